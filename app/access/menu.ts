@@ -1,0 +1,44 @@
+import type { PermissionKey } from "./permissions";
+
+export type SeedMenuItem = {
+  order: number;
+  title: string;
+  url: string;
+  icon: string;
+  requiredPermission: PermissionKey;
+};
+
+// The sidebar rows the seed creates; admins may edit them afterwards in the database.
+export const SEED_MENU_ITEMS: readonly SeedMenuItem[] = [
+  {
+    order: 1,
+    title: "Dashboard",
+    url: "/dashboard",
+    icon: "LayoutDashboard",
+    requiredPermission: "dashboard.access",
+  },
+  { order: 2, title: "Users", url: "/dashboard/users", icon: "Users", requiredPermission: "user.read" },
+  { order: 3, title: "Teams", url: "/dashboard/teams", icon: "UsersRound", requiredPermission: "team.read" },
+  {
+    order: 4,
+    title: "Access Control",
+    url: "/dashboard/access",
+    icon: "ShieldCheck",
+    requiredPermission: "roles.manage",
+  },
+  { order: 5, title: "Audit Logs", url: "/dashboard/logs", icon: "FileText", requiredPermission: "log.read" },
+  {
+    order: 6,
+    title: "Settings",
+    url: "/dashboard/settings",
+    icon: "Settings",
+    requiredPermission: "dashboard.access",
+  },
+  {
+    order: 7,
+    title: "Broadcast",
+    url: "/dashboard/broadcast",
+    icon: "Megaphone",
+    requiredPermission: "settings.manage",
+  },
+];

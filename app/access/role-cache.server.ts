@@ -1,0 +1,43 @@
+import { db } from "../db.server";
+
+export type RoleGrant = { id: string; name: string; label: string; all: boolean; permissions: Set<string> };
+
+let roles: Promise<Map<string, RoleGrant>> | undefined;
+
+async function loadRoles(): Promise<Map<string, RoleGrant>> {
+  const [roleRows, links] = await Promise.all([
+    db().selectFrom("role").select(["id", "name", "label", "all_permissions"]).execute(),
+    db()
+      .selectFrom("role_permission")
+      .innerJoin("permission", "permission.id", "role_permission.permission_id")
+      .select(["role_permission.role_id", "permission.key"])
+      .execute(),
+  ]);
+  const map = new Map<string, RoleGrant>();
+  for (const r of roleRows) {
+    map.set(r.id, {
+      id: r.id,
+      name: r.name,
+      label: r.label,
+      all: r.all_permissions === 1,
+      permissions: new Set(),
+    });
+  }
+  for (const l of links) map.get(l.role_id)?.permissions.add(l.key);
+  return map;
+}
+
+/** Role id -> grants, cached in process; every change to roles or their links calls invalidateRoles(). */
+export function roleGrants(): Promise<Map<string, RoleGrant>> {
+  if (!roles) {
+    roles = loadRoles();
+    roles.catch(() => {
+      roles = undefined;
+    });
+  }
+  return roles;
+}
+
+export function invalidateRoles() {
+  roles = undefined;
+}

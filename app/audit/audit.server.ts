@@ -1,0 +1,52 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
+import type { RouterContextProvider } from "react-router";
+import type { Database } from "../../db/schema";
+import { db, now } from "../db.server";
+import { clientIp, userAgent } from "../http/request-info.server";
+import type { AuditAction } from "./actions";
+
+export type AuditEntry = {
+  action: AuditAction;
+  actor?: { id: string; email: string } | null;
+  target?: { type: string; id: string | null } | null;
+  details?: Record<string, unknown>;
+};
+
+export type AuditOrigin = { request: Request; context?: Readonly<RouterContextProvider> };
+
+const SECRET_KEYS = /password|secret|token|api_?key/i;
+
+/** Replaces the values of secret-looking keys, at any depth, before they reach the log. */
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_KEYS.test(k) && v != null ? "[redacted]" : redact(v)]),
+    );
+  }
+  return value;
+}
+
+/** The one writer of audit rows. Rows are insert-only: nothing in the product updates or deletes them. */
+export async function audit(
+  origin: AuditOrigin,
+  entry: AuditEntry,
+  executor: Kysely<Database> | Transaction<Database> = db(),
+) {
+  await executor
+    .insertInto("audit_log")
+    .values({
+      id: randomUUID(),
+      actor_id: entry.actor?.id ?? null,
+      actor_email: entry.actor?.email ?? null,
+      action: entry.action,
+      target_type: entry.target?.type ?? null,
+      target_id: entry.target?.id ?? null,
+      details: entry.details ? JSON.stringify(redact(entry.details)) : null,
+      ip: clientIp(origin.context),
+      user_agent: userAgent(origin.request),
+      created_at: now(),
+    })
+    .execute();
+}

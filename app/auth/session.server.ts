@@ -1,0 +1,210 @@
+import { randomBytes } from "node:crypto";
+import { createContext, createCookie, createSessionStorage, type RouterContextProvider } from "react-router";
+import { roleGrants } from "../access/role-cache.server";
+import { db, now } from "../db.server";
+import { env, secureCookies, sessionSecrets } from "../env.server";
+import { clientIp, userAgent } from "../http/request-info.server";
+
+export type SessionUser = {
+  id: string;
+  name: string;
+  email: string;
+  roles: string[];
+  permissions: Set<string>;
+  isSuperAdmin: boolean;
+  mustChangePassword: boolean;
+  sessionId: string;
+};
+
+type SessionData = { userId: string; ip: string | null; userAgent: string | null };
+
+const RENEW_WHEN_LEFT = 0.5; // renew once half the lifetime has passed (sliding expiry)
+
+function maxAgeSeconds() {
+  return Math.round(env().SESSION_MAX_AGE_DAYS * 86400);
+}
+
+let cookie: ReturnType<typeof createCookie> | undefined;
+export function sessionCookie() {
+  if (!cookie) {
+    cookie = createCookie("__session", {
+      httpOnly: true,
+      sameSite: "lax",
+      secure: secureCookies(),
+      path: "/",
+      secrets: sessionSecrets(),
+      maxAge: maxAgeSeconds(),
+    });
+  }
+  return cookie;
+}
+
+let storage: ReturnType<typeof createSessionStorage<SessionData>> | undefined;
+function sessionStorage() {
+  if (!storage) {
+    storage = createSessionStorage<SessionData>({
+      cookie: sessionCookie(),
+      async createData(data, expires) {
+        const id = randomBytes(32).toString("base64url");
+        const ts = now();
+        await db()
+          .insertInto("session")
+          .values({
+            id,
+            user_id: data.userId!,
+            data: JSON.stringify({}),
+            ip: data.ip ?? null,
+            user_agent: data.userAgent ?? null,
+            created_at: ts,
+            last_seen_at: ts,
+            expires_at: (expires ?? new Date(Date.now() + maxAgeSeconds() * 1000)).toISOString(),
+          })
+          .execute();
+        return id;
+      },
+      async readData(id) {
+        const row = await db()
+          .selectFrom("session")
+          .select(["user_id", "ip", "user_agent"])
+          .where("id", "=", id)
+          .where("expires_at", ">", now())
+          .executeTakeFirst();
+        return row ? { userId: row.user_id, ip: row.ip, userAgent: row.user_agent } : null;
+      },
+      async updateData(id, _data, expires) {
+        if (expires)
+          await db()
+            .updateTable("session")
+            .set({ expires_at: expires.toISOString() })
+            .where("id", "=", id)
+            .execute();
+      },
+      async deleteData(id) {
+        await db().deleteFrom("session").where("id", "=", id).execute();
+      },
+    });
+  }
+  return storage;
+}
+
+export type AuthState = { user: SessionUser | null; renewCookie: string | null };
+
+export const authContext = createContext<AuthState | null>(null);
+
+type Args = { request: Request; context?: Readonly<RouterContextProvider> };
+
+async function sessionIdFrom(request: Request): Promise<string | null> {
+  const header = request.headers.get("Cookie");
+  if (!header?.includes("__session=")) return null;
+  const id = await sessionCookie().parse(header);
+  return typeof id === "string" ? id : null;
+}
+
+/** One query: the session, its user and the user's role ids; permissions come from the role cache. */
+async function resolve(request: Request): Promise<AuthState> {
+  const id = await sessionIdFrom(request);
+  if (!id) return { user: null, renewCookie: null };
+  const rows = await db()
+    .selectFrom("session")
+    .innerJoin("user", "user.id", "session.user_id")
+    .leftJoin("user_role", "user_role.user_id", "user.id")
+    .select([
+      "session.expires_at",
+      "session.last_seen_at",
+      "user.id",
+      "user.name",
+      "user.email",
+      "user.must_change_password",
+      "user_role.role_id",
+    ])
+    .where("session.id", "=", id)
+    .where("session.expires_at", ">", now())
+    .where("user.status", "=", "active")
+    .execute();
+  const first = rows[0];
+  if (!first) return { user: null, renewCookie: null };
+
+  const grants = await roleGrants();
+  const roles: string[] = [];
+  const permissions = new Set<string>();
+  let isSuperAdmin = false;
+  for (const row of rows) {
+    const grant = row.role_id ? grants.get(row.role_id) : undefined;
+    if (!grant) continue;
+    roles.push(grant.name);
+    if (grant.all) isSuperAdmin = true;
+    for (const p of grant.permissions) permissions.add(p);
+  }
+
+  let renewCookie: string | null = null;
+  const lifetime = maxAgeSeconds() * 1000;
+  if (Date.parse(first.expires_at) - Date.now() < lifetime * RENEW_WHEN_LEFT) {
+    const expires = new Date(Date.now() + lifetime);
+    await db()
+      .updateTable("session")
+      .set({ expires_at: expires.toISOString(), last_seen_at: now() })
+      .where("id", "=", id)
+      .execute();
+    renewCookie = await sessionCookie().serialize(id, { expires });
+  }
+
+  return {
+    user: {
+      id: first.id,
+      name: first.name,
+      email: first.email,
+      roles,
+      permissions,
+      isSuperAdmin,
+      mustChangePassword: first.must_change_password === 1,
+      sessionId: id,
+    },
+    renewCookie,
+  };
+}
+
+/** Resolves the caller once per request and keeps the answer in the router context. */
+export async function getAuth({ request, context }: Args): Promise<AuthState> {
+  const cached = context?.get(authContext);
+  if (cached) return cached;
+  const state = await resolve(request);
+  (context as RouterContextProvider | undefined)?.set(authContext, state);
+  return state;
+}
+
+export async function getSessionUser(args: Args): Promise<SessionUser | null> {
+  return (await getAuth(args)).user;
+}
+
+/** Starts a fresh session (always a new id) and ends the one the request carried, if any. */
+export async function startSession(userId: string, { request, context }: Args): Promise<string[]> {
+  const cookies: string[] = [];
+  const previous = await sessionIdFrom(request);
+  if (previous) await db().deleteFrom("session").where("id", "=", previous).execute();
+  const session = await sessionStorage().getSession();
+  session.set("userId", userId);
+  session.set("ip", clientIp(context));
+  session.set("userAgent", userAgent(request));
+  cookies.push(await sessionStorage().commitSession(session, { maxAge: maxAgeSeconds() }));
+  return cookies;
+}
+
+export async function endSession(request: Request): Promise<string> {
+  const session = await sessionStorage().getSession(request.headers.get("Cookie"));
+  return sessionStorage().destroySession(session);
+}
+
+export async function endAllSessions(userId: string, exceptSessionId?: string) {
+  let q = db().deleteFrom("session").where("user_id", "=", userId);
+  if (exceptSessionId) q = q.where("id", "!=", exceptSessionId);
+  await q.execute();
+}
+
+/** Resolves the caller up front and sends the renewed cookie when the sliding expiry moved. */
+export const sessionMiddleware: import("react-router").MiddlewareFunction<Response> = async (args, next) => {
+  const state = await getAuth(args);
+  const response = await next();
+  if (state.renewCookie && response instanceof Response)
+    response.headers.append("Set-Cookie", state.renewCookie);
+  return response;
+};

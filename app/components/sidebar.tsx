@@ -1,0 +1,35 @@
+import { NavLink } from "react-router";
+import { menuIcon } from "./icons";
+
+export type SidebarEntry = { id: string; title: string; url: string; icon: string };
+
+export function Sidebar({ items, onNavigate }: { items: SidebarEntry[]; onNavigate?: () => void }) {
+  return (
+    <nav aria-label="Main" className="flex flex-col gap-1 p-3">
+      <ul className="flex flex-col gap-1" data-testid="sidebar">
+        {items.map((item) => {
+          const Icon = menuIcon(item.icon);
+          return (
+            <li key={item.id}>
+              <NavLink
+                to={item.url}
+                end={item.url === "/dashboard"}
+                onClick={onNavigate}
+                className={({ isActive }) =>
+                  `flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${
+                    isActive
+                      ? "bg-indigo-600 text-white"
+                      : "text-slate-700 hover:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800"
+                  }`
+                }
+              >
+                <Icon aria-hidden className="size-4" />
+                <span>{item.title}</span>
+              </NavLink>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,21 @@
+import type { Kysely } from "kysely";
+import { createDb } from "../db/connection";
+import type { Database } from "../db/schema";
+import { env } from "./env.server";
+
+let instance: Kysely<Database> | undefined;
+
+/** The process-wide database handle, opened on first use from DATABASE_URL. */
+export function db(): Kysely<Database> {
+  if (!instance) instance = createDb(env().DATABASE_URL);
+  return instance;
+}
+
+export async function closeDb() {
+  await instance?.destroy();
+  instance = undefined;
+}
+
+export function now(): string {
+  return new Date().toISOString();
+}

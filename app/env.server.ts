@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+// One place that reads process.env, so every default and its meaning lives here.
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().default("file:./data/app.db"),
+  PORT: z.coerce.number().int().positive().default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  BASE_URL: z.string().url().optional(),
+  SESSION_SECRET: z.string().min(1).default("dev-only-insecure-secret"),
+  SESSION_MAX_AGE_DAYS: z.coerce.number().positive().default(14),
+  SUPER_ADMIN_EMAIL: z.string().email().default("admin@localhost.test"),
+  SUPER_ADMIN_PASSWORD: z.string().optional(),
+  TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
+  RATE_LIMIT_PUBLIC_FORMS_PER_IP: z.coerce.number().int().positive().default(5),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (!cached) cached = schema.parse(process.env);
+  return cached;
+}
+
+/** Tests change process.env between cases; this drops the parsed copy. */
+export function resetEnvCache() {
+  cached = undefined;
+}
+
+export function baseUrl(): string {
+  const e = env();
+  return (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
+}
+
+export function sessionSecrets(): string[] {
+  return env()
+    .SESSION_SECRET.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Secure cookies whenever the public address is https; production assumes https unless told otherwise. */
+export function secureCookies(): boolean {
+  const e = env();
+  if (e.BASE_URL) return e.BASE_URL.startsWith("https://");
+  return e.NODE_ENV === "production";
+}

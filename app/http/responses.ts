@@ -1,0 +1,28 @@
+// The JSON error shape of every /api route: {"error": CODE, ...details}.
+export function apiError(
+  status: number,
+  error: string,
+  extra: Record<string, unknown> = {},
+  init?: ResponseInit,
+) {
+  return Response.json({ error, ...extra }, { ...init, status });
+}
+
+/** Accepts same-origin absolute paths only ("/x", never "//x" or "https://x"). */
+export function safeRedirectPath(value: unknown, fallback = "/dashboard"): string {
+  if (
+    typeof value !== "string" ||
+    !value.startsWith("/") ||
+    value.startsWith("//") ||
+    value.startsWith("/\\")
+  ) {
+    return fallback;
+  }
+  try {
+    const url = new URL(value, "http://internal.invalid");
+    if (url.origin !== "http://internal.invalid") return fallback;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return fallback;
+  }
+}

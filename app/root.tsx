@@ -1,0 +1,97 @@
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { sidebarFor } from "./access/menu.server";
+import { getSessionUser, sessionMiddleware } from "./auth/session.server";
+import { Toaster } from "./components/toaster";
+import { APP_NAME } from "./config";
+import { csrfMiddleware, nonceContext, securityHeadersMiddleware } from "./http/security.server";
+import { readTheme } from "./http/theme.server";
+import { readToast } from "./http/toast.server";
+
+export const middleware: Route.MiddlewareFunction[] = [
+  securityHeadersMiddleware,
+  csrfMiddleware,
+  sessionMiddleware,
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getSessionUser({ request, context });
+  const [sidebar, theme, flash] = await Promise.all([
+    sidebarFor(user),
+    readTheme(request),
+    readToast(request),
+  ]);
+  return data(
+    {
+      user: user && {
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        roles: user.roles,
+        isSuperAdmin: user.isSuperAdmin,
+        permissions: [...user.permissions].sort(),
+      },
+      sidebar,
+      theme,
+      toast: flash.toast,
+      appName: APP_NAME,
+      nonce: context.get(nonceContext),
+    },
+    flash.setCookie ? { headers: { "Set-Cookie": flash.setCookie } } : undefined,
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en" data-theme={root?.theme ?? "system"}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-dvh bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+        {children}
+        <Toaster toast={root?.toast ?? null} />
+        <ScrollRestoration nonce={root?.nonce} />
+        <Scripts nonce={root?.nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message =
+    status === 404
+      ? "The page you are looking for does not exist."
+      : isRouteErrorResponse(error)
+        ? (error.data?.message ?? error.statusText)
+        : "Something went wrong on our side. Please try again.";
+  return (
+    <main className="mx-auto max-w-lg p-8">
+      <h1 className="text-2xl font-semibold">{status === 404 ? "Page not found" : `Error ${status}`}</h1>
+      <p className="mt-2 text-slate-600 dark:text-slate-300">{message}</p>
+      <a className="mt-4 inline-block text-indigo-700 underline dark:text-indigo-300" href="/dashboard">
+        Back to the dashboard
+      </a>
+    </main>
+  );
+}

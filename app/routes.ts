@@ -1,0 +1,12 @@
+import { index, type RouteConfig, route } from "@react-router/dev/routes";
+
+export default [
+  index("routes/home.tsx"),
+  route("login", "routes/login.tsx"),
+  route("logout", "routes/logout.tsx"),
+  route("theme", "routes/theme.tsx"),
+  route("dashboard", "routes/dashboard.tsx", [index("routes/dashboard-home.tsx")]),
+  route("api/access/sync", "routes/api.access.sync.ts"),
+  route("api/*", "routes/api.not-found.ts"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,107 @@
+import { Menu, ShieldAlert, X } from "lucide-react";
+import { useState } from "react";
+import { Form, isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
+import { requirePermission } from "../access/guard.server";
+import { Sidebar } from "../components/sidebar";
+import { ThemeSwitch } from "../components/theme-switch";
+import { UserMenu } from "../components/user-menu";
+import type { loader as rootLoader } from "../root";
+import type { Route } from "./+types/dashboard";
+
+export async function loader(args: Route.LoaderArgs) {
+  await requirePermission(args, "dashboard.access");
+  return null;
+}
+
+function useRoot() {
+  return useRouteLoaderData<typeof rootLoader>("root");
+}
+
+export default function DashboardLayout() {
+  const root = useRoot();
+  const [open, setOpen] = useState(false);
+  if (!root?.user) return null;
+  return (
+    <div className="flex min-h-dvh">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2"
+      >
+        Skip to content
+      </a>
+      <aside
+        id="sidebar"
+        className={`fixed inset-y-0 left-0 z-30 w-64 border-r border-slate-200 bg-white transition-transform md:static md:translate-x-0 dark:border-slate-800 dark:bg-slate-900 ${open ? "translate-x-0" : "-translate-x-full"}`}
+      >
+        <div className="flex h-14 items-center justify-between border-b border-slate-200 px-4 dark:border-slate-800">
+          <span className="font-semibold">{root.appName}</span>
+          <button
+            type="button"
+            className="rounded p-1 md:hidden"
+            aria-label="Close menu"
+            onClick={() => setOpen(false)}
+          >
+            <X aria-hidden className="size-5" />
+          </button>
+        </div>
+        <Sidebar items={root.sidebar} onNavigate={() => setOpen(false)} />
+      </aside>
+      {open ? (
+        <button
+          type="button"
+          aria-label="Close menu"
+          className="fixed inset-0 z-20 bg-black/40 md:hidden"
+          onClick={() => setOpen(false)}
+        />
+      ) : null}
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="flex h-14 items-center gap-2 border-b border-slate-200 bg-white px-4 dark:border-slate-800 dark:bg-slate-900">
+          <button
+            type="button"
+            className="rounded p-2 md:hidden"
+            aria-label="Open menu"
+            aria-controls="sidebar"
+            aria-expanded={open}
+            onClick={() => setOpen(true)}
+          >
+            <Menu aria-hidden className="size-5" />
+          </button>
+          <div className="flex-1" />
+          <ThemeSwitch theme={root.theme} />
+          <UserMenu name={root.user.name} email={root.user.email} />
+        </header>
+        <main id="main" className="flex-1 p-4 md:p-8">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const root = useRoot();
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  return (
+    <main className="mx-auto max-w-lg p-8" data-testid={forbidden ? "no-access" : "error"}>
+      <ShieldAlert aria-hidden className="size-10 text-amber-600" />
+      <h1 className="mt-2 text-2xl font-semibold">{forbidden ? "No access" : "Something went wrong"}</h1>
+      <p className="mt-2 text-slate-700 dark:text-slate-300">
+        {forbidden
+          ? (error.data?.message ?? "Your account cannot open this page.")
+          : "Please try again in a moment."}{" "}
+        {forbidden ? "Ask an administrator to grant you access." : null}
+      </p>
+      {root?.user ? (
+        <Form method="post" action="/logout" className="mt-4">
+          <button
+            type="submit"
+            className="rounded-md border border-slate-300 px-4 py-2 text-sm dark:border-slate-600"
+          >
+            Sign out ({root.user.email})
+          </button>
+        </Form>
+      ) : null}
+    </main>
+  );
+}

@@ -1,0 +1,68 @@
+import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { attemptLogin } from "../auth/login.server";
+import { getSessionUser, startSession } from "../auth/session.server";
+import { Button } from "../components/ui/button";
+import { Field } from "../components/ui/field";
+import { safeRedirectPath } from "../http/responses";
+import type { Route } from "./+types/login";
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await getSessionUser(args);
+  if (user) throw redirect(safeRedirectPath(new URL(args.request.url).searchParams.get("redirectTo")));
+  return null;
+}
+
+export async function action(args: Route.ActionArgs) {
+  const form = await args.request.clone().formData();
+  const email = String(form.get("email") ?? "");
+  const outcome = await attemptLogin(args, email);
+  if (!outcome.ok) {
+    const headers = outcome.retryAfter ? { "Retry-After": String(outcome.retryAfter) } : undefined;
+    return data({ formError: outcome.message, email }, { status: outcome.status, headers });
+  }
+  const cookies = await startSession(outcome.user.id, args);
+  const headers = new Headers();
+  for (const c of cookies) headers.append("Set-Cookie", c);
+  throw redirect(safeRedirectPath(form.get("redirectTo")), { headers });
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formAction === "/login";
+  return (
+    <main className="grid min-h-dvh place-items-center p-4">
+      <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        <h1 className="text-xl font-semibold">Sign in</h1>
+        {params.get("verified") === "1" ? (
+          <p
+            role="status"
+            className="mt-3 rounded bg-emerald-50 p-2 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
+          >
+            Your email address is verified. You can sign in now.
+          </p>
+        ) : null}
+        <Form method="post" className="mt-4 flex flex-col gap-4" noValidate>
+          <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/dashboard"} />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={actionData?.email}
+          />
+          <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+          {actionData?.formError ? (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+              {actionData.formError}
+            </p>
+          ) : null}
+          <Button pending={pending}>Sign in</Button>
+        </Form>
+      </div>
+    </main>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Sign in" }];

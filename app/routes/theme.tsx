@@ -1,0 +1,16 @@
+import { data, redirect } from "react-router";
+import { z } from "zod";
+import { THEMES, themeSetCookie } from "../http/theme.server";
+import type { Route } from "./+types/theme";
+
+const schema = z.object({ theme: z.enum(THEMES) });
+
+export async function action({ request }: Route.ActionArgs) {
+  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data({ error: "invalid_theme" }, { status: 400 });
+  return data({ ok: true }, { headers: { "Set-Cookie": await themeSetCookie(parsed.data.theme) } });
+}
+
+export async function loader() {
+  throw redirect("/dashboard");
+}

@@ -1,0 +1,40 @@
+import { sql } from "kysely";
+import { RouterContextProvider } from "react-router";
+import { migrateToLatest } from "../../db/migrate";
+import { closeDb, db } from "../db.server";
+import { requestInfoContext } from "../http/request-info.server";
+
+type Hook = () => Promise<void> | void;
+const stopHooks: Hook[] = [];
+
+/** Services that hold resources (event streams, task runners) register how to let go of them. */
+export function onShutdown(hook: Hook) {
+  stopHooks.push(hook);
+}
+
+let started: Promise<void> | undefined;
+
+// Exported through entry.server so server.ts drives the same module instances the routes use.
+export const lifecycle = {
+  start(): Promise<void> {
+    if (!started) started = migrateToLatest(db()).then(() => undefined);
+    return started;
+  },
+  async stop(): Promise<void> {
+    for (const hook of stopHooks.splice(0).reverse()) await hook();
+    await closeDb();
+  },
+  async health(): Promise<boolean> {
+    try {
+      await sql`select 1`.execute(db());
+      return true;
+    } catch {
+      return false;
+    }
+  },
+};
+
+/** The router context for one request, carrying what only the socket knows. */
+export function createRequestContext(info: { ip: string }): RouterContextProvider {
+  return new RouterContextProvider(new Map([[requestInfoContext, info]]));
+}

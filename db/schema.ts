@@ -1,0 +1,98 @@
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+// Timestamps are ISO-8601 strings and booleans 0/1, which read the same on SQLite and PostgreSQL.
+
+export interface PermissionTable {
+  id: string;
+  key: string;
+  label: string;
+  created_at: string;
+}
+
+export interface RoleTable {
+  id: string;
+  name: string;
+  label: string;
+  /** 1 grants every permission, present and future (super_admin's '*'). */
+  all_permissions: Generated<number>;
+  /** 1 for the five seeded roles, which cannot be deleted. */
+  is_system: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RolePermissionTable {
+  role_id: string;
+  permission_id: string;
+}
+
+export interface MenuItemTable {
+  id: string;
+  title: string;
+  url: string;
+  icon: string;
+  required_permission: string;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: Generated<number>;
+  password_hash: string | null;
+  status: Generated<"active" | "disabled">;
+  must_change_password: Generated<number>;
+  last_login_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserRoleTable {
+  user_id: string;
+  role_id: string;
+}
+
+export interface SessionTable {
+  id: string;
+  user_id: string;
+  data: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  details: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  permission: PermissionTable;
+  role: RoleTable;
+  role_permission: RolePermissionTable;
+  menu_item: MenuItemTable;
+  user: UserTable;
+  user_role: UserRoleTable;
+  session: SessionTable;
+  audit_log: AuditLogTable;
+}
+
+export type User = Selectable<UserTable>;
+export type NewUser = Insertable<UserTable>;
+export type UserUpdate = Updateable<UserTable>;
+export type Role = Selectable<RoleTable>;
+export type MenuItem = Selectable<MenuItemTable>;
+export type AuditLog = Selectable<AuditLogTable>;

@@ -1,0 +1,161 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import { SEED_MENU_ITEMS } from "../app/access/menu";
+import { PERMISSIONS } from "../app/access/permissions";
+import { SYSTEM_ROLES } from "../app/access/roles";
+import { generatePassword, hashPassword } from "../app/auth/password.server";
+import type { Database } from "./schema";
+
+export type SeedEnv = {
+  NODE_ENV?: string;
+  SUPER_ADMIN_EMAIL?: string;
+  SUPER_ADMIN_PASSWORD?: string;
+};
+
+export type SeedReport = {
+  inserted: { permissions: string[]; roles: string[]; menuItems: string[]; superAdmin: string | null };
+  kept: { permissions: string[]; roles: string[]; menuItems: string[]; superAdmin: string | null };
+  /** Set only in development when the password was generated; print it once. */
+  generatedPassword?: string;
+};
+
+export const DEV_SUPER_ADMIN_EMAIL = "admin@localhost.test";
+
+export class SeedConfigError extends Error {}
+
+/**
+ * Idempotent bootstrap: insert-or-ignore keyed by permission key, role name, menu url and user
+ * email, in that order, in one transaction. Existing rows are never updated, and a role's
+ * permission links are written only when the role itself is created.
+ */
+export async function seed(db: Kysely<Database>, env: SeedEnv): Promise<SeedReport> {
+  const email = (env.SUPER_ADMIN_EMAIL?.trim() || DEV_SUPER_ADMIN_EMAIL).toLowerCase();
+  let password = env.SUPER_ADMIN_PASSWORD;
+  let generatedPassword: string | undefined;
+  if (!password) {
+    if (env.NODE_ENV === "production") {
+      throw new SeedConfigError(
+        "SUPER_ADMIN_PASSWORD must be set to seed in production; nothing was written.",
+      );
+    }
+    generatedPassword = generatePassword();
+    password = generatedPassword;
+  }
+  // Hash outside the transaction: it is slow and touches no table.
+  const passwordHash = await hashPassword(password);
+  const ts = new Date().toISOString();
+
+  const report: SeedReport = {
+    inserted: { permissions: [], roles: [], menuItems: [], superAdmin: null },
+    kept: { permissions: [], roles: [], menuItems: [], superAdmin: null },
+  };
+
+  await db.transaction().execute(async (trx) => {
+    for (const p of PERMISSIONS) {
+      const row = await trx
+        .insertInto("permission")
+        .values({ id: randomUUID(), key: p.key, label: p.label, created_at: ts })
+        .onConflict((oc) => oc.column("key").doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      (row ? report.inserted : report.kept).permissions.push(p.key);
+    }
+
+    const permissionIds = new Map(
+      (await trx.selectFrom("permission").select(["id", "key"]).execute()).map((r) => [r.key, r.id]),
+    );
+
+    for (const role of SYSTEM_ROLES) {
+      const created = await trx
+        .insertInto("role")
+        .values({
+          id: randomUUID(),
+          name: role.name,
+          label: role.label,
+          all_permissions: role.permissions === "*" ? 1 : 0,
+          is_system: 1,
+          created_at: ts,
+          updated_at: ts,
+        })
+        .onConflict((oc) => oc.column("name").doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      if (!created) {
+        report.kept.roles.push(role.name);
+        continue;
+      }
+      report.inserted.roles.push(role.name);
+      const links = role.permissions === "*" ? [] : role.permissions;
+      if (links.length > 0) {
+        await trx
+          .insertInto("role_permission")
+          .values(links.map((key) => ({ role_id: created.id, permission_id: permissionIds.get(key)! })))
+          .onConflict((oc) => oc.columns(["role_id", "permission_id"]).doNothing())
+          .execute();
+      }
+    }
+
+    for (const item of SEED_MENU_ITEMS) {
+      const row = await trx
+        .insertInto("menu_item")
+        .values({
+          id: randomUUID(),
+          title: item.title,
+          url: item.url,
+          icon: item.icon,
+          required_permission: item.requiredPermission,
+          position: item.order,
+          created_at: ts,
+          updated_at: ts,
+        })
+        .onConflict((oc) => oc.column("url").doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      (row ? report.inserted : report.kept).menuItems.push(item.url);
+    }
+
+    const admin = await trx
+      .insertInto("user")
+      .values({
+        id: randomUUID(),
+        name: "Super Admin",
+        email,
+        email_verified: 1,
+        password_hash: passwordHash,
+        created_at: ts,
+        updated_at: ts,
+      })
+      .onConflict((oc) => oc.column("email").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (admin) {
+      const superRole = await trx
+        .selectFrom("role")
+        .select("id")
+        .where("name", "=", "super_admin")
+        .executeTakeFirstOrThrow();
+      await trx.insertInto("user_role").values({ user_id: admin.id, role_id: superRole.id }).execute();
+      report.inserted.superAdmin = email;
+      if (generatedPassword) report.generatedPassword = generatedPassword;
+    } else {
+      report.kept.superAdmin = email;
+    }
+  });
+
+  return report;
+}
+
+export function describeSeed(report: SeedReport): string {
+  const lines: string[] = [];
+  for (const kind of ["permissions", "roles", "menuItems"] as const) {
+    lines.push(
+      `${kind}: inserted ${report.inserted[kind].length} [${report.inserted[kind].join(", ")}], left ${report.kept[kind].length} existing`,
+    );
+  }
+  lines.push(
+    report.inserted.superAdmin
+      ? `super admin: created ${report.inserted.superAdmin}`
+      : `super admin: ${report.kept.superAdmin} exists, left unchanged`,
+  );
+  return lines.join("\n");
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+// Kept apart from vite.config.ts: the React Router plugin must not run under vitest.
+export default defineConfig({
+  resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
+  test: {
+    include: ["app/**/*.test.ts", "db/**/*.test.ts", "scripts/**/*.test.ts", "emails/**/*.test.ts*"],
+    setupFiles: ["./test/setup-db.ts"],
+    pool: "forks",
+    testTimeout: 20_000,
+  },
+});
