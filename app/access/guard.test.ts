@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { db, now } from "../db.server";
+import { loader as dashboardLoader } from "../routes/dashboard";
+import { loader as rootLoader } from "../root";
+import { requirePermission } from "./guard.server";
+import { invalidateMenu } from "./menu.server";
+import { invalidateRoles } from "./role-cache.server";
+
+beforeAll(setupDatabase);
+
+describe("requirePermission on /api routes", () => {
+  it("answers 401 without a session", async () => {
+    const out = await run(() => requirePermission(args(request("/api/anything")), "user.read"));
+    expect(out).toMatchObject({ status: 401, body: { error: "unauthorized" } });
+  });
+
+  it.each([
+    ["super_admin", 200],
+    ["admin", 200],
+    ["manager", 200],
+    ["user", 403],
+    ["guest", 403],
+  ])("user.read for %s -> %i", async (role, status) => {
+    const { cookie } = await signedIn([role]);
+    const out = await run(() => requirePermission(args(request("/api/x", { cookie })), "user.read"));
+    expect(out.status).toBe(status);
+    if (status === 403) expect(out.body).toEqual({ error: "forbidden", permission: "user.read" });
+  });
+
+  it.each([
+    ["admin", 200],
+    ["manager", 403],
+  ])("settings.manage for %s -> %i", async (role, status) => {
+    const { cookie } = await signedIn([role]);
+    const out = await run(() => requirePermission(args(request("/api/x", { cookie })), "settings.manage"));
+    expect(out.status).toBe(status);
+  });
+
+  it("lets super_admin pass a permission added to the code after seeding", async () => {
+    const { cookie } = await signedIn(["super_admin"]);
+    const later = "reports.export" as never;
+    const out = await run(() => requirePermission(args(request("/api/x", { cookie })), later));
+    expect(out.status).toBe(200);
+    const admin = await signedIn(["admin"]);
+    const denied = await run(() => requirePermission(args(request("/api/x", { cookie: admin.cookie })), later));
+    expect(denied.status).toBe(403);
+  });
+
+  it("refuses an expired session and a disabled user", async () => {
+    const { cookie, id } = await signedIn(["admin"]);
+    await db().updateTable("session").set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where("user_id", "=", id).execute();
+    expect((await run(() => requirePermission(args(request("/api/x", { cookie })), "user.read"))).status).toBe(401);
+
+    const other = await signedIn(["admin"]);
+    await db().updateTable("user").set({ status: "disabled" }).where("id", "=", other.id).execute();
+    expect((await run(() => requirePermission(args(request("/api/x", { cookie: other.cookie })), "user.read"))).status).toBe(401);
+  });
+
+  it("refuses a forged cookie", async () => {
+    const out = await run(() => requirePermission(args(request("/api/x", { cookie: "__session=forged.value" })), "user.read"));
+    expect(out.status).toBe(401);
+  });
+});
+
+describe("guard on pages", () => {
+  it("redirects to /login with the page to come back to", async () => {
+    const out = await run(() => dashboardLoader(args(request("/dashboard?tab=x"))));
+    expect(out.status).toBe(302);
+    expect(out.headers.get("Location")).toBe(`/login?redirectTo=${encodeURIComponent("/dashboard?tab=x")}`);
+  });
+
+  it("renders 403 for a guest (the no-access page)", async () => {
+    const { cookie } = await signedIn(["guest"]);
+    const out = await run(() => dashboardLoader(args(request("/dashboard", { cookie }))));
+    expect(out.status).toBe(403);
+    expect(out.body).toMatchObject({ kind: "forbidden", permission: "dashboard.access" });
+  });
+
+  it("lets a user with dashboard.access in", async () => {
+    const { cookie } = await signedIn(["user"]);
+    const out = await run(() => dashboardLoader(args(request("/dashboard", { cookie }))));
+    expect(out.status).toBe(200);
+  });
+});
+
+describe("sidebar from the root loader", () => {
+  async function sidebarOf(roles: string[]) {
+    const { cookie } = await signedIn(roles);
+    const out = await run(() => rootLoader(args(request("/dashboard", { cookie }))));
+    return (out.body as { sidebar: { title: string }[] }).sidebar.map((i) => i.title);
+  }
+
+  it("shows all seven items in order to a super admin", async () => {
+    expect(await sidebarOf(["super_admin"])).toEqual([
+      "Dashboard",
+      "Users",
+      "Teams",
+      "Access Control",
+      "Audit Logs",
+      "Settings",
+      "Broadcast",
+    ]);
+  });
+
+  it("filters by permission for each role", async () => {
+    expect(await sidebarOf(["user"])).toEqual(["Dashboard", "Settings"]);
+    expect(await sidebarOf(["manager"])).toEqual(["Dashboard", "Users", "Teams", "Settings"]);
+    expect(await sidebarOf(["guest"])).toEqual([]);
+    expect(await sidebarOf(["user", "manager"])).toEqual(["Dashboard", "Users", "Teams", "Settings"]);
+  });
+
+  it("shows nothing to a visitor", async () => {
+    const out = await run(() => rootLoader(args(request("/login"))));
+    expect(out.body).toMatchObject({ user: null, sidebar: [] });
+  });
+
+  it("reflects menu and role changes once the caches are invalidated", async () => {
+    const ts = now();
+    await db()
+      .insertInto("menu_item")
+      .values({ id: randomUUID(), title: "Reports", url: "/dashboard/reports", icon: "NoSuchIcon", required_permission: "dashboard.access", position: 3, created_at: ts, updated_at: ts })
+      .execute();
+    invalidateMenu();
+    expect(await sidebarOf(["user"])).toEqual(["Dashboard", "Reports", "Settings"]);
+
+    const guest = await db().selectFrom("role").select("id").where("name", "=", "guest").executeTakeFirstOrThrow();
+    const perm = await db().selectFrom("permission").select("id").where("key", "=", "dashboard.access").executeTakeFirstOrThrow();
+    await db().insertInto("role_permission").values({ role_id: guest.id, permission_id: perm.id }).execute();
+    invalidateRoles();
+    expect(await sidebarOf(["guest"])).toEqual(["Dashboard", "Reports", "Settings"]);
+  });
+});

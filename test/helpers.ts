@@ -1,0 +1,107 @@
+import { randomUUID } from "node:crypto";
+import { RouterContextProvider } from "react-router";
+import { migrateToLatest } from "../db/migrate";
+import { seed } from "../db/seed";
+import { invalidateRoles } from "../app/access/role-cache.server";
+import { startSession } from "../app/auth/session.server";
+import { hashPassword } from "../app/auth/password.server";
+import { db, now } from "../app/db.server";
+import { createRequestContext } from "../app/server/lifecycle.server";
+
+export const ORIGIN = "http://localhost:3000";
+export const PASSWORD = "correct horse battery";
+
+/** Migrates and seeds this test file's fresh database. */
+export async function setupDatabase() {
+  await migrateToLatest(db());
+  await seed(db(), { NODE_ENV: "test", SUPER_ADMIN_EMAIL: "root@example.test", SUPER_ADMIN_PASSWORD: PASSWORD });
+  invalidateRoles();
+}
+
+let passwordHash: Promise<string> | undefined;
+
+/** Creates a verified, active user holding the given roles. */
+export async function createUser(opts: { roles?: string[]; email?: string; name?: string; verified?: boolean; status?: "active" | "disabled" } = {}) {
+  passwordHash ??= hashPassword(PASSWORD);
+  const id = randomUUID();
+  const email = opts.email ?? `user-${id.slice(0, 8)}@example.test`;
+  const ts = now();
+  await db()
+    .insertInto("user")
+    .values({
+      id,
+      name: opts.name ?? `User ${id.slice(0, 4)}`,
+      email,
+      email_verified: opts.verified === false ? 0 : 1,
+      password_hash: await passwordHash,
+      status: opts.status ?? "active",
+      created_at: ts,
+      updated_at: ts,
+    })
+    .execute();
+  for (const name of opts.roles ?? []) {
+    const role = await db().selectFrom("role").select("id").where("name", "=", name).executeTakeFirstOrThrow();
+    await db().insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
+  }
+  return { id, email };
+}
+
+export function context(ip = "203.0.113.7"): RouterContextProvider {
+  return createRequestContext({ ip });
+}
+
+/** A Cookie header for a fresh session of the user. */
+export async function sessionCookieFor(userId: string): Promise<string> {
+  const [setCookie] = await startSession(userId, { request: new Request(ORIGIN), context: context() });
+  return setCookie!.split(";")[0]!;
+}
+
+/** A user with the given roles and a Cookie header that signs them in. */
+export async function signedIn(roles: string[]) {
+  const user = await createUser({ roles });
+  return { ...user, cookie: await sessionCookieFor(user.id) };
+}
+
+type RequestInit2 = { method?: string; cookie?: string; body?: BodyInit; headers?: Record<string, string> };
+
+export function request(path: string, init: RequestInit2 = {}): Request {
+  const headers = new Headers(init.headers);
+  if (init.cookie) headers.set("Cookie", init.cookie);
+  return new Request(ORIGIN + path, { method: init.method ?? "GET", headers, body: init.body });
+}
+
+export function form(values: Record<string, string>): URLSearchParams {
+  return new URLSearchParams(values);
+}
+
+export type Outcome = { status: number; headers: Headers; body: unknown; thrown: boolean };
+
+/** Runs a loader/action and normalises what it returned or threw (Response or data()) into one shape. */
+export async function run(fn: () => unknown): Promise<Outcome> {
+  let value: unknown;
+  let thrown = false;
+  try {
+    value = await fn();
+  } catch (error) {
+    value = error;
+    thrown = true;
+  }
+  if (value instanceof Response) {
+    const text = await value.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    return { status: value.status, headers: value.headers, body, thrown };
+  }
+  if (value && typeof value === "object" && (value as { type?: string }).type === "DataWithResponseInit") {
+    const d = value as unknown as { data: unknown; init: ResponseInit | null };
+    return { status: d.init?.status ?? 200, headers: new Headers(d.init?.headers), body: d.data, thrown };
+  }
+  if (thrown) throw value;
+  return { status: 200, headers: new Headers(), body: value, thrown };
+}
+
+export function args(req: Request, params: Record<string, string> = {}, ctx = context()) {
+  return { request: req, params, context: ctx, unstable_pattern: "" } as never;
+}
