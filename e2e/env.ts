@@ -1,0 +1,6 @@
+import { join } from "node:path";
+
+// Shared by the global setup and the e2e server: a database file that is never the dev one.
+export const E2E_DB = join(process.cwd(), "data", "e2e.db");
+export const E2E_ADMIN = { email: "root@e2e.test", password: "e2e-super-secret-pw" };
+export const E2E_PASSWORD = "e2e-user-password-1";

@@ -1,0 +1,63 @@
+import { expect, test } from "@playwright/test";
+import { E2E_ADMIN } from "./env";
+import { createUser, signIn, watchConsole } from "./fixtures";
+
+const ALL = ["Dashboard", "Users", "Teams", "Access Control", "Audit Logs", "Settings", "Broadcast"];
+
+test("super admin signs in through the form and sees the seven-item sidebar", async ({ page }) => {
+  const problems = watchConsole(page);
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  const sidebar = page.getByTestId("sidebar");
+  await expect(sidebar.getByRole("link")).toHaveText(ALL);
+  await expect(sidebar.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("heading", { name: "Welcome, Super Admin" })).toBeVisible();
+  await expect(page.getByTestId("my-roles")).toContainText("super_admin");
+  expect(problems).toEqual([]);
+});
+
+test("a bad password shows one message and stays on /login", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill("wrong-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Invalid email or password.");
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("sidebar follows the role: user, manager and guest", async ({ page }) => {
+  const user = await createUser(["user"]);
+  await signIn(page, user.email, user.password);
+  await expect(page.getByTestId("sidebar").getByRole("link")).toHaveText(["Dashboard", "Settings"]);
+  await page.getByRole("button", { name: /user menu/i }).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+
+  const manager = await createUser(["manager"]);
+  await signIn(page, manager.email, manager.password);
+  await expect(page.getByTestId("sidebar").getByRole("link")).toHaveText(["Dashboard", "Users", "Teams", "Settings"]);
+  await page.context().clearCookies();
+
+  const guest = await createUser(["guest"]);
+  await signIn(page, guest.email, guest.password);
+  await expect(page.getByTestId("no-access")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "No access" })).toBeVisible();
+  await expect(page.getByTestId("sidebar")).toHaveCount(0);
+});
+
+test("a signed-out visit to a page returns there after sign-in", async ({ page }) => {
+  await page.goto("/dashboard?from=link");
+  await expect(page).toHaveURL(/\/login\?redirectTo=/);
+  await page.getByLabel("Email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard\?from=link$/);
+});
+
+test("the phone layout collapses the sidebar behind a menu button", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  const open = page.getByRole("button", { name: "Open menu" });
+  await expect(open).toBeVisible();
+  await open.click();
+  await expect(page.getByTestId("sidebar").getByRole("link", { name: "Settings" })).toBeInViewport();
+});

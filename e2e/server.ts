@@ -1,0 +1,33 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import { createDb } from "../db/connection";
+import { migrateToLatest } from "../db/migrate";
+import { seed } from "../db/seed";
+import { E2E_ADMIN, E2E_DB } from "./env";
+
+// A fresh database, seeded, then the production server on it.
+for (const suffix of ["", "-wal", "-shm"]) rmSync(E2E_DB + suffix, { force: true });
+const port = process.env.E2E_PORT ?? "3210";
+const env = {
+  ...process.env,
+  NODE_ENV: "production",
+  DATABASE_URL: `file:${E2E_DB}`,
+  PORT: port,
+  HOST: "127.0.0.1",
+  BASE_URL: `http://localhost:${port}`,
+  SESSION_SECRET: randomUUID(),
+  SUPER_ADMIN_EMAIL: E2E_ADMIN.email,
+  SUPER_ADMIN_PASSWORD: E2E_ADMIN.password,
+  LOG_LEVEL: "warn",
+  // The browser tests sign in often from one address.
+  RATE_LIMIT_LOGIN_PER_IP: "1000",
+};
+const db = createDb(env.DATABASE_URL);
+await migrateToLatest(db);
+await seed(db, env);
+await db.destroy();
+
+const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], { env, stdio: "inherit" });
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => child.kill(signal));
+child.on("exit", (code) => process.exit(code ?? 0));
