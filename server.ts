@@ -53,25 +53,26 @@ let getBuild: () => Promise<ServerBuild>;
 let viteClose: (() => Promise<void>) | undefined;
 
 if (production) {
-  const buildPath = new URL("./build/server/index.js", import.meta.url).href;
+  const buildDir = process.env.BUILD_DIR ?? "build";
+  const buildPath = new URL(`./${buildDir}/server/index.js`, import.meta.url).href;
   const build = (await import(buildPath)) as ServerBuild;
   getBuild = async () => build;
   app.use(
     "/assets",
-    express.static("build/client/assets", {
+    express.static(`${buildDir}/client/assets`, {
       immutable: true,
       maxAge: "1y",
       index: false,
       fallthrough: false,
     }),
   );
-  const publicFiles = existsSync("build/client")
-    ? readdirSync("build/client", { withFileTypes: true })
+  const publicFiles = existsSync(`${buildDir}/client`)
+    ? readdirSync(`${buildDir}/client`, { withFileTypes: true })
         .filter((f) => f.isFile())
         .map((f) => f.name)
     : [];
   for (const file of publicFiles) {
-    app.get(`/${file}`, (_req, res) => res.sendFile(file, { root: "build/client", maxAge: "1h" }));
+    app.get(`/${file}`, (_req, res) => res.sendFile(file, { root: `${buildDir}/client`, maxAge: "1h" }));
   }
 } else {
   const vite = await import("vite").then((m) => m.createServer({ server: { middlewareMode: true } }));

@@ -16,11 +16,16 @@ const TABLES = ["permission", "role", "role_permission", "menu_item", "user", "u
 async function snapshot() {
   const out: Record<string, unknown[]> = {};
   for (const t of TABLES) out[t] = await db().selectFrom(t).selectAll().execute();
-  for (const rows of Object.values(out)) rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  for (const rows of Object.values(out))
+    rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
   return out;
 }
 
-const env = { NODE_ENV: "test", SUPER_ADMIN_EMAIL: "boss@example.test", SUPER_ADMIN_PASSWORD: "pw-123456789" };
+const env = {
+  NODE_ENV: "test",
+  SUPER_ADMIN_EMAIL: "boss@example.test",
+  SUPER_ADMIN_PASSWORD: "pw-123456789",
+};
 
 describe("seed", () => {
   beforeAll(async () => {
@@ -31,9 +36,15 @@ describe("seed", () => {
     const report = await seed(db(), env);
     expect(report.inserted.permissions).toHaveLength(10);
     const perms = await db().selectFrom("permission").select(["key", "label"]).execute();
-    expect(new Map(perms.map((p) => [p.key, p.label]))).toEqual(new Map(PERMISSIONS.map((p) => [p.key, p.label])));
+    expect(new Map(perms.map((p) => [p.key, p.label]))).toEqual(
+      new Map(PERMISSIONS.map((p) => [p.key, p.label])),
+    );
 
-    const roles = await db().selectFrom("role").select(["name", "label", "all_permissions"]).orderBy("name").execute();
+    const roles = await db()
+      .selectFrom("role")
+      .select(["name", "label", "all_permissions"])
+      .orderBy("name")
+      .execute();
     expect(roles).toEqual([
       { name: "admin", label: "Administrator", all_permissions: 0 },
       { name: "guest", label: "Guest", all_permissions: 0 },
@@ -47,7 +58,11 @@ describe("seed", () => {
       .innerJoin("permission", "permission.id", "role_permission.permission_id")
       .select(["role.name", "permission.key"])
       .execute();
-    const byRole = (name: string) => links.filter((l) => l.name === name).map((l) => l.key).sort();
+    const byRole = (name: string) =>
+      links
+        .filter((l) => l.name === name)
+        .map((l) => l.key)
+        .sort();
     expect(byRole("admin")).toEqual(PERMISSIONS.map((p) => p.key).sort());
     expect(byRole("manager")).toEqual(["dashboard.access", "team.read", "team.write", "user.read"]);
     expect(byRole("user")).toEqual(["dashboard.access"]);
@@ -84,7 +99,12 @@ describe("seed", () => {
       .innerJoin("role", "role.id", "user_role.role_id")
       .select(["user.name", "user.email", "user.email_verified", "user.password_hash", "role.name as role"])
       .executeTakeFirstOrThrow();
-    expect(admin).toMatchObject({ name: "Super Admin", email: "boss@example.test", email_verified: 1, role: "super_admin" });
+    expect(admin).toMatchObject({
+      name: "Super Admin",
+      email: "boss@example.test",
+      email_verified: 1,
+      role: "super_admin",
+    });
     expect(admin.password_hash).toMatch(/^\$argon2id\$/);
   });
 
@@ -98,18 +118,53 @@ describe("seed", () => {
   it("keeps what an admin edited", async () => {
     await db().updateTable("permission").set({ label: "Renamed" }).where("key", "=", "user.read").execute();
     await db().updateTable("role").set({ label: "Boss" }).where("name", "=", "manager").execute();
-    await db().updateTable("menu_item").set({ title: "People" }).where("url", "=", "/dashboard/users").execute();
-    await db().updateTable("user").set({ name: "Renamed Admin" }).where("email", "=", "boss@example.test").execute();
-    const manager = await db().selectFrom("role").select("id").where("name", "=", "manager").executeTakeFirstOrThrow();
+    await db()
+      .updateTable("menu_item")
+      .set({ title: "People" })
+      .where("url", "=", "/dashboard/users")
+      .execute();
+    await db()
+      .updateTable("user")
+      .set({ name: "Renamed Admin" })
+      .where("email", "=", "boss@example.test")
+      .execute();
+    const manager = await db()
+      .selectFrom("role")
+      .select("id")
+      .where("name", "=", "manager")
+      .executeTakeFirstOrThrow();
     await db().deleteFrom("role_permission").where("role_id", "=", manager.id).execute();
 
     await seed(db(), env);
 
-    expect((await db().selectFrom("permission").select("label").where("key", "=", "user.read").executeTakeFirst())?.label).toBe("Renamed");
-    expect((await db().selectFrom("role").select("label").where("name", "=", "manager").executeTakeFirst())?.label).toBe("Boss");
-    expect((await db().selectFrom("menu_item").select("title").where("url", "=", "/dashboard/users").executeTakeFirst())?.title).toBe("People");
-    expect((await db().selectFrom("user").select("name").where("email", "=", "boss@example.test").executeTakeFirst())?.name).toBe("Renamed Admin");
-    expect(await db().selectFrom("role_permission").selectAll().where("role_id", "=", manager.id).execute()).toEqual([]);
+    expect(
+      (await db().selectFrom("permission").select("label").where("key", "=", "user.read").executeTakeFirst())
+        ?.label,
+    ).toBe("Renamed");
+    expect(
+      (await db().selectFrom("role").select("label").where("name", "=", "manager").executeTakeFirst())?.label,
+    ).toBe("Boss");
+    expect(
+      (
+        await db()
+          .selectFrom("menu_item")
+          .select("title")
+          .where("url", "=", "/dashboard/users")
+          .executeTakeFirst()
+      )?.title,
+    ).toBe("People");
+    expect(
+      (
+        await db()
+          .selectFrom("user")
+          .select("name")
+          .where("email", "=", "boss@example.test")
+          .executeTakeFirst()
+      )?.name,
+    ).toBe("Renamed Admin");
+    expect(
+      await db().selectFrom("role_permission").selectAll().where("role_id", "=", manager.id).execute(),
+    ).toEqual([]);
   });
 });
 
@@ -157,7 +212,12 @@ describe("seed configuration", () => {
       let failed: { status: number; stderr: string } | undefined;
       try {
         execFileSync("npx", ["tsx", "scripts/seed.ts"], {
-          env: { ...base, DATABASE_URL: `file:${file}-prod`, NODE_ENV: "production", SUPER_ADMIN_PASSWORD: "" },
+          env: {
+            ...base,
+            DATABASE_URL: `file:${file}-prod`,
+            NODE_ENV: "production",
+            SUPER_ADMIN_PASSWORD: "",
+          },
           encoding: "utf8",
           stdio: "pipe",
         });
@@ -167,7 +227,8 @@ describe("seed configuration", () => {
       expect(failed?.status).toBe(1);
       expect(failed?.stderr).toContain("SUPER_ADMIN_PASSWORD");
     } finally {
-      for (const f of [file, `${file}-prod`]) for (const s of ["", "-wal", "-shm"]) rmSync(f + s, { force: true });
+      for (const f of [file, `${file}-prod`])
+        for (const s of ["", "-wal", "-shm"]) rmSync(f + s, { force: true });
     }
   }, 60_000);
 });

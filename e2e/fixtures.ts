@@ -13,7 +13,15 @@ export async function createUser(roles: string[], name = `E2E ${roles.join("+") 
     const ts = new Date().toISOString();
     await db
       .insertInto("user")
-      .values({ id, name, email, email_verified: 1, password_hash: await hashPassword(E2E_PASSWORD), created_at: ts, updated_at: ts })
+      .values({
+        id,
+        name,
+        email,
+        email_verified: 1,
+        password_hash: await hashPassword(E2E_PASSWORD),
+        created_at: ts,
+        updated_at: ts,
+      })
       .execute();
     for (const role of roles) {
       const r = await db.selectFrom("role").select("id").where("name", "=", role).executeTakeFirstOrThrow();
@@ -38,7 +46,8 @@ export async function signIn(page: Page, email: string, password: string) {
 export function watchConsole(page: Page): string[] {
   const problems: string[] = [];
   page.on("console", (msg) => {
-    if (msg.type() === "error" && /Content Security Policy|Refused to/i.test(msg.text())) problems.push(msg.text());
+    if (msg.type() === "error" && /Content Security Policy|Refused to/i.test(msg.text()))
+      problems.push(msg.text());
   });
   page.on("pageerror", (err) => problems.push(err.message));
   return problems;

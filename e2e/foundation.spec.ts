@@ -34,7 +34,12 @@ test("sidebar follows the role: user, manager and guest", async ({ page }) => {
 
   const manager = await createUser(["manager"]);
   await signIn(page, manager.email, manager.password);
-  await expect(page.getByTestId("sidebar").getByRole("link")).toHaveText(["Dashboard", "Users", "Teams", "Settings"]);
+  await expect(page.getByTestId("sidebar").getByRole("link")).toHaveText([
+    "Dashboard",
+    "Users",
+    "Teams",
+    "Settings",
+  ]);
   await page.context().clearCookies();
 
   const guest = await createUser(["guest"]);

@@ -4,11 +4,11 @@ import { rmSync } from "node:fs";
 import { createDb } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import { seed } from "../db/seed";
-import { E2E_ADMIN, E2E_DB } from "./env";
+import { E2E_ADMIN, E2E_DB, E2E_PORT } from "./env";
 
 // A fresh database, seeded, then the production server on it.
 for (const suffix of ["", "-wal", "-shm"]) rmSync(E2E_DB + suffix, { force: true });
-const port = process.env.E2E_PORT ?? "3210";
+const port = E2E_PORT;
 const env = {
   ...process.env,
   NODE_ENV: "production",

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { RouterContextProvider } from "react-router";
-import { migrateToLatest } from "../db/migrate";
-import { seed } from "../db/seed";
+import type { RouterContextProvider } from "react-router";
 import { invalidateRoles } from "../app/access/role-cache.server";
-import { startSession } from "../app/auth/session.server";
 import { hashPassword } from "../app/auth/password.server";
+import { startSession } from "../app/auth/session.server";
 import { db, now } from "../app/db.server";
 import { createRequestContext } from "../app/server/lifecycle.server";
+import { migrateToLatest } from "../db/migrate";
+import { seed } from "../db/seed";
 
 export const ORIGIN = "http://localhost:3000";
 export const PASSWORD = "correct horse battery";
@@ -14,14 +14,26 @@ export const PASSWORD = "correct horse battery";
 /** Migrates and seeds this test file's fresh database. */
 export async function setupDatabase() {
   await migrateToLatest(db());
-  await seed(db(), { NODE_ENV: "test", SUPER_ADMIN_EMAIL: "root@example.test", SUPER_ADMIN_PASSWORD: PASSWORD });
+  await seed(db(), {
+    NODE_ENV: "test",
+    SUPER_ADMIN_EMAIL: "root@example.test",
+    SUPER_ADMIN_PASSWORD: PASSWORD,
+  });
   invalidateRoles();
 }
 
 let passwordHash: Promise<string> | undefined;
 
 /** Creates a verified, active user holding the given roles. */
-export async function createUser(opts: { roles?: string[]; email?: string; name?: string; verified?: boolean; status?: "active" | "disabled" } = {}) {
+export async function createUser(
+  opts: {
+    roles?: string[];
+    email?: string;
+    name?: string;
+    verified?: boolean;
+    status?: "active" | "disabled";
+  } = {},
+) {
   passwordHash ??= hashPassword(PASSWORD);
   const id = randomUUID();
   const email = opts.email ?? `user-${id.slice(0, 8)}@example.test`;
@@ -40,7 +52,11 @@ export async function createUser(opts: { roles?: string[]; email?: string; name?
     })
     .execute();
   for (const name of opts.roles ?? []) {
-    const role = await db().selectFrom("role").select("id").where("name", "=", name).executeTakeFirstOrThrow();
+    const role = await db()
+      .selectFrom("role")
+      .select("id")
+      .where("name", "=", name)
+      .executeTakeFirstOrThrow();
     await db().insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
   }
   return { id, email };

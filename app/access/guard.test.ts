@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { db, now } from "../db.server";
-import { loader as dashboardLoader } from "../routes/dashboard";
 import { loader as rootLoader } from "../root";
+import { loader as dashboardLoader } from "../routes/dashboard";
 import { requirePermission } from "./guard.server";
 import { invalidateMenu } from "./menu.server";
 import { invalidateRoles } from "./role-cache.server";
@@ -44,22 +44,35 @@ describe("requirePermission on /api routes", () => {
     const out = await run(() => requirePermission(args(request("/api/x", { cookie })), later));
     expect(out.status).toBe(200);
     const admin = await signedIn(["admin"]);
-    const denied = await run(() => requirePermission(args(request("/api/x", { cookie: admin.cookie })), later));
+    const denied = await run(() =>
+      requirePermission(args(request("/api/x", { cookie: admin.cookie })), later),
+    );
     expect(denied.status).toBe(403);
   });
 
   it("refuses an expired session and a disabled user", async () => {
     const { cookie, id } = await signedIn(["admin"]);
-    await db().updateTable("session").set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where("user_id", "=", id).execute();
-    expect((await run(() => requirePermission(args(request("/api/x", { cookie })), "user.read"))).status).toBe(401);
+    await db()
+      .updateTable("session")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("user_id", "=", id)
+      .execute();
+    expect(
+      (await run(() => requirePermission(args(request("/api/x", { cookie })), "user.read"))).status,
+    ).toBe(401);
 
     const other = await signedIn(["admin"]);
     await db().updateTable("user").set({ status: "disabled" }).where("id", "=", other.id).execute();
-    expect((await run(() => requirePermission(args(request("/api/x", { cookie: other.cookie })), "user.read"))).status).toBe(401);
+    expect(
+      (await run(() => requirePermission(args(request("/api/x", { cookie: other.cookie })), "user.read")))
+        .status,
+    ).toBe(401);
   });
 
   it("refuses a forged cookie", async () => {
-    const out = await run(() => requirePermission(args(request("/api/x", { cookie: "__session=forged.value" })), "user.read"));
+    const out = await run(() =>
+      requirePermission(args(request("/api/x", { cookie: "__session=forged.value" })), "user.read"),
+    );
     expect(out.status).toBe(401);
   });
 });
@@ -120,13 +133,30 @@ describe("sidebar from the root loader", () => {
     const ts = now();
     await db()
       .insertInto("menu_item")
-      .values({ id: randomUUID(), title: "Reports", url: "/dashboard/reports", icon: "NoSuchIcon", required_permission: "dashboard.access", position: 3, created_at: ts, updated_at: ts })
+      .values({
+        id: randomUUID(),
+        title: "Reports",
+        url: "/dashboard/reports",
+        icon: "NoSuchIcon",
+        required_permission: "dashboard.access",
+        position: 3,
+        created_at: ts,
+        updated_at: ts,
+      })
       .execute();
     invalidateMenu();
     expect(await sidebarOf(["user"])).toEqual(["Dashboard", "Reports", "Settings"]);
 
-    const guest = await db().selectFrom("role").select("id").where("name", "=", "guest").executeTakeFirstOrThrow();
-    const perm = await db().selectFrom("permission").select("id").where("key", "=", "dashboard.access").executeTakeFirstOrThrow();
+    const guest = await db()
+      .selectFrom("role")
+      .select("id")
+      .where("name", "=", "guest")
+      .executeTakeFirstOrThrow();
+    const perm = await db()
+      .selectFrom("permission")
+      .select("id")
+      .where("key", "=", "dashboard.access")
+      .executeTakeFirstOrThrow();
     await db().insertInto("role_permission").values({ role_id: guest.id, permission_id: perm.id }).execute();
     invalidateRoles();
     expect(await sidebarOf(["guest"])).toEqual(["Dashboard", "Reports", "Settings"]);

@@ -1,5 +1,15 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { args, context, createUser, form, PASSWORD, request, run, sessionCookieFor, setupDatabase } from "../../test/helpers";
+import {
+  args,
+  context,
+  createUser,
+  form,
+  PASSWORD,
+  request,
+  run,
+  sessionCookieFor,
+  setupDatabase,
+} from "../../test/helpers";
 import { db } from "../db.server";
 import { action as loginAction } from "../routes/login";
 import { action as logoutAction } from "../routes/logout";
@@ -48,7 +58,9 @@ describe("POST /login", () => {
     expect(wrong).toMatchObject({ status: 400, body: { formError: BAD_CREDENTIALS } });
     expect(unknown).toMatchObject({ status: 400, body: { formError: BAD_CREDENTIALS } });
     const failed = await audits("auth.login.failed");
-    expect(failed.map((f) => JSON.parse(f.details!).email)).toEqual(expect.arrayContaining([user.email, "nobody@example.test"]));
+    expect(failed.map((f) => JSON.parse(f.details!).email)).toEqual(
+      expect.arrayContaining([user.email, "nobody@example.test"]),
+    );
     expect(JSON.stringify(failed)).not.toContain(PASSWORD);
   });
 
@@ -59,13 +71,22 @@ describe("POST /login", () => {
     const out = await login({ email: unverified.email, password: PASSWORD });
     expect(out.status).toBe(400);
     expect((out.body as { formError: string }).formError).toMatch(/verify/i);
-    expect(await db().selectFrom("session").selectAll().where("user_id", "in", [disabled.id, unverified.id]).execute()).toEqual([]);
+    expect(
+      await db()
+        .selectFrom("session")
+        .selectAll()
+        .where("user_id", "in", [disabled.id, unverified.id])
+        .execute(),
+    ).toEqual([]);
   });
 
   it("rate limits per IP with 429 and Retry-After", async () => {
     const user = await createUser({ roles: ["user"] });
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await login({ email: `x${i}@example.test`, password: "bad" }, { ip: "192.0.2.50" })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push(
+        (await login({ email: `x${i}@example.test`, password: "bad" }, { ip: "192.0.2.50" })).status,
+      );
     expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
     const limited = await login({ email: user.email, password: PASSWORD }, { ip: "192.0.2.50" });
     expect(limited.status).toBe(429);
@@ -75,7 +96,8 @@ describe("POST /login", () => {
 
   it("locks an account after 5 failures in 15 minutes, whatever the IP", async () => {
     const user = await createUser({ roles: ["user"] });
-    for (let i = 0; i < 5; i++) expect((await login({ email: user.email, password: "bad" })).status).toBe(400);
+    for (let i = 0; i < 5; i++)
+      expect((await login({ email: user.email, password: "bad" })).status).toBe(400);
     const locked = await login({ email: user.email, password: PASSWORD });
     expect(locked.status).toBe(429);
     expect(locked.headers.get("Retry-After")).toBeTruthy();
@@ -84,23 +106,34 @@ describe("POST /login", () => {
   it("rotates the session id at sign-in and deletes the old one", async () => {
     const user = await createUser({ roles: ["user"] });
     const old = await sessionCookieFor(user.id);
-    const oldId = (await db().selectFrom("session").select("id").where("user_id", "=", user.id).executeTakeFirstOrThrow()).id;
+    const oldId = (
+      await db().selectFrom("session").select("id").where("user_id", "=", user.id).executeTakeFirstOrThrow()
+    ).id;
     const out = await login({ email: user.email, password: PASSWORD }, { cookie: old });
     expect(out.status).toBe(302);
-    const ids = (await db().selectFrom("session").select("id").where("user_id", "=", user.id).execute()).map((r) => r.id);
+    const ids = (await db().selectFrom("session").select("id").where("user_id", "=", user.id).execute()).map(
+      (r) => r.id,
+    );
     expect(ids).toHaveLength(1);
     expect(ids[0]).not.toBe(oldId);
   });
 
-  it.each(["https://evil.example", "//evil.example/x", "/\\evil.example"])("ignores redirectTo=%s", async (target) => {
-    const user = await createUser({ roles: ["user"] });
-    const out = await login({ email: user.email, password: PASSWORD, redirectTo: target });
-    expect(out.headers.get("Location")).toBe("/dashboard");
-  });
+  it.each(["https://evil.example", "//evil.example/x", "/\\evil.example"])(
+    "ignores redirectTo=%s",
+    async (target) => {
+      const user = await createUser({ roles: ["user"] });
+      const out = await login({ email: user.email, password: PASSWORD, redirectTo: target });
+      expect(out.headers.get("Location")).toBe("/dashboard");
+    },
+  );
 
   it("follows a same-origin redirectTo", async () => {
     const user = await createUser({ roles: ["user"] });
-    const out = await login({ email: user.email, password: PASSWORD, redirectTo: "/dashboard/settings?tab=1" });
+    const out = await login({
+      email: user.email,
+      password: PASSWORD,
+      redirectTo: "/dashboard/settings?tab=1",
+    });
     expect(out.headers.get("Location")).toBe("/dashboard/settings?tab=1");
   });
 });

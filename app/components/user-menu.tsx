@@ -9,7 +9,8 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
   useEffect(() => {
     if (!open) return;
     const close = (e: MouseEvent | KeyboardEvent) => {
-      if (e instanceof KeyboardEvent ? e.key === "Escape" : !root.current?.contains(e.target as Node)) setOpen(false);
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !root.current?.contains(e.target as Node))
+        setOpen(false);
     };
     document.addEventListener("mousedown", close);
     document.addEventListener("keydown", close);
@@ -29,7 +30,10 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
         onClick={() => setOpen((v) => !v)}
         className="flex items-center gap-2 rounded-md px-2 py-1 hover:bg-slate-200 dark:hover:bg-slate-800"
       >
-        <span aria-hidden className="grid size-8 place-items-center rounded-full bg-indigo-600 text-sm font-semibold text-white">
+        <span
+          aria-hidden
+          className="grid size-8 place-items-center rounded-full bg-indigo-600 text-sm font-semibold text-white"
+        >
           {name.slice(0, 1).toUpperCase()}
         </span>
         <span className="hidden text-sm sm:inline">{name}</span>

@@ -5,12 +5,18 @@ import { action } from "./api.access.sync";
 
 beforeAll(setupDatabase);
 
-const post = (cookie?: string) => run(() => action(args(request("/api/access/sync", { method: "POST", cookie }))));
+const post = (cookie?: string) =>
+  run(() => action(args(request("/api/access/sync", { method: "POST", cookie }))));
 
 async function otherTables() {
   return {
     role: await db().selectFrom("role").selectAll().orderBy("id").execute(),
-    role_permission: await db().selectFrom("role_permission").selectAll().orderBy("role_id").orderBy("permission_id").execute(),
+    role_permission: await db()
+      .selectFrom("role_permission")
+      .selectAll()
+      .orderBy("role_id")
+      .orderBy("permission_id")
+      .execute(),
     menu_item: await db().selectFrom("menu_item").selectAll().orderBy("id").execute(),
     user: await db().selectFrom("user").select(["id", "name", "email"]).orderBy("id").execute(),
   };
@@ -39,7 +45,11 @@ describe("POST /api/access/sync", () => {
     // Deleting a permission cascaded its links away; sync must not bring those back.
     expect(after).toEqual(before);
 
-    const audit = await db().selectFrom("audit_log").selectAll().where("action", "=", "access.sync").execute();
+    const audit = await db()
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "access.sync")
+      .execute();
     expect(audit).toHaveLength(2);
     expect(JSON.parse(audit[0]!.details!)).toMatchObject({ inserted: expect.any(Array) });
   });
