@@ -7,6 +7,7 @@ export default [
   route("theme", "routes/theme.tsx"),
   route("dashboard", "routes/dashboard.tsx", [index("routes/dashboard-home.tsx")]),
   route("api/access/sync", "routes/api.access.sync.ts"),
+  route("api/ping", "routes/api.ping.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
