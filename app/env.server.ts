@@ -1,5 +1,9 @@
 import { z } from "zod";
 
+// `KEY=` in .env means "not set", not "set to the empty string".
+const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optionalText = () => z.preprocess(blankToUndefined, z.string().optional());
+
 // One place that reads process.env, so every default and its meaning lives here.
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -16,6 +20,22 @@ const schema = z.object({
   RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
   RATE_LIMIT_PUBLIC_FORMS_PER_IP: z.coerce.number().int().positive().default(5),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Background tasks (app/tasks). The webhook secret is derived from SESSION_SECRET when unset.
+  TASK_WEBHOOK_SECRET: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    z.string().startsWith("whsec_").optional(),
+  ),
+  TASK_DEMO_DURATION_MS: z.coerce.number().int().min(0).max(60_000).default(15_000),
+  TASK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  TASK_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  TASK_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(8_000),
+  // Mail and branding: fallbacks only; a value saved in Settings wins (app/settings/config-keys.ts).
+  MAIL_API_KEY: optionalText(),
+  MAIL_API_URL: z.preprocess(blankToUndefined, z.string().url().optional()),
+  EMAIL_FROM: optionalText(),
+  APP_NAME: optionalText(),
+  // Encrypts secret settings at rest; derived from SESSION_SECRET when unset.
+  SETTINGS_ENCRYPTION_KEY: optionalText(),
 });
 
 export type Env = z.infer<typeof schema>;

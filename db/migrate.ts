@@ -1,15 +1,21 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import * as m001 from "./migrations/001_initial";
+import * as m002 from "./migrations/002_tasks";
+import * as m003 from "./migrations/003_mail_settings";
+import * as m004 from "./migrations/004_teams";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
   "001_initial": m001,
+  "002_tasks": m002,
+  "003_mail_settings": m003,
+  "004_teams": m004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);

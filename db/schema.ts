@@ -79,6 +79,82 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+export interface TeamTable {
+  id: string;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TeamMemberTable {
+  team_id: string;
+  user_id: string;
+  team_role: "lead" | "member";
+  created_at: string;
+}
+
+export interface SystemSettingTable {
+  key: string;
+  /** Secrets hold AES-256-GCM ciphertext (app/settings/secret-box.server.ts), never plaintext. */
+  value: string;
+  is_secret: number;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+export interface MailLogTable {
+  id: string;
+  to_address: string;
+  type: string;
+  subject: string;
+  status: "sent" | "failed" | "outbox";
+  provider_message_id: string | null;
+  error: string | null;
+  /** Only for development-outbox mail, which nobody receives: the link is how the flow continues. */
+  outbox_link: string | null;
+  created_at: string;
+}
+
+export interface UserTokenTable {
+  id: string;
+  /** Null for invitations, whose account does not exist yet. */
+  user_id: string | null;
+  kind: "verify-email" | "email-change" | "reset-password" | "invite";
+  token_hash: string;
+  data: string | null;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface TaskTable {
+  id: string;
+  type: string;
+  status: "pending" | "processing" | "completed" | "failed";
+  user_id: string;
+  /** JSON text, as the client sent it. */
+  payload: string | null;
+  /** JSON text; a failed task carries `error`. */
+  result: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  received_at: string;
+}
+
+export interface TaskArtifactTable {
+  task_id: string;
+  filename: string;
+  content_type: string;
+  content: string;
+  created_at: string;
+}
+
 export interface Database {
   permission: PermissionTable;
   role: RoleTable;
@@ -88,6 +164,14 @@ export interface Database {
   user_role: UserRoleTable;
   session: SessionTable;
   audit_log: AuditLogTable;
+  task: TaskTable;
+  webhook_delivery: WebhookDeliveryTable;
+  task_artifact: TaskArtifactTable;
+  system_setting: SystemSettingTable;
+  mail_log: MailLogTable;
+  user_token: UserTokenTable;
+  team: TeamTable;
+  team_member: TeamMemberTable;
 }
 
 export type User = Selectable<UserTable>;

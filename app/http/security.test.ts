@@ -9,7 +9,7 @@ function post(path: string, headers: Record<string, string>) {
   return csrfMiddleware({ request: req, context: context(), params: {} } as never, next as never);
 }
 
-async function statusOf(promise: Promise<unknown>) {
+async function statusOf(promise: unknown) {
   try {
     return ((await promise) as Response).status;
   } catch (thrown) {

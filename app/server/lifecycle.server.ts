@@ -2,7 +2,9 @@ import { sql } from "kysely";
 import { RouterContextProvider } from "react-router";
 import { migrateToLatest } from "../../db/migrate";
 import { closeDb, db } from "../db.server";
+import { closeAllStreams } from "../events/stream.server";
 import { requestInfoContext } from "../http/request-info.server";
+import { taskRunner } from "../tasks/runner.server";
 
 type Hook = () => Promise<void> | void;
 const stopHooks: Hook[] = [];
@@ -14,10 +16,17 @@ export function onShutdown(hook: Hook) {
 
 let started: Promise<void> | undefined;
 
+/** The task runner takes up pending work; at stop it finishes (grace period) before streams close. */
+async function startBackgroundTasks() {
+  await taskRunner().start();
+  onShutdown(closeAllStreams);
+  onShutdown(() => taskRunner().stop());
+}
+
 // Exported through entry.server so server.ts drives the same module instances the routes use.
 export const lifecycle = {
   start(): Promise<void> {
-    if (!started) started = migrateToLatest(db()).then(() => undefined);
+    if (!started) started = migrateToLatest(db()).then(startBackgroundTasks);
     return started;
   },
   async stop(): Promise<void> {

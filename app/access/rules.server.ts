@@ -1,0 +1,77 @@
+import { db } from "../db.server";
+import { type RoleGrant, roleGrants } from "./role-cache.server";
+
+/** A rule of the product refused the change; the message is safe to show. */
+export class RuleViolation extends Error {}
+
+type Actor = { id: string; isSuperAdmin: boolean; permissions: ReadonlySet<string> };
+
+function holdsAll(actor: Actor, role: RoleGrant): boolean {
+  if (actor.isSuperAdmin) return true;
+  if (role.all) return false;
+  for (const p of role.permissions) if (!actor.permissions.has(p)) return false;
+  return true;
+}
+
+/**
+ * Nobody grants a role holding a permission they do not hold; only a super admin grants or
+ * removes super_admin; nobody removes their own roles.
+ */
+export async function assertRoleChangeAllowed(
+  actor: Actor,
+  targetUserId: string,
+  before: string[],
+  after: string[],
+) {
+  const grants = await roleGrants();
+  const added = after.filter((r) => !before.includes(r));
+  const removed = before.filter((r) => !after.includes(r));
+  for (const id of [...added, ...removed]) {
+    const role = grants.get(id);
+    if (!role) throw new RuleViolation("Unknown role.");
+    if (role.all && !actor.isSuperAdmin)
+      throw new RuleViolation("Only a super admin can grant or remove Super Admin.");
+  }
+  for (const id of added) {
+    const role = grants.get(id)!;
+    if (!holdsAll(actor, role)) {
+      throw new RuleViolation(`You cannot grant "${role.label}": it holds permissions you do not have.`);
+    }
+  }
+  if (removed.length > 0 && actor.id === targetUserId)
+    throw new RuleViolation("You cannot remove your own roles.");
+  if (removed.some((id) => grants.get(id)?.all)) await assertNotLastSuperAdmin(targetUserId, "demoted");
+}
+
+/** The roles an actor may hand out (used to limit the choices shown in forms). */
+export async function assignableRoles(actor: Actor): Promise<RoleGrant[]> {
+  const grants = await roleGrants();
+  return [...grants.values()]
+    .filter((r) => holdsAll(actor, r))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
+
+export async function superAdminRoleIds(): Promise<string[]> {
+  return [...(await roleGrants()).values()].filter((r) => r.all).map((r) => r.id);
+}
+
+/** The last active super admin can never be deleted, disabled or demoted. */
+export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | "disabled" | "demoted") {
+  const ids = await superAdminRoleIds();
+  if (ids.length === 0) return;
+  const holders = await db()
+    .selectFrom("user_role")
+    .innerJoin("user", "user.id", "user_role.user_id")
+    .select("user.id")
+    .distinct()
+    .where("user_role.role_id", "in", ids)
+    .where("user.status", "=", "active")
+    .execute();
+  if (holders.length === 1 && holders[0]!.id === userId) {
+    throw new RuleViolation(`The last super admin cannot be ${verb}.`);
+  }
+}
+
+export function assertNotSelf(actorId: string, targetId: string, verb: "delete" | "disable") {
+  if (actorId === targetId) throw new RuleViolation(`You cannot ${verb} your own account.`);
+}

@@ -1,0 +1,26 @@
+// The system events the bus carries and the SSE stream forwards. A discriminated union, so a new
+// kind (a broadcast notice, say) is one more member and every switch over `type` is checked.
+import type { FinalStatus } from "../tasks/task-types";
+
+export const SYSTEM_EVENT_CHANNEL = "system-event";
+export type Channel = typeof SYSTEM_EVENT_CHANNEL;
+
+export type TaskCompletedEvent = {
+  type: "task-completed";
+  userId: string;
+  taskId: string;
+  status: FinalStatus;
+};
+
+export type TaskProgressEvent = {
+  type: "task-progress";
+  userId: string;
+  taskId: string;
+  status: "processing";
+  /** 0..1 */
+  progress: number;
+  message?: string;
+};
+
+export type SystemEvent = TaskCompletedEvent | TaskProgressEvent;
+export type SystemEventType = SystemEvent["type"];

@@ -1,0 +1,64 @@
+import { randomUUID } from "node:crypto";
+import type { MailLogTable } from "../../db/schema";
+import { db, now } from "../db.server";
+
+export type MailRecord = {
+  to: string;
+  type: string;
+  subject: string;
+  status: MailLogTable["status"];
+  providerMessageId?: string | null;
+  error?: string | null;
+  outboxLink?: string | null;
+};
+
+/** One row per send attempt; never the body, so tokens in links stay out of it (outbox aside). */
+export async function recordMail(record: MailRecord) {
+  await db()
+    .insertInto("mail_log")
+    .values({
+      id: randomUUID(),
+      to_address: record.to,
+      type: record.type,
+      subject: record.subject,
+      status: record.status,
+      provider_message_id: record.providerMessageId ?? null,
+      error: record.error?.slice(0, 1000) ?? null,
+      outbox_link: record.status === "outbox" ? (record.outboxLink ?? null) : null,
+      created_at: now(),
+    })
+    .execute();
+}
+
+export type MailLogEntry = {
+  id: string;
+  to: string;
+  type: string;
+  subject: string;
+  status: MailLogTable["status"];
+  providerMessageId: string | null;
+  error: string | null;
+  outboxLink: string | null;
+  createdAt: string;
+};
+
+export async function recentMail(limit = 20): Promise<MailLogEntry[]> {
+  const rows = await db()
+    .selectFrom("mail_log")
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    to: r.to_address,
+    type: r.type,
+    subject: r.subject,
+    status: r.status,
+    providerMessageId: r.provider_message_id,
+    error: r.error,
+    outboxLink: r.outbox_link,
+    createdAt: r.created_at,
+  }));
+}

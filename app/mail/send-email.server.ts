@@ -1,0 +1,56 @@
+import { APP_NAME } from "../config";
+import { EMAIL_TEXTS, type EmailType } from "../../emails/email-texts";
+import { renderEmail } from "../../emails/render-email";
+import { env } from "../env.server";
+import { DEFAULT_EMAIL_FROM } from "../settings/config-keys";
+import { getSystemConfig } from "../settings/system-config.server";
+import { recordMail } from "./mail-log.server";
+import { type Delivery, deliver, MailProviderError } from "./transport.server";
+
+export type EmailRequest = {
+  to: string;
+  type: EmailType;
+  actionUrl: string;
+  subject?: string;
+  userName?: string;
+  message?: string;
+};
+
+/** Renders the template, delivers it and records the attempt, whatever the outcome. */
+export async function sendEmail(request: EmailRequest): Promise<Delivery> {
+  const [appName, from] = await Promise.all([
+    getSystemConfig("APP_NAME", env().APP_NAME ?? APP_NAME),
+    getSystemConfig("EMAIL_FROM", env().EMAIL_FROM ?? DEFAULT_EMAIL_FROM),
+  ]);
+  const subject = request.subject ?? EMAIL_TEXTS[request.type].subject;
+  const { html, text } = await renderEmail({
+    type: request.type,
+    actionUrl: request.actionUrl,
+    userName: request.userName,
+    message: request.message,
+    appName,
+  });
+  const base = { to: request.to, type: request.type, subject };
+  try {
+    const delivery = await deliver({
+      from,
+      to: request.to,
+      subject,
+      html,
+      text,
+      tag: request.type,
+      actionUrl: request.actionUrl,
+    });
+    await recordMail({
+      ...base,
+      status: delivery.via === "outbox" ? "outbox" : "sent",
+      providerMessageId: delivery.messageId,
+      outboxLink: request.actionUrl,
+    });
+    return delivery;
+  } catch (error) {
+    const message = error instanceof MailProviderError ? error.providerMessage : (error as Error).message;
+    await recordMail({ ...base, status: "failed", error: message });
+    throw error;
+  }
+}

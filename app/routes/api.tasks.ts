@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { requirePermission, requireUser } from "../access/guard.server";
+import { audit } from "../audit/audit.server";
+import { BodyTooLarge, readBodyText } from "../http/body.server";
+import { apiError } from "../http/responses";
+import { createTask, MAX_TASK_BODY_BYTES } from "../tasks/create-task.server";
+import { listTasks } from "../tasks/repository.server";
+import type { Route } from "./+types/api.tasks";
+
+const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z
+    .string()
+    .regex(/^[^|]+\|[^|]+$/)
+    .optional(),
+});
+
+/** GET /api/tasks: the caller's recent tasks, newest first (`?limit=&cursor=` pages on). */
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireUser(args);
+  const query = listQuery.safeParse(Object.fromEntries(new URL(args.request.url).searchParams));
+  if (!query.success) return apiError(400, "invalid_request", { message: "Invalid limit or cursor." });
+  return Response.json(await listTasks(user.id, query.data.limit, query.data.cursor));
+}
+
+/** POST /api/tasks {type, payload?}: 202 {taskId} before any work runs. */
+export async function action(args: Route.ActionArgs) {
+  if (args.request.method !== "POST")
+    return apiError(405, "method_not_allowed", {}, { headers: { Allow: "GET, POST" } });
+  const user = await requirePermission(args, "dashboard.access");
+
+  let body: unknown;
+  try {
+    body = JSON.parse(await readBodyText(args.request, MAX_TASK_BODY_BYTES));
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return apiError(413, "payload_too_large", { limit: MAX_TASK_BODY_BYTES });
+    return apiError(400, "invalid_request", { message: "The body must be JSON: {type, payload}." });
+  }
+
+  const outcome = await createTask(user, body);
+  if (!outcome.ok) {
+    return outcome.status === 403
+      ? apiError(403, "forbidden", { permission: outcome.permission })
+      : apiError(400, "invalid_request", { issues: outcome.issues });
+  }
+  const type = (body as { type: string }).type;
+  await audit(args, {
+    action: "task.create",
+    actor: user,
+    target: { type: "task", id: outcome.taskId },
+    details: { type },
+  });
+  return Response.json(
+    { taskId: outcome.taskId },
+    { status: 202, headers: { Location: `/api/tasks/${outcome.taskId}` } },
+  );
+}

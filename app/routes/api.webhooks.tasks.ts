@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { BodyTooLarge, readBodyText } from "../http/body.server";
+import { apiError } from "../http/responses";
+import { completeTask } from "../tasks/completion.server";
+import { verifyWebhook } from "../tasks/webhook-signature.server";
+import type { Route } from "./+types/api.webhooks.tasks";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const completionSchema = z.object({
+  taskId: z.string().min(1).max(100),
+  status: z.enum(["completed", "failed"]),
+  result: z.unknown().optional(),
+});
+
+/** POST /api/webhooks/tasks: the signed completion of a task (Standard Webhooks). */
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST")
+    return apiError(405, "method_not_allowed", {}, { headers: { Allow: "POST" } });
+  let raw: string;
+  try {
+    raw = await readBodyText(request, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return apiError(413, "payload_too_large");
+    throw error;
+  }
+  // The signature covers the exact bytes received, so it is checked before anything parses them.
+  const deliveryId = verifyWebhook(raw, request.headers);
+  if (!deliveryId) return apiError(401, "unauthorized", { reason: "invalid_signature" });
+
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return apiError(400, "invalid_request", { message: "The body must be JSON." });
+  }
+  const body = completionSchema.safeParse(json);
+  if (!body.success) {
+    return apiError(400, "invalid_request", {
+      issues: body.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+    });
+  }
+  const outcome = await completeTask(deliveryId, {
+    taskId: body.data.taskId,
+    status: body.data.status,
+    result: body.data.result ?? null,
+  });
+  if (outcome.kind === "not_found") return apiError(404, "not_found");
+  return Response.json({ ok: true });
+}
+
+export function loader() {
+  return apiError(405, "method_not_allowed", {}, { headers: { Allow: "POST" } });
+}

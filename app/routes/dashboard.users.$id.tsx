@@ -1,0 +1,260 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import { can } from "../access/check";
+import { requirePermission } from "../access/guard.server";
+import { roleGrants } from "../access/role-cache.server";
+import { assignableRoles } from "../access/rules.server";
+import { formatDateTime } from "../components/format";
+import { Button } from "../components/ui/button";
+import { Card, EmptyState, FormError } from "../components/ui/card";
+import { Field } from "../components/ui/field";
+import { invalid, parseWith, redirectWithToast, refused, ruleToResponse } from "../http/form.server";
+import { userActivity } from "../users/detail.server";
+import {
+  deleteUser,
+  getUser,
+  revokeSession,
+  setUserStatus,
+  updateUser,
+  updateUserSchema,
+} from "../users/users.server";
+import type { Route } from "./+types/dashboard.users.$id";
+
+const idSchema = z.string().uuid();
+
+function missing() {
+  return data({ message: "This user does not exist." }, { status: 404 });
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const actor = await requirePermission(args, "user.read");
+  const id = idSchema.safeParse(args.params.id);
+  const user = id.success ? await getUser(id.data) : null;
+  if (!user) throw missing();
+  const [activity, grants, assignable] = await Promise.all([
+    userActivity(user.id),
+    roleGrants(),
+    assignableRoles(actor),
+  ]);
+  const assignableIds = new Set(assignable.map((r) => r.id));
+  return {
+    user,
+    ...activity,
+    isSelf: actor.id === user.id,
+    roles: [...grants.values()].map((r) => ({
+      id: r.id,
+      label: r.label,
+      assignable: assignableIds.has(r.id),
+    })),
+    may: { update: can(actor, "user.update"), delete: can(actor, "user.delete") },
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const form = await args.request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const id = idSchema.safeParse(args.params.id);
+  if (!id.success) throw missing();
+  const self = `/dashboard/users/${id.data}`;
+  try {
+    if (intent === "update") {
+      const actor = await requirePermission(args, "user.update");
+      const parsed = parseWith(updateUserSchema, {
+        name: form.get("name"),
+        email: form.get("email"),
+        roles: form.getAll("roles"),
+      });
+      if (!parsed.ok) return invalid(parsed.errors, intent);
+      if (!(await updateUser(actor, id.data, parsed.value, args))) throw missing();
+      return redirectWithToast(self, { kind: "success", message: "Saved." });
+    }
+    if (intent === "disable" || intent === "enable") {
+      const actor = await requirePermission(args, "user.update");
+      if (!(await setUserStatus(actor, id.data, intent === "disable" ? "disabled" : "active", args)))
+        throw missing();
+      return redirectWithToast(self, {
+        kind: "success",
+        message: intent === "disable" ? "User disabled and signed out." : "User enabled.",
+      });
+    }
+    if (intent === "revoke-session") {
+      const actor = await requirePermission(args, "user.update");
+      const sessionId = z.string().min(1).max(100).safeParse(form.get("sessionId"));
+      if (!sessionId.success || !(await revokeSession(actor, id.data, sessionId.data, args)))
+        return refused("That session no longer exists.", 404, intent);
+      return redirectWithToast(self, { kind: "success", message: "Session signed out." });
+    }
+    if (intent === "delete") {
+      const actor = await requirePermission(args, "user.delete");
+      if (!(await deleteUser(actor, id.data, args))) throw missing();
+      return redirectWithToast("/dashboard/users", { kind: "success", message: "User deleted." });
+    }
+  } catch (error) {
+    return ruleToResponse(error, intent);
+  }
+  return refused("Unknown action.", 400);
+}
+
+export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { user, teams, sessions, audit, roles, may, isSelf } = loaderData;
+  const navigation = useNavigation();
+  const busy = (intent: string) =>
+    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const errors = actionData?.errors ?? {};
+  return (
+    <div className="flex max-w-4xl flex-col gap-6">
+      <div>
+        <Link to="/dashboard/users" className="text-sm text-indigo-700 hover:underline dark:text-indigo-300">
+          ← Users
+        </Link>
+        <h1 className="mt-1 text-2xl font-semibold">{user.name}</h1>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          {user.email} · {user.status === "active" ? "Active" : "Disabled"} ·{" "}
+          {user.email_verified ? "Verified" : "Not verified"} · last sign-in{" "}
+          {formatDateTime(user.last_login_at)}
+        </p>
+      </div>
+      {actionData?.formError ? <FormError message={actionData.formError} /> : null}
+
+      <Card title="Account">
+        <Form method="post" className="grid gap-3 sm:grid-cols-2">
+          <fieldset disabled={!may.update} className="contents">
+            <Field label="Name" name="name" defaultValue={user.name} required error={errors.name} />
+            <Field
+              label="Email"
+              name="email"
+              type="email"
+              defaultValue={user.email}
+              required
+              error={errors.email}
+            />
+            <fieldset className="sm:col-span-2">
+              <legend className="text-sm font-medium">Roles</legend>
+              <div className="mt-1 flex flex-wrap gap-3">
+                {roles.map((r) => (
+                  <label key={r.id} className="flex items-center gap-1 text-sm">
+                    <input
+                      type="checkbox"
+                      name="roles"
+                      value={r.id}
+                      defaultChecked={user.roleIds.includes(r.id)}
+                    />{" "}
+                    {r.label}
+                    {!r.assignable ? (
+                      <span className="text-xs text-slate-500">(beyond your permissions)</span>
+                    ) : null}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            {may.update ? (
+              <div className="sm:col-span-2">
+                <Button name="intent" value="update" pending={busy("update")}>
+                  Save changes
+                </Button>
+              </div>
+            ) : null}
+          </fieldset>
+        </Form>
+      </Card>
+
+      {may.update || may.delete ? (
+        <Card title="Status">
+          <div className="flex flex-wrap gap-3">
+            {may.update && !isSelf ? (
+              <Form method="post">
+                <Button
+                  variant="secondary"
+                  name="intent"
+                  value={user.status === "active" ? "disable" : "enable"}
+                  pending={busy("disable") || busy("enable")}
+                >
+                  {user.status === "active" ? "Disable account" : "Enable account"}
+                </Button>
+              </Form>
+            ) : null}
+            {may.delete && !isSelf ? (
+              <Form
+                method="post"
+                onSubmit={(e) => {
+                  if (!confirm(`Delete ${user.name} (${user.email})? This cannot be undone.`))
+                    e.preventDefault();
+                }}
+              >
+                <Button variant="danger" name="intent" value="delete" pending={busy("delete")}>
+                  Delete {user.name}
+                </Button>
+              </Form>
+            ) : null}
+            {isSelf ? (
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                You cannot disable or delete your own account.
+              </p>
+            ) : null}
+          </div>
+        </Card>
+      ) : null}
+
+      <Card title="Teams">
+        {teams.length === 0 ? (
+          <EmptyState>Not a member of any team.</EmptyState>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm">
+            {teams.map((t) => (
+              <li key={t.id}>
+                <Link
+                  to={`/dashboard/teams/${t.id}`}
+                  className="text-indigo-700 hover:underline dark:text-indigo-300"
+                >
+                  {t.name}
+                </Link>{" "}
+                ({t.team_role})
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Card title="Active sessions">
+        {sessions.length === 0 ? (
+          <EmptyState>No active sessions.</EmptyState>
+        ) : (
+          <ul className="flex flex-col gap-2 text-sm">
+            {sessions.map((s) => (
+              <li key={s.id} className="flex items-center justify-between gap-2">
+                <span>
+                  {s.user_agent ?? "Unknown device"} · {s.ip ?? "unknown IP"} · last seen{" "}
+                  {formatDateTime(s.last_seen_at)}
+                </span>
+                {may.update ? (
+                  <Form method="post">
+                    <input type="hidden" name="sessionId" value={s.id} />
+                    <Button variant="secondary" name="intent" value="revoke-session">
+                      Sign out
+                    </Button>
+                  </Form>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Card title="Recent activity">
+        {audit.length === 0 ? (
+          <EmptyState>No recorded activity.</EmptyState>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm">
+            {audit.map((a) => (
+              <li key={a.id}>
+                <code>{a.action}</code> by {a.actor_email ?? "system"} · {formatDateTime(a.created_at)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+export const meta = () => [{ title: "User" }];

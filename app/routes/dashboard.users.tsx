@@ -1,0 +1,295 @@
+import { useState } from "react";
+import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { z } from "zod";
+import { can } from "../access/check";
+import { requirePermission } from "../access/guard.server";
+import { roleGrants } from "../access/role-cache.server";
+import { assignableRoles } from "../access/rules.server";
+import { formatDateTime } from "../components/format";
+import { Button } from "../components/ui/button";
+import { Card, EmptyState, FormError } from "../components/ui/card";
+import { Field } from "../components/ui/field";
+import { Pagination } from "../components/ui/pagination";
+import { Select } from "../components/ui/select";
+import { invalid, parseWith, redirectWithToast, refused, ruleToResponse } from "../http/form.server";
+import { bulkUsers } from "../users/bulk.server";
+import { listUsers, PAGE_SIZES, parseUserListQuery, type USER_SORTS } from "../users/list.server";
+import { createUser, createUserSchema } from "../users/users.server";
+import type { Route } from "./+types/dashboard.users";
+
+const bulkSchema = z.object({ ids: z.array(z.string().uuid()).min(1, "Select at least one user.").max(100) });
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requirePermission(args, "user.read");
+  const query = parseUserListQuery(new URL(args.request.url));
+  const [list, grants, assignable] = await Promise.all([
+    listUsers(query),
+    roleGrants(),
+    assignableRoles(user),
+  ]);
+  return {
+    query,
+    ...list,
+    roles: [...grants.values()].map((r) => ({ id: r.id, name: r.name, label: r.label })),
+    assignable: can(user, "user.write") ? assignable.map((r) => ({ id: r.id, label: r.label })) : [],
+    may: {
+      write: can(user, "user.write"),
+      update: can(user, "user.update"),
+      delete: can(user, "user.delete"),
+    },
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const form = await args.request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const back = new URL(args.request.url);
+  if (intent === "create") {
+    const actor = await requirePermission(args, "user.write");
+    const parsed = parseWith(createUserSchema, {
+      name: form.get("name"),
+      email: form.get("email"),
+      password: form.get("password"),
+      roles: form.getAll("roles"),
+    });
+    if (!parsed.ok) return invalid(parsed.errors, intent);
+    try {
+      const id = await createUser(actor, parsed.value, args);
+      return redirectWithToast(`/dashboard/users/${id}`, {
+        kind: "success",
+        message: `Created ${parsed.value.email}.`,
+      });
+    } catch (error) {
+      return ruleToResponse(error, intent);
+    }
+  }
+  if (intent === "bulk-disable" || intent === "bulk-delete") {
+    const actor = await requirePermission(args, intent === "bulk-delete" ? "user.delete" : "user.update");
+    const parsed = parseWith(bulkSchema, { ids: form.getAll("ids") });
+    if (!parsed.ok) return invalid(parsed.errors, intent);
+    const result = await bulkUsers(
+      actor,
+      parsed.value.ids,
+      intent === "bulk-delete" ? "delete" : "disable",
+      args,
+    );
+    const verb = intent === "bulk-delete" ? "Deleted" : "Disabled";
+    const note = result.refused.length
+      ? ` Refused ${result.refused.length}: ${[...new Set(result.refused)].join(" ")}`
+      : "";
+    return redirectWithToast(back.pathname + back.search, {
+      kind: result.refused.length ? "error" : "success",
+      message: `${verb} ${result.done} user(s).${note}`,
+    });
+  }
+  return refused("Unknown action.", 400);
+}
+
+function SortHeader({ column, label }: { column: (typeof USER_SORTS)[number]; label: string }) {
+  const [params] = useSearchParams();
+  const active = (params.get("sort") ?? "created_at") === column;
+  const dir = params.get("dir") ?? "desc";
+  const next = new URLSearchParams(params);
+  next.set("sort", column);
+  next.set("dir", active && dir === "asc" ? "desc" : "asc");
+  next.delete("page");
+  return (
+    <th
+      scope="col"
+      aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : "none"}
+      className="px-3 py-2 text-left font-medium"
+    >
+      <Link to={`?${next}`} className="hover:underline">
+        {label} {active ? (dir === "asc" ? "▲" : "▼") : null}
+      </Link>
+    </th>
+  );
+}
+
+export default function Users({ loaderData, actionData }: Route.ComponentProps) {
+  const { rows, total, query, roles, assignable, may } = loaderData;
+  const navigation = useNavigation();
+  const [selected, setSelected] = useState<string[]>([]);
+  const busy = (intent: string) =>
+    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const errors = actionData && "errors" in actionData ? actionData.errors : {};
+  const toggle = (id: string) =>
+    setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+
+  return (
+    <div className="flex flex-col gap-6">
+      <h1 className="text-2xl font-semibold">Users</h1>
+      <Form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter users">
+        <Field
+          label="Search"
+          name="q"
+          type="search"
+          defaultValue={query.q}
+          placeholder="Name or email"
+          className="w-64"
+        />
+        <Select label="Role" name="role" defaultValue={query.role}>
+          <option value="">Any role</option>
+          {roles.map((r) => (
+            <option key={r.id} value={r.name}>
+              {r.label}
+            </option>
+          ))}
+        </Select>
+        <Select label="Status" name="status" defaultValue={query.status}>
+          <option value="">Any status</option>
+          <option value="active">Active</option>
+          <option value="disabled">Disabled</option>
+        </Select>
+        <Select label="Verified" name="verified" defaultValue={query.verified}>
+          <option value="">Any</option>
+          <option value="yes">Verified</option>
+          <option value="no">Not verified</option>
+        </Select>
+        <Select label="Page size" name="size" defaultValue={String(query.size)}>
+          {PAGE_SIZES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+        <input type="hidden" name="sort" value={query.sort} />
+        <input type="hidden" name="dir" value={query.dir} />
+        <Button variant="secondary">Apply</Button>
+      </Form>
+
+      <Form method="post">
+        {selected.map((id) => (
+          <input key={id} type="hidden" name="ids" value={id} />
+        ))}
+        {(may.update || may.delete) && rows.length > 0 ? (
+          <div className="mb-2 flex items-center gap-2">
+            <span className="text-sm">{selected.length} selected</span>
+            {may.update ? (
+              <Button
+                variant="secondary"
+                name="intent"
+                value="bulk-disable"
+                disabled={!selected.length}
+                pending={busy("bulk-disable")}
+              >
+                Disable selected
+              </Button>
+            ) : null}
+            {may.delete ? (
+              <Button
+                variant="danger"
+                name="intent"
+                value="bulk-delete"
+                disabled={!selected.length}
+                pending={busy("bulk-delete")}
+                onClick={(e) => {
+                  if (!confirm(`Delete ${selected.length} user(s)? This cannot be undone.`))
+                    e.preventDefault();
+                }}
+              >
+                Delete selected
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
+        {actionData?.formError && actionData.intent?.startsWith("bulk") ? (
+          <FormError message={actionData.formError} />
+        ) : null}
+      </Form>
+
+      {rows.length === 0 ? (
+        <EmptyState>No users match these filters.</EmptyState>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+          <table className="w-full text-sm">
+            <thead className="border-b border-slate-200 dark:border-slate-800">
+              <tr>
+                <th scope="col" className="px-3 py-2">
+                  <span className="sr-only">Select</span>
+                </th>
+                <SortHeader column="name" label="Name" />
+                <SortHeader column="email" label="Email" />
+                <th scope="col" className="px-3 py-2 text-left font-medium">
+                  Roles
+                </th>
+                <SortHeader column="email_verified" label="Verified" />
+                <SortHeader column="status" label="Status" />
+                <SortHeader column="last_login_at" label="Last sign-in" />
+                <SortHeader column="created_at" label="Created" />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((u) => (
+                <tr key={u.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+                  <td className="px-3 py-2">
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${u.name}`}
+                      checked={selected.includes(u.id)}
+                      onChange={() => toggle(u.id)}
+                    />
+                  </td>
+                  <td className="px-3 py-2">
+                    <Link
+                      to={`/dashboard/users/${u.id}`}
+                      className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+                    >
+                      {u.name}
+                    </Link>
+                  </td>
+                  <td className="px-3 py-2">{u.email}</td>
+                  <td className="px-3 py-2">{u.roles.map((r) => r.label).join(", ") || "—"}</td>
+                  <td className="px-3 py-2">{u.email_verified ? "Yes" : "No"}</td>
+                  <td className="px-3 py-2">{u.status === "active" ? "Active" : "Disabled"}</td>
+                  <td className="px-3 py-2">{formatDateTime(u.last_login_at)}</td>
+                  <td className="px-3 py-2">{formatDateTime(u.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={query.page} size={query.size} total={total} />
+
+      {may.write ? (
+        <Card title="Create a user">
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+            The account is verified at once; the person must change the temporary password at first sign-in.
+          </p>
+          <Form method="post" className="grid gap-3 sm:grid-cols-2">
+            <input type="hidden" name="intent" value="create" />
+            <Field label="Name" name="name" required error={errors.name} />
+            <Field label="Email" name="email" type="email" required error={errors.email} />
+            <Field
+              label="Temporary password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              error={errors.password}
+            />
+            <fieldset>
+              <legend className="text-sm font-medium">Roles</legend>
+              <div className="mt-1 flex flex-wrap gap-3">
+                {assignable.map((r) => (
+                  <label key={r.id} className="flex items-center gap-1 text-sm">
+                    <input type="checkbox" name="roles" value={r.id} /> {r.label}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            {actionData?.intent === "create" ? <FormError message={actionData.formError} /> : null}
+            <div className="sm:col-span-2">
+              <Button name="intent" value="create" pending={busy("create")}>
+                Create user
+              </Button>
+            </div>
+          </Form>
+        </Card>
+      ) : null}
+    </div>
+  );
+}
+
+export const meta = () => [{ title: "Users" }];

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { APP_NAME } from "../config";
+
+// Every setting an admin may store in the database, declared once: its type (a zod schema),
+// whether it is secret, and where its fallback comes from. UI, validation and reads derive from this.
+
+/** Sender used when neither Settings nor the environment names one. */
+export const DEFAULT_EMAIL_FROM = "no-reply@example.com";
+
+export const SYSTEM_CONFIG = {
+  MAIL_API_KEY: {
+    label: "Mail API key (Postmark server token)",
+    help: "Leave empty to keep the stored key. Without any key, mail goes to the development outbox.",
+    secret: true,
+    schema: z.string().trim().min(8, "Too short for a Postmark server token.").max(200),
+    envVar: "MAIL_API_KEY",
+    fixedDefault: undefined,
+  },
+  EMAIL_FROM: {
+    label: "Sender address",
+    help: "For example: Acme <no-reply@acme.test>. It must be a confirmed sender at the provider.",
+    secret: false,
+    schema: z
+      .string()
+      .trim()
+      .max(254)
+      .refine((v) => z.email().safeParse(v.match(/<([^>]+)>\s*$/)?.[1] ?? v).success, "Enter an email address."),
+    envVar: "EMAIL_FROM",
+    fixedDefault: DEFAULT_EMAIL_FROM,
+  },
+  APP_NAME: {
+    label: "Application name",
+    help: "Shown in the sidebar, page titles and email headings.",
+    secret: false,
+    schema: z.string().trim().min(1, "Enter a name.").max(60),
+    envVar: "APP_NAME",
+    fixedDefault: APP_NAME,
+  },
+} as const satisfies Record<
+  string,
+  {
+    label: string;
+    help: string;
+    secret: boolean;
+    schema: z.ZodType<string>;
+    envVar: string;
+    fixedDefault: string | undefined;
+  }
+>;
+
+export type ConfigKey = keyof typeof SYSTEM_CONFIG;
+
+export const CONFIG_KEYS = Object.keys(SYSTEM_CONFIG) as ConfigKey[];
+
+export function isConfigKey(value: unknown): value is ConfigKey {
+  return typeof value === "string" && value in SYSTEM_CONFIG;
+}
+
+/** Where the effective value of a setting comes from, as the Settings page shows it. */
+export type ConfigSource = "database" | "environment" | "default" | "unset";
+
+/** What the browser may see about a setting: secrets only as "set" plus their last four characters. */
+export type ConfigView = {
+  key: ConfigKey;
+  label: string;
+  help: string;
+  secret: boolean;
+  source: ConfigSource;
+  value: string | null;
+  hint: string | null;
+  updatedAt: string | null;
+};

@@ -1,0 +1,110 @@
+import { db, now } from "../db.server";
+import { env } from "../env.server";
+import { type ConfigKey, type ConfigView, isConfigKey, SYSTEM_CONFIG } from "./config-keys";
+import { decryptSecret, encryptSecret } from "./secret-box.server";
+
+// Database values (decrypted), loaded once and kept until the next write in this process.
+let cache: Promise<Map<ConfigKey, { value: string; updatedAt: string }>> | undefined;
+
+async function load() {
+  const rows = await db().selectFrom("system_setting").selectAll().execute();
+  const values = new Map<ConfigKey, { value: string; updatedAt: string }>();
+  for (const row of rows) {
+    if (!isConfigKey(row.key)) continue;
+    try {
+      const value = row.is_secret === 1 ? decryptSecret(row.value) : row.value;
+      values.set(row.key, { value, updatedAt: row.updated_at });
+    } catch (error) {
+      // An unreadable secret (encryption key changed) behaves as unset rather than breaking every page.
+      console.error(`[settings] ${row.key}: ${(error as Error).message}`);
+    }
+  }
+  return values;
+}
+
+function stored() {
+  cache ??= load().catch((error) => {
+    cache = undefined;
+    throw error;
+  });
+  return cache;
+}
+
+/** Drops the in-process copy; every write calls it so the next request sees the change. */
+export function clearSystemConfigCache() {
+  cache = undefined;
+}
+
+/** The declared fallback: the environment variable, else the fixed default (if any). */
+export function configFallback(key: ConfigKey): string | undefined {
+  const def = SYSTEM_CONFIG[key];
+  return (env()[def.envVar] as string | undefined) ?? def.fixedDefault;
+}
+
+/**
+ * The database value when one is stored, otherwise `fallback` (by default the key's declared
+ * fallback, normally its environment variable).
+ */
+export async function getSystemConfig(key: ConfigKey, fallback: string): Promise<string>;
+export async function getSystemConfig(key: ConfigKey, fallback?: string): Promise<string | undefined>;
+export async function getSystemConfig(key: ConfigKey, ...rest: [string?]): Promise<string | undefined> {
+  const value = (await stored()).get(key)?.value;
+  if (value !== undefined) return value;
+  return rest.length > 0 ? rest[0] : configFallback(key);
+}
+
+/** Stores a value (encrypted when the key is secret). */
+export async function setSystemConfig(key: ConfigKey, value: string, updatedBy: string | null) {
+  const secret = SYSTEM_CONFIG[key].secret;
+  const row = {
+    value: secret ? encryptSecret(value) : value,
+    is_secret: secret ? 1 : 0,
+    updated_at: now(),
+    updated_by: updatedBy,
+  };
+  try {
+    await db()
+      .insertInto("system_setting")
+      .values({ key, ...row })
+      .onConflict((oc) => oc.column("key").doUpdateSet(row))
+      .execute();
+  } finally {
+    clearSystemConfigCache();
+  }
+}
+
+/** Removes the database value so the environment (or the fixed default) applies again. */
+export async function resetSystemConfig(key: ConfigKey) {
+  try {
+    await db().deleteFrom("system_setting").where("key", "=", key).execute();
+  } finally {
+    clearSystemConfigCache();
+  }
+}
+
+/** Last four characters at most, and only of values long enough that this reveals little. */
+export function secretHint(value: string): string {
+  return value.length >= 12 ? `…${value.slice(-4)}` : "…";
+}
+
+/** Every setting as the browser may see it: secrets reduced to set / not set and a hint. */
+export async function describeSystemConfig(): Promise<ConfigView[]> {
+  const values = await stored();
+  return (Object.keys(SYSTEM_CONFIG) as ConfigKey[]).map((key) => {
+    const def = SYSTEM_CONFIG[key];
+    const dbValue = values.get(key);
+    const envValue = env()[def.envVar] as string | undefined;
+    const effective = dbValue?.value ?? envValue ?? def.fixedDefault;
+    const source = dbValue ? "database" : envValue ? "environment" : def.fixedDefault ? "default" : "unset";
+    return {
+      key,
+      label: def.label,
+      help: def.help,
+      secret: def.secret,
+      source,
+      value: def.secret ? null : (effective ?? null),
+      hint: def.secret && effective ? secretHint(effective) : null,
+      updatedAt: dbValue?.updatedAt ?? null,
+    };
+  });
+}

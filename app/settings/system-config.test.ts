@@ -1,0 +1,132 @@
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { setupDatabase } from "../../test/helpers";
+import { APP_NAME } from "../config";
+import { db } from "../db.server";
+import { resetEnvCache } from "../env.server";
+import { parseSettingsForm } from "./settings-form";
+import { decryptSecret, encryptSecret } from "./secret-box.server";
+import {
+  clearSystemConfigCache,
+  describeSystemConfig,
+  getSystemConfig,
+  resetSystemConfig,
+  setSystemConfig,
+} from "./system-config.server";
+
+beforeAll(setupDatabase);
+afterEach(async () => {
+  for (const key of ["MAIL_API_KEY", "EMAIL_FROM", "APP_NAME", "SETTINGS_ENCRYPTION_KEY"]) delete process.env[key];
+  resetEnvCache();
+  await db().deleteFrom("system_setting").execute();
+  clearSystemConfigCache();
+});
+
+function setEnv(values: Record<string, string>) {
+  Object.assign(process.env, values);
+  resetEnvCache();
+}
+
+describe("getSystemConfig", () => {
+  it("uses the fallback when nothing is stored, the declared fallback when none is passed", async () => {
+    expect(await getSystemConfig("EMAIL_FROM", "env@example.test")).toBe("env@example.test");
+    expect(await getSystemConfig("APP_NAME")).toBe(APP_NAME);
+    expect(await getSystemConfig("MAIL_API_KEY")).toBeUndefined();
+    setEnv({ EMAIL_FROM: "from-env@example.test" });
+    expect(await getSystemConfig("EMAIL_FROM")).toBe("from-env@example.test");
+  });
+
+  it("prefers the database over the environment", async () => {
+    setEnv({ APP_NAME: "Env Name" });
+    await setSystemConfig("APP_NAME", "Database Name", null);
+    expect(await getSystemConfig("APP_NAME", "Env Name")).toBe("Database Name");
+    expect(await getSystemConfig("APP_NAME")).toBe("Database Name");
+  });
+
+  it("caches reads and clears the cache on every write", async () => {
+    await setSystemConfig("APP_NAME", "First", null);
+    expect(await getSystemConfig("APP_NAME")).toBe("First");
+    // A change behind the cache's back is not seen until the next write clears it...
+    await db().updateTable("system_setting").set({ value: "Sneaky" }).where("key", "=", "APP_NAME").execute();
+    expect(await getSystemConfig("APP_NAME")).toBe("First");
+    // ...while writes through the module are seen on the very next read.
+    await setSystemConfig("APP_NAME", "Second", null);
+    expect(await getSystemConfig("APP_NAME")).toBe("Second");
+    await resetSystemConfig("APP_NAME");
+    expect(await getSystemConfig("APP_NAME", "Fallback")).toBe("Fallback");
+  });
+
+  it("stores secrets encrypted: the raw column never holds the plaintext", async () => {
+    const key = "pm-server-token-1234567890";
+    await setSystemConfig("MAIL_API_KEY", key, null);
+    const row = await db()
+      .selectFrom("system_setting")
+      .selectAll()
+      .where("key", "=", "MAIL_API_KEY")
+      .executeTakeFirstOrThrow();
+    expect(row.is_secret).toBe(1);
+    expect(row.value).not.toContain(key);
+    expect(row.value).not.toContain(Buffer.from(key).toString("base64"));
+    expect(row.value).toMatch(/^v1:/);
+    expect(await getSystemConfig("MAIL_API_KEY")).toBe(key);
+    // Plain settings stay readable.
+    await setSystemConfig("APP_NAME", "Visible", null);
+    const plain = await db().selectFrom("system_setting").select("value").where("key", "=", "APP_NAME").executeTakeFirstOrThrow();
+    expect(plain.value).toBe("Visible");
+  });
+
+  it("shows secrets as a hint only, with where each value comes from", async () => {
+    setEnv({ EMAIL_FROM: "env@example.test" });
+    await setSystemConfig("MAIL_API_KEY", "pm-server-token-ABCD", null);
+    const views = Object.fromEntries((await describeSystemConfig()).map((v) => [v.key, v]));
+    expect(views.MAIL_API_KEY).toMatchObject({ source: "database", value: null, hint: "…ABCD", secret: true });
+    expect(JSON.stringify(views)).not.toContain("pm-server-token");
+    expect(views.EMAIL_FROM).toMatchObject({ source: "environment", value: "env@example.test" });
+    expect(views.APP_NAME).toMatchObject({ source: "default", value: APP_NAME });
+  });
+});
+
+describe("secret box", () => {
+  it("uses a fresh IV each time and refuses tampered ciphertext", () => {
+    const a = encryptSecret("same");
+    const b = encryptSecret("same");
+    expect(a).not.toBe(b);
+    expect(decryptSecret(a)).toBe("same");
+    const [v, iv, tag, body] = a.split(":");
+    const flipped = `${v}:${iv}:${tag}:${body!.slice(0, -2)}${body!.endsWith("A") ? "B" : "A"}A`;
+    expect(() => decryptSecret(flipped)).toThrow(/cannot be decrypted/);
+  });
+
+  it("keys from SETTINGS_ENCRYPTION_KEY when set, so another key cannot read it", () => {
+    setEnv({ SETTINGS_ENCRYPTION_KEY: "dedicated-key-one" });
+    const sealed = encryptSecret("secret");
+    expect(decryptSecret(sealed)).toBe("secret");
+    setEnv({ SETTINGS_ENCRYPTION_KEY: "another-key" });
+    expect(() => decryptSecret(sealed)).toThrow();
+  });
+});
+
+describe("parseSettingsForm", () => {
+  it("keeps a secret when its field is blank and resets a plain value when blank", () => {
+    const out = parseSettingsForm(new URLSearchParams({ MAIL_API_KEY: "", EMAIL_FROM: "", APP_NAME: "Acme" }));
+    expect(out).toEqual({
+      ok: true,
+      changes: [
+        { key: "EMAIL_FROM", kind: "reset" },
+        { key: "APP_NAME", kind: "set", value: "Acme" },
+      ],
+    });
+  });
+
+  it("returns field errors for bad values", () => {
+    const out = parseSettingsForm(
+      new URLSearchParams({ MAIL_API_KEY: "short", EMAIL_FROM: "not an address", APP_NAME: "x".repeat(61) }),
+    );
+    expect(out.ok).toBe(false);
+    if (!out.ok) expect(Object.keys(out.fieldErrors).sort()).toEqual(["APP_NAME", "EMAIL_FROM", "MAIL_API_KEY"]);
+  });
+
+  it("accepts a display-name sender and rejects unknown reset keys", () => {
+    expect(parseSettingsForm(new URLSearchParams({ EMAIL_FROM: "Acme <no-reply@acme.test>" })).ok).toBe(true);
+    expect(parseSettingsForm(new URLSearchParams({ reset: "DATABASE_URL" })).ok).toBe(false);
+  });
+});

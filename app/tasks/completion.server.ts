@@ -1,0 +1,17 @@
+import { systemBus } from "../events/bus.server";
+import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
+import { type ApplyOutcome, applyCompletion, type Completion } from "./repository.server";
+
+/** Applies a final state (from the webhook, or directly when it cannot be delivered) and tells the owner. */
+export async function completeTask(deliveryId: string, completion: Completion): Promise<ApplyOutcome> {
+  const outcome = await applyCompletion(deliveryId, completion);
+  if (outcome.kind === "applied") {
+    systemBus().publish(SYSTEM_EVENT_CHANNEL, {
+      type: "task-completed",
+      userId: outcome.userId,
+      taskId: completion.taskId,
+      status: completion.status,
+    });
+  }
+  return outcome;
+}

@@ -1,0 +1,31 @@
+import { baseUrl } from "../env.server";
+import type { Completion } from "./repository.server";
+import { signWebhook, WEBHOOK_PATH } from "./webhook-signature.server";
+
+/** Sends one completion to the webhook; throws when it was not accepted. */
+export type Deliver = (completion: Completion) => Promise<void>;
+
+export class DeliveryError extends Error {
+  constructor(
+    readonly status: number,
+    /** 4xx answers (other than 408/429) will not change on a retry. */
+    readonly retryable = status >= 500 || status === 408 || status === 429,
+  ) {
+    super(`webhook answered ${status}`);
+  }
+}
+
+/** POSTs the signed completion to this service's own webhook at BASE_URL. */
+export function httpDeliver(url = `${baseUrl()}${WEBHOOK_PATH}`, timeoutMs = 10_000): Deliver {
+  return async (completion) => {
+    const body = JSON.stringify(completion);
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...signWebhook(completion.taskId, body) },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.body?.cancel().catch(() => {});
+    if (!response.ok) throw new DeliveryError(response.status);
+  };
+}

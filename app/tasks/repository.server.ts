@@ -1,0 +1,163 @@
+import { randomUUID } from "node:crypto";
+import type { Selectable } from "kysely";
+import type { TaskTable } from "../../db/schema";
+import { db, now } from "../db.server";
+import type { FinalStatus, TaskView } from "./task-types";
+
+export type TaskRow = Selectable<TaskTable>;
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function toView(row: TaskRow): TaskView {
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    payload: parseJson(row.payload),
+    result: parseJson(row.result),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    completedAt: row.completed_at,
+  };
+}
+
+export async function insertTask(input: { type: string; userId: string; payload: unknown }): Promise<string> {
+  const id = randomUUID();
+  const ts = now();
+  await db()
+    .insertInto("task")
+    .values({
+      id,
+      type: input.type,
+      status: "pending",
+      user_id: input.userId,
+      payload: input.payload === undefined ? null : JSON.stringify(input.payload),
+      result: null,
+      created_at: ts,
+      updated_at: ts,
+      completed_at: null,
+    })
+    .execute();
+  return id;
+}
+
+export async function findTask(id: string): Promise<TaskRow | undefined> {
+  return db().selectFrom("task").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export type Page = { tasks: TaskView[]; nextCursor: string | null };
+
+/** The owner's tasks, newest first; the cursor is the last row's `created_at|id`. */
+export async function listTasks(userId: string, limit: number, cursor?: string): Promise<Page> {
+  let query = db()
+    .selectFrom("task")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit + 1);
+  if (cursor) {
+    const [createdAt, id] = cursor.split("|") as [string, string];
+    query = query.where((eb) =>
+      eb.or([eb("created_at", "<", createdAt), eb.and([eb("created_at", "=", createdAt), eb("id", "<", id)])]),
+    );
+  }
+  const rows = await query.execute();
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    tasks: page.map(toView),
+    nextCursor: rows.length > limit && last ? `${last.created_at}|${last.id}` : null,
+  };
+}
+
+/** pending -> processing; false when somebody else already took the task (or it is gone). */
+export async function claimTask(id: string): Promise<boolean> {
+  const result = await db()
+    .updateTable("task")
+    .set({ status: "processing", updated_at: now() })
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export type Completion = { taskId: string; status: FinalStatus; result: unknown };
+export type ApplyOutcome = { kind: "applied"; userId: string } | { kind: "replayed" } | { kind: "not_found" };
+
+/**
+ * Records a final state once per delivery id: status, result, completed_at and updated_at in one
+ * statement, and the delivery id in the same transaction, so a replay changes nothing.
+ */
+export async function applyCompletion(deliveryId: string, completion: Completion): Promise<ApplyOutcome> {
+  return db()
+    .transaction()
+    .execute(async (trx) => {
+      const task = await trx
+        .selectFrom("task")
+        .select("user_id")
+        .where("id", "=", completion.taskId)
+        .executeTakeFirst();
+      if (!task) return { kind: "not_found" } as const;
+      const ts = now();
+      const inserted = await trx
+        .insertInto("webhook_delivery")
+        .values({ id: deliveryId, received_at: ts })
+        .onConflict((oc) => oc.column("id").doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { kind: "replayed" } as const;
+      await trx
+        .updateTable("task")
+        .set({
+          status: completion.status,
+          result: JSON.stringify(completion.result ?? null),
+          completed_at: ts,
+          updated_at: ts,
+        })
+        .where("id", "=", completion.taskId)
+        .execute();
+      return { kind: "applied", userId: task.user_id } as const;
+    });
+}
+
+export async function idsWithStatus(status: "pending" | "processing"): Promise<string[]> {
+  const rows = await db()
+    .selectFrom("task")
+    .select("id")
+    .where("status", "=", status)
+    .orderBy("created_at")
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function pruneDeliveries(olderThanMs = 3_600_000) {
+  const cutoff = new Date(Date.now() - olderThanMs).toISOString();
+  await db().deleteFrom("webhook_delivery").where("received_at", "<", cutoff).execute();
+}
+
+export async function saveArtifact(taskId: string, file: { filename: string; contentType: string; content: string }) {
+  await db()
+    .insertInto("task_artifact")
+    .values({
+      task_id: taskId,
+      filename: file.filename,
+      content_type: file.contentType,
+      content: file.content,
+      created_at: now(),
+    })
+    .onConflict((oc) =>
+      oc.column("task_id").doUpdateSet({ filename: file.filename, content: file.content, created_at: now() }),
+    )
+    .execute();
+}
+
+export async function findArtifact(taskId: string) {
+  return db().selectFrom("task_artifact").selectAll().where("task_id", "=", taskId).executeTakeFirst();
+}

@@ -1,0 +1,228 @@
+import { type EventBus, systemBus } from "../events/bus.server";
+import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
+import { env } from "../env.server";
+import { completeTask } from "./completion.server";
+import { type TaskDefinition, TaskError } from "./definition.server";
+import { type Deliver, DeliveryError, httpDeliver } from "./delivery.server";
+import { type Completion, claimTask, findTask, idsWithStatus, pruneDeliveries } from "./repository.server";
+import { taskDefinition } from "./registry.server";
+import type { FinalStatus } from "./task-types";
+
+/** What POST /api/tasks needs from whatever runs the work; a dedicated queue can implement it too. */
+export interface TaskRunner {
+  /** Schedules a pending task; returns at once. */
+  dispatch(taskId: string): void;
+  /** Takes up pending tasks and resolves interrupted ones. */
+  start(): Promise<void>;
+  /** Takes no new work; lets running work finish for the grace period, then stops it. */
+  stop(): Promise<void>;
+}
+
+export type RunnerOptions = {
+  concurrency?: number;
+  timeoutMs?: number;
+  graceMs?: number;
+  /** Waits between webhook attempts; after the last, the outcome is recorded directly. */
+  retryDelaysMs?: number[];
+  deliver?: Deliver;
+  definitions?: (type: string) => TaskDefinition | undefined;
+  bus?: EventBus;
+  log?: (message: string, error?: unknown) => void;
+};
+
+export const INTERRUPTED_ERROR =
+  "The server restarted while this task was running, so it did not finish. Start it again.";
+export const SHUTDOWN_ERROR = "The server stopped before this task finished. Start it again.";
+
+class Timeout extends Error {}
+class Shutdown extends Error {}
+
+type Outcome = { status: FinalStatus; result: unknown };
+
+/**
+ * Runs tasks in this process, at most `concurrency` at once; the rest wait as `pending`.
+ * Suited to work under a minute (the specification's limit); longer or scheduled work belongs on a
+ * dedicated queue behind the same interface and the same HTTP contract.
+ */
+export class InProcessTaskRunner implements TaskRunner {
+  private readonly queue: string[] = [];
+  private readonly active = new Map<string, AbortController>();
+  private readonly idleWaiters: (() => void)[] = [];
+  private stopping = false;
+  private pruneTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly options: RunnerOptions = {}) {}
+
+  private get concurrency() {
+    return this.options.concurrency ?? env().TASK_CONCURRENCY;
+  }
+  private get bus() {
+    return this.options.bus ?? systemBus();
+  }
+  private log(message: string, error?: unknown) {
+    (this.options.log ?? ((m, e) => console.error(m, e ?? "")))(message, error);
+  }
+
+  get runningCount() {
+    return this.active.size;
+  }
+  get queuedCount() {
+    return this.queue.length;
+  }
+
+  dispatch(taskId: string) {
+    // While stopping, the row stays pending and the next start takes it up.
+    if (this.stopping || this.active.has(taskId) || this.queue.includes(taskId)) return;
+    this.queue.push(taskId);
+    this.pump();
+  }
+
+  async start() {
+    this.stopping = false;
+    await pruneDeliveries();
+    // One runner owns the table, so anything still `processing` was cut off by a crash or restart.
+    // Failing it (rather than running it again) never repeats work with side effects twice.
+    for (const id of await idsWithStatus("processing")) {
+      await completeTask(id, { taskId: id, status: "failed", result: { error: INTERRUPTED_ERROR } });
+    }
+    for (const id of await idsWithStatus("pending")) this.dispatch(id);
+    this.pruneTimer = setInterval(() => void pruneDeliveries().catch(() => {}), 3_600_000);
+    this.pruneTimer.unref?.();
+  }
+
+  async stop() {
+    this.stopping = true;
+    clearInterval(this.pruneTimer);
+    this.queue.length = 0;
+    if (this.active.size === 0) return;
+    const grace = this.options.graceMs ?? env().TASK_SHUTDOWN_GRACE_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.idle(), new Promise((r) => (timer = setTimeout(r, grace)))]);
+    clearTimeout(timer);
+    for (const controller of this.active.values()) controller.abort(new Shutdown(SHUTDOWN_ERROR));
+    await this.idle();
+  }
+
+  /** Resolves once no task is running. */
+  idle(): Promise<void> {
+    if (this.active.size === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private pump() {
+    while (!this.stopping && this.active.size < this.concurrency && this.queue.length > 0) {
+      const id = this.queue.shift()!;
+      const controller = new AbortController();
+      this.active.set(id, controller);
+      void this.execute(id, controller)
+        .catch((error) => this.log(`task ${id}: runner error`, error))
+        .finally(() => {
+          this.active.delete(id);
+          this.pump();
+          if (this.active.size === 0 && (this.queue.length === 0 || this.stopping)) {
+            for (const resolve of this.idleWaiters.splice(0)) resolve();
+          }
+        });
+    }
+  }
+
+  private async execute(id: string, controller: AbortController) {
+    if (!(await claimTask(id))) return;
+    const row = await findTask(id);
+    if (!row) return;
+    this.progress(row.user_id, id, 0);
+    const outcome = await this.work(row.type, row.payload, { id, userId: row.user_id }, controller);
+    await this.finish({ taskId: id, ...outcome });
+  }
+
+  private async work(
+    type: string,
+    payloadText: string | null,
+    task: { id: string; userId: string },
+    controller: AbortController,
+  ): Promise<Outcome> {
+    const definition = (this.options.definitions ?? taskDefinition)(type);
+    if (!definition) return failed(`Unknown task type "${type}".`);
+    const parsed = definition.payload.safeParse(payloadText === null ? undefined : JSON.parse(payloadText));
+    if (!parsed.success) return failed("The task's payload is no longer valid for its type.");
+
+    const timeoutMs = definition.timeoutMs ?? this.options.timeoutMs ?? env().TASK_TIMEOUT_MS;
+    const timer = setTimeout(
+      () => controller.abort(new Timeout(`Timed out after ${Math.round(timeoutMs / 1000)} s.`)),
+      timeoutMs,
+    );
+    const aborted = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+    });
+    aborted.catch(() => {});
+    try {
+      const work = definition.run(parsed.data, {
+        taskId: task.id,
+        userId: task.userId,
+        signal: controller.signal,
+        progress: (fraction, message) => this.progress(task.userId, task.id, fraction, message),
+      });
+      // Work that ignores its signal still cannot hold the runner past its timeout.
+      const result = await Promise.race([work, aborted]);
+      return { status: "completed", result: result ?? null };
+    } catch (error) {
+      if (error instanceof Timeout || error instanceof Shutdown || error instanceof TaskError)
+        return failed(error.message);
+      if (controller.signal.aborted) return failed((controller.signal.reason as Error).message);
+      this.log(`task ${task.id} (${type}) failed`, error);
+      return failed("The task failed unexpectedly. The details are in the server log.");
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private progress(userId: string, taskId: string, fraction: number, message?: string) {
+    const progress = Math.max(0, Math.min(1, fraction));
+    this.bus.publish(SYSTEM_EVENT_CHANNEL, {
+      type: "task-progress",
+      userId,
+      taskId,
+      status: "processing",
+      progress,
+      ...(message ? { message } : {}),
+    });
+  }
+
+  /** The webhook first (with retries); when it cannot be delivered, the outcome is recorded directly. */
+  private async finish(completion: Completion) {
+    const delays = this.options.retryDelaysMs ?? [250, 1_000, 4_000];
+    const deliver = this.options.deliver ?? httpDeliver();
+    for (let attempt = 0; !this.stopping; attempt++) {
+      try {
+        await deliver(completion);
+        return;
+      } catch (error) {
+        const retryable = !(error instanceof DeliveryError) || error.retryable;
+        if (!retryable || attempt >= delays.length) {
+          this.log(`task ${completion.taskId}: webhook not delivered, recording directly`, error);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, delays[attempt]));
+      }
+    }
+    // Same delivery id as the webhook: if it did land after all, this is a harmless replay.
+    await completeTask(completion.taskId, completion);
+  }
+}
+
+function failed(error: string): Outcome {
+  return { status: "failed", result: { error } };
+}
+
+// One runner per process, also across the dev server's module reloads.
+const holder = globalThis as typeof globalThis & { __taskRunner?: TaskRunner };
+
+export function taskRunner(): TaskRunner {
+  holder.__taskRunner ??= new InProcessTaskRunner();
+  return holder.__taskRunner;
+}
+
+/** Tests (and a future queue) swap the implementation. */
+export function setTaskRunner(runner: TaskRunner) {
+  holder.__taskRunner = runner;
+}

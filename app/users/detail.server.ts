@@ -1,0 +1,33 @@
+import { db } from "../db.server";
+
+/** What the user page shows beside the account: teams, sessions and recent audit entries about them. */
+export async function userActivity(userId: string) {
+  const [teams, sessions, audit] = await Promise.all([
+    db()
+      .selectFrom("team_member")
+      .innerJoin("team", "team.id", "team_member.team_id")
+      .select(["team.id", "team.name", "team_member.team_role"])
+      .where("team_member.user_id", "=", userId)
+      .orderBy("team.name")
+      .execute(),
+    db()
+      .selectFrom("session")
+      .select(["id", "ip", "user_agent", "created_at", "last_seen_at", "expires_at"])
+      .where("user_id", "=", userId)
+      .orderBy("last_seen_at", "desc")
+      .execute(),
+    db()
+      .selectFrom("audit_log")
+      .select(["id", "action", "actor_email", "created_at", "ip"])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("target_type", "=", "user"), eb("target_id", "=", userId)]),
+          eb("actor_id", "=", userId),
+        ]),
+      )
+      .orderBy("created_at", "desc")
+      .limit(20)
+      .execute(),
+  ]);
+  return { teams, sessions, audit };
+}

@@ -1,0 +1,109 @@
+import { z } from "zod";
+import { db } from "../db.server";
+
+export const PAGE_SIZES = [25, 50, 100] as const;
+export const USER_SORTS = [
+  "name",
+  "email",
+  "created_at",
+  "last_login_at",
+  "status",
+  "email_verified",
+] as const;
+
+// The list state lives in the URL; this parses it, falling back to defaults on anything odd.
+export const userListQuery = z.object({
+  q: z.string().trim().max(200).catch(""),
+  role: z.string().max(100).catch(""),
+  status: z.enum(["", "active", "disabled"]).catch(""),
+  verified: z.enum(["", "yes", "no"]).catch(""),
+  sort: z.enum(USER_SORTS).catch("created_at"),
+  dir: z.enum(["asc", "desc"]).catch("desc"),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  size: z.coerce
+    .number()
+    .refine((n): n is (typeof PAGE_SIZES)[number] => (PAGE_SIZES as readonly number[]).includes(n))
+    .catch(25),
+});
+
+export type UserListQuery = z.infer<typeof userListQuery>;
+
+export function parseUserListQuery(url: URL): UserListQuery {
+  return userListQuery.parse(Object.fromEntries(url.searchParams));
+}
+
+export type UserRow = {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: number;
+  status: "active" | "disabled";
+  last_login_at: string | null;
+  created_at: string;
+  roles: { name: string; label: string }[];
+};
+
+/** One page of users matching the filters, with their roles, and the total count. */
+export async function listUsers(q: UserListQuery): Promise<{ rows: UserRow[]; total: number }> {
+  let base = db().selectFrom("user");
+  if (q.q) {
+    const like = `%${q.q.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`;
+    base = base.where((eb) =>
+      eb.or([
+        eb(eb.fn("lower", ["user.name"]), "like", like),
+        eb(eb.fn("lower", ["user.email"]), "like", like),
+      ]),
+    );
+  }
+  if (q.status) base = base.where("user.status", "=", q.status);
+  if (q.verified) base = base.where("user.email_verified", "=", q.verified === "yes" ? 1 : 0);
+  if (q.role) {
+    base = base.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("user_role")
+          .innerJoin("role", "role.id", "user_role.role_id")
+          .select("user_role.user_id")
+          .whereRef("user_role.user_id", "=", "user.id")
+          .where("role.name", "=", q.role),
+      ),
+    );
+  }
+
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+    base
+      .select([
+        "user.id",
+        "user.name",
+        "user.email",
+        "user.email_verified",
+        "user.status",
+        "user.last_login_at",
+        "user.created_at",
+      ])
+      .orderBy(`user.${q.sort}`, q.dir)
+      .orderBy("user.id")
+      .limit(q.size)
+      .offset((q.page - 1) * q.size)
+      .execute(),
+  ]);
+
+  const ids = rows.map((r) => r.id);
+  const links = ids.length
+    ? await db()
+        .selectFrom("user_role")
+        .innerJoin("role", "role.id", "user_role.role_id")
+        .select(["user_role.user_id", "role.name", "role.label"])
+        .where("user_role.user_id", "in", ids)
+        .orderBy("role.label")
+        .execute()
+    : [];
+  return {
+    total: Number(total),
+    rows: rows.map((r) => ({
+      ...r,
+      roles: links.filter((l) => l.user_id === r.id).map(({ name, label }) => ({ name, label })),
+    })),
+  };
+}

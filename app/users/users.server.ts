@@ -1,0 +1,199 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import {
+  assertNotLastSuperAdmin,
+  assertNotSelf,
+  assertRoleChangeAllowed,
+  RuleViolation,
+} from "../access/rules.server";
+import { type AuditOrigin, audit } from "../audit/audit.server";
+import { hashPassword } from "../auth/password.server";
+import { endAllSessions, type SessionUser } from "../auth/session.server";
+import { db, now } from "../db.server";
+
+export const passwordSchema = z.string().min(12, "Use at least 12 characters.").max(200);
+
+export const createUserSchema = z.object({
+  name: z.string().trim().min(1, "Enter a name.").max(120),
+  email: z.string().trim().toLowerCase().email("Enter a valid email address.").max(254),
+  password: passwordSchema,
+  roles: z.array(z.string().uuid()).max(20),
+});
+
+export const updateUserSchema = z.object({
+  name: z.string().trim().min(1, "Enter a name.").max(120),
+  email: z.string().trim().toLowerCase().email("Enter a valid email address.").max(254),
+  roles: z.array(z.string().uuid()).max(20),
+});
+
+async function roleIdsOf(userId: string): Promise<string[]> {
+  const rows = await db().selectFrom("user_role").select("role_id").where("user_id", "=", userId).execute();
+  return rows.map((r) => r.role_id);
+}
+
+async function emailTaken(email: string, exceptId?: string) {
+  let q = db().selectFrom("user").select("id").where("email", "=", email);
+  if (exceptId) q = q.where("id", "!=", exceptId);
+  return Boolean(await q.executeTakeFirst());
+}
+
+export async function getUser(id: string) {
+  const user = await db()
+    .selectFrom("user")
+    .select(["id", "name", "email", "email_verified", "status", "last_login_at", "created_at", "updated_at"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!user) return null;
+  return { ...user, roleIds: await roleIdsOf(id) };
+}
+
+/** Creates a verified account with a temporary password the person must change at first sign-in. */
+export async function createUser(
+  actor: SessionUser,
+  input: z.infer<typeof createUserSchema>,
+  origin: AuditOrigin,
+) {
+  if (await emailTaken(input.email))
+    throw new RuleViolation("A user with this email address already exists.");
+  const id = randomUUID();
+  await assertRoleChangeAllowed(actor, id, [], input.roles);
+  const ts = now();
+  const passwordHash = await hashPassword(input.password);
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .insertInto("user")
+        .values({
+          id,
+          name: input.name,
+          email: input.email,
+          email_verified: 1,
+          must_change_password: 1,
+          password_hash: passwordHash,
+          created_at: ts,
+          updated_at: ts,
+        })
+        .execute();
+      if (input.roles.length) {
+        await trx
+          .insertInto("user_role")
+          .values(input.roles.map((role_id) => ({ user_id: id, role_id })))
+          .execute();
+      }
+      await audit(
+        origin,
+        {
+          action: "user.create",
+          actor,
+          target: { type: "user", id },
+          details: { after: { name: input.name, email: input.email, roles: input.roles } },
+        },
+        trx,
+      );
+    });
+  return id;
+}
+
+export async function updateUser(
+  actor: SessionUser,
+  id: string,
+  input: z.infer<typeof updateUserSchema>,
+  origin: AuditOrigin,
+) {
+  const before = await getUser(id);
+  if (!before) return null;
+  if (await emailTaken(input.email, id))
+    throw new RuleViolation("A user with this email address already exists.");
+  await assertRoleChangeAllowed(actor, id, before.roleIds, input.roles);
+  const emailChanged = input.email !== before.email;
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable("user")
+        .set({
+          name: input.name,
+          email: input.email,
+          updated_at: now(),
+          ...(emailChanged ? { email_verified: 0 } : {}),
+        })
+        .where("id", "=", id)
+        .execute();
+      await trx.deleteFrom("user_role").where("user_id", "=", id).execute();
+      if (input.roles.length) {
+        await trx
+          .insertInto("user_role")
+          .values(input.roles.map((role_id) => ({ user_id: id, role_id })))
+          .execute();
+      }
+      await audit(
+        origin,
+        {
+          action: "user.update",
+          actor,
+          target: { type: "user", id },
+          details: {
+            before: { name: before.name, email: before.email, roles: before.roleIds },
+            after: { name: input.name, email: input.email, roles: input.roles },
+          },
+        },
+        trx,
+      );
+    });
+  return true;
+}
+
+export async function setUserStatus(
+  actor: SessionUser,
+  id: string,
+  status: "active" | "disabled",
+  origin: AuditOrigin,
+) {
+  const before = await getUser(id);
+  if (!before) return null;
+  if (status === "disabled") {
+    assertNotSelf(actor.id, id, "disable");
+    await assertNotLastSuperAdmin(id, "disabled");
+  }
+  await db().updateTable("user").set({ status, updated_at: now() }).where("id", "=", id).execute();
+  if (status === "disabled") await endAllSessions(id);
+  await audit(origin, {
+    action: status === "disabled" ? "user.disable" : "user.enable",
+    actor,
+    target: { type: "user", id },
+    details: { before: { status: before.status }, after: { status } },
+  });
+  return true;
+}
+
+export async function deleteUser(actor: SessionUser, id: string, origin: AuditOrigin) {
+  const before = await getUser(id);
+  if (!before) return null;
+  assertNotSelf(actor.id, id, "delete");
+  await assertNotLastSuperAdmin(id, "deleted");
+  await db().deleteFrom("user").where("id", "=", id).execute();
+  await audit(origin, {
+    action: "user.delete",
+    actor,
+    target: { type: "user", id },
+    details: { before: { name: before.name, email: before.email, roles: before.roleIds } },
+  });
+  return true;
+}
+
+export async function revokeSession(
+  actor: SessionUser,
+  userId: string,
+  sessionId: string,
+  origin: AuditOrigin,
+) {
+  const res = await db()
+    .deleteFrom("session")
+    .where("id", "=", sessionId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (Number(res.numDeletedRows) === 0) return null;
+  await audit(origin, { action: "session.revoke", actor, target: { type: "user", id: userId } });
+  return true;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { EMAIL_FOOTER, EMAIL_TEXTS, EMAIL_TYPES } from "./email-texts";
+import { renderEmail } from "./render-email";
+
+const URL_ = "https://app.example.test/act?token=abc123&x=1";
+
+/** Finds each part after the previous one; -1 marks the first part missing or out of order. */
+function inOrder(haystack: string, parts: string[]): number {
+  // Starting from the heading also skips the HTML's hidden preview line, which repeats the message.
+  let from = 0;
+  for (const [i, part] of parts.entries()) {
+    const at = haystack.indexOf(part, from);
+    if (at < 0) return i;
+    from = at + part.length;
+  }
+  return -1;
+}
+
+describe("TransactionalEmail", () => {
+  it.each(EMAIL_TYPES)("%s: heading, message, button, footer in order; no greeting without a name", async (type) => {
+    const texts = EMAIL_TEXTS[type];
+    const { html, text } = await renderEmail({ type, actionUrl: URL_, appName: "Acme Admin" });
+    const heading = `Acme Admin: ${texts.label}`;
+    for (const part of [html, text]) {
+      expect(inOrder(part, [heading, texts.message, texts.button, EMAIL_FOOTER])).toBe(-1);
+      expect(part).not.toContain("Hello");
+    }
+    expect(html).toMatch(/<h1[^>]*>Acme Admin: /);
+    expect(html).toContain(`href="${URL_.replace("&", "&amp;")}"`);
+    expect(text).toContain(URL_);
+  });
+
+  it.each(EMAIL_TYPES)("%s: greeting between heading and message; message overrides the default", async (type) => {
+    const texts = EMAIL_TEXTS[type];
+    const { html, text } = await renderEmail({
+      type,
+      actionUrl: URL_,
+      userName: "Ada Lovelace",
+      message: "A custom line for this email.",
+      appName: "Acme Admin",
+    });
+    for (const part of [html, text]) {
+      const missing = inOrder(part, [
+        `Acme Admin: ${texts.label}`,
+        "Ada Lovelace",
+        "A custom line for this email.",
+        texts.button,
+        EMAIL_FOOTER,
+      ]);
+      expect(missing).toBe(-1);
+      expect(part).not.toContain(texts.message);
+    }
+    expect(text).toMatch(/Hello Ada Lovelace,/);
+  });
+
+  it("escapes what users typed instead of rendering it as markup", async () => {
+    const { html } = await renderEmail({
+      type: "notification",
+      actionUrl: URL_,
+      userName: "<script>x</script>",
+      message: "<b>bold</b>",
+    });
+    expect(html).not.toContain("<script>x</script>");
+    expect(html).toContain("&lt;b&gt;bold&lt;/b&gt;");
+  });
+
+  it("every type has a subject, label, message and button text", () => {
+    expect(EMAIL_TYPES).toEqual(["verification", "reset-password", "invite", "notification"]);
+    for (const type of EMAIL_TYPES) {
+      for (const value of Object.values(EMAIL_TEXTS[type])) expect(value.length).toBeGreaterThan(3);
+    }
+  });
+});

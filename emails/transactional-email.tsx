@@ -1,0 +1,65 @@
+import { Body, Button, Container, Head, Heading, Hr, Html, Preview, Section, Text } from "@react-email/components";
+import { EMAIL_FOOTER, EMAIL_TEXTS, type EmailType, emailHeading } from "./email-texts";
+
+export type TransactionalEmailProps = {
+  type: EmailType;
+  actionUrl: string;
+  userName?: string;
+  message?: string;
+  /** The application prefix of the heading; the sender passes getSystemConfig("APP_NAME"). */
+  appName?: string;
+};
+
+const styles = {
+  body: { backgroundColor: "#f1f5f9", fontFamily: "system-ui, -apple-system, Segoe UI, Roboto, sans-serif" },
+  container: { backgroundColor: "#ffffff", margin: "24px auto", padding: "32px", maxWidth: "560px", borderRadius: "8px" },
+  heading: { fontSize: "22px", color: "#0f172a", margin: "0 0 16px" },
+  text: { fontSize: "15px", lineHeight: "24px", color: "#1e293b" },
+  button: {
+    backgroundColor: "#4f46e5",
+    color: "#ffffff",
+    borderRadius: "6px",
+    padding: "12px 20px",
+    fontSize: "15px",
+    fontWeight: 600,
+    textDecoration: "none",
+  },
+  footer: { fontSize: "13px", color: "#64748b" },
+} as const;
+
+/** One layout for every transactional email: heading, greeting, message, button, footer. */
+export function TransactionalEmail({ type, actionUrl, userName, message, appName = "Admin Dashboard" }: TransactionalEmailProps) {
+  const texts = EMAIL_TEXTS[type];
+  const body = message ?? texts.message;
+  return (
+    <Html lang="en">
+      <Head />
+      <Preview>{body}</Preview>
+      <Body style={styles.body}>
+        <Container style={styles.container}>
+          <Heading as="h1" style={styles.heading}>
+            {emailHeading(appName, type)}
+          </Heading>
+          {userName ? <Text style={styles.text}>Hello {userName},</Text> : null}
+          <Text style={styles.text}>{body}</Text>
+          <Section style={{ margin: "24px 0" }}>
+            <Button href={actionUrl} style={styles.button}>
+              {texts.button}
+            </Button>
+          </Section>
+          <Hr />
+          <Text style={styles.footer}>{EMAIL_FOOTER}</Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+
+// Sample props for `npm run email:dev`.
+TransactionalEmail.PreviewProps = {
+  type: "verification",
+  actionUrl: "http://localhost:3000/api/auth/verify-email?token=preview",
+  userName: "Ada Lovelace",
+} satisfies TransactionalEmailProps;
+
+export default TransactionalEmail;
