@@ -15,9 +15,11 @@ import { sidebarFor } from "./access/menu.server";
 import { getSessionUser, sessionMiddleware } from "./auth/session.server";
 import { Toaster } from "./components/toaster";
 import { APP_NAME } from "./config";
+import { env } from "./env.server";
 import { csrfMiddleware, nonceContext, securityHeadersMiddleware } from "./http/security.server";
 import { readTheme } from "./http/theme.server";
 import { readToast } from "./http/toast.server";
+import { getSystemConfig } from "./settings/system-config.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
   securityHeadersMiddleware,
@@ -27,10 +29,11 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser({ request, context });
-  const [sidebar, theme, flash] = await Promise.all([
+  const [sidebar, theme, flash, appName] = await Promise.all([
     sidebarFor(user),
     readTheme(request),
     readToast(request),
+    getSystemConfig("APP_NAME", env().APP_NAME ?? APP_NAME),
   ]);
   return data(
     {
@@ -45,7 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       sidebar,
       theme,
       toast: flash.toast,
-      appName: APP_NAME,
+      appName,
       nonce: context.get(nonceContext),
     },
     flash.setCookie ? { headers: { "Set-Cookie": flash.setCookie } } : undefined,

@@ -8,12 +8,11 @@ import { loadDotEnv } from "./dotenv";
 // First run on a fresh machine: .env with generated secrets, then migrate and seed.
 if (!existsSync(".env")) {
   copyFileSync(".env.example", ".env");
-  const text = readFileSync(".env", "utf8").replace(
-    /^SESSION_SECRET=.*$/m,
-    `SESSION_SECRET=${randomBytes(32).toString("hex")}`,
-  );
+  const text = readFileSync(".env", "utf8")
+    .replace(/^SESSION_SECRET=.*$/m, `SESSION_SECRET=${randomBytes(32).toString("hex")}`)
+    .replace(/^TASK_WEBHOOK_SECRET=.*$/m, `TASK_WEBHOOK_SECRET=whsec_${randomBytes(32).toString("base64")}`);
   writeFileSync(".env", text);
-  console.log("created .env from .env.example with a generated SESSION_SECRET");
+  console.log("created .env from .env.example with a generated SESSION_SECRET and TASK_WEBHOOK_SECRET");
 }
 loadDotEnv();
 

@@ -28,10 +28,10 @@ export function createInProcessBus(onError: (error: unknown) => void = console.e
       }
     },
     subscribe(channel, userId, subscriber) {
-      let users = channels.get(channel);
-      if (!users) channels.set(channel, (users = new Map()));
-      let set = users.get(userId);
-      if (!set) users.set(userId, (set = new Set()));
+      const users = channels.get(channel) ?? new Map<string, Set<Subscriber>>();
+      channels.set(channel, users);
+      const set = users.get(userId) ?? new Set<Subscriber>();
+      users.set(userId, set);
       set.add(subscriber);
       let active = true;
       return () => {

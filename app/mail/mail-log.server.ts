@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { MailLogTable } from "../../db/schema";
 import { db, now } from "../db.server";
+import type { MailLogEntry } from "./mail-log-entry";
+
+export type { MailLogEntry };
 
 export type MailRecord = {
   to: string;
@@ -29,18 +32,6 @@ export async function recordMail(record: MailRecord) {
     })
     .execute();
 }
-
-export type MailLogEntry = {
-  id: string;
-  to: string;
-  type: string;
-  subject: string;
-  status: MailLogTable["status"];
-  providerMessageId: string | null;
-  error: string | null;
-  outboxLink: string | null;
-  createdAt: string;
-};
 
 export async function recentMail(limit = 20): Promise<MailLogEntry[]> {
   const rows = await db()

@@ -33,7 +33,8 @@ export async function action(args: Route.ActionArgs) {
   try {
     body = JSON.parse(await readBodyText(args.request, MAX_TASK_BODY_BYTES));
   } catch (error) {
-    if (error instanceof BodyTooLarge) return apiError(413, "payload_too_large", { limit: MAX_TASK_BODY_BYTES });
+    if (error instanceof BodyTooLarge)
+      return apiError(413, "payload_too_large", { limit: MAX_TASK_BODY_BYTES });
     return apiError(400, "invalid_request", { message: "The body must be JSON: {type, payload}." });
   }
 

@@ -1,5 +1,7 @@
 import { useRouteLoaderData } from "react-router";
+import { can } from "../access/check";
 import { PERMISSIONS } from "../access/permissions";
+import { TaskActions } from "../components/tasks/task-actions";
 import type { loader as rootLoader } from "../root";
 
 export default function DashboardHome() {
@@ -13,6 +15,7 @@ export default function DashboardHome() {
         <h1 className="text-2xl font-semibold">Welcome, {user.name}</h1>
         <p className="mt-1 text-slate-700 dark:text-slate-300">Signed in as {user.email}.</p>
       </div>
+      <TaskActions canExportUsers={can(user, "user.read")} />
       <section
         aria-labelledby="roles-heading"
         className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Form, isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { requirePermission } from "../access/guard.server";
 import { Sidebar } from "../components/sidebar";
+import { TaskCentre } from "../components/tasks/task-centre";
 import { ThemeSwitch } from "../components/theme-switch";
 import { UserMenu } from "../components/user-menu";
 import type { loader as rootLoader } from "../root";
@@ -67,6 +68,7 @@ export default function DashboardLayout() {
             <Menu aria-hidden className="size-5" />
           </button>
           <div className="flex-1" />
+          <TaskCentre />
           <ThemeSwitch theme={root.theme} />
           <UserMenu name={root.user.name} email={root.user.email} />
         </header>

@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { attemptLogin } from "../auth/login.server";
 import { getSessionUser, startSession } from "../auth/session.server";
 import { Button } from "../components/ui/button";
@@ -18,7 +18,8 @@ export async function action(args: Route.ActionArgs) {
   const outcome = await attemptLogin(args, email);
   if (!outcome.ok) {
     const headers = outcome.retryAfter ? { "Retry-After": String(outcome.retryAfter) } : undefined;
-    return data({ formError: outcome.message, email }, { status: outcome.status, headers });
+    const unverified = outcome.reason === "unverified";
+    return data({ formError: outcome.message, email, unverified }, { status: outcome.status, headers });
   }
   const cookies = await startSession(outcome.user.id, args);
   const headers = new Headers();
@@ -60,6 +61,22 @@ export default function Login({ actionData }: Route.ComponentProps) {
           ) : null}
           <Button pending={pending}>Sign in</Button>
         </Form>
+        {actionData?.unverified ? (
+          <Form method="post" action="/resend-verification" className="mt-3">
+            <input type="hidden" name="email" value={actionData.email} />
+            <Button variant="secondary" className="w-full">
+              Send the verification link again
+            </Button>
+          </Form>
+        ) : null}
+        <p className="mt-4 flex flex-wrap justify-between gap-2 text-sm">
+          <Link to="/forgot-password" className="text-indigo-700 underline dark:text-indigo-300">
+            Forgot your password?
+          </Link>
+          <Link to="/register" className="text-indigo-700 underline dark:text-indigo-300">
+            Create an account
+          </Link>
+        </p>
       </div>
     </main>
   );

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { can } from "../access/check";
 import type { SessionUser } from "../auth/session.server";
-import { insertTask } from "./repository.server";
 import { taskDefinition } from "./registry.server";
+import { insertTask } from "./repository.server";
 import { taskRunner } from "./runner.server";
 
 export const MAX_TASK_BODY_BYTES = 64 * 1024;
@@ -15,7 +15,10 @@ export type CreateOutcome =
   | { ok: false; status: 403; permission: string };
 
 function issuesOf(error: z.ZodError, prefix: string) {
-  return error.issues.map((i) => ({ path: [prefix, ...i.path].filter(Boolean).join("."), message: i.message }));
+  return error.issues.map((i) => ({
+    path: [prefix, ...i.path].filter(Boolean).join("."),
+    message: i.message,
+  }));
 }
 
 /** Validates a request to start a task, stores it as pending and hands it to the runner unawaited. */

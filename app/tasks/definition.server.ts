@@ -25,6 +25,8 @@ export type TaskDefinition<Schema extends z.ZodType = z.ZodType> = {
 /** A failure whose message is meant for the task's owner (shown as result.error). */
 export class TaskError extends Error {}
 
-export function defineTask<Schema extends z.ZodType>(definition: TaskDefinition<Schema>): TaskDefinition<Schema> {
+export function defineTask<Schema extends z.ZodType>(
+  definition: TaskDefinition<Schema>,
+): TaskDefinition<Schema> {
   return definition;
 }

@@ -6,7 +6,9 @@ import { usersExport } from "./definitions/users-export.server";
 // definitions/ and one line here (README "How to add a task type").
 const definitions: TaskDefinition[] = [reportGenerate, usersExport] as TaskDefinition[];
 
-export const TASK_REGISTRY: ReadonlyMap<string, TaskDefinition> = new Map(definitions.map((d) => [d.type, d]));
+export const TASK_REGISTRY: ReadonlyMap<string, TaskDefinition> = new Map(
+  definitions.map((d) => [d.type, d]),
+);
 
 export function taskDefinition(type: string): TaskDefinition | undefined {
   return TASK_REGISTRY.get(type);

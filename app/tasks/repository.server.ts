@@ -66,7 +66,10 @@ export async function listTasks(userId: string, limit: number, cursor?: string):
   if (cursor) {
     const [createdAt, id] = cursor.split("|") as [string, string];
     query = query.where((eb) =>
-      eb.or([eb("created_at", "<", createdAt), eb.and([eb("created_at", "=", createdAt), eb("id", "<", id)])]),
+      eb.or([
+        eb("created_at", "<", createdAt),
+        eb.and([eb("created_at", "=", createdAt), eb("id", "<", id)]),
+      ]),
     );
   }
   const rows = await query.execute();
@@ -142,7 +145,10 @@ export async function pruneDeliveries(olderThanMs = 3_600_000) {
   await db().deleteFrom("webhook_delivery").where("received_at", "<", cutoff).execute();
 }
 
-export async function saveArtifact(taskId: string, file: { filename: string; contentType: string; content: string }) {
+export async function saveArtifact(
+  taskId: string,
+  file: { filename: string; contentType: string; content: string },
+) {
   await db()
     .insertInto("task_artifact")
     .values({

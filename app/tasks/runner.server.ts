@@ -1,11 +1,11 @@
+import { env } from "../env.server";
 import { type EventBus, systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
-import { env } from "../env.server";
 import { completeTask } from "./completion.server";
 import { type TaskDefinition, TaskError } from "./definition.server";
 import { type Deliver, DeliveryError, httpDeliver } from "./delivery.server";
-import { type Completion, claimTask, findTask, idsWithStatus, pruneDeliveries } from "./repository.server";
 import { taskDefinition } from "./registry.server";
+import { type Completion, claimTask, findTask, idsWithStatus, pruneDeliveries } from "./repository.server";
 import type { FinalStatus } from "./task-types";
 
 /** What POST /api/tasks needs from whatever runs the work; a dedicated queue can implement it too. */

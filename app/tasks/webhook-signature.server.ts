@@ -12,7 +12,9 @@ export const WEBHOOK_PATH = "/api/webhooks/tasks";
 export function webhookSecret(): string {
   const configured = env().TASK_WEBHOOK_SECRET;
   if (configured) return configured;
-  const key = createHmac("sha256", sessionSecrets()[0] ?? "").update("task-webhook-secret").digest();
+  const key = createHmac("sha256", sessionSecrets()[0] ?? "")
+    .update("task-webhook-secret")
+    .digest();
   return `whsec_${key.toString("base64")}`;
 }
 

@@ -14,7 +14,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("completed_at", "text")
     .execute();
   // The task centre lists one owner's newest tasks; the runner scans by status at start-up.
-  await db.schema.createIndex("task_user_created_idx").on("task").columns(["user_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("task_user_created_idx")
+    .on("task")
+    .columns(["user_id", "created_at"])
+    .execute();
   await db.schema.createIndex("task_status_idx").on("task").column("status").execute();
 
   // Webhook ids already applied, so a replayed delivery changes nothing (pruned after an hour:

@@ -28,15 +28,22 @@ export const reportGenerate = defineTask({
       await sleep(duration / steps, signal);
       progress(step / steps);
     }
-    if (payload.fail) throw new TaskError("The report failed because the request asked it to (payload.fail).");
+    if (payload.fail)
+      throw new TaskError("The report failed because the request asked it to (payload.fail).");
     return { title: "System report", generatedAt: new Date().toISOString(), ...(await counts()) };
   },
 });
 
 async function counts() {
   const [users, roles, tasks] = await Promise.all([
-    db().selectFrom("user").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
-    db().selectFrom("role").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    db()
+      .selectFrom("user")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
+    db()
+      .selectFrom("role")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
     db()
       .selectFrom("task")
       .select(["status", (eb) => eb.fn.countAll<number>().as("n")])

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { db } from "../../db.server";
+import { toCsv } from "../csv";
 import { defineTask } from "../definition.server";
 import { saveArtifact } from "../repository.server";
-import { toCsv } from "../csv";
 
 // Real work: every user as CSV, kept with the task and downloaded from the link in the result.
 export const usersExport = defineTask({

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { COMMON_PASSWORDS } from "./common-passwords";
+
+// Field rules shared by the public account forms and the personal settings, browser and server alike.
+
+export const PASSWORD_MIN = 10;
+
+export const nameField = z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters.");
+
+export const emailField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, "Use at most 254 characters.")
+  .pipe(z.email("Enter a valid email address."));
+
+export const newPasswordField = z
+  .string()
+  .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters.`)
+  .max(1024, "Use at most 1024 characters.")
+  .refine((p) => !COMMON_PASSWORDS.has(p.toLowerCase()), "This password is too common. Choose another.")
+  .refine((p) => new Set(p).size >= 4, "Use a less repetitive password.");
+
+export const registerSchema = z.object({ name: nameField, email: emailField, password: newPasswordField });
+
+export const emailOnlySchema = z.object({ email: emailField });
+
+export const resetPasswordSchema = z
+  .object({ token: z.string().min(1).max(200), password: newPasswordField, confirm: z.string() })
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The passwords do not match." });
+
+export const acceptInviteSchema = z
+  .object({ token: z.string().min(1).max(200), name: nameField, password: newPasswordField, confirm: z.string() })
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The passwords do not match." });
+
+export const profileSchema = z.object({ name: nameField });
+
+export const changeEmailSchema = z.object({ email: emailField, currentPassword: z.string().min(1, "Enter your current password.").max(1024) });
+
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string().min(1, "Enter your current password.").max(1024),
+    newPassword: newPasswordField,
+    confirm: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirm, { path: ["confirm"], message: "The passwords do not match." });
+
+export const inviteSchema = z.object({
+  email: emailField,
+  roles: z.array(z.string().min(1).max(64)).min(1, "Choose at least one role.").max(10),
+});
+
+/** Plain object from a form, with repeated keys (checkbox groups) as arrays where asked. */
+export function formValues(form: FormData, arrays: string[] = []): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set(form.keys())) {
+    const all = form.getAll(key).filter((v): v is string => typeof v === "string");
+    out[key] = arrays.includes(key) ? all : all[0];
+  }
+  for (const key of arrays) out[key] ??= [];
+  return out;
+}

@@ -1,0 +1,121 @@
+import { createHash } from "node:crypto";
+import { RuleViolation } from "../access/rules.server";
+import { audit, type AuditOrigin } from "../audit/audit.server";
+import { db, now } from "../db.server";
+import { sendVerificationEmail } from "../mail/senders.server";
+import { verifyEmailUrl } from "./links.server";
+import { hashPassword, verifyPassword } from "./password.server";
+import { endAllSessions, type SessionUser } from "./session.server";
+import { issueToken } from "./tokens.server";
+
+// The personal section of Settings: what every signed-in user may change about themselves.
+
+async function assertCurrentPassword(userId: string, password: string) {
+  const row = await db().selectFrom("user").select("password_hash").where("id", "=", userId).executeTakeFirst();
+  if (!row?.password_hash || !(await verifyPassword(row.password_hash, password))) {
+    throw new RuleViolation("The current password is not correct.");
+  }
+}
+
+export async function updateProfile(origin: AuditOrigin, user: SessionUser, input: { name: string }) {
+  if (input.name === user.name) return false;
+  await db().updateTable("user").set({ name: input.name, updated_at: now() }).where("id", "=", user.id).execute();
+  await audit(origin, {
+    action: "account.profile.update",
+    actor: user,
+    target: { type: "user", id: user.id },
+    details: { name: { before: user.name, after: input.name } },
+  });
+  return true;
+}
+
+/**
+ * The address changes only when the link mailed to the new address is followed, so nobody can
+ * move an account to an address they do not control. Mail failures propagate to the form.
+ */
+export async function requestEmailChange(
+  origin: AuditOrigin,
+  user: SessionUser,
+  input: { email: string; currentPassword: string },
+) {
+  await assertCurrentPassword(user.id, input.currentPassword);
+  if (input.email === user.email) throw new RuleViolation("This is already your address.");
+  const taken = await db().selectFrom("user").select("id").where("email", "=", input.email).executeTakeFirst();
+  // Refusing here tells a signed-in user that the address has an account; they needed a password to ask.
+  if (taken) throw new RuleViolation("This address belongs to another account.");
+  const token = await issueToken({ kind: "email-change", userId: user.id, data: { email: input.email } });
+  await audit(origin, {
+    action: "account.email.change_requested",
+    actor: user,
+    target: { type: "user", id: user.id },
+    details: { before: user.email, after: input.email },
+  });
+  await sendVerificationEmail({ to: input.email, name: user.name, verificationUrl: verifyEmailUrl(token) });
+}
+
+/** Changes the password and signs out every other session of the user. */
+export async function changePassword(
+  origin: AuditOrigin,
+  user: SessionUser,
+  input: { currentPassword: string; newPassword: string },
+) {
+  await assertCurrentPassword(user.id, input.currentPassword);
+  await db()
+    .updateTable("user")
+    .set({ password_hash: await hashPassword(input.newPassword), must_change_password: 0, updated_at: now() })
+    .where("id", "=", user.id)
+    .execute();
+  await endAllSessions(user.id, user.sessionId);
+  await audit(origin, { action: "account.password.change", actor: user, target: { type: "user", id: user.id } });
+}
+
+export type SessionView = {
+  id: string;
+  current: boolean;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  lastSeenAt: string;
+};
+
+/** Session ids are what the cookie carries, so the page only ever sees a hash of them. */
+function sessionHandle(id: string) {
+  return createHash("sha256").update(id).digest("base64url").slice(0, 16);
+}
+
+/** The caller's own live sessions, newest activity first. */
+export async function listMySessions(user: SessionUser): Promise<SessionView[]> {
+  const rows = await db()
+    .selectFrom("session")
+    .select(["id", "ip", "user_agent", "created_at", "last_seen_at"])
+    .where("user_id", "=", user.id)
+    .where("expires_at", ">", now())
+    .orderBy("last_seen_at", "desc")
+    .execute();
+  return rows.map((r) => ({
+    id: sessionHandle(r.id),
+    current: r.id === user.sessionId,
+    ip: r.ip,
+    userAgent: r.user_agent,
+    createdAt: r.created_at,
+    lastSeenAt: r.last_seen_at,
+  }));
+}
+
+/** Ends one of the caller's own other sessions (by its handle), or all but the current one. */
+export async function revokeMySessions(origin: AuditOrigin, user: SessionUser, which: { handle: string } | "others") {
+  const mine = await db().selectFrom("session").select("id").where("user_id", "=", user.id).execute();
+  const ids = mine
+    .map((s) => s.id)
+    .filter((id) => id !== user.sessionId && (which === "others" || sessionHandle(id) === which.handle));
+  if (ids.length > 0) await db().deleteFrom("session").where("user_id", "=", user.id).where("id", "in", ids).execute();
+  const count = ids.length;
+  if (count > 0)
+    await audit(origin, {
+      action: "account.sessions.revoke",
+      actor: user,
+      target: { type: "user", id: user.id },
+      details: { scope: which === "others" ? "others" : "one", count },
+    });
+  return count;
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from "node:crypto";
+import { roleGrants } from "../access/role-cache.server";
+import { assignableRoles, RuleViolation } from "../access/rules.server";
+import { audit, type AuditOrigin } from "../audit/audit.server";
+import { db, now } from "../db.server";
+import { sendInviteEmail } from "../mail/senders.server";
+import { acceptInviteUrl } from "./links.server";
+import { hashPassword } from "./password.server";
+import type { SessionUser } from "./session.server";
+import { consumeToken, inspectToken, issueToken, type TokenProblem } from "./tokens.server";
+
+type InviteData = { email: string; roleIds: string[]; invitedBy: string };
+
+/**
+ * Mails a 7-day invitation for `email` with the chosen roles. Roles must be ones the inviter may
+ * hand out (never above their own); an address that already has an account is refused.
+ * Mail failures propagate: the inviter should see them.
+ */
+export async function inviteUser(origin: AuditOrigin, actor: SessionUser, input: { email: string; roleIds: string[] }) {
+  const allowed = new Set((await assignableRoles(actor)).map((r) => r.id));
+  const grants = await roleGrants();
+  for (const id of input.roleIds) {
+    if (!grants.has(id)) throw new RuleViolation("Unknown role.");
+    if (!allowed.has(id)) throw new RuleViolation(`You cannot grant "${grants.get(id)!.label}".`);
+  }
+  const existing = await db().selectFrom("user").select("id").where("email", "=", input.email).executeTakeFirst();
+  if (existing) throw new RuleViolation("This address already has an account.");
+
+  const data: InviteData = { email: input.email, roleIds: input.roleIds, invitedBy: actor.id };
+  const token = await issueToken({ kind: "invite", userId: null, data });
+  await audit(origin, {
+    action: "user.invite",
+    actor,
+    target: { type: "invitation", id: input.email },
+    details: { email: input.email, roles: input.roleIds.map((id) => grants.get(id)!.name) },
+  });
+  await sendInviteEmail({ to: input.email, inviterName: actor.name, acceptUrl: acceptInviteUrl(token) });
+}
+
+export type InvitationView = { ok: true; email: string } | { ok: false; reason: TokenProblem };
+
+/** What the accept page shows before the form is sent. */
+export async function describeInvitation(raw: unknown): Promise<InvitationView> {
+  const check = await inspectToken(["invite"], raw);
+  return check.ok ? { ok: true, email: String(check.token.data.email) } : check;
+}
+
+export type AcceptOutcome = { ok: true; userId: string } | { ok: false; reason: TokenProblem | "taken" };
+
+/** Creates the invited account, verified and holding the invited roles. */
+export async function acceptInvitation(origin: AuditOrigin, raw: string, input: { name: string; password: string }) {
+  const passwordHash = await hashPassword(input.password);
+  return db()
+    .transaction()
+    .execute(async (tx): Promise<AcceptOutcome> => {
+      const check = await consumeToken(["invite"], raw, tx);
+      if (!check.ok) return check;
+      const data = check.token.data as InviteData;
+      const taken = await tx.selectFrom("user").select("id").where("email", "=", data.email).executeTakeFirst();
+      if (taken) return { ok: false, reason: "taken" };
+      const id = randomUUID();
+      const ts = now();
+      await tx
+        .insertInto("user")
+        .values({
+          id,
+          name: input.name,
+          email: data.email,
+          email_verified: 1,
+          password_hash: passwordHash,
+          created_at: ts,
+          updated_at: ts,
+        })
+        .execute();
+      // Roles deleted since the invitation was sent are skipped rather than failing the acceptance.
+      const roles = await tx.selectFrom("role").select("id").where("id", "in", data.roleIds).execute();
+      for (const role of roles) await tx.insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
+      await audit(
+        origin,
+        {
+          action: "auth.invite.accepted",
+          actor: { id, email: data.email },
+          target: { type: "user", id },
+          details: { invitedBy: data.invitedBy },
+        },
+        tx,
+      );
+      return { ok: true, userId: id };
+    });
+}

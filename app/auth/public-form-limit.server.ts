@@ -1,0 +1,20 @@
+import { data, type RouterContextProvider } from "react-router";
+import { clientIp } from "../http/request-info.server";
+import { hit } from "../security/rate-limit.server";
+
+export type PublicForm = "register" | "forgot-password" | "resend-verification";
+
+/** 5 a minute per IP for each public form (RATE_LIMIT_PUBLIC_FORMS_PER_IP); null when allowed. */
+export async function limitPublicForm(args: { context?: Readonly<RouterContextProvider> }, form: PublicForm) {
+  const result = await hit("publicFormPerIp", `${form}:${clientIp(args.context)}`);
+  if (result.ok) return null;
+  return data(
+    {
+      ok: false as const,
+      intent: undefined,
+      errors: {} as Record<string, string>,
+      formError: `Too many attempts. Try again in ${result.retryAfterSeconds} seconds.`,
+    },
+    { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
+  );
+}

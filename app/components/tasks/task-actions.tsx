@@ -1,0 +1,80 @@
+import { useId, useState } from "react";
+import { useTaskNotifications } from "../../tasks/use-task-notifications";
+import { showToast } from "../toaster";
+import { Button } from "../ui/button";
+
+/** "Generate report" and "Export users" on the dashboard home; progress shows in the task centre. */
+export function TaskActions({ canExportUsers }: { canExportUsers: boolean }) {
+  const { start } = useTaskNotifications();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [seconds, setSeconds] = useState("15");
+  const [fail, setFail] = useState(false);
+  const durationId = useId();
+  const failId = useId();
+
+  async function run(type: string, payload?: unknown) {
+    setBusy(type);
+    const outcome = await start(type, payload);
+    setBusy(null);
+    showToast(
+      outcome.ok
+        ? { kind: "info", message: "Started. Follow it in the task centre." }
+        : { kind: "error", message: outcome.message },
+    );
+  }
+
+  const durationMs = Math.round(Math.min(60, Math.max(0, Number(seconds) || 0)) * 1000);
+  return (
+    <section
+      aria-labelledby="tasks-heading"
+      className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
+      <h2 id="tasks-heading" className="font-semibold">
+        Background tasks
+      </h2>
+      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+        They run on the server; you are told here when they finish, without reloading.
+      </p>
+      <div className="mt-3 flex flex-wrap items-end gap-4">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={durationId} className="text-sm font-medium">
+            Report duration (seconds)
+          </label>
+          <input
+            id={durationId}
+            type="number"
+            min={0}
+            max={60}
+            step={0.5}
+            value={seconds}
+            onChange={(e) => setSeconds(e.target.value)}
+            className="w-28 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-600 dark:bg-slate-950"
+          />
+        </div>
+        <div className="flex items-center gap-2 pb-2">
+          <input id={failId} type="checkbox" checked={fail} onChange={(e) => setFail(e.target.checked)} />
+          <label htmlFor={failId} className="text-sm">
+            Simulate a failure
+          </label>
+        </div>
+        <Button
+          type="button"
+          pending={busy === "report.generate"}
+          onClick={() => run("report.generate", fail ? { durationMs, fail: true } : { durationMs })}
+        >
+          Generate report
+        </Button>
+        {canExportUsers ? (
+          <Button
+            type="button"
+            variant="secondary"
+            pending={busy === "users.export"}
+            onClick={() => run("users.export")}
+          >
+            Export users
+          </Button>
+        ) : null}
+      </div>
+    </section>
+  );
+}

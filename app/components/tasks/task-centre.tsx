@@ -1,0 +1,81 @@
+import { ListChecks } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { taskStore } from "../../tasks/task-store";
+import { TASK_LABELS } from "../../tasks/task-types";
+import { useTaskNotifications } from "../../tasks/use-task-notifications";
+import { showToast } from "../toaster";
+import { TaskItem } from "./task-item";
+
+/** The header's task centre: a badge with the running count and a popover with the user's tasks. */
+export function TaskCentre() {
+  const { tasks, running, loaded } = useTaskNotifications();
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    taskStore.onFinished((task) => {
+      const label = TASK_LABELS[task.type] ?? task.type;
+      const error = (task.result as { error?: unknown } | null)?.error;
+      showToast(
+        task.status === "completed"
+          ? { kind: "success", message: `${label} finished.` }
+          : { kind: "error", message: `${label} failed${typeof error === "string" ? `: ${error}` : "."}` },
+      );
+    });
+  }, []);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent | KeyboardEvent) => {
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !root.current?.contains(e.target as Node))
+        setOpen(false);
+    };
+    document.addEventListener("mousedown", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("mousedown", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, [open]);
+
+  return (
+    <div className="relative" ref={root}>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls="task-centre"
+        aria-label={`Tasks, ${running} running`}
+        onClick={() => setOpen((v) => !v)}
+        className="relative rounded-md p-2 hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600 dark:hover:bg-slate-800"
+      >
+        <ListChecks aria-hidden className="size-5" />
+        {running > 0 ? (
+          <span
+            aria-hidden
+            data-testid="task-badge"
+            className="absolute -top-0.5 -right-0.5 grid min-w-5 place-items-center rounded-full bg-indigo-600 px-1 text-xs font-semibold text-white"
+          >
+            {running}
+          </span>
+        ) : null}
+      </button>
+      <section
+        id="task-centre"
+        aria-label="Task centre"
+        hidden={!open}
+        className="absolute right-0 z-40 mt-2 max-h-[70vh] w-96 max-w-[calc(100vw-2rem)] overflow-y-auto rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+      >
+        <h2 className="px-2 py-1 text-sm font-semibold">Tasks</h2>
+        {/* Status changes are announced; the toaster announces completions too. */}
+        <ul aria-live="polite" className="flex flex-col gap-1" data-testid="task-list">
+          {tasks.map((task) => (
+            <TaskItem key={task.id} task={task} />
+          ))}
+        </ul>
+        {loaded && tasks.length === 0 ? (
+          <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">No tasks yet.</p>
+        ) : null}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createInProcessBus } from "./bus.server";
+import { SYSTEM_EVENT_CHANNEL as CH } from "./event-types";
+import { closeAllStreams, openStreamCount, PING_INTERVAL_MS, userEventStream } from "./stream.server";
+
+afterEach(() => {
+  closeAllStreams();
+  vi.useRealTimers();
+});
+
+/** Reads frames from an SSE body until `predicate` holds for the text read so far. */
+async function readUntil(body: ReadableStream<Uint8Array>, predicate: (text: string) => boolean) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!predicate(text)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+  }
+  reader.releaseLock();
+  return text;
+}
+
+describe("user event stream", () => {
+  it("sends the user's task-completed frame with an id and JSON data, uncompressed and unbuffered", async () => {
+    const bus = createInProcessBus();
+    const response = userEventStream(new AbortController().signal, "u1", { bus });
+    expect(response.headers.get("Content-Type")).toBe("text/event-stream");
+    expect(response.headers.get("Cache-Control")).toBe("no-cache, no-transform");
+    expect(response.headers.get("X-Accel-Buffering")).toBe("no");
+    bus.publish(CH, { type: "task-completed", userId: "u2", taskId: "other", status: "completed" });
+    bus.publish(CH, { type: "task-completed", userId: "u1", taskId: "t1", status: "failed" });
+    const text = await readUntil(response.body!, (t) => t.includes("task-completed\ndata:"));
+    const frame = text.split("\n\n").find((f) => f.includes("event: task-completed"))!;
+    expect(frame).toMatch(/^id: \d+\nevent: task-completed\ndata: /);
+    expect(JSON.parse(frame.split("data: ")[1]!)).toEqual({
+      type: "task-completed",
+      userId: "u1",
+      taskId: "t1",
+      status: "failed",
+    });
+    expect(text).not.toContain("other");
+  });
+
+  it("pings every 15 s", async () => {
+    vi.useFakeTimers();
+    const bus = createInProcessBus();
+    const response = userEventStream(new AbortController().signal, "u1", { bus });
+    const pings = (t: string) => t.split("event: ping\n").length - 1;
+    const opening = await readUntil(response.body!, (t) => t.endsWith("\n\n"));
+    expect(pings(opening)).toBe(1);
+    vi.advanceTimersByTime(PING_INTERVAL_MS);
+    const next = await readUntil(response.body!, (t) => t.endsWith("\n\n"));
+    expect(next).toMatch(/^event: ping\ndata: \S+\n\n$/);
+  });
+
+  it("returns the subscriber count to zero when many clients go, even if the signal never fires", async () => {
+    vi.useFakeTimers();
+    const bus = createInProcessBus();
+    const aborters: AbortController[] = [];
+    const bodies: ReadableStream[] = [];
+    for (let i = 0; i < 300; i++) {
+      const controller = new AbortController();
+      aborters.push(controller);
+      bodies.push(userEventStream(controller.signal, `user-${i % 30}`, { bus }).body!);
+    }
+    expect(bus.subscriberCount(CH)).toBe(300);
+    expect(openStreamCount()).toBe(300);
+
+    // Half go the ordinary way: the request signal fires.
+    for (const controller of aborters.slice(0, 150)) controller.abort();
+    expect(bus.subscriberCount(CH)).toBe(150);
+
+    // The other half vanish the Node 20 way: the body is cancelled and the signal stays silent.
+    for (const body of bodies.slice(150)) await body.cancel();
+    expect(bus.subscriberCount(CH)).toBe(150);
+    // The next write to each (an event, or at the latest the ping) finds it gone and unsubscribes.
+    bus.publish(CH, { type: "task-completed", userId: "user-7", taskId: "t", status: "completed" });
+    expect(bus.subscriberCount(CH)).toBeLessThan(150);
+    vi.advanceTimersByTime(PING_INTERVAL_MS);
+    expect(bus.subscriberCount(CH)).toBe(0);
+    expect(openStreamCount()).toBe(0);
+  });
+
+  it("a stream that throws never stops delivery to the user's other streams", async () => {
+    const bus = createInProcessBus();
+    const dead = userEventStream(new AbortController().signal, "u1", { bus });
+    const live = userEventStream(new AbortController().signal, "u1", { bus });
+    await dead.body!.cancel();
+    bus.publish(CH, { type: "task-completed", userId: "u1", taskId: "t9", status: "completed" });
+    const text = await readUntil(live.body!, (t) => t.includes("t9"));
+    expect(text).toContain('"taskId":"t9"');
+    expect(bus.subscriberCount(CH)).toBe(1);
+  });
+});

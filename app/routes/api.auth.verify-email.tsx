@@ -1,0 +1,23 @@
+import { data, redirect } from "react-router";
+import { verifyEmailToken } from "../auth/registration.server";
+import { LinkProblem } from "../components/auth/link-problem";
+import { toastCookie } from "../http/toast.server";
+import type { Route } from "./+types/api.auth.verify-email";
+
+// A page, not JSON, despite the /api path: people arrive here from the link in their email.
+export async function loader(args: Route.LoaderArgs) {
+  const token = new URL(args.request.url).searchParams.get("token");
+  const outcome = await verifyEmailToken(args, token);
+  if (!outcome.ok) return data({ reason: outcome.reason }, { status: 400 });
+  // /login says "verified" itself; only the change of address needs its own word.
+  if (outcome.kind === "verified") throw redirect("/login?verified=1");
+  throw redirect("/login?verified=1", {
+    headers: { "Set-Cookie": await toastCookie({ kind: "success", message: "Your new email address is confirmed." }) },
+  });
+}
+
+export default function VerifyEmailProblem({ loaderData }: Route.ComponentProps) {
+  return <LinkProblem reason={loaderData.reason} kind="verify" />;
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Verification link cannot be used" }];

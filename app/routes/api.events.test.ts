@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { systemBus } from "../events/bus.server";
+import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
+import { closeAllStreams } from "../events/stream.server";
+import { loader } from "./api.events";
+
+beforeAll(setupDatabase);
+afterAll(closeAllStreams);
+
+describe("GET /api/events", () => {
+  it("answers 401 JSON without a session", async () => {
+    expect(await run(() => loader(args(request("/api/events"))))).toMatchObject({
+      status: 401,
+      body: { error: "unauthorized" },
+    });
+  });
+
+  it("streams the caller's own events only, and unsubscribes when the client aborts", async () => {
+    const a = await signedIn(["user"]);
+    const b = await signedIn(["user"]);
+    const controller = new AbortController();
+    const req = new Request("http://localhost:3000/api/events", {
+      headers: { Cookie: a.cookie },
+      signal: controller.signal,
+    });
+    const before = systemBus().subscriberCount();
+    const response = (await loader(args(req))) as Response;
+    expect(response.headers.get("Content-Type")).toBe("text/event-stream");
+    expect(systemBus().subscriberCount()).toBe(before + 1);
+
+    systemBus().publish(SYSTEM_EVENT_CHANNEL, {
+      type: "task-completed",
+      userId: b.id,
+      taskId: "b-task",
+      status: "completed",
+    });
+    systemBus().publish(SYSTEM_EVENT_CHANNEL, {
+      type: "task-completed",
+      userId: a.id,
+      taskId: "a-task",
+      status: "completed",
+    });
+    const reader = response.body!.getReader();
+    let text = "";
+    while (!text.includes("a-task")) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toContain("event: task-completed");
+    expect(text).not.toContain("b-task");
+
+    controller.abort();
+    expect(systemBus().subscriberCount()).toBe(before);
+  });
+});

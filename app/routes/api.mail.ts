@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { requirePermission } from "../access/guard.server";
+import { audit } from "../audit/audit.server";
+import { emailField } from "../auth/account-schemas";
+import { baseUrl } from "../env.server";
+import { BodyTooLarge, readBodyText } from "../http/body.server";
+import { apiError } from "../http/responses";
+import { MailSendError, sendNotificationEmail } from "../mail/senders.server";
+import { getSystemConfig } from "../settings/system-config.server";
+import type { Route } from "./+types/api.mail";
+
+const bodySchema = z.object({ to: emailField });
+
+// Sends one test email of type notification with the current settings (spec 4.4).
+export async function action(args: Route.ActionArgs) {
+  const user = await requirePermission(args, "settings.manage");
+  let body: unknown;
+  try {
+    body = JSON.parse(await readBodyText(args.request, 4096));
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return apiError(413, "payload_too_large");
+    return apiError(400, "invalid_request", { message: "The body must be JSON: {\"to\": \"address\"}." });
+  }
+  const parsed = bodySchema.safeParse(body);
+  if (!parsed.success) {
+    return apiError(400, "invalid_request", { message: "\"to\" must be a valid email address.", field: "to" });
+  }
+  const { to } = parsed.data;
+  const appName = await getSystemConfig("APP_NAME");
+  try {
+    const delivery = await sendNotificationEmail({
+      to,
+      subject: `Test email from ${appName}`,
+      message: `This is a test email sent by ${user.name} from the Settings page. If it arrived, the mail settings work.`,
+      actionUrl: `${baseUrl()}/dashboard/settings`,
+    });
+    await audit(args, {
+      action: "mail.test",
+      actor: user,
+      target: { type: "email", id: to },
+      details: { ok: true, via: delivery.via, messageId: delivery.messageId },
+    });
+    return Response.json({ ok: true, messageId: delivery.messageId, via: delivery.via });
+  } catch (error) {
+    if (!(error instanceof MailSendError)) throw error;
+    await audit(args, {
+      action: "mail.test",
+      actor: user,
+      target: { type: "email", id: to },
+      details: { ok: false, message: error.providerMessage },
+    });
+    return apiError(502, "mail_failed", { message: error.providerMessage });
+  }
+}
+
+export function loader() {
+  return apiError(405, "method_not_allowed", {}, { headers: { Allow: "POST" } });
+}

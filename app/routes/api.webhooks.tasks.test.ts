@@ -1,0 +1,118 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { createUser, setupDatabase } from "../../test/helpers";
+import { postWebhook } from "../../test/tasks";
+import { db } from "../db.server";
+import { systemBus } from "../events/bus.server";
+import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "../events/event-types";
+import { insertTask } from "../tasks/repository.server";
+
+beforeAll(setupDatabase);
+
+async function pendingTask() {
+  const owner = await createUser({ roles: ["user"] });
+  const taskId = await insertTask({ type: "report.generate", userId: owner.id, payload: {} });
+  const events: SystemEvent[] = [];
+  const unsubscribe = systemBus().subscribe(SYSTEM_EVENT_CHANNEL, owner.id, (e) => events.push(e));
+  return { owner, taskId, events, unsubscribe };
+}
+const row = (id: string) =>
+  db().selectFrom("task").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
+describe("POST /api/webhooks/tasks", () => {
+  it("applies a signed completion: status, result, completedAt, one event, 200 {ok:true}", async () => {
+    const { owner, taskId, events } = await pendingTask();
+    const res = await postWebhook({ taskId, status: "completed", result: { rows: 3 } });
+    expect(res).toMatchObject({ status: 200, body: { ok: true } });
+    const task = await row(taskId);
+    expect(task).toMatchObject({ status: "completed", result: '{"rows":3}' });
+    expect(task.completed_at).toBeTruthy();
+    expect(task.updated_at).toBe(task.completed_at);
+    expect(events).toEqual([{ type: "task-completed", userId: owner.id, taskId, status: "completed" }]);
+  });
+
+  it("records a failure with its result.error", async () => {
+    const { taskId, events } = await pendingTask();
+    const res = await postWebhook({ taskId, status: "failed", result: { error: "boom" } });
+    expect(res.status).toBe(200);
+    expect(await row(taskId)).toMatchObject({ status: "failed", result: '{"error":"boom"}' });
+    expect(events).toMatchObject([{ status: "failed" }]);
+  });
+
+  it("answers a replayed webhook-id 200 without a second update or event", async () => {
+    const { taskId, events } = await pendingTask();
+    await postWebhook({ taskId, status: "completed", result: { n: 1 } });
+    const first = await row(taskId);
+    const again = await postWebhook({ taskId, status: "failed", result: { n: 2 } });
+    expect(again).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await row(taskId)).toEqual(first);
+    expect(events).toHaveLength(1);
+  });
+
+  it.each([
+    ["missing signature headers", { unsigned: true }],
+    [
+      "a forged signature",
+      { headers: { "webhook-signature": "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" } },
+    ],
+    ["a signature of another id", { headers: { "webhook-id": "someone-else" } }],
+    ["a timestamp 301 s old", { at: new Date(Date.now() - 301_000) }],
+    ["a timestamp 301 s ahead", { at: new Date(Date.now() + 301_000) }],
+    ["a non-numeric timestamp", { headers: { "webhook-timestamp": "yesterday" } }],
+  ])("answers 401 for %s and changes nothing", async (_name, opts) => {
+    const { taskId, events } = await pendingTask();
+    const res = await postWebhook({ taskId, status: "completed", result: {} }, opts);
+    expect(res).toMatchObject({ status: 401, body: { error: "unauthorized" } });
+    expect((await row(taskId)).status).toBe("pending");
+    expect(events).toEqual([]);
+  });
+
+  it("answers 401 for a tampered body (signed over different bytes)", async () => {
+    const { taskId } = await pendingTask();
+    const { signWebhook } = await import("../tasks/webhook-signature.server");
+    const signed = signWebhook(taskId, JSON.stringify({ taskId, status: "failed", result: {} }));
+    const res = await postWebhook(
+      { taskId, status: "completed", result: {} },
+      { unsigned: true, headers: signed },
+    );
+    expect(res.status).toBe(401);
+    expect((await row(taskId)).status).toBe("pending");
+  });
+
+  it("answers 401 for a signature made with another secret", async () => {
+    const { taskId } = await pendingTask();
+    const { Webhook } = await import("standardwebhooks");
+    const body = JSON.stringify({ taskId, status: "completed", result: {} });
+    const other = new Webhook(`whsec_${Buffer.from("another secret entirely!").toString("base64")}`);
+    const at = new Date();
+    const res = await postWebhook(body, {
+      unsigned: true,
+      headers: {
+        "webhook-id": taskId,
+        "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+        "webhook-signature": other.sign(taskId, at, body),
+      },
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it.each([
+    [
+      "a status other than completed/failed",
+      (taskId: string) => ({ taskId, status: "processing", result: {} }),
+    ],
+    ["no status", (taskId: string) => ({ taskId, result: {} })],
+    ["no taskId", () => ({ status: "completed", result: {} })],
+    ["malformed JSON", () => "{oops"],
+  ])("answers 400 for %s (signed) and changes nothing", async (_name, make) => {
+    const { taskId, events } = await pendingTask();
+    const res = await postWebhook(make(taskId), { id: taskId });
+    expect(res).toMatchObject({ status: 400, body: { error: "invalid_request" } });
+    expect((await row(taskId)).status).toBe("pending");
+    expect(events).toEqual([]);
+  });
+
+  it("answers 404 for an unknown task", async () => {
+    const res = await postWebhook({ taskId: "6c0f3c3e-0000-4000-8000-000000000000", status: "completed" });
+    expect(res).toMatchObject({ status: 404, body: { error: "not_found" } });
+  });
+});

@@ -1,0 +1,326 @@
+import { ArrowDown, ArrowUp, Lock } from "lucide-react";
+import { Form, useFetcher, useNavigation } from "react-router";
+import { z } from "zod";
+import { requirePermission } from "../access/guard.server";
+import { menuItems } from "../access/menu.server";
+import { menuItemSchema, moveMenuItem, updateMenuItem } from "../access/menu-admin.server";
+import { PERMISSIONS } from "../access/permissions";
+import {
+  createRole,
+  createRoleSchema,
+  deleteRole,
+  listRoles,
+  updateRole,
+  updateRoleSchema,
+} from "../access/roles-admin.server";
+import { stalePermissions } from "../access/sync.server";
+import { MENU_ICONS, menuIcon } from "../components/icons";
+import { Button } from "../components/ui/button";
+import { Card, FormError } from "../components/ui/card";
+import { Field } from "../components/ui/field";
+import { Select } from "../components/ui/select";
+import { invalid, parseWith, redirectWithToast, refused, ruleToResponse } from "../http/form.server";
+import type { Route } from "./+types/dashboard.access";
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requirePermission(args, "roles.manage");
+  const [roles, menu, stale] = await Promise.all([listRoles(), menuItems(), stalePermissions()]);
+  return { roles, menu, stale, isSuperAdmin: user.isSuperAdmin };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const actor = await requirePermission(args, "roles.manage");
+  const form = await args.request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const done = (message: string) => redirectWithToast("/dashboard/access", { kind: "success", message });
+  try {
+    if (intent === "create-role") {
+      const parsed = parseWith(createRoleSchema, {
+        name: form.get("name"),
+        label: form.get("label"),
+        permissions: form.getAll("permissions"),
+      });
+      if (!parsed.ok) return invalid(parsed.errors, intent);
+      await createRole(actor, parsed.value, args);
+      return done(`Role "${parsed.value.label}" created.`);
+    }
+    if (intent === "update-role") {
+      const parsed = parseWith(updateRoleSchema, {
+        roleId: form.get("roleId"),
+        label: form.get("label"),
+        permissions: form.getAll("permissions"),
+      });
+      if (!parsed.ok) return invalid(parsed.errors, intent);
+      if (!(await updateRole(actor, parsed.value, args)))
+        return refused("That role no longer exists.", 404, intent);
+      return done("Role saved.");
+    }
+    if (intent === "delete-role") {
+      const id = z.string().uuid().safeParse(form.get("roleId"));
+      if (!id.success || !(await deleteRole(actor, id.data, args)))
+        return refused("That role no longer exists.", 404, intent);
+      return done("Role deleted.");
+    }
+    if (intent === "update-menu") {
+      const parsed = parseWith(menuItemSchema, {
+        id: form.get("id"),
+        title: form.get("title"),
+        url: form.get("url"),
+        icon: form.get("icon"),
+        requiredPermission: form.get("requiredPermission"),
+      });
+      if (!parsed.ok) return invalid(parsed.errors, `menu:${form.get("id")}`);
+      if (!(await updateMenuItem(actor, parsed.value, args)))
+        return refused("That menu item no longer exists.", 404, intent);
+      return done("Menu item saved.");
+    }
+    if (intent === "move-up" || intent === "move-down") {
+      const id = z.string().uuid().safeParse(form.get("id"));
+      if (!id.success || !(await moveMenuItem(actor, id.data, intent === "move-up" ? "up" : "down", args))) {
+        return refused("That menu item no longer exists.", 404, intent);
+      }
+      return done("Menu order saved.");
+    }
+  } catch (error) {
+    return ruleToResponse(error, intent);
+  }
+  return refused("Unknown action.", 400);
+}
+
+function SyncPermissions({ stale }: { stale: string[] }) {
+  const fetcher = useFetcher<{ inserted: string[]; total: number; error?: string }>();
+  return (
+    <Card title="Permissions in code and database">
+      <fetcher.Form method="post" action="/api/access/sync" className="flex items-center gap-3">
+        <Button pending={fetcher.state !== "idle"}>Sync permissions from code</Button>
+        <p role="status" className="text-sm">
+          {fetcher.data?.inserted
+            ? fetcher.data.inserted.length
+              ? `Inserted ${fetcher.data.inserted.join(", ")} (${fetcher.data.total} in total).`
+              : `Nothing to insert; ${fetcher.data.total} permissions are in the database.`
+            : null}
+        </p>
+      </fetcher.Form>
+      {stale.length ? (
+        <p className="mt-3 text-sm text-amber-800 dark:text-amber-300">
+          Stale (in the database, no longer in code): {stale.join(", ")}
+        </p>
+      ) : null}
+    </Card>
+  );
+}
+
+export default function AccessControl({ loaderData, actionData }: Route.ComponentProps) {
+  const { roles, menu, stale, isSuperAdmin } = loaderData;
+  const navigation = useNavigation();
+  const pending = (intent: string, id?: string) =>
+    navigation.state !== "idle" &&
+    navigation.formData?.get("intent") === intent &&
+    (!id || navigation.formData?.get("roleId") === id || navigation.formData?.get("id") === id);
+  const errorsFor = (intent: string) => (actionData?.intent === intent ? actionData.errors : {});
+
+  return (
+    <div className="flex flex-col gap-6">
+      <h1 className="text-2xl font-semibold">Access control</h1>
+      {actionData?.formError ? <FormError message={actionData.formError} /> : null}
+
+      <Card title="Roles and permissions">
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <thead>
+              <tr className="border-b border-slate-200 dark:border-slate-800">
+                <th scope="col" className="px-2 py-2 text-left">
+                  Permission
+                </th>
+                {roles.map((r) => (
+                  <th key={r.id} scope="col" className="px-2 py-2 text-center">
+                    {r.label}
+                    <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
+                      {r.users} user{r.users === 1 ? "" : "s"}
+                    </span>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {PERMISSIONS.map((p) => (
+                <tr key={p.key} className="border-b border-slate-100 dark:border-slate-800">
+                  <th scope="row" className="px-2 py-1 text-left font-normal">
+                    {p.label}{" "}
+                    <code className="block text-xs text-slate-600 dark:text-slate-400">{p.key}</code>
+                  </th>
+                  {roles.map((r) => (
+                    <td key={r.id} className="px-2 py-1 text-center">
+                      {r.all ? (
+                        <span title="All permissions">
+                          <Lock
+                            aria-label={`${r.label} holds all permissions`}
+                            className="inline size-4 text-slate-500"
+                          />
+                        </span>
+                      ) : (
+                        <input
+                          type="checkbox"
+                          form={`role-${r.id}`}
+                          name="permissions"
+                          value={p.key}
+                          defaultChecked={r.permissions.includes(p.key)}
+                          aria-label={`${r.label}: ${p.label}`}
+                        />
+                      )}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+              <tr>
+                <th scope="row" className="px-2 py-2 text-left font-normal">
+                  Label and save
+                </th>
+                {roles.map((r) => (
+                  <td key={r.id} className="px-2 py-2 align-top">
+                    {r.all ? (
+                      <p className="text-center text-xs">All permissions (locked)</p>
+                    ) : (
+                      <Form method="post" id={`role-${r.id}`} className="flex flex-col gap-1">
+                        <input type="hidden" name="roleId" value={r.id} />
+                        <label className="sr-only" htmlFor={`label-${r.id}`}>
+                          Label of {r.name}
+                        </label>
+                        <input
+                          id={`label-${r.id}`}
+                          name="label"
+                          defaultValue={r.label}
+                          className="w-28 rounded border border-slate-400 px-1 py-0.5 text-xs dark:border-slate-600 dark:bg-slate-900"
+                        />
+                        <Button
+                          name="intent"
+                          value="update-role"
+                          className="px-2 py-1 text-xs"
+                          pending={pending("update-role", r.id)}
+                        >
+                          Save {r.label}
+                        </Button>
+                        {!r.system ? (
+                          <Button
+                            variant="danger"
+                            name="intent"
+                            value="delete-role"
+                            className="px-2 py-1 text-xs"
+                            pending={pending("delete-role", r.id)}
+                          >
+                            Delete
+                          </Button>
+                        ) : null}
+                      </Form>
+                    )}
+                  </td>
+                ))}
+              </tr>
+            </tbody>
+          </table>
+        </div>
+      </Card>
+
+      <Card title="Create a role">
+        <Form method="post" className="flex flex-col gap-3">
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Field
+              label="Name"
+              name="name"
+              placeholder="e.g. support_agent"
+              required
+              error={errorsFor("create-role").name}
+            />
+            <Field
+              label="Label"
+              name="label"
+              placeholder="e.g. Support Agent"
+              required
+              error={errorsFor("create-role").label}
+            />
+          </div>
+          <fieldset>
+            <legend className="text-sm font-medium">Permissions</legend>
+            <div className="mt-1 grid gap-1 sm:grid-cols-2">
+              {PERMISSIONS.map((p) => (
+                <label key={p.key} className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" name="permissions" value={p.key} /> {p.label}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div>
+            <Button name="intent" value="create-role" pending={pending("create-role")}>
+              Create role
+            </Button>
+          </div>
+        </Form>
+      </Card>
+
+      <Card title="Sidebar menu">
+        <ol className="flex flex-col gap-3">
+          {menu.map((item, i) => {
+            const Icon = menuIcon(item.icon);
+            const errors = errorsFor(`menu:${item.id}`);
+            return (
+              <li key={item.id} className="rounded-md border border-slate-200 p-3 dark:border-slate-800">
+                <Form method="post" className="grid items-end gap-2 sm:grid-cols-[auto_1fr_1fr_1fr_1fr_auto]">
+                  <input type="hidden" name="id" value={item.id} />
+                  <Icon aria-hidden className="mb-2 size-5" />
+                  <Field label="Title" name="title" defaultValue={item.title} error={errors.title} />
+                  <Field label="URL" name="url" defaultValue={item.url} error={errors.url} />
+                  <Select label="Icon" name="icon" defaultValue={item.icon} error={errors.icon}>
+                    {Object.keys(MENU_ICONS).map((name) => (
+                      <option key={name} value={name}>
+                        {name}
+                      </option>
+                    ))}
+                  </Select>
+                  <Select
+                    label="Required permission"
+                    name="requiredPermission"
+                    defaultValue={item.required_permission}
+                    error={errors.requiredPermission}
+                  >
+                    {PERMISSIONS.map((p) => (
+                      <option key={p.key} value={p.key}>
+                        {p.key}
+                      </option>
+                    ))}
+                  </Select>
+                  <div className="flex gap-1">
+                    <Button name="intent" value="update-menu" pending={pending("update-menu", item.id)}>
+                      Save
+                    </Button>
+                    <Button
+                      variant="secondary"
+                      name="intent"
+                      value="move-up"
+                      disabled={i === 0}
+                      aria-label={`Move ${item.title} up`}
+                    >
+                      <ArrowUp aria-hidden className="size-4" />
+                    </Button>
+                    <Button
+                      variant="secondary"
+                      name="intent"
+                      value="move-down"
+                      disabled={i === menu.length - 1}
+                      aria-label={`Move ${item.title} down`}
+                    >
+                      <ArrowDown aria-hidden className="size-4" />
+                    </Button>
+                  </div>
+                </Form>
+              </li>
+            );
+          })}
+        </ol>
+      </Card>
+
+      {isSuperAdmin ? <SyncPermissions stale={stale} /> : null}
+    </div>
+  );
+}
+
+export const meta = () => [{ title: "Access control" }];

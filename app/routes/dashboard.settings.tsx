@@ -1,0 +1,44 @@
+import { requirePermission } from "../access/guard.server";
+import { InviteSection } from "../components/settings/invite-section";
+import { MailLog } from "../components/settings/mail-log";
+import { PasswordSection } from "../components/settings/password-section";
+import { ProfileSection } from "../components/settings/profile-section";
+import { SessionsSection } from "../components/settings/sessions-section";
+import { SystemSection } from "../components/settings/system-section";
+import { TestEmailSection } from "../components/settings/test-email-section";
+import { runSettingsIntent, settingsPageData } from "../settings/settings-page.server";
+import type { Route } from "./+types/dashboard.settings";
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requirePermission(args, "dashboard.access");
+  return settingsPageData(user);
+}
+
+export async function action(args: Route.ActionArgs) {
+  const user = await requirePermission(args, "dashboard.access");
+  return runSettingsIntent(args, user, await args.request.formData());
+}
+
+export default function Settings({ loaderData }: Route.ComponentProps) {
+  const { profile, sessions, system, invite } = loaderData;
+  return (
+    <div className="flex max-w-3xl flex-col gap-6">
+      <h1 className="text-2xl font-semibold">Settings</h1>
+      <h2 className="text-lg font-semibold">Your account</h2>
+      <ProfileSection profile={profile} />
+      <PasswordSection />
+      <SessionsSection sessions={sessions} />
+      {invite ? <InviteSection roles={invite.roles} /> : null}
+      {system ? (
+        <>
+          <h2 className="text-lg font-semibold">System</h2>
+          <SystemSection config={system.config} />
+          <TestEmailSection defaultTo={profile.email} />
+          <MailLog entries={system.mailLog} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Settings" }];

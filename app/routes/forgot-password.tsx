@@ -1,0 +1,50 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { emailOnlySchema } from "../auth/account-schemas";
+import { requestPasswordReset } from "../auth/password-reset.server";
+import { limitPublicForm } from "../auth/public-form-limit.server";
+import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { FormError } from "../components/ui/card";
+import { Button } from "../components/ui/button";
+import { Field } from "../components/ui/field";
+import { invalid, parseWith } from "../http/form.server";
+import type { Route } from "./+types/forgot-password";
+
+export async function action(args: Route.ActionArgs) {
+  const limited = await limitPublicForm(args, "forgot-password");
+  if (limited) return limited;
+  const parsed = parseWith(emailOnlySchema, Object.fromEntries(await args.request.formData()));
+  if (!parsed.ok) return invalid(parsed.errors);
+  await requestPasswordReset(args, parsed.value.email);
+  // Same answer whether or not the account exists.
+  throw redirect("/check-inbox?for=reset");
+}
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  return (
+    <AuthCard title="Forgot your password?">
+      <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+        Enter the email address of your account and we will send you a link to choose a new password.
+      </p>
+      <Form method="post" className="mt-4 flex flex-col gap-4" noValidate>
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          error={actionData?.errors?.email}
+        />
+        <FormError message={actionData?.formError} />
+        <Button pending={navigation.formAction === "/forgot-password"}>Send reset link</Button>
+      </Form>
+      <AuthLinks>
+        <Link to="/login" className={linkClass}>
+          Back to sign in
+        </Link>
+      </AuthLinks>
+    </AuthCard>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Forgot your password?" }];

@@ -1,0 +1,49 @@
+import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { emailOnlySchema } from "../auth/account-schemas";
+import { limitPublicForm } from "../auth/public-form-limit.server";
+import { resendVerification } from "../auth/registration.server";
+import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { FormError } from "../components/ui/card";
+import { Button } from "../components/ui/button";
+import { Field } from "../components/ui/field";
+import { invalid, parseWith } from "../http/form.server";
+import type { Route } from "./+types/resend-verification";
+
+export async function action(args: Route.ActionArgs) {
+  const limited = await limitPublicForm(args, "resend-verification");
+  if (limited) return limited;
+  const parsed = parseWith(emailOnlySchema, Object.fromEntries(await args.request.formData()));
+  if (!parsed.ok) return invalid(parsed.errors);
+  await resendVerification(args, parsed.value.email);
+  // Same answer for unknown, verified and unverified addresses.
+  throw redirect("/check-inbox?for=resend");
+}
+
+export default function ResendVerification({ actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  return (
+    <AuthCard title="Send a new verification link">
+      <Form method="post" className="mt-4 flex flex-col gap-4" noValidate>
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={params.get("email") ?? ""}
+          error={actionData?.errors?.email}
+        />
+        <FormError message={actionData?.formError} />
+        <Button pending={navigation.formAction === "/resend-verification"}>Send the link</Button>
+      </Form>
+      <AuthLinks>
+        <Link to="/login" className={linkClass}>
+          Back to sign in
+        </Link>
+      </AuthLinks>
+    </AuthCard>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Send a new verification link" }];

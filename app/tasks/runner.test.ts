@@ -1,0 +1,289 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createUser, setupDatabase } from "../../test/helpers";
+import { deliverThroughRoute } from "../../test/tasks";
+import { db } from "../db.server";
+import { systemBus } from "../events/bus.server";
+import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "../events/event-types";
+import { defineTask, type TaskDefinition, TaskError } from "./definition.server";
+import { DeliveryError } from "./delivery.server";
+import { taskDefinition } from "./registry.server";
+import { insertTask } from "./repository.server";
+import { INTERRUPTED_ERROR, InProcessTaskRunner, type RunnerOptions, SHUTDOWN_ERROR } from "./runner.server";
+
+beforeAll(setupDatabase);
+
+const row = (id: string) =>
+  db().selectFrom("task").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
+/** A task type the test opens and closes by hand, so no assertion depends on timing. */
+function gate() {
+  const started: string[] = [];
+  const releases = new Map<string, (value: unknown) => void>();
+  let onStart: () => void = () => {};
+  let active = 0;
+  let maxActive = 0;
+  const definition = defineTask({
+    type: "test.gate",
+    payload: z.unknown(),
+    run: (_p, { taskId, signal }) =>
+      new Promise((resolve, reject) => {
+        started.push(taskId);
+        active++;
+        maxActive = Math.max(maxActive, active);
+        releases.set(taskId, (value) => {
+          active--;
+          resolve(value);
+        });
+        signal.addEventListener("abort", () => reject(signal.reason));
+        onStart();
+      }),
+  });
+  return {
+    definition,
+    started,
+    maxActive: () => maxActive,
+    release: (id: string, value: unknown = { done: id }) => releases.get(id)?.(value),
+    /** Resolves once `n` tasks have started in total. */
+    startedCount: (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => started.length >= n && resolve();
+        onStart = check;
+        check();
+      }),
+  };
+}
+
+function runnerWith(extra: TaskDefinition[], options: RunnerOptions = {}) {
+  const byType = new Map(extra.map((d) => [d.type, d]));
+  return new InProcessTaskRunner({
+    concurrency: 2,
+    retryDelaysMs: [0, 0],
+    deliver: deliverThroughRoute,
+    definitions: (type) => byType.get(type) ?? taskDefinition(type),
+    log: () => {},
+    ...options,
+  });
+}
+
+async function ownerWithEvents() {
+  const owner = await createUser({ roles: ["user"] });
+  const events: SystemEvent[] = [];
+  systemBus().subscribe(SYSTEM_EVENT_CHANNEL, owner.id, (e) => events.push(e));
+  return { owner, events };
+}
+
+describe("task runner", () => {
+  it("moves a task pending -> processing -> completed through the signed webhook", async () => {
+    const g = gate();
+    const runner = runnerWith([g.definition]);
+    const { owner, events } = await ownerWithEvents();
+    const id = await insertTask({ type: "test.gate", userId: owner.id, payload: null });
+    expect((await row(id)).status).toBe("pending");
+    runner.dispatch(id);
+    await g.startedCount(1);
+    expect((await row(id)).status).toBe("processing");
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "task-progress", taskId: id, progress: 0 }),
+    );
+    g.release(id, { answer: 42 });
+    await runner.idle();
+    const done = await row(id);
+    expect(done).toMatchObject({ status: "completed", result: '{"answer":42}' });
+    expect(done.completed_at).toBeTruthy();
+    expect(events.filter((e) => e.type === "task-completed")).toEqual([
+      { type: "task-completed", userId: owner.id, taskId: id, status: "completed" },
+    ]);
+  });
+
+  it("runs report.generate to a small report, and fails it with result.error when asked", async () => {
+    const runner = runnerWith([]);
+    const { owner, events } = await ownerWithEvents();
+    const ok = await insertTask({ type: "report.generate", userId: owner.id, payload: { durationMs: 0 } });
+    const bad = await insertTask({
+      type: "report.generate",
+      userId: owner.id,
+      payload: { durationMs: 0, fail: true },
+    });
+    runner.dispatch(ok);
+    runner.dispatch(bad);
+    await runner.idle();
+    const report = JSON.parse((await row(ok)).result!);
+    expect((await row(ok)).status).toBe("completed");
+    expect(report).toMatchObject({ title: "System report", users: expect.any(Number), roles: 5 });
+    expect(report.tasks).toHaveProperty("completed");
+    expect(await row(bad)).toMatchObject({ status: "failed" });
+    expect(JSON.parse((await row(bad)).result!).error).toMatch(/payload\.fail/);
+    expect(events.filter((e) => e.type === "task-progress" && e.taskId === ok).length).toBeGreaterThan(1);
+  });
+
+  it("fails a task whose work throws, without leaking the error text", async () => {
+    const broken = defineTask({
+      type: "test.broken",
+      payload: z.unknown(),
+      run: async () => {
+        throw new Error("SQLITE_BUSY secret internals");
+      },
+    });
+    const friendly = defineTask({
+      type: "test.friendly",
+      payload: z.unknown(),
+      run: async () => {
+        throw new TaskError("Nothing to export.");
+      },
+    });
+    const runner = runnerWith([broken, friendly]);
+    const { owner } = await ownerWithEvents();
+    const a = await insertTask({ type: "test.broken", userId: owner.id, payload: null });
+    const b = await insertTask({ type: "test.friendly", userId: owner.id, payload: null });
+    runner.dispatch(a);
+    runner.dispatch(b);
+    await runner.idle();
+    expect(JSON.parse((await row(a)).result!).error).not.toMatch(/SQLITE/);
+    expect(JSON.parse((await row(b)).result!)).toEqual({ error: "Nothing to export." });
+  });
+
+  it("fails work that outlives its timeout", async () => {
+    const g = gate();
+    const runner = runnerWith([{ ...g.definition, timeoutMs: 5 }]);
+    const { owner } = await ownerWithEvents();
+    const id = await insertTask({ type: "test.gate", userId: owner.id, payload: null });
+    runner.dispatch(id);
+    await runner.idle();
+    expect(await row(id)).toMatchObject({ status: "failed" });
+    expect(JSON.parse((await row(id)).result!).error).toMatch(/Timed out/);
+  });
+
+  it("runs at most `concurrency` tasks at once; the rest wait as pending", async () => {
+    const g = gate();
+    const runner = runnerWith([g.definition], { concurrency: 2 });
+    const { owner } = await ownerWithEvents();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push(await insertTask({ type: "test.gate", userId: owner.id, payload: null }));
+    for (const id of ids) runner.dispatch(id);
+    await g.startedCount(2);
+    expect(runner.runningCount).toBe(2);
+    expect(runner.queuedCount).toBe(3);
+    const statuses = async () => Promise.all(ids.map(async (id) => (await row(id)).status));
+    expect(await statuses()).toEqual(["processing", "processing", "pending", "pending", "pending"]);
+
+    g.release(ids[0]!);
+    await g.startedCount(3);
+    expect(runner.runningCount).toBeLessThanOrEqual(2);
+    for (const id of ids.slice(1)) {
+      await g.startedCount(ids.indexOf(id) + 1);
+      g.release(id);
+    }
+    await runner.idle();
+    expect(await statuses()).toEqual(Array(5).fill("completed"));
+    expect(g.started).toEqual(ids);
+    expect(g.maxActive()).toBe(2);
+  });
+
+  it("retries a failing webhook, then records the outcome directly (never lost)", async () => {
+    let attempts = 0;
+    const runner = runnerWith([], {
+      deliver: async () => {
+        attempts++;
+        throw new TypeError("fetch failed: ECONNREFUSED");
+      },
+    });
+    const { owner, events } = await ownerWithEvents();
+    const id = await insertTask({ type: "report.generate", userId: owner.id, payload: { durationMs: 0 } });
+    runner.dispatch(id);
+    await runner.idle();
+    expect(attempts).toBe(3);
+    expect((await row(id)).status).toBe("completed");
+    expect(events.filter((e) => e.type === "task-completed")).toHaveLength(1);
+  });
+
+  it("does not retry an answer that cannot change (401), and records directly", async () => {
+    let attempts = 0;
+    const runner = runnerWith([], {
+      deliver: async () => {
+        attempts++;
+        throw new DeliveryError(401);
+      },
+    });
+    const { owner } = await ownerWithEvents();
+    const id = await insertTask({ type: "report.generate", userId: owner.id, payload: { durationMs: 0 } });
+    runner.dispatch(id);
+    await runner.idle();
+    expect(attempts).toBe(1);
+    expect((await row(id)).status).toBe("completed");
+  });
+
+  it("a delivery that landed but whose answer was lost is not applied twice", async () => {
+    const runner = runnerWith([], {
+      deliver: async (completion) => {
+        await deliverThroughRoute(completion);
+        throw new TypeError("socket hang up");
+      },
+    });
+    const { owner, events } = await ownerWithEvents();
+    const id = await insertTask({ type: "report.generate", userId: owner.id, payload: { durationMs: 0 } });
+    runner.dispatch(id);
+    await runner.idle();
+    expect(events.filter((e) => e.type === "task-completed")).toHaveLength(1);
+  });
+
+  it("at start-up fails interrupted `processing` tasks clearly and runs `pending` ones", async () => {
+    const { owner, events } = await ownerWithEvents();
+    const interrupted = await insertTask({ type: "report.generate", userId: owner.id, payload: {} });
+    await db().updateTable("task").set({ status: "processing" }).where("id", "=", interrupted).execute();
+    const waiting = await insertTask({
+      type: "report.generate",
+      userId: owner.id,
+      payload: { durationMs: 0 },
+    });
+
+    const runner = runnerWith([]);
+    await runner.start();
+    await runner.idle();
+    await runner.stop();
+
+    expect(await row(interrupted)).toMatchObject({ status: "failed" });
+    expect(JSON.parse((await row(interrupted)).result!)).toEqual({ error: INTERRUPTED_ERROR });
+    expect((await row(waiting)).status).toBe("completed");
+    const left = await db()
+      .selectFrom("task")
+      .select("id")
+      .where("status", "in", ["pending", "processing"])
+      .execute();
+    expect(left).toEqual([]);
+    expect(events.filter((e) => e.type === "task-completed").map((e) => e.taskId)).toEqual(
+      expect.arrayContaining([interrupted, waiting]),
+    );
+  });
+
+  it("on stop takes no new work, and fails work still running after the grace period", async () => {
+    const g = gate();
+    const runner = runnerWith([g.definition], { concurrency: 1, graceMs: 0 });
+    const { owner } = await ownerWithEvents();
+    const running = await insertTask({ type: "test.gate", userId: owner.id, payload: null });
+    const queued = await insertTask({ type: "test.gate", userId: owner.id, payload: null });
+    runner.dispatch(running);
+    runner.dispatch(queued);
+    await g.startedCount(1);
+    await runner.stop();
+    expect(JSON.parse((await row(running)).result!)).toEqual({ error: SHUTDOWN_ERROR });
+    // Left pending: the next start takes it up.
+    expect((await row(queued)).status).toBe("pending");
+    runner.dispatch(queued);
+    expect(runner.queuedCount).toBe(0);
+  });
+
+  it("lets running work finish within the grace period", async () => {
+    const g = gate();
+    const runner = runnerWith([g.definition], { graceMs: 60_000 });
+    const { owner } = await ownerWithEvents();
+    const id = await insertTask({ type: "test.gate", userId: owner.id, payload: null });
+    runner.dispatch(id);
+    await g.startedCount(1);
+    const stopped = runner.stop();
+    g.release(id, { fine: true });
+    await stopped;
+    expect(await row(id)).toMatchObject({ status: "completed", result: '{"fine":true}' });
+  });
+});

@@ -1,0 +1,158 @@
+// The browser's view of the signed-in user's tasks: one EventSource per tab, shared by every
+// component through useSyncExternalStore. remix-utils' useEventSource keeps only the latest
+// message, so a burst of completions could collapse into one; this listens to every event.
+import type { TaskCompletedEvent, TaskProgressEvent } from "../events/event-types";
+import { isFinal, TASK_LABELS, type TaskView } from "./task-types";
+
+export type TrackedTask = TaskView & { progress: number | null };
+export type TaskState = { tasks: TrackedTask[]; connected: boolean; loaded: boolean };
+type Notify = (task: TrackedTask) => void;
+
+const EMPTY: TaskState = { tasks: [], connected: false, loaded: false };
+let state: TaskState = EMPTY;
+const listeners = new Set<() => void>();
+let source: EventSource | null = null;
+let notify: Notify = () => {};
+
+function set(next: Partial<TaskState>) {
+  state = { ...state, ...next };
+  for (const listener of listeners) listener();
+}
+
+function upsert(task: TaskView, progress?: number | null) {
+  const previous = state.tasks.find((t) => t.id === task.id);
+  const merged: TrackedTask = {
+    ...task,
+    progress: isFinal(task.status) ? null : (progress ?? previous?.progress ?? null),
+  };
+  const rest = state.tasks.filter((t) => t.id !== task.id);
+  set({ tasks: [merged, ...rest].sort((a, b) => b.createdAt.localeCompare(a.createdAt)) });
+  return previous;
+}
+
+async function getJson<T>(url: string): Promise<T | null> {
+  try {
+    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    return response.ok ? ((await response.json()) as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** On (re)connect: whatever finished while the stream was down is picked up here. */
+async function reconcile() {
+  const page = await getJson<{ tasks: TaskView[] }>("/api/tasks?limit=20");
+  if (!page) return;
+  const known = new Map(state.tasks.map((t) => [t.id, t]));
+  set({
+    loaded: true,
+    tasks: page.tasks.map((t) => ({
+      ...t,
+      progress: isFinal(t.status) ? null : (known.get(t.id)?.progress ?? null),
+    })),
+  });
+  for (const task of state.tasks) {
+    const before = known.get(task.id);
+    if (before && !isFinal(before.status) && isFinal(task.status)) notify(task);
+  }
+}
+
+async function onCompleted(event: TaskCompletedEvent) {
+  const task = await getJson<TaskView>(`/api/tasks/${event.taskId}`);
+  if (!task) return;
+  const before = upsert(task);
+  if (!before || !isFinal(before.status)) notify({ ...task, progress: null });
+}
+
+function onProgress(event: TaskProgressEvent) {
+  const current = state.tasks.find((t) => t.id === event.taskId);
+  if (current && isFinal(current.status)) return;
+  if (!current) {
+    void reconcile();
+    return;
+  }
+  upsert({ ...current, status: "processing" }, event.progress);
+}
+
+function parse<T>(message: MessageEvent): T | null {
+  try {
+    return JSON.parse(message.data) as T;
+  } catch {
+    return null;
+  }
+}
+
+function connect() {
+  source = new EventSource("/api/events");
+  source.addEventListener("open", () => {
+    set({ connected: true });
+    void reconcile();
+  });
+  source.addEventListener("error", () => set({ connected: false }));
+  source.addEventListener("task-completed", (m) => {
+    const event = parse<TaskCompletedEvent>(m as MessageEvent);
+    if (event) void onCompleted(event);
+  });
+  source.addEventListener("task-progress", (m) => {
+    const event = parse<TaskProgressEvent>(m as MessageEvent);
+    if (event) onProgress(event);
+  });
+}
+
+export const taskStore = {
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    if (!source && typeof window !== "undefined") connect();
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) {
+        source?.close();
+        source = null;
+        state = EMPTY;
+      }
+    };
+  },
+  getSnapshot: () => state,
+  getServerSnapshot: () => EMPTY,
+  /** Called once per finished task (live or found on reconnect); the UI shows a toast. */
+  onFinished(callback: Notify) {
+    notify = callback;
+  },
+  /** POST /api/tasks; the new task shows at once as pending. */
+  async start(
+    type: string,
+    payload?: unknown,
+  ): Promise<{ ok: true; taskId: string } | { ok: false; message: string }> {
+    let response: Response;
+    try {
+      response = await fetch("/api/tasks", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ type, payload }),
+      });
+    } catch {
+      return { ok: false, message: "The server could not be reached." };
+    }
+    const body = (await response.json().catch(() => ({}))) as { taskId?: string; error?: string };
+    if (response.status !== 202 || !body.taskId)
+      return {
+        ok: false,
+        message: `Could not start ${TASK_LABELS[type] ?? type}: ${body.error ?? response.status}`,
+      };
+    const ts = new Date().toISOString();
+    const already = state.tasks.find((t) => t.id === body.taskId);
+    if (!already) {
+      upsert({
+        id: body.taskId,
+        type,
+        status: "pending",
+        payload: payload ?? null,
+        result: null,
+        createdAt: ts,
+        updatedAt: ts,
+        completedAt: null,
+      });
+    }
+    return { ok: true, taskId: body.taskId };
+  },
+};

@@ -1,0 +1,53 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { deliverThroughRoute } from "../../test/tasks";
+import { db } from "../db.server";
+import { loader as download } from "../routes/api.tasks.$id.download";
+import { toCsv } from "./csv";
+import { insertTask } from "./repository.server";
+import { InProcessTaskRunner } from "./runner.server";
+
+beforeAll(setupDatabase);
+
+describe("users.export", () => {
+  it("writes a CSV of users that its owner downloads from the result link", async () => {
+    await createUser({
+      name: '=HYPERLINK("x"), "quoted"',
+      email: "csv@example.test",
+      roles: ["manager", "user"],
+    });
+    const owner = await signedIn(["manager"]);
+    const id = await insertTask({ type: "users.export", userId: owner.id, payload: undefined });
+    const runner = new InProcessTaskRunner({ deliver: deliverThroughRoute, log: () => {} });
+    runner.dispatch(id);
+    await runner.idle();
+
+    const task = await db().selectFrom("task").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect(task.status).toBe("completed");
+    const result = JSON.parse(task.result!);
+    expect(result).toMatchObject({ rows: expect.any(Number), downloadUrl: `/api/tasks/${id}/download` });
+
+    const get = (cookie?: string) =>
+      run(() => download(args(request(`/api/tasks/${id}/download`, { cookie }), { id })));
+    const res = await get(owner.cookie);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="users-.*\.csv"$/);
+    const csv = res.body as string;
+    expect(csv.split("\r\n")[0]).toBe("name,email,roles,verified,created");
+    expect(csv).toContain(`"'=HYPERLINK(""x""), ""quoted""",csv@example.test,manager user,yes,`);
+    expect(csv.trimEnd().split("\r\n")).toHaveLength(result.rows + 1);
+
+    const other = await signedIn(["admin"]);
+    expect((await get(other.cookie)).status).toBe(404);
+    const plain = await signedIn(["user"]);
+    expect(await get(plain.cookie)).toMatchObject({ status: 403, body: { permission: "user.read" } });
+    expect((await get()).status).toBe(401);
+  });
+});
+
+describe("toCsv", () => {
+  it("quotes separators and neutralises formulas", () => {
+    expect(toCsv([["a,b", "line\nbreak", "+1", "plain"]])).toBe('"a,b","line\nbreak",\'+1,plain\r\n');
+  });
+});

@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { RuleViolation } from "../access/rules.server";
+import { type AuditOrigin, audit } from "../audit/audit.server";
+import type { SessionUser } from "../auth/session.server";
+import { db, now } from "../db.server";
+
+export const TEAM_ROLES = ["lead", "member"] as const;
+
+export const teamSchema = z.object({
+  name: z.string().trim().min(1, "Enter a team name.").max(80),
+  description: z.string().trim().max(500).default(""),
+});
+
+export const memberSchema = z.object({
+  userId: z.string().uuid("Choose a user."),
+  teamRole: z.enum(TEAM_ROLES),
+});
+
+export async function listTeams() {
+  return db()
+    .selectFrom("team")
+    .leftJoin("team_member", "team_member.team_id", "team.id")
+    .select([
+      "team.id",
+      "team.name",
+      "team.description",
+      (eb) => eb.fn.count<number>("team_member.user_id").as("members"),
+    ])
+    .groupBy(["team.id", "team.name", "team.description"])
+    .orderBy("team.name")
+    .execute();
+}
+
+export async function getTeam(id: string) {
+  const team = await db().selectFrom("team").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!team) return null;
+  const members = await db()
+    .selectFrom("team_member")
+    .innerJoin("user", "user.id", "team_member.user_id")
+    .select(["user.id", "user.name", "user.email", "team_member.team_role"])
+    .where("team_member.team_id", "=", id)
+    .orderBy("user.name")
+    .execute();
+  return { ...team, members };
+}
+
+async function nameTaken(name: string, exceptId?: string) {
+  let q = db().selectFrom("team").select("id").where("name", "=", name);
+  if (exceptId) q = q.where("id", "!=", exceptId);
+  return Boolean(await q.executeTakeFirst());
+}
+
+export async function createTeam(actor: SessionUser, input: z.infer<typeof teamSchema>, origin: AuditOrigin) {
+  if (await nameTaken(input.name)) throw new RuleViolation(`A team named "${input.name}" already exists.`);
+  const id = randomUUID();
+  const ts = now();
+  await db()
+    .insertInto("team")
+    .values({ id, ...input, created_at: ts, updated_at: ts })
+    .execute();
+  await audit(origin, {
+    action: "team.create",
+    actor,
+    target: { type: "team", id },
+    details: { after: input },
+  });
+  return id;
+}
+
+export async function updateTeam(
+  actor: SessionUser,
+  id: string,
+  input: z.infer<typeof teamSchema>,
+  origin: AuditOrigin,
+) {
+  const before = await db().selectFrom("team").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!before) return null;
+  if (await nameTaken(input.name, id))
+    throw new RuleViolation(`A team named "${input.name}" already exists.`);
+  await db()
+    .updateTable("team")
+    .set({ ...input, updated_at: now() })
+    .where("id", "=", id)
+    .execute();
+  await audit(origin, {
+    action: "team.update",
+    actor,
+    target: { type: "team", id },
+    details: { before: { name: before.name, description: before.description }, after: input },
+  });
+  return true;
+}
+
+export async function deleteTeam(actor: SessionUser, id: string, origin: AuditOrigin) {
+  const before = await db().selectFrom("team").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!before) return null;
+  await db().deleteFrom("team").where("id", "=", id).execute();
+  await audit(origin, {
+    action: "team.delete",
+    actor,
+    target: { type: "team", id },
+    details: { before: { name: before.name } },
+  });
+  return true;
+}
+
+export async function setMember(
+  actor: SessionUser,
+  teamId: string,
+  input: z.infer<typeof memberSchema>,
+  origin: AuditOrigin,
+) {
+  const [team, user] = await Promise.all([
+    db().selectFrom("team").select("id").where("id", "=", teamId).executeTakeFirst(),
+    db().selectFrom("user").select("id").where("id", "=", input.userId).executeTakeFirst(),
+  ]);
+  if (!team) return null;
+  if (!user) throw new RuleViolation("That user does not exist.");
+  const existing = await db()
+    .selectFrom("team_member")
+    .select("team_role")
+    .where("team_id", "=", teamId)
+    .where("user_id", "=", input.userId)
+    .executeTakeFirst();
+  if (existing) {
+    await db()
+      .updateTable("team_member")
+      .set({ team_role: input.teamRole })
+      .where("team_id", "=", teamId)
+      .where("user_id", "=", input.userId)
+      .execute();
+  } else {
+    await db()
+      .insertInto("team_member")
+      .values({ team_id: teamId, user_id: input.userId, team_role: input.teamRole, created_at: now() })
+      .execute();
+  }
+  await audit(origin, {
+    action: existing ? "team.member.update" : "team.member.add",
+    actor,
+    target: { type: "team", id: teamId },
+    details: {
+      user: input.userId,
+      before: existing ? { team_role: existing.team_role } : undefined,
+      after: { team_role: input.teamRole },
+    },
+  });
+  return true;
+}
+
+export async function removeMember(actor: SessionUser, teamId: string, userId: string, origin: AuditOrigin) {
+  const res = await db()
+    .deleteFrom("team_member")
+    .where("team_id", "=", teamId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (Number(res.numDeletedRows) === 0) return null;
+  await audit(origin, {
+    action: "team.member.remove",
+    actor,
+    target: { type: "team", id: teamId },
+    details: { user: userId },
+  });
+  return true;
+}
+
+/** Users matching a search, for the "add member" picker (never the whole table). */
+export async function searchUsers(q: string, limit = 10) {
+  if (!q.trim()) return [];
+  const like = `%${q
+    .trim()
+    .toLowerCase()
+    .replace(/[%_\\]/g, "\\$&")}%`;
+  return db()
+    .selectFrom("user")
+    .select(["id", "name", "email"])
+    .where((eb) =>
+      eb.or([eb(eb.fn("lower", ["name"]), "like", like), eb(eb.fn("lower", ["email"]), "like", like)]),
+    )
+    .orderBy("name")
+    .limit(limit)
+    .execute();
+}

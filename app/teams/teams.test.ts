@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { db } from "../db.server";
+import { action as listAction, loader as listLoader } from "../routes/dashboard.teams";
+import { action as teamAction, loader as teamLoader } from "../routes/dashboard.teams.$id";
+
+beforeAll(setupDatabase);
+
+function post(path: string, cookie: string | undefined, values: Record<string, string>) {
+  return request(path, {
+    method: "POST",
+    cookie,
+    body: new URLSearchParams(values),
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  });
+}
+const create = (cookie: string | undefined, values: Record<string, string>) =>
+  run(() => listAction(args(post("/dashboard/teams", cookie, values))));
+const onTeam = (id: string, cookie: string | undefined, values: Record<string, string>) =>
+  run(() => teamAction(args(post(`/dashboard/teams/${id}`, cookie, values), { id })));
+
+async function members(teamId: string) {
+  return db()
+    .selectFrom("team_member")
+    .select(["user_id", "team_role"])
+    .where("team_id", "=", teamId)
+    .orderBy("user_id")
+    .execute();
+}
+
+describe("teams", () => {
+  it("reading needs team.read, changing needs team.write", async () => {
+    const user = await signedIn(["user"]);
+    expect(
+      (await run(() => listLoader(args(request("/dashboard/teams", { cookie: user.cookie }))))).status,
+    ).toBe(403);
+    expect((await create(user.cookie, { intent: "create", name: "Nope" })).status).toBe(403);
+    expect(await db().selectFrom("team").select("id").execute()).toEqual([]);
+  });
+
+  it("creates, validates, refuses duplicate names, renames and deletes with audit rows", async () => {
+    const manager = await signedIn(["manager"]);
+    expect((await create(manager.cookie, { intent: "create", name: "" })).status).toBe(400);
+    const made = await create(manager.cookie, {
+      intent: "create",
+      name: "Platform",
+      description: "Runs the platform",
+    });
+    expect(made.status).toBe(302);
+    const team = await db()
+      .selectFrom("team")
+      .selectAll()
+      .where("name", "=", "Platform")
+      .executeTakeFirstOrThrow();
+    expect((await create(manager.cookie, { intent: "create", name: "Platform" })).status).toBe(403);
+
+    expect(
+      (await onTeam(team.id, manager.cookie, { intent: "rename", name: "Core", description: "" })).status,
+    ).toBe(302);
+    const audit = await db()
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "team.update")
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.details!)).toMatchObject({
+      before: { name: "Platform" },
+      after: { name: "Core" },
+    });
+
+    expect((await onTeam(team.id, manager.cookie, { intent: "delete" })).status).toBe(302);
+    expect(await db().selectFrom("team").select("id").where("id", "=", team.id).execute()).toEqual([]);
+    expect((await onTeam(team.id, manager.cookie, { intent: "delete" })).status).toBe(404);
+  });
+
+  it("adds members, changes their team role, removes them; a user can be in many teams", async () => {
+    const manager = await signedIn(["manager"]);
+    await create(manager.cookie, { intent: "create", name: "Alpha" });
+    await create(manager.cookie, { intent: "create", name: "Beta" });
+    const alpha = await db()
+      .selectFrom("team")
+      .select("id")
+      .where("name", "=", "Alpha")
+      .executeTakeFirstOrThrow();
+    const beta = await db()
+      .selectFrom("team")
+      .select("id")
+      .where("name", "=", "Beta")
+      .executeTakeFirstOrThrow();
+    const person = await createUser({ name: "Findable Person" });
+
+    expect(
+      (
+        await onTeam(alpha.id, manager.cookie, {
+          intent: "set-member",
+          userId: person.id,
+          teamRole: "member",
+        })
+      ).status,
+    ).toBe(302);
+    expect(
+      (await onTeam(beta.id, manager.cookie, { intent: "set-member", userId: person.id, teamRole: "lead" }))
+        .status,
+    ).toBe(302);
+    expect(await members(alpha.id)).toEqual([{ user_id: person.id, team_role: "member" }]);
+    expect(
+      (await onTeam(alpha.id, manager.cookie, { intent: "set-member", userId: person.id, teamRole: "lead" }))
+        .status,
+    ).toBe(302);
+    expect(await members(alpha.id)).toEqual([{ user_id: person.id, team_role: "lead" }]);
+
+    expect(
+      (await onTeam(alpha.id, manager.cookie, { intent: "set-member", userId: person.id, teamRole: "owner" }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await onTeam(alpha.id, manager.cookie, {
+          intent: "set-member",
+          userId: randomUUID(),
+          teamRole: "member",
+        })
+      ).status,
+    ).toBe(403);
+
+    const page = await run(() =>
+      teamLoader(
+        args(request(`/dashboard/teams/${alpha.id}?find=findable`, { cookie: manager.cookie }), {
+          id: alpha.id,
+        }),
+      ),
+    );
+    expect((page.body as { candidates: { id: string }[] }).candidates.map((c) => c.id)).toEqual([person.id]);
+
+    expect(
+      (await onTeam(alpha.id, manager.cookie, { intent: "remove-member", userId: person.id })).status,
+    ).toBe(302);
+    expect(await members(alpha.id)).toEqual([]);
+    expect(await members(beta.id)).toEqual([{ user_id: person.id, team_role: "lead" }]);
+    expect(
+      (await onTeam(alpha.id, manager.cookie, { intent: "remove-member", userId: person.id })).status,
+    ).toBe(404);
+
+    const list = await run(() => listLoader(args(request("/dashboard/teams", { cookie: manager.cookie }))));
+    const teams = (list.body as { teams: { name: string; members: number }[] }).teams;
+    expect(teams.map((t) => [t.name, Number(t.members)])).toEqual([
+      ["Alpha", 0],
+      ["Beta", 1],
+    ]);
+  });
+
+  it("404s for an unknown team", async () => {
+    const manager = await signedIn(["manager"]);
+    expect(
+      (
+        await run(() =>
+          teamLoader(args(request("/dashboard/teams/x", { cookie: manager.cookie }), { id: "x" })),
+        )
+      ).status,
+    ).toBe(404);
+  });
+});
