@@ -3,6 +3,7 @@ import * as m001 from "./migrations/001_initial";
 import * as m002 from "./migrations/002_tasks";
 import * as m003 from "./migrations/003_mail_settings";
 import * as m004 from "./migrations/004_teams";
+import * as m005 from "./migrations/005_list_indexes";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   "002_tasks": m002,
   "003_mail_settings": m003,
   "004_teams": m004,
+  "005_list_indexes": m005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,7 +4,9 @@ import { rmSync } from "node:fs";
 import { createDb } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import { seed } from "../db/seed";
+import { startFakePostmark } from "../test/fake-postmark";
 import { E2E_ADMIN, E2E_DB, E2E_PORT } from "./env";
+import { E2E_MAIL_KEY, FAKE_POSTMARK_PORT } from "./mail";
 
 // A fresh database, seeded, then the production server on it.
 for (const suffix of ["", "-wal", "-shm"]) rmSync(E2E_DB + suffix, { force: true });
@@ -22,7 +24,13 @@ const env = {
   LOG_LEVEL: "warn",
   // The browser tests sign in often from one address.
   RATE_LIMIT_LOGIN_PER_IP: "1000",
+  RATE_LIMIT_PUBLIC_FORMS_PER_IP: "1000",
+  // Every email goes to the fake Postmark server below, never to the real provider.
+  MAIL_API_URL: `http://127.0.0.1:${FAKE_POSTMARK_PORT}`,
+  MAIL_API_KEY: E2E_MAIL_KEY,
+  EMAIL_FROM: "E2E <no-reply@e2e.test>",
 };
+const fakePostmark = await startFakePostmark(FAKE_POSTMARK_PORT);
 const db = createDb(env.DATABASE_URL);
 await migrateToLatest(db);
 await seed(db, env);
@@ -30,4 +38,4 @@ await db.destroy();
 
 const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], { env, stdio: "inherit" });
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => child.kill(signal));
-child.on("exit", (code) => process.exit(code ?? 0));
+child.on("exit", (code) => fakePostmark.close().finally(() => process.exit(code ?? 0)));

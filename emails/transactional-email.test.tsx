@@ -17,41 +17,47 @@ function inOrder(haystack: string, parts: string[]): number {
 }
 
 describe("TransactionalEmail", () => {
-  it.each(EMAIL_TYPES)("%s: heading, message, button, footer in order; no greeting without a name", async (type) => {
-    const texts = EMAIL_TEXTS[type];
-    const { html, text } = await renderEmail({ type, actionUrl: URL_, appName: "Acme Admin" });
-    const heading = `Acme Admin: ${texts.label}`;
-    for (const part of [html, text]) {
-      expect(inOrder(part, [heading, texts.message, texts.button, EMAIL_FOOTER])).toBe(-1);
-      expect(part).not.toContain("Hello");
-    }
-    expect(html).toMatch(/<h1[^>]*>Acme Admin: /);
-    expect(html).toContain(`href="${URL_.replace("&", "&amp;")}"`);
-    expect(text).toContain(URL_);
-  });
+  it.each(EMAIL_TYPES)(
+    "%s: heading, message, button, footer in order; no greeting without a name",
+    async (type) => {
+      const texts = EMAIL_TEXTS[type];
+      const { html, text } = await renderEmail({ type, actionUrl: URL_, appName: "Acme Admin" });
+      const heading = `Acme Admin: ${texts.label}`;
+      for (const part of [html, text]) {
+        expect(inOrder(part, [heading, texts.message, texts.button, EMAIL_FOOTER])).toBe(-1);
+        expect(part).not.toContain("Hello");
+      }
+      expect(html).toMatch(/<h1[^>]*>Acme Admin: /);
+      expect(html).toContain(`href="${URL_.replace("&", "&amp;")}"`);
+      expect(text).toContain(URL_);
+    },
+  );
 
-  it.each(EMAIL_TYPES)("%s: greeting between heading and message; message overrides the default", async (type) => {
-    const texts = EMAIL_TEXTS[type];
-    const { html, text } = await renderEmail({
-      type,
-      actionUrl: URL_,
-      userName: "Ada Lovelace",
-      message: "A custom line for this email.",
-      appName: "Acme Admin",
-    });
-    for (const part of [html, text]) {
-      const missing = inOrder(part, [
-        `Acme Admin: ${texts.label}`,
-        "Ada Lovelace",
-        "A custom line for this email.",
-        texts.button,
-        EMAIL_FOOTER,
-      ]);
-      expect(missing).toBe(-1);
-      expect(part).not.toContain(texts.message);
-    }
-    expect(text).toMatch(/Hello Ada Lovelace,/);
-  });
+  it.each(EMAIL_TYPES)(
+    "%s: greeting between heading and message; message overrides the default",
+    async (type) => {
+      const texts = EMAIL_TEXTS[type];
+      const { html, text } = await renderEmail({
+        type,
+        actionUrl: URL_,
+        userName: "Ada Lovelace",
+        message: "A custom line for this email.",
+        appName: "Acme Admin",
+      });
+      for (const part of [html, text]) {
+        const missing = inOrder(part, [
+          `Acme Admin: ${texts.label}`,
+          "Ada Lovelace",
+          "A custom line for this email.",
+          texts.button,
+          EMAIL_FOOTER,
+        ]);
+        expect(missing).toBe(-1);
+        expect(part).not.toContain(texts.message);
+      }
+      expect(text).toMatch(/Hello Ada Lovelace,/);
+    },
+  );
 
   it("escapes what users typed instead of rendering it as markup", async () => {
     const { html } = await renderEmail({

@@ -1,4 +1,15 @@
-import { Body, Button, Container, Head, Heading, Hr, Html, Preview, Section, Text } from "@react-email/components";
+import {
+  Body,
+  Button,
+  Container,
+  Head,
+  Heading,
+  Hr,
+  Html,
+  Preview,
+  Section,
+  Text,
+} from "@react-email/components";
 import { EMAIL_FOOTER, EMAIL_TEXTS, type EmailType, emailHeading } from "./email-texts";
 
 export type TransactionalEmailProps = {
@@ -12,7 +23,13 @@ export type TransactionalEmailProps = {
 
 const styles = {
   body: { backgroundColor: "#f1f5f9", fontFamily: "system-ui, -apple-system, Segoe UI, Roboto, sans-serif" },
-  container: { backgroundColor: "#ffffff", margin: "24px auto", padding: "32px", maxWidth: "560px", borderRadius: "8px" },
+  container: {
+    backgroundColor: "#ffffff",
+    margin: "24px auto",
+    padding: "32px",
+    maxWidth: "560px",
+    borderRadius: "8px",
+  },
   heading: { fontSize: "22px", color: "#0f172a", margin: "0 0 16px" },
   text: { fontSize: "15px", lineHeight: "24px", color: "#1e293b" },
   button: {
@@ -28,7 +45,13 @@ const styles = {
 } as const;
 
 /** One layout for every transactional email: heading, greeting, message, button, footer. */
-export function TransactionalEmail({ type, actionUrl, userName, message, appName = "Admin Dashboard" }: TransactionalEmailProps) {
+export function TransactionalEmail({
+  type,
+  actionUrl,
+  userName,
+  message,
+  appName = "Admin Dashboard",
+}: TransactionalEmailProps) {
   const texts = EMAIL_TEXTS[type];
   const body = message ?? texts.message;
   return (

@@ -77,10 +77,14 @@ export async function startFakePostmark(port = 0, host = "127.0.0.1"): Promise<F
       }
       const failure = nextFailure ?? stickyFailure;
       nextFailure = null;
-      if (failure) return json(res, failure.status ?? 422, { ErrorCode: failure.ErrorCode, Message: failure.Message });
+      if (failure)
+        return json(res, failure.status ?? 422, { ErrorCode: failure.ErrorCode, Message: failure.Message });
       const body = JSON.parse(await readBody(req)) as Partial<FakeMessage>;
       if (!body.From || !body.To || !body.Subject) {
-        return json(res, 422, { ErrorCode: 300, Message: "Invalid email request: From, To and Subject are required." });
+        return json(res, 422, {
+          ErrorCode: 300,
+          Message: "Invalid email request: From, To and Subject are required.",
+        });
       }
       const MessageID = `fake-${++counter}-${Date.now().toString(36)}`;
       const receivedAt = new Date().toISOString();

@@ -9,7 +9,7 @@ export const TEST_MAIL_KEY = "env-server-token-0000";
  * Starts the fake Postmark server for this test file and points the app at it.
  * `withKey: false` leaves MAIL_API_KEY unset (the outbox applies until Settings holds a key).
  */
-export function useFakePostmark(opts: { withKey?: boolean } = {}) {
+export function withFakePostmark(opts: { withKey?: boolean } = {}) {
   const handle = { current: undefined as FakePostmark | undefined };
   beforeAll(async () => {
     handle.current = await startFakePostmark();

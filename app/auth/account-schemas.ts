@@ -30,12 +30,20 @@ export const resetPasswordSchema = z
   .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The passwords do not match." });
 
 export const acceptInviteSchema = z
-  .object({ token: z.string().min(1).max(200), name: nameField, password: newPasswordField, confirm: z.string() })
+  .object({
+    token: z.string().min(1).max(200),
+    name: nameField,
+    password: newPasswordField,
+    confirm: z.string(),
+  })
   .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The passwords do not match." });
 
 export const profileSchema = z.object({ name: nameField });
 
-export const changeEmailSchema = z.object({ email: emailField, currentPassword: z.string().min(1, "Enter your current password.").max(1024) });
+export const changeEmailSchema = z.object({
+  email: emailField,
+  currentPassword: z.string().min(1, "Enter your current password.").max(1024),
+});
 
 export const changePasswordSchema = z
   .object({

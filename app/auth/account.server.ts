@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { RuleViolation } from "../access/rules.server";
-import { audit, type AuditOrigin } from "../audit/audit.server";
+import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { sendVerificationEmail } from "../mail/senders.server";
 import { verifyEmailUrl } from "./links.server";
@@ -11,7 +11,11 @@ import { issueToken } from "./tokens.server";
 // The personal section of Settings: what every signed-in user may change about themselves.
 
 async function assertCurrentPassword(userId: string, password: string) {
-  const row = await db().selectFrom("user").select("password_hash").where("id", "=", userId).executeTakeFirst();
+  const row = await db()
+    .selectFrom("user")
+    .select("password_hash")
+    .where("id", "=", userId)
+    .executeTakeFirst();
   if (!row?.password_hash || !(await verifyPassword(row.password_hash, password))) {
     throw new RuleViolation("The current password is not correct.");
   }
@@ -19,7 +23,11 @@ async function assertCurrentPassword(userId: string, password: string) {
 
 export async function updateProfile(origin: AuditOrigin, user: SessionUser, input: { name: string }) {
   if (input.name === user.name) return false;
-  await db().updateTable("user").set({ name: input.name, updated_at: now() }).where("id", "=", user.id).execute();
+  await db()
+    .updateTable("user")
+    .set({ name: input.name, updated_at: now() })
+    .where("id", "=", user.id)
+    .execute();
   await audit(origin, {
     action: "account.profile.update",
     actor: user,
@@ -40,7 +48,11 @@ export async function requestEmailChange(
 ) {
   await assertCurrentPassword(user.id, input.currentPassword);
   if (input.email === user.email) throw new RuleViolation("This is already your address.");
-  const taken = await db().selectFrom("user").select("id").where("email", "=", input.email).executeTakeFirst();
+  const taken = await db()
+    .selectFrom("user")
+    .select("id")
+    .where("email", "=", input.email)
+    .executeTakeFirst();
   // Refusing here tells a signed-in user that the address has an account; they needed a password to ask.
   if (taken) throw new RuleViolation("This address belongs to another account.");
   const token = await issueToken({ kind: "email-change", userId: user.id, data: { email: input.email } });
@@ -66,7 +78,11 @@ export async function changePassword(
     .where("id", "=", user.id)
     .execute();
   await endAllSessions(user.id, user.sessionId);
-  await audit(origin, { action: "account.password.change", actor: user, target: { type: "user", id: user.id } });
+  await audit(origin, {
+    action: "account.password.change",
+    actor: user,
+    target: { type: "user", id: user.id },
+  });
 }
 
 export type SessionView = {
@@ -103,12 +119,17 @@ export async function listMySessions(user: SessionUser): Promise<SessionView[]> 
 }
 
 /** Ends one of the caller's own other sessions (by its handle), or all but the current one. */
-export async function revokeMySessions(origin: AuditOrigin, user: SessionUser, which: { handle: string } | "others") {
+export async function revokeMySessions(
+  origin: AuditOrigin,
+  user: SessionUser,
+  which: { handle: string } | "others",
+) {
   const mine = await db().selectFrom("session").select("id").where("user_id", "=", user.id).execute();
   const ids = mine
     .map((s) => s.id)
     .filter((id) => id !== user.sessionId && (which === "others" || sessionHandle(id) === which.handle));
-  if (ids.length > 0) await db().deleteFrom("session").where("user_id", "=", user.id).where("id", "in", ids).execute();
+  if (ids.length > 0)
+    await db().deleteFrom("session").where("user_id", "=", user.id).where("id", "in", ids).execute();
   const count = ids.length;
   if (count > 0)
     await audit(origin, {

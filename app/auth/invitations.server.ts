@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles, RuleViolation } from "../access/rules.server";
-import { audit, type AuditOrigin } from "../audit/audit.server";
+import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { sendInviteEmail } from "../mail/senders.server";
 import { acceptInviteUrl } from "./links.server";
@@ -16,14 +16,22 @@ type InviteData = { email: string; roleIds: string[]; invitedBy: string };
  * hand out (never above their own); an address that already has an account is refused.
  * Mail failures propagate: the inviter should see them.
  */
-export async function inviteUser(origin: AuditOrigin, actor: SessionUser, input: { email: string; roleIds: string[] }) {
+export async function inviteUser(
+  origin: AuditOrigin,
+  actor: SessionUser,
+  input: { email: string; roleIds: string[] },
+) {
   const allowed = new Set((await assignableRoles(actor)).map((r) => r.id));
   const grants = await roleGrants();
   for (const id of input.roleIds) {
     if (!grants.has(id)) throw new RuleViolation("Unknown role.");
     if (!allowed.has(id)) throw new RuleViolation(`You cannot grant "${grants.get(id)!.label}".`);
   }
-  const existing = await db().selectFrom("user").select("id").where("email", "=", input.email).executeTakeFirst();
+  const existing = await db()
+    .selectFrom("user")
+    .select("id")
+    .where("email", "=", input.email)
+    .executeTakeFirst();
   if (existing) throw new RuleViolation("This address already has an account.");
 
   const data: InviteData = { email: input.email, roleIds: input.roleIds, invitedBy: actor.id };
@@ -48,7 +56,11 @@ export async function describeInvitation(raw: unknown): Promise<InvitationView> 
 export type AcceptOutcome = { ok: true; userId: string } | { ok: false; reason: TokenProblem | "taken" };
 
 /** Creates the invited account, verified and holding the invited roles. */
-export async function acceptInvitation(origin: AuditOrigin, raw: string, input: { name: string; password: string }) {
+export async function acceptInvitation(
+  origin: AuditOrigin,
+  raw: string,
+  input: { name: string; password: string },
+) {
   const passwordHash = await hashPassword(input.password);
   return db()
     .transaction()
@@ -56,7 +68,11 @@ export async function acceptInvitation(origin: AuditOrigin, raw: string, input: 
       const check = await consumeToken(["invite"], raw, tx);
       if (!check.ok) return check;
       const data = check.token.data as InviteData;
-      const taken = await tx.selectFrom("user").select("id").where("email", "=", data.email).executeTakeFirst();
+      const taken = await tx
+        .selectFrom("user")
+        .select("id")
+        .where("email", "=", data.email)
+        .executeTakeFirst();
       if (taken) return { ok: false, reason: "taken" };
       const id = randomUUID();
       const ts = now();
@@ -74,7 +90,8 @@ export async function acceptInvitation(origin: AuditOrigin, raw: string, input: 
         .execute();
       // Roles deleted since the invitation was sent are skipped rather than failing the acceptance.
       const roles = await tx.selectFrom("role").select("id").where("id", "in", data.roleIds).execute();
-      for (const role of roles) await tx.insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
+      for (const role of roles)
+        await tx.insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
       await audit(
         origin,
         {

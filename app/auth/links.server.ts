@@ -2,8 +2,11 @@ import { baseUrl } from "../env.server";
 
 // Every link an email carries points at BASE_URL, the service's public address (spec 4.7).
 
-export const verifyEmailUrl = (token: string) => `${baseUrl()}/api/auth/verify-email?token=${encodeURIComponent(token)}`;
-export const resetPasswordUrl = (token: string) => `${baseUrl()}/reset-password?token=${encodeURIComponent(token)}`;
-export const acceptInviteUrl = (token: string) => `${baseUrl()}/accept-invite?token=${encodeURIComponent(token)}`;
+export const verifyEmailUrl = (token: string) =>
+  `${baseUrl()}/api/auth/verify-email?token=${encodeURIComponent(token)}`;
+export const resetPasswordUrl = (token: string) =>
+  `${baseUrl()}/reset-password?token=${encodeURIComponent(token)}`;
+export const acceptInviteUrl = (token: string) =>
+  `${baseUrl()}/accept-invite?token=${encodeURIComponent(token)}`;
 export const loginUrl = () => `${baseUrl()}/login`;
 export const forgotPasswordUrl = () => `${baseUrl()}/forgot-password`;

@@ -1,4 +1,4 @@
-import { audit, type AuditOrigin } from "../audit/audit.server";
+import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { sendPasswordResetEmail } from "../mail/senders.server";
 import { trySend } from "../mail/try-send.server";
@@ -33,7 +33,11 @@ export type ResetOutcome = { ok: true; email: string } | { ok: false; reason: To
  * Sets the new password, spends every open reset link and ends every session of the user.
  * Following an emailed link proves the address, so an unverified account becomes verified.
  */
-export async function resetPassword(origin: AuditOrigin, raw: string, password: string): Promise<ResetOutcome> {
+export async function resetPassword(
+  origin: AuditOrigin,
+  raw: string,
+  password: string,
+): Promise<ResetOutcome> {
   const passwordHash = await hashPassword(password);
   const outcome = await db()
     .transaction()
@@ -53,7 +57,11 @@ export async function resetPassword(origin: AuditOrigin, raw: string, password: 
         .where("id", "=", user.id)
         .execute();
       await spendTokens(user.id, "reset-password", tx);
-      await audit(origin, { action: "auth.password.reset", actor: user, target: { type: "user", id: user.id } }, tx);
+      await audit(
+        origin,
+        { action: "auth.password.reset", actor: user, target: { type: "user", id: user.id } },
+        tx,
+      );
       return { ok: true, email: user.email, userId: user.id };
     });
   if (outcome.ok && outcome.userId) await endAllSessions(outcome.userId);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { DEFAULT_ROLE_FOR_NEW_USERS } from "../access/roles";
-import { audit, type AuditOrigin } from "../audit/audit.server";
+import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { sendNotificationEmail, sendVerificationEmail } from "../mail/senders.server";
 import { trySend } from "../mail/try-send.server";
@@ -19,7 +19,10 @@ async function findByEmail(email: string) {
 }
 
 /** Issues a fresh verification link for the user and mails it; false when the mail failed. */
-export async function sendVerificationLink(origin: AuditOrigin, user: { id: string; name: string; email: string }) {
+export async function sendVerificationLink(
+  origin: AuditOrigin,
+  user: { id: string; name: string; email: string },
+) {
   const token = await issueToken({ kind: "verify-email", userId: user.id });
   return trySend(origin, { type: "verification", to: user.email }, () =>
     sendVerificationEmail({ to: user.email, name: user.name, verificationUrl: verifyEmailUrl(token) }),
@@ -68,7 +71,12 @@ export async function registerAccount(origin: AuditOrigin, input: NewAccount): P
     throw error;
   }
   const actor = { id, email: input.email };
-  await audit(origin, { action: "auth.register", actor, target: { type: "user", id }, details: { email: input.email } });
+  await audit(origin, {
+    action: "auth.register",
+    actor,
+    target: { type: "user", id },
+    details: { email: input.email },
+  });
   // The account stays even if the mail fails: the login page and "check your inbox" offer a new link.
   await sendVerificationLink(origin, { id, name: input.name, email: input.email });
 }
@@ -77,7 +85,11 @@ async function answerExisting(
   origin: AuditOrigin,
   user: { id: string; name: string; email: string; email_verified: number; status: string },
 ) {
-  await audit(origin, { action: "auth.register.existing", target: { type: "user", id: user.id }, details: { email: user.email } });
+  await audit(origin, {
+    action: "auth.register.existing",
+    target: { type: "user", id: user.id },
+    details: { email: user.email },
+  });
   if (user.status !== "active") return;
   if (user.email_verified !== 1) {
     await sendVerificationLink(origin, user);
@@ -107,7 +119,9 @@ export async function resendVerification(origin: AuditOrigin, email: string) {
   if (eligible) await sendVerificationLink(origin, user);
 }
 
-export type VerifyOutcome = { ok: true; kind: "verified" | "email-changed" } | { ok: false; reason: TokenProblem | "taken" };
+export type VerifyOutcome =
+  | { ok: true; kind: "verified" | "email-changed" }
+  | { ok: false; reason: TokenProblem | "taken" };
 
 /** Spends a verification (or email-change) token and applies it. */
 export async function verifyEmailToken(origin: AuditOrigin, raw: unknown): Promise<VerifyOutcome> {
@@ -117,19 +131,49 @@ export async function verifyEmailToken(origin: AuditOrigin, raw: unknown): Promi
       const check = await consumeToken(["verify-email", "email-change"], raw, tx);
       if (!check.ok) return check;
       const { token } = check;
-      const user = await tx.selectFrom("user").select(["id", "email"]).where("id", "=", token.userId!).executeTakeFirst();
+      const user = await tx
+        .selectFrom("user")
+        .select(["id", "email"])
+        .where("id", "=", token.userId!)
+        .executeTakeFirst();
       if (!user) return { ok: false, reason: "invalid" };
       if (token.kind === "email-change") {
         const email = String(token.data.email);
-        const taken = await tx.selectFrom("user").select("id").where("email", "=", email).where("id", "!=", user.id).executeTakeFirst();
+        const taken = await tx
+          .selectFrom("user")
+          .select("id")
+          .where("email", "=", email)
+          .where("id", "!=", user.id)
+          .executeTakeFirst();
         if (taken) return { ok: false, reason: "taken" };
-        await tx.updateTable("user").set({ email, email_verified: 1, updated_at: now() }).where("id", "=", user.id).execute();
-        await audit(origin, { action: "account.email.changed", actor: { id: user.id, email }, target: { type: "user", id: user.id }, details: { before: user.email, after: email } }, tx);
+        await tx
+          .updateTable("user")
+          .set({ email, email_verified: 1, updated_at: now() })
+          .where("id", "=", user.id)
+          .execute();
+        await audit(
+          origin,
+          {
+            action: "account.email.changed",
+            actor: { id: user.id, email },
+            target: { type: "user", id: user.id },
+            details: { before: user.email, after: email },
+          },
+          tx,
+        );
         return { ok: true, kind: "email-changed" };
       }
-      await tx.updateTable("user").set({ email_verified: 1, updated_at: now() }).where("id", "=", user.id).execute();
+      await tx
+        .updateTable("user")
+        .set({ email_verified: 1, updated_at: now() })
+        .where("id", "=", user.id)
+        .execute();
       await spendTokens(user.id, "verify-email", tx);
-      await audit(origin, { action: "auth.email.verified", actor: user, target: { type: "user", id: user.id } }, tx);
+      await audit(
+        origin,
+        { action: "auth.email.verified", actor: user, target: { type: "user", id: user.id } },
+        tx,
+      );
       return { ok: true, kind: "verified" };
     });
 }

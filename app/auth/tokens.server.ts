@@ -55,7 +55,11 @@ export type ValidToken = {
 export type TokenCheck = { ok: true; token: ValidToken } | { ok: false; reason: TokenProblem };
 
 /** Looks a token up without spending it (for pages that show a form first). */
-export async function inspectToken(kinds: TokenKind[], raw: unknown, executor: Executor = db()): Promise<TokenCheck> {
+export async function inspectToken(
+  kinds: TokenKind[],
+  raw: unknown,
+  executor: Executor = db(),
+): Promise<TokenCheck> {
   if (typeof raw !== "string" || raw.length < 20 || raw.length > 200) return { ok: false, reason: "invalid" };
   const row = await executor
     .selectFrom("user_token")
@@ -73,7 +77,11 @@ export async function inspectToken(kinds: TokenKind[], raw: unknown, executor: E
 }
 
 /** Checks and spends a token; of two concurrent uses, only the first one succeeds. */
-export async function consumeToken(kinds: TokenKind[], raw: unknown, executor: Executor = db()): Promise<TokenCheck> {
+export async function consumeToken(
+  kinds: TokenKind[],
+  raw: unknown,
+  executor: Executor = db(),
+): Promise<TokenCheck> {
   const check = await inspectToken(kinds, raw, executor);
   if (!check.ok) return check;
   const result = await executor

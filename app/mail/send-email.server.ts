@@ -1,6 +1,6 @@
-import { APP_NAME } from "../config";
 import { EMAIL_TEXTS, type EmailType } from "../../emails/email-texts";
 import { renderEmail } from "../../emails/render-email";
+import { APP_NAME } from "../config";
 import { env } from "../env.server";
 import { DEFAULT_EMAIL_FROM } from "../settings/config-keys";
 import { getSystemConfig } from "../settings/system-config.server";

@@ -20,7 +20,8 @@ async function send(what: string, request: EmailRequest) {
   try {
     return await sendEmail(request);
   } catch (error) {
-    if (error instanceof MailProviderError) throw new MailSendError(what, error.providerMessage, request.type);
+    if (error instanceof MailProviderError)
+      throw new MailSendError(what, error.providerMessage, request.type);
     throw error;
   }
 }
@@ -45,7 +46,12 @@ export function sendPasswordResetEmail(input: { to: string; name: string; resetU
   });
 }
 
-export function sendInviteEmail(input: { to: string; inviterName: string; acceptUrl: string; appName?: string }) {
+export function sendInviteEmail(input: {
+  to: string;
+  inviterName: string;
+  acceptUrl: string;
+  appName?: string;
+}) {
   return send("invitation email", {
     to: input.to,
     type: "invite",

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setupDatabase } from "../../test/helpers";
-import { TEST_MAIL_KEY, useFakePostmark } from "../../test/mail-helpers";
+import { TEST_MAIL_KEY, withFakePostmark } from "../../test/mail-helpers";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { DEFAULT_EMAIL_FROM } from "../settings/config-keys";
@@ -9,7 +9,7 @@ import { recentMail } from "./mail-log.server";
 import { sendVerificationEmail } from "./senders.server";
 import { postmarkOptions } from "./transport.server";
 
-const postmark = useFakePostmark();
+const postmark = withFakePostmark();
 beforeAll(setupDatabase);
 afterEach(async () => {
   delete process.env.EMAIL_FROM;
@@ -18,7 +18,11 @@ afterEach(async () => {
   clearSystemConfigCache();
 });
 
-const input = { to: "ada@example.test", name: "Ada", verificationUrl: "http://localhost:3000/api/auth/verify-email?token=t0k" };
+const input = {
+  to: "ada@example.test",
+  name: "Ada",
+  verificationUrl: "http://localhost:3000/api/auth/verify-email?token=t0k",
+};
 
 describe("sendVerificationEmail", () => {
   it("sends one email with the exact subject, the fallback sender and the verification template", async () => {
@@ -37,7 +41,12 @@ describe("sendVerificationEmail", () => {
     expect(m!.HtmlBody).toContain(`href="${input.verificationUrl}"`);
     expect(delivery).toEqual({ via: "postmark", messageId: m!.MessageID });
     const [log] = await recentMail(1);
-    expect(log).toMatchObject({ to: input.to, type: "verification", status: "sent", providerMessageId: m!.MessageID });
+    expect(log).toMatchObject({
+      to: input.to,
+      type: "verification",
+      status: "sent",
+      providerMessageId: m!.MessageID,
+    });
     expect(log!.outboxLink).toBeNull();
   });
 
@@ -47,14 +56,19 @@ describe("sendVerificationEmail", () => {
     await sendVerificationEmail(input);
     await setSystemConfig("EMAIL_FROM", "db-sender@example.test", null);
     await sendVerificationEmail(input);
-    expect(postmark.fake.messages.map((m) => m.From)).toEqual(["env-sender@example.test", "db-sender@example.test"]);
+    expect(postmark.fake.messages.map((m) => m.From)).toEqual([
+      "env-sender@example.test",
+      "db-sender@example.test",
+    ]);
   });
 
   it("throws 'Failed to send verification email: ' + the provider's message, and logs the failure", async () => {
     postmark.fake.failNext({ ErrorCode: 300, Message: "Invalid 'To' address: 'ada@example.test'." });
     const error = await sendVerificationEmail(input).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toBe("Failed to send verification email: Invalid 'To' address: 'ada@example.test'.");
+    expect((error as Error).message).toBe(
+      "Failed to send verification email: Invalid 'To' address: 'ada@example.test'.",
+    );
     const [log] = await recentMail(1);
     expect(log).toMatchObject({ status: "failed", error: "Invalid 'To' address: 'ada@example.test'." });
   });
@@ -68,7 +82,10 @@ describe("sendVerificationEmail", () => {
 
 describe("postmarkOptions", () => {
   it("splits MAIL_API_URL into the client's scheme and host", () => {
-    expect(postmarkOptions("http://127.0.0.1:4010")).toMatchObject({ useHttps: false, requestHost: "127.0.0.1:4010" });
+    expect(postmarkOptions("http://127.0.0.1:4010")).toMatchObject({
+      useHttps: false,
+      requestHost: "127.0.0.1:4010",
+    });
     expect(postmarkOptions("https://mail.example.test/pm/")).toMatchObject({
       useHttps: true,
       requestHost: "mail.example.test/pm",

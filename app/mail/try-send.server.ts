@@ -1,10 +1,14 @@
-import { audit, type AuditOrigin } from "../audit/audit.server";
+import { type AuditOrigin, audit } from "../audit/audit.server";
 
 /**
  * For flows whose answer must not depend on the mail provider (register, forgot password):
  * a failed send is audited and reported as false instead of failing the request.
  */
-export async function trySend(origin: AuditOrigin, what: { type: string; to: string }, send: () => Promise<unknown>) {
+export async function trySend(
+  origin: AuditOrigin,
+  what: { type: string; to: string },
+  send: () => Promise<unknown>,
+) {
   try {
     await send();
     return true;

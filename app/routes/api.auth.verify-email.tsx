@@ -12,7 +12,9 @@ export async function loader(args: Route.LoaderArgs) {
   // /login says "verified" itself; only the change of address needs its own word.
   if (outcome.kind === "verified") throw redirect("/login?verified=1");
   throw redirect("/login?verified=1", {
-    headers: { "Set-Cookie": await toastCookie({ kind: "success", message: "Your new email address is confirmed." }) },
+    headers: {
+      "Set-Cookie": await toastCookie({ kind: "success", message: "Your new email address is confirmed." }),
+    },
   });
 }
 

@@ -19,11 +19,11 @@ export async function action(args: Route.ActionArgs) {
     body = JSON.parse(await readBodyText(args.request, 4096));
   } catch (error) {
     if (error instanceof BodyTooLarge) return apiError(413, "payload_too_large");
-    return apiError(400, "invalid_request", { message: "The body must be JSON: {\"to\": \"address\"}." });
+    return apiError(400, "invalid_request", { message: 'The body must be JSON: {"to": "address"}.' });
   }
   const parsed = bodySchema.safeParse(body);
   if (!parsed.success) {
-    return apiError(400, "invalid_request", { message: "\"to\" must be a valid email address.", field: "to" });
+    return apiError(400, "invalid_request", { message: '"to" must be a valid email address.', field: "to" });
   }
   const { to } = parsed.data;
   const appName = await getSystemConfig("APP_NAME");

@@ -111,8 +111,27 @@ describe("POST /api/webhooks/tasks", () => {
     expect(events).toEqual([]);
   });
 
-  it("answers 404 for an unknown task", async () => {
-    const res = await postWebhook({ taskId: "6c0f3c3e-0000-4000-8000-000000000000", status: "completed" });
+  it("answers 404 for an unknown task, without spending its webhook-id", async () => {
+    const taskId = "6c0f3c3e-0000-4000-8000-000000000000";
+    const res = await postWebhook({ taskId, status: "completed" });
     expect(res).toMatchObject({ status: 404, body: { error: "not_found" } });
+    const owner = await createUser({ roles: ["user"] });
+    const ts = new Date().toISOString();
+    await db()
+      .insertInto("task")
+      .values({
+        id: taskId,
+        type: "report.generate",
+        status: "processing",
+        user_id: owner.id,
+        payload: null,
+        result: null,
+        created_at: ts,
+        updated_at: ts,
+        completed_at: null,
+      })
+      .execute();
+    expect((await postWebhook({ taskId, status: "completed" })).status).toBe(200);
+    expect((await row(taskId)).status).toBe("completed");
   });
 });

@@ -8,7 +8,8 @@ const TEXTS = {
   register:
     "If the address can be used, we have sent a verification link to it. Follow the link to activate your account, then sign in. The link expires in 24 hours.",
   resend: "If an unverified account uses this address, a new verification link is on its way.",
-  reset: "If an account uses this address, we have sent a link to choose a new password. The link expires in one hour.",
+  reset:
+    "If an account uses this address, we have sent a link to choose a new password. The link expires in one hour.",
 } as const;
 
 export default function CheckInbox() {

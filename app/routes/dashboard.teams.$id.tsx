@@ -7,6 +7,7 @@ import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
 import { invalid, parseWith, redirectWithToast, refused, ruleToResponse } from "../http/form.server";
+import { TEAM_ROLES } from "../teams/team-roles";
 import {
   deleteTeam,
   getTeam,
@@ -14,7 +15,6 @@ import {
   removeMember,
   searchUsers,
   setMember,
-  TEAM_ROLES,
   teamSchema,
   updateTeam,
 } from "../teams/teams.server";

@@ -13,7 +13,8 @@ import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
 import { invalid, parseWith, redirectWithToast, refused, ruleToResponse } from "../http/form.server";
 import { bulkUsers } from "../users/bulk.server";
-import { listUsers, PAGE_SIZES, parseUserListQuery, type USER_SORTS } from "../users/list.server";
+import { listUsers, parseUserListQuery } from "../users/list.server";
+import { PAGE_SIZES, type USER_SORTS } from "../users/list-options";
 import { createUser, createUserSchema } from "../users/users.server";
 import type { Route } from "./+types/dashboard.users";
 

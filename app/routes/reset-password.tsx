@@ -4,8 +4,8 @@ import { resetPassword } from "../auth/password-reset.server";
 import { inspectToken } from "../auth/tokens.server";
 import { AuthCard } from "../components/auth/auth-card";
 import { LinkProblem } from "../components/auth/link-problem";
-import { FormError } from "../components/ui/card";
 import { Button } from "../components/ui/button";
+import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { invalid, parseWith, redirectWithToast } from "../http/form.server";
 import type { Route } from "./+types/reset-password";
@@ -21,13 +21,21 @@ export async function action(args: Route.ActionArgs) {
   const parsed = parseWith(resetPasswordSchema, Object.fromEntries(await args.request.formData()));
   if (!parsed.ok) return invalid(parsed.errors);
   const outcome = await resetPassword(args, parsed.value.token, parsed.value.password);
-  if (!outcome.ok) return data({ ok: false as const, reason: outcome.reason, errors: {}, formError: null }, { status: 400 });
-  return redirectWithToast("/login", { kind: "success", message: "Your password was changed. Sign in with the new one." });
+  if (!outcome.ok)
+    return data({ ok: false as const, reason: outcome.reason, errors: {}, formError: null }, { status: 400 });
+  return redirectWithToast("/login", {
+    kind: "success",
+    message: "Your password was changed. Sign in with the new one.",
+  });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const reason = loaderData.ok ? actionData && "reason" in actionData ? actionData.reason : null : loaderData.reason;
+  const reason = loaderData.ok
+    ? actionData && "reason" in actionData
+      ? actionData.reason
+      : null
+    : loaderData.reason;
   if (reason) return <LinkProblem reason={reason} kind="reset" />;
   const errors = (actionData?.errors ?? {}) as Record<string, string | undefined>;
   return (
@@ -43,7 +51,14 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           minLength={10}
           error={errors.password}
         />
-        <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" required error={errors.confirm} />
+        <Field
+          label="Repeat the new password"
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          required
+          error={errors.confirm}
+        />
         <FormError message={errors.token ? "This link is not valid." : actionData?.formError} />
         <Button pending={navigation.state === "submitting"}>Set new password</Button>
       </Form>

@@ -24,7 +24,10 @@ export const SYSTEM_CONFIG = {
       .string()
       .trim()
       .max(254)
-      .refine((v) => z.email().safeParse(v.match(/<([^>]+)>\s*$/)?.[1] ?? v).success, "Enter an email address."),
+      .refine(
+        (v) => z.email().safeParse(v.match(/<([^>]+)>\s*$/)?.[1] ?? v).success,
+        "Enter an email address.",
+      ),
     envVar: "EMAIL_FROM",
     fixedDefault: DEFAULT_EMAIL_FROM,
   },

@@ -3,7 +3,9 @@ import { CONFIG_KEYS, type ConfigKey, SYSTEM_CONFIG } from "./config-keys";
 
 // One parser for the system section of the Settings form, usable in the browser and on the server.
 
-export type SettingsChange = { key: ConfigKey; kind: "set"; value: string } | { key: ConfigKey; kind: "reset" };
+export type SettingsChange =
+  | { key: ConfigKey; kind: "set"; value: string }
+  | { key: ConfigKey; kind: "reset" };
 
 export type SettingsParse =
   | { ok: true; changes: SettingsChange[] }

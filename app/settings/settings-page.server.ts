@@ -1,8 +1,15 @@
 import { data } from "react-router";
-import { requirePermission } from "../access/guard.server";
 import { can } from "../access/check";
+import { requirePermission } from "../access/guard.server";
 import { assignableRoles, RuleViolation } from "../access/rules.server";
 import type { AuditOrigin } from "../audit/audit.server";
+import {
+  changePassword,
+  listMySessions,
+  requestEmailChange,
+  revokeMySessions,
+  updateProfile,
+} from "../auth/account.server";
 import {
   changeEmailSchema,
   changePasswordSchema,
@@ -10,7 +17,6 @@ import {
   inviteSchema,
   profileSchema,
 } from "../auth/account-schemas";
-import { changePassword, listMySessions, requestEmailChange, revokeMySessions, updateProfile } from "../auth/account.server";
 import { inviteUser } from "../auth/invitations.server";
 import type { SessionUser } from "../auth/session.server";
 import { invalid, parseWith, refused } from "../http/form.server";
@@ -72,7 +78,10 @@ export async function runSettingsIntent(args: Args, user: SessionUser, form: For
         const parsed = parseWith(changeEmailSchema, values);
         if (!parsed.ok) return invalid(parsed.errors, intent);
         await requestEmailChange(args, user, parsed.value);
-        return done(intent, `We sent a confirmation link to ${parsed.value.email}. Your address changes once you follow it.`);
+        return done(
+          intent,
+          `We sent a confirmation link to ${parsed.value.email}. Your address changes once you follow it.`,
+        );
       }
       case "password": {
         const parsed = parseWith(changePasswordSchema, values);
@@ -87,7 +96,10 @@ export async function runSettingsIntent(args: Args, user: SessionUser, form: For
       }
       case "revoke-others": {
         const count = await revokeMySessions(args, user, "others");
-        return done(intent, count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`);
+        return done(
+          intent,
+          count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`,
+        );
       }
       case "system": {
         await requirePermission(args, "settings.manage");

@@ -3,8 +3,8 @@ import { setupDatabase } from "../../test/helpers";
 import { APP_NAME } from "../config";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
-import { parseSettingsForm } from "./settings-form";
 import { decryptSecret, encryptSecret } from "./secret-box.server";
+import { parseSettingsForm } from "./settings-form";
 import {
   clearSystemConfigCache,
   describeSystemConfig,
@@ -15,7 +15,8 @@ import {
 
 beforeAll(setupDatabase);
 afterEach(async () => {
-  for (const key of ["MAIL_API_KEY", "EMAIL_FROM", "APP_NAME", "SETTINGS_ENCRYPTION_KEY"]) delete process.env[key];
+  for (const key of ["MAIL_API_KEY", "EMAIL_FROM", "APP_NAME", "SETTINGS_ENCRYPTION_KEY"])
+    delete process.env[key];
   resetEnvCache();
   await db().deleteFrom("system_setting").execute();
   clearSystemConfigCache();
@@ -70,7 +71,11 @@ describe("getSystemConfig", () => {
     expect(await getSystemConfig("MAIL_API_KEY")).toBe(key);
     // Plain settings stay readable.
     await setSystemConfig("APP_NAME", "Visible", null);
-    const plain = await db().selectFrom("system_setting").select("value").where("key", "=", "APP_NAME").executeTakeFirstOrThrow();
+    const plain = await db()
+      .selectFrom("system_setting")
+      .select("value")
+      .where("key", "=", "APP_NAME")
+      .executeTakeFirstOrThrow();
     expect(plain.value).toBe("Visible");
   });
 
@@ -78,7 +83,12 @@ describe("getSystemConfig", () => {
     setEnv({ EMAIL_FROM: "env@example.test" });
     await setSystemConfig("MAIL_API_KEY", "pm-server-token-ABCD", null);
     const views = Object.fromEntries((await describeSystemConfig()).map((v) => [v.key, v]));
-    expect(views.MAIL_API_KEY).toMatchObject({ source: "database", value: null, hint: "…ABCD", secret: true });
+    expect(views.MAIL_API_KEY).toMatchObject({
+      source: "database",
+      value: null,
+      hint: "…ABCD",
+      secret: true,
+    });
     expect(JSON.stringify(views)).not.toContain("pm-server-token");
     expect(views.EMAIL_FROM).toMatchObject({ source: "environment", value: "env@example.test" });
     expect(views.APP_NAME).toMatchObject({ source: "default", value: APP_NAME });
@@ -107,7 +117,9 @@ describe("secret box", () => {
 
 describe("parseSettingsForm", () => {
   it("keeps a secret when its field is blank and resets a plain value when blank", () => {
-    const out = parseSettingsForm(new URLSearchParams({ MAIL_API_KEY: "", EMAIL_FROM: "", APP_NAME: "Acme" }));
+    const out = parseSettingsForm(
+      new URLSearchParams({ MAIL_API_KEY: "", EMAIL_FROM: "", APP_NAME: "Acme" }),
+    );
     expect(out).toEqual({
       ok: true,
       changes: [
@@ -122,7 +134,8 @@ describe("parseSettingsForm", () => {
       new URLSearchParams({ MAIL_API_KEY: "short", EMAIL_FROM: "not an address", APP_NAME: "x".repeat(61) }),
     );
     expect(out.ok).toBe(false);
-    if (!out.ok) expect(Object.keys(out.fieldErrors).sort()).toEqual(["APP_NAME", "EMAIL_FROM", "MAIL_API_KEY"]);
+    if (!out.ok)
+      expect(Object.keys(out.fieldErrors).sort()).toEqual(["APP_NAME", "EMAIL_FROM", "MAIL_API_KEY"]);
   });
 
   it("accepts a display-name sender and rejects unknown reset keys", () => {

@@ -95,39 +95,45 @@ export async function claimTask(id: string): Promise<boolean> {
 export type Completion = { taskId: string; status: FinalStatus; result: unknown };
 export type ApplyOutcome = { kind: "applied"; userId: string } | { kind: "replayed" } | { kind: "not_found" };
 
+class UnknownTask extends Error {}
+
 /**
  * Records a final state once per delivery id: status, result, completed_at and updated_at in one
- * statement, and the delivery id in the same transaction, so a replay changes nothing.
+ * statement, and the delivery id in the same transaction, so a replay changes nothing. Both
+ * statements write (the first takes the write lock), so another process writing meanwhile makes
+ * this wait (busy timeout) instead of failing a read-then-write upgrade (SQLITE_BUSY_SNAPSHOT).
  */
 export async function applyCompletion(deliveryId: string, completion: Completion): Promise<ApplyOutcome> {
-  return db()
-    .transaction()
-    .execute(async (trx) => {
-      const task = await trx
-        .selectFrom("task")
-        .select("user_id")
-        .where("id", "=", completion.taskId)
-        .executeTakeFirst();
-      if (!task) return { kind: "not_found" } as const;
-      const ts = now();
-      const inserted = await trx
-        .insertInto("webhook_delivery")
-        .values({ id: deliveryId, received_at: ts })
-        .onConflict((oc) => oc.column("id").doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { kind: "replayed" } as const;
-      await trx
-        .updateTable("task")
-        .set({
-          status: completion.status,
-          result: JSON.stringify(completion.result ?? null),
-          completed_at: ts,
-          updated_at: ts,
-        })
-        .where("id", "=", completion.taskId)
-        .execute();
-      return { kind: "applied", userId: task.user_id } as const;
-    });
+  try {
+    return await db()
+      .transaction()
+      .execute(async (trx) => {
+        const ts = now();
+        const inserted = await trx
+          .insertInto("webhook_delivery")
+          .values({ id: deliveryId, received_at: ts })
+          .onConflict((oc) => oc.column("id").doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { kind: "replayed" } as const;
+        const updated = await trx
+          .updateTable("task")
+          .set({
+            status: completion.status,
+            result: JSON.stringify(completion.result ?? null),
+            completed_at: ts,
+            updated_at: ts,
+          })
+          .where("id", "=", completion.taskId)
+          .returning("user_id")
+          .executeTakeFirst();
+        // Rolls the delivery id back too: an id spent on an unknown task must stay usable.
+        if (!updated) throw new UnknownTask();
+        return { kind: "applied", userId: updated.user_id } as const;
+      });
+  } catch (error) {
+    if (error instanceof UnknownTask) return { kind: "not_found" };
+    throw error;
+  }
 }
 
 export async function idsWithStatus(status: "pending" | "processing"): Promise<string[]> {

@@ -4,8 +4,7 @@ import { RuleViolation } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
-
-export const TEAM_ROLES = ["lead", "member"] as const;
+import { TEAM_ROLES } from "./team-roles";
 
 export const teamSchema = z.object({
   name: z.string().trim().min(1, "Enter a team name.").max(80),

@@ -1,15 +1,6 @@
 import { z } from "zod";
 import { db } from "../db.server";
-
-export const PAGE_SIZES = [25, 50, 100] as const;
-export const USER_SORTS = [
-  "name",
-  "email",
-  "created_at",
-  "last_login_at",
-  "status",
-  "email_verified",
-] as const;
+import { PAGE_SIZES, USER_SORTS } from "./list-options";
 
 // The list state lives in the URL; this parses it, falling back to defaults on anything odd.
 export const userListQuery = z.object({
@@ -58,15 +49,11 @@ export async function listUsers(q: UserListQuery): Promise<{ rows: UserRow[]; to
   if (q.status) base = base.where("user.status", "=", q.status);
   if (q.verified) base = base.where("user.email_verified", "=", q.verified === "yes" ? 1 : 0);
   if (q.role) {
-    base = base.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("user_role")
-          .innerJoin("role", "role.id", "user_role.role_id")
-          .select("user_role.user_id")
-          .whereRef("user_role.user_id", "=", "user.id")
-          .where("role.name", "=", q.role),
-      ),
+    // A join from the role's link rows lets the planner start from user_role's role index.
+    const role = await db().selectFrom("role").select("id").where("name", "=", q.role).executeTakeFirst();
+    if (!role) return { rows: [], total: 0 };
+    base = base.innerJoin("user_role as filter_role", (join) =>
+      join.onRef("filter_role.user_id", "=", "user.id").on("filter_role.role_id", "=", role.id),
     );
   }
 

@@ -1,0 +1,151 @@
+import { randomUUID } from "node:crypto";
+import { expect, type Page, test } from "@playwright/test";
+import { createDb } from "../db/connection";
+import { E2E_ADMIN, E2E_DB } from "./env";
+import { createUser, signIn } from "./fixtures";
+import { linkFromMail, receivedMail } from "./mail";
+
+const PASSWORD = "a long e2e passphrase";
+const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@e2e.test`;
+
+async function fillSignIn(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+test("register, follow the emailed link, sign in; the used link shows the 400 page", async ({ page }) => {
+  const email = unique("reg");
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await page.getByLabel("Name").fill("Reggie Tester");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+
+  // Not verified yet: sign-in is refused and a new link is offered.
+  await fillSignIn(page, email, PASSWORD);
+  await expect(page.getByRole("alert")).toContainText("verify your email");
+  await page.getByRole("button", { name: "Send the verification link again" }).click();
+  await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+
+  const link = await linkFromMail(email, "verification", "/api/auth/verify-email?token=");
+  const [mail] = await receivedMail(email);
+  expect(mail?.Subject).toBe("Verify your email address");
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/login\?verified=1$/);
+  await expect(page.getByText("Your email address is verified.")).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Welcome, Reggie Tester" })).toBeVisible();
+
+  const response = await page.goto(link);
+  expect(response?.status()).toBe(400);
+  await expect(page.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
+  await expect(page.getByText("already been used")).toBeVisible();
+});
+
+test("an expired verification link shows the 400 page with a way to a new link", async ({ page }) => {
+  const email = unique("late");
+  await page.goto("/register");
+  await page.getByLabel("Name").fill("Late Comer");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+  const link = await linkFromMail(email, "verification", "/api/auth/verify-email?token=");
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    const user = await db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable("user_token")
+      .set({ expires_at: "2000-01-01T00:00:00.000Z" })
+      .where("user_id", "=", user.id)
+      .execute();
+  } finally {
+    await db.destroy();
+  }
+  const response = await page.goto(link);
+  expect(response?.status()).toBe(400);
+  await expect(page.getByText("This link has expired.")).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send a new link" }).click();
+  await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+  await expect.poll(async () => (await receivedMail(email)).length).toBe(2);
+});
+
+test("forgot password, reset through the emailed link, sign in with the new password", async ({ page }) => {
+  const user = await createUser(["user"], "Forgetful User");
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+
+  const link = await linkFromMail(user.email, "reset-password", "/reset-password?token=");
+  await page.goto(link);
+  await page.getByLabel("New password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Repeat the new password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText("Your password was changed.")).toBeVisible();
+
+  await fillSignIn(page, user.email, user.password);
+  await expect(page.getByRole("alert")).toHaveText("Invalid email or password.");
+  await signIn(page, user.email, PASSWORD);
+
+  const response = await page.goto(link);
+  expect(response?.status()).toBe(400);
+  await expect(page.getByRole("link", { name: "Request a new password reset link" })).toBeVisible();
+});
+
+test("an admin invites from Settings; the invitee sets a password and lands signed in", async ({
+  page,
+  browser,
+}) => {
+  const email = unique("invitee");
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.goto("/dashboard/settings");
+  const invite = page.locator("section", { has: page.getByRole("heading", { name: "Invite someone" }) });
+  await invite.getByLabel("Email address to invite").fill(email);
+  await invite.getByLabel("Manager").check();
+  await invite.getByRole("button", { name: "Send invitation" }).click();
+  await expect(invite.getByRole("status")).toHaveText(`Invitation sent to ${email}.`);
+
+  const link = await linkFromMail(email, "invite", "/accept-invite?token=");
+  const guest = await browser.newContext();
+  const invitee = await guest.newPage();
+  await invitee.goto(link);
+  await expect(invitee.getByText(email)).toBeVisible();
+  await invitee.getByLabel("Name").fill("Invited Person");
+  await invitee.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await invitee.getByLabel("Repeat the password").fill(PASSWORD);
+  await invitee.getByRole("button", { name: "Create my account" }).click();
+  await expect(invitee.getByRole("heading", { name: "Welcome, Invited Person" })).toBeVisible();
+  await expect(invitee.getByTestId("my-roles")).toContainText("manager");
+
+  const response = await invitee.goto(link);
+  expect(response?.status()).toBe(400);
+  await guest.close();
+});
+
+test("Settings: a test email goes through the provider and shows in the mail log", async ({ page }) => {
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.goto("/dashboard/settings");
+  await expect(page.getByTestId("source-MAIL_API_KEY")).toContainText("from the environment");
+  const to = unique("ops");
+  const section = page.locator("section", { has: page.getByRole("heading", { name: "Send a test email" }) });
+  await section.getByLabel("Recipient").fill(to);
+  await section.getByRole("button", { name: "Send test email" }).click();
+  await expect(section.getByRole("status")).toContainText("Sent. Provider message id: fake-");
+  await expect.poll(async () => (await receivedMail(to)).map((m) => m.Tag)).toEqual(["notification"]);
+  await page.reload();
+  await expect(page.getByTestId("mail-log")).toContainText(to);
+});

@@ -1,0 +1,69 @@
+import { expect, test } from "@playwright/test";
+import { E2E_ADMIN } from "./env";
+import { createUser, signIn } from "./fixtures";
+
+test("an admin changes a user's roles and that user's sidebar follows", async ({ page, browser }) => {
+  const person = await createUser(["user"], "Role Changer Target");
+  const other = await browser.newContext();
+  const theirPage = await other.newPage();
+  await signIn(theirPage, person.email, person.password);
+  await expect(theirPage.getByTestId("sidebar").getByRole("link")).toHaveText(["Dashboard", "Settings"]);
+
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.goto(`/dashboard/users?q=${encodeURIComponent(person.email)}`);
+  await page.getByRole("link", { name: "Role Changer Target" }).click();
+  await page.getByRole("checkbox", { name: "Manager" }).check();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+
+  await theirPage.reload();
+  await expect(theirPage.getByTestId("sidebar").getByRole("link")).toHaveText(["Dashboard", "Users", "Teams", "Settings"]);
+  await other.close();
+});
+
+test("an admin creates a team and adds a member", async ({ page }) => {
+  const member = await createUser(["user"], "Teammate Zed");
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.getByTestId("sidebar").getByRole("link", { name: "Teams" }).click();
+  await page.getByLabel("Team name").fill("Release Crew");
+  await page.getByLabel("Description").fill("Ships things");
+  await page.getByRole("button", { name: "Create team" }).click();
+  await expect(page.getByRole("heading", { name: "Release Crew" })).toBeVisible();
+  await page.getByLabel("Find a user by name or email").fill("Teammate Zed");
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("button", { name: "Add Teammate Zed" }).click();
+  await expect(page.getByTestId("team-members")).toContainText("Teammate Zed");
+  await page.getByTestId("team-members").getByRole("link", { name: "Teammate Zed" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/users/${member.id}$`));
+  await expect(page.getByRole("link", { name: "Release Crew" })).toBeVisible();
+});
+
+test("an admin creates a custom role and edits a menu item, which the sidebar shows at once", async ({ page }) => {
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.getByTestId("sidebar").getByRole("link", { name: "Access Control" }).click();
+  await page.getByLabel("Name", { exact: true }).fill("support_agent");
+  await page.getByLabel("Label", { exact: true }).fill("Support Agent");
+  await page.getByRole("checkbox", { name: "View Users" }).last().check();
+  await page.getByRole("button", { name: "Create role" }).click();
+  await expect(page.getByRole("status").filter({ hasText: 'Role "Support Agent" created.' })).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: /Support Agent/ })).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "Support Agent: View Users" })).toBeChecked();
+
+  const teamsRow = page.getByRole("listitem").filter({ has: page.locator('input[value="/dashboard/teams"]') });
+  await teamsRow.getByLabel("Title").fill("Squads");
+  await teamsRow.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("sidebar").getByRole("link", { name: "Squads" })).toBeVisible();
+});
+
+test("the audit log filters by action and expands a row", async ({ page }) => {
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.getByTestId("sidebar").getByRole("link", { name: "Audit Logs" }).click();
+  await page.getByLabel("Action").selectOption("auth.login.succeeded");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/action=auth\.login\.succeeded/);
+  const rows = page.getByTestId("audit-rows").getByRole("listitem");
+  await expect(rows.first()).toContainText("auth.login.succeeded");
+  await expect(page.getByTestId("audit-rows")).not.toContainText("auth.login.failed");
+  await rows.first().locator("summary").click();
+  await expect(rows.first()).toContainText("User agent");
+});
