@@ -22,6 +22,7 @@ export default [
     route("logs", "routes/dashboard.logs.tsx"),
     route("teams", "routes/dashboard.teams.tsx"),
     route("teams/:id", "routes/dashboard.teams.$id.tsx"),
+    route("broadcast", "routes/dashboard.broadcast.tsx"),
   ]),
   route("api/access/sync", "routes/api.access.sync.ts"),
   route("api/ping", "routes/api.ping.ts"),
@@ -30,6 +31,7 @@ export default [
   route("api/tasks/:id/download", "routes/api.tasks.$id.download.ts"),
   route("api/webhooks/tasks", "routes/api.webhooks.tasks.ts"),
   route("api/events", "routes/api.events.ts"),
+  route("api/notifications", "routes/api.notifications.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

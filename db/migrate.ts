@@ -4,6 +4,7 @@ import * as m002 from "./migrations/002_tasks";
 import * as m003 from "./migrations/003_mail_settings";
 import * as m004 from "./migrations/004_teams";
 import * as m005 from "./migrations/005_list_indexes";
+import * as m006 from "./migrations/006_notifications";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   "003_mail_settings": m003,
   "004_teams": m004,
   "005_list_indexes": m005,
+  "006_notifications": m006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

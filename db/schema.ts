@@ -155,6 +155,36 @@ export interface TaskArtifactTable {
   created_at: string;
 }
 
+export type NoticeLevel = "info" | "success" | "warning" | "critical";
+
+export interface BroadcastTable {
+  id: string;
+  title: string;
+  message: string;
+  level: NoticeLevel;
+  link: string | null;
+  /** JSON: {"kind":"all"} | {"kind":"roles","ids":[…]} | {"kind":"teams","ids":[…]} */
+  audience: string;
+  recipient_count: Generated<number>;
+  email_status: Generated<"none" | "pending" | "sending" | "done" | "failed">;
+  emails_sent: Generated<number>;
+  emails_failed: Generated<number>;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface NotificationTable {
+  id: string;
+  user_id: string;
+  broadcast_id: string | null;
+  title: string;
+  message: string;
+  level: NoticeLevel;
+  link: string | null;
+  read_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   permission: PermissionTable;
   role: RoleTable;
@@ -172,6 +202,8 @@ export interface Database {
   user_token: UserTokenTable;
   team: TeamTable;
   team_member: TeamMemberTable;
+  broadcast: BroadcastTable;
+  notification: NotificationTable;
 }
 
 export type User = Selectable<UserTable>;

@@ -149,3 +149,17 @@ test("Settings: a test email goes through the provider and shows in the mail log
   await page.reload();
   await expect(page.getByTestId("mail-log")).toContainText(to);
 });
+
+test("Settings: the app name saved in the database wins over the default, and resets", async ({ page }) => {
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.goto("/dashboard/settings");
+  const section = page.locator("section", { has: page.getByRole("heading", { name: "Mail and branding" }) });
+  await section.getByLabel("Application name").fill("Acme Control");
+  await section.getByRole("button", { name: "Save settings" }).click();
+  await expect(section.getByRole("status").first()).toHaveText("Saved: APP_NAME.");
+  await expect(page.locator("#sidebar")).toContainText("Acme Control");
+  await expect(page.getByTestId("source-APP_NAME")).toContainText("from Settings (database)");
+  await section.getByRole("button", { name: "Reset Application name to the environment value" }).click();
+  await expect(page.getByTestId("source-APP_NAME")).toContainText("built-in default");
+  await expect(page.locator("#sidebar")).not.toContainText("Acme Control");
+});

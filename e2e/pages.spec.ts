@@ -17,7 +17,12 @@ test("an admin changes a user's roles and that user's sidebar follows", async ({
   await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
 
   await theirPage.reload();
-  await expect(theirPage.getByTestId("sidebar").getByRole("link")).toHaveText(["Dashboard", "Users", "Teams", "Settings"]);
+  await expect(theirPage.getByTestId("sidebar").getByRole("link")).toHaveText([
+    "Dashboard",
+    "Users",
+    "Teams",
+    "Settings",
+  ]);
   await other.close();
 });
 
@@ -38,7 +43,9 @@ test("an admin creates a team and adds a member", async ({ page }) => {
   await expect(page.getByRole("link", { name: "Release Crew" })).toBeVisible();
 });
 
-test("an admin creates a custom role and edits a menu item, which the sidebar shows at once", async ({ page }) => {
+test("an admin creates a custom role and edits a menu item, which the sidebar shows at once", async ({
+  page,
+}) => {
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
   await page.getByTestId("sidebar").getByRole("link", { name: "Access Control" }).click();
   await page.getByLabel("Name", { exact: true }).fill("support_agent");
@@ -49,7 +56,9 @@ test("an admin creates a custom role and edits a menu item, which the sidebar sh
   await expect(page.getByRole("columnheader", { name: /Support Agent/ })).toBeVisible();
   await expect(page.getByRole("checkbox", { name: "Support Agent: View Users" })).toBeChecked();
 
-  const teamsRow = page.getByRole("listitem").filter({ has: page.locator('input[value="/dashboard/teams"]') });
+  const teamsRow = page
+    .getByRole("listitem")
+    .filter({ has: page.locator('input[value="/dashboard/teams"]') });
   await teamsRow.getByLabel("Title").fill("Squads");
   await teamsRow.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("sidebar").getByRole("link", { name: "Squads" })).toBeVisible();

@@ -31,14 +31,24 @@ async function time(label: string, fn: () => Promise<unknown>) {
 }
 
 await time("users: default page (newest 25)", () => listUsers(userListQuery.parse({})));
-await time("users: search 'person12' sorted by name", () => listUsers(userListQuery.parse({ q: "person12", sort: "name", dir: "asc" })));
-await time("users: role=manager, status=active, page 40", () => listUsers(userListQuery.parse({ role: "manager", status: "active", page: 40 })));
-await time("users: verified=no sorted by last sign-in, 100/page", () => listUsers(userListQuery.parse({ verified: "no", sort: "last_login_at", size: 100 })));
+await time("users: search 'person12' sorted by name", () =>
+  listUsers(userListQuery.parse({ q: "person12", sort: "name", dir: "asc" })),
+);
+await time("users: role=manager, status=active, page 40", () =>
+  listUsers(userListQuery.parse({ role: "manager", status: "active", page: 40 })),
+);
+await time("users: verified=no sorted by last sign-in, 100/page", () =>
+  listUsers(userListQuery.parse({ verified: "no", sort: "last_login_at", size: 100 })),
+);
 await time("audit: newest 50", () => listAudit(auditQuery.parse({})));
-await time("audit: action=user.update, page 20", () => listAudit(auditQuery.parse({ action: "user.update", page: 20 })));
+await time("audit: action=user.update, page 20", () =>
+  listAudit(auditQuery.parse({ action: "user.update", page: 20 })),
+);
 await time("audit: actor filter", () => listAudit(auditQuery.parse({ actor: "person42@bulk.test" })));
 const day = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
-await time("audit: one day + action", () => listAudit(auditQuery.parse({ from: day, to: day, action: "auth.login.failed" })));
+await time("audit: one day + action", () =>
+  listAudit(auditQuery.parse({ from: day, to: day, action: "auth.login.failed" })),
+);
 
 await closeDb();
 for (const s of ["", "-wal", "-shm"]) rmSync(file + s, { force: true });

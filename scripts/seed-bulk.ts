@@ -6,7 +6,13 @@ import type { Database } from "../db/schema";
 import { seed } from "../db/seed";
 import { loadDotEnv } from "./dotenv";
 
-const ACTIONS = ["auth.login.succeeded", "auth.login.failed", "user.update", "settings.update", "team.member.add"];
+const ACTIONS = [
+  "auth.login.succeeded",
+  "auth.login.failed",
+  "user.update",
+  "settings.update",
+  "team.member.add",
+];
 
 /** Adds `users` users (a third of them managers) and `audits` audit rows spread over 90 days. */
 export async function seedBulk(db: Kysely<Database>, users = 10_000, audits = 100_000) {

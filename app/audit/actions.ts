@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = [
   "team.member.add",
   "team.member.update",
   "team.member.remove",
+  "broadcast.send",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -22,5 +22,15 @@ export type TaskProgressEvent = {
   message?: string;
 };
 
-export type SystemEvent = TaskCompletedEvent | TaskProgressEvent;
+export type BroadcastEvent = {
+  type: "broadcast";
+  userId: string;
+  notificationId: string;
+  title: string;
+  message: string;
+  level: "info" | "success" | "warning" | "critical";
+  link: string | null;
+};
+
+export type SystemEvent = TaskCompletedEvent | TaskProgressEvent | BroadcastEvent;
 export type SystemEventType = SystemEvent["type"];

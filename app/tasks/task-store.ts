@@ -1,6 +1,6 @@
-// The browser's view of the signed-in user's tasks: one EventSource per tab, shared by every
-// component through useSyncExternalStore. remix-utils' useEventSource keeps only the latest
-// message, so a burst of completions could collapse into one; this listens to every event.
+// The browser's view of the signed-in user's tasks, shared by every component through
+// useSyncExternalStore and fed by the tab's one EventSource (app/events/event-source.ts).
+import { onStreamError, onStreamOpen, onSystemEvent } from "../events/event-source";
 import type { TaskCompletedEvent, TaskProgressEvent } from "../events/event-types";
 import { isFinal, TASK_LABELS, type TaskView } from "./task-types";
 
@@ -11,7 +11,7 @@ type Notify = (task: TrackedTask) => void;
 const EMPTY: TaskState = { tasks: [], connected: false, loaded: false };
 let state: TaskState = EMPTY;
 const listeners = new Set<() => void>();
-let source: EventSource | null = null;
+let disconnect: (() => void) | null = null;
 let notify: Notify = () => {};
 
 function set(next: Partial<TaskState>) {
@@ -74,40 +74,30 @@ function onProgress(event: TaskProgressEvent) {
   upsert({ ...current, status: "processing" }, event.progress);
 }
 
-function parse<T>(message: MessageEvent): T | null {
-  try {
-    return JSON.parse(message.data) as T;
-  } catch {
-    return null;
-  }
-}
-
 function connect() {
-  source = new EventSource("/api/events");
-  source.addEventListener("open", () => {
-    set({ connected: true });
-    void reconcile();
-  });
-  source.addEventListener("error", () => set({ connected: false }));
-  source.addEventListener("task-completed", (m) => {
-    const event = parse<TaskCompletedEvent>(m as MessageEvent);
-    if (event) void onCompleted(event);
-  });
-  source.addEventListener("task-progress", (m) => {
-    const event = parse<TaskProgressEvent>(m as MessageEvent);
-    if (event) onProgress(event);
-  });
+  const offs = [
+    onStreamOpen(() => {
+      set({ connected: true });
+      void reconcile();
+    }),
+    onStreamError(() => set({ connected: false })),
+    onSystemEvent("task-completed", (event) => void onCompleted(event)),
+    onSystemEvent("task-progress", onProgress),
+  ];
+  disconnect = () => {
+    for (const off of offs) off();
+  };
 }
 
 export const taskStore = {
   subscribe(listener: () => void) {
     listeners.add(listener);
-    if (!source && typeof window !== "undefined") connect();
+    if (!disconnect && typeof window !== "undefined") connect();
     return () => {
       listeners.delete(listener);
       if (listeners.size === 0) {
-        source?.close();
-        source = null;
+        disconnect?.();
+        disconnect = null;
         state = EMPTY;
       }
     };

@@ -1,0 +1,144 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { type AuditOrigin, audit } from "../audit/audit.server";
+import type { SessionUser } from "../auth/session.server";
+import { db, now } from "../db.server";
+import { systemBus } from "../events/bus.server";
+import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
+import { type Audience, audienceSchema, describeAudience, resolveAudience } from "./audience.server";
+import { NOTICE_LEVELS } from "./levels";
+
+export const broadcastSchema = z.object({
+  title: z.string().trim().min(1, "Enter a title.").max(120),
+  message: z.string().trim().min(1, "Enter a message.").max(2000),
+  level: z.enum(NOTICE_LEVELS),
+  link: z
+    .string()
+    .trim()
+    .max(500)
+    .refine(
+      (v) => v === "" || v.startsWith("/") || /^https:\/\//.test(v),
+      "Use a path such as /dashboard or an https:// address.",
+    )
+    .transform((v) => v || null),
+  audience: audienceSchema,
+  email: z.boolean(),
+});
+
+export type BroadcastInput = z.infer<typeof broadcastSchema>;
+
+/**
+ * Stores the notice, leaves a notification for every recipient (so those offline see it later)
+ * and pushes it live to those connected. Email, when asked for, goes out as a background task.
+ */
+export async function sendBroadcast(actor: SessionUser, input: BroadcastInput, origin: AuditOrigin) {
+  const recipients = await resolveAudience(input.audience);
+  // Resolved before the transaction: SQLite has one connection, which the transaction holds.
+  const audienceLabel = await describeAudience(input.audience);
+  const id = randomUUID();
+  const ts = now();
+  const notifications = recipients.map((r) => ({
+    id: randomUUID(),
+    user_id: r.id,
+    broadcast_id: id,
+    title: input.title,
+    message: input.message,
+    level: input.level,
+    link: input.link,
+    read_at: null,
+    created_at: ts,
+  }));
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .insertInto("broadcast")
+        .values({
+          id,
+          title: input.title,
+          message: input.message,
+          level: input.level,
+          link: input.link,
+          audience: JSON.stringify(input.audience),
+          recipient_count: recipients.length,
+          email_status: input.email && recipients.length ? "pending" : "none",
+          created_by: actor.id,
+          created_at: ts,
+        })
+        .execute();
+      for (let i = 0; i < notifications.length; i += 500) {
+        await trx
+          .insertInto("notification")
+          .values(notifications.slice(i, i + 500))
+          .execute();
+      }
+      await audit(
+        origin,
+        {
+          action: "broadcast.send",
+          actor,
+          target: { type: "broadcast", id },
+          details: {
+            title: input.title,
+            level: input.level,
+            audience: audienceLabel,
+            recipients: recipients.length,
+            email: input.email,
+          },
+        },
+        trx,
+      );
+    });
+  const bus = systemBus();
+  for (const n of notifications) {
+    bus.publish(SYSTEM_EVENT_CHANNEL, {
+      type: "broadcast",
+      userId: n.user_id,
+      notificationId: n.id,
+      title: n.title,
+      message: n.message,
+      level: n.level,
+      link: n.link,
+    });
+  }
+  return { id, recipients: recipients.length };
+}
+
+/** History for the broadcast page, with how many recipients have read each notice. */
+export async function broadcastHistory(limit = 50) {
+  const rows = await db()
+    .selectFrom("broadcast")
+    .leftJoin("user", "user.id", "broadcast.created_by")
+    .select([
+      "broadcast.id",
+      "broadcast.title",
+      "broadcast.level",
+      "broadcast.audience",
+      "broadcast.recipient_count",
+      "broadcast.email_status",
+      "broadcast.emails_sent",
+      "broadcast.emails_failed",
+      "broadcast.created_at",
+      "user.name as sender",
+    ])
+    .orderBy("broadcast.created_at", "desc")
+    .limit(limit)
+    .execute();
+  const ids = rows.map((r) => r.id);
+  const reads = ids.length
+    ? await db()
+        .selectFrom("notification")
+        .select(["broadcast_id", (eb) => eb.fn.countAll<number>().as("count")])
+        .where("broadcast_id", "in", ids)
+        .where("read_at", "is not", null)
+        .groupBy("broadcast_id")
+        .execute()
+    : [];
+  return Promise.all(
+    rows.map(async (r) => ({
+      ...r,
+      audience: await describeAudience(JSON.parse(r.audience) as Audience),
+      reads: Number(reads.find((x) => x.broadcast_id === r.id)?.count ?? 0),
+    })),
+  );
+}

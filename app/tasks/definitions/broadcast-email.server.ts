@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { db } from "../../db.server";
+import { baseUrl } from "../../env.server";
+import { sendNotificationEmail } from "../../mail/senders.server";
+import { defineTask, TaskError } from "../definition.server";
+
+// One notification email per recipient of a broadcast, with progress the sender can watch.
+export const broadcastEmail = defineTask({
+  type: "broadcast.email",
+  permission: "settings.manage",
+  payload: z.object({ broadcastId: z.string().uuid() }),
+  async run({ broadcastId }, { signal, progress }) {
+    const broadcast = await db()
+      .selectFrom("broadcast")
+      .selectAll()
+      .where("id", "=", broadcastId)
+      .executeTakeFirst();
+    if (!broadcast) throw new TaskError("That broadcast does not exist.");
+    // Only a pending broadcast is sent, so a repeated request never mails everyone twice.
+    const claimed = await db()
+      .updateTable("broadcast")
+      .set({ email_status: "sending" })
+      .where("id", "=", broadcastId)
+      .where("email_status", "=", "pending")
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0)
+      throw new TaskError("The emails of this broadcast were already sent.");
+
+    const recipients = await db()
+      .selectFrom("notification")
+      .innerJoin("user", "user.id", "notification.user_id")
+      .select(["user.name", "user.email"])
+      .where("notification.broadcast_id", "=", broadcastId)
+      .orderBy("user.email")
+      .execute();
+    const link = broadcast.link ? new URL(broadcast.link, baseUrl()).href : `${baseUrl()}/dashboard`;
+    let sent = 0;
+    let failed = 0;
+    for (const [i, r] of recipients.entries()) {
+      if (signal.aborted) break;
+      try {
+        await sendNotificationEmail({
+          to: r.email,
+          name: r.name,
+          subject: broadcast.title,
+          message: broadcast.message,
+          actionUrl: link,
+        });
+        sent++;
+      } catch {
+        failed++;
+      }
+      progress((i + 1) / recipients.length, `${i + 1} of ${recipients.length}`);
+    }
+    const status = failed && !sent ? "failed" : "done";
+    await db()
+      .updateTable("broadcast")
+      .set({ email_status: status, emails_sent: sent, emails_failed: failed })
+      .where("id", "=", broadcastId)
+      .execute();
+    return { sent, failed, recipients: recipients.length };
+  },
+});
