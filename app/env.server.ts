@@ -34,6 +34,7 @@ const schema = z.object({
   MAIL_API_URL: z.preprocess(blankToUndefined, z.string().url().optional()),
   EMAIL_FROM: optionalText(),
   APP_NAME: optionalText(),
+  AUDIT_RETENTION_DAYS: optionalText(),
   // Encrypts secret settings at rest; derived from SESSION_SECRET when unset.
   SETTINGS_ENCRYPTION_KEY: optionalText(),
 });

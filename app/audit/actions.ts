@@ -45,6 +45,8 @@ export const AUDIT_ACTIONS = [
   "team.member.update",
   "team.member.remove",
   "broadcast.send",
+  "audit.retention",
+  "audit.export",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

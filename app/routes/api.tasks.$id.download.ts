@@ -1,15 +1,20 @@
+import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { audit } from "../audit/audit.server";
 import { apiError } from "../http/responses";
+import { taskDefinition } from "../tasks/registry.server";
 import { findArtifact, findTask } from "../tasks/repository.server";
 import type { Route } from "./+types/api.tasks.$id.download";
 
-/** GET /api/tasks/:id/download: the file a task produced (the users.export CSV), for its owner. */
+/** GET /api/tasks/:id/download: the file a task produced (the users.export or audit.export CSV), for its owner. */
 export async function loader(args: Route.LoaderArgs) {
-  // The file holds user data, so user.read is checked again: it may have been revoked since.
-  const user = await requirePermission(args, "user.read");
+  const user = await requirePermission(args, "dashboard.access");
   const task = await findTask(args.params.id);
   if (!task || (task.user_id !== user.id && !user.isSuperAdmin)) return apiError(404, "not_found");
+  // The file holds what the task's permission guards (users, audit rows): checked again, since
+  // it may have been revoked after the task ran.
+  const needed = taskDefinition(task.type)?.permission;
+  if (needed && !can(user, needed)) return apiError(403, "forbidden", { permission: needed });
   const file = await findArtifact(task.id);
   if (!file) return apiError(404, "not_found");
   await audit(args, {

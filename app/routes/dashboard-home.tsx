@@ -1,54 +1,119 @@
 import { useRouteLoaderData } from "react-router";
 import { can } from "../access/check";
+import { requirePermission } from "../access/guard.server";
 import { PERMISSIONS } from "../access/permissions";
+import { formatDateTime } from "../components/format";
+import { ActivityChart } from "../components/overview/activity-chart";
+import { StatCard } from "../components/overview/stat-card";
 import { TaskActions } from "../components/tasks/task-actions";
+import { Card } from "../components/ui/card";
+import { overviewFor } from "../overview/overview.server";
 import type { loader as rootLoader } from "../root";
+import type { Route } from "./+types/dashboard-home";
 
-export default function DashboardHome() {
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requirePermission(args, "dashboard.access");
+  return overviewFor(user);
+}
+
+export default function DashboardHome({ loaderData }: Route.ComponentProps) {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   if (!root?.user) return null;
   const { user } = root;
+  const { users, teams, tasks, mail, chart, recent } = loaderData;
   const held = user.isSuperAdmin ? PERMISSIONS : PERMISSIONS.filter((p) => user.permissions.includes(p.key));
+  const taskTotal = Object.values(tasks).reduce((a, b) => a + b, 0);
   return (
-    <div className="flex max-w-3xl flex-col gap-6">
+    <div className="flex max-w-5xl flex-col gap-6">
       <div>
         <h1 className="text-2xl font-semibold">Welcome, {user.name}</h1>
         <p className="mt-1 text-slate-700 dark:text-slate-300">Signed in as {user.email}.</p>
       </div>
+
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="overview-cards">
+        {users ? (
+          <StatCard
+            title="Users"
+            value={users.total}
+            details={`${users.verified} verified · ${users.disabled} disabled · ${users.newThisWeek} new this week`}
+          />
+        ) : null}
+        {teams ? <StatCard title="Teams" value={teams.total} /> : null}
+        <StatCard
+          title={user.isSuperAdmin ? "Tasks (all)" : "Your tasks"}
+          value={taskTotal}
+          details={["pending", "processing", "completed", "failed"]
+            .map((s) => `${tasks[s] ?? 0} ${s}`)
+            .join(" · ")}
+        />
+        {mail ? (
+          <StatCard
+            title="Mail"
+            value={(mail.sent ?? 0) + (mail.outbox ?? 0)}
+            details={`${mail.sent ?? 0} sent · ${mail.outbox ?? 0} to outbox · ${mail.failed ?? 0} failed`}
+          />
+        ) : null}
+      </div>
+
       <TaskActions canExportUsers={can(user, "user.read")} />
-      <section
-        aria-labelledby="roles-heading"
-        className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-      >
-        <h2 id="roles-heading" className="font-semibold">
-          Your roles
-        </h2>
-        <ul className="mt-2 flex flex-wrap gap-2" data-testid="my-roles">
-          {user.roles.map((r) => (
-            <li
-              key={r}
-              className="rounded-full bg-indigo-100 px-3 py-1 text-sm text-indigo-900 dark:bg-indigo-900 dark:text-indigo-100"
-            >
-              {r}
-            </li>
-          ))}
-        </ul>
-      </section>
-      <section
-        aria-labelledby="perms-heading"
-        className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-      >
-        <h2 id="perms-heading" className="font-semibold">
-          Your permissions {user.isSuperAdmin ? "(all, as super admin)" : null}
-        </h2>
-        <ul className="mt-2 grid gap-1 sm:grid-cols-2" data-testid="my-permissions">
-          {held.map((p) => (
-            <li key={p.key} className="text-sm">
-              {p.label} <code className="text-xs text-slate-600 dark:text-slate-400">{p.key}</code>
-            </li>
-          ))}
-        </ul>
-      </section>
+
+      <Card title="Last 14 days">
+        <ActivityChart
+          days={chart.days}
+          series={[
+            ...(chart.signIns
+              ? [
+                  {
+                    label: "Sign-ins",
+                    values: chart.signIns,
+                    className: "fill-indigo-600 dark:fill-indigo-400",
+                  },
+                ]
+              : []),
+            {
+              label: user.isSuperAdmin ? "Tasks" : "Your tasks",
+              values: chart.tasks,
+              className: "fill-emerald-600 dark:fill-emerald-400",
+            },
+          ]}
+        />
+      </Card>
+
+      {recent ? (
+        <Card title="Recent activity">
+          <ul className="flex flex-col gap-1 text-sm" data-testid="recent-activity">
+            {recent.map((r) => (
+              <li key={r.id}>
+                <code>{r.action}</code> by {r.actor_email ?? "anonymous"} · {formatDateTime(r.created_at)}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
+
+      <div className="grid gap-4 md:grid-cols-2">
+        <Card title="Your roles">
+          <ul className="flex flex-wrap gap-2" data-testid="my-roles">
+            {user.roles.map((r) => (
+              <li
+                key={r}
+                className="rounded-full bg-indigo-100 px-3 py-1 text-sm text-indigo-900 dark:bg-indigo-900 dark:text-indigo-100"
+              >
+                {r}
+              </li>
+            ))}
+          </ul>
+        </Card>
+        <Card title={`Your permissions${user.isSuperAdmin ? " (all, as super admin)" : ""}`}>
+          <ul className="grid gap-1" data-testid="my-permissions">
+            {held.map((p) => (
+              <li key={p.key} className="text-sm">
+                {p.label} <code className="text-xs text-slate-600 dark:text-slate-400">{p.key}</code>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      </div>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { requirePermission } from "../access/guard.server";
 import { AUDIT_ACTIONS } from "../audit/actions";
 import { listAudit, parseAuditQuery } from "../audit/query.server";
 import { formatDateTime } from "../components/format";
+import { ExportAuditButton } from "../components/tasks/export-audit-button";
 import { Button } from "../components/ui/button";
 import { EmptyState } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -85,6 +86,15 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         <Field label="From" name="from" type="date" defaultValue={query.from} />
         <Field label="To" name="to" type="date" defaultValue={query.to} />
         <Button variant="secondary">Filter</Button>
+        <ExportAuditButton
+          filters={{
+            actor: query.actor,
+            action: query.action,
+            target: query.target,
+            from: query.from,
+            to: query.to,
+          }}
+        />
       </Form>
 
       {rows.length === 0 ? (

@@ -1,17 +1,31 @@
 import { Menu, ShieldAlert, X } from "lucide-react";
 import { useState } from "react";
-import { Form, isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
+import {
+  Form,
+  isRouteErrorResponse,
+  Outlet,
+  redirect,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
 import { requirePermission } from "../access/guard.server";
+import { NotificationBell } from "../components/notifications/notification-bell";
 import { Sidebar } from "../components/sidebar";
 import { TaskCentre } from "../components/tasks/task-centre";
 import { ThemeSwitch } from "../components/theme-switch";
 import { UserMenu } from "../components/user-menu";
+import { unreadCount } from "../notifications/inbox.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/dashboard";
 
 export async function loader(args: Route.LoaderArgs) {
-  await requirePermission(args, "dashboard.access");
-  return null;
+  const user = await requirePermission(args, "dashboard.access");
+  // A temporary password set by an admin must be replaced before anything else.
+  const path = new URL(args.request.url).pathname.replace(/\.data$/, "");
+  if (user.mustChangePassword && path !== "/dashboard/settings")
+    throw redirect("/dashboard/settings?mustChange=1");
+  return { unread: await unreadCount(user.id), mustChangePassword: user.mustChangePassword };
 }
 
 function useRoot() {
@@ -20,6 +34,7 @@ function useRoot() {
 
 export default function DashboardLayout() {
   const root = useRoot();
+  const layout = useLoaderData<typeof loader>();
   const [open, setOpen] = useState(false);
   if (!root?.user) return null;
   return (
@@ -69,10 +84,19 @@ export default function DashboardLayout() {
           </button>
           <div className="flex-1" />
           <TaskCentre />
+          <NotificationBell initialUnread={layout.unread} />
           <ThemeSwitch theme={root.theme} />
           <UserMenu name={root.user.name} email={root.user.email} />
         </header>
         <main id="main" className="flex-1 p-4 md:p-8">
+          {layout.mustChangePassword ? (
+            <p
+              role="alert"
+              className="mb-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+            >
+              Your password was set by an administrator. Choose a new password below to continue.
+            </p>
+          ) : null}
           <Outlet />
         </main>
       </div>

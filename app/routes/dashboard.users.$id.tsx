@@ -4,6 +4,9 @@ import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
+import { audit } from "../audit/audit.server";
+import { requestPasswordReset } from "../auth/password-reset.server";
+import { resendVerification } from "../auth/registration.server";
 import { formatDateTime } from "../components/format";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
@@ -83,6 +86,25 @@ export async function action(args: Route.ActionArgs) {
       if (!sessionId.success || !(await revokeSession(actor, id.data, sessionId.data, args)))
         return refused("That session no longer exists.", 404, intent);
       return redirectWithToast(self, { kind: "success", message: "Session signed out." });
+    }
+    if (intent === "send-reset" || intent === "resend-verification") {
+      const actor = await requirePermission(args, "user.update");
+      const user = await getUser(id.data);
+      if (!user) throw missing();
+      if (intent === "send-reset") {
+        await requestPasswordReset(args, user.email);
+        await audit(args, { action: "user.password_reset", actor, target: { type: "user", id: user.id } });
+        return redirectWithToast(self, {
+          kind: "success",
+          message: `A password reset link was sent to ${user.email}.`,
+        });
+      }
+      if (user.email_verified) return refused("This address is already verified.", 400, intent);
+      await resendVerification(args, user.email);
+      return redirectWithToast(self, {
+        kind: "success",
+        message: `A new verification link was sent to ${user.email}.`,
+      });
     }
     if (intent === "delete") {
       const actor = await requirePermission(args, "user.delete");
@@ -183,6 +205,25 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
               >
                 <Button variant="danger" name="intent" value="delete" pending={busy("delete")}>
                   Delete {user.name}
+                </Button>
+              </Form>
+            ) : null}
+            {may.update && user.status === "active" ? (
+              <Form method="post">
+                <Button variant="secondary" name="intent" value="send-reset" pending={busy("send-reset")}>
+                  Send password reset link
+                </Button>
+              </Form>
+            ) : null}
+            {may.update && !user.email_verified ? (
+              <Form method="post">
+                <Button
+                  variant="secondary"
+                  name="intent"
+                  value="resend-verification"
+                  pending={busy("resend-verification")}
+                >
+                  Resend verification link
                 </Button>
               </Form>
             ) : null}

@@ -5,6 +5,7 @@ import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
+import { inviteUser } from "../auth/invitations.server";
 import { formatDateTime } from "../components/format";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
@@ -12,11 +13,17 @@ import { Field } from "../components/ui/field";
 import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
 import { invalid, parseWith, redirectWithToast, refused, ruleToResponse } from "../http/form.server";
+import { MailSendError } from "../mail/senders.server";
 import { bulkUsers } from "../users/bulk.server";
 import { listUsers, parseUserListQuery } from "../users/list.server";
 import { PAGE_SIZES, type USER_SORTS } from "../users/list-options";
 import { createUser, createUserSchema } from "../users/users.server";
 import type { Route } from "./+types/dashboard.users";
+
+const inviteSchema = z.object({
+  email: z.string().trim().toLowerCase().email("Enter a valid email address.").max(254),
+  roleIds: z.array(z.string().uuid()).max(20),
+});
 
 const bulkSchema = z.object({ ids: z.array(z.string().uuid()).min(1, "Select at least one user.").max(100) });
 
@@ -63,6 +70,21 @@ export async function action(args: Route.ActionArgs) {
     } catch (error) {
       return ruleToResponse(error, intent);
     }
+  }
+  if (intent === "invite") {
+    const actor = await requirePermission(args, "user.write");
+    const parsed = parseWith(inviteSchema, { email: form.get("email"), roleIds: form.getAll("roles") });
+    if (!parsed.ok) return invalid(parsed.errors, intent);
+    try {
+      await inviteUser(args, actor, parsed.value);
+    } catch (error) {
+      if (error instanceof MailSendError) return refused(error.message, 502, intent);
+      return ruleToResponse(error, intent);
+    }
+    return redirectWithToast(back.pathname + back.search, {
+      kind: "success",
+      message: `Invitation sent to ${parsed.value.email}.`,
+    });
   }
   if (intent === "bulk-disable" || intent === "bulk-delete") {
     const actor = await requirePermission(args, intent === "bulk-delete" ? "user.delete" : "user.update");
@@ -113,7 +135,8 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
   const [selected, setSelected] = useState<string[]>([]);
   const busy = (intent: string) =>
     navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
-  const errors = actionData && "errors" in actionData ? actionData.errors : {};
+  const errorsOf = (intent: string) => (actionData?.intent === intent ? actionData.errors : {});
+  const errors = errorsOf("create");
   const toggle = (id: string) =>
     setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
 
@@ -252,6 +275,39 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         </div>
       )}
       <Pagination page={query.page} size={query.size} total={total} />
+
+      {may.write ? (
+        <Card title="Invite by email">
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
+            The person gets a link valid for 7 days to choose their name and password.
+          </p>
+          <Form method="post" className="grid gap-3 sm:grid-cols-2">
+            <Field
+              label="Email to invite"
+              name="email"
+              type="email"
+              required
+              error={errorsOf("invite").email}
+            />
+            <fieldset>
+              <legend className="text-sm font-medium">Roles for the invitee</legend>
+              <div className="mt-1 flex flex-wrap gap-3">
+                {assignable.map((r) => (
+                  <label key={r.id} className="flex items-center gap-1 text-sm">
+                    <input type="checkbox" name="roles" value={r.id} /> {r.label}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            {actionData?.intent === "invite" ? <FormError message={actionData.formError} /> : null}
+            <div className="sm:col-span-2">
+              <Button name="intent" value="invite" pending={busy("invite")}>
+                Send invitation
+              </Button>
+            </div>
+          </Form>
+        </Card>
+      ) : null}
 
       {may.write ? (
         <Card title="Create a user">

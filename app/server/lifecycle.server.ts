@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { RouterContextProvider } from "react-router";
 import { migrateToLatest } from "../../db/migrate";
+import { startRetentionSchedule, stopRetentionSchedule } from "../audit/retention.server";
 import { closeDb, db } from "../db.server";
 import { closeAllStreams } from "../events/stream.server";
 import { requestInfoContext } from "../http/request-info.server";
@@ -21,6 +22,8 @@ async function startBackgroundTasks() {
   await taskRunner().start();
   onShutdown(closeAllStreams);
   onShutdown(() => taskRunner().stop());
+  startRetentionSchedule();
+  onShutdown(stopRetentionSchedule);
 }
 
 // Exported through entry.server so server.ts drives the same module instances the routes use.

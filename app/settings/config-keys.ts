@@ -39,6 +39,18 @@ export const SYSTEM_CONFIG = {
     envVar: "APP_NAME",
     fixedDefault: APP_NAME,
   },
+  AUDIT_RETENTION_DAYS: {
+    label: "Audit log retention (days)",
+    help: "Audit entries older than this are deleted by the daily cleanup.",
+    secret: false,
+    schema: z
+      .string()
+      .trim()
+      .regex(/^\d+$/, "Enter a whole number of days.")
+      .refine((v) => Number(v) >= 1 && Number(v) <= 3650, "Between 1 and 3650 days."),
+    envVar: "AUDIT_RETENTION_DAYS",
+    fixedDefault: "365",
+  },
 } as const satisfies Record<
   string,
   {

@@ -1,11 +1,17 @@
 import type { TaskDefinition } from "./definition.server";
+import { auditExport } from "./definitions/audit-export.server";
 import { broadcastEmail } from "./definitions/broadcast-email.server";
 import { reportGenerate } from "./definitions/report-generate.server";
 import { usersExport } from "./definitions/users-export.server";
 
 // The one list of task types: POST /api/tasks accepts exactly these. Adding a type is one file in
 // definitions/ and one line here (README "How to add a task type").
-const definitions: TaskDefinition[] = [reportGenerate, usersExport, broadcastEmail] as TaskDefinition[];
+const definitions: TaskDefinition[] = [
+  reportGenerate,
+  usersExport,
+  broadcastEmail,
+  auditExport,
+] as TaskDefinition[];
 
 export const TASK_REGISTRY: ReadonlyMap<string, TaskDefinition> = new Map(
   definitions.map((d) => [d.type, d]),

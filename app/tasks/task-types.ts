@@ -20,6 +20,8 @@ export type TaskView = {
 export const TASK_LABELS: Record<string, string> = {
   "report.generate": "System report",
   "users.export": "User export",
+  "audit.export": "Audit log export",
+  "broadcast.email": "Broadcast emails",
 };
 
 export function isFinal(status: TaskStatus): status is FinalStatus {

@@ -367,3 +367,56 @@ describe("editing users", () => {
     ).toBe(404);
   });
 });
+
+describe("invitations and links from the users pages", () => {
+  it("invites by email with user.write only, never above the inviter's roles", async () => {
+    const manager = await signedIn(["manager"]);
+    const admin = await signedIn(["admin"]);
+    expect((await onList(manager.cookie, { intent: "invite", email: "invitee@example.test" })).status).toBe(
+      403,
+    );
+    expect((await onList(admin.cookie, { intent: "invite", email: "nope" })).status).toBe(400);
+    const superOut = await onList(admin.cookie, {
+      intent: "invite",
+      email: "boss@example.test",
+      roles: [await roleId("super_admin")],
+    });
+    expect(superOut.status).toBe(403);
+    const ok = await onList(admin.cookie, {
+      intent: "invite",
+      email: "Invitee@Example.test",
+      roles: [await roleId("manager")],
+    });
+    expect(ok.status).toBe(302);
+    const tokens = await db()
+      .selectFrom("user_token")
+      .select(["kind", "data"])
+      .where("kind", "=", "invite")
+      .execute();
+    expect(tokens).toHaveLength(1);
+    expect(JSON.parse(tokens[0]!.data!)).toMatchObject({ email: "invitee@example.test" });
+  });
+
+  it("sends a reset link (user.update) and resends verification only to the unverified", async () => {
+    const manager = await signedIn(["manager"]);
+    const admin = await signedIn(["admin"]);
+    const target = await createUser({ roles: ["user"], verified: false });
+    expect((await onUser(target.id, manager.cookie, { intent: "send-reset" })).status).toBe(403);
+    expect((await onUser(target.id, admin.cookie, { intent: "send-reset" })).status).toBe(302);
+    expect((await onUser(target.id, admin.cookie, { intent: "resend-verification" })).status).toBe(302);
+    const kinds = await db()
+      .selectFrom("user_token")
+      .select("kind")
+      .where("user_id", "=", target.id)
+      .execute();
+    expect(kinds.map((k) => k.kind).sort()).toEqual(["reset-password", "verify-email"]);
+    const verified = await createUser({ roles: ["user"] });
+    expect((await onUser(verified.id, admin.cookie, { intent: "resend-verification" })).status).toBe(400);
+    const audit = await db()
+      .selectFrom("audit_log")
+      .select("actor_id")
+      .where("action", "=", "user.password_reset")
+      .executeTakeFirstOrThrow();
+    expect(audit.actor_id).toBe(admin.id);
+  });
+});

@@ -1,0 +1,116 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { RecordingRunner } from "../../test/tasks";
+import { db } from "../db.server";
+import { loader as downloadLoader } from "../routes/api.tasks.$id.download";
+import { setSystemConfig } from "../settings/system-config.server";
+import { createTask } from "../tasks/create-task.server";
+import { auditExport } from "../tasks/definitions/audit-export.server";
+import { setTaskRunner } from "../tasks/runner.server";
+import { purgeExpiredAudit } from "./retention.server";
+
+beforeAll(async () => {
+  await setupDatabase();
+  setTaskRunner(new RecordingRunner());
+});
+
+function entry(action: string, daysAgo: number, actor = "alice@example.test") {
+  return {
+    id: randomUUID(),
+    actor_id: null,
+    actor_email: actor,
+    action,
+    target_type: "user",
+    target_id: "u",
+    details: JSON.stringify({ note: `=cmd|' /C calc'!A0 ${daysAgo}` }),
+    ip: "203.0.113.9",
+    user_agent: "t",
+    created_at: new Date(Date.now() - daysAgo * 86_400_000).toISOString(),
+  };
+}
+
+describe("audit export", () => {
+  it("is refused without log.read", async () => {
+    const manager = await signedIn(["manager"]);
+    const out = await createTask(
+      { id: manager.id, isSuperAdmin: false, permissions: new Set(["dashboard.access"]) } as never,
+      { type: "audit.export", payload: {} },
+    );
+    expect(out).toMatchObject({ ok: false, status: 403, permission: "log.read" });
+  });
+
+  it("writes the filtered rows as CSV in batches, newest first, and only log.read holders download it", async () => {
+    const rows = [
+      ...Array.from({ length: 4_500 }, (_, i) => entry("user.update", i / 1000)),
+      entry("auth.login.failed", 1),
+    ];
+    for (let i = 0; i < rows.length; i += 500)
+      await db()
+        .insertInto("audit_log")
+        .values(rows.slice(i, i + 500))
+        .execute();
+    const admin = await signedIn(["admin"]);
+    const taskId = randomUUID();
+    await db()
+      .insertInto("task")
+      .values({
+        id: taskId,
+        type: "audit.export",
+        status: "processing",
+        user_id: admin.id,
+        payload: "{}",
+        result: null,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+        completed_at: null,
+      })
+      .execute();
+    const progress: number[] = [];
+    const result = (await auditExport.run(
+      auditExport.payload.parse({ action: "user.update", actor: "alice@example.test" }),
+      {
+        taskId,
+        userId: admin.id,
+        signal: new AbortController().signal,
+        progress: (p) => progress.push(p),
+      },
+    )) as { rows: number; downloadUrl: string };
+    expect(result.rows).toBe(4_500);
+    expect(progress.length).toBeGreaterThan(1);
+
+    const file = await run(() =>
+      downloadLoader(args(request(result.downloadUrl, { cookie: admin.cookie }), { id: taskId })),
+    );
+    expect(file.status).toBe(200);
+    const lines = String(file.body).trim().split(/\r?\n/);
+    expect(lines[0]).toBe("time,action,actor,target_type,target_id,ip,user_agent,details");
+    expect(lines).toHaveLength(4_501);
+    expect(String(file.body)).not.toContain("auth.login.failed");
+    // Spreadsheet formulas in data are neutralised.
+    expect(String(file.body)).not.toMatch(/,"?=cmd/);
+
+    await db().deleteFrom("role_permission").execute();
+    const { invalidateRoles } = await import("../access/role-cache.server");
+    invalidateRoles();
+    const revoked = await run(() =>
+      downloadLoader(args(request(result.downloadUrl, { cookie: admin.cookie }), { id: taskId })),
+    );
+    expect(revoked.status).toBe(403);
+  });
+});
+
+describe("audit retention", () => {
+  it("deletes rows older than the setting, and records that it did", async () => {
+    await db().deleteFrom("audit_log").execute();
+    await db()
+      .insertInto("audit_log")
+      .values([entry("user.update", 5), entry("user.update", 40), entry("user.update", 400)])
+      .execute();
+    expect(await purgeExpiredAudit()).toBe(1); // default 365 days
+    await setSystemConfig("AUDIT_RETENTION_DAYS", "30", null);
+    expect(await purgeExpiredAudit()).toBe(1);
+    const left = await db().selectFrom("audit_log").select(["action"]).execute();
+    expect(left.map((l) => l.action).sort()).toEqual(["audit.retention", "audit.retention", "user.update"]);
+  });
+});

@@ -1,0 +1,161 @@
+import { Bell } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Link, useFetcher } from "react-router";
+import { onStreamOpen, onSystemEvent } from "../../events/event-source";
+import { formatDateTime } from "../format";
+import { showToast } from "../toaster";
+
+type Item = {
+  id: string;
+  title: string;
+  message: string;
+  level: string;
+  link: string | null;
+  read_at: string | null;
+  created_at: string;
+};
+type ListData = { notifications: Item[]; unread: number };
+
+const TOAST_KIND = { info: "info", success: "success", warning: "error", critical: "error" } as const;
+
+/** The header bell: unread count, a list, mark one or all read; new notices arrive live. */
+export function NotificationBell({ initialUnread }: { initialUnread: number }) {
+  const list = useFetcher<ListData>();
+  const mark = useFetcher<{ ok: boolean; unread: number }>();
+  const [open, setOpen] = useState(false);
+  const [unread, setUnread] = useState(initialUnread);
+  const [live, setLive] = useState<Item[]>([]);
+  const root = useRef<HTMLDivElement>(null);
+  const load = list.load;
+
+  useEffect(() => {
+    const offEvent = onSystemEvent("broadcast", (e) => {
+      setUnread((n) => n + 1);
+      setLive((items) => [
+        {
+          id: e.notificationId,
+          title: e.title,
+          message: e.message,
+          level: e.level,
+          link: e.link,
+          read_at: null,
+          created_at: new Date().toISOString(),
+        },
+        ...items,
+      ]);
+      showToast({ kind: TOAST_KIND[e.level], message: `${e.title}: ${e.message}` });
+    });
+    // After a reconnect the count may be stale: ask the server again.
+    const offOpen = onStreamOpen(() => load("/api/notifications"));
+    return () => {
+      offEvent();
+      offOpen();
+    };
+  }, [load]);
+
+  useEffect(() => {
+    if (list.data) {
+      setUnread(list.data.unread);
+      setLive([]);
+    }
+  }, [list.data]);
+  useEffect(() => {
+    if (mark.data?.ok) load("/api/notifications");
+  }, [mark.data, load]);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent | KeyboardEvent) => {
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !root.current?.contains(e.target as Node))
+        setOpen(false);
+    };
+    document.addEventListener("mousedown", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("mousedown", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, [open]);
+
+  const items = [...live, ...(list.data?.notifications ?? [])];
+  return (
+    <div className="relative" ref={root}>
+      <button
+        type="button"
+        aria-label={`Notifications, ${unread} unread`}
+        aria-expanded={open}
+        aria-controls="notification-list"
+        onClick={() => {
+          setOpen((v) => !v);
+          if (!open) load("/api/notifications");
+        }}
+        className="relative rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800"
+      >
+        <Bell aria-hidden className="size-5" />
+        {unread > 0 ? (
+          <span
+            data-testid="unread-count"
+            className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-semibold text-white"
+          >
+            {unread}
+          </span>
+        ) : null}
+      </button>
+      <div
+        id="notification-list"
+        hidden={!open}
+        className="absolute right-0 z-40 mt-2 w-80 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+      >
+        <div className="flex items-center justify-between px-2 py-1">
+          <h2 className="text-sm font-semibold">Notifications</h2>
+          <mark.Form method="post" action="/api/notifications">
+            <input type="hidden" name="intent" value="read-all" />
+            <button
+              type="submit"
+              className="text-xs text-indigo-700 underline disabled:opacity-50 dark:text-indigo-300"
+              disabled={unread === 0}
+            >
+              Mark all as read
+            </button>
+          </mark.Form>
+        </div>
+        {list.state === "loading" && items.length === 0 ? (
+          <p className="px-2 py-3 text-sm">Loading…</p>
+        ) : null}
+        {list.state === "idle" && items.length === 0 ? (
+          <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">No notifications yet.</p>
+        ) : null}
+        <ul className="max-h-96 overflow-y-auto">
+          {items.map((n) => (
+            <li
+              key={n.id}
+              className={`rounded px-2 py-2 text-sm ${n.read_at ? "" : "bg-indigo-50 dark:bg-indigo-950"}`}
+            >
+              <p className="font-medium">
+                {n.title} <span className="text-xs text-slate-600 dark:text-slate-400">({n.level})</span>
+              </p>
+              <p>{n.message}</p>
+              <p className="mt-1 flex items-center gap-3 text-xs text-slate-600 dark:text-slate-400">
+                {formatDateTime(n.created_at)}
+                {n.link ? (
+                  <Link to={n.link} className="text-indigo-700 underline dark:text-indigo-300">
+                    Open
+                  </Link>
+                ) : null}
+                {!n.read_at ? (
+                  <mark.Form method="post" action="/api/notifications">
+                    <input type="hidden" name="intent" value="read" />
+                    <input type="hidden" name="id" value={n.id} />
+                    <button type="submit" className="underline">
+                      Mark as read
+                    </button>
+                  </mark.Form>
+                ) : null}
+              </p>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+// A small server-rendered bar chart: no chart library, readable in both themes.
+export function ActivityChart({
+  days,
+  series,
+}: {
+  days: string[];
+  series: { label: string; values: number[]; className: string }[];
+}) {
+  const max = Math.max(1, ...series.flatMap((s) => s.values));
+  const width = 560;
+  const height = 160;
+  const groupWidth = width / days.length;
+  const barWidth = (groupWidth - 6) / series.length;
+  const summary = series
+    .map((s) => `${s.label}: ${s.values.reduce((a, b) => a + b, 0)} in ${days.length} days`)
+    .join("; ");
+  return (
+    <figure>
+      <svg
+        viewBox={`0 0 ${width} ${height + 20}`}
+        role="img"
+        aria-label={summary}
+        className="w-full max-w-2xl"
+      >
+        {days.map((day, i) =>
+          series.map((s, j) => {
+            const value = s.values[i] ?? 0;
+            const h = (value / max) * height;
+            return (
+              <rect
+                key={`${day}-${s.label}`}
+                x={i * groupWidth + 3 + j * barWidth}
+                y={height - h}
+                width={barWidth - 1}
+                height={h}
+                className={s.className}
+              >
+                <title>{`${day} ${s.label}: ${value}`}</title>
+              </rect>
+            );
+          }),
+        )}
+        {days.map((day, i) =>
+          i % 2 === 0 ? (
+            <text
+              key={day}
+              x={i * groupWidth + groupWidth / 2}
+              y={height + 14}
+              textAnchor="middle"
+              className="fill-current text-[10px]"
+            >
+              {day.slice(5)}
+            </text>
+          ) : null,
+        )}
+      </svg>
+      <figcaption className="mt-2 flex gap-4 text-xs">
+        {series.map((s) => (
+          <span key={s.label} className="flex items-center gap-1">
+            <svg aria-hidden width="10" height="10">
+              <rect width="10" height="10" className={s.className} />
+            </svg>
+            {s.label}
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}

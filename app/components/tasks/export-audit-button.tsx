@@ -1,0 +1,32 @@
+import { useState } from "react";
+import { useTaskNotifications } from "../../tasks/use-task-notifications";
+import { showToast } from "../toaster";
+import { Button } from "../ui/button";
+
+/** Starts an audit.export task for the filters on screen; the file arrives in the task centre. */
+export function ExportAuditButton({ filters }: { filters: Record<string, string> }) {
+  const { start } = useTaskNotifications();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Button
+      type="button"
+      variant="secondary"
+      pending={busy}
+      onClick={async () => {
+        setBusy(true);
+        const outcome = await start("audit.export", filters);
+        setBusy(false);
+        showToast(
+          outcome.ok
+            ? {
+                kind: "info",
+                message: "Export started. The CSV link appears in the task centre when it is ready.",
+              }
+            : { kind: "error", message: outcome.message },
+        );
+      }}
+    >
+      Export CSV
+    </Button>
+  );
+}

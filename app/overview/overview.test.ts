@@ -1,0 +1,66 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { db, now } from "../db.server";
+import { loader } from "../routes/dashboard-home";
+
+beforeAll(setupDatabase);
+
+type Overview = {
+  users: { total: number } | null;
+  teams: unknown;
+  mail: unknown;
+  tasks: Record<string, number>;
+  chart: { days: string[]; signIns: number[] | null; tasks: number[] };
+  recent: unknown[] | null;
+};
+
+async function overview(cookie: string) {
+  return (await run(() => loader(args(request("/dashboard", { cookie }))))).body as Overview;
+}
+
+describe("overview", () => {
+  it("scopes cards to what the viewer may see", async () => {
+    const plain = await signedIn(["user"]);
+    const mine = await overview(plain.cookie);
+    expect(mine).toMatchObject({ users: null, teams: null, mail: null, recent: null });
+    expect(mine.chart.signIns).toBeNull();
+    expect(mine.chart.days).toHaveLength(14);
+
+    const admin = await signedIn(["admin"]);
+    const all = await overview(admin.cookie);
+    expect(all.users!.total).toBeGreaterThanOrEqual(3);
+    expect(all.teams).not.toBeNull();
+    expect(all.mail).not.toBeNull();
+    expect(all.recent).not.toBeNull();
+  });
+
+  it("counts only the viewer's own tasks, per day", async () => {
+    const a = await signedIn(["user"]);
+    const b = await signedIn(["user"]);
+    const ts = now();
+    const task = (userId: string, status: "completed" | "failed") => ({
+      id: randomUUID(),
+      type: "report.generate",
+      status,
+      user_id: userId,
+      payload: null,
+      result: null,
+      created_at: ts,
+      updated_at: ts,
+      completed_at: ts,
+    });
+    await db()
+      .insertInto("task")
+      .values([task(a.id, "completed"), task(a.id, "failed"), task(b.id, "completed")])
+      .execute();
+    const mine = await overview(a.cookie);
+    expect(mine.tasks).toEqual({ completed: 1, failed: 1 });
+    expect(mine.chart.tasks.at(-1)).toBe(2);
+  });
+
+  it("needs dashboard.access", async () => {
+    const guest = await signedIn(["guest"]);
+    expect((await run(() => loader(args(request("/dashboard", { cookie: guest.cookie }))))).status).toBe(403);
+  });
+});
