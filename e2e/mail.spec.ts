@@ -85,6 +85,8 @@ test("forgot password, reset through the emailed link, sign in with the new pass
   const user = await createUser(["user"], "Forgetful User");
   await page.goto("/login");
   await page.getByRole("link", { name: "Forgot your password?" }).click();
+  // Wait for the new page, or the fill lands on the login form that is being replaced.
+  await expect(page.getByRole("heading", { name: "Forgot your password?" })).toBeVisible();
   await page.getByLabel("Email").fill(user.email);
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();

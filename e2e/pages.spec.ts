@@ -12,6 +12,7 @@ test("an admin changes a user's roles and that user's sidebar follows", async ({
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
   await page.goto(`/dashboard/users?q=${encodeURIComponent(person.email)}`);
   await page.getByRole("link", { name: "Role Changer Target" }).click();
+  await expect(page.getByRole("heading", { name: "Role Changer Target" })).toBeVisible();
   await page.getByRole("checkbox", { name: "Manager" }).check();
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
