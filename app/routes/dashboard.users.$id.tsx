@@ -118,7 +118,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, teams, sessions, audit, roles, may, isSelf } = loaderData;
+  const { user, teams, sessions, audit, tasks, roles, may, isSelf } = loaderData;
   const navigation = useNavigation();
   const busy = (intent: string) =>
     navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
@@ -275,6 +275,21 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                     </Button>
                   </Form>
                 ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Card title="Tasks">
+        {tasks.length === 0 ? (
+          <EmptyState>No background tasks.</EmptyState>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm" data-testid="user-tasks">
+            {tasks.map((t) => (
+              <li key={t.id}>
+                <code>{t.type}</code> · {t.status} · started {formatDateTime(t.created_at)}
+                {t.completed_at ? ` · finished ${formatDateTime(t.completed_at)}` : ""}
               </li>
             ))}
           </ul>
