@@ -1,3 +1,4 @@
+import { sessionHandle } from "../auth/session.server";
 import { db } from "../db.server";
 
 /** What the user page shows beside the account: teams, sessions, recent audit entries and tasks. */
@@ -36,5 +37,10 @@ export async function userActivity(userId: string) {
       .limit(10)
       .execute(),
   ]);
-  return { teams, sessions, audit, tasks };
+  return {
+    teams,
+    sessions: sessions.map(({ id, ...rest }) => ({ ...rest, handle: sessionHandle(id) })),
+    audit,
+    tasks,
+  };
 }
