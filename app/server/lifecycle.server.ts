@@ -3,6 +3,7 @@ import { RouterContextProvider } from "react-router";
 import { migrateToLatest } from "../../db/migrate";
 import { startRetentionSchedule, stopRetentionSchedule } from "../audit/retention.server";
 import { closeDb, db } from "../db.server";
+import { onBusResync, startSystemBus, stopSystemBus } from "../events/bus.server";
 import { closeAllStreams } from "../events/stream.server";
 import { requestInfoContext } from "../http/request-info.server";
 import { taskRunner } from "../tasks/runner.server";
@@ -19,6 +20,12 @@ let started: Promise<void> | undefined;
 
 /** The task runner takes up pending work; at stop it finishes (grace period) before streams close. */
 async function startBackgroundTasks() {
+  // Listen for the other instances before taking work, so no completion raised there is missed.
+  await startSystemBus();
+  onShutdown(stopSystemBus);
+  // After a listener drop, events may be lost: closing the streams makes clients reconnect and
+  // reconcile through GET /api/tasks.
+  onBusResync(closeAllStreams);
   await taskRunner().start();
   onShutdown(closeAllStreams);
   onShutdown(() => taskRunner().stop());

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createUser, setupDatabase } from "../../test/helpers";
+import { jsonText } from "../../test/json-text";
 import { deliverThroughRoute } from "../../test/tasks";
 import { db } from "../db.server";
 import { systemBus } from "../events/bus.server";
@@ -89,7 +90,7 @@ describe("task runner", () => {
     g.release(id, { answer: 42 });
     await runner.idle();
     const done = await row(id);
-    expect(done).toMatchObject({ status: "completed", result: '{"answer":42}' });
+    expect(done).toMatchObject({ status: "completed", result: jsonText({ answer: 42 }) });
     expect(done.completed_at).toBeTruthy();
     expect(events.filter((e) => e.type === "task-completed")).toEqual([
       { type: "task-completed", userId: owner.id, taskId: id, status: "completed" },
@@ -177,7 +178,9 @@ describe("task runner", () => {
     }
     await runner.idle();
     expect(await statuses()).toEqual(Array(5).fill("completed"));
-    expect(g.started).toEqual(ids);
+    // Queue order is kept; the first two claim at once, which a connection pool may finish either way.
+    expect(new Set(g.started.slice(0, 2))).toEqual(new Set(ids.slice(0, 2)));
+    expect(g.started.slice(2)).toEqual(ids.slice(2));
     expect(g.maxActive()).toBe(2);
   });
 
@@ -284,6 +287,6 @@ describe("task runner", () => {
     const stopped = runner.stop();
     g.release(id, { fine: true });
     await stopped;
-    expect(await row(id)).toMatchObject({ status: "completed", result: '{"fine":true}' });
+    expect(await row(id)).toMatchObject({ status: "completed", result: jsonText({ fine: true }) });
   });
 });
