@@ -24,12 +24,20 @@ export function dialectOf(db: Kysely<unknown>): Dialect {
 
 export type CreateDbOptions = { poolSize?: number };
 
+const pools = new WeakMap<object, pg.Pool>();
+
+/** The pg pool behind a PostgreSQL handle, for libraries that take one (shared rate limits, the queue). */
+export function postgresPoolOf(db: object): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 /** The only place that knows which database engine is underneath. */
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Kysely<Database> {
   if (isPostgresUrl(databaseUrl)) {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: postgresPool(databaseUrl, options) }),
-    });
+    const pool = postgresPool(databaseUrl, options);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
+    return db;
   }
   const path = sqlitePath(databaseUrl);
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });

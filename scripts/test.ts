@@ -7,11 +7,18 @@ const steps: Step[] = [
   ["typecheck", ["npm", "run", "-s", "typecheck"]],
   ["lint", ["npx", "biome", "check", "."]],
   ["unit and integration (SQLite)", ["npx", "vitest", "run"]],
-  // The same suite again on PostgreSQL, each test file on a schema of its own (test/setup-db.ts).
-  ...(process.env.TEST_POSTGRES_URL
-    ? [["unit and integration (PostgreSQL)", ["npx", "vitest", "run"], { TEST_DATABASE: "postgres" }] as Step]
-    : []),
   ["build", ["npx", "react-router", "build"]],
+  // The same suite again on PostgreSQL, each test file on a schema of its own (test/setup-db.ts);
+  // after the build, because test/two-instances.test.ts runs two production servers from it.
+  ...(process.env.TEST_POSTGRES_URL
+    ? [
+        [
+          "unit and integration (PostgreSQL)",
+          ["npx", "vitest", "run"],
+          { TEST_DATABASE: "postgres", TWO_INSTANCE_BUILD_DIR: process.env.BUILD_DIR ?? "build" },
+        ] as Step,
+      ]
+    : []),
   ["end to end", ["npx", "playwright", "test"]],
 ];
 

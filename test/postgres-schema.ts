@@ -40,6 +40,8 @@ export async function createTestSchema() {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
       try {
+        // The task queue keeps its tables beside the app's (app/tasks/queue-runner.server.ts).
+        await c.query(`drop schema if exists ${schema}_worker cascade`);
         await c.query(`drop schema if exists ${schema} cascade`);
       } finally {
         await c.end();

@@ -22,8 +22,8 @@ registerCache("menu", () => {
 });
 
 /** Clears the cache here and on every other instance. */
-export function invalidateMenu() {
-  invalidateEverywhere("menu");
+export function invalidateMenu(): Promise<void> {
+  return invalidateEverywhere("menu");
 }
 
 export type SidebarItem = Pick<MenuItem, "id" | "title" | "url" | "icon">;

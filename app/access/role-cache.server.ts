@@ -44,6 +44,6 @@ registerCache("roles", () => {
 });
 
 /** Clears the cache here and on every other instance. */
-export function invalidateRoles() {
-  invalidateEverywhere("roles");
+export function invalidateRoles(): Promise<void> {
+  return invalidateEverywhere("roles");
 }

@@ -4,7 +4,7 @@
 
 export type CacheName = "roles" | "menu" | "settings";
 
-export type ClusterLink = { announce(cache: CacheName): void };
+export type ClusterLink = { announce(cache: CacheName): Promise<void> };
 
 const holder = globalThis as typeof globalThis & {
   __cacheClearers?: Map<CacheName, Set<() => void>>;
@@ -19,10 +19,13 @@ export function registerCache(name: CacheName, clear: () => void) {
   clearers.set(name, set);
 }
 
-/** A change made here: clear this instance's copy and tell the others. */
-export function invalidateEverywhere(name: CacheName) {
+/**
+ * A change made here: clear this instance's copy and tell the others. Awaiting it means the
+ * message is sent before the response, so the user's next request on any instance sees the change.
+ */
+export async function invalidateEverywhere(name: CacheName): Promise<void> {
   clearLocal(name);
-  holder.__clusterLink?.announce(name);
+  await holder.__clusterLink?.announce(name);
 }
 
 /** Another instance changed it (or we may have missed messages): clear only our copy. */

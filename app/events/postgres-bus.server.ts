@@ -65,15 +65,13 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
   let retryMs = 500;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  function send(message: Message) {
-    let payload: string;
+  // Never rejects: a lost message is logged, and the reconnect/reconcile path covers it.
+  async function send(message: Message): Promise<void> {
     try {
-      payload = encode(message);
+      await options.notify(channel, encode(message));
     } catch (error) {
       onError(error);
-      return;
     }
-    options.notify(channel, payload).catch(onError);
   }
 
   function receive(payload: string | undefined) {
@@ -133,12 +131,12 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     ready,
     publish(ch, event) {
       local.publish(ch, event);
-      send({ o: origin, k: "event", c: ch, e: event });
+      void send({ o: origin, k: "event", c: ch, e: event });
     },
     subscribe: local.subscribe,
     subscriberCount: local.subscriberCount,
     announce(cache) {
-      send({ o: origin, k: "invalidate", n: cache });
+      return send({ o: origin, k: "invalidate", n: cache });
     },
     async close() {
       closed = true;

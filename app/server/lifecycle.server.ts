@@ -29,8 +29,10 @@ async function startBackgroundTasks() {
   await taskRunner().start();
   onShutdown(closeAllStreams);
   onShutdown(() => taskRunner().stop());
-  startRetentionSchedule();
-  onShutdown(stopRetentionSchedule);
+  if (!taskRunner().ownsSchedule) {
+    startRetentionSchedule();
+    onShutdown(stopRetentionSchedule);
+  }
 }
 
 // Exported through entry.server so server.ts drives the same module instances the routes use.

@@ -36,8 +36,8 @@ registerCache("settings", () => {
 });
 
 /** Drops the in-process copy here and on every other instance; every write calls it. */
-export function clearSystemConfigCache() {
-  invalidateEverywhere("settings");
+export function clearSystemConfigCache(): Promise<void> {
+  return invalidateEverywhere("settings");
 }
 
 /** The declared fallback: the environment variable, else the fixed default (if any). */
@@ -74,7 +74,7 @@ export async function setSystemConfig(key: ConfigKey, value: string, updatedBy: 
       .onConflict((oc) => oc.column("key").doUpdateSet(row))
       .execute();
   } finally {
-    clearSystemConfigCache();
+    await clearSystemConfigCache();
   }
 }
 
@@ -83,7 +83,7 @@ export async function resetSystemConfig(key: ConfigKey) {
   try {
     await db().deleteFrom("system_setting").where("key", "=", key).execute();
   } finally {
-    clearSystemConfigCache();
+    await clearSystemConfigCache();
   }
 }
 
