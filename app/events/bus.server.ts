@@ -79,7 +79,10 @@ export function systemBus(): EventBus {
   const bus = createPostgresBus({
     url,
     local,
-    notify: (channel, payload) => sql`select pg_notify(${channel}, ${payload})`.execute(db()),
+    notify: (channel, payloads) =>
+      sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as t(p, i) order by i`.execute(
+        db(),
+      ),
     onResync: () => {
       for (const hook of resyncHooks) hook();
     },

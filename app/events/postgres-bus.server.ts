@@ -8,16 +8,22 @@ import type { Channel, SystemEvent } from "./event-types";
 // NOTIFY refuses payloads of 8000 bytes or more; stay clear of it with room for the envelope.
 export const MAX_PAYLOAD_BYTES = 7_000;
 
+// `s` (a sequence number) keeps two equal messages apart: PostgreSQL folds identical
+// notifications sent in one transaction into one.
 type Message =
-  | { o: string; k: "event"; c: Channel; e: SystemEvent }
-  | { o: string; k: "invalidate"; n: CacheName };
+  | { o: string; s: number; k: "event"; c: Channel; e: SystemEvent }
+  | { o: string; s: number; k: "invalidate"; n: CacheName };
+type Outgoing = Message extends infer M ? (M extends Message ? Omit<M, "o" | "s"> : never) : never;
+
+// Messages raised in one tick (a broadcast to every user) leave in one statement, in chunks.
+const BATCH = 500;
 
 export type PostgresBusOptions = {
   url: string;
   /** Delivers to this instance's subscribers (the in-process bus). */
   local: EventBus;
-  /** Sends one NOTIFY; the app passes a query on its pool so publishing never waits for the listener. */
-  notify: (channel: string, payload: string) => Promise<unknown>;
+  /** Sends the payloads as NOTIFYs, in order, in one statement (the app uses its pool). */
+  notify: (channel: string, payloads: string[]) => Promise<unknown>;
   onError?: (error: unknown) => void;
   /** Called after the listener came back from a drop: whatever was sent meanwhile is lost. */
   onResync?: () => void;
@@ -65,13 +71,34 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
   let retryMs = 500;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
+  let sequence = 0;
+  let queued: string[] = [];
+  let flushing: Promise<void> | undefined;
+
+  async function flush() {
+    await new Promise((r) => setImmediate(r));
+    const batch = queued;
+    queued = [];
+    flushing = undefined;
+    for (let i = 0; i < batch.length; i += BATCH) {
+      try {
+        await options.notify(channel, batch.slice(i, i + BATCH));
+      } catch (error) {
+        onError(error);
+      }
+    }
+  }
+
   // Never rejects: a lost message is logged, and the reconnect/reconcile path covers it.
-  async function send(message: Message): Promise<void> {
+  function send(message: Outgoing): Promise<void> {
     try {
-      await options.notify(channel, encode(message));
+      queued.push(encode({ ...message, o: origin, s: ++sequence } as Message));
     } catch (error) {
       onError(error);
+      return Promise.resolve();
     }
+    flushing ??= flush();
+    return flushing;
   }
 
   function receive(payload: string | undefined) {
@@ -131,12 +158,12 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     ready,
     publish(ch, event) {
       local.publish(ch, event);
-      void send({ o: origin, k: "event", c: ch, e: event });
+      void send({ k: "event", c: ch, e: event });
     },
     subscribe: local.subscribe,
     subscriberCount: local.subscriberCount,
     announce(cache) {
-      return send({ o: origin, k: "invalidate", n: cache });
+      return send({ k: "invalidate", n: cache });
     },
     async close() {
       closed = true;

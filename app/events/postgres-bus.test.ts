@@ -19,7 +19,7 @@ const broadcast = (message: string): SystemEvent => ({
 
 describe("NOTIFY payloads", () => {
   it("keeps a long broadcast under the limit by cutting its text, ids intact", () => {
-    const text = encode({ o: "x", k: "event", c: CH, e: broadcast("é".repeat(20_000)) });
+    const text = encode({ o: "x", s: 1, k: "event", c: CH, e: broadcast("é".repeat(20_000)) });
     expect(Buffer.byteLength(text)).toBeLessThan(MAX_PAYLOAD_BYTES);
     expect(JSON.parse(text).e).toMatchObject({ notificationId: "n1", userId: "u1" });
   });
@@ -33,8 +33,11 @@ describe("NOTIFY payloads", () => {
 describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () => {
   const url = process.env.DATABASE_URL!;
   const pool = new pg.Pool(postgresConfig(url, { poolSize: 2 }));
-  const notify = (channel: string, payload: string) =>
-    pool.query("select pg_notify($1, $2)", [channel, payload]);
+  const notify = (channel: string, payloads: string[]) =>
+    pool.query("select pg_notify($1, p) from unnest($2::text[]) with ordinality as t(p, i) order by i", [
+      channel,
+      payloads,
+    ]);
   const a = createPostgresBus({ url, local: createInProcessBus(), notify });
   const b = createPostgresBus({ url, local: createInProcessBus(), notify });
 
@@ -53,6 +56,17 @@ describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () =>
     a.publish(CH, event);
     await vi.waitFor(() => expect(onB).toEqual([event]));
     expect(onA).toEqual([event]);
+  });
+
+  it("keeps order and equal messages apart in a burst (one statement for many events)", async () => {
+    await Promise.all([a.ready, b.ready]);
+    const got: string[] = [];
+    b.subscribe(CH, "u2", (e) => got.push(e.type === "task-completed" ? e.taskId : "?"));
+    const ids = Array.from({ length: 1_200 }, (_, i) => `t${i % 600}`);
+    for (const taskId of ids)
+      a.publish(CH, { type: "task-completed", userId: "u2", taskId, status: "completed" });
+    await vi.waitFor(() => expect(got).toHaveLength(ids.length), { timeout: 10_000 });
+    expect(got).toEqual(ids);
   });
 
   it("clears a cache on the other instance when one announces a change", async () => {
