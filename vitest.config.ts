@@ -4,7 +4,13 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
   test: {
-    include: ["app/**/*.test.ts", "db/**/*.test.ts", "scripts/**/*.test.ts", "emails/**/*.test.ts*"],
+    include: [
+      "app/**/*.test.ts",
+      "db/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "emails/**/*.test.ts*",
+      "test/**/*.test.ts",
+    ],
     setupFiles: ["./test/setup-db.ts"],
     pool: "forks",
     testTimeout: 20_000,

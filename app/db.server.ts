@@ -7,7 +7,7 @@ let instance: Kysely<Database> | undefined;
 
 /** The process-wide database handle, opened on first use from DATABASE_URL. */
 export function db(): Kysely<Database> {
-  if (!instance) instance = createDb(env().DATABASE_URL);
+  if (!instance) instance = createDb(env().DATABASE_URL, { poolSize: env().DATABASE_POOL_SIZE });
   return instance;
 }
 

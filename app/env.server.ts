@@ -11,6 +11,8 @@ export const DEV_SESSION_SECRET = "dev-only-insecure-secret";
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().default("file:./data/app.db"),
+  // Connections per instance when DATABASE_URL is postgres://; keep instances × size under max_connections.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   PORT: z.coerce.number().int().positive().default(3000),
   HOST: z.string().default("0.0.0.0"),
   BASE_URL: z.string().url().optional(),
@@ -32,6 +34,10 @@ const schema = z.object({
   TASK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   TASK_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   TASK_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(8_000),
+  // PostgreSQL only: "separate" leaves the queued tasks to `npm run worker` processes.
+  TASK_WORKER: z.enum(["in-app", "separate"]).default("in-app"),
+  // PostgreSQL only: a running task's heartbeat; a task silent for 6 beats is failed as stalled.
+  TASK_HEARTBEAT_MS: z.coerce.number().int().min(100).default(10_000),
   // Mail and branding: fallbacks only; a value saved in Settings wins (app/settings/config-keys.ts).
   MAIL_API_KEY: optionalText(),
   MAIL_API_URL: z.preprocess(blankToUndefined, z.string().url().optional()),

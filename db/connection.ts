@@ -1,8 +1,15 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
 import type { Database } from "./schema";
+
+export type Dialect = "sqlite" | "postgres";
+
+export function isPostgresUrl(databaseUrl: string): boolean {
+  return /^postgres(ql)?:\/\//.test(databaseUrl);
+}
 
 export function sqlitePath(databaseUrl: string): string {
   if (databaseUrl === ":memory:" || databaseUrl === "file::memory:") return ":memory:";
@@ -10,10 +17,27 @@ export function sqlitePath(databaseUrl: string): string {
   return resolve(path);
 }
 
+/** Which engine a handle talks to, for the few places (migrations, bus, queue) that must know. */
+export function dialectOf(db: Kysely<unknown>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
+}
+
+export type CreateDbOptions = { poolSize?: number };
+
+const pools = new WeakMap<object, pg.Pool>();
+
+/** The pg pool behind a PostgreSQL handle, for libraries that take one (shared rate limits, the queue). */
+export function postgresPoolOf(db: object): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 /** The only place that knows which database engine is underneath. */
-export function createDb(databaseUrl: string): Kysely<Database> {
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new Error("PostgreSQL is not supported yet: set DATABASE_URL to a file: URL");
+export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Kysely<Database> {
+  if (isPostgresUrl(databaseUrl)) {
+    const pool = postgresPool(databaseUrl, options);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
+    return db;
   }
   const path = sqlitePath(databaseUrl);
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -23,4 +47,53 @@ export function createDb(databaseUrl: string): Kysely<Database> {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+// The app's row types are the same on both engines: timestamps as ISO-8601 strings, JSON as
+// text (callers JSON.parse), counts as numbers. These parsers keep PostgreSQL's answers in
+// that shape instead of Date objects, parsed objects and bigint strings.
+const OID = { int8: 20, numeric: 1700, timestamptz: 1184, timestamp: 1114, json: 114, jsonb: 3802 };
+
+function parseTimestamp(text: string): string {
+  // The session runs in UTC, so PostgreSQL prints "2024-05-01 10:00:00.123+00".
+  return new Date(`${text.replace(" ", "T").replace(/\+00$/, "")}Z`).toISOString();
+}
+
+const typeParsers: Record<number, (text: string) => unknown> = {
+  [OID.int8]: Number,
+  [OID.numeric]: Number,
+  [OID.timestamptz]: parseTimestamp,
+  [OID.timestamp]: parseTimestamp,
+  [OID.json]: (text) => text,
+  [OID.jsonb]: (text) => text,
+};
+
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    typeParsers[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * `?schema=NAME` on the URL puts every connection's search_path on that schema, which is how
+ * each test file (and the two-instance test) gets a database of its own inside one PostgreSQL.
+ */
+export function postgresConfig(databaseUrl: string, options: CreateDbOptions = {}): pg.PoolConfig {
+  const url = new URL(databaseUrl);
+  const schema = url.searchParams.get("schema");
+  url.searchParams.delete("schema");
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name in DATABASE_URL`);
+  const settings = ["-c TimeZone=UTC", ...(schema ? [`-c search_path=${schema}`] : [])];
+  return {
+    connectionString: url.toString(),
+    max: options.poolSize ?? 10,
+    options: settings.join(" "),
+    types,
+  };
+}
+
+function postgresPool(databaseUrl: string, options: CreateDbOptions): pg.Pool {
+  const pool = new pg.Pool(postgresConfig(databaseUrl, options));
+  // An idle client losing its connection (server restart) must not crash the process.
+  pool.on("error", () => {});
+  return pool;
 }

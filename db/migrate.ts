@@ -1,10 +1,12 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
+import { dialectOf } from "./connection";
 import * as m001 from "./migrations/001_initial";
 import * as m002 from "./migrations/002_tasks";
 import * as m003 from "./migrations/003_mail_settings";
 import * as m004 from "./migrations/004_teams";
 import * as m005 from "./migrations/005_list_indexes";
 import * as m006 from "./migrations/006_notifications";
+import * as m007 from "./migrations/007_rate_limit";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -14,12 +16,19 @@ const migrations: Record<string, Migration> = {
   "004_teams": m004,
   "005_list_indexes": m005,
   "006_notifications": m006,
+  "007_rate_limit": m007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
+  // Kysely looks for its bookkeeping tables in every schema unless told which: on PostgreSQL,
+  // another schema's copy (a parallel test file, another deployment) would be taken for ours.
+  const migrationTableSchema =
+    dialectOf(db as Kysely<unknown>) === "postgres"
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);

@@ -13,6 +13,7 @@ import { createDb } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import { seed } from "../db/seed";
 import { sessionFor, usersWithSessions } from "./bench/fixtures";
+import { benchSchema } from "./bench/postgres";
 import { openMany, openSse } from "./bench/sse-client";
 
 const buildDir = process.env.BUILD_DIR ?? "build";
@@ -27,13 +28,16 @@ if (!existsSync(`${buildDir}/server/index.js`)) {
 }
 
 const dbFile = join(tmpdir(), `bench-${randomUUID()}.db`);
+const pgSchema = process.env.BENCH_DATABASE_URL
+  ? await benchSchema(process.env.BENCH_DATABASE_URL)
+  : undefined;
 const secret = randomBytes(32).toString("hex");
 const webhookSecret = `whsec_${randomBytes(32).toString("base64")}`;
 const env = {
   ...process.env,
   NODE_ENV: "production",
   BUILD_DIR: buildDir,
-  DATABASE_URL: `file:${dbFile}`,
+  DATABASE_URL: pgSchema?.url ?? `file:${dbFile}`,
   PORT: String(port),
   HOST: "127.0.0.1",
   BASE_URL: base,
@@ -165,6 +169,7 @@ async function webhookToSse(samples: number) {
 await waitForHealth();
 console.log(`seed: ${seedMs.toFixed(0)} ms on a fresh database`);
 console.log(`build ./${buildDir}, loopback; the server is one Node process\n`);
+console.log(`database: ${pgSchema ? "PostgreSQL (BENCH_DATABASE_URL)" : "SQLite file"}\n`);
 
 // SSE first, on a quiet server, so the load tests' garbage does not blur the RSS deltas.
 await webhookToSse(50); // warm-up
@@ -208,4 +213,10 @@ line(
   }),
   bare,
 );
+if (pgSchema) {
+  // The server first: its worker must not be mid-query when the schema goes.
+  server.kill("SIGTERM");
+  if (server.exitCode === null) await new Promise((r) => server.once("exit", r));
+  await pgSchema.drop();
+}
 process.exit(0);

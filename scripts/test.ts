@@ -2,11 +2,23 @@ import { spawnSync } from "node:child_process";
 import { chromiumPath } from "./chromium";
 
 // `npm test`: typecheck, lint, unit/integration, then end to end against a production build.
-const steps: [string, string[]][] = [
+type Step = [name: string, command: string[], env?: Record<string, string>];
+const steps: Step[] = [
   ["typecheck", ["npm", "run", "-s", "typecheck"]],
   ["lint", ["npx", "biome", "check", "."]],
-  ["unit and integration", ["npx", "vitest", "run"]],
+  ["unit and integration (SQLite)", ["npx", "vitest", "run"]],
   ["build", ["npx", "react-router", "build"]],
+  // The same suite again on PostgreSQL, each test file on a schema of its own (test/setup-db.ts);
+  // after the build, because test/two-instances.test.ts runs two production servers from it.
+  ...(process.env.TEST_POSTGRES_URL
+    ? [
+        [
+          "unit and integration (PostgreSQL)",
+          ["npx", "vitest", "run"],
+          { TEST_DATABASE: "postgres", TWO_INSTANCE_BUILD_DIR: process.env.BUILD_DIR ?? "build" },
+        ] as Step,
+      ]
+    : []),
   ["end to end", ["npx", "playwright", "test"]],
 ];
 
@@ -18,10 +30,15 @@ try {
 }
 
 const started = Date.now();
-for (const [name, [cmd, ...args]] of steps) {
+if (!process.env.TEST_POSTGRES_URL)
+  console.log("TEST_POSTGRES_URL is not set: the PostgreSQL pass is skipped");
+for (const [name, [cmd, ...args], extraEnv] of steps) {
   const t = Date.now();
   console.log(`\n▶ ${name}: ${cmd} ${args.join(" ")}`);
-  const result = spawnSync(cmd!, args, { stdio: "inherit", env: { ...process.env, FORCE_COLOR: "1" } });
+  const result = spawnSync(cmd!, args, {
+    stdio: "inherit",
+    env: { ...process.env, ...extraEnv, FORCE_COLOR: "1" },
+  });
   if (result.status !== 0) {
     console.error(`\n✖ ${name} failed (exit ${result.status})`);
     process.exit(result.status ?? 1);

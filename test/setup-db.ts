@@ -3,17 +3,31 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
+import { createTestSchema } from "./postgres-schema";
 
-// Every test file gets its own SQLite file; the app's db() opens it lazily from DATABASE_URL.
-const file = join(tmpdir(), `dashboard-test-${randomUUID()}.db`);
-process.env.DATABASE_URL = `file:${file}`;
+// Every test file gets a database of its own, opened lazily by the app's db() from DATABASE_URL:
+// a fresh SQLite file by default, or a fresh schema when the run targets PostgreSQL
+// (TEST_DATABASE=postgres, which `npm test` sets for its second pass when TEST_POSTGRES_URL is set).
 process.env.NODE_ENV = "test";
 process.env.SESSION_SECRET = "test-session-secret";
 process.env.BASE_URL = "http://localhost:3000";
 process.env.LOG_LEVEL = "silent";
 
-afterAll(async () => {
-  const { closeDb } = await import("../app/db.server");
-  await closeDb();
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
-});
+if (process.env.TEST_DATABASE === "postgres") {
+  const schema = await createTestSchema();
+  afterAll(async () => {
+    const { stopSystemBus } = await import("../app/events/bus.server");
+    const { closeDb } = await import("../app/db.server");
+    await stopSystemBus();
+    await closeDb();
+    await schema.drop();
+  });
+} else {
+  const file = join(tmpdir(), `dashboard-test-${randomUUID()}.db`);
+  process.env.DATABASE_URL = `file:${file}`;
+  afterAll(async () => {
+    const { closeDb } = await import("../app/db.server");
+    await closeDb();
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+  });
+}

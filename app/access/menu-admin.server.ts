@@ -39,7 +39,7 @@ export async function updateMenuItem(
     .set({ ...after, updated_at: now() })
     .where("id", "=", input.id)
     .execute();
-  invalidateMenu();
+  await invalidateMenu();
   await audit(origin, {
     action: "menu.update",
     actor,
@@ -81,7 +81,7 @@ export async function moveMenuItem(
           .execute();
       }
     });
-  invalidateMenu();
+  await invalidateMenu();
   await audit(origin, {
     action: "menu.update",
     actor,

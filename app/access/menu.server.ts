@@ -1,5 +1,6 @@
 import type { MenuItem } from "../../db/schema";
 import { db } from "../db.server";
+import { invalidateEverywhere, registerCache } from "../events/cluster.server";
 import type { AccessSubject } from "./check";
 import { can } from "./check";
 
@@ -16,8 +17,13 @@ export function menuItems(): Promise<MenuItem[]> {
   return rows;
 }
 
-export function invalidateMenu() {
+registerCache("menu", () => {
   rows = undefined;
+});
+
+/** Clears the cache here and on every other instance. */
+export function invalidateMenu(): Promise<void> {
+  return invalidateEverywhere("menu");
 }
 
 export type SidebarItem = Pick<MenuItem, "id" | "title" | "url" | "icon">;

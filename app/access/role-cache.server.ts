@@ -1,4 +1,5 @@
 import { db } from "../db.server";
+import { invalidateEverywhere, registerCache } from "../events/cluster.server";
 
 export type RoleGrant = { id: string; name: string; label: string; all: boolean; permissions: Set<string> };
 
@@ -38,6 +39,11 @@ export function roleGrants(): Promise<Map<string, RoleGrant>> {
   return roles;
 }
 
-export function invalidateRoles() {
+registerCache("roles", () => {
   roles = undefined;
+});
+
+/** Clears the cache here and on every other instance. */
+export function invalidateRoles(): Promise<void> {
+  return invalidateEverywhere("roles");
 }

@@ -94,7 +94,7 @@ export async function createRole(
         trx,
       );
     });
-  invalidateRoles();
+  await invalidateRoles();
   return id;
 }
 
@@ -136,7 +136,7 @@ export async function updateRole(
         trx,
       );
     });
-  invalidateRoles();
+  await invalidateRoles();
   return true;
 }
 
@@ -158,6 +158,6 @@ export async function deleteRole(actor: SessionUser, roleId: string, origin: Aud
     target: { type: "role", id: roleId },
     details: { before: { name: role.name, label: role.label } },
   });
-  invalidateRoles();
+  await invalidateRoles();
   return true;
 }

@@ -1,4 +1,10 @@
+import { sql } from "kysely";
+import { isPostgresUrl } from "../../db/connection";
+import { db } from "../db.server";
+import { env } from "../env.server";
+import { setClusterLink } from "./cluster.server";
 import type { Channel, SystemEvent } from "./event-types";
+import { createPostgresBus, type PostgresBus } from "./postgres-bus.server";
 
 export type Subscriber = (event: SystemEvent) => void;
 
@@ -53,9 +59,55 @@ export function createInProcessBus(onError: (error: unknown) => void = console.e
 }
 
 // One bus per process, also across the dev server's module reloads.
-const holder = globalThis as typeof globalThis & { __systemEventBus?: EventBus };
+const holder = globalThis as typeof globalThis & {
+  __systemEventBus?: EventBus;
+  __postgresBus?: PostgresBus;
+  __busResync?: Set<() => void>;
+};
+holder.__busResync ??= new Set();
+const resyncHooks = holder.__busResync;
 
+/** In-process on SQLite (one instance); across instances through LISTEN/NOTIFY on PostgreSQL. */
 export function systemBus(): EventBus {
-  holder.__systemEventBus ??= createInProcessBus();
-  return holder.__systemEventBus;
+  if (holder.__systemEventBus) return holder.__systemEventBus;
+  const local = createInProcessBus();
+  const url = env().DATABASE_URL;
+  if (!isPostgresUrl(url)) {
+    holder.__systemEventBus = local;
+    return local;
+  }
+  const bus = createPostgresBus({
+    url,
+    local,
+    notify: (channel, payloads) =>
+      sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as t(p, i) order by i`.execute(
+        db(),
+      ),
+    onResync: () => {
+      for (const hook of resyncHooks) hook();
+    },
+  });
+  holder.__postgresBus = bus;
+  setClusterLink(bus);
+  holder.__systemEventBus = bus;
+  return bus;
+}
+
+/** Resolves once this instance listens for the others (at once on SQLite). */
+export async function startSystemBus() {
+  systemBus();
+  await holder.__postgresBus?.ready;
+}
+
+export async function stopSystemBus() {
+  const bus = holder.__postgresBus;
+  holder.__postgresBus = undefined;
+  holder.__systemEventBus = undefined;
+  setClusterLink(undefined);
+  await bus?.close();
+}
+
+/** Runs after the cross-instance listener reconnects, e.g. to make SSE clients reconcile. */
+export function onBusResync(hook: () => void) {
+  resyncHooks.add(hook);
 }

@@ -24,7 +24,8 @@ export async function overviewFor(user: SessionUser) {
   const days = lastDays(DAYS);
   const since = `${days[0]}T00:00:00.000Z`;
   const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString();
-  const day = sql<string>`substr(created_at, 1, 10)`;
+  // The cast makes this portable: PostgreSQL stores timestamptz (printed in the session's UTC).
+  const day = sql<string>`substr(cast(created_at as text), 1, 10)`;
 
   const ownTasks = (q = db().selectFrom("task")) =>
     user.isSuperAdmin ? q : q.where("user_id", "=", user.id);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createUser, setupDatabase } from "../../test/helpers";
+import { jsonText } from "../../test/json-text";
 import { postWebhook } from "../../test/tasks";
 import { db } from "../db.server";
 import { systemBus } from "../events/bus.server";
@@ -24,7 +25,7 @@ describe("POST /api/webhooks/tasks", () => {
     const res = await postWebhook({ taskId, status: "completed", result: { rows: 3 } });
     expect(res).toMatchObject({ status: 200, body: { ok: true } });
     const task = await row(taskId);
-    expect(task).toMatchObject({ status: "completed", result: '{"rows":3}' });
+    expect(task).toMatchObject({ status: "completed", result: jsonText({ rows: 3 }) });
     expect(task.completed_at).toBeTruthy();
     expect(task.updated_at).toBe(task.completed_at);
     expect(events).toEqual([{ type: "task-completed", userId: owner.id, taskId, status: "completed" }]);
@@ -34,7 +35,7 @@ describe("POST /api/webhooks/tasks", () => {
     const { taskId, events } = await pendingTask();
     const res = await postWebhook({ taskId, status: "failed", result: { error: "boom" } });
     expect(res.status).toBe(200);
-    expect(await row(taskId)).toMatchObject({ status: "failed", result: '{"error":"boom"}' });
+    expect(await row(taskId)).toMatchObject({ status: "failed", result: jsonText({ error: "boom" }) });
     expect(events).toMatchObject([{ status: "failed" }]);
   });
 

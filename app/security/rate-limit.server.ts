@@ -1,42 +1,71 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import type pg from "pg";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
+import { postgresPoolOf } from "../../db/connection";
+import { db } from "../db.server";
 import { env } from "../env.server";
 import { apiError } from "../http/responses";
 
-// In-process counters; the scale-out issue swaps the store for a shared one behind the same names.
 type Limiters = {
-  loginPerIp: RateLimiterMemory;
-  loginFailuresPerAccount: RateLimiterMemory;
-  publicFormPerIp: RateLimiterMemory;
+  loginPerIp: RateLimiterAbstract;
+  loginFailuresPerAccount: RateLimiterAbstract;
+  publicFormPerIp: RateLimiterAbstract;
 };
+
+const RATE_LIMIT_TABLE = "rate_limit"; // db/migrations/007_rate_limit.ts
+
+/**
+ * Counters in memory for one instance (SQLite), or in PostgreSQL's `rate_limit` table when
+ * several instances share one database, so an attacker cannot multiply the limits by instance.
+ */
+export function createLimiters(pool?: pg.Pool): Limiters {
+  const e = env();
+  const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
+    pool
+      ? new RateLimiterPostgres({
+          storeClient: pool,
+          storeType: "pool",
+          tableName: RATE_LIMIT_TABLE,
+          tableCreated: true,
+          clearExpiredByTimeout: false,
+          keyPrefix,
+          points,
+          duration,
+        })
+      : new RateLimiterMemory({ keyPrefix, points, duration });
+  return {
+    loginPerIp: make("login-ip", e.RATE_LIMIT_LOGIN_PER_IP, 60),
+    loginFailuresPerAccount: make("login-account", e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT, 15 * 60),
+    publicFormPerIp: make("public-form", e.RATE_LIMIT_PUBLIC_FORMS_PER_IP, 60),
+  };
+}
 
 let limiters: Limiters | undefined;
 
 function get(): Limiters {
-  if (!limiters) {
-    const e = env();
-    limiters = {
-      loginPerIp: new RateLimiterMemory({
-        keyPrefix: "login-ip",
-        points: e.RATE_LIMIT_LOGIN_PER_IP,
-        duration: 60,
-      }),
-      loginFailuresPerAccount: new RateLimiterMemory({
-        keyPrefix: "login-account",
-        points: e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT,
-        duration: 15 * 60,
-      }),
-      publicFormPerIp: new RateLimiterMemory({
-        keyPrefix: "public-form",
-        points: e.RATE_LIMIT_PUBLIC_FORMS_PER_IP,
-        duration: 60,
-      }),
-    };
-  }
+  limiters ??= createLimiters(postgresPoolOf(db()));
   return limiters;
 }
 
-export function resetRateLimits() {
+/** Forgets every count (tests start each case afresh). */
+export async function resetRateLimits() {
   limiters = undefined;
+  if (postgresPoolOf(db()))
+    await db()
+      .deleteFrom(RATE_LIMIT_TABLE as never)
+      .execute();
+}
+
+/** Drops expired shared counters; run by the scheduled cleanup. */
+export async function purgeExpiredRateLimits(): Promise<number> {
+  const pool = postgresPoolOf(db());
+  if (!pool) return 0;
+  const res = await pool.query(`delete from ${RATE_LIMIT_TABLE} where expire < $1`, [Date.now()]);
+  return res.rowCount ?? 0;
 }
 
 export type LimitName = keyof Limiters;

@@ -4,6 +4,7 @@ import { migrateToLatest } from "../../db/migrate";
 import { startRetentionSchedule, stopRetentionSchedule } from "../audit/retention.server";
 import { closeDb, db } from "../db.server";
 import { DEV_SESSION_SECRET, env, sessionSecrets } from "../env.server";
+import { onBusResync, startSystemBus, stopSystemBus } from "../events/bus.server";
 import { closeAllStreams } from "../events/stream.server";
 import { requestInfoContext } from "../http/request-info.server";
 import { taskRunner } from "../tasks/runner.server";
@@ -30,11 +31,19 @@ function assertProductionSecrets() {
 
 /** The task runner takes up pending work; at stop it finishes (grace period) before streams close. */
 async function startBackgroundTasks() {
+  // Listen for the other instances before taking work, so no completion raised there is missed.
+  await startSystemBus();
+  onShutdown(stopSystemBus);
+  // After a listener drop, events may be lost: closing the streams makes clients reconnect and
+  // reconcile through GET /api/tasks.
+  onBusResync(closeAllStreams);
   await taskRunner().start();
   onShutdown(closeAllStreams);
   onShutdown(() => taskRunner().stop());
-  startRetentionSchedule();
-  onShutdown(stopRetentionSchedule);
+  if (!taskRunner().ownsSchedule) {
+    startRetentionSchedule();
+    onShutdown(stopRetentionSchedule);
+  }
 }
 
 // Exported through entry.server so server.ts drives the same module instances the routes use.

@@ -1,9 +1,10 @@
 import { db, now } from "../db.server";
 import { env } from "../env.server";
+import { invalidateEverywhere, registerCache } from "../events/cluster.server";
 import { type ConfigKey, type ConfigView, isConfigKey, SYSTEM_CONFIG } from "./config-keys";
 import { decryptSecret, encryptSecret } from "./secret-box.server";
 
-// Database values (decrypted), loaded once and kept until the next write in this process.
+// Database values (decrypted), loaded once and kept until the next write on any instance.
 let cache: Promise<Map<ConfigKey, { value: string; updatedAt: string }>> | undefined;
 
 async function load() {
@@ -30,9 +31,13 @@ function stored() {
   return cache;
 }
 
-/** Drops the in-process copy; every write calls it so the next request sees the change. */
-export function clearSystemConfigCache() {
+registerCache("settings", () => {
   cache = undefined;
+});
+
+/** Drops the in-process copy here and on every other instance; every write calls it. */
+export function clearSystemConfigCache(): Promise<void> {
+  return invalidateEverywhere("settings");
 }
 
 /** The declared fallback: the environment variable, else the fixed default (if any). */
@@ -69,7 +74,7 @@ export async function setSystemConfig(key: ConfigKey, value: string, updatedBy: 
       .onConflict((oc) => oc.column("key").doUpdateSet(row))
       .execute();
   } finally {
-    clearSystemConfigCache();
+    await clearSystemConfigCache();
   }
 }
 
@@ -78,7 +83,7 @@ export async function resetSystemConfig(key: ConfigKey) {
   try {
     await db().deleteFrom("system_setting").where("key", "=", key).execute();
   } finally {
-    clearSystemConfigCache();
+    await clearSystemConfigCache();
   }
 }
 

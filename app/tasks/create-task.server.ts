@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { can } from "../access/check";
 import type { SessionUser } from "../auth/session.server";
+import { db } from "../db.server";
 import { taskDefinition } from "./registry.server";
 import { insertTask } from "./repository.server";
 import { taskRunner } from "./runner.server";
@@ -34,7 +35,16 @@ export async function createTask(user: SessionUser, body: unknown): Promise<Crea
   const checked = definition.payload.safeParse(payload);
   if (!checked.success) return { ok: false, status: 400, issues: issuesOf(checked.error, "payload") };
 
-  const taskId = await insertTask({ type, userId: user.id, payload });
-  taskRunner().dispatch(taskId);
+  const runner = taskRunner();
+  const taskId = runner.enqueue
+    ? await db()
+        .transaction()
+        .execute(async (trx) => {
+          const id = await insertTask({ type, userId: user.id, payload }, trx);
+          await runner.enqueue!(id, trx);
+          return id;
+        })
+    : await insertTask({ type, userId: user.id, payload });
+  runner.dispatch(taskId);
   return { ok: true, taskId };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Selectable } from "kysely";
-import type { TaskTable } from "../../db/schema";
+import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Database, TaskTable } from "../../db/schema";
 import { db, now } from "../db.server";
 import type { FinalStatus, TaskView } from "./task-types";
 
@@ -28,10 +28,13 @@ export function toView(row: TaskRow): TaskView {
   };
 }
 
-export async function insertTask(input: { type: string; userId: string; payload: unknown }): Promise<string> {
+export async function insertTask(
+  input: { type: string; userId: string; payload: unknown },
+  executor: Kysely<Database> | Transaction<Database> = db(),
+): Promise<string> {
   const id = randomUUID();
   const ts = now();
-  await db()
+  await executor
     .insertInto("task")
     .values({
       id,

@@ -1,9 +1,13 @@
+import type { Transaction } from "kysely";
+import { isPostgresUrl } from "../../db/connection";
+import type { Database } from "../../db/schema";
 import { env } from "../env.server";
 import { type EventBus, systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { completeTask } from "./completion.server";
 import { type TaskDefinition, TaskError } from "./definition.server";
 import { type Deliver, DeliveryError, httpDeliver } from "./delivery.server";
+import { createQueueRunner } from "./queue-runner.server";
 import { taskDefinition } from "./registry.server";
 import { type Completion, claimTask, findTask, idsWithStatus, pruneDeliveries } from "./repository.server";
 import type { FinalStatus } from "./task-types";
@@ -16,6 +20,10 @@ export interface TaskRunner {
   start(): Promise<void>;
   /** Takes no new work; lets running work finish for the grace period, then stops it. */
   stop(): Promise<void>;
+  /** A durable queue adds its job in the transaction that inserts the task row (see create-task). */
+  enqueue?(taskId: string, trx: Transaction<Database>): Promise<void>;
+  /** True when the runner also schedules the daily cleanup (the queue's cron), instead of a timer. */
+  readonly ownsSchedule?: boolean;
 }
 
 export type RunnerOptions = {
@@ -101,6 +109,24 @@ export class InProcessTaskRunner implements TaskRunner {
     clearTimeout(timer);
     for (const controller of this.active.values()) controller.abort(new Shutdown(SHUTDOWN_ERROR));
     await this.idle();
+  }
+
+  /**
+   * Runs one task now and resolves when it is finished, bypassing this runner's own queue: a
+   * durable queue's worker calls this, with that queue deciding concurrency and order.
+   */
+  async runNow(taskId: string): Promise<void> {
+    if (this.stopping || this.active.has(taskId)) return;
+    const controller = new AbortController();
+    this.active.set(taskId, controller);
+    try {
+      await this.execute(taskId, controller);
+    } finally {
+      this.active.delete(taskId);
+      if (this.active.size === 0 && this.queue.length === 0) {
+        for (const resolve of this.idleWaiters.splice(0)) resolve();
+      }
+    }
   }
 
   /** Resolves once no task is running. */
@@ -217,8 +243,11 @@ function failed(error: string): Outcome {
 // One runner per process, also across the dev server's module reloads.
 const holder = globalThis as typeof globalThis & { __taskRunner?: TaskRunner };
 
+/** In process on SQLite; on PostgreSQL the graphile-worker queue, which every instance shares. */
 export function taskRunner(): TaskRunner {
-  holder.__taskRunner ??= new InProcessTaskRunner();
+  holder.__taskRunner ??= isPostgresUrl(env().DATABASE_URL)
+    ? createQueueRunner(new InProcessTaskRunner())
+    : new InProcessTaskRunner();
   return holder.__taskRunner;
 }
 

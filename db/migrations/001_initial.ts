@@ -1,12 +1,14 @@
 import type { Kysely } from "kysely";
+import { columnTypes } from "../column-types";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable("permission")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("key", "text", (c) => c.notNull().unique())
     .addColumn("label", "text", (c) => c.notNull())
-    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
     .execute();
 
   await db.schema
@@ -16,8 +18,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("label", "text", (c) => c.notNull())
     .addColumn("all_permissions", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("is_system", "integer", (c) => c.notNull().defaultTo(0))
-    .addColumn("created_at", "text", (c) => c.notNull())
-    .addColumn("updated_at", "text", (c) => c.notNull())
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
+    .addColumn("updated_at", t.timestamp, (c) => c.notNull())
     .execute();
 
   await db.schema
@@ -35,8 +37,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("icon", "text", (c) => c.notNull())
     .addColumn("required_permission", "text", (c) => c.notNull())
     .addColumn("position", "integer", (c) => c.notNull())
-    .addColumn("created_at", "text", (c) => c.notNull())
-    .addColumn("updated_at", "text", (c) => c.notNull())
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
+    .addColumn("updated_at", t.timestamp, (c) => c.notNull())
     .execute();
 
   await db.schema
@@ -48,9 +50,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("password_hash", "text")
     .addColumn("status", "text", (c) => c.notNull().defaultTo("active"))
     .addColumn("must_change_password", "integer", (c) => c.notNull().defaultTo(0))
-    .addColumn("last_login_at", "text")
-    .addColumn("created_at", "text", (c) => c.notNull())
-    .addColumn("updated_at", "text", (c) => c.notNull())
+    .addColumn("last_login_at", t.timestamp)
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
+    .addColumn("updated_at", t.timestamp, (c) => c.notNull())
     .execute();
 
   await db.schema
@@ -68,9 +70,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("data", "text", (c) => c.notNull())
     .addColumn("ip", "text")
     .addColumn("user_agent", "text")
-    .addColumn("created_at", "text", (c) => c.notNull())
-    .addColumn("last_seen_at", "text", (c) => c.notNull())
-    .addColumn("expires_at", "text", (c) => c.notNull())
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
+    .addColumn("last_seen_at", t.timestamp, (c) => c.notNull())
+    .addColumn("expires_at", t.timestamp, (c) => c.notNull())
     .execute();
   await db.schema.createIndex("session_user_idx").on("session").column("user_id").execute();
 
@@ -82,10 +84,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("action", "text", (c) => c.notNull())
     .addColumn("target_type", "text")
     .addColumn("target_id", "text")
-    .addColumn("details", "text")
+    .addColumn("details", t.json)
     .addColumn("ip", "text")
     .addColumn("user_agent", "text")
-    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
     .execute();
   await db.schema.createIndex("audit_log_created_idx").on("audit_log").column("created_at").execute();
   await db.schema

@@ -1,17 +1,19 @@
 import type { Kysely } from "kysely";
+import { columnTypes } from "../column-types";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable("task")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("type", "text", (c) => c.notNull())
     .addColumn("status", "text", (c) => c.notNull())
     .addColumn("user_id", "text", (c) => c.notNull().references("user.id").onDelete("cascade"))
-    .addColumn("payload", "text")
-    .addColumn("result", "text")
-    .addColumn("created_at", "text", (c) => c.notNull())
-    .addColumn("updated_at", "text", (c) => c.notNull())
-    .addColumn("completed_at", "text")
+    .addColumn("payload", t.json)
+    .addColumn("result", t.json)
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
+    .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+    .addColumn("completed_at", t.timestamp)
     .execute();
   // The task centre lists one owner's newest tasks; the runner scans by status at start-up.
   await db.schema
@@ -26,7 +28,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("webhook_delivery")
     .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("received_at", "text", (c) => c.notNull())
+    .addColumn("received_at", t.timestamp, (c) => c.notNull())
     .execute();
 
   // Files a task produces (the users.export CSV), kept in the database so every instance can serve them.
@@ -36,7 +38,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("filename", "text", (c) => c.notNull())
     .addColumn("content_type", "text", (c) => c.notNull())
     .addColumn("content", "text", (c) => c.notNull())
-    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
     .execute();
 }
 

@@ -1,21 +1,23 @@
 import type { Kysely } from "kysely";
+import { columnTypes } from "../column-types";
 
 // Teams and members, plus the indexes the users list and audit log filters need at 10k/100k rows.
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable("team")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("name", "text", (c) => c.notNull().unique())
     .addColumn("description", "text", (c) => c.notNull().defaultTo(""))
-    .addColumn("created_at", "text", (c) => c.notNull())
-    .addColumn("updated_at", "text", (c) => c.notNull())
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
+    .addColumn("updated_at", t.timestamp, (c) => c.notNull())
     .execute();
   await db.schema
     .createTable("team_member")
     .addColumn("team_id", "text", (c) => c.notNull().references("team.id").onDelete("cascade"))
     .addColumn("user_id", "text", (c) => c.notNull().references("user.id").onDelete("cascade"))
     .addColumn("team_role", "text", (c) => c.notNull().defaultTo("member"))
-    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
     .addPrimaryKeyConstraint("team_member_pk", ["team_id", "user_id"])
     .execute();
   await db.schema.createIndex("team_member_user_idx").on("team_member").column("user_id").execute();

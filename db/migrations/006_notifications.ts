@@ -1,7 +1,9 @@
 import type { Kysely } from "kysely";
+import { columnTypes } from "../column-types";
 
 // Broadcast notices and the in-app notifications they leave for each recipient.
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable("broadcast")
     .addColumn("id", "text", (c) => c.primaryKey())
@@ -9,13 +11,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("message", "text", (c) => c.notNull())
     .addColumn("level", "text", (c) => c.notNull())
     .addColumn("link", "text")
-    .addColumn("audience", "text", (c) => c.notNull())
+    .addColumn("audience", t.json, (c) => c.notNull())
     .addColumn("recipient_count", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("email_status", "text", (c) => c.notNull().defaultTo("none"))
     .addColumn("emails_sent", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("emails_failed", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("created_by", "text")
-    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
     .execute();
   await db.schema.createIndex("broadcast_created_idx").on("broadcast").column("created_at").execute();
 
@@ -28,8 +30,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("message", "text", (c) => c.notNull())
     .addColumn("level", "text", (c) => c.notNull())
     .addColumn("link", "text")
-    .addColumn("read_at", "text")
-    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("read_at", t.timestamp)
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex("notification_user_created_idx")

@@ -1,0 +1,41 @@
+// In-process caches that several instances must drop together. Each cache registers how to clear
+// itself; a local change clears it here and announces it over the cluster link (PostgreSQL
+// LISTEN/NOTIFY when configured), whose receivers clear their own copy without re-announcing.
+
+export type CacheName = "roles" | "menu" | "settings";
+
+export type ClusterLink = { announce(cache: CacheName): Promise<void> };
+
+const holder = globalThis as typeof globalThis & {
+  __cacheClearers?: Map<CacheName, Set<() => void>>;
+  __clusterLink?: ClusterLink;
+};
+holder.__cacheClearers ??= new Map();
+const clearers = holder.__cacheClearers;
+
+export function registerCache(name: CacheName, clear: () => void) {
+  const set = clearers.get(name) ?? new Set();
+  set.add(clear);
+  clearers.set(name, set);
+}
+
+/**
+ * A change made here: clear this instance's copy and tell the others. Awaiting it means the
+ * message is sent before the response, so the user's next request on any instance sees the change.
+ */
+export async function invalidateEverywhere(name: CacheName): Promise<void> {
+  clearLocal(name);
+  await holder.__clusterLink?.announce(name);
+}
+
+/** Another instance changed it (or we may have missed messages): clear only our copy. */
+export function clearLocal(name?: CacheName) {
+  for (const [key, set] of clearers) {
+    if (name && key !== name) continue;
+    for (const clear of set) clear();
+  }
+}
+
+export function setClusterLink(link: ClusterLink | undefined) {
+  holder.__clusterLink = link;
+}

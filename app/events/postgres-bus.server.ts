@@ -1,0 +1,176 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { postgresConfig } from "../../db/connection";
+import type { EventBus } from "./bus.server";
+import { type CacheName, type ClusterLink, clearLocal } from "./cluster.server";
+import type { Channel, SystemEvent } from "./event-types";
+
+// NOTIFY refuses payloads of 8000 bytes or more; stay clear of it with room for the envelope.
+export const MAX_PAYLOAD_BYTES = 7_000;
+
+// `s` (a sequence number) keeps two equal messages apart: PostgreSQL folds identical
+// notifications sent in one transaction into one.
+type Message =
+  | { o: string; s: number; k: "event"; c: Channel; e: SystemEvent }
+  | { o: string; s: number; k: "invalidate"; n: CacheName };
+type Outgoing = Message extends infer M ? (M extends Message ? Omit<M, "o" | "s"> : never) : never;
+
+// Messages raised in one tick (a broadcast to every user) leave in one statement, in chunks.
+const BATCH = 500;
+
+export type PostgresBusOptions = {
+  url: string;
+  /** Delivers to this instance's subscribers (the in-process bus). */
+  local: EventBus;
+  /** Sends the payloads as NOTIFYs, in order, in one statement (the app uses its pool). */
+  notify: (channel: string, payloads: string[]) => Promise<unknown>;
+  onError?: (error: unknown) => void;
+  /** Called after the listener came back from a drop: whatever was sent meanwhile is lost. */
+  onResync?: () => void;
+};
+
+export type PostgresBus = EventBus & ClusterLink & { ready: Promise<void>; close(): Promise<void> };
+
+/** One NOTIFY channel per schema, so test schemas (and separate deployments) never cross-talk. */
+export function notifyChannel(url: string): string {
+  const schema = new URL(url).searchParams.get("schema");
+  return schema ? `dashboard_events_${schema}` : "dashboard_events";
+}
+
+/**
+ * Keeps a message under the NOTIFY limit. Events carry ids and status only, except broadcasts,
+ * whose text is cut (the full notice is in the notification row the bell loads).
+ */
+export function encode(message: Message): string {
+  let text = JSON.stringify(message);
+  if (Buffer.byteLength(text) < MAX_PAYLOAD_BYTES) return text;
+  if (message.k === "event" && message.e.type === "broadcast") {
+    const e = message.e;
+    const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+    text = JSON.stringify({
+      ...message,
+      e: { ...e, title: cut(e.title, 200), message: cut(e.message, 1_000) },
+    });
+    if (Buffer.byteLength(text) < MAX_PAYLOAD_BYTES) return text;
+  }
+  throw new Error(`event too large for NOTIFY (${Buffer.byteLength(text)} bytes)`);
+}
+
+/**
+ * The event bus for several instances on one PostgreSQL: events reach this instance's
+ * subscribers at once and the other instances through LISTEN/NOTIFY; cache invalidations ride
+ * the same channel. Each instance ignores its own echo by an origin id.
+ */
+export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
+  const onError = options.onError ?? console.error;
+  const local = options.local;
+  const origin = randomUUID();
+  const channel = notifyChannel(options.url);
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retryMs = 500;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  let sequence = 0;
+  let queued: string[] = [];
+  let flushing: Promise<void> | undefined;
+
+  async function flush() {
+    await new Promise((r) => setImmediate(r));
+    const batch = queued;
+    queued = [];
+    flushing = undefined;
+    for (let i = 0; i < batch.length; i += BATCH) {
+      try {
+        await options.notify(channel, batch.slice(i, i + BATCH));
+      } catch (error) {
+        onError(error);
+      }
+    }
+  }
+
+  // Never rejects: a lost message is logged, and the reconnect/reconcile path covers it.
+  function send(message: Outgoing): Promise<void> {
+    try {
+      queued.push(encode({ ...message, o: origin, s: ++sequence } as Message));
+    } catch (error) {
+      onError(error);
+      return Promise.resolve();
+    }
+    flushing ??= flush();
+    return flushing;
+  }
+
+  function receive(payload: string | undefined) {
+    if (!payload) return;
+    let message: Message;
+    try {
+      message = JSON.parse(payload);
+    } catch {
+      return;
+    }
+    if (message.o === origin) return;
+    if (message.k === "event") local.publish(message.c, message.e);
+    else if (message.k === "invalidate") clearLocal(message.n);
+  }
+
+  async function connect(resync: boolean): Promise<void> {
+    const { connectionString, options: settings, types } = postgresConfig(options.url);
+    const c = new pg.Client({ connectionString, options: settings, types });
+    c.on("notification", (n) => {
+      if (n.channel === channel) receive(n.payload);
+    });
+    c.on("error", (error) => {
+      onError(error);
+      reconnectLater(c);
+    });
+    c.on("end", () => reconnectLater(c));
+    await c.connect();
+    await c.query(`LISTEN "${channel}"`);
+    client = c;
+    retryMs = 500;
+    if (resync) {
+      clearLocal();
+      options.onResync?.();
+    }
+  }
+
+  function reconnectLater(dead: pg.Client) {
+    if (closed || client !== dead || timer) return;
+    client = undefined;
+    dead.end().catch(() => {});
+    timer = setTimeout(() => {
+      timer = undefined;
+      connect(true).catch((error) => {
+        onError(error);
+        client = dead;
+        reconnectLater(dead);
+      });
+    }, retryMs);
+    timer.unref?.();
+    retryMs = Math.min(retryMs * 2, 30_000);
+  }
+
+  const ready = connect(false);
+  ready.catch(() => {}); // awaited by the lifecycle; a test using only the local side need not.
+
+  return {
+    ready,
+    publish(ch, event) {
+      local.publish(ch, event);
+      void send({ k: "event", c: ch, e: event });
+    },
+    subscribe: local.subscribe,
+    subscriberCount: local.subscriberCount,
+    announce(cache) {
+      return send({ k: "invalidate", n: cache });
+    },
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import pg from "pg";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { postgresConfig } from "../../db/connection";
+import { onPostgres } from "../../test/postgres-schema";
+import { createInProcessBus } from "./bus.server";
+import { registerCache } from "./cluster.server";
+import { SYSTEM_EVENT_CHANNEL as CH, type SystemEvent } from "./event-types";
+import { createPostgresBus, encode, MAX_PAYLOAD_BYTES, notifyChannel } from "./postgres-bus.server";
+
+const broadcast = (message: string): SystemEvent => ({
+  type: "broadcast",
+  userId: "u1",
+  notificationId: "n1",
+  title: "Notice",
+  message,
+  level: "info",
+  link: null,
+});
+
+describe("NOTIFY payloads", () => {
+  it("keeps a long broadcast under the limit by cutting its text, ids intact", () => {
+    const text = encode({ o: "x", s: 1, k: "event", c: CH, e: broadcast("é".repeat(20_000)) });
+    expect(Buffer.byteLength(text)).toBeLessThan(MAX_PAYLOAD_BYTES);
+    expect(JSON.parse(text).e).toMatchObject({ notificationId: "n1", userId: "u1" });
+  });
+
+  it("gives each schema its own channel", () => {
+    expect(notifyChannel("postgres://h/db?schema=t_ab")).toBe("dashboard_events_t_ab");
+    expect(notifyChannel("postgres://h/db")).toBe("dashboard_events");
+  });
+});
+
+describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () => {
+  const url = process.env.DATABASE_URL!;
+  const pool = new pg.Pool(postgresConfig(url, { poolSize: 2 }));
+  const notify = (channel: string, payloads: string[]) =>
+    pool.query("select pg_notify($1, p) from unnest($2::text[]) with ordinality as t(p, i) order by i", [
+      channel,
+      payloads,
+    ]);
+  const a = createPostgresBus({ url, local: createInProcessBus(), notify });
+  const b = createPostgresBus({ url, local: createInProcessBus(), notify });
+
+  afterAll(async () => {
+    await Promise.all([a.close(), b.close()]);
+    await pool.end();
+  });
+
+  it("delivers an event published on A to a subscriber on B, once", async () => {
+    await Promise.all([a.ready, b.ready]);
+    const onA: SystemEvent[] = [];
+    const onB: SystemEvent[] = [];
+    a.subscribe(CH, "u1", (e) => onA.push(e));
+    b.subscribe(CH, "u1", (e) => onB.push(e));
+    const event: SystemEvent = { type: "task-completed", userId: "u1", taskId: "t1", status: "completed" };
+    a.publish(CH, event);
+    await vi.waitFor(() => expect(onB).toEqual([event]));
+    expect(onA).toEqual([event]);
+  });
+
+  it("keeps order and equal messages apart in a burst (one statement for many events)", async () => {
+    await Promise.all([a.ready, b.ready]);
+    const got: string[] = [];
+    b.subscribe(CH, "u2", (e) => got.push(e.type === "task-completed" ? e.taskId : "?"));
+    const ids = Array.from({ length: 1_200 }, (_, i) => `t${i % 600}`);
+    for (const taskId of ids)
+      a.publish(CH, { type: "task-completed", userId: "u2", taskId, status: "completed" });
+    await vi.waitFor(() => expect(got).toHaveLength(ids.length), { timeout: 10_000 });
+    expect(got).toEqual(ids);
+  });
+
+  it("clears a cache on the other instance when one announces a change", async () => {
+    await Promise.all([a.ready, b.ready]);
+    const cleared = vi.fn();
+    registerCache("menu", cleared);
+    a.announce("menu");
+    // Both buses share this process's cache registry: B's receipt is the one call (A ignores its echo).
+    await vi.waitFor(() => expect(cleared).toHaveBeenCalledTimes(1));
+  });
+});

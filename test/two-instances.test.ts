@@ -1,0 +1,176 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { db } from "../app/db.server";
+import { STALLED_ERROR } from "../app/tasks/stalled.server";
+import { PASSWORD, setupDatabase } from "./helpers";
+import { onPostgres } from "./postgres-schema";
+
+// Two production servers on one PostgreSQL schema (the one test/setup-db.ts made for this file).
+// Needs the production build, which `npm test` makes before its PostgreSQL pass.
+const BUILD_DIR = process.env.TWO_INSTANCE_BUILD_DIR ?? "build";
+const built = existsSync(resolve(BUILD_DIR, "server/index.js"));
+const ADMIN = "root@example.test"; // seeded by setupDatabase()
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const srv = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => done(port));
+    });
+    srv.on("error", fail);
+  });
+}
+
+type Instance = { url: string; child: ChildProcess; output: string[] };
+
+async function startInstance(port: number, extra: Record<string, string>): Promise<Instance> {
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      BUILD_DIR,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BASE_URL: url,
+      // Shared by every instance: sessions and the webhook must verify anywhere.
+      SESSION_SECRET: "two-instance-session-secret",
+      TASK_WEBHOOK_SECRET: "whsec_dHdvLWluc3RhbmNlLXdlYmhvb2stc2VjcmV0LTEyMzQ=",
+      LOG_LEVEL: "warn",
+      TASK_HEARTBEAT_MS: "300",
+      ...extra,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  child.stdout!.on("data", (d) => output.push(String(d)));
+  child.stderr!.on("data", (d) => output.push(String(d)));
+  await vi.waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`instance on ${port} exited: ${output.join("")}`);
+      expect((await fetch(`${url}/healthz`)).ok).toBe(true);
+    },
+    { timeout: 30_000, interval: 200 },
+  );
+  return { url, child, output };
+}
+
+async function signIn(instance: Instance): Promise<string> {
+  const res = await fetch(`${instance.url}/login`, {
+    method: "POST",
+    body: new URLSearchParams({ email: ADMIN, password: PASSWORD }),
+    redirect: "manual",
+  });
+  expect(res.status).toBe(302);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+/** Reads an SSE response until an event matches (the stream stays open for the next one). */
+function eventReader(res: Response) {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  async function next(match: (type: string, data: unknown) => boolean): Promise<unknown> {
+    for (;;) {
+      let end = buffer.indexOf("\n\n");
+      while (end !== -1) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const type = /^event: (.*)$/m.exec(frame)?.[1] ?? "message";
+        const data = /^data: (.*)$/m.exec(frame)?.[1];
+        if (data && type !== "ping") {
+          const parsed = JSON.parse(data);
+          if (match(type, parsed)) return parsed;
+        }
+        end = buffer.indexOf("\n\n");
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error("event stream ended");
+      buffer += decoder.decode(value, { stream: true });
+    }
+  }
+  return { next, close: () => reader.cancel() };
+}
+
+describe.skipIf(!onPostgres || !built)("two instances on one PostgreSQL", () => {
+  let a: Instance;
+  let b: Instance;
+  let cookieA: string;
+  let cookieB: string;
+
+  beforeAll(async () => {
+    await setupDatabase();
+    const [pa, pb] = [await freePort(), await freePort()];
+    // A runs the queue's jobs; B only serves (TASK_WORKER=separate) but still sweeps stalled tasks,
+    // so each assertion below proves a message crossed from one process to the other.
+    [a, b] = await Promise.all([
+      startInstance(pa, { TASK_WORKER: "in-app" }),
+      startInstance(pb, { TASK_WORKER: "separate" }),
+    ]);
+    cookieA = await signIn(a);
+    cookieB = await signIn(b);
+  }, 90_000);
+
+  afterAll(() => {
+    for (const i of [a, b]) if (i && i.child.exitCode === null) i.child.kill("SIGTERM");
+  });
+
+  async function postTask(payload: unknown): Promise<string> {
+    const res = await fetch(`${a.url}/api/tasks`, {
+      method: "POST",
+      headers: { Cookie: cookieA, "Content-Type": "application/json" },
+      body: JSON.stringify({ type: "report.generate", payload }),
+    });
+    expect(res.status).toBe(202);
+    return ((await res.json()) as { taskId: string }).taskId;
+  }
+
+  it("delivers a task created on A to B's event stream as task-completed", async () => {
+    const stream = await fetch(`${b.url}/api/events`, { headers: { Cookie: cookieB } });
+    expect(stream.headers.get("content-type")).toContain("text/event-stream");
+    const { next, close } = eventReader(stream);
+    const taskId = await postTask({ durationMs: 100 });
+    const event = await next(
+      (type, d) => type === "task-completed" && (d as { taskId: string }).taskId === taskId,
+    );
+    expect(event).toMatchObject({ type: "task-completed", taskId, status: "completed" });
+    await close();
+  });
+
+  it("applies a settings change made on A to B's next request", async () => {
+    const page = async () => (await fetch(`${b.url}/dashboard`, { headers: { Cookie: cookieB } })).text();
+    await page(); // B has the settings cached now
+    const name = `Scaled ${Date.now()}`;
+    const saved = await fetch(`${a.url}/dashboard/settings`, {
+      method: "POST",
+      headers: { Cookie: cookieA },
+      body: new URLSearchParams({ intent: "system", APP_NAME: name }),
+    });
+    expect(saved.status).toBe(200);
+    expect(await page()).toContain(name);
+  });
+
+  it("fails a task clearly when the instance running it is killed, seen live on B", async () => {
+    const stream = await fetch(`${b.url}/api/events`, { headers: { Cookie: cookieB } });
+    const { next, close } = eventReader(stream);
+    const taskId = await postTask({ durationMs: 60_000 });
+    const status = async () =>
+      (await db().selectFrom("task").select("status").where("id", "=", taskId).executeTakeFirstOrThrow())
+        .status;
+    await vi.waitFor(async () => expect(await status()).toBe("processing"), { timeout: 15_000 });
+    a.child.kill("SIGKILL");
+    const event = await next(
+      (type, d) => type === "task-completed" && (d as { taskId: string }).taskId === taskId,
+    );
+    expect(event).toMatchObject({ taskId, status: "failed" });
+    const res = await fetch(`${b.url}/api/tasks/${taskId}`, { headers: { Cookie: cookieB } });
+    expect(await res.json()).toMatchObject({ status: "failed", result: { error: STALLED_ERROR } });
+    await close();
+  });
+});
