@@ -5,6 +5,9 @@ const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === 
 const optionalText = () => z.preprocess(blankToUndefined, z.string().optional());
 
 // One place that reads process.env, so every default and its meaning lives here.
+/** Development-only fallback; production refuses to start with it (lifecycle.start). */
+export const DEV_SESSION_SECRET = "dev-only-insecure-secret";
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().default("file:./data/app.db"),
@@ -13,7 +16,7 @@ const schema = z.object({
   PORT: z.coerce.number().int().positive().default(3000),
   HOST: z.string().default("0.0.0.0"),
   BASE_URL: z.string().url().optional(),
-  SESSION_SECRET: z.string().min(1).default("dev-only-insecure-secret"),
+  SESSION_SECRET: z.string().min(1).default(DEV_SESSION_SECRET),
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().default(14),
   SUPER_ADMIN_EMAIL: z.string().email().default("admin@localhost.test"),
   SUPER_ADMIN_PASSWORD: z.string().optional(),

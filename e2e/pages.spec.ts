@@ -76,4 +76,18 @@ test("the audit log filters by action and expands a row", async ({ page }) => {
   await expect(page.getByTestId("audit-rows")).not.toContainText("auth.login.failed");
   await rows.first().locator("summary").click();
   await expect(rows.first()).toContainText("User agent");
+
+  // Export the filtered view: a background task whose CSV link appears in the task centre.
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  await page.getByRole("button", { name: /^Tasks, \d+ running$/ }).click();
+  const item = page.getByRole("region", { name: "Task centre" }).getByTestId("task-item").first();
+  await expect(item).toContainText("Audit log export");
+  await expect(item).toContainText("Completed");
+  const link = item.getByRole("link", { name: "Download CSV" });
+  const response = await page.request.get((await link.getAttribute("href"))!);
+  expect(response.status()).toBe(200);
+  const csv = await response.text();
+  expect(csv.split("\n")[0]).toContain("time,action,actor");
+  expect(csv).toContain("auth.login.succeeded");
+  expect(csv).not.toContain("auth.login.failed");
 });

@@ -72,6 +72,26 @@ export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | 
   }
 }
 
+/**
+ * Nobody changes an account that holds a permission they lack (a super admin's, say): otherwise an
+ * admin could take it over by changing its email and asking for a reset link.
+ */
+export async function assertCanManageUser(actor: Actor, targetUserId: string) {
+  if (actor.isSuperAdmin || actor.id === targetUserId) return;
+  const grants = await roleGrants();
+  const rows = await db()
+    .selectFrom("user_role")
+    .select("role_id")
+    .where("user_id", "=", targetUserId)
+    .execute();
+  for (const { role_id } of rows) {
+    const role = grants.get(role_id);
+    if (role && !holdsAll(actor, role)) {
+      throw new RuleViolation("You cannot change an account that holds permissions you do not have.");
+    }
+  }
+}
+
 export function assertNotSelf(actorId: string, targetId: string, verb: "delete" | "disable") {
   if (actorId === targetId) throw new RuleViolation(`You cannot ${verb} your own account.`);
 }

@@ -1,11 +1,10 @@
-import { createHash } from "node:crypto";
 import { RuleViolation } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { sendVerificationEmail } from "../mail/senders.server";
 import { verifyEmailUrl } from "./links.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { endAllSessions, type SessionUser } from "./session.server";
+import { endAllSessions, type SessionUser, sessionHandle } from "./session.server";
 import { issueToken } from "./tokens.server";
 
 // The personal section of Settings: what every signed-in user may change about themselves.
@@ -95,9 +94,6 @@ export type SessionView = {
 };
 
 /** Session ids are what the cookie carries, so the page only ever sees a hash of them. */
-function sessionHandle(id: string) {
-  return createHash("sha256").update(id).digest("base64url").slice(0, 16);
-}
 
 /** The caller's own live sessions, newest activity first. */
 export async function listMySessions(user: SessionUser): Promise<SessionView[]> {

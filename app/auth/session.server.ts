@@ -1,8 +1,9 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createContext, createCookie, createSessionStorage, type RouterContextProvider } from "react-router";
 import { roleGrants } from "../access/role-cache.server";
 import { db, now } from "../db.server";
 import { env, secureCookies, sessionSecrets } from "../env.server";
+import { closeStreamsOf } from "../events/stream.server";
 import { clientIp, userAgent } from "../http/request-info.server";
 
 export type SessionUser = {
@@ -194,10 +195,16 @@ export async function endSession(request: Request): Promise<string> {
   return sessionStorage().destroySession(session);
 }
 
+/** What the browser may see of a session: a hash, never the id the cookie carries. */
+export function sessionHandle(id: string): string {
+  return createHash("sha256").update(id).digest("base64url").slice(0, 16);
+}
+
 export async function endAllSessions(userId: string, exceptSessionId?: string) {
   let q = db().deleteFrom("session").where("user_id", "=", userId);
   if (exceptSessionId) q = q.where("id", "!=", exceptSessionId);
   await q.execute();
+  closeStreamsOf(userId);
 }
 
 /** Resolves the caller up front and sends the renewed cookie when the sliding expiry moved. */

@@ -1,24 +1,9 @@
 import { LogOut } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
 import { Form } from "react-router";
+import { usePopover } from "./ui/use-popover";
 
 export function UserMenu({ name, email }: { name: string; email: string }) {
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent | KeyboardEvent) => {
-      if (e instanceof KeyboardEvent ? e.key === "Escape" : !root.current?.contains(e.target as Node))
-        setOpen(false);
-    };
-    document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", close);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", close);
-    };
-  }, [open]);
+  const { open, setOpen, root } = usePopover();
 
   return (
     <div className="relative" ref={root}>

@@ -7,6 +7,7 @@ export const PING_INTERVAL_MS = 15_000;
 type Options = { bus?: EventBus; pingMs?: number };
 
 const open = new Set<() => void>();
+const openByUser = new Map<string, Set<() => void>>();
 let sequence = 0;
 
 /** Streams one user's system events (plus a ping) as server-sent events. */
@@ -23,6 +24,9 @@ export function userEventStream(signal: AbortSignal, userId: string, options: Op
       clearInterval(ping);
       unsubscribe();
       open.delete(close);
+      const mine = openByUser.get(userId);
+      mine?.delete(close);
+      if (mine?.size === 0) openByUser.delete(userId);
     }
     function close() {
       stop();
@@ -53,6 +57,7 @@ export function userEventStream(signal: AbortSignal, userId: string, options: Op
     );
     ping.unref?.();
     open.add(close);
+    openByUser.set(userId, (openByUser.get(userId) ?? new Set()).add(close));
     // An opening frame, so the browser fires `open` (and the client reconciles) at once.
     safeSend({ event: "ping", data: new Date().toISOString() });
     return stop;
@@ -64,6 +69,14 @@ export function userEventStream(signal: AbortSignal, userId: string, options: Op
 
 export function openStreamCount(): number {
   return open.size;
+}
+
+/**
+ * Ends a user's streams when their sessions end (sign-out, disable, delete, password reset), so
+ * events stop at once; browsers whose session is still valid simply reconnect.
+ */
+export function closeStreamsOf(userId: string) {
+  for (const close of [...(openByUser.get(userId) ?? [])]) close();
 }
 
 /** Ends every stream, so a stopping server is not held open by idle connections. */

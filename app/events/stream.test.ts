@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createInProcessBus } from "./bus.server";
 import { SYSTEM_EVENT_CHANNEL as CH } from "./event-types";
-import { closeAllStreams, openStreamCount, PING_INTERVAL_MS, userEventStream } from "./stream.server";
+import {
+  closeAllStreams,
+  closeStreamsOf,
+  openStreamCount,
+  PING_INTERVAL_MS,
+  userEventStream,
+} from "./stream.server";
 
 afterEach(() => {
   closeAllStreams();
@@ -92,5 +98,18 @@ describe("user event stream", () => {
     const text = await readUntil(live.body!, (t) => t.includes("t9"));
     expect(text).toContain('"taskId":"t9"');
     expect(bus.subscriberCount(CH)).toBe(1);
+  });
+
+  it("closes one user's streams when their sessions end, and only theirs", async () => {
+    const bus = createInProcessBus();
+    const a1 = userEventStream(new AbortController().signal, "ua", { bus });
+    userEventStream(new AbortController().signal, "ua", { bus });
+    userEventStream(new AbortController().signal, "ub", { bus });
+    expect(openStreamCount()).toBe(3);
+    closeStreamsOf("ua");
+    expect(openStreamCount()).toBe(1);
+    expect(bus.subscriberCount(CH)).toBe(1);
+    const text = await readUntil(a1.body!, () => false);
+    expect(text).toContain("event: ping");
   });
 });

@@ -21,7 +21,9 @@ export function safeRedirectPath(value: unknown, fallback = "/dashboard"): strin
   try {
     const url = new URL(value, "http://internal.invalid");
     if (url.origin !== "http://internal.invalid") return fallback;
-    return url.pathname + url.search + url.hash;
+    const path = url.pathname + url.search + url.hash;
+    // Normalising "/.//x" yields "//x", which a browser reads as another host: check again.
+    return path.startsWith("//") || path.startsWith("/\\") ? fallback : path;
   } catch {
     return fallback;
   }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { createCsrfMiddleware } from "remix-utils/middleware/csrf";
 import { createSecureHeadersMiddleware } from "remix-utils/middleware/secure-headers";
-import { env } from "../env.server";
+import { env, secureCookies } from "../env.server";
 import { apiError } from "./responses";
 
 export const nonceContext = createContext<string>("");
@@ -42,7 +42,8 @@ function publicOrigin(): string | null {
 }
 
 const [secureHeaders] = createSecureHeadersMiddleware({
-  strictTransportSecurity: env().NODE_ENV === "production",
+  // HSTS only where the public address is https; on plain http it would only confuse browsers.
+  strictTransportSecurity: secureCookies(),
   referrerPolicy: "strict-origin-when-cross-origin",
   crossOriginEmbedderPolicy: false,
   permissionsPolicy: { camera: [], microphone: [], geolocation: [] },

@@ -45,7 +45,8 @@ export async function sendEmail(request: EmailRequest): Promise<Delivery> {
       ...base,
       status: delivery.via === "outbox" ? "outbox" : "sent",
       providerMessageId: delivery.messageId,
-      outboxLink: request.actionUrl,
+      // Shown in Settings so a laptop can finish a flow; never kept in production (it is a live token).
+      outboxLink: env().NODE_ENV === "production" ? null : request.actionUrl,
     });
     return delivery;
   } catch (error) {

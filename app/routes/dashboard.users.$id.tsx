@@ -3,7 +3,7 @@ import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
-import { assignableRoles } from "../access/rules.server";
+import { assertCanManageUser, assignableRoles } from "../access/rules.server";
 import { audit } from "../audit/audit.server";
 import { requestPasswordReset } from "../auth/password-reset.server";
 import { resendVerification } from "../auth/registration.server";
@@ -82,7 +82,7 @@ export async function action(args: Route.ActionArgs) {
     }
     if (intent === "revoke-session") {
       const actor = await requirePermission(args, "user.update");
-      const sessionId = z.string().min(1).max(100).safeParse(form.get("sessionId"));
+      const sessionId = z.string().min(1).max(100).safeParse(form.get("session"));
       if (!sessionId.success || !(await revokeSession(actor, id.data, sessionId.data, args)))
         return refused("That session no longer exists.", 404, intent);
       return redirectWithToast(self, { kind: "success", message: "Session signed out." });
@@ -91,6 +91,7 @@ export async function action(args: Route.ActionArgs) {
       const actor = await requirePermission(args, "user.update");
       const user = await getUser(id.data);
       if (!user) throw missing();
+      await assertCanManageUser(actor, user.id);
       if (intent === "send-reset") {
         await requestPasswordReset(args, user.email);
         await audit(args, { action: "user.password_reset", actor, target: { type: "user", id: user.id } });
@@ -118,7 +119,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, teams, sessions, audit, roles, may, isSelf } = loaderData;
+  const { user, teams, sessions, audit, tasks, roles, may, isSelf } = loaderData;
   const navigation = useNavigation();
   const busy = (intent: string) =>
     navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
@@ -262,19 +263,34 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
         ) : (
           <ul className="flex flex-col gap-2 text-sm">
             {sessions.map((s) => (
-              <li key={s.id} className="flex items-center justify-between gap-2">
+              <li key={s.handle} className="flex items-center justify-between gap-2">
                 <span>
                   {s.user_agent ?? "Unknown device"} · {s.ip ?? "unknown IP"} · last seen{" "}
                   {formatDateTime(s.last_seen_at)}
                 </span>
                 {may.update ? (
                   <Form method="post">
-                    <input type="hidden" name="sessionId" value={s.id} />
+                    <input type="hidden" name="session" value={s.handle} />
                     <Button variant="secondary" name="intent" value="revoke-session">
                       Sign out
                     </Button>
                   </Form>
                 ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Card title="Tasks">
+        {tasks.length === 0 ? (
+          <EmptyState>No background tasks.</EmptyState>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm" data-testid="user-tasks">
+            {tasks.map((t) => (
+              <li key={t.id}>
+                <code>{t.type}</code> · {t.status} · started {formatDateTime(t.created_at)}
+                {t.completed_at ? ` · finished ${formatDateTime(t.completed_at)}` : ""}
               </li>
             ))}
           </ul>

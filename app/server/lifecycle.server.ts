@@ -3,6 +3,7 @@ import { RouterContextProvider } from "react-router";
 import { migrateToLatest } from "../../db/migrate";
 import { startRetentionSchedule, stopRetentionSchedule } from "../audit/retention.server";
 import { closeDb, db } from "../db.server";
+import { DEV_SESSION_SECRET, env, sessionSecrets } from "../env.server";
 import { onBusResync, startSystemBus, stopSystemBus } from "../events/bus.server";
 import { closeAllStreams } from "../events/stream.server";
 import { requestInfoContext } from "../http/request-info.server";
@@ -17,6 +18,16 @@ export function onShutdown(hook: Hook) {
 }
 
 let started: Promise<void> | undefined;
+
+/** Cookies, the webhook key and the settings key all derive from SESSION_SECRET: never run on the default. */
+function assertProductionSecrets() {
+  if (env().NODE_ENV !== "production") return;
+  if (!process.env.SESSION_SECRET?.trim() || sessionSecrets().includes(DEV_SESSION_SECRET)) {
+    throw new Error(
+      "SESSION_SECRET must be set to a long random value in production (npm run dev writes one into .env).",
+    );
+  }
+}
 
 /** The task runner takes up pending work; at stop it finishes (grace period) before streams close. */
 async function startBackgroundTasks() {
@@ -38,6 +49,7 @@ async function startBackgroundTasks() {
 // Exported through entry.server so server.ts drives the same module instances the routes use.
 export const lifecycle = {
   start(): Promise<void> {
+    assertProductionSecrets();
     if (!started) started = migrateToLatest(db()).then(startBackgroundTasks);
     return started;
   },

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { containsText } from "../../db/like";
 import { RuleViolation } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
@@ -167,16 +168,11 @@ export async function removeMember(actor: SessionUser, teamId: string, userId: s
 /** Users matching a search, for the "add member" picker (never the whole table). */
 export async function searchUsers(q: string, limit = 10) {
   if (!q.trim()) return [];
-  const like = `%${q
-    .trim()
-    .toLowerCase()
-    .replace(/[%_\\]/g, "\\$&")}%`;
+  const text = q.trim();
   return db()
     .selectFrom("user")
     .select(["id", "name", "email"])
-    .where((eb) =>
-      eb.or([eb(eb.fn("lower", ["name"]), "like", like), eb(eb.fn("lower", ["email"]), "like", like)]),
-    )
+    .where((eb) => eb.or([containsText("name", text), containsText("email", text)]))
     .orderBy("name")
     .limit(limit)
     .execute();

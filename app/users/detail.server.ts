@@ -1,8 +1,9 @@
+import { sessionHandle } from "../auth/session.server";
 import { db } from "../db.server";
 
-/** What the user page shows beside the account: teams, sessions and recent audit entries about them. */
+/** What the user page shows beside the account: teams, sessions, recent audit entries and tasks. */
 export async function userActivity(userId: string) {
-  const [teams, sessions, audit] = await Promise.all([
+  const [teams, sessions, audit, tasks] = await Promise.all([
     db()
       .selectFrom("team_member")
       .innerJoin("team", "team.id", "team_member.team_id")
@@ -28,6 +29,18 @@ export async function userActivity(userId: string) {
       .orderBy("created_at", "desc")
       .limit(20)
       .execute(),
+    db()
+      .selectFrom("task")
+      .select(["id", "type", "status", "created_at", "completed_at"])
+      .where("user_id", "=", userId)
+      .orderBy("created_at", "desc")
+      .limit(10)
+      .execute(),
   ]);
-  return { teams, sessions, audit };
+  return {
+    teams,
+    sessions: sessions.map(({ id, ...rest }) => ({ ...rest, handle: sessionHandle(id) })),
+    audit,
+    tasks,
+  };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { containsText } from "../../db/like";
 import { db } from "../db.server";
 import { PAGE_SIZES, USER_SORTS } from "./list-options";
 
@@ -38,13 +39,8 @@ export type UserRow = {
 export async function listUsers(q: UserListQuery): Promise<{ rows: UserRow[]; total: number }> {
   let base = db().selectFrom("user");
   if (q.q) {
-    const like = `%${q.q.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`;
-    base = base.where((eb) =>
-      eb.or([
-        eb(eb.fn("lower", ["user.name"]), "like", like),
-        eb(eb.fn("lower", ["user.email"]), "like", like),
-      ]),
-    );
+    const text = q.q;
+    base = base.where((eb) => eb.or([containsText("user.name", text), containsText("user.email", text)]));
   }
   if (q.status) base = base.where("user.status", "=", q.status);
   if (q.verified) base = base.where("user.email_verified", "=", q.verified === "yes" ? 1 : 0);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import {
+  assertCanManageUser,
   assertNotLastSuperAdmin,
   assertNotSelf,
   assertRoleChangeAllowed,
@@ -8,8 +9,9 @@ import {
 } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { hashPassword } from "../auth/password.server";
-import { endAllSessions, type SessionUser } from "../auth/session.server";
+import { endAllSessions, type SessionUser, sessionHandle } from "../auth/session.server";
 import { db, now } from "../db.server";
+import { closeStreamsOf } from "../events/stream.server";
 
 export const passwordSchema = z.string().min(12, "Use at least 12 characters.").max(200);
 
@@ -103,6 +105,7 @@ export async function updateUser(
 ) {
   const before = await getUser(id);
   if (!before) return null;
+  await assertCanManageUser(actor, id);
   if (await emailTaken(input.email, id))
     throw new RuleViolation("A user with this email address already exists.");
   await assertRoleChangeAllowed(actor, id, before.roleIds, input.roles);
@@ -152,6 +155,7 @@ export async function setUserStatus(
 ) {
   const before = await getUser(id);
   if (!before) return null;
+  await assertCanManageUser(actor, id);
   if (status === "disabled") {
     assertNotSelf(actor.id, id, "disable");
     await assertNotLastSuperAdmin(id, "disabled");
@@ -171,8 +175,10 @@ export async function deleteUser(actor: SessionUser, id: string, origin: AuditOr
   const before = await getUser(id);
   if (!before) return null;
   assertNotSelf(actor.id, id, "delete");
+  await assertCanManageUser(actor, id);
   await assertNotLastSuperAdmin(id, "deleted");
   await db().deleteFrom("user").where("id", "=", id).execute();
+  closeStreamsOf(id);
   await audit(origin, {
     action: "user.delete",
     actor,
@@ -182,18 +188,13 @@ export async function deleteUser(actor: SessionUser, id: string, origin: AuditOr
   return true;
 }
 
-export async function revokeSession(
-  actor: SessionUser,
-  userId: string,
-  sessionId: string,
-  origin: AuditOrigin,
-) {
-  const res = await db()
-    .deleteFrom("session")
-    .where("id", "=", sessionId)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  if (Number(res.numDeletedRows) === 0) return null;
+/** Signs out one session of a user, named by its handle (the page never sees session ids). */
+export async function revokeSession(actor: SessionUser, userId: string, handle: string, origin: AuditOrigin) {
+  await assertCanManageUser(actor, userId);
+  const rows = await db().selectFrom("session").select("id").where("user_id", "=", userId).execute();
+  const match = rows.find((r) => sessionHandle(r.id) === handle);
+  if (!match) return null;
+  await db().deleteFrom("session").where("id", "=", match.id).where("user_id", "=", userId).execute();
   await audit(origin, { action: "session.revoke", actor, target: { type: "user", id: userId } });
   return true;
 }

@@ -358,12 +358,20 @@ describe("editing users", () => {
       .select("id")
       .where("user_id", "=", target.id)
       .executeTakeFirstOrThrow();
+    const page = await run(() =>
+      userLoader(args(request(`/dashboard/users/${target.id}`, { cookie: admin.cookie }), { id: target.id })),
+    );
+    const handle = (page.body as { sessions: { handle: string }[] }).sessions[0]!.handle;
+    // The raw id is refused: only the handle the page shows names a session.
     expect(
-      (await onUser(target.id, admin.cookie, { intent: "revoke-session", sessionId: session.id })).status,
+      (await onUser(target.id, admin.cookie, { intent: "revoke-session", session: session.id })).status,
+    ).toBe(404);
+    expect(
+      (await onUser(target.id, admin.cookie, { intent: "revoke-session", session: handle })).status,
     ).toBe(302);
     expect(await db().selectFrom("session").select("id").where("id", "=", session.id).execute()).toEqual([]);
     expect(
-      (await onUser(target.id, admin.cookie, { intent: "revoke-session", sessionId: session.id })).status,
+      (await onUser(target.id, admin.cookie, { intent: "revoke-session", session: handle })).status,
     ).toBe(404);
   });
 });
@@ -418,5 +426,65 @@ describe("invitations and links from the users pages", () => {
       .where("action", "=", "user.password_reset")
       .executeTakeFirstOrThrow();
     expect(audit.actor_id).toBe(admin.id);
+  });
+});
+
+describe("accounts that hold more than the actor", () => {
+  it("an admin cannot change, disable, delete, reset or sign out a super admin", async () => {
+    const admin = await signedIn(["admin"]);
+    const boss = await signedIn(["super_admin"]);
+    const handle = (
+      (
+        await run(() =>
+          userLoader(args(request(`/dashboard/users/${boss.id}`, { cookie: admin.cookie }), { id: boss.id })),
+        )
+      ).body as { sessions: { handle: string }[] }
+    ).sessions[0]!.handle;
+    const attempts: Record<string, string>[] = [
+      { intent: "update", name: "Owned", email: "attacker@example.test", roles: await roleId("super_admin") },
+      { intent: "disable" },
+      { intent: "delete" },
+      { intent: "send-reset" },
+      { intent: "revoke-session", session: handle },
+    ];
+    for (const values of attempts) {
+      const out = await onUser(boss.id, admin.cookie, values);
+      expect(out.status, values.intent).toBe(403);
+    }
+    const row = await db()
+      .selectFrom("user")
+      .select(["email", "status"])
+      .where("id", "=", boss.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ email: boss.email, status: "active" });
+    expect(
+      await db().selectFrom("session").select("id").where("user_id", "=", boss.id).execute(),
+    ).toHaveLength(1);
+    expect(await db().selectFrom("user_token").select("id").where("user_id", "=", boss.id).execute()).toEqual(
+      [],
+    );
+  });
+
+  it("never sends raw session ids to the page", async () => {
+    const admin = await signedIn(["admin"]);
+    const target = await signedIn(["user"]);
+    const sessionId = (
+      await db().selectFrom("session").select("id").where("user_id", "=", target.id).executeTakeFirstOrThrow()
+    ).id;
+    const page = await run(() =>
+      userLoader(args(request(`/dashboard/users/${target.id}`, { cookie: admin.cookie }), { id: target.id })),
+    );
+    expect(JSON.stringify(page.body)).not.toContain(sessionId);
+  });
+
+  it("searches % and _ literally", async () => {
+    await createUser({ name: "Ratio 100%_done" });
+    const viewer = await signedIn(["manager"]);
+    const out = await run(() =>
+      listLoader(
+        args(request(`/dashboard/users?q=${encodeURIComponent("100%_")}`, { cookie: viewer.cookie })),
+      ),
+    );
+    expect((out.body as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual(["Ratio 100%_done"]);
   });
 });

@@ -1,9 +1,10 @@
 import { Bell } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { onStreamOpen, onSystemEvent } from "../../events/event-source";
 import { formatDateTime } from "../format";
 import { showToast } from "../toaster";
+import { usePopover } from "../ui/use-popover";
 
 type Item = {
   id: string;
@@ -22,10 +23,9 @@ const TOAST_KIND = { info: "info", success: "success", warning: "error", critica
 export function NotificationBell({ initialUnread }: { initialUnread: number }) {
   const list = useFetcher<ListData>();
   const mark = useFetcher<{ ok: boolean; unread: number }>();
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, root } = usePopover();
   const [unread, setUnread] = useState(initialUnread);
   const [live, setLive] = useState<Item[]>([]);
-  const root = useRef<HTMLDivElement>(null);
   const load = list.load;
 
   useEffect(() => {
@@ -62,20 +62,6 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
   useEffect(() => {
     if (mark.data?.ok) load("/api/notifications");
   }, [mark.data, load]);
-
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent | KeyboardEvent) => {
-      if (e instanceof KeyboardEvent ? e.key === "Escape" : !root.current?.contains(e.target as Node))
-        setOpen(false);
-    };
-    document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", close);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", close);
-    };
-  }, [open]);
 
   const items = [...live, ...(list.data?.notifications ?? [])];
   return (

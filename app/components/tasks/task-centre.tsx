@@ -1,16 +1,16 @@
 import { ListChecks } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect } from "react";
 import { taskStore } from "../../tasks/task-store";
 import { TASK_LABELS } from "../../tasks/task-types";
 import { useTaskNotifications } from "../../tasks/use-task-notifications";
 import { showToast } from "../toaster";
+import { usePopover } from "../ui/use-popover";
 import { TaskItem } from "./task-item";
 
 /** The header's task centre: a badge with the running count and a popover with the user's tasks. */
 export function TaskCentre() {
   const { tasks, running, loaded } = useTaskNotifications();
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
+  const { open, setOpen, root } = usePopover();
 
   useEffect(() => {
     taskStore.onFinished((task) => {
@@ -23,20 +23,6 @@ export function TaskCentre() {
       );
     });
   }, []);
-
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent | KeyboardEvent) => {
-      if (e instanceof KeyboardEvent ? e.key === "Escape" : !root.current?.contains(e.target as Node))
-        setOpen(false);
-    };
-    document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", close);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", close);
-    };
-  }, [open]);
 
   return (
     <div className="relative" ref={root}>
