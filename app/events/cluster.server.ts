@@ -4,14 +4,21 @@
 
 export type CacheName = "roles" | "menu" | "settings";
 
-export type ClusterLink = { announce(cache: CacheName): Promise<void> };
+export type ClusterLink = {
+  announce(cache: CacheName): Promise<void>;
+  /** Asks the other instances to end one user's event streams (their sessions ended). */
+  endStreams(userId: string): Promise<void>;
+};
 
 const holder = globalThis as typeof globalThis & {
   __cacheClearers?: Map<CacheName, Set<() => void>>;
   __clusterLink?: ClusterLink;
+  __streamEnders?: Set<(userId: string) => void>;
 };
 holder.__cacheClearers ??= new Map();
 const clearers = holder.__cacheClearers;
+holder.__streamEnders ??= new Set();
+const streamEnders = holder.__streamEnders;
 
 export function registerCache(name: CacheName, clear: () => void) {
   const set = clearers.get(name) ?? new Set();
@@ -38,4 +45,19 @@ export function clearLocal(name?: CacheName) {
 
 export function setClusterLink(link: ClusterLink | undefined) {
   holder.__clusterLink = link;
+}
+
+/** The SSE module registers how it ends one user's streams on this instance. */
+export function registerStreamEnder(end: (userId: string) => void) {
+  streamEnders.add(end);
+}
+
+/** Another instance ended the user's sessions: end their streams here too. */
+export function endStreamsLocal(userId: string) {
+  for (const end of streamEnders) end(userId);
+}
+
+/** Ends the user's streams on the other instances (the caller ends its own). */
+export function endStreamsElsewhere(userId: string): Promise<void> {
+  return holder.__clusterLink?.endStreams(userId) ?? Promise.resolve();
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { postgresConfig } from "../../db/connection";
 import type { EventBus } from "./bus.server";
-import { type CacheName, type ClusterLink, clearLocal } from "./cluster.server";
+import { type CacheName, type ClusterLink, clearLocal, endStreamsLocal } from "./cluster.server";
 import type { Channel, SystemEvent } from "./event-types";
 
 // NOTIFY refuses payloads of 8000 bytes or more; stay clear of it with room for the envelope.
@@ -12,7 +12,8 @@ export const MAX_PAYLOAD_BYTES = 7_000;
 // notifications sent in one transaction into one.
 type Message =
   | { o: string; s: number; k: "event"; c: Channel; e: SystemEvent }
-  | { o: string; s: number; k: "invalidate"; n: CacheName };
+  | { o: string; s: number; k: "invalidate"; n: CacheName }
+  | { o: string; s: number; k: "end-streams"; u: string };
 type Outgoing = Message extends infer M ? (M extends Message ? Omit<M, "o" | "s"> : never) : never;
 
 // Messages raised in one tick (a broadcast to every user) leave in one statement, in chunks.
@@ -112,6 +113,7 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     if (message.o === origin) return;
     if (message.k === "event") local.publish(message.c, message.e);
     else if (message.k === "invalidate") clearLocal(message.n);
+    else if (message.k === "end-streams") endStreamsLocal(message.u);
   }
 
   async function connect(resync: boolean): Promise<void> {
@@ -164,6 +166,9 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     subscriberCount: local.subscriberCount,
     announce(cache) {
       return send({ k: "invalidate", n: cache });
+    },
+    endStreams(userId) {
+      return send({ k: "end-streams", u: userId });
     },
     async close() {
       closed = true;

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { postgresConfig } from "../../db/connection";
 import { onPostgres } from "../../test/postgres-schema";
 import { createInProcessBus } from "./bus.server";
-import { registerCache } from "./cluster.server";
+import { registerCache, registerStreamEnder } from "./cluster.server";
 import { SYSTEM_EVENT_CHANNEL as CH, type SystemEvent } from "./event-types";
 import { createPostgresBus, encode, MAX_PAYLOAD_BYTES, notifyChannel } from "./postgres-bus.server";
 
@@ -76,5 +76,14 @@ describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () =>
     a.announce("menu");
     // Both buses share this process's cache registry: B's receipt is the one call (A ignores its echo).
     await vi.waitFor(() => expect(cleared).toHaveBeenCalledTimes(1));
+  });
+
+  it("ends a user's streams on the other instance when their sessions end", async () => {
+    await Promise.all([a.ready, b.ready]);
+    const ended = vi.fn();
+    registerStreamEnder(ended);
+    await a.endStreams("u3");
+    await vi.waitFor(() => expect(ended).toHaveBeenCalledWith("u3"));
+    expect(ended).toHaveBeenCalledTimes(1);
   });
 });

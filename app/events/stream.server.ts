@@ -1,5 +1,6 @@
 import { eventStream } from "remix-utils/sse/server";
 import { type EventBus, systemBus } from "./bus.server";
+import { endStreamsElsewhere, registerStreamEnder } from "./cluster.server";
 import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "./event-types";
 
 export const PING_INTERVAL_MS = 15_000;
@@ -76,8 +77,15 @@ export function openStreamCount(): number {
  * events stop at once; browsers whose session is still valid simply reconnect.
  */
 export function closeStreamsOf(userId: string) {
+  closeLocalStreamsOf(userId);
+  // Other instances may hold this user's streams too (PostgreSQL LISTEN/NOTIFY; none on SQLite).
+  void endStreamsElsewhere(userId);
+}
+
+function closeLocalStreamsOf(userId: string) {
   for (const close of [...(openByUser.get(userId) ?? [])]) close();
 }
+registerStreamEnder(closeLocalStreamsOf);
 
 /** Ends every stream, so a stopping server is not held open by idle connections. */
 export function closeAllStreams() {
