@@ -12,7 +12,7 @@ const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().default("file:./data/app.db"),
   // Connections per instance when DATABASE_URL is postgres://; keep instances × size under max_connections.
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
   PORT: z.coerce.number().int().positive().default(3000),
   HOST: z.string().default("0.0.0.0"),
   BASE_URL: z.string().url().optional(),

@@ -21,15 +21,38 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** One advisory lock for every schema change in a PostgreSQL database (see withSchemaChangeLock). */
+export const SCHEMA_CHANGE_LOCK = 4_200_117;
+
+/**
+ * Runs `fn` while holding the database-wide schema-change lock (PostgreSQL; at once on SQLite).
+ * Kysely's migrator reads the catalog of every schema, which fails when another schema is
+ * altered at that moment (parallel test files, a second deployment migrating), so our schema
+ * changes (app and queue migrations, test schemas) take turns.
+ */
+export async function withSchemaChangeLock<T, R>(db: Kysely<T>, fn: () => Promise<R>): Promise<R> {
+  if (dialectOf(db as Kysely<unknown>) !== "postgres") return fn();
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${SCHEMA_CHANGE_LOCK})`.execute(conn);
+    try {
+      return await fn();
+    } finally {
+      await sql`select pg_advisory_unlock(${SCHEMA_CHANGE_LOCK})`.execute(conn);
+    }
+  });
+}
+
 export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
-  // Kysely looks for its bookkeeping tables in every schema unless told which: on PostgreSQL,
-  // another schema's copy (a parallel test file, another deployment) would be taken for ours.
-  const migrationTableSchema =
-    dialectOf(db as Kysely<unknown>) === "postgres"
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-      : undefined;
-  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, migrationTableSchema });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error;
-  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  return withSchemaChangeLock(db, async () => {
+    // Kysely looks for its bookkeeping tables in every schema unless told which: on PostgreSQL,
+    // another schema's copy (a parallel test file, another deployment) would be taken for ours.
+    const migrationTableSchema =
+      dialectOf(db as Kysely<unknown>) === "postgres"
+        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+        : undefined;
+    const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, migrationTableSchema });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error;
+    return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  });
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { SCHEMA_CHANGE_LOCK } from "../db/migrate";
 
 /** True when this vitest run targets PostgreSQL; tests of SQLite-only behaviour skip on it. */
 export const onPostgres = process.env.TEST_DATABASE === "postgres";
@@ -25,27 +26,29 @@ export function withSchema(url: string, schema: string): string {
 export async function createTestSchema() {
   const url = testPostgresUrl();
   const schema = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`create schema ${schema}`);
-  } finally {
-    await admin.end();
-  }
+  await changeSchemas(url, [`create schema ${schema}`]);
   process.env.DATABASE_URL = withSchema(url, schema);
   return {
     schema,
     url: process.env.DATABASE_URL,
     async drop() {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      try {
-        // The task queue keeps its tables beside the app's (app/tasks/queue-runner.server.ts).
-        await c.query(`drop schema if exists ${schema}_worker cascade`);
-        await c.query(`drop schema if exists ${schema} cascade`);
-      } finally {
-        await c.end();
-      }
+      // The task queue keeps its tables beside the app's (app/tasks/queue-runner.server.ts).
+      await changeSchemas(url, [
+        `drop schema if exists ${schema}_worker cascade`,
+        `drop schema if exists ${schema} cascade`,
+      ]);
     },
   };
+}
+
+/** DDL under the lock migrations take, so no file's migrator reads the catalog mid-change. */
+async function changeSchemas(url: string, statements: string[]) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query("select pg_advisory_lock($1)", [SCHEMA_CHANGE_LOCK]);
+    for (const statement of statements) await c.query(statement);
+  } finally {
+    await c.end(); // ends the session, which releases the lock
+  }
 }

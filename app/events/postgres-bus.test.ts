@@ -86,4 +86,35 @@ describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () =>
     await vi.waitFor(() => expect(ended).toHaveBeenCalledWith("u3"));
     expect(ended).toHaveBeenCalledTimes(1);
   });
+
+  it("comes back after its listening connection is cut, clears caches and asks for a resync", async () => {
+    const resynced = vi.fn();
+    const c = createPostgresBus({
+      url,
+      local: createInProcessBus(),
+      notify,
+      onResync: resynced,
+      onError: () => {},
+    });
+    try {
+      await c.ready;
+      const cleared = vi.fn();
+      registerCache("settings", cleared);
+      const { rows } = await pool.query<{ pid: number }>(
+        "select pid from pg_stat_activity where query = $1 order by backend_start desc limit 1",
+        [`LISTEN "${notifyChannel(url)}"`],
+      );
+      // The newest listener is c's; a and b keep theirs.
+      await pool.query("select pg_terminate_backend($1)", [rows[0]!.pid]);
+      await vi.waitFor(() => expect(resynced).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+      expect(cleared).toHaveBeenCalled();
+      const got: SystemEvent[] = [];
+      c.subscribe(CH, "u4", (e) => got.push(e));
+      const event: SystemEvent = { type: "task-completed", userId: "u4", taskId: "t4", status: "failed" };
+      a.publish(CH, event);
+      await vi.waitFor(() => expect(got).toEqual([event]));
+    } finally {
+      await c.close();
+    }
+  });
 });

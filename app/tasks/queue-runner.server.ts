@@ -3,6 +3,7 @@ import { sql, type Transaction } from "kysely";
 import pg from "pg";
 import { z } from "zod";
 import { postgresConfig } from "../../db/connection";
+import { withSchemaChangeLock } from "../../db/migrate";
 import type { Database } from "../../db/schema";
 import { db } from "../db.server";
 import { env } from "../env.server";
@@ -14,7 +15,8 @@ import { recoverStalledTasks, stalePendingTaskIds, touchTask } from "./stalled.s
 // every SWEEP_FACTOR beats and fails a task silent for STALL_FACTOR beats (sweeps are idempotent).
 const SWEEP_FACTOR = 3;
 const STALL_FACTOR = 6;
-const REQUEUE_PENDING_AFTER_MS = 5 * 60_000;
+// Re-adding is keyed by task id, so a job still waiting in a long queue is never doubled.
+const REQUEUE_PENDING_AFTER_MS = 60_000;
 
 const jobPayload = z.object({ taskId: z.string().min(1) });
 
@@ -94,10 +96,12 @@ export class QueueTaskRunner implements TaskRunner {
   async stop() {
     clearInterval(this.sweeper);
     this.sweeper = undefined;
-    await this.executor.stop();
     const runner = this.runner;
     this.runner = undefined;
-    await runner?.stop();
+    // Together: the queue stops fetching while running tasks get their grace period. A job
+    // fetched in between finds the executor stopping and leaves its task pending, which the
+    // sweeper of a live instance gives a new job.
+    await Promise.all([this.executor.stop(), runner?.stop()]);
     this.migrated = undefined;
     await this.options.closePool();
   }
@@ -123,7 +127,9 @@ export class QueueTaskRunner implements TaskRunner {
   }
 
   private ensureQueue(): Promise<void> {
-    this.migrated ??= runMigrations({ pgPool: this.options.pool(), schema: this.options.schema, logger });
+    this.migrated ??= withSchemaChangeLock(db(), () =>
+      runMigrations({ pgPool: this.options.pool(), schema: this.options.schema, logger }),
+    );
     this.migrated.catch(() => {
       this.migrated = undefined;
     });
