@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = [
   "team.member.update",
   "team.member.remove",
   "broadcast.send",
+  "user.invite.cancel",
   "audit.retention",
   "audit.export",
 ] as const;

@@ -89,7 +89,9 @@ export async function acceptInvitation(
         })
         .execute();
       // Roles deleted since the invitation was sent are skipped rather than failing the acceptance.
-      const roles = await tx.selectFrom("role").select("id").where("id", "in", data.roleIds).execute();
+      const roles = data.roleIds.length
+        ? await tx.selectFrom("role").select("id").where("id", "in", data.roleIds).execute()
+        : [];
       for (const role of roles)
         await tx.insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
       await audit(
@@ -104,4 +106,90 @@ export async function acceptInvitation(
       );
       return { ok: true, userId: id };
     });
+}
+
+export type PendingInvitation = {
+  id: string;
+  email: string;
+  roles: string[];
+  expiresAt: string;
+  createdAt: string;
+};
+
+/** Invitations sent but neither accepted, cancelled nor expired, newest first. */
+export async function pendingInvitations(limit = 50): Promise<PendingInvitation[]> {
+  const [rows, grants] = await Promise.all([
+    db()
+      .selectFrom("user_token")
+      .select(["id", "data", "expires_at", "created_at"])
+      .where("kind", "=", "invite")
+      .where("used_at", "is", null)
+      .where("expires_at", ">", now())
+      .orderBy("created_at", "desc")
+      .limit(limit)
+      .execute(),
+    roleGrants(),
+  ]);
+  return rows.map((r) => {
+    const data = JSON.parse(r.data ?? "{}") as InviteData;
+    return {
+      id: r.id,
+      email: data.email,
+      roles: (data.roleIds ?? []).map((id) => grants.get(id)?.label ?? "(deleted role)"),
+      expiresAt: r.expires_at,
+      createdAt: r.created_at,
+    };
+  });
+}
+
+async function pendingInvitation(id: string) {
+  return db()
+    .selectFrom("user_token")
+    .select(["id", "data"])
+    .where("id", "=", id)
+    .where("kind", "=", "invite")
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now())
+    .executeTakeFirst();
+}
+
+/** Spends a pending invitation so its link stops working. */
+export async function cancelInvitation(
+  origin: AuditOrigin,
+  actor: SessionUser,
+  id: string,
+): Promise<boolean> {
+  const row = await pendingInvitation(id);
+  if (!row) return false;
+  await db()
+    .updateTable("user_token")
+    .set({ used_at: now() })
+    .where("id", "=", id)
+    .where("used_at", "is", null)
+    .execute();
+  const data = JSON.parse(row.data ?? "{}") as InviteData;
+  await audit(origin, {
+    action: "user.invite.cancel",
+    actor,
+    target: { type: "invitation", id: data.email },
+  });
+  return true;
+}
+
+/**
+ * Sends a fresh 7-day link for a pending invitation and retires the old one. The roles are checked
+ * again against the sender, who may hold fewer permissions than the original inviter.
+ */
+export async function resendInvitation(
+  origin: AuditOrigin,
+  actor: SessionUser,
+  id: string,
+): Promise<boolean> {
+  const row = await pendingInvitation(id);
+  if (!row) return false;
+  const data = JSON.parse(row.data ?? "{}") as InviteData;
+  // The new invitation first: if the sender may not grant those roles, the old link keeps working.
+  await inviteUser(origin, actor, { email: data.email, roleIds: data.roleIds ?? [] });
+  await cancelInvitation(origin, actor, id);
+  return true;
 }

@@ -5,7 +5,12 @@ import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
-import { inviteUser } from "../auth/invitations.server";
+import {
+  cancelInvitation,
+  inviteUser,
+  pendingInvitations,
+  resendInvitation,
+} from "../auth/invitations.server";
 import { formatDateTime } from "../components/format";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
@@ -30,18 +35,21 @@ const bulkSchema = z.object({ ids: z.array(z.string().uuid()).min(1, "Select at 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "user.read");
   const query = parseUserListQuery(new URL(args.request.url));
-  const [list, grants, assignable] = await Promise.all([
+  const mayWrite = can(user, "user.write");
+  const [list, grants, assignable, invitations] = await Promise.all([
     listUsers(query),
     roleGrants(),
     assignableRoles(user),
+    mayWrite ? pendingInvitations() : Promise.resolve([]),
   ]);
   return {
     query,
     ...list,
     roles: [...grants.values()].map((r) => ({ id: r.id, name: r.name, label: r.label })),
-    assignable: can(user, "user.write") ? assignable.map((r) => ({ id: r.id, label: r.label })) : [],
+    assignable: mayWrite ? assignable.map((r) => ({ id: r.id, label: r.label })) : [],
+    invitations,
     may: {
-      write: can(user, "user.write"),
+      write: mayWrite,
       update: can(user, "user.update"),
       delete: can(user, "user.delete"),
     },
@@ -84,6 +92,25 @@ export async function action(args: Route.ActionArgs) {
     return redirectWithToast(back.pathname + back.search, {
       kind: "success",
       message: `Invitation sent to ${parsed.value.email}.`,
+    });
+  }
+  if (intent === "resend-invite" || intent === "cancel-invite") {
+    const actor = await requirePermission(args, "user.write");
+    const id = z.string().uuid().safeParse(form.get("invitationId"));
+    try {
+      const done =
+        id.success &&
+        (intent === "resend-invite"
+          ? await resendInvitation(args, actor, id.data)
+          : await cancelInvitation(args, actor, id.data));
+      if (!done) return refused("That invitation is no longer pending.", 404, intent);
+    } catch (error) {
+      if (error instanceof MailSendError) return refused(error.message, 502, intent);
+      return ruleToResponse(error, intent);
+    }
+    return redirectWithToast(back.pathname + back.search, {
+      kind: "success",
+      message: intent === "resend-invite" ? "A new invitation link was sent." : "Invitation cancelled.",
     });
   }
   if (intent === "bulk-disable" || intent === "bulk-delete") {
@@ -130,7 +157,7 @@ function SortHeader({ column, label }: { column: (typeof USER_SORTS)[number]; la
 }
 
 export default function Users({ loaderData, actionData }: Route.ComponentProps) {
-  const { rows, total, query, roles, assignable, may } = loaderData;
+  const { rows, total, query, roles, assignable, invitations, may } = loaderData;
   const navigation = useNavigation();
   const [selected, setSelected] = useState<string[]>([]);
   const busy = (intent: string) =>
@@ -306,6 +333,41 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
               </Button>
             </div>
           </Form>
+        </Card>
+      ) : null}
+
+      {may.write && invitations.length > 0 ? (
+        <Card title="Pending invitations">
+          <ul className="flex flex-col gap-2 text-sm" data-testid="pending-invitations">
+            {invitations.map((inv) => (
+              <li key={inv.id} className="flex flex-wrap items-center justify-between gap-2">
+                <span>
+                  {inv.email} · {inv.roles.join(", ") || "no roles"} · expires {formatDateTime(inv.expiresAt)}
+                </span>
+                <Form method="post" className="flex gap-2">
+                  <input type="hidden" name="invitationId" value={inv.id} />
+                  <Button
+                    variant="secondary"
+                    name="intent"
+                    value="resend-invite"
+                    className="px-2 py-1 text-xs"
+                    aria-label={`Resend the invitation to ${inv.email}`}
+                  >
+                    Resend
+                  </Button>
+                  <Button
+                    variant="secondary"
+                    name="intent"
+                    value="cancel-invite"
+                    className="px-2 py-1 text-xs"
+                    aria-label={`Cancel the invitation to ${inv.email}`}
+                  >
+                    Cancel
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
         </Card>
       ) : null}
 

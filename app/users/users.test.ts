@@ -488,3 +488,48 @@ describe("accounts that hold more than the actor", () => {
     expect((out.body as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual(["Ratio 100%_done"]);
   });
 });
+
+describe("pending invitations", () => {
+  it("lists, resends (new link, old one spent) and cancels, with user.write only", async () => {
+    const admin = await signedIn(["admin"]);
+    const manager = await signedIn(["manager"]);
+    await onList(admin.cookie, {
+      intent: "invite",
+      email: "pending@example.test",
+      roles: [await roleId("user")],
+    });
+    const listed = async () =>
+      (
+        (await run(() => listLoader(args(request("/dashboard/users", { cookie: admin.cookie }))))).body as {
+          invitations: { id: string; email: string; roles: string[] }[];
+        }
+      ).invitations.filter((i) => i.email === "pending@example.test");
+    const [first] = await listed();
+    expect(first).toMatchObject({ email: "pending@example.test", roles: ["User"] });
+
+    expect((await onList(manager.cookie, { intent: "resend-invite", invitationId: first!.id })).status).toBe(
+      403,
+    );
+    expect((await onList(admin.cookie, { intent: "resend-invite", invitationId: first!.id })).status).toBe(
+      302,
+    );
+    const afterResend = await listed();
+    expect(afterResend).toHaveLength(1);
+    expect(afterResend[0]!.id).not.toBe(first!.id);
+    const old = await db()
+      .selectFrom("user_token")
+      .select("used_at")
+      .where("id", "=", first!.id)
+      .executeTakeFirstOrThrow();
+    expect(old.used_at).not.toBeNull();
+
+    expect(
+      (await onList(admin.cookie, { intent: "cancel-invite", invitationId: afterResend[0]!.id })).status,
+    ).toBe(302);
+    expect(await listed()).toEqual([]);
+    expect(
+      (await onList(admin.cookie, { intent: "cancel-invite", invitationId: afterResend[0]!.id })).status,
+    ).toBe(404);
+    expect((await onList(admin.cookie, { intent: "resend-invite", invitationId: "nope" })).status).toBe(404);
+  });
+});
