@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { SEED_MENU_ITEMS } from "../app/access/menu";
-import { PERMISSIONS } from "../app/access/permissions";
 import { SYSTEM_ROLES } from "../app/access/roles";
+import { insertMissingPermissions } from "../app/access/sync.server";
 import { generatePassword, hashPassword } from "../app/auth/password.server";
 import type { Database } from "./schema";
 
@@ -51,15 +51,9 @@ export async function seed(db: Kysely<Database>, env: SeedEnv): Promise<SeedRepo
   };
 
   await db.transaction().execute(async (trx) => {
-    for (const p of PERMISSIONS) {
-      const row = await trx
-        .insertInto("permission")
-        .values({ id: randomUUID(), key: p.key, label: p.label, created_at: ts })
-        .onConflict((oc) => oc.column("key").doNothing())
-        .returning("id")
-        .executeTakeFirst();
-      (row ? report.inserted : report.kept).permissions.push(p.key);
-    }
+    const permissions = await insertMissingPermissions(trx, ts);
+    report.inserted.permissions.push(...permissions.inserted);
+    report.kept.permissions.push(...permissions.kept);
 
     const permissionIds = new Map(
       (await trx.selectFrom("permission").select(["id", "key"]).execute()).map((r) => [r.key, r.id]),

@@ -30,7 +30,7 @@ export async function assertRoleChangeAllowed(
     const role = grants.get(id);
     if (!role) throw new RuleViolation("Unknown role.");
     if (role.all && !actor.isSuperAdmin)
-      throw new RuleViolation("Only a super admin can grant or remove Super Admin.");
+      throw new RuleViolation("You cannot grant or remove Super Admin: only a super admin can.");
   }
   for (const id of added) {
     const role = grants.get(id)!;

@@ -1,26 +1,32 @@
 import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema";
 import { db, now } from "../db.server";
 import { PERMISSIONS } from "./permissions";
 
 export type SyncResult = { inserted: string[]; total: number };
 
+/** Insert-or-ignore of every code-defined permission; shared by the seed and the sync endpoint. */
+export async function insertMissingPermissions(executor: Kysely<Database>, ts: string) {
+  const inserted: string[] = [];
+  const kept: string[] = [];
+  for (const p of PERMISSIONS) {
+    const row = await executor
+      .insertInto("permission")
+      .values({ id: randomUUID(), key: p.key, label: p.label, created_at: ts })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    (row ? inserted : kept).push(p.key);
+  }
+  return { inserted, kept };
+}
+
 /** Inserts the code-defined permissions missing from the table; touches nothing else. */
 export async function syncPermissions(): Promise<SyncResult> {
-  const ts = now();
-  const inserted: string[] = [];
-  await db()
+  const { inserted } = await db()
     .transaction()
-    .execute(async (trx) => {
-      for (const p of PERMISSIONS) {
-        const row = await trx
-          .insertInto("permission")
-          .values({ id: randomUUID(), key: p.key, label: p.label, created_at: ts })
-          .onConflict((oc) => oc.column("key").doNothing())
-          .returning("id")
-          .executeTakeFirst();
-        if (row) inserted.push(p.key);
-      }
-    });
+    .execute((trx) => insertMissingPermissions(trx, now()));
   const { count } = await db()
     .selectFrom("permission")
     .select((eb) => eb.fn.countAll<number>().as("count"))

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { roleGrants } from "../access/role-cache.server";
-import { assignableRoles, RuleViolation } from "../access/rules.server";
+import { assertRoleChangeAllowed, RuleViolation } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { sendInviteEmail } from "../mail/senders.server";
@@ -21,12 +21,9 @@ export async function inviteUser(
   actor: SessionUser,
   input: { email: string; roleIds: string[] },
 ) {
-  const allowed = new Set((await assignableRoles(actor)).map((r) => r.id));
+  // The same rule as granting roles to an existing account: never above the inviter's own.
+  await assertRoleChangeAllowed(actor, "invitation", [], input.roleIds);
   const grants = await roleGrants();
-  for (const id of input.roleIds) {
-    if (!grants.has(id)) throw new RuleViolation("Unknown role.");
-    if (!allowed.has(id)) throw new RuleViolation(`You cannot grant "${grants.get(id)!.label}".`);
-  }
   const existing = await db()
     .selectFrom("user")
     .select("id")

@@ -3,10 +3,7 @@ import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
-import { assertCanManageUser, assignableRoles } from "../access/rules.server";
-import { audit } from "../audit/audit.server";
-import { requestPasswordReset } from "../auth/password-reset.server";
-import { resendVerification } from "../auth/registration.server";
+import { assignableRoles } from "../access/rules.server";
 import { formatDateTime } from "../components/format";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
@@ -17,6 +14,7 @@ import {
   deleteUser,
   getUser,
   revokeSession,
+  sendAccountLink,
   setUserStatus,
   updateUser,
   updateUserSchema,
@@ -89,23 +87,16 @@ export async function action(args: Route.ActionArgs) {
     }
     if (intent === "send-reset" || intent === "resend-verification") {
       const actor = await requirePermission(args, "user.update");
-      const user = await getUser(id.data);
-      if (!user) throw missing();
-      await assertCanManageUser(actor, user.id);
-      if (intent === "send-reset") {
-        await requestPasswordReset(args, user.email);
-        await audit(args, { action: "user.password_reset", actor, target: { type: "user", id: user.id } });
-        return redirectWithToast(self, {
-          kind: "success",
-          message: `A password reset link was sent to ${user.email}.`,
-        });
-      }
-      if (user.email_verified) return refused("This address is already verified.", 400, intent);
-      await resendVerification(args, user.email);
-      return redirectWithToast(self, {
-        kind: "success",
-        message: `A new verification link was sent to ${user.email}.`,
-      });
+      const sent = await sendAccountLink(
+        actor,
+        id.data,
+        intent === "send-reset" ? "reset" : "verification",
+        args,
+      );
+      if (!sent.ok && sent.reason === "missing") throw missing();
+      if (!sent.ok) return refused("This address is already verified.", 400, intent);
+      const what = intent === "send-reset" ? "A password reset link" : "A new verification link";
+      return redirectWithToast(self, { kind: "success", message: `${what} was sent to ${sent.email}.` });
     }
     if (intent === "delete") {
       const actor = await requirePermission(args, "user.delete");

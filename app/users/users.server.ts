@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
 import { z } from "zod";
+import type { Database } from "../../db/schema";
 import {
   assertCanManageUser,
   assertNotLastSuperAdmin,
@@ -9,6 +11,8 @@ import {
 } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { hashPassword } from "../auth/password.server";
+import { requestPasswordReset } from "../auth/password-reset.server";
+import { resendVerification } from "../auth/registration.server";
 import { endAllSessions, type SessionUser, sessionHandle } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { closeStreamsOf } from "../events/stream.server";
@@ -27,6 +31,21 @@ export const updateUserSchema = z.object({
   email: z.string().trim().toLowerCase().email("Enter a valid email address.").max(254),
   roles: z.array(z.string().uuid()).max(20),
 });
+
+async function writeRoles(
+  trx: Kysely<Database>,
+  userId: string,
+  roleIds: string[],
+  opts: { replace: boolean },
+) {
+  if (opts.replace) await trx.deleteFrom("user_role").where("user_id", "=", userId).execute();
+  if (roleIds.length) {
+    await trx
+      .insertInto("user_role")
+      .values(roleIds.map((role_id) => ({ user_id: userId, role_id })))
+      .execute();
+  }
+}
 
 async function roleIdsOf(userId: string): Promise<string[]> {
   const rows = await db().selectFrom("user_role").select("role_id").where("user_id", "=", userId).execute();
@@ -77,12 +96,7 @@ export async function createUser(
           updated_at: ts,
         })
         .execute();
-      if (input.roles.length) {
-        await trx
-          .insertInto("user_role")
-          .values(input.roles.map((role_id) => ({ user_id: id, role_id })))
-          .execute();
-      }
+      await writeRoles(trx, id, input.roles, { replace: false });
       await audit(
         origin,
         {
@@ -123,13 +137,7 @@ export async function updateUser(
         })
         .where("id", "=", id)
         .execute();
-      await trx.deleteFrom("user_role").where("user_id", "=", id).execute();
-      if (input.roles.length) {
-        await trx
-          .insertInto("user_role")
-          .values(input.roles.map((role_id) => ({ user_id: id, role_id })))
-          .execute();
-      }
+      await writeRoles(trx, id, input.roles, { replace: true });
       await audit(
         origin,
         {
@@ -197,4 +205,24 @@ export async function revokeSession(actor: SessionUser, userId: string, handle: 
   await db().deleteFrom("session").where("id", "=", match.id).where("user_id", "=", userId).execute();
   await audit(origin, { action: "session.revoke", actor, target: { type: "user", id: userId } });
   return true;
+}
+
+/** Mails a password reset link, or a fresh verification link to an unverified address, on an admin's behalf. */
+export async function sendAccountLink(
+  actor: SessionUser,
+  id: string,
+  kind: "reset" | "verification",
+  origin: AuditOrigin,
+): Promise<{ ok: true; email: string } | { ok: false; reason: "missing" | "already_verified" }> {
+  const user = await getUser(id);
+  if (!user) return { ok: false, reason: "missing" };
+  await assertCanManageUser(actor, user.id);
+  if (kind === "reset") {
+    await requestPasswordReset(origin, user.email);
+    await audit(origin, { action: "user.password_reset", actor, target: { type: "user", id: user.id } });
+  } else {
+    if (user.email_verified) return { ok: false, reason: "already_verified" };
+    await resendVerification(origin, user.email);
+  }
+  return { ok: true, email: user.email };
 }
