@@ -52,7 +52,7 @@ authenticator.use(
 export type LoginOutcome =
   | { ok: true; user: LoginUser }
   | { ok: false; status: 400; message: string; reason: LoginFailure }
-  | { ok: false; status: 429; retryAfter: number };
+  | { ok: false; status: "rate_limited"; retryAfter: number };
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
@@ -75,7 +75,7 @@ export async function attemptLogin(args: Args, typedEmail: string): Promise<Logi
       action: "auth.login.rate_limited",
       details: { ...auditedEmail(account, typedEmail), scope: reservation.scope },
     });
-    return { ok: false, status: 429, retryAfter: reservation.retryAfterSeconds };
+    return { ok: false, status: "rate_limited", retryAfter: reservation.retryAfterSeconds };
   }
   try {
     const user = await authenticator.authenticate("password", args.request);

@@ -16,7 +16,7 @@ export async function action(args: Route.ActionArgs) {
   const form = await args.request.clone().formData();
   const email = String(form.get("email") ?? "");
   const outcome = await attemptLogin(args, email);
-  if (!outcome.ok && outcome.status === 429)
+  if (!outcome.ok && outcome.status === "rate_limited")
     return tooManyRequestsForm(outcome.retryAfter, { email, unverified: false });
   if (!outcome.ok) {
     const unverified = outcome.reason === "unverified";
