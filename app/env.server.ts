@@ -22,7 +22,10 @@ const schema = z.object({
   SUPER_ADMIN_PASSWORD: z.string().optional(),
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().positive().default(10),
+  // Per account AND address (also the per-user budget of Settings' current-password check).
   RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
+  // Per account over all addresses; past it, sign-in slows down instead of locking (app/security/login-limits.server.ts).
+  RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT_GLOBAL: z.coerce.number().int().positive().default(50),
   RATE_LIMIT_PUBLIC_FORMS_PER_IP: z.coerce.number().int().positive().default(5),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Background tasks (app/tasks). The webhook secret is derived from SESSION_SECRET when unset.

@@ -19,6 +19,8 @@ export const AUDIT_ACTIONS = [
   "account.email.changed",
   "account.password.change",
   "account.sessions.revoke",
+  "account.reauth.failed",
+  "account.reauth.rate_limited",
   // settings and mail (issue 4)
   "settings.update",
   "settings.reset",

@@ -2,6 +2,8 @@ import { RuleViolation } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { sendVerificationEmail } from "../mail/senders.server";
+import { reserveReauth } from "../security/login-limits.server";
+import { RateLimitedError } from "../security/rate-limit.server";
 import { verifyEmailUrl } from "./links.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { endAllSessions, type SessionUser, sessionHandle } from "./session.server";
@@ -9,15 +11,32 @@ import { issueToken } from "./tokens.server";
 
 // The personal section of Settings: what every signed-in user may change about themselves.
 
-async function assertCurrentPassword(userId: string, password: string) {
+/**
+ * A stolen session must not become a password oracle: the check spends a point of the user's
+ * budget before verifying (app/security/login-limits.server.ts) and gets it back when right.
+ */
+async function assertCurrentPassword(
+  origin: AuditOrigin,
+  user: SessionUser,
+  password: string,
+  purpose: string,
+) {
+  const target = { type: "user", id: user.id };
+  const reservation = await reserveReauth(user.id);
+  if (!reservation.ok) {
+    await audit(origin, { action: "account.reauth.rate_limited", actor: user, target, details: { purpose } });
+    throw new RateLimitedError(reservation.retryAfterSeconds);
+  }
   const row = await db()
     .selectFrom("user")
     .select("password_hash")
-    .where("id", "=", userId)
+    .where("id", "=", user.id)
     .executeTakeFirst();
   if (!row?.password_hash || !(await verifyPassword(row.password_hash, password))) {
+    await audit(origin, { action: "account.reauth.failed", actor: user, target, details: { purpose } });
     throw new RuleViolation("The current password is not correct.");
   }
+  await reservation.passwordWasRight();
 }
 
 export async function updateProfile(origin: AuditOrigin, user: SessionUser, input: { name: string }) {
@@ -45,7 +64,7 @@ export async function requestEmailChange(
   user: SessionUser,
   input: { email: string; currentPassword: string },
 ) {
-  await assertCurrentPassword(user.id, input.currentPassword);
+  await assertCurrentPassword(origin, user, input.currentPassword, "email");
   if (input.email === user.email) throw new RuleViolation("This is already your address.");
   const taken = await db()
     .selectFrom("user")
@@ -70,7 +89,7 @@ export async function changePassword(
   user: SessionUser,
   input: { currentPassword: string; newPassword: string },
 ) {
-  await assertCurrentPassword(user.id, input.currentPassword);
+  await assertCurrentPassword(origin, user, input.currentPassword, "password");
   await db()
     .updateTable("user")
     .set({ password_hash: await hashPassword(input.newPassword), must_change_password: 0, updated_at: now() })

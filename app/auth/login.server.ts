@@ -5,7 +5,7 @@ import { z } from "zod";
 import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { clientIp } from "../http/request-info.server";
-import { clear, hit, peek } from "../security/rate-limit.server";
+import { reserveLoginAttempt } from "../security/login-limits.server";
 import { dummyPasswordHash, verifyPassword } from "./password.server";
 
 export const loginSchema = z.object({
@@ -21,10 +21,7 @@ export const DISABLED = "This account is disabled. Contact an administrator.";
 export type LoginFailure = "invalid" | "disabled" | "unverified";
 
 export class LoginError extends Error {
-  constructor(
-    readonly reason: LoginFailure,
-    readonly email: string | null,
-  ) {
+  constructor(readonly reason: LoginFailure) {
     super(reason === "unverified" ? UNVERIFIED : reason === "disabled" ? DISABLED : BAD_CREDENTIALS);
   }
 }
@@ -35,7 +32,7 @@ const authenticator = new Authenticator<LoginUser>();
 authenticator.use(
   new FormStrategy(async ({ form }) => {
     const parsed = loginSchema.safeParse({ email: form.get("email"), password: form.get("password") });
-    if (!parsed.success) throw new LoginError("invalid", null);
+    if (!parsed.success) throw new LoginError("invalid");
     const { email, password } = parsed.data;
     const user = await db()
       .selectFrom("user")
@@ -44,9 +41,9 @@ authenticator.use(
       .executeTakeFirst();
     // Verify against a dummy hash for unknown accounts so timing does not reveal them.
     const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
-    if (!user?.password_hash || !ok) throw new LoginError("invalid", email);
-    if (user.status !== "active") throw new LoginError("disabled", email);
-    if (user.email_verified !== 1) throw new LoginError("unverified", email);
+    if (!user?.password_hash || !ok) throw new LoginError("invalid");
+    if (user.status !== "active") throw new LoginError("disabled");
+    if (user.email_verified !== 1) throw new LoginError("unverified");
     return { id: user.id, email: user.email };
   }),
   "password",
@@ -54,42 +51,45 @@ authenticator.use(
 
 export type LoginOutcome =
   | { ok: true; user: LoginUser }
-  | { ok: false; status: 400 | 429; message: string; retryAfter?: number; reason?: LoginFailure };
+  | { ok: false; status: 400; message: string; reason: LoginFailure }
+  | { ok: false; status: "rate_limited"; retryAfter: number };
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
-/** Checks the rate limits, the credentials and the account state, and audits the attempt. */
-export async function attemptLogin(args: Args, emailHint: string): Promise<LoginOutcome> {
-  const ip = clientIp(args.context);
-  const accountKey = emailHint.trim().toLowerCase();
-  const perIp = await hit("loginPerIp", ip);
-  const perAccount = accountKey ? await peek("loginFailuresPerAccount", accountKey) : { ok: true as const };
-  if (!perIp.ok || !perAccount.ok) {
-    const retryAfter = !perIp.ok
-      ? perIp.retryAfterSeconds
-      : perAccount.ok
-        ? 60
-        : perAccount.retryAfterSeconds;
-    await audit(args, { action: "auth.login.rate_limited", details: { email: accountKey || null } });
-    return {
-      ok: false,
-      status: 429,
-      message: `Too many attempts. Try again in ${retryAfter} seconds.`,
-      retryAfter,
-    };
+/**
+ * What a failed attempt's audit row may say about the address: only a syntactically valid one
+ * (people type passwords into the email field), else null and a flag.
+ */
+function auditedEmail(account: string | null, typed: string) {
+  if (account) return { email: account };
+  return typed.trim() ? { email: null, emailInvalid: true } : { email: null };
+}
+
+/** Checks the rate limits (login-limits.server.ts), the credentials and the account state, and audits. */
+export async function attemptLogin(args: Args, typedEmail: string): Promise<LoginOutcome> {
+  const parsed = loginSchema.shape.email.safeParse(typedEmail);
+  const account = parsed.success ? parsed.data : null;
+  const reservation = await reserveLoginAttempt(clientIp(args.context), account);
+  if (!reservation.ok) {
+    await audit(args, {
+      action: "auth.login.rate_limited",
+      details: { ...auditedEmail(account, typedEmail), scope: reservation.scope },
+    });
+    return { ok: false, status: "rate_limited", retryAfter: reservation.retryAfterSeconds };
   }
   try {
     const user = await authenticator.authenticate("password", args.request);
-    await clear("loginFailuresPerAccount", accountKey);
+    await reservation.passwordWasRight();
     await db().updateTable("user").set({ last_login_at: now() }).where("id", "=", user.id).execute();
     await audit(args, { action: "auth.login.succeeded", actor: user, target: { type: "user", id: user.id } });
     return { ok: true, user };
   } catch (error) {
     if (!(error instanceof LoginError)) throw error;
-    if (accountKey) await hit("loginFailuresPerAccount", accountKey);
+    // Disabled and unverified accounts are told so only after a right password: not a guess.
+    if (error.reason !== "invalid") await reservation.passwordWasRight();
     await audit(args, {
       action: "auth.login.failed",
-      details: { email: error.email ?? (accountKey || null), reason: error.reason },
+      details: { ...auditedEmail(account, typedEmail), reason: error.reason },
     });
     return { ok: false, status: 400, message: error.message, reason: error.reason };
   }

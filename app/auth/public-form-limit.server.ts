@@ -1,5 +1,6 @@
-import { data, type RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { clientIp } from "../http/request-info.server";
+import { tooManyRequestsForm } from "../http/responses";
 import { hit } from "../security/rate-limit.server";
 
 export type PublicForm = "register" | "forgot-password" | "resend-verification";
@@ -8,13 +9,9 @@ export type PublicForm = "register" | "forgot-password" | "resend-verification";
 export async function limitPublicForm(args: { context?: Readonly<RouterContextProvider> }, form: PublicForm) {
   const result = await hit("publicFormPerIp", `${form}:${clientIp(args.context)}`);
   if (result.ok) return null;
-  return data(
-    {
-      ok: false as const,
-      intent: undefined,
-      errors: {} as Record<string, string>,
-      formError: `Too many attempts. Try again in ${result.retryAfterSeconds} seconds.`,
-    },
-    { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
-  );
+  return tooManyRequestsForm(result.retryAfterSeconds, {
+    ok: false as const,
+    intent: undefined,
+    errors: {} as Record<string, string>,
+  });
 }

@@ -1,3 +1,5 @@
+import { data } from "react-router";
+
 // The JSON error shape of every /api route: {"error": CODE, ...details}.
 export function apiError(
   status: number,
@@ -6,6 +8,33 @@ export function apiError(
   init?: ResponseInit,
 ) {
   return Response.json({ error, ...extra }, { ...init, status });
+}
+
+// Every 429 goes through here so none can leave without Retry-After (DESIGN §6 "Limits").
+
+/** Status and header of a 429, for code that answers outside React Router (server.ts, Express). */
+export function tooManyRequestsInit(retryAfterSeconds: number) {
+  const seconds = Math.max(1, Math.ceil(Number.isFinite(retryAfterSeconds) ? retryAfterSeconds : 60));
+  return { status: 429 as const, headers: { "Retry-After": String(seconds) }, seconds };
+}
+
+/** "Try again in 30 seconds." / "Try again in 15 minutes." */
+export function retryMessage(retryAfterSeconds: number): string {
+  const { seconds } = tooManyRequestsInit(retryAfterSeconds);
+  if (seconds < 90) return `Too many attempts. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
+  return `Too many attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`;
+}
+
+/** The API flavour: `429 {"error":"rate_limited","retryAfter":N}` with `Retry-After: N`. */
+export function tooManyRequests(retryAfterSeconds: number) {
+  const { status, headers, seconds } = tooManyRequestsInit(retryAfterSeconds);
+  return apiError(status, "rate_limited", { retryAfter: seconds }, { headers });
+}
+
+/** The form flavour: the action's own data plus a `formError` the form shows, with `Retry-After`. */
+export function tooManyRequestsForm<T extends object>(retryAfterSeconds: number, body: T) {
+  const { status, headers } = tooManyRequestsInit(retryAfterSeconds);
+  return data({ ...body, formError: retryMessage(retryAfterSeconds) }, { status, headers });
 }
 
 /** Accepts same-origin absolute paths only ("/x", never "//x" or "https://x"). */

@@ -3,7 +3,7 @@ import { attemptLogin } from "../auth/login.server";
 import { getSessionUser, startSession } from "../auth/session.server";
 import { Button } from "../components/ui/button";
 import { Field } from "../components/ui/field";
-import { safeRedirectPath } from "../http/responses";
+import { safeRedirectPath, tooManyRequestsForm } from "../http/responses";
 import type { Route } from "./+types/login";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -16,10 +16,11 @@ export async function action(args: Route.ActionArgs) {
   const form = await args.request.clone().formData();
   const email = String(form.get("email") ?? "");
   const outcome = await attemptLogin(args, email);
+  if (!outcome.ok && outcome.status === "rate_limited")
+    return tooManyRequestsForm(outcome.retryAfter, { email, unverified: false });
   if (!outcome.ok) {
-    const headers = outcome.retryAfter ? { "Retry-After": String(outcome.retryAfter) } : undefined;
     const unverified = outcome.reason === "unverified";
-    return data({ formError: outcome.message, email, unverified }, { status: outcome.status, headers });
+    return data({ formError: outcome.message, email, unverified }, { status: outcome.status });
   }
   const cookies = await startSession(outcome.user.id, args);
   const headers = new Headers();

@@ -8,13 +8,18 @@ import {
 import { postgresPoolOf } from "../../db/connection";
 import { db } from "../db.server";
 import { env } from "../env.server";
-import { apiError } from "../http/responses";
 
 type Limiters = {
   loginPerIp: RateLimiterAbstract;
+  loginFailuresPerAccountIp: RateLimiterAbstract;
   loginFailuresPerAccount: RateLimiterAbstract;
+  loginSlowLane: RateLimiterAbstract;
+  reauthFailuresPerUser: RateLimiterAbstract;
   publicFormPerIp: RateLimiterAbstract;
 };
+
+/** Once an account's shared budget is spent, unknown addresses get one attempt this often. */
+export const LOGIN_SLOW_LANE_SECONDS = 5;
 
 const RATE_LIMIT_TABLE = "rate_limit"; // db/migrations/007_rate_limit.ts
 
@@ -39,7 +44,10 @@ export function createLimiters(pool?: pg.Pool): Limiters {
       : new RateLimiterMemory({ keyPrefix, points, duration });
   return {
     loginPerIp: make("login-ip", e.RATE_LIMIT_LOGIN_PER_IP, 60),
-    loginFailuresPerAccount: make("login-account", e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT, 15 * 60),
+    loginFailuresPerAccountIp: make("login-account-ip", e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT, 15 * 60),
+    loginFailuresPerAccount: make("login-account", e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT_GLOBAL, 15 * 60),
+    loginSlowLane: make("login-slow", 1, LOGIN_SLOW_LANE_SECONDS),
+    reauthFailuresPerUser: make("reauth-user", e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT, 15 * 60),
     publicFormPerIp: make("public-form", e.RATE_LIMIT_PUBLIC_FORMS_PER_IP, 60),
   };
 }
@@ -72,37 +80,31 @@ export type LimitName = keyof Limiters;
 
 export type LimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-/** Spends one point; refuses once the window is used up. */
+/** Spends one point, atomically (a parallel burst cannot all pass); refuses once the window is used up. */
 export async function hit(name: LimitName, key: string): Promise<LimitResult> {
   try {
     await get()[name].consume(key);
     return { ok: true };
   } catch (error) {
     if (error instanceof RateLimiterRes)
-      return { ok: false, retryAfterSeconds: Math.ceil(error.msBeforeNext / 1000) };
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
     throw error;
   }
 }
 
-/** Whether the key has points left, without spending one. */
-export async function peek(name: LimitName, key: string): Promise<LimitResult> {
-  const limiter = get()[name];
-  const res = await limiter.get(key);
-  if (res && res.consumedPoints >= limiter.points) {
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
-  }
-  return { ok: true };
+/** Gives back the point one `hit` spent (the attempt turned out not to count). */
+export async function refund(name: LimitName, key: string) {
+  await get()[name].reward(key, 1);
 }
 
+/** Forgets the key's count altogether. */
 export async function clear(name: LimitName, key: string) {
   await get()[name].delete(key);
 }
 
-export function tooManyRequests(retryAfterSeconds: number, api: boolean) {
-  const headers = { "Retry-After": String(retryAfterSeconds) };
-  if (api) return apiError(429, "rate_limited", { retryAfter: retryAfterSeconds }, { headers });
-  return Response.json(
-    { formError: `Too many attempts. Try again in ${retryAfterSeconds} seconds.` },
-    { status: 429, headers },
-  );
+/** Thrown by domain code that refuses on a limit; the route answers with tooManyRequests*. */
+export class RateLimitedError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super("rate_limited");
+  }
 }

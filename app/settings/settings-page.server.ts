@@ -20,8 +20,10 @@ import {
 import { inviteUser } from "../auth/invitations.server";
 import type { SessionUser } from "../auth/session.server";
 import { invalid, parseWith, refused } from "../http/form.server";
+import { tooManyRequestsForm } from "../http/responses";
 import { recentMail } from "../mail/mail-log.server";
 import { MailSendError } from "../mail/senders.server";
+import { RateLimitedError } from "../security/rate-limit.server";
 import { parseSettingsForm } from "./settings-form";
 import { describeSystemConfig } from "./system-config.server";
 import { applySettingsChanges } from "./update-settings.server";
@@ -122,6 +124,8 @@ export async function runSettingsIntent(args: Args, user: SessionUser, form: For
     const which = typeof intent === "string" ? intent : undefined;
     if (error instanceof RuleViolation) return refused(error.message, 400, which);
     if (error instanceof MailSendError) return refused(error.message, 502, which);
+    if (error instanceof RateLimitedError)
+      return tooManyRequestsForm(error.retryAfterSeconds, { ok: false as const, intent: which, errors: {} });
     throw error;
   }
 }
