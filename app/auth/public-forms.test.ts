@@ -147,6 +147,30 @@ describe("delivery state on the check-inbox page", () => {
   });
 });
 
+describe("a delivery whose process died", () => {
+  it("reads as failed once it has been sending for minutes, and can be tried again", async () => {
+    postmark.fake.hold();
+    const out = await post("/forgot-password", forgotAction, {
+      email: (await createUser({ roles: ["user"] })).email,
+    });
+    const location = out.headers.get("Location");
+    const d = new URL(location!, "http://x").searchParams.get("d")!;
+    expect((await inbox(location)).delivery).toEqual({ state: "sending" });
+    await db()
+      .updateTable("mail_delivery")
+      .set({ created_at: new Date(Date.now() - 3 * 60 * 1000).toISOString() })
+      .where("id", "=", d)
+      .execute();
+    expect((await inbox(location)).delivery).toEqual({ state: "failed" });
+    const retry = await post("/check-inbox", inboxAction, { intent: "retry", d });
+    expect(retry.status).toBe(302);
+    postmark.fake.release();
+    await settleDeliveries();
+    expect((await inbox(retry.headers.get("Location"))).delivery).toEqual({ state: "sent" });
+    expect(postmark.fake.messages.map((m) => m.Tag)).toEqual(["reset-password", "reset-password"]);
+  });
+});
+
 describe("check-inbox page", () => {
   it.each(["__proto__", "constructor", "toString", "nonsense"])(
     "shows the default text for for=%s",

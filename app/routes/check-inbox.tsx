@@ -35,20 +35,22 @@ export async function action(args: Route.ActionArgs) {
   throw redirect(await retryDelivery(args, delivery));
 }
 
-function DeliveryStatus({ which, state }: { which: keyof typeof TEXTS; state: string | undefined }) {
+function statusText(which: keyof typeof TEXTS, state: string | undefined) {
+  if (state === "sending") return "Sending the email…";
+  if (state === "failed")
+    return "The email could not be sent. Nothing is wrong with your request; please try again.";
+  return TEXTS[which];
+}
+
+function TryAgain() {
   const navigation = useNavigation();
   const [params] = useSearchParams();
-  if (state === "sending") return <>Sending the email…</>;
-  if (state !== "failed") return <>{TEXTS[which]}</>;
   return (
-    <>
-      The email could not be sent. Nothing is wrong with your request; please try again.
-      <Form method="post" className="mt-3">
-        <input type="hidden" name="intent" value="retry" />
-        <input type="hidden" name="d" value={params.get("d") ?? ""} />
-        <Button pending={navigation.formAction === "/check-inbox"}>Try again</Button>
-      </Form>
-    </>
+    <Form method="post" className="mt-3">
+      <input type="hidden" name="intent" value="retry" />
+      <input type="hidden" name="d" value={params.get("d") ?? ""} />
+      <Button pending={navigation.formAction?.startsWith("/check-inbox") ?? false}>Try again</Button>
+    </Form>
   );
 }
 
@@ -65,9 +67,10 @@ export default function CheckInbox({ loaderData, actionData }: Route.ComponentPr
   }, [state, revalidator]);
   return (
     <AuthCard title="Check your inbox">
-      <div role="status" aria-live="polite" className="mt-3 text-sm text-slate-800 dark:text-slate-200">
-        <DeliveryStatus which={which} state={state} />
-      </div>
+      <p role="status" aria-live="polite" className="mt-3 text-sm text-slate-800 dark:text-slate-200">
+        {statusText(which, state)}
+      </p>
+      {state === "failed" ? <TryAgain /> : null}
       <FormError message={actionData?.formError ?? undefined} />
       {which !== "reset" ? (
         <details className="mt-4 text-sm">
