@@ -45,6 +45,8 @@ export interface UserTable {
   password_hash: string | null;
   status: Generated<"active" | "disabled">;
   must_change_password: Generated<number>;
+  /** 1 while a self-registered account was never verified (see registration.server). */
+  pending_registration: Generated<number>;
   last_login_at: string | null;
   created_at: string;
   updated_at: string;
@@ -114,6 +116,16 @@ export interface MailLogTable {
   /** Only for development-outbox mail, which nobody receives: the link is how the flow continues. */
   outbox_link: string | null;
   created_at: string;
+}
+
+/** The email a public form sends after answering; its id is the unguessable `d` of /check-inbox. */
+export interface MailDeliveryTable {
+  id: string;
+  purpose: "register" | "reset" | "resend";
+  email: string;
+  status: "sending" | "sent" | "failed";
+  created_at: string;
+  updated_at: string;
 }
 
 export interface UserTokenTable {
@@ -199,6 +211,7 @@ export interface Database {
   task_artifact: TaskArtifactTable;
   system_setting: SystemSettingTable;
   mail_log: MailLogTable;
+  mail_delivery: MailDeliveryTable;
   user_token: UserTokenTable;
   team: TeamTable;
   team_member: TeamMemberTable;

@@ -3,7 +3,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
 import { createUser, signIn } from "./fixtures";
-import { linkFromMail, receivedMail } from "./mail";
+import { FAKE_POSTMARK_URL, linkFromMail, receivedMail } from "./mail";
 
 const PASSWORD = "a long e2e passphrase";
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@e2e.test`;
@@ -24,6 +24,8 @@ test("register, follow the emailed link, sign in; the used link shows the 400 pa
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+  // The page follows the delivery of this request until the mail has left.
+  await expect(page.getByRole("status")).toContainText("we have sent a verification link");
 
   // Not verified yet: sign-in is refused and a new link is offered.
   await fillSignIn(page, email, PASSWORD);
@@ -46,6 +48,27 @@ test("register, follow the emailed link, sign in; the used link shows the 400 pa
   expect(response?.status()).toBe(400);
   await expect(page.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
   await expect(page.getByText("already been used")).toBeVisible();
+});
+
+test("a verification email the provider refuses says so on check-inbox, and try again sends it", async ({
+  page,
+}) => {
+  const email = unique("refused");
+  await fetch(`${FAKE_POSTMARK_URL}/__fail`, {
+    method: "POST",
+    body: JSON.stringify({ ErrorCode: 406, Message: "Inactive recipient." }),
+  });
+  await page.goto("/register");
+  await page.getByLabel("Name").fill("Refused Once");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+  await expect(page.getByRole("status")).toContainText("could not be sent");
+  expect(await receivedMail(email)).toHaveLength(0);
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByRole("status")).toContainText("we have sent a verification link");
+  await linkFromMail(email, "verification", "/api/auth/verify-email?token=");
 });
 
 test("an expired verification link shows the 400 page with a way to a new link", async ({ page }) => {

@@ -29,6 +29,12 @@ export type FakePostmark = {
   failNext(failure: PostmarkFailure): void;
   /** Every send answers with this error until cleared with `null`. */
   failAlways(failure: PostmarkFailure | null): void;
+  /** Holds every send without answering (a hanging provider) until `release()`. */
+  hold(): void;
+  /** Answers the held sends and stops holding. */
+  release(): void;
+  /** How many sends are being held right now. */
+  readonly heldCount: number;
   clear(): void;
   close(): Promise<void>;
 };
@@ -52,6 +58,7 @@ export async function startFakePostmark(port = 0, host = "127.0.0.1"): Promise<F
   let nextFailure: PostmarkFailure | null = null;
   let stickyFailure: PostmarkFailure | null = null;
   let counter = 0;
+  let held: (() => void)[] | null = null;
 
   const server: Server = createServer(async (req, res) => {
     try {
@@ -75,6 +82,10 @@ export async function startFakePostmark(port = 0, host = "127.0.0.1"): Promise<F
           Message: "No Account or Server API tokens were supplied in the HTTP headers.",
         });
       }
+      if (held) {
+        const queue = held;
+        await new Promise<void>((resolve) => queue.push(resolve));
+      }
       const failure = nextFailure ?? stickyFailure;
       nextFailure = null;
       if (failure)
@@ -95,6 +106,12 @@ export async function startFakePostmark(port = 0, host = "127.0.0.1"): Promise<F
     }
   });
 
+  function release() {
+    const queue = held ?? [];
+    held = null;
+    for (const resolve of queue) resolve();
+  }
+
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const actual = (server.address() as AddressInfo).port;
   return {
@@ -107,7 +124,15 @@ export async function startFakePostmark(port = 0, host = "127.0.0.1"): Promise<F
     failAlways(failure) {
       stickyFailure = failure;
     },
+    hold() {
+      held ??= [];
+    },
+    release,
+    get heldCount() {
+      return held?.length ?? 0;
+    },
     clear() {
+      release();
       messages.length = 0;
       nextFailure = null;
       stickyFailure = null;

@@ -1,5 +1,6 @@
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
+import { type MailJob, NO_MAIL, startDelivery, timedSend } from "../mail/deliveries.server";
 import { sendPasswordResetEmail } from "../mail/senders.server";
 import { trySend } from "../mail/try-send.server";
 import { resetPasswordUrl } from "./links.server";
@@ -7,8 +8,8 @@ import { hashPassword } from "./password.server";
 import { endAllSessions } from "./session.server";
 import { consumeToken, issueToken, spendTokens, type TokenProblem } from "./tokens.server";
 
-/** Mails a one-hour reset link when the account exists and is active; the caller answers the same either way. */
-export async function requestPasswordReset(origin: AuditOrigin, email: string) {
+/** Looks the address up (same work either way) and returns the job that mails a one-hour link. */
+async function passwordResetMail(origin: AuditOrigin, email: string): Promise<MailJob> {
   const user = await db()
     .selectFrom("user")
     .select(["id", "name", "email", "status"])
@@ -20,18 +21,31 @@ export async function requestPasswordReset(origin: AuditOrigin, email: string) {
     target: user ? { type: "user", id: user.id } : null,
     details: { email, sent: eligible },
   });
-  if (!eligible) return;
-  const token = await issueToken({ kind: "reset-password", userId: user.id });
-  await trySend(origin, { type: "reset-password", to: user.email }, () =>
-    sendPasswordResetEmail({ to: user.email, name: user.name, resetUrl: resetPasswordUrl(token) }),
-  );
+  if (!eligible) return NO_MAIL;
+  return timedSend(async () => {
+    const token = await issueToken({ kind: "reset-password", userId: user.id });
+    return trySend(origin, { type: "reset-password", to: user.email }, () =>
+      sendPasswordResetEmail({ to: user.email, name: user.name, resetUrl: resetPasswordUrl(token) }),
+    );
+  });
+}
+
+/** POST /forgot-password: answers before the mail leaves; returns the delivery id for check-inbox. */
+export async function startPasswordReset(origin: AuditOrigin, email: string): Promise<string> {
+  return startDelivery("reset", email, await passwordResetMail(origin, email));
+}
+
+/** An admin's "send reset link": mails it now (when the account is active) and answers after. */
+export async function requestPasswordReset(origin: AuditOrigin, email: string): Promise<void> {
+  await (await passwordResetMail(origin, email))();
 }
 
 export type ResetOutcome = { ok: true; email: string } | { ok: false; reason: TokenProblem };
 
 /**
  * Sets the new password, spends every open reset link and ends every session of the user.
- * Following an emailed link proves the address, so an unverified account becomes verified.
+ * Following an emailed link proves the address, so an unverified account becomes verified, with
+ * the password chosen here: pending registrations' links are spent, so none can replace it later.
  */
 export async function resetPassword(
   origin: AuditOrigin,
@@ -53,10 +67,17 @@ export async function resetPassword(
       if (!user) return { ok: false, reason: "invalid" };
       await tx
         .updateTable("user")
-        .set({ password_hash: passwordHash, must_change_password: 0, email_verified: 1, updated_at: now() })
+        .set({
+          password_hash: passwordHash,
+          must_change_password: 0,
+          email_verified: 1,
+          pending_registration: 0,
+          updated_at: now(),
+        })
         .where("id", "=", user.id)
         .execute();
       await spendTokens(user.id, "reset-password", tx);
+      await spendTokens(user.id, "verify-email", tx);
       await audit(
         origin,
         { action: "auth.password.reset", actor: user, target: { type: "user", id: user.id } },

@@ -2,45 +2,84 @@ import { randomUUID } from "node:crypto";
 import { DEFAULT_ROLE_FOR_NEW_USERS } from "../access/roles";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
+import { type MailJob, NO_MAIL, startDelivery, timedSend } from "../mail/deliveries.server";
 import { sendNotificationEmail, sendVerificationEmail } from "../mail/senders.server";
 import { trySend } from "../mail/try-send.server";
 import { forgotPasswordUrl, verifyEmailUrl } from "./links.server";
 import { hashPassword } from "./password.server";
-import { consumeToken, issueToken, spendTokens, type TokenProblem } from "./tokens.server";
+import { issueToken, spendTokens } from "./tokens.server";
+
+// Pre-registration takeover rule. A self-registered account stays "pending" until its address is
+// verified. Every registration for a pending address replaces the pending name and password and
+// spends the links sent so far; its own link carries the credentials it brought (name and
+// password hash in the token's data), and following a link applies exactly those. A resend
+// carries the pending (newest) credentials, so it can never revive an earlier registrant's. Once
+// verified (or reset by the mailbox's owner), no leftover link changes the credentials again, and
+// an account that is not pending is never re-credentialed by a registration at all.
+// The residue: the address's owner following a link they did not ask for verifies the newest
+// registrant's credentials; the owner's own link, newer than any earlier registration, is safe.
 
 type NewAccount = { name: string; email: string; password: string };
+export type PendingCredentials = { name: string; passwordHash: string };
 
 async function findByEmail(email: string) {
   return db()
     .selectFrom("user")
-    .select(["id", "name", "email", "email_verified", "status"])
+    .select(["id", "name", "email", "email_verified", "status", "pending_registration", "password_hash"])
     .where("email", "=", email)
     .executeTakeFirst();
 }
+type ExistingUser = NonNullable<Awaited<ReturnType<typeof findByEmail>>>;
 
-/** Issues a fresh verification link for the user and mails it; false when the mail failed. */
-export async function sendVerificationLink(
+const isPending = (u: ExistingUser) =>
+  u.status === "active" && u.email_verified !== 1 && u.pending_registration === 1;
+
+/** The job that issues a verification link (with the credentials it applies, if any) and mails it. */
+function verificationMail(
   origin: AuditOrigin,
   user: { id: string; name: string; email: string },
-) {
-  const token = await issueToken({ kind: "verify-email", userId: user.id });
-  return trySend(origin, { type: "verification", to: user.email }, () =>
-    sendVerificationEmail({ to: user.email, name: user.name, verificationUrl: verifyEmailUrl(token) }),
+  credentials: PendingCredentials | null,
+): MailJob {
+  return timedSend(async () => {
+    const token = await issueToken({
+      kind: "verify-email",
+      userId: user.id,
+      data: credentials ?? undefined,
+    });
+    return trySend(origin, { type: "verification", to: user.email }, () =>
+      sendVerificationEmail({ to: user.email, name: user.name, verificationUrl: verifyEmailUrl(token) }),
+    );
+  });
+}
+
+function alreadyRegisteredMail(origin: AuditOrigin, user: ExistingUser): MailJob {
+  if (user.status !== "active") return NO_MAIL;
+  return timedSend(() =>
+    trySend(origin, { type: "notification", to: user.email }, () =>
+      sendNotificationEmail({
+        to: user.email,
+        name: user.name,
+        subject: "You already have an account",
+        message:
+          "Someone tried to create a new account with this email address, which already has one. If it was you, sign in or reset your password. Otherwise no action is needed.",
+        actionUrl: forgotPasswordUrl(),
+      }),
+    ),
   );
 }
 
 /**
- * Creates an unverified account with the default role and mails the verification link.
- * An address that already has an account gets the same outward answer; its owner gets a notice
- * (or, if still unverified, a fresh link), so the form never reveals who has an account.
+ * Registers (or re-registers a pending address) and returns the job that mails the link; an
+ * address with an account gets a notice instead. Every branch hashes the password, so the answer
+ * takes as long whoever asks.
  */
-export async function registerAccount(origin: AuditOrigin, input: NewAccount): Promise<void> {
+async function registration(origin: AuditOrigin, input: NewAccount): Promise<MailJob> {
+  const credentials = { name: input.name, passwordHash: await hashPassword(input.password) };
   const existing = await findByEmail(input.email);
-  if (existing) return answerExisting(origin, existing);
+  if (existing) return registrationForExisting(origin, existing, credentials);
 
   const id = randomUUID();
   const ts = now();
-  const passwordHash = await hashPassword(input.password);
   try {
     await db()
       .transaction()
@@ -52,7 +91,8 @@ export async function registerAccount(origin: AuditOrigin, input: NewAccount): P
             name: input.name,
             email: input.email,
             email_verified: 0,
-            password_hash: passwordHash,
+            pending_registration: 1,
+            password_hash: credentials.passwordHash,
             created_at: ts,
             updated_at: ts,
           })
@@ -67,48 +107,47 @@ export async function registerAccount(origin: AuditOrigin, input: NewAccount): P
   } catch (error) {
     // Two sign-ups for one address at once: the loser is answered like any existing address.
     const raced = await findByEmail(input.email);
-    if (raced) return answerExisting(origin, raced);
+    if (raced) return registrationForExisting(origin, raced, credentials);
     throw error;
   }
-  const actor = { id, email: input.email };
   await audit(origin, {
     action: "auth.register",
-    actor,
+    actor: { id, email: input.email },
     target: { type: "user", id },
     details: { email: input.email },
   });
-  // The account stays even if the mail fails: the login page and "check your inbox" offer a new link.
-  await sendVerificationLink(origin, { id, name: input.name, email: input.email });
+  // The account stays even if the mail fails: "check your inbox" offers to try again.
+  return verificationMail(origin, { id, name: input.name, email: input.email }, credentials);
 }
 
-async function answerExisting(
+async function registrationForExisting(
   origin: AuditOrigin,
-  user: { id: string; name: string; email: string; email_verified: number; status: string },
-) {
+  user: ExistingUser,
+  credentials: PendingCredentials,
+): Promise<MailJob> {
+  const pending = isPending(user);
   await audit(origin, {
     action: "auth.register.existing",
     target: { type: "user", id: user.id },
-    details: { email: user.email },
+    details: { email: user.email, pending },
   });
-  if (user.status !== "active") return;
-  if (user.email_verified !== 1) {
-    await sendVerificationLink(origin, user);
-    return;
-  }
-  await trySend(origin, { type: "notification", to: user.email }, () =>
-    sendNotificationEmail({
-      to: user.email,
-      name: user.name,
-      subject: "Someone tried to register with your address",
-      message:
-        "Someone tried to create a new account with this email address, which already has one. If it was you, sign in or reset your password. Otherwise no action is needed.",
-      actionUrl: forgotPasswordUrl(),
-    }),
-  );
+  if (!pending) return alreadyRegisteredMail(origin, user);
+  await db()
+    .transaction()
+    .execute(async (tx) => {
+      await tx
+        .updateTable("user")
+        .set({ name: credentials.name, password_hash: credentials.passwordHash, updated_at: now() })
+        .where("id", "=", user.id)
+        .where("pending_registration", "=", 1)
+        .execute();
+      await spendTokens(user.id, "verify-email", tx);
+    });
+  return verificationMail(origin, { ...user, name: credentials.name }, credentials);
 }
 
-/** Resend from the login / check-inbox pages: silent for unknown, verified or disabled accounts. */
-export async function resendVerification(origin: AuditOrigin, email: string) {
+/** A resend for unverified accounts; pending ones get the newest registrant's credentials again. */
+async function resend(origin: AuditOrigin, email: string): Promise<MailJob> {
   const user = await findByEmail(email);
   const eligible = !!user && user.email_verified !== 1 && user.status === "active";
   await audit(origin, {
@@ -116,64 +155,36 @@ export async function resendVerification(origin: AuditOrigin, email: string) {
     target: user ? { type: "user", id: user.id } : null,
     details: { email, sent: eligible },
   });
-  if (eligible) await sendVerificationLink(origin, user);
+  if (!eligible) return NO_MAIL;
+  const credentials =
+    user.pending_registration === 1 && user.password_hash
+      ? { name: user.name, passwordHash: user.password_hash }
+      : null;
+  return verificationMail(origin, user, credentials);
 }
 
-export type VerifyOutcome =
-  | { ok: true; kind: "verified" | "email-changed" }
-  | { ok: false; reason: TokenProblem | "taken" };
+/** POST /register: the answer never waits for the mail; returns the delivery id for check-inbox. */
+export async function registerAccount(origin: AuditOrigin, input: NewAccount): Promise<string> {
+  return startDelivery("register", input.email, await registration(origin, input));
+}
 
-/** Spends a verification (or email-change) token and applies it. */
-export async function verifyEmailToken(origin: AuditOrigin, raw: unknown): Promise<VerifyOutcome> {
-  return db()
-    .transaction()
-    .execute(async (tx): Promise<VerifyOutcome> => {
-      const check = await consumeToken(["verify-email", "email-change"], raw, tx);
-      if (!check.ok) return check;
-      const { token } = check;
-      const user = await tx
-        .selectFrom("user")
-        .select(["id", "email"])
-        .where("id", "=", token.userId!)
-        .executeTakeFirst();
-      if (!user) return { ok: false, reason: "invalid" };
-      if (token.kind === "email-change") {
-        const email = String(token.data.email);
-        const taken = await tx
-          .selectFrom("user")
-          .select("id")
-          .where("email", "=", email)
-          .where("id", "!=", user.id)
-          .executeTakeFirst();
-        if (taken) return { ok: false, reason: "taken" };
-        await tx
-          .updateTable("user")
-          .set({ email, email_verified: 1, updated_at: now() })
-          .where("id", "=", user.id)
-          .execute();
-        await audit(
-          origin,
-          {
-            action: "account.email.changed",
-            actor: { id: user.id, email },
-            target: { type: "user", id: user.id },
-            details: { before: user.email, after: email },
-          },
-          tx,
-        );
-        return { ok: true, kind: "email-changed" };
-      }
-      await tx
-        .updateTable("user")
-        .set({ email_verified: 1, updated_at: now() })
-        .where("id", "=", user.id)
-        .execute();
-      await spendTokens(user.id, "verify-email", tx);
-      await audit(
-        origin,
-        { action: "auth.email.verified", actor: user, target: { type: "user", id: user.id } },
-        tx,
-      );
-      return { ok: true, kind: "verified" };
-    });
+/** POST /resend-verification: silent (but "sent") for unknown, verified or disabled accounts. */
+export async function startVerificationResend(origin: AuditOrigin, email: string): Promise<string> {
+  return startDelivery("resend", email, await resend(origin, email));
+}
+
+/** "Try again" after a failed registration mail: the link again, or the notice for an existing account. */
+export async function retryRegistrationMail(origin: AuditOrigin, email: string): Promise<string> {
+  const user = await findByEmail(email);
+  const job = !user
+    ? NO_MAIL
+    : isPending(user)
+      ? await resend(origin, email)
+      : alreadyRegisteredMail(origin, user);
+  return startDelivery("register", email, job);
+}
+
+/** An admin's "send verification link": mails it now and answers after. */
+export async function resendVerification(origin: AuditOrigin, email: string): Promise<void> {
+  await (await resend(origin, email))();
 }

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { verifyEmailToken } from "../auth/registration.server";
+import { verifyEmailToken } from "../auth/email-verification.server";
 import { LinkProblem } from "../components/auth/link-problem";
 import { toastCookie } from "../http/toast.server";
 import type { Route } from "./+types/api.auth.verify-email";

@@ -1,7 +1,13 @@
-import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { useEffect } from "react";
+import { Form, Link, redirect, useNavigation, useRevalidator, useSearchParams } from "react-router";
+import { z } from "zod";
+import { limitPublicForm } from "../auth/public-form-limit.server";
+import { FORM_OF, failedDelivery, inboxView, retryDelivery } from "../auth/public-mail.server";
 import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
 import { Button } from "../components/ui/button";
+import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
+import { refused } from "../http/form.server";
 import type { Route } from "./+types/check-inbox";
 
 const TEXTS = {
@@ -12,16 +18,60 @@ const TEXTS = {
     "If an account uses this address, we have sent a link to choose a new password. The link expires in one hour.",
 } as const;
 
-export default function CheckInbox() {
-  const [params] = useSearchParams();
+const POLL_MS = 2_000;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return inboxView(new URL(request.url));
+}
+
+const retrySchema = z.object({ intent: z.literal("retry"), d: z.string().max(100) });
+
+export async function action(args: Route.ActionArgs) {
+  const parsed = retrySchema.safeParse(Object.fromEntries(await args.request.formData()));
+  const delivery = parsed.success ? await failedDelivery(parsed.data.d) : null;
+  if (!delivery) return refused("This email cannot be sent again from here. Use the form below.", 400);
+  const limited = await limitPublicForm(args, FORM_OF[delivery.purpose]);
+  if (limited) return limited;
+  throw redirect(await retryDelivery(args, delivery));
+}
+
+function statusText(which: keyof typeof TEXTS, state: string | undefined) {
+  if (state === "sending") return "Sending the email…";
+  if (state === "failed")
+    return "The email could not be sent. Nothing is wrong with your request; please try again.";
+  return TEXTS[which];
+}
+
+function TryAgain() {
   const navigation = useNavigation();
-  const which = (params.get("for") ?? "register") as keyof typeof TEXTS;
-  const text = TEXTS[which] ?? TEXTS.register;
+  const [params] = useSearchParams();
+  return (
+    <Form method="post" className="mt-3">
+      <input type="hidden" name="intent" value="retry" />
+      <input type="hidden" name="d" value={params.get("d") ?? ""} />
+      <Button pending={navigation.formAction?.startsWith("/check-inbox") ?? false}>Try again</Button>
+    </Form>
+  );
+}
+
+export default function CheckInbox({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  const { which, delivery } = loaderData;
+  const state = delivery?.state;
+  // While the email is on its way, ask again every couple of seconds.
+  useEffect(() => {
+    if (state !== "sending" || revalidator.state !== "idle") return;
+    const timer = setTimeout(() => void revalidator.revalidate(), POLL_MS);
+    return () => clearTimeout(timer);
+  }, [state, revalidator]);
   return (
     <AuthCard title="Check your inbox">
-      <p role="status" className="mt-3 text-sm text-slate-800 dark:text-slate-200">
-        {text}
+      <p role="status" aria-live="polite" className="mt-3 text-sm text-slate-800 dark:text-slate-200">
+        {statusText(which, state)}
       </p>
+      {state === "failed" ? <TryAgain /> : null}
+      <FormError message={actionData?.formError ?? undefined} />
       {which !== "reset" ? (
         <details className="mt-4 text-sm">
           <summary className="cursor-pointer">No email after a few minutes?</summary>

@@ -1,7 +1,8 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { emailOnlySchema } from "../auth/account-schemas";
-import { requestPasswordReset } from "../auth/password-reset.server";
+import { startPasswordReset } from "../auth/password-reset.server";
 import { limitPublicForm } from "../auth/public-form-limit.server";
+import { checkInboxUrl } from "../auth/public-mail.server";
 import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
@@ -14,9 +15,9 @@ export async function action(args: Route.ActionArgs) {
   if (limited) return limited;
   const parsed = parseWith(emailOnlySchema, Object.fromEntries(await args.request.formData()));
   if (!parsed.ok) return invalid(parsed.errors);
-  await requestPasswordReset(args, parsed.value.email);
-  // Same answer whether or not the account exists.
-  throw redirect("/check-inbox?for=reset");
+  const deliveryId = await startPasswordReset(args, parsed.value.email);
+  // Same answer whether or not the account exists; the mail leaves after it.
+  throw redirect(checkInboxUrl("reset", deliveryId));
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {

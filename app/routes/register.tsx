@@ -1,6 +1,7 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { registerSchema } from "../auth/account-schemas";
 import { limitPublicForm } from "../auth/public-form-limit.server";
+import { checkInboxUrl } from "../auth/public-mail.server";
 import { registerAccount } from "../auth/registration.server";
 import { getSessionUser } from "../auth/session.server";
 import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
@@ -21,9 +22,9 @@ export async function action(args: Route.ActionArgs) {
   const form = await args.request.formData();
   const parsed = parseWith(registerSchema, Object.fromEntries(form));
   if (!parsed.ok) return invalid(parsed.errors);
-  await registerAccount(args, parsed.value);
-  // The same answer whether the address was new or not.
-  throw redirect("/check-inbox?for=register");
+  const deliveryId = await registerAccount(args, parsed.value);
+  // The same answer whether the address was new or not; the mail leaves after it.
+  throw redirect(checkInboxUrl("register", deliveryId));
 }
 
 export default function Register({ actionData }: Route.ComponentProps) {

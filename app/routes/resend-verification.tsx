@@ -1,7 +1,8 @@
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { emailOnlySchema } from "../auth/account-schemas";
 import { limitPublicForm } from "../auth/public-form-limit.server";
-import { resendVerification } from "../auth/registration.server";
+import { checkInboxUrl } from "../auth/public-mail.server";
+import { startVerificationResend } from "../auth/registration.server";
 import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
@@ -14,9 +15,9 @@ export async function action(args: Route.ActionArgs) {
   if (limited) return limited;
   const parsed = parseWith(emailOnlySchema, Object.fromEntries(await args.request.formData()));
   if (!parsed.ok) return invalid(parsed.errors);
-  await resendVerification(args, parsed.value.email);
-  // Same answer for unknown, verified and unverified addresses.
-  throw redirect("/check-inbox?for=resend");
+  const deliveryId = await startVerificationResend(args, parsed.value.email);
+  // Same answer for unknown, verified and unverified addresses; the mail leaves after it.
+  throw redirect(checkInboxUrl("resend", deliveryId));
 }
 
 export default function ResendVerification({ actionData }: Route.ComponentProps) {

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { type AuditOrigin, audit } from "../audit/audit.server";
+import { db, now } from "../db.server";
+import { consumeToken, spendTokens, type TokenProblem } from "./tokens.server";
+
+export type VerifyOutcome =
+  | { ok: true; kind: "verified" | "email-changed" }
+  | { ok: false; reason: TokenProblem | "taken" };
+
+// What a registration's link carries (registration.server: the takeover rule).
+const carriedCredentials = z.object({ name: z.string().min(1), passwordHash: z.string().min(1) });
+
+/**
+ * Spends a verification (or email-change) token and applies it. A registration's link sets the
+ * credentials its own registrant chose, and only while the account is still pending; every other
+ * verification link of the account is spent with it.
+ */
+export async function verifyEmailToken(origin: AuditOrigin, raw: unknown): Promise<VerifyOutcome> {
+  return db()
+    .transaction()
+    .execute(async (tx): Promise<VerifyOutcome> => {
+      const check = await consumeToken(["verify-email", "email-change"], raw, tx);
+      if (!check.ok) return check;
+      const { token } = check;
+      const user = await tx
+        .selectFrom("user")
+        .select(["id", "email", "pending_registration"])
+        .where("id", "=", token.userId!)
+        .executeTakeFirst();
+      if (!user) return { ok: false, reason: "invalid" };
+      if (token.kind === "email-change") {
+        const email = String(token.data.email);
+        const taken = await tx
+          .selectFrom("user")
+          .select("id")
+          .where("email", "=", email)
+          .where("id", "!=", user.id)
+          .executeTakeFirst();
+        if (taken) return { ok: false, reason: "taken" };
+        await tx
+          .updateTable("user")
+          .set({ email, email_verified: 1, updated_at: now() })
+          .where("id", "=", user.id)
+          .execute();
+        await audit(
+          origin,
+          {
+            action: "account.email.changed",
+            actor: { id: user.id, email },
+            target: { type: "user", id: user.id },
+            details: { before: user.email, after: email },
+          },
+          tx,
+        );
+        return { ok: true, kind: "email-changed" };
+      }
+      const carried = carriedCredentials.safeParse(token.data);
+      const credentials =
+        user.pending_registration === 1 && carried.success
+          ? { name: carried.data.name, password_hash: carried.data.passwordHash }
+          : {};
+      await tx
+        .updateTable("user")
+        .set({ ...credentials, email_verified: 1, pending_registration: 0, updated_at: now() })
+        .where("id", "=", user.id)
+        .execute();
+      await spendTokens(user.id, "verify-email", tx);
+      await audit(
+        origin,
+        {
+          action: "auth.email.verified",
+          actor: { id: user.id, email: user.email },
+          target: { type: "user", id: user.id },
+        },
+        tx,
+      );
+      return { ok: true, kind: "verified" };
+    });
+}
