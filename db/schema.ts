@@ -47,6 +47,10 @@ export interface UserTable {
   must_change_password: Generated<number>;
   /** 1 while a self-registered account was never verified (see registration.server). */
   pending_registration: Generated<number>;
+  /** SHA-256 of the newest pending registrant's browser cookie (registration-binding.server). */
+  registration_binding: string | null;
+  /** 1 once a pending address was registered from two browsers. */
+  registration_contested: Generated<number>;
   last_login_at: string | null;
   created_at: string;
   updated_at: string;

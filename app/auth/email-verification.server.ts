@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
-import { consumeToken, spendTokens, type TokenProblem } from "./tokens.server";
+import { consumeToken, issueToken, spendTokens, type TokenProblem } from "./tokens.server";
 
 export type VerifyOutcome =
   | { ok: true; kind: "verified" | "email-changed" }
+  /** A contested registration followed outside its browser: the clicker sets the password. */
+  | { ok: true; kind: "choose-password"; resetToken: string }
   | { ok: false; reason: TokenProblem | "taken" };
 
 // What a registration's link carries (registration.server: the takeover rule).
@@ -13,9 +15,16 @@ const carriedCredentials = z.object({ name: z.string().min(1), passwordHash: z.s
 /**
  * Spends a verification (or email-change) token and applies it. A registration's link sets the
  * credentials its own registrant chose, and only while the account is still pending; every other
- * verification link of the account is spent with it.
+ * verification link of the account is spent with it. When two browsers registered the address,
+ * the carried password applies only in the browser whose registration is pending (`binding`);
+ * elsewhere the address is verified without any registrant's password, and the person who
+ * proved the mailbox gets a reset link to choose one.
  */
-export async function verifyEmailToken(origin: AuditOrigin, raw: unknown): Promise<VerifyOutcome> {
+export async function verifyEmailToken(
+  origin: AuditOrigin,
+  raw: unknown,
+  binding: string | null = null,
+): Promise<VerifyOutcome> {
   return db()
     .transaction()
     .execute(async (tx): Promise<VerifyOutcome> => {
@@ -24,7 +33,7 @@ export async function verifyEmailToken(origin: AuditOrigin, raw: unknown): Promi
       const { token } = check;
       const user = await tx
         .selectFrom("user")
-        .select(["id", "email", "pending_registration"])
+        .select(["id", "email", "pending_registration", "registration_binding", "registration_contested"])
         .where("id", "=", token.userId!)
         .executeTakeFirst();
       if (!user) return { ok: false, reason: "invalid" };
@@ -55,13 +64,23 @@ export async function verifyEmailToken(origin: AuditOrigin, raw: unknown): Promi
         return { ok: true, kind: "email-changed" };
       }
       const carried = carriedCredentials.safeParse(token.data);
-      const credentials =
-        user.pending_registration === 1 && carried.success
-          ? { name: carried.data.name, password_hash: carried.data.passwordHash }
-          : {};
+      const pending = user.pending_registration === 1 && carried.success;
+      const unclaimed = pending && user.registration_contested === 1 && user.registration_binding !== binding;
+      const credentials = !pending
+        ? {}
+        : unclaimed
+          ? { password_hash: null }
+          : { name: carried.data.name, password_hash: carried.data.passwordHash };
       await tx
         .updateTable("user")
-        .set({ ...credentials, email_verified: 1, pending_registration: 0, updated_at: now() })
+        .set({
+          ...credentials,
+          email_verified: 1,
+          pending_registration: 0,
+          registration_binding: null,
+          registration_contested: 0,
+          updated_at: now(),
+        })
         .where("id", "=", user.id)
         .execute();
       await spendTokens(user.id, "verify-email", tx);
@@ -71,9 +90,14 @@ export async function verifyEmailToken(origin: AuditOrigin, raw: unknown): Promi
           action: "auth.email.verified",
           actor: { id: user.id, email: user.email },
           target: { type: "user", id: user.id },
+          ...(unclaimed ? { details: { contested: true, passwordChosenByClicker: true } } : {}),
         },
         tx,
       );
+      if (unclaimed) {
+        const resetToken = await issueToken({ kind: "reset-password", userId: user.id }, tx);
+        return { ok: true, kind: "choose-password", resetToken };
+      }
       return { ok: true, kind: "verified" };
     });
 }

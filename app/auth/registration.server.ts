@@ -16,16 +16,30 @@ import { issueToken, spendTokens } from "./tokens.server";
 // carries the pending (newest) credentials, so it can never revive an earlier registrant's. Once
 // verified (or reset by the mailbox's owner), no leftover link changes the credentials again, and
 // an account that is not pending is never re-credentialed by a registration at all.
-// The residue: the address's owner following a link they did not ask for verifies the newest
-// registrant's credentials; the owner's own link, newer than any earlier registration, is safe.
+// When a second browser registers a pending address (the owner after an attacker, or an attacker
+// after the owner), the owner cannot tell whose link they hold: the account is "contested", and a
+// link then applies its password only in the browser that registered it; anywhere else it
+// verifies the address and the person who clicked chooses the password (email-verification.server).
+// The residue: an address registered once, by someone else, whose owner follows a link they did
+// not ask for, verifies that registrant's credentials (as any site's "verify" link would).
 
-type NewAccount = { name: string; email: string; password: string };
+/** `binding`: the hash of the registering browser's cookie (registration-binding.server). */
+type NewAccount = { name: string; email: string; password: string; binding: string };
 export type PendingCredentials = { name: string; passwordHash: string };
 
 async function findByEmail(email: string) {
   return db()
     .selectFrom("user")
-    .select(["id", "name", "email", "email_verified", "status", "pending_registration", "password_hash"])
+    .select([
+      "id",
+      "name",
+      "email",
+      "email_verified",
+      "status",
+      "pending_registration",
+      "password_hash",
+      "registration_binding",
+    ])
     .where("email", "=", email)
     .executeTakeFirst();
 }
@@ -76,7 +90,7 @@ function alreadyRegisteredMail(origin: AuditOrigin, user: ExistingUser): MailJob
 async function registration(origin: AuditOrigin, input: NewAccount): Promise<MailJob> {
   const credentials = { name: input.name, passwordHash: await hashPassword(input.password) };
   const existing = await findByEmail(input.email);
-  if (existing) return registrationForExisting(origin, existing, credentials);
+  if (existing) return registrationForExisting(origin, existing, credentials, input.binding);
 
   const id = randomUUID();
   const ts = now();
@@ -92,6 +106,7 @@ async function registration(origin: AuditOrigin, input: NewAccount): Promise<Mai
             email: input.email,
             email_verified: 0,
             pending_registration: 1,
+            registration_binding: input.binding,
             password_hash: credentials.passwordHash,
             created_at: ts,
             updated_at: ts,
@@ -107,7 +122,7 @@ async function registration(origin: AuditOrigin, input: NewAccount): Promise<Mai
   } catch (error) {
     // Two sign-ups for one address at once: the loser is answered like any existing address.
     const raced = await findByEmail(input.email);
-    if (raced) return registrationForExisting(origin, raced, credentials);
+    if (raced) return registrationForExisting(origin, raced, credentials, input.binding);
     throw error;
   }
   await audit(origin, {
@@ -124,12 +139,14 @@ async function registrationForExisting(
   origin: AuditOrigin,
   user: ExistingUser,
   credentials: PendingCredentials,
+  binding: string,
 ): Promise<MailJob> {
   const pending = isPending(user);
+  const contested = pending && user.registration_binding !== binding;
   await audit(origin, {
     action: "auth.register.existing",
     target: { type: "user", id: user.id },
-    details: { email: user.email, pending },
+    details: { email: user.email, pending, ...(contested ? { contested } : {}) },
   });
   if (!pending) return alreadyRegisteredMail(origin, user);
   await db()
@@ -137,7 +154,13 @@ async function registrationForExisting(
     .execute(async (tx) => {
       await tx
         .updateTable("user")
-        .set({ name: credentials.name, password_hash: credentials.passwordHash, updated_at: now() })
+        .set({
+          name: credentials.name,
+          password_hash: credentials.passwordHash,
+          registration_binding: binding,
+          ...(contested ? { registration_contested: 1 } : {}),
+          updated_at: now(),
+        })
         .where("id", "=", user.id)
         .where("pending_registration", "=", 1)
         .execute();

@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { verifyEmailToken } from "../auth/email-verification.server";
+import { bindingOf } from "../auth/registration-binding.server";
 import { LinkProblem } from "../components/auth/link-problem";
 import { toastCookie } from "../http/toast.server";
 import type { Route } from "./+types/api.auth.verify-email";
@@ -7,8 +8,10 @@ import type { Route } from "./+types/api.auth.verify-email";
 // A page, not JSON, despite the /api path: people arrive here from the link in their email.
 export async function loader(args: Route.LoaderArgs) {
   const token = new URL(args.request.url).searchParams.get("token");
-  const outcome = await verifyEmailToken(args, token);
+  const outcome = await verifyEmailToken(args, token, await bindingOf(args.request));
   if (!outcome.ok) return data({ reason: outcome.reason }, { status: 400 });
+  if (outcome.kind === "choose-password")
+    throw redirect(`/reset-password?${new URLSearchParams({ token: outcome.resetToken, contested: "1" })}`);
   // /login says "verified" itself; only the change of address needs its own word.
   if (outcome.kind === "verified") throw redirect("/login?verified=1");
   throw redirect("/login?verified=1", {

@@ -3,6 +3,7 @@ import { registerSchema } from "../auth/account-schemas";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { checkInboxUrl } from "../auth/public-mail.server";
 import { registerAccount } from "../auth/registration.server";
+import { registrationBinding } from "../auth/registration-binding.server";
 import { getSessionUser } from "../auth/session.server";
 import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
 import { Button } from "../components/ui/button";
@@ -22,9 +23,10 @@ export async function action(args: Route.ActionArgs) {
   const form = await args.request.formData();
   const parsed = parseWith(registerSchema, Object.fromEntries(form));
   if (!parsed.ok) return invalid(parsed.errors);
-  const deliveryId = await registerAccount(args, parsed.value);
+  const binding = await registrationBinding(args.request);
+  const deliveryId = await registerAccount(args, { ...parsed.value, binding: binding.hash });
   // The same answer whether the address was new or not; the mail leaves after it.
-  throw redirect(checkInboxUrl("register", deliveryId));
+  throw redirect(checkInboxUrl("register", deliveryId), { headers: { "Set-Cookie": binding.setCookie } });
 }
 
 export default function Register({ actionData }: Route.ComponentProps) {

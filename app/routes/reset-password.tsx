@@ -14,7 +14,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const check = await inspectToken(["reset-password"], token);
   if (!check.ok) return data({ ok: false as const, reason: check.reason, token: "" }, { status: 400 });
-  return { ok: true as const, reason: null, token };
+  // After a contested registration (email-verification.server): say why a password is asked for.
+  const contested = new URL(request.url).searchParams.get("contested") === "1";
+  return { ok: true as const, reason: null, token, contested };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -40,6 +42,12 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const errors = (actionData?.errors ?? {}) as Record<string, string | undefined>;
   return (
     <AuthCard title="Choose a new password">
+      {loaderData.ok && loaderData.contested ? (
+        <p role="status" className="mt-3 text-sm text-slate-800 dark:text-slate-200">
+          Your address is confirmed. It was used for more than one sign-up, so choose the password for your
+          account here to finish.
+        </p>
+      ) : null}
       <Form method="post" className="mt-4 flex flex-col gap-4" noValidate>
         <input type="hidden" name="token" value={loaderData.token} />
         <Field

@@ -5,6 +5,9 @@ import { columnTypes } from "../column-types";
 // after its answer, so "check your inbox" can say sending / sent / failed on any instance.
 // `user.pending_registration`: 1 while a self-registered account has never been verified; only
 // such an account takes the credentials a later registration carries in its verification link.
+// `user.registration_binding`: SHA-256 of the newest registrant's browser cookie, and
+// `user.registration_contested`: 1 once two browsers registered the address; a contested link
+// applies carried credentials only in the registering browser (registration.server.ts).
 export async function up(db: Kysely<unknown>): Promise<void> {
   const t = columnTypes(db);
   await db.schema
@@ -21,9 +24,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable("user")
     .addColumn("pending_registration", "integer", (c) => c.notNull().defaultTo(0))
     .execute();
+  await db.schema.alterTable("user").addColumn("registration_binding", "text").execute();
+  await db.schema
+    .alterTable("user")
+    .addColumn("registration_contested", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable("user").dropColumn("registration_contested").execute();
+  await db.schema.alterTable("user").dropColumn("registration_binding").execute();
   await db.schema.alterTable("user").dropColumn("pending_registration").execute();
   await db.schema.dropTable("mail_delivery").ifExists().execute();
 }
