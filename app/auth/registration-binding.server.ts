@@ -17,19 +17,19 @@ const cookie = () =>
 
 const hash = (value: string) => createHash("sha256").update(value).digest("hex");
 
-async function valueOf(request: Request): Promise<string | null> {
+async function cookieValue(request: Request): Promise<string | null> {
   const value = await cookie().parse(request.headers.get("Cookie"));
   return typeof value === "string" && /^[\w-]{43}$/.test(value) ? value : null;
 }
 
 /** The browser's binding (kept if it has one, so registering twice is not a contest) and its cookie. */
 export async function registrationBinding(request: Request): Promise<{ hash: string; setCookie: string }> {
-  const value = (await valueOf(request)) ?? randomBytes(32).toString("base64url");
+  const value = (await cookieValue(request)) ?? randomBytes(32).toString("base64url");
   return { hash: hash(value), setCookie: await cookie().serialize(value) };
 }
 
 /** The hash of the binding the request's browser holds, if any. */
 export async function bindingOf(request: Request): Promise<string | null> {
-  const value = await valueOf(request);
+  const value = await cookieValue(request);
   return value ? hash(value) : null;
 }
