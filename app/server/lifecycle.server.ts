@@ -7,6 +7,7 @@ import { DEV_SESSION_SECRET, env, sessionSecrets } from "../env.server";
 import { onBusResync, startSystemBus, stopSystemBus } from "../events/bus.server";
 import { closeAllStreams } from "../events/stream.server";
 import { requestInfoContext } from "../http/request-info.server";
+import { settleDeliveries } from "../mail/deliveries.server";
 import { taskRunner } from "../tasks/runner.server";
 
 type Hook = () => Promise<void> | void;
@@ -40,6 +41,8 @@ async function startBackgroundTasks() {
   await taskRunner().start();
   onShutdown(closeAllStreams);
   onShutdown(() => taskRunner().stop());
+  // Public-form emails leave after their answer; let those in flight finish before the pool closes.
+  onShutdown(settleDeliveries);
   if (!taskRunner().ownsSchedule) {
     startRetentionSchedule();
     onShutdown(stopRetentionSchedule);
