@@ -10,6 +10,7 @@ import {
   RuleViolation,
 } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
+import { emailField, newPasswordField, roleIdsField } from "../auth/account-schemas";
 import { hashPassword } from "../auth/password.server";
 import { requestPasswordReset } from "../auth/password-reset.server";
 import { resendVerification } from "../auth/registration.server";
@@ -17,19 +18,20 @@ import { endAllSessions, type SessionUser, sessionHandle } from "../auth/session
 import { db, now } from "../db.server";
 import { closeStreamsOf } from "../events/stream.server";
 
-export const passwordSchema = z.string().min(12, "Use at least 12 characters.").max(200);
+// The account rules are the ones of the public forms (app/auth/account-schemas.ts).
+export const passwordSchema = newPasswordField;
 
 export const createUserSchema = z.object({
   name: z.string().trim().min(1, "Enter a name.").max(120),
-  email: z.string().trim().toLowerCase().email("Enter a valid email address.").max(254),
+  email: emailField,
   password: passwordSchema,
-  roles: z.array(z.string().uuid()).max(20),
+  roles: roleIdsField,
 });
 
 export const updateUserSchema = z.object({
   name: z.string().trim().min(1, "Enter a name.").max(120),
-  email: z.string().trim().toLowerCase().email("Enter a valid email address.").max(254),
-  roles: z.array(z.string().uuid()).max(20),
+  email: emailField,
+  roles: roleIdsField,
 });
 
 async function writeRoles(
