@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { z } from "zod";
-import { SEED_MENU_ITEMS } from "../app/access/menu";
+import { MENU_VERSION_KEY, SEED_MENU_ITEMS } from "../app/access/menu";
 import { SYSTEM_ROLES } from "../app/access/roles";
 import { insertMissingPermissions } from "../app/access/sync.server";
 import { emailField, newPasswordField } from "../app/auth/account-schemas";
@@ -120,6 +120,15 @@ export async function seed(db: Kysely<Database>, env: SeedEnv): Promise<SeedRepo
         .returning("id")
         .executeTakeFirst();
       (row ? report.inserted : report.kept).menuItems.push(item.url);
+    }
+    if (report.inserted.menuItems.length > 0) {
+      // Running servers cache the menu; a new version tells them to read it again.
+      const version = { value: `${ts} ${randomUUID()}`, is_secret: 0, updated_at: ts, updated_by: null };
+      await trx
+        .insertInto("system_setting")
+        .values({ key: MENU_VERSION_KEY, ...version })
+        .onConflict((oc) => oc.column("key").doUpdateSet(version))
+        .execute();
     }
 
     const admin = await trx

@@ -56,6 +56,15 @@ export async function assertRoleChangeAllowed(
   if (removed.some((id) => grants.get(id)?.all)) await assertNotLastSuperAdmin(targetUserId, "demoted");
 }
 
+/**
+ * Nobody changes a role that holds more than they do: not its permissions, and not its label
+ * either (renaming `admin` to "Guest" would make others grant it unawares).
+ */
+export function assertMayEditRole(actor: Actor, role: RoleGrant) {
+  if (!holdsAll(actor, role))
+    throw new RuleViolation(`You cannot change "${role.label}": it holds permissions you do not have.`);
+}
+
 /** The roles an actor may hand out (used to limit the choices shown in forms). */
 export async function assignableRoles(actor: Actor): Promise<RoleGrant[]> {
   const grants = await roleGrants();

@@ -82,7 +82,8 @@ export async function action(args: Route.ActionArgs) {
       return done("Menu order saved.");
     }
   } catch (error) {
-    return actionError(error, intent);
+    // A menu item's field errors show beside that item.
+    return actionError(error, intent === "update-menu" ? `menu:${form.get("id")}` : intent);
   }
   return refused("Unknown action.", 400);
 }
