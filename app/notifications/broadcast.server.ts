@@ -10,7 +10,7 @@ import { type Audience, audienceSchema, describeAudience, resolveAudience } from
 import { NOTICE_LEVELS } from "./levels";
 
 /**
- * A same-origin path by the redirectTo rule (safeRedirectPath), so "/\\evil.example" never becomes
+ * A same-origin path by the redirectTo rule (safeRedirectPath), so "/\evil.example" never becomes
  * another host once the email's base address is prefixed; or an absolute https address.
  */
 function isSafeLink(v: string): boolean {
