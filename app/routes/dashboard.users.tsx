@@ -5,7 +5,7 @@ import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
-import { inviteSchema } from "../auth/account-schemas";
+import { inviteSchema, PASSWORD_MIN } from "../auth/account-schemas";
 import {
   cancelInvitation,
   inviteUser,
@@ -382,6 +382,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
               name="password"
               type="password"
               autoComplete="new-password"
+              minLength={PASSWORD_MIN}
               required
               error={errors.password}
             />
