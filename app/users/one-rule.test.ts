@@ -120,4 +120,24 @@ describe("invitations", () => {
       expect(out.status).toBe(400);
     }
   });
+
+  it("an address that already has an account: 400 on the email field from every page", async () => {
+    const admin = await signedIn(["admin"]);
+    const user = await roleId("user");
+    const outs = [
+      await onList(admin.cookie, { intent: "invite", email: admin.email, roles: user }),
+      await onSettings(admin.cookie, { intent: "invite", email: admin.email, roles: user }),
+      await onList(admin.cookie, {
+        intent: "create",
+        name: "Dup",
+        email: admin.email,
+        password: "a fine long passphrase",
+        roles: user,
+      }),
+    ];
+    for (const out of outs) {
+      expect(out.status).toBe(400);
+      expect((out.body as { errors: Record<string, string> }).errors.email).toMatch(/already/);
+    }
+  });
 });

@@ -7,7 +7,7 @@ import {
   assertNotLastSuperAdmin,
   assertNotSelf,
   assertRoleChangeAllowed,
-  RuleViolation,
+  InvalidInput,
 } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { emailField, newPasswordField, roleIdsField } from "../auth/account-schemas";
@@ -77,7 +77,7 @@ export async function createUser(
   origin: AuditOrigin,
 ) {
   if (await emailTaken(input.email))
-    throw new RuleViolation("A user with this email address already exists.");
+    throw new InvalidInput("A user with this email address already exists.", "email");
   const id = randomUUID();
   await assertRoleChangeAllowed(actor, id, [], input.roles);
   const ts = now();
@@ -123,7 +123,7 @@ export async function updateUser(
   if (!before) return null;
   await assertCanManageUser(actor, id);
   if (await emailTaken(input.email, id))
-    throw new RuleViolation("A user with this email address already exists.");
+    throw new InvalidInput("A user with this email address already exists.", "email");
   await assertRoleChangeAllowed(actor, id, before.roleIds, input.roles);
   const emailChanged = input.email !== before.email;
   await db()
