@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailField } from "./auth/account-schemas";
 
 // `KEY=` in .env means "not set", not "set to the empty string".
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -18,7 +19,7 @@ const schema = z.object({
   BASE_URL: z.string().url().optional(),
   SESSION_SECRET: z.string().min(1).default(DEV_SESSION_SECRET),
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().default(14),
-  SUPER_ADMIN_EMAIL: z.string().email().default("admin@localhost.test"),
+  SUPER_ADMIN_EMAIL: emailField.default("admin@localhost.test"),
   SUPER_ADMIN_PASSWORD: z.string().optional(),
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().positive().default(10),
@@ -55,8 +56,16 @@ export type Env = z.infer<typeof schema>;
 
 let cached: Env | undefined;
 
+/** `KEY=` (or blanks) means unset for every variable, so the declared default applies. */
+function withoutBlanks(source: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source))
+    if (value !== undefined && value.trim() !== "") out[key] = value;
+  return out;
+}
+
 export function env(): Env {
-  if (!cached) cached = schema.parse(process.env);
+  if (!cached) cached = schema.parse(withoutBlanks(process.env));
   return cached;
 }
 

@@ -14,8 +14,6 @@ import "./app.css";
 import { sidebarFor } from "./access/menu.server";
 import { getSessionUser, sessionMiddleware } from "./auth/session.server";
 import { Toaster } from "./components/toaster";
-import { APP_NAME } from "./config";
-import { env } from "./env.server";
 import { csrfMiddleware, nonceContext, securityHeadersMiddleware } from "./http/security.server";
 import { readTheme } from "./http/theme.server";
 import { readToast } from "./http/toast.server";
@@ -33,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sidebarFor(user),
     readTheme(request),
     readToast(request),
-    getSystemConfig("APP_NAME", env().APP_NAME ?? APP_NAME),
+    getSystemConfig("APP_NAME"),
   ]);
   return data(
     {

@@ -31,6 +31,16 @@ export function postgresPoolOf(db: object): pg.Pool | undefined {
   return pools.get(db);
 }
 
+/** A database failure as one line for a command-line tool (connection errors carry no message of their own). */
+export function describeDbError(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describeDbError(error.errors[0]);
+  if (error instanceof Error) {
+    const code = (error as { code?: string }).code;
+    return error.message || code || error.name;
+  }
+  return String(error);
+}
+
 /** The only place that knows which database engine is underneath. */
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Kysely<Database> {
   if (isPostgresUrl(databaseUrl)) {

@@ -49,12 +49,29 @@ export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
     // Kysely looks for its bookkeeping tables in every schema unless told which: on PostgreSQL,
     // another schema's copy (a parallel test file, another deployment) would be taken for ours.
     const migrationTableSchema =
-      dialectOf(db as Kysely<unknown>) === "postgres"
-        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-        : undefined;
+      dialectOf(db as Kysely<unknown>) === "postgres" ? await ensureSchema(db) : undefined;
     const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, migrationTableSchema });
     const { error, results } = await migrator.migrateToLatest();
     if (error) throw error;
     return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
   });
+}
+
+/**
+ * The schema `?schema=NAME` points at, created when missing: migrating is how a database gets
+ * its tables, so a fresh schema is made the same way instead of failing with a stack trace.
+ */
+async function ensureSchema<T>(db: Kysely<T>): Promise<string> {
+  const current = (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db))
+    .rows[0]?.schema;
+  if (current) return current;
+  const path = (await sql<{ path: string }>`select current_setting('search_path') as path`.execute(db))
+    .rows[0]?.path;
+  const wanted = path?.split(",")[0]?.trim().replace(/^"|"$/g, "");
+  // postgresConfig already refuses other names; checked again because it goes into DDL as is.
+  if (!wanted || !/^[a-z_][a-z0-9_]*$/.test(wanted))
+    throw new Error(`no schema to migrate into (search_path is "${path}")`);
+  await sql.raw(`create schema if not exists ${wanted}`).execute(db);
+  console.log(`created schema ${wanted}`);
+  return wanted;
 }

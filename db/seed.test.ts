@@ -169,6 +169,31 @@ describe("seed", () => {
 });
 
 describe("seed configuration", () => {
+  it("refuses an invalid SUPER_ADMIN_EMAIL or a weak SUPER_ADMIN_PASSWORD with a clear message; writes nothing", async () => {
+    await migrateToLatest(db());
+    const before = await snapshot();
+    const bad = [
+      {
+        env: { ...env, SUPER_ADMIN_EMAIL: "not-an-email", NODE_ENV: "development" },
+        name: /SUPER_ADMIN_EMAIL/,
+      },
+      {
+        env: { ...env, SUPER_ADMIN_EMAIL: "fresh@example.test", SUPER_ADMIN_PASSWORD: "111111111111" },
+        name: /SUPER_ADMIN_PASSWORD/,
+      },
+      {
+        env: { ...env, SUPER_ADMIN_EMAIL: "fresh@example.test", SUPER_ADMIN_PASSWORD: "short" },
+        name: /SUPER_ADMIN_PASSWORD/,
+      },
+    ];
+    for (const { env: e, name } of bad) {
+      const attempt = seed(db(), e);
+      await expect(attempt).rejects.toThrow(SeedConfigError);
+      await expect(seed(db(), e)).rejects.toThrow(name);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
   it("refuses production without SUPER_ADMIN_PASSWORD and writes nothing", async () => {
     const file = join(tmpdir(), `seed-prod-${randomUUID()}.db`);
     const other = createDb(`file:${file}`);

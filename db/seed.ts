@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { SEED_MENU_ITEMS } from "../app/access/menu";
+import type { z } from "zod";
+import { MENU_VERSION_KEY, SEED_MENU_ITEMS } from "../app/access/menu";
 import { SYSTEM_ROLES } from "../app/access/roles";
 import { insertMissingPermissions } from "../app/access/sync.server";
+import { emailField, newPasswordField } from "../app/auth/account-schemas";
 import { generatePassword, hashPassword } from "../app/auth/password.server";
 import type { Database } from "./schema";
 
@@ -23,16 +25,28 @@ export const DEV_SUPER_ADMIN_EMAIL = "admin@localhost.test";
 
 export class SeedConfigError extends Error {}
 
+/** The seeded account follows the same rules as every other one; a bad value stops the seed before any write. */
+function checked(name: string, schema: z.ZodType<string>, value: string): string {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new SeedConfigError(`${name} is not valid: ${result.error.issues[0]?.message} Nothing was written.`);
+}
+
 /**
  * Idempotent bootstrap: insert-or-ignore keyed by permission key, role name, menu url and user
  * email, in that order, in one transaction. Existing rows are never updated, and a role's
  * permission links are written only when the role itself is created.
  */
 export async function seed(db: Kysely<Database>, env: SeedEnv): Promise<SeedReport> {
-  const email = (env.SUPER_ADMIN_EMAIL?.trim() || DEV_SUPER_ADMIN_EMAIL).toLowerCase();
-  let password = env.SUPER_ADMIN_PASSWORD;
+  const email = checked(
+    "SUPER_ADMIN_EMAIL",
+    emailField,
+    env.SUPER_ADMIN_EMAIL?.trim() || DEV_SUPER_ADMIN_EMAIL,
+  );
+  let password = env.SUPER_ADMIN_PASSWORD || undefined;
   let generatedPassword: string | undefined;
-  if (!password) {
+  if (password) checked("SUPER_ADMIN_PASSWORD", newPasswordField, password);
+  else {
     if (env.NODE_ENV === "production") {
       throw new SeedConfigError(
         "SUPER_ADMIN_PASSWORD must be set to seed in production; nothing was written.",
@@ -106,6 +120,15 @@ export async function seed(db: Kysely<Database>, env: SeedEnv): Promise<SeedRepo
         .returning("id")
         .executeTakeFirst();
       (row ? report.inserted : report.kept).menuItems.push(item.url);
+    }
+    if (report.inserted.menuItems.length > 0) {
+      // Running servers cache the menu; a new version tells them to read it again.
+      const version = { value: `${ts} ${randomUUID()}`, is_secret: 0, updated_at: ts, updated_by: null };
+      await trx
+        .insertInto("system_setting")
+        .values({ key: MENU_VERSION_KEY, ...version })
+        .onConflict((oc) => oc.column("key").doUpdateSet(version))
+        .execute();
     }
 
     const admin = await trx

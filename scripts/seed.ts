@@ -1,4 +1,4 @@
-import { createDb } from "../db/connection";
+import { createDb, describeDbError } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import { describeSeed, SeedConfigError, seed } from "../db/seed";
 import { loadDotEnv } from "./dotenv";
@@ -19,7 +19,8 @@ try {
     console.error(`seed failed: ${error.message}`);
     process.exitCode = 1;
   } else {
-    throw error;
+    console.error(`seed failed: ${describeDbError(error)}`);
+    process.exitCode = 1;
   }
 } finally {
   await db.destroy();

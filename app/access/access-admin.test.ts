@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { seed } from "../../db/seed";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { db } from "../db.server";
 import { loader as rootLoader } from "../root";
 import { action, loader } from "../routes/dashboard.access";
+import { invalidateMenu } from "./menu.server";
+import { invalidateRoles } from "./role-cache.server";
 
 beforeAll(setupDatabase);
 
@@ -184,5 +187,87 @@ describe("access control page", () => {
     const titles = (root.body as { sidebar: { title: string; icon: string }[] }).sidebar;
     expect(titles.slice(0, 3).map((s) => s.title)).toEqual(["Dashboard", "Squads", "Users"]);
     expect(titles[1]!.icon).toBe("Building2");
+  });
+
+  it("a role manager cannot relabel a role that holds more than they do; nothing changed", async () => {
+    const ts = new Date().toISOString();
+    const limited = await db()
+      .insertInto("role")
+      .values({
+        id: crypto.randomUUID(),
+        name: "role_keeper",
+        label: "Role keeper",
+        created_at: ts,
+        updated_at: ts,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const perms = await db()
+      .selectFrom("permission")
+      .select("id")
+      .where("key", "in", ["dashboard.access", "roles.manage"])
+      .execute();
+    await db()
+      .insertInto("role_permission")
+      .values(perms.map((p) => ({ role_id: limited.id, permission_id: p.id })))
+      .execute();
+    await invalidateRoles();
+    const keeper = await signedIn(["role_keeper"]);
+    const admin = await role("admin");
+    const before = await keysOf(admin.id);
+    const out = await post(keeper.cookie, {
+      intent: "update-role",
+      roleId: admin.id,
+      label: "Guest",
+      permissions: before,
+    });
+    expect(out.status).toBe(403);
+    expect((await role("admin")).label).toBe("Administrator");
+    expect(await keysOf(admin.id)).toEqual(before);
+    // A role holding no more than they do stays editable.
+    const small = await db()
+      .insertInto("role")
+      .values({ id: crypto.randomUUID(), name: "small_role", label: "Small", created_at: ts, updated_at: ts })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await invalidateRoles();
+    const own = await post(keeper.cookie, { intent: "update-role", roleId: small.id, label: "Smaller" });
+    expect(own.status, JSON.stringify(own.body)).toBe(302);
+    expect((await role("small_role")).label).toBe("Smaller");
+  });
+
+  it("a menu item saved with another item's URL gets a field error, not a 500; nothing changed", async () => {
+    const admin = await signedIn(["admin"]);
+    const items = await db().selectFrom("menu_item").selectAll().orderBy("position").execute();
+    const [first, second] = [items[0]!, items[1]!];
+    const out = await post(admin.cookie, {
+      intent: "update-menu",
+      id: second.id,
+      title: second.title,
+      url: first.url,
+      icon: second.icon,
+      requiredPermission: second.required_permission,
+    });
+    expect(out.status).toBe(400);
+    expect((out.body as { intent: string }).intent).toBe(`menu:${second.id}`);
+    expect((out.body as { errors: Record<string, string> }).errors.url).toMatch(/already/);
+    expect(await db().selectFrom("menu_item").selectAll().orderBy("position").execute()).toEqual(items);
+  });
+
+  it("a menu row the seed adds while the server runs shows up and can be moved", async () => {
+    const admin = await signedIn(["admin"]);
+    await db().deleteFrom("menu_item").where("url", "=", "/dashboard/logs").execute();
+    await invalidateMenu();
+    const sidebar = async () => {
+      const root = await run(() => rootLoader(args(request("/dashboard", { cookie: admin.cookie }))));
+      return (root.body as { sidebar: { id: string; url: string }[] }).sidebar;
+    };
+    expect((await sidebar()).map((s) => s.url)).not.toContain("/dashboard/logs");
+    // The seed runs in another process: nothing in this one is told.
+    const report = await seed(db(), { NODE_ENV: "test", SUPER_ADMIN_PASSWORD: "a fine long passphrase" });
+    expect(report.inserted.menuItems).toEqual(["/dashboard/logs"]);
+    const logs = (await sidebar()).find((s) => s.url === "/dashboard/logs");
+    expect(logs).toBeTruthy();
+    expect((await post(admin.cookie, { intent: "move-up", id: logs!.id })).status).toBe(302);
   });
 });

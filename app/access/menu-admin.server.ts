@@ -5,6 +5,7 @@ import { MENU_ICONS } from "../components/icons";
 import { db, now } from "../db.server";
 import { invalidateMenu, menuItems } from "./menu.server";
 import { PERMISSION_KEYS } from "./permissions";
+import { InvalidInput } from "./rules.server";
 
 export const menuItemSchema = z.object({
   id: z.string().uuid(),
@@ -28,6 +29,13 @@ export async function updateMenuItem(
 ) {
   const before = await db().selectFrom("menu_item").selectAll().where("id", "=", input.id).executeTakeFirst();
   if (!before) return null;
+  const clash = await db()
+    .selectFrom("menu_item")
+    .select("title")
+    .where("url", "=", input.url)
+    .where("id", "!=", input.id)
+    .executeTakeFirst();
+  if (clash) throw new InvalidInput(`"${clash.title}" already links to ${input.url}.`, "url");
   const after = {
     title: input.title,
     url: input.url,

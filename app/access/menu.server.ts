@@ -3,11 +3,31 @@ import { db } from "../db.server";
 import { invalidateEverywhere, registerCache } from "../events/cluster.server";
 import type { AccessSubject } from "./check";
 import { can } from "./check";
+import { MENU_VERSION_KEY } from "./menu";
 
 let rows: Promise<MenuItem[]> | undefined;
+let loadedVersion: string | null | undefined;
 
-/** Menu rows in display order, cached in process until invalidateMenu() is called by an edit. */
-export function menuItems(): Promise<MenuItem[]> {
+/** One primary-key read: the version the seed bumps when it adds rows from another process. */
+async function menuVersion(): Promise<string | null> {
+  const row = await db()
+    .selectFrom("system_setting")
+    .select("value")
+    .where("key", "=", MENU_VERSION_KEY)
+    .executeTakeFirst();
+  return row?.value ?? null;
+}
+
+/**
+ * Menu rows in display order, cached in process until invalidateMenu() is called by an edit
+ * (on any instance) or the seed, run as its own process, bumps the menu version.
+ */
+export async function menuItems(): Promise<MenuItem[]> {
+  const version = await menuVersion();
+  if (version !== loadedVersion) {
+    rows = undefined;
+    loadedVersion = version;
+  }
   if (!rows) {
     rows = db().selectFrom("menu_item").selectAll().orderBy("position").orderBy("title").execute();
     rows.catch(() => {

@@ -8,6 +8,12 @@ export type SeedMenuItem = {
   requiredPermission: PermissionKey;
 };
 
+/**
+ * A `system_setting` row (not a setting: no Settings page lists it) the seed rewrites whenever it
+ * adds menu rows, so running servers notice rows written by another process (app/access/menu.server.ts).
+ */
+export const MENU_VERSION_KEY = "menu_version";
+
 // The sidebar rows the seed creates; admins may edit them afterwards in the database.
 export const SEED_MENU_ITEMS: readonly SeedMenuItem[] = [
   {

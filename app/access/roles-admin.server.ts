@@ -7,7 +7,7 @@ import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { PERMISSION_KEYS } from "./permissions";
 import { invalidateRoles, roleGrants } from "./role-cache.server";
-import { RuleViolation } from "./rules.server";
+import { assertMayEditRole, RuleViolation } from "./rules.server";
 
 export const roleNameSchema = z
   .string()
@@ -106,6 +106,7 @@ export async function updateRole(
   const role = (await roleGrants()).get(input.roleId);
   if (!role) return null;
   if (role.all) throw new RuleViolation("Super Admin holds every permission and cannot be edited.");
+  assertMayEditRole(actor, role);
   const before = [...role.permissions].sort();
   const after = [...new Set(input.permissions)].sort();
   // Adding needs the permission; so does taking one away from others.
@@ -144,6 +145,8 @@ export async function deleteRole(actor: SessionUser, roleId: string, origin: Aud
   const role = await db().selectFrom("role").selectAll().where("id", "=", roleId).executeTakeFirst();
   if (!role) return null;
   if (role.is_system) throw new RuleViolation(`"${role.label}" is a built-in role and cannot be deleted.`);
+  const grant = (await roleGrants()).get(roleId);
+  if (grant) assertMayEditRole(actor, grant);
   const { count } = await db()
     .selectFrom("user_role")
     .select((eb) => eb.fn.countAll<number>().as("count"))

@@ -4,6 +4,19 @@ import { type RoleGrant, roleGrants } from "./role-cache.server";
 /** A rule of the product refused the change; the message is safe to show. */
 export class RuleViolation extends Error {}
 
+/** The input breaks no rule but cannot be used as sent (a wrong current password, say); shown on `field`. */
+export class InvalidInput extends Error {
+  constructor(
+    message: string,
+    readonly field = "form",
+  ) {
+    super(message);
+  }
+}
+
+/** The record an action names is gone (or never existed); the message is safe to show. */
+export class NotFound extends Error {}
+
 type Actor = { id: string; isSuperAdmin: boolean; permissions: ReadonlySet<string> };
 
 function holdsAll(actor: Actor, role: RoleGrant): boolean {
@@ -41,6 +54,15 @@ export async function assertRoleChangeAllowed(
   if (removed.length > 0 && actor.id === targetUserId)
     throw new RuleViolation("You cannot remove your own roles.");
   if (removed.some((id) => grants.get(id)?.all)) await assertNotLastSuperAdmin(targetUserId, "demoted");
+}
+
+/**
+ * Nobody changes a role that holds more than they do: not its permissions, and not its label
+ * either (renaming `admin` to "Guest" would make others grant it unawares).
+ */
+export function assertMayEditRole(actor: Actor, role: RoleGrant) {
+  if (!holdsAll(actor, role))
+    throw new RuleViolation(`You cannot change "${role.label}": it holds permissions you do not have.`);
 }
 
 /** The roles an actor may hand out (used to limit the choices shown in forms). */

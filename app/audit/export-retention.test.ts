@@ -40,6 +40,23 @@ describe("audit export", () => {
     expect(out).toMatchObject({ ok: false, status: 403, permission: "log.read" });
   });
 
+  it("refuses an impossible date when the export is asked for; no task stored", async () => {
+    const admin = await signedIn(["admin"]);
+    const actor = {
+      id: admin.id,
+      isSuperAdmin: false,
+      permissions: new Set(["dashboard.access", "log.read"]),
+    };
+    const before = await db().selectFrom("task").select("id").execute();
+    for (const payload of [{ to: "9999-99-99" }, { from: "2026-02-30" }, { from: "soon" }]) {
+      const out = await createTask(actor as never, { type: "audit.export", payload });
+      expect(out, JSON.stringify(payload)).toMatchObject({ ok: false, status: 400 });
+    }
+    expect(await db().selectFrom("task").select("id").execute()).toEqual(before);
+    const ok = await createTask(actor as never, { type: "audit.export", payload: { from: "2024-02-29" } });
+    expect(ok.ok).toBe(true);
+  });
+
   it("writes the filtered rows as CSV in batches, newest first, and only log.read holders download it", async () => {
     const rows = [
       ...Array.from({ length: 4_500 }, (_, i) => entry("user.update", i / 1000)),

@@ -1,27 +1,46 @@
 import { z } from "zod";
 import { db } from "../db.server";
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** A real calendar day as YYYY-MM-DD: "2026-02-30" or "9999-99-99" are refused, not guessed at. */
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.")
+  .refine((v) => {
+    const ms = Date.parse(`${v}T00:00:00.000Z`);
+    return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(v);
+  }, "This date does not exist.");
 
-// The log's filters live in the URL; anything malformed falls back to "no filter".
-export const auditQuery = z.object({
+const dateFilter = isoDate.or(z.literal("")).default("");
+
+// The log's filters, shared by the page (in the URL) and the CSV export (its task payload). Text
+// filters that make no sense just match nothing; a wrong date is refused, as a silently dropped
+// date would show rows the reader did not ask for.
+export const auditFilters = z.object({
   actor: z.string().trim().max(254).catch(""),
   action: z.string().trim().max(100).catch(""),
   target: z.string().trim().max(100).catch(""),
-  from: isoDate.or(z.literal("")).catch(""),
-  to: isoDate.or(z.literal("")).catch(""),
+  from: dateFilter,
+  to: dateFilter,
+});
+
+export const auditQuery = auditFilters.extend({
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
   size: z.coerce.number().int().min(10).max(200).catch(50),
 });
 
 export type AuditQuery = z.infer<typeof auditQuery>;
 
-export function parseAuditQuery(params: URLSearchParams): AuditQuery {
-  return auditQuery.parse(Object.fromEntries(params));
+export function parseAuditQuery(
+  params: URLSearchParams,
+): { ok: true; value: AuditQuery } | { ok: false; message: string } {
+  const parsed = auditQuery.safeParse(Object.fromEntries(params));
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  return { ok: false, message: `${String(issue.path[0])}: ${issue.message}` };
 }
 
 /** The filtered query, shared by the page and the CSV export so both show the same rows. */
-export function filteredAudit(q: Omit<AuditQuery, "page" | "size">) {
+export function filteredAudit(q: z.infer<typeof auditFilters>) {
   let query = db().selectFrom("audit_log");
   if (q.actor) query = query.where("actor_email", "=", q.actor.toLowerCase());
   if (q.action) query = query.where("action", "=", q.action);

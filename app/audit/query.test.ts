@@ -65,9 +65,26 @@ describe("audit log page", () => {
     expect(last.hasMore).toBe(false);
   });
 
-  it("ignores malformed filters instead of failing", async () => {
+  it("ignores a malformed page or size instead of failing", async () => {
     const admin = await signedIn(["admin"]);
-    const out = await list(admin.cookie, "from=yesterday&size=abc&page=-1");
+    const out = await list(admin.cookie, "size=abc&page=-1");
     expect(out.rows.length).toBeGreaterThan(0);
+  });
+
+  it("answers 400 for a date that is not a real day (never a 500, never silently unfiltered)", async () => {
+    const admin = await signedIn(["admin"]);
+    for (const qs of [
+      "to=9999-99-99",
+      "from=2026-02-30",
+      "from=yesterday",
+      "to=2026-13-01",
+      "from=0000-00-00",
+    ]) {
+      const out = await run(() => loader(args(request(`/dashboard/logs?${qs}`, { cookie: admin.cookie }))));
+      expect(out.status, qs).toBe(400);
+      expect(JSON.stringify(out.body)).toMatch(/date/i);
+    }
+    const leap = await list(admin.cookie, "from=2024-02-29&to=2024-02-29");
+    expect(leap.rows).toEqual([]);
   });
 });

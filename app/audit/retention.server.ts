@@ -1,5 +1,4 @@
 import { db } from "../db.server";
-import { env } from "../env.server";
 import { getSystemConfig } from "../settings/system-config.server";
 import { audit } from "./audit.server";
 
@@ -10,7 +9,7 @@ const DAY_MS = 86_400_000;
  * product: a system job, never a page or endpoint, and it records what it removed.
  */
 export async function purgeExpiredAudit(at = new Date()): Promise<number> {
-  const days = Number(await getSystemConfig("AUDIT_RETENTION_DAYS", env().AUDIT_RETENTION_DAYS ?? "365"));
+  const days = Number(await getSystemConfig("AUDIT_RETENTION_DAYS"));
   if (!Number.isFinite(days) || days < 1) return 0;
   const cutoff = new Date(at.getTime() - days * DAY_MS).toISOString();
   const res = await db().deleteFrom("audit_log").where("created_at", "<", cutoff).executeTakeFirst();

@@ -7,6 +7,7 @@ export const PASSWORD_MIN = 10;
 
 export const nameField = z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters.");
 
+/** The one email address rule: forms, invitations, the seed, the environment and the sender setting. */
 export const emailField = z
   .string()
   .trim()
@@ -14,6 +15,10 @@ export const emailField = z
   .max(254, "Use at most 254 characters.")
   .pipe(z.email("Enter a valid email address."));
 
+/**
+ * The one password policy: register, reset, invitation, change, an admin's temporary password and
+ * the seeded super admin all use it.
+ */
 export const newPasswordField = z
   .string()
   .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters.`)
@@ -53,9 +58,16 @@ export const changePasswordSchema = z
   })
   .refine((v) => v.newPassword === v.confirm, { path: ["confirm"], message: "The passwords do not match." });
 
+/** Role ids picked in a form; the same role twice counts once (a second link would break a unique key). */
+export const roleIdsField = z
+  .array(z.string().uuid("Choose roles from the list."))
+  .max(20, "Choose at most 20 roles.")
+  .transform((ids) => [...new Set(ids)]);
+
+// An invitation names at least one role: the invitee is never left holding nothing by accident.
 export const inviteSchema = z.object({
   email: emailField,
-  roles: z.array(z.string().min(1).max(64)).min(1, "Choose at least one role.").max(10),
+  roles: roleIdsField.refine((ids) => ids.length > 0, "Choose at least one role."),
 });
 
 /** Plain object from a form, with repeated keys (checkbox groups) as arrays where asked. */

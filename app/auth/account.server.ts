@@ -1,4 +1,4 @@
-import { RuleViolation } from "../access/rules.server";
+import { InvalidInput } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { sendVerificationEmail } from "../mail/senders.server";
@@ -34,7 +34,7 @@ async function assertCurrentPassword(
     .executeTakeFirst();
   if (!row?.password_hash || !(await verifyPassword(row.password_hash, password))) {
     await audit(origin, { action: "account.reauth.failed", actor: user, target, details: { purpose } });
-    throw new RuleViolation("The current password is not correct.");
+    throw new InvalidInput("The current password is not correct.", "currentPassword");
   }
   await reservation.passwordWasRight();
 }
@@ -65,14 +65,14 @@ export async function requestEmailChange(
   input: { email: string; currentPassword: string },
 ) {
   await assertCurrentPassword(origin, user, input.currentPassword, "email");
-  if (input.email === user.email) throw new RuleViolation("This is already your address.");
+  if (input.email === user.email) throw new InvalidInput("This is already your address.", "email");
   const taken = await db()
     .selectFrom("user")
     .select("id")
     .where("email", "=", input.email)
     .executeTakeFirst();
   // Refusing here tells a signed-in user that the address has an account; they needed a password to ask.
-  if (taken) throw new RuleViolation("This address belongs to another account.");
+  if (taken) throw new InvalidInput("This address belongs to another account.", "email");
   const token = await issueToken({ kind: "email-change", userId: user.id, data: { email: input.email } });
   await audit(origin, {
     action: "account.email.change_requested",

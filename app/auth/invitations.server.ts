@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { roleGrants } from "../access/role-cache.server";
-import { assertRoleChangeAllowed, RuleViolation } from "../access/rules.server";
+import { assertRoleChangeAllowed, InvalidInput } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { sendInviteEmail } from "../mail/senders.server";
@@ -29,7 +29,7 @@ export async function inviteUser(
     .select("id")
     .where("email", "=", input.email)
     .executeTakeFirst();
-  if (existing) throw new RuleViolation("This address already has an account.");
+  if (existing) throw new InvalidInput("This address already has an account.", "email");
 
   const data: InviteData = { email: input.email, roleIds: input.roleIds, invitedBy: actor.id };
   const token = await issueToken({ kind: "invite", userId: null, data });

@@ -1,6 +1,9 @@
 import { data, redirect } from "react-router";
-import type { z } from "zod";
-import { RuleViolation } from "../access/rules.server";
+import { z } from "zod";
+import { InvalidInput, NotFound, RuleViolation } from "../access/rules.server";
+import { MailSendError } from "../mail/senders.server";
+import { RateLimitedError } from "../security/rate-limit.server";
+import { tooManyRequestsForm } from "./responses";
 import { type Toast, toastCookie } from "./toast.server";
 
 export type FieldErrors = Record<string, string>;
@@ -32,11 +35,32 @@ export async function redirectWithToast(to: string, toast: Toast): Promise<never
   throw redirect(to, { headers: { "Set-Cookie": await toastCookie(toast) } });
 }
 
-/** Turns a product rule violation into a 403 the form can show; rethrows anything else. */
-export function ruleToResponse(error: unknown, intent?: string) {
+/**
+ * The one mapping from a domain failure to the form's answer, used by every action: a rule
+ * violation is 403, a missing record 404, invalid input (InvalidInput, a ZodError) 400, a mail provider failure 502.
+ * Anything else (a thrown redirect or Response, a bug) is rethrown.
+ */
+export function actionError(error: unknown, intent?: string) {
   if (error instanceof RuleViolation) return refused(error.message, 403, intent);
+  if (error instanceof NotFound) return refused(error.message, 404, intent);
+  if (error instanceof InvalidInput) return invalid({ [error.field]: error.message }, intent);
+  if (error instanceof z.ZodError) {
+    const errors: FieldErrors = {};
+    for (const issue of error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+    return invalid(errors, intent);
+  }
+  if (error instanceof MailSendError) return refused(error.message, 502, intent);
+  if (error instanceof RateLimitedError)
+    return tooManyRequestsForm(error.retryAfterSeconds, {
+      ok: false as const,
+      intent,
+      errors: {} as FieldErrors,
+    });
   throw error;
 }
+
+/** @deprecated the former name of actionError, kept for callers on other branches. */
+export const ruleToResponse = actionError;
 
 export function notFound(message = "Not found") {
   return data({ message }, { status: 404 });

@@ -1,8 +1,6 @@
 import { EMAIL_TEXTS, type EmailType } from "../../emails/email-texts";
 import { renderEmail } from "../../emails/render-email";
-import { APP_NAME } from "../config";
 import { env } from "../env.server";
-import { DEFAULT_EMAIL_FROM } from "../settings/config-keys";
 import { getSystemConfig } from "../settings/system-config.server";
 import { recordMail } from "./mail-log.server";
 import { type Delivery, deliver, MailProviderError } from "./transport.server";
@@ -18,10 +16,7 @@ export type EmailRequest = {
 
 /** Renders the template, delivers it and records the attempt, whatever the outcome. */
 export async function sendEmail(request: EmailRequest): Promise<Delivery> {
-  const [appName, from] = await Promise.all([
-    getSystemConfig("APP_NAME", env().APP_NAME ?? APP_NAME),
-    getSystemConfig("EMAIL_FROM", env().EMAIL_FROM ?? DEFAULT_EMAIL_FROM),
-  ]);
+  const [appName, from] = await Promise.all([getSystemConfig("APP_NAME"), getSystemConfig("EMAIL_FROM")]);
   const subject = request.subject ?? EMAIL_TEXTS[request.type].subject;
   const { html, text } = await renderEmail({
     type: request.type,

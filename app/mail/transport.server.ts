@@ -47,7 +47,7 @@ export function postmarkOptions(apiUrl: string | undefined) {
  * saved in Settings is used by the very next email. With no key anywhere: the development outbox.
  */
 export async function deliver(mail: OutgoingMail): Promise<Delivery> {
-  const apiKey = await getSystemConfig("MAIL_API_KEY", env().MAIL_API_KEY);
+  const apiKey = await getSystemConfig("MAIL_API_KEY");
   if (!apiKey) {
     const messageId = `outbox-${randomUUID()}`;
     // The link is what lets a laptop finish a flow; in production it would hand a token to whoever

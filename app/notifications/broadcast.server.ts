@@ -5,8 +5,23 @@ import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
+import { safeRedirectPath } from "../http/responses";
 import { type Audience, audienceSchema, describeAudience, resolveAudience } from "./audience.server";
 import { NOTICE_LEVELS } from "./levels";
+
+/**
+ * A same-origin path by the redirectTo rule (safeRedirectPath), so "/\evil.example" never becomes
+ * another host once the email's base address is prefixed; or an absolute https address.
+ */
+function isSafeLink(v: string): boolean {
+  if (v === "") return true;
+  if (v.startsWith("/")) return safeRedirectPath(v, "") === v;
+  try {
+    return new URL(v).protocol === "https:" && !/\s/.test(v);
+  } catch {
+    return false;
+  }
+}
 
 export const broadcastSchema = z.object({
   title: z.string().trim().min(1, "Enter a title.").max(120),
@@ -16,10 +31,7 @@ export const broadcastSchema = z.object({
     .string()
     .trim()
     .max(500)
-    .refine(
-      (v) => v === "" || v.startsWith("/") || /^https:\/\//.test(v),
-      "Use a path such as /dashboard or an https:// address.",
-    )
+    .refine(isSafeLink, "Use a path such as /dashboard or an https:// address.")
     .transform((v) => v || null),
   audience: audienceSchema,
   email: z.boolean(),

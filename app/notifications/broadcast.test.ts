@@ -80,6 +80,28 @@ describe("broadcast", () => {
     expect(await db().selectFrom("broadcast").select("id").execute()).toEqual([]);
   });
 
+  it("accepts only same-origin paths (the redirectTo rule) or https links; nothing stored otherwise", async () => {
+    const admin = await signedIn(["admin"]);
+    for (const link of [
+      "/\\evil.example/x",
+      "//evil.example/x",
+      "/\\/evil.example",
+      "/.//evil.example",
+      "http://evil.example",
+    ]) {
+      const out = await post(admin.cookie, {
+        title: "Hi",
+        message: "Read this",
+        level: "info",
+        link,
+        audience: "all",
+      });
+      expect(out.status, link).toBe(400);
+      expect(Object.keys((out.body as { errors: object }).errors)).toEqual(["link"]);
+    }
+    expect(await db().selectFrom("broadcast").select("id").execute()).toEqual([]);
+  });
+
   it("delivers live to the chosen role only, keeps notifications, and audits", async () => {
     const admin = await signedIn(["admin"]);
     const managerA = await createUser({ roles: ["manager"] });

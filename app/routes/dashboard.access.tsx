@@ -19,7 +19,7 @@ import { Button } from "../components/ui/button";
 import { Card, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
-import { invalid, parseWith, redirectWithToast, refused, ruleToResponse } from "../http/form.server";
+import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
 import type { Route } from "./+types/dashboard.access";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -82,7 +82,8 @@ export async function action(args: Route.ActionArgs) {
       return done("Menu order saved.");
     }
   } catch (error) {
-    return ruleToResponse(error, intent);
+    // A menu item's field errors show beside that item.
+    return actionError(error, intent === "update-menu" ? `menu:${form.get("id")}` : intent);
   }
   return refused("Unknown action.", 400);
 }

@@ -1,4 +1,4 @@
-import { Form, Link, useSearchParams } from "react-router";
+import { data, Form, Link, useSearchParams } from "react-router";
 import { requirePermission } from "../access/guard.server";
 import { AUDIT_ACTIONS } from "../audit/actions";
 import { listAudit, parseAuditQuery } from "../audit/query.server";
@@ -12,8 +12,9 @@ import type { Route } from "./+types/dashboard.logs";
 
 export async function loader(args: Route.LoaderArgs) {
   await requirePermission(args, "log.read");
-  const query = parseAuditQuery(new URL(args.request.url).searchParams);
-  return { query, ...(await listAudit(query)) };
+  const parsed = parseAuditQuery(new URL(args.request.url).searchParams);
+  if (!parsed.ok) throw data({ message: `Bad filter. ${parsed.message}` }, { status: 400 });
+  return { query: parsed.value, ...(await listAudit(parsed.value)) };
 }
 
 function Diff({ details }: { details: string | null }) {

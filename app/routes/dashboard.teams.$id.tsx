@@ -6,7 +6,7 @@ import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
-import { invalid, parseWith, redirectWithToast, refused, ruleToResponse } from "../http/form.server";
+import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
 import { TEAM_ROLES } from "../teams/team-roles";
 import {
   deleteTeam,
@@ -72,7 +72,7 @@ export async function action(args: Route.ActionArgs) {
       return ok("Member removed.");
     }
   } catch (error) {
-    return ruleToResponse(error, intent);
+    return actionError(error, intent);
   }
   return refused("Unknown action.", 400);
 }

@@ -4,7 +4,7 @@ import { requirePermission } from "../access/guard.server";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
-import { invalid, parseWith, redirectWithToast, refused, ruleToResponse } from "../http/form.server";
+import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
 import { createTeam, listTeams, teamSchema } from "../teams/teams.server";
 import type { Route } from "./+types/dashboard.teams";
 
@@ -29,7 +29,7 @@ export async function action(args: Route.ActionArgs) {
       message: `Team "${parsed.value.name}" created.`,
     });
   } catch (error) {
-    return ruleToResponse(error, "create");
+    return actionError(error, "create");
   }
 }
 

@@ -8,7 +8,7 @@ import { formatDateTime } from "../components/format";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
-import { invalid, parseWith, redirectWithToast, refused, ruleToResponse } from "../http/form.server";
+import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
 import { userActivity } from "../users/detail.server";
 import {
   deleteUser,
@@ -104,7 +104,7 @@ export async function action(args: Route.ActionArgs) {
       return redirectWithToast("/dashboard/users", { kind: "success", message: "User deleted." });
     }
   } catch (error) {
-    return ruleToResponse(error, intent);
+    return actionError(error, intent);
   }
   return refused("Unknown action.", 400);
 }

@@ -5,6 +5,7 @@ import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
+import { inviteSchema, PASSWORD_MIN } from "../auth/account-schemas";
 import {
   cancelInvitation,
   inviteUser,
@@ -17,18 +18,12 @@ import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
-import { invalid, parseWith, redirectWithToast, refused, ruleToResponse } from "../http/form.server";
-import { MailSendError } from "../mail/senders.server";
+import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
 import { bulkUsers } from "../users/bulk.server";
 import { listUsers, parseUserListQuery } from "../users/list.server";
 import { PAGE_SIZES, type USER_SORTS } from "../users/list-options";
 import { createUser, createUserSchema } from "../users/users.server";
 import type { Route } from "./+types/dashboard.users";
-
-const inviteSchema = z.object({
-  email: z.string().trim().toLowerCase().email("Enter a valid email address.").max(254),
-  roleIds: z.array(z.string().uuid()).max(20),
-});
 
 const bulkSchema = z.object({ ids: z.array(z.string().uuid()).min(1, "Select at least one user.").max(100) });
 
@@ -46,7 +41,7 @@ export async function loader(args: Route.LoaderArgs) {
     query,
     ...list,
     roles: [...grants.values()].map((r) => ({ id: r.id, name: r.name, label: r.label })),
-    assignable: mayWrite ? assignable.map((r) => ({ id: r.id, label: r.label })) : [],
+    assignable: mayWrite ? assignable.map((r) => ({ id: r.id, name: r.name, label: r.label })) : [],
     invitations,
     may: {
       write: mayWrite,
@@ -76,18 +71,17 @@ export async function action(args: Route.ActionArgs) {
         message: `Created ${parsed.value.email}.`,
       });
     } catch (error) {
-      return ruleToResponse(error, intent);
+      return actionError(error, intent);
     }
   }
   if (intent === "invite") {
     const actor = await requirePermission(args, "user.write");
-    const parsed = parseWith(inviteSchema, { email: form.get("email"), roleIds: form.getAll("roles") });
+    const parsed = parseWith(inviteSchema, { email: form.get("email"), roles: form.getAll("roles") });
     if (!parsed.ok) return invalid(parsed.errors, intent);
     try {
-      await inviteUser(args, actor, parsed.value);
+      await inviteUser(args, actor, { email: parsed.value.email, roleIds: parsed.value.roles });
     } catch (error) {
-      if (error instanceof MailSendError) return refused(error.message, 502, intent);
-      return ruleToResponse(error, intent);
+      return actionError(error, intent);
     }
     return redirectWithToast(back.pathname + back.search, {
       kind: "success",
@@ -105,8 +99,7 @@ export async function action(args: Route.ActionArgs) {
           : await cancelInvitation(args, actor, id.data));
       if (!done) return refused("That invitation is no longer pending.", 404, intent);
     } catch (error) {
-      if (error instanceof MailSendError) return refused(error.message, 502, intent);
-      return ruleToResponse(error, intent);
+      return actionError(error, intent);
     }
     return redirectWithToast(back.pathname + back.search, {
       kind: "success",
@@ -321,10 +314,14 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
               <div className="mt-1 flex flex-wrap gap-3">
                 {assignable.map((r) => (
                   <label key={r.id} className="flex items-center gap-1 text-sm">
-                    <input type="checkbox" name="roles" value={r.id} /> {r.label}
+                    <input type="checkbox" name="roles" value={r.id} defaultChecked={r.name === "user"} />{" "}
+                    {r.label}
                   </label>
                 ))}
               </div>
+              {errorsOf("invite").roles ? (
+                <p className="mt-1 text-sm text-red-700 dark:text-red-400">{errorsOf("invite").roles}</p>
+              ) : null}
             </fieldset>
             {actionData?.intent === "invite" ? <FormError message={actionData.formError} /> : null}
             <div className="sm:col-span-2">
@@ -385,6 +382,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
               name="password"
               type="password"
               autoComplete="new-password"
+              minLength={PASSWORD_MIN}
               required
               error={errors.password}
             />

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailField } from "../auth/account-schemas";
 import { APP_NAME } from "../config";
 
 // Every setting an admin may store in the database, declared once: its type (a zod schema),
@@ -6,6 +7,21 @@ import { APP_NAME } from "../config";
 
 /** Sender used when neither Settings nor the environment names one. */
 export const DEFAULT_EMAIL_FROM = "no-reply@example.com";
+
+/**
+ * `address` or `Name <address>`, the address by the one email rule. No control characters at all:
+ * the value becomes a mail header, where a line break would start another header (Bcc: …).
+ */
+const senderSchema = z
+  .string()
+  .trim()
+  .max(254)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "Use one line without control characters.")
+  .refine((v) => {
+    const named = /^([^<>]*)<([^<>]+)>$/.exec(v);
+    return emailField.safeParse(named ? named[2] : v).success;
+  }, "Enter an email address, or a name and <address>.");
 
 export const SYSTEM_CONFIG = {
   MAIL_API_KEY: {
@@ -20,14 +36,7 @@ export const SYSTEM_CONFIG = {
     label: "Sender address",
     help: "For example: Acme <no-reply@acme.test>. It must be a confirmed sender at the provider.",
     secret: false,
-    schema: z
-      .string()
-      .trim()
-      .max(254)
-      .refine(
-        (v) => z.email().safeParse(v.match(/<([^>]+)>\s*$/)?.[1] ?? v).success,
-        "Enter an email address.",
-      ),
+    schema: senderSchema,
     envVar: "EMAIL_FROM",
     fixedDefault: DEFAULT_EMAIL_FROM,
   },

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
-import { assignableRoles, RuleViolation } from "../access/rules.server";
+import { assignableRoles } from "../access/rules.server";
 import type { AuditOrigin } from "../audit/audit.server";
 import {
   changePassword,
@@ -19,11 +19,8 @@ import {
 } from "../auth/account-schemas";
 import { inviteUser } from "../auth/invitations.server";
 import type { SessionUser } from "../auth/session.server";
-import { invalid, parseWith, refused } from "../http/form.server";
-import { tooManyRequestsForm } from "../http/responses";
+import { actionError, invalid, parseWith, refused } from "../http/form.server";
 import { recentMail } from "../mail/mail-log.server";
-import { MailSendError } from "../mail/senders.server";
-import { RateLimitedError } from "../security/rate-limit.server";
 import { parseSettingsForm } from "./settings-form";
 import { describeSystemConfig } from "./system-config.server";
 import { applySettingsChanges } from "./update-settings.server";
@@ -121,11 +118,6 @@ export async function runSettingsIntent(args: Args, user: SessionUser, form: For
         return refused("Unknown action.", 400);
     }
   } catch (error) {
-    const which = typeof intent === "string" ? intent : undefined;
-    if (error instanceof RuleViolation) return refused(error.message, 400, which);
-    if (error instanceof MailSendError) return refused(error.message, 502, which);
-    if (error instanceof RateLimitedError)
-      return tooManyRequestsForm(error.retryAfterSeconds, { ok: false as const, intent: which, errors: {} });
-    throw error;
+    return actionError(error, typeof intent === "string" ? intent : undefined);
   }
 }

@@ -71,6 +71,22 @@ describe("system settings", () => {
     expect(await settingsRows()).toEqual([]);
   });
 
+  it("refuses a sender with a line break or another control character (header injection); nothing changed", async () => {
+    const admin = await signedIn(["admin"]);
+    for (const from of [
+      "Acme\r\nBcc: victim@example.test <ops@acme.test>",
+      "ops@acme.test\r\nBcc: victim@example.test",
+      "Acme\n <ops@acme.test>",
+      "Acme\u0000 <ops@acme.test>",
+      "Acme <ops@acme.test> <other@acme.test>",
+    ]) {
+      const out = await submit({ intent: "system", APP_NAME: "Fine", EMAIL_FROM: from }, admin.cookie);
+      expect(out.status, JSON.stringify(from)).toBe(400);
+      expect((out.body as { errors: Record<string, string> }).errors.EMAIL_FROM).toBeTruthy();
+    }
+    expect(await settingsRows()).toEqual([]);
+  });
+
   it("saves, keeps a secret on blank, audits before/after without the secret, and resets to the environment", async () => {
     const admin = await signedIn(["admin"]);
     const key = "pm-live-token-abcdef123456";

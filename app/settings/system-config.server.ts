@@ -46,10 +46,16 @@ export function configFallback(key: ConfigKey): string | undefined {
   return (env()[def.envVar] as string | undefined) ?? def.fixedDefault;
 }
 
+/** Keys with a fixed default always have a value. */
+type DefaultedKey = {
+  [K in ConfigKey]: (typeof SYSTEM_CONFIG)[K]["fixedDefault"] extends string ? K : never;
+}[ConfigKey];
+
 /**
  * The database value when one is stored, otherwise `fallback` (by default the key's declared
  * fallback, normally its environment variable).
  */
+export async function getSystemConfig(key: DefaultedKey): Promise<string>;
 export async function getSystemConfig(key: ConfigKey, fallback: string): Promise<string>;
 export async function getSystemConfig(key: ConfigKey, fallback?: string): Promise<string | undefined>;
 export async function getSystemConfig(key: ConfigKey, ...rest: [string?]): Promise<string | undefined> {

@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setupDatabase } from "../../test/helpers";
 import { APP_NAME } from "../config";
@@ -28,6 +30,25 @@ function setEnv(values: Record<string, string>) {
 }
 
 describe("getSystemConfig", () => {
+  it("is read without a second argument everywhere: the fallback is declared once, in config-keys", () => {
+    const files = execFileSync("git", ["ls-files", "app", "server", "scripts"], { encoding: "utf8" })
+      .split("\n")
+      .filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".test.ts") && existsSync(f));
+    const repeated = files.filter((f) => /getSystemConfig\(\s*"[A-Z_]+"\s*,/.test(readFileSync(f, "utf8")));
+    expect(repeated).toEqual([]);
+  });
+
+  it("falls back to the declared environment variable, then the fixed default", async () => {
+    expect(await getSystemConfig("APP_NAME")).toBe(APP_NAME);
+    expect(await getSystemConfig("AUDIT_RETENTION_DAYS")).toBe("365");
+    setEnv({ APP_NAME: "From Env", AUDIT_RETENTION_DAYS: "30" });
+    expect(await getSystemConfig("APP_NAME")).toBe("From Env");
+    expect(await getSystemConfig("AUDIT_RETENTION_DAYS")).toBe("30");
+    // The two-argument form names its own fallback.
+    expect(await getSystemConfig("MAIL_API_KEY", "given")).toBe("given");
+    delete process.env.AUDIT_RETENTION_DAYS;
+  });
+
   it("uses the fallback when nothing is stored, the declared fallback when none is passed", async () => {
     expect(await getSystemConfig("EMAIL_FROM", "env@example.test")).toBe("env@example.test");
     expect(await getSystemConfig("APP_NAME")).toBe(APP_NAME);

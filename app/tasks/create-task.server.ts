@@ -2,13 +2,14 @@ import { z } from "zod";
 import { can } from "../access/check";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
+import { taskPayloadSchema } from "./payload";
 import { taskDefinition } from "./registry.server";
 import { insertTask } from "./repository.server";
 import { taskRunner } from "./runner.server";
 
 export const MAX_TASK_BODY_BYTES = 64 * 1024;
 
-const requestSchema = z.object({ type: z.string().min(1).max(100), payload: z.unknown().optional() });
+const requestSchema = z.object({ type: z.string().min(1).max(100), payload: taskPayloadSchema.optional() });
 
 export type CreateOutcome =
   | { ok: true; taskId: string }

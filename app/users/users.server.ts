@@ -7,9 +7,10 @@ import {
   assertNotLastSuperAdmin,
   assertNotSelf,
   assertRoleChangeAllowed,
-  RuleViolation,
+  InvalidInput,
 } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
+import { emailField, newPasswordField, roleIdsField } from "../auth/account-schemas";
 import { hashPassword } from "../auth/password.server";
 import { requestPasswordReset } from "../auth/password-reset.server";
 import { resendVerification } from "../auth/registration.server";
@@ -17,19 +18,20 @@ import { endAllSessions, type SessionUser, sessionHandle } from "../auth/session
 import { db, now } from "../db.server";
 import { closeStreamsOf } from "../events/stream.server";
 
-export const passwordSchema = z.string().min(12, "Use at least 12 characters.").max(200);
+// The account rules are the ones of the public forms (app/auth/account-schemas.ts).
+export const passwordSchema = newPasswordField;
 
 export const createUserSchema = z.object({
   name: z.string().trim().min(1, "Enter a name.").max(120),
-  email: z.string().trim().toLowerCase().email("Enter a valid email address.").max(254),
+  email: emailField,
   password: passwordSchema,
-  roles: z.array(z.string().uuid()).max(20),
+  roles: roleIdsField,
 });
 
 export const updateUserSchema = z.object({
   name: z.string().trim().min(1, "Enter a name.").max(120),
-  email: z.string().trim().toLowerCase().email("Enter a valid email address.").max(254),
-  roles: z.array(z.string().uuid()).max(20),
+  email: emailField,
+  roles: roleIdsField,
 });
 
 async function writeRoles(
@@ -75,7 +77,7 @@ export async function createUser(
   origin: AuditOrigin,
 ) {
   if (await emailTaken(input.email))
-    throw new RuleViolation("A user with this email address already exists.");
+    throw new InvalidInput("A user with this email address already exists.", "email");
   const id = randomUUID();
   await assertRoleChangeAllowed(actor, id, [], input.roles);
   const ts = now();
@@ -121,7 +123,7 @@ export async function updateUser(
   if (!before) return null;
   await assertCanManageUser(actor, id);
   if (await emailTaken(input.email, id))
-    throw new RuleViolation("A user with this email address already exists.");
+    throw new InvalidInput("A user with this email address already exists.", "email");
   await assertRoleChangeAllowed(actor, id, before.roleIds, input.roles);
   const emailChanged = input.email !== before.email;
   await db()

@@ -1,4 +1,4 @@
-import { auditQuery, filteredAudit } from "../../audit/query.server";
+import { auditFilters, filteredAudit } from "../../audit/query.server";
 import { toCsv } from "../csv";
 import { defineTask } from "../definition.server";
 import { saveArtifact } from "../repository.server";
@@ -10,11 +10,11 @@ const BATCH = 2_000;
 export const auditExport = defineTask({
   type: "audit.export",
   permission: "log.read",
-  payload: auditQuery
-    .omit({ page: true, size: true })
+  // The page's filters, dates checked when the export is asked for rather than when it runs.
+  payload: auditFilters
     .partial()
     .nullish()
-    .transform((v) => auditQuery.omit({ page: true, size: true }).parse(v ?? {})),
+    .transform((v) => auditFilters.parse(v ?? {})),
   async run(filters, { taskId, signal, progress }) {
     const { total } = await filteredAudit(filters)
       .select((eb) => eb.fn.countAll<number>().as("total"))
