@@ -6,10 +6,11 @@ import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { clientIp } from "../http/request-info.server";
 import { reserveLoginAttempt } from "../security/login-limits.server";
+import { emailField } from "./account-schemas";
 import { dummyPasswordHash, verifyPassword } from "./password.server";
 
 export const loginSchema = z.object({
-  email: z.string().trim().toLowerCase().email().max(254),
+  email: emailField,
   password: z.string().min(1).max(1024),
 });
 
