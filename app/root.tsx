@@ -11,8 +11,10 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { accessGateMiddleware } from "./access/guard.server";
 import { sidebarFor } from "./access/menu.server";
 import { getSessionUser, sessionMiddleware } from "./auth/session.server";
+import { NoAccess } from "./components/no-access";
 import { Toaster } from "./components/toaster";
 import { csrfMiddleware, nonceContext, securityHeadersMiddleware } from "./http/security.server";
 import { readTheme } from "./http/theme.server";
@@ -23,6 +25,7 @@ export const middleware: Route.MiddlewareFunction[] = [
   securityHeadersMiddleware,
   csrfMiddleware,
   sessionMiddleware,
+  accessGateMiddleware,
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -79,6 +82,9 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  // The access gate refuses in middleware, before the dashboard's own boundary has data to show.
+  if (isRouteErrorResponse(error) && error.status === 403 && error.data?.kind === "forbidden")
+    return <NoAccess message={error.data.message} />;
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message =
     status === 404

@@ -1,5 +1,6 @@
-import { data, type RouterContextProvider, redirect } from "react-router";
+import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
+import { readBodyText } from "../http/body.server";
 import { isApiRequest } from "../http/request-info.server";
 import { apiError } from "../http/responses";
 import { can } from "./check";
@@ -51,3 +52,59 @@ export async function requireSuperAdmin(args: Args): Promise<SessionUser> {
   if (!user.isSuperAdmin) forbidden(args.request, null);
   return user;
 }
+
+// Resource routes any visitor may call: signed links, signed webhooks, the bench baseline, 404s.
+const OPEN_API = new Set(["/api/auth/verify-email", "/api/webhooks/tasks", "/api/ping", "/api/*"]);
+const PASSWORD_PAGE = "/dashboard/settings";
+
+/** The signed-in area: every /dashboard page and every /api route not listed as open. */
+function isGated(pattern: string): boolean {
+  return (
+    pattern === "/dashboard" ||
+    pattern.startsWith("/dashboard/") ||
+    (pattern.startsWith("/api/") && !OPEN_API.has(pattern))
+  );
+}
+
+async function formIntent(request: Request): Promise<string | null> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.startsWith("application/x-www-form-urlencoded")) return null;
+  const text = await readBodyText(request.clone(), 64 * 1024).catch(() => "");
+  return new URLSearchParams(text).get("intent");
+}
+
+/** With a temporary password, only the settings page and its password form stay open. */
+async function mayWhileChangingPassword(request: Request, pattern: string): Promise<boolean> {
+  if (pattern !== PASSWORD_PAGE) return false;
+  if (request.method === "GET" || request.method === "HEAD") return true;
+  return (await formIntent(request)) === "password";
+}
+
+function passwordFirst(request: Request): never {
+  if (isApiRequest(request)) throw apiError(403, "password_change_required");
+  if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?mustChange=1`);
+  throw data<ForbiddenData>(
+    {
+      kind: "forbidden",
+      permission: null,
+      message: "Your password was set by an administrator. Choose a new one in Settings first.",
+    },
+    { status: 403 },
+  );
+}
+
+/**
+ * The one gate of the signed-in area, as root middleware: it runs before every loader and action
+ * of a matched route, also for `.data?_routes=` requests (which skip the dashboard layout's loader)
+ * and for /api/*. It asks for a session, `dashboard.access`, and no temporary password left to
+ * replace; routes check their own permissions on top. Keyed by the matched route pattern, so
+ * case or trailing-slash variants of a URL meet the same rule.
+ */
+export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, next) => {
+  const pattern = `/${args.pattern.replace(/^\/+/, "")}`;
+  if (!isGated(pattern)) return next();
+  const user = await requirePermission(args, "dashboard.access");
+  if (user.mustChangePassword && !(await mayWhileChangingPassword(args.request, pattern)))
+    passwordFirst(args.request);
+  return next();
+};

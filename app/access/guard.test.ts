@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { args, context, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { db, now } from "../db.server";
 import { loader as rootLoader } from "../root";
 import { loader as dashboardLoader } from "../routes/dashboard";
-import { requirePermission } from "./guard.server";
+import { accessGateMiddleware, requirePermission } from "./guard.server";
 import { invalidateMenu } from "./menu.server";
 import { invalidateRoles } from "./role-cache.server";
 
@@ -84,17 +84,98 @@ describe("guard on pages", () => {
     expect(out.headers.get("Location")).toBe(`/login?redirectTo=${encodeURIComponent("/dashboard?tab=x")}`);
   });
 
-  it("renders 403 for a guest (the no-access page)", async () => {
-    const { cookie } = await signedIn(["guest"]);
-    const out = await run(() => dashboardLoader(args(request("/dashboard", { cookie }))));
-    expect(out.status).toBe(403);
-    expect(out.body).toMatchObject({ kind: "forbidden", permission: "dashboard.access" });
-  });
-
   it("lets a user with dashboard.access in", async () => {
     const { cookie } = await signedIn(["user"]);
     const out = await run(() => dashboardLoader(args(request("/dashboard", { cookie }))));
     expect(out.status).toBe(200);
+  });
+});
+
+describe("the access gate (root middleware)", () => {
+  const passed = () => Promise.resolve(new Response("passed"));
+  /** The gate for one request; `pattern` is the matched route's, as React Router passes it. */
+  function gate(pattern: string, path: string, init: Parameters<typeof request>[1] = {}) {
+    const req = request(path, init);
+    return run(() =>
+      accessGateMiddleware(
+        { request: req, context: context(), params: {}, pattern } as never,
+        passed as never,
+      ),
+    );
+  }
+  async function temporaryPassword(roles: string[]) {
+    const user = await signedIn(roles);
+    await db().updateTable("user").set({ must_change_password: 1 }).where("id", "=", user.id).execute();
+    return user;
+  }
+  const formPost = (cookie: string, body: string) => ({
+    method: "POST",
+    cookie,
+    body,
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  });
+
+  it("renders 403 for a guest on any dashboard page (the no-access page) and any session API", async () => {
+    const { cookie } = await signedIn(["guest"]);
+    const page = await gate("/dashboard/logs", "/dashboard/logs", { cookie });
+    expect(page.status).toBe(403);
+    expect(page.body).toMatchObject({ kind: "forbidden", permission: "dashboard.access" });
+    const api = await gate("/api/tasks", "/api/tasks", { cookie });
+    expect(api).toMatchObject({ status: 403, body: { error: "forbidden", permission: "dashboard.access" } });
+  });
+
+  it("asks for a session on gated routes, even when a route would forget to", async () => {
+    expect((await gate("/api/events", "/api/events")).body).toEqual({ error: "unauthorized" });
+    const page = await gate("/dashboard/users/:id", "/dashboard/users/x");
+    expect(page.headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
+  });
+
+  it("leaves public pages, logout and signed webhooks alone", async () => {
+    const guest = await signedIn(["guest"]);
+    for (const pattern of [
+      "/",
+      "/login",
+      "/logout",
+      "/api/webhooks/tasks",
+      "/api/auth/verify-email",
+      "/api/*",
+    ])
+      expect((await gate(pattern, pattern, { cookie: guest.cookie })).body, pattern).toBe("passed");
+  });
+
+  it("with a temporary password: pages redirect to settings, APIs and other actions get 403", async () => {
+    const { cookie } = await temporaryPassword(["super_admin"]);
+    const page = await gate("/dashboard/users", "/dashboard/users", { cookie });
+    expect(page.status).toBe(302);
+    expect(page.headers.get("Location")).toBe("/dashboard/settings?mustChange=1");
+    expect(await gate("/api/tasks", "/api/tasks", { cookie })).toMatchObject({
+      status: 403,
+      body: { error: "password_change_required" },
+    });
+    const create = await gate(
+      "/dashboard/teams",
+      "/dashboard/teams",
+      formPost(cookie, "intent=create&name=X"),
+    );
+    expect(create).toMatchObject({ status: 403, body: { kind: "forbidden" } });
+    const profile = await gate(
+      "/dashboard/settings",
+      "/dashboard/settings",
+      formPost(cookie, "intent=profile"),
+    );
+    expect(profile.status).toBe(403);
+  });
+
+  it("with a temporary password: the settings page, its password form and logout stay open", async () => {
+    const { cookie } = await temporaryPassword(["user"]);
+    expect((await gate("/dashboard/settings", "/dashboard/settings", { cookie })).body).toBe("passed");
+    const change = await gate(
+      "/dashboard/settings",
+      "/dashboard/settings",
+      formPost(cookie, "intent=password"),
+    );
+    expect(change.body).toBe("passed");
+    expect((await gate("/logout", "/logout", formPost(cookie, ""))).body).toBe("passed");
   });
 });
 

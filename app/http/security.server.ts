@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { createContext, type MiddlewareFunction } from "react-router";
-import { createCsrfMiddleware } from "remix-utils/middleware/csrf";
 import { createSecureHeadersMiddleware } from "remix-utils/middleware/secure-headers";
 import { env, secureCookies } from "../env.server";
 import { apiError } from "./responses";
@@ -16,24 +15,25 @@ function refuse(request: Request) {
     : new Response("Cross-site request refused", { status: 403 });
 }
 
-const csrf = createCsrfMiddleware({
-  // Browsers always send Sec-Fetch-Site or Origin on a state-changing request; tools such as
-  // curl send neither and cannot carry a victim's cookies, so they pass on to the session check.
-  allowMissingOrigin: true,
-  onUntrustedRequest: refuse,
-});
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** remix-utils' Sec-Fetch-Site check, plus an Origin check for browsers that send no Sec-Fetch-Site. */
-export const csrfMiddleware: MiddlewareFunction<Response> = async (args, next) => {
-  const { request } = args;
+/**
+ * A state-changing request must come from this very origin. Browsers send Sec-Fetch-Site and/or
+ * Origin: "same-site" (a sibling subdomain) is refused like "cross-site", and an Origin must be the
+ * request's own or BASE_URL's (a proxy in front may change the scheme or host the app sees).
+ * remix-utils' CSRF middleware lets same-site through, so the rule is written out here.
+ * Tools such as curl send neither header and cannot carry a victim's cookies: they pass on to
+ * the session check.
+ */
+export const csrfMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return next();
   const { pathname, origin } = new URL(request.url);
   if (CSRF_EXEMPT.some((p) => pathname.startsWith(p))) return next();
-  if (!["GET", "HEAD", "OPTIONS"].includes(request.method) && !request.headers.get("Sec-Fetch-Site")) {
-    const claimed = request.headers.get("Origin");
-    if (claimed && claimed !== "null" && claimed !== origin && claimed !== publicOrigin())
-      return refuse(request);
-  }
-  return csrf(args, next);
+  const site = request.headers.get("Sec-Fetch-Site");
+  if (site !== null && site !== "same-origin") return refuse(request);
+  const claimed = request.headers.get("Origin");
+  if (claimed !== null && claimed !== origin && claimed !== publicOrigin()) return refuse(request);
+  return next();
 };
 
 function publicOrigin(): string | null {

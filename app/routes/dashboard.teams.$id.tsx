@@ -11,6 +11,7 @@ import { TEAM_ROLES } from "../teams/team-roles";
 import {
   deleteTeam,
   getTeam,
+  mayFindMembers,
   memberSchema,
   removeMember,
   searchUsers,
@@ -33,8 +34,14 @@ export async function loader(args: Route.LoaderArgs) {
     .max(100)
     .catch("")
     .parse(new URL(args.request.url).searchParams.get("find") ?? "");
-  const candidates = can(user, "team.write") ? await searchUsers(q) : [];
-  return { team, q, candidates, mayWrite: can(user, "team.write") };
+  const maySearch = mayFindMembers(user);
+  return {
+    team,
+    q: maySearch ? q : "",
+    candidates: await searchUsers(user, q),
+    mayWrite: can(user, "team.write"),
+    maySearch,
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -78,7 +85,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function TeamPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { team, q, candidates, mayWrite } = loaderData;
+  const { team, q, candidates, mayWrite, maySearch } = loaderData;
   const navigation = useNavigation();
   const busy = (intent: string) =>
     navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
@@ -149,41 +156,43 @@ export default function TeamPage({ loaderData, actionData }: Route.ComponentProp
 
       {mayWrite ? (
         <>
-          <Card title="Add a member">
-            <Form method="get" className="flex items-end gap-2">
-              <Field
-                label="Find a user by name or email"
-                name="find"
-                defaultValue={q}
-                type="search"
-                className="w-72"
-              />
-              <Button variant="secondary">Search</Button>
-            </Form>
-            {q && candidates.length === 0 ? <p className="mt-2 text-sm">No users match “{q}”.</p> : null}
-            <ul className="mt-3 flex flex-col gap-2">
-              {candidates.map((c) => (
-                <li key={c.id}>
-                  <Form method="post" className="flex flex-wrap items-end gap-2 text-sm">
-                    <input type="hidden" name="userId" value={c.id} />
-                    <span className="min-w-56">
-                      {c.name} · {c.email}
-                    </span>
-                    <Select label={`Team role for ${c.name}`} name="teamRole" defaultValue="member">
-                      {TEAM_ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </Select>
-                    <Button name="intent" value="set-member" pending={busy("set-member")}>
-                      Add {c.name}
-                    </Button>
-                  </Form>
-                </li>
-              ))}
-            </ul>
-          </Card>
+          {maySearch ? (
+            <Card title="Add a member">
+              <Form method="get" className="flex items-end gap-2">
+                <Field
+                  label="Find a user by name or email"
+                  name="find"
+                  defaultValue={q}
+                  type="search"
+                  className="w-72"
+                />
+                <Button variant="secondary">Search</Button>
+              </Form>
+              {q && candidates.length === 0 ? <p className="mt-2 text-sm">No users match “{q}”.</p> : null}
+              <ul className="mt-3 flex flex-col gap-2">
+                {candidates.map((c) => (
+                  <li key={c.id}>
+                    <Form method="post" className="flex flex-wrap items-end gap-2 text-sm">
+                      <input type="hidden" name="userId" value={c.id} />
+                      <span className="min-w-56">
+                        {c.name} · {c.email}
+                      </span>
+                      <Select label={`Team role for ${c.name}`} name="teamRole" defaultValue="member">
+                        {TEAM_ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
+                      </Select>
+                      <Button name="intent" value="set-member" pending={busy("set-member")}>
+                        Add {c.name}
+                      </Button>
+                    </Form>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          ) : null}
           <Card title="Team details">
             <Form method="post" className="grid gap-3 sm:grid-cols-2">
               <Field

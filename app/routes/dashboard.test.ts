@@ -6,12 +6,10 @@ import { loader } from "./dashboard";
 beforeAll(setupDatabase);
 
 describe("dashboard layout", () => {
-  it("sends a user with a temporary password to the settings page first", async () => {
+  // Sending the account to the settings page is the access gate's job (app/access/guard.test.ts).
+  it("tells the page about a temporary password, for the banner", async () => {
     const user = await signedIn(["user"]);
     await db().updateTable("user").set({ must_change_password: 1 }).where("id", "=", user.id).execute();
-    const out = await run(() => loader(args(request("/dashboard/users", { cookie: user.cookie }))));
-    expect(out.status).toBe(302);
-    expect(out.headers.get("Location")).toBe("/dashboard/settings?mustChange=1");
     const settings = await run(() => loader(args(request("/dashboard/settings", { cookie: user.cookie }))));
     expect(settings).toMatchObject({ status: 200, body: { mustChangePassword: true } });
   });

@@ -4,12 +4,12 @@ import {
   Form,
   isRouteErrorResponse,
   Outlet,
-  redirect,
   useLoaderData,
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
-import { requirePermission } from "../access/guard.server";
+import { requireUser } from "../access/guard.server";
+import { NoAccess } from "../components/no-access";
 import { NotificationBell } from "../components/notifications/notification-bell";
 import { Sidebar } from "../components/sidebar";
 import { TaskCentre } from "../components/tasks/task-centre";
@@ -19,12 +19,10 @@ import { unreadCount } from "../notifications/inbox.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/dashboard";
 
+// dashboard.access and a temporary password are enforced by accessGateMiddleware (root), which
+// also covers the child routes' own data requests and actions that never run this loader.
 export async function loader(args: Route.LoaderArgs) {
-  const user = await requirePermission(args, "dashboard.access");
-  // A temporary password set by an admin must be replaced before anything else.
-  const path = new URL(args.request.url).pathname.replace(/\.data$/, "");
-  if (user.mustChangePassword && path !== "/dashboard/settings")
-    throw redirect("/dashboard/settings?mustChange=1");
+  const user = await requireUser(args);
   return { unread: await unreadCount(user.id), mustChangePassword: user.mustChangePassword };
 }
 
@@ -107,17 +105,13 @@ export default function DashboardLayout() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const root = useRoot();
-  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  if (isRouteErrorResponse(error) && error.status === 403)
+    return <NoAccess message={error.data?.message} email={root?.user?.email} />;
   return (
-    <main className="mx-auto max-w-lg p-8" data-testid={forbidden ? "no-access" : "error"}>
+    <main className="mx-auto max-w-lg p-8" data-testid="error">
       <ShieldAlert aria-hidden className="size-10 text-amber-600" />
-      <h1 className="mt-2 text-2xl font-semibold">{forbidden ? "No access" : "Something went wrong"}</h1>
-      <p className="mt-2 text-slate-700 dark:text-slate-300">
-        {forbidden
-          ? (error.data?.message ?? "Your account cannot open this page.")
-          : "Please try again in a moment."}{" "}
-        {forbidden ? "Ask an administrator to grant you access." : null}
-      </p>
+      <h1 className="mt-2 text-2xl font-semibold">Something went wrong</h1>
+      <p className="mt-2 text-slate-700 dark:text-slate-300">Please try again in a moment.</p>
       {root?.user ? (
         <Form method="post" action="/logout" className="mt-4">
           <button

@@ -33,7 +33,7 @@ export async function loader(args: Route.LoaderArgs) {
   const user = id.success ? await getUser(id.data) : null;
   if (!user) throw missing();
   const [activity, grants, assignable] = await Promise.all([
-    userActivity(user.id),
+    userActivity(actor, user.id),
     roleGrants(),
     assignableRoles(actor),
   ]);
@@ -248,30 +248,32 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
         )}
       </Card>
 
-      <Card title="Active sessions">
-        {sessions.length === 0 ? (
-          <EmptyState>No active sessions.</EmptyState>
-        ) : (
-          <ul className="flex flex-col gap-2 text-sm">
-            {sessions.map((s) => (
-              <li key={s.handle} className="flex items-center justify-between gap-2">
-                <span>
-                  {s.user_agent ?? "Unknown device"} · {s.ip ?? "unknown IP"} · last seen{" "}
-                  {formatDateTime(s.last_seen_at)}
-                </span>
-                {may.update ? (
-                  <Form method="post">
-                    <input type="hidden" name="session" value={s.handle} />
-                    <Button variant="secondary" name="intent" value="revoke-session">
-                      Sign out
-                    </Button>
-                  </Form>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        )}
-      </Card>
+      {sessions ? (
+        <Card title="Active sessions">
+          {sessions.length === 0 ? (
+            <EmptyState>No active sessions.</EmptyState>
+          ) : (
+            <ul className="flex flex-col gap-2 text-sm">
+              {sessions.map((s) => (
+                <li key={s.handle} className="flex items-center justify-between gap-2">
+                  <span>
+                    {s.user_agent ?? "Unknown device"} · {s.ip ?? "unknown IP"} · last seen{" "}
+                    {formatDateTime(s.last_seen_at)}
+                  </span>
+                  {may.update ? (
+                    <Form method="post">
+                      <input type="hidden" name="session" value={s.handle} />
+                      <Button variant="secondary" name="intent" value="revoke-session">
+                        Sign out
+                      </Button>
+                    </Form>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      ) : null}
 
       <Card title="Tasks">
         {tasks.length === 0 ? (
@@ -288,19 +290,21 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
         )}
       </Card>
 
-      <Card title="Recent activity">
-        {audit.length === 0 ? (
-          <EmptyState>No recorded activity.</EmptyState>
-        ) : (
-          <ul className="flex flex-col gap-1 text-sm">
-            {audit.map((a) => (
-              <li key={a.id}>
-                <code>{a.action}</code> by {a.actor_email ?? "system"} · {formatDateTime(a.created_at)}
-              </li>
-            ))}
-          </ul>
-        )}
-      </Card>
+      {audit ? (
+        <Card title="Recent activity">
+          {audit.length === 0 ? (
+            <EmptyState>No recorded activity.</EmptyState>
+          ) : (
+            <ul className="flex flex-col gap-1 text-sm">
+              {audit.map((a) => (
+                <li key={a.id}>
+                  <code>{a.action}</code> by {a.actor_email ?? "system"} · {formatDateTime(a.created_at)}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { containsText } from "../../db/like";
+import { type AccessSubject, can } from "../access/check";
 import { RuleViolation } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
@@ -165,9 +166,12 @@ export async function removeMember(actor: SessionUser, teamId: string, userId: s
   return true;
 }
 
-/** Users matching a search, for the "add member" picker (never the whole table). */
-export async function searchUsers(q: string, limit = 10) {
-  if (!q.trim()) return [];
+/**
+ * Users matching a search, for the "add member" picker (never the whole table). Names and emails
+ * of accounts are user.read material: managing teams alone must not enumerate them.
+ */
+export async function searchUsers(actor: AccessSubject, q: string, limit = 10) {
+  if (!mayFindMembers(actor) || !q.trim()) return [];
   const text = q.trim();
   return db()
     .selectFrom("user")
@@ -176,4 +180,8 @@ export async function searchUsers(q: string, limit = 10) {
     .orderBy("name")
     .limit(limit)
     .execute();
+}
+
+export function mayFindMembers(actor: AccessSubject): boolean {
+  return can(actor, "team.write") && can(actor, "user.read");
 }

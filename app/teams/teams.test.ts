@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
-import { db } from "../db.server";
+import { invalidateRoles } from "../access/role-cache.server";
+import { db, now } from "../db.server";
 import { action as listAction, loader as listLoader } from "../routes/dashboard.teams";
 import { action as teamAction, loader as teamLoader } from "../routes/dashboard.teams.$id";
 
@@ -158,5 +159,45 @@ describe("teams", () => {
         )
       ).status,
     ).toBe(404);
+  });
+
+  it("member search needs user.read: a team-only role finds nobody, and nothing changes", async () => {
+    const ts = now();
+    const roleId = randomUUID();
+    await db()
+      .insertInto("role")
+      .values({ id: roleId, name: "team_only", label: "Team only", created_at: ts, updated_at: ts })
+      .execute();
+    const perms = await db()
+      .selectFrom("permission")
+      .select("id")
+      .where("key", "in", ["dashboard.access", "team.read", "team.write"])
+      .execute();
+    await db()
+      .insertInto("role_permission")
+      .values(perms.map((p) => ({ role_id: roleId, permission_id: p.id })))
+      .execute();
+    invalidateRoles();
+    await createUser({ email: "sam-searchable@example.test", name: "Sam Searchable" });
+    const teamOnly = await signedIn(["team_only"]);
+    const manager = await signedIn(["manager"]);
+    const created = await create(manager.cookie, { intent: "create", name: "Search team" });
+    const teamId = created.headers.get("Location")!.split("/").pop()!;
+    const before = await db().selectFrom("team_member").selectAll().execute();
+
+    const search = (cookie: string) =>
+      run(() =>
+        teamLoader(args(request(`/dashboard/teams/${teamId}?find=searchable`, { cookie }), { id: teamId })),
+      );
+    const refused = await search(teamOnly.cookie);
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({ candidates: [], maySearch: false });
+    expect(JSON.stringify(refused.body)).not.toContain("sam-searchable@example.test");
+    const allowed = await search(manager.cookie);
+    expect(allowed.body).toMatchObject({
+      candidates: [expect.objectContaining({ email: "sam-searchable@example.test" })],
+      maySearch: true,
+    });
+    expect(await db().selectFrom("team_member").selectAll().execute()).toEqual(before);
   });
 });

@@ -1,0 +1,131 @@
+/**
+ * The whole app behind one function, for tests that must go through the real request pipeline:
+ * route matching, root and route middleware (CSRF, session, access gate), `.data` requests with
+ * `?_routes=`, actions, resource routes and the error boundaries, exactly as server.ts runs them,
+ * minus Express and the socket.
+ *
+ *   const app = await startApp();            // in beforeAll, after setupDatabase()
+ *   afterAll(() => app.close());
+ *   const res = await app.fetch("/dashboard/logs.data?_routes=routes%2Fdashboard.logs", { cookie });
+ *   app.routes                               // every route of app/routes.ts with its full path
+ *   await app.module<typeof import("../app/access/role-cache.server")>("app/access/role-cache.server.ts")
+ *
+ * The app is loaded through Vite's dev server in middleware mode (`virtual:react-router/server-build`,
+ * as server.ts does in development), so it needs no production build: `npm test` runs vitest
+ * before `react-router build`. Its modules are a SECOND instance beside the ones the test file
+ * imports: both open the same database (DATABASE_URL), but in-process caches are separate. After
+ * changing roles or permissions behind the app's back, call `app.invalidateCaches()`.
+ * Requests are answered in "production" mode, so server errors are sanitised as in production.
+ */
+import type { RouterContextProvider, ServerBuild } from "react-router";
+import { ORIGIN } from "./helpers";
+
+export type AppRoute = {
+  id: string;
+  parentId: string | undefined;
+  /** The full URL path, "/" joined from the parents (":id" params left in). */
+  path: string;
+  index: boolean;
+  hasLoader: boolean;
+  hasAction: boolean;
+  /** A route without a component answers with its own Response (the /api routes). */
+  isResource: boolean;
+};
+
+export type AppRequestInit = {
+  method?: string;
+  cookie?: string;
+  headers?: Record<string, string>;
+  body?: BodyInit;
+  /** The client IP the socket would give. */
+  ip?: string;
+};
+
+export type AppServer = {
+  /**
+   * Answers one request; `path` is relative to ORIGIN. A non-GET without Sec-Fetch-Site or Origin
+   * gets both as a same-origin browser would send them (pass either to test other origins).
+   */
+  fetch(path: string, init?: AppRequestInit): Promise<Response>;
+  /** Answers a Request as built by the caller (no headers added). */
+  handle(request: Request, ip?: string): Promise<Response>;
+  routes: AppRoute[];
+  /** A module from the app's own instance, by path from the project root. */
+  module<T>(file: string): Promise<T>;
+  /** Drops the app instance's role and menu caches. */
+  invalidateCaches(): Promise<void>;
+  close(): Promise<void>;
+};
+
+type AppEntry = { createRequestContext(info: { ip: string }): RouterContextProvider };
+
+function fullPaths(build: ServerBuild): AppRoute[] {
+  const routes = Object.values(build.routes).filter((r) => r !== undefined);
+  const byId = new Map(routes.map((r) => [r.id, r]));
+  const pathOf = (id: string | undefined): string => {
+    const route = id ? byId.get(id) : undefined;
+    if (!route) return "";
+    const own = route.path ? `/${route.path}` : "";
+    return pathOf(route.parentId) + own;
+  };
+  return routes.map((r) => ({
+    id: r.id,
+    parentId: r.parentId,
+    path: pathOf(r.id) || "/",
+    index: r.index === true,
+    hasLoader: typeof r.module.loader === "function",
+    hasAction: typeof r.module.action === "function",
+    isResource: typeof r.module.default !== "function",
+  }));
+}
+
+export async function startApp(): Promise<AppServer> {
+  const { createServer } = await import("vite");
+  const vite = await createServer({
+    configFile: new URL("../vite.config.ts", import.meta.url).pathname,
+    root: new URL("..", import.meta.url).pathname,
+    appType: "custom",
+    logLevel: "silent",
+    server: { middlewareMode: true, hmr: false, watch: null },
+  });
+  const build = (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+  const entry = build.entry.module as unknown as AppEntry;
+  const { createRequestHandler } = (await vite.ssrLoadModule(
+    "/test/app-server.entry.ts",
+  )) as typeof import("./app-server.entry");
+  const handler = createRequestHandler(build, "production");
+  const module = <T>(file: string) => vite.ssrLoadModule(`/${file}`) as Promise<T>;
+
+  const handle = (request: Request, ip = "203.0.113.9") =>
+    handler(request, entry.createRequestContext({ ip }) as never);
+
+  return {
+    routes: fullPaths(build),
+    handle,
+    fetch(path, init = {}) {
+      const method = init.method ?? "GET";
+      const headers = new Headers(init.headers);
+      if (init.cookie) headers.set("Cookie", init.cookie);
+      const browserHeaders = headers.has("Sec-Fetch-Site") || headers.has("Origin");
+      if (method !== "GET" && method !== "HEAD" && !browserHeaders) {
+        headers.set("Sec-Fetch-Site", "same-origin");
+        headers.set("Origin", ORIGIN);
+      }
+      return handle(new Request(ORIGIN + path, { method, headers, body: init.body }), init.ip);
+    },
+    module,
+    async invalidateCaches() {
+      const roles = await module<{ invalidateRoles(): void }>("app/access/role-cache.server.ts");
+      const menu = await module<{ invalidateMenu(): void }>("app/access/menu.server.ts");
+      roles.invalidateRoles();
+      menu.invalidateMenu();
+    },
+    async close() {
+      const bus = await module<{ stopSystemBus(): Promise<void> }>("app/events/bus.server.ts");
+      const dbModule = await module<{ closeDb(): Promise<void> }>("app/db.server.ts");
+      await bus.stopSystemBus();
+      await dbModule.closeDb();
+      await vite.close();
+    },
+  };
+}
