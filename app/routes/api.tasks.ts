@@ -40,6 +40,21 @@ export async function action(args: Route.ActionArgs) {
 
   const outcome = await createTask(user, body);
   if (!outcome.ok) {
+    if (outcome.status === 429) {
+      // DESIGN §6: every 429 carries Retry-After. (The shared tooManyRequests helper answers
+      // "rate_limited"; this refusal has its own code so a client knows to wait for its tasks.)
+      const retryAfter = outcome.retryAfterSeconds;
+      return apiError(
+        429,
+        "too_many_tasks",
+        {
+          limit: outcome.limit,
+          retryAfter,
+          message: `You already have ${outcome.limit} tasks waiting or running; start another when one finishes.`,
+        },
+        { headers: { "Retry-After": String(retryAfter) } },
+      );
+    }
     return outcome.status === 403
       ? apiError(403, "forbidden", { permission: outcome.permission })
       : apiError(400, "invalid_request", { issues: outcome.issues });
