@@ -4,10 +4,13 @@ import compression from "compression";
 import express from "express";
 import pino from "pino";
 import type { RouterContextProvider, ServerBuild } from "react-router";
+import { limitRequestBodies } from "./app/http/body-limit.server";
+import { redactUrl } from "./app/http/redact-url";
 import { loadDotEnv } from "./scripts/dotenv";
 
 // A lean server: static files only under /assets and for known public files, compression that
-// skips event streams, asynchronous JSON logs, /healthz, and a graceful stop on SIGTERM.
+// skips event streams, asynchronous JSON logs (URLs with their secrets redacted), request bodies
+// refused over their route's limit before anything reads them, /healthz, and a graceful stop.
 loadDotEnv();
 const production = process.env.NODE_ENV === "production";
 const port = Number(process.env.PORT ?? 3000);
@@ -41,13 +44,15 @@ app.use((req, res, next) => {
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     logger.info({
       method: req.method,
-      url: req.originalUrl,
+      url: redactUrl(req.originalUrl),
       status: res.statusCode,
       ms: Math.round(ms * 10) / 10,
     });
   });
   next();
 });
+
+app.use(limitRequestBodies());
 
 let getBuild: () => Promise<ServerBuild>;
 let viteClose: (() => Promise<void>) | undefined;

@@ -36,6 +36,9 @@ const schema = z.object({
   ),
   TASK_DEMO_DURATION_MS: z.coerce.number().int().min(0).max(60_000).default(15_000),
   TASK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  // Pending plus running tasks one user may have; the next gets 429. Kept below TASK_CONCURRENCY,
+  // so one account alone never occupies every running slot and other users' work still starts.
+  TASK_MAX_OPEN_PER_USER: z.coerce.number().int().min(1).default(3),
   TASK_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   TASK_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(8_000),
   // PostgreSQL only: "separate" leaves the queued tasks to `npm run worker` processes.

@@ -102,3 +102,9 @@ export function ErrorBoundary() {
     </main>
   );
 }
+
+// The .ico for browsers and crawlers that ask for /favicon.ico; the SVG for those that take it.
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];

@@ -25,6 +25,8 @@ const env = {
   // The browser tests sign in often from one address.
   RATE_LIMIT_LOGIN_PER_IP: "1000",
   RATE_LIMIT_PUBLIC_FORMS_PER_IP: "1000",
+  // Parallel specs start tasks as the same admin.
+  TASK_MAX_OPEN_PER_USER: "100",
   // Every email goes to the fake Postmark server below, never to the real provider.
   MAIL_API_URL: `http://127.0.0.1:${FAKE_POSTMARK_PORT}`,
   MAIL_API_KEY: E2E_MAIL_KEY,

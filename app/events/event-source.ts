@@ -30,7 +30,14 @@ function add(listener: Listener): () => void {
   if (typeof window === "undefined") return () => {};
   listeners.add(listener);
   if (!source) {
-    source = new EventSource("/api/events");
+    const opened = new EventSource("/api/events");
+    source = opened;
+    // The server closed this tab's stream for a newer one (per-user cap): stay closed, or the tabs
+    // would take turns evicting each other; the next listener (a navigation) opens a fresh one.
+    opened.addEventListener("evicted", () => {
+      opened.close();
+      if (source === opened) source = null;
+    });
     attached.clear();
     for (const l of listeners) attach(l.type);
   }

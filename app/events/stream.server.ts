@@ -5,10 +5,22 @@ import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "./event-types";
 
 export const PING_INTERVAL_MS = 15_000;
 
-type Options = { bus?: EventBus; pingMs?: number };
+/**
+ * Streams one user may hold on this instance. A new one past the cap closes that user's oldest
+ * rather than being refused: a person with many tabs keeps a live newest tab (an evicted tab's
+ * EventSource reconnects and reconciles through GET /api/tasks), while a script that opens
+ * hundreds still holds no more than ten subscriptions.
+ */
+export const MAX_STREAMS_PER_USER = 10;
 
-const open = new Set<() => void>();
-const openByUser = new Map<string, Set<() => void>>();
+/** The last frame of a stream closed for a newer one; the client stops instead of reconnecting. */
+export const EVICTED_EVENT = "evicted";
+
+type Options = { bus?: EventBus; pingMs?: number; maxPerUser?: number };
+
+type Close = (evicted?: boolean) => void;
+const open = new Set<Close>();
+const openByUser = new Map<string, Set<Close>>();
 let sequence = 0;
 
 /** Streams one user's system events (plus a ping) as server-sent events. */
@@ -29,7 +41,9 @@ export function userEventStream(signal: AbortSignal, userId: string, options: Op
       mine?.delete(close);
       if (mine?.size === 0) openByUser.delete(userId);
     }
-    function close() {
+    function close(evicted = false) {
+      // Tells the tab not to reconnect, or two tabs past the cap would evict each other forever.
+      if (evicted) safeSend({ event: EVICTED_EVENT, data: "too many open streams" });
       stop();
       // remix-utils' close() also closes the controller, which throws when the client already went.
       try {
@@ -57,6 +71,13 @@ export function userEventStream(signal: AbortSignal, userId: string, options: Op
       options.pingMs ?? PING_INTERVAL_MS,
     );
     ping.unref?.();
+    const mine = openByUser.get(userId) ?? new Set();
+    // A Set keeps insertion order, so the first entries are the user's oldest streams.
+    for (const oldest of [...mine].slice(
+      0,
+      Math.max(0, mine.size - (options.maxPerUser ?? MAX_STREAMS_PER_USER) + 1),
+    ))
+      oldest(true);
     open.add(close);
     openByUser.set(userId, (openByUser.get(userId) ?? new Set()).add(close));
     // An opening frame, so the browser fires `open` (and the client reconciles) at once.

@@ -4,6 +4,8 @@ import { SYSTEM_EVENT_CHANNEL as CH } from "./event-types";
 import {
   closeAllStreams,
   closeStreamsOf,
+  EVICTED_EVENT,
+  MAX_STREAMS_PER_USER,
   openStreamCount,
   PING_INTERVAL_MS,
   userEventStream,
@@ -111,5 +113,30 @@ describe("user event stream", () => {
     expect(bus.subscriberCount(CH)).toBe(1);
     const text = await readUntil(a1.body!, () => false);
     expect(text).toContain("event: ping");
+  });
+
+  it("keeps at most 10 streams per user: the 11th closes that user's oldest, others are untouched", async () => {
+    expect(MAX_STREAMS_PER_USER).toBe(10);
+    const bus = createInProcessBus();
+    const other = userEventStream(new AbortController().signal, "calm", { bus });
+    const mine = Array.from({ length: 11 }, () =>
+      userEventStream(new AbortController().signal, "greedy", { bus }),
+    );
+    expect(openStreamCount()).toBe(11);
+    expect(bus.subscriberCount(CH)).toBe(11);
+
+    // The oldest has ended (its body finishes after the opening ping); the newest still delivers.
+    const oldest = await readUntil(mine[0]!.body!, () => false);
+    expect(oldest).toContain(`event: ${EVICTED_EVENT}`);
+    expect(await readUntil(mine[1]!.body!, (t) => t.endsWith("\n\n"))).not.toContain(EVICTED_EVENT);
+    bus.publish(CH, { type: "task-completed", userId: "greedy", taskId: "g1", status: "completed" });
+    bus.publish(CH, { type: "task-completed", userId: "calm", taskId: "c1", status: "completed" });
+    expect(await readUntil(mine[10]!.body!, (t) => t.includes("g1"))).toContain('"taskId":"g1"');
+    expect(await readUntil(mine[1]!.body!, (t) => t.includes("g1"))).toContain('"taskId":"g1"');
+    expect(await readUntil(other.body!, (t) => t.includes("c1"))).toContain('"taskId":"c1"');
+
+    // Hundreds more from the same user never hold more than ten subscriptions.
+    for (let i = 0; i < 300; i++) userEventStream(new AbortController().signal, "greedy", { bus });
+    expect(bus.subscriberCount(CH)).toBe(11);
   });
 });

@@ -25,10 +25,14 @@ export function retryMessage(retryAfterSeconds: number): string {
   return `Too many attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`;
 }
 
-/** The API flavour: `429 {"error":"rate_limited","retryAfter":N}` with `Retry-After: N`. */
-export function tooManyRequests(retryAfterSeconds: number) {
+/** The API flavour: `429 {"error":CODE,"retryAfter":N,...extra}` with `Retry-After: N`. */
+export function tooManyRequests(
+  retryAfterSeconds: number,
+  code = "rate_limited",
+  extra: Record<string, unknown> = {},
+) {
   const { status, headers, seconds } = tooManyRequestsInit(retryAfterSeconds);
-  return apiError(status, "rate_limited", { retryAfter: seconds }, { headers });
+  return apiError(status, code, { ...extra, retryAfter: seconds }, { headers });
 }
 
 /** The form flavour: the action's own data plus a `formError` the form shows, with `Retry-After`. */

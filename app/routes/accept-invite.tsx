@@ -8,6 +8,7 @@ import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { invalid, parseWith } from "../http/form.server";
+import { readForm } from "../http/read-form.server";
 import { toastCookie } from "../http/toast.server";
 import type { Route } from "./+types/accept-invite";
 
@@ -20,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const parsed = parseWith(acceptInviteSchema, Object.fromEntries(await args.request.formData()));
+  const parsed = parseWith(acceptInviteSchema, Object.fromEntries(await readForm(args.request)));
   if (!parsed.ok) return invalid(parsed.errors);
   const outcome = await acceptInvitation(args, parsed.value.token, parsed.value);
   if (!outcome.ok)

@@ -50,4 +50,31 @@ describe("GET /api/events", () => {
     controller.abort();
     expect(systemBus().subscriberCount()).toBe(before);
   });
+
+  it("holds at most 10 streams per user: the 11th ends that user's oldest, another user is unaffected", async () => {
+    const a = await signedIn(["guest"]);
+    const b = await signedIn(["guest"]);
+    const open = (cookie: string) =>
+      loader(
+        args(new Request("http://localhost:3000/api/events", { headers: { Cookie: cookie } })),
+      ) as Promise<Response>;
+    const before = systemBus().subscriberCount();
+    const theirs = await open(b.cookie);
+    const mine: Response[] = [];
+    for (let i = 0; i < 11; i++) mine.push(await open(a.cookie));
+    expect(systemBus().subscriberCount()).toBe(before + 1 + 10);
+
+    const first = await mine[0]!.text(); // ends: the stream was closed
+    expect(first).toContain("event: evicted");
+    systemBus().publish(SYSTEM_EVENT_CHANNEL, {
+      type: "task-completed",
+      userId: b.id,
+      taskId: "b1",
+      status: "completed",
+    });
+    const reader = theirs.body!.getReader();
+    let text = "";
+    while (!text.includes("b1")) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).not.toContain("evicted");
+  });
 });

@@ -4,6 +4,7 @@ import { audit } from "../audit/audit.server";
 import { emailField } from "../auth/account-schemas";
 import { baseUrl } from "../env.server";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
+import { bodyLimitFor } from "../http/body-limits";
 import { apiError } from "../http/responses";
 import { MailSendError, sendNotificationEmail } from "../mail/senders.server";
 import { getSystemConfig } from "../settings/system-config.server";
@@ -16,7 +17,7 @@ export async function action(args: Route.ActionArgs) {
   const user = await requirePermission(args, "settings.manage");
   let body: unknown;
   try {
-    body = JSON.parse(await readBodyText(args.request, 4096));
+    body = JSON.parse(await readBodyText(args.request, bodyLimitFor("/api/mail")));
   } catch (error) {
     if (error instanceof BodyTooLarge) return apiError(413, "payload_too_large");
     return apiError(400, "invalid_request", { message: 'The body must be JSON: {"to": "address"}.' });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { requirePermission, requireUser } from "../access/guard.server";
 import { audit } from "../audit/audit.server";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
-import { apiError } from "../http/responses";
+import { apiError, tooManyRequests } from "../http/responses";
 import { createTask, MAX_TASK_BODY_BYTES } from "../tasks/create-task.server";
 import { listTasks } from "../tasks/repository.server";
 import type { Route } from "./+types/api.tasks";
@@ -40,6 +40,12 @@ export async function action(args: Route.ActionArgs) {
 
   const outcome = await createTask(user, body);
   if (!outcome.ok) {
+    if (outcome.status === 429)
+      // Its own code, so a client knows to wait for its tasks rather than back off in general.
+      return tooManyRequests(outcome.retryAfterSeconds, "too_many_tasks", {
+        limit: outcome.limit,
+        message: `You already have ${outcome.limit} tasks waiting or running; start another when one finishes.`,
+      });
     return outcome.status === 403
       ? apiError(403, "forbidden", { permission: outcome.permission })
       : apiError(400, "invalid_request", { issues: outcome.issues });

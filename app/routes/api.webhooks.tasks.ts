@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
+import { bodyLimitFor } from "../http/body-limits";
 import { apiError } from "../http/responses";
 import { completeTask } from "../tasks/completion.server";
 import { verifyWebhook } from "../tasks/webhook-signature.server";
 import type { Route } from "./+types/api.webhooks.tasks";
 
-const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = bodyLimitFor("/api/webhooks/tasks");
 
 const completionSchema = z.object({
   taskId: z.string().min(1).max(100),

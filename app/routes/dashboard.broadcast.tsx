@@ -9,6 +9,7 @@ import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
 import { db } from "../db.server";
 import { invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
+import { readForm } from "../http/read-form.server";
 import { broadcastHistory, broadcastSchema, sendBroadcast } from "../notifications/broadcast.server";
 import { NOTICE_LEVELS } from "../notifications/levels";
 import { createTask } from "../tasks/create-task.server";
@@ -26,7 +27,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const actor = await requirePermission(args, "settings.manage");
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   const kind = String(form.get("audience") ?? "all");
   const parsed = parseWith(broadcastSchema, {
     title: form.get("title"),

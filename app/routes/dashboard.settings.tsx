@@ -6,6 +6,7 @@ import { ProfileSection } from "../components/settings/profile-section";
 import { SessionsSection } from "../components/settings/sessions-section";
 import { SystemSection } from "../components/settings/system-section";
 import { TestEmailSection } from "../components/settings/test-email-section";
+import { readForm } from "../http/read-form.server";
 import { runSettingsIntent, settingsPageData } from "../settings/settings-page.server";
 import type { Route } from "./+types/dashboard.settings";
 
@@ -16,7 +17,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const user = await requirePermission(args, "dashboard.access");
-  return runSettingsIntent(args, user, await args.request.formData());
+  return runSettingsIntent(args, user, await readForm(args.request));
 }
 
 export default function Settings({ loaderData }: Route.ComponentProps) {

@@ -7,6 +7,7 @@ import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
 import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
+import { readForm } from "../http/read-form.server";
 import { TEAM_ROLES } from "../teams/team-roles";
 import {
   deleteTeam,
@@ -48,7 +49,7 @@ export async function action(args: Route.ActionArgs) {
   const actor = await requirePermission(args, "team.write");
   const id = idSchema.safeParse(args.params.id);
   if (!id.success) throw missing();
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
   const self = `/dashboard/teams/${id.data}`;
   const ok = (message: string, to = self) => redirectWithToast(to, { kind: "success", message });

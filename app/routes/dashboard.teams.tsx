@@ -5,6 +5,7 @@ import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
+import { readForm } from "../http/read-form.server";
 import { createTeam, listTeams, teamSchema } from "../teams/teams.server";
 import type { Route } from "./+types/dashboard.teams";
 
@@ -15,7 +16,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const actor = await requirePermission(args, "team.write");
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   if (form.get("intent") !== "create") return refused("Unknown action.", 400);
   const parsed = parseWith(teamSchema, {
     name: form.get("name"),

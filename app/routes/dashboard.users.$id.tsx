@@ -9,6 +9,7 @@ import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
+import { readForm } from "../http/read-form.server";
 import { userActivity } from "../users/detail.server";
 import {
   deleteUser,
@@ -52,7 +53,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
   const id = idSchema.safeParse(args.params.id);
   if (!id.success) throw missing();

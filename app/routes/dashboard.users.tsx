@@ -19,6 +19,8 @@ import { Field } from "../components/ui/field";
 import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
 import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
+import { readForm } from "../http/read-form.server";
+import { MailSendError } from "../mail/senders.server";
 import { bulkUsers } from "../users/bulk.server";
 import { listUsers, parseUserListQuery } from "../users/list.server";
 import { PAGE_SIZES, type USER_SORTS } from "../users/list-options";
@@ -52,7 +54,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
   const back = new URL(args.request.url);
   if (intent === "create") {

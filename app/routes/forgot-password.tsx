@@ -8,12 +8,13 @@ import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { invalid, parseWith } from "../http/form.server";
+import { readForm } from "../http/read-form.server";
 import type { Route } from "./+types/forgot-password";
 
 export async function action(args: Route.ActionArgs) {
   const limited = await limitPublicForm(args, "forgot-password");
   if (limited) return limited;
-  const parsed = parseWith(emailOnlySchema, Object.fromEntries(await args.request.formData()));
+  const parsed = parseWith(emailOnlySchema, Object.fromEntries(await readForm(args.request)));
   if (!parsed.ok) return invalid(parsed.errors);
   const deliveryId = await startPasswordReset(args, parsed.value.email);
   // Same answer whether or not the account exists; the mail leaves after it.

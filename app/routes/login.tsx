@@ -3,6 +3,7 @@ import { attemptLogin } from "../auth/login.server";
 import { getSessionUser, startSession } from "../auth/session.server";
 import { Button } from "../components/ui/button";
 import { Field } from "../components/ui/field";
+import { readForm } from "../http/read-form.server";
 import { safeRedirectPath, tooManyRequestsForm } from "../http/responses";
 import type { Route } from "./+types/login";
 
@@ -13,7 +14,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const form = await args.request.clone().formData();
+  const form = await readForm(args.request.clone());
   const email = String(form.get("email") ?? "");
   const outcome = await attemptLogin(args, email);
   if (!outcome.ok && outcome.status === "rate_limited")

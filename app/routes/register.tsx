@@ -10,6 +10,7 @@ import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { invalid, parseWith } from "../http/form.server";
+import { readForm } from "../http/read-form.server";
 import type { Route } from "./+types/register";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -20,7 +21,7 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const limited = await limitPublicForm(args, "register");
   if (limited) return limited;
-  const form = await args.request.formData();
+  const form = await readForm(args.request);
   const parsed = parseWith(registerSchema, Object.fromEntries(form));
   if (!parsed.ok) return invalid(parsed.errors);
   const binding = await registrationBinding(args.request);

@@ -8,6 +8,7 @@ import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { invalid, parseWith, redirectWithToast } from "../http/form.server";
+import { readForm } from "../http/read-form.server";
 import type { Route } from "./+types/reset-password";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -20,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const parsed = parseWith(resetPasswordSchema, Object.fromEntries(await args.request.formData()));
+  const parsed = parseWith(resetPasswordSchema, Object.fromEntries(await readForm(args.request)));
   if (!parsed.ok) return invalid(parsed.errors);
   const outcome = await resetPassword(args, parsed.value.token, parsed.value.password);
   if (!outcome.ok)

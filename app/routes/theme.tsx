@@ -1,12 +1,13 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
+import { readForm } from "../http/read-form.server";
 import { THEMES, themeSetCookie } from "../http/theme.server";
 import type { Route } from "./+types/theme";
 
 const schema = z.object({ theme: z.enum(THEMES) });
 
 export async function action({ request }: Route.ActionArgs) {
-  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return data({ error: "invalid_theme" }, { status: 400 });
   return data({ ok: true }, { headers: { "Set-Cookie": await themeSetCookie(parsed.data.theme) } });
 }

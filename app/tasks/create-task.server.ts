@@ -1,20 +1,29 @@
+import { sql, type Transaction } from "kysely";
 import { z } from "zod";
+import { postgresPoolOf } from "../../db/connection";
+import type { Database } from "../../db/schema";
 import { can } from "../access/check";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
+import { env } from "../env.server";
+import { bodyLimitFor } from "../http/body-limits";
 import { taskPayloadSchema } from "./payload";
 import { taskDefinition } from "./registry.server";
 import { insertTask } from "./repository.server";
 import { taskRunner } from "./runner.server";
 
-export const MAX_TASK_BODY_BYTES = 64 * 1024;
+export const MAX_TASK_BODY_BYTES = bodyLimitFor("/api/tasks");
 
 const requestSchema = z.object({ type: z.string().min(1).max(100), payload: taskPayloadSchema.optional() });
 
 export type CreateOutcome =
   | { ok: true; taskId: string }
   | { ok: false; status: 400; issues: { path: string; message: string }[] }
-  | { ok: false; status: 403; permission: string };
+  | { ok: false; status: 403; permission: string }
+  | { ok: false; status: 429; limit: number; retryAfterSeconds: number };
+
+/** About one demonstration report's run: by then a slot has likely come free. */
+export const TASK_SLOT_RETRY_AFTER_SECONDS = 15;
 
 function issuesOf(error: z.ZodError, prefix: string) {
   return error.issues.map((i) => ({
@@ -37,15 +46,37 @@ export async function createTask(user: SessionUser, body: unknown): Promise<Crea
   if (!checked.success) return { ok: false, status: 400, issues: issuesOf(checked.error, "payload") };
 
   const runner = taskRunner();
-  const taskId = runner.enqueue
-    ? await db()
-        .transaction()
-        .execute(async (trx) => {
-          const id = await insertTask({ type, userId: user.id, payload }, trx);
-          await runner.enqueue!(id, trx);
-          return id;
-        })
-    : await insertTask({ type, userId: user.id, payload });
+  const limit = env().TASK_MAX_OPEN_PER_USER;
+  const taskId = await db()
+    .transaction()
+    .execute(async (trx) => {
+      // Count and insert under one per-user lock, so parallel requests cannot all see a free slot.
+      await lockUsersTasks(trx, user.id);
+      if ((await openTaskCount(trx, user.id)) >= limit) return null;
+      const id = await insertTask({ type, userId: user.id, payload }, trx);
+      await runner.enqueue?.(id, trx);
+      return id;
+    });
+  if (!taskId) return { ok: false, status: 429, limit, retryAfterSeconds: TASK_SLOT_RETRY_AFTER_SECONDS };
   runner.dispatch(taskId);
   return { ok: true, taskId };
+}
+
+/**
+ * PostgreSQL: a transaction-scoped advisory lock per user (instances share the database).
+ * SQLite: one connection runs one transaction at a time, which serialises these already.
+ */
+async function lockUsersTasks(trx: Transaction<Database>, userId: string) {
+  if (!postgresPoolOf(db())) return;
+  await sql`select pg_advisory_xact_lock(hashtext(${`task-open:${userId}`}))`.execute(trx);
+}
+
+async function openTaskCount(trx: Transaction<Database>, userId: string): Promise<number> {
+  const row = await trx
+    .selectFrom("task")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("user_id", "=", userId)
+    .where("status", "in", ["pending", "processing"])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

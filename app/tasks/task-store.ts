@@ -123,11 +123,15 @@ export const taskStore = {
     } catch {
       return { ok: false, message: "The server could not be reached." };
     }
-    const body = (await response.json().catch(() => ({}))) as { taskId?: string; error?: string };
+    const body = (await response.json().catch(() => ({}))) as {
+      taskId?: string;
+      error?: string;
+      message?: string;
+    };
     if (response.status !== 202 || !body.taskId)
       return {
         ok: false,
-        message: `Could not start ${TASK_LABELS[type] ?? type}: ${body.error ?? response.status}`,
+        message: `Could not start ${TASK_LABELS[type] ?? type}: ${body.message ?? body.error ?? response.status}`,
       };
     const ts = new Date().toISOString();
     const already = state.tasks.find((t) => t.id === body.taskId);

@@ -1,0 +1,29 @@
+// Every route's request-body limit, in one place: read by server.ts (refuses before the app sees
+// a byte), by the app's readers (the same limits under any other server) and by the tests.
+
+export const KB = 1024;
+
+/** A form post: a few fields; the biggest real one (a role's permission checkboxes) is far below. */
+export const FORM_BODY_LIMIT = 64 * KB;
+
+const LIMITS: Record<string, number> = {
+  "/api/tasks": 64 * KB,
+  "/api/webhooks/tasks": 1024 * KB, // a finished task's result travels in the signed body
+  "/api/mail": 4 * KB,
+};
+
+/** React Router's single-fetch posts to `/path.data`; the limit is the page's. */
+function routePath(pathname: string): string {
+  const path = pathname.replace(/\.data$/, "").replace(/\/+$/, "");
+  return path === "" || path === "/_root" ? "/" : path;
+}
+
+export function bodyLimitFor(pathname: string): number {
+  return LIMITS[routePath(pathname)] ?? FORM_BODY_LIMIT;
+}
+
+export function isApiPath(pathname: string): boolean {
+  return pathname === "/api" || pathname.startsWith("/api/");
+}
+
+export const PAYLOAD_TOO_LARGE_CODE = "payload_too_large";

@@ -1,0 +1,35 @@
+import { data } from "react-router";
+import { BodyTooLarge, readBodyBytes } from "./body.server";
+import { bodyLimitFor } from "./body-limits";
+
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+
+function refuse(status: 400 | 413 | 415, message: string): never {
+  throw data({ message }, { status });
+}
+
+/**
+ * Every page action's way to its form: only a form body is accepted (anything else is the
+ * client's mistake, 415, not our 500), and never more than the route's limit (the same limit
+ * server.ts enforces, kept here for when the app runs under another server).
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  const type = request.headers.get("Content-Type") ?? "";
+  const mediaType = type.split(";")[0]!.trim().toLowerCase();
+  if (!FORM_TYPES.includes(mediaType))
+    refuse(415, "This form accepts application/x-www-form-urlencoded or multipart/form-data only.");
+
+  const limit = bodyLimitFor(new URL(request.url).pathname);
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = await readBodyBytes(request, limit);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) refuse(413, `The form is too large (at most ${limit} bytes).`);
+    refuse(400, "The form could not be read."); // the client went away mid-body
+  }
+  try {
+    return await new Response(bytes, { headers: { "Content-Type": type } }).formData();
+  } catch {
+    return refuse(400, "The form could not be read.");
+  }
+}

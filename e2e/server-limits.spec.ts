@@ -1,0 +1,76 @@
+import { request as httpRequest } from "node:http";
+import { expect, test } from "@playwright/test";
+import { E2E_PORT } from "./env";
+
+// The production server stack (server.ts in front of the build): what no unit test can reach.
+
+test("the favicon is served and linked, so no page logs a 404 for it", async ({ page, request }) => {
+  const ico = await request.get("/favicon.ico");
+  expect(ico.status()).toBe(200);
+  expect(ico.headers()["content-type"]).toMatch(/icon/);
+  const svg = await request.get("/favicon.svg");
+  expect(svg.status()).toBe(200);
+  expect(svg.headers()["content-type"]).toMatch(/^image\/svg\+xml/);
+
+  const missing: string[] = [];
+  page.on("response", (res) => {
+    if (res.status() === 404) missing.push(res.url());
+  });
+  await page.goto("/login");
+  await expect(page.locator('link[rel="icon"][href="/favicon.svg"]')).toHaveCount(1);
+  expect(missing).toEqual([]);
+});
+
+test("a form over 64 KB gets 413 with Connection: close, and the server goes on answering", async ({
+  request,
+}) => {
+  const big = await request.post("/login", {
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    data: `email=${"a".repeat(70 * 1024)}`,
+  });
+  expect(big.status()).toBe(413);
+  expect(big.headers().connection).toBe("close");
+  expect((await request.get("/login")).status()).toBe(200);
+});
+
+test("a chunked body is cut at the limit; the client reads the 413", async () => {
+  const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest({
+      host: "127.0.0.1",
+      port: Number(E2E_PORT),
+      path: "/login",
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    let answered = false;
+    req.on("response", (res) => {
+      answered = true;
+      let body = "";
+      res.on("data", (c) => {
+        body += c;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", (e) => {
+      if (!answered) reject(e);
+    });
+    req.write("email=");
+    const chunk = Buffer.alloc(16 * 1024, "x");
+    let left = 64; // 1 MB
+    const pump = () => {
+      while (left-- > 0) if (!req.write(chunk)) return void req.once("drain", pump);
+      req.end();
+    };
+    pump();
+  });
+  expect(answer.status).toBe(413);
+  expect(answer.body).toContain("too large");
+});
+
+test("a page action posted as JSON gets 415, not 500", async ({ request }) => {
+  const res = await request.post("/login", {
+    headers: { "Content-Type": "application/json" },
+    data: { email: "a@example.test", password: "x" },
+  });
+  expect(res.status()).toBe(415);
+});
