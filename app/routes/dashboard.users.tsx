@@ -20,7 +20,6 @@ import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
 import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
-import { MailSendError } from "../mail/senders.server";
 import { bulkUsers } from "../users/bulk.server";
 import { listUsers, parseUserListQuery } from "../users/list.server";
 import { PAGE_SIZES, type USER_SORTS } from "../users/list-options";
