@@ -40,7 +40,7 @@ export async function action(args: Route.ActionArgs) {
 
   const outcome = await createTask(user, body);
   if (!outcome.ok) {
-    if (outcome.status === 429)
+    if (outcome.status === "too_many_tasks")
       // Its own code, so a client knows to wait for its tasks rather than back off in general.
       return tooManyRequests(outcome.retryAfterSeconds, "too_many_tasks", {
         limit: outcome.limit,

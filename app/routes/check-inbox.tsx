@@ -8,6 +8,7 @@ import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { refused } from "../http/form.server";
+import { readForm } from "../http/read-form.server";
 import type { Route } from "./+types/check-inbox";
 
 const TEXTS = {
@@ -27,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 const retrySchema = z.object({ intent: z.literal("retry"), d: z.string().max(100) });
 
 export async function action(args: Route.ActionArgs) {
-  const parsed = retrySchema.safeParse(Object.fromEntries(await args.request.formData()));
+  const parsed = retrySchema.safeParse(Object.fromEntries(await readForm(args.request)));
   const delivery = parsed.success ? await failedDelivery(parsed.data.d) : null;
   if (!delivery) return refused("This email cannot be sent again from here. Use the form below.", 400);
   const limited = await limitPublicForm(args, FORM_OF[delivery.purpose]);

@@ -45,7 +45,11 @@ export async function action(args: Route.ActionArgs) {
   let note = "";
   if (parsed.value.email) {
     const task = await createTask(actor, { type: "broadcast.email", payload: { broadcastId: id } });
-    note = task.ok ? " Emails are being sent in the background." : " The emails could not be queued.";
+    note = task.ok
+      ? " Emails are being sent in the background."
+      : task.status === "too_many_tasks"
+        ? ` The emails were not queued: you already have ${task.limit} tasks waiting or running.`
+        : " The emails could not be queued.";
   }
   return redirectWithToast("/dashboard/broadcast", {
     kind: "success",

@@ -20,7 +20,7 @@ export type CreateOutcome =
   | { ok: true; taskId: string }
   | { ok: false; status: 400; issues: { path: string; message: string }[] }
   | { ok: false; status: 403; permission: string }
-  | { ok: false; status: 429; limit: number; retryAfterSeconds: number };
+  | { ok: false; status: "too_many_tasks"; limit: number; retryAfterSeconds: number };
 
 /** About one demonstration report's run: by then a slot has likely come free. */
 export const TASK_SLOT_RETRY_AFTER_SECONDS = 15;
@@ -57,7 +57,7 @@ export async function createTask(user: SessionUser, body: unknown): Promise<Crea
       await runner.enqueue?.(id, trx);
       return id;
     });
-  if (!taskId) return { ok: false, status: 429, limit, retryAfterSeconds: TASK_SLOT_RETRY_AFTER_SECONDS };
+  if (!taskId) return { ok: false, status: "too_many_tasks", limit, retryAfterSeconds: TASK_SLOT_RETRY_AFTER_SECONDS };
   runner.dispatch(taskId);
   return { ok: true, taskId };
 }
