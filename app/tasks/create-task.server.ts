@@ -57,7 +57,8 @@ export async function createTask(user: SessionUser, body: unknown): Promise<Crea
       await runner.enqueue?.(id, trx);
       return id;
     });
-  if (!taskId) return { ok: false, status: "too_many_tasks", limit, retryAfterSeconds: TASK_SLOT_RETRY_AFTER_SECONDS };
+  if (!taskId)
+    return { ok: false, status: "too_many_tasks", limit, retryAfterSeconds: TASK_SLOT_RETRY_AFTER_SECONDS };
   runner.dispatch(taskId);
   return { ok: true, taskId };
 }
