@@ -5,13 +5,16 @@ type Next = (error?: unknown) => void;
 
 /** If the client never reads the 413 (so `finish` never comes), the socket still goes. */
 const CLOSE_ANYWAY_MS = 5_000;
+/** How long the rest of a refused body is read and thrown away after the 413 (lingering close). */
+const LINGER_MS = 2_000;
 
 /**
  * Refuses a request body over its route's limit before the app buffers it: by Content-Length at
- * once, and for chunked bodies as the bytes arrive. The 413 carries `Connection: close` and the
- * socket is destroyed once the answer has been handed to the kernel: draining the rest of a large
- * body would take as long as receiving it, and a keep-alive socket with half a body in it would
- * corrupt the client's next request.
+ * once, and for chunked bodies as the bytes arrive. The 413 carries `Connection: close`, then the
+ * socket is closed the way HTTP servers close on a client still sending (a "lingering close"):
+ * our side is ended after the answer, what still arrives is read and thrown away for at most
+ * LINGER_MS, then the socket goes. Destroying it at once would leave unread bytes in the kernel,
+ * which then answers the client with a reset that discards the 413 before the client reads it.
  */
 export function limitRequestBodies(limitFor: (pathname: string) => number = bodyLimitFor) {
   return (req: IncomingMessage, res: ServerResponse, next: Next) => {
@@ -30,8 +33,10 @@ export function limitRequestBodies(limitFor: (pathname: string) => number = body
     let refused = false;
     const emit = req.emit;
     req.emit = function (this: IncomingMessage, event: string | symbol, ...rest: unknown[]) {
+      // After a refusal the rest is read only to be thrown away (lingering close): neither its
+      // bytes nor its end may reach the app, which would then act on a cut body.
+      if (refused && (event === "data" || event === "end")) return false;
       if (event === "data") {
-        if (refused) return false;
         seen += (rest[0] as Buffer).length;
         if (seen > limit) {
           refused = true;
@@ -63,9 +68,18 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number, ap
   res.setHeader("Cache-Control", "no-store");
   const timer = setTimeout(() => socket.destroy(), CLOSE_ANYWAY_MS);
   timer.unref();
-  res.on("finish", () => {
+  // Node ends a `Connection: close` exchange through destroySoon(), which would destroy the socket
+  // with the rest of the body unread: end our side instead and linger.
+  socket.destroySoon = () => {
     clearTimeout(timer);
-    socket.destroy();
-  });
+    if (socket.writable) socket.end();
+    const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+    linger.unref();
+    socket.once("end", () => {
+      clearTimeout(linger);
+      socket.destroy();
+    });
+    req.resume(); // the wrapped emit drops the bytes
+  };
   res.end(body);
 }
