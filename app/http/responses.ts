@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, type HeadersArgs } from "react-router";
 
 // The JSON error shape of every /api route: {"error": CODE, ...details}.
 export function apiError(
@@ -39,6 +39,18 @@ export function tooManyRequests(
 export function tooManyRequestsForm<T extends object>(retryAfterSeconds: number, body: T) {
   const { status, headers } = tooManyRequestsInit(retryAfterSeconds);
   return data({ ...body, formError: retryMessage(retryAfterSeconds) }, { status, headers });
+}
+
+/**
+ * The `headers` export of every route whose action or loader can answer 429: React Router passes
+ * on only Set-Cookie of what they return (page and `.data` requests alike), so Retry-After is
+ * carried here. Routes that use the helpers above are checked for it (too-many-requests.test.ts).
+ */
+export function passRetryAfter({ actionHeaders, loaderHeaders, parentHeaders }: HeadersArgs): Headers {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
 }
 
 /** Accepts same-origin absolute paths only ("/x", never "//x" or "https://x"). */

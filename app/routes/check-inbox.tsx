@@ -9,6 +9,7 @@ import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
+import { passRetryAfter } from "../http/responses";
 import type { Route } from "./+types/check-inbox";
 
 const TEXTS = {
@@ -26,6 +27,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 const retrySchema = z.object({ intent: z.literal("retry"), d: z.string().max(100) });
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const parsed = retrySchema.safeParse(Object.fromEntries(await readForm(args.request)));

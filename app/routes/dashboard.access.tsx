@@ -21,6 +21,7 @@ import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
 import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
+import { passRetryAfter } from "../http/responses";
 import type { Route } from "./+types/dashboard.access";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -28,6 +29,9 @@ export async function loader(args: Route.LoaderArgs) {
   const [roles, menu, stale] = await Promise.all([listRoles(), menuItems(), stalePermissions()]);
   return { roles, menu, stale, isSuperAdmin: user.isSuperAdmin };
 }
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const actor = await requirePermission(args, "roles.manage");

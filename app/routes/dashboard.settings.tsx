@@ -7,6 +7,7 @@ import { SessionsSection } from "../components/settings/sessions-section";
 import { SystemSection } from "../components/settings/system-section";
 import { TestEmailSection } from "../components/settings/test-email-section";
 import { readForm } from "../http/read-form.server";
+import { passRetryAfter } from "../http/responses";
 import { runSettingsIntent, settingsPageData } from "../settings/settings-page.server";
 import type { Route } from "./+types/dashboard.settings";
 
@@ -14,6 +15,9 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "dashboard.access");
   return settingsPageData(user);
 }
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const user = await requirePermission(args, "dashboard.access");

@@ -8,6 +8,7 @@ import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
 import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
+import { passRetryAfter } from "../http/responses";
 import { TEAM_ROLES } from "../teams/team-roles";
 import {
   deleteTeam,
@@ -44,6 +45,9 @@ export async function loader(args: Route.LoaderArgs) {
     maySearch,
   };
 }
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const actor = await requirePermission(args, "team.write");

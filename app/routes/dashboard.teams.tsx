@@ -6,6 +6,7 @@ import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
+import { passRetryAfter } from "../http/responses";
 import { createTeam, listTeams, teamSchema } from "../teams/teams.server";
 import type { Route } from "./+types/dashboard.teams";
 
@@ -13,6 +14,9 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "team.read");
   return { teams: await listTeams(), mayWrite: can(user, "team.write") };
 }
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const actor = await requirePermission(args, "team.write");

@@ -10,6 +10,7 @@ import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
+import { passRetryAfter } from "../http/responses";
 import { userActivity } from "../users/detail.server";
 import {
   deleteUser,
@@ -51,6 +52,9 @@ export async function loader(args: Route.LoaderArgs) {
     may: { update: can(actor, "user.update"), delete: can(actor, "user.delete") },
   };
 }
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request);

@@ -20,6 +20,7 @@ import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
 import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
+import { passRetryAfter } from "../http/responses";
 import { bulkUsers } from "../users/bulk.server";
 import { listUsers, parseUserListQuery } from "../users/list.server";
 import { PAGE_SIZES, type USER_SORTS } from "../users/list-options";
@@ -51,6 +52,9 @@ export async function loader(args: Route.LoaderArgs) {
     },
   };
 }
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request);

@@ -9,7 +9,11 @@ import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { invalid, parseWith } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
+import { passRetryAfter } from "../http/responses";
 import type { Route } from "./+types/forgot-password";
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const limited = await limitPublicForm(args, "forgot-password");

@@ -4,7 +4,7 @@ import { getSessionUser, startSession } from "../auth/session.server";
 import { Button } from "../components/ui/button";
 import { Field } from "../components/ui/field";
 import { readForm } from "../http/read-form.server";
-import { safeRedirectPath, tooManyRequestsForm } from "../http/responses";
+import { passRetryAfter, safeRedirectPath, tooManyRequestsForm } from "../http/responses";
 import type { Route } from "./+types/login";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -12,6 +12,9 @@ export async function loader(args: Route.LoaderArgs) {
   if (user) throw redirect(safeRedirectPath(new URL(args.request.url).searchParams.get("redirectTo")));
   return null;
 }
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request.clone());

@@ -11,12 +11,16 @@ import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { invalid, parseWith } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
+import { passRetryAfter } from "../http/responses";
 import type { Route } from "./+types/register";
 
 export async function loader(args: Route.LoaderArgs) {
   if (await getSessionUser(args)) throw redirect("/dashboard");
   return null;
 }
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const limited = await limitPublicForm(args, "register");

@@ -69,4 +69,14 @@ describe("no 429 outside the helper", () => {
       .map((f) => relative(root, f));
     expect(offenders).toEqual([]);
   });
+
+  it("every page route that can answer 429 exports the headers that carry Retry-After", () => {
+    // test/retry-after.test.ts shows the header is dropped without it, through the real pipeline.
+    const can429 = /tooManyRequestsForm|actionError|limitPublicForm|runSettingsIntent|attemptLogin/;
+    const missing = files(join(root, "app", "routes"))
+      .filter((f) => f.endsWith(".tsx") && can429.test(readFileSync(f, "utf8")))
+      .filter((f) => !/export const headers = passRetryAfter;/.test(readFileSync(f, "utf8")))
+      .map((f) => relative(root, f));
+    expect(missing).toEqual([]);
+  });
 });
