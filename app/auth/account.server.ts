@@ -1,6 +1,7 @@
 import { InvalidInput } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
+import { closeStreamsOf } from "../events/stream.server";
 import { sendVerificationEmail } from "../mail/senders.server";
 import { reserveReauth } from "../security/login-limits.server";
 import { RateLimitedError } from "../security/rate-limit.server";
@@ -143,8 +144,11 @@ export async function revokeMySessions(
   const ids = mine
     .map((s) => s.id)
     .filter((id) => id !== user.sessionId && (which === "others" || sessionHandle(id) === which.handle));
-  if (ids.length > 0)
+  if (ids.length > 0) {
     await db().deleteFrom("session").where("user_id", "=", user.id).where("id", "in", ids).execute();
+    // Streams are not tied to a session: end them all; the tabs still signed in reconnect.
+    closeStreamsOf(user.id);
+  }
   const count = ids.length;
   if (count > 0)
     await audit(origin, {

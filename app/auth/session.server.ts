@@ -15,6 +15,8 @@ export type SessionUser = {
   isSuperAdmin: boolean;
   mustChangePassword: boolean;
   sessionId: string;
+  /** When this session ends unless renewed (ISO); an event stream closes then. */
+  sessionExpiresAt: string;
 };
 
 type SessionData = { userId: string; ip: string | null; userAgent: string | null };
@@ -138,9 +140,11 @@ async function resolve(request: Request): Promise<AuthState> {
   }
 
   let renewCookie: string | null = null;
+  let expiresAt = first.expires_at;
   const lifetime = maxAgeSeconds() * 1000;
   if (Date.parse(first.expires_at) - Date.now() < lifetime * RENEW_WHEN_LEFT) {
     const expires = new Date(Date.now() + lifetime);
+    expiresAt = expires.toISOString();
     await db()
       .updateTable("session")
       .set({ expires_at: expires.toISOString(), last_seen_at: now() })
@@ -159,6 +163,7 @@ async function resolve(request: Request): Promise<AuthState> {
       isSuperAdmin,
       mustChangePassword: first.must_change_password === 1,
       sessionId: id,
+      sessionExpiresAt: expiresAt,
     },
     renewCookie,
   };

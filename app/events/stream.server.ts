@@ -16,7 +16,10 @@ export const MAX_STREAMS_PER_USER = 10;
 /** The last frame of a stream closed for a newer one; the client stops instead of reconnecting. */
 export const EVICTED_EVENT = "evicted";
 
-type Options = { bus?: EventBus; pingMs?: number; maxPerUser?: number };
+/** `until`: the session's expiry; the stream ends then, and the browser reconnects (or gets 401). */
+type Options = { bus?: EventBus; pingMs?: number; maxPerUser?: number; until?: string };
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 type Close = (evicted?: boolean) => void;
 const open = new Set<Close>();
@@ -30,11 +33,13 @@ export function userEventStream(signal: AbortSignal, userId: string, options: Op
     let closed = false;
     let unsubscribe = () => {};
     let ping: ReturnType<typeof setInterval> | undefined;
+    let expiry: ReturnType<typeof setTimeout> | undefined;
 
     function stop() {
       if (closed) return;
       closed = true;
       clearInterval(ping);
+      clearTimeout(expiry);
       unsubscribe();
       open.delete(close);
       const mine = openByUser.get(userId);
@@ -71,6 +76,13 @@ export function userEventStream(signal: AbortSignal, userId: string, options: Op
       options.pingMs ?? PING_INTERVAL_MS,
     );
     ping.unref?.();
+    if (options.until) {
+      expiry = setTimeout(
+        () => close(),
+        Math.min(MAX_TIMER_MS, Math.max(0, Date.parse(options.until) - Date.now())),
+      );
+      expiry.unref?.();
+    }
     const mine = openByUser.get(userId) ?? new Set();
     // A Set keeps insertion order, so the first entries are the user's oldest streams.
     for (const oldest of [...mine].slice(

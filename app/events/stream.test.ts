@@ -139,4 +139,15 @@ describe("user event stream", () => {
     for (let i = 0; i < 300; i++) userEventStream(new AbortController().signal, "greedy", { bus });
     expect(bus.subscriberCount(CH)).toBe(11);
   });
+
+  it("ends when its session expires (the browser then reconnects, renewed or refused)", async () => {
+    const bus = createInProcessBus();
+    const until = new Date(Date.now() + 200).toISOString();
+    const response = userEventStream(new AbortController().signal, "expiring", { bus, until });
+    const reader = response.body!.getReader();
+    let done = false;
+    while (!done) done = (await reader.read()).done;
+    expect(bus.subscriberCount()).toBe(0);
+    expect(openStreamCount()).toBe(0);
+  });
 });

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { args, context, request, run, sessionCookieFor, setupDatabase, signedIn } from "../../test/helpers";
+import { revokeMySessions } from "../auth/account.server";
+import { getSessionUser, sessionHandle } from "../auth/session.server";
 import { systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { closeAllStreams } from "../events/stream.server";
+import { revokeSession } from "../users/users.server";
 import { loader } from "./api.events";
 
 beforeAll(setupDatabase);
@@ -76,5 +79,36 @@ describe("GET /api/events", () => {
     let text = "";
     while (!text.includes("b1")) text += new TextDecoder().decode((await reader.read()).value);
     expect(text).not.toContain("evicted");
+  });
+
+  it("ends the stream of a session that is signed out from elsewhere (own 'sign out others', an admin's revoke)", async () => {
+    const admin = await signedIn(["admin"]);
+    for (const revoke of ["mine", "admin"] as const) {
+      const a = await signedIn(["user"]);
+      const elsewhere = await sessionCookieFor(a.id);
+      const before = systemBus().subscriberCount();
+      const stream = (await loader(
+        args(new Request("http://localhost:3000/api/events", { headers: { Cookie: a.cookie } })),
+      )) as Response;
+      expect(systemBus().subscriberCount()).toBe(before + 1);
+      const reader = stream.body!.getReader();
+      await reader.read(); // the opening ping
+
+      const session = (cookie: string) =>
+        getSessionUser({ request: new Request("http://localhost:3000/", { headers: { Cookie: cookie } }) });
+      if (revoke === "mine") {
+        expect(await revokeMySessions(args(request("/")), (await session(elsewhere))!, "others")).toBe(1);
+      } else {
+        const victim = await session(a.cookie);
+        const actor = (await session(admin.cookie))!;
+        expect(await revokeSession(actor, a.id, sessionHandle(victim!.sessionId), args(request("/")))).toBe(
+          true,
+        );
+      }
+      // The revoked browser's stream ends (it reconnects and gets 401); no more events reach it.
+      let done = false;
+      while (!done) done = (await reader.read()).done;
+      expect(systemBus().subscriberCount()).toBe(before);
+    }
   });
 });

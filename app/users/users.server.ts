@@ -205,6 +205,8 @@ export async function revokeSession(actor: SessionUser, userId: string, handle: 
   const match = rows.find((r) => sessionHandle(r.id) === handle);
   if (!match) return null;
   await db().deleteFrom("session").where("id", "=", match.id).where("user_id", "=", userId).execute();
+  // Streams are not tied to a session: end them all; the tabs still signed in reconnect.
+  closeStreamsOf(userId);
   await audit(origin, { action: "session.revoke", actor, target: { type: "user", id: userId } });
   return true;
 }
