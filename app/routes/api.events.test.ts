@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { args, context, request, run, sessionCookieFor, setupDatabase, signedIn } from "../../test/helpers";
+import { args, request, run, sessionCookieFor, setupDatabase, signedIn } from "../../test/helpers";
 import { revokeMySessions } from "../auth/account.server";
 import { getSessionUser, sessionHandle } from "../auth/session.server";
 import { systemBus } from "../events/bus.server";
