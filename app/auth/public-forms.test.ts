@@ -147,6 +147,30 @@ describe("delivery state on the check-inbox page", () => {
   });
 });
 
+describe("a provider that is refusing", () => {
+  it("shows an unknown address the same outcome as the last real send, so 'failed' tells nothing", async () => {
+    postmark.fake.failAlways({ ErrorCode: 406, Message: "Inactive recipient." });
+    try {
+      const known = await post("/forgot-password", forgotAction, {
+        email: (await createUser({ roles: ["user"] })).email,
+      });
+      await settleDeliveries();
+      expect((await inbox(known.headers.get("Location"))).delivery).toEqual({ state: "failed" });
+      const unknown = await post("/forgot-password", forgotAction, { email: "ghost-2@example.test" });
+      await settleDeliveries();
+      expect((await inbox(unknown.headers.get("Location"))).delivery).toEqual({ state: "failed" });
+    } finally {
+      postmark.fake.failAlways(null);
+    }
+    // Once the provider delivers again, so do the look-alikes.
+    await post("/forgot-password", forgotAction, { email: (await createUser({ roles: ["user"] })).email });
+    await settleDeliveries();
+    const unknown = await post("/forgot-password", forgotAction, { email: "ghost-3@example.test" });
+    await settleDeliveries();
+    expect((await inbox(unknown.headers.get("Location"))).delivery).toEqual({ state: "sent" });
+  });
+});
+
 describe("a delivery whose process died", () => {
   it("reads as failed once it has been sending for minutes, and can be tried again", async () => {
     postmark.fake.hold();
@@ -172,10 +196,12 @@ describe("a delivery whose process died", () => {
 });
 
 describe("check-inbox page", () => {
-  it.each(["__proto__", "constructor", "toString", "nonsense"])(
-    "shows the default text for for=%s",
+  it.each(["__proto__", "constructor", "toString", "nonsense", ""])(
+    "answers 400 for for=%s, and shows the default text without it",
     async (which) => {
-      expect(await inbox(`/check-inbox?for=${which}`)).toEqual({ which: "register", delivery: null });
+      const out = await run(() => inboxLoader(args(request(`/check-inbox?for=${which}`))));
+      expect(out).toMatchObject({ status: 400, body: { message: expect.stringMatching(/not valid/) } });
+      expect(await inbox("/check-inbox")).toEqual({ which: "register", delivery: null });
     },
   );
 

@@ -8,8 +8,9 @@ import { retryRegistrationMail, startVerificationResend } from "./registration.s
 // "Check your inbox" for the public account forms: which text, and how that request's email fared.
 
 const PURPOSES = ["register", "reset", "resend"] as const satisfies readonly DeliveryPurpose[];
-// `for` comes from the address bar: anything unknown (also "__proto__") is the default.
-const purposeSchema = z.enum(PURPOSES).catch("register");
+// `for` comes from the address bar: missing means the registration text; anything else unknown
+// (also "__proto__") is a bad address, answered 400 by the page.
+const purposeSchema = z.enum(PURPOSES).default("register");
 
 export const FORM_OF: Record<DeliveryPurpose, PublicForm> = {
   register: "register",
@@ -23,8 +24,11 @@ export function checkInboxUrl(purpose: DeliveryPurpose, deliveryId: string) {
 
 export type InboxView = { which: DeliveryPurpose; delivery: { state: DeliveryState } | null };
 
-export async function inboxView(url: URL): Promise<InboxView> {
-  const which = purposeSchema.parse(url.searchParams.get("for"));
+/** What "check your inbox" shows, or null when its address names no known form. */
+export async function inboxView(url: URL): Promise<InboxView | null> {
+  const parsed = purposeSchema.safeParse(url.searchParams.get("for") ?? undefined);
+  if (!parsed.success) return null;
+  const which = parsed.data;
   const delivery = await findDelivery(url.searchParams.get("d"));
   return { which, delivery: delivery ? { state: delivery.state } : null };
 }

@@ -24,22 +24,26 @@ const running = new Set<Promise<void>>();
 // request turns "sent" does not tell whether the address had an account.
 const recentMs: number[] = [];
 const DEFAULT_SEND_MS = 300;
+// And the last real send's outcome: while the provider refuses, an address that gets no mail
+// reads "failed" too, so a failure does not tell that the address has an account.
+let lastOutcome = true;
 
 function typicalSendMs() {
   if (recentMs.length === 0) return DEFAULT_SEND_MS;
   return Math.min(5_000, recentMs.reduce((a, b) => a + b, 0) / recentMs.length);
 }
 
-/** For an address that gets no mail: settles after about as long as a send would take. */
+/** For an address that gets no mail: settles like a send would, in time and outcome. */
 export const NO_MAIL: MailJob = () =>
-  new Promise((resolve) => setTimeout(() => resolve(true), typicalSendMs()).unref?.());
+  new Promise((resolve) => setTimeout(() => resolve(lastOutcome), typicalSendMs()).unref?.());
 
 /** Wraps a job that really talks to the provider, so its duration feeds `typicalSendMs`. */
 export function timedSend(job: MailJob): MailJob {
   return async () => {
     const started = performance.now();
     try {
-      return await job();
+      lastOutcome = await job();
+      return lastOutcome;
     } finally {
       recentMs.push(performance.now() - started);
       if (recentMs.length > 20) recentMs.shift();

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Form, Link, redirect, useNavigation, useRevalidator, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import { z } from "zod";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { FORM_OF, failedDelivery, inboxView, retryDelivery } from "../auth/public-mail.server";
@@ -23,7 +23,10 @@ const TEXTS = {
 const POLL_MS = 2_000;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return inboxView(new URL(request.url));
+  const view = await inboxView(new URL(request.url));
+  if (!view)
+    throw data({ message: "This page address is not valid. Use the link from the form." }, { status: 400 });
+  return view;
 }
 
 const retrySchema = z.object({ intent: z.literal("retry"), d: z.string().max(100) });
