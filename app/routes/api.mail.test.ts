@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { TEST_MAIL_KEY, withFakePostmark } from "../../test/mail-helpers";
 import { db } from "../db.server";
+import { resetRateLimits } from "../security/rate-limit.server";
 import { action } from "./api.mail";
 
 const postmark = withFakePostmark();
@@ -79,5 +80,21 @@ describe("POST /api/mail", () => {
   it("refuses GET with 405", async () => {
     const { loader } = await import("./api.mail");
     expect(loader().status).toBe(405);
+  });
+
+  it("sends at most 5 test emails a minute per user: the 6th gets 429 with Retry-After and sends nothing", async () => {
+    await resetRateLimits();
+    const admin = await signedIn(["admin"]);
+    const before = postmark.fake.messages.length;
+    const answers = [];
+    for (let i = 0; i < 6; i++)
+      answers.push(await send(JSON.stringify({ to: "t@example.test" }), admin.cookie));
+    expect(answers.slice(0, 5).map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers[5]).toMatchObject({ status: 429, body: { error: "rate_limited" } });
+    expect(Number(answers[5]!.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(postmark.fake.messages.length - before).toBe(5);
+    // Another admin is not held up by the first one's sends.
+    const other = await signedIn(["admin"]);
+    expect((await send(JSON.stringify({ to: "t@example.test" }), other.cookie)).status).toBe(200);
   });
 });

@@ -5,8 +5,9 @@ import { emailField } from "../auth/account-schemas";
 import { baseUrl } from "../env.server";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { bodyLimitFor } from "../http/body-limits";
-import { apiError } from "../http/responses";
+import { apiError, tooManyRequests } from "../http/responses";
 import { MailSendError, sendNotificationEmail } from "../mail/senders.server";
+import { hit } from "../security/rate-limit.server";
 import { getSystemConfig } from "../settings/system-config.server";
 import type { Route } from "./+types/api.mail";
 
@@ -27,6 +28,8 @@ export async function action(args: Route.ActionArgs) {
     return apiError(400, "invalid_request", { message: '"to" must be a valid email address.', field: "to" });
   }
   const { to } = parsed.data;
+  const allowed = await hit("testMailPerUser", user.id);
+  if (!allowed.ok) return tooManyRequests(allowed.retryAfterSeconds);
   const appName = await getSystemConfig("APP_NAME");
   try {
     const delivery = await sendNotificationEmail({

@@ -16,6 +16,7 @@ type Limiters = {
   loginSlowLane: RateLimiterAbstract;
   reauthFailuresPerUser: RateLimiterAbstract;
   publicFormPerIp: RateLimiterAbstract;
+  testMailPerUser: RateLimiterAbstract;
 };
 
 /** Once an account's shared budget is spent, unknown addresses get one attempt this often. */
@@ -49,6 +50,8 @@ export function createLimiters(pool?: pg.Pool): Limiters {
     loginSlowLane: make("login-slow", 1, LOGIN_SLOW_LANE_SECONDS),
     reauthFailuresPerUser: make("reauth-user", e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT, 15 * 60),
     publicFormPerIp: make("public-form", e.RATE_LIMIT_PUBLIC_FORMS_PER_IP, 60),
+    // Each test email is a real send on the provider's account (and its reputation).
+    testMailPerUser: make("test-mail", 5, 60),
   };
 }
 
