@@ -3,12 +3,29 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
+import {
+  type EntryContext,
+  type HandleErrorFunction,
+  isRouteErrorResponse,
+  type RouterContextProvider,
+  ServerRouter,
+} from "react-router";
 import { nonceContext } from "./http/security.server";
 
 export { createRequestContext, lifecycle } from "./server/lifecycle.server";
 
 export const streamTimeout = 5_000;
+
+/**
+ * React Router logs every error with its stack. A 4xx it raises itself (a POST to a page without an
+ * action, an unknown path) is an answer to a bad request, not a fault: logging it would let anyone
+ * flood the logs. Aborted requests (the client left) are not faults either.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  console.error(error);
+};
 
 export default function handleRequest(
   request: Request,
