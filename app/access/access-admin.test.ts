@@ -236,23 +236,31 @@ describe("access control page", () => {
     expect((await role("small_role")).label).toBe("Smaller");
   });
 
-  it("a menu item saved with another item's URL gets a field error, not a 500; nothing changed", async () => {
-    const admin = await signedIn(["admin"]);
-    const items = await db().selectFrom("menu_item").selectAll().orderBy("position").execute();
-    const [first, second] = [items[0]!, items[1]!];
-    const out = await post(admin.cookie, {
-      intent: "update-menu",
-      id: second.id,
-      title: second.title,
-      url: first.url,
-      icon: second.icon,
-      requiredPermission: second.required_permission,
-    });
-    expect(out.status).toBe(400);
-    expect((out.body as { intent: string }).intent).toBe(`menu:${second.id}`);
-    expect((out.body as { errors: Record<string, string> }).errors.url).toMatch(/already/);
-    expect(await db().selectFrom("menu_item").selectAll().orderBy("position").execute()).toEqual(items);
-  });
+  it.each([
+    ["the same", (u: string) => u],
+    ["an upper-case", (u: string) => u.toUpperCase()],
+    ["a trailing-slash", (u: string) => `${u}/`],
+    ["a doubled-slash", (u: string) => u.replace("/", "//")],
+  ])(
+    "a menu item saved with %s form of another item's URL gets a field error; nothing changed",
+    async (_, variant) => {
+      const admin = await signedIn(["admin"]);
+      const items = await db().selectFrom("menu_item").selectAll().orderBy("position").execute();
+      const [first, second] = [items[0]!, items[1]!];
+      const out = await post(admin.cookie, {
+        intent: "update-menu",
+        id: second.id,
+        title: second.title,
+        url: variant(first.url),
+        icon: second.icon,
+        requiredPermission: second.required_permission,
+      });
+      expect(out.status).toBe(400);
+      expect((out.body as { intent: string }).intent).toBe(`menu:${second.id}`);
+      expect((out.body as { errors: Record<string, string> }).errors.url).toMatch(/already/);
+      expect(await db().selectFrom("menu_item").selectAll().orderBy("position").execute()).toEqual(items);
+    },
+  );
 
   it("a menu row the seed adds while the server runs shows up and can be moved", async () => {
     const admin = await signedIn(["admin"]);

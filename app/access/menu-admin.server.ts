@@ -13,7 +13,15 @@ export const menuItemSchema = z.object({
   url: z
     .string()
     .trim()
-    .regex(/^\/[A-Za-z0-9/_-]*$/, "Use a path inside the app, such as /dashboard/reports."),
+    .regex(/^\/[A-Za-z0-9/_-]*$/, "Use a path inside the app, such as /dashboard/reports.")
+    // Routes match without regard to case or a trailing slash: one spelling per page, so two
+    // items cannot lead to the same page under different URLs.
+    .transform((url) =>
+      url
+        .toLowerCase()
+        .replace(/\/{2,}/g, "/")
+        .replace(/(.)\/$/, "$1"),
+    ),
   icon: z.enum(Object.keys(MENU_ICONS) as [string, ...string[]], {
     message: "Choose one of the listed icons.",
   }),
