@@ -41,7 +41,7 @@ export async function assertRoleChangeAllowed(
   const removed = before.filter((r) => !after.includes(r));
   for (const id of [...added, ...removed]) {
     const role = grants.get(id);
-    if (!role) throw new RuleViolation("Unknown role.");
+    if (!role) throw new InvalidInput("Choose roles from the list.", "roles");
     if (role.all && !actor.isSuperAdmin)
       throw new RuleViolation("You cannot grant or remove Super Admin: only a super admin can.");
   }

@@ -79,6 +79,25 @@ describe("role ids", () => {
     expect(updated.status).toBe(302);
     expect((await links()).map((r) => r.role_id).sort()).toEqual([manager, user].sort());
   });
+
+  it("a well-formed id of no role is a 400 on roles (not a rule violation), on create and invite", async () => {
+    const admin = await signedIn(["admin"]);
+    const ghost = "00000000-0000-4000-8000-000000000000";
+    for (const out of [
+      await onList(admin.cookie, {
+        intent: "create",
+        name: "Ghost",
+        email: "ghost-role@example.test",
+        password: "a fine long passphrase",
+        roles: ghost,
+      }),
+      await onList(admin.cookie, { intent: "invite", email: "ghost-role@example.test", roles: ghost }),
+    ]) {
+      expect(out.status).toBe(400);
+      expect((out.body as { errors: Record<string, string> }).errors.roles).toMatch(/list/);
+    }
+    expect(await userByEmail("ghost-role@example.test")).toBeUndefined();
+  });
 });
 
 describe("invitations", () => {
