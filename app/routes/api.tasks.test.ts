@@ -201,4 +201,16 @@ describe("GET /api/tasks and /api/tasks/:id", () => {
       body: { error: "invalid_request" },
     });
   });
+
+  // PostgreSQL cannot compare text with NUL in it: such a cursor was a 500 there.
+  it.each(["a%00|b", "2026-01-01T00%3A00%3A00.000Z%7C%00", "%00%7C%00"])(
+    "refuses a cursor with NUL (%s) as invalid",
+    async (cursor) => {
+      const a = await signedIn(["user"]);
+      expect(await getList(a.cookie, `?cursor=${cursor}`)).toMatchObject({
+        status: 400,
+        body: { error: "invalid_request" },
+      });
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasNoNul } from "../../db/nul";
 import { requirePermission, requireUser } from "../access/guard.server";
 import { audit } from "../audit/audit.server";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
@@ -12,6 +13,8 @@ const listQuery = z.object({
   cursor: z
     .string()
     .regex(/^[^|]+\|[^|]+$/)
+    // created_at|id as listTasks gave it; never NUL (PostgreSQL text cannot compare it)
+    .refine(hasNoNul)
     .optional(),
 });
 
