@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasNoNul, NUL_MESSAGE } from "../../db/nul";
 import { db } from "../db.server";
 
 /** A real calendar day as YYYY-MM-DD: "2026-02-30" or "9999-99-99" are refused, not guessed at. */
@@ -15,10 +16,15 @@ const dateFilter = isoDate.or(z.literal("")).default("");
 // The log's filters, shared by the page (in the URL) and the CSV export (its task payload). Text
 // filters that make no sense just match nothing; a wrong date is refused, as a silently dropped
 // date would show rows the reader did not ask for.
+// NUL is refused rather than ignored: PostgreSQL cannot compare it, and dropping the filter would
+// show rows the reader did not ask for.
+const textFilter = (max: number) =>
+  z.string().default("").refine(hasNoNul, NUL_MESSAGE).pipe(z.string().trim().max(max).catch(""));
+
 export const auditFilters = z.object({
-  actor: z.string().trim().max(254).catch(""),
-  action: z.string().trim().max(100).catch(""),
-  target: z.string().trim().max(100).catch(""),
+  actor: textFilter(254),
+  action: textFilter(100),
+  target: textFilter(100),
   from: dateFilter,
   to: dateFilter,
 });

@@ -201,4 +201,22 @@ describe("GET /api/tasks and /api/tasks/:id", () => {
       body: { error: "invalid_request" },
     });
   });
+
+  // PostgreSQL compares the cursor's time with a timestamptz column: text that is no time was a
+  // 500 there (found by the fuzz test), and NUL cannot be compared at all.
+  it.each([
+    "a%00|b",
+    "2026-01-01T00%3A00%3A00.000Z%7C%00",
+    "%00%7C%00",
+    "%25%7C_",
+    "a|b",
+    "9999-99-99T00%3A00%3A00.000Z%7Cx",
+    "2026-01-01T00%3A00%3A00.000Z%7Cnot-a-uuid",
+  ])("refuses a cursor it never gave (%s) as invalid", async (cursor) => {
+    const a = await signedIn(["user"]);
+    expect(await getList(a.cookie, `?cursor=${cursor}`)).toMatchObject({
+      status: 400,
+      body: { error: "invalid_request" },
+    });
+  });
 });

@@ -9,11 +9,20 @@ import type { Route } from "./+types/api.tasks";
 
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z
-    .string()
-    .regex(/^[^|]+\|[^|]+$/)
-    .optional(),
+  cursor: z.string().max(100).refine(isCursor).optional(),
 });
+
+const CURSOR =
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `created_at|id` exactly as listTasks gives it. Anything else is refused before the query: on
+ * PostgreSQL the time is compared with a timestamptz column, where text that is no time is a 500.
+ */
+function isCursor(cursor: string): boolean {
+  const time = CURSOR.exec(cursor)?.[1];
+  return time !== undefined && !Number.isNaN(Date.parse(time)) && new Date(time).toISOString() === time;
+}
 
 /** GET /api/tasks: the caller's recent tasks, newest first (`?limit=&cursor=` pages on). */
 export async function loader(args: Route.LoaderArgs) {

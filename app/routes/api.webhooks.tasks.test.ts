@@ -141,4 +141,24 @@ describe("POST /api/webhooks/tasks", () => {
     expect((await postWebhook({ taskId, status: "completed" })).status).toBe(200);
     expect((await row(taskId)).status).toBe("completed");
   });
+
+  // Signed bodies are still input: found by the fuzz test (test/fuzz.test.ts), these were 500s.
+  it.each([
+    ["a taskId with NUL (PostgreSQL text cannot hold it)", { taskId: "a\u0000b", status: "completed" }],
+    ["a taskId that is no task id", { taskId: "../x", status: "completed" }],
+  ])("answers 404 for %s", async (_name, body) => {
+    expect(await postWebhook(body, { id: "msg_odd" })).toMatchObject({ status: 404 });
+  });
+
+  it.each([
+    ["a result nested deeper than anything can walk", `${"[".repeat(20_000)}${"]".repeat(20_000)}`],
+    ["a result with NUL in it", JSON.stringify({ text: "a\u0000b" })],
+  ])("answers 400 for %s and changes nothing", async (_name, result) => {
+    const { taskId, events } = await pendingTask();
+    const raw = `{"taskId":${JSON.stringify(taskId)},"status":"completed","result":${result}}`;
+    const res = await postWebhook(raw, { id: taskId });
+    expect(res).toMatchObject({ status: 400, body: { error: "invalid_request" } });
+    expect((await row(taskId)).status).toBe("pending");
+    expect(events).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@ import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { bodyLimitFor } from "../http/body-limits";
 import { apiError } from "../http/responses";
 import { completeTask } from "../tasks/completion.server";
+import { taskPayloadSchema } from "../tasks/payload";
 import { verifyWebhook } from "../tasks/webhook-signature.server";
 import type { Route } from "./+types/api.webhooks.tasks";
 
@@ -11,7 +12,9 @@ const MAX_BODY_BYTES = bodyLimitFor("/api/webhooks/tasks");
 const completionSchema = z.object({
   taskId: z.string().min(1).max(100),
   status: z.enum(["completed", "failed"]),
-  result: z.unknown().optional(),
+  // A result is stored as JSON like a payload, so it meets the same limits (depth, no NUL):
+  // deeper, JSON.stringify overflows the stack.
+  result: taskPayloadSchema.optional(),
 });
 
 /** POST /api/webhooks/tasks: the signed completion of a task (Standard Webhooks). */

@@ -12,12 +12,16 @@ export const DEFAULT_EMAIL_FROM = "no-reply@example.com";
  * `address` or `Name <address>`, the address by the one email rule. No control characters at all:
  * the value becomes a mail header, where a line break would start another header (Bcc: …).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const oneLine = (v: string) => !CONTROL.test(v);
+const ONE_LINE = "Use one line without control characters.";
+
 const senderSchema = z
   .string()
   .trim()
   .max(254)
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
-  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "Use one line without control characters.")
+  .refine(oneLine, ONE_LINE)
   .refine((v) => {
     const named = /^([^<>]*)<([^<>]+)>$/.exec(v);
     return emailField.safeParse(named ? named[2] : v).success;
@@ -28,7 +32,13 @@ export const SYSTEM_CONFIG = {
     label: "Mail API key (Postmark server token)",
     help: "Leave empty to keep the stored key. Without any key, mail goes to the development outbox.",
     secret: true,
-    schema: z.string().trim().min(8, "Too short for a Postmark server token.").max(200),
+    // Sent as an HTTP header: a space or line break would fail every email (or add a header).
+    schema: z
+      .string()
+      .trim()
+      .min(8, "Too short for a Postmark server token.")
+      .max(200)
+      .regex(/^[\x21-\x7e]+$/, "Paste the token as the provider shows it: no spaces or line breaks."),
     envVar: "MAIL_API_KEY",
     fixedDefault: undefined,
   },
@@ -44,7 +54,8 @@ export const SYSTEM_CONFIG = {
     label: "Application name",
     help: "Shown in the sidebar, page titles and email headings.",
     secret: false,
-    schema: z.string().trim().min(1, "Enter a name.").max(60),
+    // Also the heading (and test subject) of every email.
+    schema: z.string().trim().min(1, "Enter a name.").max(60).refine(oneLine, ONE_LINE),
     envVar: "APP_NAME",
     fixedDefault: APP_NAME,
   },

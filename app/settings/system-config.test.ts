@@ -163,4 +163,25 @@ describe("parseSettingsForm", () => {
     expect(parseSettingsForm(new URLSearchParams({ EMAIL_FROM: "Acme <no-reply@acme.test>" })).ok).toBe(true);
     expect(parseSettingsForm(new URLSearchParams({ reset: "DATABASE_URL" })).ok).toBe(false);
   });
+
+  // Found by the fuzz test: a key with a line break was stored, and from then on every email failed
+  // ("invalid header value": the key travels as an HTTP header), so every action that mails was a 502.
+  it.each([
+    ["MAIL_API_KEY", "abcd1234\r\nX-Other: 1"],
+    ["MAIL_API_KEY", "abcd 1234 efgh"],
+    ["MAIL_API_KEY", "abcd1234\u0000"],
+    ["APP_NAME", "Acme\r\nBcc: x@example.test"],
+    ["APP_NAME", "Acme\u0000"],
+  ])("refuses %s with a control character or space where none belongs (%j)", (key, value) => {
+    const out = parseSettingsForm(new URLSearchParams({ [key]: value }));
+    expect(out.ok).toBe(false);
+    if (!out.ok) expect(Object.keys(out.fieldErrors)).toEqual([key]);
+  });
+
+  it("still accepts a real key and a name with spaces", () => {
+    const out = parseSettingsForm(
+      new URLSearchParams({ MAIL_API_KEY: "a1b2c3d4-e5f6-4711-8899-aabbccddeeff", APP_NAME: "Acme Admin" }),
+    );
+    expect(out.ok).toBe(true);
+  });
 });

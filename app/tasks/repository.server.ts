@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Selectable, Transaction } from "kysely";
+import { hasNoNul } from "../../db/nul";
 import type { Database, TaskTable } from "../../db/schema";
 import { db, now } from "../db.server";
 import type { FinalStatus, TaskView } from "./task-types";
@@ -51,7 +52,12 @@ export async function insertTask(
   return id;
 }
 
+// Every task id is a randomUUID(); the check keeps junk from URLs and webhook bodies (NUL, which
+// PostgreSQL text cannot hold) out of the query, so it is "no such task" on both databases.
+const TASK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export async function findTask(id: string): Promise<TaskRow | undefined> {
+  if (!TASK_ID.test(id)) return undefined;
   return db().selectFrom("task").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
@@ -107,6 +113,8 @@ class UnknownTask extends Error {}
  * this wait (busy timeout) instead of failing a read-then-write upgrade (SQLITE_BUSY_SNAPSHOT).
  */
 export async function applyCompletion(deliveryId: string, completion: Completion): Promise<ApplyOutcome> {
+  // No task id holds NUL, and PostgreSQL cannot compare it: unknown, like any other id.
+  if (!hasNoNul(completion.taskId)) return { kind: "not_found" };
   try {
     return await db()
       .transaction()

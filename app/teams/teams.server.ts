@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { containsText } from "../../db/like";
+import { hasNoNul } from "../../db/nul";
 import { type AccessSubject, can } from "../access/check";
 import { RuleViolation } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
@@ -171,7 +172,8 @@ export async function removeMember(actor: SessionUser, teamId: string, userId: s
  * of accounts are user.read material: managing teams alone must not enumerate them.
  */
 export async function searchUsers(actor: AccessSubject, q: string, limit = 10) {
-  if (!mayFindMembers(actor) || !q.trim()) return [];
+  // No account holds NUL (and PostgreSQL cannot compare it), so such a search finds nobody.
+  if (!mayFindMembers(actor) || !q.trim() || !hasNoNul(q)) return [];
   const text = q.trim();
   return db()
     .selectFrom("user")

@@ -200,4 +200,18 @@ describe("teams", () => {
     });
     expect(await db().selectFrom("team_member").selectAll().execute()).toEqual(before);
   });
+
+  // PostgreSQL text cannot compare NUL: this search was a 500 there. It finds nobody, as on SQLite.
+  it("searching for text with NUL finds nobody", async () => {
+    const manager = await signedIn(["manager"]);
+    const created = await create(manager.cookie, { intent: "create", name: "Nul team" });
+    const teamId = created.headers.get("Location")!.split("/").pop()!;
+    const out = await run(() =>
+      teamLoader(
+        args(request(`/dashboard/teams/${teamId}?find=a%00`, { cookie: manager.cookie }), { id: teamId }),
+      ),
+    );
+    expect(out.status).toBe(200);
+    expect(out.body).toMatchObject({ candidates: [] });
+  });
 });

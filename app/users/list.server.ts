@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { containsText } from "../../db/like";
+import { hasNoNul } from "../../db/nul";
 import { db } from "../db.server";
 import { PAGE_SIZES, USER_SORTS } from "./list-options";
 
 // The list state lives in the URL; this parses it, falling back to defaults on anything odd.
 export const userListQuery = z.object({
-  q: z.string().trim().max(200).catch(""),
-  role: z.string().max(100).catch(""),
+  q: z.string().trim().max(200).refine(hasNoNul).catch(""),
+  role: z.string().max(100).refine(hasNoNul).catch(""),
   status: z.enum(["", "active", "disabled"]).catch(""),
   verified: z.enum(["", "yes", "no"]).catch(""),
   sort: z.enum(USER_SORTS).catch("created_at"),

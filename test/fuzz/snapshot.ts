@@ -1,0 +1,58 @@
+import { createHash } from "node:crypto";
+import { db } from "../../app/db.server";
+import type { Database } from "../../db/schema";
+
+// What "the database is unchanged after a refusal" means for the fuzz test: a digest of every
+// table a request could change, by the columns that carry its state.
+//
+// Left out, because a refusal may rightly write them:
+// - audit_log: a failed sign-in (and other refused attempts) is audited by design;
+// - rate_limit: every counted attempt, refused or not, is a hit;
+// - mail_log, mail_delivery: public forms answer before their email settles, and a delivery
+//   settling in the background must not look like a refused request's write.
+// Columns left out: a session's last_seen_at/expires_at/data (every request slides them), and
+// nothing of task but its identity and payload (the fuzz runs no tasks, but a webhook may finish one).
+// A route may add its own exceptions (FuzzTarget.mayWrite), documented where it does.
+
+export type Table = keyof Database;
+
+const COLUMNS: Partial<Record<Table, readonly string[] | "*">> = {
+  permission: "*",
+  role: "*",
+  role_permission: "*",
+  menu_item: "*",
+  user: "*",
+  user_role: "*",
+  session: ["id", "user_id"],
+  team: "*",
+  team_member: "*",
+  task: ["id", "type", "user_id", "payload", "created_at"],
+  task_artifact: "*",
+  webhook_delivery: "*",
+  system_setting: "*",
+  user_token: "*",
+  broadcast: ["id", "title", "message", "level", "link", "audience", "created_by", "created_at"],
+  notification: "*",
+};
+
+export type Snapshot = Record<string, string>;
+
+export async function snapshot(except: readonly Table[] = []): Promise<Snapshot> {
+  const tables = (Object.keys(COLUMNS) as Table[]).filter((t) => !except.includes(t));
+  const digests = await Promise.all(
+    tables.map(async (table) => {
+      const columns = COLUMNS[table]!;
+      const query = db().selectFrom(table);
+      const rows = await (columns === "*" ? query.selectAll() : query.select(columns as never)).execute();
+      const lines = rows.map((r) => JSON.stringify(r)).sort();
+      const hash = createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16);
+      return [table, `${rows.length} rows ${hash}`] as const;
+    }),
+  );
+  return Object.fromEntries(digests);
+}
+
+/** The tables whose digest differs, for the failure message. */
+export function changed(before: Snapshot, after: Snapshot): string[] {
+  return Object.keys(before).filter((t) => before[t] !== after[t]);
+}

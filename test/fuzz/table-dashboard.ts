@@ -1,0 +1,113 @@
+import fc from "fast-check";
+import { NOTICE_LEVELS } from "../../app/notifications/levels";
+import { CONFIG_KEYS } from "../../app/settings/config-keys";
+import { TEAM_ROLES } from "../../app/teams/team-roles";
+import type { Pools } from "./fixtures";
+import { ANY_INTENT, type FuzzTarget, formIntent } from "./target";
+import { either, emails, ids, names, numbers, oneOf, passwords, segment, text } from "./values";
+
+// The dashboard's page actions, intent by intent (test/fuzz.test.ts checks that every intent the
+// route modules test for is here).
+
+const USERS = "routes/dashboard.users";
+const USER = "routes/dashboard.users.$id";
+const ACCESS = "routes/dashboard.access";
+const TEAMS = "routes/dashboard.teams";
+const TEAM = "routes/dashboard.teams.$id";
+const SETTINGS = "routes/dashboard.settings";
+
+const userPath = (p: Pools) => segment(p.users).map((id) => `/dashboard/users/${id}`);
+const teamPath = (p: Pools) => segment(p.teams).map((id) => `/dashboard/teams/${id}`);
+const roleName = either(fc.constantFrom("fuzz_role", "auditor", "super_admin", "Bad Name"));
+const menuUrl = either(fc.constantFrom("/dashboard/x", "/dashboard", "https://example.test", "javascript:x"));
+
+export const DASHBOARD: FuzzTarget[] = [
+  formIntent(USERS, "/dashboard/users", "create", (p) => ({
+    name: names,
+    email: emails,
+    password: passwords,
+    "roles[]": ids(p.roles),
+  })),
+  formIntent(USERS, "/dashboard/users", "invite", (p) => ({ email: emails, "roles[]": ids(p.roles) })),
+  formIntent(USERS, "/dashboard/users", "resend-invite", (p) => ({ invitationId: ids(p.invitations) })),
+  formIntent(USERS, "/dashboard/users", "cancel-invite", (p) => ({ invitationId: ids(p.invitations) })),
+  formIntent(USERS, "/dashboard/users", "bulk-disable", (p) => ({ "ids[]": ids(p.users) })),
+  formIntent(USERS, "/dashboard/users", "bulk-delete", (p) => ({ "ids[]": ids(p.users) })),
+  formIntent(USERS, "/dashboard/users", ANY_INTENT, (p) => ({ "ids[]": ids(p.users), name: names })),
+
+  formIntent(USER, userPath, "update", (p) => ({ name: names, email: emails, "roles[]": ids(p.roles) })),
+  formIntent(USER, userPath, "disable"),
+  formIntent(USER, userPath, "enable"),
+  formIntent(USER, userPath, "revoke-session", (p) => ({ session: ids(p.sessions) })),
+  formIntent(USER, userPath, "send-reset"),
+  formIntent(USER, userPath, "resend-verification"),
+  formIntent(USER, userPath, "delete"),
+  formIntent(USER, userPath, ANY_INTENT, () => ({ name: names })),
+
+  formIntent(ACCESS, "/dashboard/access", "create-role", (p) => ({
+    name: roleName,
+    label: names,
+    "permissions[]": oneOf(p.permissions),
+  })),
+  formIntent(ACCESS, "/dashboard/access", "update-role", (p) => ({
+    roleId: ids(p.roles),
+    label: names,
+    "permissions[]": oneOf(p.permissions),
+  })),
+  formIntent(ACCESS, "/dashboard/access", "delete-role", (p) => ({ roleId: ids(p.roles) })),
+  formIntent(ACCESS, "/dashboard/access", "update-menu", (p) => ({
+    id: ids(p.menu),
+    title: names,
+    url: menuUrl,
+    icon: oneOf(["users", "settings", "shield", "x"]),
+    requiredPermission: oneOf(p.permissions),
+  })),
+  formIntent(ACCESS, "/dashboard/access", "move-up", (p) => ({ id: ids(p.menu) })),
+  formIntent(ACCESS, "/dashboard/access", "move-down", (p) => ({ id: ids(p.menu) })),
+  formIntent(ACCESS, "/dashboard/access", ANY_INTENT, (p) => ({ id: ids(p.menu), roleId: ids(p.roles) })),
+
+  formIntent(TEAMS, "/dashboard/teams", "create", () => ({ name: names, description: text })),
+  formIntent(TEAMS, "/dashboard/teams", ANY_INTENT, () => ({ name: names })),
+
+  formIntent(TEAM, teamPath, "rename", () => ({ name: names, description: text })),
+  formIntent(TEAM, teamPath, "delete"),
+  formIntent(TEAM, teamPath, "set-member", (p) => ({ userId: ids(p.users), teamRole: oneOf(TEAM_ROLES) })),
+  formIntent(TEAM, teamPath, "remove-member", (p) => ({ userId: ids(p.users) })),
+  formIntent(TEAM, teamPath, ANY_INTENT, (p) => ({ userId: ids(p.users) })),
+
+  // An audience of roles or teams nobody is in is refused with 400 after the notice is recorded
+  // (the page says so), so a refusal here may write the broadcast row.
+  formIntent(
+    "routes/dashboard.broadcast",
+    "/dashboard/broadcast",
+    undefined,
+    (p) => ({
+      title: names,
+      message: names,
+      level: oneOf(NOTICE_LEVELS),
+      link: either(fc.constantFrom("", "/dashboard", "https://example.test/x", "javascript:alert(1)")),
+      audience: oneOf(["all", "roles", "teams"]),
+      "roleIds[]": ids(p.roles),
+      "teamIds[]": ids(p.teams),
+      email: oneOf(["on", "off"]),
+    }),
+    { mayWrite: ["broadcast"] },
+  ),
+
+  formIntent(SETTINGS, "/dashboard/settings", "profile", () => ({ name: names })),
+  formIntent(SETTINGS, "/dashboard/settings", "email", () => ({ email: emails, currentPassword: passwords })),
+  formIntent(SETTINGS, "/dashboard/settings", "password", () => ({
+    currentPassword: passwords,
+    newPassword: passwords,
+    confirm: passwords,
+  })),
+  formIntent(SETTINGS, "/dashboard/settings", "revoke-session", (p) => ({ session: ids(p.sessions) })),
+  formIntent(SETTINGS, "/dashboard/settings", "revoke-others"),
+  formIntent(SETTINGS, "/dashboard/settings", "system", () => ({
+    ...Object.fromEntries(CONFIG_KEYS.map((key) => [key, key === "EMAIL_FROM" ? emails : numbers])),
+    APP_NAME: names,
+  })),
+  formIntent(SETTINGS, "/dashboard/settings", "system", () => ({ reset: oneOf(CONFIG_KEYS) })),
+  formIntent(SETTINGS, "/dashboard/settings", "invite", (p) => ({ email: emails, "roles[]": ids(p.roles) })),
+  formIntent(SETTINGS, "/dashboard/settings", ANY_INTENT, () => ({ name: names })),
+];

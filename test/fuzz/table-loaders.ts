@@ -1,0 +1,88 @@
+import fc from "fast-check";
+import { USER_SORTS } from "../../app/users/list-options";
+import type { Pools } from "./fixtures";
+import { type FuzzTarget, query } from "./target";
+import { dates, either, emails, ids, names, numbers, oneOf, segment, text } from "./values";
+
+// Every loader, with the query parameters it reads (and some it does not).
+
+const token = either(fc.base64String({ minLength: 10, maxLength: 60 }));
+const anon = { caller: "anon" as const };
+const tasks = (suffix: string) => (p: Pools) => segment(p.tasks).map((id) => `/api/tasks/${id}${suffix}`);
+
+export const LOADERS: FuzzTarget[] = [
+  query("root", "/", () => ({ x: text })),
+  query("routes/home", "/", () => ({ x: text })),
+  query("routes/login", "/login", () => ({ redirectTo: text, verified: text }), anon),
+  query("routes/logout", "/logout"),
+  query("routes/theme", "/theme", () => ({ theme: text })),
+  query("routes/register", "/register", () => ({ email: emails }), anon),
+  query(
+    "routes/check-inbox",
+    "/check-inbox",
+    (p) => ({ for: oneOf(["register", "reset", "resend", "__proto__"]), d: ids(p.deliveries) }),
+    anon,
+  ),
+  query("routes/resend-verification", "/resend-verification", () => ({ email: emails }), anon),
+  query("routes/forgot-password", "/forgot-password", () => ({ email: emails }), anon),
+  query("routes/reset-password", "/reset-password", () => ({ token, contested: text }), anon),
+  query("routes/accept-invite", "/accept-invite", () => ({ token }), anon),
+  query("routes/api.auth.verify-email", "/api/auth/verify-email", () => ({ token }), anon),
+  query("routes/api.mail", "/api/mail", () => ({ to: emails })),
+  query("routes/api.access.sync", "/api/access/sync"),
+  query("routes/api.ping", "/api/ping", () => ({ x: text })),
+  query("routes/api.webhooks.tasks", "/api/webhooks/tasks"),
+  query("routes/api.tasks", "/api/tasks", () => ({
+    limit: numbers,
+    cursor: either(fc.constantFrom("a|b", "2026-01-01T00:00:00.000Z|x", "|", "%|_")),
+  })),
+  query("routes/api.tasks.$id", tasks("")),
+  query("routes/api.tasks.$id.download", tasks("/download")),
+  query("routes/api.events", "/api/events", () => ({ lastEventId: text })),
+  query("routes/api.notifications", "/api/notifications", () => ({ limit: numbers })),
+  query("routes/api.not-found", (p) => segment(p.tasks).map((s) => `/api/${s}`)),
+  query("routes/not-found", (p) => segment(p.tasks).map((s) => `/${s}/deeper`)),
+  query("routes/dashboard", "/dashboard", () => ({ x: text })),
+  query("routes/dashboard-home", "/dashboard", () => ({ x: text })),
+  query(
+    "routes/dashboard.users",
+    "/dashboard/users",
+    (p) => ({
+      q: either(fc.constantFrom("%", "_", "root", "ROOT@", "\\%")),
+      role: either(fc.constantFrom(...p.roles, "super_admin", "admin")),
+      status: oneOf(["", "active", "disabled"]),
+      verified: oneOf(["", "yes", "no"]),
+      sort: oneOf(USER_SORTS),
+      dir: oneOf(["asc", "desc"]),
+      page: numbers,
+      size: numbers,
+    }),
+    { runs: 20 },
+  ),
+  query("routes/dashboard.users.$id", (p) => segment(p.users).map((id) => `/dashboard/users/${id}`)),
+  query("routes/dashboard.access", "/dashboard/access"),
+  query("routes/dashboard.settings", "/dashboard/settings", () => ({ tab: text })),
+  query(
+    "routes/dashboard.logs",
+    "/dashboard/logs",
+    () => ({
+      actor: either(emails),
+      action: either(fc.constantFrom("auth.login", "user.update", "%")),
+      target: either(fc.constantFrom("user:", "user:x", ":", "task")),
+      from: dates,
+      to: dates,
+      page: numbers,
+      size: numbers,
+    }),
+    { runs: 20 },
+  ),
+  query("routes/dashboard.teams", "/dashboard/teams", () => ({ q: text })),
+  query(
+    "routes/dashboard.teams.$id",
+    (p) => segment(p.teams).map((id) => `/dashboard/teams/${id}`),
+    () => ({
+      find: either(names),
+    }),
+  ),
+  query("routes/dashboard.broadcast", "/dashboard/broadcast", () => ({ x: text })),
+];

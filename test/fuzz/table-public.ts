@@ -1,0 +1,135 @@
+import fc from "fast-check";
+import { THEMES } from "../../app/http/theme.server";
+import { TASK_REGISTRY } from "../../app/tasks/registry.server";
+import type { Pools } from "./fixtures";
+import { ANY_INTENT, apiCall, type FuzzTarget, formIntent } from "./target";
+import {
+  dates,
+  either,
+  emails,
+  ids,
+  json,
+  member,
+  names,
+  numbers,
+  oneOf,
+  passwords,
+  segment,
+  text,
+} from "./values";
+
+// The public forms and the API endpoints that take a body.
+
+const token = either(fc.base64String({ minLength: 10, maxLength: 60 }));
+const anon = { caller: "anon" as const };
+
+export const PUBLIC: FuzzTarget[] = [
+  formIntent(
+    "routes/login",
+    "/login",
+    undefined,
+    () => ({
+      email: emails,
+      password: passwords,
+      redirectTo: either(fc.constantFrom("/dashboard", "/dashboard/users?x=1", "//evil.example", "/\\evil")),
+    }),
+    anon,
+  ),
+  // Signing out ends the session it is sent with, so every run brings a new one.
+  formIntent("routes/logout", "/logout", undefined, () => ({ anything: text }), { freshSession: true }),
+  formIntent("routes/theme", "/theme", undefined, () => ({ theme: oneOf(THEMES) }), anon),
+  formIntent(
+    "routes/register",
+    "/register",
+    undefined,
+    () => ({ name: names, email: emails, password: passwords }),
+    anon,
+  ),
+  formIntent("routes/check-inbox", "/check-inbox", "retry", (p) => ({ d: ids(p.deliveries) }), anon),
+  formIntent("routes/check-inbox", "/check-inbox", ANY_INTENT, (p) => ({ d: ids(p.deliveries) }), anon),
+  formIntent(
+    "routes/resend-verification",
+    "/resend-verification",
+    undefined,
+    () => ({ email: emails }),
+    anon,
+  ),
+  formIntent("routes/forgot-password", "/forgot-password", undefined, () => ({ email: emails }), anon),
+  formIntent(
+    "routes/reset-password",
+    "/reset-password",
+    undefined,
+    () => ({ token, password: passwords, confirm: passwords }),
+    anon,
+  ),
+  formIntent(
+    "routes/accept-invite",
+    "/accept-invite",
+    undefined,
+    () => ({ token, name: names, password: passwords, confirm: passwords }),
+    anon,
+  ),
+];
+
+const taskPayload = member(
+  fc.record(
+    {
+      durationMs: fc.oneof(fc.integer({ min: -10, max: 100 }), fc.constant(Number.MAX_VALUE), json),
+      fail: fc.oneof(fc.boolean(), json),
+      from: dates,
+      to: dates,
+      q: text,
+      broadcastId: text,
+    },
+    { requiredKeys: [] },
+  ),
+);
+
+const taskPath = (p: Pools) => segment(p.tasks).map((id) => `/api/tasks/${id}`);
+
+export const API: FuzzTarget[] = [
+  apiCall(
+    "routes/api.tasks",
+    "/api/tasks",
+    () => ({
+      type: member(fc.constantFrom(...TASK_REGISTRY.keys(), "nope", "__proto__")),
+      payload: taskPayload,
+    }),
+    { runs: 50 },
+  ),
+  apiCall("routes/api.mail", "/api/mail", () => ({ to: member(emails) })),
+  apiCall("routes/api.access.sync", "/api/access/sync", () => ({ anything: json })),
+  apiCall(
+    "routes/api.webhooks.tasks",
+    "/api/webhooks/tasks",
+    (p) => ({
+      taskId: member(ids(p.tasks)),
+      status: member(oneOf(["completed", "failed", "pending"])),
+      result: json,
+    }),
+    { signed: true, caller: "anon", runs: 60 },
+  ),
+  formIntent("routes/api.notifications", "/api/notifications", "read", (p) => ({ id: ids(p.notifications) })),
+  formIntent("routes/api.notifications", "/api/notifications", "read-all"),
+  formIntent("routes/api.notifications", "/api/notifications", ANY_INTENT, (p) => ({
+    id: ids(p.notifications),
+  })),
+  apiCall("routes/api.tasks.$id", taskPath, () => ({ status: json })),
+  apiCall(
+    "routes/api.not-found",
+    (p) => segment(p.tasks).map((s) => `/api/${s}`),
+    () => ({ x: json }),
+  ),
+  apiCall(
+    "routes/not-found",
+    (p) => segment(p.tasks).map((s) => `/${s}/x`),
+    () => ({ x: json }),
+  ),
+  apiCall(
+    "routes/api.tasks.$id.download",
+    (p) => segment(p.tasks).map((s) => `/api/tasks/${s}/download`),
+    () => ({
+      x: numbers,
+    }),
+  ),
+];
