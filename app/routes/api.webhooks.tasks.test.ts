@@ -143,11 +143,16 @@ describe("POST /api/webhooks/tasks", () => {
   });
 
   // Signed bodies are still input: found by the fuzz test (test/fuzz.test.ts), these were 500s.
-  it.each([
-    ["a taskId with NUL (PostgreSQL text cannot hold it)", { taskId: "a\u0000b", status: "completed" }],
-    ["a taskId that is no task id", { taskId: "../x", status: "completed" }],
-  ])("answers 404 for %s", async (_name, body) => {
-    expect(await postWebhook(body, { id: "msg_odd" })).toMatchObject({ status: 404 });
+  it("answers 404 for a taskId that is no task id", async () => {
+    expect(await postWebhook({ taskId: "../x", status: "completed" }, { id: "../x" })).toMatchObject({
+      status: 404,
+    });
+  });
+
+  it("answers 400 for a taskId with NUL (no webhook-id header can carry it to match)", async () => {
+    expect(await postWebhook({ taskId: "a\u0000b", status: "completed" }, { id: "msg_odd" })).toMatchObject({
+      status: 400,
+    });
   });
 
   it.each([
@@ -160,5 +165,19 @@ describe("POST /api/webhooks/tasks", () => {
     expect(res).toMatchObject({ status: 400, body: { error: "invalid_request" } });
     expect((await row(taskId)).status).toBe("pending");
     expect(events).toEqual([]);
+  });
+
+  it("refuses a signed delivery whose webhook-id names another task: 400, neither task touched", async () => {
+    const target = await pendingTask();
+    const other = await pendingTask();
+    const before = [await row(target.taskId), await row(other.taskId)];
+    // Signed correctly, but for the other task's id: it would spend that task's replay slot.
+    const res = await postWebhook({ taskId: target.taskId, status: "failed" }, { id: other.taskId });
+    expect(res).toMatchObject({ status: 400, body: { error: "invalid_request" } });
+    expect([await row(target.taskId), await row(other.taskId)]).toEqual(before);
+    expect(target.events).toEqual([]);
+    // The other task's own completion still applies.
+    expect((await postWebhook({ taskId: other.taskId, status: "completed" })).status).toBe(200);
+    expect((await row(other.taskId)).status).toBe("completed");
   });
 });

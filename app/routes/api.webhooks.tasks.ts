@@ -44,6 +44,10 @@ export async function action({ request }: Route.ActionArgs) {
       issues: body.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
     });
   }
+  // The id is the task's (the contract): a delivery signed for one task must not apply to another,
+  // nor spend that other task's replay slot.
+  if (deliveryId !== body.data.taskId)
+    return apiError(400, "invalid_request", { message: "webhook-id must be the task id." });
   const outcome = await completeTask(deliveryId, {
     taskId: body.data.taskId,
     status: body.data.status,
