@@ -6,6 +6,7 @@ import pino from "pino";
 import type { RouterContextProvider, ServerBuild } from "react-router";
 import { limitRequestBodies } from "./app/http/body-limit.server";
 import { redactUrl } from "./app/http/redact-url";
+import { refuseBadHost, refuseCrossOrigin } from "./app/http/request-guards.server";
 import { loadDotEnv } from "./scripts/dotenv";
 
 // A lean server: static files only under /assets and for known public files, compression that
@@ -52,6 +53,8 @@ app.use((req, res, next) => {
   next();
 });
 
+app.use(refuseBadHost);
+app.use(refuseCrossOrigin);
 app.use(limitRequestBodies());
 
 let getBuild: () => Promise<ServerBuild>;

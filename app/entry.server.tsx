@@ -18,14 +18,21 @@ export const streamTimeout = 5_000;
 
 /**
  * React Router logs every error with its stack. A 4xx it raises itself (a POST to a page without an
- * action, an unknown path) is an answer to a bad request, not a fault: logging it would let anyone
- * flood the logs. Aborted requests (the client left) are not faults either.
+ * action, an unknown path, an action from another origin) is an answer to a bad request, not a
+ * fault: logging it would let anyone flood the logs. Aborted requests (the client left) are not
+ * faults either.
  */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
+  if (isOriginRefusal(error)) return;
   console.error(error);
 };
+
+/** React Router's own refusal of a page action from another origin (a 400 it has answered already). */
+function isOriginRefusal(error: unknown): boolean {
+  return error instanceof Error && (error.message === "Bad Request" || /`origin` header/.test(error.message));
+}
 
 export default function handleRequest(
   request: Request,

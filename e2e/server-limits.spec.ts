@@ -74,3 +74,54 @@ test("a page action posted as JSON gets 415, not 500", async ({ request }) => {
   });
   expect(res.status()).toBe(415);
 });
+
+/** One request with raw headers (Host included, or left out), answered status and body. */
+function rawRequest(opts: {
+  method?: string;
+  path: string;
+  headers: Record<string, string>;
+  setHost?: boolean;
+}) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest({
+      host: "127.0.0.1",
+      port: Number(E2E_PORT),
+      method: opts.method ?? "GET",
+      path: opts.path,
+      headers: opts.headers,
+      setHost: opts.setHost ?? true,
+    });
+    req.on("response", (res) => {
+      let body = "";
+      res.on("data", (c) => {
+        body += c;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+test("a missing or malformed Host is a 400, not a 500", async () => {
+  for (const host of ["", "a b", "[::1", "a:99999", "a/b"]) {
+    const answer = await rawRequest({ path: "/login", headers: host ? { Host: host } : {}, setHost: false });
+    expect(answer.status, `Host: ${host}`).toBe(400);
+  }
+  expect((await rawRequest({ path: "/login", headers: {} })).status).toBe(200);
+});
+
+test("a state-changing request from another origin is a 403 on pages too, before React Router's own check", async () => {
+  const refusedHeaders: Record<string, string>[] = [
+    { Origin: "http://evil.test" },
+    { Origin: "null" },
+    { "Sec-Fetch-Site": "cross-site", Origin: "http://evil.test" },
+    { "Sec-Fetch-Site": "same-site" },
+  ];
+  for (const headers of refusedHeaders) {
+    for (const path of ["/login", "/login.data", "/register", "/api/tasks"]) {
+      const answer = await rawRequest({ method: "POST", path, headers });
+      expect(answer.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+    }
+  }
+});

@@ -9,31 +9,40 @@ export const nonceContext = createContext<string>("");
 // Signed by their sender instead of protected by the browser's origin headers.
 const CSRF_EXEMPT = ["/api/webhooks/"];
 
-function refuse(request: Request) {
-  return new URL(request.url).pathname.startsWith("/api/")
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Whether a request must be refused as coming from another origin. A state-changing request must
+ * come from this very origin. Browsers send Sec-Fetch-Site and/or Origin: "same-site" (a sibling
+ * subdomain) is refused like "cross-site", and an Origin must be the request's own or BASE_URL's
+ * (a proxy in front may change the scheme or host the app sees). Tools such as curl send neither
+ * header and cannot carry a victim's cookies: they pass on to the session check. Signed webhooks
+ * are exempt. One rule, applied by server.ts before React Router (whose own origin check would
+ * answer 400 first) and by the root middleware under any other server.
+ */
+export function isCrossOrigin(
+  request: { method: string; pathname: string; headers: { get(name: string): string | null } },
+  requestOrigin: string,
+): boolean {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return false;
+  if (CSRF_EXEMPT.some((p) => request.pathname.startsWith(p))) return false;
+  const site = request.headers.get("Sec-Fetch-Site");
+  if (site !== null && site !== "same-origin") return true;
+  const claimed = request.headers.get("Origin");
+  return claimed !== null && claimed !== requestOrigin && claimed !== publicOrigin();
+}
+
+/** The refusal of a cross-origin request: JSON on /api/*, text elsewhere. */
+export function crossOriginRefusal(pathname: string): Response {
+  return pathname.startsWith("/api/")
     ? apiError(403, "forbidden", { reason: "cross_site_request" })
     : new Response("Cross-site request refused", { status: 403 });
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/**
- * A state-changing request must come from this very origin. Browsers send Sec-Fetch-Site and/or
- * Origin: "same-site" (a sibling subdomain) is refused like "cross-site", and an Origin must be the
- * request's own or BASE_URL's (a proxy in front may change the scheme or host the app sees).
- * remix-utils' CSRF middleware lets same-site through, so the rule is written out here.
- * Tools such as curl send neither header and cannot carry a victim's cookies: they pass on to
- * the session check.
- */
 export const csrfMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
-  if (SAFE_METHODS.has(request.method.toUpperCase())) return next();
   const { pathname, origin } = new URL(request.url);
-  if (CSRF_EXEMPT.some((p) => pathname.startsWith(p))) return next();
-  const site = request.headers.get("Sec-Fetch-Site");
-  if (site !== null && site !== "same-origin") return refuse(request);
-  const claimed = request.headers.get("Origin");
-  if (claimed !== null && claimed !== origin && claimed !== publicOrigin()) return refuse(request);
-  return next();
+  const probe = { method: request.method, pathname, headers: request.headers };
+  return isCrossOrigin(probe, origin) ? crossOriginRefusal(pathname) : next();
 };
 
 function publicOrigin(): string | null {
