@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { bodyLimitFor, isApiPath, PAYLOAD_TOO_LARGE_CODE } from "./body-limits";
 
 type Next = (error?: unknown) => void;
@@ -46,6 +47,11 @@ export function limitRequestBodies(limitFor: (pathname: string) => number = body
       }
       return emit.call(this, event, ...rest);
     } as typeof req.emit;
+    // An app that answers before reading the body (a 401 without a session) leaves Node to close
+    // the socket with the body unread, which resets the client: linger there too.
+    const socket = req.socket;
+    const destroySoon = socket.destroySoon;
+    socket.destroySoon = () => (req.complete ? destroySoon.call(socket) : lingerClose(req, socket));
     next();
   };
 }
@@ -54,8 +60,11 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number, ap
   req.pause();
   const socket = req.socket;
   if (res.headersSent) {
-    // The app already answered while the body kept coming: nothing more can be said on this socket.
-    socket.destroy();
+    // The app answered before the body was over (a 401 without a session): nothing more can be
+    // said on this socket, so it closes the same lingering way once that answer is out.
+    if (res.writableFinished) lingerClose(req, socket);
+    else res.once("finish", () => lingerClose(req, socket));
+    setTimeout(() => socket.destroy(), CLOSE_ANYWAY_MS).unref();
     return;
   }
   const body = api
@@ -72,14 +81,20 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number, ap
   // with the rest of the body unread: end our side instead and linger.
   socket.destroySoon = () => {
     clearTimeout(timer);
-    if (socket.writable) socket.end();
-    const linger = setTimeout(() => socket.destroy(), LINGER_MS);
-    linger.unref();
-    socket.once("end", () => {
-      clearTimeout(linger);
-      socket.destroy();
-    });
-    req.resume(); // the wrapped emit drops the bytes
+    lingerClose(req, socket);
   };
   res.end(body);
+}
+
+/** Ends our side, reads and drops what still arrives for at most LINGER_MS, then closes. */
+function lingerClose(req: IncomingMessage, socket: Socket) {
+  if (socket.destroyed) return;
+  if (socket.writable) socket.end();
+  const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+  linger.unref();
+  socket.once("end", () => {
+    clearTimeout(linger);
+    socket.destroy();
+  });
+  req.resume(); // the wrapped emit drops the bytes
 }

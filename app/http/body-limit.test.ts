@@ -16,6 +16,11 @@ beforeAll(async () => {
   const guard = limitRequestBodies();
   server = createServer((req, res) => {
     guard(req, res, () => {
+      // Stands for a route that answers before reading the body (a 401 without a session).
+      if (req.url === "/early") {
+        res.statusCode = 401;
+        return void res.end("sign in first");
+      }
       let bytes = 0;
       req.on("data", (chunk: Buffer) => {
         bytes += chunk.length;
@@ -180,6 +185,14 @@ describe("request body limits (server.ts guard)", () => {
     for (const contentLength of [true, false]) {
       const outcomes = await sendFromAnotherProcess("/login", 64 * 1024 * KB, contentLength, 6);
       expect(outcomes).toEqual(Array(6).fill("413 close"));
+    }
+  }, 60_000);
+
+  it("closes as cleanly when the app answered before the body was over (a 401 without a session)", async () => {
+    // Chunked: a declared Content-Length over the limit is refused before the app runs at all.
+    for (let round = 0; round < 2; round++) {
+      const outcomes = await sendFromAnotherProcess("/early", 64 * 1024 * KB, false, 6);
+      expect(outcomes.map((o) => o.split(" ")[0])).toEqual(Array(6).fill("401"));
     }
   }, 60_000);
 });
