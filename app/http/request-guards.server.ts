@@ -22,7 +22,7 @@ export function requestOrigin(req: Request): string | null {
 
 async function send(res: Response, answer: globalThis.Response) {
   res.status(answer.status);
-  answer.headers.forEach((value, name) => res.setHeader(name, value));
+  for (const [name, value] of answer.headers) res.setHeader(name, value);
   res.end(Buffer.from(await answer.arrayBuffer()));
 }
 
