@@ -1,6 +1,7 @@
 import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { readBodyText } from "../http/body.server";
+import { bodyLimitFor } from "../http/body-limits";
 import { isApiRequest } from "../http/request-info.server";
 import { apiError } from "../http/responses";
 import { can } from "./check";
@@ -69,7 +70,7 @@ function isGated(pattern: string): boolean {
 async function formIntent(request: Request): Promise<string | null> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.startsWith("application/x-www-form-urlencoded")) return null;
-  const text = await readBodyText(request.clone(), 64 * 1024).catch(() => "");
+  const text = await readBodyText(request.clone(), bodyLimitFor(PASSWORD_PAGE)).catch(() => "");
   return new URLSearchParams(text).get("intent");
 }
 

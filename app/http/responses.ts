@@ -1,4 +1,5 @@
 import { data, type HeadersArgs } from "react-router";
+import { PAYLOAD_TOO_LARGE_CODE } from "./body-limits";
 
 // The JSON error shape of every /api route: {"error": CODE, ...details}.
 export function apiError(
@@ -8,6 +9,11 @@ export function apiError(
   init?: ResponseInit,
 ) {
   return Response.json({ error, ...extra }, { ...init, status });
+}
+
+/** `413 {"error":"payload_too_large","limit":N}`: the shape server.ts's body guard answers too. */
+export function payloadTooLarge(limit: number) {
+  return apiError(413, PAYLOAD_TOO_LARGE_CODE, { limit });
 }
 
 // Every 429 goes through here so none can leave without Retry-After (DESIGN §6 "Limits").

@@ -5,7 +5,7 @@ import { emailField } from "../auth/account-schemas";
 import { baseUrl } from "../env.server";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { bodyLimitFor } from "../http/body-limits";
-import { apiError, tooManyRequests } from "../http/responses";
+import { apiError, payloadTooLarge, tooManyRequests } from "../http/responses";
 import { MailSendError, sendNotificationEmail } from "../mail/senders.server";
 import { hit } from "../security/rate-limit.server";
 import { getSystemConfig } from "../settings/system-config.server";
@@ -20,7 +20,7 @@ export async function action(args: Route.ActionArgs) {
   try {
     body = JSON.parse(await readBodyText(args.request, bodyLimitFor("/api/mail")));
   } catch (error) {
-    if (error instanceof BodyTooLarge) return apiError(413, "payload_too_large");
+    if (error instanceof BodyTooLarge) return payloadTooLarge(bodyLimitFor("/api/mail"));
     return apiError(400, "invalid_request", { message: 'The body must be JSON: {"to": "address"}.' });
   }
   const parsed = bodySchema.safeParse(body);

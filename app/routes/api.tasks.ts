@@ -2,7 +2,7 @@ import { z } from "zod";
 import { requirePermission, requireUser } from "../access/guard.server";
 import { audit } from "../audit/audit.server";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
-import { apiError, tooManyRequests } from "../http/responses";
+import { apiError, payloadTooLarge, tooManyRequests } from "../http/responses";
 import { createTask, MAX_TASK_BODY_BYTES } from "../tasks/create-task.server";
 import { listTasks } from "../tasks/repository.server";
 import type { Route } from "./+types/api.tasks";
@@ -42,8 +42,7 @@ export async function action(args: Route.ActionArgs) {
   try {
     body = JSON.parse(await readBodyText(args.request, MAX_TASK_BODY_BYTES));
   } catch (error) {
-    if (error instanceof BodyTooLarge)
-      return apiError(413, "payload_too_large", { limit: MAX_TASK_BODY_BYTES });
+    if (error instanceof BodyTooLarge) return payloadTooLarge(MAX_TASK_BODY_BYTES);
     return apiError(400, "invalid_request", { message: "The body must be JSON: {type, payload}." });
   }
 

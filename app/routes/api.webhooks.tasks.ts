@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { bodyLimitFor } from "../http/body-limits";
-import { apiError } from "../http/responses";
+import { apiError, payloadTooLarge } from "../http/responses";
 import { completeTask } from "../tasks/completion.server";
 import { taskPayloadSchema } from "../tasks/payload";
 import { verifyWebhook } from "../tasks/webhook-signature.server";
@@ -25,7 +25,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     raw = await readBodyText(request, MAX_BODY_BYTES);
   } catch (error) {
-    if (error instanceof BodyTooLarge) return apiError(413, "payload_too_large");
+    if (error instanceof BodyTooLarge) return payloadTooLarge(MAX_BODY_BYTES);
     throw error;
   }
   // The signature covers the exact bytes received, so it is checked before anything parses them.
