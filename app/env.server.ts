@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailField } from "./auth/account-schemas";
+import { emailField } from "./email-address";
 
 // `KEY=` in .env means "not set", not "set to the empty string".
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);

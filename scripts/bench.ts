@@ -11,7 +11,7 @@ import { createCookie } from "react-router";
 import { Webhook } from "standardwebhooks";
 import { createDb } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
-import { seed } from "../db/seed";
+import { seed } from "../app/server/seed.server";
 import { sessionFor, usersWithSessions } from "./bench/fixtures";
 import { benchSchema } from "./bench/postgres";
 import { openMany, openSse } from "./bench/sse-client";

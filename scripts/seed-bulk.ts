@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import { createDb } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import type { Database } from "../db/schema";
-import { seed } from "../db/seed";
+import { seed } from "../app/server/seed.server";
 import { loadDotEnv } from "./dotenv";
 
 const ACTIONS = [

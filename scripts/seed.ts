@@ -1,6 +1,6 @@
 import { createDb, describeDbError } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
-import { describeSeed, SeedConfigError, seed } from "../db/seed";
+import { describeSeed, SeedConfigError, seed } from "../app/server/seed.server";
 import { loadDotEnv } from "./dotenv";
 
 loadDotEnv();

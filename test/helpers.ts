@@ -5,8 +5,8 @@ import { hashPassword } from "../app/auth/password.server";
 import { startSession } from "../app/auth/session.server";
 import { db, now } from "../app/db.server";
 import { createRequestContext } from "../app/server/lifecycle.server";
+import { seed } from "../app/server/seed.server";
 import { migrateToLatest } from "../db/migrate";
-import { seed } from "../db/seed";
 
 export const ORIGIN = "http://localhost:3000";
 export const PASSWORD = "correct horse battery";

@@ -15,6 +15,9 @@ process.env.LOG_LEVEL = "silent";
 
 if (process.env.TEST_DATABASE === "postgres") {
   const schema = await createTestSchema();
+  // The implementations a PostgreSQL deployment runs: the LISTEN/NOTIFY bus, the queue runner.
+  const { composeServices } = await import("../app/server/composition.server");
+  composeServices();
   afterAll(async () => {
     const { stopSystemBus } = await import("../app/events/bus.server");
     const { closeDb } = await import("../app/db.server");

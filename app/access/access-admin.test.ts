@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { seed } from "../../db/seed";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { db } from "../db.server";
 import { loader as rootLoader } from "../root";
 import { action, loader } from "../routes/dashboard.access";
+import { seed } from "../server/seed.server";
 import { invalidateMenu } from "./menu.server";
 import { invalidateRoles } from "./role-cache.server";
 

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
-import { MENU_ICONS } from "../components/icons";
 import { db, now } from "../db.server";
+import { InvalidInput } from "../domain-errors";
+import { MENU_ICON_NAMES } from "./menu";
 import { invalidateMenu, menuItems } from "./menu.server";
 import { PERMISSION_KEYS } from "./permissions";
-import { InvalidInput } from "./rules.server";
 
 export const menuItemSchema = z.object({
   id: z.string().uuid(),
@@ -22,7 +22,7 @@ export const menuItemSchema = z.object({
         .replace(/\/{2,}/g, "/")
         .replace(/(.)\/$/, "$1"),
     ),
-  icon: z.enum(Object.keys(MENU_ICONS) as [string, ...string[]], {
+  icon: z.enum(MENU_ICON_NAMES, {
     message: "Choose one of the listed icons.",
   }),
   requiredPermission: z.enum(PERMISSION_KEYS as [string, ...string[]], {

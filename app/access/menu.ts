@@ -1,10 +1,33 @@
 import type { PermissionKey } from "./permissions";
 
+/** The icons a menu row may name; app/components/icons.ts maps each to its lucide component. */
+export const MENU_ICON_NAMES = [
+  "Activity",
+  "Bell",
+  "Building2",
+  "Calendar",
+  "ChartBar",
+  "Database",
+  "FileText",
+  "Folder",
+  "House",
+  "Inbox",
+  "KeyRound",
+  "LayoutDashboard",
+  "Mail",
+  "Megaphone",
+  "Settings",
+  "ShieldCheck",
+  "Users",
+  "UsersRound",
+] as const;
+export type MenuIconName = (typeof MENU_ICON_NAMES)[number];
+
 export type SeedMenuItem = {
   order: number;
   title: string;
   url: string;
-  icon: string;
+  icon: MenuIconName;
   requiredPermission: PermissionKey;
 };
 

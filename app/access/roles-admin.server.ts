@@ -5,9 +5,10 @@ import type { Database } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
+import { RuleViolation } from "../domain-errors";
 import { PERMISSION_KEYS } from "./permissions";
 import { invalidateRoles, roleGrants } from "./role-cache.server";
-import { assertMayEditRole, RuleViolation } from "./rules.server";
+import { assertMayEditRole } from "./rules.server";
 
 export const roleNameSchema = z
   .string()

@@ -1,21 +1,6 @@
 import { db } from "../db.server";
+import { InvalidInput, RuleViolation } from "../domain-errors";
 import { type RoleGrant, roleGrants } from "./role-cache.server";
-
-/** A rule of the product refused the change; the message is safe to show. */
-export class RuleViolation extends Error {}
-
-/** The input breaks no rule but cannot be used as sent (a wrong current password, say); shown on `field`. */
-export class InvalidInput extends Error {
-  constructor(
-    message: string,
-    readonly field = "form",
-  ) {
-    super(message);
-  }
-}
-
-/** The record an action names is gone (or never existed); the message is safe to show. */
-export class NotFound extends Error {}
 
 type Actor = { id: string; isSuperAdmin: boolean; permissions: ReadonlySet<string> };
 

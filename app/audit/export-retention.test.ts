@@ -4,11 +4,11 @@ import { args, request, run, setupDatabase, signedIn } from "../../test/helpers"
 import { RecordingRunner } from "../../test/tasks";
 import { db } from "../db.server";
 import { loader as downloadLoader } from "../routes/api.tasks.$id.download";
+import { purgeAuditPastRetention } from "../server/cleanup.server";
 import { setSystemConfig } from "../settings/system-config.server";
 import { createTask } from "../tasks/create-task.server";
 import { auditExport } from "../tasks/definitions/audit-export.server";
 import { setTaskRunner } from "../tasks/runner.server";
-import { purgeExpiredAudit } from "./retention.server";
 
 beforeAll(async () => {
   await setupDatabase();
@@ -124,9 +124,9 @@ describe("audit retention", () => {
       .insertInto("audit_log")
       .values([entry("user.update", 5), entry("user.update", 40), entry("user.update", 400)])
       .execute();
-    expect(await purgeExpiredAudit()).toBe(1); // default 365 days
+    expect(await purgeAuditPastRetention()).toBe(1); // default 365 days
     await setSystemConfig("AUDIT_RETENTION_DAYS", "30", null);
-    expect(await purgeExpiredAudit()).toBe(1);
+    expect(await purgeAuditPastRetention()).toBe(1);
     const left = await db().selectFrom("audit_log").select(["action"]).execute();
     expect(left.map((l) => l.action).sort()).toEqual(["audit.retention", "audit.retention", "user.update"]);
   });

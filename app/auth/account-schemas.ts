@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailField } from "../email-address";
 import { COMMON_PASSWORDS } from "./common-passwords";
 
 // Field rules shared by the public account forms and the personal settings, browser and server alike.
@@ -6,14 +7,6 @@ import { COMMON_PASSWORDS } from "./common-passwords";
 export const PASSWORD_MIN = 10;
 
 export const nameField = z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters.");
-
-/** The one email address rule: forms, invitations, the seed, the environment and the sender setting. */
-export const emailField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254, "Use at most 254 characters.")
-  .pipe(z.email("Enter a valid email address."));
 
 /**
  * The one password policy: register, reset, invitation, change, an admin's temporary password and

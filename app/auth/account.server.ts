@@ -1,6 +1,6 @@
-import { InvalidInput } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
+import { InvalidInput } from "../domain-errors";
 import { closeStreamsOf } from "../events/stream.server";
 import { sendVerificationEmail } from "../mail/senders.server";
 import { reserveReauth } from "../security/login-limits.server";

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { roleGrants } from "../access/role-cache.server";
-import { assertRoleChangeAllowed, InvalidInput } from "../access/rules.server";
+import { assertRoleChangeAllowed } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
+import { InvalidInput } from "../domain-errors";
 import { sendInviteEmail } from "../mail/senders.server";
 import { acceptInviteUrl } from "./links.server";
 import { hashPassword } from "./password.server";

@@ -4,9 +4,9 @@ import { FormStrategy } from "remix-auth-form";
 import { z } from "zod";
 import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
+import { emailField } from "../email-address";
 import { clientIp } from "../http/request-info.server";
 import { reserveLoginAttempt } from "../security/login-limits.server";
-import { emailField } from "./account-schemas";
 import { dummyPasswordHash, verifyPassword } from "./password.server";
 
 export const loginSchema = z.object({

@@ -20,6 +20,7 @@ import {
   Users,
   UsersRound,
 } from "lucide-react";
+import type { MenuIconName } from "../access/menu";
 
 // The icons a menu row may name. Listed explicitly so the bundle carries these and not all of lucide.
 export const MENU_ICONS = {
@@ -41,9 +42,7 @@ export const MENU_ICONS = {
   ShieldCheck,
   Users,
   UsersRound,
-} satisfies Record<string, LucideIcon>;
-
-export type MenuIconName = keyof typeof MENU_ICONS;
+} satisfies Record<MenuIconName, LucideIcon>;
 
 /** Unknown names fall back to a neutral circle rather than failing the render. */
 export function menuIcon(name: string): LucideIcon {

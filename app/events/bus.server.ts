@@ -1,15 +1,10 @@
-import { sql } from "kysely";
-import { isPostgresUrl } from "../../db/connection";
-import { db } from "../db.server";
-import { env } from "../env.server";
 import { setClusterLink } from "./cluster.server";
 import type { Channel, SystemEvent } from "./event-types";
-import { createPostgresBus, type PostgresBus } from "./postgres-bus.server";
 
 export type Subscriber = (event: SystemEvent) => void;
 
-/** Publish/subscribe for system events, addressed to one user. A Redis or Postgres LISTEN
- * implementation can replace the in-process one when several instances run. */
+/** Publish/subscribe for system events, addressed to one user: in-process here, across instances
+ * through LISTEN/NOTIFY in postgres-bus.server.ts. */
 export interface EventBus {
   publish(channel: Channel, event: SystemEvent): void;
   subscribe(channel: Channel, userId: string, subscriber: Subscriber): () => void;
@@ -60,54 +55,49 @@ export function createInProcessBus(onError: (error: unknown) => void = console.e
 
 // One bus per process, also across the dev server's module reloads.
 const holder = globalThis as typeof globalThis & {
-  __systemEventBus?: EventBus;
-  __postgresBus?: PostgresBus;
+  __systemEventBus?: RunningBus;
+  __systemBusFactory?: BusFactory;
   __busResync?: Set<() => void>;
 };
 holder.__busResync ??= new Set();
 const resyncHooks = holder.__busResync;
 
-/** In-process on SQLite (one instance); across instances through LISTEN/NOTIFY on PostgreSQL. */
-export function systemBus(): EventBus {
-  if (holder.__systemEventBus) return holder.__systemEventBus;
-  const local = createInProcessBus();
-  const url = env().DATABASE_URL;
-  if (!isPostgresUrl(url)) {
-    holder.__systemEventBus = local;
-    return local;
-  }
-  const bus = createPostgresBus({
-    url,
-    local,
-    notify: (channel, payloads) =>
-      sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as t(p, i) order by i`.execute(
-        db(),
-      ),
-    onResync: () => {
-      for (const hook of resyncHooks) hook();
-    },
-  });
-  holder.__postgresBus = bus;
-  setClusterLink(bus);
-  holder.__systemEventBus = bus;
-  return bus;
+/** A bus that connects somewhere (LISTEN/NOTIFY): ready once it listens, closed at shutdown. */
+export type RunningBus = EventBus & { ready?: Promise<void>; close?(): Promise<void> };
+export type BusFactory = () => RunningBus;
+
+/**
+ * The composition root (app/server/composition.server.ts) says which bus this deployment uses;
+ * until it does, events stay in this process, which is right for one instance on SQLite.
+ */
+export function useSystemBusFactory(factory: BusFactory | undefined) {
+  holder.__systemBusFactory = factory;
 }
 
-/** Resolves once this instance listens for the others (at once on SQLite). */
+export function systemBus(): EventBus {
+  holder.__systemEventBus ??= holder.__systemBusFactory?.() ?? createInProcessBus();
+  return holder.__systemEventBus;
+}
+
+/** Resolves once this instance listens for the others (at once when the bus is in-process). */
 export async function startSystemBus() {
   systemBus();
-  await holder.__postgresBus?.ready;
+  await holder.__systemEventBus?.ready;
 }
 
 export async function stopSystemBus() {
-  const bus = holder.__postgresBus;
-  holder.__postgresBus = undefined;
+  const bus = holder.__systemEventBus;
   holder.__systemEventBus = undefined;
   setClusterLink(undefined);
-  await bus?.close();
+  await bus?.close?.();
 }
 
 /** Runs after the cross-instance listener reconnects, e.g. to make SSE clients reconcile. */
 export function onBusResync(hook: () => void) {
   resyncHooks.add(hook);
+}
+
+/** What a cross-instance bus calls after its listener came back from a drop. */
+export function busResynced() {
+  for (const hook of resyncHooks) hook();
 }

@@ -1,6 +1,5 @@
 // The system events the bus carries and the SSE stream forwards. A discriminated union, so a new
 // kind (a broadcast notice, say) is one more member and every switch over `type` is checked.
-import type { FinalStatus } from "../tasks/task-types";
 
 export const SYSTEM_EVENT_CHANNEL = "system-event";
 export type Channel = typeof SYSTEM_EVENT_CHANNEL;
@@ -9,7 +8,8 @@ export type TaskCompletedEvent = {
   type: "task-completed";
   userId: string;
   taskId: string;
-  status: FinalStatus;
+  /** A final task status (FinalStatus in app/tasks/task-types.ts; the events layer names no domain). */
+  status: "completed" | "failed";
 };
 
 export type TaskProgressEvent = {

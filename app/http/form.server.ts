@@ -1,7 +1,6 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { InvalidInput, NotFound, RuleViolation } from "../access/rules.server";
-import { MailSendError } from "../mail/senders.server";
+import { InvalidInput, MailSendError, NotFound, RuleViolation } from "../domain-errors";
 import { RateLimitedError } from "../security/rate-limit.server";
 import { tooManyRequestsForm } from "./responses";
 import { type Toast, toastCookie } from "./toast.server";

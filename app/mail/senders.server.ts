@@ -1,20 +1,9 @@
 import type { EmailType } from "../../emails/email-texts";
+import { MailSendError } from "../domain-errors";
 import { type EmailRequest, sendEmail } from "./send-email.server";
 import { MailProviderError } from "./transport.server";
 
 // One sender per email type. Each wraps provider errors as "Failed to send <what>: <provider message>".
-
-/** The error every sender throws when the provider refuses; the message is ready to show an admin. */
-export class MailSendError extends Error {
-  constructor(
-    what: string,
-    readonly providerMessage: string,
-    readonly type: EmailType,
-  ) {
-    super(`Failed to send ${what}: ${providerMessage}`);
-    this.name = "MailSendError";
-  }
-}
 
 async function send(what: string, request: EmailRequest) {
   try {

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { requirePermission } from "../access/guard.server";
 import { audit } from "../audit/audit.server";
-import { emailField } from "../auth/account-schemas";
+import { MailSendError } from "../domain-errors";
+import { emailField } from "../email-address";
 import { baseUrl } from "../env.server";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { bodyLimitFor } from "../http/body-limits";
 import { apiError, payloadTooLarge, tooManyRequests } from "../http/responses";
-import { MailSendError, sendNotificationEmail } from "../mail/senders.server";
+import { sendNotificationEmail } from "../mail/senders.server";
 import { hit } from "../security/rate-limit.server";
 import { getSystemConfig } from "../settings/system-config.server";
 import type { Route } from "./+types/api.mail";

@@ -1,7 +1,15 @@
 import { purgeExpiredAudit } from "../audit/retention.server";
 import { db, now } from "../db.server";
 import { purgeExpiredRateLimits } from "../security/rate-limit.server";
+import { getSystemConfig } from "../settings/system-config.server";
 import { pruneDeliveries } from "../tasks/repository.server";
+
+const DAY_MS = 86_400_000;
+
+/** Audit rows past the retention setting (a value saved in Settings wins over the environment). */
+export async function purgeAuditPastRetention(at = new Date()): Promise<number> {
+  return purgeExpiredAudit(Number(await getSystemConfig("AUDIT_RETENTION_DAYS")), at);
+}
 
 /**
  * The daily housekeeping: audit rows past retention, sessions and single-use tokens past their
@@ -10,7 +18,7 @@ import { pruneDeliveries } from "../tasks/repository.server";
  */
 export async function runDailyCleanup() {
   const ts = now();
-  const audit = await purgeExpiredAudit();
+  const audit = await purgeAuditPastRetention();
   const sessions = await db().deleteFrom("session").where("expires_at", "<", ts).executeTakeFirst();
   const tokens = await db().deleteFrom("user_token").where("expires_at", "<", ts).executeTakeFirst();
   await pruneDeliveries();
@@ -21,4 +29,21 @@ export async function runDailyCleanup() {
     tokens: Number(tokens.numDeletedRows),
     rateLimits,
   };
+}
+
+let timer: ReturnType<typeof setInterval> | undefined;
+
+/** Without the queue's cron (SQLite): the audit retention runs shortly after start, then once a day. */
+export function startRetentionSchedule(onError: (e: unknown) => void = console.error) {
+  if (timer) return;
+  const run = () => void purgeAuditPastRetention().catch(onError);
+  const first = setTimeout(run, 60_000);
+  first.unref?.();
+  timer = setInterval(run, DAY_MS);
+  timer.unref?.();
+}
+
+export function stopRetentionSchedule() {
+  clearInterval(timer);
+  timer = undefined;
 }

@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import { RouterContextProvider } from "react-router";
 import { migrateToLatest } from "../../db/migrate";
-import { startRetentionSchedule, stopRetentionSchedule } from "../audit/retention.server";
 import { closeDb, db } from "../db.server";
 import { DEV_SESSION_SECRET, env, sessionSecrets } from "../env.server";
 import { onBusResync, startSystemBus, stopSystemBus } from "../events/bus.server";
@@ -9,6 +8,8 @@ import { closeAllStreams } from "../events/stream.server";
 import { requestInfoContext } from "../http/request-info.server";
 import { settleDeliveries } from "../mail/deliveries.server";
 import { taskRunner } from "../tasks/runner.server";
+import { startRetentionSchedule, stopRetentionSchedule } from "./cleanup.server";
+import { composeServices } from "./composition.server";
 
 type Hook = () => Promise<void> | void;
 const stopHooks: Hook[] = [];
@@ -53,7 +54,10 @@ async function startBackgroundTasks() {
 export const lifecycle = {
   start(): Promise<void> {
     assertProductionSecrets();
-    if (!started) started = migrateToLatest(db()).then(startBackgroundTasks);
+    if (!started) {
+      composeServices();
+      started = migrateToLatest(db()).then(startBackgroundTasks);
+    }
     return started;
   },
   async stop(): Promise<void> {

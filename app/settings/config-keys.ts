@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { emailField } from "../auth/account-schemas";
 import { APP_NAME } from "../config";
+import { emailField } from "../email-address";
 
 // Every setting an admin may store in the database, declared once: its type (a zod schema),
 // whether it is secret, and where its fallback comes from. UI, validation and reads derive from this.

@@ -7,7 +7,6 @@ import { withSchemaChangeLock } from "../../db/migrate";
 import type { Database } from "../../db/schema";
 import { db } from "../db.server";
 import { env } from "../env.server";
-import { runDailyCleanup } from "../server/cleanup.server";
 import type { InProcessTaskRunner, TaskRunner } from "./runner.server";
 import { recoverStalledTasks, stalePendingTaskIds, touchTask } from "./stalled.server";
 
@@ -53,6 +52,8 @@ export class QueueTaskRunner implements TaskRunner {
       work: boolean;
       concurrency: number;
       heartbeatMs: number;
+      /** The daily housekeeping the queue's cron runs once for all instances. */
+      dailyCleanup: () => Promise<unknown>;
     },
   ) {}
 
@@ -85,7 +86,7 @@ export class QueueTaskRunner implements TaskRunner {
       taskList: {
         run_task: async (payload) => this.runJob(jobPayload.parse(payload).taskId),
         daily_cleanup: async () => {
-          await runDailyCleanup();
+          await this.options.dailyCleanup();
         },
       },
       // Cron in the queue runs once per schedule across all instances.
@@ -143,7 +144,10 @@ function addJob(trx: Transaction<Database>, schema: string, taskId: string) {
     max_attempts => 1, job_key => ${taskId}::text, job_key_mode => 'preserve_run_at')`.execute(trx);
 }
 
-export function createQueueRunner(executor: InProcessTaskRunner): QueueTaskRunner {
+export function createQueueRunner(
+  executor: InProcessTaskRunner,
+  dailyCleanup: () => Promise<unknown> = async () => {},
+): QueueTaskRunner {
   const e = env();
   let pool: pg.Pool | undefined;
   return new QueueTaskRunner(executor, {
@@ -166,5 +170,6 @@ export function createQueueRunner(executor: InProcessTaskRunner): QueueTaskRunne
     work: e.TASK_WORKER === "in-app",
     concurrency: e.TASK_CONCURRENCY,
     heartbeatMs: e.TASK_HEARTBEAT_MS,
+    dailyCleanup,
   });
 }

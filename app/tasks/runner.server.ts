@@ -1,5 +1,4 @@
 import type { Transaction } from "kysely";
-import { isPostgresUrl } from "../../db/connection";
 import type { Database } from "../../db/schema";
 import { env } from "../env.server";
 import { type EventBus, systemBus } from "../events/bus.server";
@@ -7,7 +6,6 @@ import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { completeTask } from "./completion.server";
 import { type TaskDefinition, TaskError } from "./definition.server";
 import { type Deliver, DeliveryError, httpDeliver } from "./delivery.server";
-import { createQueueRunner } from "./queue-runner.server";
 import { taskDefinition } from "./registry.server";
 import { type Completion, claimTask, findTask, idsWithStatus, pruneDeliveries } from "./repository.server";
 import type { FinalStatus } from "./task-types";
@@ -241,17 +239,25 @@ function failed(error: string): Outcome {
 }
 
 // One runner per process, also across the dev server's module reloads.
-const holder = globalThis as typeof globalThis & { __taskRunner?: TaskRunner };
+const holder = globalThis as typeof globalThis & {
+  __taskRunner?: TaskRunner;
+  __taskRunnerFactory?: () => TaskRunner;
+};
 
-/** In process on SQLite; on PostgreSQL the graphile-worker queue, which every instance shares. */
+/**
+ * The composition root (app/server/composition.server.ts) says which runner this deployment uses
+ * (the graphile-worker queue on PostgreSQL); until it does, tasks run in this process.
+ */
+export function useTaskRunnerFactory(factory: (() => TaskRunner) | undefined) {
+  holder.__taskRunnerFactory = factory;
+}
+
 export function taskRunner(): TaskRunner {
-  holder.__taskRunner ??= isPostgresUrl(env().DATABASE_URL)
-    ? createQueueRunner(new InProcessTaskRunner())
-    : new InProcessTaskRunner();
+  holder.__taskRunner ??= holder.__taskRunnerFactory?.() ?? new InProcessTaskRunner();
   return holder.__taskRunner;
 }
 
-/** Tests (and a future queue) swap the implementation. */
+/** Tests swap the implementation. */
 export function setTaskRunner(runner: TaskRunner) {
   holder.__taskRunner = runner;
 }

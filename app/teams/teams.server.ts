@@ -3,10 +3,10 @@ import { z } from "zod";
 import { containsText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
 import { type AccessSubject, can } from "../access/check";
-import { RuleViolation } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
+import { RuleViolation } from "../domain-errors";
 import { TEAM_ROLES } from "./team-roles";
 
 export const teamSchema = z.object({

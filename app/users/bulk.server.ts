@@ -1,6 +1,6 @@
-import { RuleViolation } from "../access/rules.server";
 import type { AuditOrigin } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
+import { RuleViolation } from "../domain-errors";
 import { deleteUser, setUserStatus } from "./users.server";
 
 export type BulkResult = { done: number; refused: string[] };

@@ -7,15 +7,16 @@ import {
   assertNotLastSuperAdmin,
   assertNotSelf,
   assertRoleChangeAllowed,
-  InvalidInput,
 } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
-import { emailField, newPasswordField, roleIdsField } from "../auth/account-schemas";
+import { newPasswordField, roleIdsField } from "../auth/account-schemas";
 import { hashPassword } from "../auth/password.server";
 import { requestPasswordReset } from "../auth/password-reset.server";
 import { resendVerification } from "../auth/registration.server";
 import { endAllSessions, type SessionUser, sessionHandle } from "../auth/session.server";
 import { db, now } from "../db.server";
+import { InvalidInput } from "../domain-errors";
+import { emailField } from "../email-address";
 import { closeStreamsOf } from "../events/stream.server";
 
 // The account rules are the ones of the public forms (app/auth/account-schemas.ts).

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { z } from "zod";
-import { MENU_VERSION_KEY, SEED_MENU_ITEMS } from "../app/access/menu";
-import { SYSTEM_ROLES } from "../app/access/roles";
-import { insertMissingPermissions } from "../app/access/sync.server";
-import { emailField, newPasswordField } from "../app/auth/account-schemas";
-import { generatePassword, hashPassword } from "../app/auth/password.server";
-import type { Database } from "./schema";
+import type { Database } from "../../db/schema";
+import { MENU_VERSION_KEY, SEED_MENU_ITEMS } from "../access/menu";
+import { SYSTEM_ROLES } from "../access/roles";
+import { insertMissingPermissions } from "../access/sync.server";
+import { newPasswordField } from "../auth/account-schemas";
+import { generatePassword, hashPassword } from "../auth/password.server";
+import { emailField } from "../email-address";
 
 export type SeedEnv = {
   NODE_ENV?: string;

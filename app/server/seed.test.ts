@@ -4,12 +4,12 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SEED_MENU_ITEMS } from "../app/access/menu";
-import { PERMISSIONS } from "../app/access/permissions";
-import { db } from "../app/db.server";
-import { createDb } from "./connection";
-import { migrateToLatest } from "./migrate";
-import { DEV_SUPER_ADMIN_EMAIL, SeedConfigError, seed } from "./seed";
+import { createDb } from "../../db/connection";
+import { migrateToLatest } from "../../db/migrate";
+import { SEED_MENU_ITEMS } from "../access/menu";
+import { PERMISSIONS } from "../access/permissions";
+import { db } from "../db.server";
+import { DEV_SUPER_ADMIN_EMAIL, SeedConfigError, seed } from "./seed.server";
 
 const TABLES = ["permission", "role", "role_permission", "menu_item", "user", "user_role"] as const;
 

@@ -1,0 +1,38 @@
+import { sql } from "kysely";
+import { isPostgresUrl } from "../../db/connection";
+import { db } from "../db.server";
+import { env } from "../env.server";
+import { busResynced, createInProcessBus, useSystemBusFactory } from "../events/bus.server";
+import { setClusterLink } from "../events/cluster.server";
+import { createPostgresBus } from "../events/postgres-bus.server";
+import { createQueueRunner } from "../tasks/queue-runner.server";
+import { InProcessTaskRunner, useTaskRunnerFactory } from "../tasks/runner.server";
+import { runDailyCleanup } from "./cleanup.server";
+
+/**
+ * The one place that picks implementations for this deployment. SQLite serves one instance, so the
+ * defaults (events and tasks in this process) stand; on PostgreSQL several instances share the
+ * database, so events cross them by LISTEN/NOTIFY and tasks go to the graphile-worker queue.
+ * The bus and the runner know their interfaces only, never each other's implementations.
+ */
+export function composeServices(databaseUrl = env().DATABASE_URL) {
+  if (!isPostgresUrl(databaseUrl)) {
+    useSystemBusFactory(undefined);
+    useTaskRunnerFactory(undefined);
+    return;
+  }
+  useSystemBusFactory(() => {
+    const bus = createPostgresBus({
+      url: databaseUrl,
+      local: createInProcessBus(),
+      notify: (channel, payloads) =>
+        sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as t(p, i) order by i`.execute(
+          db(),
+        ),
+      onResync: busResynced,
+    });
+    setClusterLink(bus);
+    return bus;
+  });
+  useTaskRunnerFactory(() => createQueueRunner(new InProcessTaskRunner(), runDailyCleanup));
+}
