@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
+import { seed } from "../app/server/seed.server";
 import { createDb } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
-import { seed } from "../app/server/seed.server";
 import { startFakePostmark } from "../test/fake-postmark";
 import { E2E_ADMIN, E2E_DB, E2E_PORT } from "./env";
 import { E2E_MAIL_KEY, FAKE_POSTMARK_PORT } from "./mail";

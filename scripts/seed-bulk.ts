@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
+import { seed } from "../app/server/seed.server";
 import { createDb } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import type { Database } from "../db/schema";
-import { seed } from "../app/server/seed.server";
 import { loadDotEnv } from "./dotenv";
 
 const ACTIONS = [

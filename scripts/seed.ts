@@ -1,6 +1,6 @@
+import { describeSeed, SeedConfigError, seed } from "../app/server/seed.server";
 import { createDb, describeDbError } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
-import { describeSeed, SeedConfigError, seed } from "../app/server/seed.server";
 import { loadDotEnv } from "./dotenv";
 
 loadDotEnv();

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { describeSeed, seed } from "../app/server/seed.server";
 import { createDb } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
-import { describeSeed, seed } from "../app/server/seed.server";
 import { loadDotEnv } from "./dotenv";
 
 // First run on a fresh machine: .env with generated secrets, then migrate and seed.

@@ -70,7 +70,7 @@ export type BusFactory = () => RunningBus;
  * The composition root (app/server/composition.server.ts) says which bus this deployment uses;
  * until it does, events stay in this process, which is right for one instance on SQLite.
  */
-export function useSystemBusFactory(factory: BusFactory | undefined) {
+export function setSystemBusFactory(factory: BusFactory | undefined) {
   holder.__systemBusFactory = factory;
 }
 

@@ -1,4 +1,3 @@
-import type { EmailType } from "../../emails/email-texts";
 import { MailSendError } from "../domain-errors";
 import { type EmailRequest, sendEmail } from "./send-email.server";
 import { MailProviderError } from "./transport.server";

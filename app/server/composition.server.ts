@@ -2,11 +2,11 @@ import { sql } from "kysely";
 import { isPostgresUrl } from "../../db/connection";
 import { db } from "../db.server";
 import { env } from "../env.server";
-import { busResynced, createInProcessBus, useSystemBusFactory } from "../events/bus.server";
+import { busResynced, createInProcessBus, setSystemBusFactory } from "../events/bus.server";
 import { setClusterLink } from "../events/cluster.server";
 import { createPostgresBus } from "../events/postgres-bus.server";
 import { createQueueRunner } from "../tasks/queue-runner.server";
-import { InProcessTaskRunner, useTaskRunnerFactory } from "../tasks/runner.server";
+import { InProcessTaskRunner, setTaskRunnerFactory } from "../tasks/runner.server";
 import { runDailyCleanup } from "./cleanup.server";
 
 /**
@@ -17,11 +17,11 @@ import { runDailyCleanup } from "./cleanup.server";
  */
 export function composeServices(databaseUrl = env().DATABASE_URL) {
   if (!isPostgresUrl(databaseUrl)) {
-    useSystemBusFactory(undefined);
-    useTaskRunnerFactory(undefined);
+    setSystemBusFactory(undefined);
+    setTaskRunnerFactory(undefined);
     return;
   }
-  useSystemBusFactory(() => {
+  setSystemBusFactory(() => {
     const bus = createPostgresBus({
       url: databaseUrl,
       local: createInProcessBus(),
@@ -34,5 +34,5 @@ export function composeServices(databaseUrl = env().DATABASE_URL) {
     setClusterLink(bus);
     return bus;
   });
-  useTaskRunnerFactory(() => createQueueRunner(new InProcessTaskRunner(), runDailyCleanup));
+  setTaskRunnerFactory(() => createQueueRunner(new InProcessTaskRunner(), runDailyCleanup));
 }

@@ -248,7 +248,7 @@ const holder = globalThis as typeof globalThis & {
  * The composition root (app/server/composition.server.ts) says which runner this deployment uses
  * (the graphile-worker queue on PostgreSQL); until it does, tasks run in this process.
  */
-export function useTaskRunnerFactory(factory: (() => TaskRunner) | undefined) {
+export function setTaskRunnerFactory(factory: (() => TaskRunner) | undefined) {
   holder.__taskRunnerFactory = factory;
 }
 
