@@ -4,7 +4,6 @@ import { defineConfig } from "vite";
 
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
-  resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
   build: { target: "es2022" },
   ssr: { external: ["better-sqlite3", "@node-rs/argon2", "pino"] },
 });

@@ -1,2 +1,2 @@
-// The fixed default application name (the settings issue makes it editable via getSystemConfig).
+// The fixed default application name; a value saved in Settings wins (getSystemConfig, docs/rules.md).
 export const APP_NAME = "Admin Dashboard";

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { dialectOf } from "./connection";
 
 // One migration source, natural types on each engine. Booleans stay `integer` on both
-// (docs/decisions/004-postgresql-types.md); ids stay `text` because some are not UUIDs.
+// (docs/decisions/004-postgresql-column-types.md); ids stay `text` because some are not UUIDs.
 export function columnTypes(db: Kysely<unknown>) {
   const pg = dialectOf(db) === "postgres";
   return {

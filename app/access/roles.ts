@@ -6,7 +6,7 @@ export type SeedRole = {
   permissions: "*" | readonly PermissionKey[];
 };
 
-// The five roles of the specification; the seed writes them, the UI refuses to delete them.
+// The five system roles (docs/rules.md, "Seed"); the seed writes them, the UI refuses to delete them.
 export const SYSTEM_ROLES: readonly SeedRole[] = [
   { name: "super_admin", label: "Super Admin", permissions: "*" },
   {

@@ -5,7 +5,7 @@ export const AUDIT_ACTIONS = [
   "auth.login.rate_limited",
   "auth.logout",
   "access.sync",
-  // accounts (issue 4)
+  // accounts
   "auth.register",
   "auth.register.existing",
   "auth.email.verified",
@@ -21,7 +21,7 @@ export const AUDIT_ACTIONS = [
   "account.sessions.revoke",
   "account.reauth.failed",
   "account.reauth.rate_limited",
-  // settings and mail (issue 4)
+  // settings and mail
   "settings.update",
   "settings.reset",
   "mail.test",

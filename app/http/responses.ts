@@ -16,7 +16,7 @@ export function payloadTooLarge(limit: number) {
   return apiError(413, PAYLOAD_TOO_LARGE_CODE, { limit });
 }
 
-// Every 429 goes through here so none can leave without Retry-After (DESIGN §6 "Limits").
+// Every 429 goes through here so none can leave without Retry-After (docs/http-contract.md, "Limits").
 
 /** Status and header of a 429, for code that answers outside React Router (server.ts, Express). */
 export function tooManyRequestsInit(retryAfterSeconds: number) {

@@ -6,7 +6,7 @@ import { limitPublicForm, type PublicForm } from "../auth/public-form-limit.serv
 import { tooManyRequests, tooManyRequestsForm, tooManyRequestsInit } from "../http/responses";
 import { resetRateLimits } from "./rate-limit.server";
 
-// DESIGN §6: every 429 carries Retry-After. The sign-in and Settings paths are covered in
+// Every 429 carries Retry-After (docs/http-contract.md, "Limits"). The sign-in and Settings paths are covered in
 // app/auth/login.test.ts and app/settings/reauth-limit.test.ts; this file covers the helper,
 // the public forms, and that no code answers 429 around the helper.
 

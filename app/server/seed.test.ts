@@ -32,7 +32,7 @@ describe("seed", () => {
     await migrateToLatest(db());
   });
 
-  it("inserts the specification's rows exactly", async () => {
+  it("inserts the seed rows exactly", async () => {
     const report = await seed(db(), env);
     expect(report.inserted.permissions).toHaveLength(10);
     const perms = await db().selectFrom("permission").select(["key", "label"]).execute();

@@ -47,7 +47,7 @@ type Outcome = { status: FinalStatus; result: unknown };
 
 /**
  * Runs tasks in this process, at most `concurrency` at once; the rest wait as `pending`.
- * Suited to work under a minute (the specification's limit); longer or scheduled work belongs on a
+ * Suited to work under a minute (docs/rules.md, "Tasks"); longer or scheduled work belongs on a
  * dedicated queue behind the same interface and the same HTTP contract.
  */
 export class InProcessTaskRunner implements TaskRunner {

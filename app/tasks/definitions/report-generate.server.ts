@@ -10,7 +10,7 @@ export const reportGenerate = defineTask({
   type: "report.generate",
   payload: z
     .object({
-      // Longer requests are capped rather than refused (DESIGN.md section 8).
+      // Longer requests are capped rather than refused (docs/rules.md, "Tasks").
       durationMs: z
         .number()
         .int()

@@ -4,9 +4,9 @@ import { args, request, run, setupDatabase, signedIn } from "../../test/helpers"
 import { deliverThroughRoute, RecordingRunner } from "../../test/tasks";
 import { db, now } from "../db.server";
 import { resetEnvCache } from "../env.server";
-import { defineTask } from "../tasks/definition.server";
-import { InProcessTaskRunner, setTaskRunner } from "../tasks/runner.server";
-import { action } from "./api.tasks";
+import { action } from "../routes/api.tasks";
+import { defineTask } from "./definition.server";
+import { InProcessTaskRunner, setTaskRunner } from "./runner.server";
 
 // One account must not fill the queue so that everyone else's work waits behind it.
 const runner = new RecordingRunner();

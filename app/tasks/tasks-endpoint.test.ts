@@ -2,9 +2,9 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { RecordingRunner } from "../../test/tasks";
 import { db } from "../db.server";
-import { setTaskRunner } from "../tasks/runner.server";
-import { action, loader as list } from "./api.tasks";
-import { loader as getOne } from "./api.tasks.$id";
+import { action, loader as list } from "../routes/api.tasks";
+import { loader as getOne } from "../routes/api.tasks.$id";
+import { setTaskRunner } from "./runner.server";
 
 const runner = new RecordingRunner();
 beforeAll(async () => {

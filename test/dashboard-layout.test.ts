@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
-import { db } from "../db.server";
-import { loader } from "./dashboard";
+import { db } from "../app/db.server";
+import { loader } from "../app/routes/dashboard";
+import { args, request, run, setupDatabase, signedIn } from "./helpers";
 
 beforeAll(setupDatabase);
 

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { TEST_MAIL_KEY, withFakePostmark } from "../../test/mail-helpers";
 import { db } from "../db.server";
+import { action } from "../routes/api.mail";
 import { resetRateLimits } from "../security/rate-limit.server";
-import { action } from "./api.mail";
 
 const postmark = withFakePostmark();
 beforeAll(setupDatabase);
@@ -78,7 +78,7 @@ describe("POST /api/mail", () => {
   });
 
   it("refuses GET with 405", async () => {
-    const { loader } = await import("./api.mail");
+    const { loader } = await import("../routes/api.mail");
     expect(loader().status).toBe(405);
   });
 

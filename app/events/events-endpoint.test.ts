@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, sessionCookieFor, setupDatabase, signedIn } from "../../test/helpers";
 import { revokeMySessions } from "../auth/account.server";
 import { getSessionUser, sessionHandle } from "../auth/session.server";
-import { systemBus } from "../events/bus.server";
-import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
-import { closeAllStreams } from "../events/stream.server";
+import { loader } from "../routes/api.events";
 import { revokeSession } from "../users/users.server";
-import { loader } from "./api.events";
+import { systemBus } from "./bus.server";
+import { SYSTEM_EVENT_CHANNEL } from "./event-types";
+import { closeAllStreams } from "./stream.server";
 
 beforeAll(setupDatabase);
 afterAll(closeAllStreams);

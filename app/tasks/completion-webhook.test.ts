@@ -5,7 +5,7 @@ import { postWebhook } from "../../test/tasks";
 import { db } from "../db.server";
 import { systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "../events/event-types";
-import { insertTask } from "../tasks/repository.server";
+import { insertTask } from "./repository.server";
 
 beforeAll(setupDatabase);
 
@@ -75,7 +75,7 @@ describe("POST /api/webhooks/tasks", () => {
 
   it("answers 401 for a tampered body (signed over different bytes)", async () => {
     const { taskId } = await pendingTask();
-    const { signWebhook } = await import("../tasks/webhook-signature.server");
+    const { signWebhook } = await import("./webhook-signature.server");
     const signed = signWebhook(taskId, JSON.stringify({ taskId, status: "failed", result: {} }));
     const res = await postWebhook(
       { taskId, status: "completed", result: {} },

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
-import { args, ORIGIN, request, run, setupDatabase, signedIn } from "../../test/helpers";
-import { db } from "../db.server";
-import { FORM_BODY_LIMIT } from "../http/body-limits";
+import { db } from "../app/db.server";
+import { FORM_BODY_LIMIT } from "../app/http/body-limits";
+import { args, ORIGIN, request, run, setupDatabase, signedIn } from "./helpers";
 
 // Every page action, found by file rather than listed, so a new page cannot forget the rule.
 type RouteModule = { action?: (a: unknown) => Promise<unknown> };
-const pages = Object.entries(import.meta.glob<RouteModule>("./*.tsx", { eager: true }))
+const pages = Object.entries(import.meta.glob<RouteModule>("../app/routes/*.tsx", { eager: true }))
   .filter(([, mod]) => typeof mod.action === "function")
-  .map(([file, mod]) => [file.replace(/^\.\/|\.tsx$/g, ""), mod.action!] as const);
+  .map(([file, mod]) => [file.replace(/^.*\/|\.tsx$/g, ""), mod.action!] as const);
 
 // Actions that never read a body: signing out needs nothing but the session.
 const BODYLESS = new Set(["logout"]);

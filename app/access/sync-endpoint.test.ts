@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { db } from "../db.server";
-import { action } from "./api.access.sync";
+import { action } from "../routes/api.access.sync";
 
 beforeAll(setupDatabase);
 
