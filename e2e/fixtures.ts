@@ -1,33 +1,14 @@
-import { randomUUID } from "node:crypto";
-import { expect, type Page } from "@playwright/test";
-import { hashPassword } from "../app/auth/password.server";
+import { test as base, expect, type Page } from "@playwright/test";
+import { RouterContextProvider } from "react-router";
 import { createDb } from "../db/connection";
-import { E2E_DB, E2E_PASSWORD } from "./env";
+import { createUser as createUserIn } from "../test/support/users";
+import { E2E_DB, E2E_PASSWORD, E2E_PORT, E2E_SESSION_SECRET } from "./env";
 
-/** Writes a verified user with the given roles straight into the e2e database. */
+/** A verified user with the given roles, written straight into the e2e database (test/support/users.ts). */
 export async function createUser(roles: string[], name = `E2E ${roles.join("+") || "nobody"}`) {
   const db = createDb(`file:${E2E_DB}`);
   try {
-    const id = randomUUID();
-    const email = `${roles.join("-") || "none"}-${id.slice(0, 8)}@e2e.test`;
-    const ts = new Date().toISOString();
-    await db
-      .insertInto("user")
-      .values({
-        id,
-        name,
-        email,
-        email_verified: 1,
-        password_hash: await hashPassword(E2E_PASSWORD),
-        created_at: ts,
-        updated_at: ts,
-      })
-      .execute();
-    for (const role of roles) {
-      const r = await db.selectFrom("role").select("id").where("name", "=", role).executeTakeFirstOrThrow();
-      await db.insertInto("user_role").values({ user_id: id, role_id: r.id }).execute();
-    }
-    return { id, email, password: E2E_PASSWORD, name };
+    return await createUserIn(db, { roles, name, password: E2E_PASSWORD });
   } finally {
     await db.destroy();
   }
@@ -52,3 +33,46 @@ export function watchConsole(page: Page): string[] {
   page.on("pageerror", (err) => problems.push(err.message));
   return problems;
 }
+
+/**
+ * A session for the user, made the way sign-in makes it (app/auth/session.server.ts startSession,
+ * a row in the e2e database), as the cookie the server expects. Only the sign-in specs need the form.
+ */
+async function sessionCookieFor(email: string) {
+  const baseURL = `http://localhost:${E2E_PORT}`;
+  // This worker opens the e2e database and signs with the e2e server's secret (e2e/server.ts).
+  process.env.DATABASE_URL = `file:${E2E_DB}`;
+  process.env.SESSION_SECRET = E2E_SESSION_SECRET;
+  process.env.BASE_URL = baseURL;
+  const { db } = await import("../app/db.server");
+  const { startSession } = await import("../app/auth/session.server");
+  const { requestInfoContext } = await import("../app/http/request-info.server");
+  const user = await db()
+    .selectFrom("user")
+    .select("id")
+    .where("email", "=", email)
+    .executeTakeFirstOrThrow();
+  const [setCookie] = await startSession(user.id, {
+    request: new Request(baseURL, { headers: { "User-Agent": "Playwright login fixture" } }),
+    context: new RouterContextProvider(new Map([[requestInfoContext, { ip: "127.0.0.1" }]])),
+  });
+  const pair = setCookie!.split(";")[0]!;
+  const at = pair.indexOf("=");
+  return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseURL };
+}
+
+export type Login = (user: { email: string }, page?: Page) => Promise<void>;
+
+/**
+ * `login(user)` signs `user` in on the test's page (or the page given, for a second browser
+ * context) without the form, and opens the dashboard, where signIn() would have landed.
+ */
+export const test = base.extend<{ login: Login }>({
+  login: async ({ page }, use) => {
+    await use(async (user, target = page) => {
+      await target.context().addCookies([await sessionCookieFor(user.email)]);
+      await target.goto("/dashboard");
+    });
+  },
+});
+export { expect };

@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { E2E_ADMIN } from "./env";
-import { createUser, signIn, watchConsole } from "./fixtures";
+import { createUser, expect, signIn, test, watchConsole } from "./fixtures";
 
 const ALL = ["Dashboard", "Users", "Teams", "Access Control", "Audit Logs", "Settings", "Broadcast"];
 
@@ -24,16 +23,16 @@ test("a bad password shows one message and stays on /login", async ({ page }) =>
   await expect(page).toHaveURL(/\/login/);
 });
 
-test("sidebar follows the role: user, manager and guest", async ({ page }) => {
+test("sidebar follows the role: user, manager and guest", async ({ login, page }) => {
   const user = await createUser(["user"]);
-  await signIn(page, user.email, user.password);
+  await login(user);
   await expect(page.getByTestId("sidebar").getByRole("link")).toHaveText(["Dashboard", "Settings"]);
   await page.getByRole("button", { name: /user menu/i }).click();
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);
 
   const manager = await createUser(["manager"]);
-  await signIn(page, manager.email, manager.password);
+  await login(manager);
   await expect(page.getByTestId("sidebar").getByRole("link")).toHaveText([
     "Dashboard",
     "Users",
@@ -43,7 +42,7 @@ test("sidebar follows the role: user, manager and guest", async ({ page }) => {
   await page.context().clearCookies();
 
   const guest = await createUser(["guest"]);
-  await signIn(page, guest.email, guest.password);
+  await login(guest);
   await expect(page.getByTestId("no-access")).toBeVisible();
   await expect(page.getByRole("heading", { name: "No access" })).toBeVisible();
   await expect(page.getByTestId("sidebar")).toHaveCount(0);
@@ -58,9 +57,9 @@ test("a signed-out visit to a page returns there after sign-in", async ({ page }
   await expect(page).toHaveURL(/\/dashboard\?from=link$/);
 });
 
-test("the phone layout collapses the sidebar behind a menu button", async ({ page }) => {
+test("the phone layout collapses the sidebar behind a menu button", async ({ login, page }) => {
   await page.setViewportSize({ width: 390, height: 800 });
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await login(E2E_ADMIN);
   const open = page.getByRole("button", { name: "Open menu" });
   await expect(open).toBeVisible();
   await open.click();

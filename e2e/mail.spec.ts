@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { createUser, signIn } from "./fixtures";
+import { createUser, expect, signIn, test } from "./fixtures";
 import { FAKE_POSTMARK_URL, linkFromMail, receivedMail } from "./mail";
 
 const PASSWORD = "a long e2e passphrase";
@@ -132,11 +132,12 @@ test("forgot password, reset through the emailed link, sign in with the new pass
 });
 
 test("an admin invites from Settings; the invitee sets a password and lands signed in", async ({
+  login,
   page,
   browser,
 }) => {
   const email = unique("invitee");
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await login(E2E_ADMIN);
   await page.goto("/dashboard/settings");
   const invite = page.locator("section", { has: page.getByRole("heading", { name: "Invite someone" }) });
   await invite.getByLabel("Email address to invite").fill(email);
@@ -161,8 +162,11 @@ test("an admin invites from Settings; the invitee sets a password and lands sign
   await guest.close();
 });
 
-test("Settings: a test email goes through the provider and shows in the mail log", async ({ page }) => {
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+test("Settings: a test email goes through the provider and shows in the mail log", async ({
+  login,
+  page,
+}) => {
+  await login(E2E_ADMIN);
   await page.goto("/dashboard/settings");
   await expect(page.getByTestId("source-MAIL_API_KEY")).toContainText("from the environment");
   const to = unique("ops");
@@ -175,8 +179,11 @@ test("Settings: a test email goes through the provider and shows in the mail log
   await expect(page.getByTestId("mail-log")).toContainText(to);
 });
 
-test("Settings: the app name saved in the database wins over the default, and resets", async ({ page }) => {
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+test("Settings: the app name saved in the database wins over the default, and resets", async ({
+  login,
+  page,
+}) => {
+  await login(E2E_ADMIN);
   await page.goto("/dashboard/settings");
   const section = page.locator("section", { has: page.getByRole("heading", { name: "Mail and branding" }) });
   await section.getByLabel("Application name").fill("Acme Control");

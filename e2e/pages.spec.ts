@@ -1,15 +1,14 @@
-import { expect, test } from "@playwright/test";
 import { E2E_ADMIN } from "./env";
-import { createUser, signIn } from "./fixtures";
+import { createUser, expect, test } from "./fixtures";
 
-test("an admin changes a user's roles and that user's sidebar follows", async ({ page, browser }) => {
+test("an admin changes a user's roles and that user's sidebar follows", async ({ login, page, browser }) => {
   const person = await createUser(["user"], "Role Changer Target");
   const other = await browser.newContext();
   const theirPage = await other.newPage();
-  await signIn(theirPage, person.email, person.password);
+  await login(person, theirPage);
   await expect(theirPage.getByTestId("sidebar").getByRole("link")).toHaveText(["Dashboard", "Settings"]);
 
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await login(E2E_ADMIN);
   await page.goto(`/dashboard/users?q=${encodeURIComponent(person.email)}`);
   await page.getByRole("link", { name: "Role Changer Target" }).click();
   await expect(page.getByRole("heading", { name: "Role Changer Target" })).toBeVisible();
@@ -27,9 +26,9 @@ test("an admin changes a user's roles and that user's sidebar follows", async ({
   await other.close();
 });
 
-test("an admin creates a team and adds a member", async ({ page }) => {
+test("an admin creates a team and adds a member", async ({ login, page }) => {
   const member = await createUser(["user"], "Teammate Zed");
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await login(E2E_ADMIN);
   await page.getByTestId("sidebar").getByRole("link", { name: "Teams" }).click();
   await page.getByLabel("Team name").fill("Release Crew");
   await page.getByLabel("Description").fill("Ships things");
@@ -45,9 +44,10 @@ test("an admin creates a team and adds a member", async ({ page }) => {
 });
 
 test("an admin creates a custom role and edits a menu item, which the sidebar shows at once", async ({
+  login,
   page,
 }) => {
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await login(E2E_ADMIN);
   await page.getByTestId("sidebar").getByRole("link", { name: "Access Control" }).click();
   await page.getByLabel("Name", { exact: true }).fill("support_agent");
   await page.getByLabel("Label", { exact: true }).fill("Support Agent");
@@ -65,8 +65,8 @@ test("an admin creates a custom role and edits a menu item, which the sidebar sh
   await expect(page.getByTestId("sidebar").getByRole("link", { name: "Squads" })).toBeVisible();
 });
 
-test("the audit log filters by action and expands a row", async ({ page }) => {
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+test("the audit log filters by action and expands a row", async ({ login, page }) => {
+  await login(E2E_ADMIN);
   await page.getByTestId("sidebar").getByRole("link", { name: "Audit Logs" }).click();
   await page.getByLabel("Action").selectOption("auth.login.succeeded");
   await page.getByRole("button", { name: "Filter" }).click();

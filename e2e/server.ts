@@ -1,11 +1,10 @@
 import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { seed } from "../app/server/seed.server";
 import { createDb } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import { startFakePostmark } from "../test/fake-postmark";
-import { E2E_ADMIN, E2E_DB, E2E_PORT } from "./env";
+import { E2E_ADMIN, E2E_DB, E2E_PORT, E2E_SESSION_SECRET } from "./env";
 import { E2E_MAIL_KEY, FAKE_POSTMARK_PORT } from "./mail";
 
 // A fresh database, seeded, then the production server on it.
@@ -18,7 +17,7 @@ const env = {
   PORT: port,
   HOST: "127.0.0.1",
   BASE_URL: `http://localhost:${port}`,
-  SESSION_SECRET: randomUUID(),
+  SESSION_SECRET: E2E_SESSION_SECRET,
   SUPER_ADMIN_EMAIL: E2E_ADMIN.email,
   SUPER_ADMIN_PASSWORD: E2E_ADMIN.password,
   LOG_LEVEL: "warn",

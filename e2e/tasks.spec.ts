@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { createUser, signIn, watchConsole } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { createUser, expect, test, watchConsole } from "./fixtures";
 
 async function startReport(page: Page, seconds: string, fail = false) {
   await page.getByLabel("Report duration (seconds)").fill(seconds);
@@ -12,12 +12,13 @@ function taskCentre(page: Page) {
 }
 
 test("a report goes from running to completed live, and only its owner sees it", async ({
+  login,
   page,
   browser,
 }) => {
   const problems = watchConsole(page);
   const owner = await createUser(["user"], "Task Owner");
-  await signIn(page, owner.email, owner.password);
+  await login(owner);
 
   await startReport(page, "3");
   await page.getByRole("button", { name: /^Tasks, \d+ running$/ }).click();
@@ -36,7 +37,7 @@ test("a report goes from running to completed live, and only its owner sees it",
   const other = await createUser(["user"], "Someone Else");
   const context = await browser.newContext();
   const otherPage = await context.newPage();
-  await signIn(otherPage, other.email, other.password);
+  await login(other, otherPage);
   await otherPage.getByRole("button", { name: /^Tasks, \d+ running$/ }).click();
   await expect(taskCentre(otherPage).getByText("No tasks yet.")).toBeVisible();
   await expect(taskCentre(otherPage).getByTestId("task-item")).toHaveCount(0);
@@ -45,9 +46,9 @@ test("a report goes from running to completed live, and only its owner sees it",
   expect(problems).toEqual([]);
 });
 
-test("a failing task shows its error", async ({ page }) => {
+test("a failing task shows its error", async ({ login, page }) => {
   const owner = await createUser(["user"], "Failing Owner");
-  await signIn(page, owner.email, owner.password);
+  await login(owner);
   await startReport(page, "0.5", true);
   await page.getByRole("button", { name: /^Tasks, \d+ running$/ }).click();
   const item = taskCentre(page).getByTestId("task-item").first();
@@ -56,9 +57,12 @@ test("a failing task shows its error", async ({ page }) => {
   await expect(page.getByRole("status").filter({ hasText: "System report failed" })).toBeVisible();
 });
 
-test("a completion that happens while the page is away is there after reconnecting", async ({ page }) => {
+test("a completion that happens while the page is away is there after reconnecting", async ({
+  login,
+  page,
+}) => {
   const owner = await createUser(["manager"], "Export Owner");
-  await signIn(page, owner.email, owner.password);
+  await login(owner);
   await page.getByRole("button", { name: "Export users" }).click();
   // Leave and come back: the task list is rebuilt from GET /api/tasks.
   await page.goto("about:blank");

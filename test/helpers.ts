@@ -1,12 +1,11 @@
-import { randomUUID } from "node:crypto";
 import type { RouterContextProvider } from "react-router";
 import { invalidateRoles } from "../app/access/role-cache.server";
-import { hashPassword } from "../app/auth/password.server";
 import { startSession } from "../app/auth/session.server";
-import { db, now } from "../app/db.server";
+import { db } from "../app/db.server";
 import { createRequestContext } from "../app/server/lifecycle.server";
 import { seed } from "../app/server/seed.server";
 import { migrateToLatest } from "../db/migrate";
+import { createUser as createUserIn, type NewUser } from "./support/users";
 
 export const ORIGIN = "http://localhost:3000";
 export const PASSWORD = "correct horse battery";
@@ -22,44 +21,9 @@ export async function setupDatabase() {
   invalidateRoles();
 }
 
-let passwordHash: Promise<string> | undefined;
-
-/** Creates a verified, active user holding the given roles. */
-export async function createUser(
-  opts: {
-    roles?: string[];
-    email?: string;
-    name?: string;
-    verified?: boolean;
-    status?: "active" | "disabled";
-  } = {},
-) {
-  passwordHash ??= hashPassword(PASSWORD);
-  const id = randomUUID();
-  const email = opts.email ?? `user-${id.slice(0, 8)}@example.test`;
-  const ts = now();
-  await db()
-    .insertInto("user")
-    .values({
-      id,
-      name: opts.name ?? `User ${id.slice(0, 4)}`,
-      email,
-      email_verified: opts.verified === false ? 0 : 1,
-      password_hash: await passwordHash,
-      status: opts.status ?? "active",
-      created_at: ts,
-      updated_at: ts,
-    })
-    .execute();
-  for (const name of opts.roles ?? []) {
-    const role = await db()
-      .selectFrom("role")
-      .select("id")
-      .where("name", "=", name)
-      .executeTakeFirstOrThrow();
-    await db().insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
-  }
-  return { id, email };
+/** A verified, active user holding `roles`, in this test file's database (test/support/users.ts). */
+export function createUser(opts: Omit<NewUser, "password"> = {}) {
+  return createUserIn(db(), { ...opts, password: PASSWORD });
 }
 
 export function context(ip = "203.0.113.7"): RouterContextProvider {
