@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { loader as rootLoader } from "../root";
 import { action, loader } from "../routes/dashboard.access";
@@ -10,14 +11,7 @@ import { invalidateRoles } from "./role-cache.server";
 beforeAll(setupDatabase);
 
 function post(cookie: string | undefined, values: Record<string, string | string[]>) {
-  const body = new URLSearchParams();
-  for (const [k, v] of Object.entries(values)) for (const x of [v].flat()) body.append(k, x);
-  const req = request("/dashboard/access", {
-    method: "POST",
-    cookie,
-    body,
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
+  const req = formRequest("/dashboard/access", values, { cookie });
   return run(() => action(args(req)));
 }
 

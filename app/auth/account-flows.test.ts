@@ -3,7 +3,6 @@ import {
   args,
   context,
   createUser,
-  form,
   PASSWORD,
   request,
   run,
@@ -11,6 +10,7 @@ import {
   setupDatabase,
 } from "../../test/helpers";
 import { linkIn, withFakePostmark } from "../../test/mail-helpers";
+import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { settleDeliveries } from "../mail/deliveries.server";
 import { action as acceptAction, loader as acceptLoader } from "../routes/accept-invite";
@@ -39,12 +39,7 @@ async function post(
   values: Record<string, string>,
   opts: { ip?: string; cookie?: string } = {},
 ) {
-  const req = request(path, {
-    method: "POST",
-    body: form(values),
-    cookie: opts.cookie,
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
+  const req = formRequest(path, values, { cookie: opts.cookie });
   const out = await run(() => action(args(req, {}, context(opts.ip ?? nextIp()))));
   // Public forms mail after answering; the assertions below are about what was sent.
   await settleDeliveries();

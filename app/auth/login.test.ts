@@ -3,13 +3,13 @@ import {
   args,
   context,
   createUser,
-  form,
   PASSWORD,
   request,
   run,
   sessionCookieFor,
   setupDatabase,
 } from "../../test/helpers";
+import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { action as loginAction } from "../routes/login";
@@ -22,12 +22,7 @@ beforeEach(() => resetRateLimits());
 
 let ipCounter = 0;
 function login(values: Record<string, string>, opts: { ip?: string; cookie?: string } = {}) {
-  const req = request("/login", {
-    method: "POST",
-    body: form(values),
-    cookie: opts.cookie,
-    headers: { "Content-Type": "application/x-www-form-urlencoded", "User-Agent": "vitest" },
-  });
+  const req = formRequest("/login", values, { cookie: opts.cookie, headers: { "User-Agent": "vitest" } });
   return run(() => loginAction(args(req, {}, context(opts.ip ?? `198.51.100.${++ipCounter}`))));
 }
 

@@ -1,6 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { args, context, createUser, form, request, run, setupDatabase } from "../../test/helpers";
+import { args, context, createUser, request, run, setupDatabase } from "../../test/helpers";
 import { withFakePostmark } from "../../test/mail-helpers";
+import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { settleDeliveries } from "../mail/deliveries.server";
 import { action as inboxAction, loader as inboxLoader } from "../routes/check-inbox";
@@ -18,11 +19,7 @@ beforeEach(() => resetRateLimits());
 
 let ip = 0;
 function post(path: string, action: (a: never) => unknown, values: Record<string, string>) {
-  const req = request(path, {
-    method: "POST",
-    body: form(values),
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
+  const req = formRequest(path, values);
   return run(() => action(args(req, {}, context(`198.51.100.${++ip}`))));
 }
 

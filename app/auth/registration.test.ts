@@ -1,6 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { args, context, createUser, form, PASSWORD, request, run, setupDatabase } from "../../test/helpers";
+import { args, context, createUser, PASSWORD, request, run, setupDatabase } from "../../test/helpers";
 import { linkIn, withFakePostmark } from "../../test/mail-helpers";
+import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { settleDeliveries } from "../mail/deliveries.server";
 import { loader as verifyLoader } from "../routes/api.auth.verify-email";
@@ -28,12 +29,7 @@ async function post(
   values: Record<string, string>,
   cookie?: string,
 ) {
-  const req = request(path, {
-    method: "POST",
-    body: form(values),
-    cookie,
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
+  const req = formRequest(path, values, { cookie });
   const out = await run(() => action(args(req, {}, context(`198.51.100.${++ip}`))));
   await settleDeliveries();
   return out;

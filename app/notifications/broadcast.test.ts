@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { withFakePostmark } from "../../test/mail-helpers";
+import { formRequest } from "../../test/support/forms";
 import { RecordingRunner } from "../../test/tasks";
 import { db, now } from "../db.server";
 import { systemBus } from "../events/bus.server";
@@ -19,14 +20,7 @@ beforeAll(async () => {
 });
 
 function post(cookie: string | undefined, values: Record<string, string | string[]>) {
-  const body = new URLSearchParams();
-  for (const [k, v] of Object.entries(values)) for (const x of [v].flat()) body.append(k, x);
-  const req = request("/dashboard/broadcast", {
-    method: "POST",
-    cookie,
-    body,
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
+  const req = formRequest("/dashboard/broadcast", values, { cookie });
   return run(() => action(args(req)));
 }
 
@@ -189,18 +183,7 @@ describe("broadcast", () => {
     expect(body.unread).toBe(1);
 
     const mark = (cookie: string | undefined, values: Record<string, string>) =>
-      run(() =>
-        notificationsAction(
-          args(
-            request("/api/notifications", {
-              method: "POST",
-              cookie,
-              body: new URLSearchParams(values),
-              headers: { "Content-Type": "application/x-www-form-urlencoded" },
-            }),
-          ),
-        ),
-      );
+      run(() => notificationsAction(args(formRequest("/api/notifications", values, { cookie }))));
     expect((await mark(undefined, { intent: "read-all" })).status).toBe(401);
     expect((await mark(other.cookie, { intent: "read", id: body.notifications[0]!.id })).status).toBe(404);
     expect((await mark(reader.cookie, { intent: "read", id: "not-a-uuid" })).status).toBe(400);

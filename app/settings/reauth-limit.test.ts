@@ -1,6 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { args, form, PASSWORD, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { args, PASSWORD, run, setupDatabase, signedIn } from "../../test/helpers";
 import { withFakePostmark } from "../../test/mail-helpers";
+import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { action } from "../routes/dashboard.settings";
 import { resetRateLimits } from "../security/rate-limit.server";
@@ -12,12 +13,7 @@ beforeAll(setupDatabase);
 beforeEach(() => resetRateLimits());
 
 function submit(values: Record<string, string>, cookie: string) {
-  const req = request("/dashboard/settings", {
-    method: "POST",
-    cookie,
-    body: form(values),
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
+  const req = formRequest("/dashboard/settings", values, { cookie });
   return run(() => action(args(req)));
 }
 

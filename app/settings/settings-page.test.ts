@@ -2,7 +2,6 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   args,
   createUser,
-  form,
   PASSWORD,
   request,
   run,
@@ -11,6 +10,7 @@ import {
   signedIn,
 } from "../../test/helpers";
 import { linkIn, withFakePostmark } from "../../test/mail-helpers";
+import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { loader as verifyLoader } from "../routes/api.auth.verify-email";
 import { action, loader } from "../routes/dashboard.settings";
@@ -24,12 +24,7 @@ beforeEach(async () => {
 });
 
 function submit(values: Record<string, string>, cookie?: string) {
-  const req = request("/dashboard/settings", {
-    method: "POST",
-    cookie,
-    body: form(values),
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
+  const req = formRequest("/dashboard/settings", values, { cookie });
   return run(() => action(args(req)));
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { formRequest } from "../../test/support/forms";
 import { invalidateRoles } from "../access/role-cache.server";
 import { db, now } from "../db.server";
 import { action as listAction, loader as listLoader } from "../routes/dashboard.teams";
@@ -9,12 +10,7 @@ import { action as teamAction, loader as teamLoader } from "../routes/dashboard.
 beforeAll(setupDatabase);
 
 function post(path: string, cookie: string | undefined, values: Record<string, string>) {
-  return request(path, {
-    method: "POST",
-    cookie,
-    body: new URLSearchParams(values),
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
+  return formRequest(path, values, { cookie });
 }
 const create = (cookie: string | undefined, values: Record<string, string>) =>
   run(() => listAction(args(post("/dashboard/teams", cookie, values))));

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { args, run, setupDatabase, signedIn } from "../../test/helpers";
 import { withFakePostmark } from "../../test/mail-helpers";
+import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { action as settingsAction } from "../routes/dashboard.settings";
 import { action as listAction } from "../routes/dashboard.users";
@@ -15,14 +16,7 @@ async function roleId(name: string) {
 }
 
 function post(path: string, cookie: string, values: Record<string, string | string[]>) {
-  const body = new URLSearchParams();
-  for (const [k, v] of Object.entries(values)) for (const x of [v].flat()) body.append(k, x);
-  return request(path, {
-    method: "POST",
-    cookie,
-    body,
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
+  return formRequest(path, values, { cookie });
 }
 const onList = (cookie: string, values: Record<string, string | string[]>) =>
   run(() => listAction(args(post("/dashboard/users", cookie, values))));

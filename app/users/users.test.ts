@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { formRequest } from "../../test/support/forms";
 import { db, now } from "../db.server";
 import { action as listAction, loader as listLoader } from "../routes/dashboard.users";
 import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id";
@@ -12,14 +13,7 @@ async function roleId(name: string) {
 }
 
 function post(path: string, cookie: string | undefined, values: Record<string, string | string[]>) {
-  const body = new URLSearchParams();
-  for (const [k, v] of Object.entries(values)) for (const x of [v].flat()) body.append(k, x);
-  return request(path, {
-    method: "POST",
-    cookie,
-    body,
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
+  return formRequest(path, values, { cookie });
 }
 
 const onUser = (id: string, cookie: string | undefined, values: Record<string, string | string[]>) =>
