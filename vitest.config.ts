@@ -13,5 +13,7 @@ export default defineConfig({
     setupFiles: ["./test/setup-db.ts"],
     pool: "forks",
     testTimeout: 20_000,
+    // Starting the app through Vite (test/app-server.ts) can take over 10 s on a loaded 2-core machine.
+    hookTimeout: 60_000,
   },
 });
