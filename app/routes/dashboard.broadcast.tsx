@@ -10,6 +10,7 @@ import { Select } from "../components/ui/select";
 import { db } from "../db.server";
 import { redirectWithToast, refused } from "../http/form.server";
 import { handleAction } from "../http/intents.server";
+import { passRetryAfter } from "../http/responses";
 import { broadcastHistory, broadcastSchema, sendBroadcast } from "../notifications/broadcast.server";
 import { NOTICE_LEVELS } from "../notifications/levels";
 import { createTask } from "../tasks/create-task.server";
@@ -24,6 +25,9 @@ export async function loader(args: Route.LoaderArgs) {
   ]);
   return { roles: [...grants.values()].map((r) => ({ id: r.id, label: r.label })), teams, history };
 }
+
+// A 429's Retry-After reaches the browser only through this export (actionError maps every failure).
+export const headers = passRetryAfter;
 
 /** The composer's fields as the schema reads them: the audience's ids come from its own field. */
 function broadcastValues(form: FormData) {
