@@ -62,14 +62,9 @@ export async function action(args: Route.ActionArgs) {
   if (!id.success) throw missing();
   const self = `/dashboard/users/${id.data}`;
   const done = (message: string, to = self) => redirectWithToast(to, { kind: "success", message });
-  const sendLink = async (actor: SessionUser, kind: "reset" | "verification") => {
+  const sendLink = async (actor: SessionUser, kind: "reset" | "verification", intent: string) => {
     const sent = await sendAccountLink(actor, { id: id.data, kind }, args);
-    if (!sent.ok)
-      return refused(
-        "This address is already verified.",
-        400,
-        kind === "reset" ? "send-reset" : "resend-verification",
-      );
+    if (!sent.ok) return refused("This address is already verified.", 400, intent);
     const what = kind === "reset" ? "A password reset link" : "A new verification link";
     return done(`${what} was sent to ${sent.email}.`);
   };
@@ -103,8 +98,11 @@ export async function action(args: Route.ActionArgs) {
         return done("Session signed out.");
       },
     },
-    "send-reset": { permission: "user.update", run: ({ actor }) => sendLink(actor, "reset") },
-    "resend-verification": { permission: "user.update", run: ({ actor }) => sendLink(actor, "verification") },
+    "send-reset": { permission: "user.update", run: ({ actor, intent }) => sendLink(actor, "reset", intent) },
+    "resend-verification": {
+      permission: "user.update",
+      run: ({ actor, intent }) => sendLink(actor, "verification", intent),
+    },
     delete: {
       permission: "user.delete",
       run: async ({ actor }) => {
