@@ -16,6 +16,9 @@ export async function closeDb() {
   instance = undefined;
 }
 
+/** The database or an open transaction: what a query or an audit row is written through. */
+export type Executor = Kysely<Database>;
+
 export function now(): string {
   return new Date().toISOString();
 }

@@ -10,6 +10,7 @@ import { LOADERS } from "./fuzz/table-loaders";
 import { API, PUBLIC } from "./fuzz/table-public";
 import { ANY_INTENT, type CallerKind, type FuzzTarget } from "./fuzz/target";
 import { sessionCookieFor, setupDatabase } from "./helpers";
+import { intentTableKeys } from "./intent-tables";
 
 // Malformed, oversized, wrong-typed and hostile requests to every action intent, API endpoint and
 // loader, through the real request pipeline, as a super admin (so validation, not permission, is
@@ -56,7 +57,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => app?.close());
 
-/** Every intent a route module (or the module it hands its form to) tests for. */
+/** Every intent a route module (or the module it hands its form to) tests for or lists in its table. */
 function intentsIn(route: string): string[] {
   const files = [`app/${route}.tsx`, `app/${route}.ts`];
   if (route === "routes/dashboard.settings") files.push("app/settings/settings-page.server.ts");
@@ -76,7 +77,8 @@ function intentsIn(route: string): string[] {
     /case\s+"([\w-]+)"/g,
     /intent: z\.literal\("([\w-]+)"\)/g,
   ];
-  return [...new Set(patterns.flatMap((re) => [...source.matchAll(re)].map((m) => m[1]!)))].sort();
+  const tested = patterns.flatMap((re) => [...source.matchAll(re)].map((m) => m[1]!));
+  return [...new Set([...tested, ...intentTableKeys(source)])].sort();
 }
 
 async function send(sent: Sent, cookie: string | undefined) {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
-import { InvalidInput } from "../domain-errors";
+import { InvalidInput, NotFound } from "../domain-errors";
 import { MENU_ICON_NAMES } from "./menu";
 import { invalidateMenu, menuItems } from "./menu.server";
 import { PERMISSION_KEYS } from "./permissions";
@@ -36,7 +36,7 @@ export async function updateMenuItem(
   origin: AuditOrigin,
 ) {
   const before = await db().selectFrom("menu_item").selectAll().where("id", "=", input.id).executeTakeFirst();
-  if (!before) return null;
+  if (!before) throw new NotFound("That menu item no longer exists.");
   const clash = await db()
     .selectFrom("menu_item")
     .select("title")
@@ -51,40 +51,47 @@ export async function updateMenuItem(
     required_permission: input.requiredPermission,
   };
   await db()
-    .updateTable("menu_item")
-    .set({ ...after, updated_at: now() })
-    .where("id", "=", input.id)
-    .execute();
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable("menu_item")
+        .set({ ...after, updated_at: now() })
+        .where("id", "=", input.id)
+        .execute();
+      await audit(
+        origin,
+        {
+          action: "menu.update",
+          actor,
+          target: { type: "menu_item", id: input.id },
+          details: {
+            before: {
+              title: before.title,
+              url: before.url,
+              icon: before.icon,
+              required_permission: before.required_permission,
+            },
+            after,
+          },
+        },
+        trx,
+      );
+    });
   await invalidateMenu();
-  await audit(origin, {
-    action: "menu.update",
-    actor,
-    target: { type: "menu_item", id: input.id },
-    details: {
-      before: {
-        title: before.title,
-        url: before.url,
-        icon: before.icon,
-        required_permission: before.required_permission,
-      },
-      after,
-    },
-  });
-  return true;
 }
 
 /** Swaps the item with its neighbour, renumbering positions so they stay 1..n. */
 export async function moveMenuItem(
   actor: SessionUser,
-  id: string,
-  direction: "up" | "down",
+  input: { id: string; direction: "up" | "down" },
   origin: AuditOrigin,
 ) {
+  const { id, direction } = input;
   const items = [...(await menuItems())];
   const index = items.findIndex((i) => i.id === id);
-  if (index < 0) return null;
+  if (index < 0) throw new NotFound("That menu item no longer exists.");
   const target = direction === "up" ? index - 1 : index + 1;
-  if (target < 0 || target >= items.length) return true;
+  if (target < 0 || target >= items.length) return;
   [items[index], items[target]] = [items[target]!, items[index]!];
   await db()
     .transaction()
@@ -96,13 +103,16 @@ export async function moveMenuItem(
           .where("id", "=", item.id)
           .execute();
       }
+      await audit(
+        origin,
+        {
+          action: "menu.update",
+          actor,
+          target: { type: "menu_item", id },
+          details: { moved: direction, from: index + 1, to: target + 1 },
+        },
+        trx,
+      );
     });
   await invalidateMenu();
-  await audit(origin, {
-    action: "menu.update",
-    actor,
-    target: { type: "menu_item", id },
-    details: { moved: direction, from: index + 1, to: target + 1 },
-  });
-  return true;
 }

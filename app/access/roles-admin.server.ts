@@ -5,7 +5,7 @@ import type { Database } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
-import { RuleViolation } from "../domain-errors";
+import { NotFound, RuleViolation } from "../domain-errors";
 import { PERMISSION_KEYS } from "./permissions";
 import { invalidateRoles, roleGrants } from "./role-cache.server";
 import { assertMayEditRole } from "./rules.server";
@@ -105,7 +105,7 @@ export async function updateRole(
   origin: AuditOrigin,
 ) {
   const role = (await roleGrants()).get(input.roleId);
-  if (!role) return null;
+  if (!role) throw new NotFound("That role no longer exists.");
   if (role.all) throw new RuleViolation("Super Admin holds every permission and cannot be edited.");
   assertMayEditRole(actor, role);
   const before = [...role.permissions].sort();
@@ -139,29 +139,36 @@ export async function updateRole(
       );
     });
   await invalidateRoles();
-  return true;
 }
 
-export async function deleteRole(actor: SessionUser, roleId: string, origin: AuditOrigin) {
+export async function deleteRole(actor: SessionUser, input: { roleId: string }, origin: AuditOrigin) {
+  const { roleId } = input;
   const role = await db().selectFrom("role").selectAll().where("id", "=", roleId).executeTakeFirst();
-  if (!role) return null;
+  if (!role) throw new NotFound("That role no longer exists.");
   if (role.is_system) throw new RuleViolation(`"${role.label}" is a built-in role and cannot be deleted.`);
   const grant = (await roleGrants()).get(roleId);
   if (grant) assertMayEditRole(actor, grant);
-  const { count } = await db()
-    .selectFrom("user_role")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("role_id", "=", roleId)
-    .executeTakeFirstOrThrow();
-  if (Number(count) > 0)
-    throw new RuleViolation(`"${role.label}" is held by ${count} user(s); remove it from them first.`);
-  await db().deleteFrom("role").where("id", "=", roleId).execute();
-  await audit(origin, {
-    action: "role.delete",
-    actor,
-    target: { type: "role", id: roleId },
-    details: { before: { name: role.name, label: role.label } },
-  });
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      const { count } = await trx
+        .selectFrom("user_role")
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .where("role_id", "=", roleId)
+        .executeTakeFirstOrThrow();
+      if (Number(count) > 0)
+        throw new RuleViolation(`"${role.label}" is held by ${count} user(s); remove it from them first.`);
+      await trx.deleteFrom("role").where("id", "=", roleId).execute();
+      await audit(
+        origin,
+        {
+          action: "role.delete",
+          actor,
+          target: { type: "role", id: roleId },
+          details: { before: { name: role.name, label: role.label } },
+        },
+        trx,
+      );
+    });
   await invalidateRoles();
-  return true;
 }

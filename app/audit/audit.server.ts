@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely, Transaction } from "kysely";
 import type { RouterContextProvider } from "react-router";
-import type { Database } from "../../db/schema";
-import { db, now } from "../db.server";
+import { db, type Executor, now } from "../db.server";
 import { clientIp, userAgent } from "../http/request-info.server";
 import type { AuditAction } from "./actions";
 
@@ -13,6 +11,7 @@ export type AuditEntry = {
   details?: Record<string, unknown>;
 };
 
+/** Where a change came from: the route's args (the request for the user agent, the context for the IP). */
 export type AuditOrigin = { request: Request; context?: Readonly<RouterContextProvider> };
 
 const SECRET_KEYS = /password|secret|token|api_?key/i;
@@ -28,12 +27,12 @@ export function redact(value: unknown): unknown {
   return value;
 }
 
-/** The one writer of audit rows. Rows are insert-only: nothing in the product updates or deletes them. */
-export async function audit(
-  origin: AuditOrigin,
-  entry: AuditEntry,
-  executor: Kysely<Database> | Transaction<Database> = db(),
-) {
+/**
+ * The one writer of audit rows. Rows are insert-only: nothing in the product updates or deletes them.
+ * A change passes its transaction as `executor`, so the change and its row commit or fail together;
+ * events that change nothing else (a failed sign-in, say) use the database directly.
+ */
+export async function audit(origin: AuditOrigin, entry: AuditEntry, executor: Executor = db()) {
   await executor
     .insertInto("audit_log")
     .values({

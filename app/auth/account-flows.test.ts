@@ -290,10 +290,11 @@ describe("invitations", () => {
 
   it("invites with chosen roles; accepting creates a verified account and signs it in", async () => {
     const admin = await inviter(["admin"]);
-    await inviteUser(origin(), admin, {
-      email: "guest.person@example.test",
-      roleIds: [await roleId("manager")],
-    });
+    await inviteUser(
+      admin,
+      { email: "guest.person@example.test", roleIds: [await roleId("manager")] },
+      origin(),
+    );
     const [mail] = mailTo("guest.person@example.test");
     expect(mail?.Tag).toBe("invite");
     const link = linkIn(mail?.TextBody, "/accept-invite?token=");
@@ -342,11 +343,11 @@ describe("invitations", () => {
   it("refuses roles above the inviter's own and addresses that already have an account", async () => {
     const manager = await inviter(["manager", "admin"]);
     await expect(
-      inviteUser(origin(), manager, { email: "x1@example.test", roleIds: [await roleId("super_admin")] }),
+      inviteUser(manager, { email: "x1@example.test", roleIds: [await roleId("super_admin")] }, origin()),
     ).rejects.toThrow(/cannot grant/);
     const existing = await createUser({ roles: ["user"] });
     await expect(
-      inviteUser(origin(), manager, { email: existing.email, roleIds: [await roleId("user")] }),
+      inviteUser(manager, { email: existing.email, roleIds: [await roleId("user")] }, origin()),
     ).rejects.toThrow(/already has an account/);
     expect(postmark.fake.messages).toHaveLength(0);
   });

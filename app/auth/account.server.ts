@@ -7,7 +7,7 @@ import { reserveReauth } from "../security/login-limits.server";
 import { RateLimitedError } from "../security/rate-limit.server";
 import { verifyEmailUrl } from "./links.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { endAllSessions, type SessionUser, sessionHandle } from "./session.server";
+import { type SessionUser, sessionHandle } from "./session.server";
 import { issueToken } from "./tokens.server";
 
 // The personal section of Settings: what every signed-in user may change about themselves.
@@ -40,19 +40,27 @@ async function assertCurrentPassword(
   await reservation.passwordWasRight();
 }
 
-export async function updateProfile(origin: AuditOrigin, user: SessionUser, input: { name: string }) {
+export async function updateProfile(user: SessionUser, input: { name: string }, origin: AuditOrigin) {
   if (input.name === user.name) return false;
   await db()
-    .updateTable("user")
-    .set({ name: input.name, updated_at: now() })
-    .where("id", "=", user.id)
-    .execute();
-  await audit(origin, {
-    action: "account.profile.update",
-    actor: user,
-    target: { type: "user", id: user.id },
-    details: { name: { before: user.name, after: input.name } },
-  });
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable("user")
+        .set({ name: input.name, updated_at: now() })
+        .where("id", "=", user.id)
+        .execute();
+      await audit(
+        origin,
+        {
+          action: "account.profile.update",
+          actor: user,
+          target: { type: "user", id: user.id },
+          details: { name: { before: user.name, after: input.name } },
+        },
+        trx,
+      );
+    });
   return true;
 }
 
@@ -61,9 +69,9 @@ export async function updateProfile(origin: AuditOrigin, user: SessionUser, inpu
  * move an account to an address they do not control. Mail failures propagate to the form.
  */
 export async function requestEmailChange(
-  origin: AuditOrigin,
   user: SessionUser,
   input: { email: string; currentPassword: string },
+  origin: AuditOrigin,
 ) {
   await assertCurrentPassword(origin, user, input.currentPassword, "email");
   if (input.email === user.email) throw new InvalidInput("This is already your address.", "email");
@@ -74,34 +82,56 @@ export async function requestEmailChange(
     .executeTakeFirst();
   // Refusing here tells a signed-in user that the address has an account; they needed a password to ask.
   if (taken) throw new InvalidInput("This address belongs to another account.", "email");
-  const token = await issueToken({ kind: "email-change", userId: user.id, data: { email: input.email } });
-  await audit(origin, {
-    action: "account.email.change_requested",
-    actor: user,
-    target: { type: "user", id: user.id },
-    details: { before: user.email, after: input.email },
-  });
+  const token = await db()
+    .transaction()
+    .execute(async (trx) => {
+      const token = await issueToken(
+        { kind: "email-change", userId: user.id, data: { email: input.email } },
+        trx,
+      );
+      await audit(
+        origin,
+        {
+          action: "account.email.change_requested",
+          actor: user,
+          target: { type: "user", id: user.id },
+          details: { before: user.email, after: input.email },
+        },
+        trx,
+      );
+      return token;
+    });
   await sendVerificationEmail({ to: input.email, name: user.name, verificationUrl: verifyEmailUrl(token) });
 }
 
 /** Changes the password and signs out every other session of the user. */
 export async function changePassword(
-  origin: AuditOrigin,
   user: SessionUser,
   input: { currentPassword: string; newPassword: string },
+  origin: AuditOrigin,
 ) {
   await assertCurrentPassword(origin, user, input.currentPassword, "password");
+  const passwordHash = await hashPassword(input.newPassword);
   await db()
-    .updateTable("user")
-    .set({ password_hash: await hashPassword(input.newPassword), must_change_password: 0, updated_at: now() })
-    .where("id", "=", user.id)
-    .execute();
-  await endAllSessions(user.id, user.sessionId);
-  await audit(origin, {
-    action: "account.password.change",
-    actor: user,
-    target: { type: "user", id: user.id },
-  });
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable("user")
+        .set({ password_hash: passwordHash, must_change_password: 0, updated_at: now() })
+        .where("id", "=", user.id)
+        .execute();
+      await trx
+        .deleteFrom("session")
+        .where("user_id", "=", user.id)
+        .where("id", "!=", user.sessionId)
+        .execute();
+      await audit(
+        origin,
+        { action: "account.password.change", actor: user, target: { type: "user", id: user.id } },
+        trx,
+      );
+    });
+  closeStreamsOf(user.id);
 }
 
 export type SessionView = {
@@ -136,26 +166,32 @@ export async function listMySessions(user: SessionUser): Promise<SessionView[]> 
 
 /** Ends one of the caller's own other sessions (by its handle), or all but the current one. */
 export async function revokeMySessions(
-  origin: AuditOrigin,
   user: SessionUser,
   which: { handle: string } | "others",
+  origin: AuditOrigin,
 ) {
   const mine = await db().selectFrom("session").select("id").where("user_id", "=", user.id).execute();
   const ids = mine
     .map((s) => s.id)
     .filter((id) => id !== user.sessionId && (which === "others" || sessionHandle(id) === which.handle));
-  if (ids.length > 0) {
-    await db().deleteFrom("session").where("user_id", "=", user.id).where("id", "in", ids).execute();
-    // Streams are not tied to a session: end them all; the tabs still signed in reconnect.
-    closeStreamsOf(user.id);
-  }
   const count = ids.length;
-  if (count > 0)
-    await audit(origin, {
-      action: "account.sessions.revoke",
-      actor: user,
-      target: { type: "user", id: user.id },
-      details: { scope: which === "others" ? "others" : "one", count },
+  if (count === 0) return 0;
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom("session").where("user_id", "=", user.id).where("id", "in", ids).execute();
+      await audit(
+        origin,
+        {
+          action: "account.sessions.revoke",
+          actor: user,
+          target: { type: "user", id: user.id },
+          details: { scope: which === "others" ? "others" : "one", count },
+        },
+        trx,
+      );
     });
+  // Streams are not tied to a session: end them all; the tabs still signed in reconnect.
+  closeStreamsOf(user.id);
   return count;
 }

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { roleGrants } from "../access/role-cache.server";
 import { assertRoleChangeAllowed } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
-import { db, now } from "../db.server";
-import { InvalidInput } from "../domain-errors";
+import { db, type Executor, now } from "../db.server";
+import { InvalidInput, NotFound } from "../domain-errors";
 import { sendInviteEmail } from "../mail/senders.server";
 import { acceptInviteUrl } from "./links.server";
 import { hashPassword } from "./password.server";
@@ -18,9 +18,9 @@ type InviteData = { email: string; roleIds: string[]; invitedBy: string };
  * Mail failures propagate: the inviter should see them.
  */
 export async function inviteUser(
-  origin: AuditOrigin,
   actor: SessionUser,
   input: { email: string; roleIds: string[] },
+  origin: AuditOrigin,
 ) {
   // The same rule as granting roles to an existing account: never above the inviter's own.
   await assertRoleChangeAllowed(actor, "invitation", [], input.roleIds);
@@ -33,13 +33,22 @@ export async function inviteUser(
   if (existing) throw new InvalidInput("This address already has an account.", "email");
 
   const data: InviteData = { email: input.email, roleIds: input.roleIds, invitedBy: actor.id };
-  const token = await issueToken({ kind: "invite", userId: null, data });
-  await audit(origin, {
-    action: "user.invite",
-    actor,
-    target: { type: "invitation", id: input.email },
-    details: { email: input.email, roles: input.roleIds.map((id) => grants.get(id)!.name) },
-  });
+  const token = await db()
+    .transaction()
+    .execute(async (trx) => {
+      const token = await issueToken({ kind: "invite", userId: null, data }, trx);
+      await audit(
+        origin,
+        {
+          action: "user.invite",
+          actor,
+          target: { type: "invitation", id: input.email },
+          details: { email: input.email, roles: input.roleIds.map((id) => grants.get(id)!.name) },
+        },
+        trx,
+      );
+      return token;
+    });
   await sendInviteEmail({ to: input.email, inviterName: actor.name, acceptUrl: acceptInviteUrl(token) });
 }
 
@@ -140,8 +149,8 @@ export async function pendingInvitations(limit = 50): Promise<PendingInvitation[
   });
 }
 
-async function pendingInvitation(id: string) {
-  return db()
+async function pendingInvitation(id: string, executor: Executor = db()) {
+  return executor
     .selectFrom("user_token")
     .select(["id", "data"])
     .where("id", "=", id)
@@ -151,43 +160,43 @@ async function pendingInvitation(id: string) {
     .executeTakeFirst();
 }
 
-/** Spends a pending invitation so its link stops working. */
-export async function cancelInvitation(
-  origin: AuditOrigin,
-  actor: SessionUser,
-  id: string,
-): Promise<boolean> {
-  const row = await pendingInvitation(id);
-  if (!row) return false;
-  await db()
+async function spendInvitation(actor: SessionUser, id: string, origin: AuditOrigin, trx: Executor) {
+  const row = await pendingInvitation(id, trx);
+  if (!row) throw new NotFound("That invitation is no longer pending.");
+  await trx
     .updateTable("user_token")
     .set({ used_at: now() })
     .where("id", "=", id)
     .where("used_at", "is", null)
     .execute();
   const data = JSON.parse(row.data ?? "{}") as InviteData;
-  await audit(origin, {
-    action: "user.invite.cancel",
-    actor,
-    target: { type: "invitation", id: data.email },
-  });
-  return true;
+  await audit(
+    origin,
+    { action: "user.invite.cancel", actor, target: { type: "invitation", id: data.email } },
+    trx,
+  );
+  return data;
+}
+
+/** Spends a pending invitation so its link stops working. */
+export async function cancelInvitation(actor: SessionUser, input: { id: string }, origin: AuditOrigin) {
+  await db()
+    .transaction()
+    .execute((trx) => spendInvitation(actor, input.id, origin, trx));
 }
 
 /**
  * Sends a fresh 7-day link for a pending invitation and retires the old one. The roles are checked
  * again against the sender, who may hold fewer permissions than the original inviter.
  */
-export async function resendInvitation(
-  origin: AuditOrigin,
-  actor: SessionUser,
-  id: string,
-): Promise<boolean> {
-  const row = await pendingInvitation(id);
-  if (!row) return false;
+export async function resendInvitation(actor: SessionUser, input: { id: string }, origin: AuditOrigin) {
+  const row = await pendingInvitation(input.id);
+  if (!row) throw new NotFound("That invitation is no longer pending.");
   const data = JSON.parse(row.data ?? "{}") as InviteData;
   // The new invitation first: if the sender may not grant those roles, the old link keeps working.
-  await inviteUser(origin, actor, { email: data.email, roleIds: data.roleIds ?? [] });
-  await cancelInvitation(origin, actor, id);
-  return true;
+  await inviteUser(actor, { email: data.email, roleIds: data.roleIds ?? [] }, origin);
+  // Spent meanwhile (accepted or cancelled in another tab): the new link went out all the same.
+  await cancelInvitation(actor, input, origin).catch((error) => {
+    if (!(error instanceof NotFound)) throw error;
+  });
 }

@@ -97,12 +97,14 @@ describe("GET /api/events", () => {
       const session = (cookie: string) =>
         getSessionUser({ request: new Request("http://localhost:3000/", { headers: { Cookie: cookie } }) });
       if (revoke === "mine") {
-        expect(await revokeMySessions(args(request("/")), (await session(elsewhere))!, "others")).toBe(1);
+        expect(await revokeMySessions((await session(elsewhere))!, "others", args(request("/")))).toBe(1);
       } else {
         const victim = await session(a.cookie);
         const actor = (await session(admin.cookie))!;
-        expect(await revokeSession(actor, a.id, sessionHandle(victim!.sessionId), args(request("/")))).toBe(
-          true,
+        await revokeSession(
+          actor,
+          { userId: a.id, handle: sessionHandle(victim!.sessionId) },
+          args(request("/")),
         );
       }
       // The revoked browser's stream ends (it reconnects and gets 401); no more events reach it.

@@ -13,14 +13,15 @@ import {
   updateRole,
   updateRoleSchema,
 } from "../access/roles-admin.server";
+import { NotFound } from "../domain-errors";
 import { stalePermissions } from "../access/sync.server";
 import { MENU_ICONS, menuIcon } from "../components/icons";
 import { Button } from "../components/ui/button";
 import { Card, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
-import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
-import { readForm } from "../http/read-form.server";
+import { redirectWithToast } from "../http/form.server";
+import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
 import type { Route } from "./+types/dashboard.access";
 
@@ -33,65 +34,65 @@ export async function loader(args: Route.LoaderArgs) {
 // A 429's Retry-After reaches the browser only through this export.
 export const headers = passRetryAfter;
 
-export async function action(args: Route.ActionArgs) {
-  const actor = await requirePermission(args, "roles.manage");
-  const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
-  const done = (message: string) => redirectWithToast("/dashboard/access", { kind: "success", message });
-  try {
-    if (intent === "create-role") {
-      const parsed = parseWith(createRoleSchema, {
-        name: form.get("name"),
-        label: form.get("label"),
-        permissions: form.getAll("permissions"),
-      });
-      if (!parsed.ok) return invalid(parsed.errors, intent);
-      await createRole(actor, parsed.value, args);
-      return done(`Role "${parsed.value.label}" created.`);
-    }
-    if (intent === "update-role") {
-      const parsed = parseWith(updateRoleSchema, {
-        roleId: form.get("roleId"),
-        label: form.get("label"),
-        permissions: form.getAll("permissions"),
-      });
-      if (!parsed.ok) return invalid(parsed.errors, intent);
-      if (!(await updateRole(actor, parsed.value, args)))
-        return refused("That role no longer exists.", 404, intent);
-      return done("Role saved.");
-    }
-    if (intent === "delete-role") {
-      const id = z.string().uuid().safeParse(form.get("roleId"));
-      if (!id.success || !(await deleteRole(actor, id.data, args)))
-        return refused("That role no longer exists.", 404, intent);
-      return done("Role deleted.");
-    }
-    if (intent === "update-menu") {
-      const parsed = parseWith(menuItemSchema, {
-        id: form.get("id"),
-        title: form.get("title"),
-        url: form.get("url"),
-        icon: form.get("icon"),
-        requiredPermission: form.get("requiredPermission"),
-      });
-      if (!parsed.ok) return invalid(parsed.errors, `menu:${form.get("id")}`);
-      if (!(await updateMenuItem(actor, parsed.value, args)))
-        return refused("That menu item no longer exists.", 404, intent);
-      return done("Menu item saved.");
-    }
-    if (intent === "move-up" || intent === "move-down") {
-      const id = z.string().uuid().safeParse(form.get("id"));
-      if (!id.success || !(await moveMenuItem(actor, id.data, intent === "move-up" ? "up" : "down", args))) {
-        return refused("That menu item no longer exists.", 404, intent);
-      }
-      return done("Menu order saved.");
-    }
-  } catch (error) {
-    // A menu item's field errors show beside that item.
-    return actionError(error, intent === "update-menu" ? `menu:${form.get("id")}` : intent);
-  }
-  return refused("Unknown action.", 400);
+const done = (message: string) => redirectWithToast("/dashboard/access", { kind: "success", message });
+
+/** A malformed id names nothing: the same 404 as a row deleted meanwhile. */
+function existingId(value: FormDataEntryValue | null, what: "role" | "menu item") {
+  const id = z.string().uuid().safeParse(value);
+  if (!id.success) throw new NotFound(`That ${what} no longer exists.`);
+  return id.data;
 }
+
+// A menu item's field errors show beside that item.
+const menuRow = (form: FormData) => `menu:${form.get("id")}`;
+
+export const action = (args: Route.ActionArgs) =>
+  handleIntents(
+    args,
+    {
+      "create-role": {
+        schema: createRoleSchema,
+        run: async ({ actor, input }) => {
+          await createRole(actor, input, args);
+          return done(`Role "${input.label}" created.`);
+        },
+      },
+      "update-role": {
+        schema: updateRoleSchema,
+        run: async ({ actor, input }) => {
+          await updateRole(actor, input, args);
+          return done("Role saved.");
+        },
+      },
+      "delete-role": {
+        run: async ({ actor, form }) => {
+          await deleteRole(actor, { roleId: existingId(form.get("roleId"), "role") }, args);
+          return done("Role deleted.");
+        },
+      },
+      "update-menu": {
+        schema: menuItemSchema,
+        answerAs: menuRow,
+        run: async ({ actor, input }) => {
+          await updateMenuItem(actor, input, args);
+          return done("Menu item saved.");
+        },
+      },
+      "move-up": {
+        run: async ({ actor, form }) => {
+          await moveMenuItem(actor, { id: existingId(form.get("id"), "menu item"), direction: "up" }, args);
+          return done("Menu order saved.");
+        },
+      },
+      "move-down": {
+        run: async ({ actor, form }) => {
+          await moveMenuItem(actor, { id: existingId(form.get("id"), "menu item"), direction: "down" }, args);
+          return done("Menu order saved.");
+        },
+      },
+    },
+    { permission: "roles.manage" },
+  );
 
 function SyncPermissions({ stale }: { stale: string[] }) {
   const fetcher = useFetcher<{ inserted: string[]; total: number; error?: string }>();

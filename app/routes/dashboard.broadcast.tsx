@@ -8,8 +8,9 @@ import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
 import { db } from "../db.server";
-import { invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
-import { readForm } from "../http/read-form.server";
+import { redirectWithToast, refused } from "../http/form.server";
+import { handleAction } from "../http/intents.server";
+import { passRetryAfter } from "../http/responses";
 import { broadcastHistory, broadcastSchema, sendBroadcast } from "../notifications/broadcast.server";
 import { NOTICE_LEVELS } from "../notifications/levels";
 import { createTask } from "../tasks/create-task.server";
@@ -25,11 +26,13 @@ export async function loader(args: Route.LoaderArgs) {
   return { roles: [...grants.values()].map((r) => ({ id: r.id, label: r.label })), teams, history };
 }
 
-export async function action(args: Route.ActionArgs) {
-  const actor = await requirePermission(args, "settings.manage");
-  const form = await readForm(args.request);
+// A 429's Retry-After reaches the browser only through this export (actionError maps every failure).
+export const headers = passRetryAfter;
+
+/** The composer's fields as the schema reads them: the audience's ids come from its own field. */
+function broadcastValues(form: FormData) {
   const kind = String(form.get("audience") ?? "all");
-  const parsed = parseWith(broadcastSchema, {
+  return {
     title: form.get("title"),
     message: form.get("message"),
     level: form.get("level"),
@@ -37,25 +40,42 @@ export async function action(args: Route.ActionArgs) {
     audience:
       kind === "all" ? { kind } : { kind, ids: form.getAll(kind === "roles" ? "roleIds" : "teamIds") },
     email: form.get("email") === "on",
-  });
-  if (!parsed.ok) return invalid(parsed.errors, "send");
-  const { id, recipients } = await sendBroadcast(actor, parsed.value, args);
-  if (recipients === 0)
-    return refused("Nobody is in that audience; the notice was recorded but reached no one.", 400, "send");
-  let note = "";
-  if (parsed.value.email) {
-    const task = await createTask(actor, { type: "broadcast.email", payload: { broadcastId: id } });
-    note = task.ok
-      ? " Emails are being sent in the background."
-      : task.status === "too_many_tasks"
-        ? ` The emails were not queued: you already have ${task.limit} tasks waiting or running.`
-        : " The emails could not be queued.";
-  }
-  return redirectWithToast("/dashboard/broadcast", {
-    kind: "success",
-    message: `Sent to ${recipients} ${recipients === 1 ? "person" : "people"}.${note}`,
-  });
+  };
 }
+
+// One form and no intent field: the failures answer as "send".
+export const action = (args: Route.ActionArgs) =>
+  handleAction(
+    args,
+    "send",
+    {
+      schema: broadcastSchema,
+      values: broadcastValues,
+      run: async ({ actor, input }) => {
+        const { id, recipients } = await sendBroadcast(actor, input, args);
+        if (recipients === 0)
+          return refused(
+            "Nobody is in that audience; the notice was recorded but reached no one.",
+            400,
+            "send",
+          );
+        let note = "";
+        if (input.email) {
+          const task = await createTask(actor, { type: "broadcast.email", payload: { broadcastId: id } });
+          note = task.ok
+            ? " Emails are being sent in the background."
+            : task.status === "too_many_tasks"
+              ? ` The emails were not queued: you already have ${task.limit} tasks waiting or running.`
+              : " The emails could not be queued.";
+        }
+        return redirectWithToast("/dashboard/broadcast", {
+          kind: "success",
+          message: `Sent to ${recipients} ${recipients === 1 ? "person" : "people"}.${note}`,
+        });
+      },
+    },
+    { permission: "settings.manage" },
+  );
 
 export default function Broadcast({ loaderData, actionData }: Route.ComponentProps) {
   const { roles, teams, history } = loaderData;

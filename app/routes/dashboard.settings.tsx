@@ -6,7 +6,6 @@ import { ProfileSection } from "../components/settings/profile-section";
 import { SessionsSection } from "../components/settings/sessions-section";
 import { SystemSection } from "../components/settings/system-section";
 import { TestEmailSection } from "../components/settings/test-email-section";
-import { readForm } from "../http/read-form.server";
 import { passRetryAfter } from "../http/responses";
 import { runSettingsIntent, settingsPageData } from "../settings/settings-page.server";
 import type { Route } from "./+types/dashboard.settings";
@@ -19,10 +18,7 @@ export async function loader(args: Route.LoaderArgs) {
 // A 429's Retry-After reaches the browser only through this export.
 export const headers = passRetryAfter;
 
-export async function action(args: Route.ActionArgs) {
-  const user = await requirePermission(args, "dashboard.access");
-  return runSettingsIntent(args, user, await readForm(args.request));
-}
+export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { profile, sessions, system, invite } = loaderData;

@@ -2,12 +2,13 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
+import { NotFound } from "../domain-errors";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
-import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
-import { readForm } from "../http/read-form.server";
+import { redirectWithToast } from "../http/form.server";
+import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
 import { TEAM_ROLES } from "../teams/team-roles";
 import {
@@ -49,44 +50,49 @@ export async function loader(args: Route.LoaderArgs) {
 // A 429's Retry-After reaches the browser only through this export.
 export const headers = passRetryAfter;
 
-export async function action(args: Route.ActionArgs) {
-  const actor = await requirePermission(args, "team.write");
-  const id = idSchema.safeParse(args.params.id);
-  if (!id.success) throw missing();
-  const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
-  const self = `/dashboard/teams/${id.data}`;
-  const ok = (message: string, to = self) => redirectWithToast(to, { kind: "success", message });
-  try {
-    if (intent === "rename") {
-      const parsed = parseWith(teamSchema, {
-        name: form.get("name"),
-        description: form.get("description") ?? "",
-      });
-      if (!parsed.ok) return invalid(parsed.errors, intent);
-      if (!(await updateTeam(actor, id.data, parsed.value, args))) throw missing();
-      return ok("Team saved.");
-    }
-    if (intent === "delete") {
-      if (!(await deleteTeam(actor, id.data, args))) throw missing();
-      return ok("Team deleted.", "/dashboard/teams");
-    }
-    if (intent === "set-member") {
-      const parsed = parseWith(memberSchema, { userId: form.get("userId"), teamRole: form.get("teamRole") });
-      if (!parsed.ok) return invalid(parsed.errors, intent);
-      if (!(await setMember(actor, id.data, parsed.value, args))) throw missing();
-      return ok("Member saved.");
-    }
-    if (intent === "remove-member") {
-      const userId = idSchema.safeParse(form.get("userId"));
-      if (!userId.success || !(await removeMember(actor, id.data, userId.data, args)))
-        return refused("That member is not in this team.", 404, intent);
-      return ok("Member removed.");
-    }
-  } catch (error) {
-    return actionError(error, intent);
-  }
-  return refused("Unknown action.", 400);
+export function action(args: Route.ActionArgs) {
+  // Checked after the permission, as before any intent runs: a malformed id names no team.
+  const teamId = () => {
+    const id = idSchema.safeParse(args.params.id);
+    if (!id.success) throw missing();
+    return id.data;
+  };
+  const ok = (message: string, to = `/dashboard/teams/${teamId()}`) =>
+    redirectWithToast(to, { kind: "success", message });
+  return handleIntents(
+    args,
+    {
+      rename: {
+        schema: teamSchema,
+        run: async ({ actor, input }) => {
+          await updateTeam(actor, { id: teamId(), ...input }, args);
+          return ok("Team saved.");
+        },
+      },
+      delete: {
+        run: async ({ actor }) => {
+          await deleteTeam(actor, { id: teamId() }, args);
+          return ok("Team deleted.", "/dashboard/teams");
+        },
+      },
+      "set-member": {
+        schema: memberSchema,
+        run: async ({ actor, input }) => {
+          await setMember(actor, { teamId: teamId(), ...input }, args);
+          return ok("Member saved.");
+        },
+      },
+      "remove-member": {
+        run: async ({ actor, form }) => {
+          const userId = idSchema.safeParse(form.get("userId"));
+          if (!userId.success) throw new NotFound("That member is not in this team.");
+          await removeMember(actor, { teamId: teamId(), userId: userId.data }, args);
+          return ok("Member removed.");
+        },
+      },
+    },
+    { permission: "team.write" },
+  );
 }
 
 export default function TeamPage({ loaderData, actionData }: Route.ComponentProps) {

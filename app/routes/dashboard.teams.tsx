@@ -4,8 +4,8 @@ import { requirePermission } from "../access/guard.server";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
-import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
-import { readForm } from "../http/read-form.server";
+import { redirectWithToast } from "../http/form.server";
+import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
 import { createTeam, listTeams, teamSchema } from "../teams/teams.server";
 import type { Route } from "./+types/dashboard.teams";
@@ -18,25 +18,23 @@ export async function loader(args: Route.LoaderArgs) {
 // A 429's Retry-After reaches the browser only through this export.
 export const headers = passRetryAfter;
 
-export async function action(args: Route.ActionArgs) {
-  const actor = await requirePermission(args, "team.write");
-  const form = await readForm(args.request);
-  if (form.get("intent") !== "create") return refused("Unknown action.", 400);
-  const parsed = parseWith(teamSchema, {
-    name: form.get("name"),
-    description: form.get("description") ?? "",
-  });
-  if (!parsed.ok) return invalid(parsed.errors, "create");
-  try {
-    const id = await createTeam(actor, parsed.value, args);
-    return redirectWithToast(`/dashboard/teams/${id}`, {
-      kind: "success",
-      message: `Team "${parsed.value.name}" created.`,
-    });
-  } catch (error) {
-    return actionError(error, "create");
-  }
-}
+export const action = (args: Route.ActionArgs) =>
+  handleIntents(
+    args,
+    {
+      create: {
+        schema: teamSchema,
+        run: async ({ actor, input }) => {
+          const id = await createTeam(actor, input, args);
+          return redirectWithToast(`/dashboard/teams/${id}`, {
+            kind: "success",
+            message: `Team "${input.name}" created.`,
+          });
+        },
+      },
+    },
+    { permission: "team.write" },
+  );
 
 export default function Teams({ loaderData, actionData }: Route.ComponentProps) {
   const { teams, mayWrite } = loaderData;

@@ -4,12 +4,14 @@ import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
+import { NotFound } from "../domain-errors";
+import type { SessionUser } from "../auth/session.server";
 import { formatDateTime } from "../components/format";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
-import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
-import { readForm } from "../http/read-form.server";
+import { redirectWithToast, refused } from "../http/form.server";
+import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
 import { userActivity } from "../users/detail.server";
 import {
@@ -57,61 +59,66 @@ export async function loader(args: Route.LoaderArgs) {
 export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
-  const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
   const id = idSchema.safeParse(args.params.id);
   if (!id.success) throw missing();
   const self = `/dashboard/users/${id.data}`;
-  try {
-    if (intent === "update") {
-      const actor = await requirePermission(args, "user.update");
-      const parsed = parseWith(updateUserSchema, {
-        name: form.get("name"),
-        email: form.get("email"),
-        roles: form.getAll("roles"),
-      });
-      if (!parsed.ok) return invalid(parsed.errors, intent);
-      if (!(await updateUser(actor, id.data, parsed.value, args))) throw missing();
-      return redirectWithToast(self, { kind: "success", message: "Saved." });
-    }
-    if (intent === "disable" || intent === "enable") {
-      const actor = await requirePermission(args, "user.update");
-      if (!(await setUserStatus(actor, id.data, intent === "disable" ? "disabled" : "active", args)))
-        throw missing();
-      return redirectWithToast(self, {
-        kind: "success",
-        message: intent === "disable" ? "User disabled and signed out." : "User enabled.",
-      });
-    }
-    if (intent === "revoke-session") {
-      const actor = await requirePermission(args, "user.update");
-      const sessionId = z.string().min(1).max(100).safeParse(form.get("session"));
-      if (!sessionId.success || !(await revokeSession(actor, id.data, sessionId.data, args)))
-        return refused("That session no longer exists.", 404, intent);
-      return redirectWithToast(self, { kind: "success", message: "Session signed out." });
-    }
-    if (intent === "send-reset" || intent === "resend-verification") {
-      const actor = await requirePermission(args, "user.update");
-      const sent = await sendAccountLink(
-        actor,
-        id.data,
-        intent === "send-reset" ? "reset" : "verification",
-        args,
-      );
-      if (!sent.ok && sent.reason === "missing") throw missing();
-      if (!sent.ok) return refused("This address is already verified.", 400, intent);
-      const what = intent === "send-reset" ? "A password reset link" : "A new verification link";
-      return redirectWithToast(self, { kind: "success", message: `${what} was sent to ${sent.email}.` });
-    }
-    if (intent === "delete") {
-      const actor = await requirePermission(args, "user.delete");
-      if (!(await deleteUser(actor, id.data, args))) throw missing();
-      return redirectWithToast("/dashboard/users", { kind: "success", message: "User deleted." });
-    }
-  } catch (error) {
-    return actionError(error, intent);
-  }
-  return refused("Unknown action.", 400);
+  const done = (message: string, to = self) => redirectWithToast(to, { kind: "success", message });
+  const sendLink = async (actor: SessionUser, kind: "reset" | "verification", intent: string) => {
+    const sent = await sendAccountLink(actor, { id: id.data, kind }, args);
+    if (!sent.ok) return refused("This address is already verified.", 400, intent);
+    const what = kind === "reset" ? "A password reset link" : "A new verification link";
+    return done(`${what} was sent to ${sent.email}.`);
+  };
+  return handleIntents(args, {
+    update: {
+      permission: "user.update",
+      schema: updateUserSchema,
+      run: async ({ actor, input }) => {
+        await updateUser(actor, { id: id.data, ...input }, args);
+        return done("Saved.");
+      },
+    },
+    disable: {
+      permission: "user.update",
+      run: async ({ actor }) => {
+        await setUserStatus(actor, { id: id.data, status: "disabled" }, args);
+        return done("User disabled and signed out.");
+      },
+    },
+    enable: {
+      permission: "user.update",
+      run: async ({ actor }) => {
+        await setUserStatus(actor, { id: id.data, status: "active" }, args);
+        return done("User enabled.");
+      },
+    },
+    "revoke-session": {
+      permission: "user.update",
+      run: async ({ actor, form }) => {
+        await revokeSession(actor, { userId: id.data, handle: sessionHandleIn(form) }, args);
+        return done("Session signed out.");
+      },
+    },
+    "send-reset": { permission: "user.update", run: ({ actor, intent }) => sendLink(actor, "reset", intent) },
+    "resend-verification": {
+      permission: "user.update",
+      run: ({ actor, intent }) => sendLink(actor, "verification", intent),
+    },
+    delete: {
+      permission: "user.delete",
+      run: async ({ actor }) => {
+        await deleteUser(actor, { id: id.data }, args);
+        return done("User deleted.", "/dashboard/users");
+      },
+    },
+  });
+}
+
+/** A malformed handle names no session: the same 404 as one that ended meanwhile. */
+function sessionHandleIn(form: FormData) {
+  const handle = z.string().min(1).max(100).safeParse(form.get("session"));
+  if (!handle.success) throw new NotFound("That session no longer exists.");
+  return handle.data;
 }
 
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -5,6 +5,7 @@ import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
+import { NotFound } from "../domain-errors";
 import { inviteSchema, PASSWORD_MIN } from "../auth/account-schemas";
 import {
   cancelInvitation,
@@ -18,10 +19,10 @@ import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
-import { actionError, invalid, parseWith, redirectWithToast, refused } from "../http/form.server";
-import { readForm } from "../http/read-form.server";
+import { redirectWithToast } from "../http/form.server";
+import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
-import { bulkUsers } from "../users/bulk.server";
+import { type BulkResult, bulkUsers } from "../users/bulk.server";
 import { listUsers, parseUserListQuery } from "../users/list.server";
 import { PAGE_SIZES, type USER_SORTS } from "../users/list-options";
 import { createUser, createUserSchema } from "../users/users.server";
@@ -56,82 +57,79 @@ export async function loader(args: Route.LoaderArgs) {
 // A 429's Retry-After reaches the browser only through this export.
 export const headers = passRetryAfter;
 
-export async function action(args: Route.ActionArgs) {
-  const form = await readForm(args.request);
-  const intent = String(form.get("intent") ?? "");
+/** Back to the list as it was filtered, with a toast. */
+function backWith(args: Route.ActionArgs, kind: "success" | "error", message: string) {
   const back = new URL(args.request.url);
-  if (intent === "create") {
-    const actor = await requirePermission(args, "user.write");
-    const parsed = parseWith(createUserSchema, {
-      name: form.get("name"),
-      email: form.get("email"),
-      password: form.get("password"),
-      roles: form.getAll("roles"),
-    });
-    if (!parsed.ok) return invalid(parsed.errors, intent);
-    try {
-      const id = await createUser(actor, parsed.value, args);
-      return redirectWithToast(`/dashboard/users/${id}`, {
-        kind: "success",
-        message: `Created ${parsed.value.email}.`,
-      });
-    } catch (error) {
-      return actionError(error, intent);
-    }
-  }
-  if (intent === "invite") {
-    const actor = await requirePermission(args, "user.write");
-    const parsed = parseWith(inviteSchema, { email: form.get("email"), roles: form.getAll("roles") });
-    if (!parsed.ok) return invalid(parsed.errors, intent);
-    try {
-      await inviteUser(args, actor, { email: parsed.value.email, roleIds: parsed.value.roles });
-    } catch (error) {
-      return actionError(error, intent);
-    }
-    return redirectWithToast(back.pathname + back.search, {
-      kind: "success",
-      message: `Invitation sent to ${parsed.value.email}.`,
-    });
-  }
-  if (intent === "resend-invite" || intent === "cancel-invite") {
-    const actor = await requirePermission(args, "user.write");
-    const id = z.string().uuid().safeParse(form.get("invitationId"));
-    try {
-      const done =
-        id.success &&
-        (intent === "resend-invite"
-          ? await resendInvitation(args, actor, id.data)
-          : await cancelInvitation(args, actor, id.data));
-      if (!done) return refused("That invitation is no longer pending.", 404, intent);
-    } catch (error) {
-      return actionError(error, intent);
-    }
-    return redirectWithToast(back.pathname + back.search, {
-      kind: "success",
-      message: intent === "resend-invite" ? "A new invitation link was sent." : "Invitation cancelled.",
-    });
-  }
-  if (intent === "bulk-disable" || intent === "bulk-delete") {
-    const actor = await requirePermission(args, intent === "bulk-delete" ? "user.delete" : "user.update");
-    const parsed = parseWith(bulkSchema, { ids: form.getAll("ids") });
-    if (!parsed.ok) return invalid(parsed.errors, intent);
-    const result = await bulkUsers(
-      actor,
-      parsed.value.ids,
-      intent === "bulk-delete" ? "delete" : "disable",
-      args,
-    );
-    const verb = intent === "bulk-delete" ? "Deleted" : "Disabled";
-    const note = result.refused.length
-      ? ` Refused ${result.refused.length}: ${[...new Set(result.refused)].join(" ")}`
-      : "";
-    return redirectWithToast(back.pathname + back.search, {
-      kind: result.refused.length ? "error" : "success",
-      message: `${verb} ${result.done} user(s).${note}`,
-    });
-  }
-  return refused("Unknown action.", 400);
+  return redirectWithToast(back.pathname + back.search, { kind, message });
 }
+
+/** A malformed id names no pending invitation: the same 404 as one spent meanwhile. */
+function invitationId(form: FormData) {
+  const id = z.string().uuid().safeParse(form.get("invitationId"));
+  if (!id.success) throw new NotFound("That invitation is no longer pending.");
+  return id.data;
+}
+
+async function bulk(args: Route.ActionArgs, action: "disable" | "delete", result: BulkResult) {
+  const verb = action === "delete" ? "Deleted" : "Disabled";
+  const note = result.refused.length
+    ? ` Refused ${result.refused.length}: ${[...new Set(result.refused)].join(" ")}`
+    : "";
+  return backWith(
+    args,
+    result.refused.length ? "error" : "success",
+    `${verb} ${result.done} user(s).${note}`,
+  );
+}
+
+export const action = (args: Route.ActionArgs) =>
+  handleIntents(args, {
+    create: {
+      permission: "user.write",
+      schema: createUserSchema,
+      run: async ({ actor, input }) => {
+        const id = await createUser(actor, input, args);
+        return redirectWithToast(`/dashboard/users/${id}`, {
+          kind: "success",
+          message: `Created ${input.email}.`,
+        });
+      },
+    },
+    invite: {
+      permission: "user.write",
+      schema: inviteSchema,
+      run: async ({ actor, input }) => {
+        await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
+        return backWith(args, "success", `Invitation sent to ${input.email}.`);
+      },
+    },
+    "resend-invite": {
+      permission: "user.write",
+      run: async ({ actor, form }) => {
+        await resendInvitation(actor, { id: invitationId(form) }, args);
+        return backWith(args, "success", "A new invitation link was sent.");
+      },
+    },
+    "cancel-invite": {
+      permission: "user.write",
+      run: async ({ actor, form }) => {
+        await cancelInvitation(actor, { id: invitationId(form) }, args);
+        return backWith(args, "success", "Invitation cancelled.");
+      },
+    },
+    "bulk-disable": {
+      permission: "user.update",
+      schema: bulkSchema,
+      run: async ({ actor, input }) =>
+        bulk(args, "disable", await bulkUsers(actor, { ids: input.ids, action: "disable" }, args)),
+    },
+    "bulk-delete": {
+      permission: "user.delete",
+      schema: bulkSchema,
+      run: async ({ actor, input }) =>
+        bulk(args, "delete", await bulkUsers(actor, { ids: input.ids, action: "delete" }, args)),
+    },
+  });
 
 function SortHeader({ column, label }: { column: (typeof USER_SORTS)[number]; label: string }) {
   const [params] = useSearchParams();

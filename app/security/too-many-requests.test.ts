@@ -72,7 +72,8 @@ describe("no 429 outside the helper", () => {
 
   it("every page route that can answer 429 exports the headers that carry Retry-After", () => {
     // test/retry-after.test.ts shows the header is dropped without it, through the real pipeline.
-    const can429 = /tooManyRequestsForm|actionError|limitPublicForm|runSettingsIntent|attemptLogin/;
+    const can429 =
+      /tooManyRequestsForm|actionError|handleIntents|handleAction|limitPublicForm|runSettingsIntent|attemptLogin/;
     const missing = files(join(root, "app", "routes"))
       .filter((f) => f.endsWith(".tsx") && can429.test(readFileSync(f, "utf8")))
       .filter((f) => !/export const headers = passRetryAfter;/.test(readFileSync(f, "utf8")))

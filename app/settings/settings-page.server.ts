@@ -1,8 +1,7 @@
 import { data } from "react-router";
+import { z } from "zod";
 import { can } from "../access/check";
-import { requirePermission } from "../access/guard.server";
 import { assignableRoles } from "../access/rules.server";
-import type { AuditOrigin } from "../audit/audit.server";
 import {
   changePassword,
   listMySessions,
@@ -13,13 +12,13 @@ import {
 import {
   changeEmailSchema,
   changePasswordSchema,
-  formValues,
   inviteSchema,
   profileSchema,
 } from "../auth/account-schemas";
 import { inviteUser } from "../auth/invitations.server";
 import type { SessionUser } from "../auth/session.server";
-import { actionError, invalid, parseWith, refused } from "../http/form.server";
+import { invalid } from "../http/form.server";
+import { type ActionArgs, handleIntents } from "../http/intents.server";
 import { recentMail } from "../mail/mail-log.server";
 import { parseSettingsForm } from "./settings-form";
 import { describeSystemConfig } from "./system-config.server";
@@ -44,80 +43,79 @@ export async function settingsPageData(user: SessionUser) {
   };
 }
 
-export const SETTINGS_INTENTS = [
-  "profile",
-  "email",
-  "password",
-  "revoke-session",
-  "revoke-others",
-  "system",
-  "invite",
-] as const;
-export type SettingsIntent = (typeof SETTINGS_INTENTS)[number];
-
-function done(intent: SettingsIntent, message: string) {
+function done<I extends string>(intent: I, message: string) {
   return data({ ok: true as const, intent, errors: {} as Record<string, string>, formError: null, message });
 }
 
-type Args = AuditOrigin & { context: NonNullable<AuditOrigin["context"]> };
+/** A session handle as sent; one that names no session of the caller's is answered as already ended. */
+const sessionSchema = z.object({ session: z.string().max(200).catch("") });
 
-/** Runs one intent of the Settings form; every branch validates, guards and audits. */
-export async function runSettingsIntent(args: Args, user: SessionUser, form: FormData) {
-  const intent = form.get("intent");
-  const values = formValues(form, ["roles"]);
-  try {
-    switch (intent) {
-      case "profile": {
-        const parsed = parseWith(profileSchema, values);
-        if (!parsed.ok) return invalid(parsed.errors, intent);
-        const changed = await updateProfile(args, user, parsed.value);
-        return done(intent, changed ? "Your name was saved." : "Nothing to change.");
-      }
-      case "email": {
-        const parsed = parseWith(changeEmailSchema, values);
-        if (!parsed.ok) return invalid(parsed.errors, intent);
-        await requestEmailChange(args, user, parsed.value);
-        return done(
-          intent,
-          `We sent a confirmation link to ${parsed.value.email}. Your address changes once you follow it.`,
-        );
-      }
-      case "password": {
-        const parsed = parseWith(changePasswordSchema, values);
-        if (!parsed.ok) return invalid(parsed.errors, intent);
-        await changePassword(args, user, parsed.value);
-        return done(intent, "Your password was changed. Your other sessions were signed out.");
-      }
-      case "revoke-session": {
-        const handle = typeof values.session === "string" ? values.session : "";
-        const count = await revokeMySessions(args, user, { handle });
-        return done(intent, count ? "That session was signed out." : "That session had already ended.");
-      }
-      case "revoke-others": {
-        const count = await revokeMySessions(args, user, "others");
-        return done(
-          intent,
-          count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`,
-        );
-      }
-      case "system": {
-        await requirePermission(args, "settings.manage");
-        const parsed = parseSettingsForm(form);
-        if (!parsed.ok) return invalid(parsed.fieldErrors as Record<string, string>, intent);
-        const { changed } = await applySettingsChanges(args, user, parsed.changes);
-        return done(intent, changed.length ? `Saved: ${changed.join(", ")}.` : "Nothing to change.");
-      }
-      case "invite": {
-        await requirePermission(args, "user.write");
-        const parsed = parseWith(inviteSchema, values);
-        if (!parsed.ok) return invalid(parsed.errors, intent);
-        await inviteUser(args, user, { email: parsed.value.email, roleIds: parsed.value.roles });
-        return done(intent, `Invitation sent to ${parsed.value.email}.`);
-      }
-      default:
-        return refused("Unknown action.", 400);
-    }
-  } catch (error) {
-    return actionError(error, typeof intent === "string" ? intent : undefined);
-  }
-}
+/** The Settings form's intents; every one validates, guards and audits through the domain. */
+export const runSettingsIntent = (args: ActionArgs) =>
+  handleIntents(
+    args,
+    {
+      profile: {
+        schema: profileSchema,
+        run: async ({ actor, input }) => {
+          const changed = await updateProfile(actor, input, args);
+          return done("profile", changed ? "Your name was saved." : "Nothing to change.");
+        },
+      },
+      email: {
+        schema: changeEmailSchema,
+        run: async ({ actor, input }) => {
+          await requestEmailChange(actor, input, args);
+          return done(
+            "email",
+            `We sent a confirmation link to ${input.email}. Your address changes once you follow it.`,
+          );
+        },
+      },
+      password: {
+        schema: changePasswordSchema,
+        run: async ({ actor, input }) => {
+          await changePassword(actor, input, args);
+          return done("password", "Your password was changed. Your other sessions were signed out.");
+        },
+      },
+      "revoke-session": {
+        schema: sessionSchema,
+        run: async ({ actor, input }) => {
+          const count = await revokeMySessions(actor, { handle: input.session }, args);
+          return done(
+            "revoke-session",
+            count ? "That session was signed out." : "That session had already ended.",
+          );
+        },
+      },
+      "revoke-others": {
+        run: async ({ actor }) => {
+          const count = await revokeMySessions(actor, "others", args);
+          return done(
+            "revoke-others",
+            count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`,
+          );
+        },
+      },
+      system: {
+        permission: "settings.manage",
+        // The system section has its own parser (shared with the browser): blank, secret and reset rules.
+        run: async ({ actor, form }) => {
+          const parsed = parseSettingsForm(form);
+          if (!parsed.ok) return invalid(parsed.fieldErrors as Record<string, string>, "system");
+          const { changed } = await applySettingsChanges(actor, { changes: parsed.changes }, args);
+          return done("system", changed.length ? `Saved: ${changed.join(", ")}.` : "Nothing to change.");
+        },
+      },
+      invite: {
+        permission: "user.write",
+        schema: inviteSchema,
+        run: async ({ actor, input }) => {
+          await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
+          return done("invite", `Invitation sent to ${input.email}.`);
+        },
+      },
+    },
+    { permission: "dashboard.access" },
+  );

@@ -1,4 +1,4 @@
-import { db, now } from "../db.server";
+import { db, type Executor, now } from "../db.server";
 import { env } from "../env.server";
 import { invalidateEverywhere, registerCache } from "../events/cluster.server";
 import { type ConfigKey, type ConfigView, isConfigKey, SYSTEM_CONFIG } from "./config-keys";
@@ -65,7 +65,16 @@ export async function getSystemConfig(key: ConfigKey, ...rest: [string?]): Promi
 }
 
 /** Stores a value (encrypted when the key is secret). */
-export async function setSystemConfig(key: ConfigKey, value: string, updatedBy: string | null) {
+/**
+ * Stores one value. Inside a transaction (`executor`), the caller clears the cache once it has
+ * committed; otherwise this does.
+ */
+export async function setSystemConfig(
+  key: ConfigKey,
+  value: string,
+  updatedBy: string | null,
+  executor?: Executor,
+) {
   const secret = SYSTEM_CONFIG[key].secret;
   const row = {
     value: secret ? encryptSecret(value) : value,
@@ -74,22 +83,22 @@ export async function setSystemConfig(key: ConfigKey, value: string, updatedBy: 
     updated_by: updatedBy,
   };
   try {
-    await db()
+    await (executor ?? db())
       .insertInto("system_setting")
       .values({ key, ...row })
       .onConflict((oc) => oc.column("key").doUpdateSet(row))
       .execute();
   } finally {
-    await clearSystemConfigCache();
+    if (!executor) await clearSystemConfigCache();
   }
 }
 
 /** Removes the database value so the environment (or the fixed default) applies again. */
-export async function resetSystemConfig(key: ConfigKey) {
+export async function resetSystemConfig(key: ConfigKey, executor?: Executor) {
   try {
-    await db().deleteFrom("system_setting").where("key", "=", key).execute();
+    await (executor ?? db()).deleteFrom("system_setting").where("key", "=", key).execute();
   } finally {
-    await clearSystemConfigCache();
+    if (!executor) await clearSystemConfigCache();
   }
 }
 

@@ -1,8 +1,12 @@
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
+import { db } from "../db.server";
+import { env } from "../env.server";
 import { SYSTEM_CONFIG } from "./config-keys";
 import type { SettingsChange } from "./settings-form";
 import {
+  clearSystemConfigCache,
+  configFallback,
   describeSystemConfig,
   getSystemConfig,
   resetSystemConfig,
@@ -10,46 +14,74 @@ import {
 } from "./system-config.server";
 
 /**
- * Applies the parsed changes that actually change something and audits them with before/after.
- * Secret values never reach the audit row: only their key names appear in `changedKeys`.
+ * Applies the parsed changes that actually change something and audits them with before/after,
+ * in one transaction. Secret values never reach the audit row: only their key names appear in
+ * `changedKeys`.
  */
 export async function applySettingsChanges(
-  origin: AuditOrigin,
   actor: SessionUser,
-  changes: SettingsChange[],
+  input: { changes: SettingsChange[] },
+  origin: AuditOrigin,
 ) {
   const before = new Map((await describeSystemConfig()).map((v) => [v.key, v]));
-  const applied: SettingsChange[] = [];
-  for (const change of changes) {
-    const current = before.get(change.key)!;
-    if (change.kind === "reset") {
-      if (current.source !== "database") continue;
-      await resetSystemConfig(change.key);
-    } else {
-      const stored = current.source === "database" ? await getSystemConfig(change.key) : undefined;
-      if (stored === change.value) continue;
-      await setSystemConfig(change.key, change.value, actor.id);
-    }
-    applied.push(change);
+  const stored = new Map<string, string | undefined>();
+  for (const change of input.changes) {
+    if (change.kind === "set" && before.get(change.key)!.source === "database")
+      stored.set(change.key, await getSystemConfig(change.key));
   }
+  const applied = input.changes.filter((change) =>
+    change.kind === "reset"
+      ? before.get(change.key)!.source === "database"
+      : stored.get(change.key) !== change.value,
+  );
   if (applied.length === 0) return { changed: [] as string[] };
 
-  const after = new Map((await describeSystemConfig()).map((v) => [v.key, v]));
-  const details: Record<string, { before: string | null; after: string | null; source: string }> = {};
-  for (const { key } of applied) {
-    if (SYSTEM_CONFIG[key].secret) continue;
-    details[key] = {
-      before: before.get(key)!.value,
-      after: after.get(key)!.value,
-      source: after.get(key)!.source,
-    };
-  }
   const changedKeys = applied.map((c) => c.key);
-  await audit(origin, {
-    action: applied.every((c) => c.kind === "reset") ? "settings.reset" : "settings.update",
-    actor,
-    target: { type: "system_setting", id: changedKeys.join(",") },
-    details: { changedKeys, changes: details },
-  });
+  try {
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        for (const change of applied) {
+          if (change.kind === "reset") await resetSystemConfig(change.key, trx);
+          else await setSystemConfig(change.key, change.value, actor.id, trx);
+        }
+        await audit(
+          origin,
+          {
+            action: applied.every((c) => c.kind === "reset") ? "settings.reset" : "settings.update",
+            actor,
+            target: { type: "system_setting", id: changedKeys.join(",") },
+            details: { changedKeys, changes: describeChanges(applied, before) },
+          },
+          trx,
+        );
+      });
+  } finally {
+    await clearSystemConfigCache();
+  }
   return { changed: changedKeys };
+}
+
+/** Where a key's value comes from once its database value is gone (as describeSystemConfig says it). */
+function fallbackSource(key: SettingsChange["key"]) {
+  const def = SYSTEM_CONFIG[key];
+  if (env()[def.envVar] as string | undefined) return "environment";
+  return def.fixedDefault ? "default" : "unset";
+}
+
+type ConfigViews = Map<string, Awaited<ReturnType<typeof describeSystemConfig>>[number]>;
+
+/** Before and after of each public value, as the page shows them (never a secret's). */
+function describeChanges(applied: SettingsChange[], before: ConfigViews) {
+  const details: Record<string, { before: string | null; after: string | null; source: string }> = {};
+  for (const change of applied) {
+    const def = SYSTEM_CONFIG[change.key];
+    if (def.secret) continue;
+    const after =
+      change.kind === "set"
+        ? { value: change.value, source: "database" }
+        : { value: configFallback(change.key) ?? null, source: fallbackSource(change.key) };
+    details[change.key] = { before: before.get(change.key)!.value, after: after.value, source: after.source };
+  }
+  return details;
 }

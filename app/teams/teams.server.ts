@@ -6,7 +6,7 @@ import { type AccessSubject, can } from "../access/check";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
-import { RuleViolation } from "../domain-errors";
+import { NotFound, RuleViolation } from "../domain-errors";
 import { TEAM_ROLES } from "./team-roles";
 
 export const teamSchema = z.object({
@@ -53,118 +53,153 @@ async function nameTaken(name: string, exceptId?: string) {
   return Boolean(await q.executeTakeFirst());
 }
 
-export async function createTeam(actor: SessionUser, input: z.infer<typeof teamSchema>, origin: AuditOrigin) {
+export type TeamInput = z.infer<typeof teamSchema>;
+
+export async function createTeam(actor: SessionUser, input: TeamInput, origin: AuditOrigin) {
   if (await nameTaken(input.name)) throw new RuleViolation(`A team named "${input.name}" already exists.`);
   const id = randomUUID();
   const ts = now();
   await db()
-    .insertInto("team")
-    .values({ id, ...input, created_at: ts, updated_at: ts })
-    .execute();
-  await audit(origin, {
-    action: "team.create",
-    actor,
-    target: { type: "team", id },
-    details: { after: input },
-  });
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .insertInto("team")
+        .values({ id, ...input, created_at: ts, updated_at: ts })
+        .execute();
+      await audit(
+        origin,
+        { action: "team.create", actor, target: { type: "team", id }, details: { after: input } },
+        trx,
+      );
+    });
   return id;
 }
 
-export async function updateTeam(
-  actor: SessionUser,
-  id: string,
-  input: z.infer<typeof teamSchema>,
-  origin: AuditOrigin,
-) {
-  const before = await db().selectFrom("team").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!before) return null;
-  if (await nameTaken(input.name, id))
-    throw new RuleViolation(`A team named "${input.name}" already exists.`);
-  await db()
-    .updateTable("team")
-    .set({ ...input, updated_at: now() })
-    .where("id", "=", id)
-    .execute();
-  await audit(origin, {
-    action: "team.update",
-    actor,
-    target: { type: "team", id },
-    details: { before: { name: before.name, description: before.description }, after: input },
-  });
-  return true;
+async function existingTeam(id: string) {
+  const team = await db().selectFrom("team").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!team) throw new NotFound("This team does not exist.");
+  return team;
 }
 
-export async function deleteTeam(actor: SessionUser, id: string, origin: AuditOrigin) {
-  const before = await db().selectFrom("team").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!before) return null;
-  await db().deleteFrom("team").where("id", "=", id).execute();
-  await audit(origin, {
-    action: "team.delete",
-    actor,
-    target: { type: "team", id },
-    details: { before: { name: before.name } },
-  });
-  return true;
+export async function updateTeam(actor: SessionUser, input: { id: string } & TeamInput, origin: AuditOrigin) {
+  const { id, ...fields } = input;
+  const before = await existingTeam(id);
+  if (await nameTaken(fields.name, id))
+    throw new RuleViolation(`A team named "${fields.name}" already exists.`);
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable("team")
+        .set({ ...fields, updated_at: now() })
+        .where("id", "=", id)
+        .execute();
+      await audit(
+        origin,
+        {
+          action: "team.update",
+          actor,
+          target: { type: "team", id },
+          details: { before: { name: before.name, description: before.description }, after: fields },
+        },
+        trx,
+      );
+    });
+}
+
+export async function deleteTeam(actor: SessionUser, input: { id: string }, origin: AuditOrigin) {
+  const before = await existingTeam(input.id);
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom("team").where("id", "=", input.id).execute();
+      await audit(
+        origin,
+        {
+          action: "team.delete",
+          actor,
+          target: { type: "team", id: input.id },
+          details: { before: { name: before.name } },
+        },
+        trx,
+      );
+    });
 }
 
 export async function setMember(
   actor: SessionUser,
-  teamId: string,
-  input: z.infer<typeof memberSchema>,
+  input: { teamId: string } & z.infer<typeof memberSchema>,
   origin: AuditOrigin,
 ) {
-  const [team, user] = await Promise.all([
-    db().selectFrom("team").select("id").where("id", "=", teamId).executeTakeFirst(),
-    db().selectFrom("user").select("id").where("id", "=", input.userId).executeTakeFirst(),
-  ]);
-  if (!team) return null;
+  const { teamId, userId, teamRole } = input;
+  await existingTeam(teamId);
+  const user = await db().selectFrom("user").select("id").where("id", "=", userId).executeTakeFirst();
   if (!user) throw new RuleViolation("That user does not exist.");
-  const existing = await db()
-    .selectFrom("team_member")
-    .select("team_role")
-    .where("team_id", "=", teamId)
-    .where("user_id", "=", input.userId)
-    .executeTakeFirst();
-  if (existing) {
-    await db()
-      .updateTable("team_member")
-      .set({ team_role: input.teamRole })
-      .where("team_id", "=", teamId)
-      .where("user_id", "=", input.userId)
-      .execute();
-  } else {
-    await db()
-      .insertInto("team_member")
-      .values({ team_id: teamId, user_id: input.userId, team_role: input.teamRole, created_at: now() })
-      .execute();
-  }
-  await audit(origin, {
-    action: existing ? "team.member.update" : "team.member.add",
-    actor,
-    target: { type: "team", id: teamId },
-    details: {
-      user: input.userId,
-      before: existing ? { team_role: existing.team_role } : undefined,
-      after: { team_role: input.teamRole },
-    },
-  });
-  return true;
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      const existing = await trx
+        .selectFrom("team_member")
+        .select("team_role")
+        .where("team_id", "=", teamId)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      if (existing) {
+        await trx
+          .updateTable("team_member")
+          .set({ team_role: teamRole })
+          .where("team_id", "=", teamId)
+          .where("user_id", "=", userId)
+          .execute();
+      } else {
+        await trx
+          .insertInto("team_member")
+          .values({ team_id: teamId, user_id: userId, team_role: teamRole, created_at: now() })
+          .execute();
+      }
+      await audit(
+        origin,
+        {
+          action: existing ? "team.member.update" : "team.member.add",
+          actor,
+          target: { type: "team", id: teamId },
+          details: {
+            user: userId,
+            before: existing ? { team_role: existing.team_role } : undefined,
+            after: { team_role: teamRole },
+          },
+        },
+        trx,
+      );
+    });
 }
 
-export async function removeMember(actor: SessionUser, teamId: string, userId: string, origin: AuditOrigin) {
-  const res = await db()
-    .deleteFrom("team_member")
-    .where("team_id", "=", teamId)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  if (Number(res.numDeletedRows) === 0) return null;
-  await audit(origin, {
-    action: "team.member.remove",
-    actor,
-    target: { type: "team", id: teamId },
-    details: { user: userId },
-  });
-  return true;
+export async function removeMember(
+  actor: SessionUser,
+  input: { teamId: string; userId: string },
+  origin: AuditOrigin,
+) {
+  const { teamId, userId } = input;
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      const res = await trx
+        .deleteFrom("team_member")
+        .where("team_id", "=", teamId)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      if (Number(res.numDeletedRows) === 0) throw new NotFound("That member is not in this team.");
+      await audit(
+        origin,
+        {
+          action: "team.member.remove",
+          actor,
+          target: { type: "team", id: teamId },
+          details: { user: userId },
+        },
+        trx,
+      );
+    });
 }
 
 /**

@@ -1,26 +1,27 @@
 import type { AuditOrigin } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
-import { RuleViolation } from "../domain-errors";
+import { NotFound, RuleViolation } from "../domain-errors";
 import { deleteUser, setUserStatus } from "./users.server";
 
 export type BulkResult = { done: number; refused: string[] };
 
-/** Applies one action to each selected user; a rule that refuses one row does not stop the others. */
+/**
+ * Applies one action to each selected user; a rule that refuses one row does not stop the others,
+ * and a row deleted meanwhile is skipped. Each user's change commits with its own audit row.
+ */
 export async function bulkUsers(
   actor: SessionUser,
-  ids: string[],
-  action: "disable" | "delete",
+  input: { ids: string[]; action: "disable" | "delete" },
   origin: AuditOrigin,
 ): Promise<BulkResult> {
   const result: BulkResult = { done: 0, refused: [] };
-  for (const id of ids) {
+  for (const id of input.ids) {
     try {
-      const ok =
-        action === "delete"
-          ? await deleteUser(actor, id, origin)
-          : await setUserStatus(actor, id, "disabled", origin);
-      if (ok) result.done++;
+      if (input.action === "delete") await deleteUser(actor, { id }, origin);
+      else await setUserStatus(actor, { id, status: "disabled" }, origin);
+      result.done++;
     } catch (error) {
+      if (error instanceof NotFound) continue;
       if (!(error instanceof RuleViolation)) throw error;
       result.refused.push(error.message);
     }

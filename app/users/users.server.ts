@@ -13,9 +13,9 @@ import { newPasswordField, roleIdsField } from "../auth/account-schemas";
 import { hashPassword } from "../auth/password.server";
 import { requestPasswordReset } from "../auth/password-reset.server";
 import { resendVerification } from "../auth/registration.server";
-import { endAllSessions, type SessionUser, sessionHandle } from "../auth/session.server";
+import { type SessionUser, sessionHandle } from "../auth/session.server";
 import { db, now } from "../db.server";
-import { InvalidInput } from "../domain-errors";
+import { InvalidInput, NotFound } from "../domain-errors";
 import { emailField } from "../email-address";
 import { closeStreamsOf } from "../events/stream.server";
 
@@ -114,14 +114,11 @@ export async function createUser(
   return id;
 }
 
-export async function updateUser(
-  actor: SessionUser,
-  id: string,
-  input: z.infer<typeof updateUserSchema>,
-  origin: AuditOrigin,
-) {
-  const before = await getUser(id);
-  if (!before) return null;
+export type UpdateUserInput = { id: string } & z.infer<typeof updateUserSchema>;
+
+export async function updateUser(actor: SessionUser, input: UpdateUserInput, origin: AuditOrigin) {
+  const { id } = input;
+  const before = await existingUser(id);
   await assertCanManageUser(actor, id);
   if (await emailTaken(input.email, id))
     throw new InvalidInput("A user with this email address already exists.", "email");
@@ -155,74 +152,103 @@ export async function updateUser(
         trx,
       );
     });
-  return true;
+}
+
+async function existingUser(id: string) {
+  const user = await getUser(id);
+  if (!user) throw new NotFound("This user does not exist.");
+  return user;
 }
 
 export async function setUserStatus(
   actor: SessionUser,
-  id: string,
-  status: "active" | "disabled",
+  input: { id: string; status: "active" | "disabled" },
   origin: AuditOrigin,
 ) {
-  const before = await getUser(id);
-  if (!before) return null;
+  const { id, status } = input;
+  const before = await existingUser(id);
   await assertCanManageUser(actor, id);
   if (status === "disabled") {
     assertNotSelf(actor.id, id, "disable");
     await assertNotLastSuperAdmin(id, "disabled");
   }
-  await db().updateTable("user").set({ status, updated_at: now() }).where("id", "=", id).execute();
-  if (status === "disabled") await endAllSessions(id);
-  await audit(origin, {
-    action: status === "disabled" ? "user.disable" : "user.enable",
-    actor,
-    target: { type: "user", id },
-    details: { before: { status: before.status }, after: { status } },
-  });
-  return true;
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx.updateTable("user").set({ status, updated_at: now() }).where("id", "=", id).execute();
+      if (status === "disabled") await trx.deleteFrom("session").where("user_id", "=", id).execute();
+      await audit(
+        origin,
+        {
+          action: status === "disabled" ? "user.disable" : "user.enable",
+          actor,
+          target: { type: "user", id },
+          details: { before: { status: before.status }, after: { status } },
+        },
+        trx,
+      );
+    });
+  if (status === "disabled") closeStreamsOf(id);
 }
 
-export async function deleteUser(actor: SessionUser, id: string, origin: AuditOrigin) {
-  const before = await getUser(id);
-  if (!before) return null;
+export async function deleteUser(actor: SessionUser, input: { id: string }, origin: AuditOrigin) {
+  const { id } = input;
+  const before = await existingUser(id);
   assertNotSelf(actor.id, id, "delete");
   await assertCanManageUser(actor, id);
   await assertNotLastSuperAdmin(id, "deleted");
-  await db().deleteFrom("user").where("id", "=", id).execute();
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom("user").where("id", "=", id).execute();
+      await audit(
+        origin,
+        {
+          action: "user.delete",
+          actor,
+          target: { type: "user", id },
+          details: { before: { name: before.name, email: before.email, roles: before.roleIds } },
+        },
+        trx,
+      );
+    });
   closeStreamsOf(id);
-  await audit(origin, {
-    action: "user.delete",
-    actor,
-    target: { type: "user", id },
-    details: { before: { name: before.name, email: before.email, roles: before.roleIds } },
-  });
-  return true;
 }
 
 /** Signs out one session of a user, named by its handle (the page never sees session ids). */
-export async function revokeSession(actor: SessionUser, userId: string, handle: string, origin: AuditOrigin) {
+export async function revokeSession(
+  actor: SessionUser,
+  input: { userId: string; handle: string },
+  origin: AuditOrigin,
+) {
+  const { userId, handle } = input;
   await assertCanManageUser(actor, userId);
   const rows = await db().selectFrom("session").select("id").where("user_id", "=", userId).execute();
   const match = rows.find((r) => sessionHandle(r.id) === handle);
-  if (!match) return null;
-  await db().deleteFrom("session").where("id", "=", match.id).where("user_id", "=", userId).execute();
+  if (!match) throw new NotFound("That session no longer exists.");
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom("session").where("id", "=", match.id).where("user_id", "=", userId).execute();
+      await audit(origin, { action: "session.revoke", actor, target: { type: "user", id: userId } }, trx);
+    });
   // Streams are not tied to a session: end them all; the tabs still signed in reconnect.
   closeStreamsOf(userId);
-  await audit(origin, { action: "session.revoke", actor, target: { type: "user", id: userId } });
-  return true;
 }
 
-/** Mails a password reset link, or a fresh verification link to an unverified address, on an admin's behalf. */
+/**
+ * Mails a password reset link, or a fresh verification link to an unverified address, on an
+ * admin's behalf. Changes no row of its own: the link's token is issued by the mail job, so the
+ * audit row records the sending once it succeeded.
+ */
 export async function sendAccountLink(
   actor: SessionUser,
-  id: string,
-  kind: "reset" | "verification",
+  input: { id: string; kind: "reset" | "verification" },
   origin: AuditOrigin,
-): Promise<{ ok: true; email: string } | { ok: false; reason: "missing" | "already_verified" }> {
-  const user = await getUser(id);
-  if (!user) return { ok: false, reason: "missing" };
+): Promise<{ ok: true; email: string } | { ok: false; reason: "already_verified" }> {
+  const user = await existingUser(input.id);
   await assertCanManageUser(actor, user.id);
-  if (kind === "reset") {
+  if (input.kind === "reset") {
     await requestPasswordReset(origin, user.email);
     await audit(origin, { action: "user.password_reset", actor, target: { type: "user", id: user.id } });
   } else {

@@ -86,10 +86,11 @@ export async function makePools(caller: Caller): Promise<Pools> {
     .executeTakeFirstOrThrow();
   const inviteEmail = `invitee-${role.slice(0, 8)}@example.test`;
   if (actor)
-    await inviteUser({ request: request("/"), context: context() }, actor, {
-      email: inviteEmail,
-      roleIds: [guest.id],
-    });
+    await inviteUser(
+      actor,
+      { email: inviteEmail, roleIds: [guest.id] },
+      { request: request("/"), context: context() },
+    );
   const invitations = await db().selectFrom("user_token").select("id").where("kind", "=", "invite").execute();
   const delivery = randomUUID();
   await db()

@@ -1,0 +1,166 @@
+import type { RouterContextProvider } from "react-router";
+import type { z } from "zod";
+import { requirePermission, requireUser } from "../access/guard.server";
+import type { PermissionKey } from "../access/permissions";
+import type { SessionUser } from "../auth/session.server";
+import { actionError, type FieldErrors, invalid, parseWith, refused } from "./form.server";
+import { readForm } from "./read-form.server";
+
+// The one way a page action runs: read the form, find its intent, check the permission, validate,
+// call the domain, and map whatever the domain throws through actionError. Routes only declare the
+// table, so no action grows its own if-chain, try/catch or status codes.
+
+export type ActionArgs = {
+  request: Request;
+  params?: Record<string, string | undefined>;
+  context: Readonly<RouterContextProvider>;
+};
+
+type Schema = z.ZodType;
+
+export type IntentContext<A, I> = {
+  actor: SessionUser;
+  /** The schema's output, or the raw form values when the intent has no schema. */
+  input: I;
+  form: FormData;
+  args: A;
+  intent: string;
+};
+
+export type IntentHandler<A, S, R = unknown> = {
+  /** Checked (after the route's own permission) before the form is validated. */
+  permission?: PermissionKey;
+  schema?: S;
+  /**
+   * What the schema validates. Default: the form as a plain object, with the schema's array fields
+   * (checkbox groups) read with getAll.
+   */
+  values?: (form: FormData, args: A) => unknown;
+  /** The `intent` the failure answers carry, when the page shows them elsewhere (a menu row, say). */
+  answerAs?: (form: FormData) => string;
+  run(ctx: IntentContext<A, S extends Schema ? z.output<S> : Record<string, unknown>>): R | Promise<R>;
+};
+
+type Options = {
+  /** The route's own permission, checked before the body is read (as loaders check it). */
+  permission?: PermissionKey;
+};
+
+/** What the handlers' `run` return (a redirect thrown is `never`, so it adds nothing). */
+type Answer<T> = {
+  [K in keyof T]: T[K] extends { run(...a: never[]): infer R } ? Awaited<R> : never;
+}[keyof T];
+type Failure = ReturnType<typeof actionError> | ReturnType<typeof refused> | ReturnType<typeof invalid>;
+
+/**
+ * Runs the handler the form's `intent` names. An unknown intent is 400 "Unknown action."; a
+ * missing permission 403 before anything is validated; invalid fields 400 with the field errors;
+ * a domain failure its status from actionError. Whatever `run` returns (or throws as a redirect)
+ * is the answer.
+ *
+ *     export const action = (args: Route.ActionArgs) =>
+ *       handleIntents(args, {
+ *         rename: {
+ *           permission: "team.write",
+ *           schema: teamSchema,
+ *           run: async ({ actor, input, args }) => { ... },
+ *         },
+ *       });
+ */
+// S (each entry's schema) is inferred through the mapped type, which types each `run`'s input;
+// T (the table as written) gives the answers' type.
+export async function handleIntents<A extends ActionArgs, S, T>(
+  args: A,
+  table: { [K in keyof S]: IntentHandler<A, S[K]> } & T,
+  options: Options = {},
+): Promise<Answer<T> | Failure> {
+  const routeActor = await guard(args, options.permission);
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  const entries = table as unknown as Record<string, IntentHandler<A, Schema>>;
+  const handler = Object.hasOwn(entries, intent) ? entries[intent] : undefined;
+  if (!handler) return refused("Unknown action.", 400);
+  return (await runHandler(args, form, intent, handler, routeActor)) as Answer<T> | Failure;
+}
+
+/**
+ * A page with one form and no `intent` field: the same pipeline with the intent fixed (`intent`
+ * is what the failure answers carry).
+ */
+export async function handleAction<A extends ActionArgs, S, R>(
+  args: A,
+  intent: string,
+  handler: IntentHandler<A, S, R>,
+  options: Options = {},
+): Promise<Awaited<R> | Failure> {
+  const routeActor = await guard(args, options.permission);
+  const form = await readForm(args.request);
+  return (await runHandler(args, form, intent, handler as IntentHandler<A, Schema>, routeActor)) as
+    | Awaited<R>
+    | Failure;
+}
+
+async function guard(args: ActionArgs, permission: PermissionKey | undefined) {
+  return permission ? requirePermission(args, permission) : undefined;
+}
+
+async function runHandler<A extends ActionArgs>(
+  args: A,
+  form: FormData,
+  intent: string,
+  handler: IntentHandler<A, Schema>,
+  routeActor: SessionUser | undefined,
+) {
+  const answerAs = handler.answerAs?.(form) ?? intent;
+  const actor = handler.permission
+    ? await requirePermission(args, handler.permission)
+    : (routeActor ?? (await requireUser(args)));
+  const values = handler.values
+    ? handler.values(form, args)
+    : formObject(form, handler.schema ? arrayFields(handler.schema) : []);
+  let input: unknown = values;
+  if (handler.schema) {
+    const parsed = parseWith(handler.schema, values);
+    if (!parsed.ok) return invalid(parsed.errors as FieldErrors, answerAs);
+    input = parsed.value;
+  }
+  try {
+    return await handler.run({ actor, input, form, args, intent } as never);
+  } catch (error) {
+    return actionError(error, answerAs);
+  }
+}
+
+/** The form as a plain object: one string per field, or every value for the listed array fields. */
+export function formObject(form: FormData, arrays: readonly string[] = []): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set(form.keys())) {
+    if (key === "intent") continue;
+    const all = form.getAll(key).filter((v): v is string => typeof v === "string");
+    out[key] = arrays.includes(key) ? all : all[0];
+  }
+  for (const key of arrays) out[key] ??= [];
+  return out;
+}
+
+type Def = { type: string; shape?: Record<string, Schema>; innerType?: Schema; in?: Schema };
+const defOf = (schema: Schema) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** The fields of an object schema that hold arrays (looking through optional, default and pipes). */
+export function arrayFields(schema: Schema): string[] {
+  const def = unwrap(schema);
+  if (def.type !== "object" || !def.shape) return [];
+  return Object.entries(def.shape)
+    .filter(([, field]) => unwrap(field).type === "array")
+    .map(([key]) => key);
+}
+
+function unwrap(schema: Schema): Def {
+  let def = defOf(schema);
+  for (let i = 0; i < 10; i++) {
+    const next = def.innerType ?? (def.type === "pipe" ? def.in : undefined);
+    if (!next) break;
+    def = defOf(next);
+  }
+  return def;
+}
