@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { useTaskNotifications } from "../../tasks/use-task-notifications";
+import { useTaskNotifications } from "./use-task-notifications";
 import { showToast } from "../toaster";
 import { Button } from "../ui/button";
 

@@ -1,8 +1,8 @@
 import { ListChecks } from "lucide-react";
 import { useEffect } from "react";
-import { taskStore } from "../../tasks/task-store";
+import { taskStore } from "./task-store";
 import { TASK_LABELS } from "../../tasks/task-types";
-import { useTaskNotifications } from "../../tasks/use-task-notifications";
+import { useTaskNotifications } from "./use-task-notifications";
 import { showToast } from "../toaster";
 import { usePopover } from "../ui/use-popover";
 import { TaskItem } from "./task-item";

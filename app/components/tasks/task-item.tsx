@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { TrackedTask } from "../../tasks/task-store";
+import type { TrackedTask } from "./task-store";
 import { isFinal, TASK_LABELS, type TaskStatus } from "../../tasks/task-types";
 
 const STATUS_TEXT: Record<TaskStatus, string> = {
