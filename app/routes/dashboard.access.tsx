@@ -15,6 +15,7 @@ import {
 } from "../access/roles-admin.server";
 import { stalePermissions } from "../access/sync.server";
 import { MENU_ICONS, menuIcon } from "../components/icons";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -329,4 +330,4 @@ export default function AccessControl({ loaderData, actionData }: Route.Componen
   );
 }
 
-export const meta = () => [{ title: "Access control" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Access control");

@@ -2,6 +2,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -233,4 +234,5 @@ export default function TeamPage({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-export const meta = () => [{ title: "Team" }];
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData?.team.name ?? "Team");

@@ -5,6 +5,7 @@ import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
 import { formatDateTime } from "../components/format";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -314,4 +315,5 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-export const meta = () => [{ title: "User" }];
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData?.user.name ?? "User");

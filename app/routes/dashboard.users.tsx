@@ -13,6 +13,7 @@ import {
   resendInvitation,
 } from "../auth/invitations.server";
 import { formatDateTime } from "../components/format";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -414,4 +415,4 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
   );
 }
 
-export const meta = () => [{ title: "Users" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Users");
