@@ -29,7 +29,7 @@ test("sidebar follows the role: user, manager and guest", async ({ page }) => {
   await signIn(page, user.email, user.password);
   await expect(page.getByTestId("sidebar").getByRole("link")).toHaveText(["Dashboard", "Settings"]);
   await page.getByRole("button", { name: /user menu/i }).click();
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);
 
   const manager = await createUser(["manager"]);
