@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, type Response, test } from "@playwright/test";
 import { E2E_ADMIN } from "./env";
 import { createUser, signIn, watchConsole } from "./fixtures";
 
@@ -13,6 +13,9 @@ const userMenu = (page: Page) => page.getByRole("button", { name: /user menu/i }
 const bell = (page: Page) => page.getByRole("button", { name: /^Notifications, \d+ unread$/ });
 const tasks = (page: Page) => page.getByRole("button", { name: /^Tasks, \d+ running$/ });
 const themeButton = (page: Page) => page.getByRole("button", { name: /^Theme: / });
+
+const themePosted = (r: Response) =>
+  r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/theme");
 
 async function expectFocused(locator: Locator) {
   await expect(locator).toBeFocused();
@@ -108,7 +111,7 @@ test("theme menu: Dark then System, kept across a reload", async ({ page }) => {
   await expect(menu.getByRole("menuitemradio", { name: "System" })).toHaveAttribute("aria-checked", "true");
   await expectFocused(menu.getByRole("menuitemradio", { name: "Light" }));
   await page.keyboard.press("ArrowDown");
-  const savedDark = page.waitForResponse((r) => r.url().includes("/theme") && r.status() === 200);
+  const savedDark = page.waitForResponse(themePosted);
   await page.keyboard.press("Enter");
   await savedDark;
   await expect(menu).toBeHidden();
@@ -125,7 +128,7 @@ test("theme menu: Dark then System, kept across a reload", async ({ page }) => {
   await expect(menu.getByRole("menuitemradio", { name: "Dark" })).toHaveAttribute("aria-checked", "true");
   await page.keyboard.press("End");
   await expectFocused(menu.getByRole("menuitemradio", { name: "System" }));
-  const savedSystem = page.waitForResponse((r) => r.url().includes("/theme") && r.status() === 200);
+  const savedSystem = page.waitForResponse(themePosted);
   await page.keyboard.press("Enter");
   await savedSystem;
   await expect(html).toHaveAttribute("data-theme", "system");

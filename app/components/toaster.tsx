@@ -82,7 +82,7 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
     <section
       ref={region}
       tabIndex={-1}
-      aria-label="Messages"
+      aria-label="Updates"
       aria-live="polite"
       onKeyDown={(e) => {
         const newest = items.at(-1);
