@@ -228,6 +228,35 @@ test("a missing page has a title and a way back; the user page names the user", 
   expect(problems).toEqual([]);
 });
 
+test("toasts: a result takes focus when the submit lost it, Escape dismisses, at the top on a phone", async ({
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await page.setViewportSize(PHONE);
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.getByLabel("Report duration (seconds)").fill("1");
+  // The button is disabled while the task starts, which drops its focus: the toast receives it.
+  await page.getByRole("button", { name: "Generate report" }).focus();
+  await page.keyboard.press("Enter");
+  const region = page.getByRole("region", { name: "Updates" });
+  const started = region.getByRole("status").filter({ hasText: "Started." });
+  await expect(started).toBeVisible();
+  await expect(region).toBeFocused();
+  const box = await started.boundingBox();
+  expect(box!.y).toBeLessThan(PHONE.height / 3);
+  // Escape dismisses the newest toast and focus stays in the region, not on <body>.
+  await page.keyboard.press("Escape");
+  await expect(started).toHaveCount(0);
+  await expect(region).toBeFocused();
+  // Live news (the report finishing) is shown without taking focus.
+  await page.getByRole("button", { name: "Open menu" }).focus();
+  await expect(region.getByRole("status").filter({ hasText: "System report finished." })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
+  expect(problems).toEqual([]);
+});
+
 test("the app icons and manifest are served", async ({ request }) => {
   for (const [path, type] of [
     ["/favicon.svg", "image/svg+xml"],
