@@ -15,7 +15,9 @@ import { accessGateMiddleware } from "./access/guard.server";
 import { sidebarFor } from "./access/menu.server";
 import { getSessionUser, sessionMiddleware } from "./auth/session.server";
 import { NoAccess } from "./components/no-access";
+import { errorPageName, pageTitle } from "./components/page-title";
 import { Toaster } from "./components/toaster";
+import { TooltipProvider } from "./components/ui/tooltip";
 import { csrfMiddleware, nonceContext, securityHeadersMiddleware } from "./http/security.server";
 import { readTheme } from "./http/theme.server";
 import { readToast } from "./http/toast.server";
@@ -67,7 +69,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-dvh bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
-        {children}
+        <TooltipProvider>{children}</TooltipProvider>
         <Toaster toast={root?.toast ?? null} />
         <ScrollRestoration nonce={root?.nonce} />
         <Scripts nonce={root?.nonce} />
@@ -84,7 +86,11 @@ export function ErrorBoundary() {
   const error = useRouteError();
   // The access gate refuses in middleware, before the dashboard's own boundary has data to show.
   if (isRouteErrorResponse(error) && error.status === 403 && error.data?.kind === "forbidden")
-    return <NoAccess message={error.data.message} />;
+    return (
+      <main className="mx-auto max-w-lg p-8">
+        <NoAccess message={error.data.message} grantedBy={error.data.grantedBy} signOut />
+      </main>
+    );
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message =
     status === 404
@@ -103,8 +109,16 @@ export function ErrorBoundary() {
   );
 }
 
-// The .ico for browsers and crawlers that ask for /favicon.ico; the SVG for those that take it.
+// The .ico for browsers and crawlers that ask for /favicon.ico; the SVG for those that take it;
+// the PNGs for home screens (iOS reads apple-touch-icon, Android the manifest).
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  { rel: "manifest", href: "/site.webmanifest" },
 ];
+
+// Pages name themselves with pageTitle(); this covers the rest: errors caught here, and any
+// page without its own meta.
+export const meta: Route.MetaFunction = ({ matches, error }) =>
+  pageTitle(matches, error ? errorPageName(error) : null);

@@ -33,7 +33,7 @@ test("a broadcast to a role reaches its holders live, and nobody else", async ({
   ).toBeVisible();
   await expect(managerPage.getByRole("button", { name: /Notifications, 1 unread/ })).toBeVisible();
   await managerPage.getByRole("button", { name: /Notifications/ }).click();
-  await expect(managerPage.locator("#notification-list")).toContainText("Release tonight");
+  await expect(managerPage.getByRole("dialog", { name: "Notifications" })).toContainText("Release tonight");
   await managerPage.getByRole("button", { name: "Mark all as read" }).click();
   await expect(managerPage.getByRole("button", { name: /Notifications, 0 unread/ })).toBeVisible();
 

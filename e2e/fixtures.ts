@@ -23,14 +23,29 @@ export async function signIn(page: Page, email: string, password: string) {
   await expect(page).toHaveURL(/\/dashboard/);
 }
 
-/** Collects CSP violations and uncaught errors so a test can assert there were none. */
-export function watchConsole(page: Page): string[] {
+/**
+ * Collects every console error, uncaught exception and failed request (a network failure, or an
+ * answer of 400 or more) so a test can assert there were none. `allowStatus` lists statuses the
+ * test expects (e.g. the 403 of a page it may not open); the browser's console line for them is
+ * allowed too. Requests the browser itself cancelled (navigation away, a closed event stream) are
+ * not failures.
+ */
+export function watchConsole(page: Page, { allowStatus = [] as number[] } = {}): string[] {
   const problems: string[] = [];
+  const expected = (text: string) => allowStatus.some((s) => text.includes(`status of ${s}`));
   page.on("console", (msg) => {
-    if (msg.type() === "error" && /Content Security Policy|Refused to/i.test(msg.text()))
-      problems.push(msg.text());
+    if (msg.type() === "error" && !expected(msg.text())) problems.push(`console: ${msg.text()}`);
   });
-  page.on("pageerror", (err) => problems.push(err.message));
+  page.on("pageerror", (err) => problems.push(`exception: ${err.message}`));
+  page.on("requestfailed", (request) => {
+    const reason = request.failure()?.errorText ?? "";
+    if (reason !== "net::ERR_ABORTED")
+      problems.push(`failed: ${request.method()} ${request.url()} ${reason}`);
+  });
+  page.on("response", (response) => {
+    if (response.status() >= 400 && !allowStatus.includes(response.status()))
+      problems.push(`status ${response.status()}: ${response.request().method()} ${response.url()}`);
+  });
   return problems;
 }
 

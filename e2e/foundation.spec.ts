@@ -28,7 +28,7 @@ test("sidebar follows the role: user, manager and guest", async ({ login, page }
   await login(user);
   await expect(page.getByTestId("sidebar").getByRole("link")).toHaveText(["Dashboard", "Settings"]);
   await page.getByRole("button", { name: /user menu/i }).click();
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);
 
   const manager = await createUser(["manager"]);

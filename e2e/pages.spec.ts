@@ -80,7 +80,7 @@ test("the audit log filters by action and expands a row", async ({ login, page }
   // Export the filtered view: a background task whose CSV link appears in the task centre.
   await page.getByRole("button", { name: "Export CSV" }).click();
   await page.getByRole("button", { name: /^Tasks, \d+ running$/ }).click();
-  const item = page.getByRole("region", { name: "Task centre" }).getByTestId("task-item").first();
+  const item = page.getByRole("dialog", { name: "Task centre" }).getByTestId("task-item").first();
   await expect(item).toContainText("Audit log export");
   await expect(item).toContainText("Completed");
   const link = item.getByRole("link", { name: "Download CSV" });

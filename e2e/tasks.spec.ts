@@ -8,7 +8,7 @@ async function startReport(page: Page, seconds: string, fail = false) {
 }
 
 function taskCentre(page: Page) {
-  return page.getByRole("region", { name: "Task centre" });
+  return page.getByRole("dialog", { name: "Task centre" });
 }
 
 test("a report goes from running to completed live, and only its owner sees it", async ({

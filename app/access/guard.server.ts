@@ -5,11 +5,17 @@ import { bodyLimitFor } from "../http/body-limits";
 import { isApiRequest } from "../http/request-info.server";
 import { apiError } from "../http/responses";
 import { can } from "./check";
+import { missingPermission } from "./missing-permission";
 import type { PermissionKey } from "./permissions";
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
-export type ForbiddenData = { kind: "forbidden"; permission: string | null; message: string };
+export type ForbiddenData = {
+  kind: "forbidden";
+  permission: string | null;
+  message: string;
+  grantedBy?: string;
+};
 
 function unauthorized(request: Request): never {
   if (isApiRequest(request)) throw apiError(401, "unauthorized");
@@ -22,16 +28,7 @@ function forbidden(request: Request, permission: string | null): never {
   if (isApiRequest(request)) {
     throw apiError(403, "forbidden", permission ? { permission } : { role: "super_admin" });
   }
-  throw data<ForbiddenData>(
-    {
-      kind: "forbidden",
-      permission,
-      message: permission
-        ? `Your account does not have the "${permission}" permission needed for this page.`
-        : "Only a super admin can do this.",
-    },
-    { status: 403 },
-  );
+  throw data<ForbiddenData>({ kind: "forbidden", ...missingPermission(permission) }, { status: 403 });
 }
 
 /** 401 (API) or a redirect to /login (pages) when nobody is signed in. */

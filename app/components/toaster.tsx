@@ -1,7 +1,8 @@
 import { CircleCheck, CircleX, Info, X } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 export type ToastMessage = { kind: "success" | "error" | "info"; message: string };
+type Item = ToastMessage & { id: number };
 
 const STYLES = {
   success: "border-emerald-600 bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100",
@@ -9,40 +10,94 @@ const STYLES = {
   info: "border-indigo-600 bg-indigo-50 text-indigo-900 dark:bg-indigo-950 dark:text-indigo-100",
 } as const;
 const ICONS = { success: CircleCheck, error: CircleX, info: Info } as const;
+// Success and info fade after this; errors stay until dismissed (someone may need to copy them).
+const LIFETIME_MS = 6000;
 
-let push: ((t: ToastMessage) => void) | undefined;
+let push: ((t: ToastMessage, result: boolean) => void) | undefined;
 
-/** Shows a toast from anywhere on the client (e.g. when a live event arrives). */
-export function showToast(toast: ToastMessage) {
-  push?.(toast);
+/**
+ * Shows a toast from anywhere on the client. `result: true` marks the outcome of something the
+ * user just did (a submit, a button): if their focus was lost on the way (the button unmounted or
+ * was disabled, the page changed), it goes to the toast. Live news (a broadcast, a task finishing
+ * in the background) never moves focus.
+ */
+export function showToast(toast: ToastMessage, { result = false }: { result?: boolean } = {}) {
+  push?.(toast, result);
 }
 
-/** Renders the flash toast from the root loader and any pushed at run time. */
+function focusWasLost(): boolean {
+  const active = document.activeElement;
+  return !active || active === document.body || !active.isConnected;
+}
+
+/**
+ * The one toast region. It is in the page from the start (a live region added together with its
+ * text is often not read) and each toast is a role=status. Escape inside it dismisses the newest,
+ * every toast has a dismiss button, and the timer pauses while the pointer or focus is inside.
+ * On phones it sits at the top, clear of the buttons at the bottom of forms.
+ * The flash toast of the root loader is the result of a submit, so it follows the focus rule too.
+ */
 export function Toaster({ toast }: { toast: ToastMessage | null }) {
-  const [items, setItems] = useState<(ToastMessage & { id: number })[]>([]);
+  const [items, setItems] = useState<Item[]>([]);
+  const [paused, setPaused] = useState(false);
+  const region = useRef<HTMLElement>(null);
+  const takeFocus = useRef(false);
 
   useEffect(() => {
-    push = (t) => setItems((list) => [...list.slice(-3), { ...t, id: Date.now() + Math.random() }]);
+    push = (t, result) => {
+      if (result && focusWasLost()) takeFocus.current = true;
+      setItems((list) => [...list.slice(-3), { ...t, id: Date.now() + Math.random() }]);
+    };
     return () => {
       push = undefined;
     };
   }, []);
 
   useEffect(() => {
-    if (toast) push?.(toast);
+    if (toast) push?.(toast, true);
   }, [toast]);
 
   useEffect(() => {
-    if (items.length === 0) return;
-    const timer = setTimeout(() => setItems((list) => list.slice(1)), 6000);
-    return () => clearTimeout(timer);
+    if (takeFocus.current && items.length > 0) {
+      takeFocus.current = false;
+      region.current?.focus();
+    }
   }, [items]);
+
+  useEffect(() => {
+    const oldest = items.find((t) => t.kind !== "error");
+    if (!oldest || paused) return;
+    const timer = setTimeout(() => setItems((list) => list.filter((x) => x.id !== oldest.id)), LIFETIME_MS);
+    return () => clearTimeout(timer);
+  }, [items, paused]);
+
+  const dismiss = (id: number) => {
+    const focusInside = region.current?.contains(document.activeElement);
+    setItems((list) => list.filter((x) => x.id !== id));
+    // The dismiss button goes away with its toast; keep focus in the region, not on <body>.
+    if (focusInside) region.current?.focus();
+  };
 
   return (
     <section
+      ref={region}
+      tabIndex={-1}
+      aria-label="Updates"
       aria-live="polite"
-      aria-label="Notifications"
-      className="fixed right-4 bottom-4 z-50 flex w-80 flex-col gap-2"
+      onKeyDown={(e) => {
+        const newest = items.at(-1);
+        if (e.key === "Escape" && newest) {
+          e.stopPropagation();
+          dismiss(newest.id);
+        }
+      }}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setPaused(false);
+      }}
+      className={`fixed inset-x-2 top-2 z-50 flex flex-col gap-2 rounded-md sm:inset-x-auto sm:top-auto sm:right-4 sm:bottom-4 sm:w-80 ${items.length === 0 ? "pointer-events-none" : ""}`}
     >
       {items.map((t) => {
         const Icon = ICONS[t.kind];
@@ -56,9 +111,9 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
             <p className="flex-1 text-sm">{t.message}</p>
             <button
               type="button"
-              aria-label="Dismiss notification"
-              onClick={() => setItems((list) => list.filter((x) => x.id !== t.id))}
-              className="rounded p-0.5"
+              aria-label={`Dismiss: ${t.message}`}
+              onClick={() => dismiss(t.id)}
+              className="rounded p-0.5 hover:bg-black/10 dark:hover:bg-white/10"
             >
               <X aria-hidden className="size-4" />
             </button>

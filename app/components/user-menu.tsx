@@ -1,44 +1,48 @@
-import { LogOut } from "lucide-react";
-import { Form } from "react-router";
-import { usePopover } from "./ui/use-popover";
+import { LogOut, Settings } from "lucide-react";
+import { useNavigate, useSubmit } from "react-router";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "./ui/dropdown-menu";
 
 export function UserMenu({ name, email }: { name: string; email: string }) {
-  const { open, setOpen, root } = usePopover();
-
+  const submit = useSubmit();
+  const navigate = useNavigate();
   return (
-    <div className="relative" ref={root}>
-      <button
-        type="button"
-        aria-expanded={open}
-        aria-controls="user-menu"
-        aria-label="Open user menu"
-        onClick={() => setOpen((v) => !v)}
-        className="flex items-center gap-2 rounded-md px-2 py-1 hover:bg-slate-200 dark:hover:bg-slate-800"
-      >
-        <span
-          aria-hidden
-          className="grid size-8 place-items-center rounded-full bg-indigo-600 text-sm font-semibold text-white"
+    <DropdownMenu>
+      {/* Named by its own text (the user's name) so the spoken name contains what is seen. */}
+      <DropdownMenuTrigger>
+        <button
+          type="button"
+          className="flex items-center gap-2 rounded-md px-2 py-1 hover:bg-slate-200 dark:hover:bg-slate-800"
         >
-          {name.slice(0, 1).toUpperCase()}
-        </span>
-        <span className="hidden text-sm sm:inline">{name}</span>
-      </button>
-      <div
-        id="user-menu"
-        hidden={!open}
-        className="absolute right-0 z-40 mt-2 w-60 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
-      >
-        <p className="px-2 py-1 text-sm font-medium">{name}</p>
-        <p className="truncate px-2 pb-2 text-xs text-slate-600 dark:text-slate-400">{email}</p>
-        <Form method="post" action="/logout">
-          <button
-            type="submit"
-            className="flex w-full items-center gap-2 rounded px-2 py-2 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+          <span
+            aria-hidden
+            className="grid size-8 place-items-center rounded-full bg-indigo-600 text-sm font-semibold text-white"
           >
-            <LogOut aria-hidden className="size-4" /> Sign out
-          </button>
-        </Form>
-      </div>
-    </div>
+            {name.slice(0, 1).toUpperCase()}
+          </span>
+          <span className="sr-only text-sm sm:not-sr-only">{name}</span>
+          <span className="sr-only">, user menu</span>
+        </button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent className="w-60" label="User menu">
+        <DropdownMenuLabel>
+          <span className="block font-medium">{name}</span>
+          <span className="block truncate text-xs text-slate-600 dark:text-slate-300">{email}</span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => navigate("/dashboard/settings")}>
+          <Settings aria-hidden className="size-4" /> Settings
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => submit(null, { method: "post", action: "/logout" })}>
+          <LogOut aria-hidden className="size-4" /> Sign out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
   );
 }

@@ -4,6 +4,7 @@ import { acceptInvitation, describeInvitation } from "../auth/invitations.server
 import { startSession } from "../auth/session.server";
 import { AuthCard } from "../components/auth/auth-card";
 import { LinkProblem } from "../components/auth/link-problem";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -76,4 +77,4 @@ export default function AcceptInvite({ loaderData, actionData }: Route.Component
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Accept your invitation" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Accept your invitation");

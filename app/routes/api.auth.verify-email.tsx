@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { verifyEmailToken } from "../auth/email-verification.server";
 import { bindingOf } from "../auth/registration-binding.server";
 import { LinkProblem } from "../components/auth/link-problem";
+import { pageTitle } from "../components/page-title";
 import { toastCookie } from "../http/toast.server";
 import type { Route } from "./+types/api.auth.verify-email";
 
@@ -25,4 +26,5 @@ export default function VerifyEmailProblem({ loaderData }: Route.ComponentProps)
   return <LinkProblem reason={loaderData.reason} kind="verify" />;
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Verification link cannot be used" }];
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageTitle(matches, "Verification link cannot be used");

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { FORM_OF, failedDelivery, inboxView, retryDelivery } from "../auth/public-mail.server";
 import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -100,4 +101,4 @@ export default function CheckInbox({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Check your inbox" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Check your inbox");

@@ -5,6 +5,7 @@ import { PERMISSIONS } from "../access/permissions";
 import { formatDateTime } from "../components/format";
 import { ActivityChart } from "../components/overview/activity-chart";
 import { StatCard } from "../components/overview/stat-card";
+import { pageTitle } from "../components/page-title";
 import { TaskActions } from "../components/tasks/task-actions";
 import { Card } from "../components/ui/card";
 import { overviewFor } from "../overview/overview.server";
@@ -118,4 +119,4 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta = () => [{ title: "Dashboard" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Dashboard");

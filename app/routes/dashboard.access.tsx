@@ -13,13 +13,14 @@ import {
   updateRole,
   updateRoleSchema,
 } from "../access/roles-admin.server";
-import { NotFound } from "../domain-errors";
 import { stalePermissions } from "../access/sync.server";
 import { MENU_ICONS, menuIcon } from "../components/icons";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
+import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
@@ -330,4 +331,4 @@ export default function AccessControl({ loaderData, actionData }: Route.Componen
   );
 }
 
-export const meta = () => [{ title: "Access control" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Access control");

@@ -3,6 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { formatDateTime } from "../components/format";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -224,4 +225,4 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-export const meta = () => [{ title: "Broadcast" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Broadcast");

@@ -3,6 +3,7 @@ import { requirePermission } from "../access/guard.server";
 import { AUDIT_ACTIONS } from "../audit/actions";
 import { listAudit, parseAuditQuery } from "../audit/query.server";
 import { formatDateTime } from "../components/format";
+import { pageTitle } from "../components/page-title";
 import { ExportAuditButton } from "../components/tasks/export-audit-button";
 import { Button } from "../components/ui/button";
 import { EmptyState } from "../components/ui/card";
@@ -155,4 +156,4 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta = () => [{ title: "Audit log" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Audit log");

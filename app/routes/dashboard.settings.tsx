@@ -1,4 +1,5 @@
 import { requirePermission } from "../access/guard.server";
+import { pageTitle } from "../components/page-title";
 import { InviteSection } from "../components/settings/invite-section";
 import { MailLog } from "../components/settings/mail-log";
 import { PasswordSection } from "../components/settings/password-section";
@@ -42,4 +43,4 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Settings" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Settings");

@@ -2,11 +2,12 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
-import { NotFound } from "../domain-errors";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
+import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
@@ -239,4 +240,5 @@ export default function TeamPage({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-export const meta = () => [{ title: "Team" }];
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData?.team.name ?? "Team");

@@ -1,6 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -95,4 +96,4 @@ export default function Teams({ loaderData, actionData }: Route.ComponentProps) 
   );
 }
 
-export const meta = () => [{ title: "Teams" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Teams");

@@ -4,12 +4,13 @@ import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
-import { NotFound } from "../domain-errors";
 import type { SessionUser } from "../auth/session.server";
 import { formatDateTime } from "../components/format";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
+import { NotFound } from "../domain-errors";
 import { redirectWithToast, refused } from "../http/form.server";
 import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
@@ -321,4 +322,5 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-export const meta = () => [{ title: "User" }];
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData?.user.name ?? "User");

@@ -5,7 +5,6 @@ import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
-import { NotFound } from "../domain-errors";
 import { inviteSchema, PASSWORD_MIN } from "../auth/account-schemas";
 import {
   cancelInvitation,
@@ -14,11 +13,13 @@ import {
   resendInvitation,
 } from "../auth/invitations.server";
 import { formatDateTime } from "../components/format";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
+import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
@@ -412,4 +413,4 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
   );
 }
 
-export const meta = () => [{ title: "Users" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Users");

@@ -4,6 +4,7 @@ import { startPasswordReset } from "../auth/password-reset.server";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { checkInboxUrl } from "../auth/public-mail.server";
 import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -53,4 +54,4 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Forgot your password?" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Forgot your password?");

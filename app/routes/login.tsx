@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { attemptLogin } from "../auth/login.server";
 import { getSessionUser, startSession } from "../auth/session.server";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Field } from "../components/ui/field";
 import { readForm } from "../http/read-form.server";
@@ -87,4 +88,4 @@ export default function Login({ actionData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign in" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Sign in");

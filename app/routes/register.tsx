@@ -6,6 +6,7 @@ import { registerAccount } from "../auth/registration.server";
 import { registrationBinding } from "../auth/registration-binding.server";
 import { getSessionUser } from "../auth/session.server";
 import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -65,4 +66,4 @@ export default function Register({ actionData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Create an account" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Create an account");

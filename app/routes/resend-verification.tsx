@@ -4,6 +4,7 @@ import { limitPublicForm } from "../auth/public-form-limit.server";
 import { checkInboxUrl } from "../auth/public-mail.server";
 import { startVerificationResend } from "../auth/registration.server";
 import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -52,4 +53,4 @@ export default function ResendVerification({ actionData }: Route.ComponentProps)
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Send a new verification link" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Send a new verification link");

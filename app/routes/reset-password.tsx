@@ -4,6 +4,7 @@ import { resetPassword } from "../auth/password-reset.server";
 import { inspectToken } from "../auth/tokens.server";
 import { AuthCard } from "../components/auth/auth-card";
 import { LinkProblem } from "../components/auth/link-problem";
+import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -75,4 +76,4 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Choose a new password" }];
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Choose a new password");

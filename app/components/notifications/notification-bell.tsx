@@ -4,7 +4,8 @@ import { Link, useFetcher } from "react-router";
 import { onStreamOpen, onSystemEvent } from "../../events/event-source";
 import { formatDateTime } from "../format";
 import { showToast } from "../toaster";
-import { usePopover } from "../ui/use-popover";
+import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
+import { Tooltip } from "../ui/tooltip";
 
 type Item = {
   id: string;
@@ -23,7 +24,7 @@ const TOAST_KIND = { info: "info", success: "success", warning: "error", critica
 export function NotificationBell({ initialUnread }: { initialUnread: number }) {
   const list = useFetcher<ListData>();
   const mark = useFetcher<{ ok: boolean; unread: number }>();
-  const { open, setOpen, root } = usePopover();
+  const [open, setOpen] = useState(false);
   const [unread, setUnread] = useState(initialUnread);
   const [live, setLive] = useState<Item[]>([]);
   const load = list.load;
@@ -65,33 +66,31 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
 
   const items = [...live, ...(list.data?.notifications ?? [])];
   return (
-    <div className="relative" ref={root}>
-      <button
-        type="button"
-        aria-label={`Notifications, ${unread} unread`}
-        aria-expanded={open}
-        aria-controls="notification-list"
-        onClick={() => {
-          setOpen((v) => !v);
-          if (!open) load("/api/notifications");
-        }}
-        className="relative rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800"
-      >
-        <Bell aria-hidden className="size-5" />
-        {unread > 0 ? (
-          <span
-            data-testid="unread-count"
-            className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-semibold text-white"
-          >
-            {unread}
-          </span>
-        ) : null}
-      </button>
-      <div
-        id="notification-list"
-        hidden={!open}
-        className="absolute right-0 z-40 mt-2 w-80 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
-      >
+    <Popover
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) load("/api/notifications");
+      }}
+    >
+      <Tooltip content="Notifications">
+        <PopoverTrigger
+          aria-label={`Notifications, ${unread} unread`}
+          className="relative rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800"
+        >
+          <Bell aria-hidden className="size-5" />
+          {unread > 0 ? (
+            <span
+              aria-hidden
+              data-testid="unread-count"
+              className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-semibold text-white"
+            >
+              {unread}
+            </span>
+          ) : null}
+        </PopoverTrigger>
+      </Tooltip>
+      <PopoverContent label="Notifications" className="w-80">
         <div className="flex items-center justify-between px-2 py-1">
           <h2 className="text-sm font-semibold">Notifications</h2>
           <mark.Form method="post" action="/api/notifications">
@@ -141,7 +140,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
             </li>
           ))}
         </ul>
-      </div>
-    </div>
+      </PopoverContent>
+    </Popover>
   );
 }

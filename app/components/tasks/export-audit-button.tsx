@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { useTaskNotifications } from "../../tasks/use-task-notifications";
 import { showToast } from "../toaster";
 import { Button } from "../ui/button";
+import { useTaskNotifications } from "./use-task-notifications";
 
 /** Starts an audit.export task for the filters on screen; the file arrives in the task centre. */
 export function ExportAuditButton({ filters }: { filters: Record<string, string> }) {
@@ -23,6 +23,7 @@ export function ExportAuditButton({ filters }: { filters: Record<string, string>
                 message: "Export started. The CSV link appears in the task centre when it is ready.",
               }
             : { kind: "error", message: outcome.message },
+          { result: true },
         );
       }}
     >

@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
-import { useTaskNotifications } from "../../tasks/use-task-notifications";
 import { showToast } from "../toaster";
 import { Button } from "../ui/button";
+import { useTaskNotifications } from "./use-task-notifications";
 
 /** "Generate report" and "Export users" on the dashboard home; progress shows in the task centre. */
 export function TaskActions({ canExportUsers }: { canExportUsers: boolean }) {
@@ -20,6 +20,7 @@ export function TaskActions({ canExportUsers }: { canExportUsers: boolean }) {
       outcome.ok
         ? { kind: "info", message: "Started. Follow it in the task centre." }
         : { kind: "error", message: outcome.message },
+      { result: true },
     );
   }
 

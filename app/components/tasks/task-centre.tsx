@@ -1,16 +1,17 @@
 import { ListChecks } from "lucide-react";
-import { useEffect } from "react";
-import { taskStore } from "../../tasks/task-store";
+import { useEffect, useState } from "react";
 import { TASK_LABELS } from "../../tasks/task-types";
-import { useTaskNotifications } from "../../tasks/use-task-notifications";
 import { showToast } from "../toaster";
-import { usePopover } from "../ui/use-popover";
+import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
+import { Tooltip } from "../ui/tooltip";
 import { TaskItem } from "./task-item";
+import { taskStore } from "./task-store";
+import { useTaskNotifications } from "./use-task-notifications";
 
 /** The header's task centre: a badge with the running count and a popover with the user's tasks. */
 export function TaskCentre() {
   const { tasks, running, loaded } = useTaskNotifications();
-  const { open, setOpen, root } = usePopover();
+  const [open, setOpen] = useState(false);
 
   useEffect(() => {
     taskStore.onFinished((task) => {
@@ -25,32 +26,25 @@ export function TaskCentre() {
   }, []);
 
   return (
-    <div className="relative" ref={root}>
-      <button
-        type="button"
-        aria-expanded={open}
-        aria-controls="task-centre"
-        aria-label={`Tasks, ${running} running`}
-        onClick={() => setOpen((v) => !v)}
-        className="relative rounded-md p-2 hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600 dark:hover:bg-slate-800"
-      >
-        <ListChecks aria-hidden className="size-5" />
-        {running > 0 ? (
-          <span
-            aria-hidden
-            data-testid="task-badge"
-            className="absolute -top-0.5 -right-0.5 grid min-w-5 place-items-center rounded-full bg-indigo-600 px-1 text-xs font-semibold text-white"
-          >
-            {running}
-          </span>
-        ) : null}
-      </button>
-      <section
-        id="task-centre"
-        aria-label="Task centre"
-        hidden={!open}
-        className="absolute right-0 z-40 mt-2 max-h-[70vh] w-96 max-w-[calc(100vw-2rem)] overflow-y-auto rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
-      >
+    <Popover open={open} onOpenChange={setOpen}>
+      <Tooltip content="Tasks">
+        <PopoverTrigger
+          aria-label={`Tasks, ${running} running`}
+          className="relative rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800"
+        >
+          <ListChecks aria-hidden className="size-5" />
+          {running > 0 ? (
+            <span
+              aria-hidden
+              data-testid="task-badge"
+              className="absolute -top-0.5 -right-0.5 grid min-w-5 place-items-center rounded-full bg-indigo-600 px-1 text-xs font-semibold text-white"
+            >
+              {running}
+            </span>
+          ) : null}
+        </PopoverTrigger>
+      </Tooltip>
+      <PopoverContent label="Task centre" className="max-h-[70vh] w-96 overflow-y-auto">
         <h2 className="px-2 py-1 text-sm font-semibold">Tasks</h2>
         {/* Status changes are announced; the toaster announces completions too. */}
         <ul aria-live="polite" className="flex flex-col gap-1" data-testid="task-list">
@@ -61,7 +55,7 @@ export function TaskCentre() {
         {loaded && tasks.length === 0 ? (
           <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">No tasks yet.</p>
         ) : null}
-      </section>
-    </div>
+      </PopoverContent>
+    </Popover>
   );
 }

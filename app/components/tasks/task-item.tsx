@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import type { TrackedTask } from "../../tasks/task-store";
 import { isFinal, TASK_LABELS, type TaskStatus } from "../../tasks/task-types";
+import type { TrackedTask } from "./task-store";
 
 const STATUS_TEXT: Record<TaskStatus, string> = {
   pending: "Waiting",

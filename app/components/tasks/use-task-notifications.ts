@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
+import { isFinal } from "../../tasks/task-types";
 import { type TaskState, taskStore } from "./task-store";
-import { isFinal } from "./task-types";
 
 /** The signed-in user's tasks, kept live over /api/events; `running` counts unfinished ones. */
 export function useTaskNotifications(): TaskState & { running: number; start: typeof taskStore.start } {

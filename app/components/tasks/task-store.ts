@@ -1,8 +1,8 @@
 // The browser's view of the signed-in user's tasks, shared by every component through
 // useSyncExternalStore and fed by the tab's one EventSource (app/events/event-source.ts).
-import { onStreamError, onStreamOpen, onSystemEvent } from "../events/event-source";
-import type { TaskCompletedEvent, TaskProgressEvent } from "../events/event-types";
-import { isFinal, TASK_LABELS, type TaskView } from "./task-types";
+import { onStreamError, onStreamOpen, onSystemEvent } from "../../events/event-source";
+import type { TaskCompletedEvent, TaskProgressEvent } from "../../events/event-types";
+import { isFinal, TASK_LABELS, type TaskView } from "../../tasks/task-types";
 
 export type TrackedTask = TaskView & { progress: number | null };
 export type TaskState = { tasks: TrackedTask[]; connected: boolean; loaded: boolean };

@@ -1,0 +1,31 @@
+import { PERMISSIONS, type PermissionKey } from "./permissions";
+
+// Roles and their permissions are edited on the Access Control page, which needs this one.
+const GRANTOR: PermissionKey = "roles.manage";
+
+function labelOf(key: string): string {
+  return PERMISSIONS.find((p) => p.key === key)?.label ?? key;
+}
+
+export type MissingPermission = {
+  permission: string | null;
+  /** What is missing, in words a staff member can repeat to whoever can help. */
+  message: string;
+  /** Who can give it. */
+  grantedBy: string;
+};
+
+/** Explains a refusal: the permission by its label and key, and who can grant it. */
+export function missingPermission(permission: string | null): MissingPermission {
+  if (!permission)
+    return {
+      permission: null,
+      message: "Only a super admin can do this.",
+      grantedBy: "Ask a super admin.",
+    };
+  return {
+    permission,
+    message: `Your account does not have the "${labelOf(permission)}" permission (${permission}) needed for this page.`,
+    grantedBy: `A super admin, or someone whose role has the "${labelOf(GRANTOR)}" permission (${GRANTOR}), can grant it.`,
+  };
+}

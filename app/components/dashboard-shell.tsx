@@ -1,0 +1,72 @@
+import { Menu } from "lucide-react";
+import { useEffect, useState } from "react";
+import { useLocation } from "react-router";
+import { NotificationBell } from "./notifications/notification-bell";
+import { Sidebar, type SidebarEntry } from "./sidebar";
+import { TaskCentre } from "./tasks/task-centre";
+import { ThemeMenu } from "./theme-menu";
+import { Sheet, SheetContent, SheetTrigger } from "./ui/sheet";
+import { UserMenu } from "./user-menu";
+
+export type ShellProps = {
+  appName: string;
+  user: { name: string; email: string };
+  sidebar: SidebarEntry[];
+  theme: "light" | "dark" | "system";
+  unread: number;
+  children: React.ReactNode;
+};
+
+/**
+ * The signed-in frame: sidebar, header (tasks, bell, theme, user menu) and the main region. Pages
+ * and the dashboard's error boundary (no access, not found) both render inside it, so a refusal is
+ * never a dead end. On phones the sidebar is a drawer (a Sheet), rendered only while open.
+ */
+export function DashboardShell({ appName, user, sidebar, theme, unread, children }: ShellProps) {
+  const [drawer, setDrawer] = useState(false);
+  const { pathname } = useLocation();
+  // Any navigation closes the drawer, also one started outside it (a link in the page, back).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger, not an input
+  useEffect(() => setDrawer(false), [pathname]);
+
+  return (
+    <div className="flex min-h-dvh">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2 focus:text-slate-900"
+      >
+        Skip to content
+      </a>
+      <aside className="hidden w-64 shrink-0 border-r border-slate-200 bg-white md:block dark:border-slate-800 dark:bg-slate-900">
+        <div className="flex h-14 items-center border-b border-slate-200 px-4 dark:border-slate-800">
+          <span className="font-semibold">{appName}</span>
+        </div>
+        <Sidebar items={sidebar} />
+      </aside>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="flex h-14 items-center gap-2 border-b border-slate-200 bg-white px-4 dark:border-slate-800 dark:bg-slate-900">
+          <Sheet open={drawer} onOpenChange={setDrawer}>
+            <SheetTrigger
+              className="rounded p-2 hover:bg-slate-200 md:hidden dark:hover:bg-slate-800"
+              aria-label="Open menu"
+            >
+              <Menu aria-hidden className="size-5" />
+            </SheetTrigger>
+            <SheetContent title={appName} side="left" className="md:hidden">
+              <Sidebar items={sidebar} onNavigate={() => setDrawer(false)} />
+            </SheetContent>
+          </Sheet>
+          <span className="font-semibold md:hidden">{appName}</span>
+          <div className="flex-1" />
+          <TaskCentre />
+          <NotificationBell initialUnread={unread} />
+          <ThemeMenu theme={theme} />
+          <UserMenu name={user.name} email={user.email} />
+        </header>
+        <main id="main" className="flex-1 p-4 md:p-8">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

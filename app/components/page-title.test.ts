@@ -1,0 +1,40 @@
+import { UNSAFE_ErrorResponseImpl } from "react-router";
+import { describe, expect, it } from "vitest";
+import { APP_NAME } from "../config";
+import { appNameOf, errorPageName, pageTitle } from "./page-title";
+
+const matches = (appName?: unknown) => [
+  { id: "root", loaderData: appName === undefined ? undefined : { appName } },
+  { id: "routes/dashboard", loaderData: {} },
+];
+
+describe("pageTitle", () => {
+  it('is "Page · App name" with the name the root loader read', () => {
+    expect(pageTitle(matches("Acme Staff"), "Users")).toEqual([{ title: "Users · Acme Staff" }]);
+    expect(pageTitle({ appName: "Acme Staff" }, "Ada Lovelace")).toEqual([
+      { title: "Ada Lovelace · Acme Staff" },
+    ]);
+  });
+
+  it("falls back to the fixed name when the root loader did not run or the name is blank", () => {
+    expect(appNameOf(matches())).toBe(APP_NAME);
+    expect(appNameOf(matches("  "))).toBe(APP_NAME);
+    expect(appNameOf(null)).toBe(APP_NAME);
+  });
+
+  it("is the app name alone without a page", () => {
+    expect(pageTitle(matches("Acme Staff"), null)).toEqual([{ title: "Acme Staff" }]);
+  });
+});
+
+describe("errorPageName", () => {
+  // What a boundary receives for a thrown data(…, { status }).
+  const caught = (status: number) => new UNSAFE_ErrorResponseImpl(status, "", {});
+
+  it("names 403, 404 and everything else", () => {
+    expect(errorPageName(caught(403))).toBe("No access");
+    expect(errorPageName(caught(404))).toBe("Page not found");
+    expect(errorPageName(caught(500))).toBe("Something went wrong");
+    expect(errorPageName(new Error("boom"))).toBe("Something went wrong");
+  });
+});

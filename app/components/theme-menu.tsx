@@ -1,0 +1,62 @@
+import { Monitor, Moon, Sun } from "lucide-react";
+import { useEffect } from "react";
+import { useFetcher } from "react-router";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuTrigger,
+} from "./ui/dropdown-menu";
+import { Tooltip } from "./ui/tooltip";
+
+type Theme = "light" | "dark" | "system";
+const ICON = { light: Sun, dark: Moon, system: Monitor } as const;
+const LABEL = { light: "Light", dark: "Dark", system: "System" } as const;
+
+/**
+ * Light / Dark / System, posted to /theme (which sets the cookie the server renders
+ * `<html data-theme>` from, so a reload never flashes). The choice shows at once, before the post
+ * returns.
+ */
+export function ThemeMenu({ theme }: { theme: Theme }) {
+  const fetcher = useFetcher();
+  const pending = fetcher.formData?.get("theme");
+  const current: Theme = pending === "light" || pending === "dark" || pending === "system" ? pending : theme;
+  useEffect(() => {
+    document.documentElement.dataset.theme = current;
+  }, [current]);
+  const Icon = ICON[current];
+  return (
+    <DropdownMenu>
+      <Tooltip content="Theme">
+        <DropdownMenuTrigger>
+          <button
+            type="button"
+            aria-label={`Theme: ${LABEL[current]}`}
+            className="rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800"
+          >
+            <Icon aria-hidden className="size-5" />
+          </button>
+        </DropdownMenuTrigger>
+      </Tooltip>
+      <DropdownMenuContent label="Theme" className="w-40">
+        <DropdownMenuRadioGroup
+          value={current}
+          onValueChange={(value: Theme) =>
+            fetcher.submit({ theme: value }, { method: "post", action: "/theme" })
+          }
+        >
+          {(["light", "dark", "system"] as const).map((value) => {
+            const ItemIcon = ICON[value];
+            return (
+              <DropdownMenuRadioItem key={value} value={value}>
+                <ItemIcon aria-hidden className="size-4" /> {LABEL[value]}
+              </DropdownMenuRadioItem>
+            );
+          })}
+        </DropdownMenuRadioGroup>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,313 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Locator, type Page, type Response, test } from "@playwright/test";
+import { E2E_ADMIN } from "./env";
+import { createUser, signIn, watchConsole } from "./fixtures";
+
+// The dashboard shell by keyboard only: menus and popovers close on Escape with focus back on
+// their trigger and close when focus leaves them; the phone drawer traps focus; refusals and
+// missing pages keep a title (and, inside the dashboard, the shell).
+
+const PHONE = { width: 390, height: 844 };
+
+const userMenu = (page: Page) => page.getByRole("button", { name: /user menu/i });
+const bell = (page: Page) => page.getByRole("button", { name: /^Notifications, \d+ unread$/ });
+const tasks = (page: Page) => page.getByRole("button", { name: /^Tasks, \d+ running$/ });
+const themeButton = (page: Page) => page.getByRole("button", { name: /^Theme: / });
+
+const themePosted = (r: Response) =>
+  r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/theme");
+
+async function expectFocused(locator: Locator) {
+  await expect(locator).toBeFocused();
+}
+
+/** True while focus sits inside `selector` (or on nothing useful: body). */
+function focusInside(page: Page, selector: string) {
+  return page.evaluate((s) => Boolean(document.activeElement?.closest(s)), selector);
+}
+
+async function axe(page: Page, label: string) {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+  const found = result.violations.map(
+    (v) => `${label}: ${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`,
+  );
+  expect(found).toEqual([]);
+}
+
+test("user menu: Enter opens it, Escape closes it with focus back on the trigger, Tab leaves and closes it", async ({
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  const trigger = userMenu(page);
+  // The accessible name contains the visible text (axe: label-content-name-mismatch).
+  await expect(trigger).toHaveAccessibleName(/^Super Admin/);
+  await trigger.focus();
+  await page.keyboard.press("Enter");
+  const menu = page.getByRole("menu", { name: "User menu" });
+  await expect(menu).toBeVisible();
+  await expectFocused(menu.getByRole("menuitem").first());
+  await page.keyboard.press("Escape");
+  await expect(menu).toBeHidden();
+  await expectFocused(trigger);
+
+  await page.keyboard.press("Enter");
+  await expect(menu).toBeVisible();
+  await page.keyboard.press("Tab");
+  await expect(menu).toBeHidden();
+  await expect(trigger).not.toBeFocused();
+  expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+
+  // Shift+Tab leaves backwards: to the theme control before it.
+  await trigger.focus();
+  await page.keyboard.press("Enter");
+  await expect(menu).toBeVisible();
+  await page.keyboard.press("Shift+Tab");
+  await expect(menu).toBeHidden();
+  await expectFocused(themeButton(page));
+  expect(problems).toEqual([]);
+});
+
+test("bell and task centre: Escape returns focus to the trigger, tabbing out closes them", async ({
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const user = await createUser(["user"], "Shell Keyboard");
+  await signIn(page, user.email, user.password);
+
+  for (const [trigger, name, after] of [
+    [bell(page), "Notifications", themeButton(page)],
+    [tasks(page), "Task centre", bell(page)],
+  ] as const) {
+    await trigger.focus();
+    await page.keyboard.press("Enter");
+    const panel = page.getByRole("dialog", { name });
+    await expect(panel).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(panel).toBeHidden();
+    await expectFocused(trigger);
+
+    await page.keyboard.press("Enter");
+    await expect(panel).toBeVisible();
+    // Through whatever the panel holds, then on to the next header control, which closes it.
+    for (let i = 0; i < 10 && (await focusInside(page, '[role="dialog"]')); i++)
+      await page.keyboard.press("Tab");
+    await expect(panel).toBeHidden();
+    await expectFocused(after);
+  }
+  expect(problems).toEqual([]);
+});
+
+test("theme menu: Dark then System, kept across a reload", async ({ page }) => {
+  const problems = watchConsole(page);
+  const user = await createUser(["user"], "Theme Picker");
+  await signIn(page, user.email, user.password);
+  const html = page.locator("html");
+  await expect(html).toHaveAttribute("data-theme", "system");
+
+  await themeButton(page).focus();
+  await page.keyboard.press("Enter");
+  const menu = page.getByRole("menu", { name: "Theme" });
+  await expect(menu.getByRole("menuitemradio", { name: "System" })).toHaveAttribute("aria-checked", "true");
+  await expectFocused(menu.getByRole("menuitemradio", { name: "Light" }));
+  await page.keyboard.press("ArrowDown");
+  const savedDark = page.waitForResponse(themePosted);
+  await page.keyboard.press("Enter");
+  await savedDark;
+  await expect(menu).toBeHidden();
+  await expect(html).toHaveAttribute("data-theme", "dark");
+  await expect(themeButton(page)).toHaveAccessibleName("Theme: Dark");
+  await expectFocused(themeButton(page));
+
+  await page.reload();
+  await expect(html).toHaveAttribute("data-theme", "dark");
+  expect(await page.evaluate(() => getComputedStyle(document.body).colorScheme)).toBe("dark");
+
+  await themeButton(page).focus();
+  await page.keyboard.press("Enter");
+  await expect(menu.getByRole("menuitemradio", { name: "Dark" })).toHaveAttribute("aria-checked", "true");
+  await page.keyboard.press("End");
+  await expectFocused(menu.getByRole("menuitemradio", { name: "System" }));
+  const savedSystem = page.waitForResponse(themePosted);
+  await page.keyboard.press("Enter");
+  await savedSystem;
+  await expect(html).toHaveAttribute("data-theme", "system");
+  await page.reload();
+  await expect(html).toHaveAttribute("data-theme", "system");
+  expect(problems).toEqual([]);
+});
+
+test("phone drawer: closed links are out of the tab order, open it traps focus, Escape and navigation close it", async ({
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await page.setViewportSize(PHONE);
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  const openMenu = page.getByRole("button", { name: "Open menu" });
+
+  // Tab through the whole page: never into the sidebar's links.
+  await page.locator("body").focus();
+  const seen: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press("Tab");
+    expect(await focusInside(page, '[data-testid="sidebar"]')).toBe(false);
+    seen.push(await page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? ""));
+  }
+  expect(seen).toContain("Open menu");
+
+  await openMenu.focus();
+  await page.keyboard.press("Enter");
+  const drawer = page.getByRole("dialog");
+  await expect(drawer).toBeVisible();
+  await expect(drawer.getByRole("link", { name: "Users" })).toBeVisible();
+  for (let i = 0; i < 15; i++) {
+    await page.keyboard.press(i % 4 === 3 ? "Shift+Tab" : "Tab");
+    expect(await focusInside(page, '[role="dialog"]')).toBe(true);
+  }
+  await page.keyboard.press("Escape");
+  await expect(drawer).toBeHidden();
+  await expectFocused(openMenu);
+
+  // Following a link closes the drawer.
+  await page.keyboard.press("Enter");
+  await expect(drawer).toBeVisible();
+  await drawer.getByRole("link", { name: "Users" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard\/users$/);
+  await expect(drawer).toBeHidden();
+  await expect(page).toHaveTitle(/^Users · /);
+  expect(problems).toEqual([]);
+});
+
+test("no access keeps the shell, names the missing permission and who grants it, with status 403 and a title", async ({
+  page,
+}) => {
+  const problems = watchConsole(page, { allowStatus: [403] });
+  const user = await createUser(["user"], "Shell Refused");
+  await signIn(page, user.email, user.password);
+  await expect(page).toHaveTitle(/^Dashboard · ./);
+  const appName = (await page.title()).replace(/^Dashboard · /, "");
+  expect(appName).not.toBe("");
+
+  const response = await page.goto("/dashboard/users");
+  expect(response?.status()).toBe(403);
+  await expect(page.getByTestId("sidebar").getByRole("link")).toHaveText(["Dashboard", "Settings"]);
+  await expect(userMenu(page)).toBeVisible();
+  const message = page.getByTestId("no-access");
+  await expect(message.getByRole("heading", { name: "No access" })).toBeVisible();
+  await expect(message).toContainText('"View Users" permission (user.read)');
+  await expect(message).toContainText("super admin");
+  await expect(message).toContainText("roles.manage");
+  await expect(page).toHaveTitle(`No access · ${appName}`);
+  // The shell still works from here.
+  await page.getByTestId("sidebar").getByRole("link", { name: "Settings" }).click();
+  await expect(page).toHaveTitle(`Settings · ${appName}`);
+  expect(problems).toEqual([]);
+});
+
+test("a missing page has a title and a way back; the user page names the user", async ({ page }) => {
+  const problems = watchConsole(page, { allowStatus: [404] });
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await expect(page).toHaveTitle(/^Dashboard · ./);
+  const appName = (await page.title()).replace(/^Dashboard · /, "");
+  const response = await page.goto("/dashboard/nope");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await expect(page).toHaveTitle(`Page not found · ${appName}`);
+  await expect(page.getByRole("link", { name: "Back to the dashboard" })).toBeVisible();
+
+  const person = await createUser(["user"], "Ada Lovelace");
+  await page.goto(`/dashboard/users/${person.id}`);
+  await expect(page).toHaveTitle(`Ada Lovelace · ${appName}`);
+
+  // Leave first: the open page would revalidate without its session.
+  await page.goto("about:blank");
+  await page.context().clearCookies();
+  await page.goto("/login");
+  await expect(page).toHaveTitle(`Sign in · ${appName}`);
+  expect(problems).toEqual([]);
+});
+
+test("toasts: a result takes focus when the submit lost it, Escape dismisses, at the top on a phone", async ({
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await page.setViewportSize(PHONE);
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.getByLabel("Report duration (seconds)").fill("1");
+  // The button is disabled while the task starts, which drops its focus: the toast receives it.
+  await page.getByRole("button", { name: "Generate report" }).focus();
+  await page.keyboard.press("Enter");
+  const region = page.getByRole("region", { name: "Updates" });
+  const started = region.getByRole("status").filter({ hasText: "Started." });
+  await expect(started).toBeVisible();
+  await expect(region).toBeFocused();
+  const box = await started.boundingBox();
+  expect(box!.y).toBeLessThan(PHONE.height / 3);
+  // Escape dismisses the newest toast and focus stays in the region, not on <body>.
+  await page.keyboard.press("Escape");
+  await expect(started).toHaveCount(0);
+  await expect(region).toBeFocused();
+  // Live news (the report finishing) is shown without taking focus.
+  await page.getByRole("button", { name: "Open menu" }).focus();
+  await expect(region.getByRole("status").filter({ hasText: "System report finished." })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
+  expect(problems).toEqual([]);
+});
+
+test("the app icons and manifest are served", async ({ request }) => {
+  for (const [path, type] of [
+    ["/favicon.svg", "image/svg+xml"],
+    ["/favicon.ico", "image/"],
+    ["/apple-touch-icon.png", "image/png"],
+    ["/icon-192.png", "image/png"],
+    ["/icon-512.png", "image/png"],
+    ["/site.webmanifest", "application/manifest+json"],
+  ] as const) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    expect(response.headers()["content-type"], path).toContain(type);
+  }
+});
+
+for (const viewport of ["desktop", "phone"] as const) {
+  for (const theme of ["light", "dark"] as const) {
+    test(`axe: the shell with each menu and popover open, ${viewport}, ${theme}`, async ({ page }) => {
+      if (viewport === "phone") await page.setViewportSize(PHONE);
+      await page.emulateMedia({ colorScheme: theme });
+      await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+      await page.request.post("/theme", { form: { theme } });
+      await page.reload();
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      await axe(page, "closed");
+
+      const open = async (trigger: Locator, panel: Locator, label: string) => {
+        await trigger.focus();
+        await page.keyboard.press("Enter");
+        await expect(panel).toBeVisible();
+        await axe(page, label);
+        await page.keyboard.press("Escape");
+        await expect(panel).toBeHidden();
+      };
+      await open(userMenu(page), page.getByRole("menu", { name: "User menu" }), "user menu");
+      await open(themeButton(page), page.getByRole("menu", { name: "Theme" }), "theme menu");
+      await open(bell(page), page.getByRole("dialog", { name: "Notifications" }), "bell");
+      await open(tasks(page), page.getByRole("dialog", { name: "Task centre" }), "task centre");
+      if (viewport === "phone")
+        await open(page.getByRole("button", { name: "Open menu" }), page.getByRole("dialog"), "drawer");
+
+      const refused = await createUser(["user"], `Axe Refused ${viewport} ${theme}`);
+      await page.context().clearCookies();
+      await signIn(page, refused.email, refused.password);
+      await page.request.post("/theme", { form: { theme } });
+      await page.goto("/dashboard/users");
+      await expect(page.getByTestId("no-access")).toBeVisible();
+      await axe(page, "no access");
+      await page.goto("/dashboard/nope");
+      await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+      await axe(page, "not found");
+    });
+  }
+}
