@@ -1,10 +1,11 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
 import { formatDateTime } from "../components/format";
+import { useIsPending } from "../components/forms/use-is-pending";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
@@ -116,9 +117,12 @@ export async function action(args: Route.ActionArgs) {
 
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   const { user, teams, sessions, audit, tasks, roles, may, isSelf } = loaderData;
-  const navigation = useNavigation();
-  const busy = (intent: string) =>
-    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const updating = useIsPending({ intent: "update" });
+  const disabling = useIsPending({ intent: "disable" });
+  const enabling = useIsPending({ intent: "enable" });
+  const deleting = useIsPending({ intent: "delete" });
+  const sendingReset = useIsPending({ intent: "send-reset" });
+  const resendingVerification = useIsPending({ intent: "resend-verification" });
   const errors = actionData?.errors ?? {};
   return (
     <div className="flex max-w-4xl flex-col gap-6">
@@ -168,7 +172,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
             </fieldset>
             {may.update ? (
               <div className="sm:col-span-2">
-                <Button name="intent" value="update" pending={busy("update")}>
+                <Button name="intent" value="update" pending={updating}>
                   Save changes
                 </Button>
               </div>
@@ -186,7 +190,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                   variant="secondary"
                   name="intent"
                   value={user.status === "active" ? "disable" : "enable"}
-                  pending={busy("disable") || busy("enable")}
+                  pending={disabling || enabling}
                 >
                   {user.status === "active" ? "Disable account" : "Enable account"}
                 </Button>
@@ -200,14 +204,14 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                     e.preventDefault();
                 }}
               >
-                <Button variant="danger" name="intent" value="delete" pending={busy("delete")}>
+                <Button variant="danger" name="intent" value="delete" pending={deleting}>
                   Delete {user.name}
                 </Button>
               </Form>
             ) : null}
             {may.update && user.status === "active" ? (
               <Form method="post">
-                <Button variant="secondary" name="intent" value="send-reset" pending={busy("send-reset")}>
+                <Button variant="secondary" name="intent" value="send-reset" pending={sendingReset}>
                   Send password reset link
                 </Button>
               </Form>
@@ -218,7 +222,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                   variant="secondary"
                   name="intent"
                   value="resend-verification"
-                  pending={busy("resend-verification")}
+                  pending={resendingVerification}
                 >
                   Resend verification link
                 </Button>
