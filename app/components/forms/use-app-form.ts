@@ -55,15 +55,18 @@ export function useAppForm<S extends z.ZodType>(options: AppFormOptions<S>) {
   });
 
   // After a refusal from the server: nothing secret stays on screen, and when no field is to
-  // blame (wrong password, rate limit) focus goes to the summary that says why.
+  // blame (wrong password, rate limit) focus goes to the summary that says why. Conform reports
+  // the answer in a layout effect and the summary renders after that, so it is looked up on the
+  // next frame. (A field to blame gets focus from conform itself.)
   useEffect(() => {
     if (lastResult?.status !== "error") return;
     const element = document.getElementById(form.id);
     if (!(element instanceof HTMLFormElement)) return;
     for (const input of element.querySelectorAll<HTMLInputElement>('input[type="password"]'))
       input.value = "";
-    const fieldErrors = Object.keys(lastResult.error ?? {}).filter((name) => name !== "");
-    if (fieldErrors.length === 0) document.getElementById(form.errorId)?.focus();
+    if (Object.keys(lastResult.error ?? {}).some((name) => name !== "")) return;
+    const frame = requestAnimationFrame(() => document.getElementById(form.errorId)?.focus());
+    return () => cancelAnimationFrame(frame);
   }, [lastResult, form.id, form.errorId]);
 
   // A submission of this form that ended without a refusal succeeded: start afresh.
