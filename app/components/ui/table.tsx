@@ -95,16 +95,15 @@ export function SortableHeader({
   sortParam = "sort",
   dirParam = "dir",
   align = "left",
-}: {
+}: React.PropsWithChildren<{
   column: string;
-  children: React.ReactNode;
   /** The column the list is sorted by when the URL says nothing. */
   defaultSort?: string;
   defaultDirection?: SortDirection;
   sortParam?: string;
   dirParam?: string;
   align?: Align;
-}) {
+}>) {
   const [params] = useSearchParams();
   const active = (params.get(sortParam) ?? defaultSort) === column;
   const direction: SortDirection =
@@ -133,7 +132,7 @@ export function SortableHeader({
 }
 
 /** The one row a table shows when it has nothing to list; spans every column. */
-export function TableEmpty({ colSpan, children }: { colSpan: number; children: React.ReactNode }) {
+export function TableEmpty({ colSpan, children }: React.PropsWithChildren<{ colSpan: number }>) {
   return (
     <tr>
       <td colSpan={colSpan} className="p-6 text-center text-sm text-slate-600 dark:text-slate-400">
