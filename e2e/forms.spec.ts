@@ -4,7 +4,9 @@ import { createUser, signIn, watchConsole } from "./fixtures";
 // The form pipeline in a real browser, on the public pages that use it: checked when a field is
 // left, focus on the first problem after a refused submit, passwords never handed back.
 
-test("register: a too-short password is flagged on leaving the field, before any submit", async ({ page }) => {
+test("register: a too-short password is flagged on leaving the field, before any submit", async ({
+  page,
+}) => {
   const problems = watchConsole(page);
   await page.goto("/register");
   const password = page.getByLabel("Password");

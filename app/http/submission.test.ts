@@ -97,7 +97,10 @@ describe("invalidSubmission: the 400 of a refused form", () => {
 
 describe("toLastResult: an answer as the form's state", () => {
   it("uses conform's reply when there is one, and the form's message under ''", async () => {
-    const submission = parseSubmission(formData({ name: "", email: "a@b.test", password: "" }), registerSchema);
+    const submission = parseSubmission(
+      formData({ name: "", email: "a@b.test", password: "" }),
+      registerSchema,
+    );
     const { body } = await answer(invalidSubmission(submission));
     const result = toLastResult({ ...body, formError: "Also this." });
     expect(result?.status).toBe("error");
