@@ -19,6 +19,12 @@ export const newPasswordField = z
   .refine((p) => !COMMON_PASSWORDS.has(p.toLowerCase()), "This password is too common. Choose another.")
   .refine((p) => new Set(p).size >= 4, "Use a less repetitive password.");
 
+/** Sign-in: any refusal past this shape is the one "Invalid email or password." (login.server.ts). */
+export const loginSchema = z.object({
+  email: emailField,
+  password: z.string().min(1, "Enter your password.").max(1024, "Use at most 1024 characters."),
+});
+
 export const registerSchema = z.object({ name: nameField, email: emailField, password: newPasswordField });
 
 export const emailOnlySchema = z.object({ email: emailField });

@@ -1,18 +1,13 @@
 import type { RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { z } from "zod";
 import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { emailField } from "../email-address";
 import { clientIp } from "../http/request-info.server";
 import { reserveLoginAttempt } from "../security/login-limits.server";
+import { loginSchema } from "./account-schemas";
 import { dummyPasswordHash, verifyPassword } from "./password.server";
-
-export const loginSchema = z.object({
-  email: emailField,
-  password: z.string().min(1).max(1024),
-});
 
 // The one message for any bad pair, so the form never tells which accounts exist.
 export const BAD_CREDENTIALS = "Invalid email or password.";

@@ -3,9 +3,36 @@ import { z } from "zod";
 import { InvalidInput, MailSendError, NotFound, RuleViolation } from "../domain-errors";
 import { RateLimitedError } from "../security/rate-limit.server";
 import { tooManyRequestsForm } from "./responses";
+import { type FieldErrors, flattenErrors, parseSubmission, SECRET_FIELD } from "./submission";
 import { type Toast, toastCookie } from "./toast.server";
 
-export type FieldErrors = Record<string, string>;
+export type { FieldErrors };
+export { parseSubmission };
+
+/**
+ * The 400 of a form that failed its schema, from conform's submission: the contract's `errors`
+ * (first message per field) and `formError`, plus conform's reply for the page's useAppForm.
+ * Secret fields (passwords, tokens) are left out of the reply so the page never re-fills them.
+ */
+export function invalidSubmission(
+  submission: ReturnType<typeof parseSubmission>,
+  intent?: string,
+  options: { hideFields?: string[] } = {},
+) {
+  const error = submission.status === "success" ? {} : (submission.error ?? {});
+  const names = Object.keys(submission.payload);
+  const hideFields = options.hideFields ?? names.filter((name) => SECRET_FIELD.test(name));
+  return data(
+    {
+      ok: false as const,
+      intent,
+      errors: flattenErrors(error),
+      formError: null as string | null,
+      submission: submission.reply({ hideFields }),
+    },
+    { status: 400 },
+  );
+}
 
 /** Validates a form with a zod schema; errors are keyed by field for the form to show. */
 export function parseWith<S extends z.ZodType>(

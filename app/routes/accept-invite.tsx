@@ -1,14 +1,16 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect } from "react-router";
 import { acceptInviteSchema } from "../auth/account-schemas";
 import { acceptInvitation, describeInvitation } from "../auth/invitations.server";
 import { startSession } from "../auth/session.server";
 import { AuthCard } from "../components/auth/auth-card";
 import { LinkProblem } from "../components/auth/link-problem";
+import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
+import { getFormProps, useAppForm } from "../components/forms/use-app-form";
+import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
-import { Field } from "../components/ui/field";
-import { invalid, parseWith } from "../http/form.server";
+import { invalidSubmission, parseSubmission } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { toastCookie } from "../http/toast.server";
 import type { Route } from "./+types/accept-invite";
@@ -22,9 +24,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const parsed = parseWith(acceptInviteSchema, Object.fromEntries(await readForm(args.request)));
-  if (!parsed.ok) return invalid(parsed.errors);
-  const outcome = await acceptInvitation(args, parsed.value.token, parsed.value);
+  const submission = parseSubmission(await readForm(args.request), acceptInviteSchema);
+  if (submission.status !== "success") return invalidSubmission(submission);
+  const outcome = await acceptInvitation(args, submission.value.token, submission.value);
   if (!outcome.ok)
     return data({ ok: false as const, reason: outcome.reason, errors: {}, formError: null }, { status: 400 });
   const headers = new Headers();
@@ -37,41 +39,28 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AcceptInvite({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
+  const [form, fields] = useAppForm({ schema: acceptInviteSchema });
+  const pending = useIsPending();
   const reason = loaderData.ok
     ? actionData && "reason" in actionData
       ? actionData.reason
       : null
     : loaderData.reason;
   if (reason) return <LinkProblem reason={reason} kind="invite" />;
-  const errors = (actionData?.errors ?? {}) as Record<string, string | undefined>;
   return (
     <AuthCard title="Accept your invitation">
       <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
         You are joining as <strong>{loaderData.email}</strong>. Choose your name and a password.
       </p>
-      <Form method="post" className="mt-4 flex flex-col gap-4" noValidate>
-        <input type="hidden" name="token" value={loaderData.token} />
-        <Field label="Name" name="name" autoComplete="name" required error={errors.name} />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={10}
-          error={errors.password}
-        />
-        <Field
-          label="Repeat the password"
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          required
-          error={errors.confirm}
-        />
-        <FormError message={errors.token ? "This link is not valid." : actionData?.formError} />
-        <Button pending={navigation.state === "submitting"}>Create my account</Button>
+      <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name={fields.token.name} value={loaderData.token} />
+        <TextField meta={fields.name} label="Name" autoComplete="name" />
+        <PasswordField meta={fields.password} label="Password" autoComplete="new-password" />
+        <PasswordField meta={fields.confirm} label="Repeat the password" autoComplete="new-password" />
+        {/* The token is no field anyone can fix: a bad one is said about the link. */}
+        <FormError message={fields.token.errors ? "This link is not valid." : null} />
+        <FormErrors form={form} />
+        <Button pending={pending}>Create my account</Button>
       </Form>
     </AuthCard>
   );

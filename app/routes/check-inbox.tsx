@@ -1,9 +1,10 @@
 import { useEffect } from "react";
-import { data, Form, Link, redirect, useNavigation, useRevalidator, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useRevalidator, useSearchParams } from "react-router";
 import { z } from "zod";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { FORM_OF, failedDelivery, inboxView, retryDelivery } from "../auth/public-mail.server";
 import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
@@ -52,19 +53,19 @@ function statusText(which: keyof typeof TEXTS, state: string | undefined) {
 }
 
 function TryAgain() {
-  const navigation = useNavigation();
+  const pending = useIsPending({ intent: "retry" });
   const [params] = useSearchParams();
   return (
     <Form method="post" className="mt-3">
       <input type="hidden" name="intent" value="retry" />
       <input type="hidden" name="d" value={params.get("d") ?? ""} />
-      <Button pending={navigation.formAction?.startsWith("/check-inbox") ?? false}>Try again</Button>
+      <Button pending={pending}>Try again</Button>
     </Form>
   );
 }
 
 export default function CheckInbox({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
+  const resending = useIsPending({ formAction: "/resend-verification" });
   const revalidator = useRevalidator();
   const { which, delivery } = loaderData;
   const state = delivery?.state;
@@ -86,7 +87,7 @@ export default function CheckInbox({ loaderData, actionData }: Route.ComponentPr
           <summary className="cursor-pointer">No email after a few minutes?</summary>
           <Form method="post" action="/resend-verification" className="mt-3 flex flex-col gap-3">
             <Field label="Email" name="email" type="email" autoComplete="email" required />
-            <Button variant="secondary" pending={navigation.formAction === "/resend-verification"}>
+            <Button variant="secondary" pending={resending}>
               Send the link again
             </Button>
           </Form>

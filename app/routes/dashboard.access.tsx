@@ -14,6 +14,7 @@ import {
   updateRoleSchema,
 } from "../access/roles-admin.server";
 import { stalePermissions } from "../access/sync.server";
+import { useIsPending } from "../components/forms/use-is-pending";
 import { MENU_ICONS, menuIcon } from "../components/icons";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
@@ -97,10 +98,11 @@ export const action = (args: Route.ActionArgs) =>
 
 function SyncPermissions({ stale }: { stale: string[] }) {
   const fetcher = useFetcher<{ inserted: string[]; total: number; error?: string }>();
+  const syncing = useIsPending({ formAction: "/api/access/sync" });
   return (
     <Card title="Permissions in code and database">
       <fetcher.Form method="post" action="/api/access/sync" className="flex items-center gap-3">
-        <Button pending={fetcher.state !== "idle"}>Sync permissions from code</Button>
+        <Button pending={syncing}>Sync permissions from code</Button>
         <p role="status" className="text-sm">
           {fetcher.data?.inserted
             ? fetcher.data.inserted.length

@@ -1,8 +1,9 @@
 import { useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { requirePermission } from "../access/guard.server";
 import { roleGrants } from "../access/role-cache.server";
 import { formatDateTime } from "../components/format";
+import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
@@ -80,7 +81,7 @@ export const action = (args: Route.ActionArgs) =>
 
 export default function Broadcast({ loaderData, actionData }: Route.ComponentProps) {
   const { roles, teams, history } = loaderData;
-  const navigation = useNavigation();
+  const sending = useIsPending();
   const [audience, setAudience] = useState<"all" | "roles" | "teams">("all");
   const errors = actionData?.errors ?? {};
   return (
@@ -168,7 +169,7 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
           </label>
           <FormError message={actionData?.formError} />
           <div>
-            <Button pending={navigation.state !== "idle"}>Send notice</Button>
+            <Button pending={sending}>Send notice</Button>
           </div>
         </Form>
       </Card>

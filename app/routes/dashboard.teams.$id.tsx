@@ -1,7 +1,8 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
+import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
@@ -98,9 +99,9 @@ export function action(args: Route.ActionArgs) {
 
 export default function TeamPage({ loaderData, actionData }: Route.ComponentProps) {
   const { team, q, candidates, mayWrite, maySearch } = loaderData;
-  const navigation = useNavigation();
-  const busy = (intent: string) =>
-    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const settingMember = useIsPending({ intent: "set-member" });
+  const renaming = useIsPending({ intent: "rename" });
+  const deleting = useIsPending({ intent: "delete" });
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div>
@@ -196,7 +197,7 @@ export default function TeamPage({ loaderData, actionData }: Route.ComponentProp
                           </option>
                         ))}
                       </Select>
-                      <Button name="intent" value="set-member" pending={busy("set-member")}>
+                      <Button name="intent" value="set-member" pending={settingMember}>
                         Add {c.name}
                       </Button>
                     </Form>
@@ -216,7 +217,7 @@ export default function TeamPage({ loaderData, actionData }: Route.ComponentProp
               />
               <Field label="Description" name="description" defaultValue={team.description} />
               <div className="flex gap-2 sm:col-span-2">
-                <Button name="intent" value="rename" pending={busy("rename")}>
+                <Button name="intent" value="rename" pending={renaming}>
                   Save
                 </Button>
               </div>
@@ -229,7 +230,7 @@ export default function TeamPage({ loaderData, actionData }: Route.ComponentProp
                   e.preventDefault();
               }}
             >
-              <Button variant="danger" name="intent" value="delete" pending={busy("delete")}>
+              <Button variant="danger" name="intent" value="delete" pending={deleting}>
                 Delete team {team.name}
               </Button>
             </Form>

@@ -1,6 +1,7 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
+import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
@@ -39,7 +40,7 @@ export const action = (args: Route.ActionArgs) =>
 
 export default function Teams({ loaderData, actionData }: Route.ComponentProps) {
   const { teams, mayWrite } = loaderData;
-  const navigation = useNavigation();
+  const creating = useIsPending({ intent: "create" });
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <h1 className="text-2xl font-semibold">Teams</h1>
@@ -85,7 +86,7 @@ export default function Teams({ loaderData, actionData }: Route.ComponentProps) 
             <Field label="Description" name="description" error={actionData?.errors?.description} />
             <FormError message={actionData?.formError} />
             <div className="sm:col-span-2">
-              <Button name="intent" value="create" pending={navigation.state !== "idle"}>
+              <Button name="intent" value="create" pending={creating}>
                 Create team
               </Button>
             </div>

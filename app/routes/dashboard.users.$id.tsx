@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
@@ -6,6 +6,7 @@ import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
 import type { SessionUser } from "../auth/session.server";
 import { formatDateTime } from "../components/format";
+import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
@@ -124,9 +125,12 @@ function sessionHandleIn(form: FormData) {
 
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   const { user, teams, sessions, audit, tasks, roles, may, isSelf } = loaderData;
-  const navigation = useNavigation();
-  const busy = (intent: string) =>
-    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const updating = useIsPending({ intent: "update" });
+  const disabling = useIsPending({ intent: "disable" });
+  const enabling = useIsPending({ intent: "enable" });
+  const deleting = useIsPending({ intent: "delete" });
+  const sendingReset = useIsPending({ intent: "send-reset" });
+  const resendingVerification = useIsPending({ intent: "resend-verification" });
   const errors = actionData?.errors ?? {};
   return (
     <div className="flex max-w-4xl flex-col gap-6">
@@ -176,7 +180,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
             </fieldset>
             {may.update ? (
               <div className="sm:col-span-2">
-                <Button name="intent" value="update" pending={busy("update")}>
+                <Button name="intent" value="update" pending={updating}>
                   Save changes
                 </Button>
               </div>
@@ -194,7 +198,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                   variant="secondary"
                   name="intent"
                   value={user.status === "active" ? "disable" : "enable"}
-                  pending={busy("disable") || busy("enable")}
+                  pending={disabling || enabling}
                 >
                   {user.status === "active" ? "Disable account" : "Enable account"}
                 </Button>
@@ -208,14 +212,14 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                     e.preventDefault();
                 }}
               >
-                <Button variant="danger" name="intent" value="delete" pending={busy("delete")}>
+                <Button variant="danger" name="intent" value="delete" pending={deleting}>
                   Delete {user.name}
                 </Button>
               </Form>
             ) : null}
             {may.update && user.status === "active" ? (
               <Form method="post">
-                <Button variant="secondary" name="intent" value="send-reset" pending={busy("send-reset")}>
+                <Button variant="secondary" name="intent" value="send-reset" pending={sendingReset}>
                   Send password reset link
                 </Button>
               </Form>
@@ -226,7 +230,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                   variant="secondary"
                   name="intent"
                   value="resend-verification"
-                  pending={busy("resend-verification")}
+                  pending={resendingVerification}
                 >
                   Resend verification link
                 </Button>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
@@ -13,6 +13,7 @@ import {
   resendInvitation,
 } from "../auth/invitations.server";
 import { formatDateTime } from "../components/format";
+import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
@@ -155,10 +156,11 @@ function SortHeader({ column, label }: { column: (typeof USER_SORTS)[number]; la
 
 export default function Users({ loaderData, actionData }: Route.ComponentProps) {
   const { rows, total, query, roles, assignable, invitations, may } = loaderData;
-  const navigation = useNavigation();
   const [selected, setSelected] = useState<string[]>([]);
-  const busy = (intent: string) =>
-    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const disabling = useIsPending({ intent: "bulk-disable" });
+  const deleting = useIsPending({ intent: "bulk-delete" });
+  const inviting = useIsPending({ intent: "invite" });
+  const creating = useIsPending({ intent: "create" });
   const errorsOf = (intent: string) => (actionData?.intent === intent ? actionData.errors : {});
   const errors = errorsOf("create");
   const toggle = (id: string) =>
@@ -219,7 +221,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                 name="intent"
                 value="bulk-disable"
                 disabled={!selected.length}
-                pending={busy("bulk-disable")}
+                pending={disabling}
               >
                 Disable selected
               </Button>
@@ -230,7 +232,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                 name="intent"
                 value="bulk-delete"
                 disabled={!selected.length}
-                pending={busy("bulk-delete")}
+                pending={deleting}
                 onClick={(e) => {
                   if (!confirm(`Delete ${selected.length} user(s)? This cannot be undone.`))
                     e.preventDefault();
@@ -329,7 +331,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             </fieldset>
             {actionData?.intent === "invite" ? <FormError message={actionData.formError} /> : null}
             <div className="sm:col-span-2">
-              <Button name="intent" value="invite" pending={busy("invite")}>
+              <Button name="intent" value="invite" pending={inviting}>
                 Send invitation
               </Button>
             </div>
@@ -402,7 +404,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             </fieldset>
             {actionData?.intent === "create" ? <FormError message={actionData.formError} /> : null}
             <div className="sm:col-span-2">
-              <Button name="intent" value="create" pending={busy("create")}>
+              <Button name="intent" value="create" pending={creating}>
                 Create user
               </Button>
             </div>

@@ -1,9 +1,12 @@
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useSearchParams } from "react-router";
+import { loginSchema } from "../auth/account-schemas";
 import { attemptLogin } from "../auth/login.server";
 import { getSessionUser, startSession } from "../auth/session.server";
+import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
+import { getFormProps, useAppForm } from "../components/forms/use-app-form";
+import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
-import { Field } from "../components/ui/field";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter, safeRedirectPath, tooManyRequestsForm } from "../http/responses";
 import type { Route } from "./+types/login";
@@ -33,10 +36,13 @@ export async function action(args: Route.ActionArgs) {
   throw redirect(safeRedirectPath(form.get("redirectTo")), { headers });
 }
 
+// The server keeps its one answer for any bad pair (attemptLogin, audited and rate limited); the
+// schema only spares a round trip for an empty field or something that is not an address.
 export default function Login({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
-  const navigation = useNavigation();
-  const pending = navigation.state !== "idle" && navigation.formAction === "/login";
+  const [form, fields] = useAppForm({ schema: loginSchema, defaultValue: { email: actionData?.email } });
+  const pending = useIsPending();
+  const resending = useIsPending({ formAction: "/resend-verification" });
   return (
     <main className="grid min-h-dvh place-items-center p-4">
       <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
@@ -49,28 +55,17 @@ export default function Login({ actionData }: Route.ComponentProps) {
             Your email address is verified. You can sign in now.
           </p>
         ) : null}
-        <Form method="post" className="mt-4 flex flex-col gap-4" noValidate>
+        <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
           <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/dashboard"} />
-          <Field
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            defaultValue={actionData?.email}
-          />
-          <Field label="Password" name="password" type="password" autoComplete="current-password" required />
-          {actionData?.formError ? (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-              {actionData.formError}
-            </p>
-          ) : null}
+          <TextField meta={fields.email} label="Email" type="email" autoComplete="email" />
+          <PasswordField meta={fields.password} label="Password" autoComplete="current-password" />
+          <FormErrors form={form} />
           <Button pending={pending}>Sign in</Button>
         </Form>
         {actionData?.unverified ? (
           <Form method="post" action="/resend-verification" className="mt-3">
             <input type="hidden" name="email" value={actionData.email} />
-            <Button variant="secondary" className="w-full">
+            <Button variant="secondary" className="w-full" pending={resending}>
               Send the verification link again
             </Button>
           </Form>

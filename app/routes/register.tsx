@@ -1,4 +1,4 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { registerSchema } from "../auth/account-schemas";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { checkInboxUrl } from "../auth/public-mail.server";
@@ -6,11 +6,12 @@ import { registerAccount } from "../auth/registration.server";
 import { registrationBinding } from "../auth/registration-binding.server";
 import { getSessionUser } from "../auth/session.server";
 import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
+import { getFormProps, useAppForm } from "../components/forms/use-app-form";
+import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
-import { FormError } from "../components/ui/card";
-import { Field } from "../components/ui/field";
-import { invalid, parseWith } from "../http/form.server";
+import { invalidSubmission, parseSubmission } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter } from "../http/responses";
 import type { Route } from "./+types/register";
@@ -27,34 +28,29 @@ export async function action(args: Route.ActionArgs) {
   const limited = await limitPublicForm(args, "register");
   if (limited) return limited;
   const form = await readForm(args.request);
-  const parsed = parseWith(registerSchema, Object.fromEntries(form));
-  if (!parsed.ok) return invalid(parsed.errors);
+  const submission = parseSubmission(form, registerSchema);
+  if (submission.status !== "success") return invalidSubmission(submission);
   const binding = await registrationBinding(args.request);
-  const deliveryId = await registerAccount(args, { ...parsed.value, binding: binding.hash });
+  const deliveryId = await registerAccount(args, { ...submission.value, binding: binding.hash });
   // The same answer whether the address was new or not; the mail leaves after it.
   throw redirect(checkInboxUrl("register", deliveryId), { headers: { "Set-Cookie": binding.setCookie } });
 }
 
-export default function Register({ actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const pending = navigation.state !== "idle" && navigation.formAction === "/register";
-  const errors = actionData?.errors ?? {};
+export default function Register() {
+  const [form, fields] = useAppForm({ schema: registerSchema });
+  const pending = useIsPending();
   return (
     <AuthCard title="Create an account">
-      <Form method="post" className="mt-4 flex flex-col gap-4" noValidate>
-        <Field label="Name" name="name" autoComplete="name" required error={errors.name} />
-        <Field label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
-        <Field
+      <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
+        <TextField meta={fields.name} label="Name" autoComplete="name" />
+        <TextField meta={fields.email} label="Email" type="email" autoComplete="email" />
+        <PasswordField
+          meta={fields.password}
           label="Password"
-          name="password"
-          type="password"
           autoComplete="new-password"
-          required
-          minLength={10}
-          aria-description="At least 10 characters; common passwords are refused."
-          error={errors.password}
+          description={`At least ${fields.password.minLength} characters; common passwords are refused.`}
         />
-        <FormError message={actionData?.formError} />
+        <FormErrors form={form} />
         <Button pending={pending}>Create account</Button>
       </Form>
       <AuthLinks>

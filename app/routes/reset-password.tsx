@@ -1,14 +1,16 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form } from "react-router";
 import { resetPasswordSchema } from "../auth/account-schemas";
 import { resetPassword } from "../auth/password-reset.server";
 import { inspectToken } from "../auth/tokens.server";
 import { AuthCard } from "../components/auth/auth-card";
 import { LinkProblem } from "../components/auth/link-problem";
+import { FormErrors, PasswordField } from "../components/forms/fields";
+import { getFormProps, useAppForm } from "../components/forms/use-app-form";
+import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
-import { Field } from "../components/ui/field";
-import { invalid, parseWith, redirectWithToast } from "../http/form.server";
+import { invalidSubmission, parseSubmission, redirectWithToast } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import type { Route } from "./+types/reset-password";
 
@@ -22,9 +24,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const parsed = parseWith(resetPasswordSchema, Object.fromEntries(await readForm(args.request)));
-  if (!parsed.ok) return invalid(parsed.errors);
-  const outcome = await resetPassword(args, parsed.value.token, parsed.value.password);
+  const submission = parseSubmission(await readForm(args.request), resetPasswordSchema);
+  if (submission.status !== "success") return invalidSubmission(submission);
+  const outcome = await resetPassword(args, submission.value.token, submission.value.password);
   if (!outcome.ok)
     return data({ ok: false as const, reason: outcome.reason, errors: {}, formError: null }, { status: 400 });
   return redirectWithToast("/login", {
@@ -34,14 +36,14 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
+  const [form, fields] = useAppForm({ schema: resetPasswordSchema });
+  const pending = useIsPending();
   const reason = loaderData.ok
     ? actionData && "reason" in actionData
       ? actionData.reason
       : null
     : loaderData.reason;
   if (reason) return <LinkProblem reason={reason} kind="reset" />;
-  const errors = (actionData?.errors ?? {}) as Record<string, string | undefined>;
   return (
     <AuthCard title="Choose a new password">
       {loaderData.ok && loaderData.contested ? (
@@ -50,27 +52,14 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           account here to finish.
         </p>
       ) : null}
-      <Form method="post" className="mt-4 flex flex-col gap-4" noValidate>
-        <input type="hidden" name="token" value={loaderData.token} />
-        <Field
-          label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={10}
-          error={errors.password}
-        />
-        <Field
-          label="Repeat the new password"
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          required
-          error={errors.confirm}
-        />
-        <FormError message={errors.token ? "This link is not valid." : actionData?.formError} />
-        <Button pending={navigation.state === "submitting"}>Set new password</Button>
+      <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name={fields.token.name} value={loaderData.token} />
+        <PasswordField meta={fields.password} label="New password" autoComplete="new-password" />
+        <PasswordField meta={fields.confirm} label="Repeat the new password" autoComplete="new-password" />
+        {/* The token is no field anyone can fix: a bad one is said about the link. */}
+        <FormError message={fields.token.errors ? "This link is not valid." : null} />
+        <FormErrors form={form} />
+        <Button pending={pending}>Set new password</Button>
       </Form>
     </AuthCard>
   );

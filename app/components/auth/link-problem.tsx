@@ -1,6 +1,9 @@
 import { Form, Link } from "react-router";
+import { emailOnlySchema } from "../../auth/account-schemas";
+import { TextField } from "../forms/fields";
+import { getFormProps, useAppForm } from "../forms/use-app-form";
+import { useIsPending } from "../forms/use-is-pending";
 import { Button } from "../ui/button";
-import { Field } from "../ui/field";
 import { AuthCard, linkClass } from "./auth-card";
 
 export type LinkProblemReason = "invalid" | "used" | "expired" | "taken";
@@ -26,14 +29,7 @@ export function LinkProblem({
         {REASONS[reason]}
       </p>
       {kind === "verify" ? (
-        <Form method="post" action="/resend-verification" className="mt-4 flex flex-col gap-3">
-          <p className="text-sm">Enter your email address and we will send you a new verification link.</p>
-          <Field label="Email" name="email" type="email" autoComplete="email" required />
-          <Button>Send a new link</Button>
-          <Link to="/login" className={`text-sm ${linkClass}`}>
-            Back to sign in
-          </Link>
-        </Form>
+        <NewVerificationLink />
       ) : kind === "reset" ? (
         <p className="mt-4 text-sm">
           <Link to="/forgot-password" className={linkClass}>
@@ -50,5 +46,22 @@ export function LinkProblem({
         </p>
       )}
     </AuthCard>
+  );
+}
+
+const RESEND = "/resend-verification";
+
+function NewVerificationLink() {
+  const [form, fields] = useAppForm({ schema: emailOnlySchema, action: RESEND });
+  const pending = useIsPending({ formAction: RESEND });
+  return (
+    <Form method="post" action={RESEND} className="mt-4 flex flex-col gap-3" {...getFormProps(form)}>
+      <p className="text-sm">Enter your email address and we will send you a new verification link.</p>
+      <TextField meta={fields.email} label="Email" type="email" autoComplete="email" />
+      <Button pending={pending}>Send a new link</Button>
+      <Link to="/login" className={`text-sm ${linkClass}`}>
+        Back to sign in
+      </Link>
+    </Form>
   );
 }

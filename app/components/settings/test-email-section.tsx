@@ -1,4 +1,5 @@
 import { useFetcher } from "react-router";
+import { useIsPending } from "../forms/use-is-pending";
 import { Button } from "../ui/button";
 import { Card, FormError } from "../ui/card";
 import { Field } from "../ui/field";
@@ -9,6 +10,7 @@ type MailAnswer = { ok: true; messageId: string; via: string } | { error: string
 export function TestEmailSection({ defaultTo }: { defaultTo: string }) {
   const fetcher = useFetcher<MailAnswer>();
   const answer = fetcher.data;
+  const pending = useIsPending({ formAction: "/api/mail" });
   return (
     <Card title="Send a test email">
       <form
@@ -39,7 +41,7 @@ export function TestEmailSection({ defaultTo }: { defaultTo: string }) {
             : null}
         </p>
         <div>
-          <Button pending={fetcher.state !== "idle"} variant="secondary">
+          <Button pending={pending} variant="secondary">
             Send test email
           </Button>
         </div>

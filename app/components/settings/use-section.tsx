@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
+import { useIsPending } from "../forms/use-is-pending";
 import { FormError } from "../ui/card";
 
 type SectionResult = {
@@ -17,6 +18,7 @@ type SectionResult = {
 export function useSection(intent: string, opts: { resetOnSuccess?: boolean } = {}) {
   const fetcher = useFetcher<SectionResult>();
   const formRef = useRef<HTMLFormElement>(null);
+  const pending = useIsPending({ intent });
   const result =
     fetcher.data?.intent === intent || fetcher.data?.intent === undefined ? fetcher.data : undefined;
   useEffect(() => {
@@ -25,7 +27,7 @@ export function useSection(intent: string, opts: { resetOnSuccess?: boolean } = 
   return {
     fetcher,
     formRef,
-    pending: fetcher.state !== "idle",
+    pending,
     errors: (result?.errors ?? {}) as Record<string, string | undefined>,
     status: <SectionStatus result={result} />,
   };

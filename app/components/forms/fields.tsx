@@ -1,0 +1,187 @@
+import {
+  type FieldMetadata,
+  type FormMetadata,
+  getCollectionProps,
+  getInputProps,
+  getSelectProps,
+} from "@conform-to/react";
+
+// Inputs wired from conform's field metadata: the label names the input, aria-invalid and
+// aria-describedby point at the error (and the hint), and the limits come from the schema.
+// A field's error is not role=alert: the summary or the focus move announces a refusal.
+
+// biome-ignore lint/suspicious/noExplicitAny: a field of any form, whatever its schema
+type AnyField = FieldMetadata<any, any, string[]>;
+
+const labelClass = "block text-sm font-medium text-slate-800 dark:text-slate-200";
+const controlClass =
+  "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-indigo-600 aria-invalid:border-red-700 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400";
+const hintClass = "mt-1 text-sm text-slate-700 dark:text-slate-300";
+const errorClass = "mt-1 text-sm text-red-700 dark:text-red-400";
+
+function FieldHint({ id, children }: { id: string; children?: React.ReactNode }) {
+  return children ? (
+    <p id={id} className={hintClass}>
+      {children}
+    </p>
+  ) : null;
+}
+
+function FieldError({ id, errors }: { id: string; errors?: string[] }) {
+  return errors?.length ? (
+    <p id={id} className={errorClass}>
+      {errors[0]}
+    </p>
+  ) : null;
+}
+
+type InputType = "text" | "email" | "search" | "tel" | "url" | "number" | "date" | "hidden";
+
+type TextFieldProps = Omit<
+  React.InputHTMLAttributes<HTMLInputElement>,
+  "name" | "id" | "type" | "defaultValue" | "form"
+> & {
+  meta: AnyField;
+  label: string;
+  type?: InputType;
+  /** A hint under the input, read after the label. */
+  description?: React.ReactNode;
+};
+
+export function TextField({ meta, label, type = "text", description, className, ...rest }: TextFieldProps) {
+  const { key, ...input } = getInputProps(meta, {
+    type,
+    ariaDescribedBy: description ? meta.descriptionId : undefined,
+  });
+  return (
+    <div className={className}>
+      <label htmlFor={meta.id} className={labelClass}>
+        {label}
+      </label>
+      <input key={key} {...input} {...rest} className={controlClass} />
+      <FieldHint id={meta.descriptionId}>{description}</FieldHint>
+      <FieldError id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+/** A password input that is never filled from a previous answer (the value is not sent back). */
+export function PasswordField({
+  meta,
+  label,
+  description,
+  className,
+  ...rest
+}: Omit<TextFieldProps, "type">) {
+  const { key, ...input } = getInputProps(meta, {
+    type: "password",
+    value: false,
+    ariaDescribedBy: description ? meta.descriptionId : undefined,
+  });
+  return (
+    <div className={className}>
+      <label htmlFor={meta.id} className={labelClass}>
+        {label}
+      </label>
+      <input key={key} {...input} {...rest} className={controlClass} />
+      <FieldHint id={meta.descriptionId}>{description}</FieldHint>
+      <FieldError id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+export function SelectField({
+  meta,
+  label,
+  description,
+  className,
+  children,
+  ...rest
+}: Omit<React.SelectHTMLAttributes<HTMLSelectElement>, "name" | "id" | "defaultValue" | "form"> & {
+  meta: AnyField;
+  label: string;
+  description?: React.ReactNode;
+}) {
+  const { key, ...select } = getSelectProps(meta, {
+    ariaDescribedBy: description ? meta.descriptionId : undefined,
+  });
+  return (
+    <div className={className}>
+      <label htmlFor={meta.id} className={labelClass}>
+        {label}
+      </label>
+      <select key={key} {...select} {...rest} className={controlClass}>
+        {children}
+      </select>
+      <FieldHint id={meta.descriptionId}>{description}</FieldHint>
+      <FieldError id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+/**
+ * Several checkboxes under one name (roles, permissions): a fieldset whose legend names the
+ * group; an error about any one box ("roles[1]") shows for the group.
+ */
+export function CheckboxGroupField({
+  meta,
+  legend,
+  options,
+  description,
+  className = "",
+}: {
+  meta: AnyField;
+  legend: string;
+  options: { value: string; label: React.ReactNode }[];
+  description?: React.ReactNode;
+  className?: string;
+}) {
+  const errors = Object.values(meta.allErrors).flat();
+  const describedBy = [errors.length ? meta.errorId : null, description ? meta.descriptionId : null]
+    .filter(Boolean)
+    .join(" ");
+  const boxes = getCollectionProps(meta, {
+    type: "checkbox",
+    options: options.map((o) => o.value),
+    ariaAttributes: false,
+  });
+  return (
+    <fieldset className={className} aria-describedby={describedBy || undefined}>
+      <legend className={labelClass}>{legend}</legend>
+      <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+        {boxes.map(({ key, ...box }, index) => (
+          <label key={key ?? box.value} className="inline-flex items-center gap-2 text-sm">
+            <input
+              {...box}
+              aria-invalid={errors.length ? true : undefined}
+              className="size-4 accent-indigo-600"
+            />
+            {options[index]!.label}
+          </label>
+        ))}
+      </div>
+      <FieldHint id={meta.descriptionId}>{description}</FieldHint>
+      <FieldError id={meta.errorId} errors={errors} />
+    </fieldset>
+  );
+}
+
+/**
+ * What the form as a whole was refused for (wrong password, too many attempts, "not allowed"):
+ * announced, and focusable so useAppForm can move focus here when no field is to blame.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a form of any schema
+export function FormErrors({ form }: { form: FormMetadata<any, string[]> }) {
+  const errors = form.errors ?? [];
+  if (!errors.length) return null;
+  return (
+    <p
+      id={form.errorId}
+      role="alert"
+      tabIndex={-1}
+      className="rounded-md bg-red-50 p-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
+    >
+      {errors.join(" ")}
+    </p>
+  );
+}

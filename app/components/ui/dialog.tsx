@@ -1,0 +1,56 @@
+import * as DialogPrimitive from "@radix-ui/react-dialog";
+import { X } from "lucide-react";
+
+// Radix owns the focus trap, focus return to the trigger, Escape and the aria-modal semantics;
+// this file only gives them the dashboard's look.
+
+export const Dialog = DialogPrimitive.Root;
+export const DialogTrigger = DialogPrimitive.Trigger;
+export const DialogClose = DialogPrimitive.Close;
+
+export const overlayClass = "fixed inset-0 z-40 bg-slate-950/50 backdrop-blur-[1px]";
+export const panelClass =
+  "fixed left-1/2 top-1/2 z-50 max-h-[90dvh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-slate-200 bg-white p-6 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
+export const titleClass = "text-lg font-semibold";
+export const descriptionClass = "mt-1 text-sm text-slate-700 dark:text-slate-300";
+
+type DialogContentProps = Omit<React.ComponentProps<typeof DialogPrimitive.Content>, "title"> & {
+  /** Names the dialog for screen readers (aria-labelledby) and shows as its heading. */
+  title: React.ReactNode;
+  /** Read with the title when the dialog opens (aria-describedby); omit only when there is none. */
+  description?: React.ReactNode;
+};
+
+/** A modal panel: titled, described, with a close button in the corner. */
+export function DialogContent({ title, description, children, className = "", ...rest }: DialogContentProps) {
+  return (
+    <DialogPrimitive.Portal>
+      <DialogPrimitive.Overlay className={overlayClass} />
+      <DialogPrimitive.Content
+        className={`${panelClass} ${className}`}
+        // Without a description Radix warns; undefined tells it there is none on purpose.
+        {...(description ? {} : { "aria-describedby": undefined })}
+        {...rest}
+      >
+        <DialogPrimitive.Title className={`${titleClass} pr-8`}>{title}</DialogPrimitive.Title>
+        {description ? (
+          <DialogPrimitive.Description className={descriptionClass}>
+            {description}
+          </DialogPrimitive.Description>
+        ) : null}
+        <div className="mt-4">{children}</div>
+        <DialogPrimitive.Close
+          aria-label="Close"
+          className="absolute right-3 top-3 rounded-md p-1 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-slate-300 dark:hover:bg-slate-800"
+        >
+          <X aria-hidden className="size-4" />
+        </DialogPrimitive.Close>
+      </DialogPrimitive.Content>
+    </DialogPrimitive.Portal>
+  );
+}
+
+/** The row of buttons at the foot of a dialog: cancel first, the action last (right on desktop). */
+export function DialogFooter({ children }: { children: React.ReactNode }) {
+  return <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{children}</div>;
+}

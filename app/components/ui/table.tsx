@@ -1,0 +1,226 @@
+import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+
+// The dashboard's data table: plain <table> semantics (screen readers announce rows, columns and
+// headers), sortable columns as links (the sort lives in the URL, so it survives reload and share),
+// and row selection with a "select all" that shows the in-between state.
+
+const cellPad = "px-3 py-2";
+
+export function Table({
+  caption,
+  className = "",
+  children,
+}: {
+  /** Names the table for screen readers; shown only to them unless `captionVisible`. */
+  caption?: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div
+      className={`overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 ${className}`}
+    >
+      <table className="w-full text-sm">
+        {caption ? <caption className="sr-only">{caption}</caption> : null}
+        {children}
+      </table>
+    </div>
+  );
+}
+
+export function TableHead({ children }: { children: React.ReactNode }) {
+  return (
+    <thead className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950">
+      <tr>{children}</tr>
+    </thead>
+  );
+}
+
+export function TableBody({ children }: { children: React.ReactNode }) {
+  return <tbody>{children}</tbody>;
+}
+
+export function TableRow({
+  selected,
+  className = "",
+  ...rest
+}: React.HTMLAttributes<HTMLTableRowElement> & { selected?: boolean }) {
+  return (
+    <tr
+      data-selected={selected || undefined}
+      className={`border-b border-slate-100 last:border-0 dark:border-slate-800 ${selected ? "bg-indigo-50 dark:bg-indigo-950/40" : ""} ${className}`}
+      {...rest}
+    />
+  );
+}
+
+type Align = "left" | "right" | "center";
+const alignClass: Record<Align, string> = { left: "text-left", right: "text-right", center: "text-center" };
+
+export function TableHeader({
+  align = "left",
+  className = "",
+  ...rest
+}: React.ThHTMLAttributes<HTMLTableCellElement> & { align?: Align }) {
+  return (
+    <th
+      scope="col"
+      className={`${cellPad} whitespace-nowrap font-medium text-slate-700 dark:text-slate-300 ${alignClass[align]} ${className}`}
+      {...rest}
+    />
+  );
+}
+
+export function TableCell({
+  align = "left",
+  className = "",
+  ...rest
+}: React.TdHTMLAttributes<HTMLTableCellElement> & { align?: Align }) {
+  return <td className={`${cellPad} align-middle ${alignClass[align]} ${className}`} {...rest} />;
+}
+
+export type SortDirection = "asc" | "desc";
+
+/**
+ * A column header that sorts by linking to the same page with `sort`/`dir` set (page reset to 1),
+ * and tells assistive technology the current order with aria-sort.
+ */
+export function SortableHeader({
+  column,
+  children,
+  defaultSort,
+  defaultDirection = "desc",
+  sortParam = "sort",
+  dirParam = "dir",
+  align = "left",
+}: React.PropsWithChildren<{
+  column: string;
+  /** The column the list is sorted by when the URL says nothing. */
+  defaultSort?: string;
+  defaultDirection?: SortDirection;
+  sortParam?: string;
+  dirParam?: string;
+  align?: Align;
+}>) {
+  const [params] = useSearchParams();
+  const active = (params.get(sortParam) ?? defaultSort) === column;
+  const direction: SortDirection =
+    params.get(dirParam) === "asc" ? "asc" : params.get(dirParam) === "desc" ? "desc" : defaultDirection;
+  const next = new URLSearchParams(params);
+  next.set(sortParam, column);
+  next.set(dirParam, active && direction === "asc" ? "desc" : "asc");
+  next.delete("page");
+  const Icon = !active ? ArrowUpDown : direction === "asc" ? ArrowUp : ArrowDown;
+  return (
+    <th
+      scope="col"
+      aria-sort={active ? (direction === "asc" ? "ascending" : "descending") : "none"}
+      className={`${cellPad} whitespace-nowrap font-medium ${alignClass[align]}`}
+    >
+      <Link
+        to={`?${next}`}
+        preventScrollReset
+        className="inline-flex items-center gap-1 rounded text-slate-800 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-slate-200"
+      >
+        {children}
+        <Icon aria-hidden className={`size-3.5 ${active ? "" : "opacity-50"}`} />
+      </Link>
+    </th>
+  );
+}
+
+/** The one row a table shows when it has nothing to list; spans every column. */
+export function TableEmpty({ colSpan, children }: React.PropsWithChildren<{ colSpan: number }>) {
+  return (
+    <tr>
+      <td colSpan={colSpan} className="p-6 text-center text-sm text-slate-600 dark:text-slate-400">
+        {children}
+      </td>
+    </tr>
+  );
+}
+
+export type RowSelection = {
+  selected: string[];
+  isSelected: (id: string) => boolean;
+  toggle: (id: string) => void;
+  toggleAll: () => void;
+  clear: () => void;
+  /** true when every row is ticked, false when none, "mixed" in between. */
+  all: boolean | "mixed";
+};
+
+/** Which rows are ticked; ids that leave the list (another page, a deleted row) drop out. */
+export function useRowSelection(ids: string[]): RowSelection {
+  const [selected, setSelected] = useState<string[]>([]);
+  const key = ids.join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the joined key stands for the ids
+  useEffect(() => {
+    setSelected((current) => {
+      const kept = current.filter((id) => ids.includes(id));
+      return kept.length === current.length ? current : kept;
+    });
+  }, [key]);
+  const isSelected = useCallback((id: string) => selected.includes(id), [selected]);
+  const toggle = useCallback(
+    (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id])),
+    [],
+  );
+  const all: boolean | "mixed" =
+    selected.length === 0 ? false : ids.every((id) => selected.includes(id)) ? true : "mixed";
+  const toggleAll = useCallback(() => setSelected(all === true ? [] : [...ids]), [all, ids]);
+  const clear = useCallback(() => setSelected([]), []);
+  return useMemo(
+    () => ({ selected, isSelected, toggle, toggleAll, clear, all }),
+    [selected, isSelected, toggle, toggleAll, clear, all],
+  );
+}
+
+const checkboxClass =
+  "size-4 rounded border-slate-400 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-600";
+
+/** A native checkbox that can show the mixed state (only settable from script). */
+function Checkbox({
+  checked,
+  ...rest
+}: Omit<React.InputHTMLAttributes<HTMLInputElement>, "checked" | "type"> & { checked: boolean | "mixed" }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = checked === "mixed";
+  }, [checked]);
+  return <input ref={ref} type="checkbox" checked={checked === true} className={checkboxClass} {...rest} />;
+}
+
+/** The header cell with "select all rows on this page". */
+export function SelectAllHeader({
+  selection,
+  label = "Select all rows",
+}: {
+  selection: RowSelection;
+  label?: string;
+}) {
+  return (
+    <th scope="col" className={`${cellPad} w-10`}>
+      <Checkbox aria-label={label} checked={selection.all} onChange={selection.toggleAll} />
+    </th>
+  );
+}
+
+/** A row's tick box; `label` names the row ("Select Ada Lovelace"). */
+export function SelectRowCell({
+  selection,
+  id,
+  label,
+}: {
+  selection: RowSelection;
+  id: string;
+  label: string;
+}) {
+  return (
+    <td className={`${cellPad} w-10`}>
+      <Checkbox aria-label={label} checked={selection.isSelected(id)} onChange={() => selection.toggle(id)} />
+    </td>
+  );
+}

@@ -1,0 +1,75 @@
+import { expect, test } from "@playwright/test";
+import { createUser, signIn, watchConsole } from "./fixtures";
+
+// The form pipeline in a real browser, on the public pages that use it: checked when a field is
+// left, focus on the first problem after a refused submit, passwords never handed back.
+
+test("register: a too-short password is flagged on leaving the field, before any submit", async ({
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await page.goto("/register");
+  const password = page.getByLabel("Password");
+  await expect(password).toHaveAttribute("minlength", "10");
+  await password.fill("short");
+  await expect(password).not.toHaveAttribute("aria-invalid", "true");
+  await password.press("Tab");
+  await expect(password).toHaveAttribute("aria-invalid", "true");
+  await expect(password).toHaveAccessibleDescription(/Use at least 10 characters\./);
+  await expect(page).toHaveURL(/\/register$/);
+  // Re-checked while typing: a long enough password clears the error without leaving the field.
+  await password.fill("a fine long passphrase");
+  await expect(password).not.toHaveAttribute("aria-invalid", "true");
+  expect(problems).toEqual([]);
+});
+
+test("register: submitting with errors moves focus to the first invalid field", async ({ page }) => {
+  await page.goto("/register");
+  await page.getByLabel("Email").fill("not-an-address");
+  await page.getByRole("button", { name: "Create account" }).click();
+  const name = page.getByLabel("Name");
+  await expect(name).toBeFocused();
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAccessibleDescription("Enter your name.");
+  await expect(page.getByLabel("Email")).toHaveAccessibleDescription("Enter a valid email address.");
+  await expect(page).toHaveURL(/\/register$/);
+});
+
+test.describe("without JavaScript the server's 400 says the same", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("register: field errors come back, the password does not", async ({ page }) => {
+    await page.goto("/register");
+    await page.getByLabel("Name").fill("Ada");
+    await page.getByLabel("Email").fill("ada-nojs@example.test");
+    const password = page.getByLabel("Password");
+    // The browser's own check would stop a short password; a common one passes it.
+    await password.fill("password123");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByText("This password is too common. Choose another.")).toBeVisible();
+    await expect(page.getByLabel("Password")).toHaveValue("");
+    await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Email")).toHaveValue("ada-nojs@example.test");
+  });
+});
+
+test("login: a refused sign-in empties the password and focuses the message", async ({ page }) => {
+  const user = await createUser(["user"]);
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  const alert = page.getByRole("alert");
+  await expect(alert).toHaveText("Invalid email or password.");
+  await expect(alert).toBeFocused();
+  await expect(page.getByLabel("Password")).toHaveValue("");
+  await expect(page.getByLabel("Email")).toHaveValue(user.email);
+});
+
+test("login still signs in through the form", async ({ page }) => {
+  const problems = watchConsole(page);
+  const user = await createUser(["user"]);
+  await signIn(page, user.email, user.password);
+  await expect(page).toHaveURL(/\/dashboard/);
+  expect(problems).toEqual([]);
+});
