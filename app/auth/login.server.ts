@@ -3,7 +3,6 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
-import { emailField } from "../email-address";
 import { clientIp } from "../http/request-info.server";
 import { reserveLoginAttempt } from "../security/login-limits.server";
 import { loginSchema } from "./account-schemas";

@@ -2,6 +2,7 @@ import { ArrowDown, ArrowUp, Lock } from "lucide-react";
 import { Form, useFetcher, useNavigation } from "react-router";
 import { z } from "zod";
 import { requirePermission } from "../access/guard.server";
+import { handleIntents } from "../access/intents.server";
 import { menuItems } from "../access/menu.server";
 import { menuItemSchema, moveMenuItem, updateMenuItem } from "../access/menu-admin.server";
 import { PERMISSIONS } from "../access/permissions";
@@ -23,7 +24,6 @@ import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
 import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
-import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
 import type { Route } from "./+types/dashboard.access";
 

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Form } from "react-router";
 import { requirePermission } from "../access/guard.server";
+import { handleAction } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { formatDateTime } from "../components/format";
 import { useIsPending } from "../components/forms/use-is-pending";
@@ -11,7 +12,6 @@ import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
 import { db } from "../db.server";
 import { redirectWithToast, refused } from "../http/form.server";
-import { handleAction } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
 import { broadcastHistory, broadcastSchema, sendBroadcast } from "../notifications/broadcast.server";
 import { NOTICE_LEVELS } from "../notifications/levels";

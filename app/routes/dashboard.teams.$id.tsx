@@ -2,6 +2,7 @@ import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
+import { handleIntents } from "../access/intents.server";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
@@ -10,7 +11,6 @@ import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
 import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
-import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
 import { TEAM_ROLES } from "../teams/team-roles";
 import {

@@ -1,13 +1,13 @@
 import { Form, Link } from "react-router";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
+import { handleIntents } from "../access/intents.server";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { redirectWithToast } from "../http/form.server";
-import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
 import { createTeam, listTeams, teamSchema } from "../teams/teams.server";
 import type { Route } from "./+types/dashboard.teams";

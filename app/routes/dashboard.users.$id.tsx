@@ -2,6 +2,7 @@ import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
+import { handleIntents } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
 import type { SessionUser } from "../auth/session.server";
@@ -13,7 +14,6 @@ import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { NotFound } from "../domain-errors";
 import { redirectWithToast, refused } from "../http/form.server";
-import { handleIntents } from "../http/intents.server";
 import { passRetryAfter } from "../http/responses";
 import { userActivity } from "../users/detail.server";
 import {

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
+import { type ActionArgs, handleIntents } from "../access/intents.server";
 import { assignableRoles } from "../access/rules.server";
 import {
   changePassword,
@@ -18,7 +19,6 @@ import {
 import { inviteUser } from "../auth/invitations.server";
 import type { SessionUser } from "../auth/session.server";
 import { invalid } from "../http/form.server";
-import { type ActionArgs, handleIntents } from "../http/intents.server";
 import { recentMail } from "../mail/mail-log.server";
 import { parseSettingsForm } from "./settings-form";
 import { describeSystemConfig } from "./system-config.server";

@@ -1,10 +1,18 @@
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import { requirePermission, requireUser } from "../access/guard.server";
-import type { PermissionKey } from "../access/permissions";
 import type { SessionUser } from "../auth/session.server";
-import { actionError, type FieldErrors, invalid, parseWith, refused } from "./form.server";
-import { readForm } from "./read-form.server";
+import {
+  actionError,
+  type FieldErrors,
+  invalid,
+  invalidSubmission,
+  parseSubmission,
+  parseWith,
+  refused,
+} from "../http/form.server";
+import { readForm } from "../http/read-form.server";
+import { requirePermission, requireUser } from "./guard.server";
+import type { PermissionKey } from "./permissions";
 
 // The one way a page action runs: read the form, find its intent, check the permission, validate,
 // call the domain, and map whatever the domain throws through actionError. Routes only declare the
@@ -50,7 +58,11 @@ type Options = {
 type Answer<T> = {
   [K in keyof T]: T[K] extends { run(...a: never[]): infer R } ? Awaited<R> : never;
 }[keyof T];
-type Failure = ReturnType<typeof actionError> | ReturnType<typeof refused> | ReturnType<typeof invalid>;
+type Failure =
+  | ReturnType<typeof actionError>
+  | ReturnType<typeof refused>
+  | ReturnType<typeof invalid>
+  | ReturnType<typeof invalidSubmission>;
 
 /**
  * Runs the handler the form's `intent` names. An unknown intent is 400 "Unknown action."; a
@@ -115,14 +127,22 @@ async function runHandler<A extends ActionArgs>(
   const actor = handler.permission
     ? await requirePermission(args, handler.permission)
     : (routeActor ?? (await requireUser(args)));
-  const values = handler.values
-    ? handler.values(form, args)
-    : formObject(form, handler.schema ? arrayFields(handler.schema) : []);
-  let input: unknown = values;
-  if (handler.schema) {
-    const parsed = parseWith(handler.schema, values);
-    if (!parsed.ok) return invalid(parsed.errors as FieldErrors, answerAs);
-    input = parsed.value;
+  let input: unknown;
+  if (handler.schema && !handler.values) {
+    // The browser validates with the same schema through conform; its reply restores the form.
+    const submission = parseSubmission(form, handler.schema);
+    if (submission.status !== "success") return invalidSubmission(submission, answerAs);
+    input = submission.value;
+  } else {
+    const values = handler.values
+      ? handler.values(form, args)
+      : formObject(form, handler.schema ? arrayFields(handler.schema) : []);
+    input = values;
+    if (handler.schema) {
+      const parsed = parseWith(handler.schema, values);
+      if (!parsed.ok) return invalid(parsed.errors as FieldErrors, answerAs);
+      input = parsed.value;
+    }
   }
   try {
     return await handler.run({ actor, input, form, args, intent } as never);
