@@ -11,7 +11,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { accessGateMiddleware } from "./access/guard.server";
+import { accessGateMiddleware, type ForbiddenData } from "./access/guard.server";
 import { sidebarFor } from "./access/menu.server";
 import { getSessionUser, sessionMiddleware } from "./auth/session.server";
 import { NoAccess } from "./components/no-access";
@@ -60,8 +60,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
+  const error = useRouteError();
+  // The access gate refuses before this loader runs; its refusal carries the theme and the nonce.
+  const gate = isRouteErrorResponse(error) ? (error.data as ForbiddenData | undefined)?.shell : undefined;
+  const nonce = root?.nonce ?? gate?.nonce;
   return (
-    <html lang="en" data-theme={root?.theme ?? "system"}>
+    <html lang="en" data-theme={root?.theme ?? gate?.theme ?? "system"}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -71,8 +75,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="min-h-dvh bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <TooltipProvider>{children}</TooltipProvider>
         <Toaster toast={root?.toast ?? null} />
-        <ScrollRestoration nonce={root?.nonce} />
-        <Scripts nonce={root?.nonce} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

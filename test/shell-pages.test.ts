@@ -34,6 +34,21 @@ describe("dashboard shell documents", () => {
     expect(html).toContain("(dashboard.access)");
   });
 
+  it("the gate's refusal keeps the person's theme and runs its scripts under the page's nonce", async () => {
+    const { cookie } = await signedIn(["guest"]);
+    // The theme cookie as /theme sets it: a JSON string, base64 (react-router createCookie).
+    const theme = `theme=${Buffer.from(JSON.stringify("dark")).toString("base64")}`;
+    const response = await app.fetch("/dashboard", { cookie: `${cookie}; ${theme}` });
+    expect(response.status).toBe(403);
+    const html = await response.text();
+    expect(html).toContain('data-theme="dark"');
+    const nonce = response.headers.get("Content-Security-Policy")?.match(/'nonce-([^']+)'/)?.[1];
+    expect(nonce).toBeTruthy();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
   it("titles pages, the user page by the user's name, and a missing page", async () => {
     const admin = await signedIn(["super_admin"]);
     const users = await app.fetch("/dashboard/users", { cookie: admin.cookie });

@@ -4,6 +4,8 @@ import { readBodyText } from "../http/body.server";
 import { bodyLimitFor } from "../http/body-limits";
 import { isApiRequest } from "../http/request-info.server";
 import { apiError } from "../http/responses";
+import { nonceContext } from "../http/security.server";
+import { readTheme, type Theme } from "../http/theme.server";
 import { can } from "./check";
 import { missingPermission } from "./missing-permission";
 import type { PermissionKey } from "./permissions";
@@ -15,7 +17,11 @@ export type ForbiddenData = {
   permission: string | null;
   message: string;
   grantedBy?: string;
+  /** Set by the access gate, which refuses before the root loader reads the theme and the nonce. */
+  shell?: GateShell;
 };
+
+export type GateShell = { theme: Theme; nonce: string };
 
 function unauthorized(request: Request): never {
   if (isApiRequest(request)) throw apiError(401, "unauthorized");
@@ -78,7 +84,7 @@ async function mayWhileChangingPassword(request: Request, pattern: string): Prom
   return (await formIntent(request)) === "password";
 }
 
-function passwordFirst(request: Request): never {
+function passwordFirst(request: Request, shell: GateShell): never {
   if (isApiRequest(request)) throw apiError(403, "password_change_required");
   if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?mustChange=1`);
   throw data<ForbiddenData>(
@@ -86,9 +92,14 @@ function passwordFirst(request: Request): never {
       kind: "forbidden",
       permission: null,
       message: "Your password was set by an administrator. Choose a new one in Settings first.",
+      shell,
     },
     { status: 403 },
   );
+}
+
+async function gateShell(args: Parameters<MiddlewareFunction<Response>>[0]): Promise<GateShell> {
+  return { theme: await readTheme(args.request), nonce: args.context.get(nonceContext) };
 }
 
 /**
@@ -101,8 +112,17 @@ function passwordFirst(request: Request): never {
 export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, next) => {
   const pattern = `/${args.pattern.replace(/^\/+/, "")}`;
   if (!isGated(pattern)) return next();
-  const user = await requirePermission(args, "dashboard.access");
+  const user = await requireUser(args);
+  if (!can(user, "dashboard.access")) {
+    if (isApiRequest(args.request)) forbidden(args.request, "dashboard.access");
+    const refusal: ForbiddenData = {
+      kind: "forbidden",
+      ...missingPermission("dashboard.access"),
+      shell: await gateShell(args),
+    };
+    throw data<ForbiddenData>(refusal, { status: 403 });
+  }
   if (user.mustChangePassword && !(await mayWhileChangingPassword(args.request, pattern)))
-    passwordFirst(args.request);
+    passwordFirst(args.request, await gateShell(args));
   return next();
 };

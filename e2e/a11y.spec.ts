@@ -1,0 +1,146 @@
+import { randomUUID } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { createDb } from "../db/connection";
+import { E2E_ADMIN, E2E_DB } from "./env";
+import { createUser, expect, test, watchConsole } from "./fixtures";
+
+// Every page a person can reach, for each seeded role, on desktop and phone, light and dark: axe
+// finds nothing, and the page logs no console error and no failed request. The pages come from
+// the role's own sidebar (so a new menu item is covered without editing this file), plus the
+// detail pages, a refusal and a missing page. Open dialogs and menus are checked by the specs of
+// their pages (shell.spec.ts for the header).
+
+const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+const THEMES = ["light", "dark"] as const;
+const ROLES = ["super_admin", "admin", "manager", "user", "guest"] as const;
+const PUBLIC_PAGES = [
+  "/login",
+  "/register",
+  "/forgot-password",
+  "/reset-password?token=not-a-real-token",
+  "/resend-verification",
+  "/check-inbox",
+  "/accept-invite?token=not-a-real-token",
+  "/no-such-page",
+];
+
+async function axe(page: Page, path: string) {
+  const result = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  return result.violations.map((v) => `${path}: ${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`);
+}
+
+async function setTheme(page: Page, theme: (typeof THEMES)[number]) {
+  await page.emulateMedia({ colorScheme: theme });
+  const saved = await page.request.post("/theme", { form: { theme } });
+  expect(saved.status()).toBeLessThan(400);
+}
+
+/** A team with a member, so the team page has rows to show. */
+async function teamWithMember(userId: string) {
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    const id = randomUUID();
+    const ts = new Date().toISOString();
+    await db
+      .insertInto("team")
+      .values({
+        id,
+        name: `A11y team ${id.slice(0, 6)}`,
+        description: "Checked by axe",
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
+    await db
+      .insertInto("team_member")
+      .values({ team_id: id, user_id: userId, team_role: "lead", created_at: ts })
+      .execute();
+    return id;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The dashboard pages the signed-in person's sidebar offers, plus the detail pages under them. */
+async function pagesOf(page: Page, teamId: string, userId: string) {
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.goto("/dashboard");
+  const hrefs = await page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link")
+    .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  const pages = new Set(["/dashboard", ...hrefs.filter((h) => h.startsWith("/dashboard"))]);
+  if (pages.has("/dashboard/users")) pages.add(`/dashboard/users/${userId}`);
+  if (pages.has("/dashboard/teams")) pages.add(`/dashboard/teams/${teamId}`);
+  // A refusal inside the shell, and a missing page.
+  if (!pages.has("/dashboard/logs")) pages.add("/dashboard/logs");
+  pages.add("/dashboard/no-such-page");
+  return [...pages];
+}
+
+for (const role of ROLES) {
+  for (const [viewport, size] of Object.entries(VIEWPORTS)) {
+    for (const theme of THEMES) {
+      test(`axe and console: every page of a ${role}, ${viewport}, ${theme}`, async ({ page, login }) => {
+        test.setTimeout(180_000);
+        const person =
+          role === "super_admin"
+            ? { ...E2E_ADMIN, id: "" }
+            : await createUser([role], `A11y ${role} ${viewport} ${theme}`);
+        const subject = await createUser(["user"], `A11y subject ${role} ${viewport} ${theme}`);
+        const teamId = await teamWithMember(subject.id);
+        await login(person);
+        await setTheme(page, theme);
+        const pages = await pagesOf(page, teamId, subject.id);
+        await page.setViewportSize(size);
+
+        const found: string[] = [];
+        for (const path of pages) {
+          // 403 and 404 are the expected answers of the refusal and the missing page.
+          const problems = watchConsole(page, { allowStatus: [403, 404] });
+          const response = await page.goto(path);
+          expect(response, path).not.toBeNull();
+          await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+          await expect(page).toHaveTitle(/\S · \S/);
+          found.push(...(await axe(page, path)));
+          await page.waitForLoadState("networkidle");
+          found.push(...problems.map((p) => `${path}: ${p}`));
+          page.removeAllListeners("console");
+          page.removeAllListeners("pageerror");
+          page.removeAllListeners("requestfailed");
+          page.removeAllListeners("response");
+        }
+        expect(found).toEqual([]);
+      });
+    }
+  }
+}
+
+for (const [viewport, size] of Object.entries(VIEWPORTS)) {
+  for (const theme of THEMES) {
+    test(`axe and console: the public pages, ${viewport}, ${theme}`, async ({ page }) => {
+      await page.setViewportSize(size);
+      await setTheme(page, theme);
+      const found: string[] = [];
+      for (const path of PUBLIC_PAGES) {
+        const problems = watchConsole(page, { allowStatus: [400, 404] });
+        await page.goto(path);
+        await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+        found.push(...(await axe(page, path)));
+        await page.waitForLoadState("networkidle");
+        found.push(...problems.map((p) => `${path}: ${p}`));
+        page.removeAllListeners("console");
+        page.removeAllListeners("pageerror");
+        page.removeAllListeners("requestfailed");
+        page.removeAllListeners("response");
+      }
+      expect(found).toEqual([]);
+    });
+  }
+}
