@@ -1,5 +1,6 @@
 import { db } from "../db.server";
 import { invalidateEverywhere, registerCache } from "../events/cluster.server";
+import { sortRoles } from "./role-order";
 
 export type RoleGrant = { id: string; name: string; label: string; all: boolean; permissions: Set<string> };
 
@@ -14,8 +15,9 @@ async function loadRoles(): Promise<Map<string, RoleGrant>> {
       .select(["role_permission.role_id", "permission.key"])
       .execute(),
   ]);
+  // Inserted in the one role order, so every list built from the map comes out in it.
   const map = new Map<string, RoleGrant>();
-  for (const r of roleRows) {
+  for (const r of sortRoles(roleRows)) {
     map.set(r.id, {
       id: r.id,
       name: r.name,
@@ -28,7 +30,7 @@ async function loadRoles(): Promise<Map<string, RoleGrant>> {
   return map;
 }
 
-/** Role id -> grants, cached in process; every change to roles or their links calls invalidateRoles(). */
+/** Role id -> grants (in the role order of role-order.ts), cached in process; every change to roles or their links calls invalidateRoles(). */
 export function roleGrants(): Promise<Map<string, RoleGrant>> {
   if (!roles) {
     roles = loadRoles();

@@ -50,12 +50,10 @@ export function assertMayEditRole(actor: Actor, role: RoleGrant) {
     throw new RuleViolation(`You cannot change "${role.label}": it holds permissions you do not have.`);
 }
 
-/** The roles an actor may hand out (used to limit the choices shown in forms). */
+/** The roles an actor may hand out (used to limit the choices shown in forms), in the role order. */
 export async function assignableRoles(actor: Actor): Promise<RoleGrant[]> {
   const grants = await roleGrants();
-  return [...grants.values()]
-    .filter((r) => holdsAll(actor, r))
-    .sort((a, b) => a.label.localeCompare(b.label));
+  return [...grants.values()].filter((r) => holdsAll(actor, r));
 }
 
 export async function superAdminRoleIds(): Promise<string[]> {

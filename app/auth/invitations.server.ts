@@ -142,11 +142,19 @@ export async function pendingInvitations(limit = 50): Promise<PendingInvitation[
     return {
       id: r.id,
       email: data.email,
-      roles: (data.roleIds ?? []).map((id) => grants.get(id)?.label ?? "(deleted role)"),
+      roles: rolesNamed(grants, data.roleIds ?? []),
       expiresAt: r.expires_at,
       createdAt: r.created_at,
     };
   });
+}
+
+/** The invited roles' labels in the role order (the grants map's), then any deleted since. */
+function rolesNamed(grants: Map<string, { id: string; label: string }>, ids: string[]) {
+  const wanted = new Set(ids);
+  const known = [...grants.values()].filter((g) => wanted.has(g.id)).map((g) => g.label);
+  const gone = [...wanted].filter((id) => !grants.has(id)).map(() => "(deleted role)");
+  return [...known, ...gone];
 }
 
 async function pendingInvitation(id: string, executor: Executor = db()) {

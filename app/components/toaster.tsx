@@ -25,6 +25,16 @@ export function showToast(toast: ToastMessage, { result = false }: { result?: bo
   push?.(toast, result);
 }
 
+let regionElement: HTMLElement | null = null;
+
+/**
+ * Moves focus to the toast region: for a result whose trigger is going away on purpose (a dialog
+ * that closes once its form succeeded), where handing focus back to the trigger would hide the news.
+ */
+export function focusUpdates() {
+  regionElement?.focus();
+}
+
 function focusWasLost(): boolean {
   const active = document.activeElement;
   return !active || active === document.body || !active.isConnected;
@@ -44,12 +54,14 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
   const takeFocus = useRef(false);
 
   useEffect(() => {
+    regionElement = region.current;
     push = (t, result) => {
       if (result && focusWasLost()) takeFocus.current = true;
       setItems((list) => [...list.slice(-3), { ...t, id: Date.now() + Math.random() }]);
     };
     return () => {
       push = undefined;
+      regionElement = null;
     };
   }, []);
 

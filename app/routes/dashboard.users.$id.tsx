@@ -9,13 +9,16 @@ import type { SessionUser } from "../auth/session.server";
 import { formatDateTime } from "../components/format";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
+import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
-import { Field } from "../components/ui/field";
+import { AccountForm } from "../components/users/account-form";
+import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../components/users/user-badges";
 import { NotFound } from "../domain-errors";
 import { redirectWithToast, refused } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { userActivity } from "../users/detail.server";
+import { updateUserSchema } from "../users/user-schemas";
 import {
   deleteUser,
   getUser,
@@ -23,7 +26,6 @@ import {
   sendAccountLink,
   setUserStatus,
   updateUser,
-  updateUserSchema,
 } from "../users/users.server";
 import type { Route } from "./+types/dashboard.users.$id";
 
@@ -123,15 +125,21 @@ function sessionHandleIn(form: FormData) {
   return handle.data;
 }
 
+const statusFormId = "account-status";
+
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   const { user, teams, sessions, audit, tasks, roles, may, isSelf } = loaderData;
-  const updating = useIsPending({ intent: "update" });
-  const disabling = useIsPending({ intent: "disable" });
   const enabling = useIsPending({ intent: "enable" });
+  const disabling = useIsPending({ intent: "disable" });
   const deleting = useIsPending({ intent: "delete" });
   const sendingReset = useIsPending({ intent: "send-reset" });
   const resendingVerification = useIsPending({ intent: "resend-verification" });
-  const errors = actionData?.errors ?? {};
+  // The account form shows its own refusals; the buttons' refusals are shown above them.
+  const otherError = actionData?.intent !== "update" ? actionData?.formError : null;
+  const signedOut =
+    sessions === null
+      ? "signed out everywhere at once"
+      : `signed out of ${sessions.length} ${sessions.length === 1 ? "session" : "sessions"} at once`;
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div>
@@ -139,102 +147,81 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
           ← Users
         </Link>
         <h1 className="mt-1 text-2xl font-semibold">{user.name}</h1>
-        <p className="text-sm text-slate-700 dark:text-slate-300">
-          {user.email} · {user.status === "active" ? "Active" : "Disabled"} ·{" "}
-          {user.email_verified ? "Verified" : "Not verified"} · last sign-in{" "}
-          {formatDateTime(user.last_login_at)}
-        </p>
+        <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
+          <span className="break-all">{user.email}</span>
+          <span data-testid="user-status">
+            <StatusBadge status={user.status} />
+          </span>
+          <VerifiedBadge verified={user.email_verified} />
+          <span>last sign-in {formatDateTime(user.last_login_at)}</span>
+        </div>
       </div>
-      {actionData?.formError ? <FormError message={actionData.formError} /> : null}
 
       <Card title="Account">
-        <Form method="post" className="grid gap-3 sm:grid-cols-2">
-          <fieldset disabled={!may.update} className="contents">
-            <Field label="Name" name="name" defaultValue={user.name} required error={errors.name} />
-            <Field
-              label="Email"
-              name="email"
-              type="email"
-              defaultValue={user.email}
-              required
-              error={errors.email}
-            />
-            <fieldset className="sm:col-span-2">
-              <legend className="text-sm font-medium">Roles</legend>
-              <div className="mt-1 flex flex-wrap gap-3">
-                {roles.map((r) => (
-                  <label key={r.id} className="flex items-center gap-1 text-sm">
-                    <input
-                      type="checkbox"
-                      name="roles"
-                      value={r.id}
-                      defaultChecked={user.roleIds.includes(r.id)}
-                    />{" "}
-                    {r.label}
-                    {!r.assignable ? (
-                      <span className="text-xs text-slate-500">(beyond your permissions)</span>
-                    ) : null}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-            {may.update ? (
-              <div className="sm:col-span-2">
-                <Button name="intent" value="update" pending={updating}>
-                  Save changes
-                </Button>
-              </div>
-            ) : null}
-          </fieldset>
-        </Form>
+        <AccountForm key={user.updated_at} user={user} roles={roles} mayUpdate={may.update} />
       </Card>
 
       {may.update || may.delete ? (
         <Card title="Status">
+          {otherError ? <FormError message={otherError} /> : null}
+          <Form method="post" id={statusFormId} />
           <div className="flex flex-wrap gap-3">
-            {may.update && !isSelf ? (
-              <Form method="post">
-                <Button
-                  variant="secondary"
-                  name="intent"
-                  value={user.status === "active" ? "disable" : "enable"}
-                  pending={disabling || enabling}
-                >
-                  {user.status === "active" ? "Disable account" : "Enable account"}
-                </Button>
-              </Form>
+            {may.update && !isSelf && user.status === "active" ? (
+              <ConfirmDialog
+                trigger={
+                  <Button type="button" variant="secondary" pending={disabling}>
+                    Disable account
+                  </Button>
+                }
+                title={`Disable ${user.name}'s account?`}
+                description={`${user.name} (${user.email}) will be ${signedOut} and cannot sign in until the account is enabled again.`}
+                actionLabel="Disable account"
+                formId={statusFormId}
+                value="disable"
+              />
+            ) : null}
+            {may.update && !isSelf && user.status === "disabled" ? (
+              <Button variant="secondary" form={statusFormId} name="intent" value="enable" pending={enabling}>
+                Enable account
+              </Button>
             ) : null}
             {may.delete && !isSelf ? (
-              <Form
-                method="post"
-                onSubmit={(e) => {
-                  if (!confirm(`Delete ${user.name} (${user.email})? This cannot be undone.`))
-                    e.preventDefault();
-                }}
-              >
-                <Button variant="danger" name="intent" value="delete" pending={deleting}>
-                  Delete {user.name}
-                </Button>
-              </Form>
+              <ConfirmDialog
+                trigger={
+                  <Button type="button" variant="danger" pending={deleting}>
+                    Delete {user.name}
+                  </Button>
+                }
+                title={`Delete ${user.name}?`}
+                description={`The account of ${user.name}, with their sessions and team memberships, is deleted. This cannot be undone.`}
+                actionLabel="Delete account"
+                confirmLabel="To confirm, type their email address"
+                confirmText={user.email}
+                formId={statusFormId}
+                value="delete"
+              />
             ) : null}
             {may.update && user.status === "active" ? (
-              <Form method="post">
-                <Button variant="secondary" name="intent" value="send-reset" pending={sendingReset}>
-                  Send password reset link
-                </Button>
-              </Form>
+              <Button
+                variant="secondary"
+                form={statusFormId}
+                name="intent"
+                value="send-reset"
+                pending={sendingReset}
+              >
+                Send password reset link
+              </Button>
             ) : null}
             {may.update && !user.email_verified ? (
-              <Form method="post">
-                <Button
-                  variant="secondary"
-                  name="intent"
-                  value="resend-verification"
-                  pending={resendingVerification}
-                >
-                  Resend verification link
-                </Button>
-              </Form>
+              <Button
+                variant="secondary"
+                form={statusFormId}
+                name="intent"
+                value="resend-verification"
+                pending={resendingVerification}
+              >
+                Resend verification link
+              </Button>
             ) : null}
             {isSelf ? (
               <p className="text-sm text-slate-600 dark:text-slate-400">
@@ -270,23 +257,30 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
           {sessions.length === 0 ? (
             <EmptyState>No active sessions.</EmptyState>
           ) : (
-            <ul className="flex flex-col gap-2 text-sm">
-              {sessions.map((s) => (
-                <li key={s.handle} className="flex items-center justify-between gap-2">
-                  <span>
-                    {s.user_agent ?? "Unknown device"} · {s.ip ?? "unknown IP"} · last seen{" "}
-                    {formatDateTime(s.last_seen_at)}
-                  </span>
-                  {may.update ? (
-                    <Form method="post">
-                      <input type="hidden" name="session" value={s.handle} />
-                      <Button variant="secondary" name="intent" value="revoke-session">
-                        Sign out
-                      </Button>
-                    </Form>
-                  ) : null}
-                </li>
-              ))}
+            <ul className="flex flex-col gap-2 text-sm" data-testid="user-sessions">
+              {sessions.map((s) => {
+                const device = s.user_agent ?? "Unknown device";
+                return (
+                  <li key={s.handle} className="flex flex-wrap items-center justify-between gap-2">
+                    <span className="min-w-0 break-words">
+                      {device} · {s.ip ?? "unknown IP"} · last seen {formatDateTime(s.last_seen_at)}
+                    </span>
+                    {may.update ? (
+                      <Form method="post">
+                        <input type="hidden" name="session" value={s.handle} />
+                        <Button
+                          variant="secondary"
+                          name="intent"
+                          value="revoke-session"
+                          aria-label={`Sign out the session on ${device}, last seen ${formatDateTime(s.last_seen_at)}`}
+                        >
+                          Sign out
+                        </Button>
+                      </Form>
+                    ) : null}
+                  </li>
+                );
+              })}
             </ul>
           )}
         </Card>
@@ -298,8 +292,9 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
         ) : (
           <ul className="flex flex-col gap-1 text-sm" data-testid="user-tasks">
             {tasks.map((t) => (
-              <li key={t.id}>
-                <code>{t.type}</code> · {t.status} · started {formatDateTime(t.created_at)}
+              <li key={t.id} className="flex flex-wrap items-center gap-2">
+                <code>{t.type}</code> <TaskStatusBadge status={t.status} /> started{" "}
+                {formatDateTime(t.created_at)}
                 {t.completed_at ? ` · finished ${formatDateTime(t.completed_at)}` : ""}
               </li>
             ))}

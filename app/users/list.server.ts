@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { containsText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
+import { compareRoles } from "../access/role-order";
 import { db } from "../db.server";
 import { PAGE_SIZES, USER_SORTS } from "./list-options";
 
@@ -80,14 +81,16 @@ export async function listUsers(q: UserListQuery): Promise<{ rows: UserRow[]; to
         .innerJoin("role", "role.id", "user_role.role_id")
         .select(["user_role.user_id", "role.name", "role.label"])
         .where("user_role.user_id", "in", ids)
-        .orderBy("role.label")
         .execute()
     : [];
   return {
     total: Number(total),
     rows: rows.map((r) => ({
       ...r,
-      roles: links.filter((l) => l.user_id === r.id).map(({ name, label }) => ({ name, label })),
+      roles: links
+        .filter((l) => l.user_id === r.id)
+        .map(({ name, label }) => ({ name, label }))
+        .sort(compareRoles),
     })),
   };
 }

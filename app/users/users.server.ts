@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Database } from "../../db/schema";
 import {
   assertCanManageUser,
@@ -9,31 +9,14 @@ import {
   assertRoleChangeAllowed,
 } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
-import { newPasswordField, roleIdsField } from "../auth/account-schemas";
 import { hashPassword } from "../auth/password.server";
 import { requestPasswordReset } from "../auth/password-reset.server";
 import { resendVerification } from "../auth/registration.server";
 import { type SessionUser, sessionHandle } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
-import { emailField } from "../email-address";
 import { closeStreamsOf } from "../events/stream.server";
-
-// The account rules are the ones of the public forms (app/auth/account-schemas.ts).
-export const passwordSchema = newPasswordField;
-
-export const createUserSchema = z.object({
-  name: z.string().trim().min(1, "Enter a name.").max(120),
-  email: emailField,
-  password: passwordSchema,
-  roles: roleIdsField,
-});
-
-export const updateUserSchema = z.object({
-  name: z.string().trim().min(1, "Enter a name.").max(120),
-  email: emailField,
-  roles: roleIdsField,
-});
+import type { createUserSchema, updateUserSchema } from "./user-schemas";
 
 async function writeRoles(
   trx: Kysely<Database>,

@@ -1,0 +1,65 @@
+import { Form } from "react-router";
+import { updateUserSchema } from "../../users/user-schemas";
+import { CheckboxGroupField, FormErrors, TextField } from "../forms/fields";
+import { getFormProps, useAppForm } from "../forms/use-app-form";
+import { useIsPending } from "../forms/use-is-pending";
+import { Button } from "../ui/button";
+
+type Role = { id: string; label: string; assignable: boolean };
+
+/** Name, email and roles of one account; read-only without user.update. */
+export function AccountForm({
+  user,
+  roles,
+  mayUpdate,
+}: {
+  user: { name: string; email: string; roleIds: string[] };
+  roles: Role[];
+  mayUpdate: boolean;
+}) {
+  const [form, fields] = useAppForm({
+    schema: updateUserSchema,
+    id: "account-form",
+    intent: "update",
+    defaultValue: { name: user.name, email: user.email, roles: user.roleIds } as Record<
+      string,
+      unknown
+    > as never,
+  });
+  const pending = useIsPending({ intent: "update" });
+  return (
+    <Form method="post" className="grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="update" />
+      <fieldset disabled={!mayUpdate} className="contents">
+        <TextField meta={fields.name} label="Name" autoComplete="off" />
+        <TextField meta={fields.email} label="Email" type="email" autoComplete="off" />
+        <CheckboxGroupField
+          meta={fields.roles}
+          legend="Roles"
+          className="sm:col-span-2"
+          options={roles.map((r) => ({
+            value: r.id,
+            label: (
+              <>
+                {r.label}{" "}
+                {!r.assignable ? (
+                  <span className="text-xs text-slate-600 dark:text-slate-400">
+                    (beyond your permissions)
+                  </span>
+                ) : null}
+              </>
+            ),
+          }))}
+        />
+        <div className="sm:col-span-2">
+          <FormErrors form={form} />
+        </div>
+        {mayUpdate ? (
+          <div className="sm:col-span-2">
+            <Button pending={pending}>Save changes</Button>
+          </div>
+        ) : null}
+      </fieldset>
+    </Form>
+  );
+}

@@ -1,0 +1,71 @@
+import { Form } from "react-router";
+import { useIsPending } from "../forms/use-is-pending";
+import { ConfirmDialog } from "../ui/alert-dialog";
+import { Button } from "../ui/button";
+import type { RowSelection } from "../ui/table";
+import { countUsers, nameList } from "./name-list";
+import { useSubmissionDone } from "./use-submission-done";
+
+const FORM_ID = "bulk-users";
+
+/**
+ * "Disable selected" and "Delete selected", each behind a confirmation naming how many and who;
+ * deleting asks for the count to be typed. Once either has run the selection is cleared, so no
+ * armed "Delete selected" is left over rows that changed.
+ */
+export function BulkActions({
+  selection,
+  rows,
+  may,
+}: {
+  selection: RowSelection;
+  rows: { id: string; name: string }[];
+  may: { update: boolean; delete: boolean };
+}) {
+  const chosen = rows.filter((r) => selection.isSelected(r.id));
+  const n = chosen.length;
+  const who = nameList(chosen.map((r) => r.name));
+  const disabling = useIsPending({ intent: "bulk-disable" });
+  const deleting = useIsPending({ intent: "bulk-delete" });
+  useSubmissionDone("bulk-disable", selection.clear);
+  useSubmissionDone("bulk-delete", selection.clear);
+  return (
+    <Form method="post" id={FORM_ID} className="flex flex-wrap items-center gap-2">
+      {selection.selected.map((id) => (
+        <input key={id} type="hidden" name="ids" value={id} />
+      ))}
+      <span className="text-sm text-slate-700 dark:text-slate-300" aria-live="polite">
+        {n} selected
+      </span>
+      {may.update ? (
+        <ConfirmDialog
+          trigger={
+            <Button type="button" variant="secondary" disabled={!n} pending={disabling}>
+              Disable selected
+            </Button>
+          }
+          title={`Disable ${countUsers(n)}?`}
+          description={`${who} will be signed out everywhere at once and cannot sign in until enabled again.`}
+          actionLabel={`Disable ${countUsers(n)}`}
+          formId={FORM_ID}
+          value="bulk-disable"
+        />
+      ) : null}
+      {may.delete ? (
+        <ConfirmDialog
+          trigger={
+            <Button type="button" variant="danger" disabled={!n} pending={deleting}>
+              Delete selected
+            </Button>
+          }
+          title={`Delete ${countUsers(n)}?`}
+          description={`${who} will be deleted with their sessions and team memberships. This cannot be undone.`}
+          actionLabel={`Delete ${countUsers(n)}`}
+          confirmText={`delete ${countUsers(n)}`}
+          formId={FORM_ID}
+          value="bulk-delete"
+        />
+      ) : null}
+    </Form>
+  );
+}

@@ -1,0 +1,48 @@
+import { Form } from "react-router";
+import { createUserSchema } from "../../users/user-schemas";
+import { CheckboxGroupField, FormErrors, PasswordField, TextField } from "../forms/fields";
+import { getFormProps, useAppForm } from "../forms/use-app-form";
+import { useIsPending } from "../forms/use-is-pending";
+import { Button } from "../ui/button";
+import { DialogClose, DialogFooter } from "../ui/dialog";
+import type { RoleOption } from "./invite-form";
+
+/** A verified account with a temporary password; the password rule is the schema's. */
+export function CreateUserForm({ roles, defaultRoles }: { roles: RoleOption[]; defaultRoles: string[] }) {
+  const [form, fields] = useAppForm({
+    schema: createUserSchema,
+    id: "create-user-form",
+    intent: "create",
+    // The kit types defaultValue through an index signature that rejects arrays; the schema's own
+    // input type says roles is a list of ids.
+    defaultValue: { roles: defaultRoles } as Record<string, unknown> as never,
+  });
+  const pending = useIsPending({ intent: "create" });
+  return (
+    <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="create" />
+      <TextField meta={fields.name} label="Name" autoComplete="off" />
+      <TextField meta={fields.email} label="Email" type="email" autoComplete="off" />
+      <PasswordField
+        meta={fields.password}
+        label="Temporary password"
+        autoComplete="new-password"
+        description={`At least ${fields.password.minLength} characters; common passwords are refused.`}
+      />
+      <CheckboxGroupField
+        meta={fields.roles}
+        legend="Roles"
+        options={roles.map((r) => ({ value: r.id, label: r.label }))}
+      />
+      <FormErrors form={form} />
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button type="button" variant="secondary">
+            Cancel
+          </Button>
+        </DialogClose>
+        <Button pending={pending}>Create user</Button>
+      </DialogFooter>
+    </Form>
+  );
+}

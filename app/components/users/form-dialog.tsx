@@ -1,0 +1,48 @@
+import { useRef, useState } from "react";
+import { focusUpdates } from "../toaster";
+import { Dialog, DialogContent, DialogTrigger } from "../ui/dialog";
+import { useSubmissionDone } from "./use-submission-done";
+
+/**
+ * A dialog holding one form of the page. It closes once a submission of `intent` succeeded and
+ * then hands focus to the toast that says so (not back to the trigger, which would hide the news);
+ * a refusal keeps it open with the errors. Closed, its form is gone, so it reopens empty.
+ */
+export function FormDialog({
+  intent,
+  trigger,
+  title,
+  description,
+  children,
+}: {
+  intent: string;
+  trigger: React.ReactNode;
+  title: string;
+  description?: React.ReactNode;
+  children: React.ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const succeeded = useRef(false);
+  useSubmissionDone(intent, (ok) => {
+    if (!ok || !open) return;
+    succeeded.current = true;
+    setOpen(false);
+  });
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>{trigger}</DialogTrigger>
+      <DialogContent
+        title={title}
+        description={description}
+        onCloseAutoFocus={(event) => {
+          if (!succeeded.current) return;
+          succeeded.current = false;
+          event.preventDefault();
+          focusUpdates();
+        }}
+      >
+        {children}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,25 @@
+import { useEffect, useRef } from "react";
+import { useActionData } from "react-router";
+import { useIsPending } from "../forms/use-is-pending";
+
+/**
+ * Calls `onDone(ok)` once a submission of `intent` to this route has finished and the page shows
+ * its result: `ok` is false when the action refused it (an answer carrying this intent), true when
+ * it redirected (every success on the users pages does).
+ */
+export function useSubmissionDone(intent: string, onDone: (ok: boolean) => void) {
+  const pending = useIsPending({ intent });
+  const answer = useActionData() as { ok?: boolean; intent?: string } | undefined;
+  const wasPending = useRef(false);
+  const callback = useRef(onDone);
+  callback.current = onDone;
+  useEffect(() => {
+    if (pending) {
+      wasPending.current = true;
+      return;
+    }
+    if (!wasPending.current) return;
+    wasPending.current = false;
+    callback.current(!(answer?.ok === false && answer.intent === intent));
+  }, [pending, answer, intent]);
+}

@@ -1,0 +1,150 @@
+import { useEffect, useRef } from "react";
+import { Link } from "react-router";
+import { formatDateTime } from "../format";
+import {
+  type RowSelection,
+  SelectAllHeader,
+  SelectRowCell,
+  SortableHeader,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "../ui/table";
+import { StatusBadge, VerifiedBadge } from "./user-badges";
+
+export type UserListRow = {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: number;
+  status: "active" | "disabled";
+  last_login_at: string | null;
+  created_at: string;
+  roles: { name: string; label: string }[];
+};
+
+const linkClass =
+  "rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
+const checkboxClass =
+  "size-4 rounded border-slate-400 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-600";
+
+const rolesText = (row: UserListRow) => row.roles.map((r) => r.label).join(", ") || "No roles";
+
+/**
+ * The users as a table from md up, and as a card list below it (name, email, status, roles), so a
+ * phone never scrolls sideways. Only one of the two is displayed, so only one is in the tab order
+ * and the accessibility tree.
+ */
+export function UsersList({ rows, selection }: { rows: UserListRow[]; selection: RowSelection | null }) {
+  return (
+    <>
+      <Table caption="Users" className="hidden md:block">
+        <TableHead>
+          {selection ? <SelectAllHeader selection={selection} label="Select all users on this page" /> : null}
+          <SortableHeader column="name" defaultSort="created_at">
+            Name
+          </SortableHeader>
+          <SortableHeader column="email" defaultSort="created_at">
+            Email
+          </SortableHeader>
+          <TableHeader>Roles</TableHeader>
+          <SortableHeader column="email_verified" defaultSort="created_at">
+            Verified
+          </SortableHeader>
+          <SortableHeader column="status" defaultSort="created_at">
+            Status
+          </SortableHeader>
+          <SortableHeader column="last_login_at" defaultSort="created_at">
+            Last sign-in
+          </SortableHeader>
+          <SortableHeader column="created_at" defaultSort="created_at">
+            Created
+          </SortableHeader>
+        </TableHead>
+        <TableBody>
+          {rows.map((u) => (
+            <TableRow key={u.id} selected={selection?.isSelected(u.id)}>
+              {selection ? (
+                <SelectRowCell selection={selection} id={u.id} label={`Select ${u.name}`} />
+              ) : null}
+              <TableCell>
+                <Link to={`/dashboard/users/${u.id}`} className={linkClass}>
+                  {u.name}
+                </Link>
+              </TableCell>
+              <TableCell>{u.email}</TableCell>
+              <TableCell>{rolesText(u)}</TableCell>
+              <TableCell>
+                <VerifiedBadge verified={u.email_verified} />
+              </TableCell>
+              <TableCell>
+                <StatusBadge status={u.status} />
+              </TableCell>
+              <TableCell className="whitespace-nowrap">{formatDateTime(u.last_login_at)}</TableCell>
+              <TableCell className="whitespace-nowrap">{formatDateTime(u.created_at)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+
+      <div className="flex flex-col gap-2 md:hidden">
+        {selection ? <SelectAllBox selection={selection} /> : null}
+        <ul aria-label="Users" className="flex flex-col gap-2">
+          {rows.map((u) => (
+            <li
+              key={u.id}
+              data-selected={selection?.isSelected(u.id) || undefined}
+              className="flex items-start gap-3 rounded-lg border border-slate-200 bg-white p-3 data-selected:bg-indigo-50 dark:border-slate-800 dark:bg-slate-900 dark:data-selected:bg-indigo-950/40"
+            >
+              {selection ? (
+                <input
+                  type="checkbox"
+                  aria-label={`Select ${u.name}`}
+                  checked={selection.isSelected(u.id)}
+                  onChange={() => selection.toggle(u.id)}
+                  className={`mt-1 ${checkboxClass}`}
+                />
+              ) : null}
+              <div className="min-w-0 flex-1">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <Link to={`/dashboard/users/${u.id}`} className={linkClass}>
+                    {u.name}
+                  </Link>
+                  <StatusBadge status={u.status} />
+                </div>
+                <p className="break-all text-sm text-slate-700 dark:text-slate-300">{u.email}</p>
+                <p className="text-sm text-slate-700 dark:text-slate-300">
+                  <span className="sr-only">Roles: </span>
+                  {rolesText(u)}
+                </p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </>
+  );
+}
+
+/** The card list's "select all", with the same in-between state as the table's header box. */
+function SelectAllBox({ selection }: { selection: RowSelection }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = selection.all === "mixed";
+  }, [selection.all]);
+  return (
+    <label className="inline-flex items-center gap-2 text-sm">
+      <input
+        ref={ref}
+        type="checkbox"
+        checked={selection.all === true}
+        onChange={selection.toggleAll}
+        className={checkboxClass}
+      />
+      Select all users on this page
+    </label>
+  );
+}

@@ -1,0 +1,338 @@
+import { randomUUID } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import type { Locator, Page } from "@playwright/test";
+import { createDb } from "../db/connection";
+import { E2E_ADMIN, E2E_DB } from "./env";
+import { createUser, expect, test, watchConsole } from "./fixtures";
+import { linkFromMail } from "./mail";
+
+// The users pages by keyboard only (after navigation): invite and accept, change a role, disable
+// behind a confirmation, bulk acts behind confirmations; and axe with every dialog open.
+
+const PHONE = { width: 390, height: 844 };
+const PASSWORD = "a long e2e passphrase";
+const tag = () => randomUUID().slice(0, 8);
+
+/** Presses Tab until `target` has focus (keyboard only; fails after `max` presses). */
+async function tabTo(page: Page, target: Locator, max = 80) {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+    await page.keyboard.press("Tab");
+  }
+  await expect(target).toBeFocused();
+}
+
+async function inDb<T>(fn: (db: ReturnType<typeof createDb>) => Promise<T>): Promise<T> {
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    return await fn(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+const updates = (page: Page) => page.getByRole("region", { name: "Updates" });
+
+test("invite from the keyboard: no role is caught first, the dialog closes to the toast and reopens empty; the invitee accepts by keyboard", async ({
+  login,
+  page,
+  browser,
+}) => {
+  const problems = watchConsole(page);
+  const email = `invitee-${tag()}@e2e.test`;
+  await login(E2E_ADMIN);
+  await page.goto("/dashboard/users");
+  const invite = page.getByRole("button", { name: "Invite", exact: true });
+  await tabTo(page, invite);
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Invite by email" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel("Email to invite")).toBeFocused();
+  await page.keyboard.type(email);
+
+  // "User" is ticked by default; untick it and try to send with no role.
+  const user = dialog.getByRole("checkbox", { name: "User", exact: true });
+  await expect(user).toBeChecked();
+  await tabTo(page, user);
+  await page.keyboard.press("Space");
+  await expect(user).not.toBeChecked();
+  await tabTo(page, dialog.getByRole("button", { name: "Send invitation" }));
+  await page.keyboard.press("Enter");
+  await expect(dialog.getByText("Choose at least one role.")).toBeVisible();
+  await expect(dialog.getByRole("checkbox").first()).toBeFocused();
+  expect(
+    await inDb((db) =>
+      db.selectFrom("user_token").select("id").where("data", "like", `%${email}%`).execute(),
+    ),
+  ).toHaveLength(0);
+
+  // The second send, with a role, goes.
+  const manager = dialog.getByRole("checkbox", { name: "Manager" });
+  await tabTo(page, manager);
+  await page.keyboard.press("Space");
+  await tabTo(page, dialog.getByRole("button", { name: "Send invitation" }));
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeHidden();
+  await expect(
+    updates(page)
+      .getByRole("status")
+      .filter({ hasText: `Invitation sent to ${email}.` }),
+  ).toBeVisible();
+  await expect(updates(page)).toBeFocused();
+  await expect(page.getByTestId("pending-invitations")).toContainText(`${email} · Manager`);
+
+  // Reopened, the form is empty again with the default role.
+  await tabTo(page, invite);
+  await page.keyboard.press("Enter");
+  await expect(dialog.getByLabel("Email to invite")).toHaveValue("");
+  await expect(dialog.getByRole("checkbox", { name: "User", exact: true })).toBeChecked();
+  await expect(dialog.getByRole("checkbox", { name: "Manager" })).not.toBeChecked();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(invite).toBeFocused();
+
+  const link = await linkFromMail(email, "invite", "/accept-invite?token=");
+  const guest = await browser.newContext();
+  const invitee = await guest.newPage();
+  const inviteeProblems = watchConsole(invitee);
+  await invitee.goto(link);
+  await tabTo(invitee, invitee.getByLabel("Name"));
+  await invitee.keyboard.type("Keyboard Invitee");
+  await tabTo(invitee, invitee.getByLabel("Password", { exact: true }));
+  await invitee.keyboard.type(PASSWORD);
+  await tabTo(invitee, invitee.getByLabel("Repeat the password"));
+  await invitee.keyboard.type(PASSWORD);
+  await invitee.keyboard.press("Enter");
+  await expect(invitee.getByRole("heading", { name: "Welcome, Keyboard Invitee" })).toBeVisible();
+  await expect(invitee.getByTestId("my-roles")).toContainText("manager");
+  await guest.close();
+  expect(inviteeProblems).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+test("change a role on the user page by keyboard; the result takes focus", async ({ login, page }) => {
+  const problems = watchConsole(page);
+  const person = await createUser(["user"], `Role Keys ${tag()}`);
+  await login(E2E_ADMIN);
+  await page.goto(`/dashboard/users/${person.id}`);
+  const manager = page.getByRole("checkbox", { name: "Manager" });
+  await tabTo(page, manager);
+  await page.keyboard.press("Space");
+  await tabTo(page, page.getByRole("button", { name: "Save changes" }));
+  await page.keyboard.press("Enter");
+  await expect(updates(page).getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+  await expect(updates(page)).toBeFocused();
+  await expect(page.getByRole("checkbox", { name: "Manager" })).toBeChecked();
+  const roles = await inDb((db) =>
+    db
+      .selectFrom("user_role")
+      .innerJoin("role", "role.id", "user_role.role_id")
+      .select("role.name")
+      .where("user_id", "=", person.id)
+      .execute(),
+  );
+  expect(roles.map((r) => r.name).sort()).toEqual(["manager", "user"]);
+  expect(problems).toEqual([]);
+});
+
+test("disable with confirmation: Escape cancels with focus back on the trigger; confirming disables and ends the sessions", async ({
+  login,
+  page,
+  browser,
+}) => {
+  const problems = watchConsole(page);
+  const person = await createUser(["user"], `Disable Keys ${tag()}`);
+  const theirs = await browser.newContext();
+  await login(person, await theirs.newPage());
+  await theirs.close();
+
+  await login(E2E_ADMIN);
+  await page.goto(`/dashboard/users/${person.id}`);
+  await expect(page.getByTestId("user-status")).toHaveText("Active");
+  const trigger = page.getByRole("button", { name: "Disable account" });
+  await tabTo(page, trigger);
+  await page.keyboard.press("Enter");
+  const confirm = page.getByRole("alertdialog", { name: `Disable ${person.name}'s account?` });
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toContainText(`${person.name} (${person.email}) will be signed out of 1 session`);
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(confirm).toBeHidden();
+  await expect(trigger).toBeFocused();
+  const still = await inDb((db) =>
+    db.selectFrom("user").select("status").where("id", "=", person.id).executeTakeFirstOrThrow(),
+  );
+  expect(still.status).toBe("active");
+
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeVisible();
+  await tabTo(page, confirm.getByRole("button", { name: "Disable account" }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("user-status")).toHaveText("Disabled");
+  await expect(
+    updates(page).getByRole("status").filter({ hasText: "User disabled and signed out." }),
+  ).toBeVisible();
+  const after = await inDb(async (db) => ({
+    user: await db.selectFrom("user").select("status").where("id", "=", person.id).executeTakeFirstOrThrow(),
+    sessions: await db.selectFrom("session").select("id").where("user_id", "=", person.id).execute(),
+  }));
+  expect(after.user.status).toBe("disabled");
+  expect(after.sessions).toHaveLength(0);
+  expect(problems).toEqual([]);
+});
+
+test("bulk by keyboard: select all, disable behind a confirmation naming them, selection cleared; delete needs the count typed", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const group = `Bulk Keys ${tag()}`;
+  const people = [];
+  for (const n of ["Ann", "Ben", "Cat"]) people.push(await createUser(["user"], `${group} ${n}`));
+  await login(E2E_ADMIN);
+  await page.goto(`/dashboard/users?q=${encodeURIComponent(group)}&sort=name&dir=asc`);
+  const selectAll = page.getByRole("checkbox", { name: "Select all users on this page" });
+  await tabTo(page, selectAll);
+  await page.keyboard.press("Space");
+  await expect(page.getByText("3 selected")).toBeVisible();
+
+  const disable = page.getByRole("button", { name: "Disable selected" });
+  await tabTo(page, disable);
+  await page.keyboard.press("Enter");
+  const disableDialog = page.getByRole("alertdialog", { name: "Disable 3 users?" });
+  await expect(disableDialog).toContainText(`${group} Ann, ${group} Ben and ${group} Cat will be signed out`);
+  await tabTo(page, disableDialog.getByRole("button", { name: "Disable 3 users" }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("table").getByText("Disabled")).toHaveCount(3);
+  // Nothing stays selected, so no "Delete selected" is left armed over the changed rows.
+  await expect(page.getByText("0 selected")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Delete selected" })).toBeDisabled();
+  await expect(selectAll).not.toBeChecked();
+
+  await tabTo(page, selectAll);
+  await page.keyboard.press("Space");
+  const del = page.getByRole("button", { name: "Delete selected" });
+  await tabTo(page, del);
+  await page.keyboard.press("Enter");
+  const deleteDialog = page.getByRole("alertdialog", { name: "Delete 3 users?" });
+  await expect(deleteDialog).toBeVisible();
+  const go = deleteDialog.getByRole("button", { name: "Delete 3 users" });
+  await expect(go).toBeDisabled();
+  await tabTo(page, deleteDialog.getByLabel("To confirm, type"));
+  await page.keyboard.type("delete 3");
+  await expect(go).toBeDisabled();
+  await page.keyboard.press("Enter"); // Enter in the box does not act
+  await expect(deleteDialog).toBeVisible();
+  await page.keyboard.type(" users");
+  await expect(go).toBeEnabled();
+  await tabTo(page, go);
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("No users match these filters.")).toBeVisible();
+  const left = await inDb((db) =>
+    db.selectFrom("user").select("id").where("name", "like", `${group}%`).execute(),
+  );
+  expect(left).toHaveLength(0);
+  expect(problems).toEqual([]);
+});
+
+test("delete one account: the confirmation asks for their email", async ({ login, page }) => {
+  const problems = watchConsole(page);
+  const person = await createUser(["user"], `Delete Keys ${tag()}`);
+  await login(E2E_ADMIN);
+  await page.goto(`/dashboard/users/${person.id}`);
+  await tabTo(page, page.getByRole("button", { name: `Delete ${person.name}` }));
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("alertdialog", { name: `Delete ${person.name}?` });
+  const go = dialog.getByRole("button", { name: "Delete account" });
+  await expect(go).toBeDisabled();
+  await tabTo(page, dialog.getByLabel("To confirm, type their email address"));
+  await page.keyboard.type(person.name);
+  await expect(go).toBeDisabled();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type(person.email);
+  await tabTo(page, go);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard\/users$/);
+  await expect(updates(page).getByRole("status").filter({ hasText: "User deleted." })).toBeVisible();
+  expect(
+    await inDb((db) => db.selectFrom("user").select("id").where("id", "=", person.id).execute()),
+  ).toHaveLength(0);
+  expect(problems).toEqual([]);
+});
+
+test("phone: the users are a card list with status and roles, and nothing scrolls sideways", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const person = await createUser(["manager", "user"], `Phone Card ${tag()}`);
+  await page.setViewportSize(PHONE);
+  await login(E2E_ADMIN);
+  await page.goto(`/dashboard/users?q=${encodeURIComponent(person.name)}`);
+  await expect(page.getByRole("table")).toBeHidden();
+  const card = page.getByRole("list", { name: "Users" }).getByRole("listitem");
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText(person.name);
+  await expect(card).toContainText(person.email);
+  await expect(card).toContainText("Active");
+  await expect(card).toContainText("Manager, User");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  expect(problems).toEqual([]);
+});
+
+async function axe(page: Page, label: string) {
+  const result = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(
+    result.violations.map((v) => `${label}: ${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`),
+  ).toEqual([]);
+}
+
+for (const viewport of ["desktop", "phone"] as const) {
+  for (const theme of ["light", "dark"] as const) {
+    test(`axe: users list and user page with their dialogs open, ${viewport}, ${theme}`, async ({
+      login,
+      page,
+    }) => {
+      const problems = watchConsole(page);
+      await page.setViewportSize(viewport === "phone" ? PHONE : { width: 1280, height: 800 });
+      await page.emulateMedia({ colorScheme: theme });
+      const person = await createUser(["user"], `Axe Person ${viewport} ${theme} ${tag()}`);
+      await login(E2E_ADMIN);
+      await page.request.post("/theme", { form: { theme } });
+      await page.goto("/dashboard/users");
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      await axe(page, "users");
+
+      await page.getByRole("button", { name: "Invite", exact: true }).click();
+      await expect(page.getByRole("dialog", { name: "Invite by email" })).toBeVisible();
+      await axe(page, "invite dialog");
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Create user" }).click();
+      await expect(page.getByRole("dialog", { name: "Create a user" })).toBeVisible();
+      await axe(page, "create dialog");
+      await page.keyboard.press("Escape");
+
+      await page.goto(`/dashboard/users?q=${encodeURIComponent(person.name)}`);
+      await page.getByRole("checkbox", { name: `Select ${person.name}` }).check();
+      await page.getByRole("button", { name: "Delete selected" }).click();
+      await expect(page.getByRole("alertdialog", { name: "Delete 1 user?" })).toBeVisible();
+      await axe(page, "bulk delete confirmation");
+      await page.keyboard.press("Escape");
+
+      await page.goto(`/dashboard/users/${person.id}`);
+      await axe(page, "user page");
+      await page.getByRole("button", { name: "Disable account" }).click();
+      await expect(page.getByRole("alertdialog")).toBeVisible();
+      await axe(page, "disable confirmation");
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: `Delete ${person.name}` }).click();
+      await expect(page.getByRole("alertdialog")).toBeVisible();
+      await axe(page, "delete confirmation");
+      await page.keyboard.press("Escape");
+      expect(problems).toEqual([]);
+    });
+  }
+}
