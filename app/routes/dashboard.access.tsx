@@ -4,16 +4,11 @@ import { z } from "zod";
 import { requirePermission } from "../access/guard.server";
 import { handleIntents } from "../access/intents.server";
 import { menuItems } from "../access/menu.server";
-import { menuItemSchema, moveMenuItem, updateMenuItem } from "../access/menu-admin.server";
+import { moveMenuItem, saveMenu, updateMenuItem } from "../access/menu-admin.server";
+import { menuItemSchema, saveMenuSchema } from "../access/menu-schemas";
 import { PERMISSIONS } from "../access/permissions";
-import {
-  createRole,
-  createRoleSchema,
-  deleteRole,
-  listRoles,
-  updateRole,
-  updateRoleSchema,
-} from "../access/roles-admin.server";
+import { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "../access/role-schemas";
+import { createRole, deleteRole, listRoles, saveRoleMatrix, updateRole } from "../access/roles-admin.server";
 import { stalePermissions } from "../access/sync.server";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { MENU_ICONS, menuIcon } from "../components/icons";
@@ -29,7 +24,7 @@ import type { Route } from "./+types/dashboard.access";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "roles.manage");
-  const [roles, menu, stale] = await Promise.all([listRoles(), menuItems(), stalePermissions()]);
+  const [roles, menu, stale] = await Promise.all([listRoles(user), menuItems(), stalePermissions()]);
   return { roles, menu, stale, isSuperAdmin: user.isSuperAdmin };
 }
 
@@ -59,6 +54,17 @@ export const action = (args: Route.ActionArgs) =>
           return done(`Role "${input.label}" created.`);
         },
       },
+      "save-matrix": {
+        schema: saveMatrixSchema,
+        run: async ({ actor, input }) => {
+          const changed = await saveRoleMatrix(actor, input, args);
+          return done(
+            changed
+              ? `Permissions saved for ${changed} role${changed === 1 ? "" : "s"}.`
+              : "Nothing to save.",
+          );
+        },
+      },
       "update-role": {
         schema: updateRoleSchema,
         run: async ({ actor, input }) => {
@@ -78,6 +84,13 @@ export const action = (args: Route.ActionArgs) =>
         run: async ({ actor, input }) => {
           await updateMenuItem(actor, input, args);
           return done("Menu item saved.");
+        },
+      },
+      "save-menu": {
+        schema: saveMenuSchema,
+        run: async ({ actor, input }) => {
+          const changed = await saveMenu(actor, input, args);
+          return done(changed ? "Menu saved." : "Nothing to save.");
         },
       },
       "move-up": {
