@@ -353,7 +353,12 @@ describe("saving the whole role matrix", () => {
       permissions: ["dashboard.access", "roles.manage", "team.read"],
     });
     for (const name of ["plain_a", "plain_b"])
-      await post(admin.cookie, { intent: "create-role", name, label: name, permissions: ["dashboard.access"] });
+      await post(admin.cookie, {
+        intent: "create-role",
+        name,
+        label: name,
+        permissions: ["dashboard.access"],
+      });
     const rm = await signedIn(["matrix_manager"]);
     const [guest, user] = await rolesNow(["plain_a", "plain_b"]);
     const roleRows = await db().selectFrom("role_permission").selectAll().execute();
