@@ -85,8 +85,10 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
         role="region"
         aria-label="Permissions matrix"
         // A scrollable region must be reachable by keyboard (axe: scrollable-region-focusable).
+        // Inline-size containment keeps the table's width, and `relative` its screen-reader-only
+        // texts, from widening the page on a phone.
         tabIndex={0}
-        className="max-w-full overflow-x-auto rounded-md border border-slate-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-800"
+        className="relative max-w-full overflow-x-auto rounded-md [contain:inline-size] border border-slate-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-800"
       >
         <table className="w-full text-sm">
           <caption className="sr-only">Permissions of each role</caption>
