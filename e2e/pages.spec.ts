@@ -57,11 +57,12 @@ test("an admin creates a custom role and edits a menu item, which the sidebar sh
   await expect(page.getByRole("columnheader", { name: /Support Agent/ })).toBeVisible();
   await expect(page.getByRole("checkbox", { name: "Support Agent: View Users" })).toBeChecked();
 
+  // The menu editor is one form with one Save.
   const teamsRow = page
     .getByRole("listitem")
     .filter({ has: page.locator('input[value="/dashboard/teams"]') });
   await teamsRow.getByLabel("Title").fill("Squads");
-  await teamsRow.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save menu" }).click();
   await expect(page.getByTestId("sidebar").getByRole("link", { name: "Squads" })).toBeVisible();
 });
 

@@ -129,19 +129,38 @@ describe("access control page", () => {
     expect(await keysOf(user.id)).toEqual(["dashboard.access"]);
   });
 
-  it("deletes custom roles only when nobody holds them; built-in roles never", async () => {
+  it("deletes a custom role, taking it from its holders in the same transaction; built-in roles never", async () => {
     const admin = await signedIn(["admin"]);
     await post(admin.cookie, { intent: "create-role", name: "temp", label: "Temp", permissions: [] });
     const temp = await role("temp");
-    const holder = await signedIn(["temp"]);
-    const refusedOut = await post(admin.cookie, { intent: "delete-role", roleId: temp.id });
-    expect(refusedOut.status).toBe(403);
-    expect((refusedOut.body as { formError: string }).formError).toMatch(/held by 1 user/);
-    await db().deleteFrom("user_role").where("user_id", "=", holder.id).execute();
+    const holder = await signedIn(["temp", "user"]);
     expect((await post(admin.cookie, { intent: "delete-role", roleId: temp.id })).status).toBe(302);
     expect(await db().selectFrom("role").select("id").where("name", "=", "temp").execute()).toEqual([]);
+    expect(
+      await db().selectFrom("user_role").select("role_id").where("user_id", "=", holder.id).execute(),
+    ).toEqual([{ role_id: (await role("user")).id }]);
+    const row = await db()
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "role.delete")
+      .where("target_id", "=", temp.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.details!)).toMatchObject({ removedFrom: [holder.id] });
     const manager = await role("manager");
     expect((await post(admin.cookie, { intent: "delete-role", roleId: manager.id })).status).toBe(403);
+  });
+
+  it("nobody deletes a role they hold themselves; nothing changed", async () => {
+    const admin = await signedIn(["admin"]);
+    await post(admin.cookie, { intent: "create-role", name: "own_role", label: "Own", permissions: [] });
+    const own = await role("own_role");
+    await db().insertInto("user_role").values({ user_id: admin.id, role_id: own.id }).execute();
+    const out = await post(admin.cookie, { intent: "delete-role", roleId: own.id });
+    expect(out.status).toBe(403);
+    expect((out.body as { formError: string }).formError).toMatch(/yourself/);
+    expect(
+      await db().selectFrom("user_role").select("user_id").where("role_id", "=", own.id).execute(),
+    ).toHaveLength(1);
   });
 
   it("edits and reorders menu items; the sidebar changes at once", async () => {
@@ -271,5 +290,218 @@ describe("access control page", () => {
     const logs = (await sidebar()).find((s) => s.url === "/dashboard/logs");
     expect(logs).toBeTruthy();
     expect((await post(admin.cookie, { intent: "move-up", id: logs!.id })).status).toBe(302);
+  });
+});
+
+/** The matrix form as the page posts it: roles[i].roleId, roles[i].label, roles[i].permissions. */
+function matrix(entries: { roleId: string; label: string; permissions: string[] }[]) {
+  const out: Record<string, string | string[]> = { intent: "save-matrix" };
+  for (const [i, e] of entries.entries()) {
+    out[`roles[${i}].roleId`] = e.roleId;
+    out[`roles[${i}].label`] = e.label;
+    out[`roles[${i}].permissions`] = e.permissions;
+  }
+  return out;
+}
+
+async function rolesNow(names: string[]) {
+  return Promise.all(
+    names.map(async (name) => {
+      const r = await role(name);
+      return { roleId: r.id, label: r.label, permissions: await keysOf(r.id) };
+    }),
+  );
+}
+
+describe("saving the whole role matrix", () => {
+  it("applies every changed role in one save, one audit row per changed role, none for unchanged ones", async () => {
+    const admin = await signedIn(["admin"]);
+    const [guest, user, manager] = await rolesNow(["guest", "user", "manager"]);
+    const auditsBefore = await db()
+      .selectFrom("audit_log")
+      .select("id")
+      .where("action", "=", "role.permissions.update")
+      .execute();
+    const out = await post(
+      admin.cookie,
+      matrix([
+        { ...guest!, permissions: [...guest!.permissions, "team.read"] },
+        { ...user!, permissions: [...user!.permissions, "log.read"], label: "Member" },
+        manager!,
+      ]),
+    );
+    expect(out.status, JSON.stringify(out.body)).toBe(302);
+    expect(await keysOf(guest!.roleId)).toContain("team.read");
+    expect(await keysOf(user!.roleId)).toContain("log.read");
+    expect((await role("user")).label).toBe("Member");
+    expect(await keysOf(manager!.roleId)).toEqual(manager!.permissions);
+    const audits = await db()
+      .selectFrom("audit_log")
+      .select(["target_id", "details"])
+      .where("action", "=", "role.permissions.update")
+      .execute();
+    const fresh = audits.slice(auditsBefore.length);
+    expect(fresh.map((a) => a.target_id).sort()).toEqual([guest!.roleId, user!.roleId].sort());
+  });
+
+  it("a single escalation refuses the whole save: 403 and the database unchanged", async () => {
+    const admin = await signedIn(["admin"]);
+    await post(admin.cookie, {
+      intent: "create-role",
+      name: "matrix_manager",
+      label: "Matrix Manager",
+      permissions: ["dashboard.access", "roles.manage", "team.read"],
+    });
+    for (const name of ["plain_a", "plain_b"])
+      await post(admin.cookie, {
+        intent: "create-role",
+        name,
+        label: name,
+        permissions: ["dashboard.access"],
+      });
+    const rm = await signedIn(["matrix_manager"]);
+    const [guest, user] = await rolesNow(["plain_a", "plain_b"]);
+    const roleRows = await db().selectFrom("role_permission").selectAll().execute();
+    const audits = await db().selectFrom("audit_log").select("id").execute();
+    const out = await post(
+      rm.cookie,
+      matrix([
+        { ...guest!, permissions: [...guest!.permissions, "team.read"] }, // allowed alone
+        { ...user!, permissions: [...user!.permissions, "settings.manage"] }, // not held
+      ]),
+    );
+    expect(out.status).toBe(403);
+    expect((out.body as { formError: string }).formError).toMatch(/settings.manage/);
+    expect(await db().selectFrom("role_permission").selectAll().execute()).toEqual(roleRows);
+    expect(await db().selectFrom("audit_log").select("id").execute()).toHaveLength(audits.length);
+  });
+
+  it("an unchanged role the actor may not edit can sit in the form; super_admin can never be sent", async () => {
+    const admin = await signedIn(["admin"]);
+    const rm = await signedIn(["matrix_manager"]);
+    const [adminRole, plain] = await rolesNow(["admin", "plain_a"]);
+    const ok = await post(rm.cookie, matrix([adminRole!, { ...plain!, label: "Plain A" }]));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(302);
+    expect((await role("plain_a")).label).toBe("Plain A");
+    const changedAdmin = await post(rm.cookie, matrix([{ ...adminRole!, label: "Guest" }]));
+    expect(changedAdmin.status).toBe(403);
+    expect((await role("admin")).label).toBe(adminRole!.label);
+
+    const superRole = await role("super_admin");
+    const out = await post(
+      admin.cookie,
+      matrix([{ roleId: superRole.id, label: "Super Admin", permissions: [] }]),
+    );
+    expect(out.status).toBe(403);
+  });
+
+  it("validates the form (400 with conform's reply), refuses an unknown role (404), and needs roles.manage", async () => {
+    const admin = await signedIn(["admin"]);
+    const [guest] = await rolesNow(["guest"]);
+    const bad = await post(admin.cookie, matrix([{ ...guest!, label: "", permissions: ["nope"] }]));
+    expect(bad.status).toBe(400);
+    expect((bad.body as { submission: { error: Record<string, string[]> } }).submission.error).toHaveProperty(
+      "roles[0].label",
+    );
+    const twice = await post(admin.cookie, matrix([guest!, guest!]));
+    expect(twice.status).toBe(400);
+    const gone = await post(admin.cookie, matrix([{ ...guest!, roleId: crypto.randomUUID() }]));
+    expect(gone.status).toBe(404);
+    const manager = await signedIn(["manager"]);
+    const before = await keysOf(guest!.roleId);
+    const out = await post(manager.cookie, matrix([{ ...guest!, permissions: ["dashboard.access"] }]));
+    expect(out.status).toBe(403);
+    expect(await keysOf(guest!.roleId)).toEqual(before);
+  });
+
+  it("the loader says which roles the actor may edit", async () => {
+    const rm = await signedIn(["matrix_manager"]);
+    const out = await run(() => loader(args(request("/dashboard/access", { cookie: rm.cookie }))));
+    const roles = (out.body as { roles: { name: string; editable: boolean }[] }).roles;
+    const editable = Object.fromEntries(roles.map((r) => [r.name, r.editable]));
+    expect(editable).toMatchObject({ super_admin: false, admin: false, plain_a: true, matrix_manager: true });
+  });
+});
+
+/** The menu form as the page posts it, items in the order wanted. */
+function menuForm(
+  items: { id: string; title: string; url: string; icon: string; required_permission: string }[],
+) {
+  const out: Record<string, string> = { intent: "save-menu" };
+  for (const [i, item] of items.entries()) {
+    out[`items[${i}].id`] = item.id;
+    out[`items[${i}].title`] = item.title;
+    out[`items[${i}].url`] = item.url;
+    out[`items[${i}].icon`] = item.icon;
+    out[`items[${i}].requiredPermission`] = item.required_permission;
+  }
+  return out;
+}
+
+describe("saving the whole menu in one form", () => {
+  const items = () => db().selectFrom("menu_item").selectAll().orderBy("position").execute();
+
+  it("saves fields and order at once; the sidebar follows; one audit row per changed item", async () => {
+    const admin = await signedIn(["admin"]);
+    const before = await items();
+    const [first, second, ...rest] = before;
+    const auditsBefore = await db()
+      .selectFrom("audit_log")
+      .select("id")
+      .where("action", "=", "menu.update")
+      .execute();
+    const out = await post(admin.cookie, menuForm([{ ...second!, title: "Moved up" }, first!, ...rest]));
+    expect(out.status, JSON.stringify(out.body)).toBe(302);
+    const after = await items();
+    expect(after.map((i) => i.id)).toEqual([second!.id, first!.id, ...rest.map((r) => r.id)]);
+    expect(after[0]!.title).toBe("Moved up");
+    const root = await run(() => rootLoader(args(request("/dashboard", { cookie: admin.cookie }))));
+    expect((root.body as { sidebar: { id: string }[] }).sidebar[0]!.id).toBe(second!.id);
+    const audits = await db()
+      .selectFrom("audit_log")
+      .select("target_id")
+      .where("action", "=", "menu.update")
+      .execute();
+    expect(
+      audits
+        .slice(auditsBefore.length)
+        .map((a) => a.target_id)
+        .sort(),
+    ).toEqual([first!.id, second!.id].sort());
+  });
+
+  it("two items may swap their URLs in one save", async () => {
+    const admin = await signedIn(["admin"]);
+    const [a, b, ...rest] = await items();
+    const out = await post(admin.cookie, menuForm([{ ...a!, url: b!.url }, { ...b!, url: a!.url }, ...rest]));
+    expect(out.status, JSON.stringify(out.body)).toBe(302);
+    const [a2, b2] = await items();
+    expect([a2!.url, b2!.url]).toEqual([b!.url, a!.url]);
+    await post(admin.cookie, menuForm([a!, b!, ...rest]));
+  });
+
+  it("two items leading to one page: 400 on that item's URL, nothing changed; 404 for an unknown item", async () => {
+    const admin = await signedIn(["admin"]);
+    const before = await items();
+    const [a, b, ...rest] = before;
+    const out = await post(admin.cookie, menuForm([a!, { ...b!, url: `${a!.url.toUpperCase()}/` }, ...rest]));
+    expect(out.status).toBe(400);
+    expect(
+      (out.body as { submission: { error: Record<string, string[]> } }).submission.error["items[1].url"]![0],
+    ).toMatch(/already links/);
+    const gone = await post(admin.cookie, menuForm([{ ...a!, id: crypto.randomUUID() }, b!, ...rest]));
+    expect(gone.status).toBe(404);
+    expect(await items()).toEqual(before);
+  });
+
+  it("an item left out of the form (added meanwhile) keeps its place after the ones sent", async () => {
+    const admin = await signedIn(["admin"]);
+    const before = await items();
+    const [first, ...rest] = before;
+    const out = await post(admin.cookie, menuForm(rest));
+    expect(out.status).toBe(302);
+    expect((await items()).map((i) => i.id)).toEqual([...rest.map((r) => r.id), first!.id]);
+    await post(admin.cookie, menuForm(before));
+    expect((await items()).map((i) => i.id)).toEqual(before.map((i) => i.id));
   });
 });

@@ -1,34 +1,11 @@
-import { z } from "zod";
+import type { z } from "zod";
+import type { MenuItem } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
-import { MENU_ICON_NAMES } from "./menu";
 import { invalidateMenu, menuItems } from "./menu.server";
-import { PERMISSION_KEYS } from "./permissions";
-
-export const menuItemSchema = z.object({
-  id: z.string().uuid(),
-  title: z.string().trim().min(1, "Enter a title.").max(60),
-  url: z
-    .string()
-    .trim()
-    .regex(/^\/[A-Za-z0-9/_-]*$/, "Use a path inside the app, such as /dashboard/reports.")
-    // Routes match without regard to case or a trailing slash: one spelling per page, so two
-    // items cannot lead to the same page under different URLs.
-    .transform((url) =>
-      url
-        .toLowerCase()
-        .replace(/\/{2,}/g, "/")
-        .replace(/(.)\/$/, "$1"),
-    ),
-  icon: z.enum(MENU_ICON_NAMES, {
-    message: "Choose one of the listed icons.",
-  }),
-  requiredPermission: z.enum(PERMISSION_KEYS as [string, ...string[]], {
-    message: "Choose a permission from the list.",
-  }),
-});
+import type { menuItemSchema, saveMenuSchema } from "./menu-schemas";
 
 export async function updateMenuItem(
   actor: SessionUser,
@@ -115,4 +92,87 @@ export async function moveMenuItem(
       );
     });
   await invalidateMenu();
+}
+
+const fieldsOf = (row: MenuItem) => ({
+  title: row.title,
+  url: row.url,
+  icon: row.icon,
+  required_permission: row.required_permission,
+});
+
+/**
+ * Saves every item's fields and the order in one transaction, with one audit row per item that
+ * changed (fields or place). Items added meanwhile (the seed, another admin) and left out of the
+ * form keep their relative order after the ones sent. Returns how many items changed.
+ */
+export async function saveMenu(
+  actor: SessionUser,
+  input: z.infer<typeof saveMenuSchema>,
+  origin: AuditOrigin,
+) {
+  const rows = await db().selectFrom("menu_item").selectAll().orderBy("position").orderBy("title").execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const item of input.items)
+    if (!byId.has(item.id)) throw new NotFound("That menu item no longer exists.");
+  const sent = new Set(input.items.map((i) => i.id));
+  const untouched = rows.filter((r) => !sent.has(r.id));
+  for (const [i, item] of input.items.entries()) {
+    const clash = untouched.find((r) => r.url === item.url);
+    if (clash) throw new InvalidInput(`"${clash.title}" already links to ${item.url}.`, `items[${i}].url`);
+  }
+  const wanted = [
+    ...input.items.map((item) => ({
+      id: item.id,
+      title: item.title,
+      url: item.url,
+      icon: item.icon,
+      required_permission: item.requiredPermission,
+    })),
+    ...untouched.map((r) => ({ id: r.id, ...fieldsOf(r) })),
+  ].map((item, i) => ({ ...item, position: i + 1 }));
+  const changed = wanted.filter((item) => {
+    const row = byId.get(item.id)!;
+    return (
+      row.title !== item.title ||
+      row.url !== item.url ||
+      row.icon !== item.icon ||
+      row.required_permission !== item.required_permission ||
+      row.position !== item.position
+    );
+  });
+  if (!changed.length) return 0;
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      // URLs are unique: park the moving ones first so two items can swap theirs.
+      for (const item of changed)
+        if (item.url !== byId.get(item.id)!.url)
+          await trx
+            .updateTable("menu_item")
+            .set({ url: `/__moving/${item.id}` })
+            .where("id", "=", item.id)
+            .execute();
+      for (const item of changed) {
+        const before = byId.get(item.id)!;
+        const { id, ...after } = item;
+        await trx
+          .updateTable("menu_item")
+          .set({ ...after, updated_at: now() })
+          .where("id", "=", id)
+          .execute();
+        await audit(
+          origin,
+          {
+            action: "menu.update",
+            actor,
+            target: { type: "menu_item", id },
+            details: { before: { ...fieldsOf(before), position: before.position }, after },
+          },
+          trx,
+        );
+      }
+    });
+  await invalidateMenu();
+  return changed.length;
 }

@@ -1,36 +1,20 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Database } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
-import { PERMISSION_KEYS } from "./permissions";
-import { invalidateRoles, roleGrants } from "./role-cache.server";
+import { invalidateRoles, type RoleGrant, roleGrants } from "./role-cache.server";
+import type { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "./role-schemas";
 import { assertMayEditRole } from "./rules.server";
 
-export const roleNameSchema = z
-  .string()
-  .trim()
-  .min(2, "Use at least 2 characters.")
-  .max(40)
-  .regex(/^[a-z][a-z0-9_]*$/, "Lowercase letters, digits and underscores, starting with a letter.");
-
-export const createRoleSchema = z.object({
-  name: roleNameSchema,
-  label: z.string().trim().min(1, "Enter a label.").max(80),
-  permissions: z.array(z.enum(PERMISSION_KEYS as [string, ...string[]])).max(100),
-});
-
-export const updateRoleSchema = z.object({
-  roleId: z.string().uuid(),
-  label: z.string().trim().min(1, "Enter a label.").max(80),
-  permissions: z.array(z.enum(PERMISSION_KEYS as [string, ...string[]])).max(100),
-});
-
-/** Roles with how many users hold each, for the access page. */
-export async function listRoles() {
+/**
+ * Roles with how many users hold each, for the access page; `editable` says whether the actor may
+ * change the role (it holds nothing they lack, and is not Super Admin).
+ */
+export async function listRoles(actor?: SessionUser) {
   const [grants, counts] = await Promise.all([
     roleGrants(),
     db()
@@ -49,7 +33,17 @@ export async function listRoles() {
     system: system.has(r.id),
     permissions: [...r.permissions].sort(),
     users: Number(counts.find((c) => c.role_id === r.id)?.count ?? 0),
+    editable: !r.all && (!actor || mayEdit(actor, r)),
   }));
+}
+
+function mayEdit(actor: SessionUser, role: RoleGrant) {
+  try {
+    assertMayEditRole(actor, role);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Nobody hands a role a permission they do not hold themselves. */
@@ -99,12 +93,11 @@ export async function createRole(
   return id;
 }
 
-export async function updateRole(
-  actor: SessionUser,
-  input: z.infer<typeof updateRoleSchema>,
-  origin: AuditOrigin,
-) {
-  const role = (await roleGrants()).get(input.roleId);
+type RoleEdit = z.infer<typeof updateRoleSchema>;
+type RoleChange = { role: RoleGrant; label: string; before: string[]; after: string[] };
+
+/** The rules for changing one role, checked before anything is written. */
+function checkedChange(actor: SessionUser, role: RoleGrant | undefined, input: RoleEdit): RoleChange {
   if (!role) throw new NotFound("That role no longer exists.");
   if (role.all) throw new RuleViolation("Super Admin holds every permission and cannot be edited.");
   assertMayEditRole(actor, role);
@@ -115,32 +108,80 @@ export async function updateRole(
     ...after.filter((p) => !before.includes(p)),
     ...before.filter((p) => !after.includes(p)),
   ]);
+  return { role, label: input.label, before, after };
+}
+
+async function applyChange(
+  change: RoleChange,
+  actor: SessionUser,
+  origin: AuditOrigin,
+  trx: Kysely<Database>,
+) {
+  const { role, label, before, after } = change;
+  await trx.updateTable("role").set({ label, updated_at: now() }).where("id", "=", role.id).execute();
+  await setLinks(role.id, after, trx);
+  await audit(
+    origin,
+    {
+      action: "role.permissions.update",
+      actor,
+      target: { type: "role", id: role.id },
+      details: { before: { label: role.label, permissions: before }, after: { label, permissions: after } },
+    },
+    trx,
+  );
+}
+
+export async function updateRole(actor: SessionUser, input: RoleEdit, origin: AuditOrigin) {
+  const change = checkedChange(actor, (await roleGrants()).get(input.roleId), input);
   await db()
     .transaction()
-    .execute(async (trx) => {
-      await trx
-        .updateTable("role")
-        .set({ label: input.label, updated_at: now() })
-        .where("id", "=", role.id)
-        .execute();
-      await setLinks(role.id, after, trx);
-      await audit(
-        origin,
-        {
-          action: "role.permissions.update",
-          actor,
-          target: { type: "role", id: role.id },
-          details: {
-            before: { label: role.label, permissions: before },
-            after: { label: input.label, permissions: after },
-          },
-        },
-        trx,
-      );
-    });
+    .execute((trx) => applyChange(change, actor, origin, trx));
   await invalidateRoles();
 }
 
+/**
+ * Saves the whole matrix at once: every changed role passes the same rules as a single save
+ * (checked for all before anything is written, so one refusal changes nothing), then all are
+ * written in one transaction with one audit row per changed role. Unchanged roles are neither
+ * checked nor written, so a role the actor may not edit can sit in the form untouched.
+ * Returns how many roles changed.
+ */
+export async function saveRoleMatrix(
+  actor: SessionUser,
+  input: z.infer<typeof saveMatrixSchema>,
+  origin: AuditOrigin,
+) {
+  const grants = await roleGrants();
+  const changes: RoleChange[] = [];
+  for (const edit of input.roles) {
+    const role = grants.get(edit.roleId);
+    if (role && !role.all && unchanged(role, edit)) continue;
+    changes.push(checkedChange(actor, role, edit));
+  }
+  if (!changes.length) return 0;
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      for (const change of changes) await applyChange(change, actor, origin, trx);
+    });
+  await invalidateRoles();
+  return changes.length;
+}
+
+function unchanged(role: RoleGrant, edit: RoleEdit) {
+  const after = new Set(edit.permissions);
+  return (
+    role.label === edit.label &&
+    after.size === role.permissions.size &&
+    [...after].every((p) => role.permissions.has(p))
+  );
+}
+
+/**
+ * Deletes a custom role. Its holders lose it (the page asks for the role's name first when anyone
+ * holds it); nobody deletes a role they hold themselves, as nobody removes their own roles.
+ */
 export async function deleteRole(actor: SessionUser, input: { roleId: string }, origin: AuditOrigin) {
   const { roleId } = input;
   const role = await db().selectFrom("role").selectAll().where("id", "=", roleId).executeTakeFirst();
@@ -151,13 +192,15 @@ export async function deleteRole(actor: SessionUser, input: { roleId: string }, 
   await db()
     .transaction()
     .execute(async (trx) => {
-      const { count } = await trx
+      const holders = await trx
         .selectFrom("user_role")
-        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .select("user_id")
         .where("role_id", "=", roleId)
-        .executeTakeFirstOrThrow();
-      if (Number(count) > 0)
-        throw new RuleViolation(`"${role.label}" is held by ${count} user(s); remove it from them first.`);
+        .execute();
+      const members = holders.map((h) => h.user_id);
+      if (members.includes(actor.id))
+        throw new RuleViolation(`You hold "${role.label}" yourself: you cannot delete it.`);
+      await trx.deleteFrom("user_role").where("role_id", "=", roleId).execute();
       await trx.deleteFrom("role").where("id", "=", roleId).execute();
       await audit(
         origin,
@@ -165,7 +208,14 @@ export async function deleteRole(actor: SessionUser, input: { roleId: string }, 
           action: "role.delete",
           actor,
           target: { type: "role", id: roleId },
-          details: { before: { name: role.name, label: role.label } },
+          details: {
+            before: {
+              name: role.name,
+              label: role.label,
+              permissions: grant ? [...grant.permissions].sort() : [],
+            },
+            removedFrom: members,
+          },
         },
         trx,
       );

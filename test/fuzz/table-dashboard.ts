@@ -54,6 +54,22 @@ export const DASHBOARD: FuzzTarget[] = [
     label: names,
     "permissions[]": oneOf(p.permissions),
   })),
+  formIntent(ACCESS, "/dashboard/access", "save-matrix", (p) => ({
+    "roles[0].roleId": ids(p.roles),
+    "roles[0].label": names,
+    "roles[0].permissions": oneOf(p.permissions),
+    "roles[1].roleId": ids(p.roles),
+    "roles[1].permissions": oneOf(p.permissions),
+  })),
+  formIntent(ACCESS, "/dashboard/access", "save-menu", (p) => ({
+    "items[0].id": ids(p.menu),
+    "items[0].title": names,
+    "items[0].url": menuUrl,
+    "items[0].icon": oneOf(["users", "settings", "shield", "x"]),
+    "items[0].requiredPermission": oneOf(p.permissions),
+    "items[1].id": ids(p.menu),
+    "items[1].url": menuUrl,
+  })),
   formIntent(ACCESS, "/dashboard/access", "delete-role", (p) => ({ roleId: ids(p.roles) })),
   formIntent(ACCESS, "/dashboard/access", "update-menu", (p) => ({
     id: ids(p.menu),

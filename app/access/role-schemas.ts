@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { PERMISSION_KEYS } from "./permissions";
+
+// The access page's role forms, one schema per form, read by the action and by the browser
+// (through the form pipeline), so both sides check the same rules.
+
+export const roleNameSchema = z
+  .string()
+  .trim()
+  .min(2, "Use at least 2 characters.")
+  .max(40)
+  .regex(/^[a-z][a-z0-9_]*$/, "Lowercase letters, digits and underscores, starting with a letter.");
+
+export const createRoleSchema = z.object({
+  name: roleNameSchema,
+  label: z.string().trim().min(1, "Enter a label.").max(80),
+  permissions: z.array(z.enum(PERMISSION_KEYS as [string, ...string[]])).max(100),
+});
+
+export const updateRoleSchema = z.object({
+  roleId: z.string().uuid(),
+  label: z.string().trim().min(1, "Enter a label.").max(80),
+  permissions: z.array(z.enum(PERMISSION_KEYS as [string, ...string[]])).max(100),
+});
+
+const permissionList = z.array(z.enum(PERMISSION_KEYS as [string, ...string[]])).max(100);
+
+/**
+ * The whole role × permission matrix in one form: every role the actor may edit, with its label
+ * and the permissions ticked. Roles left out stay as they are.
+ */
+export const saveMatrixSchema = z.object({
+  roles: z
+    .array(
+      z.object({
+        roleId: z.string().uuid(),
+        label: z.string().trim().min(1, "Enter a label.").max(80),
+        permissions: permissionList,
+      }),
+    )
+    .min(1, "There is no role to save.")
+    .max(100)
+    .refine((roles) => new Set(roles.map((r) => r.roleId)).size === roles.length, "Each role once."),
+});

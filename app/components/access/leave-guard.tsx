@@ -1,0 +1,57 @@
+import { useEffect, useRef } from "react";
+import { useBlocker } from "react-router";
+import { Button } from "../ui/button";
+import { Dialog, DialogContent, DialogFooter } from "../ui/dialog";
+
+/**
+ * Warns before unsaved changes are dropped: a dialog for a link inside the app (Escape or "Stay"
+ * keeps the page, "Leave without saving" goes on), the browser's own prompt for closing the tab or
+ * reloading. Submitting to the page itself is never blocked.
+ */
+export function LeaveGuard({ when, what }: { when: boolean; what: string }) {
+  const previous = useRef<HTMLElement | null>(null);
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => {
+    const block = when && currentLocation.pathname !== nextLocation.pathname;
+    // The dialog has no trigger: focus goes back to whatever started the navigation.
+    if (block) previous.current = document.activeElement as HTMLElement | null;
+    return block;
+  });
+
+  useEffect(() => {
+    if (!when) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [when]);
+
+  const blocked = blocker.state === "blocked";
+  return (
+    <Dialog
+      open={blocked}
+      onOpenChange={(open) => {
+        if (!open && blocker.state === "blocked") blocker.reset();
+      }}
+    >
+      <DialogContent
+        title="Leave without saving?"
+        description={`${what} will be lost if you leave this page now.`}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          if (previous.current?.isConnected) previous.current.focus();
+        }}
+      >
+        <DialogFooter>
+          <Button type="button" variant="secondary" onClick={() => blocker.reset?.()}>
+            Stay on this page
+          </Button>
+          <Button type="button" variant="danger" onClick={() => blocker.proceed?.()}>
+            Leave without saving
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,134 @@
+import { ArrowDown, ArrowUp } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Form } from "react-router";
+import { saveMenuSchema } from "../../access/menu-schemas";
+import { PERMISSIONS } from "../../access/permissions";
+import { FormErrors, SelectField, TextField } from "../forms/fields";
+import { getFormProps, useAppForm } from "../forms/use-app-form";
+import { useIsPending } from "../forms/use-is-pending";
+import { MENU_ICONS, menuIcon } from "../icons";
+import { Button } from "../ui/button";
+import type { MenuRow } from "./types";
+
+const INTENT = "save-menu";
+
+/**
+ * The sidebar menu as one form: every item's fields, "Move up"/"Move down" to reorder (buttons
+ * named for their item, focus staying on the moved item), and one Save for all of it.
+ */
+export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty: boolean) => void }) {
+  const [form, fields] = useAppForm({
+    schema: saveMenuSchema,
+    id: "menu-editor",
+    intent: INTENT,
+    defaultValue: {
+      items: menu.map((m) => ({
+        id: m.id,
+        title: m.title,
+        url: m.url,
+        icon: m.icon,
+        requiredPermission: m.required_permission,
+      })),
+      // conform's DefaultValue type has an index signature of strings that a list cannot satisfy
+    } as never,
+  });
+  const saving = useIsPending({ intent: INTENT });
+  const items = fields.items.getFieldList();
+  const listRef = useRef<HTMLOListElement>(null);
+  const [moved, setMoved] = useState<{ id: string; direction: "up" | "down" } | null>(null);
+  const [announce, setAnnounce] = useState("");
+
+  useEffect(() => onDirty(form.dirty), [form.dirty, onDirty]);
+
+  // The moved item's inputs are rebuilt in their new place: focus follows it, onto the same
+  // button, or the other one when it reached an end.
+  useEffect(() => {
+    if (!moved) return;
+    const li = listRef.current?.querySelector<HTMLElement>(`[data-item="${moved.id}"]`);
+    const same = li?.querySelector<HTMLButtonElement>(`[data-move="${moved.direction}"]`);
+    const other = li?.querySelector<HTMLButtonElement>(
+      `[data-move="${moved.direction === "up" ? "down" : "up"}"]`,
+    );
+    (same && !same.disabled ? same : other)?.focus();
+    setMoved(null);
+  });
+
+  function move(index: number, direction: "up" | "down", id: string, title: string) {
+    const to = direction === "up" ? index - 1 : index + 1;
+    form.reorder({ name: fields.items.name, from: index, to });
+    setMoved({ id, direction });
+    setAnnounce(`${title} moved to position ${to + 1} of ${items.length}.`);
+  }
+
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3">
+      <FormErrors form={form} />
+      <p role="status" className="sr-only">
+        {announce}
+      </p>
+      <ol ref={listRef} className="flex flex-col gap-3">
+        {items.map((item, i) => {
+          const f = item.getFieldset();
+          const id = String(f.id.value ?? f.id.initialValue ?? "");
+          const title = String(f.title.value ?? f.title.initialValue ?? "");
+          const Icon = menuIcon(String(f.icon.value ?? f.icon.initialValue ?? ""));
+          return (
+            <li
+              key={item.key}
+              data-item={id}
+              className="rounded-md border border-slate-200 p-3 dark:border-slate-800"
+            >
+              <input type="hidden" name={f.id.name} value={id} />
+              <div className="grid items-end gap-2 sm:grid-cols-[auto_1fr_1fr_1fr_1fr_auto]">
+                <Icon aria-hidden className="mb-2 size-5" />
+                <TextField meta={f.title} label="Title" />
+                <TextField meta={f.url} label="URL" />
+                <SelectField meta={f.icon} label="Icon">
+                  {Object.keys(MENU_ICONS).map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </SelectField>
+                <SelectField meta={f.requiredPermission} label="Required permission">
+                  {PERMISSIONS.map((p) => (
+                    <option key={p.key} value={p.key}>
+                      {p.key}
+                    </option>
+                  ))}
+                </SelectField>
+                <div className="flex gap-1">
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    data-move="up"
+                    disabled={i === 0}
+                    aria-label={`Move ${title} up`}
+                    onClick={() => move(i, "up", id, title)}
+                  >
+                    <ArrowUp aria-hidden className="size-4" />
+                  </Button>
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    data-move="down"
+                    disabled={i === items.length - 1}
+                    aria-label={`Move ${title} down`}
+                    onClick={() => move(i, "down", id, title)}
+                  >
+                    <ArrowDown aria-hidden className="size-4" />
+                  </Button>
+                </div>
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      <div>
+        <Button name="intent" value={INTENT} pending={saving}>
+          Save menu
+        </Button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,220 @@
+import { Lock } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Form } from "react-router";
+import { PERMISSIONS } from "../../access/permissions";
+import { saveMatrixSchema } from "../../access/role-schemas";
+import { FormErrors } from "../forms/fields";
+import { getFormProps, useAppForm } from "../forms/use-app-form";
+import { useIsPending } from "../forms/use-is-pending";
+import { Button } from "../ui/button";
+import { DeleteRole } from "./delete-role";
+import type { RoleRow } from "./types";
+
+const INTENT = "save-matrix";
+const FORM_ID = "role-matrix";
+
+/** Boxes and labels whose value differs from what was loaded. */
+function countChanges(form: HTMLFormElement) {
+  let n = 0;
+  for (const el of form.querySelectorAll<HTMLInputElement>("input[name]")) {
+    if (
+      el.type === "checkbox"
+        ? el.checked !== el.defaultChecked
+        : el.type === "text" && el.value !== el.defaultValue
+    )
+      n++;
+  }
+  return n;
+}
+
+const stickyCell = "sticky left-0 z-10 bg-white dark:bg-slate-900";
+
+/**
+ * The role × permission matrix as one form: tick across any roles, then one Save (or Discard).
+ * The bar under it counts the unsaved changes; `onChanges` tells the page, which warns on leaving.
+ * Roles the viewer may not change are shown, not sent.
+ */
+export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: (n: number) => void }) {
+  const [form, fields] = useAppForm({ schema: saveMatrixSchema, id: FORM_ID, intent: INTENT });
+  const saving = useIsPending({ intent: INTENT });
+  const [changes, setChanges] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  const barRef = useRef<HTMLDivElement>(null);
+  const regionRef = useRef<HTMLDivElement>(null);
+  const discarding = useRef(false);
+  const editable = roles.filter((r) => r.editable);
+  const rows = fields.roles.getFieldList();
+
+  const recount = useCallback(() => {
+    if (!formRef.current) return;
+    const n = countChanges(formRef.current);
+    setChanges(n);
+    onChanges(n);
+  }, [onChanges]);
+
+  // Saved data arrives as new defaults: what is still unsaved is counted again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: roles is the trigger, not an input
+  useEffect(() => recount(), [roles, recount]);
+
+  function onReset() {
+    if (barRef.current?.contains(document.activeElement)) {
+      // The bar goes away with the changes. After Discard focus stays on the matrix; after a save
+      // it is let go, so the toast that says what was saved takes it.
+      if (discarding.current) regionRef.current?.focus();
+      else (document.activeElement as HTMLElement).blur();
+    }
+    discarding.current = false;
+    // The inputs hold their defaults only once the reset has run.
+    setTimeout(recount);
+  }
+
+  return (
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      ref={formRef}
+      onChange={recount}
+      onInput={recount}
+      onReset={onReset}
+      className="flex flex-col gap-3"
+    >
+      <FormErrors form={form} />
+      {/* Scrolls on its own on a narrow screen; focusable so the keyboard can scroll it too. */}
+      <div
+        ref={regionRef}
+        role="region"
+        aria-label="Permissions matrix"
+        // A scrollable region must be reachable by keyboard (axe: scrollable-region-focusable).
+        // Inline-size containment keeps the table's width, and `relative` its screen-reader-only
+        // texts, from widening the page on a phone.
+        tabIndex={0}
+        className="relative max-w-full overflow-x-auto rounded-md [contain:inline-size] border border-slate-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-800"
+      >
+        <table className="w-full text-sm">
+          <caption className="sr-only">Permissions of each role</caption>
+          <thead className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950">
+            <tr>
+              <th scope="col" className={`${stickyCell} bg-slate-50 px-3 py-2 text-left dark:bg-slate-950`}>
+                Permission
+              </th>
+              {roles.map((r) => (
+                <th key={r.id} scope="col" className="px-3 py-2 text-center align-top font-medium">
+                  {r.label}
+                  <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
+                    {r.users} user{r.users === 1 ? "" : "s"}
+                  </span>
+                  {!r.system && r.editable ? <DeleteRole role={r} /> : null}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {PERMISSIONS.map((p) => (
+              <tr key={p.key} className="border-b border-slate-100 dark:border-slate-800">
+                <th scope="row" className={`${stickyCell} px-3 py-1 text-left font-normal`}>
+                  {p.label}
+                  <code className="block text-xs text-slate-600 dark:text-slate-400">{p.key}</code>
+                </th>
+                {roles.map((r) => {
+                  const index = editable.indexOf(r);
+                  return (
+                    <td key={r.id} className="px-3 py-1 text-center">
+                      {r.all ? (
+                        <span title="All permissions">
+                          <Lock
+                            aria-label={`${r.label} holds all permissions`}
+                            className="inline size-4 text-slate-600 dark:text-slate-400"
+                          />
+                        </span>
+                      ) : (
+                        <input
+                          key={`${r.id}:${r.permissions.includes(p.key)}`}
+                          type="checkbox"
+                          name={index >= 0 ? `roles[${index}].permissions` : undefined}
+                          value={p.key}
+                          defaultChecked={r.permissions.includes(p.key)}
+                          disabled={index < 0}
+                          aria-label={`${r.label}: ${p.label}`}
+                          className="size-4 accent-indigo-600"
+                        />
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+            <tr>
+              <th scope="row" className={`${stickyCell} px-3 py-2 text-left font-normal`}>
+                Label
+              </th>
+              {roles.map((r) => {
+                const index = editable.indexOf(r);
+                const label = index >= 0 ? rows[index]?.getFieldset().label : undefined;
+                return (
+                  <td key={r.id} className="px-3 py-2 align-top">
+                    {index < 0 ? (
+                      <p className="text-center text-xs text-slate-600 dark:text-slate-400">
+                        {r.all ? "All permissions (locked)" : "Not yours to change"}
+                      </p>
+                    ) : (
+                      <>
+                        <input type="hidden" name={`roles[${index}].roleId`} value={r.id} />
+                        <label className="sr-only" htmlFor={`${FORM_ID}-label-${r.id}`}>
+                          Label of {r.name}
+                        </label>
+                        <input
+                          key={`${r.id}:${r.label}`}
+                          id={`${FORM_ID}-label-${r.id}`}
+                          name={`roles[${index}].label`}
+                          defaultValue={r.label}
+                          maxLength={80}
+                          aria-invalid={label?.errors ? true : undefined}
+                          aria-describedby={label?.errors ? label.errorId : undefined}
+                          className="w-32 rounded border border-slate-400 bg-white px-2 py-1 text-xs text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+                        />
+                        {label?.errors ? (
+                          <p id={label.errorId} className="mt-1 text-xs text-red-700 dark:text-red-400">
+                            {label.errors[0]}
+                          </p>
+                        ) : null}
+                      </>
+                    )}
+                  </td>
+                );
+              })}
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <div
+        ref={barRef}
+        className={
+          changes
+            ? "sticky bottom-2 z-20 flex flex-wrap items-center gap-3 rounded-md border border-amber-600 bg-amber-50 p-3 text-amber-950 shadow dark:bg-amber-950 dark:text-amber-50"
+            : "sr-only"
+        }
+      >
+        <p role="status" className="text-sm font-medium">
+          {changes ? `${changes} unsaved change${changes === 1 ? "" : "s"}` : ""}
+        </p>
+        {changes ? (
+          <>
+            <Button name="intent" value={INTENT} pending={saving}>
+              Save
+            </Button>
+            <Button
+              type="button"
+              variant="secondary"
+              onClick={() => {
+                discarding.current = true;
+                formRef.current?.reset();
+              }}
+            >
+              Discard
+            </Button>
+          </>
+        ) : null}
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,14 @@
+/** A role as the access page's loader lists it. */
+export type RoleRow = {
+  id: string;
+  name: string;
+  label: string;
+  all: boolean;
+  system: boolean;
+  permissions: string[];
+  users: number;
+  /** The viewer may change it (it holds nothing they lack and is not Super Admin). */
+  editable: boolean;
+};
+
+export type MenuRow = { id: string; title: string; url: string; icon: string; required_permission: string };
