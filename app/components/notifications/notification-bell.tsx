@@ -3,10 +3,10 @@ import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { onStreamOpen, onSystemEvent } from "../../events/event-source";
 import { formatDateTime } from "../format";
-import { LevelBadge } from "./level-badge";
 import { showToast } from "../toaster";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
+import { LevelBadge } from "./level-badge";
 
 type Item = {
   id: string;
