@@ -56,8 +56,9 @@ const ids = z.array(z.string().uuid()).max(50).default([]);
 
 /**
  * The composer as posted: the audience is a radio (`audience`) with the ids in `roleIds` or
- * `teamIds`, email a checkbox. It parses to a BroadcastInput; a missing choice of roles or teams is
- * reported on `audience`, beside the other fields' errors.
+ * `teamIds`, email a checkbox; toBroadcastInput makes it what sendBroadcast takes (conform reads the
+ * form's constraints from this schema, which it cannot through a transform). A missing choice of
+ * roles or teams is reported on `audience`, beside the other fields' errors.
  */
 export const broadcastFormSchema = z
   .object({
@@ -77,17 +78,19 @@ export const broadcastFormSchema = z
     message: "Choose at least one team.",
     path: ["audience"],
     when: () => true,
-  })
-  .transform(
-    (v): BroadcastInput => ({
-      title: v.title,
-      message: v.message,
-      level: v.level,
-      link: v.link,
-      audience: audienceOf(v),
-      email: v.email,
-    }),
-  );
+  });
+
+/** The composer's parsed fields as what sendBroadcast takes. */
+export function toBroadcastInput(v: z.output<typeof broadcastFormSchema>): BroadcastInput {
+  return {
+    title: v.title,
+    message: v.message,
+    level: v.level,
+    link: v.link,
+    audience: audienceOf(v),
+    email: v.email,
+  };
+}
 
 /** The audience the composer's fields name (also what the page asks the size of). */
 export function audienceOf(v: { audience?: string; roleIds?: string[]; teamIds?: string[] }): Audience {

@@ -32,6 +32,7 @@ import {
   audienceOf,
   audienceSchema,
   broadcastFormSchema,
+  toBroadcastInput,
 } from "../notifications/broadcast-schema";
 import { NOTICE_LEVELS } from "../notifications/levels";
 import { createTask } from "../tasks/create-task.server";
@@ -75,7 +76,7 @@ export const action = (args: Route.ActionArgs) =>
     {
       schema: broadcastFormSchema,
       run: async ({ actor, input }) => {
-        const { id, recipients } = await sendBroadcast(actor, input, args);
+        const { id, recipients } = await sendBroadcast(actor, toBroadcastInput(input), args);
         if (recipients === 0)
           return refused(
             "Nobody is in that audience; the notice was recorded but reached no one.",
@@ -180,7 +181,7 @@ function Composer({ roles, teams }: { roles: Choice[]; teams: { id: string; name
       element.requestSubmit();
       return;
     }
-    const audience = parsed.value.audience;
+    const audience = audienceOf(parsed.value);
     const query = new URLSearchParams({ audience: audience.kind });
     if (audience.kind !== "all")
       for (const id of audience.ids) query.append(audience.kind === "roles" ? "roleIds" : "teamIds", id);
@@ -194,7 +195,7 @@ function Composer({ roles, teams }: { roles: Choice[]; teams: { id: string; name
       audience.kind === "all"
         ? "everyone"
         : `${audience.kind === "roles" ? (names.length === 1 ? "the role" : "the roles") : names.length === 1 ? "the team" : "the teams"} ${names.join(", ")}`;
-    setAsked({ query: query.toString(), name, email: parsed.value.email });
+    setAsked({ query: query.toString(), name, email: parsed.value.email === true });
     size.load(`/dashboard/broadcast?${query}`);
     setConfirming(true);
   }
