@@ -52,7 +52,8 @@ test("a broadcast to a role reaches its holders live, and nobody else", async ({
   await page.getByLabel("Level").selectOption("warning");
   await page.getByRole("radio", { name: "Roles" }).check();
   await page.getByRole("checkbox", { name: "Manager" }).check();
-  await page.getByRole("button", { name: "Send notice" }).click();
+  await page.getByRole("button", { name: "Send notice" }).focus();
+  await page.keyboard.press("Enter");
   const confirm = page.getByRole("alertdialog", {
     name: /^Send to the role Manager \(\d+ (person|people)\)\?$/,
   });

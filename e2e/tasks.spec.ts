@@ -98,7 +98,6 @@ test("the home card follows a task started by keyboard to completion, without re
   const button = page.getByRole("button", { name: "Generate report" });
   await button.focus();
   await page.keyboard.press("Enter");
-  await expect(card).toContainText(/1 (waiting|running)/);
   await expect(card).toContainText("1 completed", { timeout: 20_000 });
   // An empty chart says so rather than showing empty bars, until there is something to show.
   await expect(page.getByRole("img", { name: /Your tasks: 1 in 14 days/ })).toBeVisible();

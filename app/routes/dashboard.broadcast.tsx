@@ -177,8 +177,9 @@ function Composer({ roles, teams }: { roles: Choice[]; teams: { id: string; name
     const data = new FormData(element);
     const parsed = parseSubmission(data, broadcastFormSchema);
     if (parsed.status !== "success" || !parsed.value) {
-      // A submit that conform stops: it shows the errors and focuses the first invalid field.
+      // A submit that conform stops: it shows the errors; focus goes to the first field to fix.
       element.requestSubmit();
+      requestAnimationFrame(() => element.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
     const audience = audienceOf(parsed.value);
