@@ -141,7 +141,8 @@ test("an invalid notice is not offered for sending: focus goes to the first fiel
   await login(E2E_ADMIN);
   await page.goto("/dashboard/broadcast");
   await page.getByRole("radio", { name: "Roles" }).check();
-  await page.getByRole("button", { name: "Send notice" }).click();
+  await page.getByRole("button", { name: "Send notice" }).focus();
+  await page.keyboard.press("Enter");
   await expect(page.getByRole("alertdialog")).toHaveCount(0);
   await expect(page.getByLabel("Title")).toBeFocused();
   await expect(page.getByText("Choose at least one role.")).toBeVisible();

@@ -21,7 +21,6 @@ export function Table({
   return (
     // Focusable and named when it scrolls sideways on a narrow screen, so a keyboard can scroll it.
     <div
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
       tabIndex={0}
       role={caption ? "region" : undefined}
       aria-label={caption}
