@@ -1,5 +1,34 @@
-import { E2E_ADMIN } from "./env";
-import { createUser, expect, signIn, test } from "./fixtures";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { createDb } from "../db/connection";
+import { E2E_ADMIN, E2E_DB } from "./env";
+import { createUser, expect, signIn, test, watchConsole } from "./fixtures";
+
+const PHONE = { width: 390, height: 844 };
+
+async function axe(page: Page, label: string) {
+  const result = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(
+    result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    label,
+  ).toEqual([]);
+}
+
+async function activeUsers() {
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    const row = await db
+      .selectFrom("user")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("status", "=", "active")
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  } finally {
+    await db.destroy();
+  }
+}
 
 test("a broadcast to a role reaches its holders live, and nobody else", async ({ login, page, browser }) => {
   const manager = await createUser(["manager"], "Live Manager");
@@ -23,8 +52,16 @@ test("a broadcast to a role reaches its holders live, and nobody else", async ({
   await page.getByLabel("Level").selectOption("warning");
   await page.getByRole("radio", { name: "Roles" }).check();
   await page.getByRole("checkbox", { name: "Manager" }).check();
-  await page.getByRole("button", { name: "Send notice" }).click();
+  await page.getByRole("button", { name: "Send notice" }).focus();
+  await page.keyboard.press("Enter");
+  const confirm = page.getByRole("alertdialog", {
+    name: /^Send to the role Manager \(\d+ (person|people)\)\?$/,
+  });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole("button", { name: "Send notice" }).click();
   await expect(page.getByRole("status").filter({ hasText: /Sent to \d+ (person|people)/ })).toBeVisible();
+  // A warning is shown as a warning, not as a red error.
+  await expect(page.getByRole("row", { name: /Release tonight/ }).first()).toContainText("Warning");
   await expect(page.getByRole("cell", { name: "Roles: Manager" }).first()).toBeVisible();
 
   // Live, without reload: a toast and the bell count.
@@ -54,5 +91,83 @@ test("the overview shows cards the viewer may see", async ({ login, page }) => {
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password); // the form: its sign-in audit row is what the card shows
   await expect(page.getByTestId("overview-cards")).toContainText("Users");
   await expect(page.getByRole("img", { name: /Sign-ins: \d+ in 14 days/ })).toBeVisible();
-  await expect(page.getByTestId("recent-activity")).toContainText("auth.login.succeeded");
+  await expect(page.getByTestId("recent-activity")).toContainText("Signed in");
+  await expect(page.getByTestId("recent-activity")).not.toContainText("auth.login.succeeded");
 });
+
+test("keyboard only: compose, Send asks naming the audience and its size, the composer is empty afterwards", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await login(E2E_ADMIN);
+  await page.goto("/dashboard/broadcast");
+  const title = page.getByLabel("Title");
+  await title.focus();
+  await page.keyboard.type("Keyboard notice");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("Sent without a mouse");
+  const send = page.getByRole("button", { name: "Send notice" });
+  await send.focus();
+  await page.keyboard.press("Enter");
+  const total = await activeUsers();
+  const dialog = page.getByRole("alertdialog", {
+    name: `Send to everyone (${total.toLocaleString("en-US")} ${total === 1 ? "person" : "people"})?`,
+  });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  // Escape sends nothing and returns to the button.
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(send).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  const region = page.getByRole("region", { name: "Updates" });
+  await expect(region.getByRole("status").filter({ hasText: /Sent to \d+ (person|people)/ })).toBeVisible();
+  await expect(region).toBeFocused();
+  await expect(page.getByRole("row", { name: /Keyboard notice/ }).first()).toBeVisible();
+  await expect(title).toHaveValue("");
+  await expect(page.getByLabel("Message")).toHaveValue("");
+  await expect(page.getByRole("radio", { name: "Everyone" })).toBeChecked();
+  expect(problems).toEqual([]);
+});
+
+test("an invalid notice is not offered for sending: focus goes to the first field to fix", async ({
+  login,
+  page,
+}) => {
+  await login(E2E_ADMIN);
+  await page.goto("/dashboard/broadcast");
+  await page.getByRole("radio", { name: "Roles" }).check();
+  await page.getByRole("button", { name: "Send notice" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  await expect(page.getByLabel("Title")).toBeFocused();
+  await expect(page.getByText("Choose at least one role.")).toBeVisible();
+});
+
+for (const viewport of ["desktop", "phone"] as const) {
+  for (const theme of ["light", "dark"] as const) {
+    test(`axe: broadcast with the confirmation open, ${viewport}, ${theme}`, async ({ login, page }) => {
+      const problems = watchConsole(page);
+      if (viewport === "phone") await page.setViewportSize(PHONE);
+      await page.emulateMedia({ colorScheme: theme });
+      await login(E2E_ADMIN);
+      await page.request.post("/theme", { form: { theme } });
+      await page.goto("/dashboard/broadcast");
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      await axe(page, "broadcast");
+      await page.getByLabel("Title").fill("Axe notice");
+      await page.getByLabel("Message").fill("Checking");
+      await page.getByRole("radio", { name: "Teams" }).check();
+      await page.getByRole("radio", { name: "Everyone" }).check();
+      await page.getByRole("button", { name: "Send notice" }).click();
+      await expect(page.getByRole("alertdialog", { name: /people\)\?$/ })).toBeVisible();
+      await axe(page, "confirmation");
+      await page.keyboard.press("Escape");
+      expect(problems).toEqual([]);
+    });
+  }
+}

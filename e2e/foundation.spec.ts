@@ -10,7 +10,7 @@ test("super admin signs in through the form and sees the seven-item sidebar", as
   await expect(sidebar.getByRole("link")).toHaveText(ALL);
   await expect(sidebar.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("heading", { name: "Welcome, Super Admin" })).toBeVisible();
-  await expect(page.getByTestId("my-roles")).toContainText("super_admin");
+  await expect(page.getByTestId("my-roles")).toContainText("Super Admin");
   expect(problems).toEqual([]);
 });
 

@@ -155,7 +155,7 @@ test("an admin invites from Settings; the invitee sets a password and lands sign
   await invitee.getByLabel("Repeat the password").fill(PASSWORD);
   await invitee.getByRole("button", { name: "Create my account" }).click();
   await expect(invitee.getByRole("heading", { name: "Welcome, Invited Person" })).toBeVisible();
-  await expect(invitee.getByTestId("my-roles")).toContainText("manager");
+  await expect(invitee.getByTestId("my-roles")).toContainText("Manager");
 
   const response = await invitee.goto(link);
   expect(response?.status()).toBe(400);

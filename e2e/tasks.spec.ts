@@ -1,8 +1,11 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { E2E_ADMIN } from "./env";
 import { createUser, expect, test, watchConsole } from "./fixtures";
 
-async function startReport(page: Page, seconds: string, fail = false) {
-  await page.getByLabel("Report duration (seconds)").fill(seconds);
+/** The demo controls (duration, simulated failure) exist for super admins only. */
+async function startReport(page: Page, seconds?: string, fail = false) {
+  if (seconds !== undefined) await page.getByLabel("Report duration (seconds)").fill(seconds);
   if (fail) await page.getByLabel("Simulate a failure").check();
   await page.getByRole("button", { name: "Generate report" }).click();
 }
@@ -19,8 +22,13 @@ test("a report goes from running to completed live, and only its owner sees it",
   const problems = watchConsole(page);
   const owner = await createUser(["user"], "Task Owner");
   await login(owner);
+  // Staff see no developer controls.
+  await expect(page.getByText("Simulate a failure")).toHaveCount(0);
+  await expect(page.getByLabel("Report duration (seconds)")).toHaveCount(0);
+  const card = page.getByTestId("tasks-card");
+  await expect(card).toContainText("0 completed");
 
-  await startReport(page, "3");
+  await startReport(page);
   await page.getByRole("button", { name: /^Tasks, \d+ running$/ }).click();
   const item = taskCentre(page).getByTestId("task-item").first();
   await expect(item).toContainText("System report");
@@ -30,8 +38,10 @@ test("a report goes from running to completed live, and only its owner sees it",
   await expect(page.getByRole("button", { name: "Tasks, 0 running" })).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: "System report finished." })).toBeVisible();
 
-  await item.getByText("View result").click();
-  await expect(item.getByTestId("task-result")).toContainText('"title": "System report"');
+  // The result in words, not JSON; the home card followed without a reload.
+  await expect(item.getByTestId("task-result")).toContainText(/\d+ users · \d+ roles/);
+  await expect(item).not.toContainText("{");
+  await expect(card).toContainText("1 completed");
 
   // Another user, in another browser context, sees nothing of it.
   const other = await createUser(["user"], "Someone Else");
@@ -46,14 +56,14 @@ test("a report goes from running to completed live, and only its owner sees it",
   expect(problems).toEqual([]);
 });
 
-test("a failing task shows its error", async ({ login, page }) => {
-  const owner = await createUser(["user"], "Failing Owner");
-  await login(owner);
+test("a super admin can simulate a failure; the task shows its error in words", async ({ login, page }) => {
+  await login(E2E_ADMIN);
   await startReport(page, "0.5", true);
   await page.getByRole("button", { name: /^Tasks, \d+ running$/ }).click();
   const item = taskCentre(page).getByTestId("task-item").first();
   await expect(item).toContainText("Failed", { timeout: 20_000 });
-  await expect(item.getByTestId("task-error")).toContainText("payload.fail");
+  await expect(item.getByTestId("task-error")).toContainText("simulated failure");
+  await expect(item.getByTestId("task-error")).not.toContainText("payload");
   await expect(page.getByRole("status").filter({ hasText: "System report failed" })).toBeVisible();
 });
 
@@ -75,3 +85,61 @@ test("a completion that happens while the page is away is there after reconnecti
     /\/api\/tasks\/.+\/download$/,
   );
 });
+
+test("the home card follows a task started by keyboard to completion, without reload", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const owner = await createUser(["user"], "Keyboard Task Owner");
+  await login(owner);
+  const card = page.getByTestId("tasks-card");
+  await expect(card).toContainText("0 waiting · 0 running · 0 completed");
+  const button = page.getByRole("button", { name: "Generate report" });
+  await button.focus();
+  await page.keyboard.press("Enter");
+  await expect(card).toContainText("1 completed", { timeout: 20_000 });
+  // An empty chart says so rather than showing empty bars, until there is something to show.
+  await expect(page.getByRole("img", { name: /Your tasks: 1 in 14 days/ })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test("a plain user with nothing yet sees that said, not an empty chart", async ({ login, page }) => {
+  await login(await createUser(["user"], "Empty Chart User"));
+  await expect(page.getByTestId("chart-empty")).toHaveText("You have started no tasks in the last 14 days.");
+});
+
+for (const viewport of ["desktop", "phone"] as const) {
+  for (const theme of ["light", "dark"] as const) {
+    test(`axe: the dashboard home as a plain user and as super admin, ${viewport}, ${theme}`, async ({
+      login,
+      page,
+    }) => {
+      const problems = watchConsole(page);
+      if (viewport === "phone") await page.setViewportSize({ width: 390, height: 844 });
+      await page.emulateMedia({ colorScheme: theme });
+      for (const who of [await createUser(["user"], `Axe Home ${viewport} ${theme}`), E2E_ADMIN]) {
+        await login(who);
+        await page.request.post("/theme", { form: { theme } });
+        await page.goto("/dashboard");
+        await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+        const result = await new AxeBuilder({ page })
+          .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+          .analyze();
+        expect(
+          result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+          who.email,
+        ).toEqual([]);
+        if (viewport === "phone") {
+          // Stat cards two per row on a phone.
+          const boxes = await page
+            .getByTestId("overview-cards")
+            .locator(":scope > section")
+            .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
+          if (boxes.length >= 2) expect(boxes[0]).toBe(boxes[1]);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+}

@@ -53,3 +53,60 @@ export const AUDIT_ACTIONS = [
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What each action is called on screen, for staff: "Signed in", not "auth.login.succeeded". */
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  "auth.login.succeeded": "Signed in",
+  "auth.login.failed": "Failed sign-in",
+  "auth.login.rate_limited": "Sign-in blocked (too many attempts)",
+  "auth.logout": "Signed out",
+  "access.sync": "Synced permissions",
+  "auth.register": "Registered",
+  "auth.register.existing": "Registered again with a known address",
+  "auth.email.verified": "Verified email address",
+  "auth.verification.resent": "Resent verification email",
+  "auth.password.reset_requested": "Asked to reset password",
+  "auth.password.reset": "Reset password",
+  "auth.invite.accepted": "Accepted invitation",
+  "user.invite": "Invited someone",
+  "account.profile.update": "Updated profile",
+  "account.email.change_requested": "Asked to change email address",
+  "account.email.changed": "Changed email address",
+  "account.password.change": "Changed password",
+  "account.sessions.revoke": "Signed out other sessions",
+  "account.reauth.failed": "Failed password confirmation",
+  "account.reauth.rate_limited": "Password confirmation blocked",
+  "settings.update": "Changed settings",
+  "settings.reset": "Reset settings",
+  "mail.test": "Sent a test email",
+  "mail.failed": "Email failed",
+  "task.create": "Started a task",
+  "task.download": "Downloaded a task's file",
+  "user.create": "Created a user",
+  "user.update": "Changed a user",
+  "user.disable": "Disabled an account",
+  "user.enable": "Enabled an account",
+  "user.delete": "Deleted an account",
+  "user.password_reset": "Sent a password reset",
+  "session.revoke": "Ended a session",
+  "role.create": "Created a role",
+  "role.update": "Changed a role",
+  "role.permissions.update": "Changed role permissions",
+  "role.delete": "Deleted a role",
+  "menu.update": "Changed the menu",
+  "team.create": "Created a team",
+  "team.update": "Changed a team",
+  "team.delete": "Deleted a team",
+  "team.member.add": "Added a team member",
+  "team.member.update": "Changed a team member's role",
+  "team.member.remove": "Removed a team member",
+  "broadcast.send": "Sent a broadcast",
+  "user.invite.cancel": "Cancelled an invitation",
+  "audit.retention": "Removed old audit entries",
+  "audit.export": "Exported the audit log",
+};
+
+/** The label of an action name read back from the log (older rows may hold a name no longer declared). */
+export function auditActionLabel(action: string): string {
+  return (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
+}

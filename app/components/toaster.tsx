@@ -1,15 +1,16 @@
-import { CircleCheck, CircleX, Info, X } from "lucide-react";
+import { CircleCheck, CircleX, Info, TriangleAlert, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 
-export type ToastMessage = { kind: "success" | "error" | "info"; message: string };
+export type ToastMessage = { kind: "success" | "error" | "warning" | "info"; message: string };
 type Item = ToastMessage & { id: number };
 
 const STYLES = {
   success: "border-emerald-600 bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100",
   error: "border-red-600 bg-red-50 text-red-900 dark:bg-red-950 dark:text-red-100",
+  warning: "border-amber-500 bg-amber-50 text-amber-950 dark:bg-amber-950 dark:text-amber-100",
   info: "border-indigo-600 bg-indigo-50 text-indigo-900 dark:bg-indigo-950 dark:text-indigo-100",
 } as const;
-const ICONS = { success: CircleCheck, error: CircleX, info: Info } as const;
+const ICONS = { success: CircleCheck, error: CircleX, warning: TriangleAlert, info: Info } as const;
 // Success and info fade after this; errors stay until dismissed (someone may need to copy them).
 const LIFETIME_MS = 6000;
 

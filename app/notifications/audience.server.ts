@@ -1,26 +1,9 @@
-import { z } from "zod";
 import { db } from "../db.server";
+import type { Audience } from "./broadcast-schema";
 
-export const audienceSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("all") }),
-  z.object({
-    kind: z.literal("roles"),
-    ids: z.array(z.string().uuid()).min(1, "Choose at least one role.").max(50),
-  }),
-  z.object({
-    kind: z.literal("teams"),
-    ids: z.array(z.string().uuid()).min(1, "Choose at least one team.").max(50),
-  }),
-]);
-
-export type Audience = z.infer<typeof audienceSchema>;
-
-/** Ids, names and emails of the active users a broadcast reaches, each once. */
-export async function resolveAudience(audience: Audience) {
-  let q = db()
-    .selectFrom("user")
-    .select(["user.id", "user.name", "user.email"])
-    .where("user.status", "=", "active");
+/** The active users a broadcast to this audience reaches (a query to select from). */
+function audienceQuery(audience: Audience) {
+  let q = db().selectFrom("user").where("user.status", "=", "active");
   if (audience.kind === "roles") {
     q = q.where((eb) =>
       eb.exists(
@@ -43,7 +26,20 @@ export async function resolveAudience(audience: Audience) {
       ),
     );
   }
-  return q.orderBy("user.id").execute();
+  return q;
+}
+
+/** Ids, names and emails of the active users a broadcast reaches, each once. */
+export async function resolveAudience(audience: Audience) {
+  return audienceQuery(audience).select(["user.id", "user.name", "user.email"]).orderBy("user.id").execute();
+}
+
+/** How many people a broadcast to this audience would reach now (what the composer asks before sending). */
+export async function countAudience(audience: Audience): Promise<number> {
+  const row = await audienceQuery(audience)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export async function describeAudience(audience: Audience): Promise<string> {

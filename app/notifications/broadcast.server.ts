@@ -1,43 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
-import { safeRedirectPath } from "../http/responses";
-import { type Audience, audienceSchema, describeAudience, resolveAudience } from "./audience.server";
-import { NOTICE_LEVELS } from "./levels";
-
-/**
- * A same-origin path by the redirectTo rule (safeRedirectPath), so "/\evil.example" never becomes
- * another host once the email's base address is prefixed; or an absolute https address.
- */
-function isSafeLink(v: string): boolean {
-  if (v === "") return true;
-  if (v.startsWith("/")) return safeRedirectPath(v, "") === v;
-  try {
-    return new URL(v).protocol === "https:" && !/\s/.test(v);
-  } catch {
-    return false;
-  }
-}
-
-export const broadcastSchema = z.object({
-  title: z.string().trim().min(1, "Enter a title.").max(120),
-  message: z.string().trim().min(1, "Enter a message.").max(2000),
-  level: z.enum(NOTICE_LEVELS),
-  link: z
-    .string()
-    .trim()
-    .max(500)
-    .refine(isSafeLink, "Use a path such as /dashboard or an https:// address.")
-    .transform((v) => v || null),
-  audience: audienceSchema,
-  email: z.boolean(),
-});
-
-export type BroadcastInput = z.infer<typeof broadcastSchema>;
+import { describeAudience, resolveAudience } from "./audience.server";
+import type { Audience, BroadcastInput } from "./broadcast-schema";
 
 /**
  * Stores the notice, leaves a notification for every recipient (so those offline see it later)

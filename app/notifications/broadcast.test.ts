@@ -264,4 +264,35 @@ describe("broadcast", () => {
       ),
     ).rejects.toThrow(/already sent/);
   });
+
+  it("tells the composer how many active people an audience reaches, before anything is sent", async () => {
+    const admin = await signedIn(["admin"]);
+    const manager = await roleId("manager");
+    const size = async (query: string) => {
+      const out = await run(() =>
+        loader(args(request(`/dashboard/broadcast?${query}`, { cookie: admin.cookie }))),
+      );
+      expect(out.status).toBe(200);
+      return (out.body as { audienceSize: number | null }).audienceSize;
+    };
+    const before = await size(`audience=roles&roleIds=${manager}`);
+    await createUser({ roles: ["manager"] });
+    await createUser({ roles: ["manager", "user"] });
+    const off = await createUser({ roles: ["manager"] });
+    await db().updateTable("user").set({ status: "disabled" }).where("id", "=", off.id).execute();
+    expect(await size(`audience=roles&roleIds=${manager}`)).toBe(Number(before) + 2);
+    const active = await db()
+      .selectFrom("user")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("status", "=", "active")
+      .executeTakeFirstOrThrow();
+    expect(await size("audience=all")).toBe(Number(active.n));
+    // Nothing asked, or an audience that names nothing valid: no count.
+    expect(await size("")).toBeNull();
+    expect(await size("audience=roles")).toBeNull();
+    expect(await size("audience=teams&teamIds=nope")).toBeNull();
+    expect(
+      await db().selectFrom("broadcast").select("id").where("created_by", "=", admin.id).execute(),
+    ).toEqual([]);
+  });
 });

@@ -1,5 +1,7 @@
 import { sql } from "kysely";
 import { can } from "../access/check";
+import { roleGrants } from "../access/role-cache.server";
+import { auditActionLabel } from "../audit/actions";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 
@@ -30,7 +32,7 @@ export async function overviewFor(user: SessionUser) {
   const ownTasks = (q = db().selectFrom("task")) =>
     user.isSuperAdmin ? q : q.where("user_id", "=", user.id);
 
-  const [users, teams, tasks, mail, signIns, tasksPerDay, recent] = await Promise.all([
+  const [users, teams, tasks, mail, signIns, tasksPerDay, recent, grants] = await Promise.all([
     can(user, "user.read")
       ? db()
           .selectFrom("user")
@@ -83,7 +85,9 @@ export async function overviewFor(user: SessionUser) {
           .limit(8)
           .execute()
       : null,
+    roleGrants(),
   ]);
+  const labelOf = new Map([...grants.values()].map((g) => [g.name, g.label]));
 
   const num = (v: unknown) => Number(v ?? 0);
   return {
@@ -97,6 +101,19 @@ export async function overviewFor(user: SessionUser) {
     tasks: Object.fromEntries(tasks.map((t) => [t.status, num(t.count)])) as Record<string, number>,
     mail: mail && (Object.fromEntries(mail.map((m) => [m.status, num(m.count)])) as Record<string, number>),
     chart: { days, signIns: signIns ? byDay(days, signIns) : null, tasks: byDay(days, tasksPerDay) },
-    recent,
+    recent:
+      recent?.map((r) => ({
+        id: r.id,
+        action: auditActionLabel(r.action),
+        actor: r.actor_email,
+        created_at: r.created_at,
+      })) ?? null,
+    /** The viewer's roles by their names for people ("Super Admin"), never the keys. */
+    roles: user.roles.map((name) => labelOf.get(name) ?? name),
+    /**
+     * The report's demonstration controls (a chosen duration, a simulated failure) are for super
+     * admins trying the system out; everyone else gets the plain "Generate report".
+     */
+    taskDemoControls: user.isSuperAdmin,
   };
 }

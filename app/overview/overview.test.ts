@@ -63,4 +63,39 @@ describe("overview", () => {
     const guest = await signedIn(["guest"]);
     expect((await run(() => loader(args(request("/dashboard", { cookie: guest.cookie }))))).status).toBe(403);
   });
+
+  it("speaks to staff: role labels, action labels, and the report's demo controls only for super admins", async () => {
+    const plain = await signedIn(["user"]);
+    const mine = (await overview(plain.cookie)) as Overview & { roles: string[]; taskDemoControls: boolean };
+    expect(mine.taskDemoControls).toBe(false);
+    expect(mine.roles).toEqual(["User"]);
+
+    const admin = await signedIn(["admin"]);
+    await db()
+      .insertInto("audit_log")
+      .values({
+        id: randomUUID(),
+        action: "auth.login.succeeded",
+        actor_id: admin.id,
+        actor_email: admin.email,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    const theirs = (await overview(admin.cookie)) as Overview & {
+      roles: string[];
+      taskDemoControls: boolean;
+    };
+    expect(theirs.taskDemoControls).toBe(false);
+    const recent = theirs.recent as { action: string }[];
+    expect(recent.map((r) => r.action)).toContain("Signed in");
+    expect(recent.every((r) => !/^[a-z_]+\.[a-z_.]+$/.test(r.action))).toBe(true);
+
+    const superAdmin = await signedIn(["super_admin"]);
+    const all = (await overview(superAdmin.cookie)) as Overview & {
+      roles: string[];
+      taskDemoControls: boolean;
+    };
+    expect(all.taskDemoControls).toBe(true);
+    expect(all.roles).toEqual(["Super Admin"]);
+  });
 });

@@ -5,8 +5,10 @@ import { PERMISSIONS } from "../access/permissions";
 import { formatDateTime } from "../components/format";
 import { ActivityChart } from "../components/overview/activity-chart";
 import { StatCard } from "../components/overview/stat-card";
+import { TasksCard } from "../components/overview/tasks-card";
 import { pageTitle } from "../components/page-title";
 import { TaskActions } from "../components/tasks/task-actions";
+import { Badge } from "../components/ui/badge";
 import { Card } from "../components/ui/card";
 import { overviewFor } from "../overview/overview.server";
 import type { loader as rootLoader } from "../root";
@@ -21,9 +23,8 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   if (!root?.user) return null;
   const { user } = root;
-  const { users, teams, tasks, mail, chart, recent } = loaderData;
+  const { users, teams, tasks, mail, chart, recent, roles, taskDemoControls } = loaderData;
   const held = user.isSuperAdmin ? PERMISSIONS : PERMISSIONS.filter((p) => user.permissions.includes(p.key));
-  const taskTotal = Object.values(tasks).reduce((a, b) => a + b, 0);
   return (
     <div className="flex max-w-5xl flex-col gap-6">
       <div>
@@ -31,7 +32,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-slate-700 dark:text-slate-300">Signed in as {user.email}.</p>
       </div>
 
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="overview-cards">
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" data-testid="overview-cards">
         {users ? (
           <StatCard
             title="Users"
@@ -40,13 +41,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
           />
         ) : null}
         {teams ? <StatCard title="Teams" value={teams.total} /> : null}
-        <StatCard
-          title={user.isSuperAdmin ? "Tasks (all)" : "Your tasks"}
-          value={taskTotal}
-          details={["pending", "processing", "completed", "failed"]
-            .map((s) => `${tasks[s] ?? 0} ${s}`)
-            .join(" · ")}
-        />
+        <TasksCard title={user.isSuperAdmin ? "Tasks (all)" : "Your tasks"} counts={tasks} />
         {mail ? (
           <StatCard
             title="Mail"
@@ -56,11 +51,16 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
         ) : null}
       </div>
 
-      <TaskActions canExportUsers={can(user, "user.read")} />
+      <TaskActions canExportUsers={can(user, "user.read")} demoControls={taskDemoControls} />
 
       <Card title="Last 14 days">
         <ActivityChart
           days={chart.days}
+          emptyText={
+            chart.signIns
+              ? "No sign-ins or tasks in the last 14 days."
+              : "You have started no tasks in the last 14 days."
+          }
           series={[
             ...(chart.signIns
               ? [
@@ -85,7 +85,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
           <ul className="flex flex-col gap-1 text-sm" data-testid="recent-activity">
             {recent.map((r) => (
               <li key={r.id}>
-                <code>{r.action}</code> by {r.actor_email ?? "anonymous"} · {formatDateTime(r.created_at)}
+                {r.action} · {r.actor ?? "someone not signed in"} · {formatDateTime(r.created_at)}
               </li>
             ))}
           </ul>
@@ -95,12 +95,9 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
       <div className="grid gap-4 md:grid-cols-2">
         <Card title="Your roles">
           <ul className="flex flex-wrap gap-2" data-testid="my-roles">
-            {user.roles.map((r) => (
-              <li
-                key={r}
-                className="rounded-full bg-indigo-100 px-3 py-1 text-sm text-indigo-900 dark:bg-indigo-900 dark:text-indigo-100"
-              >
-                {r}
+            {roles.map((r) => (
+              <li key={r}>
+                <Badge variant="info">{r}</Badge>
               </li>
             ))}
           </ul>
@@ -109,7 +106,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
           <ul className="grid gap-1" data-testid="my-permissions">
             {held.map((p) => (
               <li key={p.key} className="text-sm">
-                {p.label} <code className="text-xs text-slate-600 dark:text-slate-400">{p.key}</code>
+                {p.label}
               </li>
             ))}
           </ul>

@@ -1,60 +1,82 @@
 import { useState } from "react";
-import { Form } from "react-router";
+import { Form, useFetcher } from "react-router";
 import { requirePermission } from "../access/guard.server";
 import { handleAction } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { formatDateTime } from "../components/format";
+import { FormErrors, SelectField, TextField } from "../components/forms/fields";
+import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
+import { LEVEL_LABEL, LevelBadge } from "../components/notifications/level-badge";
 import { pageTitle } from "../components/page-title";
+import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Button } from "../components/ui/button";
-import { Card, EmptyState, FormError } from "../components/ui/card";
-import { Field } from "../components/ui/field";
-import { Select } from "../components/ui/select";
+import { Card } from "../components/ui/card";
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableEmpty,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "../components/ui/table";
 import { db } from "../db.server";
 import { redirectWithToast, refused } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
-import { broadcastHistory, broadcastSchema, sendBroadcast } from "../notifications/broadcast.server";
+import { parseSubmission } from "../http/submission";
+import { countAudience } from "../notifications/audience.server";
+import { broadcastHistory, sendBroadcast } from "../notifications/broadcast.server";
+import {
+  AUDIENCE_KINDS,
+  audienceOf,
+  audienceSchema,
+  broadcastFormSchema,
+  toBroadcastInput,
+} from "../notifications/broadcast-schema";
 import { NOTICE_LEVELS } from "../notifications/levels";
 import { createTask } from "../tasks/create-task.server";
 import type { Route } from "./+types/dashboard.broadcast";
 
 export async function loader(args: Route.LoaderArgs) {
   await requirePermission(args, "settings.manage");
-  const [grants, teams, history] = await Promise.all([
+  // `audience` (+ roleIds/teamIds) asks how many people it reaches: the composer's confirmation.
+  const params = new URL(args.request.url).searchParams;
+  const asked = params.has("audience")
+    ? audienceSchema.safeParse(
+        audienceOf({
+          audience: params.get("audience") ?? "",
+          roleIds: params.getAll("roleIds"),
+          teamIds: params.getAll("teamIds"),
+        }),
+      )
+    : null;
+  const [grants, teams, history, audienceSize] = await Promise.all([
     roleGrants(),
     db().selectFrom("team").select(["id", "name"]).orderBy("name").execute(),
     broadcastHistory(),
+    asked?.success ? countAudience(asked.data) : null,
   ]);
-  return { roles: [...grants.values()].map((r) => ({ id: r.id, label: r.label })), teams, history };
+  return {
+    roles: [...grants.values()].map((r) => ({ id: r.id, label: r.label })),
+    teams,
+    history,
+    audienceSize,
+  };
 }
 
 // A 429's Retry-After reaches the browser only through this export (actionError maps every failure).
 export const headers = passRetryAfter;
 
-/** The composer's fields as the schema reads them: the audience's ids come from its own field. */
-function broadcastValues(form: FormData) {
-  const kind = String(form.get("audience") ?? "all");
-  return {
-    title: form.get("title"),
-    message: form.get("message"),
-    level: form.get("level"),
-    link: form.get("link") ?? "",
-    audience:
-      kind === "all" ? { kind } : { kind, ids: form.getAll(kind === "roles" ? "roleIds" : "teamIds") },
-    email: form.get("email") === "on",
-  };
-}
-
-// One form and no intent field: the failures answer as "send".
+// One form; its failures answer as "send".
 export const action = (args: Route.ActionArgs) =>
   handleAction(
     args,
     "send",
     {
-      schema: broadcastSchema,
-      values: broadcastValues,
+      schema: broadcastFormSchema,
       run: async ({ actor, input }) => {
-        const { id, recipients } = await sendBroadcast(actor, input, args);
+        const { id, recipients } = await sendBroadcast(actor, toBroadcastInput(input), args);
         if (recipients === 0)
           return refused(
             "Nobody is in that audience; the notice was recorded but reached no one.",
@@ -79,150 +101,232 @@ export const action = (args: Route.ActionArgs) =>
     { permission: "settings.manage" },
   );
 
-export default function Broadcast({ loaderData, actionData }: Route.ComponentProps) {
-  const { roles, teams, history } = loaderData;
-  const sending = useIsPending();
-  const [audience, setAudience] = useState<"all" | "roles" | "teams">("all");
-  const errors = actionData?.errors ?? {};
+const EMAIL_STATUS: Record<string, string> = {
+  pending: "Queued",
+  sending: "Sending",
+  done: "Sent",
+  failed: "Failed",
+};
+
+export default function Broadcast({ loaderData }: Route.ComponentProps) {
+  const { history } = loaderData;
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <h1 className="text-2xl font-semibold">Broadcast</h1>
-      <Card title="Compose a notice">
-        <Form method="post" className="flex flex-col gap-3">
-          <Field label="Title" name="title" required maxLength={120} error={errors.title} />
-          <div>
-            <label htmlFor="broadcast-message" className="block text-sm font-medium">
-              Message
-            </label>
-            <textarea
-              id="broadcast-message"
-              name="message"
-              required
-              maxLength={2000}
-              rows={4}
-              aria-invalid={errors.message ? true : undefined}
-              aria-describedby={errors.message ? "broadcast-message-error" : undefined}
-              className="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm dark:border-slate-600 dark:bg-slate-900"
-            />
-            {errors.message ? (
-              <p id="broadcast-message-error" className="mt-1 text-sm text-red-700 dark:text-red-400">
-                {errors.message}
-              </p>
-            ) : null}
+      <Composer roles={loaderData.roles} teams={loaderData.teams} />
+      <Card title="History">
+        <Table caption="Broadcasts sent">
+          <TableHead>
+            <TableHeader>Sent</TableHeader>
+            <TableHeader>Title</TableHeader>
+            <TableHeader>Level</TableHeader>
+            <TableHeader>Audience</TableHeader>
+            <TableHeader align="right">Recipients</TableHeader>
+            <TableHeader align="right">Read</TableHeader>
+            <TableHeader>Email</TableHeader>
+          </TableHead>
+          <TableBody>
+            {history.length === 0 ? (
+              <TableEmpty colSpan={7}>No broadcasts yet.</TableEmpty>
+            ) : (
+              history.map((b) => (
+                <TableRow key={b.id}>
+                  <TableCell className="whitespace-nowrap">{formatDateTime(b.created_at)}</TableCell>
+                  <TableCell>{b.title}</TableCell>
+                  <TableCell>
+                    <LevelBadge level={b.level} />
+                  </TableCell>
+                  <TableCell>{b.audience}</TableCell>
+                  <TableCell align="right">{b.recipient_count}</TableCell>
+                  <TableCell align="right">{b.reads}</TableCell>
+                  <TableCell>
+                    {b.email_status === "none"
+                      ? "—"
+                      : `${EMAIL_STATUS[b.email_status] ?? b.email_status} (${b.emails_sent} sent${b.emails_failed ? `, ${b.emails_failed} failed` : ""})`}
+                  </TableCell>
+                </TableRow>
+              ))
+            )}
+          </TableBody>
+        </Table>
+      </Card>
+    </div>
+  );
+}
+
+type Choice = { id: string; label: string };
+
+function Composer({ roles, teams }: { roles: Choice[]; teams: { id: string; name: string }[] }) {
+  const [form, fields] = useAppForm({
+    schema: broadcastFormSchema,
+    id: "broadcast",
+    intent: "send",
+    defaultValue: { level: "info", audience: "all" },
+  });
+  const sending = useIsPending({ intent: "send" });
+  const size = useFetcher<typeof loader>();
+  const [confirming, setConfirming] = useState(false);
+  const [asked, setAsked] = useState<{ query: string; name: string; email: boolean } | null>(null);
+  const kind = (fields.audience.value as string | undefined) ?? "all";
+
+  /** Opens the confirmation once the fields are valid; otherwise conform shows what is wrong. */
+  function review(event: React.MouseEvent) {
+    event.preventDefault();
+    const element = document.getElementById(form.id);
+    if (!(element instanceof HTMLFormElement)) return;
+    const data = new FormData(element);
+    const parsed = parseSubmission(data, broadcastFormSchema);
+    if (parsed.status !== "success" || !parsed.value) {
+      // A submit that conform stops: it shows the errors; focus goes to the first field to fix.
+      element.requestSubmit();
+      requestAnimationFrame(() => element.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
+    const audience = audienceOf(parsed.value);
+    const query = new URLSearchParams({ audience: audience.kind });
+    if (audience.kind !== "all")
+      for (const id of audience.ids) query.append(audience.kind === "roles" ? "roleIds" : "teamIds", id);
+    const names =
+      audience.kind === "roles"
+        ? roles.filter((r) => audience.ids.includes(r.id)).map((r) => r.label)
+        : audience.kind === "teams"
+          ? teams.filter((t) => audience.ids.includes(t.id)).map((t) => t.name)
+          : [];
+    const name =
+      audience.kind === "all"
+        ? "everyone"
+        : `${audience.kind === "roles" ? (names.length === 1 ? "the role" : "the roles") : names.length === 1 ? "the team" : "the teams"} ${names.join(", ")}`;
+    setAsked({ query: query.toString(), name, email: parsed.value.email === true });
+    size.load(`/dashboard/broadcast?${query}`);
+    setConfirming(true);
+  }
+
+  const count = asked && size.state === "idle" ? size.data?.audienceSize : undefined;
+  const people =
+    typeof count === "number"
+      ? `${count.toLocaleString("en-US")} ${count === 1 ? "person" : "people"}`
+      : "counting…";
+  const title = asked ? `Send to ${asked.name} (${people})${asked.email ? ", also by email" : ""}?` : "";
+
+  return (
+    <Card title="Compose a notice">
+      <Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
+        <TextField meta={fields.title} label="Title" />
+        <div>
+          <label
+            htmlFor={fields.message.id}
+            className="block text-sm font-medium text-slate-800 dark:text-slate-200"
+          >
+            Message
+          </label>
+          <textarea
+            key={fields.message.key}
+            id={fields.message.id}
+            name={fields.message.name}
+            defaultValue={fields.message.initialValue as string | undefined}
+            required
+            maxLength={2000}
+            rows={4}
+            aria-invalid={fields.message.errors ? true : undefined}
+            aria-describedby={fields.message.errors ? fields.message.errorId : undefined}
+            className="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+          />
+          {fields.message.errors ? (
+            <p id={fields.message.errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+              {fields.message.errors[0]}
+            </p>
+          ) : null}
+        </div>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <SelectField meta={fields.level} label="Level">
+            {NOTICE_LEVELS.map((l) => (
+              <option key={l} value={l}>
+                {LEVEL_LABEL[l]}
+              </option>
+            ))}
+          </SelectField>
+          <TextField meta={fields.link} label="Link (optional)" placeholder="/dashboard/settings" />
+        </div>
+        <fieldset aria-describedby={fields.audience.errors ? fields.audience.errorId : undefined}>
+          <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Audience</legend>
+          <div className="mt-1 flex gap-4 text-sm">
+            {AUDIENCE_KINDS.map((k) => (
+              <label key={k} className="flex items-center gap-1">
+                <input
+                  type="radio"
+                  name={fields.audience.name}
+                  value={k}
+                  defaultChecked={k === "all"}
+                  className="accent-indigo-600"
+                />
+                {k === "all" ? "Everyone" : k === "roles" ? "Roles" : "Teams"}
+              </label>
+            ))}
           </div>
-          <div className="grid gap-3 sm:grid-cols-2">
-            <Select label="Level" name="level" defaultValue="info">
-              {NOTICE_LEVELS.map((l) => (
-                <option key={l} value={l}>
-                  {l}
-                </option>
-              ))}
-            </Select>
-            <Field
-              label="Link (optional)"
-              name="link"
-              placeholder="/dashboard/settings"
-              error={errors.link}
-            />
-          </div>
-          <fieldset>
-            <legend className="text-sm font-medium">Audience</legend>
-            <div className="mt-1 flex gap-4 text-sm">
-              {(["all", "roles", "teams"] as const).map((k) => (
-                <label key={k} className="flex items-center gap-1">
+          {kind === "roles" ? (
+            <div className="mt-2 flex flex-wrap gap-3 text-sm">
+              {roles.map((r) => (
+                <label key={r.id} className="flex items-center gap-1">
                   <input
-                    type="radio"
-                    name="audience"
-                    value={k}
-                    checked={audience === k}
-                    onChange={() => setAudience(k)}
-                  />
-                  {k === "all" ? "Everyone" : k === "roles" ? "Roles" : "Teams"}
+                    type="checkbox"
+                    name={fields.roleIds.name}
+                    value={r.id}
+                    className="accent-indigo-600"
+                  />{" "}
+                  {r.label}
                 </label>
               ))}
             </div>
-            {audience === "roles" ? (
-              <div className="mt-2 flex flex-wrap gap-3 text-sm">
-                {roles.map((r) => (
-                  <label key={r.id} className="flex items-center gap-1">
-                    <input type="checkbox" name="roleIds" value={r.id} /> {r.label}
-                  </label>
-                ))}
-              </div>
-            ) : null}
-            {audience === "teams" ? (
-              <div className="mt-2 flex flex-wrap gap-3 text-sm">
-                {teams.length === 0 ? <span>No teams yet.</span> : null}
-                {teams.map((t) => (
-                  <label key={t.id} className="flex items-center gap-1">
-                    <input type="checkbox" name="teamIds" value={t.id} /> {t.name}
-                  </label>
-                ))}
-              </div>
-            ) : null}
-            {errors.audience ? (
-              <p className="mt-1 text-sm text-red-700 dark:text-red-400">{errors.audience}</p>
-            ) : null}
-          </fieldset>
-          <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="email" /> Also send by email
-          </label>
-          <FormError message={actionData?.formError} />
-          <div>
-            <Button pending={sending}>Send notice</Button>
-          </div>
-        </Form>
-      </Card>
-
-      <Card title="History">
-        {history.length === 0 ? (
-          <EmptyState>No broadcasts yet.</EmptyState>
-        ) : (
-          <table className="w-full text-sm">
-            <thead>
-              <tr className="border-b border-slate-200 text-left dark:border-slate-800">
-                <th scope="col" className="py-2 pr-3">
-                  Sent
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  Title
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  Audience
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right">
-                  Recipients
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right">
-                  Read
-                </th>
-                <th scope="col" className="py-2">
-                  Email
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {history.map((b) => (
-                <tr key={b.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
-                  <td className="py-2 pr-3">{formatDateTime(b.created_at)}</td>
-                  <td className="py-2 pr-3">
-                    {b.title} <span className="text-xs text-slate-600 dark:text-slate-400">({b.level})</span>
-                  </td>
-                  <td className="py-2 pr-3">{b.audience}</td>
-                  <td className="py-2 pr-3 text-right">{b.recipient_count}</td>
-                  <td className="py-2 pr-3 text-right">{b.reads}</td>
-                  <td className="py-2">
-                    {b.email_status === "none"
-                      ? "—"
-                      : `${b.email_status} (${b.emails_sent} sent${b.emails_failed ? `, ${b.emails_failed} failed` : ""})`}
-                  </td>
-                </tr>
+          ) : null}
+          {kind === "teams" ? (
+            <div className="mt-2 flex flex-wrap gap-3 text-sm">
+              {teams.length === 0 ? <span>No teams yet.</span> : null}
+              {teams.map((t) => (
+                <label key={t.id} className="flex items-center gap-1">
+                  <input
+                    type="checkbox"
+                    name={fields.teamIds.name}
+                    value={t.id}
+                    className="accent-indigo-600"
+                  />{" "}
+                  {t.name}
+                </label>
               ))}
-            </tbody>
-          </table>
-        )}
-      </Card>
-    </div>
+            </div>
+          ) : null}
+          {fields.audience.errors ? (
+            <p id={fields.audience.errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+              {fields.audience.errors[0]}
+            </p>
+          ) : null}
+        </fieldset>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name={fields.email.name} className="accent-indigo-600" /> Also send by email
+        </label>
+        <FormErrors form={form} />
+        <div>
+          <ConfirmDialog
+            open={confirming}
+            onOpenChange={setConfirming}
+            trigger={
+              <Button type="button" pending={sending} onClick={review}>
+                Send notice
+              </Button>
+            }
+            title={title}
+            description={
+              asked?.email
+                ? "Everyone in the audience gets the notice in the bell and by email. This cannot be undone."
+                : "Everyone in the audience gets the notice in the bell. This cannot be undone."
+            }
+            actionLabel="Send notice"
+            variant="primary"
+            formId={form.id}
+            value="send"
+          />
+        </div>
+      </Form>
+    </Card>
   );
 }
 

@@ -1,27 +1,39 @@
-import { data, Form, Link } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { data, Form, Link, useFetcher } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { handleIntents } from "../access/intents.server";
+import { FormErrors, SelectField, TextField } from "../components/forms/fields";
+import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
+import { ConfirmDialog } from "../components/ui/alert-dialog";
+import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
-import { Card, EmptyState, FormError } from "../components/ui/card";
-import { Field } from "../components/ui/field";
-import { Select } from "../components/ui/select";
+import { Card } from "../components/ui/card";
+import { type ComboboxOption, SearchCombobox } from "../components/ui/search-combobox";
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableEmpty,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "../components/ui/table";
 import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
-import { TEAM_ROLES } from "../teams/team-roles";
+import { TEAM_ROLES, type TeamRole } from "../teams/team-roles";
+import { type MemberCandidate, memberSchema, teamSchema } from "../teams/team-schemas";
 import {
   deleteTeam,
   getTeam,
   mayFindMembers,
-  memberSchema,
   removeMember,
   searchUsers,
   setMember,
-  teamSchema,
   updateTeam,
 } from "../teams/teams.server";
 import type { Route } from "./+types/dashboard.teams.$id";
@@ -34,6 +46,7 @@ export async function loader(args: Route.LoaderArgs) {
   const id = idSchema.safeParse(args.params.id);
   const team = id.success ? await getTeam(id.data) : null;
   if (!team) throw missing();
+  // `find` is the member picker's search (it loads this route with a fetcher as it is typed).
   const q = z
     .string()
     .max(100)
@@ -43,7 +56,7 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     team,
     q: maySearch ? q : "",
-    candidates: await searchUsers(user, q),
+    candidates: await searchUsers(user, q, { excludeTeam: team.id }),
     mayWrite: can(user, "team.write"),
     maySearch,
   };
@@ -97,147 +110,242 @@ export function action(args: Route.ActionArgs) {
   );
 }
 
-export default function TeamPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { team, q, candidates, mayWrite, maySearch } = loaderData;
-  const settingMember = useIsPending({ intent: "set-member" });
-  const renaming = useIsPending({ intent: "rename" });
-  const deleting = useIsPending({ intent: "delete" });
+type Team = Route.ComponentProps["loaderData"]["team"];
+type Member = Team["members"][number];
+
+const ROLE_LABEL: Record<TeamRole, string> = { lead: "Lead", member: "Member" };
+const linkClass =
+  "rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
+
+export default function TeamPage({ loaderData }: Route.ComponentProps) {
+  const { team, mayWrite, maySearch } = loaderData;
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div>
-        <Link to="/dashboard/teams" className="text-sm text-indigo-700 hover:underline dark:text-indigo-300">
+        <Link to="/dashboard/teams" className={`text-sm ${linkClass}`}>
           ← Teams
         </Link>
         <h1 className="mt-1 text-2xl font-semibold">{team.name}</h1>
         {team.description ? <p className="text-slate-700 dark:text-slate-300">{team.description}</p> : null}
       </div>
-      <FormError message={actionData?.formError} />
 
       <Card title={`Members (${team.members.length})`}>
-        {team.members.length === 0 ? (
-          <EmptyState>No members yet.</EmptyState>
-        ) : (
-          <ul className="flex flex-col gap-2" data-testid="team-members">
-            {team.members.map((m) => (
-              <li key={m.id} className="flex flex-wrap items-center justify-between gap-2 text-sm">
-                <span>
-                  <Link
-                    to={`/dashboard/users/${m.id}`}
-                    className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
-                  >
-                    {m.name}
-                  </Link>{" "}
-                  · {m.email} · {m.team_role}
-                </span>
-                {mayWrite ? (
-                  <span className="flex gap-2">
-                    <Form method="post">
-                      <input type="hidden" name="userId" value={m.id} />
-                      <input
-                        type="hidden"
-                        name="teamRole"
-                        value={m.team_role === "lead" ? "member" : "lead"}
-                      />
-                      <Button
-                        variant="secondary"
-                        name="intent"
-                        value="set-member"
-                        className="px-2 py-1 text-xs"
-                      >
-                        Make {m.team_role === "lead" ? "member" : "lead"}
-                      </Button>
-                    </Form>
-                    <Form method="post">
-                      <input type="hidden" name="userId" value={m.id} />
-                      <Button
-                        variant="secondary"
-                        name="intent"
-                        value="remove-member"
-                        className="px-2 py-1 text-xs"
-                        aria-label={`Remove ${m.name}`}
-                      >
-                        Remove
-                      </Button>
-                    </Form>
-                  </span>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        )}
+        <Table caption={`Members of ${team.name}`}>
+          <TableHead>
+            <TableHeader>Name</TableHeader>
+            <TableHeader>Email</TableHeader>
+            <TableHeader>Team role</TableHeader>
+            {mayWrite ? (
+              <TableHeader align="right">
+                <span className="sr-only">Actions</span>
+              </TableHeader>
+            ) : null}
+          </TableHead>
+          <TableBody>
+            {team.members.length === 0 ? (
+              <TableEmpty colSpan={mayWrite ? 4 : 3}>No members yet.</TableEmpty>
+            ) : (
+              team.members.map((m) => <MemberRow key={m.id} team={team} member={m} mayWrite={mayWrite} />)
+            )}
+          </TableBody>
+        </Table>
       </Card>
 
+      {mayWrite && maySearch ? <AddMember team={team} /> : null}
       {mayWrite ? (
         <>
-          {maySearch ? (
-            <Card title="Add a member">
-              <Form method="get" className="flex items-end gap-2">
-                <Field
-                  label="Find a user by name or email"
-                  name="find"
-                  defaultValue={q}
-                  type="search"
-                  className="w-72"
-                />
-                <Button variant="secondary">Search</Button>
-              </Form>
-              {q && candidates.length === 0 ? <p className="mt-2 text-sm">No users match “{q}”.</p> : null}
-              <ul className="mt-3 flex flex-col gap-2">
-                {candidates.map((c) => (
-                  <li key={c.id}>
-                    <Form method="post" className="flex flex-wrap items-end gap-2 text-sm">
-                      <input type="hidden" name="userId" value={c.id} />
-                      <span className="min-w-56">
-                        {c.name} · {c.email}
-                      </span>
-                      <Select label={`Team role for ${c.name}`} name="teamRole" defaultValue="member">
-                        {TEAM_ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </Select>
-                      <Button name="intent" value="set-member" pending={settingMember}>
-                        Add {c.name}
-                      </Button>
-                    </Form>
-                  </li>
-                ))}
-              </ul>
-            </Card>
-          ) : null}
-          <Card title="Team details">
-            <Form method="post" className="grid gap-3 sm:grid-cols-2">
-              <Field
-                label="Team name"
-                name="name"
-                defaultValue={team.name}
-                required
-                error={actionData?.errors?.name}
-              />
-              <Field label="Description" name="description" defaultValue={team.description} />
-              <div className="flex gap-2 sm:col-span-2">
-                <Button name="intent" value="rename" pending={renaming}>
-                  Save
-                </Button>
-              </div>
-            </Form>
-            <Form
-              method="post"
-              className="mt-4"
-              onSubmit={(e) => {
-                if (!confirm(`Delete the team "${team.name}"? Members keep their accounts.`))
-                  e.preventDefault();
-              }}
-            >
-              <Button variant="danger" name="intent" value="delete" pending={deleting}>
-                Delete team {team.name}
-              </Button>
-            </Form>
-          </Card>
+          <TeamDetails key={`${team.name}\u0000${team.description}`} team={team} />
+          <DeleteTeam team={team} />
         </>
       ) : null}
     </div>
+  );
+}
+
+function MemberRow({ team, member, mayWrite }: { team: Team; member: Member; mayWrite: boolean }) {
+  const role = member.team_role as TeamRole;
+  const other: TeamRole = role === "lead" ? "member" : "lead";
+  const removeForm = `remove-${member.id}`;
+  return (
+    <TableRow>
+      <TableCell>
+        <Link to={`/dashboard/users/${member.id}`} className={linkClass}>
+          {member.name}
+        </Link>
+      </TableCell>
+      <TableCell className="break-all">{member.email}</TableCell>
+      <TableCell>
+        <Badge variant={role === "lead" ? "info" : "neutral"}>{ROLE_LABEL[role] ?? role}</Badge>
+      </TableCell>
+      {mayWrite ? (
+        <TableCell align="right">
+          <span className="flex flex-wrap justify-end gap-2">
+            <Form method="post">
+              <input type="hidden" name="userId" value={member.id} />
+              <input type="hidden" name="teamRole" value={other} />
+              <Button
+                variant="secondary"
+                name="intent"
+                value="set-member"
+                className="px-2 py-1 text-xs"
+                aria-label={`Make ${member.name} ${ROLE_LABEL[other].toLowerCase()}`}
+              >
+                Make {ROLE_LABEL[other].toLowerCase()}
+              </Button>
+            </Form>
+            <Form method="post" id={removeForm}>
+              <input type="hidden" name="userId" value={member.id} />
+            </Form>
+            <ConfirmDialog
+              trigger={
+                <Button type="button" variant="secondary" className="px-2 py-1 text-xs">
+                  Remove <span className="sr-only">{member.name}</span>
+                </Button>
+              }
+              title={`Remove ${member.name} from ${team.name}?`}
+              description={`${member.name} leaves the team ${team.name}. Their account stays as it is, and they can be added again.`}
+              actionLabel="Remove from team"
+              formId={removeForm}
+              value="remove-member"
+            />
+          </span>
+        </TableCell>
+      ) : null}
+    </TableRow>
+  );
+}
+
+/**
+ * The member picker: a combobox that asks the server as it is typed (this route's loader with
+ * `find`, which checks the permission and caps the answer), and adds the person picked with Enter
+ * in the chosen team role.
+ */
+function AddMember({ team }: { team: Team }) {
+  const search = useFetcher<typeof loader>();
+  const [query, setQuery] = useState("");
+  const [asked, setAsked] = useState("");
+  const [form, fields] = useAppForm({
+    schema: memberSchema,
+    id: "add-member",
+    intent: "set-member",
+    defaultValue: { teamRole: "member" },
+  });
+  const userIdRef = useRef<HTMLInputElement>(null);
+  const adding = useIsPending({ intent: "set-member" });
+  const load = search.load;
+
+  useEffect(() => {
+    const text = query.trim();
+    if (!text) return;
+    const timer = setTimeout(() => {
+      setAsked(text);
+      load(`/dashboard/teams/${team.id}?find=${encodeURIComponent(text)}`);
+    }, 200);
+    return () => clearTimeout(timer);
+  }, [query, team.id, load]);
+
+  const found: MemberCandidate[] = search.data && search.data.q === asked ? search.data.candidates : [];
+  const options: ComboboxOption[] = query.trim()
+    ? found.map((c) => ({ id: c.id, label: c.name, description: c.email }))
+    : [];
+  const searching = query.trim() !== "" && (search.state !== "idle" || asked !== query.trim());
+
+  function add(option: ComboboxOption) {
+    const element = document.getElementById(form.id);
+    if (!(element instanceof HTMLFormElement) || !userIdRef.current) return;
+    userIdRef.current.value = option.id;
+    setQuery("");
+    // The combobox gives up focus so the result (the toast) can take it once the page has the member.
+    (document.activeElement as HTMLElement | null)?.blur();
+    element.requestSubmit(element.querySelector<HTMLButtonElement>('button[value="set-member"]'));
+  }
+
+  return (
+    <Card title="Add a member">
+      <Form method="post" className="grid gap-3 sm:grid-cols-[1fr_12rem]" {...getFormProps(form)}>
+        <input ref={userIdRef} type="hidden" name={fields.userId.name} defaultValue="" />
+        <SearchCombobox
+          label="Find a user by name or email"
+          query={query}
+          onQueryChange={setQuery}
+          options={options}
+          searching={searching}
+          onSelect={add}
+          disabled={adding}
+        />
+        <SelectField meta={fields.teamRole} label="Team role">
+          {TEAM_ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABEL[r]}
+            </option>
+          ))}
+        </SelectField>
+        <div className="sm:col-span-2">
+          <FormErrors form={form} />
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            Type part of a name or email, choose the person with the arrow keys and press Enter to add them.
+          </p>
+        </div>
+        {/* The submitter that carries the intent when a person is picked; not a control of its own. */}
+        <button type="submit" name="intent" value="set-member" hidden tabIndex={-1} />
+      </Form>
+    </Card>
+  );
+}
+
+function TeamDetails({ team }: { team: Team }) {
+  const [form, fields] = useAppForm({
+    schema: teamSchema,
+    id: "team-details",
+    intent: "rename",
+    defaultValue: { name: team.name, description: team.description },
+  });
+  const renaming = useIsPending({ intent: "rename" });
+  return (
+    <Card title="Team details">
+      <Form method="post" className="grid gap-3 sm:grid-cols-2" {...getFormProps(form)}>
+        <TextField meta={fields.name} label="Team name" />
+        <TextField meta={fields.description} label="Description" />
+        <div className="sm:col-span-2">
+          <FormErrors form={form} />
+        </div>
+        <div className="sm:col-span-2">
+          <Button name="intent" value="rename" pending={renaming}>
+            Save
+          </Button>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+function DeleteTeam({ team }: { team: Team }) {
+  const deleting = useIsPending({ intent: "delete" });
+  const count = team.members.length;
+  return (
+    <Card title="Delete this team">
+      <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
+        The team and its memberships go; the members keep their accounts.
+      </p>
+      <Form method="post" id="delete-team" />
+      <ConfirmDialog
+        trigger={
+          <Button type="button" variant="danger" pending={deleting}>
+            Delete team {team.name}
+          </Button>
+        }
+        title={`Delete the team ${team.name}?`}
+        description={
+          count === 0
+            ? "The team has no members. This cannot be undone."
+            : `${count} ${count === 1 ? "person loses" : "people lose"} their membership; their accounts stay. This cannot be undone.`
+        }
+        actionLabel="Delete team"
+        confirmText={count > 0 ? team.name : undefined}
+        formId="delete-team"
+        value="delete"
+      />
+    </Card>
   );
 }
 

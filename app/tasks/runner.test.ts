@@ -114,7 +114,7 @@ describe("task runner", () => {
     expect(report).toMatchObject({ title: "System report", users: expect.any(Number), roles: 5 });
     expect(report.tasks).toHaveProperty("completed");
     expect(await row(bad)).toMatchObject({ status: "failed" });
-    expect(JSON.parse((await row(bad)).result!).error).toMatch(/payload\.fail/);
+    expect(JSON.parse((await row(bad)).result!).error).toMatch(/simulated failure/);
     expect(events.filter((e) => e.type === "task-progress" && e.taskId === ok).length).toBeGreaterThan(1);
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
+import type { z } from "zod";
 import { containsText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
 import { type AccessSubject, can } from "../access/check";
@@ -7,17 +7,7 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
-import { TEAM_ROLES } from "./team-roles";
-
-export const teamSchema = z.object({
-  name: z.string().trim().min(1, "Enter a team name.").max(80),
-  description: z.string().trim().max(500).default(""),
-});
-
-export const memberSchema = z.object({
-  userId: z.string().uuid("Choose a user."),
-  teamRole: z.enum(TEAM_ROLES),
-});
+import { MEMBER_SEARCH_LIMIT, type MemberCandidate, type memberSchema, type TeamInput } from "./team-schemas";
 
 export async function listTeams() {
   return db()
@@ -52,8 +42,6 @@ async function nameTaken(name: string, exceptId?: string) {
   if (exceptId) q = q.where("id", "!=", exceptId);
   return Boolean(await q.executeTakeFirst());
 }
-
-export type TeamInput = z.infer<typeof teamSchema>;
 
 export async function createTeam(actor: SessionUser, input: TeamInput, origin: AuditOrigin) {
   if (await nameTaken(input.name)) throw new RuleViolation(`A team named "${input.name}" already exists.`);
@@ -203,20 +191,39 @@ export async function removeMember(
 }
 
 /**
- * Users matching a search, for the "add member" picker (never the whole table). Names and emails
- * of accounts are user.read material: managing teams alone must not enumerate them.
+ * People matching a search, for the "add member" picker (never the whole table): active accounts
+ * only (a disabled one cannot take part) and not already in the team (the picker adds; the role of
+ * a member is changed in the members table). Names and emails of accounts are user.read material:
+ * managing teams alone must not enumerate them.
  */
-export async function searchUsers(actor: AccessSubject, q: string, limit = 10) {
+export async function searchUsers(
+  actor: AccessSubject,
+  q: string,
+  options: { excludeTeam?: string; limit?: number } = {},
+): Promise<MemberCandidate[]> {
   // No account holds NUL (and PostgreSQL cannot compare it), so such a search finds nobody.
   if (!mayFindMembers(actor) || !q.trim() || !hasNoNul(q)) return [];
   const text = q.trim();
-  return db()
+  const limit = Math.min(options.limit ?? MEMBER_SEARCH_LIMIT, MEMBER_SEARCH_LIMIT);
+  let query = db()
     .selectFrom("user")
-    .select(["id", "name", "email"])
-    .where((eb) => eb.or([containsText("name", text), containsText("email", text)]))
-    .orderBy("name")
-    .limit(limit)
-    .execute();
+    .select(["user.id", "user.name", "user.email"])
+    .where("user.status", "=", "active")
+    .where((eb) => eb.or([containsText("user.name", text), containsText("user.email", text)]));
+  const team = options.excludeTeam;
+  if (team)
+    query = query.where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("team_member")
+            .select("team_member.user_id")
+            .whereRef("team_member.user_id", "=", "user.id")
+            .where("team_member.team_id", "=", team),
+        ),
+      ),
+    );
+  return query.orderBy("user.name").orderBy("user.email").limit(limit).execute();
 }
 
 export function mayFindMembers(actor: AccessSubject): boolean {

@@ -127,7 +127,8 @@ describe("teams", () => {
         }),
       ),
     );
-    expect((page.body as { candidates: { id: string }[] }).candidates.map((c) => c.id)).toEqual([person.id]);
+    // Already in Alpha: the picker (which adds) does not offer them again.
+    expect((page.body as { candidates: { id: string }[] }).candidates).toEqual([]);
 
     expect(
       (await onTeam(alpha.id, manager.cookie, { intent: "remove-member", userId: person.id })).status,
@@ -195,6 +196,41 @@ describe("teams", () => {
       maySearch: true,
     });
     expect(await db().selectFrom("team_member").selectAll().execute()).toEqual(before);
+  });
+
+  it("member search: at most 20, active people only, never someone already in the team", async () => {
+    const manager = await signedIn(["manager"]);
+    const created = await create(manager.cookie, { intent: "create", name: "Limit team" });
+    const teamId = created.headers.get("Location")!.split("/").pop()!;
+    const people = [];
+    for (let i = 0; i < 23; i++)
+      people.push(
+        await createUser({ name: `Quokka ${String(i).padStart(2, "0")}`, email: `quokka${i}@example.test` }),
+      );
+    const disabled = await createUser({ name: "Quokka Disabled", email: "quokka-off@example.test" });
+    await db().updateTable("user").set({ status: "disabled" }).where("id", "=", disabled.id).execute();
+    const member = people[0]!;
+    expect(
+      (await onTeam(teamId, manager.cookie, { intent: "set-member", userId: member.id, teamRole: "member" }))
+        .status,
+    ).toBe(302);
+
+    const found = async (q: string) => {
+      const out = await run(() =>
+        teamLoader(
+          args(request(`/dashboard/teams/${teamId}?find=${q}`, { cookie: manager.cookie }), { id: teamId }),
+        ),
+      );
+      return (out.body as { candidates: { id: string; name: string }[] }).candidates;
+    };
+    const all = await found("quokka");
+    expect(all).toHaveLength(20);
+    expect(all.map((c) => c.id)).not.toContain(member.id);
+    expect(all.map((c) => c.id)).not.toContain(disabled.id);
+    expect(all[0]!.name).toBe("Quokka 01");
+    expect(await found("quokka%2000")).toEqual([]);
+    expect(await found("disabled")).toEqual([]);
+    expect((await found("quokka 22")).map((c) => c.id)).toEqual([people[22]!.id]);
   });
 
   // PostgreSQL text cannot compare NUL: this search was a 500 there. It finds nobody, as on SQLite.

@@ -6,6 +6,7 @@ import { formatDateTime } from "../format";
 import { showToast } from "../toaster";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
+import { LevelBadge } from "./level-badge";
 
 type Item = {
   id: string;
@@ -18,7 +19,8 @@ type Item = {
 };
 type ListData = { notifications: Item[]; unread: number };
 
-const TOAST_KIND = { info: "info", success: "success", warning: "error", critical: "error" } as const;
+// A warning is a warning (amber), not an error; only a critical notice looks like one.
+const TOAST_KIND = { info: "info", success: "success", warning: "warning", critical: "error" } as const;
 
 /** The header bell: unread count, a list, mark one or all read; new notices arrive live. */
 export function NotificationBell({ initialUnread }: { initialUnread: number }) {
@@ -117,7 +119,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
               className={`rounded px-2 py-2 text-sm ${n.read_at ? "" : "bg-indigo-50 dark:bg-indigo-950"}`}
             >
               <p className="font-medium">
-                {n.title} <span className="text-xs text-slate-600 dark:text-slate-400">({n.level})</span>
+                {n.title} <LevelBadge level={n.level} />
               </p>
               <p>{n.message}</p>
               <p className="mt-1 flex items-center gap-3 text-xs text-slate-600 dark:text-slate-400">

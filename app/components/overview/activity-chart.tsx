@@ -2,10 +2,22 @@
 export function ActivityChart({
   days,
   series,
+  emptyText,
 }: {
   days: string[];
   series: { label: string; values: number[]; className: string }[];
+  /** Said instead of a row of empty bars when every value is zero. */
+  emptyText: string;
 }) {
+  if (series.every((s) => s.values.every((v) => v === 0)))
+    return (
+      <p
+        className="rounded-md border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400"
+        data-testid="chart-empty"
+      >
+        {emptyText}
+      </p>
+    );
   const max = Math.max(1, ...series.flatMap((s) => s.values));
   const width = 560;
   const height = 160;

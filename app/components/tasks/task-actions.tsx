@@ -3,8 +3,18 @@ import { showToast } from "../toaster";
 import { Button } from "../ui/button";
 import { useTaskNotifications } from "./use-task-notifications";
 
-/** "Generate report" and "Export users" on the dashboard home; progress shows in the task centre. */
-export function TaskActions({ canExportUsers }: { canExportUsers: boolean }) {
+/**
+ * "Generate report" and "Export users" on the dashboard home; progress shows in the task centre.
+ * `demoControls` (super admins) adds the report's duration and a simulated failure, for trying the
+ * task system out; staff never see them.
+ */
+export function TaskActions({
+  canExportUsers,
+  demoControls,
+}: {
+  canExportUsers: boolean;
+  demoControls: boolean;
+}) {
   const { start } = useTaskNotifications();
   const [busy, setBusy] = useState<string | null>(null);
   const [seconds, setSeconds] = useState("15");
@@ -37,31 +47,40 @@ export function TaskActions({ canExportUsers }: { canExportUsers: boolean }) {
         They run on the server; you are told here when they finish, without reloading.
       </p>
       <div className="mt-3 flex flex-wrap items-end gap-4">
-        <div className="flex flex-col gap-1">
-          <label htmlFor={durationId} className="text-sm font-medium">
-            Report duration (seconds)
-          </label>
-          <input
-            id={durationId}
-            type="number"
-            min={0}
-            max={60}
-            step={0.5}
-            value={seconds}
-            onChange={(e) => setSeconds(e.target.value)}
-            className="w-28 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-600 dark:bg-slate-950"
-          />
-        </div>
-        <div className="flex items-center gap-2 pb-2">
-          <input id={failId} type="checkbox" checked={fail} onChange={(e) => setFail(e.target.checked)} />
-          <label htmlFor={failId} className="text-sm">
-            Simulate a failure
-          </label>
-        </div>
+        {demoControls ? (
+          <>
+            <div className="flex flex-col gap-1">
+              <label htmlFor={durationId} className="text-sm font-medium">
+                Report duration (seconds)
+              </label>
+              <input
+                id={durationId}
+                type="number"
+                min={0}
+                max={60}
+                step={0.5}
+                value={seconds}
+                onChange={(e) => setSeconds(e.target.value)}
+                className="w-28 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-600 dark:bg-slate-950"
+              />
+            </div>
+            <div className="flex items-center gap-2 pb-2">
+              <input id={failId} type="checkbox" checked={fail} onChange={(e) => setFail(e.target.checked)} />
+              <label htmlFor={failId} className="text-sm">
+                Simulate a failure
+              </label>
+            </div>
+          </>
+        ) : null}
         <Button
           type="button"
           pending={busy === "report.generate"}
-          onClick={() => run("report.generate", fail ? { durationMs, fail: true } : { durationMs })}
+          onClick={() =>
+            run(
+              "report.generate",
+              !demoControls ? undefined : fail ? { durationMs, fail: true } : { durationMs },
+            )
+          }
         >
           Generate report
         </Button>

@@ -30,12 +30,38 @@ function elapsed(from: string, to: number) {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
 }
 
+const count = (n: unknown, one: string, many: string) =>
+  typeof n === "number" ? `${n.toLocaleString("en-US")} ${n === 1 ? one : many}` : null;
+
+/** What a finished task produced, in words (the raw result is for the API, not for people). */
+export function resultSummary(type: string, result: unknown): string | null {
+  if (!result || typeof result !== "object") return null;
+  const r = result as Record<string, unknown>;
+  if (type === "report.generate") {
+    const tasks = (r.tasks ?? {}) as Record<string, unknown>;
+    const parts = [
+      count(r.users, "user", "users"),
+      count(r.roles, "role", "roles"),
+      typeof tasks.completed === "number"
+        ? `${count(tasks.completed, "task", "tasks")} completed, ${tasks.failed ?? 0} failed`
+        : null,
+    ].filter(Boolean);
+    return parts.length ? parts.join(" · ") : null;
+  }
+  if (type === "broadcast.email")
+    return [count(r.sent, "email sent", "emails sent"), r.failed ? `${r.failed} failed` : null]
+      .filter(Boolean)
+      .join(" · ");
+  return count(r.rows, "row", "rows");
+}
+
 export function TaskItem({ task }: { task: TrackedTask }) {
   const done = isFinal(task.status);
   const now = useNow(!done);
   const end = task.completedAt ? Date.parse(task.completedAt) : now;
   const result = (task.result ?? {}) as { error?: unknown; downloadUrl?: unknown };
   const label = TASK_LABELS[task.type] ?? task.type;
+  const summary = task.status === "completed" ? resultSummary(task.type, task.result) : null;
   return (
     <li
       className="rounded-md border border-slate-200 p-2 text-sm dark:border-slate-700"
@@ -70,15 +96,7 @@ export function TaskItem({ task }: { task: TrackedTask }) {
               Download CSV
             </a>
           ) : null}
-          <details className="w-full">
-            <summary className="cursor-pointer text-indigo-700 dark:text-indigo-300">View result</summary>
-            <pre
-              className="mt-1 max-h-48 overflow-auto rounded bg-slate-100 p-2 dark:bg-slate-800"
-              data-testid="task-result"
-            >
-              {JSON.stringify(task.result, null, 2)}
-            </pre>
-          </details>
+          {summary ? <span data-testid="task-result">{summary}</span> : null}
         </div>
       ) : null}
     </li>

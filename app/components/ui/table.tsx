@@ -19,7 +19,11 @@ export function Table({
   children: React.ReactNode;
 }) {
   return (
+    // Focusable and named when it scrolls sideways on a narrow screen, so a keyboard can scroll it.
     <div
+      tabIndex={0}
+      role={caption ? "region" : undefined}
+      aria-label={caption}
       className={`overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 ${className}`}
     >
       <table className="w-full text-sm">

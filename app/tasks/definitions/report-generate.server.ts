@@ -28,8 +28,7 @@ export const reportGenerate = defineTask({
       await sleep(duration / steps, signal);
       progress(step / steps);
     }
-    if (payload.fail)
-      throw new TaskError("The report failed because the request asked it to (payload.fail).");
+    if (payload.fail) throw new TaskError("The report failed, as asked: this was a simulated failure.");
     return { title: "System report", generatedAt: new Date().toISOString(), ...(await counts()) };
   },
 });

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { safeRedirectPath } from "../http/responses";
+import { NOTICE_LEVELS } from "./levels";
+
+// The broadcast's schemas, shared by the server and the composer (no server imports here).
+
+/**
+ * A same-origin path by the redirectTo rule (safeRedirectPath), so "/\evil.example" never becomes
+ * another host once the email's base address is prefixed; or an absolute https address.
+ */
+function isSafeLink(v: string): boolean {
+  if (v === "") return true;
+  if (v.startsWith("/")) return safeRedirectPath(v, "") === v;
+  try {
+    return new URL(v).protocol === "https:" && !/\s/.test(v);
+  } catch {
+    return false;
+  }
+}
+
+export const AUDIENCE_KINDS = ["all", "roles", "teams"] as const;
+export type AudienceKind = (typeof AUDIENCE_KINDS)[number];
+
+export const audienceSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("all") }),
+  z.object({
+    kind: z.literal("roles"),
+    ids: z.array(z.string().uuid()).min(1, "Choose at least one role.").max(50),
+  }),
+  z.object({
+    kind: z.literal("teams"),
+    ids: z.array(z.string().uuid()).min(1, "Choose at least one team.").max(50),
+  }),
+]);
+
+export type Audience = z.infer<typeof audienceSchema>;
+
+const fields = {
+  title: z.string().trim().min(1, "Enter a title.").max(120),
+  message: z.string().trim().min(1, "Enter a message.").max(2000),
+  level: z.enum(NOTICE_LEVELS),
+  link: z
+    .string()
+    .trim()
+    .max(500)
+    .refine(isSafeLink, "Use a path such as /dashboard or an https:// address.")
+    .transform((v) => v || null),
+};
+
+/** What sendBroadcast takes. */
+export const broadcastSchema = z.object({ ...fields, audience: audienceSchema, email: z.boolean() });
+
+export type BroadcastInput = z.infer<typeof broadcastSchema>;
+
+const ids = z.array(z.string().uuid()).max(50).default([]);
+
+/**
+ * The composer as posted: the audience is a radio (`audience`) with the ids in `roleIds` or
+ * `teamIds`, email a checkbox; toBroadcastInput makes it what sendBroadcast takes (conform reads the
+ * form's constraints from this schema, which it cannot through a transform). A missing choice of
+ * roles or teams is reported on `audience`, beside the other fields' errors.
+ */
+export const broadcastFormSchema = z
+  .object({
+    ...fields,
+    link: z.string().default("").pipe(fields.link),
+    audience: z.enum(AUDIENCE_KINDS).default("all"),
+    roleIds: ids,
+    teamIds: ids,
+    email: z.boolean().default(false),
+  })
+  .refine((v) => v.audience !== "roles" || (Array.isArray(v.roleIds) && v.roleIds.length > 0), {
+    message: "Choose at least one role.",
+    path: ["audience"],
+    when: () => true,
+  })
+  .refine((v) => v.audience !== "teams" || (Array.isArray(v.teamIds) && v.teamIds.length > 0), {
+    message: "Choose at least one team.",
+    path: ["audience"],
+    when: () => true,
+  });
+
+/** The composer's parsed fields as what sendBroadcast takes. */
+export function toBroadcastInput(v: z.output<typeof broadcastFormSchema>): BroadcastInput {
+  return {
+    title: v.title,
+    message: v.message,
+    level: v.level,
+    link: v.link,
+    audience: audienceOf(v),
+    email: v.email,
+  };
+}
+
+/** The audience the composer's fields name (also what the page asks the size of). */
+export function audienceOf(v: { audience?: string; roleIds?: string[]; teamIds?: string[] }): Audience {
+  if (v.audience === "roles") return { kind: "roles", ids: v.roleIds ?? [] };
+  if (v.audience === "teams") return { kind: "teams", ids: v.teamIds ?? [] };
+  return { kind: "all" };
+}

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { TEAM_ROLES } from "./team-roles";
+
+// The team forms' schemas: the server parses with them and the page validates with the same ones.
+
+export const teamSchema = z.object({
+  name: z.string().trim().min(1, "Enter a team name.").max(80),
+  description: z.string().trim().max(500).default(""),
+});
+
+export const memberSchema = z.object({
+  userId: z.string().uuid("Choose a user."),
+  teamRole: z.enum(TEAM_ROLES),
+});
+
+export type TeamInput = z.infer<typeof teamSchema>;
+
+/** What the member search answers with (the combobox's options). */
+export type MemberCandidate = { id: string; name: string; email: string };
+
+/** At most this many people per search: the picker is for finding someone, not for browsing. */
+export const MEMBER_SEARCH_LIMIT = 20;
