@@ -294,11 +294,11 @@ function Composer({ roles, teams }: { roles: Choice[]; teams: { id: string; name
               ))}
             </div>
           ) : null}
-          {fields.audience.errors ? (
-            <p id={fields.audience.errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
-              {fields.audience.errors[0]}
-            </p>
-          ) : null}
+          {/* The line is always there: an error coming or going as the role boxes lose focus must not
+              move "Send notice" between a click's press and release. */}
+          <p id={fields.audience.errorId} className="mt-1 min-h-5 text-sm text-red-700 dark:text-red-400">
+            {fields.audience.errors?.[0]}
+          </p>
         </fieldset>
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name={fields.email.name} className="accent-indigo-600" /> Also send by email
