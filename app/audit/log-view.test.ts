@@ -189,7 +189,7 @@ describe("audit export", () => {
       .map((line) => line.split(",").slice(0, 2).join(","));
   }
 
-  it.each([
+  it.each<Record<string, string>>([
     {},
     { actor: "liddell" },
     { actor: "100%" },
