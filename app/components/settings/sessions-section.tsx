@@ -1,16 +1,19 @@
+import { useFetcher } from "react-router";
 import { z } from "zod";
 import type { SessionDescription } from "../../settings/session-view";
-import { revokeSessionSchema } from "../../settings/settings-form";
 import { formatDateTime } from "../format";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
-import { useSettingsForm } from "./use-settings-form";
+import { SectionStatus, useSettingsForm } from "./use-settings-form";
 
 const noFields = z.object({});
 
 export function SessionsSection({ sessions }: { sessions: SessionDescription[] }) {
   const others = useSettingsForm("revoke-others", noFields);
+  // One fetcher for every row's "Sign out": the answer outlives the row it signed out, so the
+  // status line (which takes focus) sits under the list, not in the row that disappears.
+  const revoke = useFetcher<{ ok: boolean; intent?: string; message?: string }>();
   const hasOthers = sessions.some((s) => !s.current);
   return (
     <Card
@@ -28,17 +31,30 @@ export function SessionsSection({ sessions }: { sessions: SessionDescription[] }
     >
       <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="sessions">
         {sessions.map((s) => (
-          <SessionItem key={s.id} session={s} />
+          <SessionItem
+            key={s.id}
+            session={s}
+            form={revoke.Form}
+            pending={revoke.state !== "idle" && revoke.formData?.get("session") === s.id}
+          />
         ))}
       </ul>
+      <SectionStatus answer={revoke.data?.intent === "revoke-session" ? revoke.data : undefined} />
       {others.errors}
       {others.status}
     </Card>
   );
 }
 
-function SessionItem({ session: s }: { session: SessionDescription }) {
-  const revoke = useSettingsForm("revoke-session", revokeSessionSchema, { id: `revoke-${s.id}` });
+function SessionItem({
+  session: s,
+  form: Form,
+  pending,
+}: {
+  session: SessionDescription;
+  form: ReturnType<typeof useFetcher>["Form"];
+  pending: boolean;
+}) {
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
       <div className="min-w-0">
@@ -51,21 +67,19 @@ function SessionItem({ session: s }: { session: SessionDescription }) {
           Last used {s.lastUsed} · {s.ip ?? "unknown address"} · signed in{" "}
           <time dateTime={s.createdAt}>{formatDateTime(s.createdAt)}</time>
         </p>
-        {revoke.errors}
-        {revoke.status}
       </div>
       {s.current ? null : (
-        <revoke.fetcher.Form method="post" {...revoke.formProps}>
+        <Form method="post">
           <input type="hidden" name="intent" value="revoke-session" />
           <input type="hidden" name="session" value={s.id} />
           <Button
             variant="secondary"
-            pending={revoke.pending}
+            pending={pending}
             aria-label={`Sign out ${s.device}, last used ${s.lastUsed}`}
           >
             Sign out
           </Button>
-        </revoke.fetcher.Form>
+        </Form>
       )}
     </li>
   );
