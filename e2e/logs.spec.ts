@@ -91,7 +91,9 @@ test("filter the log by part of an actor's name, export exactly what is filtered
   await expect(page.getByRole("status").filter({ hasText: "Export started" })).toBeVisible();
 
   await expect(rows).toHaveCount(3);
-  const listed = await rows.locator("time").evaluateAll((times) => times.map((t) => t.getAttribute("datetime")));
+  const listed = await rows
+    .locator("time")
+    .evaluateAll((times) => times.map((t) => t.getAttribute("datetime")));
 
   const tasks = page.getByRole("button", { name: /^Tasks, \d+ running$/ });
   await tasks.focus();

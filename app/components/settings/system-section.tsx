@@ -4,7 +4,12 @@ import { formatDateTime } from "../format";
 import { PasswordField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
-import { useSettingsForm } from "./use-settings-form";
+import {
+  SectionStatus,
+  type SettingsFetcher,
+  useSettingsFetcher,
+  useSettingsForm,
+} from "./use-settings-form";
 
 const SOURCE_LABEL: Record<ConfigView["source"], string> = {
   database: "from Settings (database)",
@@ -15,19 +20,41 @@ const SOURCE_LABEL: Record<ConfigView["source"], string> = {
 
 export function SystemSection({ config }: { config: ConfigView[] }) {
   // Keyed by what is stored: after a save or a reset the fields start again from it.
+  // The answers stay with the section, outside the keyed form.
   const stored = config.map((c) => `${c.key}:${c.source}:${c.updatedAt ?? ""}`).join("|");
-  return <SystemForm key={stored} config={config} />;
+  const saveFetcher = useSettingsFetcher();
+  const resetFetcher = useSettingsFetcher();
+  const answer = (f: SettingsFetcher) => (f.data?.intent === "system" ? f.data : undefined);
+  return (
+    <Card title="Mail and branding">
+      <SystemForm key={stored} config={config} saveFetcher={saveFetcher} resetFetcher={resetFetcher} />
+      <SectionStatus answer={answer(saveFetcher)} />
+      <SectionStatus answer={answer(resetFetcher)} />
+    </Card>
+  );
 }
 
-function SystemForm({ config }: { config: ConfigView[] }) {
+function SystemForm({
+  config,
+  saveFetcher,
+  resetFetcher,
+}: {
+  config: ConfigView[];
+  saveFetcher: SettingsFetcher;
+  resetFetcher: SettingsFetcher;
+}) {
   const save = useSettingsForm("system", systemSettingsSchema, {
+    fetcher: saveFetcher,
     defaultValue: Object.fromEntries(
       config.map((c) => [c.key, c.secret || c.source !== "database" ? "" : (c.value ?? "")]),
     ),
   });
-  const reset = useSettingsForm("system", systemSettingsSchema, { id: "settings-system-reset" });
+  const reset = useSettingsForm("system", systemSettingsSchema, {
+    id: "settings-system-reset",
+    fetcher: resetFetcher,
+  });
   return (
-    <Card title="Mail and branding">
+    <>
       <save.fetcher.Form method="post" className="flex flex-col gap-5" {...save.formProps}>
         <input type="hidden" name="intent" value="system" />
         {config.map((c) => {
@@ -63,8 +90,6 @@ function SystemForm({ config }: { config: ConfigView[] }) {
           );
         })}
         {save.errors}
-        {save.status}
-        {reset.status}
         <div>
           <Button pending={save.pending}>Save settings</Button>
         </div>
@@ -75,6 +100,6 @@ function SystemForm({ config }: { config: ConfigView[] }) {
           <input type="hidden" name="reset" value={c.key} />
         </reset.fetcher.Form>
       ))}
-    </Card>
+    </>
   );
 }

@@ -7,6 +7,8 @@ import { useIsPending } from "../forms/use-is-pending";
 import { useRevealOwnTab } from "./settings-tabs";
 
 type Answer = { ok: boolean; intent?: string; message?: string };
+export type SettingsFetcher = ReturnType<typeof useFetcher<Answer>>;
+export const useSettingsFetcher = () => useFetcher<Answer>();
 
 /**
  * One Settings section's form on the form pipeline: its own fetcher (each section keeps its own
@@ -16,9 +18,15 @@ type Answer = { ok: boolean; intent?: string; message?: string };
 export function useSettingsForm<S extends z.ZodType>(
   intent: string,
   schema: S,
-  options: { defaultValue?: AppFormOptions<S>["defaultValue"]; id?: string } = {},
+  options: {
+    defaultValue?: AppFormOptions<S>["defaultValue"];
+    id?: string;
+    /** The section's fetcher when the form is remounted (keyed) but its answer must stay. */
+    fetcher?: SettingsFetcher;
+  } = {},
 ) {
-  const fetcher = useFetcher<Answer>();
+  const own = useFetcher<Answer>();
+  const fetcher = options.fetcher ?? own;
   const answer = fetcher.data?.intent === intent ? fetcher.data : undefined;
   const [form, fields] = useAppForm({
     schema,
