@@ -1,97 +1,45 @@
-// Every audit action name, declared once; the log page filters on these.
-export const AUDIT_ACTIONS = [
-  "auth.login.succeeded",
-  "auth.login.failed",
-  "auth.login.rate_limited",
-  "auth.logout",
-  "access.sync",
-  // accounts
-  "auth.register",
-  "auth.register.existing",
-  "auth.email.verified",
-  "auth.verification.resent",
-  "auth.password.reset_requested",
-  "auth.password.reset",
-  "auth.invite.accepted",
-  "user.invite",
-  "account.profile.update",
-  "account.email.change_requested",
-  "account.email.changed",
-  "account.password.change",
-  "account.sessions.revoke",
-  "account.reauth.failed",
-  "account.reauth.rate_limited",
-  // settings and mail
-  "settings.update",
-  "settings.reset",
-  "mail.test",
-  "mail.failed",
-  "task.create",
-  "task.download",
-  "user.create",
-  "user.update",
-  "user.disable",
-  "user.enable",
-  "user.delete",
-  "user.password_reset",
-  "session.revoke",
-  "role.create",
-  "role.update",
-  "role.permissions.update",
-  "role.delete",
-  "menu.update",
-  "team.create",
-  "team.update",
-  "team.delete",
-  "team.member.add",
-  "team.member.update",
-  "team.member.remove",
-  "broadcast.send",
-  "user.invite.cancel",
-  "audit.retention",
-  "audit.export",
-] as const;
-
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-/** What each action is called on screen, for staff: "Signed in", not "auth.login.succeeded". */
-export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+// Every audit action name, declared once, with what a staff member reads for it. The log page
+// filters on these; `ACTION_LABELS` is typed over the list, so a new action without a label does
+// not compile, and app/audit/action-labels.test.ts finds any action written that is not listed.
+export const ACTION_LABELS = {
   "auth.login.succeeded": "Signed in",
   "auth.login.failed": "Failed sign-in",
   "auth.login.rate_limited": "Sign-in blocked (too many attempts)",
   "auth.logout": "Signed out",
   "access.sync": "Synced permissions",
+  // accounts
   "auth.register": "Registered",
-  "auth.register.existing": "Registered again with a known address",
+  "auth.register.existing": "Registration with an existing address",
   "auth.email.verified": "Verified email address",
   "auth.verification.resent": "Resent verification email",
-  "auth.password.reset_requested": "Asked to reset password",
+  "auth.password.reset_requested": "Requested a password reset",
   "auth.password.reset": "Reset password",
-  "auth.invite.accepted": "Accepted invitation",
+  "auth.invite.accepted": "Accepted an invitation",
   "user.invite": "Invited someone",
-  "account.profile.update": "Updated profile",
-  "account.email.change_requested": "Asked to change email address",
+  "account.profile.update": "Changed own name",
+  "account.email.change_requested": "Requested an email change",
   "account.email.changed": "Changed email address",
-  "account.password.change": "Changed password",
-  "account.sessions.revoke": "Signed out other sessions",
-  "account.reauth.failed": "Failed password confirmation",
-  "account.reauth.rate_limited": "Password confirmation blocked",
+  "account.password.change": "Changed own password",
+  "account.sessions.revoke": "Signed out own sessions",
+  "account.reauth.failed": "Wrong password when confirming",
+  "account.reauth.rate_limited": "Password confirmation blocked (too many attempts)",
+  // settings and mail
   "settings.update": "Changed settings",
   "settings.reset": "Reset settings",
   "mail.test": "Sent a test email",
   "mail.failed": "Email failed",
   "task.create": "Started a task",
-  "task.download": "Downloaded a task's file",
+  "task.download": "Downloaded a task file",
   "user.create": "Created a user",
-  "user.update": "Changed a user",
+  "user.update": "Changed a user (name, email, roles)",
   "user.disable": "Disabled an account",
   "user.enable": "Enabled an account",
   "user.delete": "Deleted an account",
   "user.password_reset": "Sent a password reset",
-  "session.revoke": "Ended a session",
+  "session.revoke": "Signed out a user's sessions",
   "role.create": "Created a role",
   "role.update": "Changed a role",
-  "role.permissions.update": "Changed role permissions",
+  "role.permissions.update": "Changed a role's permissions",
   "role.delete": "Deleted a role",
   "menu.update": "Changed the menu",
   "team.create": "Created a team",
@@ -102,11 +50,15 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "team.member.remove": "Removed a team member",
   "broadcast.send": "Sent a broadcast",
   "user.invite.cancel": "Cancelled an invitation",
-  "audit.retention": "Removed old audit entries",
+  "audit.retention": "Purged old audit entries",
   "audit.export": "Exported the audit log",
-};
+} as const satisfies Record<string, string>;
 
-/** The label of an action name read back from the log (older rows may hold a name no longer declared). */
-export function auditActionLabel(action: string): string {
-  return (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
+export type AuditAction = keyof typeof ACTION_LABELS;
+
+export const AUDIT_ACTIONS = Object.keys(ACTION_LABELS) as AuditAction[];
+
+/** What the log shows for an action; a name from an older release that is no longer listed shows as written. */
+export function actionLabel(action: string): string {
+  return (ACTION_LABELS as Record<string, string>)[action] ?? action;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { containsText } from "../../db/like";
 import { hasNoNul, NUL_MESSAGE } from "../../db/nul";
 import { db } from "../db.server";
 
@@ -45,15 +46,71 @@ export function parseAuditQuery(
   return { ok: false, message: `${String(issue.path[0])}: ${issue.message}` };
 }
 
-/** The filtered query, shared by the page and the CSV export so both show the same rows. */
+/** An exact target as the log links it ("user:<id>"); anything else is searched for by name. */
+const EXACT_TARGET = /^([a-z_]+):(.+)$/;
+
+/**
+ * The filtered query, shared by the page and the CSV export so both show the same rows.
+ * The actor filter is a partial match on the actor's email or current name; the target filter a
+ * partial match on the target's name (a user's name or email, a team's name, a role's label) or
+ * on the stored id itself (an invitation's or an email's address, a deleted record's id).
+ */
 export function filteredAudit(q: z.infer<typeof auditFilters>) {
   let query = db().selectFrom("audit_log");
-  if (q.actor) query = query.where("actor_email", "=", q.actor.toLowerCase());
+  if (q.actor) {
+    const actor = q.actor;
+    query = query.where((eb) =>
+      eb.or([
+        containsText("audit_log.actor_email", actor),
+        eb(
+          "audit_log.actor_id",
+          "in",
+          eb.selectFrom("user").select("user.id").where(containsText("user.name", actor)),
+        ),
+      ]),
+    );
+  }
   if (q.action) query = query.where("action", "=", q.action);
-  if (q.target) {
-    const [type, id] = q.target.split(":");
-    query = query.where("target_type", "=", type!);
-    if (id) query = query.where("target_id", "=", id);
+  const exact = q.target ? EXACT_TARGET.exec(q.target) : null;
+  if (exact) {
+    query = query.where("target_type", "=", exact[1]!).where("target_id", "=", exact[2]!);
+  } else if (q.target) {
+    const target = q.target;
+    query = query.where((eb) =>
+      eb.or([
+        eb.and([
+          eb("audit_log.target_type", "=", "user"),
+          eb(
+            "audit_log.target_id",
+            "in",
+            eb
+              .selectFrom("user")
+              .select("user.id")
+              .where((u) => u.or([containsText("user.name", target), containsText("user.email", target)])),
+          ),
+        ]),
+        eb.and([
+          eb("audit_log.target_type", "=", "team"),
+          eb(
+            "audit_log.target_id",
+            "in",
+            eb.selectFrom("team").select("team.id").where(containsText("team.name", target)),
+          ),
+        ]),
+        eb.and([
+          eb("audit_log.target_type", "=", "role"),
+          eb(
+            "audit_log.target_id",
+            "in",
+            eb
+              .selectFrom("role")
+              .select("role.id")
+              .where((r) => r.or([containsText("role.label", target), containsText("role.name", target)])),
+          ),
+        ]),
+        containsText("audit_log.target_id", target),
+      ]),
+    );
   }
   if (q.from) query = query.where("created_at", ">=", `${q.from}T00:00:00.000Z`);
   if (q.to)
@@ -65,6 +122,7 @@ export function filteredAudit(q: z.infer<typeof auditFilters>) {
   return query;
 }
 
+/** One page of the filtered log, newest first; the export walks the same order. */
 export async function listAudit(q: AuditQuery) {
   const base = filteredAudit(q);
   // One row more than a page tells whether there is a next page without counting 100k rows.

@@ -25,7 +25,7 @@ beforeAll(async () => {
 async function list(cookie: string, qs: string) {
   const out = await run(() => loader(args(request(`/dashboard/logs?${qs}`, { cookie }))));
   return out.body as {
-    rows: { action: string; actor_email: string; created_at: string }[];
+    rows: { action: string; actor: { email: string }; createdAt: string }[];
     hasMore: boolean;
   };
 }
@@ -42,9 +42,9 @@ describe("audit log page", () => {
     const admin = await signedIn(["admin"]);
     const page1 = await list(admin.cookie, "actor=alice@example.test&size=20");
     expect(page1.rows).toHaveLength(20);
-    expect(page1.rows.every((r) => r.actor_email === "alice@example.test")).toBe(true);
+    expect(page1.rows.every((r) => r.actor.email === "alice@example.test")).toBe(true);
     expect(page1.hasMore).toBe(true);
-    const times = page1.rows.map((r) => r.created_at);
+    const times = page1.rows.map((r) => r.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
 
     const failed = await list(admin.cookie, "action=auth.login.failed&size=200&actor=bob@example.test");
@@ -58,7 +58,7 @@ describe("audit log page", () => {
       admin.cookie,
       "from=2026-01-10&to=2026-01-10&size=200&actor=alice@example.test",
     );
-    expect(oneDay.rows.every((r) => r.created_at.startsWith("2026-01-10"))).toBe(true);
+    expect(oneDay.rows.every((r) => r.createdAt.startsWith("2026-01-10"))).toBe(true);
     expect(oneDay.rows).toHaveLength(6); // hours 12..0 with odd i: i = 1,3,...,11
 
     const last = await list(admin.cookie, "actor=alice@example.test&size=20&page=3");

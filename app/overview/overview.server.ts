@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { can } from "../access/check";
 import { roleGrants } from "../access/role-cache.server";
-import { auditActionLabel } from "../audit/actions";
+import { actionLabel } from "../audit/actions";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 
@@ -104,7 +104,7 @@ export async function overviewFor(user: SessionUser) {
     recent:
       recent?.map((r) => ({
         id: r.id,
-        action: auditActionLabel(r.action),
+        action: actionLabel(r.action),
         actor: r.actor_email,
         created_at: r.created_at,
       })) ?? null,

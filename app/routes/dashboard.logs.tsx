@@ -1,71 +1,71 @@
-import { data, Form, Link, useSearchParams } from "react-router";
+import { useEffect, useRef } from "react";
+import { data, Form, Link, useSearchParams, useSubmit } from "react-router";
 import { requirePermission } from "../access/guard.server";
-import { AUDIT_ACTIONS } from "../audit/actions";
+import { ACTION_LABELS, AUDIT_ACTIONS } from "../audit/actions";
 import { listAudit, parseAuditQuery } from "../audit/query.server";
+import { describeAuditRows } from "../audit/view.server";
+import { AuditDetailsView } from "../components/audit/audit-details";
 import { formatDateTime } from "../components/format";
 import { pageTitle } from "../components/page-title";
 import { ExportAuditButton } from "../components/tasks/export-audit-button";
 import { Button } from "../components/ui/button";
-import { EmptyState } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Select } from "../components/ui/select";
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableEmpty,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "../components/ui/table";
 import type { Route } from "./+types/dashboard.logs";
 
 export async function loader(args: Route.LoaderArgs) {
   await requirePermission(args, "log.read");
   const parsed = parseAuditQuery(new URL(args.request.url).searchParams);
   if (!parsed.ok) throw data({ message: `Bad filter. ${parsed.message}` }, { status: 400 });
-  return { query: parsed.value, ...(await listAudit(parsed.value)) };
+  const { rows, hasMore } = await listAudit(parsed.value);
+  return { query: parsed.value, hasMore, rows: await describeAuditRows(rows) };
 }
 
-function Diff({ details }: { details: string | null }) {
-  if (!details) return <p className="text-sm text-slate-600 dark:text-slate-400">No details.</p>;
-  let parsed: Record<string, unknown>;
-  try {
-    parsed = JSON.parse(details);
-  } catch {
-    return <pre className="text-xs">{details}</pre>;
-  }
-  const before = parsed.before as Record<string, unknown> | undefined;
-  const after = parsed.after as Record<string, unknown> | undefined;
-  if (!before && !after)
-    return <pre className="overflow-x-auto text-xs">{JSON.stringify(parsed, null, 2)}</pre>;
-  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
-  return (
-    <table className="text-xs">
-      <thead>
-        <tr>
-          <th scope="col" className="pr-4 text-left">
-            Field
-          </th>
-          <th scope="col" className="pr-4 text-left">
-            Before
-          </th>
-          <th scope="col" className="text-left">
-            After
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {keys.map((k) => {
-          const a = JSON.stringify(before?.[k] ?? null);
-          const b = JSON.stringify(after?.[k] ?? null);
-          return (
-            <tr key={k} className={a !== b ? "bg-amber-50 dark:bg-amber-950" : undefined}>
-              <td className="pr-4 font-medium">{k}</td>
-              <td className="pr-4">{a}</td>
-              <td>{b}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
-}
+const FILTER_NAMES = ["actor", "action", "target", "from", "to"] as const;
+// Typing settles before the list follows, so each keystroke is not a request.
+const TYPING_DELAY_MS = 400;
+
+const linkClass =
+  "rounded text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { rows, hasMore, query } = loaderData;
   const [params] = useSearchParams();
+  const submit = useSubmit();
+  const formRef = useRef<HTMLFormElement>(null);
+  const typing = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const filtered = FILTER_NAMES.some((name) => query[name]);
+
+  // The fields show what the list applies (after Clear filters, back/forward), except the one
+  // being typed in.
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    for (const name of FILTER_NAMES) {
+      const field = form.elements.namedItem(name);
+      if (
+        (field instanceof HTMLInputElement || field instanceof HTMLSelectElement) &&
+        field !== document.activeElement
+      )
+        field.value = query[name];
+    }
+  }, [query]);
+  useEffect(() => () => clearTimeout(typing.current), []);
+
+  const apply = (form: HTMLFormElement) => {
+    clearTimeout(typing.current);
+    submit(form, { replace: true, preventScrollReset: true });
+  };
+
   const pageLink = (page: number) => {
     const next = new URLSearchParams(params);
     next.set("page", String(page));
@@ -74,65 +74,108 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Audit log</h1>
-      <Form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter the audit log">
-        <Field label="Actor email" name="actor" defaultValue={query.actor} className="w-56" />
+      <Form
+        method="get"
+        ref={formRef}
+        className="flex flex-wrap items-end gap-3"
+        aria-label="Filter the audit log"
+        onChange={(event) => {
+          const form = event.currentTarget;
+          const typed = event.target instanceof HTMLInputElement && event.target.type === "text";
+          clearTimeout(typing.current);
+          if (typed) typing.current = setTimeout(() => apply(form), TYPING_DELAY_MS);
+          else apply(form);
+        }}
+        onSubmit={() => clearTimeout(typing.current)}
+      >
+        <Field
+          label="Actor (name or email contains)"
+          name="actor"
+          type="text"
+          defaultValue={query.actor}
+          className="w-56"
+        />
         <Select label="Action" name="action" defaultValue={query.action}>
           <option value="">Any action</option>
           {AUDIT_ACTIONS.map((a) => (
             <option key={a} value={a}>
-              {a}
+              {ACTION_LABELS[a]}
             </option>
           ))}
         </Select>
-        <Field label="Target (type or type:id)" name="target" defaultValue={query.target} className="w-56" />
+        <Field
+          label="Target (name contains)"
+          name="target"
+          type="text"
+          defaultValue={query.target}
+          className="w-56"
+        />
         <Field label="From" name="from" type="date" defaultValue={query.from} />
         <Field label="To" name="to" type="date" defaultValue={query.to} />
+        <input type="hidden" name="size" value={query.size} />
         <Button variant="secondary">Filter</Button>
-        <ExportAuditButton
-          filters={{
-            actor: query.actor,
-            action: query.action,
-            target: query.target,
-            from: query.from,
-            to: query.to,
-          }}
-        />
+        <ExportAuditButton />
+        {filtered ? (
+          <Link to={`?size=${query.size}`} replace className={`${linkClass} self-center text-sm`}>
+            Clear filters
+          </Link>
+        ) : null}
       </Form>
 
-      {rows.length === 0 ? (
-        <EmptyState>No audit entries match these filters.</EmptyState>
-      ) : (
-        <ul
-          className="flex flex-col divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900"
-          data-testid="audit-rows"
-        >
-          {rows.map((r) => (
-            <li key={r.id}>
-              <details className="group px-3 py-2">
-                <summary className="flex cursor-pointer flex-wrap items-center gap-x-4 gap-y-1 text-sm">
-                  <time dateTime={r.created_at} className="w-48 text-slate-600 dark:text-slate-400">
-                    {formatDateTime(r.created_at)}
-                  </time>
-                  <code className="font-semibold">{r.action}</code>
-                  <span>{r.actor_email ?? "anonymous"}</span>
-                  <span className="text-slate-600 dark:text-slate-400">
-                    {r.target_type
-                      ? `${r.target_type}${r.target_id ? `:${r.target_id.slice(0, 8)}` : ""}`
-                      : ""}
-                  </span>
-                  <span className="text-slate-600 dark:text-slate-400">{r.ip}</span>
-                </summary>
-                <div className="mt-2 flex flex-col gap-2 pl-4">
-                  <Diff details={r.details} />
-                  <p className="text-xs text-slate-600 dark:text-slate-400">
-                    User agent: {r.user_agent ?? "—"}
-                  </p>
-                </div>
-              </details>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Table caption="Audit entries, newest first" scrollable>
+        <TableHead>
+          <TableHeader>Time</TableHeader>
+          <TableHeader>Action</TableHeader>
+          <TableHeader>Actor</TableHeader>
+          <TableHeader>Target</TableHeader>
+          <TableHeader>IP address</TableHeader>
+          <TableHeader>Details</TableHeader>
+        </TableHead>
+        <TableBody>
+          {rows.length === 0 ? (
+            <TableEmpty colSpan={6}>No audit entries match these filters.</TableEmpty>
+          ) : (
+            rows.map((r) => (
+              <TableRow key={r.id} data-testid="audit-row" className="align-top">
+                <TableCell className="whitespace-nowrap align-top text-slate-700 dark:text-slate-300">
+                  <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
+                </TableCell>
+                <TableCell className="align-top font-medium" title={r.action}>
+                  {r.actionLabel}
+                </TableCell>
+                <TableCell className="align-top">
+                  {r.actor.name ?? r.actor.email ?? "Anonymous"}
+                  {r.actor.name && r.actor.email ? (
+                    <span className="block text-xs text-slate-700 dark:text-slate-300">{r.actor.email}</span>
+                  ) : null}
+                </TableCell>
+                <TableCell className="align-top">
+                  {r.target ? (
+                    <>
+                      <span className="block text-xs text-slate-700 dark:text-slate-300">
+                        {r.target.type}
+                      </span>
+                      {r.target.href ? (
+                        <Link to={r.target.href} className={linkClass}>
+                          {r.target.name}
+                        </Link>
+                      ) : (
+                        <span className="break-all">{r.target.name ?? r.target.id ?? ""}</span>
+                      )}
+                    </>
+                  ) : (
+                    "—"
+                  )}
+                </TableCell>
+                <TableCell className="whitespace-nowrap align-top">{r.ip ?? "—"}</TableCell>
+                <TableCell className="min-w-64 align-top">
+                  <AuditDetailsView details={r.details} userAgent={r.userAgent} />
+                </TableCell>
+              </TableRow>
+            ))
+          )}
+        </TableBody>
+      </Table>
       <nav aria-label="Pagination" className="flex gap-2 text-sm">
         {query.page > 1 ? (
           <Link

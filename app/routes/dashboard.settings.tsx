@@ -5,6 +5,7 @@ import { MailLog } from "../components/settings/mail-log";
 import { PasswordSection } from "../components/settings/password-section";
 import { ProfileSection } from "../components/settings/profile-section";
 import { SessionsSection } from "../components/settings/sessions-section";
+import { type SettingsTab, SettingsTabs } from "../components/settings/settings-tabs";
 import { SystemSection } from "../components/settings/system-section";
 import { TestEmailSection } from "../components/settings/test-email-section";
 import { passRetryAfter } from "../http/responses";
@@ -23,22 +24,37 @@ export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { profile, sessions, system, invite } = loaderData;
-  return (
-    <div className="flex max-w-3xl flex-col gap-6">
-      <h1 className="text-2xl font-semibold">Settings</h1>
-      <h2 className="text-lg font-semibold">Your account</h2>
-      <ProfileSection profile={profile} />
-      <PasswordSection />
-      <SessionsSection sessions={sessions} />
-      {invite ? <InviteSection roles={invite.roles} /> : null}
-      {system ? (
+  const tabs: SettingsTab[] = [
+    { value: "profile", label: "Profile", content: <ProfileSection profile={profile} /> },
+    {
+      value: "security",
+      label: "Password and sessions",
+      content: (
         <>
-          <h2 className="text-lg font-semibold">System</h2>
+          <PasswordSection />
+          <SessionsSection sessions={sessions} />
+        </>
+      ),
+    },
+  ];
+  if (invite)
+    tabs.push({ value: "invite", label: "Invitations", content: <InviteSection roles={invite.roles} /> });
+  if (system)
+    tabs.push({
+      value: "system",
+      label: "System",
+      content: (
+        <>
           <SystemSection config={system.config} />
           <TestEmailSection defaultTo={profile.email} />
           <MailLog entries={system.mailLog} />
         </>
-      ) : null}
+      ),
+    });
+  return (
+    <div className="flex max-w-3xl flex-col gap-4">
+      <h1 className="text-2xl font-semibold">Settings</h1>
+      <SettingsTabs tabs={tabs} />
     </div>
   );
 }

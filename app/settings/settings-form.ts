@@ -44,3 +44,27 @@ export function parseSettingsForm(form: FormData | URLSearchParams): SettingsPar
   }
   return Object.keys(fieldErrors).length > 0 ? { ok: false, fieldErrors } : { ok: true, changes };
 }
+
+/**
+ * The system section's fields for the browser's checks (conform): each one blank, or valid by its
+ * setting's own schema. The same rules as parseSettingsForm, which the action answers with.
+ */
+export const systemSettingsSchema = z.object(
+  Object.fromEntries(
+    CONFIG_KEYS.map((key) => [
+      key,
+      z
+        .string()
+        .optional()
+        .superRefine((value, ctx) => {
+          if (!value || value.trim() === "") return;
+          const parsed = SYSTEM_CONFIG[key].schema.safeParse(value);
+          if (!parsed.success)
+            ctx.addIssue({ code: "custom", message: parsed.error.issues[0]?.message ?? "Invalid value." });
+        }),
+    ]),
+  ) as Record<ConfigKey, z.ZodOptional<z.ZodString>>,
+);
+
+/** A session handle as sent; one that names no session of the caller's is answered as already ended. */
+export const revokeSessionSchema = z.object({ session: z.string().max(200).catch("") });

@@ -1,5 +1,4 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { can } from "../access/check";
 import { type ActionArgs, handleIntents } from "../access/intents.server";
 import { assignableRoles } from "../access/rules.server";
@@ -20,7 +19,9 @@ import { inviteUser } from "../auth/invitations.server";
 import type { SessionUser } from "../auth/session.server";
 import { invalid } from "../http/form.server";
 import { recentMail } from "../mail/mail-log.server";
-import { parseSettingsForm } from "./settings-form";
+import { SYSTEM_CONFIG } from "./config-keys";
+import { describeSessions } from "./session-view";
+import { parseSettingsForm, revokeSessionSchema } from "./settings-form";
 import { describeSystemConfig } from "./system-config.server";
 import { applySettingsChanges } from "./update-settings.server";
 
@@ -37,7 +38,7 @@ export async function settingsPageData(user: SessionUser) {
   ]);
   return {
     profile: { name: user.name, email: user.email },
-    sessions,
+    sessions: describeSessions(sessions),
     system: manage ? { config: config!, mailLog: mailLog! } : null,
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
   };
@@ -46,9 +47,6 @@ export async function settingsPageData(user: SessionUser) {
 function done<I extends string>(intent: I, message: string) {
   return data({ ok: true as const, intent, errors: {} as Record<string, string>, formError: null, message });
 }
-
-/** A session handle as sent; one that names no session of the caller's is answered as already ended. */
-const sessionSchema = z.object({ session: z.string().max(200).catch("") });
 
 /** The Settings form's intents; every one validates, guards and audits through the domain. */
 export const runSettingsIntent = (args: ActionArgs) =>
@@ -80,7 +78,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
         },
       },
       "revoke-session": {
-        schema: sessionSchema,
+        schema: revokeSessionSchema,
         run: async ({ actor, input }) => {
           const count = await revokeMySessions(actor, { handle: input.session }, args);
           return done(
@@ -105,7 +103,9 @@ export const runSettingsIntent = (args: ActionArgs) =>
           const parsed = parseSettingsForm(form);
           if (!parsed.ok) return invalid(parsed.fieldErrors as Record<string, string>, "system");
           const { changed } = await applySettingsChanges(actor, { changes: parsed.changes }, args);
-          return done("system", changed.length ? `Saved: ${changed.join(", ")}.` : "Nothing to change.");
+          // Staff read the settings' labels, never their keys.
+          const names = changed.map((key) => SYSTEM_CONFIG[key].label);
+          return done("system", names.length ? `Saved: ${names.join(", ")}.` : "Nothing to change.");
         },
       },
       invite: {

@@ -92,6 +92,11 @@ describe("system settings", () => {
       admin.cookie,
     );
     expect(out.status).toBe(200);
+    // Staff read the settings' labels, never their keys.
+    expect((out.body as { message: string }).message).toBe(
+      "Saved: Mail API key (Postmark server token), Sender address, Application name.",
+    );
+    expect((out.body as { message: string }).message).not.toMatch(/APP_NAME|EMAIL_FROM|MAIL_API_KEY/);
     expect(await getSystemConfig("APP_NAME")).toBe("Acme Admin");
     expect(await getSystemConfig("MAIL_API_KEY")).toBe(key);
 
@@ -180,6 +185,20 @@ describe("personal settings", () => {
       (s) => s.id,
     );
     for (const s of sessions) expect(ids).not.toContain(s.id);
+    // Parsed on the server: the page gets words, not a user agent to make sense of.
+    await db()
+      .updateTable("session")
+      .set({
+        user_agent:
+          "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
+        last_seen_at: new Date(Date.now() - 5 * 60_000 - 1_000).toISOString(),
+      })
+      .where("user_id", "=", u.id)
+      .execute();
+    const described = await run(() => loader(args(request("/dashboard/settings", { cookie: u.cookie }))));
+    expect((described.body as { sessions: unknown[] }).sessions).toContainEqual(
+      expect.objectContaining({ device: "Chrome on macOS", lastUsed: "5 minutes ago", current: false }),
+    );
     const current = sessions.find((s) => s.current)!;
     expect((await submit({ intent: "revoke-session", session: current.id }, u.cookie)).body).toMatchObject({
       message: /already ended/,

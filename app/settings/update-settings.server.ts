@@ -2,7 +2,7 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
-import { SYSTEM_CONFIG } from "./config-keys";
+import { type ConfigKey, SYSTEM_CONFIG } from "./config-keys";
 import type { SettingsChange } from "./settings-form";
 import {
   clearSystemConfigCache,
@@ -34,7 +34,7 @@ export async function applySettingsChanges(
       ? before.get(change.key)!.source === "database"
       : stored.get(change.key) !== change.value,
   );
-  if (applied.length === 0) return { changed: [] as string[] };
+  if (applied.length === 0) return { changed: [] as ConfigKey[] };
 
   const changedKeys = applied.map((c) => c.key);
   try {

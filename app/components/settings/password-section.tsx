@@ -1,39 +1,23 @@
+import { changePasswordSchema } from "../../auth/account-schemas";
+import { PasswordField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
-import { Field } from "../ui/field";
-import { useSection } from "./use-section";
+import { useSettingsForm } from "./use-settings-form";
 
 export function PasswordSection() {
-  const s = useSection("password", { resetOnSuccess: true });
+  const s = useSettingsForm("password", changePasswordSchema);
   return (
     <Card title="Password">
-      <s.fetcher.Form method="post" ref={s.formRef} className="flex flex-col gap-3" noValidate>
+      <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
         <input type="hidden" name="intent" value="password" />
-        <Field
+        <PasswordField
+          meta={s.fields.currentPassword}
           label="Current password"
-          name="currentPassword"
-          type="password"
           autoComplete="current-password"
-          required
-          error={s.errors.currentPassword}
         />
-        <Field
-          label="New password"
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={10}
-          error={s.errors.newPassword}
-        />
-        <Field
-          label="Repeat the new password"
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          required
-          error={s.errors.confirm}
-        />
+        <PasswordField meta={s.fields.newPassword} label="New password" autoComplete="new-password" />
+        <PasswordField meta={s.fields.confirm} label="Repeat the new password" autoComplete="new-password" />
+        {s.errors}
         {s.status}
         <div>
           <Button pending={s.pending}>Change password</Button>

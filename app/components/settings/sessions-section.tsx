@@ -1,27 +1,26 @@
+import { useFetcher } from "react-router";
+import { z } from "zod";
+import type { SessionDescription } from "../../settings/session-view";
 import { formatDateTime } from "../format";
+import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
-import { useSection } from "./use-section";
+import { SectionStatus, useSettingsForm } from "./use-settings-form";
 
-type SessionRow = {
-  id: string;
-  current: boolean;
-  ip: string | null;
-  userAgent: string | null;
-  createdAt: string;
-  lastSeenAt: string;
-};
+const noFields = z.object({});
 
-export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
-  const one = useSection("revoke-session");
-  const others = useSection("revoke-others");
+export function SessionsSection({ sessions }: { sessions: SessionDescription[] }) {
+  const others = useSettingsForm("revoke-others", noFields);
+  // One fetcher for every row's "Sign out": the answer outlives the row it signed out, so the
+  // status line (which takes focus) sits under the list, not in the row that disappears.
+  const revoke = useFetcher<{ ok: boolean; intent?: string; message?: string }>();
   const hasOthers = sessions.some((s) => !s.current);
   return (
     <Card
       title="Active sessions"
       actions={
         hasOthers ? (
-          <others.fetcher.Form method="post">
+          <others.fetcher.Form method="post" {...others.formProps}>
             <input type="hidden" name="intent" value="revoke-others" />
             <Button variant="secondary" pending={others.pending}>
               Sign out everywhere else
@@ -32,38 +31,56 @@ export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
     >
       <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="sessions">
         {sessions.map((s) => (
-          <li key={s.id} className="flex items-center justify-between gap-3 py-2 text-sm">
-            <div className="min-w-0">
-              <p className="truncate font-medium">
-                {s.userAgent ?? "Unknown browser"}
-                {s.current ? (
-                  <span className="ml-2 rounded bg-emerald-100 px-2 py-0.5 text-xs text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100">
-                    this session
-                  </span>
-                ) : null}
-              </p>
-              <p className="text-slate-600 dark:text-slate-400">
-                {s.ip ?? "unknown address"} · signed in {formatDateTime(s.createdAt)} · last seen{" "}
-                {formatDateTime(s.lastSeenAt)}
-              </p>
-            </div>
-            {s.current ? null : (
-              <one.fetcher.Form method="post">
-                <input type="hidden" name="intent" value="revoke-session" />
-                <input type="hidden" name="session" value={s.id} />
-                <Button
-                  variant="secondary"
-                  aria-label={`Sign out the session from ${s.ip ?? "unknown address"}`}
-                >
-                  Sign out
-                </Button>
-              </one.fetcher.Form>
-            )}
-          </li>
+          <SessionItem
+            key={s.id}
+            session={s}
+            form={revoke.Form}
+            pending={revoke.state !== "idle" && revoke.formData?.get("session") === s.id}
+          />
         ))}
       </ul>
-      {one.status}
+      <SectionStatus answer={revoke.data?.intent === "revoke-session" ? revoke.data : undefined} />
+      {others.errors}
       {others.status}
     </Card>
+  );
+}
+
+function SessionItem({
+  session: s,
+  form: Form,
+  pending,
+}: {
+  session: SessionDescription;
+  form: ReturnType<typeof useFetcher>["Form"];
+  pending: boolean;
+}) {
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
+      <div className="min-w-0">
+        {/* The badge sits beside the name and wraps under it on a narrow screen; it is never cut off. */}
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium">
+          <span className="break-words">{s.device}</span>
+          {s.current ? <Badge variant="success">This session</Badge> : null}
+        </p>
+        <p className="break-words text-slate-700 dark:text-slate-300">
+          Last used {s.lastUsed} · {s.ip ?? "unknown address"} · signed in{" "}
+          <time dateTime={s.createdAt}>{formatDateTime(s.createdAt)}</time>
+        </p>
+      </div>
+      {s.current ? null : (
+        <Form method="post">
+          <input type="hidden" name="intent" value="revoke-session" />
+          <input type="hidden" name="session" value={s.id} />
+          <Button
+            variant="secondary"
+            pending={pending}
+            aria-label={`Sign out ${s.device}, last used ${s.lastUsed}`}
+          >
+            Sign out
+          </Button>
+        </Form>
+      )}
+    </li>
   );
 }

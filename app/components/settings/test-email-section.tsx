@@ -1,8 +1,12 @@
+import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
+import { emailOnlySchema } from "../../auth/account-schemas";
+import { TextField } from "../forms/fields";
+import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
 import { Button } from "../ui/button";
 import { Card, FormError } from "../ui/card";
-import { Field } from "../ui/field";
+import { useRevealOwnTab } from "./settings-tabs";
 
 type MailAnswer = { ok: true; messageId: string; via: string } | { error: string; message?: string };
 
@@ -11,29 +15,45 @@ export function TestEmailSection({ defaultTo }: { defaultTo: string }) {
   const fetcher = useFetcher<MailAnswer>();
   const answer = fetcher.data;
   const pending = useIsPending({ formAction: "/api/mail" });
+  // The endpoint's body is { to }; the browser checks the address with the one email rule.
+  const [form, fields] = useAppForm({
+    schema: emailOnlySchema,
+    id: "settings-test-email",
+    action: "/api/mail",
+    lastResult: null,
+    defaultValue: { email: defaultTo },
+  });
+  const formProps = getFormProps(form);
+  const status = useRef<HTMLParagraphElement>(null);
+  const reveal = useRevealOwnTab();
+  useEffect(() => {
+    if (!answer) return;
+    if ("ok" in answer) status.current?.focus();
+    else reveal();
+  }, [answer, reveal]);
   return (
     <Card title="Send a test email">
       <form
+        {...formProps}
         className="flex flex-col gap-3"
-        noValidate
         onSubmit={(event) => {
+          formProps.onSubmit(event);
+          if (event.defaultPrevented) return;
           event.preventDefault();
-          const to = String(new FormData(event.currentTarget).get("to") ?? "");
+          const to = String(new FormData(event.currentTarget).get("email") ?? "");
           fetcher.submit({ to }, { method: "post", action: "/api/mail", encType: "application/json" });
         }}
       >
-        <Field
-          label="Recipient"
-          name="to"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={defaultTo}
-        />
+        <TextField meta={fields.email} label="Recipient" type="email" autoComplete="email" />
         {answer && "error" in answer ? (
           <FormError message={answer.message ?? "The test email could not be sent."} />
         ) : null}
-        <p role="status" aria-live="polite" className="text-sm text-emerald-800 dark:text-emerald-300">
+        <p
+          ref={status}
+          role="status"
+          tabIndex={-1}
+          className="text-sm text-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-emerald-300"
+        >
           {answer && "ok" in answer
             ? answer.via === "outbox"
               ? `No mail key is set: the email went to the development outbox (${answer.messageId}).`

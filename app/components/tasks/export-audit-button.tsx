@@ -3,8 +3,15 @@ import { showToast } from "../toaster";
 import { Button } from "../ui/button";
 import { useTaskNotifications } from "./use-task-notifications";
 
-/** Starts an audit.export task for the filters on screen; the file arrives in the task centre. */
-export function ExportAuditButton({ filters }: { filters: Record<string, string> }) {
+/** The filter fields the export takes from the form it sits in. */
+const FILTERS = ["actor", "action", "target", "from", "to"] as const;
+
+/**
+ * Starts an audit.export task for the filters as they stand in its form, typed-but-unapplied
+ * values included, so the file holds what the reader asked for even before the list caught up.
+ * The file arrives in the task centre.
+ */
+export function ExportAuditButton() {
   const { start } = useTaskNotifications();
   const [busy, setBusy] = useState(false);
   return (
@@ -12,7 +19,10 @@ export function ExportAuditButton({ filters }: { filters: Record<string, string>
       type="button"
       variant="secondary"
       pending={busy}
-      onClick={async () => {
+      onClick={async (event) => {
+        const form = event.currentTarget.form;
+        const values = form ? new FormData(form) : new FormData();
+        const filters = Object.fromEntries(FILTERS.map((name) => [name, String(values.get(name) ?? "")]));
         setBusy(true);
         const outcome = await start("audit.export", filters);
         setBusy(false);

@@ -10,20 +10,24 @@ const cellPad = "px-3 py-2";
 
 export function Table({
   caption,
+  scrollable = true,
   className = "",
   children,
 }: {
   /** Names the table for screen readers; shown only to them unless `captionVisible`. */
   caption?: string;
+  /**
+   * A table wider than a phone scrolls sideways inside its frame: the frame is then a named,
+   * focusable region (named by the caption) so a keyboard user can scroll it (axe
+   * scrollable-region-focusable). On by default: any table may outgrow a phone.
+   */
+  scrollable?: boolean;
   className?: string;
   children: React.ReactNode;
 }) {
   return (
-    // Focusable and named when it scrolls sideways on a narrow screen, so a keyboard can scroll it.
     <div
-      tabIndex={0}
-      role={caption ? "region" : undefined}
-      aria-label={caption}
+      {...(scrollable ? { tabIndex: 0, role: "region", "aria-label": caption } : {})}
       className={`overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 ${className}`}
     >
       <table className="w-full text-sm">

@@ -1,0 +1,26 @@
+// What the audit log page shows of a row, in words: shared by the loader and the page.
+
+/** A target as the log shows it: its current name, a link when it still exists, else the stored id. */
+export type AuditTarget = { type: string; id: string | null; name: string | null; href: string | null };
+
+/** One line of a change: before and after as words (role labels, people's names), not ids. */
+export type AuditChange = { field: string; before: string; after: string; changed: boolean };
+
+export type AuditDetails =
+  | { kind: "diff"; changes: AuditChange[]; facts: AuditFact[] }
+  | { kind: "facts"; facts: AuditFact[] }
+  | { kind: "text"; text: string }
+  | null;
+export type AuditFact = { field: string; value: string };
+
+export type AuditView = {
+  id: string;
+  createdAt: string;
+  action: string;
+  actionLabel: string;
+  actor: { id: string | null; email: string | null; name: string | null };
+  target: AuditTarget | null;
+  details: AuditDetails;
+  ip: string | null;
+  userAgent: string | null;
+};

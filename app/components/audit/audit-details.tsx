@@ -1,0 +1,64 @@
+import type { AuditDetails } from "../../audit/audit-view";
+
+/** An entry's details behind a disclosure: what changed (before → after) and the facts recorded. */
+export function AuditDetailsView({
+  details,
+  userAgent,
+}: {
+  details: AuditDetails;
+  userAgent: string | null;
+}) {
+  const facts = details && details.kind !== "text" ? details.facts : [];
+  const summary =
+    details?.kind === "diff" ? `${details.changes.filter((c) => c.changed).length || "No"} changed` : "Show";
+  return (
+    <details className="text-xs">
+      <summary className="cursor-pointer rounded text-sm text-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300">
+        {summary}
+      </summary>
+      <div className="mt-2 flex flex-col gap-2">
+        {details?.kind === "diff" ? (
+          <table className="text-xs">
+            <thead>
+              <tr>
+                <th scope="col" className="pr-4 text-left">
+                  Field
+                </th>
+                <th scope="col" className="pr-4 text-left">
+                  Before
+                </th>
+                <th scope="col" className="text-left">
+                  After
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {details.changes.map((c) => (
+                <tr key={c.field} className={c.changed ? "bg-amber-50 dark:bg-amber-950" : undefined}>
+                  <th scope="row" className="pr-4 text-left font-medium">
+                    {c.field}
+                  </th>
+                  <td className="pr-4">{c.before}</td>
+                  <td>{c.after}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+        {details?.kind === "text" ? <p className="break-all">{details.text}</p> : null}
+        {facts.length ? (
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3">
+            {facts.map((f) => (
+              <div key={f.field} className="contents">
+                <dt className="font-medium">{f.field}</dt>
+                <dd className="break-all">{f.value}</dd>
+              </div>
+            ))}
+          </dl>
+        ) : null}
+        {!details ? <p>No details.</p> : null}
+        <p className="break-all text-slate-700 dark:text-slate-300">Browser: {userAgent ?? "—"}</p>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,64 @@
+import { useEffect, useRef } from "react";
+import { useFetcher } from "react-router";
+import type { z } from "zod";
+import { FormErrors } from "../forms/fields";
+import { type AppFormOptions, getFormProps, useAppForm } from "../forms/use-app-form";
+import { useIsPending } from "../forms/use-is-pending";
+import { useRevealOwnTab } from "./settings-tabs";
+
+type Answer = { ok: boolean; intent?: string; message?: string };
+export type SettingsFetcher = ReturnType<typeof useFetcher<Answer>>;
+export const useSettingsFetcher = () => useFetcher<Answer>();
+
+/**
+ * One Settings section's form on the form pipeline: its own fetcher (each section keeps its own
+ * pending state and answer), conform with the domain's schema, reset after a success, the answer
+ * in a status line that takes focus, and the section's tab shown when the answer is a refusal.
+ */
+export function useSettingsForm<S extends z.ZodType>(
+  intent: string,
+  schema: S,
+  options: {
+    defaultValue?: AppFormOptions<S>["defaultValue"];
+    id?: string;
+    /** The section's fetcher when the form is remounted (keyed) but its answer must stay. */
+    fetcher?: SettingsFetcher;
+  } = {},
+) {
+  const own = useFetcher<Answer>();
+  const fetcher = options.fetcher ?? own;
+  const answer = fetcher.data?.intent === intent ? fetcher.data : undefined;
+  const [form, fields] = useAppForm({
+    schema,
+    intent,
+    id: options.id ?? `settings-${intent}`,
+    lastResult: fetcher.data,
+    defaultValue: options.defaultValue,
+  });
+  const pending = useIsPending({ intent });
+  const reveal = useRevealOwnTab();
+  useEffect(() => {
+    if (answer && !answer.ok) reveal();
+  }, [answer, reveal]);
+  const status = <SectionStatus answer={answer} />;
+  const errors = <FormErrors form={form} />;
+  return { fetcher, form, fields, pending, formProps: getFormProps(form), status, errors };
+}
+
+/** The answer to a section's submit; focus moves here on a success so it is read out at once. */
+export function SectionStatus({ answer }: { answer: { ok: boolean; message?: string } | undefined }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (answer?.ok) ref.current?.focus();
+  }, [answer]);
+  return (
+    <p
+      ref={ref}
+      role="status"
+      tabIndex={-1}
+      className="text-sm text-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-emerald-300"
+    >
+      {answer?.ok ? answer.message : null}
+    </p>
+  );
+}

@@ -1,0 +1,110 @@
+import AxeBuilder from "@axe-core/playwright";
+import { E2E_ADMIN, E2E_PASSWORD } from "./env";
+import { createUser, expect, test, watchConsole } from "./fixtures";
+
+// Settings by keyboard: sections are tabs (arrow keys, each with its own #hash), a saved name's
+// answer takes focus, and another session is signed out by a button that names it.
+
+const PHONE = { width: 390, height: 844 };
+
+test("move between sections with the arrow keys, save the name, sign out another session", async ({
+  login,
+  page,
+  browser,
+}) => {
+  const problems = watchConsole(page);
+  const user = await createUser(["user"], "Settings Keyboard");
+  await login(user);
+  await page.goto("/dashboard/settings");
+  const profileTab = page.getByRole("tab", { name: "Profile" });
+  const securityTab = page.getByRole("tab", { name: "Password and sessions" });
+  await expect(profileTab).toHaveAttribute("aria-selected", "true");
+  await profileTab.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(securityTab).toBeFocused();
+  await expect(securityTab).toHaveAttribute("aria-selected", "true");
+  await expect(page).toHaveURL(/#security$/);
+  await expect(page.getByRole("heading", { name: "Active sessions" })).toBeVisible();
+  await expect(page.getByLabel("Name")).toBeHidden();
+  await page.keyboard.press("ArrowLeft");
+  await expect(profileTab).toHaveAttribute("aria-selected", "true");
+
+  await page.keyboard.press("Tab"); // the tab panel
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Name")).toBeFocused();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("Renamed By Keyboard");
+  await page.keyboard.press("Enter");
+  const saved = page.getByRole("status").filter({ hasText: "Your name was saved." });
+  await expect(saved).toBeFocused();
+  await expect(page.getByLabel("Name")).toHaveValue("Renamed By Keyboard");
+
+  // A second session, in another browser.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await login(user, otherPage);
+  // Same page, another hash: a reload lists the new session.
+  await page.goto("/dashboard/settings#security");
+  await page.reload();
+  await expect(securityTab).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByText("This session")).toBeVisible();
+  const signOut = page.getByRole("button", { name: /^Sign out Unknown browser, last used / });
+  await expect(signOut).toHaveCount(1);
+  await securityTab.focus();
+  for (let i = 0; i < 15 && !(await signOut.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("Tab");
+  await expect(signOut).toBeFocused();
+  await page.keyboard.press("Enter");
+  const ended = page.getByRole("status").filter({ hasText: "That session was signed out." });
+  await expect(ended).toBeFocused();
+  await expect(signOut).toHaveCount(0);
+  await otherPage.goto("/dashboard");
+  await expect(otherPage).toHaveURL(/\/login/);
+  await other.close();
+  expect(problems).toEqual([]);
+});
+
+test("without JavaScript every section is on the page and the tabs jump to them", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const user = await createUser(["user"], "Settings No Script");
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(E2E_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.goto("/dashboard/settings");
+  await expect(page.getByLabel("Name")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Active sessions" })).toBeVisible();
+  await expect(page.getByRole("tab", { name: "Password and sessions" })).toHaveAttribute("href", "#security");
+  await context.close();
+});
+
+for (const viewport of ["desktop", "phone"] as const) {
+  for (const theme of ["light", "dark"] as const) {
+    test(`axe: every Settings tab, ${viewport}, ${theme}`, async ({ login, page }) => {
+      const problems = watchConsole(page);
+      if (viewport === "phone") await page.setViewportSize(PHONE);
+      await page.emulateMedia({ colorScheme: theme });
+      await login(E2E_ADMIN);
+      await page.request.post("/theme", { form: { theme } });
+      await page.goto("/dashboard/settings");
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      const tabs = page.getByRole("tab");
+      const count = await tabs.count();
+      expect(count).toBe(4);
+      for (let i = 0; i < count; i++) {
+        await tabs.nth(i).focus();
+        await page.keyboard.press("Enter");
+        await expect(tabs.nth(i)).toHaveAttribute("aria-selected", "true");
+        const result = await new AxeBuilder({ page })
+          .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+          .analyze();
+        expect(
+          result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`),
+          String(await tabs.nth(i).textContent()),
+        ).toEqual([]);
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+}
