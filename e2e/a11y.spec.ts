@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 
 // Every page a person can reach, for each seeded role, on desktop and phone, light and dark: axe
 // finds nothing, and the page logs no console error and no failed request. The pages come from
@@ -39,8 +39,7 @@ async function axe(page: Page, path: string) {
 
 async function setTheme(page: Page, theme: (typeof THEMES)[number]) {
   await page.emulateMedia({ colorScheme: theme });
-  const saved = await page.request.post("/theme", { form: { theme } });
-  expect(saved.status()).toBeLessThan(400);
+  await chooseTheme(page, theme);
 }
 
 /** A team with a member, so the team page has rows to show. */

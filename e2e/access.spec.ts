@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 
 // The access page by keyboard only: the matrix saved in one go with its unsaved-changes bar and
 // leave warning, a role created and deleted (type-to-confirm), the menu reordered.
@@ -209,7 +209,7 @@ for (const viewport of ["desktop", "phone"] as const) {
       await page.emulateMedia({ colorScheme: theme });
       await login(E2E_ADMIN);
       await ensureRole(page, "axe_role", "Axe Role");
-      await page.request.post("/theme", { form: { theme } });
+      await chooseTheme(page, theme);
       await openAccess(page);
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await axe(page, "page");

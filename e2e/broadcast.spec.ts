@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { createUser, expect, signIn, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, signIn, test, watchConsole } from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -155,7 +155,7 @@ for (const viewport of ["desktop", "phone"] as const) {
       if (viewport === "phone") await page.setViewportSize(PHONE);
       await page.emulateMedia({ colorScheme: theme });
       await login(E2E_ADMIN);
-      await page.request.post("/theme", { form: { theme } });
+      await chooseTheme(page, theme);
       await page.goto("/dashboard/broadcast");
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await axe(page, "broadcast");

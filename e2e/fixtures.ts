@@ -90,4 +90,14 @@ export const test = base.extend<{ login: Login }>({
     });
   },
 });
+/**
+ * The theme cookie as POST /theme sets it (react-router's createCookie: JSON, base64). Set directly
+ * rather than posted, so an idle keep-alive socket the server just closed cannot reset the request;
+ * /theme itself is tested in shell.spec.ts.
+ */
+export async function chooseTheme(page: Page, theme: "light" | "dark" | "system") {
+  const value = Buffer.from(JSON.stringify(theme)).toString("base64");
+  await page.context().addCookies([{ name: "theme", value, url: `http://localhost:${E2E_PORT}` }]);
+}
+
 export { expect };

@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_DB } from "./env";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 
 // The audit log by keyboard: a partial actor name narrows the list as it is typed, the export
 // takes the filters as they stand in the form (a second one typed but not yet applied included)
@@ -127,7 +127,7 @@ for (const viewport of ["desktop", "phone"] as const) {
       const actor = await createUser(["admin"], `Axe Auditor ${viewport} ${theme}`);
       await seedRows(actor, actor.id);
       await login(actor);
-      await page.request.post("/theme", { form: { theme } });
+      await chooseTheme(page, theme);
       await page.goto("/dashboard/logs");
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await page.getByTestId("audit-row").first().locator("summary").click();

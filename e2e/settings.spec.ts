@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { E2E_ADMIN, E2E_PASSWORD } from "./env";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 
 // Settings by keyboard: sections are tabs (arrow keys, each with its own #hash), a saved name's
 // answer takes focus, and another session is signed out by a button that names it.
@@ -86,7 +86,7 @@ for (const viewport of ["desktop", "phone"] as const) {
       if (viewport === "phone") await page.setViewportSize(PHONE);
       await page.emulateMedia({ colorScheme: theme });
       await login(E2E_ADMIN);
-      await page.request.post("/theme", { form: { theme } });
+      await chooseTheme(page, theme);
       await page.goto("/dashboard/settings");
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       const tabs = page.getByRole("tab");

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, type Response, test } from "@playwright/test";
 import { E2E_ADMIN } from "./env";
-import { createUser, signIn, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, signIn, watchConsole } from "./fixtures";
 
 // The dashboard shell by keyboard only: menus and popovers close on Escape with focus back on
 // their trigger and close when focus leaves them; the phone drawer traps focus; refusals and
@@ -278,7 +278,7 @@ for (const viewport of ["desktop", "phone"] as const) {
       if (viewport === "phone") await page.setViewportSize(PHONE);
       await page.emulateMedia({ colorScheme: theme });
       await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
-      await page.request.post("/theme", { form: { theme } });
+      await chooseTheme(page, theme);
       await page.reload();
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await axe(page, "closed");
@@ -301,7 +301,7 @@ for (const viewport of ["desktop", "phone"] as const) {
       const refused = await createUser(["user"], `Axe Refused ${viewport} ${theme}`);
       await page.context().clearCookies();
       await signIn(page, refused.email, refused.password);
-      await page.request.post("/theme", { form: { theme } });
+      await chooseTheme(page, theme);
       await page.goto("/dashboard/users");
       await expect(page.getByTestId("no-access")).toBeVisible();
       await axe(page, "no access");

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { E2E_ADMIN } from "./env";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 
 /** The demo controls (duration, simulated failure) exist for super admins only. */
 async function startReport(page: Page, seconds?: string, fail = false) {
@@ -120,7 +120,7 @@ for (const viewport of ["desktop", "phone"] as const) {
       await page.emulateMedia({ colorScheme: theme });
       for (const who of [await createUser(["user"], `Axe Home ${viewport} ${theme}`), E2E_ADMIN]) {
         await login(who);
-        await page.request.post("/theme", { form: { theme } });
+        await chooseTheme(page, theme);
         await page.goto("/dashboard");
         await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
         const result = await new AxeBuilder({ page })

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_DB } from "./env";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 
 // Teams by keyboard only: create a team, add a member through the search combobox, remove them
 // through the confirmation, delete the team by typing its name; axe with the combobox and the
@@ -164,7 +164,7 @@ for (const viewport of ["desktop", "phone"] as const) {
       const manager = await createUser(["manager"], `Axe Teams ${viewport} ${theme}`);
       await createUser(["user"], `Axe Candidate ${viewport} ${theme}`);
       await login(manager);
-      await page.request.post("/theme", { form: { theme } });
+      await chooseTheme(page, theme);
       await page.goto("/dashboard/teams");
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await axe(page, "teams");

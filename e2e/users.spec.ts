@@ -3,7 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 import { linkFromMail } from "./mail";
 
 // The users pages by keyboard only (after navigation): invite and accept, change a role, disable
@@ -104,7 +104,7 @@ test("invite from the keyboard: no role is caught first, the dialog closes to th
   await invitee.keyboard.type(PASSWORD);
   await invitee.keyboard.press("Enter");
   await expect(invitee.getByRole("heading", { name: "Welcome, Keyboard Invitee" })).toBeVisible();
-  await expect(invitee.getByTestId("my-roles")).toContainText("manager");
+  await expect(invitee.getByTestId("my-roles")).toContainText("Manager");
   await guest.close();
   expect(inviteeProblems).toEqual([]);
   expect(problems).toEqual([]);
@@ -301,7 +301,7 @@ for (const viewport of ["desktop", "phone"] as const) {
       await page.emulateMedia({ colorScheme: theme });
       const person = await createUser(["user"], `Axe Person ${viewport} ${theme} ${tag()}`);
       await login(E2E_ADMIN);
-      await page.request.post("/theme", { form: { theme } });
+      await chooseTheme(page, theme);
       await page.goto("/dashboard/users");
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await axe(page, "users");
