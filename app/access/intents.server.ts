@@ -1,15 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import type { SessionUser } from "../auth/session.server";
-import {
-  actionError,
-  type FieldErrors,
-  invalid,
-  invalidSubmission,
-  parseSubmission,
-  parseWith,
-  refused,
-} from "../http/form.server";
+import { actionError, type invalid, invalidSubmission, parseSubmission, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { requirePermission, requireUser } from "./guard.server";
 import type { PermissionKey } from "./permissions";
@@ -39,11 +31,6 @@ export type IntentHandler<A, S, R = unknown> = {
   /** Checked (after the route's own permission) before the form is validated. */
   permission?: PermissionKey;
   schema?: S;
-  /**
-   * What the schema validates. Default: the form as a plain object, with the schema's array fields
-   * (checkbox groups) read with getAll.
-   */
-  values?: (form: FormData, args: A) => unknown;
   /** The `intent` the failure answers carry, when the page shows them elsewhere (a menu row, say). */
   answerAs?: (form: FormData) => string;
   run(ctx: IntentContext<A, S extends Schema ? z.output<S> : Record<string, unknown>>): R | Promise<R>;
@@ -127,22 +114,12 @@ async function runHandler<A extends ActionArgs>(
   const actor = handler.permission
     ? await requirePermission(args, handler.permission)
     : (routeActor ?? (await requireUser(args)));
-  let input: unknown;
-  if (handler.schema && !handler.values) {
-    // The browser validates with the same schema through conform; its reply restores the form.
+  // The browser validates with the same schema through conform; its reply restores the form.
+  let input: unknown = formObject(form);
+  if (handler.schema) {
     const submission = parseSubmission(form, handler.schema);
     if (submission.status !== "success") return invalidSubmission(submission, answerAs);
     input = submission.value;
-  } else {
-    const values = handler.values
-      ? handler.values(form, args)
-      : formObject(form, handler.schema ? arrayFields(handler.schema) : []);
-    input = values;
-    if (handler.schema) {
-      const parsed = parseWith(handler.schema, values);
-      if (!parsed.ok) return invalid(parsed.errors as FieldErrors, answerAs);
-      input = parsed.value;
-    }
   }
   try {
     return await handler.run({ actor, input, form, args, intent } as never);
@@ -151,36 +128,12 @@ async function runHandler<A extends ActionArgs>(
   }
 }
 
-/** The form as a plain object: one string per field, or every value for the listed array fields. */
-export function formObject(form: FormData, arrays: readonly string[] = []): Record<string, unknown> {
+/** The form as a plain object, one string per field: the input of a handler without a schema. */
+function formObject(form: FormData): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of new Set(form.keys())) {
-    if (key === "intent") continue;
-    const all = form.getAll(key).filter((v): v is string => typeof v === "string");
-    out[key] = arrays.includes(key) ? all : all[0];
+    const value = form.get(key);
+    if (key !== "intent" && typeof value === "string") out[key] = value;
   }
-  for (const key of arrays) out[key] ??= [];
   return out;
-}
-
-type Def = { type: string; shape?: Record<string, Schema>; innerType?: Schema; in?: Schema };
-const defOf = (schema: Schema) => (schema as unknown as { _zod: { def: Def } })._zod.def;
-
-/** The fields of an object schema that hold arrays (looking through optional, default and pipes). */
-export function arrayFields(schema: Schema): string[] {
-  const def = unwrap(schema);
-  if (def.type !== "object" || !def.shape) return [];
-  return Object.entries(def.shape)
-    .filter(([, field]) => unwrap(field).type === "array")
-    .map(([key]) => key);
-}
-
-function unwrap(schema: Schema): Def {
-  let def = defOf(schema);
-  for (let i = 0; i < 10; i++) {
-    const next = def.innerType ?? (def.type === "pipe" ? def.in : undefined);
-    if (!next) break;
-    def = defOf(next);
-  }
-  return def;
 }

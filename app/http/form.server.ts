@@ -34,21 +34,6 @@ export function invalidSubmission(
   );
 }
 
-/** Validates a form with a zod schema; errors are keyed by field for the form to show. */
-export function parseWith<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-): { ok: true; value: z.infer<S> } | { ok: false; errors: FieldErrors } {
-  const result = schema.safeParse(input);
-  if (result.success) return { ok: true, value: result.data };
-  const errors: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    errors[key] ??= issue.message;
-  }
-  return { ok: false, errors };
-}
-
 export function invalid(errors: FieldErrors, intent?: string) {
   return data({ ok: false as const, intent, errors, formError: null as string | null }, { status: 400 });
 }
@@ -84,9 +69,6 @@ export function actionError(error: unknown, intent?: string) {
     });
   throw error;
 }
-
-/** @deprecated the former name of actionError, kept for callers on other branches. */
-export const ruleToResponse = actionError;
 
 export function notFound(message = "Not found") {
   return data({ message }, { status: 404 });
