@@ -116,10 +116,11 @@ export async function planOf(db: Kysely<Database>, query: CompiledQuery): Promis
     await sql`set enable_seqscan = off`.execute(conn);
     await sql`set enable_sort = off`.execute(conn);
     try {
-      const { rows } = await conn.executeQuery<{ "QUERY PLAN": { Plan: PgNode }[] }>(
+      const { rows } = await conn.executeQuery<{ "QUERY PLAN": string }>(
         CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
       );
-      const plan = rows[0]!["QUERY PLAN"][0]!.Plan;
+      // JSON stays text on this connection (db/connection.ts).
+      const plan = (JSON.parse(rows[0]!["QUERY PLAN"]) as { Plan: PgNode }[])[0]!.Plan;
       return { text: JSON.stringify(plan, null, 1), problems: pgProblems(plan) };
     } finally {
       await sql`reset enable_seqscan`.execute(conn);
