@@ -64,7 +64,7 @@ function sqliteProblems(rows: SqlitePlanRow[]): string[] {
       !/USING (COVERING )?INDEX/.test(row.detail)
     )
       problems.push(`full scan: ${row.detail}`);
-    if (/USE TEMP B-TREE FOR (RIGHT PART OF )?ORDER BY/.test(row.detail)) {
+    if (/USE TEMP B-TREE FOR .*ORDER BY/.test(row.detail)) {
       const siblings = rows.filter((r) => r.parent === row.parent && r !== row);
       const sorted = siblings.map((r) => tableOf(r.detail)).filter((t) => t && big.has(t));
       if (sorted.length) problems.push(`sorts the rows of ${sorted.join(", ")}: ${row.detail}`);
