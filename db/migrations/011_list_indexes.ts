@@ -21,6 +21,8 @@ const CREATED: Index[] = [
   },
   // Sorted by status or by verified, each pair is one value of the sort: its rows go by id.
   { name: "user_list_id_idx", table: "user", columns: ["status", "email_verified", "id"] },
+  // A large team's members by name: walk people by name, keep the team's.
+  { name: "user_name_id_idx", table: "user", columns: ["name", "id"] },
   { name: "audit_log_created_id_idx", table: "audit_log", columns: ["created_at", "id"] },
   { name: "audit_log_action_created_id_idx", table: "audit_log", columns: ["action", "created_at", "id"] },
   {
@@ -45,6 +47,7 @@ const CREATED: Index[] = [
 // Each is the leading part of one created above.
 const REPLACED: Index[] = [
   { name: "user_status_created_idx", table: "user", columns: ["status", "created_at"] },
+  { name: "user_name_idx", table: "user", columns: ["name"] },
   { name: "audit_log_created_idx", table: "audit_log", columns: ["created_at"] },
   { name: "audit_log_action_created_idx", table: "audit_log", columns: ["action", "created_at"] },
   { name: "audit_log_target_idx", table: "audit_log", columns: ["target_type", "target_id"] },
