@@ -32,8 +32,8 @@ export type Order = {
  * column to one value (a partition of the list by that very column), else the column varies.
  * Fixed values are compared in JavaScript, so they must be NULL, numbers or plain ASCII words.
  */
-export type Segment<TB extends keyof Database, O> = {
-  query: SelectQueryBuilder<Database, TB, O>;
+export type Segment<DB, TB extends keyof DB, O> = {
+  query: SelectQueryBuilder<DB, TB, O>;
   fixed?: { value: SortValue };
 };
 
@@ -47,8 +47,8 @@ function compareValues(a: SortValue, b: SortValue): number {
 }
 
 /** One segment's query for the rows after `after`, or null when none of its rows come after it. */
-function segmentQuery<TB extends keyof Database, O>(
-  segment: Segment<TB, O>,
+function segmentQuery<DB, TB extends keyof DB, O>(
+  segment: Segment<DB, TB, O>,
   order: Order,
   after: Position | null,
   limit: number,
@@ -76,7 +76,10 @@ function segmentQuery<TB extends keyof Database, O>(
 }
 
 /** A nullable column's segment walks as two: its NULLs (by id alone) and the rest (by value, id). */
-function splitNulls<TB extends keyof Database, O>(segment: Segment<TB, O>, order: Order): Segment<TB, O>[] {
+function splitNulls<DB, TB extends keyof DB, O>(
+  segment: Segment<DB, TB, O>,
+  order: Order,
+): Segment<DB, TB, O>[] {
   if (segment.fixed || !order.nullable) return [segment];
   const column = sql.ref(order.column);
   return [
@@ -90,9 +93,9 @@ function splitNulls<TB extends keyof Database, O>(segment: Segment<TB, O>, order
  * segment is an index range read for at most `limit` rows, and several are merged by UNION ALL
  * under an outer ORDER BY that sorts at most segments × limit rows.
  */
-export async function rowsAfter<TB extends keyof Database, O>(
+export async function rowsAfter<DB, TB extends keyof DB, O>(
   db: Kysely<Database>,
-  segments: Segment<TB, O>[],
+  segments: Segment<DB, TB, O>[],
   order: Order,
   after: Position | null,
   limit: number,

@@ -17,12 +17,13 @@ beforeAll(async () => {
 
 describe("notification query plans", () => {
   it("the bell's list, its unread count and mark-all-read read one person's index range", async () => {
-    for (const fn of [
+    const fns: (() => Promise<unknown>)[] = [
       () => recentNotifications(person),
       () => unreadCount(person),
       () => markAllRead(person),
       () => broadcastHistory(),
-    ]) {
+    ];
+    for (const fn of fns) {
       const { plans } = await plansOf(db(), fn);
       expect(badPlans(plans)).toEqual([]);
     }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../db/keyset";
 import { createUser, setupDatabase } from "../../test/helpers";
@@ -11,6 +12,8 @@ import { USER_SORTS } from "./list-options";
 // matching users (test/support/plans.ts says what counts as one). The text search `q` is the
 // search index's (migration 010) and is not part of this sweep.
 
+// "manager" is a small role here (its ids are read, and at most 1,000 people sorted: allowed);
+// "user" a large one (5,000 people: walked in each index order, no sort allowed).
 const FILTERS = [
   {},
   { status: "disabled" },
@@ -18,10 +21,33 @@ const FILTERS = [
   { status: "active", verified: "yes" },
   { role: "manager" },
   { role: "manager", status: "active", verified: "no" },
+  { role: "user" },
+  { role: "user", status: "disabled", verified: "yes" },
 ];
 
 beforeAll(async () => {
   await setupDatabase();
+  const ts = new Date().toISOString();
+  // Enough people that PostgreSQL's statistics favour lookups by key over reading small tables whole.
+  const many = Array.from({ length: 5000 }, (_, i) => ({
+    id: randomUUID(),
+    name: `Many ${i}`,
+    email: `many${i}@plan.test`,
+    status: (i % 5 ? "active" : "disabled") as "active" | "disabled",
+    created_at: ts,
+    updated_at: ts,
+  }));
+  const userRole = (
+    await db().selectFrom("role").select("id").where("name", "=", "user").executeTakeFirstOrThrow()
+  ).id;
+  for (let i = 0; i < many.length; i += 500) {
+    const batch = many.slice(i, i + 500);
+    await db().insertInto("user").values(batch).execute();
+    await db()
+      .insertInto("user_role")
+      .values(batch.map((u) => ({ user_id: u.id, role_id: userRole })))
+      .execute();
+  }
   for (let i = 0; i < 30; i++)
     await createUser({
       roles: i % 2 ? ["manager"] : ["user"],
@@ -36,14 +62,15 @@ describe("users list query plans", () => {
       it(`${sort} ${dir}: index ranges only, for every filter and both cursor directions`, async () => {
         for (const filters of FILTERS) {
           const base = userListQuery.parse({ sort, dir, size: 25, ...filters });
-          const first = await plansOf(db(), () => listUsers(base));
+          const allowed = { sortsAllowed: filters.role === "manager" ? ["user"] : [] };
+          const first = await plansOf(db(), () => listUsers(base), allowed);
           expect(badPlans(first.plans), JSON.stringify(filters)).toEqual([]);
           const row = first.result.rows[0];
           if (!row) continue;
           // A cursor at the first row: the page after it, and the (short) one before it.
           const cursor = encodeCursor(`${sort}.${dir}`, { value: row[sort], id: row.id }, 1);
           for (const side of ["after", "before"] as const) {
-            const { plans } = await plansOf(db(), () => listUsers({ ...base, [side]: cursor }));
+            const { plans } = await plansOf(db(), () => listUsers({ ...base, [side]: cursor }), allowed);
             expect(badPlans(plans), `${side} ${JSON.stringify(filters)}`).toEqual([]);
           }
         }

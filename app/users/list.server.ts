@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { z } from "zod";
 import {
   cappedCount,
@@ -6,7 +7,9 @@ import {
   type KeysetPage,
   keysetPage,
   type Order,
+  type Position,
   rowsAfter,
+  type Segment,
   type SortValue,
 } from "../../db/keyset";
 import { containsText } from "../../db/like";
@@ -73,6 +76,26 @@ function userOrder(q: UserListQuery): Order {
 
 type ListedUser = Omit<UserRow, "roles">;
 
+/** Up to this many people, a role's members are read by id; past it, people are walked in order. */
+const SMALL_ROLE = 1000;
+
+/**
+ * The role's id, and its members' ids when there are at most SMALL_ROLE of them (one index range
+ * of user_role_role_idx, read for SMALL_ROLE + 1 rows at most); "none" for an unknown role.
+ */
+async function roleMembers(name: string) {
+  const role = await db().selectFrom("role").select("id").where("name", "=", name).executeTakeFirst();
+  if (!role) return "none" as const;
+  const links = await db()
+    .selectFrom("user_role")
+    .select("user_id")
+    .where("role_id", "=", role.id)
+    .limit(SMALL_ROLE + 1)
+    .execute();
+  if (links.length === 0) return "none" as const;
+  return { id: role.id, members: links.length <= SMALL_ROLE ? links.map((l) => l.user_id) : null };
+}
+
 export type UserRow = {
   id: string;
   name: string;
@@ -100,47 +123,69 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
   }
   if (q.status) base = base.where("user.status", "=", q.status);
   if (q.verified) base = base.where("user.email_verified", "=", q.verified === "yes" ? 1 : 0);
-  if (q.role) {
-    // A join from the role's link rows lets the planner start from user_role's role index.
-    const role = await db().selectFrom("role").select("id").where("name", "=", q.role).executeTakeFirst();
-    if (!role) return { rows: [], total: 0, totalCapped: false, start: 1, prev: null, next: null };
-    base = base.innerJoin("user_role as filter_role", (join) =>
-      join.onRef("filter_role.user_id", "=", "user.id").on("filter_role.role_id", "=", role.id),
-    );
-  }
+  const role = q.role ? await roleMembers(q.role) : null;
+  if (role === "none") return { rows: [], total: 0, totalCapped: false, start: 1, prev: null, next: null };
 
   // Every (status, verified) pair is one range of the list's indexes (011_list_indexes); a page
   // merges the pairs the filters leave, and the count is capped (docs/decisions/012).
   const statuses = q.status ? [q.status] : USER_STATUSES;
   const verified = q.verified ? [q.verified === "yes" ? 1 : 0] : [0, 1];
+  const pairs = base.where("user.status", "in", statuses).where("user.email_verified", "in", verified);
   const order = userOrder(q);
-  const segments = statuses.flatMap((status) =>
-    verified.map((ev) => ({
-      query: base
-        .where("user.status", "=", status)
-        .where("user.email_verified", "=", ev)
-        .select(LIST_COLUMNS),
-      fixed:
-        q.sort === "status" ? { value: status } : q.sort === "email_verified" ? { value: ev } : undefined,
-    })),
-  );
+  const walk =
+    <DB, TB extends keyof DB>(segments: Segment<DB, TB, ListedUser>[]) =>
+    (after: Position | null, reverse: boolean, limit: number) =>
+      rowsAfter(db(), segments, reverse ? { ...order, dir: flip(order.dir) } : order, after, limit);
+  let fetch: ReturnType<typeof walk>;
+  let counting: Promise<{ count: number; capped: boolean }>;
+  if (role?.members) {
+    // A small role: its people are looked up by id and sorted, at most SMALL_ROLE of them.
+    const mine = pairs.where("user.id", "in", role.members);
+    fetch = walk([{ query: mine.select(LIST_COLUMNS) }]);
+    counting = cappedCount(db(), mine.select("user.id"), TOTAL_CAP);
+  } else {
+    const joined = role
+      ? base.innerJoin("user_role as filter_role", (join) =>
+          join.onRef("filter_role.user_id", "=", "user.id").on("filter_role.role_id", "=", role.id),
+        )
+      : base;
+    fetch = walk(
+      statuses.flatMap((status) =>
+        verified.map((ev) => ({
+          query: joined
+            .where("user.status", "=", status)
+            .where("user.email_verified", "=", ev)
+            .select(LIST_COLUMNS),
+          fixed:
+            q.sort === "status" ? { value: status } : q.sort === "email_verified" ? { value: ev } : undefined,
+        })),
+      ),
+    );
+    // A large role is counted from its own links (role-first): walking people in order and
+    // checking each would read most of them when the role is a small share of everyone.
+    counting = role
+      ? cappedCount(
+          db(),
+          db()
+            .selectFrom("user_role")
+            .select("user_role.user_id")
+            .where("user_role.role_id", "=", role.id)
+            .where(({ exists }) =>
+              exists(pairs.select("user.id").where("user.id", "=", sql.ref<string>("user_role.user_id"))),
+            ),
+          TOTAL_CAP,
+        )
+      : cappedCount(db(), pairs.select("user.id"), TOTAL_CAP);
+  }
   const [total, page] = await Promise.all([
-    cappedCount(
-      db(),
-      base
-        .where("user.status", "in", statuses)
-        .where("user.email_verified", "in", verified)
-        .select("user.id"),
-      TOTAL_CAP,
-    ),
+    counting,
     keysetPage<ListedUser>(q, {
       key: `${q.sort}.${q.dir}`,
       size: q.size,
       value: SORT_VALUES[q.sort],
       nullable: order.nullable,
       positionOf: (r) => ({ value: r[q.sort], id: r.id }),
-      fetch: (after, reverse, limit) =>
-        rowsAfter(db(), segments, reverse ? { ...order, dir: flip(order.dir) } : order, after, limit),
+      fetch,
     }),
   ]);
   const rows = page.rows;
