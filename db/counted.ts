@@ -25,8 +25,6 @@ export type CountedTable = {
   /** The columns the keys read: updating none of them moves no counter. */
   columns: string[];
   keys: CountedKey[];
-  /** Deleting a row drops the counters scoped to this column's value (a deleted user's own). */
-  ownsScope?: string;
 };
 
 export const STAT_TABLE = "stat_count";
@@ -65,6 +63,23 @@ function upsert(target: string, spec: CountedTable, pg: boolean, sources: Source
   on conflict (scope, day, name) do update set n = c.n + excluded.n`;
 }
 
+/**
+ * A scoped counter (a user's own) goes when it reaches zero, so a user's counters exist only
+ * while they count something, and deleting a user (their tasks cascade) leaves none behind.
+ * Point deletes of exactly the keys the old rows took down, by primary key.
+ */
+function dropZeros(target: string, spec: CountedTable, pg: boolean, old: Omit<Source, "sign">): string[] {
+  return spec.keys
+    .filter((key) => key.scope)
+    .map((key) => {
+      const day = key.day ? dayOf(pg, `${old.row}.${q(key.day)}`) : "''";
+      const keyOf = `${key.scope!(old.row)}, ${day}, ${key.name(old.row)}`;
+      return old.from
+        ? `delete from ${target} where n = 0 and (scope, day, name) in (select ${keyOf} ${old.from})`
+        : `delete from ${target} where n = 0 and (scope, day, name) = (${keyOf})`;
+    });
+}
+
 function changed(spec: CountedTable, pg: boolean): string {
   const op = pg ? "is distinct from" : "is not";
   return spec.columns.map((c) => `OLD.${q(c)} ${op} NEW.${q(c)}`).join(" or ");
@@ -73,16 +88,16 @@ function changed(spec: CountedTable, pg: boolean): string {
 function sqliteTriggers(spec: CountedTable): string[] {
   const t = q(spec.table);
   const name = (event: string) => q(`${STAT_TABLE}_${spec.table}_${event}`);
-  const cleanup = spec.ownsScope ? `delete from ${STAT_TABLE} where scope = OLD.${q(spec.ownsScope)};` : "";
+  const drop = (row: string) =>
+    dropZeros(STAT_TABLE, spec, false, { row, from: "" })
+      .map((d) => `\n  ${d};`)
+      .join("");
   const triggers = [
     `create trigger ${name("insert")} after insert on ${t} begin
   ${upsert(STAT_TABLE, spec, false, [{ row: "NEW", from: "", sign: 1 }])};
 end`,
-    // SQLite runs a parent's ON DELETE CASCADE before its AFTER DELETE trigger, so the cleanup
-    // comes after the cascaded rows' own triggers took their counts down.
     `create trigger ${name("delete")} after delete on ${t} begin
-  ${upsert(STAT_TABLE, spec, false, [{ row: "OLD", from: "", sign: -1 }])};
-  ${cleanup}
+  ${upsert(STAT_TABLE, spec, false, [{ row: "OLD", from: "", sign: -1 }])};${drop("OLD")}
 end`,
   ];
   if (spec.columns.length) {
@@ -91,7 +106,7 @@ end`,
   ${upsert(STAT_TABLE, spec, false, [
     { row: "NEW", from: "", sign: 1 },
     { row: "OLD", from: "", sign: -1 },
-  ])};
+  ])};${drop("OLD")}
 end`);
   }
   return triggers;
@@ -106,17 +121,17 @@ function postgresStatements(spec: CountedTable, schema: string): string[] {
   const target = `${q(schema)}.${STAT_TABLE}`;
   const t = q(spec.table);
   const fn = (kind: string) => q(`${STAT_TABLE}_${spec.table}_${kind}`);
-  const cleanup = spec.ownsScope
-    ? `delete from ${target} where scope in (select ${q(spec.ownsScope)} from old_rows);`
-    : "";
+  const drop = (row: string, from: string) =>
+    dropZeros(target, spec, true, { row, from })
+      .map((d) => `\n    ${d};`)
+      .join("");
   return [
     `create function ${fn("rows")}() returns trigger language plpgsql as $fn$
 begin
   if TG_OP = 'INSERT' then
     ${upsert(target, spec, true, [{ row: "r", from: "from new_rows r", sign: 1 }])};
   elsif TG_OP = 'DELETE' then
-    ${upsert(target, spec, true, [{ row: "r", from: "from old_rows r", sign: -1 }])};
-    ${cleanup}
+    ${upsert(target, spec, true, [{ row: "r", from: "from old_rows r", sign: -1 }])};${drop("r", "from old_rows r")}
   else
     delete from ${target} where name like '${spec.prefix}%';
   end if;
@@ -124,7 +139,6 @@ begin
 end $fn$`,
     `create trigger ${fn("insert")} after insert on ${t} referencing new table as new_rows
   for each statement execute function ${fn("rows")}()`,
-    // Statement-level AFTER triggers run after the row-level ones, so after ON DELETE CASCADE.
     `create trigger ${fn("delete")} after delete on ${t} referencing old table as old_rows
   for each statement execute function ${fn("rows")}()`,
     `create trigger ${fn("truncate")} after truncate on ${t} for each statement execute function ${fn("rows")}()`,
@@ -135,7 +149,7 @@ begin
   ${upsert(target, spec, true, [
     { row: "NEW", from: "", sign: 1 },
     { row: "OLD", from: "", sign: -1 },
-  ])};
+  ])};${drop("OLD", "")}
   return null;
 end $fn$`,
           `create trigger ${fn("update")} after update on ${t} for each row

@@ -13,7 +13,6 @@ export const COUNTED: CountedTable[] = [
     table: "user",
     prefix: "users.",
     columns: ["email_verified", "status", "created_at"],
-    ownsScope: "id",
     keys: [
       { name: () => "'users.total'" },
       { name: () => "'users.verified'", when: (r) => `${r}.email_verified = 1` },
