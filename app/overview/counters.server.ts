@@ -12,17 +12,18 @@ export type Counters = {
   perDay(name: string, days: string[]): number[];
 };
 
+/** Two ranges of the primary key (scope, day, name): the totals (day '') and the days since `since`. */
+export function countersQuery(scope: string, since: string) {
+  const base = db().selectFrom("stat_count").select(["day", "name", "n"]).where("scope", "=", scope);
+  return base.where("day", "=", "").unionAll(base.where("day", ">=", since));
+}
+
 /**
  * The counters of `scope` (kept by the triggers of migration 009): its totals and its per-day
- * counts since `since`, two ranges of the primary key, a few dozen rows at any data size.
+ * counts since `since`: a few dozen rows at any data size.
  */
 export async function readCounters(scope: string, since: string): Promise<Counters> {
-  const rows = await db()
-    .selectFrom("stat_count")
-    .select(["day", "name", "n"])
-    .where("scope", "=", scope)
-    .where((eb) => eb.or([eb("day", "=", ""), eb("day", ">=", since)]))
-    .execute();
+  const rows = await countersQuery(scope, since).execute();
   const totals = new Map<string, number>();
   const daily = new Map<string, number>();
   for (const r of rows) {

@@ -14,6 +14,15 @@ function lastDays(n: number): string[] {
   );
 }
 
+/** The newest audit rows: a backward walk of audit_log_created_idx, eight rows at any size. */
+export function recentActivityQuery() {
+  return db()
+    .selectFrom("audit_log")
+    .select(["id", "action", "actor_email", "created_at"])
+    .orderBy("created_at", "desc")
+    .limit(8);
+}
+
 /** The overview cards, each only when the viewer may see what it counts; all read from counters. */
 export async function overviewFor(user: SessionUser) {
   const days = lastDays(DAYS);
@@ -22,14 +31,7 @@ export async function overviewFor(user: SessionUser) {
   const [system, own, recent, grants] = await Promise.all([
     readCounters(SYSTEM, days[0]!),
     user.isSuperAdmin ? null : readCounters(user.id, days[0]!),
-    can(user, "log.read")
-      ? db()
-          .selectFrom("audit_log")
-          .select(["id", "action", "actor_email", "created_at"])
-          .orderBy("created_at", "desc")
-          .limit(8)
-          .execute()
-      : null,
+    can(user, "log.read") ? recentActivityQuery().execute() : null,
     roleGrants(),
   ]);
   const tasks = own ?? system;
