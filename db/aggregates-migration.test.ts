@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../app/db.server";
 import { createUser, setupDatabase } from "../test/helpers";
 import { keptCounts, oldCounts } from "../test/support/old-counts";
+import { writeUncounted } from "./counted";
 import { migrateToLatest } from "./migrate";
 import { down } from "./migrations/009_aggregates";
 
@@ -96,6 +97,36 @@ describe("migration 009_aggregates", () => {
     // And from there on the triggers keep them.
     await db().deleteFrom("user").where("id", "=", users[0]!).execute();
     await db().updateTable("task").set({ status: "completed" }).where("status", "=", "pending").execute();
+    expect(await keptCounts(db())).toEqual(await oldCounts(db()));
+  });
+
+  it("writeUncounted: a bulk load skips the triggers and is counted once at the end; the triggers come back", async () => {
+    const owner = (await createUser()).id;
+    const ts = ago(3);
+    await writeUncounted(db(), async (trx) => {
+      await trx
+        .insertInto("task")
+        .values(
+          Array.from({ length: 25 }, () => ({
+            id: randomUUID(),
+            type: "report.generate",
+            status: "completed" as const,
+            user_id: owner,
+            payload: null,
+            result: null,
+            created_at: ts,
+            updated_at: ts,
+            completed_at: ts,
+          })),
+        )
+        .execute();
+      // Not counted row by row: that is the point.
+      expect(await keptCounts(trx)).not.toEqual(await oldCounts(trx));
+    });
+    expect(await keptCounts(db())).toEqual(await oldCounts(db()));
+    expect((await keptCounts(db()))[`${owner}||tasks.status.completed`]).toBe(25);
+
+    await db().deleteFrom("task").where("user_id", "=", owner).execute();
     expect(await keptCounts(db())).toEqual(await oldCounts(db()));
   });
 });

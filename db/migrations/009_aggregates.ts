@@ -1,51 +1,10 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { dialectOf } from "../connection";
-import { type CountedTable, installCountTriggers, recount, STAT_TABLE } from "../counted";
+import { dropCountTriggers, installCountTriggers, recount, STAT_TABLE } from "../counted";
+import { COUNTED } from "../counted-tables";
 
 // The overview's numbers as counters (docs/decisions/010-maintained-aggregates.md), so the
-// dashboard reads a few dozen rows whatever the size of the tables. `scope` is '' for the
-// whole system or a user id (that user's own tasks); `day` is a UTC date or '' for a total.
-// The specs live here, not in the module, so what this migration installed stays fixed.
-const LOGIN = "auth.login.succeeded";
-
-export const COUNTED: CountedTable[] = [
-  {
-    table: "user",
-    prefix: "users.",
-    columns: ["email_verified", "status", "created_at"],
-    keys: [
-      { name: () => "'users.total'" },
-      { name: () => "'users.verified'", when: (r) => `${r}.email_verified = 1` },
-      { name: () => "'users.disabled'", when: (r) => `${r}.status = 'disabled'` },
-      { name: () => "'users.created'", day: "created_at" },
-    ],
-  },
-  { table: "team", prefix: "teams.", columns: [], keys: [{ name: () => "'teams.total'" }] },
-  {
-    table: "task",
-    prefix: "tasks.",
-    columns: ["status", "user_id", "created_at"],
-    keys: [
-      { name: (r) => `'tasks.status.' || ${r}.status` },
-      { name: () => "'tasks.created'", day: "created_at" },
-      { scope: (r) => `${r}.user_id`, name: (r) => `'tasks.status.' || ${r}.status` },
-      { scope: (r) => `${r}.user_id`, name: () => "'tasks.created'", day: "created_at" },
-    ],
-  },
-  {
-    table: "mail_log",
-    prefix: "mail.",
-    columns: ["status"],
-    keys: [{ name: (r) => `'mail.status.' || ${r}.status` }],
-  },
-  {
-    table: "audit_log",
-    prefix: "signins.",
-    columns: ["action", "created_at"],
-    keys: [{ name: () => "'signins.day'", day: "created_at", when: (r) => `${r}.action = '${LOGIN}'` }],
-  },
-];
-
+// dashboard reads a few dozen rows whatever the size of the tables.
 export async function up(db: Kysely<unknown>): Promise<void> {
   const pg = dialectOf(db) === "postgres";
   // PostgreSQL runs each migration in a transaction; SQLite's migrator does not, and the
@@ -70,19 +29,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  const pg = dialectOf(db) === "postgres";
-  for (const { table } of COUNTED) {
-    for (const event of ["insert", "delete", "update", "truncate"]) {
-      const name = `${STAT_TABLE}_${table}_${event}`;
-      await sql
-        .raw(pg ? `drop trigger if exists ${name} on "${table}"` : `drop trigger if exists ${name}`)
-        .execute(db);
-    }
-    if (pg) {
-      for (const kind of ["rows", "update"]) {
-        await sql.raw(`drop function if exists ${STAT_TABLE}_${table}_${kind}()`).execute(db);
-      }
-    }
-  }
+  await dropCountTriggers(db, COUNTED);
   await db.schema.dropTable(STAT_TABLE).ifExists().execute();
 }
