@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { containsText } from "../../db/like";
+import { containsText, searchText } from "../../db/like";
 import { hasNoNul, NUL_MESSAGE } from "../../db/nul";
 import { db } from "../db.server";
 
@@ -61,11 +61,14 @@ export function filteredAudit(q: z.infer<typeof auditFilters>) {
     const actor = q.actor;
     query = query.where((eb) =>
       eb.or([
-        containsText("audit_log.actor_email", actor),
+        searchText(db(), "audit_log", ["actor_email"], actor),
         eb(
           "audit_log.actor_id",
           "in",
-          eb.selectFrom("user").select("user.id").where(containsText("user.name", actor)),
+          eb
+            .selectFrom("user")
+            .select("user.id")
+            .where(searchText(db(), "user", ["name"], actor)),
         ),
       ]),
     );
@@ -86,7 +89,7 @@ export function filteredAudit(q: z.infer<typeof auditFilters>) {
             eb
               .selectFrom("user")
               .select("user.id")
-              .where((u) => u.or([containsText("user.name", target), containsText("user.email", target)])),
+              .where(searchText(db(), "user", ["name", "email"], target)),
           ),
         ]),
         eb.and([
@@ -94,7 +97,10 @@ export function filteredAudit(q: z.infer<typeof auditFilters>) {
           eb(
             "audit_log.target_id",
             "in",
-            eb.selectFrom("team").select("team.id").where(containsText("team.name", target)),
+            eb
+              .selectFrom("team")
+              .select("team.id")
+              .where(searchText(db(), "team", ["name"], target)),
           ),
         ]),
         eb.and([
@@ -108,7 +114,7 @@ export function filteredAudit(q: z.infer<typeof auditFilters>) {
               .where((r) => r.or([containsText("role.label", target), containsText("role.name", target)])),
           ),
         ]),
-        containsText("audit_log.target_id", target),
+        searchText(db(), "audit_log", ["target_id"], target),
       ]),
     );
   }
