@@ -16,14 +16,14 @@ export function containsText(column: string, text: string): RawBuilder<boolean> 
 }
 
 /** The columns with a substring index (migration 010_search), by table. */
-const INDEXED = {
+export const SEARCH_COLUMNS = {
   user: ["name", "email"],
   team: ["name"],
   audit_log: ["actor_email", "target_id"],
 } as const;
 
-export type SearchTable = keyof typeof INDEXED;
-export type SearchColumn<T extends SearchTable> = (typeof INDEXED)[T][number];
+export type SearchTable = keyof typeof SEARCH_COLUMNS;
+export type SearchColumn<T extends SearchTable> = (typeof SEARCH_COLUMNS)[T][number];
 
 /** A trigram index knows nothing of shorter text (docs/decisions/011-indexed-substring-search.md). */
 export const MIN_INDEXED_LENGTH = 3;
