@@ -160,7 +160,15 @@ async function fill(values: string[]) {
     .execute();
   await db()
     .insertInto("team")
-    .values(values.map((v, i) => ({ id: `t${i}`, name: `${v}#${i}`, description: "", created_at: at, updated_at: at })))
+    .values(
+      values.map((v, i) => ({
+        id: `t${i}`,
+        name: `${v}#${i}`,
+        description: "",
+        created_at: at,
+        updated_at: at,
+      })),
+    )
     .execute();
   await db()
     .insertInto("audit_log")
