@@ -16,28 +16,35 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 /**
- * An FTS5 trigram index per table, with the table itself as its content (nothing is stored
+ * An FTS5 trigram index per column (one per table would make a search of one column wade
+ * through the others' common trigrams), with the table itself as its content (nothing is stored
  * twice), kept in step by triggers. The tables have text primary keys and so an implicit rowid,
  * which is what the index points at. columnsize=0: no ranking, so no per-row sizes to keep.
  */
 async function upSqlite(db: Kysely<unknown>) {
   for (const [table, columns] of Object.entries(COLUMNS)) {
-    const fts = `${table}_search`;
-    const list = columns.join(", ");
-    const values = (row: "new" | "old") => columns.map((c) => `${row}.${c}`).join(", ");
-    const remove = `insert into ${fts}(${fts}, rowid, ${list}) values ('delete', old.rowid, ${values("old")});`;
-    const add = `insert into ${fts}(rowid, ${list}) values (new.rowid, ${values("new")});`;
-    await sql
-      .raw(
-        `create virtual table ${fts} using fts5(${list}, content='${table}', content_rowid='rowid', tokenize='trigram', columnsize=0)`,
-      )
-      .execute(db);
-    await sql.raw(`create trigger ${fts}_insert after insert on "${table}" begin ${add} end`).execute(db);
-    await sql.raw(`create trigger ${fts}_delete after delete on "${table}" begin ${remove} end`).execute(db);
-    await sql
-      .raw(`create trigger ${fts}_update after update of ${list} on "${table}" begin ${remove} ${add} end`)
-      .execute(db);
-    await sql.raw(`insert into ${fts}(${fts}) values ('rebuild')`).execute(db);
+    for (const column of columns) {
+      const fts = `${table}_${column}_search`;
+      const remove = `insert into ${fts}(${fts}, rowid, ${column}) values ('delete', old.rowid, old.${column});`;
+      const add = `insert into ${fts}(rowid, ${column}) values (new.rowid, new.${column});`;
+      await sql
+        .raw(
+          `create virtual table ${fts} using fts5(${column}, content='${table}', content_rowid='rowid', tokenize='trigram', columnsize=0)`,
+        )
+        .execute(db);
+      await sql.raw(`create trigger ${fts}_insert after insert on "${table}" begin ${add} end`).execute(db);
+      await sql
+        .raw(`create trigger ${fts}_delete after delete on "${table}" begin ${remove} end`)
+        .execute(db);
+      await sql
+        .raw(
+          `create trigger ${fts}_update after update of ${column} on "${table}" begin ${remove} ${add} end`,
+        )
+        .execute(db);
+      // Existing rows, then one segment of them (a rebuild of a large table leaves many).
+      await sql.raw(`insert into ${fts}(${fts}) values ('rebuild')`).execute(db);
+      await sql.raw(`insert into ${fts}(${fts}) values ('optimize')`).execute(db);
+    }
   }
 }
 
@@ -69,9 +76,12 @@ export async function down(db: Kysely<unknown>): Promise<void> {
         await sql.raw(`drop index if exists ${table}_${column}_trgm_idx`).execute(db);
     return;
   }
-  for (const table of Object.keys(COLUMNS)) {
-    for (const suffix of ["insert", "delete", "update"])
-      await sql.raw(`drop trigger if exists ${table}_search_${suffix}`).execute(db);
-    await sql.raw(`drop table if exists ${table}_search`).execute(db);
+  for (const [table, columns] of Object.entries(COLUMNS)) {
+    for (const column of columns) {
+      const fts = `${table}_${column}_search`;
+      for (const suffix of ["insert", "delete", "update"])
+        await sql.raw(`drop trigger if exists ${fts}_${suffix}`).execute(db);
+      await sql.raw(`drop table if exists ${fts}`).execute(db);
+    }
   }
 }
