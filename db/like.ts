@@ -90,7 +90,10 @@ const probes = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
 /** Up to DENSE_MATCHES + 1 rowids an FTS5 table gives for the query. */
 function indexHits(handle: SQLite.Database, fts: string, query: string): number[] {
   let statements = probes.get(handle);
-  if (!statements) probes.set(handle, (statements = new Map()));
+  if (!statements) {
+    statements = new Map();
+    probes.set(handle, statements);
+  }
   let statement = statements.get(fts);
   if (!statement) {
     statement = handle

@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { setupDatabase } from "../../test/helpers";
-import { fillForPlans, searchesOnIndex, searchPlansOf } from "../../test/support/search-plans";
+import {
+  fillForPlans,
+  planTeam,
+  planUser,
+  searchesOnIndex,
+  searchPlansOf,
+} from "../../test/support/search-plans";
 import { auditQuery, listAudit } from "./query.server";
 
 // The log's actor and target filters find their rows through the substring indexes (of the log
@@ -15,7 +21,7 @@ beforeAll(async () => {
 const list = (q: Record<string, string>) => () => listAudit(auditQuery.parse(q));
 
 describe("audit log search plans", () => {
-  it.each(["person42@plan.test", "Person 42", "nobody-at-all"])(
+  it.each([planUser(42).email, planUser(1234).name, "nobody-at-all"])(
     "actor=%s uses the indexes",
     async (actor) => {
       const [search, ...more] = await searchPlansOf(list({ actor }));
@@ -27,7 +33,7 @@ describe("audit log search plans", () => {
     },
   );
 
-  it.each(["Person 4242", "Team 17", "plan-user-99", "nobody-at-all"])(
+  it.each([planUser(2345).name, planTeam(17).name, "plan-user-99", "nobody-at-all"])(
     "target=%s uses the indexes",
     async (target) => {
       const [search, ...more] = await searchPlansOf(list({ target }));
