@@ -9,6 +9,7 @@ import * as m006 from "./migrations/006_notifications";
 import * as m007 from "./migrations/007_rate_limit";
 import * as m008 from "./migrations/008_public_mail_delivery";
 import * as m009 from "./migrations/009_aggregates";
+import * as m010 from "./migrations/010_search";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   "007_rate_limit": m007,
   "008_public_mail_delivery": m008,
   "009_aggregates": m009,
+  "010_search": m010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

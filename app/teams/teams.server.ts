@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import { containsText } from "../../db/like";
+import { searchText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
 import { type AccessSubject, can } from "../access/check";
 import { type AuditOrigin, audit } from "../audit/audit.server";
@@ -209,7 +209,7 @@ export async function searchUsers(
     .selectFrom("user")
     .select(["user.id", "user.name", "user.email"])
     .where("user.status", "=", "active")
-    .where((eb) => eb.or([containsText("user.name", text), containsText("user.email", text)]));
+    .where(searchText(db(), "user", ["name", "email"], text));
   const team = options.excludeTeam;
   if (team)
     query = query.where((eb) =>
