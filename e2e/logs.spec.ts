@@ -118,6 +118,61 @@ test("filter the log by part of an actor's name, export exactly what is filtered
   expect(problems).toEqual([]);
 });
 
+test("page through a long log by keyboard: Older and Newer entries, the range shown", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const actor = await createUser(["admin"], `Pager ${randomUUID().slice(0, 8)}`);
+  const db = createDb(`file:${E2E_DB}`);
+  const base = Date.now() - 3_600_000;
+  try {
+    // 60 entries, ten of them at one instant: a page boundary falls among equal times.
+    const rows = Array.from({ length: 60 }, (_, i) => ({
+      id: randomUUID(),
+      actor_id: actor.id,
+      actor_email: actor.email,
+      action: "user.update",
+      target_type: null,
+      target_id: null,
+      details: null,
+      ip: null,
+      user_agent: "e2e",
+      created_at: new Date(base - Math.min(i, 45) * 1000).toISOString(),
+    }));
+    await db.insertInto("audit_log").values(rows).execute();
+  } finally {
+    await db.destroy();
+  }
+  await login(actor);
+  await page.goto(`/dashboard/logs?actor=${encodeURIComponent(actor.email)}`);
+  const pages = page.getByRole("navigation", { name: "Audit log pages" });
+  const rows = page.getByTestId("audit-row");
+  await expect(pages.getByTestId("page-range")).toHaveText("Showing 1–50");
+  await expect(rows).toHaveCount(50);
+  await expect(pages.getByRole("link", { name: "Newer entries" })).toHaveCount(0);
+  const firstPage = await rows.locator("time").evaluateAll((t) => t.map((e) => e.getAttribute("datetime")));
+
+  await pages.getByRole("link", { name: "Older entries" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/after=/);
+  await expect(pages.getByTestId("page-range")).toHaveText("Showing 51–60");
+  await expect(rows).toHaveCount(10);
+  await expect(pages.getByRole("link", { name: "Older entries" })).toHaveCount(0);
+
+  await pages.getByRole("link", { name: "Newer entries" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/before=/);
+  await expect(pages.getByTestId("page-range")).toHaveText("Showing 1–50");
+  expect(await rows.locator("time").evaluateAll((t) => t.map((e) => e.getAttribute("datetime")))).toEqual(
+    firstPage,
+  );
+  // A link from before the cursors (?page=3) opens the newest page rather than failing.
+  await page.goto(`/dashboard/logs?actor=${encodeURIComponent(actor.email)}&page=3`);
+  await expect(pages.getByTestId("page-range")).toHaveText("Showing 1–50");
+  expect(problems).toEqual([]);
+});
+
 for (const viewport of ["desktop", "phone"] as const) {
   for (const theme of ["light", "dark"] as const) {
     test(`axe: the audit log, ${viewport}, ${theme}`, async ({ login, page }) => {

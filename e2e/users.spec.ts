@@ -110,6 +110,54 @@ test("invite from the keyboard: no role is caught first, the dialog closes to th
   expect(problems).toEqual([]);
 });
 
+test("page through the users by keyboard: Next and Previous keep the filter and the sort", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const token = `pager${tag()}`;
+  const ts = new Date().toISOString();
+  await inDb((db) =>
+    db
+      .insertInto("user")
+      .values(
+        Array.from({ length: 30 }, (_, i) => ({
+          id: randomUUID(),
+          name: `Pager ${String(i).padStart(2, "0")}`,
+          email: `${token}-${i}@e2e.test`,
+          created_at: ts,
+          updated_at: ts,
+        })),
+      )
+      .execute(),
+  );
+  await login(E2E_ADMIN);
+  await page.goto(`/dashboard/users?q=${token}&sort=name&dir=asc`);
+  const pages = page.getByRole("navigation", { name: "Users pages" });
+  const names = page.getByRole("table", { name: "Users" }).getByRole("link", { name: /^Pager / });
+  await expect(pages.getByTestId("page-range")).toHaveText("Showing 1–25 of 30 users");
+  await expect(names.first()).toHaveText("Pager 00");
+  await expect(pages.getByRole("link", { name: "Previous page" })).toHaveCount(0);
+
+  await tabTo(page, pages.getByRole("link", { name: "Next page" }));
+  await page.keyboard.press("Enter");
+  await expect(pages.getByTestId("page-range")).toHaveText("Showing 26–30 of 30 users");
+  await expect(names).toHaveText(["Pager 25", "Pager 26", "Pager 27", "Pager 28", "Pager 29"]);
+  await expect(page).toHaveURL(new RegExp(`q=${token}.*after=`));
+  await expect(pages.getByRole("link", { name: "Next page" })).toHaveCount(0);
+
+  await tabTo(page, pages.getByRole("link", { name: "Previous page" }));
+  await page.keyboard.press("Enter");
+  await expect(pages.getByTestId("page-range")).toHaveText("Showing 1–25 of 30 users");
+  await expect(names.first()).toHaveText("Pager 00");
+
+  // A new sort starts from its own first page.
+  await page.getByRole("link", { name: "Name" }).click();
+  await expect(page).not.toHaveURL(/before=|after=/);
+  await expect(names.first()).toHaveText("Pager 29");
+  expect(problems).toEqual([]);
+});
+
 test("change a role on the user page by keyboard; the result takes focus", async ({ login, page }) => {
   const problems = watchConsole(page);
   const person = await createUser(["user"], `Role Keys ${tag()}`);

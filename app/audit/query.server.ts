@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cursorValue, flip, keysetPage, type Order, type Position, rowsAfter } from "../../db/keyset";
 import { containsText, inIds, type SearchColumn, searchText } from "../../db/like";
 import { hasNoNul, NUL_MESSAGE } from "../../db/nul";
 import { db } from "../db.server";
@@ -31,7 +32,9 @@ export const auditFilters = z.object({
 });
 
 export const auditQuery = auditFilters.extend({
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  // Keyset cursors (db/keyset.ts); a bad one, like an old `?page=N`, opens the newest page.
+  after: z.string().max(2000).optional().catch(undefined),
+  before: z.string().max(2000).optional().catch(undefined),
   size: z.coerce.number().int().min(10).max(200).catch(50),
 });
 
@@ -111,16 +114,40 @@ function usersMatching(columns: SearchColumn<"user">[], text: string) {
     .where(searchText(db(), "user", columns, text));
 }
 
-/** One page of the filtered log, newest first; the export walks the same order. */
+/** The log's one order, newest first, with the id as tie-breaker (audit_log_*_created_id indexes). */
+const NEWEST_FIRST: Order = {
+  column: "audit_log.created_at",
+  output: "created_at",
+  id: "audit_log.id",
+  idOutput: "id",
+  dir: "desc",
+  nullable: false,
+};
+
+/**
+ * Up to `limit` filtered rows after `after` in the log's order (before it, nearest first, when
+ * `reverse`): one index range whatever the depth. The page and the CSV export both walk it.
+ */
+export function auditRowsAfter(
+  q: z.infer<typeof auditFilters>,
+  after: Position | null,
+  limit: number,
+  reverse = false,
+) {
+  const order = reverse ? { ...NEWEST_FIRST, dir: flip(NEWEST_FIRST.dir) } : NEWEST_FIRST;
+  return rowsAfter(db(), [{ query: filteredAudit(q).selectAll() }], order, after, limit);
+}
+
+/** One page of the filtered log, newest first, with cursors to the newer and older pages. */
+export type AuditRow = Awaited<ReturnType<typeof auditRowsAfter>>[number];
+
 export async function listAudit(q: AuditQuery) {
-  const base = filteredAudit(q);
-  // One row more than a page tells whether there is a next page without counting 100k rows.
-  const rows = await base
-    .selectAll()
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(q.size + 1)
-    .offset((q.page - 1) * q.size)
-    .execute();
-  return { rows: rows.slice(0, q.size), hasMore: rows.length > q.size };
+  return keysetPage<AuditRow>(q, {
+    key: "created_at.desc",
+    size: q.size,
+    value: cursorValue.timestamp,
+    nullable: false,
+    positionOf: (r) => ({ value: r.created_at, id: r.id }),
+    fetch: (after, reverse, limit) => auditRowsAfter(q, after, limit, reverse),
+  });
 }

@@ -33,12 +33,16 @@ export async function recordMail(record: MailRecord) {
     .execute();
 }
 
+/**
+ * The newest `limit` sends: Settings shows these and no more (a bounded view of a log that grows
+ * without bound), read from the end of mail_log_created_id_idx.
+ */
 export async function recentMail(limit = 20): Promise<MailLogEntry[]> {
   const rows = await db()
     .selectFrom("mail_log")
     .selectAll()
     .orderBy("created_at", "desc")
-    .orderBy("id")
+    .orderBy("id", "desc")
     .limit(limit)
     .execute();
   return rows.map((r) => ({

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { data, Form, Link, useSearchParams, useSubmit } from "react-router";
+import { data, Form, Link, useSubmit } from "react-router";
 import { requirePermission } from "../access/guard.server";
 import { ACTION_LABELS, AUDIT_ACTIONS } from "../audit/actions";
 import { listAudit, parseAuditQuery } from "../audit/query.server";
@@ -10,6 +10,7 @@ import { pageTitle } from "../components/page-title";
 import { ExportAuditButton } from "../components/tasks/export-audit-button";
 import { Button } from "../components/ui/button";
 import { Field } from "../components/ui/field";
+import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
 import {
   Table,
@@ -26,8 +27,8 @@ export async function loader(args: Route.LoaderArgs) {
   await requirePermission(args, "log.read");
   const parsed = parseAuditQuery(new URL(args.request.url).searchParams);
   if (!parsed.ok) throw data({ message: `Bad filter. ${parsed.message}` }, { status: 400 });
-  const { rows, hasMore } = await listAudit(parsed.value);
-  return { query: parsed.value, hasMore, rows: await describeAuditRows(rows) };
+  const { rows, start, prev, next } = await listAudit(parsed.value);
+  return { query: parsed.value, start, prev, next, rows: await describeAuditRows(rows) };
 }
 
 const FILTER_NAMES = ["actor", "action", "target", "from", "to"] as const;
@@ -38,8 +39,7 @@ const linkClass =
   "rounded text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
-  const { rows, hasMore, query } = loaderData;
-  const [params] = useSearchParams();
+  const { rows, start, prev, next, query } = loaderData;
   const submit = useSubmit();
   const formRef = useRef<HTMLFormElement>(null);
   const typing = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -66,11 +66,6 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
     submit(form, { replace: true, preventScrollReset: true });
   };
 
-  const pageLink = (page: number) => {
-    const next = new URLSearchParams(params);
-    next.set("page", String(page));
-    return `?${next}`;
-  };
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Audit log</h1>
@@ -176,25 +171,16 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           )}
         </TableBody>
       </Table>
-      <nav aria-label="Pagination" className="flex gap-2 text-sm">
-        {query.page > 1 ? (
-          <Link
-            to={pageLink(query.page - 1)}
-            className="rounded-md border border-slate-300 px-3 py-1 dark:border-slate-600"
-          >
-            Newer
-          </Link>
-        ) : null}
-        <span className="px-2 py-1">Page {query.page}</span>
-        {hasMore ? (
-          <Link
-            to={pageLink(query.page + 1)}
-            className="rounded-md border border-slate-300 px-3 py-1 dark:border-slate-600"
-          >
-            Older
-          </Link>
-        ) : null}
-      </nav>
+      <Pagination
+        label="Audit log pages"
+        noun="entries"
+        start={start}
+        shown={rows.length}
+        prev={prev}
+        next={next}
+        prevLabel="Newer entries"
+        nextLabel="Older entries"
+      />
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
+import { Pagination } from "../components/ui/pagination";
 import { type ComboboxOption, SearchCombobox } from "../components/ui/search-combobox";
 import {
   Table,
@@ -39,19 +40,26 @@ import {
 import type { Route } from "./+types/dashboard.teams.$id";
 
 const idSchema = z.string().uuid();
+// The members list's keyset cursors (db/keyset.ts); a bad one opens the first page.
+const pageRequest = z.object({
+  after: z.string().max(2000).optional().catch(undefined),
+  before: z.string().max(2000).optional().catch(undefined),
+});
 const missing = () => data({ message: "This team does not exist." }, { status: 404 });
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "team.read");
   const id = idSchema.safeParse(args.params.id);
-  const team = id.success ? await getTeam(id.data) : null;
+  const params = new URL(args.request.url).searchParams;
+  const page = pageRequest.parse(Object.fromEntries(params));
+  const team = id.success ? await getTeam(id.data, page) : null;
   if (!team) throw missing();
   // `find` is the member picker's search (it loads this route with a fetcher as it is typed).
   const q = z
     .string()
     .max(100)
     .catch("")
-    .parse(new URL(args.request.url).searchParams.get("find") ?? "");
+    .parse(params.get("find") ?? "");
   const maySearch = mayFindMembers(user);
   return {
     team,
@@ -113,6 +121,10 @@ export function action(args: Route.ActionArgs) {
 type Team = Route.ComponentProps["loaderData"]["team"];
 type Member = Team["members"][number];
 
+/** "12", or "1,000+" past the count's cap. */
+const countText = (c: { count: number; capped: boolean }) =>
+  `${c.count.toLocaleString("en-GB")}${c.capped ? "+" : ""}`;
+
 const ROLE_LABEL: Record<TeamRole, string> = { lead: "Lead", member: "Member" };
 const linkClass =
   "rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
@@ -129,7 +141,7 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
         {team.description ? <p className="text-slate-700 dark:text-slate-300">{team.description}</p> : null}
       </div>
 
-      <Card title={`Members (${team.members.length})`}>
+      <Card title={`Members (${countText(team.memberCount)})`}>
         <Table caption={`Members of ${team.name}`}>
           <TableHead>
             <TableHeader>Name</TableHeader>
@@ -149,6 +161,17 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
             )}
           </TableBody>
         </Table>
+        {team.membersPage.prev || team.membersPage.next ? (
+          <Pagination
+            label="Members pages"
+            noun="members"
+            start={team.membersPage.start}
+            shown={team.members.length}
+            total={team.memberCount}
+            prev={team.membersPage.prev}
+            next={team.membersPage.next}
+          />
+        ) : null}
       </Card>
 
       {mayWrite && maySearch ? <AddMember team={team} /> : null}
@@ -321,7 +344,8 @@ function TeamDetails({ team }: { team: Team }) {
 
 function DeleteTeam({ team }: { team: Team }) {
   const deleting = useIsPending({ intent: "delete" });
-  const count = team.members.length;
+  const count = team.memberCount.count;
+  const people = countText(team.memberCount);
   return (
     <Card title="Delete this team">
       <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
@@ -338,7 +362,7 @@ function DeleteTeam({ team }: { team: Team }) {
         description={
           count === 0
             ? "The team has no members. This cannot be undone."
-            : `${count} ${count === 1 ? "person loses" : "people lose"} their membership; their accounts stay. This cannot be undone.`
+            : `${people} ${count === 1 && !team.memberCount.capped ? "person loses" : "people lose"} their membership; their accounts stay. This cannot be undone.`
         }
         actionLabel="Delete team"
         confirmText={count > 0 ? team.name : undefined}

@@ -75,7 +75,10 @@ export default function Teams({ loaderData }: Route.ComponentProps) {
                   </Link>
                 </TableCell>
                 <TableCell>{t.description || "—"}</TableCell>
-                <TableCell align="right">{Number(t.members)}</TableCell>
+                <TableCell align="right">
+                  {t.members.toLocaleString("en-GB")}
+                  {t.membersCapped ? "+" : ""}
+                </TableCell>
               </TableRow>
             ))
           )}

@@ -145,7 +145,20 @@ export const action = (args: Route.ActionArgs) =>
   });
 
 export default function Users({ loaderData, actionData }: Route.ComponentProps) {
-  const { rows, total, query, roles, assignable, defaultRoles, invitations, may } = loaderData;
+  const {
+    rows,
+    total,
+    totalCapped,
+    start,
+    prev,
+    next,
+    query,
+    roles,
+    assignable,
+    defaultRoles,
+    invitations,
+    may,
+  } = loaderData;
   const selection = useRowSelection(rows.map((r) => r.id));
   const bulk = may.update || may.delete;
   const bulkError =
@@ -199,7 +212,15 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
       ) : (
         <UsersList rows={rows} selection={bulk ? selection : null} />
       )}
-      <Pagination page={query.page} size={query.size} total={total} />
+      <Pagination
+        label="Users pages"
+        noun="users"
+        start={start}
+        shown={rows.length}
+        total={{ count: total, capped: totalCapped }}
+        prev={prev}
+        next={next}
+      />
 
       {may.write && invitations.length > 0 ? (
         <Card title="Pending invitations">

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Selectable, Transaction } from "kysely";
+import { type Order, rowsAfter } from "../../db/keyset";
 import { hasNoNul } from "../../db/nul";
 import type { Database, TaskTable } from "../../db/schema";
 import { db, now } from "../db.server";
@@ -63,25 +64,28 @@ export async function findTask(id: string): Promise<TaskRow | undefined> {
 
 export type Page = { tasks: TaskView[]; nextCursor: string | null };
 
-/** The owner's tasks, newest first; the cursor is the last row's `created_at|id`. */
+const NEWEST_FIRST: Order = {
+  column: "task.created_at",
+  output: "created_at",
+  id: "task.id",
+  idOutput: "id",
+  dir: "desc",
+  nullable: false,
+};
+
+/**
+ * The owner's tasks, newest first; the cursor is the last row's `created_at|id` (checked by the
+ * route). Each page is one range of task_user_created_id_idx, however many tasks came before.
+ */
 export async function listTasks(userId: string, limit: number, cursor?: string): Promise<Page> {
-  let query = db()
-    .selectFrom("task")
-    .selectAll()
-    .where("user_id", "=", userId)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit + 1);
-  if (cursor) {
-    const [createdAt, id] = cursor.split("|") as [string, string];
-    query = query.where((eb) =>
-      eb.or([
-        eb("created_at", "<", createdAt),
-        eb.and([eb("created_at", "=", createdAt), eb("id", "<", id)]),
-      ]),
-    );
-  }
-  const rows = await query.execute();
+  const after = cursor ? cursor.split("|") : null;
+  const rows = await rowsAfter(
+    db(),
+    [{ query: db().selectFrom("task").selectAll().where("task.user_id", "=", userId) }],
+    NEWEST_FIRST,
+    after ? { value: after[0]!, id: after[1]! } : null,
+    limit + 1,
+  );
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {

@@ -1,5 +1,15 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import type { z } from "zod";
+import {
+  cappedCount,
+  cursorValue,
+  flip,
+  keysetPage,
+  type Order,
+  type PageRequest,
+  rowsAfter,
+} from "../../db/keyset";
 import { searchText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
 import { type AccessSubject, can } from "../access/check";
@@ -9,32 +19,81 @@ import { db, now } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
 import { MEMBER_SEARCH_LIMIT, type MemberCandidate, type memberSchema, type TeamInput } from "./team-schemas";
 
+/** Shown as "1,000+": counting a team's members never reads more than this many rows. */
+export const MEMBER_COUNT_CAP = 1000;
+
+/**
+ * Every team, by name: admins name each one, so there are tens or hundreds, not millions (a
+ * bounded list). Each member count reads at most MEMBER_COUNT_CAP + 1 rows of its team's range.
+ */
 export async function listTeams() {
-  return db()
+  const rows = await db()
     .selectFrom("team")
-    .leftJoin("team_member", "team_member.team_id", "team.id")
     .select([
       "team.id",
       "team.name",
       "team.description",
-      (eb) => eb.fn.count<number>("team_member.user_id").as("members"),
+      (eb) =>
+        eb
+          .selectFrom(
+            eb
+              .selectFrom("team_member")
+              .select(sql`1`.as("one"))
+              .whereRef("team_member.team_id", "=", "team.id")
+              .limit(MEMBER_COUNT_CAP + 1)
+              .as("capped"),
+          )
+          .select((c) => c.fn.countAll<number>().as("n"))
+          .as("members"),
     ])
-    .groupBy(["team.id", "team.name", "team.description"])
     .orderBy("team.name")
     .execute();
+  return rows.map((r) => ({
+    ...r,
+    members: Math.min(Number(r.members), MEMBER_COUNT_CAP),
+    membersCapped: Number(r.members) > MEMBER_COUNT_CAP,
+  }));
 }
 
-export async function getTeam(id: string) {
+const MEMBER_PAGE = 50;
+type TeamMember = { id: string; name: string; email: string; team_role: "lead" | "member" };
+const BY_NAME: Order = {
+  column: "user.name",
+  output: "name",
+  id: "user.id",
+  idOutput: "id",
+  dir: "asc",
+  nullable: false,
+};
+
+/** A team with one page of its members by name (keyset: a team may hold everyone) and a capped count. */
+export async function getTeam(id: string, request: PageRequest = {}) {
   const team = await db().selectFrom("team").selectAll().where("id", "=", id).executeTakeFirst();
   if (!team) return null;
-  const members = await db()
+  const inTeam = db()
     .selectFrom("team_member")
     .innerJoin("user", "user.id", "team_member.user_id")
-    .select(["user.id", "user.name", "user.email", "team_member.team_role"])
-    .where("team_member.team_id", "=", id)
-    .orderBy("user.name")
-    .execute();
-  return { ...team, members };
+    .where("team_member.team_id", "=", id);
+  const [count, page] = await Promise.all([
+    cappedCount(db(), inTeam.select("team_member.user_id"), MEMBER_COUNT_CAP),
+    keysetPage<TeamMember>(request, {
+      key: "name.asc",
+      size: MEMBER_PAGE,
+      value: cursorValue.text,
+      nullable: false,
+      positionOf: (m) => ({ value: m.name, id: m.id }),
+      fetch: (after, reverse, limit) =>
+        rowsAfter(
+          db(),
+          [{ query: inTeam.select(["user.id", "user.name", "user.email", "team_member.team_role"]) }],
+          reverse ? { ...BY_NAME, dir: flip(BY_NAME.dir) } : BY_NAME,
+          after,
+          limit,
+        ),
+    }),
+  ]);
+  const { rows: members, ...links } = page;
+  return { ...team, members, memberCount: count, membersPage: links };
 }
 
 async function nameTaken(name: string, exceptId?: string) {

@@ -1,4 +1,14 @@
 import { z } from "zod";
+import {
+  cappedCount,
+  cursorValue,
+  flip,
+  type KeysetPage,
+  keysetPage,
+  type Order,
+  rowsAfter,
+  type SortValue,
+} from "../../db/keyset";
 import { searchText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
 import { compareRoles } from "../access/role-order";
@@ -13,7 +23,10 @@ export const userListQuery = z.object({
   verified: z.enum(["", "yes", "no"]).catch(""),
   sort: z.enum(USER_SORTS).catch("created_at"),
   dir: z.enum(["asc", "desc"]).catch("desc"),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  // Opaque keyset cursors (db/keyset.ts); a bad one means the first page. An old `?page=N` link
+  // is ignored the same way: it opens the first page.
+  after: z.string().max(2000).optional().catch(undefined),
+  before: z.string().max(2000).optional().catch(undefined),
   size: z.coerce
     .number()
     .refine((n): n is (typeof PAGE_SIZES)[number] => (PAGE_SIZES as readonly number[]).includes(n))
@@ -26,6 +39,40 @@ export function parseUserListQuery(url: URL): UserListQuery {
   return userListQuery.parse(Object.fromEntries(url.searchParams));
 }
 
+const TOTAL_CAP = 1000;
+const USER_STATUSES: ("active" | "disabled")[] = ["active", "disabled"];
+const LIST_COLUMNS = [
+  "user.id",
+  "user.name",
+  "user.email",
+  "user.email_verified",
+  "user.status",
+  "user.last_login_at",
+  "user.created_at",
+] as const;
+
+const SORT_VALUES: Record<UserListQuery["sort"], z.ZodType<SortValue>> = {
+  name: cursorValue.text,
+  email: cursorValue.text,
+  created_at: cursorValue.timestamp,
+  last_login_at: cursorValue.timestamp,
+  status: cursorValue.text,
+  email_verified: cursorValue.integer,
+};
+
+function userOrder(q: UserListQuery): Order {
+  return {
+    column: `user.${q.sort}`,
+    output: q.sort,
+    id: "user.id",
+    idOutput: "id",
+    dir: q.dir,
+    nullable: q.sort === "last_login_at",
+  };
+}
+
+type ListedUser = Omit<UserRow, "roles">;
+
 export type UserRow = {
   id: string;
   name: string;
@@ -37,8 +84,15 @@ export type UserRow = {
   roles: { name: string; label: string }[];
 };
 
-/** One page of users matching the filters, with their roles, and the total count. */
-export async function listUsers(q: UserListQuery): Promise<{ rows: UserRow[]; total: number }> {
+export type UserPage = {
+  rows: UserRow[];
+  /** How many match, up to TOTAL_CAP; `totalCapped` when there are more ("1,000+"). */
+  total: number;
+  totalCapped: boolean;
+} & Omit<KeysetPage<UserRow>, "rows">;
+
+/** One page of users matching the filters, with their roles, and a capped count. */
+export async function listUsers(q: UserListQuery): Promise<UserPage> {
   let base = db().selectFrom("user");
   if (q.q) {
     const text = q.q;
@@ -49,30 +103,47 @@ export async function listUsers(q: UserListQuery): Promise<{ rows: UserRow[]; to
   if (q.role) {
     // A join from the role's link rows lets the planner start from user_role's role index.
     const role = await db().selectFrom("role").select("id").where("name", "=", q.role).executeTakeFirst();
-    if (!role) return { rows: [], total: 0 };
+    if (!role) return { rows: [], total: 0, totalCapped: false, start: 1, prev: null, next: null };
     base = base.innerJoin("user_role as filter_role", (join) =>
       join.onRef("filter_role.user_id", "=", "user.id").on("filter_role.role_id", "=", role.id),
     );
   }
 
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
-    base
-      .select([
-        "user.id",
-        "user.name",
-        "user.email",
-        "user.email_verified",
-        "user.status",
-        "user.last_login_at",
-        "user.created_at",
-      ])
-      .orderBy(`user.${q.sort}`, q.dir)
-      .orderBy("user.id")
-      .limit(q.size)
-      .offset((q.page - 1) * q.size)
-      .execute(),
+  // Every (status, verified) pair is one range of the list's indexes (011_list_indexes); a page
+  // merges the pairs the filters leave, and the count is capped (docs/decisions/012).
+  const statuses = q.status ? [q.status] : USER_STATUSES;
+  const verified = q.verified ? [q.verified === "yes" ? 1 : 0] : [0, 1];
+  const order = userOrder(q);
+  const segments = statuses.flatMap((status) =>
+    verified.map((ev) => ({
+      query: base
+        .where("user.status", "=", status)
+        .where("user.email_verified", "=", ev)
+        .select(LIST_COLUMNS),
+      fixed:
+        q.sort === "status" ? { value: status } : q.sort === "email_verified" ? { value: ev } : undefined,
+    })),
+  );
+  const [total, page] = await Promise.all([
+    cappedCount(
+      db(),
+      base
+        .where("user.status", "in", statuses)
+        .where("user.email_verified", "in", verified)
+        .select("user.id"),
+      TOTAL_CAP,
+    ),
+    keysetPage<ListedUser>(q, {
+      key: `${q.sort}.${q.dir}`,
+      size: q.size,
+      value: SORT_VALUES[q.sort],
+      nullable: order.nullable,
+      positionOf: (r) => ({ value: r[q.sort], id: r.id }),
+      fetch: (after, reverse, limit) =>
+        rowsAfter(db(), segments, reverse ? { ...order, dir: flip(order.dir) } : order, after, limit),
+    }),
   ]);
+  const rows = page.rows;
 
   const ids = rows.map((r) => r.id);
   const links = ids.length
@@ -84,7 +155,11 @@ export async function listUsers(q: UserListQuery): Promise<{ rows: UserRow[]; to
         .execute()
     : [];
   return {
-    total: Number(total),
+    total: total.count,
+    totalCapped: total.capped,
+    start: page.start,
+    prev: page.prev,
+    next: page.next,
     rows: rows.map((r) => ({
       ...r,
       roles: links

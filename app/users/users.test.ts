@@ -69,6 +69,7 @@ describe("users list", () => {
       return out.body as {
         rows: { name: string; email: string; roles: { name: string }[] }[];
         total: number;
+        next: string | null;
       };
     };
 
@@ -76,7 +77,8 @@ describe("users list", () => {
     expect(firstPage.total).toBe(300);
     expect(firstPage.rows).toHaveLength(50);
     expect(firstPage.rows[0]!.name).toBe("Bulk 000");
-    const third = await list("q=bulk&sort=name&dir=asc&size=50&page=3");
+    const second = await list(`q=bulk&sort=name&dir=asc&size=50&after=${firstPage.next}`);
+    const third = await list(`q=bulk&sort=name&dir=asc&size=50&after=${second.next}`);
     expect(third.rows[0]!.name).toBe("Bulk 100");
 
     expect((await list("q=bulk&status=disabled")).total).toBe(30);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { USER_SORTS } from "../../app/users/list-options";
 import type { Pools } from "./fixtures";
 import { type FuzzTarget, query } from "./target";
-import { dates, either, emails, ids, names, numbers, oneOf, segment, text } from "./values";
+import { cursors, dates, either, emails, ids, names, numbers, oneOf, segment, text } from "./values";
 
 // Every loader, with the query parameters it reads (and some it does not).
 
@@ -55,6 +55,8 @@ export const LOADERS: FuzzTarget[] = [
       sort: oneOf(USER_SORTS),
       dir: oneOf(["asc", "desc"]),
       page: numbers,
+      after: cursors,
+      before: cursors,
       size: numbers,
     }),
     { runs: 20 },
@@ -72,6 +74,8 @@ export const LOADERS: FuzzTarget[] = [
       from: dates,
       to: dates,
       page: numbers,
+      after: cursors,
+      before: cursors,
       size: numbers,
     }),
     { runs: 20 },

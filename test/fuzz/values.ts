@@ -143,3 +143,24 @@ export function nested(depth: number): unknown {
 export function member<T>(valid: fc.Arbitrary<T>): fc.Arbitrary<unknown> {
   return fc.oneof({ weight: 2, arbitrary: valid }, { weight: 3, arbitrary: json });
 }
+
+/**
+ * A list's keyset cursor (db/keyset.ts) as a tamperer writes one: base64url JSON naming a real
+ * order, with hostile values in every member (a time that is no time, NUL, huge numbers).
+ */
+export const cursors = either(
+  fc
+    .record({
+      k: fc.constantFrom("created_at.desc", "name.asc", "last_login_at.asc", "email_verified.desc", "x"),
+      v: fc.oneof(
+        text,
+        fc.integer(),
+        fc.double(),
+        fc.constant(null),
+        fc.constant("2026-01-01T00:00:00.000Z"),
+      ),
+      id: fc.oneof(text, uuids),
+      n: fc.oneof(fc.integer(), fc.double(), fc.constant(1)),
+    })
+    .map((cursor) => Buffer.from(JSON.stringify(cursor)).toString("base64url")),
+);

@@ -1,32 +1,65 @@
 import { Link, useSearchParams } from "react-router";
 
-/** Previous/next links that keep every other list parameter in the URL. */
-export function Pagination({ page, size, total }: { page: number; size: number; total: number }) {
+// Fixed locale, so the server and the browser print the same number.
+const whole = new Intl.NumberFormat("en-GB");
+
+type Total = { count: number; capped: boolean };
+
+/** "Showing 26–50 of 1,000+ users": where this page sits, and how many match (capped, or unknown). */
+export function rangeText(start: number, shown: number, total: Total | null, noun: string): string {
+  if (shown === 0) return `No ${noun}`;
+  const range = `Showing ${whole.format(start)}–${whole.format(start + shown - 1)}`;
+  if (!total) return range;
+  return `${range} of ${whole.format(total.count)}${total.capped ? "+" : ""} ${noun}`;
+}
+
+/**
+ * Previous/next links of a keyset-paged list (cursors from db/keyset.ts), keeping every other
+ * list parameter in the URL. A link is left out when there is nothing on its side.
+ */
+export function Pagination({
+  label,
+  start,
+  shown,
+  total = null,
+  noun,
+  prev,
+  next,
+  prevLabel = "Previous page",
+  nextLabel = "Next page",
+}: {
+  /** The nav's name, so a page with two lists tells them apart. */
+  label: string;
+  start: number;
+  shown: number;
+  total?: Total | null;
+  noun: string;
+  prev: string | null;
+  next: string | null;
+  prevLabel?: string;
+  nextLabel?: string;
+}) {
   const [params] = useSearchParams();
-  const pages = Math.max(1, Math.ceil(total / size));
-  const to = (p: number) => {
-    const next = new URLSearchParams(params);
-    next.set("page", String(p));
-    return `?${next}`;
+  const to = (side: "after" | "before", cursor: string) => {
+    const url = new URLSearchParams(params);
+    for (const name of ["page", "after", "before"]) url.delete(name);
+    url.set(side, cursor);
+    return `?${url}`;
   };
-  const linkClass = "rounded-md border border-slate-300 px-3 py-1 text-sm dark:border-slate-600";
+  const linkClass =
+    "rounded-md border border-slate-300 px-3 py-1 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-600";
   return (
-    <nav aria-label="Pagination" className="mt-4 flex items-center justify-between gap-2 text-sm">
-      <p>
-        {total === 0 ? "No results" : `${(page - 1) * size + 1}–${Math.min(page * size, total)} of ${total}`}
-      </p>
+    <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm">
+      <p data-testid="page-range">{rangeText(start, shown, total, noun)}</p>
       <div className="flex gap-2">
-        {page > 1 ? (
-          <Link className={linkClass} to={to(page - 1)} rel="prev">
-            Previous
+        {prev ? (
+          <Link className={linkClass} to={to("before", prev)} rel="prev">
+            {prevLabel}
           </Link>
         ) : null}
-        <span aria-current="page" className="px-2 py-1">
-          Page {page} of {pages}
-        </span>
-        {page < pages ? (
-          <Link className={linkClass} to={to(page + 1)} rel="next">
-            Next
+        {next ? (
+          <Link className={linkClass} to={to("after", next)} rel="next">
+            {nextLabel}
           </Link>
         ) : null}
       </div>

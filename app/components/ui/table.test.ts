@@ -11,9 +11,10 @@ function render(url: string, node: React.ReactNode) {
 }
 
 describe("SortableHeader", () => {
+  // A cursor belongs to one order: a new sort starts from its first page.
   it("says the current order and links to the reverse, keeping filters and leaving the page", () => {
     const html = render(
-      "/users?q=ada&sort=name&dir=asc&page=3",
+      "/users?q=ada&sort=name&dir=asc&page=3&after=abc&before=def",
       h(SortableHeader, { column: "name" }, "Name"),
     );
     expect(html).toContain('aria-sort="ascending"');

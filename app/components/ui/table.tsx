@@ -119,7 +119,7 @@ export function SortableHeader({
   const next = new URLSearchParams(params);
   next.set(sortParam, column);
   next.set(dirParam, active && direction === "asc" ? "desc" : "asc");
-  next.delete("page");
+  for (const name of ["page", "after", "before"]) next.delete(name);
   const Icon = !active ? ArrowUpDown : direction === "asc" ? ArrowUp : ArrowDown;
   return (
     <th

@@ -1,4 +1,5 @@
-import { auditFilters, filteredAudit } from "../../audit/query.server";
+import type { Position } from "../../../db/keyset";
+import { auditFilters, auditRowsAfter, filteredAudit } from "../../audit/query.server";
 import { toCsv } from "../csv";
 import { defineTask } from "../definition.server";
 import { saveArtifact } from "../repository.server";
@@ -22,24 +23,11 @@ export const auditExport = defineTask({
     const lines: string[][] = [
       ["time", "action", "actor", "target_type", "target_id", "ip", "user_agent", "details"],
     ];
-    let cursor: { created_at: string; id: string } | null = null;
+    let after: Position | null = null;
     for (;;) {
       signal.throwIfAborted();
-      let q = filteredAudit(filters)
-        .selectAll()
-        .orderBy("created_at", "desc")
-        .orderBy("id", "desc")
-        .limit(BATCH);
-      if (cursor) {
-        const c = cursor;
-        q = q.where((eb) =>
-          eb.or([
-            eb("created_at", "<", c.created_at),
-            eb.and([eb("created_at", "=", c.created_at), eb("id", "<", c.id)]),
-          ]),
-        );
-      }
-      const rows = await q.execute();
+      // The page's own keyset walk: each batch is one index range after the last row written.
+      const rows = await auditRowsAfter(filters, after, BATCH);
       for (const r of rows) {
         lines.push([
           r.created_at,
@@ -54,7 +42,7 @@ export const auditExport = defineTask({
       }
       if (rows.length < BATCH) break;
       const last = rows.at(-1)!;
-      cursor = { created_at: last.created_at, id: last.id };
+      after = { value: last.created_at, id: last.id };
       progress(
         Math.min(0.99, (lines.length - 1) / Math.max(1, Number(total))),
         `${lines.length - 1} of ${total} rows`,
