@@ -14,7 +14,7 @@ function lastDays(n: number): string[] {
   );
 }
 
-/** The newest audit rows: a backward walk of audit_log_created_idx, eight rows at any size. */
+/** The newest audit rows: a backward walk of the log's created_at index, eight rows at any size. */
 export function recentActivityQuery() {
   return db()
     .selectFrom("audit_log")

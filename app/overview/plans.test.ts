@@ -45,13 +45,13 @@ describe("the overview's reads cost the same at any data size", () => {
     }
   });
 
-  it("reads the newest audit rows backwards along audit_log_created_idx, never sorting the log", async () => {
+  it("reads the newest audit rows backwards along the log's created_at index, never sorting the log", async () => {
     const p = await plan(recentActivityQuery());
     if (onPostgres) {
-      expect(p).toMatch(/Index Scan Backward using audit_log_created_(id_)?idx/);
+      expect(p).toMatch(/Index Scan Backward using audit_log_created\w*_idx/);
       expect(p).not.toMatch(/Seq Scan|Sort/);
     } else {
-      expect(p).toMatch(/SCAN audit_log USING INDEX audit_log_created_(id_)?idx/);
+      expect(p).toMatch(/SCAN audit_log USING (COVERING )?INDEX audit_log_created\w*_idx/);
       expect(p).not.toMatch(/TEMP B-TREE/);
     }
   });
