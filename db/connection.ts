@@ -31,6 +31,13 @@ export function postgresPoolOf(db: object): pg.Pool | undefined {
   return pools.get(db);
 }
 
+const sqliteHandles = new WeakMap<object, SQLite.Database>();
+
+/** The better-sqlite3 database behind a SQLite handle, for a synchronous look before a query (db/like.ts). */
+export function sqliteHandleOf(db: object): SQLite.Database | undefined {
+  return sqliteHandles.get(db);
+}
+
 /** A database failure as one line for a command-line tool (connection errors carry no message of their own). */
 export function describeDbError(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return describeDbError(error.errors[0]);
@@ -56,7 +63,34 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Ky
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  keepStatistics(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  sqliteHandles.set(db, sqlite);
+  return db;
+}
+
+const STATISTICS_EVERY_MS = 3_600_000;
+
+/**
+ * SQLite plans with made-up row counts until ANALYZE has run: it takes any equality on an index
+ * for a handful of rows, so `status = 'active'` would win over a list of search hits (db/like.ts)
+ * at 100k users. `PRAGMA optimize` analyses the tables that never were or have grown or shrunk a
+ * lot since, on opening and then hourly, as SQLite advises for long-lived connections;
+ * analysis_limit keeps it to milliseconds on big tables. PostgreSQL's autovacuum does the same.
+ */
+function keepStatistics(sqlite: SQLite.Database) {
+  sqlite.pragma("analysis_limit = 1000");
+  const refresh = () => {
+    if (!sqlite.open) return clearInterval(timer);
+    try {
+      sqlite.pragma("optimize = 0x10002");
+    } catch {
+      // Busy or read-only for the moment: plans stay as they were, the next hour tries again.
+    }
+  };
+  const timer = setInterval(refresh, STATISTICS_EVERY_MS);
+  timer.unref();
+  refresh();
 }
 
 // The app's row types are the same on both engines: timestamps as ISO-8601 strings, JSON as

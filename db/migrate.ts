@@ -8,6 +8,8 @@ import * as m005 from "./migrations/005_list_indexes";
 import * as m006 from "./migrations/006_notifications";
 import * as m007 from "./migrations/007_rate_limit";
 import * as m008 from "./migrations/008_public_mail_delivery";
+import * as m009 from "./migrations/009_aggregates";
+import * as m010 from "./migrations/010_search";
 import * as m011 from "./migrations/011_list_indexes";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
@@ -20,6 +22,8 @@ const migrations: Record<string, Migration> = {
   "006_notifications": m006,
   "007_rate_limit": m007,
   "008_public_mail_delivery": m008,
+  "009_aggregates": m009,
+  "010_search": m010,
   "011_list_indexes": m011,
 };
 

@@ -201,6 +201,17 @@ export interface NotificationTable {
   created_at: string;
 }
 
+/**
+ * Counters the overview reads instead of counting tables, kept by triggers (db/counted.ts,
+ * migration 009): `scope` '' for the system or a user id, `day` a UTC date or '' for a total.
+ */
+export interface StatCountTable {
+  scope: string;
+  day: string;
+  name: string;
+  n: number;
+}
+
 export interface Database {
   permission: PermissionTable;
   role: RoleTable;
@@ -221,6 +232,7 @@ export interface Database {
   team_member: TeamMemberTable;
   broadcast: BroadcastTable;
   notification: NotificationTable;
+  stat_count: StatCountTable;
 }
 
 export type User = Selectable<UserTable>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cursorValue, flip, keysetPage, type Order, type Position, rowsAfter } from "../../db/keyset";
-import { containsText } from "../../db/like";
+import { containsText, inIds, type SearchColumn, searchText } from "../../db/like";
 import { hasNoNul, NUL_MESSAGE } from "../../db/nul";
 import { db } from "../db.server";
 
@@ -64,12 +64,8 @@ export function filteredAudit(q: z.infer<typeof auditFilters>) {
     const actor = q.actor;
     query = query.where((eb) =>
       eb.or([
-        containsText("audit_log.actor_email", actor),
-        eb(
-          "audit_log.actor_id",
-          "in",
-          eb.selectFrom("user").select("user.id").where(containsText("user.name", actor)),
-        ),
+        searchText(db(), "audit_log", ["actor_email"], actor),
+        inIds(db(), "audit_log.actor_id", usersMatching(["name"], actor)),
       ]),
     );
   }
@@ -79,39 +75,24 @@ export function filteredAudit(q: z.infer<typeof auditFilters>) {
     query = query.where("target_type", "=", exact[1]!).where("target_id", "=", exact[2]!);
   } else if (q.target) {
     const target = q.target;
+    // Roles are a handful: scanned. Users and teams are searched on their indexes.
+    const roles = db()
+      .selectFrom("role")
+      .select("role.id")
+      .where((r) => r.or([containsText("role.label", target), containsText("role.name", target)]));
+    const teams = db()
+      .selectFrom("team")
+      .select("team.id")
+      .where(searchText(db(), "team", ["name"], target));
     query = query.where((eb) =>
       eb.or([
         eb.and([
           eb("audit_log.target_type", "=", "user"),
-          eb(
-            "audit_log.target_id",
-            "in",
-            eb
-              .selectFrom("user")
-              .select("user.id")
-              .where((u) => u.or([containsText("user.name", target), containsText("user.email", target)])),
-          ),
+          inIds(db(), "audit_log.target_id", usersMatching(["name", "email"], target)),
         ]),
-        eb.and([
-          eb("audit_log.target_type", "=", "team"),
-          eb(
-            "audit_log.target_id",
-            "in",
-            eb.selectFrom("team").select("team.id").where(containsText("team.name", target)),
-          ),
-        ]),
-        eb.and([
-          eb("audit_log.target_type", "=", "role"),
-          eb(
-            "audit_log.target_id",
-            "in",
-            eb
-              .selectFrom("role")
-              .select("role.id")
-              .where((r) => r.or([containsText("role.label", target), containsText("role.name", target)])),
-          ),
-        ]),
-        containsText("audit_log.target_id", target),
+        eb.and([eb("audit_log.target_type", "=", "team"), inIds(db(), "audit_log.target_id", teams)]),
+        eb.and([eb("audit_log.target_type", "=", "role"), inIds(db(), "audit_log.target_id", roles)]),
+        searchText(db(), "audit_log", ["target_id"], target),
       ]),
     );
   }
@@ -123,6 +104,14 @@ export function filteredAudit(q: z.infer<typeof auditFilters>) {
       new Date(Date.parse(`${q.to}T00:00:00.000Z`) + 86_400_000).toISOString(),
     );
   return query;
+}
+
+/** Ids of the accounts whose name (or email) contains the text. */
+function usersMatching(columns: SearchColumn<"user">[], text: string) {
+  return db()
+    .selectFrom("user")
+    .select("user.id")
+    .where(searchText(db(), "user", columns, text));
 }
 
 /** The log's one order, newest first, with the id as tie-breaker (audit_log_*_created_id indexes). */

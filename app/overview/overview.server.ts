@@ -1,9 +1,9 @@
-import { sql } from "kysely";
 import { can } from "../access/check";
 import { roleGrants } from "../access/role-cache.server";
 import { actionLabel } from "../audit/actions";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
+import { readCounters, SYSTEM } from "./counters.server";
 
 const DAYS = 14;
 
@@ -14,93 +14,47 @@ function lastDays(n: number): string[] {
   );
 }
 
-type Counted = { day: string; count: number | string | bigint };
-
-function byDay(days: string[], rows: Counted[]) {
-  const map = new Map(rows.map((r) => [r.day, Number(r.count)]));
-  return days.map((d) => map.get(d) ?? 0);
+/** The newest audit rows: a backward walk of the log's created_at index, eight rows at any size. */
+export function recentActivityQuery() {
+  return db()
+    .selectFrom("audit_log")
+    .select(["id", "action", "actor_email", "created_at"])
+    .orderBy("created_at", "desc")
+    .limit(8);
 }
 
-/** The overview cards, each only when the viewer may see what it counts. */
+/** The overview cards, each only when the viewer may see what it counts; all read from counters. */
 export async function overviewFor(user: SessionUser) {
   const days = lastDays(DAYS);
-  const since = `${days[0]}T00:00:00.000Z`;
-  const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString();
-  // The cast makes this portable: PostgreSQL stores timestamptz (printed in the session's UTC).
-  const day = sql<string>`substr(cast(created_at as text), 1, 10)`;
+  const week = days.slice(-7);
 
-  const ownTasks = (q = db().selectFrom("task")) =>
-    user.isSuperAdmin ? q : q.where("user_id", "=", user.id);
-
-  const [users, teams, tasks, mail, signIns, tasksPerDay, recent, grants] = await Promise.all([
-    can(user, "user.read")
-      ? db()
-          .selectFrom("user")
-          .select((eb) => [
-            eb.fn.countAll<number>().as("total"),
-            eb.fn.sum<number>(eb.case().when("email_verified", "=", 1).then(1).else(0).end()).as("verified"),
-            eb.fn.sum<number>(eb.case().when("status", "=", "disabled").then(1).else(0).end()).as("disabled"),
-            eb.fn
-              .sum<number>(eb.case().when("created_at", ">=", weekAgo).then(1).else(0).end())
-              .as("newThisWeek"),
-          ])
-          .executeTakeFirstOrThrow()
-      : null,
-    can(user, "team.read")
-      ? db()
-          .selectFrom("team")
-          .select((eb) => eb.fn.countAll<number>().as("total"))
-          .executeTakeFirstOrThrow()
-      : null,
-    ownTasks()
-      .select(["status", (eb) => eb.fn.countAll<number>().as("count")])
-      .groupBy("status")
-      .execute(),
-    can(user, "settings.manage")
-      ? db()
-          .selectFrom("mail_log")
-          .select(["status", (eb) => eb.fn.countAll<number>().as("count")])
-          .groupBy("status")
-          .execute()
-      : null,
-    can(user, "log.read")
-      ? db()
-          .selectFrom("audit_log")
-          .select([day.as("day"), (eb) => eb.fn.countAll<number>().as("count")])
-          .where("action", "=", "auth.login.succeeded")
-          .where("created_at", ">=", since)
-          .groupBy(day)
-          .execute()
-      : null,
-    ownTasks()
-      .select([day.as("day"), (eb) => eb.fn.countAll<number>().as("count")])
-      .where("created_at", ">=", since)
-      .groupBy(day)
-      .execute(),
-    can(user, "log.read")
-      ? db()
-          .selectFrom("audit_log")
-          .select(["id", "action", "actor_email", "created_at"])
-          .orderBy("created_at", "desc")
-          .limit(8)
-          .execute()
-      : null,
+  const [system, own, recent, grants] = await Promise.all([
+    readCounters(SYSTEM, days[0]!),
+    user.isSuperAdmin ? null : readCounters(user.id, days[0]!),
+    can(user, "log.read") ? recentActivityQuery().execute() : null,
     roleGrants(),
   ]);
+  const tasks = own ?? system;
   const labelOf = new Map([...grants.values()].map((g) => [g.name, g.label]));
 
-  const num = (v: unknown) => Number(v ?? 0);
   return {
-    users: users && {
-      total: num(users.total),
-      verified: num(users.verified),
-      disabled: num(users.disabled),
-      newThisWeek: num(users.newThisWeek),
+    users: can(user, "user.read")
+      ? {
+          total: system.total("users.total"),
+          verified: system.total("users.verified"),
+          disabled: system.total("users.disabled"),
+          // The last 7 UTC days, today included (docs/decisions/010-maintained-aggregates.md).
+          newThisWeek: system.perDay("users.created", week).reduce((a, b) => a + b, 0),
+        }
+      : null,
+    teams: can(user, "team.read") ? { total: system.total("teams.total") } : null,
+    tasks: tasks.group("tasks.status."),
+    mail: can(user, "settings.manage") ? system.group("mail.status.") : null,
+    chart: {
+      days,
+      signIns: can(user, "log.read") ? system.perDay("signins.day", days) : null,
+      tasks: tasks.perDay("tasks.created", days),
     },
-    teams: teams && { total: num(teams.total) },
-    tasks: Object.fromEntries(tasks.map((t) => [t.status, num(t.count)])) as Record<string, number>,
-    mail: mail && (Object.fromEntries(mail.map((m) => [m.status, num(m.count)])) as Record<string, number>),
-    chart: { days, signIns: signIns ? byDay(days, signIns) : null, tasks: byDay(days, tasksPerDay) },
     recent:
       recent?.map((r) => ({
         id: r.id,

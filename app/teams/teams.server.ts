@@ -10,7 +10,7 @@ import {
   type PageRequest,
   rowsAfter,
 } from "../../db/keyset";
-import { containsText } from "../../db/like";
+import { searchText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
 import { type AccessSubject, can } from "../access/check";
 import { type AuditOrigin, audit } from "../audit/audit.server";
@@ -268,7 +268,7 @@ export async function searchUsers(
     .selectFrom("user")
     .select(["user.id", "user.name", "user.email"])
     .where("user.status", "=", "active")
-    .where((eb) => eb.or([containsText("user.name", text), containsText("user.email", text)]));
+    .where(searchText(db(), "user", ["name", "email"], text));
   const team = options.excludeTeam;
   if (team)
     query = query.where((eb) =>

@@ -12,7 +12,7 @@ import {
   type Segment,
   type SortValue,
 } from "../../db/keyset";
-import { containsText } from "../../db/like";
+import { searchText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
 import { compareRoles } from "../access/role-order";
 import { db } from "../db.server";
@@ -119,7 +119,7 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
   let base = db().selectFrom("user");
   if (q.q) {
     const text = q.q;
-    base = base.where((eb) => eb.or([containsText("user.name", text), containsText("user.email", text)]));
+    base = base.where(searchText(db(), "user", ["name", "email"], text));
   }
   if (q.status) base = base.where("user.status", "=", q.status);
   if (q.verified) base = base.where("user.email_verified", "=", q.verified === "yes" ? 1 : 0);

@@ -1,0 +1,64 @@
+// What the overview counts (docs/decisions/010-maintained-aggregates.md): for each counted
+// table, the keys a row adds 1 to. `scope` is '' for the whole system or a user id (that user's
+// own tasks); `day` is a UTC date or '' for a total. Changing this needs a migration that
+// reinstalls the triggers and recounts (as 009 does), or deployed databases keep the old ones.
+
+/** `r` is how the key's expressions name the row (NEW, OLD, or a row of a table). */
+export type CountedKey = {
+  /** '' (the default) for the whole system, or an expression: a user's own counters. */
+  scope?: (r: string) => string;
+  name: (r: string) => string;
+  /** A timestamp column: the key is per UTC day of it ('' when absent). */
+  day?: string;
+  /** Only rows for which this holds count under the key. */
+  when?: (r: string) => string;
+};
+
+export type CountedTable = {
+  table: string;
+  /** Every counter name of this table starts with it (a TRUNCATE on PostgreSQL drops them). */
+  prefix: string;
+  /** The columns the keys read: updating none of them moves no counter. */
+  columns: string[];
+  keys: CountedKey[];
+};
+
+const LOGIN = "auth.login.succeeded";
+
+export const COUNTED: CountedTable[] = [
+  {
+    table: "user",
+    prefix: "users.",
+    columns: ["email_verified", "status", "created_at"],
+    keys: [
+      { name: () => "'users.total'" },
+      { name: () => "'users.verified'", when: (r) => `${r}.email_verified = 1` },
+      { name: () => "'users.disabled'", when: (r) => `${r}.status = 'disabled'` },
+      { name: () => "'users.created'", day: "created_at" },
+    ],
+  },
+  { table: "team", prefix: "teams.", columns: [], keys: [{ name: () => "'teams.total'" }] },
+  {
+    table: "task",
+    prefix: "tasks.",
+    columns: ["status", "user_id", "created_at"],
+    keys: [
+      { name: (r) => `'tasks.status.' || ${r}.status` },
+      { name: () => "'tasks.created'", day: "created_at" },
+      { scope: (r) => `${r}.user_id`, name: (r) => `'tasks.status.' || ${r}.status` },
+      { scope: (r) => `${r}.user_id`, name: () => "'tasks.created'", day: "created_at" },
+    ],
+  },
+  {
+    table: "mail_log",
+    prefix: "mail.",
+    columns: ["status"],
+    keys: [{ name: (r) => `'mail.status.' || ${r}.status` }],
+  },
+  {
+    table: "audit_log",
+    prefix: "signins.",
+    columns: ["action", "created_at"],
+    keys: [{ name: () => "'signins.day'", day: "created_at", when: (r) => `${r}.action = '${LOGIN}'` }],
+  },
+];
