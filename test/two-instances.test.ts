@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "../app/db.server";
 import { STALLED_ERROR } from "../app/tasks/stalled.server";
+import { productionServerArgs } from "../scripts/server-command";
 import { PASSWORD, setupDatabase } from "./helpers";
 import { onPostgres } from "./postgres-schema";
 
@@ -28,7 +29,7 @@ type Instance = { url: string; child: ChildProcess; output: string[] };
 
 async function startInstance(port: number, extra: Record<string, string>): Promise<Instance> {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  const child = spawn(process.execPath, productionServerArgs(BUILD_DIR), {
     env: {
       ...process.env,
       NODE_ENV: "production",

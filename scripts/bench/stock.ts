@@ -42,8 +42,11 @@ async function waitUntilAnswering(base: string, child: ChildProcess) {
   throw new Error("the stock app did not answer");
 }
 
-/** Starts the stock app on 127.0.0.1:`port`; `stop()` ends it and waits for its exit. */
-export async function startStock(port: number): Promise<{ base: string; stop(): Promise<void> }> {
+/** Starts the stock app on 127.0.0.1:`port`; `stop()` ends it and waits for its exit; `pid` is the
+ * server process (for CPU figures). */
+export async function startStock(
+  port: number,
+): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   await buildStock();
   const base = `http://127.0.0.1:${port}`;
   // react-router-serve's morgan writes a line per request to stdout, as in a stock deployment;
@@ -69,5 +72,5 @@ export async function startStock(port: number): Promise<{ base: string; stop(): 
     await stop();
     throw error;
   }
-  return { base, stop };
+  return { base, pid: child.pid!, stop };
 }
