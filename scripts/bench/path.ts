@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon, { type Result } from "autocannon";
@@ -17,9 +18,19 @@ import { productionServerArgs } from "../server-command";
 import { sessionFor } from "./fixtures";
 import { startStock } from "./stock";
 
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+    probe.on("error", fail);
+  });
+}
+
 const buildDir = process.env.BUILD_DIR ?? "build";
 const port = Number(process.env.PATH_PORT ?? 3294);
-const stockPort = Number(process.env.STOCK_PORT ?? 3295);
+const stockPort = Number(process.env.STOCK_PORT ?? 0) || (await freePort());
 const duration = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.PATH_ROUNDS ?? 3);
 const profileDir = process.env.PATH_PROFILE;
@@ -64,7 +75,8 @@ try {
   await db.destroy();
 }
 
-const entry = productionServerArgs(buildDir);
+// PATH_SERVER=file.js runs another compiled server on the same build (to compare server stacks).
+const entry = process.env.PATH_SERVER ? [process.env.PATH_SERVER] : productionServerArgs(buildDir);
 const flags = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
 const server: ChildProcess = spawn(process.execPath, [...flags, ...entry], {
   env,

@@ -35,7 +35,8 @@ async function waitUntilAnswering(base: string, child: ChildProcess) {
     try {
       const response = await fetch(`${base}/api/ping`);
       await response.arrayBuffer();
-      if (response.ok) return;
+      // Answered by our child, not by something else already on the port.
+      if (response.ok && child.exitCode === null) return;
     } catch {}
     await new Promise((r) => setTimeout(r, 100));
   }
