@@ -37,10 +37,14 @@ describe("writes that change a signed-in caller", () => {
     expect(writers).toContain("app/users/users.server.ts");
   });
 
-  it.each(writers.map((file) => [relative(".", file)]))("%s clears the session cache or is exempt", (file) => {
-    const text = readFileSync(join(ROOT, file), "utf8");
-    expect(CLEARS.test(text) || file in EXEMPT, `${file} writes sessions/users without invalidateSessions()`).toBe(
-      true,
-    );
-  });
+  it.each(writers.map((file) => [relative(".", file)]))(
+    "%s clears the session cache or is exempt",
+    (file) => {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      expect(
+        CLEARS.test(text) || file in EXEMPT,
+        `${file} writes sessions/users without invalidateSessions()`,
+      ).toBe(true);
+    },
+  );
 });
