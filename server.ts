@@ -1,17 +1,17 @@
-import { existsSync, readdirSync } from "node:fs";
-import { createRequestHandler } from "@react-router/express";
-import compression from "compression";
-import express from "express";
+import { existsSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import pino from "pino";
-import type { RouterContextProvider, ServerBuild } from "react-router";
-import { limitRequestBodies } from "./app/http/body-limit.server";
-import { redactUrl } from "./app/http/redact-url";
-import { refuseBadHost, refuseCrossOrigin } from "./app/http/request-guards.server";
+import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
+import { createPipeline } from "./app/http/node-server.server";
+import { staticFiles } from "./app/http/static-files.server";
 import { loadDotEnv } from "./scripts/dotenv";
 
-// A lean server: static files only under /assets and for known public files, compression that
-// skips event streams, asynchronous JSON logs (URLs with their secrets redacted), request bodies
-// refused over their route's limit before anything reads them, /healthz, and a graceful stop.
+// A lean server (decisions 002 and 013): node:http and the pipeline of app/http/node-server.server.ts
+// in front of React Router; static client files, asynchronous JSON logs, /healthz, and a graceful
+// stop. In production it runs compiled (`npm run build` writes build/server.js beside the build it
+// serves); `npm run dev` runs this file through tsx with Vite.
 loadDotEnv();
 const production = process.env.NODE_ENV === "production";
 const port = Number(process.env.PORT ?? 3000);
@@ -26,88 +26,56 @@ type AppEntry = {
   createRequestContext(info: { ip: string }): RouterContextProvider;
 };
 
-const app = express();
-app.disable("x-powered-by");
-app.set("trust proxy", Number(process.env.TRUST_PROXY ?? 0));
-
-app.use(
-  compression({
-    filter: (req, res) => {
-      const type = String(res.getHeader("Content-Type") ?? "");
-      return !type.startsWith("text/event-stream") && compression.filter(req, res);
-    },
-  }),
-);
-
-app.use((req, res, next) => {
-  const start = process.hrtime.bigint();
-  res.on("finish", () => {
-    const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    logger.info({
-      method: req.method,
-      url: redactUrl(req.originalUrl),
-      status: res.statusCode,
-      ms: Math.round(ms * 10) / 10,
-    });
-  });
-  next();
-});
-
-app.use(refuseBadHost);
-app.use(refuseCrossOrigin);
-app.use(limitRequestBodies());
-
-let getBuild: () => Promise<ServerBuild>;
-let viteClose: (() => Promise<void>) | undefined;
-
-if (production) {
-  const buildDir = process.env.BUILD_DIR ?? "build";
-  const buildPath = new URL(`./${buildDir}/server/index.js`, import.meta.url).href;
-  const build = (await import(buildPath)) as ServerBuild;
-  getBuild = async () => build;
-  app.use(
-    "/assets",
-    express.static(`${buildDir}/client/assets`, {
-      immutable: true,
-      maxAge: "1y",
-      index: false,
-      fallthrough: false,
-    }),
-  );
-  const publicFiles = existsSync(`${buildDir}/client`)
-    ? readdirSync(`${buildDir}/client`, { withFileTypes: true })
-        .filter((f) => f.isFile())
-        .map((f) => f.name)
-    : [];
-  for (const file of publicFiles) {
-    app.get(`/${file}`, (_req, res) => res.sendFile(file, { root: `${buildDir}/client`, maxAge: "1h" }));
-  }
-} else {
-  const vite = await import("vite").then((m) => m.createServer({ server: { middlewareMode: true } }));
-  viteClose = () => vite.close();
-  app.use(vite.middlewares);
-  getBuild = () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+/** The compiled copy sits in the build directory it serves; this source file beside build/. */
+function buildDirectory(): string {
+  if (process.env.BUILD_DIR) return resolve(process.env.BUILD_DIR);
+  const here = dirname(fileURLToPath(import.meta.url));
+  return existsSync(join(here, "server/index.js")) ? here : join(here, "build");
 }
 
-const entry = async () => (await getBuild()).entry.module as unknown as AppEntry;
-await (await entry()).lifecycle.start();
+let build: ServerBuild | (() => Promise<ServerBuild>);
+let getEntry: () => Promise<AppEntry>;
+let vite: import("vite").ViteDevServer | undefined;
+const buildDir = buildDirectory();
 
-app.get("/healthz", async (_req, res) => {
-  const ok = await (await entry()).lifecycle.health();
-  res.status(ok ? 200 : 503).json({ ok });
+if (production) {
+  const loaded = (await import(pathToFileURL(join(buildDir, "server/index.js")).href)) as ServerBuild;
+  // The build object itself, not a function returning it: React Router then derives its route
+  // tables once instead of on every request.
+  build = loaded;
+  getEntry = async () => loaded.entry.module as unknown as AppEntry;
+} else {
+  vite = await import("vite").then((m) => m.createServer({ server: { middlewareMode: true } }));
+  const load = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  build = load;
+  getEntry = async () => (await load()).entry.module as unknown as AppEntry;
+}
+
+await (await getEntry()).lifecycle.start();
+const handleRequest = createRequestHandler(build, production ? "production" : "development");
+
+/**
+ * Requests answered on the socket itself, outside React Router; true when answered here.
+ * The sse helper's block goes here: GET /api/events to `entry.eventStream` when the entry
+ * exports one (the React Router route stays the fallback).
+ */
+function serveRaw(_req: IncomingMessage, _res: ServerResponse, _ip: string): boolean {
+  return false;
+}
+
+const listener = createPipeline({
+  trustProxy: Number(process.env.TRUST_PROXY ?? 0),
+  log: (entry) => logger.info(entry),
+  health: async () => (await getEntry()).lifecycle.health(),
+  staticFiles: production ? staticFiles(join(buildDir, "client")) : undefined,
+  serveRaw,
+  devMiddleware: vite?.middlewares,
+  handle: async (request, ip) => handleRequest(request, (await getEntry()).createRequestContext({ ip })),
+  onError: (error) => logger.error({ err: error }, "request failed"),
 });
 
-const handler = createRequestHandler({
-  build: getBuild,
-  mode: production ? "production" : "development",
-  getLoadContext: async (req) =>
-    (await entry()).createRequestContext({ ip: req.ip ?? req.socket.remoteAddress ?? "unknown" }),
-});
-app.use((req, res, next) => {
-  handler(req, res, next).catch(next);
-});
-
-const server = app.listen(port, host, () => {
+const server = createServer(listener);
+server.listen(port, host, () => {
   logger.info({ port, host, mode: production ? "production" : "development" }, "listening");
   if (!production) console.log(`Dashboard running at http://localhost:${port}`);
 });
@@ -121,8 +89,8 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000));
   force.unref();
   try {
-    await (await entry()).lifecycle.stop();
-    await viteClose?.();
+    await (await getEntry()).lifecycle.stop();
+    await vite?.close();
     server.closeAllConnections();
   } finally {
     logger.flush();

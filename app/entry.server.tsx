@@ -1,7 +1,4 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
-import type { RenderToPipeableStreamOptions } from "react-dom/server";
+import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import {
   type EntryContext,
@@ -34,6 +31,12 @@ function isOriginRefusal(error: unknown): boolean {
   return error instanceof Error && (error.message === "Bad Request" || /`origin` header/.test(error.message));
 }
 
+/**
+ * Renders the whole document, then answers it as one body with a length. The app has no Suspense
+ * boundary of its own (loaders finish before rendering starts), so the shell is the page: waiting
+ * for all of it costs no time to first byte, and one buffer is one write to the socket instead of
+ * a chain of stream chunks, each a syscall (decision 013).
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -46,39 +49,41 @@ export default function handleRequest(
   }
   const nonce = loadContext.get(nonceContext) || undefined;
 
-  return new Promise((resolve, reject) => {
+  return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const userAgent = request.headers.get("user-agent");
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+    const chunks: Buffer[] = [];
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(
       () => abort(),
       streamTimeout + 1000,
     );
+    const body = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk);
+        callback();
+      },
+      final(callback) {
+        clearTimeout(timeoutId);
+        timeoutId = undefined;
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        resolve(
+          new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }),
+        );
+        callback();
+      },
+    });
 
     const { pipe, abort } = renderToPipeableStream(
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
       {
         nonce,
-        [readyOption]() {
+        onShellReady() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
-          });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        },
+        onAllReady() {
           pipe(body);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
         },
         onShellError(error: unknown) {
+          clearTimeout(timeoutId);
           reject(error);
         },
         onError(error: unknown) {

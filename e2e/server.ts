@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { seed } from "../app/server/seed.server";
 import { createDb } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
+import { productionServerArgs } from "../scripts/server-command";
 import { startFakePostmark } from "../test/fake-postmark";
 import { E2E_ADMIN, E2E_DB, E2E_PORT, E2E_SESSION_SECRET } from "./env";
 import { E2E_MAIL_KEY, FAKE_POSTMARK_PORT } from "./mail";
@@ -39,6 +40,9 @@ await migrateToLatest(db);
 await seed(db, env);
 await db.destroy();
 
-const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], { env, stdio: "inherit" });
+const child = spawn(process.execPath, productionServerArgs(process.env.BUILD_DIR ?? "build"), {
+  env,
+  stdio: "inherit",
+});
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => fakePostmark.close().finally(() => process.exit(code ?? 0)));

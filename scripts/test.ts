@@ -7,7 +7,7 @@ const steps: Step[] = [
   ["typecheck", ["npm", "run", "-s", "typecheck"]],
   ["lint", ["npx", "biome", "check", "."]],
   ["unit and integration (SQLite)", ["npx", "vitest", "run"]],
-  ["build", ["npx", "react-router", "build"]],
+  ["build", ["npm", "run", "-s", "build"]],
   // The same suite again on PostgreSQL, each test file on a schema of its own (test/setup-db.ts);
   // after the build, because test/two-instances.test.ts runs two production servers from it.
   ...(process.env.TEST_POSTGRES_URL

@@ -5,7 +5,8 @@ import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "../app/db.server";
 import { STALLED_ERROR } from "../app/tasks/stalled.server";
-import { PASSWORD, setupDatabase } from "./helpers";
+import { productionServerArgs } from "../scripts/server-command";
+import { createUser, PASSWORD, setupDatabase } from "./helpers";
 import { onPostgres } from "./postgres-schema";
 
 // Two production servers on one PostgreSQL schema (the one test/setup-db.ts made for this file).
@@ -28,7 +29,7 @@ type Instance = { url: string; child: ChildProcess; output: string[] };
 
 async function startInstance(port: number, extra: Record<string, string>): Promise<Instance> {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  const child = spawn(process.execPath, productionServerArgs(BUILD_DIR), {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -58,10 +59,10 @@ async function startInstance(port: number, extra: Record<string, string>): Promi
   return { url, child, output };
 }
 
-async function signIn(instance: Instance): Promise<string> {
+async function signIn(instance: Instance, email = ADMIN): Promise<string> {
   const res = await fetch(`${instance.url}/login`, {
     method: "POST",
-    body: new URLSearchParams({ email: ADMIN, password: PASSWORD }),
+    body: new URLSearchParams({ email, password: PASSWORD }),
     redirect: "manual",
   });
   expect(res.status).toBe(302);
@@ -154,6 +155,54 @@ describe.skipIf(!onPostgres || !built)("two instances on one PostgreSQL", () => 
     });
     expect(saved.status).toBe(200);
     expect(await page()).toContain(name);
+  });
+
+  // B keeps sessions, roles and the menu in memory (decision 013); A's changes clear them over
+  // LISTEN/NOTIFY before A answers, so B's very next request sees them.
+  it("applies a role change, a menu edit and a disabled account made on A to B's next request", async () => {
+    const person = await createUser({ roles: ["user"] });
+    const cookie = await signIn(b, person.email);
+    const onB = (path: string) =>
+      fetch(`${b.url}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
+    const onA = (path: string, fields: Record<string, string>) =>
+      fetch(`${a.url}${path}`, {
+        method: "POST",
+        headers: { Cookie: cookieA },
+        body: new URLSearchParams(fields),
+        redirect: "manual",
+      });
+    expect((await onB("/dashboard/users")).status).toBe(403); // cached on B as a plain user
+
+    const admin = await db()
+      .selectFrom("role")
+      .select("id")
+      .where("name", "=", "admin")
+      .executeTakeFirstOrThrow();
+    const update = { intent: "update", name: person.name, email: person.email, roles: admin.id };
+    expect((await onA(`/dashboard/users/${person.id}`, update)).status).toBe(302);
+    expect((await onB("/dashboard/users")).status).toBe(200);
+
+    const teams = await db()
+      .selectFrom("menu_item")
+      .selectAll()
+      .where("url", "=", "/dashboard/teams")
+      .executeTakeFirstOrThrow();
+    const title = `Squads ${Date.now()}`;
+    const menu = {
+      intent: "update-menu",
+      id: teams.id,
+      title,
+      url: teams.url,
+      icon: teams.icon,
+      requiredPermission: teams.required_permission,
+    };
+    expect((await onA("/dashboard/access", menu)).status).toBe(302);
+    expect(await (await onB("/dashboard")).text()).toContain(title);
+
+    expect((await onA(`/dashboard/users/${person.id}`, { intent: "disable" })).status).toBe(302);
+    const after = await onB("/dashboard");
+    expect(after.status).toBe(302);
+    expect(after.headers.get("location")).toMatch(/^\/login/);
   });
 
   it("fails a task clearly when the instance running it is killed, seen live on B", async () => {

@@ -7,6 +7,14 @@ import { MENU_VERSION_KEY } from "./menu";
 
 let rows: Promise<MenuItem[]> | undefined;
 let loadedVersion: string | null | undefined;
+let versionReadAt = Number.NEGATIVE_INFINITY;
+
+/**
+ * How often the menu version is read. Edits through the app clear the cache at once on every
+ * instance (invalidateMenu); only rows the seed adds from another process wait up to this long,
+ * where reading the version on every request was a query per page view (decision 013).
+ */
+export const MENU_VERSION_CHECK_MS = 2_000;
 
 /** One primary-key read: the version the seed bumps when it adds rows from another process. */
 async function menuVersion(): Promise<string | null> {
@@ -23,10 +31,16 @@ async function menuVersion(): Promise<string | null> {
  * (on any instance) or the seed, run as its own process, bumps the menu version.
  */
 export async function menuItems(): Promise<MenuItem[]> {
-  const version = await menuVersion();
-  if (version !== loadedVersion) {
-    rows = undefined;
-    loadedVersion = version;
+  if (Date.now() - versionReadAt >= MENU_VERSION_CHECK_MS) {
+    versionReadAt = Date.now();
+    const version = await menuVersion().catch((error) => {
+      versionReadAt = Number.NEGATIVE_INFINITY;
+      throw error;
+    });
+    if (version !== loadedVersion) {
+      rows = undefined;
+      loadedVersion = version;
+    }
   }
   if (!rows) {
     rows = db().selectFrom("menu_item").selectAll().orderBy("position").orderBy("title").execute();

@@ -7,7 +7,7 @@ import { reserveReauth } from "../security/login-limits.server";
 import { RateLimitedError } from "../security/rate-limit.server";
 import { verifyEmailUrl } from "./links.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { type SessionUser, sessionHandle } from "./session.server";
+import { invalidateSessions, type SessionUser, sessionHandle } from "./session.server";
 import { issueToken } from "./tokens.server";
 
 // The personal section of Settings: what every signed-in user may change about themselves.
@@ -61,6 +61,7 @@ export async function updateProfile(user: SessionUser, input: { name: string }, 
         trx,
       );
     });
+  await invalidateSessions();
   return true;
 }
 
@@ -131,6 +132,7 @@ export async function changePassword(
         trx,
       );
     });
+  await invalidateSessions();
   closeStreamsOf(user.id);
 }
 
@@ -191,6 +193,7 @@ export async function revokeMySessions(
         trx,
       );
     });
+  await invalidateSessions();
   // Streams are not tied to a session: end them all; the tabs still signed in reconnect.
   closeStreamsOf(user.id);
   return count;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
+import { invalidateSessions } from "./session-cache.server";
 import { consumeToken, issueToken, spendTokens, type TokenProblem } from "./tokens.server";
 
 export type VerifyOutcome =
@@ -25,7 +26,7 @@ export async function verifyEmailToken(
   raw: unknown,
   binding: string | null = null,
 ): Promise<VerifyOutcome> {
-  return db()
+  const outcome = await db()
     .transaction()
     .execute(async (tx): Promise<VerifyOutcome> => {
       const check = await consumeToken(["verify-email", "email-change"], raw, tx);
@@ -100,4 +101,7 @@ export async function verifyEmailToken(
       }
       return { ok: true, kind: "verified" };
     });
+  // A new address (or a pending registrant's name) must show on the next request.
+  if (outcome.ok) await invalidateSessions();
+  return outcome;
 }

@@ -5,6 +5,14 @@ import { db, now } from "../db.server";
 import { env, secureCookies, sessionSecrets } from "../env.server";
 import { closeStreamsOf } from "../events/stream.server";
 import { clientIp, userAgent } from "../http/request-info.server";
+import {
+  type CachedSession,
+  cachedSession,
+  invalidateSessions,
+  verifiedSessionId,
+} from "./session-cache.server";
+
+export { invalidateSessions };
 
 export type SessionUser = {
   id: string;
@@ -84,6 +92,7 @@ function sessionStorage() {
       },
       async deleteData(id) {
         await db().deleteFrom("session").where("id", "=", id).execute();
+        await invalidateSessions();
       },
     });
   }
@@ -96,24 +105,27 @@ export const authContext = createContext<AuthState | null>(null);
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
+const SESSION_COOKIE = /(?:^|;\s*)__session=([^;]*)/;
+
 async function sessionIdFrom(request: Request): Promise<string | null> {
   const header = request.headers.get("Cookie");
   if (!header?.includes("__session=")) return null;
-  const id = await sessionCookie().parse(header);
-  return typeof id === "string" ? id : null;
+  const raw = SESSION_COOKIE.exec(header)?.[1];
+  if (!raw) return null;
+  return verifiedSessionId(raw, async (value) => {
+    const id = await sessionCookie().parse(`__session=${value}`);
+    return typeof id === "string" ? id : null;
+  });
 }
 
-/** One query: the session, its user and the user's role ids; permissions come from the role cache. */
-async function resolve(request: Request): Promise<AuthState> {
-  const id = await sessionIdFrom(request);
-  if (!id) return { user: null, renewCookie: null };
+/** One query: the session, its user and the user's role ids (null when ended, expired or disabled). */
+async function loadSession(id: string): Promise<CachedSession | null> {
   const rows = await db()
     .selectFrom("session")
     .innerJoin("user", "user.id", "session.user_id")
     .leftJoin("user_role", "user_role.user_id", "user.id")
     .select([
       "session.expires_at",
-      "session.last_seen_at",
       "user.id",
       "user.name",
       "user.email",
@@ -125,14 +137,30 @@ async function resolve(request: Request): Promise<AuthState> {
     .where("user.status", "=", "active")
     .execute();
   const first = rows[0];
-  if (!first) return { user: null, renewCookie: null };
+  if (!first) return null;
+  return {
+    userId: first.id,
+    name: first.name,
+    email: first.email,
+    mustChangePassword: first.must_change_password === 1,
+    roleIds: rows.flatMap((r) => (r.role_id ? [r.role_id] : [])),
+    expiresAt: first.expires_at,
+  };
+}
+
+/** The caller from the session cache; permissions come from the role cache. */
+async function resolve(request: Request): Promise<AuthState> {
+  const id = await sessionIdFrom(request);
+  if (!id) return { user: null, renewCookie: null };
+  const session = await cachedSession(id, loadSession);
+  if (!session) return { user: null, renewCookie: null };
 
   const grants = await roleGrants();
   const roles: string[] = [];
   const permissions = new Set<string>();
   let isSuperAdmin = false;
-  for (const row of rows) {
-    const grant = row.role_id ? grants.get(row.role_id) : undefined;
+  for (const roleId of session.roleIds) {
+    const grant = grants.get(roleId);
     if (!grant) continue;
     roles.push(grant.name);
     if (grant.all) isSuperAdmin = true;
@@ -140,30 +168,29 @@ async function resolve(request: Request): Promise<AuthState> {
   }
 
   let renewCookie: string | null = null;
-  let expiresAt = first.expires_at;
   const lifetime = maxAgeSeconds() * 1000;
-  if (Date.parse(first.expires_at) - Date.now() < lifetime * RENEW_WHEN_LEFT) {
+  if (Date.parse(session.expiresAt) - Date.now() < lifetime * RENEW_WHEN_LEFT) {
     const expires = new Date(Date.now() + lifetime);
-    expiresAt = expires.toISOString();
     await db()
       .updateTable("session")
       .set({ expires_at: expires.toISOString(), last_seen_at: now() })
       .where("id", "=", id)
       .execute();
+    session.expiresAt = expires.toISOString();
     renewCookie = await sessionCookie().serialize(id, { expires });
   }
 
   return {
     user: {
-      id: first.id,
-      name: first.name,
-      email: first.email,
+      id: session.userId,
+      name: session.name,
+      email: session.email,
       roles,
       permissions,
       isSuperAdmin,
-      mustChangePassword: first.must_change_password === 1,
+      mustChangePassword: session.mustChangePassword,
       sessionId: id,
-      sessionExpiresAt: expiresAt,
+      sessionExpiresAt: session.expiresAt,
     },
     renewCookie,
   };
@@ -186,7 +213,10 @@ export async function getSessionUser(args: Args): Promise<SessionUser | null> {
 export async function startSession(userId: string, { request, context }: Args): Promise<string[]> {
   const cookies: string[] = [];
   const previous = await sessionIdFrom(request);
-  if (previous) await db().deleteFrom("session").where("id", "=", previous).execute();
+  if (previous) {
+    await db().deleteFrom("session").where("id", "=", previous).execute();
+    await invalidateSessions();
+  }
   const session = await sessionStorage().getSession();
   session.set("userId", userId);
   session.set("ip", clientIp(context));
@@ -209,6 +239,7 @@ export async function endAllSessions(userId: string, exceptSessionId?: string) {
   let q = db().deleteFrom("session").where("user_id", "=", userId);
   if (exceptSessionId) q = q.where("id", "!=", exceptSessionId);
   await q.execute();
+  await invalidateSessions();
   closeStreamsOf(userId);
 }
 

@@ -2,7 +2,7 @@
 // itself; a local change clears it here and announces it over the cluster link (PostgreSQL
 // LISTEN/NOTIFY when configured), whose receivers clear their own copy without re-announcing.
 
-export type CacheName = "roles" | "menu" | "settings";
+export type CacheName = "roles" | "menu" | "settings" | "sessions";
 
 export type ClusterLink = {
   announce(cache: CacheName): Promise<void>;

@@ -1,42 +1,84 @@
-import type { NextFunction, Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { crossOriginRefusal, isCrossOrigin } from "./security.server";
 
-// Express-level guards in server.ts, before React Router's request handler: what must be answered
-// before the adapter builds a Request (a bad Host made it throw: a 500 and a stack per request)
-// or before React Router's own origin check (a 400 and a logged stack where the contract says 403).
+// Guards the node:http server (server.ts) applies before React Router: what must be answered
+// before a Request is built from the socket (a bad Host made that throw: a 500 and a stack per
+// request) or before React Router's own origin check (a 400 and a logged stack where the contract
+// says 403). Also the client address and scheme, as far as TRUST_PROXY lets proxies speak for them.
 
 // A host name or address and an optional port, nothing else ("a b", "a/b", "[::1" are not hosts).
 const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** The origin the request was sent to, as React Router's adapter will read it; null if it has none. */
-export function requestOrigin(req: Request): string | null {
-  const forwarded = req.app.enabled("trust proxy") ? req.get("X-Forwarded-Host") : undefined;
-  const host = (forwarded ?? req.get("Host"))?.split(",")[0]?.trim();
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The first value of a comma-separated header a trusted proxy set. */
+function forwarded(req: IncomingMessage, name: string, trustProxy: number): string | undefined {
+  if (trustProxy <= 0) return undefined;
+  return header(req, name)?.split(",")[0]?.trim() || undefined;
+}
+
+/**
+ * The client address: the socket's, or with TRUST_PROXY = n the address n hops back in
+ * X-Forwarded-For (Express's `trust proxy` number): proxies beyond those n can not forge it.
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: number): string {
+  const socket = req.socket.remoteAddress ?? "unknown";
+  if (trustProxy <= 0) return socket;
+  const hops = (header(req, "x-forwarded-for") ?? "")
+    .split(",")
+    .map((a) => a.trim())
+    .filter(Boolean)
+    .reverse();
+  const chain = [socket, ...hops];
+  return chain[Math.min(trustProxy, chain.length - 1)]!;
+}
+
+export function requestProtocol(req: IncomingMessage, trustProxy: number): "http" | "https" {
+  const proto = forwarded(req, "x-forwarded-proto", trustProxy);
+  if (proto === "https" || proto === "http") return proto;
+  return "encrypted" in req.socket && req.socket.encrypted ? "https" : "http";
+}
+
+/** The origin the request was sent to, as the Request's URL will carry it; null if it has none. */
+export function requestOrigin(req: IncomingMessage, trustProxy: number): string | null {
+  const host = forwarded(req, "x-forwarded-host", trustProxy) ?? header(req, "host")?.trim();
   if (!host || !HOST.test(host)) return null;
   try {
-    return new URL(`${req.protocol}://${host}`).origin;
+    return new URL(`${requestProtocol(req, trustProxy)}://${host}`).origin;
   } catch {
     return null; // e.g. a port above 65535
   }
 }
 
-async function send(res: Response, answer: globalThis.Response) {
-  res.status(answer.status);
-  for (const [name, value] of answer.headers) res.setHeader(name, value);
-  res.end(Buffer.from(await answer.arrayBuffer()));
+/** The path without the query, as React Router will match it. */
+export function requestPath(req: IncomingMessage): string {
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
 }
 
-/** 400 for a request without a usable Host (or X-Forwarded-Host behind a trusted proxy). */
-export function refuseBadHost(req: Request, res: Response, next: NextFunction) {
-  if (requestOrigin(req) !== null) return next();
-  res.status(400).type("text/plain").send("Bad Request: missing or invalid Host header.\n");
+/** 400 for a request without a usable Host; true when it answered. */
+export function refuseBadHost(origin: string | null, res: ServerResponse): boolean {
+  if (origin !== null) return false;
+  res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+  res.end("Bad Request: missing or invalid Host header.\n");
+  return true;
 }
 
-/** 403 for a state-changing request from another origin (the rule of security.server.ts). */
-export function refuseCrossOrigin(req: Request, res: Response, next: NextFunction) {
-  const origin = requestOrigin(req);
-  const headers = { get: (name: string) => req.get(name) ?? null };
-  if (origin === null || !isCrossOrigin({ method: req.method, pathname: req.path, headers }, origin))
-    return next();
-  send(res, crossOriginRefusal(req.path)).catch(next);
+/** 403 for a state-changing request from another origin (the rule of security.server.ts); true when it answered. */
+export function refuseCrossOrigin(req: IncomingMessage, origin: string, res: ServerResponse): boolean {
+  const method = req.method ?? "GET";
+  if (method === "GET" || method === "HEAD") return false;
+  const pathname = requestPath(req);
+  const headers = { get: (name: string) => header(req, name.toLowerCase()) ?? null };
+  if (!isCrossOrigin({ method, pathname, headers }, origin)) return false;
+  const answer = crossOriginRefusal(pathname);
+  void answer.text().then((body) => {
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    res.end(body);
+  });
+  return true;
 }

@@ -12,7 +12,7 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import { hashPassword } from "../auth/password.server";
 import { requestPasswordReset } from "../auth/password-reset.server";
 import { resendVerification } from "../auth/registration.server";
-import { type SessionUser, sessionHandle } from "../auth/session.server";
+import { invalidateSessions, type SessionUser, sessionHandle } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
 import { closeStreamsOf } from "../events/stream.server";
@@ -135,6 +135,7 @@ export async function updateUser(actor: SessionUser, input: UpdateUserInput, ori
         trx,
       );
     });
+  await invalidateSessions();
 }
 
 async function existingUser(id: string) {
@@ -171,6 +172,7 @@ export async function setUserStatus(
         trx,
       );
     });
+  await invalidateSessions();
   if (status === "disabled") closeStreamsOf(id);
 }
 
@@ -195,6 +197,7 @@ export async function deleteUser(actor: SessionUser, input: { id: string }, orig
         trx,
       );
     });
+  await invalidateSessions();
   closeStreamsOf(id);
 }
 
@@ -215,6 +218,7 @@ export async function revokeSession(
       await trx.deleteFrom("session").where("id", "=", match.id).where("user_id", "=", userId).execute();
       await audit(origin, { action: "session.revoke", actor, target: { type: "user", id: userId } }, trx);
     });
+  await invalidateSessions();
   // Streams are not tied to a session: end them all; the tabs still signed in reconnect.
   closeStreamsOf(userId);
 }

@@ -1,0 +1,110 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { limitRequestBodies } from "./body-limit.server";
+import { sendResponse, toRequest } from "./fetch-adapter.server";
+import { redactUrl } from "./redact-url";
+import {
+  clientAddress,
+  refuseBadHost,
+  refuseCrossOrigin,
+  requestOrigin,
+  requestPath,
+} from "./request-guards.server";
+import type { StaticFiles } from "./static-files.server";
+
+// The production request path on a bare node:http server, in the order each request meets it:
+// the log line (on finish, URL redacted), Host and cross-origin guards, the body limit, client
+// files, /healthz, what is answered on the socket itself (serveRaw), then React Router.
+// Nothing here runs per request that the request does not need (decision 013).
+
+export type RequestLog = { method: string; url: string; status: number; ms: number };
+
+type Next = () => void;
+
+export type PipelineOptions = {
+  /** How many proxies in front may set X-Forwarded-* (TRUST_PROXY). */
+  trustProxy: number;
+  log(entry: RequestLog): void;
+  health(): Promise<boolean>;
+  /** The build's client files (production). */
+  staticFiles?: StaticFiles;
+  /** Answers a request outside React Router and returns true, or returns false (e.g. the SSE stream). */
+  serveRaw?(req: IncomingMessage, res: ServerResponse, ip: string): boolean;
+  /** Vite's middleware in development. */
+  devMiddleware?(req: IncomingMessage, res: ServerResponse, next: Next): void;
+  /** React Router. */
+  handle(request: Request, ip: string): Promise<Response>;
+  onError(error: unknown): void;
+};
+
+export function createPipeline(options: PipelineOptions) {
+  const limitBodies = limitRequestBodies();
+
+  function logWhenDone(req: IncomingMessage, res: ServerResponse) {
+    const start = performance.now();
+    res.once("finish", () => {
+      options.log({
+        method: req.method ?? "GET",
+        url: redactUrl(req.url ?? "/"),
+        status: res.statusCode,
+        ms: Math.round((performance.now() - start) * 10) / 10,
+      });
+    });
+  }
+
+  function fail(res: ServerResponse, error: unknown) {
+    options.onError(error);
+    if (res.headersSent) return void res.destroy();
+    res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+    res.end("Internal Server Error\n");
+  }
+
+  function app(req: IncomingMessage, res: ServerResponse, origin: string, ip: string) {
+    let request: Request;
+    try {
+      request = toRequest(req, res, origin);
+    } catch (error) {
+      fail(res, error);
+      return;
+    }
+    options
+      .handle(request, ip)
+      .then((response) => sendResponse(req, res, response))
+      .catch((error) => {
+        if (request.signal.aborted) return void res.destroy(); // the client left
+        fail(res, error);
+      });
+  }
+
+  async function health(res: ServerResponse) {
+    const ok = await options.health().catch(() => false);
+    const body = JSON.stringify({ ok });
+    res.writeHead(ok ? 200 : 503, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Length": Buffer.byteLength(body),
+    });
+    res.end(body);
+  }
+
+  function route(req: IncomingMessage, res: ServerResponse, origin: string) {
+    const path = requestPath(req);
+    if (options.staticFiles?.serve(req, res, path)) return;
+    if (path === "/healthz") return void health(res);
+    const ip = clientAddress(req, options.trustProxy);
+    if (options.serveRaw?.(req, res, ip)) return;
+    if (options.devMiddleware) options.devMiddleware(req, res, () => app(req, res, origin, ip));
+    else app(req, res, origin, ip);
+  }
+
+  return function listener(req: IncomingMessage, res: ServerResponse) {
+    logWhenDone(req, res);
+    // Only origin-form targets ("/path?query"): an absolute or "*" target names no page of ours.
+    if (!req.url?.startsWith("/")) {
+      res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" });
+      return void res.end("Bad Request\n");
+    }
+    const origin = requestOrigin(req, options.trustProxy);
+    if (refuseBadHost(origin, res) || refuseCrossOrigin(req, origin!, res)) return;
+    limitBodies(req, res, () => route(req, res, origin!));
+  };
+}

@@ -1,0 +1,224 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { acceptedEncoding, compressionFor, MIN_COMPRESS_BYTES } from "./compression.server";
+import { createPipeline, type RequestLog } from "./node-server.server";
+import { staticFiles } from "./static-files.server";
+
+// The production request path of server.ts on a real socket, with a stand-in for React Router.
+
+let server: Server;
+let base: string;
+let logs: RequestLog[] = [];
+let seen: { url: string; ip: string; signal?: AbortSignal }[] = [];
+let healthy = true;
+
+const big = JSON.stringify({ rows: Array.from({ length: 200 }, (_, i) => ({ i, text: "some row text" })) });
+
+async function app(request: Request, ip: string): Promise<Response> {
+  const url = new URL(request.url);
+  seen.push({ url: request.url, ip, signal: request.signal });
+  switch (url.pathname) {
+    case "/api/small":
+      return Response.json({ ok: true });
+    case "/api/big":
+      return new Response(big, { headers: { "Content-Type": "application/json" } });
+    case "/page": {
+      const parts = ["<!DOCTYPE html><html><body>", "x".repeat(4000), "</body></html>"];
+      const stream = new ReadableStream({
+        async pull(controller) {
+          const next = parts.shift();
+          if (next === undefined) return controller.close();
+          await new Promise((r) => setTimeout(r, 5));
+          controller.enqueue(new TextEncoder().encode(next));
+        },
+      });
+      return new Response(stream, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+    }
+    case "/events": {
+      const stream = new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("event: hello\ndata: 1\n\n"));
+          request.signal.addEventListener("abort", () => controller.close());
+        },
+      });
+      return new Response(stream, { headers: { "Content-Type": "text/event-stream" } });
+    }
+    case "/echo":
+      return new Response(await request.text(), { headers: { "Content-Type": "text/plain" } });
+    default:
+      return new Response("not found", { status: 404 });
+  }
+}
+
+beforeAll(async () => {
+  const client = mkdtempSync(join(tmpdir(), "client-"));
+  mkdirSync(join(client, "assets"));
+  writeFileSync(join(client, "assets", "app-abc123.js"), `console.log(${JSON.stringify("y".repeat(3000))});`);
+  writeFileSync(join(client, "favicon.ico"), Buffer.alloc(100, 1));
+  const listener = createPipeline({
+    trustProxy: 1,
+    log: (entry) => logs.push(entry),
+    health: async () => healthy,
+    staticFiles: staticFiles(client),
+    serveRaw(req, res, ip) {
+      if (req.url !== "/raw") return false;
+      res.end(`raw ${ip}`);
+      return true;
+    },
+    handle: app,
+    onError: () => {},
+  });
+  server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  logs = [];
+  seen = [];
+  healthy = true;
+});
+
+type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
+
+/** One request with exactly these headers (fetch would add Accept-Encoding and decode). */
+function send(path: string, headers: Record<string, string> = {}, method = "GET", body?: string) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("the node:http request path", () => {
+  it("answers /healthz from the app's health check", async () => {
+    expect((await send("/healthz")).status).toBe(200);
+    healthy = false;
+    const down = await send("/healthz");
+    expect(down.status).toBe(503);
+    expect(JSON.parse(down.body.toString())).toEqual({ ok: false });
+  });
+
+  it("refuses a bad Host with 400 and a cross-origin post with 403, before the app", async () => {
+    expect((await send("/page", { Host: "a b" })).status).toBe(400);
+    const page = await send("/echo", { Origin: "http://evil.test" }, "POST", "x");
+    expect(page.status).toBe(403);
+    const api = await send("/api/small", { "Sec-Fetch-Site": "cross-site" }, "POST", "x");
+    expect(api.status).toBe(403);
+    expect(JSON.parse(api.body.toString())).toMatchObject({ error: "forbidden" });
+    expect(seen).toEqual([]);
+  });
+
+  it("gives the app the body, the URL and the client address (X-Forwarded-For as far as trusted)", async () => {
+    const echoed = await send("/echo?a=1", { "X-Forwarded-For": "203.0.113.5" }, "POST", "hello");
+    expect(echoed.body.toString()).toBe("hello");
+    expect(seen[0]).toMatchObject({ url: `${base}/echo?a=1`, ip: "203.0.113.5" });
+  });
+
+  it("refuses a body over the route's limit with 413 before the app reads it", async () => {
+    const res = await send(
+      "/login",
+      { "Content-Type": "application/x-www-form-urlencoded" },
+      "POST",
+      "a".repeat(70_000),
+    );
+    expect(res.status).toBe(413);
+    expect(seen).toEqual([]);
+  });
+
+  it("serves assets immutable, root files for an hour, precompressed or compressed once, with 304s", async () => {
+    const asset = await send("/assets/app-abc123.js", { "Accept-Encoding": "br, gzip" });
+    expect(asset.status).toBe(200);
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(asset.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(asset.body).toString()).toContain("console.log");
+    const again = await send("/assets/app-abc123.js", { "If-None-Match": String(asset.headers.etag) });
+    expect(again.status).toBe(304);
+    expect((await send("/assets/missing.js")).status).toBe(404);
+    const icon = await send("/favicon.ico");
+    expect(icon.headers["cache-control"]).toBe("public, max-age=3600");
+    expect(icon.headers["content-type"]).toBe("image/x-icon");
+    expect(seen).toEqual([]);
+  });
+
+  it("compresses large and streamed text, not small JSON or event streams", async () => {
+    const small = await send("/api/small", { "Accept-Encoding": "gzip" });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.headers["content-length"]).toBe(String(small.body.length));
+
+    const large = await send("/api/big", { "Accept-Encoding": "gzip" });
+    expect(large.headers["content-encoding"]).toBe("gzip");
+    expect(large.headers.vary).toMatch(/Accept-Encoding/);
+    expect(gunzipSync(large.body).toString()).toBe(big);
+    const plain = await send("/api/big");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.toString()).toBe(big);
+
+    const page = await send("/page", { "Accept-Encoding": "br" });
+    expect(page.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(page.body).toString()).toMatch(/^<!DOCTYPE html>.*<\/html>$/);
+  });
+
+  it("sends an event stream's frames as they come, uncompressed, and aborts the request when the client goes", async () => {
+    const frame = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(`${base}/events`, { headers: { "Accept-Encoding": "gzip, br" } }, (res) => {
+        expect(res.headers["content-encoding"]).toBeUndefined();
+        res.once("data", (c: Buffer) => {
+          resolve(c.toString());
+          req.destroy();
+        });
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(frame).toBe("event: hello\ndata: 1\n\n");
+    await expect.poll(() => seen[0]?.signal?.aborted).toBe(true);
+  });
+
+  it("lets serveRaw answer on the socket, outside the app", async () => {
+    const raw = await send("/raw", { "X-Forwarded-For": "198.51.100.7" });
+    expect(raw.body.toString()).toBe("raw 198.51.100.7");
+    expect(seen).toEqual([]);
+  });
+
+  it("logs each request once it is answered, with secrets in the query redacted", async () => {
+    await send("/api/small?token=abc123&page=2");
+    await expect.poll(() => logs.length).toBe(1);
+    expect(logs[0]).toMatchObject({ method: "GET", url: "/api/small?token=[redacted]&page=2", status: 200 });
+    expect(JSON.stringify(logs)).not.toContain("abc123");
+  });
+});
+
+describe("the compression policy", () => {
+  const headers = (type: string, extra: Record<string, string> = {}) =>
+    new Headers({ "Content-Type": type, ...extra });
+  it("takes brotli over gzip unless the client weighs it lower or refuses it", () => {
+    expect(acceptedEncoding("gzip, deflate, br")).toBe("br");
+    expect(acceptedEncoding("br;q=0.5, gzip")).toBe("gzip");
+    expect(acceptedEncoding("br;q=0, gzip;q=0")).toBeNull();
+    expect(acceptedEncoding("identity")).toBeNull();
+    expect(acceptedEncoding(undefined)).toBeNull();
+  });
+  it("compresses text of 1 KB and more, and bodies of unknown length", () => {
+    expect(compressionFor("br", headers("application/json"), MIN_COMPRESS_BYTES - 1)).toBeNull();
+    expect(compressionFor("br", headers("application/json"), MIN_COMPRESS_BYTES)).toBe("br");
+    expect(compressionFor("gzip", headers("text/html; charset=utf-8"), undefined)).toBe("gzip");
+    expect(compressionFor("gzip", headers("text/event-stream"), undefined)).toBeNull();
+    expect(compressionFor("gzip", headers("image/png"), 50_000)).toBeNull();
+    expect(compressionFor("gzip", headers("text/csv", { "Content-Encoding": "gzip" }), 50_000)).toBeNull();
+    expect(
+      compressionFor("gzip", headers("text/csv", { "Cache-Control": "no-transform" }), 50_000),
+    ).toBeNull();
+  });
+});

@@ -1,0 +1,3 @@
+import { index, type RouteConfig, route } from "@react-router/dev/routes";
+
+export default [index("routes/home.tsx"), route("api/ping", "routes/api.ping.ts")] satisfies RouteConfig;

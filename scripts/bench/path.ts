@@ -1,0 +1,175 @@
+// The request path beside the stock React Router app, in one run (issue 10, goal 2):
+//   tsx scripts/bench/path.ts              our production build vs bench/stock, 50 connections
+//   PATH_PROFILE=dir tsx scripts/bench/path.ts   also writes a CPU profile of our server (node --cpu-prof)
+// It builds nothing of ours: run `npm run build` first (or set BUILD_DIR). Compare ratios, not
+// absolutes: the machine is shared.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon, { type Result } from "autocannon";
+import { createCookie } from "react-router";
+import { seed } from "../../app/server/seed.server";
+import { createDb } from "../../db/connection";
+import { migrateToLatest } from "../../db/migrate";
+import { productionServerArgs } from "../server-command";
+import { sessionFor } from "./fixtures";
+import { startStock } from "./stock";
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+    probe.on("error", fail);
+  });
+}
+
+const buildDir = process.env.BUILD_DIR ?? "build";
+const port = Number(process.env.PATH_PORT ?? 3294);
+const stockPort = Number(process.env.STOCK_PORT ?? 0) || (await freePort());
+const duration = Number(process.env.BENCH_SECONDS ?? 4);
+const rounds = Number(process.env.PATH_ROUNDS ?? 3);
+const profileDir = process.env.PATH_PROFILE;
+const base = `http://127.0.0.1:${port}`;
+
+if (!existsSync(`${buildDir}/server/index.js`)) {
+  console.error(`No production build in ./${buildDir}: run \`npm run build\` first (or set BUILD_DIR).`);
+  process.exit(1);
+}
+
+const dbFile = join(tmpdir(), `bench-path-${randomUUID()}.db`);
+const secret = randomBytes(32).toString("hex");
+const env = {
+  ...process.env,
+  NODE_ENV: "production",
+  BUILD_DIR: buildDir,
+  DATABASE_URL: `file:${dbFile}`,
+  PORT: String(port),
+  HOST: "127.0.0.1",
+  BASE_URL: base,
+  SESSION_SECRET: secret,
+  TASK_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString("base64")}`,
+  SUPER_ADMIN_EMAIL: "bench@bench.test",
+  SUPER_ADMIN_PASSWORD: "bench-password-123",
+  // Production's own level: every request is logged, as react-router-serve's morgan logs it.
+  LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+  TASK_MAX_OPEN_PER_USER: "1000000",
+};
+
+const db = createDb(env.DATABASE_URL);
+let owner: string;
+try {
+  await migrateToLatest(db);
+  await seed(db, env);
+  const admin = await db
+    .selectFrom("user")
+    .select("id")
+    .where("email", "=", env.SUPER_ADMIN_EMAIL)
+    .executeTakeFirstOrThrow();
+  owner = await sessionFor(db, admin.id, createCookie("__session", { secrets: [secret], path: "/" }));
+} finally {
+  await db.destroy();
+}
+
+// PATH_SERVER=file.js runs another compiled server on the same build (to compare server stacks).
+const entry = process.env.PATH_SERVER ? [process.env.PATH_SERVER] : productionServerArgs(buildDir);
+const flags = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+const server: ChildProcess = spawn(process.execPath, [...flags, ...entry], {
+  env,
+  stdio: ["ignore", "ignore", "inherit"],
+});
+const exited = new Promise((r) => server.once("exit", r));
+process.on("exit", () => {
+  server.kill("SIGTERM");
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
+});
+
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${base}/healthz`)).ok) break;
+  } catch {}
+  if (i > 300) throw new Error("our server did not become healthy");
+  await new Promise((r) => setTimeout(r, 100));
+}
+const stock = await startStock(stockPort);
+
+/** CPU seconds (user + system) the process has used: per request, a figure other load on a shared
+ * machine blurs far less than requests per second. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks
+}
+
+type Load = { url: string; method?: string; headers?: Record<string, string>; body?: string };
+type Measured = Result & { cpuMs: number };
+async function run(l: Load, seconds = duration): Promise<Measured> {
+  const pid = l.url.startsWith(base) ? server.pid! : stock.pid;
+  const before = cpuSeconds(pid);
+  const result = await autocannon({ connections: 50, duration: seconds, ...l });
+  return { ...result, cpuMs: (1000 * (cpuSeconds(pid) - before)) / Math.max(1, result.requests.total) };
+}
+
+const ours = {
+  ping: { url: `${base}/api/ping` },
+  dashboard: { url: `${base}/dashboard`, headers: { Cookie: owner } },
+  tasks: {
+    url: `${base}/api/tasks`,
+    method: "POST",
+    headers: { Cookie: owner, "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin" },
+    body: JSON.stringify({ type: "report.generate", payload: { durationMs: 0 } }),
+  },
+};
+const theirs = { ping: { url: `${stock.base}/api/ping` }, page: { url: `${stock.base}/` } };
+
+for (const l of [ours.ping, ours.dashboard, theirs.ping, theirs.page]) await run(l, 2); // warm-up
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits).padStart(8);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Ours against the stock yardstick in alternating short runs (`rounds` each): other work on a
+ * shared machine comes and goes, so each ratio is taken between neighbouring runs and the median
+ * of those is printed, with the median figures of each side.
+ */
+async function compare(name: string, mine: Load, yardstickName: string, yardstick: Load) {
+  const a: Measured[] = [];
+  const b: Measured[] = [];
+  for (let i = 0; i < rounds; i++) {
+    b.push(await run(yardstick));
+    a.push(await run(mine));
+  }
+  const show = (label: string, rs: Measured[]) => {
+    const bad = rs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
+    const max = Math.max(...rs.map((r) => r.latency.max));
+    console.log(
+      `${label.padEnd(27)}${fmt(median(rs.map((r) => r.requests.average)), 0)} req/s  p50${fmt(median(rs.map((r) => r.latency.p50)))} ms  p99${fmt(median(rs.map((r) => r.latency.p99)))} ms  max${fmt(max, 0)} ms  CPU/req${fmt(median(rs.map((r) => r.cpuMs)), 3)} ms${bad ? `  (${bad} non-2xx/errors/timeouts)` : ""}`,
+    );
+  };
+  show(yardstickName, b);
+  show(name, a);
+  const throughput = median(a.map((r, i) => r.requests.average / b[i]!.requests.average));
+  const cpu = median(a.map((r, i) => b[i]!.cpuMs / r.cpuMs));
+  console.log(
+    `${"".padEnd(27)}=> ${throughput.toFixed(2)}x stock in req/s, ${cpu.toFixed(2)}x in CPU per request\n`,
+  );
+}
+
+console.log(
+  `autocannon, 50 connections, ${rounds} alternating runs of ${duration} s each; ours: ${entry.join(" ")} (LOG_LEVEL=${env.LOG_LEVEL})\n`,
+);
+// POST /api/tasks last: the tasks it starts run in this process afterwards.
+const only = new Set((process.env.PATH_ONLY ?? "ping,dashboard,tasks").split(","));
+if (only.has("ping")) await compare("GET /api/ping", ours.ping, "stock GET /api/ping", theirs.ping);
+if (only.has("dashboard"))
+  await compare("GET /dashboard (signed in)", ours.dashboard, "stock GET / (empty page)", theirs.page);
+if (only.has("tasks")) await compare("POST /api/tasks (202)", ours.tasks, "stock GET /api/ping", theirs.ping);
+
+await stock.stop();
+server.kill("SIGTERM"); // the profile is written as the process exits
+await exited;
+if (profileDir) console.log(`CPU profile written to ${profileDir}`);
+process.exit(0);

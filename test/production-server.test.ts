@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PASSWORD, setupDatabase } from "./helpers";
+
+// The compiled production server (`npm run build` writes BUILD_DIR/server.js; `npm start` runs it
+// with plain node): what only the whole process shows. It runs where the build is known to be
+// fresh: `npm test`'s PostgreSQL pass, after its build (TWO_INSTANCE_BUILD_DIR), or when
+// PRODUCTION_BUILD_DIR names one.
+const BUILD_DIR = process.env.PRODUCTION_BUILD_DIR ?? process.env.TWO_INSTANCE_BUILD_DIR ?? "";
+const compiled = resolve(BUILD_DIR, "server.js");
+const ADMIN = "root@example.test"; // seeded by setupDatabase()
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const srv = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => done(port));
+    });
+    srv.on("error", fail);
+  });
+}
+
+describe.skipIf(!BUILD_DIR || !existsSync(compiled))("the compiled production server", () => {
+  let child: ChildProcess;
+  let url: string;
+  const output: string[] = [];
+  const exited = () => new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+
+  beforeAll(async () => {
+    await setupDatabase();
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, [compiled], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        BUILD_DIR,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        BASE_URL: url,
+        SESSION_SECRET: "production-server-test-secret",
+        LOG_LEVEL: "info",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout!.on("data", (d) => output.push(String(d)));
+    child.stderr!.on("data", (d) => output.push(String(d)));
+    await vi.waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the server exited: ${output.join("")}`);
+        expect((await fetch(`${url}/healthz`)).ok).toBe(true);
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+  }, 60_000);
+
+  afterAll(() => {
+    if (child && child.exitCode === null) child.kill("SIGKILL");
+  });
+
+  it("serves hashed assets as immutable and the app behind them", async () => {
+    const asset = readdirSync(join(BUILD_DIR, "client/assets")).find((f) => f.endsWith(".js"))!;
+    const res = await fetch(`${url}/assets/${asset}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await fetch(`${url}/api/ping`)).status).toBe(200);
+    expect((await fetch(`${url}/login`)).headers.get("content-type")).toMatch(/^text\/html/);
+  });
+
+  it("logs requests with their secrets redacted", async () => {
+    await fetch(`${url}/api/auth/verify-email?token=very-secret-token`, { redirect: "manual" });
+    await vi.waitFor(() => expect(output.join("")).toContain("verify-email?token=[redacted]"), {
+      timeout: 5_000,
+    });
+    expect(output.join("")).not.toContain("very-secret-token");
+  });
+
+  it("stops on SIGTERM: open event streams end and the process exits cleanly", async () => {
+    const login = await fetch(`${url}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ email: ADMIN, password: PASSWORD }),
+      redirect: "manual",
+    });
+    expect(login.status).toBe(302);
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const stream = await fetch(`${url}/api/events`, { headers: { Cookie: cookie } });
+    expect(stream.headers.get("content-type")).toContain("text/event-stream");
+    const reader = stream.body!.getReader();
+    const ended = (async () => {
+      for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return true;
+    })();
+    const exit = exited();
+    child.kill("SIGTERM");
+    expect(await ended).toBe(true);
+    expect(await exit).toBe(0);
+    expect(output.join("")).toContain("shutting down");
+  }, 30_000);
+});
