@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
@@ -24,6 +25,7 @@ const logger = pino(
 type AppEntry = {
   lifecycle: { start(): Promise<void>; stop(): Promise<void>; health(): Promise<boolean> };
   createRequestContext(info: { ip: string }): RouterContextProvider;
+  eventStream?(req: IncomingMessage, res: ServerResponse, ip: string): Promise<void>;
 };
 
 const app = express();
@@ -107,7 +109,31 @@ app.use((req, res, next) => {
   handler(req, res, next).catch(next);
 });
 
-const server = app.listen(port, host, () => {
+// --- SSE: GET /api/events goes to the app's own handler on node's request and response, before
+// Express, compression and React Router: Express alone cost ~3 KB of heap per open stream
+// (docs/decisions/014-event-streams-on-the-socket.md). Keep this hook when rewriting the server.
+const EVENTS_PATH = /^\/api\/events\/?(?:\?|$)/i;
+/** Express's req.ip (X-Forwarded-For believed for TRUST_PROXY hops) for a request it never saw. */
+function clientIp(req: IncomingMessage): string {
+  const view = Object.create(app.request, {
+    headers: { value: req.headers },
+    connection: { value: req.socket },
+    socket: { value: req.socket },
+  }) as express.Request;
+  return view.ip ?? req.socket.remoteAddress ?? "unknown";
+}
+const server = createServer((req, res) => {
+  if (req.method !== "GET" || !EVENTS_PATH.test(req.url ?? "")) return app(req, res);
+  entry()
+    .then((e) => (e.eventStream ? e.eventStream(req, res, clientIp(req)) : app(req, res)))
+    .catch((error) => {
+      logger.error({ err: error }, "event stream failed");
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+});
+// --- end SSE
+server.listen(port, host, () => {
   logger.info({ port, host, mode: production ? "production" : "development" }, "listening");
   if (!production) console.log(`Dashboard running at http://localhost:${port}`);
 });

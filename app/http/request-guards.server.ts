@@ -8,11 +8,18 @@ import { crossOriginRefusal, isCrossOrigin } from "./security.server";
 // A host name or address and an optional port, nothing else ("a b", "a/b", "[::1" are not hosts).
 const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+/** A Host header a URL can be built from (also checked by the event stream served before Express). */
+export function isHostHeader(value: string | undefined): value is string {
+  return value !== undefined && HOST.test(value);
+}
+
+export const BAD_HOST_MESSAGE = "Bad Request: missing or invalid Host header.\n";
+
 /** The origin the request was sent to, as React Router's adapter will read it; null if it has none. */
 export function requestOrigin(req: Request): string | null {
   const forwarded = req.app.enabled("trust proxy") ? req.get("X-Forwarded-Host") : undefined;
   const host = (forwarded ?? req.get("Host"))?.split(",")[0]?.trim();
-  if (!host || !HOST.test(host)) return null;
+  if (!isHostHeader(host)) return null;
   try {
     return new URL(`${req.protocol}://${host}`).origin;
   } catch {
@@ -29,7 +36,7 @@ async function send(res: Response, answer: globalThis.Response) {
 /** 400 for a request without a usable Host (or X-Forwarded-Host behind a trusted proxy). */
 export function refuseBadHost(req: Request, res: Response, next: NextFunction) {
   if (requestOrigin(req) !== null) return next();
-  res.status(400).type("text/plain").send("Bad Request: missing or invalid Host header.\n");
+  res.status(400).type("text/plain").send(BAD_HOST_MESSAGE);
 }
 
 /** 403 for a state-changing request from another origin (the rule of security.server.ts). */
