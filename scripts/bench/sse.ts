@@ -107,6 +107,14 @@ function stats(): Promise<Stats> {
   });
 }
 
+/** Webhook -> frame times measured inside the server since the last call (sse-probe.mjs). */
+function inServer(): Promise<number[]> {
+  return new Promise((resolve) => {
+    server.once("message", (m) => resolve((m as { inServer: number[] }).inServer));
+    server.send("sse-latency");
+  });
+}
+
 function ask<T extends HolderReport["type"]>(holder: ChildProcess, command: HolderCommand, reply: T) {
   return new Promise<Extract<HolderReport, { type: T }>>((resolve) => {
     const on = (m: HolderReport) => {
@@ -179,13 +187,24 @@ async function stopServer() {
   await exited;
 }
 
-const ms = (n: number) => n.toFixed(2).padStart(7);
-function show(label: string, d: Delivery, alone?: Delivery) {
-  const p50 = quantile(d.frame, 0.5);
-  const p99 = quantile(d.frame, 0.99);
-  const ratio = alone ? `   ${(p99 / quantile(alone.frame, 0.99)).toFixed(2)}x alone p99` : "";
+type Measured = Delivery & { inServer: number[] };
+async function measure(count: number, intervalMs = 0): Promise<Measured> {
+  await inServer(); // drop what an earlier run left
+  const delivery = await measureDelivery(target, count, intervalMs);
+  return { ...delivery, inServer: await inServer() };
+}
+
+const ms = (n: number) => n.toFixed(2).padStart(6);
+function show(label: string, d: Measured, alone?: Measured) {
+  const [p50, p99] = [quantile(d.frame, 0.5), quantile(d.frame, 0.99)];
+  const ratio = alone
+    ? `  ${(p50 / quantile(alone.frame, 0.5)).toFixed(2)}x/${(p99 / quantile(alone.frame, 0.99)).toFixed(2)}x alone`
+    : "";
+  const server = d.inServer.length
+    ? `in server p50 ${ms(quantile(d.inServer, 0.5))} p99 ${ms(quantile(d.inServer, 0.99))}`
+    : "in server n/a";
   console.log(
-    `${label.padEnd(44)} frame p50 ${ms(p50)}  p99 ${ms(p99)}  max ${ms(Math.max(...d.frame))} ms   response p50 ${ms(quantile(d.response, 0.5))} ms${ratio}`,
+    `${label.padEnd(34)} frame p50 ${ms(p50)} p99 ${ms(p99)} max ${ms(Math.max(...d.frame))} | ${server} | response p50 ${ms(quantile(d.response, 0.5))} ms${ratio}`,
   );
 }
 
@@ -194,9 +213,9 @@ console.log(
   `build ./${buildDir}, ${pgSchema ? "PostgreSQL" : "SQLite"}, loopback, ${holders.length} client processes`,
 );
 console.log(`${samples} webhooks back to back, ${paced} at one a second\n`);
-await measureDelivery(target, 100); // warm-up
-const aloneFast = await measureDelivery(target, samples);
-const alonePaced = await measureDelivery(target, paced, 1000);
+await measure(100); // warm-up
+const aloneFast = await measure(samples);
+const alonePaced = await measure(paced, 1000);
 show("owner alone, back to back", aloneFast);
 show("owner alone, 1/s", alonePaced);
 const baseline = await stats();
@@ -214,8 +233,8 @@ for (const count of counts) {
   );
   // A quiet window, e.g. for a heap snapshot (BENCH_NODE_ARGS=--heapsnapshot-signal=SIGUSR2).
   await new Promise((r) => setTimeout(r, Number(process.env.BENCH_SSE_PAUSE_MS ?? 0)));
-  show(`  + ${count} streams, back to back`, await measureDelivery(target, samples), aloneFast);
-  show(`  + ${count} streams, 1/s`, await measureDelivery(target, paced, 1000), alonePaced);
+  show(`  + ${count} streams, back to back`, await measure(samples), aloneFast);
+  show(`  + ${count} streams, 1/s`, await measure(paced, 1000), alonePaced);
 }
 let ok = true;
 if (max > 0) {
