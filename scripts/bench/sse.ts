@@ -1,8 +1,9 @@
-// npm run bench:sse: live events on the production build (run `npm run build` first). Opens the
-// other users' streams from client processes (scripts/bench/sse-holder.ts), measures webhook -> SSE
-// delivery back to back and at one webhook a second beside the owner-alone figure of the same run,
-// the server's RSS per open stream, then opens the largest count at once, drops every socket
-// abruptly and fails unless the server's subscriber count returns to zero.
+// npm run bench:sse: live events on the production build (run `npm run build` first). Opens other
+// users' streams from client processes (scripts/bench/sse-holder.ts) and prints the server's RSS per
+// open stream at each count; then webhook -> SSE delivery to the owner, back to back and at one
+// webhook a second, beside the owner-alone figure of the same run; then opens the largest count at
+// once and drops every socket abruptly. Exits 1 unless every stream opened and the server's
+// subscriber count returned to zero after each drop.
 //   BENCH_SSE=1000,5000,10000  BENCH_SSE_SAMPLES=300  BENCH_SSE_PACED=60  BENCH_SSE_HOLDERS=4
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -204,7 +205,7 @@ function show(label: string, d: Measured, alone?: Measured) {
     ? `in server p50 ${ms(quantile(d.inServer, 0.5))} p99 ${ms(quantile(d.inServer, 0.99))}`
     : "in server n/a";
   console.log(
-    `${label.padEnd(34)} frame p50 ${ms(p50)} p99 ${ms(p99)} max ${ms(Math.max(...d.frame))} | ${server} | response p50 ${ms(quantile(d.response, 0.5))} ms${ratio}`,
+    `${label.padEnd(37)} frame p50 ${ms(p50)} p99 ${ms(p99)} max ${ms(Math.max(...d.frame))} | ${server} | response p50 ${ms(quantile(d.response, 0.5))} ms${ratio}`,
   );
 }
 
@@ -212,43 +213,57 @@ await waitForHealth();
 console.log(
   `build ./${buildDir}, ${pgSchema ? "PostgreSQL" : "SQLite"}, loopback, ${holders.length} client processes`,
 );
-console.log(`${samples} webhooks back to back, ${paced} at one a second\n`);
-await measure(100); // warm-up
-const aloneFast = await measure(samples);
-const alonePaced = await measure(paced, 1000);
-show("owner alone, back to back", aloneFast);
-show("owner alone, 1/s", alonePaced);
-const baseline = await stats();
+await measure(20); // warm-up: the webhook route and the stream code run once before anything is measured
+const pause = () => new Promise((r) => setTimeout(r, Number(process.env.BENCH_SSE_PAUSE_MS ?? 0)));
 
+// Memory first, before hundreds of webhooks grow the heap: what the open streams cost, nothing else.
+const baseline = await stats();
 let opened = 0;
+let ok = true;
 for (const count of counts) {
   const { ms: openMs } = await openStreams(opened, count, 100);
+  const added = count - opened;
   opened = count;
   await new Promise((r) => setTimeout(r, 2000));
   const now = await stats();
   const per = (key: "rss" | "heapUsed") => ((now[key] - baseline[key]) / 1024 / count).toFixed(1);
-  const added = count - (counts[counts.indexOf(count) - 1] ?? 0);
   console.log(
-    `\n${count} other streams open (the last ${added} in ${(openMs / 1000).toFixed(1)} s), server subscribers ${now.subscribers}, per open stream ${per("rss")} KB RSS (${per("heapUsed")} KB JS heap)`,
+    `${String(count).padStart(5)} streams open (the last ${added} in ${(openMs / 1000).toFixed(1)} s): ${now.subscribers} subscribers, ${per("rss")} KB RSS per stream (${per("heapUsed")} KB JS heap)`,
   );
+  ok &&= now.subscribers === count;
   // A quiet window, e.g. for a heap snapshot (BENCH_NODE_ARGS=--heapsnapshot-signal=SIGUSR2).
-  await new Promise((r) => setTimeout(r, Number(process.env.BENCH_SSE_PAUSE_MS ?? 0)));
-  show(`  + ${count} streams, back to back`, await measure(samples), aloneFast);
-  show(`  + ${count} streams, 1/s`, await measure(paced, 1000), alonePaced);
+  await pause();
 }
-let ok = true;
 if (max > 0) {
   const dropped = await dropAll();
-  console.log(`\ndropped every stream: subscribers back to ${dropped.left} in ${dropped.ms.toFixed(0)} ms`);
+  console.log(`dropped every stream: subscribers back to ${dropped.left} in ${dropped.ms.toFixed(0)} ms`);
+  ok &&= dropped.left === 0;
+}
+
+console.log(`\nwebhook -> SSE: ${samples} back to back, ${paced} at one a second (ms)`);
+const aloneFast = await measure(samples);
+const alonePaced = await measure(paced, 1000);
+show("owner alone, back to back", aloneFast);
+show("owner alone, 1/s", alonePaced);
+opened = 0;
+for (const count of counts) {
+  await openStreams(opened, count, 100);
+  opened = count;
+  await new Promise((r) => setTimeout(r, 1000));
+  show(`+ ${count} other streams, back to back`, await measure(samples), aloneFast);
+  show(`+ ${count} other streams, 1/s`, await measure(paced, 1000), alonePaced);
+}
+if (max > 0) {
+  ok &&= (await dropAll()).left === 0;
   // All at once: every holder starts all its connections together.
   const burst = await openStreams(0, max, Math.ceil(max / holders.length));
   const held = (await stats()).subscribers;
   console.log(
-    `${max} streams opened at once: ${burst.opened} answered 200 in ${(burst.ms / 1000).toFixed(1)} s, ${held} subscribers`,
+    `\n${max} streams opened at once: ${burst.opened} answered 200 in ${(burst.ms / 1000).toFixed(1)} s, ${held} subscribers`,
   );
   const again = await dropAll();
   console.log(`dropped them abruptly: subscribers back to ${again.left} in ${again.ms.toFixed(0)} ms`);
-  ok = dropped.left === 0 && burst.opened === max && held === max && again.left === 0;
+  ok &&= burst.opened === max && held === max && again.left === 0;
 }
 await stopServer();
 await pgSchema?.drop();
