@@ -24,6 +24,7 @@ const logger = pino(
 type AppEntry = {
   lifecycle: { start(): Promise<void>; stop(): Promise<void>; health(): Promise<boolean> };
   createRequestContext(info: { ip: string }): RouterContextProvider;
+  eventStream?(req: IncomingMessage, res: ServerResponse, ip: string): Promise<void>;
 };
 
 /** The compiled copy sits in the build directory it serves; this source file beside build/. */
@@ -54,13 +55,25 @@ if (production) {
 await (await getEntry()).lifecycle.start();
 const handleRequest = createRequestHandler(build, production ? "production" : "development");
 
+const EVENTS_PATH = /^\/api\/events\/?(?:\?|$)/i;
+// The production entry, known once; the dev server reloads it, so there the route answers.
+const loadedEntry = production ? await getEntry() : undefined;
+
 /**
  * Requests answered on the socket itself, outside React Router; true when answered here.
- * The sse helper's block goes here: GET /api/events to `entry.eventStream` when the entry
- * exports one (the React Router route stays the fallback).
+ * GET /api/events goes to the app's own handler on node's request and response: React Router's
+ * Request, streams and middleware cost several KB of heap per open stream
+ * (docs/decisions/014-event-streams-on-the-socket.md). The route stays for the dev server.
  */
-function serveRaw(_req: IncomingMessage, _res: ServerResponse, _ip: string): boolean {
-  return false;
+function serveRaw(req: IncomingMessage, res: ServerResponse, ip: string): boolean {
+  const eventStream = loadedEntry?.eventStream;
+  if (!eventStream || req.method !== "GET" || !EVENTS_PATH.test(req.url ?? "")) return false;
+  eventStream(req, res, ip).catch((error) => {
+    logger.error({ err: error }, "event stream failed");
+    if (!res.headersSent) res.writeHead(500).end();
+    else res.destroy();
+  });
+  return true;
 }
 
 const listener = createPipeline({

@@ -9,6 +9,7 @@ import {
 } from "react-router";
 import { nonceContext } from "./http/security.server";
 
+export { serveEventStream as eventStream } from "./server/event-stream.server";
 export { createRequestContext, lifecycle } from "./server/lifecycle.server";
 
 export const streamTimeout = 5_000;

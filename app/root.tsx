@@ -11,24 +11,20 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { accessGateMiddleware, type ForbiddenData } from "./access/guard.server";
+import type { ForbiddenData } from "./access/guard.server";
 import { sidebarFor } from "./access/menu.server";
-import { getSessionUser, sessionMiddleware } from "./auth/session.server";
+import { getSessionUser } from "./auth/session.server";
 import { NoAccess } from "./components/no-access";
 import { errorPageName, pageTitle } from "./components/page-title";
 import { Toaster } from "./components/toaster";
 import { TooltipProvider } from "./components/ui/tooltip";
-import { csrfMiddleware, nonceContext, securityHeadersMiddleware } from "./http/security.server";
+import { nonceContext } from "./http/security.server";
 import { readTheme } from "./http/theme.server";
 import { readToast } from "./http/toast.server";
+import { rootMiddleware } from "./server/root-middleware.server";
 import { getSystemConfig } from "./settings/system-config.server";
 
-export const middleware: Route.MiddlewareFunction[] = [
-  securityHeadersMiddleware,
-  csrfMiddleware,
-  sessionMiddleware,
-  accessGateMiddleware,
-];
+export const middleware: Route.MiddlewareFunction[] = rootMiddleware;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser({ request, context });

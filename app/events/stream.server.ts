@@ -1,4 +1,3 @@
-import { eventStream } from "remix-utils/sse/server";
 import { type EventBus, systemBus } from "./bus.server";
 import { endStreamsElsewhere, registerStreamEnder } from "./cluster.server";
 import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "./event-types";
@@ -16,89 +15,161 @@ export const MAX_STREAMS_PER_USER = 10;
 /** The last frame of a stream closed for a newer one; the client stops instead of reconnecting. */
 export const EVICTED_EVENT = "evicted";
 
+/** The headers of every event stream: never compressed, cached or buffered by a proxy. */
+export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Type": "text/event-stream",
+  "Cache-Control": "no-cache, no-transform",
+  Connection: "keep-alive",
+  "X-Accel-Buffering": "no",
+};
+
+/**
+ * Where one stream's frames go: a node response (raw-stream.server.ts) or a web ReadableStream
+ * (userEventStream below). `write` answers false once the client is gone.
+ */
+export interface StreamSink {
+  write(text: string): boolean;
+  end(): void;
+}
+
 /** `until`: the session's expiry; the stream ends then, and the browser reconnects (or gets 401). */
-type Options = { bus?: EventBus; pingMs?: number; maxPerUser?: number; until?: string };
+export type StreamOptions = { bus?: EventBus; maxPerUser?: number; until?: string };
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
+/** One server-sent event, written in one piece so it leaves in one TCP segment. */
+export function sseFrame(event: string, data: string, id?: number): string {
+  const lines = data.includes("\n") ? data.split("\n").join("\ndata: ") : data;
+  return `${id ? `id: ${id}\n` : ""}event: ${event}\ndata: ${lines}\n\n`;
+}
 
-type Close = (evicted?: boolean) => void;
-const open = new Set<Close>();
-const openByUser = new Map<string, Set<Close>>();
+// Pings come from one timer for every stream, not one per stream. It ticks every 100 ms and pings
+// the streams opened in that slot of the 15 s cycle, so at 10,000 streams a tick writes ~70 small
+// frames instead of one tick stalling the loop with all of them.
+const TICK_MS = 100;
+const SLOTS = PING_INTERVAL_MS / TICK_MS;
+const slots: Set<OpenStream>[] = Array.from({ length: SLOTS }, () => new Set());
+let tick = 0;
+let ticker: ReturnType<typeof setInterval> | undefined;
+
+const open = new Set<OpenStream>();
+const openByUser = new Map<string, Set<OpenStream>>();
 let sequence = 0;
 
-/** Streams one user's system events (plus a ping) as server-sent events. */
-export function userEventStream(signal: AbortSignal, userId: string, options: Options = {}): Response {
+class OpenStream {
+  closed = false;
+  unsubscribe: () => void = () => {};
+  readonly slot = tick;
+
+  constructor(
+    readonly userId: string,
+    readonly sink: StreamSink,
+    /** Epoch ms; the ping pass ends the stream once it is past. */
+    readonly until: number,
+  ) {}
+
+  send(text: string) {
+    if (this.closed) return;
+    let alive = false;
+    try {
+      alive = this.sink.write(text);
+    } catch {}
+    // A write that fails means the client is gone, whatever did (or did not) tell us so.
+    if (!alive) this.close();
+  }
+
+  close(evicted = false) {
+    if (this.closed) return;
+    // Tells the tab not to reconnect, or two tabs past the cap would evict each other forever.
+    if (evicted) this.send(sseFrame(EVICTED_EVENT, "too many open streams"));
+    this.closed = true;
+    this.unsubscribe();
+    open.delete(this);
+    slots[this.slot]!.delete(this);
+    const mine = openByUser.get(this.userId);
+    mine?.delete(this);
+    if (mine?.size === 0) openByUser.delete(this.userId);
+    if (open.size === 0 && ticker) {
+      clearInterval(ticker);
+      ticker = undefined;
+    }
+    try {
+      this.sink.end();
+    } catch {}
+  }
+}
+
+function onTick() {
+  tick = (tick + 1) % SLOTS;
+  const due = slots[tick]!;
+  if (due.size === 0) return;
+  const now = Date.now();
+  const ping = sseFrame("ping", new Date(now).toISOString());
+  // Deleting the entry being visited (a stream that closes) is safe while iterating a Set.
+  for (const stream of due) {
+    if (stream.until <= now) stream.close();
+    else stream.send(ping);
+  }
+}
+
+/**
+ * Registers one stream of `userId`'s system events: subscribes it to the bus, holds the per-user
+ * cap, sends the opening ping, and pings it every 15 s until it closes. Returns its close().
+ */
+export function openUserStream(userId: string, sink: StreamSink, options: StreamOptions = {}): () => void {
+  const until = options.until ? Date.parse(options.until) : Number.POSITIVE_INFINITY;
+  const stream = new OpenStream(userId, sink, Number.isNaN(until) ? 0 : until);
+  const mine = openByUser.get(userId) ?? new Set<OpenStream>();
+  // A Set keeps insertion order, so the first entries are the user's oldest streams.
+  let excess = mine.size - (options.maxPerUser ?? MAX_STREAMS_PER_USER) + 1;
+  for (const oldest of mine) {
+    if (excess-- <= 0) break;
+    oldest.close(true);
+  }
+  open.add(stream);
+  slots[stream.slot]!.add(stream);
+  openByUser.set(userId, mine.add(stream));
+  ticker ??= setInterval(onTick, TICK_MS);
+  ticker.unref?.();
   const bus = options.bus ?? systemBus();
-  const response = eventStream(signal, (send, abort) => {
-    let closed = false;
-    let unsubscribe = () => {};
-    let ping: ReturnType<typeof setInterval> | undefined;
-    let expiry: ReturnType<typeof setTimeout> | undefined;
+  stream.unsubscribe = bus.subscribe(SYSTEM_EVENT_CHANNEL, userId, (event: SystemEvent) =>
+    stream.send(sseFrame(event.type, JSON.stringify(event), ++sequence)),
+  );
+  // An opening frame, so the browser fires `open` (and the client reconciles) at once.
+  stream.send(sseFrame("ping", new Date().toISOString()));
+  if (stream.until <= Date.now()) stream.close();
+  return () => stream.close();
+}
 
-    function stop() {
-      if (closed) return;
-      closed = true;
-      clearInterval(ping);
-      clearTimeout(expiry);
-      unsubscribe();
-      open.delete(close);
-      const mine = openByUser.get(userId);
-      mine?.delete(close);
-      if (mine?.size === 0) openByUser.delete(userId);
-    }
-    function close(evicted = false) {
-      // Tells the tab not to reconnect, or two tabs past the cap would evict each other forever.
-      if (evicted) safeSend({ event: EVICTED_EVENT, data: "too many open streams" });
-      stop();
-      // remix-utils' close() also closes the controller, which throws when the client already went.
-      try {
-        abort();
-      } catch {}
-    }
+const encoder = new TextEncoder();
 
-    // On Node 20 request.signal may never fire when the client goes away (react-router#13601,
-    // undici#3644); the next write then throws "Controller is already closed". Any throw means
-    // the client is gone, so it ends the subscription instead of leaking it.
-    function safeSend(message: { event: string; data: string; id?: string }) {
-      if (closed) return;
-      try {
-        send(message);
-      } catch {
-        close();
-      }
-    }
-
-    unsubscribe = bus.subscribe(SYSTEM_EVENT_CHANNEL, userId, (event: SystemEvent) => {
-      safeSend({ event: event.type, id: String(++sequence), data: JSON.stringify(event) });
-    });
-    ping = setInterval(
-      () => safeSend({ event: "ping", data: new Date().toISOString() }),
-      options.pingMs ?? PING_INTERVAL_MS,
-    );
-    ping.unref?.();
-    if (options.until) {
-      expiry = setTimeout(
-        () => close(),
-        Math.min(MAX_TIMER_MS, Math.max(0, Date.parse(options.until) - Date.now())),
+/**
+ * The user's system events as a web Response, for React Router's route (the dev server, tests).
+ * The production server answers GET /api/events on the socket itself (raw-stream.server.ts).
+ */
+export function userEventStream(signal: AbortSignal, userId: string, options: StreamOptions = {}): Response {
+  let close = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      close = openUserStream(
+        userId,
+        {
+          write(text) {
+            controller.enqueue(encoder.encode(text));
+            return true;
+          },
+          end() {
+            signal.removeEventListener("abort", close);
+            controller.close();
+          },
+        },
+        options,
       );
-      expiry.unref?.();
-    }
-    const mine = openByUser.get(userId) ?? new Set();
-    // A Set keeps insertion order, so the first entries are the user's oldest streams.
-    for (const oldest of [...mine].slice(
-      0,
-      Math.max(0, mine.size - (options.maxPerUser ?? MAX_STREAMS_PER_USER) + 1),
-    ))
-      oldest(true);
-    open.add(close);
-    openByUser.set(userId, (openByUser.get(userId) ?? new Set()).add(close));
-    // An opening frame, so the browser fires `open` (and the client reconciles) at once.
-    safeSend({ event: "ping", data: new Date().toISOString() });
-    return stop;
+    },
+    // The reader went away (the client, on Node 20, often without the signal ever firing).
+    cancel: () => close(),
   });
-  response.headers.set("Cache-Control", "no-cache, no-transform");
-  response.headers.set("X-Accel-Buffering", "no");
-  return response;
+  signal.addEventListener("abort", close, { once: true });
+  if (signal.aborted) close();
+  return new Response(body, { headers: EVENT_STREAM_HEADERS });
 }
 
 export function openStreamCount(): number {
@@ -116,11 +187,11 @@ export function closeStreamsOf(userId: string) {
 }
 
 function closeLocalStreamsOf(userId: string) {
-  for (const close of [...(openByUser.get(userId) ?? [])]) close();
+  for (const stream of [...(openByUser.get(userId) ?? [])]) stream.close();
 }
 registerStreamEnder(closeLocalStreamsOf);
 
 /** Ends every stream, so a stopping server is not held open by idle connections. */
 export function closeAllStreams() {
-  for (const close of [...open]) close();
+  for (const stream of [...open]) stream.close();
 }

@@ -7,7 +7,9 @@ import {
   EVICTED_EVENT,
   MAX_STREAMS_PER_USER,
   openStreamCount,
+  openUserStream,
   PING_INTERVAL_MS,
+  sseFrame,
   userEventStream,
 } from "./stream.server";
 
@@ -63,8 +65,7 @@ describe("user event stream", () => {
     expect(next).toMatch(/^event: ping\ndata: \S+\n\n$/);
   });
 
-  it("returns the subscriber count to zero when many clients go, even if the signal never fires", async () => {
-    vi.useFakeTimers();
+  it("returns the subscriber count to zero when many clients go, by abort or by cancel", async () => {
     const bus = createInProcessBus();
     const aborters: AbortController[] = [];
     const bodies: ReadableStream[] = [];
@@ -82,13 +83,70 @@ describe("user event stream", () => {
 
     // The other half vanish the Node 20 way: the body is cancelled and the signal stays silent.
     for (const body of bodies.slice(150)) await body.cancel();
-    expect(bus.subscriberCount(CH)).toBe(150);
-    // The next write to each (an event, or at the latest the ping) finds it gone and unsubscribes.
-    bus.publish(CH, { type: "task-completed", userId: "user-7", taskId: "t", status: "completed" });
-    expect(bus.subscriberCount(CH)).toBeLessThan(150);
+    expect(bus.subscriberCount(CH)).toBe(0);
+    expect(openStreamCount()).toBe(0);
+  });
+
+  it("a client gone without a word is dropped at the next write, at the latest the ping", () => {
+    vi.useFakeTimers();
+    const bus = createInProcessBus();
+    let gone = false;
+    const writes: string[] = [];
+    const sink = {
+      write: (text: string) => {
+        if (gone) throw new Error("socket closed");
+        writes.push(text);
+        return true;
+      },
+      end: vi.fn(),
+    };
+    for (let i = 0; i < 100; i++) openUserStream(`silent-${i}`, sink, { bus });
+    expect(bus.subscriberCount(CH)).toBe(100);
+    gone = true;
+    bus.publish(CH, { type: "task-completed", userId: "silent-7", taskId: "t", status: "completed" });
+    expect(bus.subscriberCount(CH)).toBe(99);
     vi.advanceTimersByTime(PING_INTERVAL_MS);
     expect(bus.subscriberCount(CH)).toBe(0);
     expect(openStreamCount()).toBe(0);
+    expect(sink.end).toHaveBeenCalledTimes(100);
+  });
+
+  it("pings every stream from one timer, spread over the 15 s, not one timer per stream", () => {
+    vi.useFakeTimers();
+    const bus = createInProcessBus();
+    const pings = new Map<number, number>();
+    const before = vi.getTimerCount();
+    for (let i = 0; i < 300; i++) {
+      pings.set(i, 0);
+      const sink = {
+        write: (text: string) => {
+          if (text.startsWith("event: ping\n")) pings.set(i, pings.get(i)! + 1);
+          return true;
+        },
+        end() {},
+      };
+      openUserStream(`u${i % 30}`, sink, { bus, maxPerUser: 300 });
+      vi.advanceTimersByTime(50); // streams open over 15 s
+    }
+    expect(vi.getTimerCount() - before).toBe(1);
+    const opened = new Map(pings);
+    vi.advanceTimersByTime(PING_INTERVAL_MS * 4);
+    // Each stream got a ping per 15 s, whenever in the cycle it opened.
+    expect(new Set([...pings].map(([i, n]) => n - opened.get(i)!))).toEqual(new Set([4]));
+    // The timer goes with the last stream, so an idle process holds none.
+    closeAllStreams();
+    expect(vi.getTimerCount()).toBe(before);
+  });
+
+  it("writes each frame in one piece", () => {
+    const bus = createInProcessBus();
+    const writes: string[] = [];
+    openUserStream("one", { write: (t) => writes.push(t) > 0, end() {} }, { bus });
+    bus.publish(CH, { type: "task-completed", userId: "one", taskId: "t1", status: "completed" });
+    expect(writes).toHaveLength(2);
+    expect(writes[0]).toMatch(/^event: ping\ndata: \S+\n\n$/);
+    expect(writes[1]).toMatch(/^id: \d+\nevent: task-completed\ndata: \{.*"taskId":"t1".*\}\n\n$/);
+    expect(sseFrame("x", "a\nb")).toBe("event: x\ndata: a\ndata: b\n\n");
   });
 
   it("a stream that throws never stops delivery to the user's other streams", async () => {
@@ -140,14 +198,21 @@ describe("user event stream", () => {
     expect(bus.subscriberCount(CH)).toBe(11);
   });
 
-  it("ends when its session expires (the browser then reconnects, renewed or refused)", async () => {
+  it("ends when its session expires, at the next ping (the browser then reconnects, renewed or refused)", async () => {
+    vi.useFakeTimers();
     const bus = createInProcessBus();
     const until = new Date(Date.now() + 200).toISOString();
     const response = userEventStream(new AbortController().signal, "expiring", { bus, until });
+    expect(openStreamCount()).toBe(1);
+    vi.advanceTimersByTime(PING_INTERVAL_MS);
+    expect(bus.subscriberCount()).toBe(0);
+    expect(openStreamCount()).toBe(0);
     const reader = response.body!.getReader();
     let done = false;
     while (!done) done = (await reader.read()).done;
-    expect(bus.subscriberCount()).toBe(0);
+
+    // A session already past its end gets its opening frame and nothing more.
+    userEventStream(new AbortController().signal, "expired", { bus, until: new Date(0).toISOString() });
     expect(openStreamCount()).toBe(0);
   });
 });

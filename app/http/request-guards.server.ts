@@ -9,6 +9,13 @@ import { crossOriginRefusal, isCrossOrigin } from "./security.server";
 // A host name or address and an optional port, nothing else ("a b", "a/b", "[::1" are not hosts).
 const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+/** A Host header a URL can be built from (also checked by the event stream on the socket). */
+export function isHostHeader(value: string | undefined): value is string {
+  return value !== undefined && HOST.test(value);
+}
+
+export const BAD_HOST_MESSAGE = "Bad Request: missing or invalid Host header.\n";
+
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -45,7 +52,7 @@ export function requestProtocol(req: IncomingMessage, trustProxy: number): "http
 /** The origin the request was sent to, as the Request's URL will carry it; null if it has none. */
 export function requestOrigin(req: IncomingMessage, trustProxy: number): string | null {
   const host = forwarded(req, "x-forwarded-host", trustProxy) ?? header(req, "host")?.trim();
-  if (!host || !HOST.test(host)) return null;
+  if (!isHostHeader(host)) return null;
   try {
     return new URL(`${requestProtocol(req, trustProxy)}://${host}`).origin;
   } catch {
@@ -64,7 +71,7 @@ export function requestPath(req: IncomingMessage): string {
 export function refuseBadHost(origin: string | null, res: ServerResponse): boolean {
   if (origin !== null) return false;
   res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
-  res.end("Bad Request: missing or invalid Host header.\n");
+  res.end(BAD_HOST_MESSAGE);
   return true;
 }
 

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startApp } from "../../test/app-server";
+import { setupDatabase, signedIn } from "../../test/helpers";
+import { type Listening, listen, type RawStream, rawGet, wholeBody } from "../../test/support/sse";
+import { db } from "../db.server";
+
+// The production server answers GET /api/events before React Router (server.ts, the build's
+// `eventStream` export); the route stays for the dev server. Both must give the same answer: this
+// asks each, for every kind of caller, through the real pipelines of one app instance.
+
+let app: AppServer;
+let server: Listening;
+beforeAll(async () => {
+  await setupDatabase();
+  app = await startApp();
+  const raw = await app.module<typeof import("../server/event-stream.server")>(
+    "app/server/event-stream.server.ts",
+  );
+  server = await listen((req, res) => raw.serveEventStream(req, res, "203.0.113.9"));
+});
+afterAll(async () => {
+  const streams = await app.module<typeof import("./stream.server")>("app/events/stream.server.ts");
+  streams.closeAllStreams();
+  await server.close();
+  await app.close();
+});
+
+// What node adds to any response on the wire, which the route's Response never carries.
+const WIRE = new Set(["date", "keep-alive", "content-length", "transfer-encoding"]);
+const normal = (name: string, value: string) =>
+  name === "content-security-policy"
+    ? value.replace(/'nonce-[^']+'/, "'nonce-N'")
+    : name === "set-cookie"
+      ? value.replace(/Expires=[^;]+/, "Expires=E")
+      : value;
+
+function routeHeaders(response: Response): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, value] of response.headers)
+    if (name !== "set-cookie") out[name] = [...(out[name] ?? []), normal(name, value)];
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) out["set-cookie"] = cookies.map((c) => normal("set-cookie", c));
+  return out;
+}
+
+function rawHeaders(stream: RawStream, route: Record<string, string[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, values] of stream.headers()) {
+    // Node says keep-alive on every HTTP/1.1 answer; the route's stream says it itself.
+    if (WIRE.has(name) || (name === "connection" && !route.connection)) continue;
+    out[name] = values.map((v) => normal(name, v));
+  }
+  return out;
+}
+
+async function both(cookie?: string) {
+  const response = await app.fetch("/api/events", { cookie });
+  const route = routeHeaders(response);
+  const stream = rawGet(server.port, "/api/events", cookie ? { Cookie: cookie } : {});
+  const streaming = response.headers.get("Content-Type") === "text/event-stream";
+  const routeBody = streaming ? "" : await response.text();
+  if (streaming) await response.body?.cancel();
+  const rawBody = streaming ? "" : await wholeBody(stream);
+  if (streaming) await stream.until((t) => t.includes("event: ping"));
+  stream.socket.destroy();
+  return {
+    route: { status: response.status, headers: route, body: routeBody },
+    raw: { status: stream.status(), headers: rawHeaders(stream, route), body: rawBody },
+  };
+}
+
+describe("GET /api/events: the raw handler answers as the React Router route", () => {
+  it("refuses alike: no session, a forged cookie, no dashboard.access, a password to change", async () => {
+    const guest = await signedIn(["guest"]);
+    const changing = await signedIn(["user"]);
+    await db().updateTable("user").set({ must_change_password: 1 }).where("id", "=", changing.id).execute();
+    for (const [cookie, status] of [
+      [undefined, 401],
+      ["__session=forged", 401],
+      [guest.cookie, 403],
+      [changing.cookie, 403],
+    ] as const) {
+      const { route, raw } = await both(cookie);
+      expect(route.status).toBe(status);
+      expect(raw).toEqual(route);
+    }
+  });
+
+  it("opens alike: the same headers, security headers and renewed session cookie included", async () => {
+    const user = await signedIn(["user"]);
+    const soon = () =>
+      db()
+        .updateTable("session")
+        .set({ expires_at: new Date(Date.now() + 3_600_000).toISOString() })
+        .where("user_id", "=", user.id)
+        .execute();
+    await soon();
+    // Each asks while the session needs renewing, so both answers carry a Set-Cookie.
+    const response = await app.fetch("/api/events", { cookie: user.cookie });
+    const route = routeHeaders(response);
+    await response.body?.cancel();
+    await soon();
+    const stream = rawGet(server.port, "/api/events", { Cookie: user.cookie });
+    await stream.until((t) => t.includes("event: ping"));
+    stream.socket.destroy();
+    expect(response.status).toBe(200);
+    expect(route["set-cookie"]).toHaveLength(1);
+    expect(stream.status()).toBe(200);
+    expect(rawHeaders(stream, route)).toEqual(route);
+
+    // Without a renewal, neither sends a cookie.
+    const { route: plain, raw } = await both(user.cookie);
+    expect(plain.headers["set-cookie"]).toBeUndefined();
+    expect(raw).toEqual(plain);
+  });
+});

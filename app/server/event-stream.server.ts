@@ -1,0 +1,108 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { MiddlewareFunction, RouterContextProvider } from "react-router";
+import { getSessionUser } from "../auth/session.server";
+import { writeUserEventStream } from "../events/raw-stream.server";
+import { EVENT_STREAM_HEADERS } from "../events/stream.server";
+import { BAD_HOST_MESSAGE, isHostHeader } from "../http/request-guards.server";
+import { apiError } from "../http/responses";
+import { createRequestContext } from "./lifecycle.server";
+import { rootMiddleware } from "./root-middleware.server";
+
+// GET /api/events served on node's request and response, outside React Router (server.ts routes
+// it here; docs/decisions/014-event-streams-outside-react-router.md). The answer is the route's
+// (app/routes/api.events.ts), which stays for the dev server and the tests: the same root
+// middleware decides it (security headers, session with its renewed cookie, the access gate with
+// its 401/403 JSON), then the same stream with its per-user cap, pings and cleanup.
+
+type Middleware = MiddlewareFunction<Response>;
+type MiddlewareArgs = Parameters<Middleware>[0];
+
+const PATH = "/api/events";
+
+/** What React Router answers for an error that is not a Response; the error is logged. */
+function errorResponse(error: unknown): Response {
+  if (error instanceof Response) return error;
+  console.error(error);
+  return new Response("Unexpected Server Error", { status: 500 });
+}
+
+/**
+ * Runs middleware as React Router does: each gets `next()`, which never throws (an error below
+ * becomes its Response); a middleware that returns a Response answers instead of the rest.
+ */
+async function runMiddleware(
+  list: readonly Middleware[],
+  args: MiddlewareArgs,
+  handler: () => Promise<Response>,
+): Promise<Response> {
+  const at = async (i: number): Promise<Response> => {
+    const middleware = list[i];
+    if (!middleware) return handler().catch(errorResponse);
+    let below: Response | undefined;
+    const next = async () => {
+      below = await at(i + 1);
+      return below;
+    };
+    try {
+      const value = await middleware(args, next);
+      if (value instanceof Response) return value;
+      return below ?? (await next());
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+  return at(0);
+}
+
+/** The request as middleware reads it; null without a Host a URL can be built from. */
+function requestOf(req: IncomingMessage): Request | null {
+  const host = req.headers.host;
+  if (!isHostHeader(host) || !URL.canParse(`http://${host}`)) return null;
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i]!, raw[i + 1]!);
+    } catch {} // a value fetch's Headers refuses is one no middleware can use
+  }
+  return new Request(`http://${host}${PATH}`, { headers });
+}
+
+/** Each header as its own pair, Set-Cookie included (Headers would join those with commas). */
+function headerPairs(headers: Headers): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const [name, value] of headers) if (name !== "set-cookie") pairs.push([name, value]);
+  for (const cookie of headers.getSetCookie()) pairs.push(["set-cookie", cookie]);
+  return pairs;
+}
+
+async function send(res: ServerResponse, response: Response) {
+  const body = Buffer.from(await response.arrayBuffer());
+  if (res.headersSent || res.destroyed) return;
+  res.statusCode = response.status;
+  for (const [name, value] of headerPairs(response.headers)) res.appendHeader(name, value);
+  res.end(body);
+}
+
+/** Answers GET /api/events: 401/403 as the route would, else the caller's event stream. */
+export async function serveEventStream(req: IncomingMessage, res: ServerResponse, ip: string): Promise<void> {
+  const request = requestOf(req);
+  // As server.ts answers every other request without a usable Host (request-guards.server.ts).
+  if (!request) {
+    res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" }).end(BAD_HOST_MESSAGE);
+    return;
+  }
+  const context: RouterContextProvider = createRequestContext({ ip });
+  let opening: Response | undefined;
+  const args = { request, context, params: {}, pattern: PATH, url: new URL(request.url), matches: [] };
+  const response = await runMiddleware(rootMiddleware, args as unknown as MiddlewareArgs, async () => {
+    opening = new Response(null, { headers: EVENT_STREAM_HEADERS });
+    return opening;
+  });
+  // Anything but the stream's own opening (a refusal, an error) is sent as it is.
+  if (response !== opening) return send(res, response);
+  // The gate let the request through, so the session it resolved (cached in the context) is a user.
+  const user = await getSessionUser({ request, context });
+  if (!user) return send(res, apiError(401, "unauthorized"));
+  writeUserEventStream(res, user.id, headerPairs(response.headers), { until: user.sessionExpiresAt });
+}

@@ -1,0 +1,15 @@
+import type { MiddlewareFunction } from "react-router";
+import { accessGateMiddleware } from "../access/guard.server";
+import { sessionMiddleware } from "../auth/session.server";
+import { csrfMiddleware, securityHeadersMiddleware } from "../http/security.server";
+
+/**
+ * The root route's middleware, in order (app/root.tsx exports it). A list of its own so the event
+ * stream served outside React Router (event-stream.server.ts) runs exactly the same rules.
+ */
+export const rootMiddleware: MiddlewareFunction<Response>[] = [
+  securityHeadersMiddleware,
+  csrfMiddleware,
+  sessionMiddleware,
+  accessGateMiddleware,
+];

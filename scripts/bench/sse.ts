@@ -1,0 +1,271 @@
+// npm run bench:sse: live events on the production build (run `npm run build` first). Opens other
+// users' streams from client processes (scripts/bench/sse-holder.ts) and prints the server's RSS per
+// open stream at each count; then webhook -> SSE delivery to the owner, back to back and at one
+// webhook a second, beside the owner-alone figure of the same run; then opens the largest count at
+// once and drops every socket abruptly. Exits 1 unless every stream opened and the server's
+// subscriber count returned to zero after each drop.
+//   BENCH_SSE=1000,5000,10000  BENCH_SSE_SAMPLES=300  BENCH_SSE_PACED=60  BENCH_SSE_HOLDERS=4
+import { type ChildProcess, fork, spawn } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { existsSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createCookie } from "react-router";
+import { seed } from "../../app/server/seed.server";
+import { createDb } from "../../db/connection";
+import { migrateToLatest } from "../../db/migrate";
+import { sessionFor, usersWithSessions } from "./fixtures";
+import { benchSchema } from "./postgres";
+import { type Delivery, measureDelivery, quantile } from "./sse-delivery";
+import type { HolderCommand, HolderReport } from "./sse-holder";
+
+const buildDir = process.env.BUILD_DIR ?? "build";
+const port = Number(process.env.BENCH_PORT ?? 3296);
+const counts = (process.env.BENCH_SSE ?? "1000,5000,10000").split(",").filter(Boolean).map(Number);
+const samples = Number(process.env.BENCH_SSE_SAMPLES ?? 300);
+const paced = Number(process.env.BENCH_SSE_PACED ?? 60);
+const holderCount = Number(process.env.BENCH_SSE_HOLDERS ?? 4);
+const host = "127.0.0.1";
+const base = `http://${host}:${port}`;
+const max = Math.max(0, ...counts);
+
+if (!existsSync(`${buildDir}/server/index.js`)) {
+  console.error(`No production build in ./${buildDir}: run \`npm run build\` first (or set BUILD_DIR).`);
+  process.exit(1);
+}
+
+const dbFile = join(tmpdir(), `bench-sse-${randomUUID()}.db`);
+const pgSchema = process.env.BENCH_DATABASE_URL
+  ? await benchSchema(process.env.BENCH_DATABASE_URL)
+  : undefined;
+const secret = randomBytes(32).toString("hex");
+const webhookSecret = `whsec_${randomBytes(32).toString("base64")}`;
+const env = {
+  ...process.env,
+  NODE_ENV: "production",
+  BUILD_DIR: buildDir,
+  DATABASE_URL: pgSchema?.url ?? `file:${dbFile}`,
+  PORT: String(port),
+  HOST: host,
+  BASE_URL: base,
+  SESSION_SECRET: secret,
+  TASK_WEBHOOK_SECRET: webhookSecret,
+  SUPER_ADMIN_EMAIL: "bench@bench.test",
+  SUPER_ADMIN_PASSWORD: "bench-password-123",
+  LOG_LEVEL: "warn",
+};
+
+const db = createDb(env.DATABASE_URL);
+let owner: { id: string; cookie: string };
+let others: { id: string; cookie: string }[];
+try {
+  await migrateToLatest(db);
+  await seed(db, env);
+  const admin = await db
+    .selectFrom("user")
+    .select("id")
+    .where("email", "=", env.SUPER_ADMIN_EMAIL)
+    .executeTakeFirstOrThrow();
+  const cookie = createCookie("__session", { secrets: [secret], path: "/" });
+  owner = { id: admin.id, cookie: await sessionFor(db, admin.id, cookie) };
+  // Ten streams per user at most (MAX_STREAMS_PER_USER), so one user per ten streams.
+  others = await usersWithSessions(db, Math.ceil(max / 10), secret, "Other");
+} finally {
+  await db.destroy();
+}
+
+const server: ChildProcess = spawn(
+  process.execPath,
+  // BENCH_NODE_ARGS="--cpu-prof" profiles the server (the profile is written when it stops).
+  [
+    ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+    "--import",
+    "tsx",
+    "--import",
+    "./scripts/bench/sse-probe.mjs",
+    process.env.BENCH_SERVER ?? "server.ts",
+  ],
+  { env, stdio: ["ignore", "ignore", "inherit", "ipc"] },
+);
+const holders: ChildProcess[] = Array.from({ length: holderCount }, (_, i) =>
+  fork(new URL("./sse-holder.ts", import.meta.url).pathname, {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, SSE_HOLDER_ADDRESS: `127.0.0.${2 + i}` },
+  }),
+);
+process.on("exit", () => {
+  server.kill("SIGTERM");
+  for (const h of holders) h.kill();
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
+});
+process.on("SIGINT", () => process.exit(130));
+
+type Stats = { subscribers: number; rss: number; heapUsed: number };
+function stats(): Promise<Stats> {
+  return new Promise((resolve) => {
+    server.once("message", (m) => resolve(m as Stats));
+    server.send("sse-stats");
+  });
+}
+
+/** Webhook -> frame times measured inside the server since the last call (sse-probe.mjs). */
+function inServer(): Promise<number[]> {
+  return new Promise((resolve) => {
+    server.once("message", (m) => resolve((m as { inServer: number[] }).inServer));
+    server.send("sse-latency");
+  });
+}
+
+function ask<T extends HolderReport["type"]>(holder: ChildProcess, command: HolderCommand, reply: T) {
+  return new Promise<Extract<HolderReport, { type: T }>>((resolve) => {
+    const on = (m: HolderReport) => {
+      if (m.type !== reply) return;
+      holder.off("message", on);
+      resolve(m as Extract<HolderReport, { type: T }>);
+    };
+    holder.on("message", on);
+    holder.send(command);
+  });
+}
+
+/** Streams [from, to) of the other users, split over the holders; stream j belongs to user j/10. */
+async function openStreams(from: number, to: number, parallel: number) {
+  const started = performance.now();
+  const per = Math.ceil((to - from) / holders.length);
+  const reports = await Promise.all(
+    holders.map((holder, i) => {
+      const a = from + i * per;
+      const b = Math.min(to, a + per);
+      const cookies = Array.from(
+        { length: Math.max(0, b - a) },
+        (_, k) => others[Math.floor((a + k) / 10)]!.cookie,
+      );
+      return ask(holder, { type: "open", host, port, cookies, count: cookies.length, parallel }, "opened");
+    }),
+  );
+  const failed = reports.reduce((n, r) => n + r.failed, 0);
+  if (failed)
+    console.log(
+      `  ${failed} streams failed to open:`,
+      reports.map((r) => r.statuses),
+    );
+  return { ms: performance.now() - started, opened: reports.reduce((n, r) => n + r.count, 0) };
+}
+
+async function dropAll() {
+  await Promise.all(holders.map((h) => ask(h, { type: "drop" }, "dropped")));
+  const started = performance.now();
+  let left = (await stats()).subscribers;
+  while (left > 0 && performance.now() - started < 30_000) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = (await stats()).subscribers;
+  }
+  return { left, ms: performance.now() - started };
+}
+
+async function waitForHealth() {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the server did not become healthy");
+}
+
+const target = {
+  base,
+  ownerId: owner.id,
+  ownerCookie: owner.cookie,
+  webhookSecret,
+  db: () => createDb(env.DATABASE_URL),
+};
+async function stopServer() {
+  // The server first: its worker must not be mid-query when a PostgreSQL schema goes.
+  if (server.exitCode !== null) return;
+  const exited = new Promise((r) => server.once("exit", r));
+  server.kill("SIGTERM");
+  await exited;
+}
+
+type Measured = Delivery & { inServer: number[] };
+async function measure(count: number, intervalMs = 0): Promise<Measured> {
+  await inServer(); // drop what an earlier run left
+  const delivery = await measureDelivery(target, count, intervalMs);
+  return { ...delivery, inServer: await inServer() };
+}
+
+const ms = (n: number) => n.toFixed(2).padStart(6);
+function show(label: string, d: Measured, alone?: Measured) {
+  const [p50, p99] = [quantile(d.frame, 0.5), quantile(d.frame, 0.99)];
+  const ratio = alone
+    ? `  ${(p50 / quantile(alone.frame, 0.5)).toFixed(2)}x/${(p99 / quantile(alone.frame, 0.99)).toFixed(2)}x alone`
+    : "";
+  const server = d.inServer.length
+    ? `in server p50 ${ms(quantile(d.inServer, 0.5))} p99 ${ms(quantile(d.inServer, 0.99))}`
+    : "in server n/a";
+  console.log(
+    `${label.padEnd(37)} frame p50 ${ms(p50)} p99 ${ms(p99)} max ${ms(Math.max(...d.frame))} | ${server} | response p50 ${ms(quantile(d.response, 0.5))} ms${ratio}`,
+  );
+}
+
+await waitForHealth();
+console.log(
+  `build ./${buildDir}, ${pgSchema ? "PostgreSQL" : "SQLite"}, loopback, ${holders.length} client processes`,
+);
+await measure(20); // warm-up: the webhook route and the stream code run once before anything is measured
+const pause = () => new Promise((r) => setTimeout(r, Number(process.env.BENCH_SSE_PAUSE_MS ?? 0)));
+
+// Memory first, before hundreds of webhooks grow the heap: what the open streams cost, nothing else.
+const baseline = await stats();
+let opened = 0;
+let ok = true;
+for (const count of counts) {
+  const { ms: openMs } = await openStreams(opened, count, 100);
+  const added = count - opened;
+  opened = count;
+  await new Promise((r) => setTimeout(r, 2000));
+  const now = await stats();
+  const per = (key: "rss" | "heapUsed") => ((now[key] - baseline[key]) / 1024 / count).toFixed(1);
+  console.log(
+    `${String(count).padStart(5)} streams open (the last ${added} in ${(openMs / 1000).toFixed(1)} s): ${now.subscribers} subscribers, ${per("rss")} KB RSS per stream (${per("heapUsed")} KB JS heap)`,
+  );
+  ok &&= now.subscribers === count;
+  // A quiet window, e.g. for a heap snapshot (BENCH_NODE_ARGS=--heapsnapshot-signal=SIGUSR2).
+  await pause();
+}
+if (max > 0) {
+  const dropped = await dropAll();
+  console.log(`dropped every stream: subscribers back to ${dropped.left} in ${dropped.ms.toFixed(0)} ms`);
+  ok &&= dropped.left === 0;
+}
+
+console.log(`\nwebhook -> SSE: ${samples} back to back, ${paced} at one a second (ms)`);
+const aloneFast = await measure(samples);
+const alonePaced = await measure(paced, 1000);
+show("owner alone, back to back", aloneFast);
+show("owner alone, 1/s", alonePaced);
+opened = 0;
+for (const count of counts) {
+  await openStreams(opened, count, 100);
+  opened = count;
+  await new Promise((r) => setTimeout(r, 1000));
+  show(`+ ${count} other streams, back to back`, await measure(samples), aloneFast);
+  show(`+ ${count} other streams, 1/s`, await measure(paced, 1000), alonePaced);
+}
+if (max > 0) {
+  ok &&= (await dropAll()).left === 0;
+  // All at once: every holder starts all its connections together.
+  const burst = await openStreams(0, max, Math.ceil(max / holders.length));
+  const held = (await stats()).subscribers;
+  console.log(
+    `\n${max} streams opened at once: ${burst.opened} answered 200 in ${(burst.ms / 1000).toFixed(1)} s, ${held} subscribers`,
+  );
+  const again = await dropAll();
+  console.log(`dropped them abruptly: subscribers back to ${again.left} in ${again.ms.toFixed(0)} ms`);
+  ok &&= burst.opened === max && held === max && again.left === 0;
+}
+await stopServer();
+await pgSchema?.drop();
+if (!ok) console.error("FAILED: not every stream opened, or the subscriber count did not return to zero");
+process.exit(ok ? 0 : 1);
