@@ -1,0 +1,65 @@
+import http from "node:http";
+import type { BenchRequest, Endpoint } from "./endpoints";
+import { type Latency, latencyOf } from "./stats";
+
+// One keep-alive connection, as a browser tab reuses its own: the figure is the server's time per
+// request plus loopback, without a TCP handshake each time.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** Sends one request and reads the whole answer; resolves with its status and time to the last byte. */
+export function send(base: string, req: BenchRequest): Promise<{ status: number; ms: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const r = http.request(
+      `${base}${req.path}`,
+      {
+        method: req.method,
+        agent,
+        headers: { ...req.headers, ...(req.body ? { "Content-Length": Buffer.byteLength(req.body) } : {}) },
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          if (body.length < 2000) body += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, body }));
+        res.on("error", reject);
+      },
+    );
+    r.on("error", reject);
+    r.end(req.body);
+  });
+}
+
+/**
+ * p50/p95 of one request at a time, after a few warm-up requests: at most `samples` requests or
+ * `budgetMs`, whichever comes first, but never fewer than `minSamples` (slow pages get fewer).
+ * A status other than the expected one stops the bench: it would be measuring an error page.
+ */
+export async function sequentialLatency(
+  base: string,
+  endpoint: Endpoint,
+  opts: { samples: number; budgetMs?: number; warmup?: number; minSamples?: number },
+): Promise<Latency> {
+  const { budgetMs = 4000, warmup = 5, minSamples = 5 } = opts;
+  for (let i = 0; i < warmup; i++) await expectStatus(base, endpoint);
+  const times: number[] = [];
+  const started = performance.now();
+  while (
+    times.length < minSamples ||
+    (times.length < opts.samples && performance.now() - started < budgetMs)
+  ) {
+    times.push(await expectStatus(base, endpoint));
+  }
+  return latencyOf(times);
+}
+
+async function expectStatus(base: string, endpoint: Endpoint): Promise<number> {
+  const res = await send(base, endpoint.request());
+  if (res.status !== endpoint.expect)
+    throw new Error(
+      `${endpoint.name} answered ${res.status}, expected ${endpoint.expect}: ${res.body.slice(0, 300)}`,
+    );
+  return res.ms;
+}
