@@ -9,7 +9,13 @@ import { join } from "node:path";
 import { createDb } from "../db/connection";
 import { type BenchDatabase, databaseFor } from "./bench/databases";
 import { endpoints } from "./bench/endpoints";
-import { BENCH_ADMIN, benchFixtures, processingTasks, usersWithSessions } from "./bench/fixtures";
+import {
+  BENCH_ADMIN,
+  benchFixtures,
+  processingTasks,
+  tasksSettled,
+  usersWithSessions,
+} from "./bench/fixtures";
 import { heavyFigures, type StockApp, startStockIfPresent } from "./bench/heavy";
 import { sequentialLatency } from "./bench/latency";
 import { load } from "./bench/load";
@@ -80,16 +86,22 @@ async function measureSize(
       });
     }
     const figures: EndpointFigures[] = [];
-    const list = endpoints(fx, {
-      secret: webhookSecret,
-      // one task per request: the sequential ones, then as many as 10 connections could complete
-      taskIds: () => processingTasks(db, opts.samples + 10 + 2000 * opts.seconds),
-    });
+    const list = endpoints(
+      fx,
+      {
+        secret: webhookSecret,
+        // one task per request: the sequential ones, then as many as 10 connections could complete
+        taskIds: () => processingTasks(db, opts.samples + 10 + 2000 * opts.seconds),
+      },
+      () => tasksSettled(db, fx.owner.id),
+    );
     console.log(`\n${size}: measuring ${list.length} pages and endpoints`);
     for (const endpoint of list) {
+      // The previous endpoint has settled: a second writer now does not race a busy server.
       await endpoint.prepare?.();
       const one = await sequentialLatency(server.base, endpoint, { samples: opts.samples });
       const ten = await load(server.base, endpoint, 10, opts.seconds);
+      await endpoint.settle?.();
       figures.push({ name: endpoint.name, ...one, rps: ten.rps, bad: ten.bad });
     }
     const heavy = await heavyFigures(server.base, fx.owner.cookie, opts.seconds, stock);

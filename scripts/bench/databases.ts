@@ -94,7 +94,9 @@ export async function ensurePostgresTemplate(
   url: string,
 ): Promise<{ name: string; seeded: Seeded }> {
   const prefix = `bench_cache_${size}_`;
-  const name = `${prefix}${cacheKey()}`;
+  // PostgreSQL cuts names at 63 bytes: the hash goes first so a long migration name loses its tail instead.
+  const key = cacheKey();
+  const name = `${prefix}${key.slice(-10)}_${key.slice(0, -11)}`.slice(0, 63);
   const comment = await pgAdmin.databaseComment(url, name);
   const found = comment ? (JSON.parse(comment) as Seeded) : undefined;
   if (found && Date.now() - Date.parse(found.seededAt) < MAX_AGE_MS) return { name, seeded: found };

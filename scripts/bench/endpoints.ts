@@ -13,8 +13,10 @@ export type Endpoint = {
   name: string;
   expect: number;
   request(): BenchRequest;
-  /** Runs before the endpoint is measured (rows it needs that must not exist earlier). */
+  /** Runs right before the endpoint is measured (rows it needs, which the earlier figures must not see). */
   prepare?(): Promise<void>;
+  /** Runs after the endpoint was measured: waits for work it queued to finish. */
+  settle?(): Promise<void>;
 };
 
 const get = (name: string, path: string, cookie?: string): Endpoint => {
@@ -29,6 +31,7 @@ const get = (name: string, path: string, cookie?: string): Endpoint => {
 export function endpoints(
   fx: Fixtures,
   webhook: { secret: string; taskIds: () => Promise<string[]> },
+  tasksSettled: () => Promise<void>,
 ): Endpoint[] {
   const c = fx.owner.cookie;
   return [
@@ -52,7 +55,7 @@ export function endpoints(
     get("GET /api/tasks", "/api/tasks", c),
     get("GET /api/tasks/:id", `/api/tasks/${fx.taskId}`, c),
     get("GET /api/notifications", "/api/notifications", c),
-    postTask(c),
+    { ...postTask(c), settle: tasksSettled },
     completions(webhook),
   ];
 }

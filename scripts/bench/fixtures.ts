@@ -102,10 +102,14 @@ async function plainUser(db: Kysely<Database>, name: string, ts: string): Promis
 
 /**
  * `count` tasks in `processing` for a user of their own, for the webhook to complete one per request.
- * Written after the server started: the in-process runner fails interrupted tasks only at start.
+ * Written once the server runs (the in-process runner fails interrupted tasks at start) and is idle:
+ * a second SQLite writer while the server is busy makes its transactions fail with
+ * SQLITE_BUSY_SNAPSHOT. Their heartbeat is dated an hour ahead, so PostgreSQL's stalled-task sweep
+ * leaves them alone for the run.
  */
 export async function processingTasks(db: Kysely<Database>, count: number): Promise<string[]> {
   const ts = new Date().toISOString();
+  const heartbeat = new Date(Date.now() + 3_600_000).toISOString();
   const userId = await plainUser(db, "Webhook Bench", ts);
   const ids = Array.from({ length: count }, () => randomUUID());
   await db.transaction().execute((trx) =>
@@ -121,10 +125,30 @@ export async function processingTasks(db: Kysely<Database>, count: number): Prom
         ["created_at", "timestamptz"],
         ["updated_at", "timestamptz"],
       ],
-      ids.map((id) => [id, "report.generate", "processing", userId, "{}", ts, ts]),
+      ids.map((id) => [id, "report.generate", "processing", userId, "{}", ts, heartbeat]),
     ),
   );
   return ids;
+}
+
+/**
+ * Waits until none of `userId`'s tasks is pending or running: task creation leaves work queued
+ * behind it (each task also calls the webhook back), which must not slow the next figure.
+ */
+export async function tasksSettled(db: Kysely<Database>, userId: string, timeoutMs = 120_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const open = await db
+      .selectFrom("task")
+      .select("id")
+      .where("user_id", "=", userId)
+      .where("status", "in", ["pending", "processing"])
+      .limit(1)
+      .executeTakeFirst();
+    if (!open) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  console.warn(`tasks still open after ${timeoutMs / 1000} s; measuring on`);
 }
 
 /** Users with a live session each, written straight to the database; returns their Cookie headers. */
