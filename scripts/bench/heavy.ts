@@ -33,6 +33,7 @@ export async function heavyFigures(
   cookie: string,
   seconds: number,
   stock: StockApp | undefined,
+  idle: () => Promise<unknown>,
 ): Promise<HeavyFigures[]> {
   const stockResource = plain("stock resource route", stock?.resourcePath ?? "/api/ping");
   const stockPage = plain("stock empty page", stock?.pagePath ?? "/");
@@ -46,6 +47,7 @@ export async function heavyFigures(
   const out: HeavyFigures[] = [];
   for (const [endpoint, stockEndpoint] of runs) {
     const app = await load(base, endpoint, 50, seconds);
+    await idle();
     const theirs = stock ? await load(stock.base, stockEndpoint, 50, seconds) : undefined;
     out.push({
       name: endpoint.name,

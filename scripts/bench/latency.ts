@@ -32,50 +32,51 @@ export function send(
   });
 }
 
+export type Case = { base: string; endpoint: Endpoint };
+
 /**
- * p50/p95 of one request at a time, after up to `warmup` requests (2 s at most): at most `samples` requests or
- * `budgetMs`, whichever comes first, but never fewer than `minSamples` (slow pages get fewer).
- * A status other than the expected one stops the bench: it would be measuring an error page.
+ * p50/p95 of one request at a time for the same endpoint on several servers (one per data size),
+ * taken in turns: one request to each server, then the next round. Each server's samples are then
+ * taken over the same seconds as the others', so the machine's other load (it is shared) weighs
+ * on every size alike and their ratio holds. After up to `warmup` requests each (2 s at most), a
+ * server gets at most `samples` requests or `budgetMs` of its own time, but never fewer than
+ * `minSamples` (a slow page gets few). A status other than the expected one stops the bench: it
+ * would be measuring an error page.
  */
-export async function sequentialLatency(
-  base: string,
-  endpoint: Endpoint,
+export async function pairedLatency(
+  cases: Case[],
   opts: { samples: number; budgetMs?: number; warmup?: number; minSamples?: number },
-): Promise<Latency> {
+): Promise<Latency[]> {
   const { budgetMs = 4000, warmup = 5, minSamples = 5 } = opts;
-  // One keep-alive connection, as a browser tab reuses its own: the figure is the server's time per
-  // request plus loopback, without a TCP handshake each time. One per figure: a socket kept from
-  // an earlier size's server (on the same port, since stopped) would be reset.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  // One keep-alive connection per server, as a browser tab reuses its own: the figure is the
+  // server's time plus loopback, without a handshake each time. New ones per figure: a socket kept
+  // from a server since stopped would be reset.
+  const agents = cases.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
   try {
-    return await measure(base, endpoint, agent, { budgetMs, warmup, minSamples, samples: opts.samples });
+    for (const [i, c] of cases.entries()) {
+      const warming = performance.now();
+      for (let n = 0; n < warmup && (n === 0 || performance.now() - warming < 2000); n++)
+        await expectStatus(c, agents[i]!);
+    }
+    const times: number[][] = cases.map(() => []);
+    const spent = cases.map(() => 0);
+    const wants = (i: number) =>
+      times[i]!.length < minSamples || (times[i]!.length < opts.samples && spent[i]! < budgetMs);
+    while (cases.some((_, i) => wants(i))) {
+      for (const [i, c] of cases.entries()) {
+        if (!wants(i)) continue;
+        const ms = await expectStatus(c, agents[i]!);
+        times[i]!.push(ms);
+        spent[i]! += ms;
+      }
+    }
+    return times.map(latencyOf);
   } finally {
-    agent.destroy();
+    for (const agent of agents) agent.destroy();
   }
 }
 
-async function measure(
-  base: string,
-  endpoint: Endpoint,
-  agent: http.Agent,
-  opts: { samples: number; budgetMs: number; warmup: number; minSamples: number },
-): Promise<Latency> {
-  const { budgetMs, warmup, minSamples } = opts;
-  const warming = performance.now();
-  for (let i = 0; i < warmup && (i === 0 || performance.now() - warming < 2000); i++)
-    await expectStatus(base, endpoint, agent);
-  const times: number[] = [];
-  const started = performance.now();
-  while (
-    times.length < minSamples ||
-    (times.length < opts.samples && performance.now() - started < budgetMs)
-  ) {
-    times.push(await expectStatus(base, endpoint, agent));
-  }
-  return latencyOf(times);
-}
-
-async function expectStatus(base: string, endpoint: Endpoint, agent: http.Agent): Promise<number> {
+async function expectStatus({ base, endpoint }: Case, agent: http.Agent): Promise<number> {
   const res = await send(base, endpoint.request(), agent);
   if (res.status !== endpoint.expect)
     throw new Error(

@@ -37,7 +37,8 @@ export function benchOptions(env = process.env, argv = process.argv.slice(2)): B
   return {
     buildDir: env.BUILD_DIR || "build",
     port,
-    stockPort: Number(env.BENCH_STOCK_PORT || port + 1),
+    // one port per size (three at most), then the stock app
+    stockPort: Number(env.BENCH_STOCK_PORT || port + 3),
     seconds: Number(env.BENCH_SECONDS || 5),
     samples: Number(env.BENCH_SAMPLES || 50),
     sizes: parseSizes(env.BENCH_SIZES),

@@ -93,31 +93,38 @@ export function sizeTable(result: SizeResult, empty: SizeResult | undefined): st
   return lines.join("\n");
 }
 
+const curveWidths = (run: BenchRun) => [NAME_WIDTH, ...run.sizes.map(() => 22)];
+
+export function curveHeader(run: BenchRun): string {
+  return pad(["p50 ms (x empty), req/s at 10", ...run.sizes.map((s) => s.size)], curveWidths(run));
+}
+
+/** One endpoint across the sizes; `flagged` counts its cells over a limit (marked "!"). */
+export function curveRow(run: BenchRun, name: string): { line: string; flagged: number } {
+  const empty = baselineOf(run);
+  const base = empty?.endpoints.find((e) => e.name === name);
+  let flagged = 0;
+  const cells = run.sizes.map((s) => {
+    const fig = s.endpoints.find((e) => e.name === name);
+    if (!fig) return "-";
+    const bad = flagsFor(fig, base).length > 0;
+    if (bad) flagged++;
+    const grew = s === empty ? "" : ` (${times(ratio(fig.p50, base?.p50))})`;
+    return `${bad ? "!" : ""}${ms(fig.p50)}${grew}, ${rps(fig.rps)}`;
+  });
+  return { line: pad([name, ...cells], curveWidths(run)), flagged };
+}
+
 /** Every endpoint's p50 (and req/s) across the sizes: the curve the issue asks for. */
 export function curveTable(run: BenchRun): string {
-  const empty = baselineOf(run);
-  const names = unique(run.sizes.flatMap((s) => s.endpoints.map((e) => e.name)));
-  const widths = [NAME_WIDTH, ...run.sizes.map(() => 22)];
-  const head = ["p50 ms (x empty), req/s at 10", ...run.sizes.map((s) => s.size)];
-  const lines = [pad(head, widths)];
-  let flagged = 0;
-  for (const name of names) {
-    const base = empty?.endpoints.find((e) => e.name === name);
-    const cells = run.sizes.map((s) => {
-      const fig = s.endpoints.find((e) => e.name === name);
-      if (!fig) return "-";
-      const bad = flagsFor(fig, base).length > 0;
-      if (bad) flagged++;
-      const grew = s === empty ? "" : ` (${times(ratio(fig.p50, base?.p50))})`;
-      return `${bad ? "!" : ""}${ms(fig.p50)}${grew}, ${rps(fig.rps)}`;
-    });
-    lines.push(pad([name, ...cells], widths));
-  }
-  lines.push(
+  const rows = unique(run.sizes.flatMap((s) => s.endpoints.map((e) => e.name))).map((n) => curveRow(run, n));
+  const flagged = rows.reduce((sum, r) => sum + r.flagged, 0);
+  return [
+    curveHeader(run),
+    ...rows.map((r) => r.line),
     "",
     `! marks ${flagged} figure(s) over ${P50_LIMIT_MS} ms p50 or over ${GROWTH_LIMIT}x the empty database`,
-  );
-  return lines.join("\n");
+  ].join("\n");
 }
 
 /** The README's table: the same curve in Markdown, flagged cells in bold. */
