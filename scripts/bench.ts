@@ -8,13 +8,22 @@
 // turns, so the ratio between sizes is taken over the same seconds: on a shared machine the load of
 // other work moves the absolute figures far more than the sizes do.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { heavyFigures, type StockApp, startStockIfPresent } from "./bench/heavy";
 import { pairedLatency } from "./bench/latency";
 import { load } from "./bench/load";
 import { type BenchOptions, benchOptions } from "./bench/options";
 import { writeReadmeTable } from "./bench/readme-table";
-import { type BenchRun, curveHeader, curveRow, curveTable, type SizeResult, sizeTable } from "./bench/report";
+import {
+  type BenchRun,
+  curveHeader,
+  curveRow,
+  curveTable,
+  machineNote,
+  type SizeResult,
+  sizeTable,
+} from "./bench/report";
 import { waitIdle } from "./bench/server";
 import { sseFigures } from "./bench/sse-figures";
 import { openTarget, rowsLabel, type Target } from "./bench/target";
@@ -33,6 +42,7 @@ async function main(options: BenchOptions, targets: Target[], stock: StockApp | 
     seconds: options.seconds,
     sizes: [],
   };
+  const loadAtStart = loadavg()[0]!;
   console.log(
     `build ./${options.buildDir}, ${run.database}, loopback, one Node process per size; ` +
       `${options.seconds} s of load per figure${stock ? "" : "; no stock app (scripts/bench/stock.ts is missing)"}`,
@@ -93,6 +103,8 @@ async function main(options: BenchOptions, targets: Target[], stock: StockApp | 
   const empty = results.find((s) => s.size === "empty");
   for (const result of results) console.log(`\n${sizeTable(result, empty)}`);
   console.log(`\n== the curve ==\n${curveTable(run)}`);
+  run.machine = { load: [loadAtStart, loadavg()[0]!], cores: cpus().length };
+  console.log(`\n${machineNote(run)}`);
   mkdirSync(options.cacheDir, { recursive: true });
   const saved = join(options.cacheDir, "last.json");
   writeFileSync(saved, JSON.stringify(run, null, 2));

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cacheKey } from "./cache-key";
 import { parseSizes } from "./options";
-import { END, replaceSection, START } from "./readme-table";
+import { END, readmeSection, replaceSection, START } from "./readme-table";
 import {
   type BenchRun,
   curveTable,
@@ -116,6 +116,12 @@ describe("report", () => {
       "|---|---|",
       "| `GET /dashboard` | 50.0/s, 0.25x stock, 3 over 2 s |",
     ]);
+  });
+
+  it("says how loaded the machine was", () => {
+    expect(readmeSection({ ...run, machine: { load: [10.31, 11.54], cores: 2 } })).toMatch(
+      /^Measured 2026-01-02 on SQLite \(load average 10\.3 then 11\.5 on 2 cores\), 5 s of load/,
+    );
   });
 
   it("replaces only the README's text between the markers", () => {

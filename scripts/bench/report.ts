@@ -42,7 +42,16 @@ export type BenchRun = {
   sizes: SizeResult[];
   /** the SSE figures' lines, measured on the first size */
   sse?: string[];
+  /** the machine's one-minute load average at the start and the end, and its cores */
+  machine?: { load: [number, number]; cores: number };
 };
+
+/** "load average 10.3 then 11.5 on 2 cores": how shared the machine was while the figures were taken. */
+export function machineNote(run: BenchRun): string {
+  if (!run.machine) return "";
+  const [start, end] = run.machine.load;
+  return `load average ${start.toFixed(1)} then ${end.toFixed(1)} on ${run.machine.cores} cores`;
+}
 
 const ms = (n: number) => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(1)) : "-");
 const times = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}x` : "-");
