@@ -6,8 +6,10 @@ import { seed } from "../app/server/seed.server";
 import { createDb, dialectOf } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import type { Database } from "../db/schema";
+import * as activity from "./bulk/activity";
+import { type BulkContext, seededRandom } from "./bulk/context";
 import { insertRows, withBulkLoadSettings } from "./bulk/insert-rows";
-import * as gen from "./bulk/rows";
+import * as people from "./bulk/people";
 import { type BulkSpec, isSizeName, SIZES, specFor } from "./bulk/sizes";
 import { loadDotEnv } from "./dotenv";
 
@@ -40,10 +42,10 @@ export async function seedBulk(
     .select(["user.id", "user.email"])
     .orderBy("user.created_at")
     .executeTakeFirstOrThrow(() => new Error("no super admin: seed the database first"));
-  const ctx: gen.BulkContext = {
+  const ctx: BulkContext = {
     spec,
     now: Date.now(),
-    random: gen.seededRandom(options.randomSeed ?? 1),
+    random: seededRandom(options.randomSeed ?? 1),
     owner,
     roles: { user: roleId("user"), manager: roleId("manager"), admin: roleId("admin") },
     userIds: [],
@@ -52,16 +54,16 @@ export async function seedBulk(
   };
   // Order matters: later tables reference the ids earlier ones collected.
   const loads = [
-    gen.users,
-    gen.userRoles,
-    gen.teams,
-    gen.teamMembers,
-    gen.sessions,
-    gen.auditRows,
-    gen.tasks,
-    gen.mails,
-    gen.broadcasts,
-    gen.notifications,
+    people.users,
+    people.userRoles,
+    people.teams,
+    people.teamMembers,
+    people.sessions,
+    activity.auditRows,
+    activity.tasks,
+    activity.mails,
+    activity.broadcasts,
+    activity.notifications,
   ];
   const rows: Record<string, number> = {};
   await withBulkLoadSettings(db, () =>

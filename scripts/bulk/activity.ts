@@ -1,76 +1,19 @@
 import { randomUUID } from "node:crypto";
-import type { Column, Row } from "./insert-rows";
-import type { BulkSpec } from "./sizes";
+import {
+  AGENTS,
+  type BulkContext,
+  DAY,
+  DEPARTMENTS,
+  emailOf,
+  ip,
+  iso,
+  pick,
+  spread,
+  type TableLoad,
+} from "./context";
 
-const DAY = 86_400_000;
+// What the people did over 90 days: the audit log, tasks, mail, broadcasts and their notifications.
 
-/** What every generator needs: the spec, one clock, a repeatable random source, the ids made so far. */
-export type BulkContext = {
-  spec: BulkSpec;
-  now: number;
-  random: () => number;
-  owner: { id: string; email: string };
-  roles: { user: string; manager: string; admin: string };
-  userIds: string[];
-  teamIds: string[];
-  broadcastIds: string[];
-};
-
-export type TableLoad = { table: string; columns: readonly Column[]; rows: () => Iterable<Row> };
-
-/** mulberry32: the same data on every run, so two runs of the bench read the same rows. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const FIRST = [
-  "Ada",
-  "Ben",
-  "Chloe",
-  "Dmitri",
-  "Elena",
-  "Farid",
-  "Grace",
-  "Hiro",
-  "Ines",
-  "Jonas",
-  "Kemi",
-  "Luca",
-];
-const LAST = [
-  "Okafor",
-  "Smith",
-  "Nakamura",
-  "García",
-  "Müller",
-  "Rossi",
-  "Kowalski",
-  "Dubois",
-  "Silva",
-  "Novak",
-];
-const DEPARTMENTS = [
-  "Support",
-  "Sales",
-  "Engineering",
-  "Finance",
-  "Operations",
-  "Marketing",
-  "Legal",
-  "People",
-];
-const AGENTS = [
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
-  "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15",
-  "Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0",
-];
 // Weighted like a working company's log: mostly sign-ins, then edits.
 const ACTIONS: [action: string, weight: number][] = [
   ["auth.login.succeeded", 50],
@@ -86,103 +29,6 @@ const ACTIONS: [action: string, weight: number][] = [
 ];
 const ACTION_TABLE = ACTIONS.flatMap(([a, w]) => Array<string>(w).fill(a));
 const TASK_TYPES = ["report.generate", "report.generate", "report.generate", "users.export", "audit.export"];
-
-const pick = <T>(ctx: BulkContext, list: readonly T[]): T => list[Math.floor(ctx.random() * list.length)]!;
-const iso = (ms: number) => new Date(ms).toISOString();
-const emailOf = (n: number) => `person${n}@bulk.test`;
-const ip = (ctx: BulkContext) => `198.51.100.${1 + Math.floor(ctx.random() * 200)}`;
-/** Spread `n` of `count` evenly, oldest first, over the last `days` days (rows arrive in time order). */
-const spread = (ctx: BulkContext, n: number, count: number, days: number) =>
-  ctx.now - days * DAY + Math.floor(((n + ctx.random()) * days * DAY) / Math.max(1, count));
-
-export function users(ctx: BulkContext): TableLoad {
-  return {
-    table: "user",
-    columns: [
-      ["id"],
-      ["name"],
-      ["email"],
-      ["email_verified", "integer"],
-      ["status"],
-      ["last_login_at", "timestamptz"],
-      ["created_at", "timestamptz"],
-      ["updated_at", "timestamptz"],
-    ],
-    *rows() {
-      const count = ctx.spec.users;
-      for (let n = 0; n < count; n++) {
-        const id = randomUUID();
-        ctx.userIds.push(id);
-        const created = spread(ctx, n, count, 730);
-        const verified = n % 4 !== 0;
-        const login = verified ? Math.max(created, ctx.now - Math.floor(ctx.random() * 90 * DAY)) : null;
-        const name = `${pick(ctx, FIRST)} ${pick(ctx, LAST)}`;
-        yield [
-          id,
-          name,
-          emailOf(n),
-          verified ? 1 : 0,
-          n % 20 === 0 ? "disabled" : "active",
-          login && iso(login),
-          iso(created),
-          iso(created),
-        ];
-      }
-    },
-  };
-}
-
-export function userRoles(ctx: BulkContext): TableLoad {
-  return {
-    table: "user_role",
-    columns: [["user_id"], ["role_id"]],
-    *rows() {
-      for (const [n, id] of ctx.userIds.entries()) {
-        yield [id, n % 100 === 1 ? ctx.roles.admin : n % 3 === 0 ? ctx.roles.manager : ctx.roles.user];
-      }
-    },
-  };
-}
-
-export function teams(ctx: BulkContext): TableLoad {
-  return {
-    table: "team",
-    columns: [
-      ["id"],
-      ["name"],
-      ["description"],
-      ["created_at", "timestamptz"],
-      ["updated_at", "timestamptz"],
-    ],
-    *rows() {
-      for (let n = 0; n < ctx.spec.teams; n++) {
-        const id = randomUUID();
-        ctx.teamIds.push(id);
-        const dept = DEPARTMENTS[n % DEPARTMENTS.length]!;
-        const name = n === 0 ? "All hands" : `${dept} ${Math.floor(n / DEPARTMENTS.length) + 1}`;
-        const ts = iso(spread(ctx, n, ctx.spec.teams, 700));
-        yield [id, name, `${dept}: the people who run it day to day.`, ts, ts];
-      }
-    },
-  };
-}
-
-/** Everyone is in one team (the first member of each leads it); every tenth person is also in "All hands". */
-export function teamMembers(ctx: BulkContext): TableLoad {
-  return {
-    table: "team_member",
-    columns: [["team_id"], ["user_id"], ["team_role"], ["created_at", "timestamptz"]],
-    *rows() {
-      const teamCount = ctx.teamIds.length;
-      for (const [n, userId] of ctx.userIds.entries()) {
-        const ts = iso(spread(ctx, n, ctx.userIds.length, 700));
-        const team = n % teamCount;
-        yield [ctx.teamIds[team]!, userId, n < teamCount ? "lead" : "member", ts];
-        if (team !== 0 && n % 10 === 0) yield [ctx.teamIds[0]!, userId, "member", ts];
-      }
-    },
-  };
-}
 
 function auditDetails(ctx: BulkContext, action: string, n: number): string | null {
   switch (action) {
@@ -436,38 +282,6 @@ export function notifications(ctx: BulkContext): TableLoad {
             ts,
           ];
         }
-      }
-    },
-  };
-}
-
-export function sessions(ctx: BulkContext): TableLoad {
-  return {
-    table: "session",
-    columns: [
-      ["id"],
-      ["user_id"],
-      ["data"],
-      ["ip"],
-      ["user_agent"],
-      ["created_at", "timestamptz"],
-      ["last_seen_at", "timestamptz"],
-      ["expires_at", "timestamptz"],
-    ],
-    *rows() {
-      for (let n = 0; n < ctx.spec.sessions; n++) {
-        const seen = ctx.now - Math.floor(ctx.random() * 7 * DAY);
-        const userId = ctx.userIds[(n * 10 + 2) % ctx.userIds.length]!;
-        yield [
-          randomUUID(),
-          userId,
-          "{}",
-          ip(ctx),
-          pick(ctx, AGENTS),
-          iso(seen - DAY),
-          iso(seen),
-          iso(seen + 30 * DAY),
-        ];
       }
     },
   };
