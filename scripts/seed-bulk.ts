@@ -1,77 +1,112 @@
-import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+// npm run db:seed:bulk [SIZE | USERS AUDITS TASKS]: realistic volume on top of the seed, for the
+// bench and for trying pages at scale. Rows go through ordinary INSERTs (constraints and triggers
+// run as for the app's own writes), many rows per statement, in one transaction.
+import { type Kysely, sql } from "kysely";
 import { seed } from "../app/server/seed.server";
-import { createDb } from "../db/connection";
+import { createDb, dialectOf } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import type { Database } from "../db/schema";
+import * as activity from "./bulk/activity";
+import { type BulkContext, seededRandom } from "./bulk/context";
+import { insertRows, withBulkLoadSettings } from "./bulk/insert-rows";
+import * as people from "./bulk/people";
+import { type BulkSpec, isSizeName, SIZES, specFor } from "./bulk/sizes";
 import { loadDotEnv } from "./dotenv";
 
-const ACTIONS = [
-  "auth.login.succeeded",
-  "auth.login.failed",
-  "user.update",
-  "settings.update",
-  "team.member.add",
-];
+export { type BulkSpec, SIZES, specFor };
 
-/** Adds `users` users (a third of them managers) and `audits` audit rows spread over 90 days. */
-export async function seedBulk(db: Kysely<Database>, users = 10_000, audits = 100_000) {
+export type BulkReport = { rows: Record<string, number>; ms: number };
+
+/**
+ * Adds `spec`'s users, teams, audit rows, tasks, mail log, broadcasts with their notifications and
+ * sessions to a seeded database. The seeded super admin owns a share of the tasks and receives every
+ * broadcast, as the person the bench signs in as. Timestamps spread over the last 90 days (users
+ * over two years), ending now.
+ */
+export async function seedBulk(
+  db: Kysely<Database>,
+  spec: BulkSpec = SIZES["10k"],
+  options: { randomSeed?: number; onTable?: (table: string, rows: number, ms: number) => void } = {},
+): Promise<BulkReport> {
+  const started = performance.now();
   const roles = await db.selectFrom("role").select(["id", "name"]).execute();
-  const managerId = roles.find((r) => r.name === "manager")!.id;
-  const userId = roles.find((r) => r.name === "user")!.id;
-  const now = Date.now();
-  const ids: string[] = [];
-  await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < users; i += 500) {
-      const batch = Array.from({ length: Math.min(500, users - i) }, (_, j) => {
-        const n = i + j;
-        const id = randomUUID();
-        ids.push(id);
-        const ts = new Date(now - n * 60_000).toISOString();
-        return {
-          id,
-          name: `Person ${n}`,
-          email: `person${n}@bulk.test`,
-          email_verified: n % 4 ? 1 : 0,
-          status: (n % 20 ? "active" : "disabled") as "active" | "disabled",
-          created_at: ts,
-          updated_at: ts,
-        };
-      });
-      await trx.insertInto("user").values(batch).execute();
-      await trx
-        .insertInto("user_role")
-        .values(batch.map((u, j) => ({ user_id: u.id, role_id: (i + j) % 3 ? userId : managerId })))
-        .execute();
-    }
-    for (let i = 0; i < audits; i += 1000) {
-      const batch = Array.from({ length: Math.min(1000, audits - i) }, (_, j) => {
-        const n = i + j;
-        return {
-          id: randomUUID(),
-          actor_id: ids[n % ids.length] ?? null,
-          actor_email: `person${n % users}@bulk.test`,
-          action: ACTIONS[n % ACTIONS.length]!,
-          target_type: "user",
-          target_id: ids[(n * 7) % ids.length] ?? null,
-          details: JSON.stringify({ before: { n }, after: { n: n + 1 } }),
-          ip: "198.51.100.1",
-          user_agent: "bulk",
-          created_at: new Date(now - (n * 90 * 86_400_000) / audits).toISOString(),
-        };
-      });
-      await trx.insertInto("audit_log").values(batch).execute();
-    }
-  });
+  const roleId = (name: string) => {
+    const role = roles.find((r) => r.name === name);
+    if (!role) throw new Error(`role ${name} is missing: seed the database first`);
+    return role.id;
+  };
+  const owner = await db
+    .selectFrom("user")
+    .innerJoin("user_role", "user_role.user_id", "user.id")
+    .where("user_role.role_id", "=", roleId("super_admin"))
+    .select(["user.id", "user.email"])
+    .orderBy("user.created_at")
+    .executeTakeFirstOrThrow(() => new Error("no super admin: seed the database first"));
+  const ctx: BulkContext = {
+    spec,
+    now: Date.now(),
+    random: seededRandom(options.randomSeed ?? 1),
+    owner,
+    roles: { user: roleId("user"), manager: roleId("manager"), admin: roleId("admin") },
+    userIds: [],
+    teamIds: [],
+    broadcastIds: [],
+  };
+  // Order matters: later tables reference the ids earlier ones collected.
+  const loads = [
+    people.users,
+    people.userRoles,
+    people.teams,
+    people.teamMembers,
+    people.sessions,
+    activity.auditRows,
+    activity.tasks,
+    activity.mails,
+    activity.broadcasts,
+    activity.notifications,
+  ];
+  const rows: Record<string, number> = {};
+  await withBulkLoadSettings(db, () =>
+    db.transaction().execute(async (trx) => {
+      for (const load of loads) {
+        const { table, columns, rows: make } = load(ctx);
+        const t = performance.now();
+        rows[table] = (rows[table] ?? 0) + (await insertRows(trx, table, columns, make()));
+        options.onTable?.(table, rows[table], performance.now() - t);
+      }
+    }),
+  );
+  // PostgreSQL's autovacuum would analyze the new rows within a minute or so; done now so the
+  // planner's choices do not depend on how soon a run follows the load. SQLite's statistics are
+  // left to what the application does with its database, as on a production file.
+  if (dialectOf(db as Kysely<unknown>) === "postgres") await sql`analyze`.execute(db);
+  return { rows, ms: performance.now() - started };
+}
+
+/** `10k`, `100k`, or three numbers (users, audit rows, tasks). */
+export function parseSizeArgs(args: string[]): BulkSpec {
+  const [first] = args;
+  if (first && isSizeName(first)) {
+    const spec = SIZES[first];
+    if (!spec) throw new Error("`empty` is the seed alone: run npm run db:seed");
+    return spec;
+  }
+  const [users = 10_000, audits = users * 10, tasks = audits] = args.map(Number);
+  if (![users, audits, tasks].every((n) => Number.isInteger(n) && n >= 0))
+    throw new Error("usage: npm run db:seed:bulk [10k | 100k | USERS AUDITS TASKS]");
+  return specFor(users, audits, tasks);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   loadDotEnv();
+  const spec = parseSizeArgs(process.argv.slice(2));
   const db = createDb(process.env.DATABASE_URL ?? "file:./data/app.db");
   await migrateToLatest(db);
   await seed(db, process.env);
-  const t = Date.now();
-  await seedBulk(db, Number(process.argv[2] ?? 10_000), Number(process.argv[3] ?? 100_000));
-  console.log(`bulk data written in ${Date.now() - t} ms`);
+  const report = await seedBulk(db, spec, {
+    onTable: (table, n, ms) =>
+      console.log(`${table.padEnd(14)} ${String(n).padStart(9)} rows  ${ms.toFixed(0)} ms`),
+  });
+  console.log(`bulk data written in ${(report.ms / 1000).toFixed(1)} s`);
   await db.destroy();
 }

@@ -1,12 +1,13 @@
 // The few parts of autocannon's API the benchmark uses (the package ships no types).
 declare module "autocannon" {
-  type Options = {
+  type Request = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
+  type Options = Request & {
     url: string;
     connections?: number;
     duration?: number;
-    method?: string;
-    headers?: Record<string, string>;
-    body?: string;
+    /** seconds before a request counts as timed out (and its connection is dropped) */
+    timeout?: number;
+    requests?: (Request & { setupRequest?: (req: Request) => Request })[];
   };
   type Histogram = { average: number; p50: number; p99: number; max: number };
   export type Result = {
@@ -17,5 +18,11 @@ declare module "autocannon" {
     non2xx: number;
     "2xx": number;
   };
-  export default function autocannon(options: Options): Promise<Result>;
+  export type Instance = PromiseLike<Result> & {
+    on(
+      event: "response",
+      listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
+    ): void;
+  };
+  export default function autocannon(options: Options): Instance;
 }

@@ -2,30 +2,163 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { createCookie } from "react-router";
 import type { Database } from "../../db/schema";
+import { insertRows } from "../bulk/insert-rows";
+
+/** The super admin every bench database is seeded with; the bench signs in as this person. */
+export const BENCH_ADMIN = { email: "bench@bench.test", password: "bench-password-123" };
+
+/** What the measured URLs point at: bulk rows when the size has them, small stand-ins on the empty database. */
+export type Fixtures = {
+  owner: { id: string; cookie: string };
+  /** a user whose detail page is measured */
+  userId: string;
+  /** a team whose page is measured: the largest one */
+  teamId: string;
+  /** one of the owner's tasks */
+  taskId: string;
+};
+
+const sessionCookie = (secret: string) => createCookie("__session", { secrets: [secret], path: "/" });
+
+export async function benchFixtures(db: Kysely<Database>, secret: string): Promise<Fixtures> {
+  const ts = new Date().toISOString();
+  const admin = await db
+    .selectFrom("user")
+    .select("id")
+    .where("email", "=", BENCH_ADMIN.email)
+    .executeTakeFirstOrThrow();
+  const owner = { id: admin.id, cookie: await sessionFor(db, admin.id, sessionCookie(secret)) };
+
+  const users = await db
+    .selectFrom("user")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  const bulkUser = await db
+    .selectFrom("user")
+    .select("id")
+    .where("email", "=", `person${Math.floor(Number(users.n) / 2)}@bulk.test`)
+    .executeTakeFirst();
+  const userId = bulkUser?.id ?? (await plainUser(db, "Bench Person", ts));
+
+  const bigTeam = await db.selectFrom("team").select("id").where("name", "=", "All hands").executeTakeFirst();
+  let teamId = bigTeam?.id;
+  if (!teamId) {
+    teamId = randomUUID();
+    await db
+      .insertInto("team")
+      .values({ id: teamId, name: "Bench team", description: "", created_at: ts, updated_at: ts })
+      .execute();
+    await db
+      .insertInto("team_member")
+      .values({ team_id: teamId, user_id: admin.id, team_role: "lead", created_at: ts })
+      .execute();
+  }
+
+  const task = await db
+    .selectFrom("task")
+    .select("id")
+    .where("user_id", "=", admin.id)
+    .orderBy("created_at", "desc")
+    .executeTakeFirst();
+  let taskId = task?.id;
+  if (!taskId) {
+    taskId = randomUUID();
+    await db
+      .insertInto("task")
+      .values({
+        id: taskId,
+        type: "report.generate",
+        status: "completed",
+        user_id: admin.id,
+        payload: JSON.stringify({ durationMs: 0 }),
+        result: JSON.stringify({ title: "System report" }),
+        created_at: ts,
+        updated_at: ts,
+        completed_at: ts,
+      })
+      .execute();
+  }
+  return { owner, userId, teamId, taskId };
+}
+
+async function plainUser(db: Kysely<Database>, name: string, ts: string): Promise<string> {
+  const id = randomUUID();
+  const role = await db.selectFrom("role").select("id").where("name", "=", "user").executeTakeFirstOrThrow();
+  await db
+    .insertInto("user")
+    .values({
+      id,
+      name,
+      email: `${name.toLowerCase().replaceAll(" ", "-")}-${id.slice(0, 6)}@bench.test`,
+      email_verified: 1,
+      password_hash: null,
+      created_at: ts,
+      updated_at: ts,
+    })
+    .execute();
+  await db.insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
+  return id;
+}
+
+/**
+ * `count` tasks in `processing` for a user of their own, for the webhook to complete one per request.
+ * Written once the server runs (the in-process runner fails interrupted tasks at start) and is idle:
+ * a second SQLite writer while the server is busy makes its transactions fail with
+ * SQLITE_BUSY_SNAPSHOT. Their heartbeat is dated an hour ahead, so PostgreSQL's stalled-task sweep
+ * leaves them alone for the run.
+ */
+export async function processingTasks(db: Kysely<Database>, count: number): Promise<string[]> {
+  const ts = new Date().toISOString();
+  const heartbeat = new Date(Date.now() + 3_600_000).toISOString();
+  const userId = await plainUser(db, "Webhook Bench", ts);
+  const ids = Array.from({ length: count }, () => randomUUID());
+  await db.transaction().execute((trx) =>
+    insertRows(
+      trx,
+      "task",
+      [
+        ["id"],
+        ["type"],
+        ["status"],
+        ["user_id"],
+        ["payload", "jsonb"],
+        ["created_at", "timestamptz"],
+        ["updated_at", "timestamptz"],
+      ],
+      ids.map((id) => [id, "report.generate", "processing", userId, "{}", ts, heartbeat]),
+    ),
+  );
+  return ids;
+}
+
+/**
+ * Waits until none of `userId`'s tasks is pending or running: task creation leaves work queued
+ * behind it (each task also calls the webhook back), which must not slow the next figure.
+ */
+export async function tasksSettled(db: Kysely<Database>, userId: string, timeoutMs = 120_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const open = await db
+      .selectFrom("task")
+      .select("id")
+      .where("user_id", "=", userId)
+      .where("status", "in", ["pending", "processing"])
+      .limit(1)
+      .executeTakeFirst();
+    if (!open) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  console.warn(`tasks still open after ${timeoutMs / 1000} s; measuring on`);
+}
 
 /** Users with a live session each, written straight to the database; returns their Cookie headers. */
 export async function usersWithSessions(db: Kysely<Database>, count: number, secret: string, prefix: string) {
-  const cookie = createCookie("__session", { secrets: [secret], path: "/" });
-  const role = await db.selectFrom("role").select("id").where("name", "=", "user").executeTakeFirstOrThrow();
+  const cookie = sessionCookie(secret);
   const ts = new Date().toISOString();
-  const expires = new Date(Date.now() + 86_400_000).toISOString();
   const out: { id: string; cookie: string }[] = [];
   for (let i = 0; i < count; i++) {
-    const id = randomUUID();
-    await db
-      .insertInto("user")
-      .values({
-        id,
-        name: `${prefix} ${i}`,
-        email: `${prefix}-${i}-${id.slice(0, 6)}@bench.test`,
-        email_verified: 1,
-        password_hash: null,
-        created_at: ts,
-        updated_at: ts,
-      })
-      .execute();
-    await db.insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
-    out.push({ id, cookie: await sessionFor(db, id, cookie, ts, expires) });
+    const id = await plainUser(db, `${prefix} ${i}`, ts);
+    out.push({ id, cookie: await sessionFor(db, id, cookie, ts) });
   }
   return out;
 }

@@ -1,25 +1,88 @@
-import { randomBytes } from "node:crypto";
 import pg from "pg";
 
-// BENCH_DATABASE_URL=postgres://… runs the bench on a throwaway schema of that database.
-async function query(url: string, text: string) {
-  const client = new pg.Client({ connectionString: url });
+// BENCH_DATABASE_URL=postgres://…/db runs the bench on databases of its own on that server: one per
+// size and run, dropped at the end, cloned from a seeded template for the bulk sizes (see cache.ts).
+// Its role needs CREATEDB.
+
+/** Runs statements on the maintenance connection (the database BENCH_DATABASE_URL names). */
+export async function adminQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<R[]> {
+  const client = new pg.Client({ connectionString: withoutSchema(url) });
   await client.connect();
   try {
-    await client.query(text);
+    return (await client.query<R>(text, values)).rows;
   } finally {
     await client.end();
   }
 }
 
-export async function benchSchema(url: string) {
-  const schema = `bench_${randomBytes(5).toString("hex")}`;
-  await query(url, `create schema ${schema}`);
+function withoutSchema(url: string): string {
   const u = new URL(url);
-  u.searchParams.set("schema", schema);
-  return {
-    url: u.toString(),
-    drop: () =>
-      query(url, `drop schema if exists ${schema}_worker cascade; drop schema if exists ${schema} cascade`),
-  };
+  u.searchParams.delete("schema");
+  return u.toString();
+}
+
+/** The same server and credentials, another database. */
+export function databaseUrl(url: string, name: string): string {
+  const u = new URL(withoutSchema(url));
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+const ident = (name: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  return name;
+};
+
+/**
+ * CREATE DATABASE, optionally as a copy of `template` (a file-level copy: seconds, where seeding
+ * the large size takes minutes). A template being copied by another run at that moment refuses a
+ * second copy, so that is retried.
+ */
+export async function createDatabase(url: string, name: string, template?: string) {
+  const text = `create database ${ident(name)}${template ? ` template ${ident(template)}` : ""}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await adminQuery(url, text);
+      return;
+    } catch (error) {
+      const busy = /being accessed by other users/.test((error as Error).message);
+      if (!busy || attempt >= 30) throw error;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+export async function dropDatabase(url: string, name: string) {
+  await adminQuery(url, `drop database if exists ${ident(name)} with (force)`);
+}
+
+export async function renameDatabase(url: string, from: string, to: string) {
+  await adminQuery(url, `alter database ${ident(from)} rename to ${ident(to)}`);
+}
+
+/** The database's comment (where the cache keeps when and how long it took to seed), or null when it does not exist. */
+export async function databaseComment(url: string, name: string): Promise<string | null | undefined> {
+  const rows = await adminQuery<{ comment: string | null }>(
+    url,
+    "select shobj_description(oid, 'pg_database') as comment from pg_database where datname = $1",
+    [name],
+  );
+  return rows.length ? rows[0]!.comment : undefined;
+}
+
+export async function setDatabaseComment(url: string, name: string, comment: string) {
+  await adminQuery(url, `comment on database ${ident(name)} is '${comment.replaceAll("'", "''")}'`);
+}
+
+export async function databasesLike(url: string, prefix: string): Promise<string[]> {
+  const rows = await adminQuery<{ datname: string }>(
+    url,
+    "select datname from pg_database where starts_with(datname, $1)",
+    [prefix],
+  );
+  return rows.map((r) => r.datname);
 }
