@@ -13,7 +13,6 @@ import {
   markdownTables,
   sizeTable,
 } from "./report";
-import { startCommand } from "./server";
 import { latencyOf, percentile, ratio } from "./stats";
 
 describe("percentile", () => {
@@ -138,15 +137,6 @@ describe("options", () => {
     expect(parseSizes(undefined)).toEqual(["empty", "10k", "100k"]);
     expect(parseSizes("empty, 100k")).toEqual(["empty", "100k"]);
     expect(() => parseSizes("1M")).toThrow(/unknown size "1M"/);
-  });
-
-  it("runs npm start's command as one node process", () => {
-    expect(startCommand("NODE_ENV=production node --import tsx server.ts")).toEqual({
-      env: { NODE_ENV: "production" },
-      args: ["--import", "tsx", "server.ts"],
-    });
-    expect(startCommand("node build/server.js")).toEqual({ env: {}, args: ["build/server.js"] });
-    expect(() => startCommand("npm run build && node server.js")).toThrow(/cannot run/);
   });
 
   it("keys the seeded databases by the latest migration and the sources' contents", () => {

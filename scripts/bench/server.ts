@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
+import { productionServerArgs } from "../server-command";
 
 export type RunningServer = {
   base: string;
@@ -12,33 +13,15 @@ export type RunningServer = {
   stop(): Promise<void>;
 };
 
-/**
- * How `npm start` runs the production server ("NODE_ENV=production node --import tsx server.ts"):
- * read from package.json, so the bench follows the start command when it changes. Only the plain
- * form `[VAR=value ...] node ARGS...` is understood; anything else is refused with its text.
- */
-export function startCommand(script: string): { env: Record<string, string>; args: string[] } {
-  const words = script.trim().split(/\s+/);
-  const env: Record<string, string> = {};
-  while (words[0] && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
-    const [name, ...value] = words.shift()!.split("=");
-    env[name!] = value.join("=");
-  }
-  if (words[0] !== "node" || words.some((w) => /[&|;<>$`'"]/.test(w)))
-    throw new Error(`the bench cannot run this start script as one node process: ${script}`);
-  return { env, args: words.slice(1) };
-}
-
 export async function startServer(
   env: Record<string, string | undefined>,
   logFile: string,
 ): Promise<RunningServer> {
-  const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } };
-  const command = startCommand(pkg.scripts.start);
   const base = `http://127.0.0.1:${env.PORT}`;
   const log = openSync(logFile, "w");
-  const child: ChildProcess = spawn(process.execPath, command.args, {
-    env: { ...process.env, ...command.env, ...env },
+  // What `npm start` runs (the compiled build/server.js), as the e2e server and the tests start it.
+  const child: ChildProcess = spawn(process.execPath, productionServerArgs(env.BUILD_DIR ?? "build"), {
+    env: { ...process.env, NODE_ENV: "production", ...env },
     stdio: ["ignore", "ignore", log],
   });
   closeSync(log);
