@@ -130,7 +130,9 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
   // merges the pairs the filters leave, and the count is capped (docs/decisions/012).
   const statuses = q.status ? [q.status] : USER_STATUSES;
   const verified = q.verified ? [q.verified === "yes" ? 1 : 0] : [0, 1];
-  const pairs = base.where("user.status", "in", statuses).where("user.email_verified", "in", verified);
+  // The rows of those pairs (for the count and a small role): with only `verified` chosen, every
+  // status is named so the (status, email_verified) indexes can seek.
+  const pairs = q.verified && !q.status ? base.where("user.status", "in", statuses) : base;
   const order = userOrder(q);
   const walk =
     <DB, TB extends keyof DB>(segments: Segment<DB, TB, ListedUser>[]) =>
@@ -138,11 +140,24 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
       rowsAfter(db(), segments, reverse ? { ...order, dir: flip(order.dir) } : order, after, limit);
   let fetch: ReturnType<typeof walk>;
   let counting: Promise<{ count: number; capped: boolean }>;
-  if (role?.members) {
-    // A small role: its people are looked up by id and sorted, at most SMALL_ROLE of them.
-    const mine = pairs.where("user.id", "in", role.members);
-    fetch = walk([{ query: mine.select(LIST_COLUMNS) }]);
-    counting = cappedCount(db(), mine.select("user.id"), TOTAL_CAP);
+  if (q.q || role?.members) {
+    // The search's hits (its own index finds them, docs/decisions/011) or a small role's people
+    // (at most SMALL_ROLE, by id): few rows, found first, then sorted.
+    const found = role?.members
+      ? pairs.where("user.id", "in", role.members)
+      : role
+        ? pairs.where(({ exists }) =>
+            exists(
+              db()
+                .selectFrom("user_role")
+                .select("user_role.user_id")
+                .where("user_role.user_id", "=", sql.ref<string>("user.id"))
+                .where("user_role.role_id", "=", role.id),
+            ),
+          )
+        : pairs;
+    fetch = walk([{ query: found.select(LIST_COLUMNS) }]);
+    counting = cappedCount(db(), found.select("user.id"), TOTAL_CAP);
   } else {
     const joined = role
       ? base.innerJoin("user_role as filter_role", (join) =>

@@ -51,6 +51,9 @@ export async function fillForPlans() {
   const users = Array.from({ length: USERS }, (_, n) => ({
     ...planUser(n),
     status: n % 20 ? ("active" as const) : ("disabled" as const),
+    // Both verified states, as real accounts: the users list reads each (status, verified) pair
+    // apart (docs/decisions/012), and an empty pair is cheapest to read without the search.
+    email_verified: n % 4 ? 1 : 0,
     created_at: at(n),
     updated_at: at(n),
   }));
