@@ -83,7 +83,7 @@ describe("the event stream on node's response", () => {
   it("drops a client that reads nothing once too much waits for it", () => {
     const sent: string[] = [];
     const res = Object.assign(new EventEmitter(), {
-      socket: { destroyed: false, setNoDelay: vi.fn() },
+      socket: { destroyed: false, setNoDelay: vi.fn(), cork: vi.fn(), uncork: vi.fn() },
       destroyed: false,
       writableEnded: false,
       writableLength: 0,
