@@ -35,6 +35,8 @@ function buildDirectory(): string {
 
 let build: ServerBuild | (() => Promise<ServerBuild>);
 let getEntry: () => Promise<AppEntry>;
+/** The entry module, at hand synchronously in production (in development Vite reloads it). */
+let productionEntry: AppEntry | undefined;
 let vite: import("vite").ViteDevServer | undefined;
 const buildDir = buildDirectory();
 
@@ -43,7 +45,8 @@ if (production) {
   // The build object itself, not a function returning it: React Router then derives its route
   // tables once instead of on every request.
   build = loaded;
-  getEntry = async () => loaded.entry.module as unknown as AppEntry;
+  productionEntry = loaded.entry.module as unknown as AppEntry;
+  getEntry = async () => productionEntry!;
 } else {
   vite = await import("vite").then((m) => m.createServer({ server: { middlewareMode: true } }));
   const load = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
@@ -55,11 +58,12 @@ await (await getEntry()).lifecycle.start();
 const handleRequest = createRequestHandler(build, production ? "production" : "development");
 
 /**
- * Requests answered on the socket itself, outside React Router; true when answered here.
- * The sse helper's block goes here: GET /api/events to `entry.eventStream` when the entry
- * exports one (the React Router route stays the fallback).
+ * Requests answered on the socket itself, outside React Router; true when answered here. After
+ * the Host, cross-origin and body guards and the request log; before React Router, whose routes
+ * stay the fallback (development, tests). `productionEntry` holds the build's entry exports.
  */
 function serveRaw(_req: IncomingMessage, _res: ServerResponse, _ip: string): boolean {
+  // (GET /api/events to the entry's eventStream goes here.)
   return false;
 }
 
