@@ -36,6 +36,8 @@ function buildDirectory(): string {
 
 let build: ServerBuild | (() => Promise<ServerBuild>);
 let getEntry: () => Promise<AppEntry>;
+/** The entry module, at hand synchronously in production (in development Vite reloads it). */
+let productionEntry: AppEntry | undefined;
 let vite: import("vite").ViteDevServer | undefined;
 const buildDir = buildDirectory();
 
@@ -44,7 +46,8 @@ if (production) {
   // The build object itself, not a function returning it: React Router then derives its route
   // tables once instead of on every request.
   build = loaded;
-  getEntry = async () => loaded.entry.module as unknown as AppEntry;
+  productionEntry = loaded.entry.module as unknown as AppEntry;
+  getEntry = async () => productionEntry!;
 } else {
   vite = await import("vite").then((m) => m.createServer({ server: { middlewareMode: true } }));
   const load = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
@@ -56,17 +59,17 @@ await (await getEntry()).lifecycle.start();
 const handleRequest = createRequestHandler(build, production ? "production" : "development");
 
 const EVENTS_PATH = /^\/api\/events\/?(?:\?|$)/i;
-// The production entry, known once; the dev server reloads it, so there the route answers.
-const loadedEntry = production ? await getEntry() : undefined;
 
 /**
- * Requests answered on the socket itself, outside React Router; true when answered here.
+ * Requests answered on the socket itself, outside React Router; true when answered here. After
+ * the Host, cross-origin and body guards and the request log; before React Router, whose routes
+ * stay the fallback (the dev server reloads its entry, so there the route answers).
  * GET /api/events goes to the app's own handler on node's request and response: React Router's
  * Request, streams and middleware cost several KB of heap per open stream
  * (docs/decisions/014-event-streams-on-the-socket.md). The route stays for the dev server.
  */
 function serveRaw(req: IncomingMessage, res: ServerResponse, ip: string): boolean {
-  const eventStream = loadedEntry?.eventStream;
+  const eventStream = productionEntry?.eventStream;
   if (!eventStream || req.method !== "GET" || !EVENTS_PATH.test(req.url ?? "")) return false;
   eventStream(req, res, ip).catch((error) => {
     logger.error({ err: error }, "event stream failed");
