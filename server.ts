@@ -132,11 +132,13 @@ const server = createServer((req, res) => {
       else res.destroy();
     });
 });
-// --- end SSE
-server.listen(port, host, () => {
+// A restart makes every open tab reconnect at once: room for them in the accept queue (node's default
+// is 511; the kernel caps it at net.core.somaxconn), or the overflow is reset or delayed by seconds.
+server.listen({ port, host, backlog: 4096 }, () => {
   logger.info({ port, host, mode: production ? "production" : "development" }, "listening");
   if (!production) console.log(`Dashboard running at http://localhost:${port}`);
 });
+// --- end SSE
 
 let stopping = false;
 async function shutdown(signal: string) {
