@@ -91,7 +91,9 @@ const listener = createPipeline({
 });
 
 const server = createServer(listener);
-server.listen(port, host, () => {
+// A restart makes every open tab reconnect at once: room for them in the accept queue (node's default
+// is 511; the kernel caps it at net.core.somaxconn), or the overflow is reset or delayed by seconds.
+server.listen({ port, host, backlog: 4096 }, () => {
   logger.info({ port, host, mode: production ? "production" : "development" }, "listening");
   if (!production) console.log(`Dashboard running at http://localhost:${port}`);
 });

@@ -78,6 +78,7 @@ const server: ChildProcess = spawn(
   process.execPath,
   // BENCH_NODE_ARGS="--cpu-prof" profiles the server (the profile is written when it stops).
   [
+    "--expose-gc",
     ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
     "--import",
     "tsx",
@@ -101,10 +102,10 @@ process.on("exit", () => {
 process.on("SIGINT", () => process.exit(130));
 
 type Stats = { subscribers: number; rss: number; heapUsed: number };
-function stats(): Promise<Stats> {
+function stats(message: "sse-stats" | "sse-memory" = "sse-stats"): Promise<Stats> {
   return new Promise((resolve) => {
     server.once("message", (m) => resolve(m as Stats));
-    server.send("sse-stats");
+    server.send(message);
   });
 }
 
@@ -217,7 +218,7 @@ await measure(20); // warm-up: the webhook route and the stream code run once be
 const pause = () => new Promise((r) => setTimeout(r, Number(process.env.BENCH_SSE_PAUSE_MS ?? 0)));
 
 // Memory first, before hundreds of webhooks grow the heap: what the open streams cost, nothing else.
-const baseline = await stats();
+const baseline = await stats("sse-memory");
 let opened = 0;
 let ok = true;
 for (const count of counts) {
@@ -225,10 +226,10 @@ for (const count of counts) {
   const added = count - opened;
   opened = count;
   await new Promise((r) => setTimeout(r, 2000));
-  const now = await stats();
+  const now = await stats("sse-memory");
   const per = (key: "rss" | "heapUsed") => ((now[key] - baseline[key]) / 1024 / count).toFixed(1);
   console.log(
-    `${String(count).padStart(5)} streams open (the last ${added} in ${(openMs / 1000).toFixed(1)} s): ${now.subscribers} subscribers, ${per("rss")} KB RSS per stream (${per("heapUsed")} KB JS heap)`,
+    `${String(count).padStart(5)} streams open (the last ${added} in ${(openMs / 1000).toFixed(1)} s): ${now.subscribers} subscribers; per stream, after a full GC: ${per("rss")} KB RSS, ${per("heapUsed")} KB JS heap`,
   );
   ok &&= now.subscribers === count;
   // A quiet window, e.g. for a heap snapshot (BENCH_NODE_ARGS=--heapsnapshot-signal=SIGUSR2).
