@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startApp } from "../../test/app-server";
 import { setupDatabase, signedIn } from "../../test/helpers";
 import { type Listening, listen, type RawStream, rawGet, wholeBody } from "../../test/support/sse";
+import { invalidateSessions } from "../auth/session-cache.server";
 import { db } from "../db.server";
 
 // The production server answers GET /api/events before React Router (server.ts, the build's
@@ -88,12 +89,15 @@ describe("GET /api/events: the raw handler answers as the React Router route", (
 
   it("opens alike: the same headers, security headers and renewed session cookie included", async () => {
     const user = await signedIn(["user"]);
-    const soon = () =>
-      db()
+    // Written behind the app's back, so the session cache is told, as the app's own writes do.
+    const soon = async () => {
+      await db()
         .updateTable("session")
         .set({ expires_at: new Date(Date.now() + 3_600_000).toISOString() })
         .where("user_id", "=", user.id)
         .execute();
+      await invalidateSessions();
+    };
     await soon();
     // Each asks while the session needs renewing, so both answers carry a Set-Cookie.
     const response = await app.fetch("/api/events", { cookie: user.cookie });
