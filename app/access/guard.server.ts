@@ -57,6 +57,23 @@ export async function requireSuperAdmin(args: Args): Promise<SessionUser> {
   return user;
 }
 
+/**
+ * Changes to the account itself (password, email, two-factor, passkeys, API tokens) and starting
+ * another "View as" are the real person's alone: refused while a super admin views as this user.
+ */
+export function refuseWhileImpersonating(request: Request, user: SessionUser): void {
+  if (!user.impersonator) return;
+  if (isApiRequest(request)) throw apiError(403, "impersonating");
+  throw data<ForbiddenData>(
+    {
+      kind: "forbidden",
+      permission: null,
+      message: "You are viewing as another person. Stop viewing as them to change account security.",
+    },
+    { status: 403 },
+  );
+}
+
 // Resource routes any visitor may call: signed links, signed webhooks, the bench baseline, 404s.
 const OPEN_API = new Set(["/api/auth/verify-email", "/api/webhooks/tasks", "/api/ping", "/api/*"]);
 const PASSWORD_PAGE = "/dashboard/settings";

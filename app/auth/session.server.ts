@@ -25,6 +25,12 @@ export type SessionUser = {
   sessionId: string;
   /** When this session ends unless renewed (ISO); an event stream closes then. */
   sessionExpiresAt: string;
+  /**
+   * The super admin really at the keyboard while they view the product as this user
+   * ("View as"); null or absent otherwise. Account changes refuse while it is set
+   * (`refuseWhileImpersonating` in app/access/guard.server.ts).
+   */
+  impersonator?: { id: string; email: string } | null;
 };
 
 type SessionData = { userId: string; ip: string | null; userAgent: string | null };

@@ -1,7 +1,7 @@
-import { data, Form, redirect } from "react-router";
+import { data, Form } from "react-router";
 import { acceptInviteSchema } from "../auth/account-schemas";
 import { acceptInvitation, describeInvitation } from "../auth/invitations.server";
-import { startSession } from "../auth/session.server";
+import { completeSignIn } from "../auth/sign-in.server";
 import { AuthCard } from "../components/auth/auth-card";
 import { LinkProblem } from "../components/auth/link-problem";
 import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
@@ -29,13 +29,12 @@ export async function action(args: Route.ActionArgs) {
   const outcome = await acceptInvitation(args, submission.value.token, submission.value);
   if (!outcome.ok)
     return data({ ok: false as const, reason: outcome.reason, errors: {}, formError: null }, { status: 400 });
-  const headers = new Headers();
-  for (const cookie of await startSession(outcome.userId, args)) headers.append("Set-Cookie", cookie);
-  headers.append(
+  const response = await completeSignIn(args, outcome.userId, { method: "invite", factors: 1 });
+  response.headers.append(
     "Set-Cookie",
     await toastCookie({ kind: "success", message: "Welcome! Your account is ready." }),
   );
-  throw redirect("/dashboard", { headers });
+  throw response;
 }
 
 export default function AcceptInvite({ loaderData, actionData }: Route.ComponentProps) {

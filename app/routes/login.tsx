@@ -1,7 +1,8 @@
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { loginSchema } from "../auth/account-schemas";
 import { attemptLogin } from "../auth/login.server";
-import { getSessionUser, startSession } from "../auth/session.server";
+import { getSessionUser } from "../auth/session.server";
+import { completeSignIn } from "../auth/sign-in.server";
 import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
@@ -30,10 +31,11 @@ export async function action(args: Route.ActionArgs) {
     const unverified = outcome.reason === "unverified";
     return data({ formError: outcome.message, email, unverified }, { status: outcome.status });
   }
-  const cookies = await startSession(outcome.user.id, args);
-  const headers = new Headers();
-  for (const c of cookies) headers.append("Set-Cookie", c);
-  throw redirect(safeRedirectPath(form.get("redirectTo")), { headers });
+  throw await completeSignIn(args, outcome.user.id, {
+    method: "password",
+    factors: 1,
+    redirectTo: form.get("redirectTo"),
+  });
 }
 
 // The server keeps its one answer for any bad pair (attemptLogin, audited and rate limited); the
