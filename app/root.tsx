@@ -43,6 +43,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         roles: user.roles,
         isSuperAdmin: user.isSuperAdmin,
         permissions: [...user.permissions].sort(),
+        impersonation: user.impersonator
+          ? { by: user.impersonator.email, until: user.impersonator.until ?? null }
+          : null,
       },
       sidebar,
       theme,

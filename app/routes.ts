@@ -4,6 +4,7 @@ export default [
   index("routes/home.tsx"),
   route("login", "routes/login.tsx"),
   route("logout", "routes/logout.tsx"),
+  route("impersonation/stop", "routes/impersonation.stop.tsx"),
   route("theme", "routes/theme.tsx"),
   route("register", "routes/register.tsx"),
   route("check-inbox", "routes/check-inbox.tsx"),

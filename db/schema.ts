@@ -70,6 +70,9 @@ export interface SessionTable {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
+  /** "View as": the account this (super admin's) session acts as, until impersonation_expires_at. */
+  impersonated_user_id: string | null;
+  impersonation_expires_at: string | null;
 }
 
 export interface AuditLogTable {
@@ -83,6 +86,9 @@ export interface AuditLogTable {
   ip: string | null;
   user_agent: string | null;
   created_at: string;
+  /** The super admin really acting when the row was written while viewing as actor_id. */
+  impersonator_id: string | null;
+  impersonator_email: string | null;
 }
 
 export interface TeamTable {

@@ -23,6 +23,9 @@ export const ACTION_LABELS = {
   "account.sessions.revoke": "Signed out own sessions",
   "account.reauth.failed": "Wrong password when confirming",
   "account.reauth.rate_limited": "Password confirmation blocked (too many attempts)",
+  "impersonation.start": "Started viewing as someone",
+  "impersonation.stop": "Stopped viewing as someone",
+  "impersonation.end": "Viewing as someone ended",
   // settings and mail
   "settings.update": "Changed settings",
   "settings.reset": "Reset settings",

@@ -19,6 +19,8 @@ export type AuditView = {
   action: string;
   actionLabel: string;
   actor: { id: string | null; email: string | null; name: string | null };
+  /** The super admin who really acted while viewing as `actor` ("View as"), else null. */
+  impersonator: { id: string; email: string | null; name: string | null } | null;
   target: AuditTarget | null;
   details: AuditDetails;
   ip: string | null;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { RouterContextProvider } from "react-router";
+import { createContext, type RouterContextProvider } from "react-router";
 import { db, type Executor, now } from "../db.server";
 import { clientIp, userAgent } from "../http/request-info.server";
 import type { AuditAction } from "./actions";
@@ -9,10 +9,24 @@ export type AuditEntry = {
   actor?: { id: string; email: string } | null;
   target?: { type: string; id: string | null } | null;
   details?: Record<string, unknown>;
+  /** The real person behind `actor` ("View as"); taken from the request when not given. */
+  impersonator?: { id: string; email: string } | null;
 };
 
 /** Where a change came from: the route's args (the request for the user agent, the context for the IP). */
 export type AuditOrigin = { request: Request; context?: Readonly<RouterContextProvider> };
+
+/**
+ * The super admin really at the keyboard while a request acts as another account ("View as"). Set
+ * by getAuth (app/auth/session.server.ts) when it resolves such a session, so every row written
+ * for that request names both, whichever feature writes it.
+ */
+export const auditImpersonatorContext = createContext<{ id: string; email: string } | null>(null);
+
+function impersonatorOf(origin: AuditOrigin, entry: AuditEntry) {
+  if (entry.impersonator !== undefined) return entry.impersonator;
+  return origin.context?.get(auditImpersonatorContext) ?? null;
+}
 
 const SECRET_KEYS = /password|secret|token|api_?key/i;
 
@@ -33,6 +47,7 @@ export function redact(value: unknown): unknown {
  * events that change nothing else (a failed sign-in, say) use the database directly.
  */
 export async function audit(origin: AuditOrigin, entry: AuditEntry, executor: Executor = db()) {
+  const impersonator = impersonatorOf(origin, entry);
   await executor
     .insertInto("audit_log")
     .values({
@@ -46,6 +61,8 @@ export async function audit(origin: AuditOrigin, entry: AuditEntry, executor: Ex
       ip: clientIp(origin.context),
       user_agent: userAgent(origin.request),
       created_at: now(),
+      impersonator_id: impersonator?.id ?? null,
+      impersonator_email: impersonator?.email ?? null,
     })
     .execute();
 }

@@ -154,6 +154,7 @@ export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> 
   const ids = { users: new Set<string>(), teams: new Set<string>(), roles: new Set<string>() };
   rows.forEach((r, i) => {
     if (r.actor_id) ids.users.add(r.actor_id);
+    if (r.impersonator_id) ids.users.add(r.impersonator_id);
     if (r.target_id && r.target_type === "user") ids.users.add(r.target_id);
     if (r.target_id && r.target_type === "team") ids.teams.add(r.target_id);
     if (r.target_id && r.target_type === "role") ids.roles.add(r.target_id);
@@ -178,6 +179,13 @@ export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> 
         email: r.actor_email,
         name: r.actor_id ? (names.user.get(r.actor_id) ?? null) : null,
       },
+      impersonator: r.impersonator_id
+        ? {
+            id: r.impersonator_id,
+            email: r.impersonator_email,
+            name: names.user.get(r.impersonator_id) ?? null,
+          }
+        : null,
       target: describeTarget(r, names),
       details,
       ip: r.ip,

@@ -15,7 +15,17 @@ export type CachedSession = {
   roleIds: string[];
   /** ISO time; mutated in place when this instance renews the session. */
   expiresAt: string;
+  /** Set while a super admin views as this user ("View as"); the entry holds only until `until`. */
+  impersonator?: { id: string; email: string; until: string } | null;
 };
+
+/** Whether a cached answer still holds: before the session's end and any "View as" end. */
+function current(session: CachedSession): boolean {
+  const t = Date.now();
+  return (
+    Date.parse(session.expiresAt) > t && (!session.impersonator || Date.parse(session.impersonator.until) > t)
+  );
+}
 
 /** Enough for every signed-in person of a large company; past it the oldest entry goes. */
 const MAX_ENTRIES = 20_000;
@@ -35,8 +45,8 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V) {
 }
 
 /**
- * The session `id` from the cache or from `load`. An entry past its expiry is dropped and read
- * again: the database is the judge of whether it was renewed elsewhere or has ended.
+ * The session `id` from the cache or from `load`. An entry past its expiry (or its "View as" end)
+ * is dropped and read again: the database is the judge of whether it was renewed elsewhere or has ended.
  */
 export async function cachedSession(
   id: string,
@@ -46,7 +56,7 @@ export async function cachedSession(
   const hit = map.get(id);
   if (hit) {
     const session = await hit;
-    if (session && Date.parse(session.expiresAt) > Date.now()) return session;
+    if (session && current(session)) return session;
     if (map.get(id) === hit) map.delete(id);
   }
   const loading = load(id);

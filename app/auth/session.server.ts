@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createContext, createCookie, createSessionStorage, type RouterContextProvider } from "react-router";
 import { roleGrants } from "../access/role-cache.server";
+import { type AuditOrigin, auditImpersonatorContext } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { env, secureCookies, sessionSecrets } from "../env.server";
 import { closeStreamsOf } from "../events/stream.server";
 import { clientIp, userAgent } from "../http/request-info.server";
+import { resolveImpersonation } from "./impersonation-state.server";
 import {
   type CachedSession,
   cachedSession,
@@ -30,7 +32,11 @@ export type SessionUser = {
    * ("View as"); null or absent otherwise. Account changes refuse while it is set
    * (`refuseWhileImpersonating` in app/access/guard.server.ts).
    */
-  impersonator?: { id: string; email: string } | null;
+  impersonator?: {
+    id: string;
+    email: string /** When the view ends by itself (ISO). */;
+    until?: string;
+  } | null;
 };
 
 type SessionData = { userId: string; ip: string | null; userAgent: string | null };
@@ -124,8 +130,11 @@ async function sessionIdFrom(request: Request): Promise<string | null> {
   });
 }
 
-/** One query: the session, its user and the user's role ids (null when ended, expired or disabled). */
-async function loadSession(id: string): Promise<CachedSession | null> {
+/**
+ * One query: the session, its user and the user's role ids (null when ended, expired or disabled);
+ * a second for the account a super admin views as ("View as", impersonation-state.server.ts).
+ */
+async function loadSession(id: string, origin: AuditOrigin | null): Promise<CachedSession | null> {
   const rows = await db()
     .selectFrom("session")
     .innerJoin("user", "user.id", "session.user_id")
@@ -137,6 +146,8 @@ async function loadSession(id: string): Promise<CachedSession | null> {
       "user.email",
       "user.must_change_password",
       "user_role.role_id",
+      "session.impersonated_user_id",
+      "session.impersonation_expires_at",
     ])
     .where("session.id", "=", id)
     .where("session.expires_at", ">", now())
@@ -144,7 +155,7 @@ async function loadSession(id: string): Promise<CachedSession | null> {
     .execute();
   const first = rows[0];
   if (!first) return null;
-  return {
+  const real: CachedSession = {
     userId: first.id,
     name: first.name,
     email: first.email,
@@ -152,13 +163,14 @@ async function loadSession(id: string): Promise<CachedSession | null> {
     roleIds: rows.flatMap((r) => (r.role_id ? [r.role_id] : [])),
     expiresAt: first.expires_at,
   };
+  return resolveImpersonation(id, real, first, origin);
 }
 
 /** The caller from the session cache; permissions come from the role cache. */
-async function resolve(request: Request): Promise<AuthState> {
+async function resolve({ request, context }: Args): Promise<AuthState> {
   const id = await sessionIdFrom(request);
   if (!id) return { user: null, renewCookie: null };
-  const session = await cachedSession(id, loadSession);
+  const session = await cachedSession(id, (id) => loadSession(id, context ? { request, context } : null));
   if (!session) return { user: null, renewCookie: null };
 
   const grants = await roleGrants();
@@ -196,7 +208,12 @@ async function resolve(request: Request): Promise<AuthState> {
       isSuperAdmin,
       mustChangePassword: session.mustChangePassword,
       sessionId: id,
-      sessionExpiresAt: session.expiresAt,
+      // A "View as" ends before the session does: its event stream closes then too.
+      sessionExpiresAt:
+        session.impersonator && session.impersonator.until < session.expiresAt
+          ? session.impersonator.until
+          : session.expiresAt,
+      impersonator: session.impersonator ?? null,
     },
     renewCookie,
   };
@@ -206,8 +223,14 @@ async function resolve(request: Request): Promise<AuthState> {
 export async function getAuth({ request, context }: Args): Promise<AuthState> {
   const cached = context?.get(authContext);
   if (cached) return cached;
-  const state = await resolve(request);
+  const state = await resolve({ request, context });
   (context as RouterContextProvider | undefined)?.set(authContext, state);
+  const impersonator = state.user?.impersonator;
+  if (impersonator)
+    (context as RouterContextProvider | undefined)?.set(auditImpersonatorContext, {
+      id: impersonator.id,
+      email: impersonator.email,
+    });
   return state;
 }
 

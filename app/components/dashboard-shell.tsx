@@ -1,6 +1,7 @@
 import { Menu } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
+import { type Impersonation, ImpersonationBanner } from "./impersonation-banner";
 import { NotificationBell } from "./notifications/notification-bell";
 import { Sidebar, type SidebarEntry } from "./sidebar";
 import { TaskCentre } from "./tasks/task-centre";
@@ -10,7 +11,7 @@ import { UserMenu } from "./user-menu";
 
 export type ShellProps = {
   appName: string;
-  user: { name: string; email: string };
+  user: { name: string; email: string; impersonation?: Impersonation | null };
   sidebar: SidebarEntry[];
   theme: "light" | "dark" | "system";
   unread: number;
@@ -44,6 +45,9 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
         <Sidebar items={sidebar} />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
+        {user.impersonation ? (
+          <ImpersonationBanner name={user.name} email={user.email} impersonation={user.impersonation} />
+        ) : null}
         <header className="flex h-14 items-center gap-2 border-b border-slate-200 bg-white px-4 dark:border-slate-800 dark:bg-slate-900">
           <Sheet open={drawer} onOpenChange={setDrawer}>
             <SheetTrigger

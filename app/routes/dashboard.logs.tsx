@@ -139,7 +139,14 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                   {r.actionLabel}
                 </TableCell>
                 <TableCell className="align-top">
+                  {r.impersonator ? `${r.impersonator.name ?? r.impersonator.email} (as ` : null}
                   {r.actor.name ?? r.actor.email ?? "Anonymous"}
+                  {r.impersonator ? ")" : null}
+                  {r.impersonator?.email ? (
+                    <span className="block text-xs text-slate-700 dark:text-slate-300">
+                      {r.impersonator.email}, viewing as
+                    </span>
+                  ) : null}
                   {r.actor.name && r.actor.email ? (
                     <span className="block text-xs text-slate-700 dark:text-slate-300">{r.actor.email}</span>
                   ) : null}

@@ -1,10 +1,11 @@
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
-import { requirePermission } from "../access/guard.server";
+import { refuseWhileImpersonating, requirePermission } from "../access/guard.server";
 import { handleIntents } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
+import { mayViewAs, startImpersonation } from "../auth/impersonation.server";
 import type { SessionUser } from "../auth/session.server";
 import { formatDateTime } from "../components/format";
 import { useIsPending } from "../components/forms/use-is-pending";
@@ -40,10 +41,11 @@ export async function loader(args: Route.LoaderArgs) {
   const id = idSchema.safeParse(args.params.id);
   const user = id.success ? await getUser(id.data) : null;
   if (!user) throw missing();
-  const [activity, grants, assignable] = await Promise.all([
+  const [activity, grants, assignable, viewAs] = await Promise.all([
     userActivity(actor, user.id),
     roleGrants(),
     assignableRoles(actor),
+    mayViewAs(actor, user.id),
   ]);
   const assignableIds = new Set(assignable.map((r) => r.id));
   return {
@@ -55,7 +57,7 @@ export async function loader(args: Route.LoaderArgs) {
       label: r.label,
       assignable: assignableIds.has(r.id),
     })),
-    may: { update: can(actor, "user.update"), delete: can(actor, "user.delete") },
+    may: { update: can(actor, "user.update"), delete: can(actor, "user.delete"), viewAs },
   };
 }
 
@@ -108,6 +110,17 @@ export async function action(args: Route.ActionArgs) {
       permission: "user.update",
       run: ({ actor, intent }) => sendLink(actor, "verification", intent),
     },
+    // Super admins only (startImpersonation checks it, and every other rule of "View as").
+    "view-as": {
+      run: async ({ actor }) => {
+        refuseWhileImpersonating(args.request, actor);
+        const { name } = await startImpersonation(actor, { userId: id.data }, args);
+        return redirectWithToast("/dashboard", {
+          kind: "success",
+          message: `You are now viewing as ${name}.`,
+        });
+      },
+    },
     delete: {
       permission: "user.delete",
       run: async ({ actor }) => {
@@ -134,8 +147,10 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
   const deleting = useIsPending({ intent: "delete" });
   const sendingReset = useIsPending({ intent: "send-reset" });
   const resendingVerification = useIsPending({ intent: "resend-verification" });
+  const viewingAs = useIsPending({ intent: "view-as" });
   // The account form shows its own refusals; the buttons' refusals are shown above them.
-  const otherError = actionData?.intent !== "update" ? actionData?.formError : null;
+  const otherError =
+    actionData?.intent !== "update" && actionData?.intent !== "view-as" ? actionData?.formError : null;
   const signedOut =
     sessions === null
       ? "signed out everywhere at once"
@@ -160,6 +175,23 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
       <Card title="Account">
         <AccountForm key={user.updated_at} user={user} roles={roles} mayUpdate={may.update} />
       </Card>
+
+      {may.viewAs ? (
+        <Card title="View as">
+          {actionData?.intent === "view-as" && actionData.formError ? (
+            <FormError message={actionData.formError} />
+          ) : null}
+          <Form method="post" className="flex flex-wrap items-center gap-3">
+            <p className="text-sm text-slate-700 dark:text-slate-300">
+              See the dashboard as {user.name} sees it, for up to 30 minutes. Their password, email and
+              sign-in settings stay locked, and everything you do is recorded under both names.
+            </p>
+            <Button variant="secondary" name="intent" value="view-as" pending={viewingAs}>
+              View as {user.name}
+            </Button>
+          </Form>
+        </Card>
+      ) : null}
 
       {may.update || may.delete ? (
         <Card title="Status">
@@ -310,7 +342,11 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
             <ul className="flex flex-col gap-1 text-sm">
               {audit.map((a) => (
                 <li key={a.id}>
-                  <code>{a.action}</code> by {a.actor_email ?? "system"} · {formatDateTime(a.created_at)}
+                  <code>{a.action}</code> by{" "}
+                  {a.impersonator_email
+                    ? `${a.impersonator_email} (as ${a.actor_email})`
+                    : (a.actor_email ?? "system")}{" "}
+                  · {formatDateTime(a.created_at)}
                 </li>
               ))}
             </ul>

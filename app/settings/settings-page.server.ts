@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { can } from "../access/check";
+import { refuseWhileImpersonating } from "../access/guard.server";
 import { type ActionArgs, handleIntents } from "../access/intents.server";
 import { assignableRoles } from "../access/rules.server";
 import {
@@ -63,6 +64,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
       email: {
         schema: changeEmailSchema,
         run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
           await requestEmailChange(actor, input, args);
           return done(
             "email",
@@ -73,6 +75,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
       password: {
         schema: changePasswordSchema,
         run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
           await changePassword(actor, input, args);
           return done("password", "Your password was changed. Your other sessions were signed out.");
         },
@@ -80,6 +83,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
       "revoke-session": {
         schema: revokeSessionSchema,
         run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
           const count = await revokeMySessions(actor, { handle: input.session }, args);
           return done(
             "revoke-session",
@@ -89,6 +93,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
       },
       "revoke-others": {
         run: async ({ actor }) => {
+          refuseWhileImpersonating(args.request, actor);
           const count = await revokeMySessions(actor, "others", args);
           return done(
             "revoke-others",

@@ -65,4 +65,5 @@ function auditOf(userId: string) {
     .execute();
 }
 
-const auditRows = () => db().selectFrom("audit_log").select(["id", "action", "actor_email", "created_at"]);
+const auditRows = () =>
+  db().selectFrom("audit_log").select(["id", "action", "actor_email", "impersonator_email", "created_at"]);

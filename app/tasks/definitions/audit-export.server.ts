@@ -21,7 +21,7 @@ export const auditExport = defineTask({
       .select((eb) => eb.fn.countAll<number>().as("total"))
       .executeTakeFirstOrThrow();
     const lines: string[][] = [
-      ["time", "action", "actor", "target_type", "target_id", "ip", "user_agent", "details"],
+      ["time", "action", "actor", "target_type", "target_id", "ip", "user_agent", "details", "impersonator"],
     ];
     let after: Position | null = null;
     for (;;) {
@@ -38,6 +38,7 @@ export const auditExport = defineTask({
           r.ip ?? "",
           r.user_agent ?? "",
           r.details ?? "",
+          r.impersonator_email ?? "",
         ]);
       }
       if (rows.length < BATCH) break;

@@ -1,0 +1,163 @@
+import { roleGrants } from "../access/role-cache.server";
+import { type AuditOrigin, audit } from "../audit/audit.server";
+import { db, type Executor, now } from "../db.server";
+import { type CachedSession, invalidateSessions } from "./session-cache.server";
+
+// How a session that is "viewing as" someone resolves (docs/decisions/021-impersonation.md).
+// The session row of the super admin names the account it acts as and until when; resolving it
+// yields that account's identity, roles and permissions with `impersonator` naming the super admin.
+// When the time is up, or the view no longer holds (the target was disabled, deleted, made a super
+// admin or lost dashboard access; the admin lost super admin), the row is returned to the admin and
+// the end is audited once. session.server.ts calls this; start and stop are impersonation.server.ts.
+
+/** How long one "View as" lasts. */
+export const IMPERSONATION_MINUTES = 30;
+
+export type ImpersonationColumns = {
+  impersonated_user_id: string | null;
+  impersonation_expires_at: string | null;
+};
+
+type Grants = Awaited<ReturnType<typeof roleGrants>>;
+
+function holdsAll(roleIds: string[], grants: Grants) {
+  return roleIds.some((id) => grants.get(id)?.all);
+}
+
+function holdsDashboard(roleIds: string[], grants: Grants) {
+  return roleIds.some((id) => {
+    const grant = grants.get(id);
+    return !!grant && (grant.all || grant.permissions.has("dashboard.access"));
+  });
+}
+
+/** An active account with its roles, as the session cache keeps it. */
+export async function loadActiveUser(userId: string) {
+  const rows = await db()
+    .selectFrom("user")
+    .leftJoin("user_role", "user_role.user_id", "user.id")
+    .select(["user.id", "user.name", "user.email", "user.must_change_password", "user_role.role_id"])
+    .where("user.id", "=", userId)
+    .where("user.status", "=", "active")
+    .execute();
+  const first = rows[0];
+  if (!first) return null;
+  return {
+    id: first.id,
+    name: first.name,
+    email: first.email,
+    mustChangePassword: first.must_change_password === 1,
+    roleIds: rows.flatMap((r) => (r.role_id ? [r.role_id] : [])),
+  };
+}
+
+/** Why a target may not be viewed as, or null when it may (a super admin's view, checked by the caller). */
+export async function whyNotViewable(
+  target: { roleIds: string[] } | null,
+  grants?: Grants,
+): Promise<string | null> {
+  if (!target) return "That account is disabled or does not exist.";
+  const g = grants ?? (await roleGrants());
+  if (holdsAll(target.roleIds, g)) return "You cannot view as another super admin.";
+  if (!holdsDashboard(target.roleIds, g))
+    return "That account cannot open the dashboard, so there is nothing to see.";
+  return null;
+}
+
+/**
+ * The session as it resolves: `real` (the session's own user) unless the row names a current
+ * "View as", then the account viewed as, with the super admin as `impersonator`.
+ */
+export async function resolveImpersonation(
+  sessionId: string,
+  real: CachedSession,
+  row: ImpersonationColumns,
+  origin: AuditOrigin | null,
+): Promise<CachedSession> {
+  const targetId = row.impersonated_user_id;
+  if (!targetId) return real;
+  const until = row.impersonation_expires_at;
+  const grants = await roleGrants();
+  if (!until || Date.parse(until) <= Date.now()) {
+    await endImpersonation(sessionId, real, targetId, "expired", origin);
+    return real;
+  }
+  if (!holdsAll(real.roleIds, grants)) {
+    await endImpersonation(sessionId, real, targetId, "no longer a super admin", origin);
+    return real;
+  }
+  const target = await loadActiveUser(targetId);
+  if ((await whyNotViewable(target, grants)) || !target || target.id === real.userId) {
+    await endImpersonation(sessionId, real, targetId, "account no longer viewable", origin);
+    return real;
+  }
+  return {
+    userId: target.id,
+    name: target.name,
+    email: target.email,
+    mustChangePassword: target.mustChangePassword,
+    roleIds: target.roleIds,
+    expiresAt: real.expiresAt,
+    impersonator: { id: real.userId, email: real.email, until },
+  };
+}
+
+/** Returns the session to its own user; the one caller that clears the columns writes the audit row. */
+async function endImpersonation(
+  sessionId: string,
+  real: CachedSession,
+  targetId: string,
+  reason: string,
+  origin: AuditOrigin | null,
+) {
+  const ended = await db()
+    .transaction()
+    .execute(async (trx) => {
+      const result = await trx
+        .updateTable("session")
+        .set({ impersonated_user_id: null, impersonation_expires_at: null })
+        .where("id", "=", sessionId)
+        .where("impersonated_user_id", "=", targetId)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await audit(
+        origin ?? { request: new Request("http://localhost/") },
+        {
+          action: "impersonation.end",
+          actor: { id: targetId, email: (await emailOf(trx, targetId)) ?? "" },
+          impersonator: { id: real.userId, email: real.email },
+          target: { type: "user", id: targetId },
+          details: { reason },
+        },
+        trx,
+      );
+      return true;
+    });
+  if (ended) await invalidateSessions();
+}
+
+async function emailOf(executor: Executor, userId: string) {
+  const row = await executor.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirst();
+  return row?.email ?? null;
+}
+
+/** The start time's counterpart: when a "View as" begun now ends. */
+export function impersonationEnd(from = Date.now()): string {
+  return new Date(from + IMPERSONATION_MINUTES * 60_000).toISOString();
+}
+
+/** Points the session at `targetId` until `until` (the caller audits and invalidates). */
+export async function setImpersonation(
+  executor: Executor,
+  session: { id: string; userId: string },
+  target: { id: string; until: string } | null,
+) {
+  const result = await executor
+    .updateTable("session")
+    .set({ impersonated_user_id: target?.id ?? null, impersonation_expires_at: target?.until ?? null })
+    .where("id", "=", session.id)
+    .where("user_id", "=", session.userId)
+    .where("expires_at", ">", now())
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,0 +1,91 @@
+import { type AuditOrigin, audit } from "../audit/audit.server";
+import { db } from "../db.server";
+import { NotFound, RuleViolation } from "../domain-errors";
+import { closeStreamsOf } from "../events/stream.server";
+import {
+  impersonationEnd,
+  loadActiveUser,
+  setImpersonation,
+  whyNotViewable,
+} from "./impersonation-state.server";
+import { invalidateSessions, type SessionUser } from "./session.server";
+
+// Starting and stopping "View as" (docs/decisions/021-impersonation.md). The session resolves as
+// the account viewed as (impersonation-state.server.ts); these two change which account that is.
+
+/**
+ * Points the super admin's current session at `userId` for 30 minutes. Refused while already
+ * viewing as someone, for anyone but a super admin, for themselves, for another super admin, and
+ * for an account that is disabled or cannot open the dashboard.
+ */
+export async function startImpersonation(actor: SessionUser, input: { userId: string }, origin: AuditOrigin) {
+  if (actor.impersonator) throw new RuleViolation("Stop viewing as the current person first.");
+  if (!actor.isSuperAdmin) throw new RuleViolation("Only a super admin can view as another person.");
+  if (input.userId === actor.id) throw new RuleViolation("You cannot view as yourself.");
+  const exists = await db().selectFrom("user").select("id").where("id", "=", input.userId).executeTakeFirst();
+  if (!exists) throw new NotFound("This user does not exist.");
+  const target = await loadActiveUser(input.userId);
+  const refusal = await whyNotViewable(target);
+  if (refusal || !target) throw new RuleViolation(refusal ?? "That account cannot be viewed.");
+  const until = impersonationEnd();
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      const started = await setImpersonation(
+        trx,
+        { id: actor.sessionId, userId: actor.id },
+        { id: target.id, until },
+      );
+      if (!started) throw new RuleViolation("Your session has ended. Sign in again.");
+      await audit(
+        origin,
+        {
+          action: "impersonation.start",
+          actor,
+          target: { type: "user", id: target.id },
+          details: { until },
+        },
+        trx,
+      );
+    });
+  await invalidateSessions();
+  // The admin's open streams carry the admin's events; they reconnect as the account viewed as.
+  closeStreamsOf(actor.id);
+  return { name: target.name, until };
+}
+
+/**
+ * Returns the session to the super admin. `user` is the account viewed as (the request's
+ * resolved user); the row names both, as every row written while viewing as someone does.
+ */
+export async function stopImpersonation(user: SessionUser, origin: AuditOrigin) {
+  const impersonator = user.impersonator;
+  if (!impersonator) return null;
+  const stopped = await db()
+    .transaction()
+    .execute(async (trx) => {
+      const done = await setImpersonation(trx, { id: user.sessionId, userId: impersonator.id }, null);
+      if (!done) return false;
+      await audit(
+        origin,
+        {
+          action: "impersonation.stop",
+          actor: user,
+          impersonator: { id: impersonator.id, email: impersonator.email },
+          target: { type: "user", id: user.id },
+        },
+        trx,
+      );
+      return true;
+    });
+  await invalidateSessions();
+  // Streams are not tied to a session: this one carried the viewed account's events.
+  closeStreamsOf(user.id);
+  return stopped ? { id: user.id, name: user.name } : null;
+}
+
+/** Whether the page offers "View as" for `userId`: the same rules startImpersonation enforces. */
+export async function mayViewAs(actor: SessionUser, userId: string): Promise<boolean> {
+  if (actor.impersonator || !actor.isSuperAdmin || userId === actor.id) return false;
+  return !(await whyNotViewable(await loadActiveUser(userId)));
+}

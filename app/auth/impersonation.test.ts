@@ -1,0 +1,324 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  args,
+  context,
+  createUser,
+  PASSWORD,
+  request,
+  run,
+  sessionCookieFor,
+  setupDatabase,
+} from "../../test/helpers";
+import { formRequest } from "../../test/support/forms";
+import { refuseWhileImpersonating } from "../access/guard.server";
+import { describeAuditRows } from "../audit/view.server";
+import { db } from "../db.server";
+import { action as settingsAction } from "../routes/dashboard.settings";
+import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id";
+import { action as stopAction } from "../routes/impersonation.stop";
+import { IMPERSONATION_MINUTES } from "./impersonation-state.server";
+import { getSessionUser, invalidateSessions } from "./session.server";
+
+beforeAll(setupDatabase);
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+type Person = { id: string; email: string; cookie: string };
+
+async function person(roles: string[], opts: { status?: "active" | "disabled" } = {}): Promise<Person> {
+  const user = await createUser({ roles, ...opts });
+  return { id: user.id, email: user.email, cookie: await sessionCookieFor(user.id) };
+}
+
+const whoIs = (cookie: string) =>
+  getSessionUser({ request: request("/dashboard", { cookie }), context: context() });
+
+function viewAs(actor: Person, targetId: string) {
+  const req = formRequest(`/dashboard/users/${targetId}`, { intent: "view-as" }, { cookie: actor.cookie });
+  return run(() => userAction(args(req, { id: targetId })));
+}
+
+function stop(cookie: string) {
+  return run(() => stopAction(args(formRequest("/impersonation/stop", {}, { cookie }))));
+}
+
+function settings(cookie: string, fields: Record<string, string>) {
+  return run(() => settingsAction(args(formRequest("/dashboard/settings", fields, { cookie }))));
+}
+
+/** Everything a refused request could have changed: users, sessions, tokens, audit rows. */
+async function snapshot() {
+  const [users, sessions, tokens, audit] = await Promise.all([
+    db().selectFrom("user").selectAll().orderBy("id").execute(),
+    db().selectFrom("session").selectAll().orderBy("id").execute(),
+    db().selectFrom("user_token").selectAll().orderBy("id").execute(),
+    db().selectFrom("audit_log").select(["id"]).orderBy("id").execute(),
+  ]);
+  return { users, sessions, tokens, audit };
+}
+
+const auditOf = (action: string, targetId: string) =>
+  db()
+    .selectFrom("audit_log")
+    .selectAll()
+    .where("action", "=", action)
+    .where("target_id", "=", targetId)
+    .orderBy("created_at", "desc")
+    .execute();
+
+describe("View as: starting", () => {
+  it("a super admin's requests then resolve as the target, with the super admin as impersonator", async () => {
+    const admin = await person(["super_admin"]);
+    const target = await person(["manager"]);
+    const out = await viewAs(admin, target.id);
+    expect(out.status).toBe(302);
+    expect(out.headers.get("Location")).toBe("/dashboard");
+
+    const me = await whoIs(admin.cookie);
+    expect(me).toMatchObject({ id: target.id, email: target.email, roles: ["manager"], isSuperAdmin: false });
+    expect(me?.impersonator).toMatchObject({ id: admin.id, email: admin.email });
+    expect(me?.permissions.has("roles.manage")).toBe(false);
+    // The view ends within 30 minutes; the event stream closes then too.
+    const until = Date.parse(me!.impersonator!.until!);
+    expect(until - Date.now()).toBeLessThanOrEqual(IMPERSONATION_MINUTES * 60_000);
+    expect(until - Date.now()).toBeGreaterThan((IMPERSONATION_MINUTES - 1) * 60_000);
+    expect(Date.parse(me!.sessionExpiresAt)).toBe(until);
+    // The target's own session is untouched.
+    expect((await whoIs(target.cookie))?.impersonator).toBeNull();
+
+    const [row] = await auditOf("impersonation.start", target.id);
+    expect(row).toMatchObject({ actor_id: admin.id, actor_email: admin.email, impersonator_id: null });
+  });
+
+  it("the user page offers it only to a super admin, for an active non-super-admin other than themselves", async () => {
+    const admin = await person(["super_admin"]);
+    const other = await person(["super_admin"]);
+    const plain = await person(["user"]);
+    const off = await person(["user"], { status: "disabled" });
+    const manager = await person(["admin"]);
+    const may = async (viewer: Person, id: string) => {
+      const out = await run(() =>
+        userLoader(args(request(`/dashboard/users/${id}`, { cookie: viewer.cookie }), { id })),
+      );
+      return (out.body as { may: { viewAs: boolean } }).may.viewAs;
+    };
+    expect(await may(admin, plain.id)).toBe(true);
+    expect(await may(admin, other.id)).toBe(false);
+    expect(await may(admin, admin.id)).toBe(false);
+    expect(await may(admin, off.id)).toBe(false);
+    expect(await may(manager, plain.id)).toBe(false);
+  });
+
+  const refusals: [string, () => Promise<{ actor: Person; targetId: string; status: number }>][] = [
+    [
+      "someone who is not a super admin (an admin holding user.update)",
+      async () => ({ actor: await person(["admin"]), targetId: (await person(["user"])).id, status: 403 }),
+    ],
+    [
+      "another super admin as the target",
+      async () => ({
+        actor: await person(["super_admin"]),
+        targetId: (await person(["super_admin"])).id,
+        status: 403,
+      }),
+    ],
+    [
+      "themselves",
+      async () => {
+        const actor = await person(["super_admin"]);
+        return { actor, targetId: actor.id, status: 403 };
+      },
+    ],
+    [
+      "a disabled account",
+      async () => ({
+        actor: await person(["super_admin"]),
+        targetId: (await person(["user"], { status: "disabled" })).id,
+        status: 403,
+      }),
+    ],
+    [
+      "an account that cannot open the dashboard (guest)",
+      async () => ({
+        actor: await person(["super_admin"]),
+        targetId: (await person(["guest"])).id,
+        status: 403,
+      }),
+    ],
+    [
+      "an account that does not exist",
+      async () => ({ actor: await person(["super_admin"]), targetId: crypto.randomUUID(), status: 404 }),
+    ],
+  ];
+  it.each(refusals)("refuses %s, database unchanged", async (_label, make) => {
+    const { actor, targetId, status } = await make();
+    const before = await snapshot();
+    const out = await viewAs(actor, targetId);
+    expect(out.status).toBe(status);
+    expect(await snapshot()).toEqual(before);
+    expect((await whoIs(actor.cookie))?.id).toBe(actor.id);
+  });
+
+  it("refuses starting another View as while viewing as someone, database unchanged", async () => {
+    const admin = await person(["super_admin"]);
+    const first = await person(["admin"]);
+    const second = await person(["user"]);
+    await viewAs(admin, first.id);
+    const before = await snapshot();
+    // The account viewed as holds user.read, so the page itself is open: the rule refuses.
+    const out = await viewAs(admin, second.id);
+    expect(out.status).toBe(403);
+    expect(await snapshot()).toEqual(before);
+    expect((await whoIs(admin.cookie))?.id).toBe(first.id);
+  });
+});
+
+describe("View as: what stays locked", () => {
+  let admin: Person;
+  let target: Person;
+  beforeAll(async () => {
+    admin = await person(["super_admin"]);
+    target = await person(["user"]);
+    await sessionCookieFor(target.id); // a second session of the target, which "revoke others" would end
+    await viewAs(admin, target.id);
+  });
+
+  const locked: [string, Record<string, string>][] = [
+    [
+      "password change",
+      {
+        intent: "password",
+        currentPassword: PASSWORD,
+        newPassword: "a brand new passphrase",
+        confirm: "a brand new passphrase",
+      },
+    ],
+    ["email change", { intent: "email", email: "elsewhere@example.test", currentPassword: PASSWORD }],
+    ["signing out the other sessions", { intent: "revoke-others" }],
+    ["signing out one session", { intent: "revoke-session", session: "abcdef" }],
+  ];
+  it.each(locked)("%s is refused (403), database unchanged", async (_label, fields) => {
+    const before = await snapshot();
+    const out = await settings(admin.cookie, fields);
+    expect(out.status).toBe(403);
+    expect(JSON.stringify(out.body)).toContain("viewing as another person");
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("an API caller gets 403 impersonating", async () => {
+    const me = (await whoIs(admin.cookie))!;
+    const out = await run(() => refuseWhileImpersonating(request("/api/tokens"), me));
+    expect(out.status).toBe(403);
+    expect(out.body).toMatchObject({ error: "impersonating" });
+    // And nothing is refused for the real person.
+    expect(() =>
+      refuseWhileImpersonating(request("/api/tokens"), { ...me, impersonator: null }),
+    ).not.toThrow();
+  });
+
+  it("every audit row written meanwhile names the account acted as and the real person", async () => {
+    const out = await settings(admin.cookie, { intent: "profile", name: "Renamed While Viewed" });
+    expect(out.status).toBe(200);
+    const [row] = await auditOf("account.profile.update", target.id);
+    expect(row).toMatchObject({
+      actor_id: target.id,
+      actor_email: target.email,
+      impersonator_id: admin.id,
+      impersonator_email: admin.email,
+    });
+    const [view] = await describeAuditRows([row!]);
+    expect(view!.actor).toMatchObject({ id: target.id, name: "Renamed While Viewed" });
+    expect(view!.impersonator).toMatchObject({ id: admin.id, email: admin.email });
+    // The target's own requests write rows with no impersonator.
+    await settings(target.cookie, { intent: "profile", name: "Back To Me" });
+    const [own] = await auditOf("account.profile.update", target.id);
+    expect(own).toMatchObject({ actor_id: target.id, impersonator_id: null, impersonator_email: null });
+  });
+});
+
+describe("View as: ending", () => {
+  it("Stop returns the same session to the super admin, audited with both names", async () => {
+    const admin = await person(["super_admin"]);
+    const target = await person(["user"]);
+    await viewAs(admin, target.id);
+    const out = await stop(admin.cookie);
+    expect(out.status).toBe(302);
+    expect(out.headers.get("Location")).toBe(`/dashboard/users/${target.id}`);
+    const me = await whoIs(admin.cookie);
+    expect(me).toMatchObject({ id: admin.id, isSuperAdmin: true, impersonator: null });
+    const [row] = await auditOf("impersonation.stop", target.id);
+    expect(row).toMatchObject({
+      actor_id: target.id,
+      impersonator_id: admin.id,
+      impersonator_email: admin.email,
+    });
+    const session = await db()
+      .selectFrom("session")
+      .select(["impersonated_user_id", "impersonation_expires_at"])
+      .where("user_id", "=", admin.id)
+      .executeTakeFirstOrThrow();
+    expect(session).toEqual({ impersonated_user_id: null, impersonation_expires_at: null });
+  });
+
+  it("Stop when viewing as nobody changes nothing", async () => {
+    const admin = await person(["super_admin"]);
+    const before = await snapshot();
+    const out = await stop(admin.cookie);
+    expect(out.status).toBe(302);
+    expect(out.headers.get("Location")).toBe("/dashboard");
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("ends by itself after 30 minutes, also for a session the cache already holds", async () => {
+    const admin = await person(["super_admin"]);
+    const target = await person(["user"]);
+    await viewAs(admin, target.id);
+    expect((await whoIs(admin.cookie))?.id).toBe(target.id); // now cached
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + (IMPERSONATION_MINUTES * 60 + 1) * 1000 });
+    const me = await whoIs(admin.cookie);
+    expect(me).toMatchObject({ id: admin.id, impersonator: null });
+    const [row] = await auditOf("impersonation.end", target.id);
+    expect(row).toMatchObject({ actor_id: target.id, impersonator_id: admin.id });
+    expect(JSON.parse(row!.details!)).toEqual({ reason: "expired" });
+    // Written once, however many requests see the end.
+    await whoIs(admin.cookie);
+    expect(await auditOf("impersonation.end", target.id)).toHaveLength(1);
+  });
+
+  it("ends when the expiry column is in the past", async () => {
+    const admin = await person(["super_admin"]);
+    const target = await person(["user"]);
+    await viewAs(admin, target.id);
+    await db()
+      .updateTable("session")
+      .set({ impersonation_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("user_id", "=", admin.id)
+      .execute();
+    await invalidateSessions();
+    expect(await whoIs(admin.cookie)).toMatchObject({ id: admin.id, impersonator: null });
+  });
+
+  it("ends when the target is disabled or made a super admin meanwhile", async () => {
+    const admin = await person(["super_admin"]);
+    const target = await person(["user"]);
+    await viewAs(admin, target.id);
+    await db().updateTable("user").set({ status: "disabled" }).where("id", "=", target.id).execute();
+    await invalidateSessions();
+    expect(await whoIs(admin.cookie)).toMatchObject({ id: admin.id, impersonator: null });
+    const [row] = await auditOf("impersonation.end", target.id);
+    expect(JSON.parse(row!.details!)).toEqual({ reason: "account no longer viewable" });
+
+    const other = await person(["user"]);
+    await viewAs(admin, other.id);
+    const superRole = await db()
+      .selectFrom("role")
+      .select("id")
+      .where("name", "=", "super_admin")
+      .executeTakeFirstOrThrow();
+    await db().insertInto("user_role").values({ user_id: other.id, role_id: superRole.id }).execute();
+    await invalidateSessions();
+    const me = await whoIs(admin.cookie);
+    expect(me).toMatchObject({ id: admin.id, impersonator: null });
+  });
+});

@@ -1,0 +1,62 @@
+import { Eye } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Form, useNavigation, useRevalidator } from "react-router";
+import { Button } from "./ui/button";
+
+export type Impersonation = { by: string; until: string | null };
+
+function minutesLeft(until: string | null, at: number) {
+  if (!until) return 0;
+  return Math.max(0, Math.ceil((Date.parse(until) - at) / 60_000));
+}
+
+/**
+ * Shown on every dashboard page while a super admin views as someone ("View as"): whom, how long
+ * is left, and "Stop". When the time runs out the page reloads its data, which resolves as the
+ * super admin again (the server ends the view by itself).
+ */
+export function ImpersonationBanner({
+  name,
+  email,
+  impersonation,
+}: {
+  name: string;
+  email: string;
+  impersonation: Impersonation;
+}) {
+  const [now, setNow] = useState(() => Date.now());
+  const revalidator = useRevalidator();
+  const stopping = useNavigation().formAction === "/impersonation/stop";
+  const left = minutesLeft(impersonation.until, now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(timer);
+  }, []);
+  const asked = useRef<string | null>(null);
+  useEffect(() => {
+    if (left > 0 || asked.current === impersonation.until) return;
+    asked.current = impersonation.until;
+    void revalidator.revalidate();
+  }, [left, impersonation.until, revalidator]);
+
+  return (
+    <section
+      aria-label="Viewing as another person"
+      data-testid="impersonation-banner"
+      className="flex flex-wrap items-center gap-3 border-b border-amber-300 bg-amber-100 px-4 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50"
+    >
+      <Eye aria-hidden className="size-4 shrink-0" />
+      <p className="min-w-0 flex-1">
+        You ({impersonation.by}) are viewing as <strong>{name}</strong> ({email}).{" "}
+        <span suppressHydrationWarning>
+          {left <= 1 ? "Less than a minute left." : `${left} minutes left.`}
+        </span>
+      </p>
+      <Form method="post" action="/impersonation/stop">
+        <Button variant="secondary" pending={stopping} className="py-1">
+          Stop viewing as {name}
+        </Button>
+      </Form>
+    </section>
+  );
+}

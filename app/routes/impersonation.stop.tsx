@@ -1,0 +1,25 @@
+import { redirect } from "react-router";
+import { handleAction } from "../access/intents.server";
+import { stopImpersonation } from "../auth/impersonation.server";
+import { redirectWithToast } from "../http/form.server";
+import type { Route } from "./+types/impersonation.stop";
+
+// The banner's "Stop" (app/components/impersonation-banner.tsx). Outside /dashboard on purpose:
+// it must work whatever the account viewed as may open.
+export async function action(args: Route.ActionArgs) {
+  return handleAction(args, "stop-impersonation", {
+    run: async ({ actor }) => {
+      const stopped = await stopImpersonation(actor, args);
+      if (!stopped)
+        return redirectWithToast("/dashboard", { kind: "info", message: "You were not viewing as anyone." });
+      return redirectWithToast(`/dashboard/users/${stopped.id}`, {
+        kind: "success",
+        message: `You stopped viewing as ${stopped.name}.`,
+      });
+    },
+  });
+}
+
+export async function loader() {
+  throw redirect("/dashboard");
+}
