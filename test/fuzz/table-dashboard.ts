@@ -42,6 +42,8 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(USER, userPath, "send-reset"),
   formIntent(USER, userPath, "resend-verification"),
   formIntent(USER, userPath, "delete"),
+  // A fresh session each run: a View as that starts would turn the shared admin session into someone else.
+  formIntent(USER, userPath, "view-as", () => ({}), { freshSession: true }),
   formIntent(USER, userPath, ANY_INTENT, () => ({ name: names })),
 
   formIntent(ACCESS, "/dashboard/access", "create-role", (p) => ({

@@ -37,6 +37,9 @@ export const PUBLIC: FuzzTarget[] = [
   ),
   // Signing out ends the session it is sent with, so every run brings a new one.
   formIntent("routes/logout", "/logout", undefined, () => ({ anything: text }), { freshSession: true }),
+  formIntent("routes/impersonation.stop", "/impersonation/stop", undefined, () => ({ anything: text }), {
+    freshSession: true,
+  }),
   formIntent("routes/theme", "/theme", undefined, () => ({ theme: oneOf(THEMES) }), anon),
   formIntent(
     "routes/register",
