@@ -34,7 +34,8 @@ export type SessionUser = {
    */
   impersonator?: {
     id: string;
-    email: string /** When the view ends by itself (ISO). */;
+    email: string;
+    /** When the view ends by itself (ISO). */
     until?: string;
   } | null;
 };
