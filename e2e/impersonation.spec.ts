@@ -26,7 +26,9 @@ test("view as a user, password locked, stop", async ({ login, page }) => {
   // Their sidebar: a plain user has no Users page.
   await expect(sidebar.getByRole("link", { name: "Settings" })).toBeVisible();
   await expect(sidebar.getByRole("link", { name: "Users" })).toHaveCount(0);
-  const found = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const found = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
   expect(found.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" | ")}`)).toEqual([]);
 
   // The banner is on every page, and the password form refuses.
@@ -46,6 +48,8 @@ test("view as a user, password locked, stop", async ({ login, page }) => {
   await expect(page).toHaveURL(new RegExp(`/dashboard/users/${target.id}$`));
   await expect(banner).toHaveCount(0);
   await expect(sidebar.getByRole("link", { name: "Users" })).toBeVisible();
-  await expect(page.getByRole("status").filter({ hasText: "You stopped viewing as Viewed Person." })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "You stopped viewing as Viewed Person." }),
+  ).toBeVisible();
   expect(problems).toEqual([]);
 });
