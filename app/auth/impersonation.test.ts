@@ -13,6 +13,7 @@ import { formRequest } from "../../test/support/forms";
 import { refuseWhileImpersonating } from "../access/guard.server";
 import { describeAuditRows } from "../audit/view.server";
 import { db } from "../db.server";
+import { loader as rootLoader } from "../root";
 import { action as settingsAction } from "../routes/dashboard.settings";
 import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id";
 import { action as stopAction } from "../routes/impersonation.stop";
@@ -84,6 +85,12 @@ describe("View as: starting", () => {
     expect(until - Date.now()).toBeLessThanOrEqual(IMPERSONATION_MINUTES * 60_000);
     expect(until - Date.now()).toBeGreaterThan((IMPERSONATION_MINUTES - 1) * 60_000);
     expect(Date.parse(me!.sessionExpiresAt)).toBe(until);
+    // Every page's shell gets the banner's data from the root loader.
+    const root = await run(() => rootLoader(args(request("/dashboard", { cookie: admin.cookie }))));
+    expect((root.body as { user: { impersonation: unknown } }).user.impersonation).toEqual({
+      by: admin.email,
+      until: me!.impersonator!.until,
+    });
     // The target's own session is untouched.
     expect((await whoIs(target.cookie))?.impersonator).toBeNull();
 
