@@ -11,6 +11,7 @@ import {
   invalidateSessions,
   verifiedSessionId,
 } from "./session-cache.server";
+import { twoFactorEnrolmentDue } from "./two-factor.server";
 
 export { invalidateSessions };
 
@@ -22,6 +23,8 @@ export type SessionUser = {
   permissions: Set<string>;
   isSuperAdmin: boolean;
   mustChangePassword: boolean;
+  /** A role requires two-factor and the account has not enrolled: only enrolment stays open. */
+  twoFactorEnrolmentDue?: boolean;
   sessionId: string;
   /** When this session ends unless renewed (ISO); an event stream closes then. */
   sessionExpiresAt: string;
@@ -137,6 +140,7 @@ async function loadSession(id: string): Promise<CachedSession | null> {
       "user.email",
       "user.must_change_password",
       "user_role.role_id",
+      twoFactorEnrolmentDue,
     ])
     .where("session.id", "=", id)
     .where("session.expires_at", ">", now())
@@ -149,6 +153,7 @@ async function loadSession(id: string): Promise<CachedSession | null> {
     name: first.name,
     email: first.email,
     mustChangePassword: first.must_change_password === 1,
+    twoFactorEnrolmentDue: Boolean(first.two_factor_due),
     roleIds: rows.flatMap((r) => (r.role_id ? [r.role_id] : [])),
     expiresAt: first.expires_at,
   };
@@ -195,6 +200,7 @@ async function resolve(request: Request): Promise<AuthState> {
       permissions,
       isSuperAdmin,
       mustChangePassword: session.mustChangePassword,
+      twoFactorEnrolmentDue: session.twoFactorEnrolmentDue ?? false,
       sessionId: id,
       sessionExpiresAt: session.expiresAt,
     },
