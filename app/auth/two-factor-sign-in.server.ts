@@ -5,7 +5,6 @@ import { secureCookies, sessionSecrets } from "../env.server";
 import { safeRedirectPath } from "../http/responses";
 import { clear, hit } from "../security/rate-limit.server";
 import { startSession } from "./session.server";
-import type { SignInMethod } from "./sign-in.server";
 import { spendSecondFactorCode } from "./two-factor.server";
 
 // Sign-in's second step. After the first factor, completeSignIn (sign-in.server.ts) starts no
@@ -18,7 +17,8 @@ type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 export const PENDING_SIGN_IN_SECONDS = 5 * 60;
 export const TWO_FACTOR_PAGE = "/login/two-factor";
 
-export type PendingSignIn = { userId: string; redirectTo: string; method: SignInMethod; expiresAt: number };
+/** `method` is sign-in.server.ts's SignInMethod (not imported: that module imports this one). */
+export type PendingSignIn = { userId: string; redirectTo: string; method: string; expiresAt: number };
 
 let cookie: ReturnType<typeof createCookie> | undefined;
 function pendingCookie() {
@@ -36,7 +36,7 @@ function pendingCookie() {
 /** The redirect to the code page, carrying the pending state (no session yet). */
 export async function askForSecondFactor(
   userId: string,
-  method: SignInMethod,
+  method: string,
   redirectTo: FormDataEntryValue | string | null | undefined,
 ): Promise<Response> {
   const pending: PendingSignIn = {

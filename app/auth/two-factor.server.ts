@@ -8,13 +8,15 @@ import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { decryptSecret, encryptSecret } from "../settings/secret-box.server";
 import { getSystemConfig } from "../settings/system-config.server";
-import type { SessionUser } from "./session.server";
 import { invalidateSessions } from "./session-cache.server";
 
 // Two-factor authentication with a TOTP authenticator app (issue 12.1, decision 018). The secret
 // is encrypted at rest like the mail key; recovery codes are kept as SHA-256 hashes; a code is
 // accepted once (the last accepted time step is stored). Sign-in's second step lives in
 // two-factor-sign-in.server.ts; the required-enrolment gate in app/access/guard.server.ts.
+
+/** The signed-in caller (a SessionUser; not imported, as session.server.ts reads this module). */
+type SessionUser = { id: string; email: string; isSuperAdmin: boolean };
 
 const PERIOD = 30;
 const DIGITS = 6;
