@@ -3,6 +3,7 @@ import { index, type RouteConfig, route } from "@react-router/dev/routes";
 export default [
   index("routes/home.tsx"),
   route("login", "routes/login.tsx"),
+  route("login/two-factor", "routes/login.two-factor.tsx"),
   route("logout", "routes/logout.tsx"),
   route("impersonation/stop", "routes/impersonation.stop.tsx"),
   route("theme", "routes/theme.tsx"),

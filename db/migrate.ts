@@ -11,6 +11,7 @@ import * as m008 from "./migrations/008_public_mail_delivery";
 import * as m009 from "./migrations/009_aggregates";
 import * as m010 from "./migrations/010_search";
 import * as m011 from "./migrations/011_list_indexes";
+import * as m013 from "./migrations/013_two_factor";
 import * as m016 from "./migrations/016_impersonation";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   "010_search": m010,
   "011_list_indexes": m011,
   "016_impersonation": m016,
+  "013_two_factor": m013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -218,6 +218,31 @@ export interface StatCountTable {
   n: number;
 }
 
+/** An account's TOTP secret (encrypted); `confirmed_at` null while enrolment waits for a code. */
+export interface UserTwoFactorTable {
+  user_id: string;
+  secret: string;
+  confirmed_at: string | null;
+  /** The time step of the last accepted code (bigint: a string on PostgreSQL). */
+  last_step: number | string | null;
+  created_at: string;
+}
+
+/** Single-use recovery codes, stored as SHA-256 hashes. */
+export interface TwoFactorRecoveryCodeTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** Roles whose holders must enrol in two-factor authentication before anything else. */
+export interface TwoFactorRequiredRoleTable {
+  role_id: string;
+  created_at: string;
+}
+
 export interface Database {
   permission: PermissionTable;
   role: RoleTable;
@@ -239,6 +264,9 @@ export interface Database {
   broadcast: BroadcastTable;
   notification: NotificationTable;
   stat_count: StatCountTable;
+  user_two_factor: UserTwoFactorTable;
+  two_factor_recovery_code: TwoFactorRecoveryCodeTable;
+  two_factor_required_role: TwoFactorRequiredRoleTable;
 }
 
 export type User = Selectable<UserTable>;

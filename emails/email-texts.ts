@@ -23,6 +23,13 @@ export const EMAIL_TEXTS = {
       "You have been invited to the dashboard. Choose your name and a password to get started. The invitation expires in 7 days.",
     button: "Accept the invitation",
   },
+  "two-factor-reset": {
+    subject: "Your two-factor authentication was reset",
+    label: "Two-factor authentication reset",
+    message:
+      "An administrator turned off two-factor authentication for your account. You can sign in with your password alone until you set it up again in Settings. If you did not ask for this, contact your administrator at once.",
+    button: "Open Settings",
+  },
   notification: {
     subject: "A notice for you",
     label: "Notification",

@@ -71,7 +71,13 @@ describe("TransactionalEmail", () => {
   });
 
   it("every type has a subject, label, message and button text", () => {
-    expect(EMAIL_TYPES).toEqual(["verification", "reset-password", "invite", "notification"]);
+    expect(EMAIL_TYPES).toEqual([
+      "verification",
+      "reset-password",
+      "invite",
+      "two-factor-reset",
+      "notification",
+    ]);
     for (const type of EMAIL_TYPES) {
       for (const value of Object.values(EMAIL_TEXTS[type])) expect(value.length).toBeGreaterThan(3);
     }

@@ -15,6 +15,7 @@ const NEEDS: Record<string, Need | "team.read" | "settings.manage"> = {
   root: "public",
   "routes/home": "public",
   "routes/login": "public",
+  "routes/login.two-factor": "public",
   "routes/logout": "public",
   "routes/impersonation.stop": "public",
   "routes/theme": "public",

@@ -115,6 +115,30 @@ function passwordFirst(request: Request, shell: GateShell): never {
   );
 }
 
+// Two-factor enrolment a role requires (app/auth/two-factor.server.ts): only Settings and the
+// intents that set it up stay open; the account can also still sign out (/logout is not gated).
+export const TWO_FACTOR_ENROL_INTENTS = new Set(["two-factor-start", "two-factor-confirm"]);
+
+async function mayWhileEnrolling(request: Request, pattern: string): Promise<boolean> {
+  if (pattern !== PASSWORD_PAGE) return false;
+  if (request.method === "GET" || request.method === "HEAD") return true;
+  return TWO_FACTOR_ENROL_INTENTS.has((await formIntent(request)) ?? "");
+}
+
+function twoFactorFirst(request: Request, shell: GateShell): never {
+  if (isApiRequest(request)) throw apiError(403, "two_factor_enrolment_required");
+  if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?twoFactor=1`);
+  throw data<ForbiddenData>(
+    {
+      kind: "forbidden",
+      permission: null,
+      message: "Your role requires two-factor authentication. Set it up in Settings first.",
+      shell,
+    },
+    { status: 403 },
+  );
+}
+
 async function gateShell(args: Parameters<MiddlewareFunction<Response>>[0]): Promise<GateShell> {
   return { theme: await readTheme(args.request), nonce: args.context.get(nonceContext) };
 }
@@ -141,5 +165,7 @@ export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, n
   }
   if (user.mustChangePassword && !(await mayWhileChangingPassword(args.request, pattern)))
     passwordFirst(args.request, await gateShell(args));
+  if (user.twoFactorEnrolmentDue && !(await mayWhileEnrolling(args.request, pattern)))
+    twoFactorFirst(args.request, await gateShell(args));
   return next();
 };

@@ -26,6 +26,17 @@ export const ACTION_LABELS = {
   "impersonation.start": "Started viewing as someone",
   "impersonation.stop": "Stopped viewing as someone",
   "impersonation.end": "Viewing as someone ended",
+  // two-factor authentication (app/auth/two-factor*.server.ts)
+  "account.two_factor.enrol_started": "Started setting up two-factor authentication",
+  "account.two_factor.confirm_failed": "Wrong code when setting up two-factor authentication",
+  "account.two_factor.enable": "Turned on two-factor authentication",
+  "account.two_factor.disable": "Turned off two-factor authentication",
+  "account.two_factor.recovery_codes": "Generated new recovery codes",
+  "auth.two_factor.succeeded": "Passed the two-factor step",
+  "auth.two_factor.failed": "Wrong two-factor code at sign-in",
+  "auth.two_factor.rate_limited": "Two-factor step blocked (too many attempts)",
+  "user.two_factor.reset": "Reset an account's two-factor authentication",
+  "settings.two_factor_roles": "Changed the roles that require two-factor authentication",
   // settings and mail
   "settings.update": "Changed settings",
   "settings.reset": "Reset settings",

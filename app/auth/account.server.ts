@@ -16,7 +16,7 @@ import { issueToken } from "./tokens.server";
  * A stolen session must not become a password oracle: the check spends a point of the user's
  * budget before verifying (app/security/login-limits.server.ts) and gets it back when right.
  */
-async function assertCurrentPassword(
+export async function assertCurrentPassword(
   origin: AuditOrigin,
   user: SessionUser,
   password: string,

@@ -12,6 +12,8 @@ export type CachedSession = {
   name: string;
   email: string;
   mustChangePassword: boolean;
+  /** A role requires two-factor and the account has none yet (two-factor.server.ts). */
+  twoFactorEnrolmentDue?: boolean;
   roleIds: string[];
   /** ISO time; mutated in place when this instance renews the session. */
   expiresAt: string;

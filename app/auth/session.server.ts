@@ -13,6 +13,7 @@ import {
   invalidateSessions,
   verifiedSessionId,
 } from "./session-cache.server";
+import { twoFactorEnrolmentDue } from "./two-factor.server";
 
 export { invalidateSessions };
 
@@ -24,6 +25,8 @@ export type SessionUser = {
   permissions: Set<string>;
   isSuperAdmin: boolean;
   mustChangePassword: boolean;
+  /** A role requires two-factor and the account has not enrolled: only enrolment stays open. */
+  twoFactorEnrolmentDue?: boolean;
   sessionId: string;
   /** When this session ends unless renewed (ISO); an event stream closes then. */
   sessionExpiresAt: string;
@@ -149,6 +152,7 @@ async function loadSession(id: string, origin: AuditOrigin | null): Promise<Cach
       "user_role.role_id",
       "session.impersonated_user_id",
       "session.impersonation_expires_at",
+      twoFactorEnrolmentDue,
     ])
     .where("session.id", "=", id)
     .where("session.expires_at", ">", now())
@@ -161,6 +165,7 @@ async function loadSession(id: string, origin: AuditOrigin | null): Promise<Cach
     name: first.name,
     email: first.email,
     mustChangePassword: first.must_change_password === 1,
+    twoFactorEnrolmentDue: Boolean(first.two_factor_due),
     roleIds: rows.flatMap((r) => (r.role_id ? [r.role_id] : [])),
     expiresAt: first.expires_at,
   };
@@ -208,6 +213,7 @@ async function resolve({ request, context }: Args): Promise<AuthState> {
       permissions,
       isSuperAdmin,
       mustChangePassword: session.mustChangePassword,
+      twoFactorEnrolmentDue: session.twoFactorEnrolmentDue ?? false,
       sessionId: id,
       // A "View as" ends before the session does: its event stream closes then too.
       sessionExpiresAt:

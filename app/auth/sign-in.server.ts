@@ -1,6 +1,8 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { safeRedirectPath } from "../http/responses";
 import { startSession } from "./session.server";
+import { secondFactorSatisfied } from "./two-factor.server";
+import { askForSecondFactor } from "./two-factor-sign-in.server";
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
@@ -21,6 +23,9 @@ export type SignInProof = {
  * so no method can skip them.
  */
 export async function completeSignIn(args: Args, userId: string, proof: SignInProof): Promise<Response> {
+  // One factor so far and a second one enrolled: no session until /login/two-factor has the code.
+  if (!(await secondFactorSatisfied(userId, proof.factors)))
+    return askForSecondFactor(userId, proof.method, proof.redirectTo);
   const headers = new Headers();
   for (const cookie of await startSession(userId, args)) headers.append("Set-Cookie", cookie);
   return redirect(safeRedirectPath(proof.redirectTo ?? null), { headers });

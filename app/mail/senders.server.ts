@@ -64,3 +64,13 @@ export function sendNotificationEmail(input: {
     message: input.message,
   });
 }
+
+/** Tells an account that a super admin removed its two-factor authentication. */
+export function sendTwoFactorResetEmail(input: { to: string; name: string; settingsUrl: string }) {
+  return send("two-factor reset email", {
+    to: input.to,
+    type: "two-factor-reset",
+    actionUrl: input.settingsUrl,
+    userName: input.name,
+  });
+}

@@ -8,6 +8,7 @@ import { SessionsSection } from "../components/settings/sessions-section";
 import { type SettingsTab, SettingsTabs } from "../components/settings/settings-tabs";
 import { SystemSection } from "../components/settings/system-section";
 import { TestEmailSection } from "../components/settings/test-email-section";
+import { TwoFactorPolicySection, TwoFactorSection } from "../components/settings/two-factor-section";
 import { passRetryAfter } from "../http/responses";
 import { runSettingsIntent, settingsPageData } from "../settings/settings-page.server";
 import type { Route } from "./+types/dashboard.settings";
@@ -23,7 +24,7 @@ export const headers = passRetryAfter;
 export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { profile, sessions, system, invite } = loaderData;
+  const { profile, sessions, system, invite, twoFactor } = loaderData;
   const tabs: SettingsTab[] = [
     { value: "profile", label: "Profile", content: <ProfileSection profile={profile} /> },
     {
@@ -37,6 +38,19 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       ),
     },
   ];
+  const twoFactorTab: SettingsTab = {
+    value: "two-factor",
+    label: "Two-factor",
+    content: (
+      <>
+        <TwoFactorSection twoFactor={twoFactor} />
+        {twoFactor.policy ? <TwoFactorPolicySection policy={twoFactor.policy} /> : null}
+      </>
+    ),
+  };
+  // When a role requires it, enrolment is the one thing open: its tab comes first.
+  if (twoFactor.due) tabs.unshift(twoFactorTab);
+  else tabs.push(twoFactorTab);
   if (invite)
     tabs.push({ value: "invite", label: "Invitations", content: <InviteSection roles={invite.roles} /> });
   if (system)

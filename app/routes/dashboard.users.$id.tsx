@@ -7,6 +7,7 @@ import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
 import { mayViewAs, startImpersonation } from "../auth/impersonation.server";
 import type { SessionUser } from "../auth/session.server";
+import { hasTwoFactor, resetTwoFactor } from "../auth/two-factor.server";
 import { formatDateTime } from "../components/format";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
@@ -16,8 +17,11 @@ import { Card, EmptyState, FormError } from "../components/ui/card";
 import { AccountForm } from "../components/users/account-form";
 import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../components/users/user-badges";
 import { NotFound } from "../domain-errors";
+import { baseUrl } from "../env.server";
 import { redirectWithToast, refused } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
+import { sendTwoFactorResetEmail } from "../mail/senders.server";
+import { trySend } from "../mail/try-send.server";
 import { userActivity } from "../users/detail.server";
 import { updateUserSchema } from "../users/user-schemas";
 import {
@@ -41,11 +45,12 @@ export async function loader(args: Route.LoaderArgs) {
   const id = idSchema.safeParse(args.params.id);
   const user = id.success ? await getUser(id.data) : null;
   if (!user) throw missing();
-  const [activity, grants, assignable, viewAs] = await Promise.all([
+  const [activity, grants, assignable, viewAs, twoFactor] = await Promise.all([
     userActivity(actor, user.id),
     roleGrants(),
     assignableRoles(actor),
     mayViewAs(actor, user.id),
+    actor.isSuperAdmin ? hasTwoFactor(user.id) : false,
   ]);
   const assignableIds = new Set(assignable.map((r) => r.id));
   return {
@@ -57,7 +62,13 @@ export async function loader(args: Route.LoaderArgs) {
       label: r.label,
       assignable: assignableIds.has(r.id),
     })),
-    may: { update: can(actor, "user.update"), delete: can(actor, "user.delete"), viewAs },
+    may: {
+      update: can(actor, "user.update"),
+      delete: can(actor, "user.delete"),
+      viewAs,
+      // A super admin resets someone else's two-factor (a lost phone); one's own goes through Settings.
+      resetTwoFactor: actor.isSuperAdmin && twoFactor && actor.id !== user.id,
+    },
   };
 }
 
@@ -121,6 +132,25 @@ export async function action(args: Route.ActionArgs) {
         });
       },
     },
+    "reset-two-factor": {
+      permission: "user.update",
+      run: async ({ actor }) => {
+        refuseWhileImpersonating(args.request, actor);
+        const account = await resetTwoFactor(actor, { id: id.data }, args);
+        const mailed = await trySend(args, { type: "two-factor-reset", to: account.email }, () =>
+          sendTwoFactorResetEmail({
+            to: account.email,
+            name: account.name,
+            settingsUrl: `${baseUrl()}/dashboard/settings#two-factor`,
+          }),
+        );
+        return done(
+          mailed
+            ? `Two-factor authentication was reset. ${account.email} was told by email.`
+            : "Two-factor authentication was reset, but the email to the account failed.",
+        );
+      },
+    },
     delete: {
       permission: "user.delete",
       run: async ({ actor }) => {
@@ -145,6 +175,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
   const enabling = useIsPending({ intent: "enable" });
   const disabling = useIsPending({ intent: "disable" });
   const deleting = useIsPending({ intent: "delete" });
+  const resettingTwoFactor = useIsPending({ intent: "reset-two-factor" });
   const sendingReset = useIsPending({ intent: "send-reset" });
   const resendingVerification = useIsPending({ intent: "resend-verification" });
   const viewingAs = useIsPending({ intent: "view-as" });
@@ -243,6 +274,20 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
               >
                 Send password reset link
               </Button>
+            ) : null}
+            {may.resetTwoFactor ? (
+              <ConfirmDialog
+                trigger={
+                  <Button type="button" variant="secondary" pending={resettingTwoFactor}>
+                    Reset two-factor authentication
+                  </Button>
+                }
+                title={`Reset ${user.name}'s two-factor authentication?`}
+                description={`${user.name} can then sign in with the password alone until setting it up again, and is told so by email.`}
+                actionLabel="Reset two-factor"
+                formId={statusFormId}
+                value="reset-two-factor"
+              />
             ) : null}
             {may.update && !user.email_verified ? (
               <Button

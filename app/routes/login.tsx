@@ -57,6 +57,14 @@ export default function Login({ actionData }: Route.ComponentProps) {
             Your email address is verified. You can sign in now.
           </p>
         ) : null}
+        {params.get("twoFactor") === "expired" ? (
+          <p
+            role="status"
+            className="mt-3 rounded bg-amber-50 p-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-100"
+          >
+            The two-factor step timed out. Sign in again.
+          </p>
+        ) : null}
         <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
           <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/dashboard"} />
           <TextField meta={fields.email} label="Email" type="email" autoComplete="email" />

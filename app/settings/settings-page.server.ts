@@ -24,6 +24,7 @@ import { SYSTEM_CONFIG } from "./config-keys";
 import { describeSessions } from "./session-view";
 import { parseSettingsForm, revokeSessionSchema } from "./settings-form";
 import { describeSystemConfig } from "./system-config.server";
+import { twoFactorIntent, twoFactorSettingsData } from "./two-factor-settings.server";
 import { applySettingsChanges } from "./update-settings.server";
 
 // The Settings page's data and its form intents, kept out of the route module so it stays thin.
@@ -31,17 +32,19 @@ import { applySettingsChanges } from "./update-settings.server";
 export async function settingsPageData(user: SessionUser) {
   const manage = can(user, "settings.manage");
   const invite = can(user, "user.write");
-  const [sessions, config, mailLog, roles] = await Promise.all([
+  const [sessions, config, mailLog, roles, twoFactor] = await Promise.all([
     listMySessions(user),
     manage ? describeSystemConfig() : null,
     manage ? recentMail(25) : null,
     invite ? assignableRoles(user) : null,
+    twoFactorSettingsData(user),
   ]);
   return {
     profile: { name: user.name, email: user.email },
     sessions: describeSessions(sessions),
     system: manage ? { config: config!, mailLog: mailLog! } : null,
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
+    twoFactor,
   };
 }
 
@@ -101,6 +104,12 @@ export const runSettingsIntent = (args: ActionArgs) =>
           );
         },
       },
+      // Two-factor (app/settings/two-factor-settings.server.ts); each refuses while viewing as someone.
+      "two-factor-start": twoFactorIntent.start(args),
+      "two-factor-confirm": twoFactorIntent.confirm(args),
+      "two-factor-disable": twoFactorIntent.disable(args),
+      "two-factor-recovery-codes": twoFactorIntent.recoveryCodes(args),
+      "two-factor-roles": twoFactorIntent.roles(args),
       system: {
         permission: "settings.manage",
         // The system section has its own parser (shared with the browser): blank, secret and reset rules.

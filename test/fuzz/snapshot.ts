@@ -33,6 +33,9 @@ const COLUMNS: Partial<Record<Table, readonly string[] | "*">> = {
   user_token: "*",
   broadcast: ["id", "title", "message", "level", "link", "audience", "created_by", "created_at"],
   notification: "*",
+  user_two_factor: "*",
+  two_factor_recovery_code: "*",
+  two_factor_required_role: "*",
 };
 
 export type Snapshot = Record<string, string>;

@@ -44,6 +44,7 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(USER, userPath, "delete"),
   // A fresh session each run: a View as that starts would turn the shared admin session into someone else.
   formIntent(USER, userPath, "view-as", () => ({}), { freshSession: true }),
+  formIntent(USER, userPath, "reset-two-factor"),
   formIntent(USER, userPath, ANY_INTENT, () => ({ name: names })),
 
   formIntent(ACCESS, "/dashboard/access", "create-role", (p) => ({
@@ -127,5 +128,18 @@ export const DASHBOARD: FuzzTarget[] = [
   })),
   formIntent(SETTINGS, "/dashboard/settings", "system", () => ({ reset: oneOf(CONFIG_KEYS) })),
   formIntent(SETTINGS, "/dashboard/settings", "invite", (p) => ({ email: emails, "roles[]": ids(p.roles) })),
+  // Two-factor (app/settings/two-factor-settings.server.ts). Role ids are never the pool's: a
+  // policy naming the fuzzing super admin's role would gate every later request.
+  formIntent(SETTINGS, "/dashboard/settings", "two-factor-start"),
+  formIntent(SETTINGS, "/dashboard/settings", "two-factor-confirm", () => ({
+    code: either(fc.constantFrom("000000", "123456", "abcde-fghij")),
+  })),
+  formIntent(SETTINGS, "/dashboard/settings", "two-factor-disable", () => ({ currentPassword: passwords })),
+  formIntent(SETTINGS, "/dashboard/settings", "two-factor-recovery-codes", () => ({
+    currentPassword: either(fc.constantFrom("not the password")),
+  })),
+  formIntent(SETTINGS, "/dashboard/settings", "two-factor-roles", () => ({
+    "roles[]": either(fc.constantFrom("7b4f7f6e-6d1c-4c52-9d8f-111111111111", "not-a-role")),
+  })),
   formIntent(SETTINGS, "/dashboard/settings", ANY_INTENT, () => ({ name: names })),
 ];

@@ -35,6 +35,14 @@ export const PUBLIC: FuzzTarget[] = [
     }),
     anon,
   ),
+  // Without the pending state the password step sets, every code is refused (redirect to /login).
+  formIntent(
+    "routes/login.two-factor",
+    "/login/two-factor",
+    undefined,
+    () => ({ code: either(fc.constantFrom("000000", "abcde-fghij")) }),
+    anon,
+  ),
   // Signing out ends the session it is sent with, so every run brings a new one.
   formIntent("routes/logout", "/logout", undefined, () => ({ anything: text }), { freshSession: true }),
   formIntent("routes/impersonation.stop", "/impersonation/stop", undefined, () => ({ anything: text }), {

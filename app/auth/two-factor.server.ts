@@ -1,0 +1,443 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { generateTOTP, getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
+import type { ExpressionBuilder } from "kysely";
+import QRCode from "qrcode";
+import type { Database } from "../../db/schema";
+import { type AuditOrigin, audit } from "../audit/audit.server";
+import { db, type Executor, now } from "../db.server";
+import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
+import { decryptSecret, encryptSecret } from "../settings/secret-box.server";
+import { getSystemConfig } from "../settings/system-config.server";
+import { invalidateSessions } from "./session-cache.server";
+
+// Two-factor authentication with a TOTP authenticator app (issue 12.1, decision 018). The secret
+// is encrypted at rest like the mail key; recovery codes are kept as SHA-256 hashes; a code is
+// accepted once (the last accepted time step is stored). Sign-in's second step lives in
+// two-factor-sign-in.server.ts; the required-enrolment gate in app/access/guard.server.ts.
+
+/** The signed-in caller (a SessionUser; not imported, as session.server.ts reads this module). */
+type SessionUser = { id: string; email: string; isSuperAdmin: boolean };
+
+const PERIOD = 30;
+const DIGITS = 6;
+const ALGORITHM = "SHA-1"; // what every authenticator app understands
+export const RECOVERY_CODE_COUNT = 10;
+
+// ---------------------------------------------------------------------------------------------
+// What the session and sign-in ask. The passkey work extends `secondFactorEnrolled` (and only it).
+
+type UserRow = ExpressionBuilder<Database, "user">;
+
+/**
+ * THE definition of "this account has a second factor enrolled", as SQL over the `user` row:
+ * a confirmed TOTP secret today. A passkey (factors 2) should count too: add it here with `or`.
+ */
+export function secondFactorEnrolled(eb: UserRow) {
+  return eb.exists(
+    eb
+      .selectFrom("user_two_factor")
+      .select("user_two_factor.user_id")
+      .whereRef("user_two_factor.user_id", "=", "user.id")
+      .where("user_two_factor.confirmed_at", "is not", null),
+  );
+}
+
+/** One of the user's roles is on the "must use two-factor" list (a super admin's setting). */
+function requiredByRole(eb: UserRow) {
+  return eb.exists(
+    eb
+      .selectFrom("user_role as tf_ur")
+      .innerJoin("two_factor_required_role", "two_factor_required_role.role_id", "tf_ur.role_id")
+      .select("tf_ur.role_id")
+      .whereRef("tf_ur.user_id", "=", "user.id"),
+  );
+}
+
+/**
+ * For loadSession (app/auth/session.server.ts): true while the account must enrol before anything
+ * else. Whatever this reads (user_two_factor, two_factor_required_role, user_role) is written only
+ * by code that calls invalidateSessions().
+ */
+export function twoFactorEnrolmentDue(eb: UserRow) {
+  return eb.and([requiredByRole(eb), eb.not(secondFactorEnrolled(eb))]).as("two_factor_due");
+}
+
+/** A confirmed TOTP secret: sign-in with one factor then asks for a code. */
+export async function hasTwoFactor(userId: string, executor: Executor = db()): Promise<boolean> {
+  const row = await executor
+    .selectFrom("user_two_factor")
+    .select("user_id")
+    .where("user_id", "=", userId)
+    .where("confirmed_at", "is not", null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * THE check of sign-in's second factor: is a sign-in proven with `factors` complete, or must it
+ * still pass /login/two-factor? A passkey (2 factors) is; one factor is when no TOTP is enrolled.
+ * Extend here when other second steps arrive.
+ */
+export async function secondFactorSatisfied(userId: string, factors: 1 | 2): Promise<boolean> {
+  if (factors >= 2) return true;
+  return !(await hasTwoFactor(userId));
+}
+
+/** Whether any of these roles (ids) requires two-factor authentication. */
+export async function twoFactorRequiredFor(roleIds: string[]): Promise<boolean> {
+  if (roleIds.length === 0) return false;
+  const row = await db()
+    .selectFrom("two_factor_required_role")
+    .select("role_id")
+    .where("role_id", "in", roleIds)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Codes
+
+function currentStep() {
+  return Math.floor(Date.now() / 1000 / PERIOD);
+}
+
+/**
+ * The time step `code` belongs to (within one step either side), or null. The library reads the
+ * clock when called; reading it just before and after tells which step it saw.
+ */
+async function matchingStep(secret: string, code: string): Promise<number | null> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const before = currentStep();
+    const pending = verifyTOTP({ otp: code, secret, period: PERIOD, digits: DIGITS, algorithm: ALGORITHM });
+    const after = currentStep();
+    const result = await pending;
+    if (before === after) return result ? before + result.delta : null;
+  }
+  return null;
+}
+
+export const TOTP_CODE = /^\d{6}$/;
+
+/** Normalises what someone typed: digits for a TOTP code, lowercase letters for a recovery code. */
+export function normaliseCode(raw: string): string {
+  return raw.replace(/[\s-]/g, "").toLowerCase();
+}
+
+const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"; // no 0/o, 1/l/i
+
+function newRecoveryCode(): string {
+  const bytes = randomBytes(10);
+  const chars = [...bytes].map((b) => RECOVERY_ALPHABET[b % RECOVERY_ALPHABET.length]).join("");
+  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+}
+
+function hashRecoveryCode(code: string): string {
+  return createHash("sha256")
+    .update(`two-factor-recovery:${normaliseCode(code)}`)
+    .digest("hex");
+}
+
+async function replaceRecoveryCodes(userId: string, executor: Executor): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const ts = now();
+  await executor.deleteFrom("two_factor_recovery_code").where("user_id", "=", userId).execute();
+  await executor
+    .insertInto("two_factor_recovery_code")
+    .values(
+      codes.map((code) => ({
+        id: randomUUID(),
+        user_id: userId,
+        code_hash: hashRecoveryCode(code),
+        used_at: null,
+        created_at: ts,
+      })),
+    )
+    .execute();
+  return codes;
+}
+
+/**
+ * Checks a sign-in code: a TOTP code of a step later than the last one accepted, or an unused
+ * recovery code. Both are spent by a conditional update, so two requests can not use one code.
+ */
+export async function spendSecondFactorCode(
+  userId: string,
+  raw: string,
+): Promise<{ ok: true; kind: "totp" | "recovery"; recoveryCodesLeft?: number } | { ok: false }> {
+  const code = normaliseCode(raw);
+  const row = await db()
+    .selectFrom("user_two_factor")
+    .select(["secret", "last_step"])
+    .where("user_id", "=", userId)
+    .where("confirmed_at", "is not", null)
+    .executeTakeFirst();
+  if (!row) return { ok: false };
+  if (TOTP_CODE.test(code)) {
+    const step = await matchingStep(decryptSecret(row.secret), code);
+    if (step === null) return { ok: false };
+    const spent = await db()
+      .updateTable("user_two_factor")
+      .set({ last_step: step })
+      .where("user_id", "=", userId)
+      .where((eb) => eb.or([eb("last_step", "is", null), eb("last_step", "<", step)]))
+      .executeTakeFirst();
+    return Number(spent.numUpdatedRows) === 1 ? { ok: true, kind: "totp" } : { ok: false };
+  }
+  if (!/^[a-z0-9]{10}$/.test(code)) return { ok: false };
+  const spent = await db()
+    .updateTable("two_factor_recovery_code")
+    .set({ used_at: now() })
+    .where("user_id", "=", userId)
+    .where("code_hash", "=", hashRecoveryCode(code))
+    .where("used_at", "is", null)
+    .executeTakeFirst();
+  if (Number(spent.numUpdatedRows) !== 1) return { ok: false };
+  return { ok: true, kind: "recovery", recoveryCodesLeft: await recoveryCodesLeft(userId) };
+}
+
+async function recoveryCodesLeft(userId: string): Promise<number> {
+  const row = await db()
+    .selectFrom("two_factor_recovery_code")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("user_id", "=", userId)
+    .where("used_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings: enrol, confirm, disable, new recovery codes
+
+export type TwoFactorView =
+  | { state: "off" }
+  | { state: "pending"; secret: string; qrCode: string }
+  | { state: "on"; recoveryCodesLeft: number };
+
+/**
+ * What Settings shows. The secret is shown only while enrolment waits for its first code (it
+ * protects nothing yet); once confirmed it is never rendered again.
+ */
+export async function twoFactorView(user: SessionUser): Promise<TwoFactorView> {
+  const row = await db()
+    .selectFrom("user_two_factor")
+    .select(["secret", "confirmed_at"])
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
+  if (!row) return { state: "off" };
+  if (row.confirmed_at) return { state: "on", recoveryCodesLeft: await recoveryCodesLeft(user.id) };
+  const secret = decryptSecret(row.secret);
+  const uri = getTOTPAuthUri({
+    period: PERIOD,
+    digits: DIGITS,
+    algorithm: ALGORITHM,
+    secret,
+    accountName: user.email,
+    issuer: await getSystemConfig("APP_NAME"),
+  });
+  return { state: "pending", secret, qrCode: await QRCode.toDataURL(uri, { margin: 1, width: 200 }) };
+}
+
+/** Starts (or restarts) enrolment with a new secret; refused while two-factor is on. */
+export async function startTwoFactor(user: SessionUser, _input: unknown, origin: AuditOrigin) {
+  if (await hasTwoFactor(user.id))
+    throw new RuleViolation("Two-factor authentication is already on. Turn it off first to use another app.");
+  const { secret } = await generateTOTP({ period: PERIOD, digits: DIGITS, algorithm: ALGORITHM });
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom("user_two_factor").where("user_id", "=", user.id).execute();
+      await trx
+        .insertInto("user_two_factor")
+        .values({
+          user_id: user.id,
+          secret: encryptSecret(secret),
+          confirmed_at: null,
+          last_step: null,
+          created_at: now(),
+        })
+        .execute();
+      await audit(
+        origin,
+        { action: "account.two_factor.enrol_started", actor: user, target: { type: "user", id: user.id } },
+        trx,
+      );
+    });
+}
+
+/** Confirms enrolment with a code from the app; answers the recovery codes, shown this once. */
+export async function confirmTwoFactor(
+  user: SessionUser,
+  input: { code: string },
+  origin: AuditOrigin,
+): Promise<string[]> {
+  const row = await db()
+    .selectFrom("user_two_factor")
+    .select(["secret", "confirmed_at"])
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
+  if (!row || row.confirmed_at) throw new RuleViolation("Start setting up two-factor authentication first.");
+  const step = await matchingStep(decryptSecret(row.secret), normaliseCode(input.code));
+  if (step === null) {
+    await audit(origin, {
+      action: "account.two_factor.confirm_failed",
+      actor: user,
+      target: { type: "user", id: user.id },
+    });
+    throw new InvalidInput(
+      "That code is not right. Check the time on your device and try the next code.",
+      "code",
+    );
+  }
+  const codes = await db()
+    .transaction()
+    .execute(async (trx) => {
+      const done = await trx
+        .updateTable("user_two_factor")
+        .set({ confirmed_at: now(), last_step: step })
+        .where("user_id", "=", user.id)
+        .where("confirmed_at", "is", null)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1)
+        throw new RuleViolation("Two-factor authentication is already on.");
+      const codes = await replaceRecoveryCodes(user.id, trx);
+      await audit(
+        origin,
+        { action: "account.two_factor.enable", actor: user, target: { type: "user", id: user.id } },
+        trx,
+      );
+      return codes;
+    });
+  await invalidateSessions();
+  return codes;
+}
+
+/** Turns two-factor off (the caller re-entered the password: see assertCurrentPassword). */
+export async function disableTwoFactor(user: SessionUser, _input: unknown, origin: AuditOrigin) {
+  if (!(await hasTwoFactor(user.id))) throw new NotFound("Two-factor authentication is not on.");
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await removeTwoFactor(user.id, trx);
+      await audit(
+        origin,
+        { action: "account.two_factor.disable", actor: user, target: { type: "user", id: user.id } },
+        trx,
+      );
+    });
+  await invalidateSessions();
+}
+
+/** New recovery codes (the old ones stop working); the caller re-entered the password. */
+export async function regenerateRecoveryCodes(
+  user: SessionUser,
+  _input: unknown,
+  origin: AuditOrigin,
+): Promise<string[]> {
+  if (!(await hasTwoFactor(user.id))) throw new NotFound("Two-factor authentication is not on.");
+  return db()
+    .transaction()
+    .execute(async (trx) => {
+      const codes = await replaceRecoveryCodes(user.id, trx);
+      await audit(
+        origin,
+        {
+          action: "account.two_factor.recovery_codes",
+          actor: user,
+          target: { type: "user", id: user.id },
+        },
+        trx,
+      );
+      return codes;
+    });
+}
+
+async function removeTwoFactor(userId: string, trx: Executor) {
+  await trx.deleteFrom("two_factor_recovery_code").where("user_id", "=", userId).execute();
+  await trx.deleteFrom("user_two_factor").where("user_id", "=", userId).execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Super admin: reset someone's two-factor, and the roles that require it
+
+/**
+ * Removes another account's two-factor (a lost phone): super admin only, never one's own (that
+ * goes through Settings with the password). Audited; the caller emails the account.
+ */
+export async function resetTwoFactor(
+  actor: SessionUser,
+  input: { id: string },
+  origin: AuditOrigin,
+): Promise<{ email: string; name: string }> {
+  if (!actor.isSuperAdmin) throw new RuleViolation("Only a super admin can reset two-factor authentication.");
+  if (input.id === actor.id)
+    throw new RuleViolation("Turn off your own two-factor authentication in Settings.");
+  const target = await db()
+    .selectFrom("user")
+    .select(["id", "email", "name"])
+    .where("id", "=", input.id)
+    .executeTakeFirst();
+  if (!target) throw new NotFound("This user does not exist.");
+  const existing = await db()
+    .selectFrom("user_two_factor")
+    .select("user_id")
+    .where("user_id", "=", input.id)
+    .executeTakeFirst();
+  if (!existing) throw new NotFound("This account has no two-factor authentication to reset.");
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await removeTwoFactor(target.id, trx);
+      await audit(
+        origin,
+        {
+          action: "user.two_factor.reset",
+          actor,
+          target: { type: "user", id: target.id },
+          details: { email: target.email },
+        },
+        trx,
+      );
+    });
+  await invalidateSessions();
+  return { email: target.email, name: target.name };
+}
+
+/** The role ids whose holders must use two-factor authentication. */
+export async function requiredRoleIds(): Promise<string[]> {
+  const rows = await db().selectFrom("two_factor_required_role").select("role_id").execute();
+  return rows.map((r) => r.role_id).sort();
+}
+
+/** Replaces the list of roles that require two-factor (super admin only). */
+export async function setRequiredRoles(
+  actor: SessionUser,
+  input: { roleIds: string[] },
+  origin: AuditOrigin,
+): Promise<boolean> {
+  if (!actor.isSuperAdmin)
+    throw new RuleViolation("Only a super admin can require two-factor authentication.");
+  const wanted = [...new Set(input.roleIds)].sort();
+  if (wanted.length) {
+    const known = await db().selectFrom("role").select("id").where("id", "in", wanted).execute();
+    if (known.length !== wanted.length) throw new InvalidInput("Choose roles from the list.", "roles");
+  }
+  const before = await requiredRoleIds();
+  if (before.join() === wanted.join()) return false;
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom("two_factor_required_role").execute();
+      if (wanted.length)
+        await trx
+          .insertInto("two_factor_required_role")
+          .values(wanted.map((role_id) => ({ role_id, created_at: now() })))
+          .execute();
+      await audit(
+        origin,
+        { action: "settings.two_factor_roles", actor, details: { before, after: wanted } },
+        trx,
+      );
+    });
+  await invalidateSessions();
+  return true;
+}

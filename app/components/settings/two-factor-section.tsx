@@ -1,0 +1,190 @@
+import { z } from "zod";
+import {
+  twoFactorCodeSchema,
+  twoFactorReauthSchema,
+  twoFactorRolesSchema,
+} from "../../auth/two-factor-schemas";
+import { CheckboxGroupField, PasswordField, TextField } from "../forms/fields";
+import { Button } from "../ui/button";
+import { Card } from "../ui/card";
+import { useSettingsForm } from "./use-settings-form";
+
+export type TwoFactorData = {
+  view:
+    | { state: "off" }
+    | { state: "pending"; secret: string; qrCode: string }
+    | { state: "on"; recoveryCodesLeft: number };
+  due: boolean;
+  policy: { roles: { id: string; label: string }[]; required: string[] } | null;
+};
+
+const noFields = z.object({});
+
+function codesOf(data: unknown): string[] | null {
+  const codes = (data as { recoveryCodes?: unknown } | undefined)?.recoveryCodes;
+  return Array.isArray(codes) ? (codes as string[]) : null;
+}
+
+/** Recovery codes, shown once right after they were made. */
+function RecoveryCodes({ codes }: { codes: string[] }) {
+  return (
+    <section
+      aria-labelledby="recovery-codes-heading"
+      className="rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950"
+    >
+      <h3 id="recovery-codes-heading" className="text-sm font-semibold">
+        Your recovery codes
+      </h3>
+      <p className="mt-1 text-sm">
+        Each code signs you in once if you lose your phone. Store them somewhere safe: they are not shown
+        again.
+      </p>
+      <ul className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm" data-testid="recovery-codes">
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Settings' two-factor section: set up with an app, turn off, new recovery codes. */
+export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
+  const start = useSettingsForm("two-factor-start", noFields);
+  const confirm = useSettingsForm("two-factor-confirm", twoFactorCodeSchema);
+  const regenerate = useSettingsForm("two-factor-recovery-codes", twoFactorReauthSchema);
+  const disable = useSettingsForm("two-factor-disable", twoFactorReauthSchema);
+  const { view } = twoFactor;
+  const codes = codesOf(confirm.fetcher.data) ?? codesOf(regenerate.fetcher.data);
+  return (
+    <Card title="Two-factor authentication">
+      <div className="flex flex-col gap-4">
+        {twoFactor.due ? (
+          <p
+            role="alert"
+            className="rounded bg-amber-50 p-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-100"
+          >
+            Your role requires two-factor authentication. Set it up to continue using the dashboard.
+          </p>
+        ) : null}
+        {codes ? <RecoveryCodes codes={codes} /> : null}
+        {view.state === "off" ? (
+          <start.fetcher.Form method="post" className="flex flex-col gap-3" {...start.formProps}>
+            <input type="hidden" name="intent" value="two-factor-start" />
+            <p className="text-sm">
+              After your password, sign-in will also ask for a code from an authenticator app on your phone.
+            </p>
+            {start.errors}
+            {start.status}
+            <div>
+              <Button pending={start.pending}>Set up two-factor authentication</Button>
+            </div>
+          </start.fetcher.Form>
+        ) : null}
+        {view.state === "pending" ? (
+          <confirm.fetcher.Form method="post" className="flex flex-col gap-3" {...confirm.formProps}>
+            <input type="hidden" name="intent" value="two-factor-confirm" />
+            <p className="text-sm">
+              Scan this QR code with your authenticator app, or type the key below into it. Then enter the
+              6-digit code the app shows.
+            </p>
+            <img
+              src={view.qrCode}
+              alt="QR code to add this account to your authenticator app"
+              width={200}
+              height={200}
+            />
+            <p className="text-sm">
+              Key:{" "}
+              <code className="break-all font-mono" data-testid="two-factor-secret">
+                {view.secret}
+              </code>
+            </p>
+            <TextField
+              meta={confirm.fields.code}
+              label="Code from your app"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+            />
+            {confirm.errors}
+            {confirm.status}
+            <div>
+              <Button pending={confirm.pending}>Turn on two-factor authentication</Button>
+            </div>
+          </confirm.fetcher.Form>
+        ) : null}
+        {view.state === "on" ? (
+          <>
+            <p className="text-sm">
+              Two-factor authentication is on. {view.recoveryCodesLeft} unused recovery code
+              {view.recoveryCodesLeft === 1 ? "" : "s"} left.
+            </p>
+            {!codes ? (
+              <>
+                {start.status}
+                {confirm.status}
+              </>
+            ) : null}
+            <regenerate.fetcher.Form method="post" className="flex flex-col gap-3" {...regenerate.formProps}>
+              <input type="hidden" name="intent" value="two-factor-recovery-codes" />
+              <h3 className="text-sm font-semibold">New recovery codes</h3>
+              <PasswordField
+                meta={regenerate.fields.currentPassword}
+                label="Current password"
+                autoComplete="current-password"
+              />
+              {regenerate.errors}
+              {regenerate.status}
+              <div>
+                <Button variant="secondary" pending={regenerate.pending}>
+                  Make new recovery codes
+                </Button>
+              </div>
+            </regenerate.fetcher.Form>
+            <disable.fetcher.Form method="post" className="flex flex-col gap-3" {...disable.formProps}>
+              <input type="hidden" name="intent" value="two-factor-disable" />
+              <h3 className="text-sm font-semibold">Turn off</h3>
+              <PasswordField
+                meta={disable.fields.currentPassword}
+                label="Current password"
+                autoComplete="current-password"
+              />
+              {disable.errors}
+              <div>
+                <Button variant="danger" pending={disable.pending}>
+                  Turn off two-factor authentication
+                </Button>
+              </div>
+            </disable.fetcher.Form>
+          </>
+        ) : null}
+        {view.state === "off" ? disable.status : null}
+      </div>
+    </Card>
+  );
+}
+
+/** Super admins: the roles whose holders must set up two-factor before anything else. */
+export function TwoFactorPolicySection({ policy }: { policy: NonNullable<TwoFactorData["policy"]> }) {
+  const s = useSettingsForm("two-factor-roles", twoFactorRolesSchema, {
+    defaultValue: { roles: policy.required } as never,
+  });
+  return (
+    <Card title="Require two-factor authentication">
+      <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
+        <input type="hidden" name="intent" value="two-factor-roles" />
+        <CheckboxGroupField
+          meta={s.fields.roles}
+          legend="Roles that must use two-factor authentication"
+          description="People with these roles must set it up at their next request before anything else."
+          options={policy.roles.map((r) => ({ value: r.id, label: r.label }))}
+        />
+        {s.errors}
+        {s.status}
+        <div>
+          <Button pending={s.pending}>Save</Button>
+        </div>
+      </s.fetcher.Form>
+    </Card>
+  );
+}

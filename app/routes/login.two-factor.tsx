@@ -1,0 +1,77 @@
+import { data, Form, Link, redirect } from "react-router";
+import { twoFactorCodeSchema } from "../auth/two-factor-schemas";
+import { completeSecondStep, pendingSignIn } from "../auth/two-factor-sign-in.server";
+import { FormErrors, TextField } from "../components/forms/fields";
+import { getFormProps, useAppForm } from "../components/forms/use-app-form";
+import { useIsPending } from "../components/forms/use-is-pending";
+import { pageTitle } from "../components/page-title";
+import { Button } from "../components/ui/button";
+import { readForm } from "../http/read-form.server";
+import { passRetryAfter, tooManyRequestsForm } from "../http/responses";
+import type { Route } from "./+types/login.two-factor";
+
+// Sign-in's second step (app/auth/two-factor-sign-in.server.ts): only reachable with the pending
+// state the password step set; a right code (or an unused recovery code) starts the session.
+
+const EXPIRED = "/login?twoFactor=expired";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  if (!(await pendingSignIn(request))) throw redirect(EXPIRED);
+  return null;
+}
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
+
+export async function action(args: Route.ActionArgs) {
+  const form = await readForm(args.request);
+  const parsed = twoFactorCodeSchema.safeParse({ code: form.get("code") });
+  if (!(await pendingSignIn(args.request))) throw redirect(EXPIRED);
+  if (!parsed.success)
+    return data({ formError: parsed.error.issues[0]?.message ?? "Enter the code." }, { status: 400 });
+  const outcome = await completeSecondStep(args, parsed.data.code);
+  if (outcome.ok) throw outcome.response;
+  if (outcome.status === "expired") throw redirect(EXPIRED);
+  if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, {});
+  return data({ formError: outcome.message }, { status: 400 });
+}
+
+export default function TwoFactorStep({ actionData }: Route.ComponentProps) {
+  const [form, fields] = useAppForm({ schema: twoFactorCodeSchema });
+  const pending = useIsPending();
+  return (
+    <main className="grid min-h-dvh place-items-center p-4">
+      <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        <h1 className="text-xl font-semibold">Two-factor authentication</h1>
+        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+          Enter the 6-digit code from your authenticator app. Lost your phone? Enter one of your recovery
+          codes instead.
+        </p>
+        <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
+          <TextField
+            meta={fields.code}
+            label="Code"
+            autoComplete="one-time-code"
+            autoFocus
+            spellCheck={false}
+          />
+          {actionData?.formError ? (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+              {actionData.formError}
+            </p>
+          ) : (
+            <FormErrors form={form} />
+          )}
+          <Button pending={pending}>Verify</Button>
+        </Form>
+        <p className="mt-4 text-sm">
+          <Link to="/login" className="text-indigo-700 underline dark:text-indigo-300">
+            Start again
+          </Link>
+        </p>
+      </div>
+    </main>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Two-factor authentication");

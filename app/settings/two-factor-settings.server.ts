@@ -1,0 +1,99 @@
+import { data } from "react-router";
+import { refuseWhileImpersonating } from "../access/guard.server";
+import type { ActionArgs, IntentHandler } from "../access/intents.server";
+import { roleGrants } from "../access/role-cache.server";
+import { assertCurrentPassword } from "../auth/account.server";
+import type { SessionUser } from "../auth/session.server";
+import {
+  confirmTwoFactor,
+  disableTwoFactor,
+  regenerateRecoveryCodes,
+  requiredRoleIds,
+  setRequiredRoles,
+  startTwoFactor,
+  twoFactorView,
+} from "../auth/two-factor.server";
+import { twoFactorCodeSchema, twoFactorReauthSchema, twoFactorRolesSchema } from "../auth/two-factor-schemas";
+
+// Settings' two-factor section: its data and its intents (registered in settings-page.server.ts).
+
+export async function twoFactorSettingsData(user: SessionUser) {
+  const [view, policy] = await Promise.all([twoFactorView(user), user.isSuperAdmin ? rolePolicy() : null]);
+  return { view, due: user.twoFactorEnrolmentDue ?? false, policy };
+}
+
+async function rolePolicy() {
+  const [grants, required] = await Promise.all([roleGrants(), requiredRoleIds()]);
+  return {
+    roles: [...grants.values()].map((r) => ({ id: r.id, label: r.label })),
+    required,
+  };
+}
+
+function answer<I extends string>(intent: I, message: string, recoveryCodes: string[] | null = null) {
+  return data({
+    ok: true as const,
+    intent,
+    errors: {} as Record<string, string>,
+    formError: null,
+    message,
+    recoveryCodes,
+  });
+}
+
+export const twoFactorIntent = {
+  start: (args: ActionArgs) =>
+    ({
+      run: async ({ actor }) => {
+        refuseWhileImpersonating(args.request, actor);
+        await startTwoFactor(actor, {}, args);
+        return answer("two-factor-start", "Scan the QR code with your app, then enter the code it shows.");
+      },
+    }) satisfies IntentHandler<ActionArgs, undefined>,
+  confirm: (args: ActionArgs) =>
+    ({
+      schema: twoFactorCodeSchema,
+      run: async ({ actor, input }) => {
+        refuseWhileImpersonating(args.request, actor);
+        const codes = await confirmTwoFactor(actor, input, args);
+        return answer(
+          "two-factor-confirm",
+          "Two-factor authentication is on. Save your recovery codes now: they are shown only once.",
+          codes,
+        );
+      },
+    }) satisfies IntentHandler<ActionArgs, typeof twoFactorCodeSchema>,
+  disable: (args: ActionArgs) =>
+    ({
+      schema: twoFactorReauthSchema,
+      run: async ({ actor, input }) => {
+        refuseWhileImpersonating(args.request, actor);
+        await assertCurrentPassword(args, actor, input.currentPassword, "two-factor-disable");
+        await disableTwoFactor(actor, {}, args);
+        return answer("two-factor-disable", "Two-factor authentication is off.");
+      },
+    }) satisfies IntentHandler<ActionArgs, typeof twoFactorReauthSchema>,
+  recoveryCodes: (args: ActionArgs) =>
+    ({
+      schema: twoFactorReauthSchema,
+      run: async ({ actor, input }) => {
+        refuseWhileImpersonating(args.request, actor);
+        await assertCurrentPassword(args, actor, input.currentPassword, "two-factor-recovery-codes");
+        const codes = await regenerateRecoveryCodes(actor, {}, args);
+        return answer(
+          "two-factor-recovery-codes",
+          "New recovery codes: the old ones no longer work. Save these now: they are shown only once.",
+          codes,
+        );
+      },
+    }) satisfies IntentHandler<ActionArgs, typeof twoFactorReauthSchema>,
+  roles: (args: ActionArgs) =>
+    ({
+      schema: twoFactorRolesSchema,
+      run: async ({ actor, input }) => {
+        refuseWhileImpersonating(args.request, actor);
+        const changed = await setRequiredRoles(actor, { roleIds: input.roles }, args);
+        return answer("two-factor-roles", changed ? "Saved." : "Nothing to change.");
+      },
+    }) satisfies IntentHandler<ActionArgs, typeof twoFactorRolesSchema>,
+};

@@ -1,0 +1,117 @@
+import AxeBuilder from "@axe-core/playwright";
+import { generateTOTP } from "@epic-web/totp";
+import type { Page } from "@playwright/test";
+import { E2E_PASSWORD } from "./env";
+import { createUser, expect, signIn, test, watchConsole } from "./fixtures";
+
+// Two-factor authentication end to end, by keyboard: set it up in Settings by reading the key
+// off the page (as a person types it into an app), sign out, sign in with password + code, then
+// with a recovery code. axe checks the Settings section and the code page.
+
+async function axe(page: Page) {
+  const result = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  return result.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`);
+}
+
+const totp = async (secret: string) =>
+  (await generateTOTP({ secret, period: 30, digits: 6, algorithm: "SHA-1" })).otp;
+
+/** A code counts once: wait for the app's next 30-second step before using another. */
+async function nextStep(page: Page) {
+  const step = Math.floor(Date.now() / 30_000);
+  while (Math.floor(Date.now() / 30_000) === step) await page.waitForTimeout(500);
+}
+
+/** Tabs from `start` until `target` has focus, then presses Enter on it. */
+async function tabTo(page: Page, target: ReturnType<Page["getByRole"]>) {
+  for (let i = 0; i < 25 && !(await target.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("Tab");
+  await expect(target).toBeFocused();
+}
+
+async function signOut(page: Page, name: string) {
+  await page.getByRole("button", { name }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+}
+
+async function passwordStep(page: Page, email: string) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(E2E_PASSWORD);
+  await page.getByLabel("Password").press("Enter");
+  await expect(page).toHaveURL(/\/login\/two-factor$/);
+  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
+  // No session yet: the dashboard still asks to sign in.
+}
+
+test("set up two-factor by keyboard, then sign in with a code and with a recovery code", async ({ page }) => {
+  test.setTimeout(120_000);
+  const problems = watchConsole(page, { allowStatus: [400] });
+  const user = await createUser(["user"], "Two Factor");
+  await signIn(page, user.email, E2E_PASSWORD);
+
+  await page.goto("/dashboard/settings#two-factor");
+  const tab = page.getByRole("tab", { name: "Two-factor" });
+  await expect(tab).toHaveAttribute("aria-selected", "true");
+  await tab.focus();
+  const setUp = page.getByRole("button", { name: "Set up two-factor authentication" });
+  await tabTo(page, setUp);
+  await page.keyboard.press("Enter");
+
+  const secretText = page.getByTestId("two-factor-secret");
+  await expect(secretText).toBeVisible();
+  await expect(page.getByRole("img", { name: /QR code/ })).toBeVisible();
+  const secret = (await secretText.textContent())!.trim();
+  expect(secret).toMatch(/^[A-Z2-7]+$/);
+  expect(await axe(page)).toEqual([]);
+
+  // A wrong code first: refused, shown at the field.
+  const codeField = page.getByLabel("Code from your app");
+  await tabTo(page, codeField);
+  await page.keyboard.type("000000");
+  await page.keyboard.press("Enter");
+  await expect(page.getByText(/That code is not right/)).toBeVisible();
+
+  await codeField.fill("");
+  await codeField.focus();
+  await page.keyboard.type(await totp(secret));
+  await page.keyboard.press("Enter");
+  const on = page.getByRole("status").filter({ hasText: "Two-factor authentication is on." });
+  await expect(on).toBeFocused();
+  const codes = await page.getByTestId("recovery-codes").getByRole("listitem").allTextContents();
+  expect(codes).toHaveLength(10);
+  expect(await axe(page)).toEqual([]);
+
+  await signOut(page, "Two Factor");
+
+  // Password, then the code from the app.
+  await passwordStep(page, user.email);
+  expect(await axe(page)).toEqual([]);
+  await nextStep(page);
+  await expect(page.getByLabel("Code")).toBeFocused();
+  await page.keyboard.type(await totp(secret));
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await signOut(page, "Two Factor");
+
+  // Password, then a recovery code; that code then no longer works.
+  await passwordStep(page, user.email);
+  await page.getByLabel("Code").fill(codes[0]!);
+  await page.getByRole("button", { name: "Verify" }).press("Enter");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/dashboard/settings#two-factor");
+  await expect(page.getByText("9 unused recovery codes left.")).toBeVisible();
+
+  await signOut(page, "Two Factor");
+  await passwordStep(page, user.email);
+  await page.getByLabel("Code").fill(codes[0]!);
+  await page.getByLabel("Code").press("Enter");
+  await expect(page.getByRole("alert")).toContainText("That code is not right");
+  await expect(page).toHaveURL(/\/login\/two-factor$/);
+  expect(await axe(page)).toEqual([]);
+  expect(problems).toEqual([]);
+});
