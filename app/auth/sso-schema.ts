@@ -10,14 +10,26 @@ export function isLoopbackHttp(url: URL): boolean {
   return url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
 }
 
+function parseUrl(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
 const issuerField = z
   .string({ error: "Enter the issuer URL." })
   .trim()
   .max(500, "Use at most 500 characters.")
   .refine((value) => URL.canParse(value), "Enter a full URL, like https://login.example.com.")
+  // Zod runs every refinement, also after one failed: this one must not throw on a bad URL.
   .refine((value) => {
-    const url = new URL(value);
-    return (url.protocol === "https:" || isLoopbackHttp(url)) && !url.search && !url.hash && !url.username;
+    const url = parseUrl(value);
+    return (
+      !url ||
+      ((url.protocol === "https:" || isLoopbackHttp(url)) && !url.search && !url.hash && !url.username)
+    );
   }, "Use an https address (http only for 127.0.0.1 or localhost), without query or credentials.")
   .transform((value) => value.replace(/\/+$/, ""));
 

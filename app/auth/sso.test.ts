@@ -24,6 +24,7 @@ import { decryptSecret } from "../settings/secret-box.server";
 import { attemptLogin, BAD_CREDENTIALS } from "./login.server";
 import { startPasswordReset } from "./password-reset.server";
 import { createProvider, passwordBlockedBy } from "./sso-providers.server";
+import { createProviderSchema } from "./sso-schema";
 
 // Single sign-on against a real OpenID Connect provider (oidc-provider) on 127.0.0.1.
 
@@ -501,6 +502,8 @@ describe("configuring providers (super admins only)", () => {
     ["super_admin as the role for new accounts", () => ({ roleId: superAdminRoleId }), 403],
     ["an http issuer that is not loopback", () => ({ issuer: "http://login.acme.example" }), 400],
     ["no domain", () => ({ domains: " , " }), 400],
+    ["an issuer that is not a URL", () => ({ issuer: "" }), 400],
+    ["an issuer with a query", () => ({ issuer: "https://login.acme.example/?x=1" }), 400],
     ["a bad domain", () => ({ domains: "acme" }), 400],
     ["no client secret", () => ({ clientSecret: "" }), 400],
     ["a taken identifier", () => ({ slug: "corp" }), 400],
@@ -512,6 +515,11 @@ describe("configuring providers (super admins only)", () => {
     expect(out.status).toBe(status);
     expect(await config()).toEqual(before);
   });
+});
+
+it("the form schema answers any typed issuer without throwing (the browser validates with it)", () => {
+  for (const issuer of ["", "x", "http://", "https://ok.example"])
+    expect(() => createProviderSchema.safeParse({ issuer })).not.toThrow();
 });
 
 let superAdminRoleId = "";
