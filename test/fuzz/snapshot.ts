@@ -33,6 +33,9 @@ const COLUMNS: Partial<Record<Table, readonly string[] | "*">> = {
   user_token: "*",
   broadcast: ["id", "title", "message", "level", "link", "audience", "created_by", "created_at"],
   notification: "*",
+  oidc_provider: "*",
+  oidc_identity: "*",
+  oidc_flow: "*",
 };
 
 export type Snapshot = Record<string, string>;
