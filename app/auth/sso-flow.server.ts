@@ -204,6 +204,7 @@ export async function finishSingleSignOn(args: Args, slug: string): Promise<Resp
     typeof claims.name === "string" ? claims.name : "",
   );
   if (account.status !== "active") return fail("disabled", { email });
+  if (account.conflict) return fail("conflict", { email, subject: claims.sub });
   await db().updateTable("user").set({ last_login_at: now() }).where("id", "=", account.id).execute();
   await audit(args, {
     action: "auth.login.succeeded",
@@ -221,7 +222,7 @@ export async function finishSingleSignOn(args: Args, slug: string): Promise<Resp
   return new Response(signedIn.body, { status: signedIn.status, headers });
 }
 
-type Account = { id: string; email: string; status: "active" | "disabled" };
+type Account = { id: string; email: string; status: "active" | "disabled"; conflict?: boolean };
 
 /**
  * The account a provider's subject signs in as: the one linked before, else the account with the
@@ -246,6 +247,17 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
         .where("email", "=", email)
         .executeTakeFirst();
       if (existing && existing.status !== "active") return existing;
+      // One subject per account and provider: a different subject with the same address (an
+      // address given to someone else at the provider) does not take over the linked account.
+      if (existing) {
+        const other = await tx
+          .selectFrom("oidc_identity")
+          .select("subject")
+          .where("provider_id", "=", provider.id)
+          .where("user_id", "=", existing.id)
+          .executeTakeFirst();
+        if (other) return { ...existing, conflict: true };
+      }
       let account: Account;
       if (existing) {
         account = existing;

@@ -271,6 +271,17 @@ describe("refusals change no account, link or session", () => {
     expect(await accounts()).toEqual(before);
   });
 
+  it("another subject with a linked account's address does not take it over", async () => {
+    const first = await signIn({ sub: "owner-sub", email: "olga@corp.test", email_verified: true });
+    expect(sessionCookieOf(first)).toBeTruthy();
+    const before = await accounts();
+    await expectRefused(
+      await signIn({ sub: "newcomer-sub", email: "olga@corp.test", email_verified: true }),
+      "conflict",
+    );
+    expect(await accounts()).toEqual(before);
+  });
+
   it("a tampered state", async () => {
     const { callback: url, flowCookie } = await throughProvider({
       sub: "t1",
