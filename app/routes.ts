@@ -13,6 +13,8 @@ export default [
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),
   route("accept-invite", "routes/accept-invite.tsx"),
+  route("auth/oidc/:provider", "routes/auth.oidc.$provider.ts"),
+  route("auth/oidc/:provider/callback", "routes/auth.oidc.$provider.callback.ts"),
   route("api/auth/verify-email", "routes/api.auth.verify-email.tsx"),
   route("api/mail", "routes/api.mail.ts"),
   route("dashboard", "routes/dashboard.tsx", [
@@ -21,6 +23,7 @@ export default [
     route("users/:id", "routes/dashboard.users.$id.tsx"),
     route("access", "routes/dashboard.access.tsx"),
     route("settings", "routes/dashboard.settings.tsx"),
+    route("settings/sso", "routes/dashboard.settings.sso.tsx"),
     route("logs", "routes/dashboard.logs.tsx"),
     route("teams", "routes/dashboard.teams.tsx"),
     route("teams/:id", "routes/dashboard.teams.$id.tsx"),

@@ -12,6 +12,7 @@ import * as m009 from "./migrations/009_aggregates";
 import * as m010 from "./migrations/010_search";
 import * as m011 from "./migrations/011_list_indexes";
 import * as m013 from "./migrations/013_two_factor";
+import * as m015 from "./migrations/015_oidc";
 import * as m016 from "./migrations/016_impersonation";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "011_list_indexes": m011,
   "016_impersonation": m016,
   "013_two_factor": m013,
+  "015_oidc": m015,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -243,6 +243,40 @@ export interface TwoFactorRequiredRoleTable {
   created_at: string;
 }
 
+/** An OpenID Connect identity provider (db/migrations/015_oidc.ts). */
+export interface OidcProviderTable {
+  id: string;
+  slug: string;
+  name: string;
+  issuer: string;
+  client_id: string;
+  /** Encrypted (app/settings/secret-box.server.ts). */
+  client_secret: string;
+  /** JSON array of lower-case domains. */
+  allowed_domains: string;
+  role_id: string | null;
+  password_allowed: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OidcIdentityTable {
+  provider_id: string;
+  subject: string;
+  user_id: string;
+  created_at: string;
+}
+
+export interface OidcFlowTable {
+  id: string;
+  provider_id: string;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  redirect_to: string;
+  expires_at: string;
+}
+
 export interface Database {
   permission: PermissionTable;
   role: RoleTable;
@@ -267,6 +301,9 @@ export interface Database {
   user_two_factor: UserTwoFactorTable;
   two_factor_recovery_code: TwoFactorRecoveryCodeTable;
   two_factor_required_role: TwoFactorRequiredRoleTable;
+  oidc_provider: OidcProviderTable;
+  oidc_identity: OidcIdentityTable;
+  oidc_flow: OidcFlowTable;
 }
 
 export type User = Selectable<UserTable>;

@@ -8,6 +8,7 @@ import { changed, snapshot } from "./fuzz/snapshot";
 import { DASHBOARD } from "./fuzz/table-dashboard";
 import { LOADERS } from "./fuzz/table-loaders";
 import { API, PUBLIC } from "./fuzz/table-public";
+import { SSO_TARGETS } from "./fuzz/table-sso";
 import { ANY_INTENT, type CallerKind, type FuzzTarget } from "./fuzz/target";
 import { sessionCookieFor, setupDatabase } from "./helpers";
 import { intentTableKeys } from "./intent-tables";
@@ -20,7 +21,7 @@ import { intentTableKeys } from "./intent-tables";
 // A route with a loader or action, or an intent its module tests for, missing from the table
 // fails the first test: a new route or intent must be added to test/fuzz/table-*.ts.
 
-const TABLE: FuzzTarget[] = [...DASHBOARD, ...PUBLIC, ...API, ...LOADERS];
+const TABLE: FuzzTarget[] = [...DASHBOARD, ...PUBLIC, ...API, ...LOADERS, ...SSO_TARGETS];
 // FUZZ_SEED and FUZZ_RUNS (a multiplier) explore further by hand; `npm test` runs the fixed ones.
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_914);
 const SCALE = Number(process.env.FUZZ_RUNS ?? 1);

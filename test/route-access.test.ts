@@ -26,6 +26,8 @@ const NEEDS: Record<string, Need | "team.read" | "settings.manage"> = {
   "routes/reset-password": "public",
   "routes/accept-invite": "public",
   "routes/api.auth.verify-email": "public",
+  "routes/auth.oidc.$provider": "public",
+  "routes/auth.oidc.$provider.callback": "public",
   "routes/api.ping": "public",
   "routes/api.webhooks.tasks": "public",
   "routes/api.not-found": "public",
@@ -47,6 +49,7 @@ const NEEDS: Record<string, Need | "team.read" | "settings.manage"> = {
   "routes/dashboard.teams": "team.read",
   "routes/dashboard.teams.$id": "team.read",
   "routes/dashboard.broadcast": "settings.manage",
+  "routes/dashboard.settings.sso": "super_admin",
 };
 
 // Rows only a caller allowed to read them may see; none may appear in a refused answer.

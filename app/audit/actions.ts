@@ -66,6 +66,12 @@ export const ACTION_LABELS = {
   "user.invite.cancel": "Cancelled an invitation",
   "audit.retention": "Purged old audit entries",
   "audit.export": "Exported the audit log",
+  // single sign-on (docs/decisions/020-oidc-single-sign-on.md)
+  "sso.provider.create": "Added a sign-in provider",
+  "sso.provider.update": "Changed a sign-in provider",
+  "sso.provider.delete": "Removed a sign-in provider",
+  "sso.account.created": "Account created through single sign-on",
+  "sso.account.linked": "Account linked to a sign-in provider",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof ACTION_LABELS;

@@ -7,13 +7,15 @@ import { clientIp } from "../http/request-info.server";
 import { reserveLoginAttempt } from "../security/login-limits.server";
 import { loginSchema } from "./account-schemas";
 import { dummyPasswordHash, verifyPassword } from "./password.server";
+import { singleSignOnRequiredMessage } from "./sso-messages";
+import { passwordBlockedBy } from "./sso-providers.server";
 
 // The one message for any bad pair, so the form never tells which accounts exist.
 export const BAD_CREDENTIALS = "Invalid email or password.";
 export const UNVERIFIED = "Please verify your email address before signing in.";
 export const DISABLED = "This account is disabled. Contact an administrator.";
 
-export type LoginFailure = "invalid" | "disabled" | "unverified";
+export type LoginFailure = "invalid" | "disabled" | "unverified" | "sso_required";
 
 export class LoginError extends Error {
   constructor(readonly reason: LoginFailure) {
@@ -75,6 +77,22 @@ export async function attemptLogin(args: Args, typedEmail: string): Promise<Logi
   try {
     const user = await authenticator.authenticate("password", args.request);
     await reservation.passwordWasRight();
+    // A provider turned passwords off for this domain (docs/decisions/020): said only after a
+    // right password, like a disabled account, so the answer reveals nothing to a guesser.
+    const sso = await passwordBlockedBy(user.email);
+    if (sso) {
+      await audit(args, {
+        action: "auth.login.failed",
+        actor: user,
+        details: { email: user.email, reason: "sso_required" },
+      });
+      return {
+        ok: false,
+        status: 400,
+        message: singleSignOnRequiredMessage(sso.name),
+        reason: "sso_required",
+      };
+    }
     await db().updateTable("user").set({ last_login_at: now() }).where("id", "=", user.id).execute();
     await audit(args, { action: "auth.login.succeeded", actor: user, target: { type: "user", id: user.id } });
     return { ok: true, user };

@@ -6,6 +6,7 @@ import { trySend } from "../mail/try-send.server";
 import { resetPasswordUrl } from "./links.server";
 import { hashPassword } from "./password.server";
 import { endAllSessions } from "./session.server";
+import { passwordBlockedBy } from "./sso-providers.server";
 import { consumeToken, issueToken, spendTokens, type TokenProblem } from "./tokens.server";
 
 /** Looks the address up (same work either way) and returns the job that mails a one-hour link. */
@@ -15,11 +16,13 @@ async function passwordResetMail(origin: AuditOrigin, email: string): Promise<Ma
     .select(["id", "name", "email", "status"])
     .where("email", "=", email)
     .executeTakeFirst();
-  const eligible = !!user && user.status === "active";
+  // A domain that signs in only through a provider gets no reset link (asked either way: same work).
+  const ssoOnly = (await passwordBlockedBy(email)) !== null;
+  const eligible = !!user && user.status === "active" && !ssoOnly;
   await audit(origin, {
     action: "auth.password.reset_requested",
     target: user ? { type: "user", id: user.id } : null,
-    details: { email, sent: eligible },
+    details: { email, sent: eligible, ...(ssoOnly ? { ssoOnly } : {}) },
   });
   if (!eligible) return NO_MAIL;
   return timedSend(async () => {

@@ -6,6 +6,7 @@ import { PasswordSection } from "../components/settings/password-section";
 import { ProfileSection } from "../components/settings/profile-section";
 import { SessionsSection } from "../components/settings/sessions-section";
 import { type SettingsTab, SettingsTabs } from "../components/settings/settings-tabs";
+import { SsoLinkCard } from "../components/settings/sso-section";
 import { SystemSection } from "../components/settings/system-section";
 import { TestEmailSection } from "../components/settings/test-email-section";
 import { TwoFactorPolicySection, TwoFactorSection } from "../components/settings/two-factor-section";
@@ -24,7 +25,7 @@ export const headers = passRetryAfter;
 export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { profile, sessions, system, invite, twoFactor } = loaderData;
+  const { profile, sessions, system, invite, twoFactor, sso } = loaderData;
   const tabs: SettingsTab[] = [
     { value: "profile", label: "Profile", content: <ProfileSection profile={profile} /> },
     {
@@ -60,6 +61,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       content: (
         <>
           <SystemSection config={system.config} />
+          {sso ? <SsoLinkCard /> : null}
           <TestEmailSection defaultTo={profile.email} />
           <MailLog entries={system.mailLog} />
         </>

@@ -3,10 +3,12 @@ import { loginSchema } from "../auth/account-schemas";
 import { attemptLogin } from "../auth/login.server";
 import { getSessionUser } from "../auth/session.server";
 import { completeSignIn } from "../auth/sign-in.server";
+import { signInProviders } from "../auth/sso-providers.server";
 import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
+import { SsoSignIn } from "../components/sso-sign-in";
 import { Button } from "../components/ui/button";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter, safeRedirectPath, tooManyRequestsForm } from "../http/responses";
@@ -15,7 +17,7 @@ import type { Route } from "./+types/login";
 export async function loader(args: Route.LoaderArgs) {
   const user = await getSessionUser(args);
   if (user) throw redirect(safeRedirectPath(new URL(args.request.url).searchParams.get("redirectTo")));
-  return null;
+  return { sso: await signInProviders() };
 }
 
 // A 429's Retry-After reaches the browser only through this export.
@@ -40,7 +42,7 @@ export async function action(args: Route.ActionArgs) {
 
 // The server keeps its one answer for any bad pair (attemptLogin, audited and rate limited); the
 // schema only spares a round trip for an empty field or something that is not an address.
-export default function Login({ actionData }: Route.ComponentProps) {
+export default function Login({ actionData, loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const [form, fields] = useAppForm({ schema: loginSchema, defaultValue: { email: actionData?.email } });
   const pending = useIsPending();
@@ -65,6 +67,11 @@ export default function Login({ actionData }: Route.ComponentProps) {
             The two-factor step timed out. Sign in again.
           </p>
         ) : null}
+        <SsoSignIn
+          providers={loaderData.sso}
+          refusal={params.get("sso")}
+          redirectTo={params.get("redirectTo")}
+        />
         <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
           <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/dashboard"} />
           <TextField meta={fields.email} label="Email" type="email" autoComplete="email" />

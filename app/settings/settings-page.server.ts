@@ -43,6 +43,7 @@ export async function settingsPageData(user: SessionUser) {
     profile: { name: user.name, email: user.email },
     sessions: describeSessions(sessions),
     system: manage ? { config: config!, mailLog: mailLog! } : null,
+    sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
     twoFactor,
   };

@@ -36,6 +36,9 @@ const COLUMNS: Partial<Record<Table, readonly string[] | "*">> = {
   user_two_factor: "*",
   two_factor_recovery_code: "*",
   two_factor_required_role: "*",
+  oidc_provider: "*",
+  oidc_identity: "*",
+  oidc_flow: "*",
 };
 
 export type Snapshot = Record<string, string>;

@@ -1,0 +1,319 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import * as client from "openid-client";
+import { createCookie, type RouterContextProvider, redirect } from "react-router";
+import { audit } from "../audit/audit.server";
+import { db, now } from "../db.server";
+import { baseUrl, secureCookies, sessionSecrets } from "../env.server";
+import { clientIp } from "../http/request-info.server";
+import { safeRedirectPath, tooManyRequests } from "../http/responses";
+import { hit } from "../security/rate-limit.server";
+import { decryptSecret } from "../settings/secret-box.server";
+import { invalidateSessions } from "./session-cache.server";
+import { completeSignIn } from "./sign-in.server";
+import type { SsoRefusal } from "./sso-messages";
+import { domainOf, domainsOf } from "./sso-providers.server";
+import { isLoopbackHttp } from "./sso-schema";
+
+// Single sign-on over OpenID Connect: the authorization code flow with PKCE, `state` and `nonce`
+// (openid-client). The flow's secrets wait in the oidc_flow table for ten minutes at most, found
+// through a signed httpOnly cookie, and are deleted by the callback that uses them (single use).
+// Rules: docs/decisions/020-oidc-single-sign-on.md.
+
+type Args = { request: Request; context?: Readonly<RouterContextProvider> };
+
+const FLOW_SECONDS = 600;
+const SCOPE = "openid email profile";
+
+let flowCookie: ReturnType<typeof createCookie> | undefined;
+function cookie() {
+  flowCookie ??= createCookie("__oidc_flow", {
+    httpOnly: true,
+    // The provider sends the browser back with a top-level GET: lax cookies go along.
+    sameSite: "lax",
+    secure: secureCookies(),
+    path: "/auth/oidc",
+    secrets: sessionSecrets(),
+    maxAge: FLOW_SECONDS,
+  });
+  return flowCookie;
+}
+
+export function callbackUrl(slug: string): string {
+  return `${baseUrl()}/auth/oidc/${encodeURIComponent(slug)}/callback`;
+}
+
+type ProviderRow = {
+  id: string;
+  slug: string;
+  name: string;
+  issuer: string;
+  client_id: string;
+  client_secret: string;
+  allowed_domains: string;
+  role_id: string | null;
+  updated_at: string;
+};
+
+function findProvider(slug: string): Promise<ProviderRow | undefined> {
+  return db()
+    .selectFrom("oidc_provider")
+    .select(["id", "slug", "name", "issuer", "client_id", "client_secret", "allowed_domains", "role_id"])
+    .select("updated_at")
+    .where("slug", "=", slug)
+    .executeTakeFirst();
+}
+
+// Discovery answers for ten minutes, per provider version (a saved change discovers again).
+const configs = new Map<string, { config: client.Configuration; at: number }>();
+
+async function configurationOf(provider: ProviderRow): Promise<client.Configuration> {
+  const key = `${provider.id}|${provider.updated_at}`;
+  const cached = configs.get(key);
+  if (cached && Date.now() - cached.at < FLOW_SECONDS * 1000) return cached.config;
+  const issuer = new URL(provider.issuer);
+  const config = await client.discovery(
+    issuer,
+    provider.client_id,
+    decryptSecret(provider.client_secret),
+    undefined,
+    // Plain http only for a provider on this machine (development, the tests' identity provider).
+    { execute: isLoopbackHttp(issuer) ? [client.allowInsecureRequests] : [], timeout: 10 },
+  );
+  for (const old of configs.keys()) if (old.startsWith(`${provider.id}|`)) configs.delete(old);
+  configs.set(key, { config, at: Date.now() });
+  return config;
+}
+
+function refuse(code: SsoRefusal, headers?: HeadersInit): Response {
+  return redirect(`/login?sso=${code}`, { headers });
+}
+
+async function limited(args: Args, step: "start" | "callback") {
+  const result = await hit("loginPerIp", `oidc-${step}:${clientIp(args.context)}`);
+  return result.ok ? null : tooManyRequests(result.retryAfterSeconds);
+}
+
+/** GET /auth/oidc/:provider: remembers the flow and sends the browser to the identity provider. */
+export async function startSingleSignOn(args: Args, slug: string): Promise<Response> {
+  const tooMany = await limited(args, "start");
+  if (tooMany) return tooMany;
+  const provider = await findProvider(slug);
+  if (!provider) return refuse("unavailable");
+  let config: client.Configuration;
+  try {
+    config = await configurationOf(provider);
+  } catch {
+    return refuse("unavailable");
+  }
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const id = randomBytes(32).toString("base64url");
+  const redirectTo = safeRedirectPath(new URL(args.request.url).searchParams.get("redirectTo"));
+  await db().deleteFrom("oidc_flow").where("expires_at", "<", now()).execute();
+  await db()
+    .insertInto("oidc_flow")
+    .values({
+      id,
+      provider_id: provider.id,
+      state,
+      nonce,
+      code_verifier: verifier,
+      redirect_to: redirectTo,
+      expires_at: new Date(Date.now() + FLOW_SECONDS * 1000).toISOString(),
+    })
+    .execute();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: callbackUrl(provider.slug),
+    scope: SCOPE,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    state,
+    nonce,
+  });
+  return redirect(url.toString(), { headers: { "Set-Cookie": await cookie().serialize(id) } });
+}
+
+type Claims = { sub: string; email?: unknown; email_verified?: unknown; name?: unknown };
+
+/** Takes the flow the cookie names, once: a second callback with the same cookie finds nothing. */
+async function claimFlow(request: Request, providerId: string) {
+  const id: unknown = await cookie().parse(request.headers.get("Cookie"));
+  if (typeof id !== "string" || !id) return null;
+  const row = await db().selectFrom("oidc_flow").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) return null;
+  const gone = await db().deleteFrom("oidc_flow").where("id", "=", id).executeTakeFirst();
+  if (Number(gone.numDeletedRows) !== 1) return null;
+  if (row.provider_id !== providerId || row.expires_at <= now()) return null;
+  return row;
+}
+
+/**
+ * GET /auth/oidc/:provider/callback: checks the answer (state, PKCE, the ID token and its nonce),
+ * then signs in the linked account, links an existing one by a verified email, or creates one.
+ */
+export async function finishSingleSignOn(args: Args, slug: string): Promise<Response> {
+  const tooMany = await limited(args, "callback");
+  if (tooMany) return tooMany;
+  const clear = { "Set-Cookie": await cookie().serialize("", { maxAge: 0 }) };
+  const provider = await findProvider(slug);
+  const fail = async (reason: SsoRefusal, details: Record<string, unknown> = {}) => {
+    await audit(args, {
+      action: "auth.login.failed",
+      details: { method: "oidc", provider: provider?.slug ?? null, reason, ...details },
+    });
+    return refuse(reason, clear);
+  };
+  if (!provider) return fail("unavailable");
+  const flow = await claimFlow(args.request, provider.id);
+  if (!flow) return fail("expired");
+
+  let claims: Claims;
+  try {
+    const config = await configurationOf(provider);
+    const current = new URL(callbackUrl(provider.slug));
+    current.search = new URL(args.request.url).search;
+    const tokens = await client.authorizationCodeGrant(config, current, {
+      pkceCodeVerifier: flow.code_verifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+      idTokenExpected: true,
+    });
+    const idClaims = tokens.claims()!;
+    claims = { ...idClaims };
+    // Providers that keep the email out of the ID token give it at the userinfo endpoint.
+    if (claims.email === undefined && config.serverMetadata().userinfo_endpoint)
+      claims = {
+        ...(await client.fetchUserInfo(config, tokens.access_token, idClaims.sub)),
+        sub: idClaims.sub,
+      };
+  } catch (error) {
+    const code = (error as { code?: unknown; error?: unknown }).error ?? (error as { code?: unknown }).code;
+    return fail("failed", { error: typeof code === "string" ? code : "unknown" });
+  }
+
+  const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
+  if (!email || claims.email_verified !== true) return fail("unverified", { subject: claims.sub });
+  if (!domainsOf(provider).includes(domainOf(email))) return fail("domain", { email });
+
+  const account = await accountFor(
+    args,
+    provider,
+    claims.sub,
+    email,
+    typeof claims.name === "string" ? claims.name : "",
+  );
+  if (account.status !== "active") return fail("disabled", { email });
+  if (account.conflict) return fail("conflict", { email, subject: claims.sub });
+  await db().updateTable("user").set({ last_login_at: now() }).where("id", "=", account.id).execute();
+  await audit(args, {
+    action: "auth.login.succeeded",
+    actor: { id: account.id, email: account.email },
+    target: { type: "user", id: account.id },
+    details: { method: "oidc", provider: provider.slug },
+  });
+  const signedIn = await completeSignIn(args, account.id, {
+    method: "oidc",
+    factors: 1,
+    redirectTo: flow.redirect_to,
+  });
+  const headers = new Headers(signedIn.headers);
+  headers.append("Set-Cookie", clear["Set-Cookie"]);
+  return new Response(signedIn.body, { status: signedIn.status, headers });
+}
+
+type Account = { id: string; email: string; status: "active" | "disabled"; conflict?: boolean };
+
+/**
+ * The account a provider's subject signs in as: the one linked before, else the account with the
+ * (verified) address, linked now, else a new one with the provider's role.
+ */
+async function accountFor(args: Args, provider: ProviderRow, subject: string, email: string, name: string) {
+  return db()
+    .transaction()
+    .execute(async (tx): Promise<Account> => {
+      const linked = await tx
+        .selectFrom("oidc_identity")
+        .innerJoin("user", "user.id", "oidc_identity.user_id")
+        .select(["user.id", "user.email", "user.status"])
+        .where("oidc_identity.provider_id", "=", provider.id)
+        .where("oidc_identity.subject", "=", subject)
+        .executeTakeFirst();
+      if (linked) return linked;
+      const ts = now();
+      const existing = await tx
+        .selectFrom("user")
+        .select(["id", "email", "status", "email_verified"])
+        .where("email", "=", email)
+        .executeTakeFirst();
+      if (existing && existing.status !== "active") return existing;
+      // One subject per account and provider: a different subject with the same address (an
+      // address given to someone else at the provider) does not take over the linked account.
+      if (existing) {
+        const other = await tx
+          .selectFrom("oidc_identity")
+          .select("subject")
+          .where("provider_id", "=", provider.id)
+          .where("user_id", "=", existing.id)
+          .executeTakeFirst();
+        if (other) return { ...existing, conflict: true };
+      }
+      let account: Account;
+      if (existing) {
+        account = existing;
+        if (existing.email_verified !== 1) {
+          // Whoever registered the address never proved it: their password goes, the provider's proof stays.
+          await tx
+            .updateTable("user")
+            .set({ email_verified: 1, pending_registration: 0, password_hash: null, updated_at: ts })
+            .where("id", "=", existing.id)
+            .execute();
+        }
+        await audit(
+          args,
+          {
+            action: "sso.account.linked",
+            actor: { id: existing.id, email },
+            target: { type: "user", id: existing.id },
+            details: { provider: provider.slug, subject },
+          },
+          tx,
+        );
+      } else {
+        const id = randomUUID();
+        await tx
+          .insertInto("user")
+          .values({
+            id,
+            name: name.trim().slice(0, 100) || email.slice(0, email.indexOf("@")),
+            email,
+            email_verified: 1,
+            password_hash: null,
+            created_at: ts,
+            updated_at: ts,
+          })
+          .execute();
+        const role = provider.role_id
+          ? await tx.selectFrom("role").select("id").where("id", "=", provider.role_id).executeTakeFirst()
+          : undefined;
+        if (role) await tx.insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
+        await audit(
+          args,
+          {
+            action: "sso.account.created",
+            actor: { id, email },
+            target: { type: "user", id },
+            details: { provider: provider.slug, subject, roleId: role?.id ?? null },
+          },
+          tx,
+        );
+        account = { id, email, status: "active" };
+      }
+      await tx
+        .insertInto("oidc_identity")
+        .values({ provider_id: provider.id, subject, user_id: account.id, created_at: ts })
+        .execute();
+      return account;
+    })
+    .finally(() => invalidateSessions());
+}

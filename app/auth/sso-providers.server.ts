@@ -1,0 +1,217 @@
+import { randomUUID } from "node:crypto";
+import { roleGrants } from "../access/role-cache.server";
+import { type AuditOrigin, audit } from "../audit/audit.server";
+import { db, now } from "../db.server";
+import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
+import { encryptSecret } from "../settings/secret-box.server";
+import type { SessionUser } from "./session.server";
+import type { CreateProviderInput, UpdateProviderInput } from "./sso-schema";
+
+// The identity providers a super admin configures for single sign-on (OpenID Connect), and the
+// password policy they set for their email domains. docs/decisions/020-oidc-single-sign-on.md.
+
+type Actor = Pick<SessionUser, "id" | "email" | "isSuperAdmin">;
+
+/** What the Settings page shows of a provider: never the client secret. */
+export type ProviderView = {
+  id: string;
+  slug: string;
+  name: string;
+  issuer: string;
+  clientId: string;
+  domains: string[];
+  roleId: string | null;
+  passwordAllowed: boolean;
+  hasSecret: boolean;
+};
+
+function assertSuperAdmin(actor: Actor) {
+  if (!actor.isSuperAdmin) throw new RuleViolation("Only a super admin can configure single sign-on.");
+}
+
+export function domainsOf(row: { allowed_domains: string }): string[] {
+  try {
+    const list = JSON.parse(row.allowed_domains);
+    return Array.isArray(list) ? list.filter((d): d is string => typeof d === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export function domainOf(email: string): string {
+  return email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+}
+
+export async function listProviders(actor: Actor): Promise<ProviderView[]> {
+  assertSuperAdmin(actor);
+  const rows = await db()
+    .selectFrom("oidc_provider")
+    .select(["id", "slug", "name", "issuer", "client_id", "client_secret", "allowed_domains", "role_id"])
+    .select("password_allowed")
+    .orderBy("name")
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    slug: r.slug,
+    name: r.name,
+    issuer: r.issuer,
+    clientId: r.client_id,
+    domains: domainsOf(r),
+    roleId: r.role_id,
+    passwordAllowed: r.password_allowed === 1,
+    hasSecret: r.client_secret !== "",
+  }));
+}
+
+/** The "Sign in with …" buttons of the login page. */
+export async function signInProviders(): Promise<{ slug: string; name: string }[]> {
+  return db().selectFrom("oidc_provider").select(["slug", "name"]).orderBy("name").execute();
+}
+
+/** Roles a provider may give new accounts: every role but those granting everything (super_admin). */
+export async function rolesForNewAccounts() {
+  return [...(await roleGrants()).values()]
+    .filter((g) => !g.all)
+    .map((g) => ({ id: g.id, name: g.name, label: g.label }));
+}
+
+async function assertRoleAllowed(roleId: string) {
+  const grant = [...(await roleGrants()).values()].find((g) => g.id === roleId);
+  if (!grant) throw new InvalidInput("Choose a role that exists.", "roleId");
+  if (grant.all) throw new RuleViolation("New accounts from single sign-on can not be super admins.");
+}
+
+async function assertSlugFree(slug: string, exceptId?: string) {
+  let query = db().selectFrom("oidc_provider").select("id").where("slug", "=", slug);
+  if (exceptId) query = query.where("id", "!=", exceptId);
+  if (await query.executeTakeFirst())
+    throw new InvalidInput("Another provider uses this identifier.", "slug");
+}
+
+function described(input: CreateProviderInput | UpdateProviderInput) {
+  return {
+    slug: input.slug,
+    name: input.name,
+    issuer: input.issuer,
+    clientId: input.clientId,
+    domains: input.domains,
+    roleId: input.roleId,
+    passwordAllowed: input.passwordAllowed,
+  };
+}
+
+export async function createProvider(actor: Actor, input: CreateProviderInput, origin: AuditOrigin) {
+  assertSuperAdmin(actor);
+  await assertRoleAllowed(input.roleId);
+  await assertSlugFree(input.slug);
+  const id = randomUUID();
+  const ts = now();
+  await db()
+    .transaction()
+    .execute(async (tx) => {
+      await tx
+        .insertInto("oidc_provider")
+        .values({
+          id,
+          slug: input.slug,
+          name: input.name,
+          issuer: input.issuer,
+          client_id: input.clientId,
+          client_secret: encryptSecret(input.clientSecret),
+          allowed_domains: JSON.stringify(input.domains),
+          role_id: input.roleId,
+          password_allowed: input.passwordAllowed ? 1 : 0,
+          created_at: ts,
+          updated_at: ts,
+        })
+        .execute();
+      await audit(
+        origin,
+        {
+          action: "sso.provider.create",
+          actor,
+          target: { type: "oidc_provider", id },
+          details: described(input),
+        },
+        tx,
+      );
+    });
+  return id;
+}
+
+export async function updateProvider(actor: Actor, input: UpdateProviderInput, origin: AuditOrigin) {
+  assertSuperAdmin(actor);
+  const existing = await db()
+    .selectFrom("oidc_provider")
+    .select("id")
+    .where("id", "=", input.id)
+    .executeTakeFirst();
+  if (!existing) throw new NotFound("That provider no longer exists.");
+  await assertRoleAllowed(input.roleId);
+  await assertSlugFree(input.slug, input.id);
+  const secretChanged = Boolean(input.clientSecret?.trim());
+  await db()
+    .transaction()
+    .execute(async (tx) => {
+      await tx
+        .updateTable("oidc_provider")
+        .set({
+          slug: input.slug,
+          name: input.name,
+          issuer: input.issuer,
+          client_id: input.clientId,
+          ...(secretChanged ? { client_secret: encryptSecret(input.clientSecret!.trim()) } : {}),
+          allowed_domains: JSON.stringify(input.domains),
+          role_id: input.roleId,
+          password_allowed: input.passwordAllowed ? 1 : 0,
+          updated_at: now(),
+        })
+        .where("id", "=", input.id)
+        .execute();
+      await audit(
+        origin,
+        {
+          action: "sso.provider.update",
+          actor,
+          target: { type: "oidc_provider", id: input.id },
+          details: { ...described(input), clientSecretChanged: secretChanged },
+        },
+        tx,
+      );
+    });
+}
+
+export async function deleteProvider(actor: Actor, id: string, origin: AuditOrigin) {
+  assertSuperAdmin(actor);
+  await db()
+    .transaction()
+    .execute(async (tx) => {
+      const row = await tx
+        .selectFrom("oidc_provider")
+        .select(["slug", "name"])
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (!row) throw new NotFound("That provider no longer exists.");
+      await tx.deleteFrom("oidc_provider").where("id", "=", id).execute();
+      await audit(
+        origin,
+        { action: "sso.provider.delete", actor, target: { type: "oidc_provider", id }, details: row },
+        tx,
+      );
+    });
+}
+
+/**
+ * The provider that keeps password sign-in from an address, or null when passwords may be used:
+ * a provider whose allowed domains include the address's domain and which turned passwords off.
+ */
+export async function passwordBlockedBy(email: string): Promise<{ name: string } | null> {
+  const domain = domainOf(email);
+  const rows = await db()
+    .selectFrom("oidc_provider")
+    .select(["name", "allowed_domains"])
+    .where("password_allowed", "=", 0)
+    .execute();
+  const found = rows.find((r) => domainsOf(r).includes(domain));
+  return found ? { name: found.name } : null;
+}

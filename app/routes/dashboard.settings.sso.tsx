@@ -1,0 +1,78 @@
+import { Link } from "react-router";
+import { requireSuperAdmin } from "../access/guard.server";
+import { handleIntents } from "../access/intents.server";
+import {
+  createProvider,
+  deleteProvider,
+  listProviders,
+  rolesForNewAccounts,
+  updateProvider,
+} from "../auth/sso-providers.server";
+import { createProviderSchema, deleteProviderSchema, updateProviderSchema } from "../auth/sso-schema";
+import { pageTitle } from "../components/page-title";
+import { SsoSection } from "../components/settings/sso-section";
+import { baseUrl } from "../env.server";
+import { passRetryAfter } from "../http/responses";
+import type { Route } from "./+types/dashboard.settings.sso";
+
+// Single sign-on providers: super admins only (docs/decisions/020-oidc-single-sign-on.md).
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireSuperAdmin(args);
+  const [providers, roles] = await Promise.all([listProviders(user), rolesForNewAccounts()]);
+  return { providers, roles, callbackBase: baseUrl() };
+}
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
+
+const ok = <I extends string>(intent: I, message: string) => ({
+  ok: true as const,
+  intent,
+  errors: {} as Record<string, string>,
+  formError: null,
+  message,
+});
+
+export async function action(args: Route.ActionArgs) {
+  await requireSuperAdmin(args);
+  return handleIntents(args, {
+    "create-provider": {
+      schema: createProviderSchema,
+      run: async ({ actor, input }) => {
+        await createProvider(actor, input, args);
+        return ok("create-provider", `${input.name} was added.`);
+      },
+    },
+    "update-provider": {
+      schema: updateProviderSchema,
+      run: async ({ actor, input }) => {
+        await updateProvider(actor, input, args);
+        return ok("update-provider", `${input.name} was saved.`);
+      },
+    },
+    "delete-provider": {
+      schema: deleteProviderSchema,
+      run: async ({ actor, input }) => {
+        await deleteProvider(actor, input.id, args);
+        return ok("delete-provider", "The provider was removed.");
+      },
+    },
+  });
+}
+
+export default function SingleSignOnSettings({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="flex max-w-3xl flex-col gap-4">
+      <p className="text-sm">
+        <Link to="/dashboard/settings#system" className="text-indigo-700 underline dark:text-indigo-300">
+          Back to Settings
+        </Link>
+      </p>
+      <h1 className="text-2xl font-semibold">Single sign-on</h1>
+      <SsoSection {...loaderData} />
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Single sign-on");
