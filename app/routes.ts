@@ -3,6 +3,7 @@ import { index, type RouteConfig, route } from "@react-router/dev/routes";
 export default [
   index("routes/home.tsx"),
   route("login", "routes/login.tsx"),
+  route("login/passkey", "routes/login.passkey.tsx"),
   route("logout", "routes/logout.tsx"),
   route("theme", "routes/theme.tsx"),
   route("register", "routes/register.tsx"),

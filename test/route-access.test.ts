@@ -15,6 +15,7 @@ const NEEDS: Record<string, Need | "team.read" | "settings.manage"> = {
   root: "public",
   "routes/home": "public",
   "routes/login": "public",
+  "routes/login.passkey": "public",
   "routes/logout": "public",
   "routes/theme": "public",
   "routes/register": "public",

@@ -23,6 +23,9 @@ export const ACTION_LABELS = {
   "account.sessions.revoke": "Signed out own sessions",
   "account.reauth.failed": "Wrong password when confirming",
   "account.reauth.rate_limited": "Password confirmation blocked (too many attempts)",
+  "account.passkey.add": "Added a passkey",
+  "account.passkey.rename": "Renamed a passkey",
+  "account.passkey.remove": "Removed a passkey",
   // settings and mail
   "settings.update": "Changed settings",
   "settings.reset": "Reset settings",

@@ -17,6 +17,7 @@ type Limiters = {
   reauthFailuresPerUser: RateLimiterAbstract;
   publicFormPerIp: RateLimiterAbstract;
   testMailPerUser: RateLimiterAbstract;
+  passkeyPerIp: RateLimiterAbstract;
 };
 
 /** Once an account's shared budget is spent, unknown addresses get one attempt this often. */
@@ -52,6 +53,8 @@ export function createLimiters(pool?: pg.Pool): Limiters {
     publicFormPerIp: make("public-form", e.RATE_LIMIT_PUBLIC_FORMS_PER_IP, 60),
     // Each test email is a real send on the provider's account (and its reputation).
     testMailPerUser: make("test-mail", 5, 60),
+    // A passkey sign-in is two or three requests (options, perhaps again on a click, the answer).
+    passkeyPerIp: make("passkey-ip", e.RATE_LIMIT_LOGIN_PER_IP * 3, 60),
   };
 }
 

@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { can } from "../access/check";
+import { refuseWhileImpersonating } from "../access/guard.server";
 import { type ActionArgs, handleIntents } from "../access/intents.server";
 import { assignableRoles } from "../access/rules.server";
 import {
@@ -16,6 +17,14 @@ import {
   profileSchema,
 } from "../auth/account-schemas";
 import { inviteUser } from "../auth/invitations.server";
+import { addPasskeySchema, removePasskeySchema, renamePasskeySchema } from "../auth/passkey-schemas";
+import {
+  addPasskey,
+  listPasskeys,
+  passkeyRegistrationOptions,
+  removePasskey,
+  renamePasskey,
+} from "../auth/passkeys.server";
 import type { SessionUser } from "../auth/session.server";
 import { invalid } from "../http/form.server";
 import { recentMail } from "../mail/mail-log.server";
@@ -39,6 +48,7 @@ export async function settingsPageData(user: SessionUser) {
   return {
     profile: { name: user.name, email: user.email },
     sessions: describeSessions(sessions),
+    passkeys: await listPasskeys(user.id),
     system: manage ? { config: config!, mailLog: mailLog! } : null,
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
   };
@@ -94,6 +104,38 @@ export const runSettingsIntent = (args: ActionArgs) =>
             "revoke-others",
             count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`,
           );
+        },
+      },
+      // Passkeys (app/auth/passkeys.server.ts): the account's own, never while viewing as someone.
+      "passkey-options": {
+        run: async ({ actor }) => {
+          refuseWhileImpersonating(args.request, actor);
+          const options = await passkeyRegistrationOptions(actor);
+          return data({ ...done("passkey-options", "").data, options });
+        },
+      },
+      "passkey-add": {
+        schema: addPasskeySchema,
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
+          await addPasskey(actor, input, args);
+          return done("passkey-add", `Passkey “${input.name}” added. You can sign in with it now.`);
+        },
+      },
+      "passkey-rename": {
+        schema: renamePasskeySchema,
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
+          await renamePasskey(actor, input, args);
+          return done("passkey-rename", `Passkey renamed to “${input.name}”.`);
+        },
+      },
+      "passkey-remove": {
+        schema: removePasskeySchema,
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
+          await removePasskey(actor, input, args);
+          return done("passkey-remove", "Passkey removed.");
         },
       },
       system: {
