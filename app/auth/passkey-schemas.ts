@@ -23,3 +23,12 @@ export const passkeySignInSchema = z.object({
   response: z.string().min(2).max(16_000),
   redirectTo: z.string().max(2000).optional(),
 });
+
+/** A passkey as Settings lists it. */
+export type PasskeyView = {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  backedUp: boolean;
+};

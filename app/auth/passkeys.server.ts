@@ -20,6 +20,7 @@ import { baseUrl } from "../env.server";
 import { clientIp } from "../http/request-info.server";
 import { hit } from "../security/rate-limit.server";
 import { DISABLED, type LoginFailure, UNVERIFIED } from "./login.server";
+import type { PasskeyView } from "./passkey-schemas";
 import type { SessionUser } from "./session.server";
 
 // Passkeys (WebAuthn, docs/decisions/019-passkeys.md): registered in Settings, used on the login
@@ -137,14 +138,6 @@ async function consumeChallenge(
 }
 
 // ---- Settings: the account's own passkeys --------------------------------------------------
-
-export type PasskeyView = {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  backedUp: boolean;
-};
 
 export async function listPasskeys(userId: string): Promise<PasskeyView[]> {
   const rows = await db()
