@@ -4,7 +4,19 @@ import { CONFIG_KEYS } from "../../app/settings/config-keys";
 import { TEAM_ROLES } from "../../app/teams/team-roles";
 import type { Pools } from "./fixtures";
 import { ANY_INTENT, type FuzzTarget, formIntent } from "./target";
-import { either, emails, ids, names, numbers, oneOf, passwords, segment, text } from "./values";
+import {
+  either,
+  emails,
+  ids,
+  names,
+  numbers,
+  oneOf,
+  passwords,
+  segment,
+  text,
+  uuids,
+  webauthnAnswers,
+} from "./values";
 
 // The dashboard's page actions, intent by intent (test/fuzz.test.ts checks that every intent the
 // route modules test for is here).
@@ -125,5 +137,12 @@ export const DASHBOARD: FuzzTarget[] = [
   })),
   formIntent(SETTINGS, "/dashboard/settings", "system", () => ({ reset: oneOf(CONFIG_KEYS) })),
   formIntent(SETTINGS, "/dashboard/settings", "invite", (p) => ({ email: emails, "roles[]": ids(p.roles) })),
+  formIntent(SETTINGS, "/dashboard/settings", "passkey-options"),
+  formIntent(SETTINGS, "/dashboard/settings", "passkey-add", () => ({
+    name: names,
+    response: webauthnAnswers,
+  })),
+  formIntent(SETTINGS, "/dashboard/settings", "passkey-rename", () => ({ id: either(uuids), name: names })),
+  formIntent(SETTINGS, "/dashboard/settings", "passkey-remove", () => ({ id: either(uuids) })),
   formIntent(SETTINGS, "/dashboard/settings", ANY_INTENT, () => ({ name: names })),
 ];

@@ -16,6 +16,7 @@ import {
   passwords,
   segment,
   text,
+  webauthnAnswers,
 } from "./values";
 
 // The public forms and the API endpoints that take a body.
@@ -32,6 +33,17 @@ export const PUBLIC: FuzzTarget[] = [
       email: emails,
       password: passwords,
       redirectTo: either(fc.constantFrom("/dashboard", "/dashboard/users?x=1", "//evil.example", "/\\evil")),
+    }),
+    anon,
+  ),
+  formIntent("routes/login.passkey", "/login/passkey", undefined, () => ({}), anon),
+  formIntent(
+    "routes/login.passkey",
+    "/login/passkey",
+    undefined,
+    () => ({
+      response: webauthnAnswers,
+      redirectTo: either(fc.constantFrom("/dashboard", "//evil.example")),
     }),
     anon,
   ),
