@@ -37,6 +37,7 @@ async function signOut(page: Page) {
 }
 
 test("add a passkey, sign out, sign in with it, remove it", async ({ login, page }) => {
+  test.slow(); // four axe runs and five sign-ins or outs
   // The last step tries the removed passkey: the server's refusal is a 400 by design.
   const problems = watchConsole(page, { allowStatus: [400] });
   const authenticator = await virtualAuthenticator(page);
@@ -48,7 +49,7 @@ test("add a passkey, sign out, sign in with it, remove it", async ({ login, page
   expect(await axe(page)).toEqual([]);
 
   // Add, by keyboard: the name, then Tab to the button and Enter.
-  const name = page.getByLabel("Name for the new passkey");
+  const name = page.getByLabel("What to call the new passkey");
   await name.focus();
   await page.keyboard.type("E2E laptop");
   await page.keyboard.press("Tab");

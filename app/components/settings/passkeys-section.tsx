@@ -47,7 +47,8 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
   const [name, setName] = useState("");
   const [nameError, setNameError] = useState<string | null>(null);
   const [browserError, setBrowserError] = useState<string | null>(null);
-  const [supported, setSupported] = useState(true);
+  // Unknown until the page runs here: without JavaScript there is no ceremony, so no form.
+  const [supported, setSupported] = useState<boolean | null>(null);
   const [ceremony, setCeremony] = useState(false);
   const handled = useRef<unknown>(null);
   const pendingName = useRef("Passkey");
@@ -119,7 +120,7 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
         <form onSubmit={start} className="mt-4 flex flex-col gap-3" noValidate>
           <div>
             <label htmlFor={nameId} className={labelClass}>
-              Name for the new passkey
+              What to call the new passkey
             </label>
             <input
               id={nameId}
@@ -197,7 +198,7 @@ function PasskeyItem({
             <input type="hidden" name="id" value={p.id} />
             <div>
               <label htmlFor={inputId} className={labelClass}>
-                New name for {p.name}
+                Rename {p.name} to
               </label>
               <input
                 id={inputId}
