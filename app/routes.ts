@@ -4,6 +4,7 @@ export default [
   index("routes/home.tsx"),
   route("login", "routes/login.tsx"),
   route("login/two-factor", "routes/login.two-factor.tsx"),
+  route("login/passkey", "routes/login.passkey.tsx"),
   route("logout", "routes/logout.tsx"),
   route("impersonation/stop", "routes/impersonation.stop.tsx"),
   route("theme", "routes/theme.tsx"),

@@ -12,6 +12,7 @@ import * as m009 from "./migrations/009_aggregates";
 import * as m010 from "./migrations/010_search";
 import * as m011 from "./migrations/011_list_indexes";
 import * as m013 from "./migrations/013_two_factor";
+import * as m014 from "./migrations/014_passkeys";
 import * as m015 from "./migrations/015_oidc";
 import * as m016 from "./migrations/016_impersonation";
 
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   "016_impersonation": m016,
   "013_two_factor": m013,
   "015_oidc": m015,
+  "014_passkeys": m014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -277,6 +277,32 @@ export interface OidcFlowTable {
   expires_at: string;
 }
 
+/** A passkey (WebAuthn credential) of an account (migration 014). */
+export interface PasskeyTable {
+  id: string;
+  user_id: string;
+  /** base64url */
+  credential_id: string;
+  /** base64url of the COSE public key */
+  public_key: string;
+  /** bigint on PostgreSQL (read back as a string there): use Number(). */
+  counter: number | string;
+  /** Comma-separated authenticator transports ("internal,hybrid"). */
+  transports: string;
+  name: string;
+  backed_up: number;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A registration or sign-in challenge: single use, minutes long (migration 014). */
+export interface PasskeyChallengeTable {
+  challenge: string;
+  purpose: "registration" | "authentication";
+  user_id: string | null;
+  expires_at: string;
+}
+
 export interface Database {
   permission: PermissionTable;
   role: RoleTable;
@@ -304,6 +330,8 @@ export interface Database {
   oidc_provider: OidcProviderTable;
   oidc_identity: OidcIdentityTable;
   oidc_flow: OidcFlowTable;
+  passkey: PasskeyTable;
+  passkey_challenge: PasskeyChallengeTable;
 }
 
 export type User = Selectable<UserTable>;

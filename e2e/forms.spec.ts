@@ -58,7 +58,7 @@ test("login: a refused sign-in empties the password and focuses the message", as
   await page.goto("/login");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill("not-the-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   const alert = page.getByRole("alert");
   await expect(alert).toHaveText("Invalid email or password.");
   await expect(alert).toBeFocused();

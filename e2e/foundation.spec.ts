@@ -18,7 +18,7 @@ test("a bad password shows one message and stays on /login", async ({ page }) =>
   await page.goto("/login");
   await page.getByLabel("Email").fill(E2E_ADMIN.email);
   await page.getByLabel("Password").fill("wrong-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("alert")).toHaveText("Invalid email or password.");
   await expect(page).toHaveURL(/\/login/);
 });
@@ -53,7 +53,7 @@ test("a signed-out visit to a page returns there after sign-in", async ({ page }
   await expect(page).toHaveURL(/\/login\?redirectTo=/);
   await page.getByLabel("Email").fill(E2E_ADMIN.email);
   await page.getByLabel("Password").fill(E2E_ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard\?from=link$/);
 });
 

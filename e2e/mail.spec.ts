@@ -12,7 +12,7 @@ async function fillSignIn(page: Page, email: string, password: string) {
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 test("register, follow the emailed link, sign in; the used link shows the 400 page", async ({ page }) => {
@@ -41,7 +41,7 @@ test("register, follow the emailed link, sign in; the used link shows the 400 pa
   await expect(page.getByText("Your email address is verified.")).toBeVisible();
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Welcome, Reggie Tester" })).toBeVisible();
 
   const response = await page.goto(link);

@@ -71,7 +71,7 @@ test("without JavaScript every section is on the page and the tabs jump to them"
   await page.goto("/login");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(E2E_PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.goto("/dashboard/settings");
   await expect(page.getByLabel("Name")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Active sessions" })).toBeVisible();

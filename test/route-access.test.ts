@@ -16,6 +16,7 @@ const NEEDS: Record<string, Need | "team.read" | "settings.manage"> = {
   "routes/home": "public",
   "routes/login": "public",
   "routes/login.two-factor": "public",
+  "routes/login.passkey": "public",
   "routes/logout": "public",
   "routes/impersonation.stop": "public",
   "routes/theme": "public",

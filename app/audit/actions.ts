@@ -37,6 +37,9 @@ export const ACTION_LABELS = {
   "auth.two_factor.rate_limited": "Two-factor step blocked (too many attempts)",
   "user.two_factor.reset": "Reset an account's two-factor authentication",
   "settings.two_factor_roles": "Changed the roles that require two-factor authentication",
+  "account.passkey.add": "Added a passkey",
+  "account.passkey.rename": "Renamed a passkey",
+  "account.passkey.remove": "Removed a passkey",
   // settings and mail
   "settings.update": "Changed settings",
   "settings.reset": "Reset settings",

@@ -15,6 +15,7 @@ const EXEMPT: Record<string, string> = {
   "app/server/cleanup.server.ts": "deletes sessions already past their expiry, which the cache never serves",
   "app/server/seed.server.ts": "creates users, and a new user has no cached session",
   "app/auth/login.server.ts": "sets last_login_at, which no session carries",
+  "app/auth/passkeys.server.ts": "sets last_login_at, which no session carries",
   "app/auth/registration.server.ts": "writes new or pending accounts, which can not sign in before verifying",
   "app/auth/invitations.server.ts": "creates the invited user",
   "app/access/roles-admin.server.ts":

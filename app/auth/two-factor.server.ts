@@ -24,13 +24,15 @@ const ALGORITHM = "SHA-1"; // what every authenticator app understands
 export const RECOVERY_CODE_COUNT = 10;
 
 // ---------------------------------------------------------------------------------------------
-// What the session and sign-in ask. The passkey work extends `secondFactorEnrolled` (and only it).
+// What the session and sign-in ask.
 
 type UserRow = ExpressionBuilder<Database, "user">;
 
 /**
  * THE definition of "this account has a second factor enrolled", as SQL over the `user` row:
- * a confirmed TOTP secret today. A passkey (factors 2) should count too: add it here with `or`.
+ * a confirmed TOTP secret. A passkey does not count: the same account may still sign in with its
+ * password, and that sign-in would then pass a role's requirement with one factor (decision 018).
+ * A passkey sign-in itself always counts as two factors (`secondFactorSatisfied`).
  */
 export function secondFactorEnrolled(eb: UserRow) {
   return eb.exists(

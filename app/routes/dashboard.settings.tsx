@@ -2,6 +2,7 @@ import { requirePermission } from "../access/guard.server";
 import { pageTitle } from "../components/page-title";
 import { InviteSection } from "../components/settings/invite-section";
 import { MailLog } from "../components/settings/mail-log";
+import { PasskeysSection } from "../components/settings/passkeys-section";
 import { PasswordSection } from "../components/settings/password-section";
 import { ProfileSection } from "../components/settings/profile-section";
 import { SessionsSection } from "../components/settings/sessions-section";
@@ -25,7 +26,7 @@ export const headers = passRetryAfter;
 export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { profile, sessions, system, invite, twoFactor, sso } = loaderData;
+  const { profile, sessions, system, invite, twoFactor, sso, passkeys } = loaderData;
   const tabs: SettingsTab[] = [
     { value: "profile", label: "Profile", content: <ProfileSection profile={profile} /> },
     {
@@ -34,6 +35,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       content: (
         <>
           <PasswordSection />
+          <PasskeysSection passkeys={passkeys} />
           <SessionsSection sessions={sessions} />
         </>
       ),

@@ -4,6 +4,7 @@ import { attemptLogin } from "../auth/login.server";
 import { getSessionUser } from "../auth/session.server";
 import { completeSignIn } from "../auth/sign-in.server";
 import { signInProviders } from "../auth/sso-providers.server";
+import { PasskeySignIn } from "../components/auth/passkey-sign-in";
 import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
@@ -74,11 +75,13 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
         />
         <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
           <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/dashboard"} />
-          <TextField meta={fields.email} label="Email" type="email" autoComplete="email" />
+          {/* "webauthn" last: the browser may offer passkeys in this field's autofill (conditional UI). */}
+          <TextField meta={fields.email} label="Email" type="email" autoComplete="username webauthn" />
           <PasswordField meta={fields.password} label="Password" autoComplete="current-password" />
           <FormErrors form={form} />
           <Button pending={pending}>Sign in</Button>
         </Form>
+        <PasskeySignIn redirectTo={params.get("redirectTo") ?? "/dashboard"} />
         {actionData?.unverified ? (
           <Form method="post" action="/resend-verification" className="mt-3">
             <input type="hidden" name="email" value={actionData.email} />

@@ -18,6 +18,7 @@ type Limiters = {
   publicFormPerIp: RateLimiterAbstract;
   testMailPerUser: RateLimiterAbstract;
   twoFactorFailuresPerUser: RateLimiterAbstract;
+  passkeyPerIp: RateLimiterAbstract;
 };
 
 /** Once an account's shared budget is spent, unknown addresses get one attempt this often. */
@@ -55,6 +56,8 @@ export function createLimiters(pool?: pg.Pool): Limiters {
     testMailPerUser: make("test-mail", 5, 60),
     // Sign-in's second step: wrong codes per account, whichever browser holds the pending state.
     twoFactorFailuresPerUser: make("two-factor-user", e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT, 15 * 60),
+    // A passkey sign-in is two or three requests (options, perhaps again on a click, the answer).
+    passkeyPerIp: make("passkey-ip", e.RATE_LIMIT_LOGIN_PER_IP * 3, 60),
   };
 }
 

@@ -17,6 +17,14 @@ import {
   profileSchema,
 } from "../auth/account-schemas";
 import { inviteUser } from "../auth/invitations.server";
+import { addPasskeySchema, removePasskeySchema, renamePasskeySchema } from "../auth/passkey-schemas";
+import {
+  addPasskey,
+  listPasskeys,
+  passkeyRegistrationOptions,
+  removePasskey,
+  renamePasskey,
+} from "../auth/passkeys.server";
 import type { SessionUser } from "../auth/session.server";
 import { invalid } from "../http/form.server";
 import { recentMail } from "../mail/mail-log.server";
@@ -42,6 +50,7 @@ export async function settingsPageData(user: SessionUser) {
   return {
     profile: { name: user.name, email: user.email },
     sessions: describeSessions(sessions),
+    passkeys: await listPasskeys(user.id),
     system: manage ? { config: config!, mailLog: mailLog! } : null,
     sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
@@ -111,6 +120,38 @@ export const runSettingsIntent = (args: ActionArgs) =>
       "two-factor-disable": twoFactorIntent.disable(args),
       "two-factor-recovery-codes": twoFactorIntent.recoveryCodes(args),
       "two-factor-roles": twoFactorIntent.roles(args),
+      // Passkeys (app/auth/passkeys.server.ts): the account's own, never while viewing as someone.
+      "passkey-options": {
+        run: async ({ actor }) => {
+          refuseWhileImpersonating(args.request, actor);
+          const options = await passkeyRegistrationOptions(actor);
+          return data({ ...done("passkey-options", "").data, options });
+        },
+      },
+      "passkey-add": {
+        schema: addPasskeySchema,
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
+          await addPasskey(actor, input, args);
+          return done("passkey-add", `Passkey “${input.name}” added. You can sign in with it now.`);
+        },
+      },
+      "passkey-rename": {
+        schema: renamePasskeySchema,
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
+          await renamePasskey(actor, input, args);
+          return done("passkey-rename", `Passkey renamed to “${input.name}”.`);
+        },
+      },
+      "passkey-remove": {
+        schema: removePasskeySchema,
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
+          await removePasskey(actor, input, args);
+          return done("passkey-remove", "Passkey removed.");
+        },
+      },
       system: {
         permission: "settings.manage",
         // The system section has its own parser (shared with the browser): blank, secret and reset rules.

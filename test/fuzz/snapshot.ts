@@ -8,6 +8,8 @@ import type { Database } from "../../db/schema";
 // Left out, because a refusal may rightly write them:
 // - audit_log: a failed sign-in (and other refused attempts) is audited by design;
 // - rate_limit: every counted attempt, refused or not, is a hit;
+// - passkey_challenge: asking for passkey options issues one (a 200), and a refused answer
+//   spends the challenge it names (single use by design);
 // - mail_log, mail_delivery: public forms answer before their email settles, and a delivery
 //   settling in the background must not look like a refused request's write.
 // Columns left out: a session's last_seen_at/expires_at/data (every request slides them), and
@@ -39,6 +41,7 @@ const COLUMNS: Partial<Record<Table, readonly string[] | "*">> = {
   oidc_provider: "*",
   oidc_identity: "*",
   oidc_flow: "*",
+  passkey: "*",
 };
 
 export type Snapshot = Record<string, string>;

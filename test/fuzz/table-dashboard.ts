@@ -4,7 +4,19 @@ import { CONFIG_KEYS } from "../../app/settings/config-keys";
 import { TEAM_ROLES } from "../../app/teams/team-roles";
 import type { Pools } from "./fixtures";
 import { ANY_INTENT, type FuzzTarget, formIntent } from "./target";
-import { either, emails, ids, names, numbers, oneOf, passwords, segment, text } from "./values";
+import {
+  either,
+  emails,
+  ids,
+  names,
+  numbers,
+  oneOf,
+  passwords,
+  segment,
+  text,
+  uuids,
+  webauthnAnswers,
+} from "./values";
 
 // The dashboard's page actions, intent by intent (test/fuzz.test.ts checks that every intent the
 // route modules test for is here).
@@ -141,5 +153,12 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(SETTINGS, "/dashboard/settings", "two-factor-roles", () => ({
     "roles[]": either(fc.constantFrom("7b4f7f6e-6d1c-4c52-9d8f-111111111111", "not-a-role")),
   })),
+  formIntent(SETTINGS, "/dashboard/settings", "passkey-options"),
+  formIntent(SETTINGS, "/dashboard/settings", "passkey-add", () => ({
+    name: names,
+    response: webauthnAnswers,
+  })),
+  formIntent(SETTINGS, "/dashboard/settings", "passkey-rename", () => ({ id: either(uuids), name: names })),
+  formIntent(SETTINGS, "/dashboard/settings", "passkey-remove", () => ({ id: either(uuids) })),
   formIntent(SETTINGS, "/dashboard/settings", ANY_INTENT, () => ({ name: names })),
 ];

@@ -16,6 +16,7 @@ import {
   passwords,
   segment,
   text,
+  webauthnAnswers,
 } from "./values";
 
 // The public forms and the API endpoints that take a body.
@@ -41,6 +42,17 @@ export const PUBLIC: FuzzTarget[] = [
     "/login/two-factor",
     undefined,
     () => ({ code: either(fc.constantFrom("000000", "abcde-fghij")) }),
+    anon,
+  ),
+  formIntent("routes/login.passkey", "/login/passkey", undefined, () => ({}), anon),
+  formIntent(
+    "routes/login.passkey",
+    "/login/passkey",
+    undefined,
+    () => ({
+      response: webauthnAnswers,
+      redirectTo: either(fc.constantFrom("/dashboard", "//evil.example")),
+    }),
     anon,
   ),
   // Signing out ends the session it is sent with, so every run brings a new one.

@@ -164,3 +164,28 @@ export const cursors = either(
     })
     .map((cursor) => Buffer.from(JSON.stringify(cursor)).toString("base64url")),
 );
+
+/** A WebAuthn answer as a form field (JSON text): credential-shaped with hostile fields, or any JSON. */
+export const webauthnAnswers = either(
+  fc.oneof(
+    fc
+      .record({
+        id: text,
+        rawId: text,
+        type: fc.constantFrom("public-key", "x"),
+        clientExtensionResults: json,
+        response: fc.record({
+          clientDataJSON: fc.oneof(
+            text,
+            fc.base64String().map((b) => b.replace(/=/g, "")),
+          ),
+          attestationObject: text,
+          authenticatorData: text,
+          signature: text,
+          transports: fc.array(text, { maxLength: 3 }),
+        }),
+      })
+      .map((v) => JSON.stringify(v)),
+    json.map((v) => JSON.stringify(v) ?? ""),
+  ),
+);

@@ -1,0 +1,419 @@
+import { randomUUID } from "node:crypto";
+import {
+  type AuthenticationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import { z } from "zod";
+import type { PasskeyChallengeTable } from "../../db/schema";
+import { type AuditOrigin, audit } from "../audit/audit.server";
+import { APP_NAME } from "../config";
+import { db, now } from "../db.server";
+import { InvalidInput, NotFound } from "../domain-errors";
+import { baseUrl } from "../env.server";
+import { clientIp } from "../http/request-info.server";
+import { hit } from "../security/rate-limit.server";
+import { DISABLED, type LoginFailure, UNVERIFIED } from "./login.server";
+import type { PasskeyView } from "./passkey-schemas";
+import type { SessionUser } from "./session.server";
+
+// Passkeys (WebAuthn, docs/decisions/019-passkeys.md): registered in Settings, used on the login
+// page without typing an address (discoverable credentials). The library checks signatures,
+// origin, RP ID, user verification and the signature counter; this module owns the challenges
+// (server-side rows, single use, minutes long, a registration's bound to its account), the
+// stored credentials and the account rules a password sign-in follows.
+
+/** How long a ceremony may take between its options and its answer. */
+export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+export const MAX_PASSKEYS = 20;
+export const PASSKEY_FAILED = "That passkey could not be used to sign in.";
+
+/** The relying party: the public address (BASE_URL) decides origin and RP ID. */
+export function relyingParty() {
+  const url = new URL(baseUrl());
+  return { id: url.hostname, origin: url.origin, name: APP_NAME };
+}
+
+// ---- Input ---------------------------------------------------------------------------------
+
+const b64url = z
+  .string()
+  .max(4096)
+  .regex(/^[A-Za-z0-9_-]*$/, "Not base64url.");
+const extensions = z.record(z.string(), z.unknown()).default({});
+
+export const registrationResponseSchema = z.object({
+  id: b64url.min(1),
+  rawId: b64url.min(1),
+  type: z.literal("public-key"),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  clientExtensionResults: extensions,
+  response: z.object({
+    clientDataJSON: b64url.min(1),
+    attestationObject: b64url.min(1),
+    authenticatorData: b64url.optional(),
+    publicKey: b64url.optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    transports: z.array(z.string().max(32)).max(10).optional(),
+  }),
+});
+
+export const authenticationResponseSchema = z.object({
+  id: b64url.min(1),
+  rawId: b64url.min(1),
+  type: z.literal("public-key"),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  clientExtensionResults: extensions,
+  response: z.object({
+    clientDataJSON: b64url.min(1),
+    authenticatorData: b64url.min(1),
+    signature: b64url.min(1),
+    userHandle: b64url.optional(),
+  }),
+});
+
+/** A JSON text (a form field) read with `schema`; null when it is not JSON or does not fit. */
+function parseJson<S extends z.ZodType>(schema: S, text: string): z.output<S> | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The challenge the browser signed, read from clientDataJSON (the library checks it again). */
+function challengeOf(clientDataJSON: string): string | null {
+  try {
+    const data = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON)) as { challenge?: unknown };
+    return typeof data.challenge === "string" && data.challenge.length <= 512 ? data.challenge : null;
+  } catch {
+    return null;
+  }
+}
+
+// ---- Challenges ----------------------------------------------------------------------------
+
+async function issueChallenge(
+  purpose: PasskeyChallengeTable["purpose"],
+  userId: string | null,
+  challenge: string,
+) {
+  // Expired challenges go as new ones come, so the table stays the size of the ceremonies under way.
+  await db().deleteFrom("passkey_challenge").where("expires_at", "<=", now()).execute();
+  await db()
+    .insertInto("passkey_challenge")
+    .values({
+      challenge,
+      purpose,
+      user_id: userId,
+      expires_at: new Date(Date.now() + CHALLENGE_TTL_MS).toISOString(),
+    })
+    .execute();
+}
+
+/** Spends a live challenge of `purpose` (and `userId` for a registration); of two uses, one wins. */
+async function consumeChallenge(
+  purpose: PasskeyChallengeTable["purpose"],
+  userId: string | null,
+  challenge: string | null,
+): Promise<boolean> {
+  if (!challenge) return false;
+  let query = db()
+    .deleteFrom("passkey_challenge")
+    .where("challenge", "=", challenge)
+    .where("purpose", "=", purpose)
+    .where("expires_at", ">", now());
+  query = userId ? query.where("user_id", "=", userId) : query.where("user_id", "is", null);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+// ---- Settings: the account's own passkeys --------------------------------------------------
+
+export async function listPasskeys(userId: string): Promise<PasskeyView[]> {
+  const rows = await db()
+    .selectFrom("passkey")
+    .select(["id", "name", "created_at", "last_used_at", "backed_up"])
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    createdAt: new Date(r.created_at).toISOString(),
+    lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
+    backedUp: r.backed_up === 1,
+  }));
+}
+
+/** Whether the account has a passkey (the two-factor rules count one as an enrolled factor). */
+export async function hasPasskey(userId: string): Promise<boolean> {
+  const row = await db().selectFrom("passkey").select("id").where("user_id", "=", userId).executeTakeFirst();
+  return Boolean(row);
+}
+
+/** The options for the browser's `startRegistration`, with a challenge bound to this account. */
+export async function passkeyRegistrationOptions(
+  user: SessionUser,
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const rp = relyingParty();
+  const existing = await db()
+    .selectFrom("passkey")
+    .select(["credential_id", "transports"])
+    .where("user_id", "=", user.id)
+    .execute();
+  if (existing.length >= MAX_PASSKEYS)
+    throw new InvalidInput(`You can keep up to ${MAX_PASSKEYS} passkeys. Remove one first.`, "name");
+  const options = await generateRegistrationOptions({
+    rpName: rp.name,
+    rpID: rp.id,
+    userName: user.email,
+    userDisplayName: user.name || user.email,
+    userID: new TextEncoder().encode(user.id),
+    attestationType: "none",
+    timeout: CHALLENGE_TTL_MS,
+    excludeCredentials: existing.map((c) => ({
+      id: c.credential_id,
+      transports: c.transports ? c.transports.split(",") : undefined,
+    })),
+    // Discoverable, so the login page needs no address; verified (PIN, biometrics), so it is two factors.
+    authenticatorSelection: { residentKey: "required", userVerification: "required" },
+  });
+  await issueChallenge("registration", user.id, options.challenge);
+  return options;
+}
+
+/** Verifies the browser's answer to this account's registration challenge and stores the passkey. */
+export async function addPasskey(
+  user: SessionUser,
+  input: { name: string; response: string },
+  origin: AuditOrigin,
+) {
+  const response = parseJson(registrationResponseSchema, input.response) as RegistrationResponseJSON | null;
+  if (!response) throw new InvalidInput("The browser's answer could not be read. Try again.", "form");
+  const challenge = challengeOf(response.response.clientDataJSON);
+  if (!(await consumeChallenge("registration", user.id, challenge)))
+    throw new InvalidInput("The passkey request expired or was already used. Try again.", "form");
+  const rp = relyingParty();
+  const verification = await verifyRegistrationResponse({
+    response,
+    expectedChallenge: challenge!,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    requireUserVerification: true,
+  }).catch(() => null);
+  if (!verification?.verified)
+    throw new InvalidInput("The passkey could not be verified. Try again.", "form");
+  const { credential, credentialBackedUp } = verification.registrationInfo;
+  const taken = await db()
+    .selectFrom("passkey")
+    .select("id")
+    .where("credential_id", "=", credential.id)
+    .executeTakeFirst();
+  if (taken) throw new InvalidInput("This passkey is already registered.", "form");
+  const id = randomUUID();
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .insertInto("passkey")
+        .values({
+          id,
+          user_id: user.id,
+          credential_id: credential.id,
+          public_key: isoBase64URL.fromBuffer(credential.publicKey),
+          counter: credential.counter,
+          transports: (credential.transports ?? []).join(","),
+          name: input.name,
+          backed_up: credentialBackedUp ? 1 : 0,
+          created_at: now(),
+          last_used_at: null,
+        })
+        .execute();
+      await audit(
+        origin,
+        {
+          action: "account.passkey.add",
+          actor: user,
+          target: { type: "user", id: user.id },
+          details: { passkey: id, name: input.name },
+        },
+        trx,
+      );
+    });
+  return { id };
+}
+
+export async function renamePasskey(
+  user: SessionUser,
+  input: { id: string; name: string },
+  origin: AuditOrigin,
+) {
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      const row = await trx
+        .selectFrom("passkey")
+        .select("name")
+        .where("id", "=", input.id)
+        .where("user_id", "=", user.id)
+        .executeTakeFirst();
+      if (!row) throw new NotFound("That passkey no longer exists.");
+      await trx.updateTable("passkey").set({ name: input.name }).where("id", "=", input.id).execute();
+      await audit(
+        origin,
+        {
+          action: "account.passkey.rename",
+          actor: user,
+          target: { type: "user", id: user.id },
+          details: { passkey: input.id, name: { before: row.name, after: input.name } },
+        },
+        trx,
+      );
+    });
+}
+
+export async function removePasskey(user: SessionUser, input: { id: string }, origin: AuditOrigin) {
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      const row = await trx
+        .deleteFrom("passkey")
+        .where("id", "=", input.id)
+        .where("user_id", "=", user.id)
+        .returning("name")
+        .executeTakeFirst();
+      if (!row) throw new NotFound("That passkey no longer exists.");
+      await audit(
+        origin,
+        {
+          action: "account.passkey.remove",
+          actor: user,
+          target: { type: "user", id: user.id },
+          details: { passkey: input.id, name: row.name },
+        },
+        trx,
+      );
+    });
+}
+
+// ---- Sign-in -------------------------------------------------------------------------------
+
+export type PasskeySignInOutcome =
+  | { ok: true; userId: string }
+  | { ok: false; status: 400; message: string; reason: LoginFailure }
+  | { ok: false; status: "rate_limited"; retryAfter: number };
+
+type Limited = { ok: false; status: "rate_limited"; retryAfter: number };
+
+/** One point of the IP's passkey budget per request (options or answer); audited when spent. */
+async function spendIpPoint(origin: AuditOrigin, step: string): Promise<Limited | null> {
+  const limit = await hit("passkeyPerIp", clientIp(origin.context));
+  if (limit.ok) return null;
+  await audit(origin, {
+    action: "auth.login.rate_limited",
+    details: { method: "passkey", scope: "ip", step },
+  });
+  return { ok: false, status: "rate_limited", retryAfter: limit.retryAfterSeconds };
+}
+
+/** The options for the browser's `startAuthentication`: no account named, any passkey of this site. */
+export async function passkeySignInOptions(
+  origin: AuditOrigin,
+): Promise<{ ok: true; options: PublicKeyCredentialRequestOptionsJSON } | Limited> {
+  const limited = await spendIpPoint(origin, "options");
+  if (limited) return limited;
+  const options = await generateAuthenticationOptions({
+    rpID: relyingParty().id,
+    userVerification: "required",
+    timeout: CHALLENGE_TTL_MS,
+  });
+  await issueChallenge("authentication", null, options.challenge);
+  return { ok: true, options };
+}
+
+/**
+ * Checks the browser's signed answer: a live sign-in challenge (spent here), a stored credential,
+ * the signature with user verification, the counter, then the account's state as a password
+ * sign-in checks it. Audited like a password sign-in (method "passkey").
+ */
+export async function attemptPasskeySignIn(
+  origin: AuditOrigin,
+  responseText: string,
+): Promise<PasskeySignInOutcome> {
+  const limited = await spendIpPoint(origin, "verify");
+  if (limited) return limited;
+  const fail = async (reason: LoginFailure, why: string, account?: { id: string; email: string }) => {
+    await audit(origin, {
+      action: "auth.login.failed",
+      target: account ? { type: "user", id: account.id } : undefined,
+      details: { method: "passkey", reason, why, ...(account ? { email: account.email } : { email: null }) },
+    });
+    const message = reason === "disabled" ? DISABLED : reason === "unverified" ? UNVERIFIED : PASSKEY_FAILED;
+    return { ok: false as const, status: 400 as const, message, reason };
+  };
+  const response = parseJson(authenticationResponseSchema, responseText) as AuthenticationResponseJSON | null;
+  if (!response) return fail("invalid", "unreadable");
+  const challenge = challengeOf(response.response.clientDataJSON);
+  if (!(await consumeChallenge("authentication", null, challenge))) return fail("invalid", "challenge");
+  const stored = await db()
+    .selectFrom("passkey")
+    .innerJoin("user", "user.id", "passkey.user_id")
+    .select([
+      "passkey.id as passkeyId",
+      "passkey.credential_id",
+      "passkey.public_key",
+      "passkey.counter",
+      "passkey.transports",
+      "user.id as userId",
+      "user.email",
+      "user.status",
+      "user.email_verified",
+    ])
+    .where("passkey.credential_id", "=", response.id)
+    .executeTakeFirst();
+  if (!stored) return fail("invalid", "unknown_credential");
+  const account = { id: stored.userId, email: stored.email };
+  const rp = relyingParty();
+  const verification = await verifyAuthenticationResponse({
+    response,
+    expectedChallenge: challenge!,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    requireUserVerification: true,
+    credential: {
+      id: stored.credential_id,
+      publicKey: isoBase64URL.toBuffer(stored.public_key),
+      counter: Number(stored.counter),
+      transports: stored.transports ? (stored.transports.split(",") as never) : undefined,
+    },
+  }).catch(() => null);
+  if (!verification?.verified) return fail("invalid", "signature", account);
+  // Told only after a valid passkey, as a password sign-in tells only after the right password.
+  if (stored.status !== "active") return fail("disabled", "disabled", account);
+  if (stored.email_verified !== 1) return fail("unverified", "unverified", account);
+  const at = now();
+  await db()
+    .updateTable("passkey")
+    .set({ counter: verification.authenticationInfo.newCounter, last_used_at: at })
+    .where("id", "=", stored.passkeyId)
+    .execute();
+  await db().updateTable("user").set({ last_login_at: at }).where("id", "=", stored.userId).execute();
+  await audit(origin, {
+    action: "auth.login.succeeded",
+    actor: account,
+    target: { type: "user", id: account.id },
+    details: { method: "passkey", passkey: stored.passkeyId },
+  });
+  return { ok: true, userId: stored.userId };
+}

@@ -1,0 +1,241 @@
+import { browserSupportsWebAuthn, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
+import { useEffect, useId, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import { type PasskeyView, passkeyNameField } from "../../auth/passkey-schemas";
+import { formatDateTime } from "../format";
+import { ConfirmDialog } from "../ui/alert-dialog";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { Card, EmptyState } from "../ui/card";
+import { SectionStatus } from "./use-settings-form";
+
+// Settings → Passkeys: add one (the server's options, the browser's ceremony, the server checks
+// the answer), rename or remove the account's own. The intents live in settings-page.server.ts.
+
+type Answer = {
+  ok: boolean;
+  intent?: string;
+  message?: string;
+  formError?: string | null;
+  errors?: Record<string, string>;
+  options?: Parameters<typeof startRegistration>[0]["optionsJSON"];
+};
+
+const labelClass = "block text-sm font-medium text-slate-800 dark:text-slate-200";
+const controlClass =
+  "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-indigo-600 aria-invalid:border-red-700 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400";
+
+/** What went wrong, in words: the server's answer or the browser's refusal. */
+function problemOf(answer: Answer | undefined): string | null {
+  if (!answer || answer.ok) return null;
+  return answer.formError ?? Object.values(answer.errors ?? {})[0] ?? "That did not work. Try again.";
+}
+
+function browserProblem(error: unknown): string {
+  if (error instanceof WebAuthnError && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED")
+    return "This device already holds a passkey for your account.";
+  if (error instanceof Error && error.name === "NotAllowedError")
+    return "The passkey was not created (cancelled or timed out).";
+  return "Your browser could not create a passkey.";
+}
+
+export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
+  const options = useFetcher<Answer>();
+  const add = useFetcher<Answer>();
+  const change = useFetcher<Answer>();
+  const nameId = useId();
+  const [name, setName] = useState("");
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [browserError, setBrowserError] = useState<string | null>(null);
+  // Unknown until the page runs here: without JavaScript there is no ceremony, so no form.
+  const [supported, setSupported] = useState<boolean | null>(null);
+  const [ceremony, setCeremony] = useState(false);
+  const handled = useRef<unknown>(null);
+  const pendingName = useRef("Passkey");
+
+  useEffect(() => setSupported(browserSupportsWebAuthn()), []);
+
+  // The server's options arrive: run the browser's ceremony once, then send its answer.
+  useEffect(() => {
+    const data = options.data;
+    if (!data?.ok || !data.options || handled.current === data) return;
+    handled.current = data;
+    setCeremony(true);
+    startRegistration({ optionsJSON: data.options })
+      .then((response) =>
+        add.submit(
+          { intent: "passkey-add", name: pendingName.current, response: JSON.stringify(response) },
+          { method: "post" },
+        ),
+      )
+      .catch((error) => setBrowserError(browserProblem(error)))
+      .finally(() => setCeremony(false));
+  }, [options.data, add]);
+
+  useEffect(() => {
+    if (add.data?.ok) setName("");
+  }, [add.data]);
+
+  function start(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setBrowserError(null);
+    const typed = name.trim();
+    const parsed = typed ? passkeyNameField.safeParse(typed) : { success: true as const, data: "Passkey" };
+    if (!parsed.success) {
+      setNameError(parsed.error.issues[0]?.message ?? "Check the name.");
+      return;
+    }
+    setNameError(null);
+    pendingName.current = parsed.data;
+    options.submit({ intent: "passkey-options" }, { method: "post" });
+  }
+
+  const busy = options.state !== "idle" || add.state !== "idle" || ceremony;
+  const problem =
+    browserError ?? (add.state === "idle" ? problemOf(add.data) : null) ?? problemOf(options.data);
+  const changeAnswer = change.data?.intent?.startsWith("passkey-") ? change.data : undefined;
+
+  return (
+    <Card title="Passkeys">
+      <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
+        A passkey lets you sign in with this device's screen lock or a security key instead of your password.
+        It counts as two factors.
+      </p>
+      {passkeys.length ? (
+        <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="passkeys">
+          {passkeys.map((p) => (
+            <PasskeyItem key={p.id} passkey={p} fetcher={change} />
+          ))}
+        </ul>
+      ) : (
+        <EmptyState>No passkeys yet.</EmptyState>
+      )}
+      <SectionStatus answer={changeAnswer} />
+      {changeAnswer && !changeAnswer.ok ? (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {problemOf(changeAnswer)}
+        </p>
+      ) : null}
+      {supported ? (
+        <form onSubmit={start} className="mt-4 flex flex-col gap-3" noValidate>
+          <div>
+            <label htmlFor={nameId} className={labelClass}>
+              What to call the new passkey
+            </label>
+            <input
+              id={nameId}
+              name="name"
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              placeholder="Passkey"
+              maxLength={60}
+              autoComplete="off"
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={nameError ? `${nameId}-error` : undefined}
+              className={controlClass}
+            />
+            {nameError ? (
+              <p id={`${nameId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
+                {nameError}
+              </p>
+            ) : null}
+          </div>
+          {problem ? (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+              {problem}
+            </p>
+          ) : null}
+          <SectionStatus
+            answer={add.data?.intent === "passkey-add" && add.state === "idle" ? add.data : undefined}
+          />
+          <div>
+            <Button pending={busy}>Add a passkey</Button>
+          </div>
+        </form>
+      ) : (
+        <p className="mt-4 text-sm text-slate-700 dark:text-slate-300">
+          This browser does not support passkeys.
+        </p>
+      )}
+    </Card>
+  );
+}
+
+function PasskeyItem({
+  passkey: p,
+  fetcher,
+}: {
+  passkey: PasskeyView;
+  fetcher: ReturnType<typeof useFetcher<Answer>>;
+}) {
+  const [renaming, setRenaming] = useState(false);
+  const inputId = useId();
+  const removing = fetcher.state !== "idle" && fetcher.formData?.get("id") === p.id;
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok && fetcher.data.intent === "passkey-rename")
+      setRenaming(false);
+  }, [fetcher.state, fetcher.data]);
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
+      <div className="min-w-0">
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium">
+          <span className="break-words">{p.name}</span>
+          {p.backedUp ? <Badge>Synced</Badge> : null}
+        </p>
+        <p className="break-words text-slate-700 dark:text-slate-300">
+          Added <time dateTime={p.createdAt}>{formatDateTime(p.createdAt)}</time> ·{" "}
+          {p.lastUsedAt ? (
+            <>
+              last used <time dateTime={p.lastUsedAt}>{formatDateTime(p.lastUsedAt)}</time>
+            </>
+          ) : (
+            "never used"
+          )}
+        </p>
+        {renaming ? (
+          <fetcher.Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
+            <input type="hidden" name="intent" value="passkey-rename" />
+            <input type="hidden" name="id" value={p.id} />
+            <div>
+              <label htmlFor={inputId} className={labelClass}>
+                Rename {p.name} to
+              </label>
+              <input
+                id={inputId}
+                name="name"
+                defaultValue={p.name}
+                required
+                maxLength={60}
+                autoComplete="off"
+                className={controlClass}
+                autoFocus
+              />
+            </div>
+            <Button pending={fetcher.state !== "idle"}>Save</Button>
+            <Button type="button" variant="secondary" onClick={() => setRenaming(false)}>
+              Cancel
+            </Button>
+          </fetcher.Form>
+        ) : null}
+      </div>
+      <div className="flex gap-2">
+        {renaming ? null : (
+          <Button type="button" variant="secondary" onClick={() => setRenaming(true)}>
+            Rename<span className="sr-only"> {p.name}</span>
+          </Button>
+        )}
+        <ConfirmDialog
+          trigger={
+            <Button type="button" variant="secondary" pending={removing}>
+              Remove<span className="sr-only"> {p.name}</span>
+            </Button>
+          }
+          title={`Remove the passkey “${p.name}”?`}
+          description="You will no longer be able to sign in with it. Your password and other passkeys keep working."
+          actionLabel="Remove passkey"
+          onConfirm={() => fetcher.submit({ intent: "passkey-remove", id: p.id }, { method: "post" })}
+        />
+      </div>
+    </li>
+  );
+}
