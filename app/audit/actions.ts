@@ -52,6 +52,9 @@ export const ACTION_LABELS = {
   "user.invite.cancel": "Cancelled an invitation",
   "audit.retention": "Purged old audit entries",
   "audit.export": "Exported the audit log",
+  "account.api_token.create": "Created an API token",
+  "account.api_token.revoke": "Revoked own API token",
+  "user.api_token.revoke": "Revoked a user's API token",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof ACTION_LABELS;

@@ -4,7 +4,8 @@ import { roleGrants } from "../access/role-cache.server";
 import { db, now } from "../db.server";
 import { env, secureCookies, sessionSecrets } from "../env.server";
 import { closeStreamsOf } from "../events/stream.server";
-import { clientIp, userAgent } from "../http/request-info.server";
+import { clientIp, isApiRequest, userAgent } from "../http/request-info.server";
+import { authenticateBearer, hasAuthorization } from "./api-tokens.server";
 import {
   type CachedSession,
   cachedSession,
@@ -31,6 +32,8 @@ export type SessionUser = {
    * (`refuseWhileImpersonating` in app/access/guard.server.ts).
    */
   impersonator?: { id: string; email: string } | null;
+  /** "token" when a personal API token stands for the owner (/api/* only; api-tokens.server.ts). */
+  via?: "session" | "token";
 };
 
 type SessionData = { userId: string; ip: string | null; userAgent: string | null };
@@ -105,7 +108,12 @@ function sessionStorage() {
   return storage;
 }
 
-export type AuthState = { user: SessionUser | null; renewCookie: string | null };
+export type AuthState = {
+  user: SessionUser | null;
+  renewCookie: string | null;
+  /** The answer instead of the route's: a bearer token that is not live (401) or over its limit (429). */
+  refusal?: Response | null;
+};
 
 export const authContext = createContext<AuthState | null>(null);
 
@@ -156,6 +164,9 @@ async function loadSession(id: string): Promise<CachedSession | null> {
 
 /** The caller from the session cache; permissions come from the role cache. */
 async function resolve(request: Request): Promise<AuthState> {
+  // On /api/* an Authorization header is the credential: a live token's owner, else refused (never the cookie).
+  if (isApiRequest(request) && hasAuthorization(request))
+    return { ...(await authenticateBearer(request)), renewCookie: null };
   const id = await sessionIdFrom(request);
   if (!id) return { user: null, renewCookie: null };
   const session = await cachedSession(id, loadSession);
@@ -252,6 +263,7 @@ export async function endAllSessions(userId: string, exceptSessionId?: string) {
 /** Resolves the caller up front and sends the renewed cookie when the sliding expiry moved. */
 export const sessionMiddleware: import("react-router").MiddlewareFunction<Response> = async (args, next) => {
   const state = await getAuth(args);
+  if (state.refusal) return state.refusal;
   const response = await next();
   if (state.renewCookie && response instanceof Response)
     response.headers.append("Set-Cookie", state.renewCookie);

@@ -1,5 +1,6 @@
 import { requirePermission } from "../access/guard.server";
 import { pageTitle } from "../components/page-title";
+import { ApiTokensSection } from "../components/settings/api-tokens-section";
 import { InviteSection } from "../components/settings/invite-section";
 import { MailLog } from "../components/settings/mail-log";
 import { PasswordSection } from "../components/settings/password-section";
@@ -23,7 +24,7 @@ export const headers = passRetryAfter;
 export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { profile, sessions, system, invite } = loaderData;
+  const { profile, sessions, system, invite, apiTokens } = loaderData;
   const tabs: SettingsTab[] = [
     { value: "profile", label: "Profile", content: <ProfileSection profile={profile} /> },
     {
@@ -36,6 +37,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         </>
       ),
     },
+    { value: "api-tokens", label: "API tokens", content: <ApiTokensSection {...apiTokens} /> },
   ];
   if (invite)
     tabs.push({ value: "invite", label: "Invitations", content: <InviteSection roles={invite.roles} /> });

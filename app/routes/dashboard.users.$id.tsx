@@ -1,10 +1,12 @@
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
-import { requirePermission } from "../access/guard.server";
+import { refuseWhileImpersonating, requirePermission } from "../access/guard.server";
 import { handleIntents } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
+import { revokeApiTokenSchema } from "../auth/api-token-schemas";
+import { listApiTokens, revokeUserApiToken } from "../auth/api-tokens.server";
 import type { SessionUser } from "../auth/session.server";
 import { formatDateTime } from "../components/format";
 import { useIsPending } from "../components/forms/use-is-pending";
@@ -13,6 +15,7 @@ import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { AccountForm } from "../components/users/account-form";
+import { ApiTokensCard } from "../components/users/api-tokens-card";
 import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../components/users/user-badges";
 import { NotFound } from "../domain-errors";
 import { redirectWithToast, refused } from "../http/form.server";
@@ -40,10 +43,12 @@ export async function loader(args: Route.LoaderArgs) {
   const id = idSchema.safeParse(args.params.id);
   const user = id.success ? await getUser(id.data) : null;
   if (!user) throw missing();
-  const [activity, grants, assignable] = await Promise.all([
+  const mayUpdate = can(actor, "user.update");
+  const [activity, grants, assignable, apiTokens] = await Promise.all([
     userActivity(actor, user.id),
     roleGrants(),
     assignableRoles(actor),
+    mayUpdate ? listApiTokens(user.id) : null,
   ]);
   const assignableIds = new Set(assignable.map((r) => r.id));
   return {
@@ -55,7 +60,8 @@ export async function loader(args: Route.LoaderArgs) {
       label: r.label,
       assignable: assignableIds.has(r.id),
     })),
-    may: { update: can(actor, "user.update"), delete: can(actor, "user.delete") },
+    apiTokens,
+    may: { update: mayUpdate, delete: can(actor, "user.delete") },
   };
 }
 
@@ -103,6 +109,15 @@ export async function action(args: Route.ActionArgs) {
         return done("Session signed out.");
       },
     },
+    "revoke-api-token": {
+      permission: "user.update",
+      schema: revokeApiTokenSchema,
+      run: async ({ actor, input }) => {
+        if (actor.id === id.data) refuseWhileImpersonating(args.request, actor);
+        await revokeUserApiToken(actor, { userId: id.data, id: input.apiToken }, args);
+        return done("API token revoked.");
+      },
+    },
     "send-reset": { permission: "user.update", run: ({ actor, intent }) => sendLink(actor, "reset", intent) },
     "resend-verification": {
       permission: "user.update",
@@ -128,7 +143,12 @@ function sessionHandleIn(form: FormData) {
 const statusFormId = "account-status";
 
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, teams, sessions, audit, tasks, roles, may, isSelf } = loaderData;
+  const { user, teams, sessions, audit, tasks, roles, may, isSelf, apiTokens } = loaderData;
+  const navigation = useNavigation();
+  const revokingToken =
+    navigation.formData?.get("intent") === "revoke-api-token"
+      ? String(navigation.formData.get("apiToken"))
+      : null;
   const enabling = useIsPending({ intent: "enable" });
   const disabling = useIsPending({ intent: "disable" });
   const deleting = useIsPending({ intent: "delete" });
@@ -285,6 +305,8 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
           )}
         </Card>
       ) : null}
+
+      {apiTokens ? <ApiTokensCard tokens={apiTokens} pendingId={revokingToken} /> : null}
 
       <Card title="Tasks">
         {tasks.length === 0 ? (

@@ -17,6 +17,7 @@ type Limiters = {
   reauthFailuresPerUser: RateLimiterAbstract;
   publicFormPerIp: RateLimiterAbstract;
   testMailPerUser: RateLimiterAbstract;
+  apiTokenUse: RateLimiterAbstract;
 };
 
 /** Once an account's shared budget is spent, unknown addresses get one attempt this often. */
@@ -52,6 +53,7 @@ export function createLimiters(pool?: pg.Pool): Limiters {
     publicFormPerIp: make("public-form", e.RATE_LIMIT_PUBLIC_FORMS_PER_IP, 60),
     // Each test email is a real send on the provider's account (and its reputation).
     testMailPerUser: make("test-mail", 5, 60),
+    apiTokenUse: make("api-token", e.RATE_LIMIT_API_TOKEN_PER_MINUTE, 60),
   };
 }
 

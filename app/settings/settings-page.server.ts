@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { can } from "../access/check";
+import { refuseWhileImpersonating } from "../access/guard.server";
 import { type ActionArgs, handleIntents } from "../access/intents.server";
 import { assignableRoles } from "../access/rules.server";
 import {
@@ -15,6 +16,13 @@ import {
   inviteSchema,
   profileSchema,
 } from "../auth/account-schemas";
+import { createApiTokenSchema, revokeApiTokenSchema } from "../auth/api-token-schemas";
+import {
+  createApiToken,
+  grantablePermissions,
+  listApiTokens,
+  revokeOwnApiToken,
+} from "../auth/api-tokens.server";
 import { inviteUser } from "../auth/invitations.server";
 import type { SessionUser } from "../auth/session.server";
 import { invalid } from "../http/form.server";
@@ -30,17 +38,19 @@ import { applySettingsChanges } from "./update-settings.server";
 export async function settingsPageData(user: SessionUser) {
   const manage = can(user, "settings.manage");
   const invite = can(user, "user.write");
-  const [sessions, config, mailLog, roles] = await Promise.all([
+  const [sessions, config, mailLog, roles, apiTokens] = await Promise.all([
     listMySessions(user),
     manage ? describeSystemConfig() : null,
     manage ? recentMail(25) : null,
     invite ? assignableRoles(user) : null,
+    listApiTokens(user.id),
   ]);
   return {
     profile: { name: user.name, email: user.email },
     sessions: describeSessions(sessions),
     system: manage ? { config: config!, mailLog: mailLog! } : null,
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
+    apiTokens: { tokens: apiTokens, permissions: grantablePermissions(user) },
   };
 }
 
@@ -94,6 +104,23 @@ export const runSettingsIntent = (args: ActionArgs) =>
             "revoke-others",
             count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`,
           );
+        },
+      },
+      "create-api-token": {
+        schema: createApiTokenSchema,
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
+          const { secret } = await createApiToken(actor, input, args);
+          // The secret leaves the server this once; only its hash is kept.
+          return data({ ...done("create-api-token", `Token "${input.name}" created.`).data, secret });
+        },
+      },
+      "revoke-api-token": {
+        schema: revokeApiTokenSchema,
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
+          await revokeOwnApiToken(actor, { id: input.apiToken }, args);
+          return done("revoke-api-token", "The token was revoked.");
         },
       },
       system: {
