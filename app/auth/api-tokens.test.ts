@@ -11,6 +11,7 @@ import {
   setupDatabase,
   signedIn,
 } from "../../test/helpers";
+import { listen, rawGet, wholeBody } from "../../test/support/sse";
 import { db, now } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { action as userPageAction } from "../routes/dashboard.users.$id";
@@ -367,6 +368,35 @@ describe("Authorization: Bearer on /api/*", () => {
     await db().updateTable("api_token").set({ last_used_at: old }).where("id", "=", id).execute();
     await bearer("/api/tasks", secret);
     expect(Date.parse((await lastUsed())!)).toBeGreaterThan(Date.parse(first!) - 1);
+  });
+});
+
+describe("the production event stream (served on the socket, app/server/event-stream.server.ts)", () => {
+  it("opens with a token, refuses a bad one with 401 JSON, and closes when the token is revoked", async () => {
+    const raw = await app.module<typeof import("../server/event-stream.server")>(
+      "app/server/event-stream.server.ts",
+    );
+    const server = await listen((req, res) => raw.serveEventStream(req, res, "203.0.113.9"));
+    try {
+      const me = await createUser({ roles: ["user"] });
+      const { id, secret } = await tokenFor(me.id, ["dashboard.access"]);
+      const refused = rawGet(server.port, "/api/events", { Authorization: `Bearer dash_${"B".repeat(43)}` });
+      expect(JSON.parse(await wholeBody(refused))).toEqual({ error: "unauthorized" });
+      expect(refused.status()).toBe(401);
+      refused.socket.destroy();
+
+      const stream = rawGet(server.port, "/api/events", { Authorization: `Bearer ${secret}` });
+      await stream.until((t) => t.includes("event: ping"));
+      expect(stream.status()).toBe(200);
+      // Revoked through the app's own module, as the Settings action does.
+      const tokens = await app.module<typeof import("./api-tokens.server")>("app/auth/api-tokens.server.ts");
+      const actor = { id: me.id, email: me.email, isSuperAdmin: false, permissions: new Set<string>() };
+      await tokens.revokeOwnApiToken(actor, { id }, { request: request("/") });
+      await Promise.race([stream.ended, stream.until((t) => t.endsWith("\r\n0\r\n\r\n"))]);
+      stream.socket.destroy();
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -33,6 +33,8 @@ const COLUMNS: Partial<Record<Table, readonly string[] | "*">> = {
   user_token: "*",
   broadcast: ["id", "title", "message", "level", "link", "audience", "created_by", "created_at"],
   notification: "*",
+  // Not last_used_at: a request with the token notes its use, refused or not (like rate_limit).
+  api_token: ["id", "user_id", "name", "token_hash", "permissions", "expires_at", "revoked_at"],
 };
 
 export type Snapshot = Record<string, string>;

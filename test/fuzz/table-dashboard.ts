@@ -39,6 +39,7 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(USER, userPath, "disable"),
   formIntent(USER, userPath, "enable"),
   formIntent(USER, userPath, "revoke-session", (p) => ({ session: ids(p.sessions) })),
+  formIntent(USER, userPath, "revoke-api-token", (p) => ({ apiToken: ids(p.apiTokens) })),
   formIntent(USER, userPath, "send-reset"),
   formIntent(USER, userPath, "resend-verification"),
   formIntent(USER, userPath, "delete"),
@@ -125,5 +126,11 @@ export const DASHBOARD: FuzzTarget[] = [
   })),
   formIntent(SETTINGS, "/dashboard/settings", "system", () => ({ reset: oneOf(CONFIG_KEYS) })),
   formIntent(SETTINGS, "/dashboard/settings", "invite", (p) => ({ email: emails, "roles[]": ids(p.roles) })),
+  formIntent(SETTINGS, "/dashboard/settings", "create-api-token", (p) => ({
+    name: names,
+    expiresInDays: either(fc.constantFrom("1", "90", "365", "366", "0", "-1", "1e3")),
+    "permissions[]": oneOf(p.permissions),
+  })),
+  formIntent(SETTINGS, "/dashboard/settings", "revoke-api-token", (p) => ({ apiToken: ids(p.apiTokens) })),
   formIntent(SETTINGS, "/dashboard/settings", ANY_INTENT, () => ({ name: names })),
 ];
