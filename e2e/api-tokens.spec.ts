@@ -21,7 +21,7 @@ test("create a token in Settings, call /api/tasks with it, revoke it", async ({
 
   // By keyboard from the tab: the name, the expiry, the permissions, then Enter.
   await tab.focus();
-  const name = page.getByLabel("Token name");
+  const name = page.getByLabel("What the token is for");
   for (let i = 0; i < 5 && !(await name.evaluate((el) => el === document.activeElement)); i++)
     await page.keyboard.press("Tab");
   await expect(name).toBeFocused();

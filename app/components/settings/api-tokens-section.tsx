@@ -62,7 +62,7 @@ export function ApiTokensSection({
         </p>
         <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
           <input type="hidden" name="intent" value="create-api-token" />
-          <TextField meta={s.fields.name} label="Token name" autoComplete="off" />
+          <TextField meta={s.fields.name} label="What the token is for" autoComplete="off" />
           <SelectField meta={s.fields.expiresInDays} label="Expires after">
             {API_TOKEN_EXPIRY_CHOICES.map((days) => (
               <option key={days} value={days}>
