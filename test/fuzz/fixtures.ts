@@ -129,7 +129,12 @@ export async function makePools(caller: Caller): Promise<Pools> {
     deliveries: [delivery],
     apiTokens: await Promise.all(
       [caller, victim].map(async (owner) => {
-        const actor = { id: owner.id, email: owner.email, isSuperAdmin: true, permissions: new Set<string>() };
+        const actor = {
+          id: owner.id,
+          email: owner.email,
+          isSuperAdmin: true,
+          permissions: new Set<string>(),
+        };
         const input = { name: "Fuzz", expiresInDays: 30, permissions: ["dashboard.access"] };
         return (await createApiToken(actor, input, { request: request("/"), context: context() })).id;
       }),
