@@ -1,5 +1,35 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
+import { createDb } from "../db/connection";
+import { E2E_ADMIN, E2E_DB } from "./env";
 import { createUser, expect, test, watchConsole } from "./fixtures";
+
+/** A token for `userId` written straight into the e2e database; returns its secret. */
+async function tokenFor(userId: string, name: string) {
+  const secret = `dash_${randomBytes(32).toString("base64url")}`;
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    const at = Date.now();
+    await db
+      .insertInto("api_token")
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        name,
+        token_hash: createHash("sha256").update(secret).digest("hex"),
+        permissions: JSON.stringify(["dashboard.access"]),
+        expires_at: new Date(at + 30 * 86_400_000).toISOString(),
+        created_at: new Date(at).toISOString(),
+        last_used_at: null,
+        revoked_at: null,
+        revoked_by: null,
+      })
+      .execute();
+  } finally {
+    await db.destroy();
+  }
+  return secret;
+}
 
 // A personal API token from Settings by keyboard: created, shown once and copied, used on
 // /api/tasks with `Authorization: Bearer` (no cookie), revoked, and refused afterwards.
@@ -86,5 +116,33 @@ test("create a token in Settings, call /api/tasks with it, revoke it", async ({
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
     .analyze();
   expect(after.violations.map((v) => v.id)).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+test("an admin revokes another account's token on the user page, never seeing it", async ({
+  login,
+  page,
+  request,
+}) => {
+  const problems = watchConsole(page);
+  const owner = await createUser(["user"], "Token Owner");
+  const secret = await tokenFor(owner.id, "Nightly export");
+  const auth = { Authorization: `Bearer ${secret}` };
+  expect((await request.get("/api/tasks", { headers: auth })).status()).toBe(200);
+
+  await login(E2E_ADMIN);
+  await page.goto(`/dashboard/users/${owner.id}`);
+  const card = page.getByTestId("user-api-tokens");
+  await expect(card).toContainText("Nightly export");
+  expect(await page.content()).not.toContain(secret);
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+
+  const revoke = page.getByRole("button", { name: "Revoke the API token Nightly export" });
+  await revoke.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("API token revoked.")).toBeVisible();
+  await expect(revoke).toHaveCount(0);
+  expect((await request.get("/api/tasks", { headers: auth })).status()).toBe(401);
   expect(problems).toEqual([]);
 });
