@@ -28,6 +28,8 @@ const schema = z.object({
   // Per account over all addresses; past it, sign-in slows down instead of locking (app/security/login-limits.server.ts).
   RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT_GLOBAL: z.coerce.number().int().positive().default(50),
   RATE_LIMIT_PUBLIC_FORMS_PER_IP: z.coerce.number().int().positive().default(5),
+  // Requests one personal API token may make a minute (app/auth/api-tokens.server.ts).
+  RATE_LIMIT_API_TOKEN_PER_MINUTE: z.coerce.number().int().positive().default(600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Background tasks (app/tasks). The webhook secret is derived from SESSION_SECRET when unset.
   TASK_WEBHOOK_SECRET: z.preprocess(

@@ -15,6 +15,7 @@ import * as m013 from "./migrations/013_two_factor";
 import * as m014 from "./migrations/014_passkeys";
 import * as m015 from "./migrations/015_oidc";
 import * as m016 from "./migrations/016_impersonation";
+import * as m017 from "./migrations/017_api_tokens";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "013_two_factor": m013,
   "015_oidc": m015,
   "014_passkeys": m014,
+  "017_api_tokens": m017,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -303,6 +303,20 @@ export interface PasskeyChallengeTable {
   expires_at: string;
 }
 
+/** A personal API token (migration 017): the secret's SHA-256 only; `permissions` a JSON list of keys. */
+export interface ApiTokenTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  permissions: string;
+  expires_at: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  revoked_by: string | null;
+}
+
 export interface Database {
   permission: PermissionTable;
   role: RoleTable;
@@ -332,6 +346,7 @@ export interface Database {
   oidc_flow: OidcFlowTable;
   passkey: PasskeyTable;
   passkey_challenge: PasskeyChallengeTable;
+  api_token: ApiTokenTable;
 }
 
 export type User = Selectable<UserTable>;

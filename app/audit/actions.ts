@@ -75,6 +75,9 @@ export const ACTION_LABELS = {
   "sso.provider.delete": "Removed a sign-in provider",
   "sso.account.created": "Account created through single sign-on",
   "sso.account.linked": "Account linked to a sign-in provider",
+  "account.api_token.create": "Created an API token",
+  "account.api_token.revoke": "Revoked own API token",
+  "user.api_token.revoke": "Revoked a user's API token",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof ACTION_LABELS;

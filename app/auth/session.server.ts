@@ -5,7 +5,8 @@ import { type AuditOrigin, auditImpersonatorContext } from "../audit/audit.serve
 import { db, now } from "../db.server";
 import { env, secureCookies, sessionSecrets } from "../env.server";
 import { closeStreamsOf } from "../events/stream.server";
-import { clientIp, userAgent } from "../http/request-info.server";
+import { clientIp, isApiRequest, userAgent } from "../http/request-info.server";
+import { authenticateBearer, hasAuthorization } from "./api-tokens.server";
 import { resolveImpersonation } from "./impersonation-state.server";
 import {
   type CachedSession,
@@ -41,6 +42,8 @@ export type SessionUser = {
     /** When the view ends by itself (ISO). */
     until?: string;
   } | null;
+  /** "token" when a personal API token stands for the owner (/api/* only; api-tokens.server.ts). */
+  via?: "session" | "token";
 };
 
 type SessionData = { userId: string; ip: string | null; userAgent: string | null };
@@ -115,7 +118,12 @@ function sessionStorage() {
   return storage;
 }
 
-export type AuthState = { user: SessionUser | null; renewCookie: string | null };
+export type AuthState = {
+  user: SessionUser | null;
+  renewCookie: string | null;
+  /** The answer instead of the route's: a bearer token that is not live (401) or over its limit (429). */
+  refusal?: Response | null;
+};
 
 export const authContext = createContext<AuthState | null>(null);
 
@@ -174,6 +182,9 @@ async function loadSession(id: string, origin: AuditOrigin | null): Promise<Cach
 
 /** The caller from the session cache; permissions come from the role cache. */
 async function resolve({ request, context }: Args): Promise<AuthState> {
+  // On /api/* an Authorization header is the credential: a live token's owner, else refused (never the cookie).
+  if (isApiRequest(request) && hasAuthorization(request))
+    return { ...(await authenticateBearer(request)), renewCookie: null };
   const id = await sessionIdFrom(request);
   if (!id) return { user: null, renewCookie: null };
   const session = await cachedSession(id, (id) => loadSession(id, context ? { request, context } : null));
@@ -282,6 +293,7 @@ export async function endAllSessions(userId: string, exceptSessionId?: string) {
 /** Resolves the caller up front and sends the renewed cookie when the sliding expiry moved. */
 export const sessionMiddleware: import("react-router").MiddlewareFunction<Response> = async (args, next) => {
   const state = await getAuth(args);
+  if (state.refusal) return state.refusal;
   const response = await next();
   if (state.renewCookie && response instanceof Response)
     response.headers.append("Set-Cookie", state.renewCookie);

@@ -198,6 +198,18 @@ describe("the node:http request path", () => {
     expect(logs[0]).toMatchObject({ method: "GET", url: "/api/small?token=[redacted]&page=2", status: 200 });
     expect(JSON.stringify(logs)).not.toContain("abc123");
   });
+
+  it("passes a bearer-only cross-site /api post to the app (CSRF rule), and never logs the token", async () => {
+    const secret = `dash_${"s".repeat(43)}`;
+    const crossSite = { "Sec-Fetch-Site": "cross-site", Authorization: `Bearer ${secret}` };
+    const res = await send("/api/small", crossSite, "POST", "x");
+    expect(res.status).not.toBe(403);
+    expect(seen).toHaveLength(1);
+    const withCookie = await send("/api/small", { ...crossSite, Cookie: "__session=x" }, "POST", "x");
+    expect(withCookie.status).toBe(403);
+    await expect.poll(() => logs.length).toBe(2);
+    expect(JSON.stringify(logs)).not.toContain(secret);
+  });
 });
 
 describe("the compression policy", () => {

@@ -26,10 +26,23 @@ export function isCrossOrigin(
 ): boolean {
   if (SAFE_METHODS.has(request.method.toUpperCase())) return false;
   if (CSRF_EXEMPT.some((p) => request.pathname.startsWith(p))) return false;
+  if (isBearerOnly(request)) return false;
   const site = request.headers.get("Sec-Fetch-Site");
   if (site !== null && site !== "same-origin") return true;
   const claimed = request.headers.get("Origin");
   return claimed !== null && claimed !== requestOrigin && claimed !== publicOrigin();
+}
+
+/**
+ * An /api/* request carrying a bearer token and no cookie at all: a browser never adds the header
+ * by itself, so another site cannot make a victim send it; the token is the whole credential.
+ */
+function isBearerOnly(request: { pathname: string; headers: { get(name: string): string | null } }) {
+  return (
+    request.pathname.startsWith("/api/") &&
+    /^Bearer /i.test(request.headers.get("Authorization") ?? "") &&
+    request.headers.get("Cookie") === null
+  );
 }
 
 /** The refusal of a cross-origin request: JSON on /api/*, text elsewhere. */

@@ -66,6 +66,15 @@ describe("CSRF middleware", () => {
     expect(await statusOf(post("/api/webhooks/tasks", { "Sec-Fetch-Site": "cross-site" }))).toBe(200);
   });
 
+  it("skips an /api request with a bearer token and no cookie at all, and only that", async () => {
+    const crossSite = { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" };
+    const auth = { Authorization: `Bearer dash_${"a".repeat(43)}` };
+    expect(await statusOf(post("/api/tasks", { ...crossSite, ...auth }))).toBe(200);
+    expect(await statusOf(post("/api/tasks", { ...crossSite, ...auth, Cookie: "theme=dark" }))).toBe(403);
+    expect(await statusOf(post("/api/tasks", { ...crossSite, Authorization: "Basic YTpi" }))).toBe(403);
+    expect(await statusOf(post("/dashboard/settings", { ...crossSite, ...auth }))).toBe(403);
+  });
+
   it("does not check safe methods", async () => {
     const req = request("/dashboard", { headers: { "Sec-Fetch-Site": "cross-site" } });
     const res = await csrfMiddleware(

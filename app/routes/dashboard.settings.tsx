@@ -1,5 +1,6 @@
 import { requirePermission } from "../access/guard.server";
 import { pageTitle } from "../components/page-title";
+import { ApiTokensSection } from "../components/settings/api-tokens-section";
 import { InviteSection } from "../components/settings/invite-section";
 import { MailLog } from "../components/settings/mail-log";
 import { PasskeysSection } from "../components/settings/passkeys-section";
@@ -26,7 +27,7 @@ export const headers = passRetryAfter;
 export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { profile, sessions, system, invite, twoFactor, sso, passkeys } = loaderData;
+  const { profile, sessions, system, invite, twoFactor, sso, passkeys, apiTokens } = loaderData;
   const tabs: SettingsTab[] = [
     { value: "profile", label: "Profile", content: <ProfileSection profile={profile} /> },
     {
@@ -40,6 +41,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         </>
       ),
     },
+    { value: "api-tokens", label: "API tokens", content: <ApiTokensSection {...apiTokens} /> },
   ];
   const twoFactorTab: SettingsTab = {
     value: "two-factor",

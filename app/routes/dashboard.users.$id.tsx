@@ -1,10 +1,12 @@
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { refuseWhileImpersonating, requirePermission } from "../access/guard.server";
 import { handleIntents } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
+import { revokeApiTokenSchema } from "../auth/api-token-schemas";
+import { listApiTokens, revokeUserApiToken } from "../auth/api-tokens.server";
 import { mayViewAs, startImpersonation } from "../auth/impersonation.server";
 import type { SessionUser } from "../auth/session.server";
 import { hasTwoFactor, resetTwoFactor } from "../auth/two-factor.server";
@@ -15,6 +17,7 @@ import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { AccountForm } from "../components/users/account-form";
+import { ApiTokensCard } from "../components/users/api-tokens-card";
 import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../components/users/user-badges";
 import { NotFound } from "../domain-errors";
 import { baseUrl } from "../env.server";
@@ -45,12 +48,14 @@ export async function loader(args: Route.LoaderArgs) {
   const id = idSchema.safeParse(args.params.id);
   const user = id.success ? await getUser(id.data) : null;
   if (!user) throw missing();
-  const [activity, grants, assignable, viewAs, twoFactor] = await Promise.all([
+  const mayUpdate = can(actor, "user.update");
+  const [activity, grants, assignable, viewAs, twoFactor, apiTokens] = await Promise.all([
     userActivity(actor, user.id),
     roleGrants(),
     assignableRoles(actor),
     mayViewAs(actor, user.id),
     actor.isSuperAdmin ? hasTwoFactor(user.id) : false,
+    mayUpdate ? listApiTokens(user.id) : null,
   ]);
   const assignableIds = new Set(assignable.map((r) => r.id));
   return {
@@ -62,8 +67,9 @@ export async function loader(args: Route.LoaderArgs) {
       label: r.label,
       assignable: assignableIds.has(r.id),
     })),
+    apiTokens,
     may: {
-      update: can(actor, "user.update"),
+      update: mayUpdate,
       delete: can(actor, "user.delete"),
       viewAs,
       // A super admin resets someone else's two-factor (a lost phone); one's own goes through Settings.
@@ -114,6 +120,15 @@ export async function action(args: Route.ActionArgs) {
       run: async ({ actor, form }) => {
         await revokeSession(actor, { userId: id.data, handle: sessionHandleIn(form) }, args);
         return done("Session signed out.");
+      },
+    },
+    "revoke-api-token": {
+      permission: "user.update",
+      schema: revokeApiTokenSchema,
+      run: async ({ actor, input }) => {
+        if (actor.id === id.data) refuseWhileImpersonating(args.request, actor);
+        await revokeUserApiToken(actor, { userId: id.data, id: input.apiToken }, args);
+        return done("API token revoked.");
       },
     },
     "send-reset": { permission: "user.update", run: ({ actor, intent }) => sendLink(actor, "reset", intent) },
@@ -171,7 +186,12 @@ function sessionHandleIn(form: FormData) {
 const statusFormId = "account-status";
 
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, teams, sessions, audit, tasks, roles, may, isSelf } = loaderData;
+  const { user, teams, sessions, audit, tasks, roles, may, isSelf, apiTokens } = loaderData;
+  const navigation = useNavigation();
+  const revokingToken =
+    navigation.formData?.get("intent") === "revoke-api-token"
+      ? String(navigation.formData.get("apiToken"))
+      : null;
   const enabling = useIsPending({ intent: "enable" });
   const disabling = useIsPending({ intent: "disable" });
   const deleting = useIsPending({ intent: "delete" });
@@ -362,6 +382,8 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
           )}
         </Card>
       ) : null}
+
+      {apiTokens ? <ApiTokensCard tokens={apiTokens} pendingId={revokingToken} /> : null}
 
       <Card title="Tasks">
         {tasks.length === 0 ? (

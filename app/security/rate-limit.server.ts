@@ -19,6 +19,7 @@ type Limiters = {
   testMailPerUser: RateLimiterAbstract;
   twoFactorFailuresPerUser: RateLimiterAbstract;
   passkeyPerIp: RateLimiterAbstract;
+  apiTokenUse: RateLimiterAbstract;
 };
 
 /** Once an account's shared budget is spent, unknown addresses get one attempt this often. */
@@ -58,6 +59,7 @@ export function createLimiters(pool?: pg.Pool): Limiters {
     twoFactorFailuresPerUser: make("two-factor-user", e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT, 15 * 60),
     // A passkey sign-in is two or three requests (options, perhaps again on a click, the answer).
     passkeyPerIp: make("passkey-ip", e.RATE_LIMIT_LOGIN_PER_IP * 3, 60),
+    apiTokenUse: make("api-token", e.RATE_LIMIT_API_TOKEN_PER_MINUTE, 60),
   };
 }
 

@@ -16,6 +16,13 @@ import {
   inviteSchema,
   profileSchema,
 } from "../auth/account-schemas";
+import { createApiTokenSchema, revokeApiTokenSchema } from "../auth/api-token-schemas";
+import {
+  createApiToken,
+  grantablePermissions,
+  listApiTokens,
+  revokeOwnApiToken,
+} from "../auth/api-tokens.server";
 import { inviteUser } from "../auth/invitations.server";
 import { addPasskeySchema, removePasskeySchema, renamePasskeySchema } from "../auth/passkey-schemas";
 import {
@@ -40,12 +47,13 @@ import { applySettingsChanges } from "./update-settings.server";
 export async function settingsPageData(user: SessionUser) {
   const manage = can(user, "settings.manage");
   const invite = can(user, "user.write");
-  const [sessions, config, mailLog, roles, twoFactor] = await Promise.all([
+  const [sessions, config, mailLog, roles, twoFactor, apiTokens] = await Promise.all([
     listMySessions(user),
     manage ? describeSystemConfig() : null,
     manage ? recentMail(25) : null,
     invite ? assignableRoles(user) : null,
     twoFactorSettingsData(user),
+    listApiTokens(user.id),
   ]);
   return {
     profile: { name: user.name, email: user.email },
@@ -55,6 +63,7 @@ export async function settingsPageData(user: SessionUser) {
     sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
     twoFactor,
+    apiTokens: { tokens: apiTokens, permissions: grantablePermissions(user) },
   };
 }
 
@@ -150,6 +159,23 @@ export const runSettingsIntent = (args: ActionArgs) =>
           refuseWhileImpersonating(args.request, actor);
           await removePasskey(actor, input, args);
           return done("passkey-remove", "Passkey removed.");
+        },
+      },
+      "create-api-token": {
+        schema: createApiTokenSchema,
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
+          const { secret } = await createApiToken(actor, input, args);
+          // The secret leaves the server this once; only its hash is kept.
+          return data({ ...done("create-api-token", `Token "${input.name}" created.`).data, secret });
+        },
+      },
+      "revoke-api-token": {
+        schema: revokeApiTokenSchema,
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
+          await revokeOwnApiToken(actor, { id: input.apiToken }, args);
+          return done("revoke-api-token", "The token was revoked.");
         },
       },
       system: {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { createApiToken } from "../../app/auth/api-tokens.server";
 import { inviteUser } from "../../app/auth/invitations.server";
 import { getSessionUser, sessionHandle } from "../../app/auth/session.server";
 import { db, now } from "../../app/db.server";
@@ -25,6 +26,8 @@ export type Pools = {
   tasks: string[];
   notifications: string[];
   deliveries: string[];
+  /** API token ids: the caller's and somebody else's. */
+  apiTokens: string[];
 };
 
 async function notification(userId: string) {
@@ -124,5 +127,17 @@ export async function makePools(caller: Caller): Promise<Pools> {
     tasks: [ownTask, otherTask],
     notifications: [await notification(caller.id), await notification(victim.id)],
     deliveries: [delivery],
+    apiTokens: await Promise.all(
+      [caller, victim].map(async (owner) => {
+        const actor = {
+          id: owner.id,
+          email: owner.email,
+          isSuperAdmin: true,
+          permissions: new Set<string>(),
+        };
+        const input = { name: "Fuzz", expiresInDays: 30, permissions: ["dashboard.access"] };
+        return (await createApiToken(actor, input, { request: request("/"), context: context() })).id;
+      }),
+    ),
   };
 }

@@ -51,6 +51,7 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(USER, userPath, "disable"),
   formIntent(USER, userPath, "enable"),
   formIntent(USER, userPath, "revoke-session", (p) => ({ session: ids(p.sessions) })),
+  formIntent(USER, userPath, "revoke-api-token", (p) => ({ apiToken: ids(p.apiTokens) })),
   formIntent(USER, userPath, "send-reset"),
   formIntent(USER, userPath, "resend-verification"),
   formIntent(USER, userPath, "delete"),
@@ -160,5 +161,11 @@ export const DASHBOARD: FuzzTarget[] = [
   })),
   formIntent(SETTINGS, "/dashboard/settings", "passkey-rename", () => ({ id: either(uuids), name: names })),
   formIntent(SETTINGS, "/dashboard/settings", "passkey-remove", () => ({ id: either(uuids) })),
+  formIntent(SETTINGS, "/dashboard/settings", "create-api-token", (p) => ({
+    name: names,
+    expiresInDays: either(fc.constantFrom("1", "90", "365", "366", "0", "-1", "1e3")),
+    "permissions[]": oneOf(p.permissions),
+  })),
+  formIntent(SETTINGS, "/dashboard/settings", "revoke-api-token", (p) => ({ apiToken: ids(p.apiTokens) })),
   formIntent(SETTINGS, "/dashboard/settings", ANY_INTENT, () => ({ name: names })),
 ];

@@ -1,0 +1,297 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { can } from "../access/check";
+import { PERMISSION_KEYS, PERMISSIONS } from "../access/permissions";
+import { roleGrants } from "../access/role-cache.server";
+import { assertCanManageUser } from "../access/rules.server";
+import { type AuditOrigin, audit } from "../audit/audit.server";
+import { db, now } from "../db.server";
+import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
+import { closeStreamsOf } from "../events/stream.server";
+import { apiError, tooManyRequests } from "../http/responses";
+import { hit } from "../security/rate-limit.server";
+import type { CreateApiTokenInput } from "./api-token-schemas";
+
+// Personal API tokens (docs/decisions/022-personal-api-tokens.md): `dash_` + 32 random bytes,
+// shown once; only the secret's SHA-256 is stored and looked up through its unique index. On
+// /api/* an `Authorization: Bearer` header stands in for the session cookie (session.server.ts
+// asks authenticateBearer): the caller is the token's owner, holding the token's permissions
+// intersected with the owner's current ones. Nothing is cached: every use reads the token, the
+// owner's status and roles, so a revoke, a disabled owner or a removed role applies at once.
+
+/** Secret scanners look for this prefix (DESIGN.md section 6). */
+export const API_TOKEN_PREFIX = "dash_";
+const TOKEN_SHAPE = /^dash_[A-Za-z0-9_-]{43}$/;
+const BEARER = /^Bearer +(\S+) *$/i;
+/** Live (unrevoked, unexpired) tokens one account may hold. */
+export const MAX_API_TOKENS = 50;
+/** last_used_at is written at most this often per token, never on every request. */
+export const LAST_USED_EVERY_MS = 60_000;
+
+type Actor = {
+  id: string;
+  email: string;
+  isSuperAdmin: boolean;
+  permissions: ReadonlySet<string>;
+  via?: "session" | "token";
+};
+
+export function hashApiToken(raw: string): string {
+  return createHash("sha256").update(raw).digest("hex");
+}
+
+/** The permissions the actor holds now, in the list's order, with labels: what a token may be given. */
+export function grantablePermissions(actor: Actor): { key: string; label: string }[] {
+  return PERMISSIONS.filter((p) => can(actor, p.key)).map((p) => ({ key: p.key, label: p.label }));
+}
+
+function parseKeys(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((k): k is string => typeof k === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Creates a token holding `input.permissions`, every one of which the actor must hold now.
+ * Returns the secret, which is never stored or shown again.
+ */
+export async function createApiToken(actor: Actor, input: CreateApiTokenInput, origin: AuditOrigin) {
+  if (actor.via === "token") throw new RuleViolation("An API token cannot create API tokens.");
+  const held = new Set(grantablePermissions(actor).map((p) => p.key));
+  if (input.permissions.some((key) => !held.has(key)))
+    throw new InvalidInput("Choose only permissions you hold.", "permissions");
+  const live = await db()
+    .selectFrom("api_token")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("user_id", "=", actor.id)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", now())
+    .executeTakeFirstOrThrow();
+  if (Number(live.n) >= MAX_API_TOKENS)
+    throw new InvalidInput(`You have ${MAX_API_TOKENS} tokens; revoke one first.`, "name");
+
+  const secret = API_TOKEN_PREFIX + randomBytes(32).toString("base64url");
+  const id = randomUUID();
+  const created = Date.now();
+  const expiresAt = new Date(created + input.expiresInDays * 86_400_000).toISOString();
+  const permissions = PERMISSION_KEYS.filter((key) => input.permissions.includes(key));
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .insertInto("api_token")
+        .values({
+          id,
+          user_id: actor.id,
+          name: input.name,
+          token_hash: hashApiToken(secret),
+          permissions: JSON.stringify(permissions),
+          expires_at: expiresAt,
+          created_at: new Date(created).toISOString(),
+          last_used_at: null,
+          revoked_at: null,
+          revoked_by: null,
+        })
+        .execute();
+      await audit(
+        origin,
+        {
+          action: "account.api_token.create",
+          actor,
+          target: { type: "api_token", id },
+          details: { name: input.name, permissions, expiresAt },
+        },
+        trx,
+      );
+    });
+  return { id, secret, expiresAt };
+}
+
+export type ApiTokenView = {
+  id: string;
+  name: string;
+  permissions: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string;
+  expired: boolean;
+};
+
+/** A user's unrevoked tokens, newest first: never the secret nor its hash. */
+export async function listApiTokens(userId: string): Promise<ApiTokenView[]> {
+  const rows = await db()
+    .selectFrom("api_token")
+    .select(["id", "name", "permissions", "created_at", "last_used_at", "expires_at"])
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(MAX_API_TOKENS * 2)
+    .execute();
+  const at = Date.now();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    permissions: parseKeys(r.permissions),
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    expiresAt: r.expires_at,
+    expired: Date.parse(r.expires_at) <= at,
+  }));
+}
+
+/** Marks the user's token revoked (404 when it is not theirs or already revoked); its streams end. */
+async function revoke(
+  actor: Actor,
+  userId: string,
+  tokenId: string,
+  origin: AuditOrigin,
+  action: "account.api_token.revoke" | "user.api_token.revoke",
+) {
+  const row = await db()
+    .selectFrom("api_token")
+    .select(["id", "name"])
+    .where("id", "=", tokenId)
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  if (!row) throw new NotFound("That token no longer exists.");
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable("api_token")
+        .set({ revoked_at: now(), revoked_by: actor.id })
+        .where("id", "=", row.id)
+        .where("revoked_at", "is", null)
+        .execute();
+      const target =
+        action === "account.api_token.revoke"
+          ? { type: "api_token", id: row.id }
+          : { type: "user", id: userId };
+      await audit(origin, { action, actor, target, details: { name: row.name, id: row.id } }, trx);
+    });
+  // Streams are not tied to a credential: end the owner's; the browser tabs reconnect.
+  closeStreamsOf(userId);
+}
+
+/** The actor revokes one of their own tokens. */
+export async function revokeOwnApiToken(actor: Actor, input: { id: string }, origin: AuditOrigin) {
+  if (actor.via === "token") throw new RuleViolation("An API token cannot revoke API tokens.");
+  await revoke(actor, actor.id, input.id, origin, "account.api_token.revoke");
+}
+
+/** An admin (user.update, checked by the route) revokes another account's token. */
+export async function revokeUserApiToken(
+  actor: Actor,
+  input: { userId: string; id: string },
+  origin: AuditOrigin,
+) {
+  if (actor.via === "token") throw new RuleViolation("An API token cannot revoke API tokens.");
+  await assertCanManageUser(actor, input.userId);
+  await revoke(actor, input.userId, input.id, origin, "user.api_token.revoke");
+}
+
+/** The caller a valid token stands for: the shape of SessionUser (session.server.ts). */
+export type TokenCaller = {
+  id: string;
+  name: string;
+  email: string;
+  roles: string[];
+  permissions: Set<string>;
+  isSuperAdmin: false;
+  mustChangePassword: boolean;
+  sessionId: string;
+  sessionExpiresAt: string;
+  impersonator: null;
+  via: "token";
+};
+
+export type BearerOutcome = { user: TokenCaller; refusal: null } | { user: null; refusal: Response };
+
+const unauthorized = (): BearerOutcome => ({ user: null, refusal: apiError(401, "unauthorized") });
+
+/** Whether the request names a credential in its Authorization header (any scheme). */
+export function hasAuthorization(request: Request): boolean {
+  return request.headers.has("Authorization");
+}
+
+/**
+ * The caller of an /api/* request with an Authorization header: its token's owner (active), with
+ * the token's permissions that the owner still holds, or a refusal: 401 for anything but a live
+ * token (never the cookie instead), 429 past the token's rate limit.
+ */
+export async function authenticateBearer(request: Request): Promise<BearerOutcome> {
+  const raw = BEARER.exec(request.headers.get("Authorization") ?? "")?.[1];
+  if (!raw || !TOKEN_SHAPE.test(raw)) return unauthorized();
+  const rows = await db()
+    .selectFrom("api_token")
+    .innerJoin("user", "user.id", "api_token.user_id")
+    .leftJoin("user_role", "user_role.user_id", "user.id")
+    .select([
+      "api_token.id as token_id",
+      "api_token.permissions",
+      "api_token.expires_at",
+      "api_token.last_used_at",
+      "user.id",
+      "user.name",
+      "user.email",
+      "user.must_change_password",
+      "user_role.role_id",
+    ])
+    .where("api_token.token_hash", "=", hashApiToken(raw))
+    .where("api_token.revoked_at", "is", null)
+    .where("api_token.expires_at", ">", now())
+    .where("user.status", "=", "active")
+    .execute();
+  const first = rows[0];
+  if (!first) return unauthorized();
+
+  const limit = await hit("apiTokenUse", first.token_id);
+  if (!limit.ok) return { user: null, refusal: tooManyRequests(limit.retryAfterSeconds) };
+  await recordUse(first.token_id, first.last_used_at);
+
+  const grants = await roleGrants();
+  const owner = new Set<string>();
+  for (const { role_id } of rows) {
+    const grant = role_id ? grants.get(role_id) : undefined;
+    if (!grant) continue;
+    for (const key of grant.all ? PERMISSION_KEYS : grant.permissions) owner.add(key);
+  }
+  const permissions = new Set(parseKeys(first.permissions).filter((key) => owner.has(key)));
+  return {
+    refusal: null,
+    user: {
+      id: first.id,
+      name: first.name,
+      email: first.email,
+      roles: [],
+      permissions,
+      isSuperAdmin: false,
+      mustChangePassword: first.must_change_password === 1,
+      sessionId: `api-token:${first.token_id}`,
+      sessionExpiresAt: first.expires_at,
+      impersonator: null,
+      via: "token",
+    },
+  };
+}
+
+/**
+ * Notes the use when the last one noted is a minute old or more: the row read for the request
+ * says so, so a busy token costs no write per request; the condition keeps two instances from
+ * both writing.
+ */
+async function recordUse(tokenId: string, lastUsedAt: string | null) {
+  const at = Date.now();
+  if (lastUsedAt && at - Date.parse(lastUsedAt) < LAST_USED_EVERY_MS) return;
+  const cutoff = new Date(at - LAST_USED_EVERY_MS).toISOString();
+  await db()
+    .updateTable("api_token")
+    .set({ last_used_at: new Date(at).toISOString() })
+    .where("id", "=", tokenId)
+    .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", cutoff)]))
+    .execute();
+}

@@ -1,0 +1,148 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { createDb } from "../db/connection";
+import { E2E_ADMIN, E2E_DB } from "./env";
+import { createUser, expect, test, watchConsole } from "./fixtures";
+
+/** A token for `userId` written straight into the e2e database; returns its secret. */
+async function tokenFor(userId: string, name: string) {
+  const secret = `dash_${randomBytes(32).toString("base64url")}`;
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    const at = Date.now();
+    await db
+      .insertInto("api_token")
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        name,
+        token_hash: createHash("sha256").update(secret).digest("hex"),
+        permissions: JSON.stringify(["dashboard.access"]),
+        expires_at: new Date(at + 30 * 86_400_000).toISOString(),
+        created_at: new Date(at).toISOString(),
+        last_used_at: null,
+        revoked_at: null,
+        revoked_by: null,
+      })
+      .execute();
+  } finally {
+    await db.destroy();
+  }
+  return secret;
+}
+
+// A personal API token from Settings by keyboard: created, shown once and copied, used on
+// /api/tasks with `Authorization: Bearer` (no cookie), revoked, and refused afterwards.
+
+test("create a token in Settings, call /api/tasks with it, revoke it", async ({
+  login,
+  page,
+  context,
+  request,
+}) => {
+  const problems = watchConsole(page);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const user = await createUser(["user"], "Token Maker");
+  await login(user);
+  await page.goto("/dashboard/settings#api-tokens");
+  const tab = page.getByRole("tab", { name: "API tokens" });
+  await expect(tab).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByText("You have no API tokens.")).toBeVisible();
+
+  // By keyboard from the tab: the name, the expiry, the permissions, then Enter.
+  await tab.focus();
+  const name = page.getByLabel("What the token is for");
+  for (let i = 0; i < 5 && !(await name.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("Tab");
+  await expect(name).toBeFocused();
+  await page.keyboard.type("E2E script");
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Expires after")).toBeFocused();
+  await expect(page.getByLabel("Expires after")).toHaveValue("90");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("checkbox", { name: "Access Dashboard" })).toBeFocused();
+  await expect(page.getByRole("checkbox", { name: "Access Dashboard" })).toBeChecked();
+  // Only the user's own permissions are offered.
+  await expect(page.getByRole("checkbox", { name: "Edit Users" })).toHaveCount(0);
+  await name.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: 'Token "E2E script" created.' })).toBeFocused();
+
+  const shown = page.getByLabel(/Your new token/);
+  const secret = await shown.inputValue();
+  expect(secret).toMatch(/^dash_[A-Za-z0-9_-]{43}$/);
+  const copy = page.getByRole("button", { name: "Copy token" });
+  await copy.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Copied to the clipboard.")).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(secret);
+
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(axe.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`)).toEqual([]);
+
+  // The request context carries no cookie of the page: the token alone signs the calls in.
+  const auth = { Authorization: `Bearer ${copied}` };
+  const list = await request.get("/api/tasks", { headers: auth });
+  expect(list.status()).toBe(200);
+  const started = await request.post("/api/tasks", {
+    headers: auth,
+    data: { type: "report.generate", payload: { durationMs: 10 } },
+  });
+  expect(started.status()).toBe(202);
+
+  // Shown once: after a reload the list has the token, the page no longer the secret.
+  await page.reload();
+  await expect(tab).toHaveAttribute("aria-selected", "true");
+  const row = page.getByTestId("api-tokens").getByRole("listitem").filter({ hasText: "E2E script" });
+  await expect(row).toContainText("Access Dashboard");
+  await expect(row).not.toContainText("last used never");
+  expect(await page.content()).not.toContain(secret);
+
+  const revoke = page.getByRole("button", { name: "Revoke the token E2E script" });
+  await tab.focus();
+  for (let i = 0; i < 20 && !(await revoke.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("Tab");
+  await expect(revoke).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "The token was revoked." })).toBeFocused();
+  await expect(revoke).toHaveCount(0);
+
+  const refused = await request.get("/api/tasks", { headers: auth });
+  expect(refused.status()).toBe(401);
+  expect(await refused.json()).toEqual({ error: "unauthorized" });
+
+  const after = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(after.violations.map((v) => v.id)).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+test("an admin revokes another account's token on the user page, never seeing it", async ({
+  login,
+  page,
+  request,
+}) => {
+  const problems = watchConsole(page);
+  const owner = await createUser(["user"], "Token Owner");
+  const secret = await tokenFor(owner.id, "Nightly export");
+  const auth = { Authorization: `Bearer ${secret}` };
+  expect((await request.get("/api/tasks", { headers: auth })).status()).toBe(200);
+
+  await login(E2E_ADMIN);
+  await page.goto(`/dashboard/users/${owner.id}`);
+  const card = page.getByTestId("user-api-tokens");
+  await expect(card).toContainText("Nightly export");
+  expect(await page.content()).not.toContain(secret);
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+
+  const revoke = page.getByRole("button", { name: "Revoke the API token Nightly export" });
+  await revoke.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("API token revoked.")).toBeVisible();
+  await expect(revoke).toHaveCount(0);
+  expect((await request.get("/api/tasks", { headers: auth })).status()).toBe(401);
+  expect(problems).toEqual([]);
+});
