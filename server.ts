@@ -24,7 +24,7 @@ const logger = pino(
 type AppEntry = {
   lifecycle: { start(): Promise<void>; stop(): Promise<void>; health(): Promise<boolean> };
   createRequestContext(info: { ip: string }): RouterContextProvider;
-  eventStream?(req: IncomingMessage, res: ServerResponse, ip: string): Promise<void>;
+  eventStream?(req: IncomingMessage, res: ServerResponse, ip: string, origin: string): Promise<void>;
 };
 
 /** The compiled copy sits in the build directory it serves; this source file beside build/. */
@@ -68,10 +68,10 @@ const EVENTS_PATH = /^\/api\/events\/?(?:\?|$)/i;
  * Request, streams and middleware cost several KB of heap per open stream
  * (docs/decisions/014-event-streams-on-the-socket.md). The route stays for the dev server.
  */
-function serveRaw(req: IncomingMessage, res: ServerResponse, ip: string): boolean {
+function serveRaw(req: IncomingMessage, res: ServerResponse, ip: string, origin: string): boolean {
   const eventStream = productionEntry?.eventStream;
   if (!eventStream || req.method !== "GET" || !EVENTS_PATH.test(req.url ?? "")) return false;
-  eventStream(req, res, ip).catch((error) => {
+  eventStream(req, res, ip, origin).catch((error) => {
     logger.error({ err: error }, "event stream failed");
     if (!res.headersSent) res.writeHead(500).end();
     else res.destroy();

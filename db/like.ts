@@ -85,23 +85,15 @@ export function ftsTable(table: SearchTable, column: string): string {
   return `${table}_${column}_search`;
 }
 
-const probes = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
-
-/** Up to DENSE_MATCHES + 1 rowids an FTS5 table gives for the query. */
+/**
+ * Up to DENSE_MATCHES + 1 rowids an FTS5 table gives for the query. The handle's prepare() hands
+ * back the statement prepared for the same text before (reuseStatements, db/connection.ts).
+ */
 function indexHits(handle: SQLite.Database, fts: string, query: string): number[] {
-  let statements = probes.get(handle);
-  if (!statements) {
-    statements = new Map();
-    probes.set(handle, statements);
-  }
-  let statement = statements.get(fts);
-  if (!statement) {
-    statement = handle
-      .prepare(`select rowid from "${fts}" where "${fts}" match ? limit ${DENSE_MATCHES + 1}`)
-      .pluck();
-    statements.set(fts, statement);
-  }
-  return statement.all(query) as number[];
+  return handle
+    .prepare(`select rowid from "${fts}" where "${fts}" match ? limit ${DENSE_MATCHES + 1}`)
+    .pluck()
+    .all(query) as number[];
 }
 
 /** Whether the lowered text (what the LIKE looks for) is long enough for the trigram index. */

@@ -25,6 +25,21 @@ describe("dashboard shell documents", () => {
     expect(html).toContain("(roles.manage), can grant it.");
   });
 
+  it("the header's menus arrive as plain, labelled buttons; their Radix machinery mounts after hydration", async () => {
+    const { cookie } = await signedIn(["user"]);
+    const response = await app.fetch("/dashboard", { cookie });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const header = html.slice(html.indexOf("<header"), html.indexOf("</header>"));
+    for (const label of ["Open menu", "Tasks, 0 running", "Notifications, 0 unread", "Theme: System"])
+      expect(header).toContain(`aria-label="${label}"`);
+    expect(header).toContain(", user menu");
+    expect(header.match(/aria-haspopup="(menu|dialog)"/g)).toHaveLength(5);
+    // Radix's triggers carry data-state and an aria-controls of their own; none is rendered yet.
+    expect(header).not.toContain("data-state=");
+    expect(header).not.toContain("aria-controls=");
+  });
+
   it("an account without dashboard access: 403 titled, from the gate, before any loader", async () => {
     const { cookie } = await signedIn(["guest"]);
     const response = await app.fetch("/dashboard", { cookie });

@@ -7,6 +7,7 @@ import { Sidebar, type SidebarEntry } from "./sidebar";
 import { TaskCentre } from "./tasks/task-centre";
 import { ThemeMenu } from "./theme-menu";
 import { Sheet, SheetContent, SheetTrigger } from "./ui/sheet";
+import { useHydrated } from "./use-hydrated";
 import { UserMenu } from "./user-menu";
 
 export type ShellProps = {
@@ -29,6 +30,9 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
   // Any navigation closes the drawer, also one started outside it (a link in the page, back).
   // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger, not an input
   useEffect(() => setDrawer(false), [pathname]);
+  // The drawer's machinery once scripts run (use-hydrated.ts); the same button before.
+  const hydrated = useHydrated();
+  const menuButton = "rounded p-2 hover:bg-slate-200 md:hidden dark:hover:bg-slate-800";
 
   return (
     <div className="flex min-h-dvh">
@@ -49,17 +53,26 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
           <ImpersonationBanner name={user.name} email={user.email} impersonation={user.impersonation} />
         ) : null}
         <header className="flex h-14 items-center gap-2 border-b border-slate-200 bg-white px-4 dark:border-slate-800 dark:bg-slate-900">
-          <Sheet open={drawer} onOpenChange={setDrawer}>
-            <SheetTrigger
-              className="rounded p-2 hover:bg-slate-200 md:hidden dark:hover:bg-slate-800"
+          {hydrated ? (
+            <Sheet open={drawer} onOpenChange={setDrawer}>
+              <SheetTrigger className={menuButton} aria-label="Open menu">
+                <Menu aria-hidden className="size-5" />
+              </SheetTrigger>
+              <SheetContent title={appName} side="left" className="md:hidden">
+                <Sidebar items={sidebar} onNavigate={() => setDrawer(false)} />
+              </SheetContent>
+            </Sheet>
+          ) : (
+            <button
+              type="button"
+              aria-haspopup="dialog"
+              aria-expanded={false}
+              className={menuButton}
               aria-label="Open menu"
             >
               <Menu aria-hidden className="size-5" />
-            </SheetTrigger>
-            <SheetContent title={appName} side="left" className="md:hidden">
-              <Sidebar items={sidebar} onNavigate={() => setDrawer(false)} />
-            </SheetContent>
-          </Sheet>
+            </button>
+          )}
           <span className="font-semibold md:hidden">{appName}</span>
           <div className="flex-1" />
           <TaskCentre />

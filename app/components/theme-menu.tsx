@@ -9,6 +9,7 @@ import {
   DropdownMenuTrigger,
 } from "./ui/dropdown-menu";
 import { Tooltip } from "./ui/tooltip";
+import { useHydrated } from "./use-hydrated";
 
 type Theme = "light" | "dark" | "system";
 const ICON = { light: Sun, dark: Moon, system: Monitor } as const;
@@ -27,18 +28,24 @@ export function ThemeMenu({ theme }: { theme: Theme }) {
     document.documentElement.dataset.theme = current;
   }, [current]);
   const Icon = ICON[current];
+  const trigger = (
+    <button
+      type="button"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      aria-label={`Theme: ${LABEL[current]}`}
+      className="rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800"
+    >
+      <Icon aria-hidden className="size-5" />
+    </button>
+  );
+  // The menu's machinery once scripts run (use-hydrated.ts); the same button before.
+  const hydrated = useHydrated();
+  if (!hydrated) return trigger;
   return (
     <DropdownMenu>
       <Tooltip content="Theme">
-        <DropdownMenuTrigger>
-          <button
-            type="button"
-            aria-label={`Theme: ${LABEL[current]}`}
-            className="rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800"
-          >
-            <Icon aria-hidden className="size-5" />
-          </button>
-        </DropdownMenuTrigger>
+        <DropdownMenuTrigger>{trigger}</DropdownMenuTrigger>
       </Tooltip>
       <DropdownMenuContent label="Theme" className="w-40">
         <DropdownMenuRadioGroup

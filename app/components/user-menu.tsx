@@ -8,28 +8,35 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "./ui/dropdown-menu";
+import { useHydrated } from "./use-hydrated";
 
 export function UserMenu({ name, email }: { name: string; email: string }) {
   const submit = useSubmit();
   const navigate = useNavigate();
+  // Named by its own text (the user's name) so the spoken name contains what is seen.
+  const trigger = (
+    <button
+      type="button"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      className="flex items-center gap-2 rounded-md px-2 py-1 hover:bg-slate-200 dark:hover:bg-slate-800"
+    >
+      <span
+        aria-hidden
+        className="grid size-8 place-items-center rounded-full bg-indigo-600 text-sm font-semibold text-white"
+      >
+        {name.slice(0, 1).toUpperCase()}
+      </span>
+      <span className="sr-only text-sm sm:not-sr-only">{name}</span>
+      <span className="sr-only">, user menu</span>
+    </button>
+  );
+  // The menu's machinery once scripts run (use-hydrated.ts); the same button before.
+  const hydrated = useHydrated();
+  if (!hydrated) return trigger;
   return (
     <DropdownMenu>
-      {/* Named by its own text (the user's name) so the spoken name contains what is seen. */}
-      <DropdownMenuTrigger>
-        <button
-          type="button"
-          className="flex items-center gap-2 rounded-md px-2 py-1 hover:bg-slate-200 dark:hover:bg-slate-800"
-        >
-          <span
-            aria-hidden
-            className="grid size-8 place-items-center rounded-full bg-indigo-600 text-sm font-semibold text-white"
-          >
-            {name.slice(0, 1).toUpperCase()}
-          </span>
-          <span className="sr-only text-sm sm:not-sr-only">{name}</span>
-          <span className="sr-only">, user menu</span>
-        </button>
-      </DropdownMenuTrigger>
+      <DropdownMenuTrigger>{trigger}</DropdownMenuTrigger>
       <DropdownMenuContent className="w-60" label="User menu">
         <DropdownMenuLabel>
           <span className="block font-medium">{name}</span>

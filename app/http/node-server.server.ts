@@ -27,8 +27,11 @@ export type PipelineOptions = {
   health(): Promise<boolean>;
   /** The build's client files (production). */
   staticFiles?: StaticFiles;
-  /** Answers a request outside React Router and returns true, or returns false (e.g. the SSE stream). */
-  serveRaw?(req: IncomingMessage, res: ServerResponse, ip: string): boolean;
+  /**
+   * Answers a request outside React Router and returns true, or returns false (e.g. the SSE
+   * stream). `origin` is the request's, past the Host guard.
+   */
+  serveRaw?(req: IncomingMessage, res: ServerResponse, ip: string, origin: string): boolean;
   /** Vite's middleware in development. */
   devMiddleware?(req: IncomingMessage, res: ServerResponse, next: Next): void;
   /** React Router. */
@@ -91,7 +94,7 @@ export function createPipeline(options: PipelineOptions) {
     if (options.staticFiles?.serve(req, res, path)) return;
     if (path === "/healthz") return void health(res);
     const ip = clientAddress(req, options.trustProxy);
-    if (options.serveRaw?.(req, res, ip)) return;
+    if (options.serveRaw?.(req, res, ip, origin)) return;
     if (options.devMiddleware) options.devMiddleware(req, res, () => app(req, res, origin, ip));
     else app(req, res, origin, ip);
   }

@@ -9,7 +9,7 @@ import { crossOriginRefusal, isCrossOrigin } from "./security.server";
 // A host name or address and an optional port, nothing else ("a b", "a/b", "[::1" are not hosts).
 const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** A Host header a URL can be built from (also checked by the event stream on the socket). */
+/** A Host header a URL can be built from. */
 export function isHostHeader(value: string | undefined): value is string {
   return value !== undefined && HOST.test(value);
 }

@@ -46,7 +46,19 @@ export async function action(args: Route.ActionArgs) {
     return apiError(400, "invalid_request", { message: "The body must be JSON: {type, payload}." });
   }
 
-  const outcome = await createTask(user, body);
+  // The audit row commits with the task (one transaction): both or neither, and one commit.
+  const outcome = await createTask(user, body, (taskId, trx) =>
+    audit(
+      args,
+      {
+        action: "task.create",
+        actor: user,
+        target: { type: "task", id: taskId },
+        details: { type: (body as { type: string }).type },
+      },
+      trx,
+    ),
+  );
   if (!outcome.ok) {
     if (outcome.status === "too_many_tasks")
       // Its own code, so a client knows to wait for its tasks rather than back off in general.
@@ -58,13 +70,6 @@ export async function action(args: Route.ActionArgs) {
       ? apiError(403, "forbidden", { permission: outcome.permission })
       : apiError(400, "invalid_request", { issues: outcome.issues });
   }
-  const type = (body as { type: string }).type;
-  await audit(args, {
-    action: "task.create",
-    actor: user,
-    target: { type: "task", id: outcome.taskId },
-    details: { type },
-  });
   return Response.json(
     { taskId: outcome.taskId },
     { status: 202, headers: { Location: `/api/tasks/${outcome.taskId}` } },

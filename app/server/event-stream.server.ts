@@ -3,7 +3,7 @@ import type { MiddlewareFunction, RouterContextProvider } from "react-router";
 import { getSessionUser } from "../auth/session.server";
 import { writeUserEventStream } from "../events/raw-stream.server";
 import { EVENT_STREAM_HEADERS } from "../events/stream.server";
-import { BAD_HOST_MESSAGE, isHostHeader } from "../http/request-guards.server";
+import { refuseBadHost, requestOrigin } from "../http/request-guards.server";
 import { apiError } from "../http/responses";
 import { createRequestContext } from "./lifecycle.server";
 import { rootMiddleware } from "./root-middleware.server";
@@ -27,26 +27,27 @@ function errorResponse(error: unknown): Response {
 }
 
 /**
- * Runs middleware as React Router does: each gets `next()`, which never throws (an error below
- * becomes its Response); a middleware that returns a Response answers instead of the rest.
+ * The root middleware around `opening`, with the two rules of React Router's runner that these
+ * middleware rely on: `next()` never throws (an error below becomes its Response, so the headers
+ * and session middleware still decorate it), and a middleware that returns or throws a Response
+ * answers instead of the rest. React Router exports no runner of its own; a static handler
+ * (createStaticHandler) would run this one but also match routes, build a result context and
+ * data-strategy objects for a request that holds its socket for hours. raw-parity.test.ts asks both
+ * paths the same questions and expects the same answers.
  */
-async function runMiddleware(
+function runMiddleware(
   list: readonly Middleware[],
   args: MiddlewareArgs,
-  handler: () => Promise<Response>,
+  opening: Response,
 ): Promise<Response> {
   const at = async (i: number): Promise<Response> => {
     const middleware = list[i];
-    if (!middleware) return handler().catch(errorResponse);
+    if (!middleware) return opening;
     let below: Response | undefined;
-    const next = async () => {
-      below = await at(i + 1);
-      return below;
-    };
+    const next = async () => (below ??= await at(i + 1));
     try {
       const value = await middleware(args, next);
-      if (value instanceof Response) return value;
-      return below ?? (await next());
+      return value instanceof Response ? value : (below ?? (await next()));
     } catch (error) {
       return errorResponse(error);
     }
@@ -54,10 +55,8 @@ async function runMiddleware(
   return at(0);
 }
 
-/** The request as middleware reads it; null without a Host a URL can be built from. */
-function requestOf(req: IncomingMessage): Request | null {
-  const host = req.headers.host;
-  if (!isHostHeader(host) || !URL.canParse(`http://${host}`)) return null;
+/** The request as middleware reads it (headers as node received them). */
+function requestOf(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -65,7 +64,7 @@ function requestOf(req: IncomingMessage): Request | null {
       headers.append(raw[i]!, raw[i + 1]!);
     } catch {} // a value fetch's Headers refuses is one no middleware can use
   }
-  return new Request(`http://${host}${PATH}`, { headers });
+  return new Request(`${origin}${PATH}`, { headers });
 }
 
 /** Each header as its own pair, Set-Cookie included (Headers would join those with commas). */
@@ -84,21 +83,23 @@ async function send(res: ServerResponse, response: Response) {
   res.end(body);
 }
 
-/** Answers GET /api/events: 401/403 as the route would, else the caller's event stream. */
-export async function serveEventStream(req: IncomingMessage, res: ServerResponse, ip: string): Promise<void> {
-  const request = requestOf(req);
-  // As server.ts answers every other request without a usable Host (request-guards.server.ts).
-  if (!request) {
-    res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" }).end(BAD_HOST_MESSAGE);
-    return;
-  }
+/**
+ * Answers GET /api/events: 401/403 as the route would, else the caller's event stream. `origin`
+ * is the one the server's Host guard accepted (node-server.server.ts); without it (a bare
+ * listener, the tests) the same guard runs here.
+ */
+export async function serveEventStream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ip: string,
+  origin: string | null = requestOrigin(req, 0),
+): Promise<void> {
+  if (refuseBadHost(origin, res)) return;
+  const request = requestOf(req, origin!);
   const context: RouterContextProvider = createRequestContext({ ip });
-  let opening: Response | undefined;
+  const opening = new Response(null, { headers: EVENT_STREAM_HEADERS });
   const args = { request, context, params: {}, pattern: PATH, url: new URL(request.url), matches: [] };
-  const response = await runMiddleware(rootMiddleware, args as unknown as MiddlewareArgs, async () => {
-    opening = new Response(null, { headers: EVENT_STREAM_HEADERS });
-    return opening;
-  });
+  const response = await runMiddleware(rootMiddleware, args as unknown as MiddlewareArgs, opening);
   // Anything but the stream's own opening (a refusal, an error) is sent as it is.
   if (response !== opening) return send(res, response);
   // The gate let the request through, so the session it resolved (cached in the context) is a user.

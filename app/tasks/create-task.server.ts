@@ -32,8 +32,15 @@ function issuesOf(error: z.ZodError, prefix: string) {
   }));
 }
 
+/** Written in the task's own transaction once it is stored (its audit row): one commit, not two. */
+export type OnCreated = (taskId: string, trx: Transaction<Database>) => Promise<void>;
+
 /** Validates a request to start a task, stores it as pending and hands it to the runner unawaited. */
-export async function createTask(user: SessionUser, body: unknown): Promise<CreateOutcome> {
+export async function createTask(
+  user: SessionUser,
+  body: unknown,
+  onCreated?: OnCreated,
+): Promise<CreateOutcome> {
   const parsed = requestSchema.safeParse(body);
   if (!parsed.success) return { ok: false, status: 400, issues: issuesOf(parsed.error, "") };
   const { type, payload } = parsed.data;
@@ -55,6 +62,7 @@ export async function createTask(user: SessionUser, body: unknown): Promise<Crea
       if ((await openTaskCount(trx, user.id)) >= limit) return null;
       const id = await insertTask({ type, userId: user.id, payload }, trx);
       await runner.enqueue?.(id, trx);
+      await onCreated?.(id, trx);
       return id;
     });
   if (!taskId)

@@ -4,6 +4,7 @@ import { RecordingRunner } from "../../test/tasks";
 import { db } from "../db.server";
 import { action, loader as list } from "../routes/api.tasks";
 import { loader as getOne } from "../routes/api.tasks.$id";
+import { createTask } from "./create-task.server";
 import { setTaskRunner } from "./runner.server";
 
 const runner = new RecordingRunner();
@@ -54,6 +55,24 @@ describe("POST /api/tasks", () => {
     expect(runner.dispatched).toEqual([taskId]);
     const audit = await db().selectFrom("audit_log").selectAll().where("target_id", "=", taskId).execute();
     expect(audit).toMatchObject([{ action: "task.create", actor_id: user.id }]);
+  });
+
+  it("stores the task and its audit row in one transaction: a failed audit write leaves no task, undispatched", async () => {
+    const user = await signedIn(["user"]);
+    const before = await taskCount();
+    const sessionUser = {
+      ...user,
+      roles: ["user"],
+      permissions: new Set(["dashboard.access"]),
+      isSuperAdmin: false,
+    } as unknown as Parameters<typeof createTask>[0];
+    await expect(
+      createTask(sessionUser, { type: "report.generate" }, async () => {
+        throw new Error("audit failed");
+      }),
+    ).rejects.toThrow("audit failed");
+    expect(await taskCount()).toBe(before);
+    expect(runner.dispatched).toEqual([]);
   });
 
   it("accepts a missing payload", async () => {

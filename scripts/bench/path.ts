@@ -3,19 +3,15 @@
 //   PATH_PROFILE=dir tsx scripts/bench/path.ts   also writes a CPU profile of our server (node --cpu-prof)
 // It builds nothing of ours: run `npm run build` first (or set BUILD_DIR). Compare ratios, not
 // absolutes: the machine is shared.
-import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon, { type Result } from "autocannon";
-import { createCookie } from "react-router";
-import { seed } from "../../app/server/seed.server";
 import { createDb } from "../../db/connection";
-import { migrateToLatest } from "../../db/migrate";
-import { productionServerArgs } from "../server-command";
-import { sessionFor } from "./fixtures";
+import { databaseFor } from "./databases";
+import { BENCH_ADMIN, benchFixtures } from "./fixtures";
+import { cpuMsOf, startServer } from "./server";
 import { startStock } from "./stock";
 
 async function freePort(): Promise<number> {
@@ -34,6 +30,7 @@ const stockPort = Number(process.env.STOCK_PORT ?? 0) || (await freePort());
 const duration = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.PATH_ROUNDS ?? 3);
 const profileDir = process.env.PATH_PROFILE;
+const cacheDir = process.env.BENCH_CACHE_DIR || ".bench";
 const base = `http://127.0.0.1:${port}`;
 
 if (!existsSync(`${buildDir}/server/index.js`)) {
@@ -41,76 +38,46 @@ if (!existsSync(`${buildDir}/server/index.js`)) {
   process.exit(1);
 }
 
-const dbFile = join(tmpdir(), `bench-path-${randomUUID()}.db`);
+// The bench's own empty database (BENCH_DATABASE_URL: one on that PostgreSQL server) and fixtures.
+mkdirSync(cacheDir, { recursive: true });
+const database = await databaseFor("empty", { databaseUrl: process.env.BENCH_DATABASE_URL, cacheDir });
 const secret = randomBytes(32).toString("hex");
 const env = {
-  ...process.env,
   NODE_ENV: "production",
   BUILD_DIR: buildDir,
-  DATABASE_URL: `file:${dbFile}`,
+  DATABASE_URL: database.url,
   PORT: String(port),
   HOST: "127.0.0.1",
   BASE_URL: base,
   SESSION_SECRET: secret,
   TASK_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString("base64")}`,
-  SUPER_ADMIN_EMAIL: "bench@bench.test",
-  SUPER_ADMIN_PASSWORD: "bench-password-123",
+  SUPER_ADMIN_EMAIL: BENCH_ADMIN.email,
+  SUPER_ADMIN_PASSWORD: BENCH_ADMIN.password,
   // Production's own level: every request is logged, as react-router-serve's morgan logs it.
   LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
   TASK_MAX_OPEN_PER_USER: "1000000",
 };
 
 const db = createDb(env.DATABASE_URL);
-let owner: string;
-try {
-  await migrateToLatest(db);
-  await seed(db, env);
-  const admin = await db
-    .selectFrom("user")
-    .select("id")
-    .where("email", "=", env.SUPER_ADMIN_EMAIL)
-    .executeTakeFirstOrThrow();
-  owner = await sessionFor(db, admin.id, createCookie("__session", { secrets: [secret], path: "/" }));
-} finally {
-  await db.destroy();
-}
+const owner = await benchFixtures(db, secret)
+  .then((fx) => fx.owner.cookie)
+  .finally(() => db.destroy());
 
 // PATH_SERVER=file.js runs another compiled server on the same build (to compare server stacks).
-const entry = process.env.PATH_SERVER ? [process.env.PATH_SERVER] : productionServerArgs(buildDir);
-const flags = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-const server: ChildProcess = spawn(process.execPath, [...flags, ...entry], {
-  env,
-  stdio: ["ignore", "ignore", "inherit"],
+const server = await startServer(env, join(cacheDir, "server-path.log"), {
+  nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+  entry: process.env.PATH_SERVER ? [process.env.PATH_SERVER] : undefined,
 });
-const exited = new Promise((r) => server.once("exit", r));
-process.on("exit", () => {
-  server.kill("SIGTERM");
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
-});
-
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${base}/healthz`)).ok) break;
-  } catch {}
-  if (i > 300) throw new Error("our server did not become healthy");
-  await new Promise((r) => setTimeout(r, 100));
-}
 const stock = await startStock(stockPort);
-
-/** CPU seconds (user + system) the process has used: per request, a figure other load on a shared
- * machine blurs far less than requests per second. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks
-}
 
 type Load = { url: string; method?: string; headers?: Record<string, string>; body?: string };
 type Measured = Result & { cpuMs: number };
 async function run(l: Load, seconds = duration): Promise<Measured> {
-  const pid = l.url.startsWith(base) ? server.pid! : stock.pid;
-  const before = cpuSeconds(pid);
+  // CPU time per request: a figure other load on a shared machine blurs far less than requests per second.
+  const cpuMs = l.url.startsWith(base) ? server.cpuMs : () => cpuMsOf(stock.pid);
+  const before = cpuMs();
   const result = await autocannon({ connections: 50, duration: seconds, ...l });
-  return { ...result, cpuMs: (1000 * (cpuSeconds(pid) - before)) / Math.max(1, result.requests.total) };
+  return { ...result, cpuMs: (cpuMs() - before) / Math.max(1, result.requests.total) };
 }
 
 const ours = {
@@ -159,7 +126,7 @@ async function compare(name: string, mine: Load, yardstickName: string, yardstic
 }
 
 console.log(
-  `autocannon, 50 connections, ${rounds} alternating runs of ${duration} s each; ours: ${entry.join(" ")} (LOG_LEVEL=${env.LOG_LEVEL})\n`,
+  `autocannon, 50 connections, ${rounds} alternating runs of ${duration} s each; ours: ${process.env.PATH_SERVER ?? `${buildDir}/server.js`} (LOG_LEVEL=${env.LOG_LEVEL})\n`,
 );
 // POST /api/tasks last: the tasks it starts run in this process afterwards.
 const only = new Set((process.env.PATH_ONLY ?? "ping,dashboard,tasks").split(","));
@@ -169,7 +136,7 @@ if (only.has("dashboard"))
 if (only.has("tasks")) await compare("POST /api/tasks (202)", ours.tasks, "stock GET /api/ping", theirs.ping);
 
 await stock.stop();
-server.kill("SIGTERM"); // the profile is written as the process exits
-await exited;
+await server.stop(); // the profile is written as the process exits
+await database.drop();
 if (profileDir) console.log(`CPU profile written to ${profileDir}`);
 process.exit(0);

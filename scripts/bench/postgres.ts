@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import pg from "pg";
 
 // BENCH_DATABASE_URL=postgres://…/db runs the bench on databases of its own on that server: one per
@@ -86,20 +85,4 @@ export async function databasesLike(url: string, prefix: string): Promise<string
     [prefix],
   );
   return rows.map((r) => r.datname);
-}
-
-/** A throwaway schema of that database, for `npm run bench:sse` (one size, no bulk data). */
-export async function benchSchema(url: string) {
-  const schema = `bench_${randomBytes(5).toString("hex")}`;
-  await adminQuery(url, `create schema ${schema}`);
-  const u = new URL(url);
-  u.searchParams.set("schema", schema);
-  return {
-    url: u.toString(),
-    drop: () =>
-      adminQuery(
-        url,
-        `drop schema if exists ${schema}_worker cascade; drop schema if exists ${schema} cascade`,
-      ),
-  };
 }

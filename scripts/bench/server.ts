@@ -5,6 +5,8 @@ import { productionServerArgs } from "../server-command";
 export type RunningServer = {
   base: string;
   pid: number;
+  /** the server process (its IPC channel when started with `ipc`) */
+  child: ChildProcess;
   /** where the server's stderr goes (its error stacks would drown the figures) */
   logFile: string;
   rssKb(): number;
@@ -13,16 +15,27 @@ export type RunningServer = {
   stop(): Promise<void>;
 };
 
+export type StartOptions = {
+  /** node flags before the server (--cpu-prof, --expose-gc, --import a probe) */
+  nodeArgs?: string[];
+  /** another server file on the same build, instead of what `npm start` runs (PATH_SERVER) */
+  entry?: string[];
+  /** an IPC channel to the server (the SSE bench's probe answers on it) */
+  ipc?: boolean;
+};
+
 export async function startServer(
   env: Record<string, string | undefined>,
   logFile: string,
+  options: StartOptions = {},
 ): Promise<RunningServer> {
-  const base = `http://127.0.0.1:${env.PORT}`;
+  const base = `http://${env.HOST ?? "127.0.0.1"}:${env.PORT}`;
   const log = openSync(logFile, "w");
   // What `npm start` runs (the compiled build/server.js), as the e2e server and the tests start it.
-  const child: ChildProcess = spawn(process.execPath, productionServerArgs(env.BUILD_DIR ?? "build"), {
+  const entry = options.entry ?? productionServerArgs(env.BUILD_DIR ?? "build");
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
     env: { ...process.env, NODE_ENV: "production", ...env },
-    stdio: ["ignore", "ignore", log],
+    stdio: ["ignore", "ignore", log, ...(options.ipc ? (["ipc"] as const) : [])],
   });
   closeSync(log);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -31,6 +44,7 @@ export async function startServer(
   const server: RunningServer = {
     base,
     pid: child.pid!,
+    child,
     logFile,
     rssKb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0),
     cpuMs: () => cpuMsOf(child.pid!),
@@ -54,7 +68,7 @@ export async function startServer(
 // Linux's clock ticks: /proc/PID/stat counts CPU time in them (100 a second on every usual kernel).
 const TICK_MS = 10;
 
-function cpuMsOf(pid: number): number {
+export function cpuMsOf(pid: number): number {
   // The command name (field 2) may hold spaces, so fields are counted after its closing parenthesis.
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

@@ -5,17 +5,14 @@
 // once and drops every socket abruptly. Exits 1 unless every stream opened and the server's
 // subscriber count returned to zero after each drop.
 //   BENCH_SSE=1000,5000,10000  BENCH_SSE_SAMPLES=300  BENCH_SSE_PACED=60  BENCH_SSE_HOLDERS=4
-import { type ChildProcess, fork, spawn } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
-import { existsSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { type ChildProcess, fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { createCookie } from "react-router";
-import { seed } from "../../app/server/seed.server";
 import { createDb } from "../../db/connection";
-import { migrateToLatest } from "../../db/migrate";
-import { sessionFor, usersWithSessions } from "./fixtures";
-import { benchSchema } from "./postgres";
+import { databaseFor } from "./databases";
+import { BENCH_ADMIN, benchFixtures, usersWithSessions } from "./fixtures";
+import { startServer } from "./server";
 import { type Delivery, measureDelivery, quantile } from "./sse-delivery";
 import type { HolderCommand, HolderReport } from "./sse-holder";
 
@@ -25,6 +22,7 @@ const counts = (process.env.BENCH_SSE ?? "1000,5000,10000").split(",").filter(Bo
 const samples = Number(process.env.BENCH_SSE_SAMPLES ?? 300);
 const paced = Number(process.env.BENCH_SSE_PACED ?? 60);
 const holderCount = Number(process.env.BENCH_SSE_HOLDERS ?? 4);
+const cacheDir = process.env.BENCH_CACHE_DIR || ".bench";
 const host = "127.0.0.1";
 const base = `http://${host}:${port}`;
 const max = Math.max(0, ...counts);
@@ -34,24 +32,22 @@ if (!existsSync(`${buildDir}/server/index.js`)) {
   process.exit(1);
 }
 
-const dbFile = join(tmpdir(), `bench-sse-${randomUUID()}.db`);
-const pgSchema = process.env.BENCH_DATABASE_URL
-  ? await benchSchema(process.env.BENCH_DATABASE_URL)
-  : undefined;
+// The bench's own empty database (BENCH_DATABASE_URL: one on that PostgreSQL server), as npm run bench makes it.
+mkdirSync(cacheDir, { recursive: true });
+const database = await databaseFor("empty", { databaseUrl: process.env.BENCH_DATABASE_URL, cacheDir });
 const secret = randomBytes(32).toString("hex");
 const webhookSecret = `whsec_${randomBytes(32).toString("base64")}`;
 const env = {
-  ...process.env,
   NODE_ENV: "production",
   BUILD_DIR: buildDir,
-  DATABASE_URL: pgSchema?.url ?? `file:${dbFile}`,
+  DATABASE_URL: database.url,
   PORT: String(port),
   HOST: host,
   BASE_URL: base,
   SESSION_SECRET: secret,
   TASK_WEBHOOK_SECRET: webhookSecret,
-  SUPER_ADMIN_EMAIL: "bench@bench.test",
-  SUPER_ADMIN_PASSWORD: "bench-password-123",
+  SUPER_ADMIN_EMAIL: BENCH_ADMIN.email,
+  SUPER_ADMIN_PASSWORD: BENCH_ADMIN.password,
   LOG_LEVEL: "warn",
 };
 
@@ -59,35 +55,27 @@ const db = createDb(env.DATABASE_URL);
 let owner: { id: string; cookie: string };
 let others: { id: string; cookie: string }[];
 try {
-  await migrateToLatest(db);
-  await seed(db, env);
-  const admin = await db
-    .selectFrom("user")
-    .select("id")
-    .where("email", "=", env.SUPER_ADMIN_EMAIL)
-    .executeTakeFirstOrThrow();
-  const cookie = createCookie("__session", { secrets: [secret], path: "/" });
-  owner = { id: admin.id, cookie: await sessionFor(db, admin.id, cookie) };
+  owner = (await benchFixtures(db, secret)).owner;
   // Ten streams per user at most (MAX_STREAMS_PER_USER), so one user per ten streams.
   others = await usersWithSessions(db, Math.ceil(max / 10), secret, "Other");
 } finally {
   await db.destroy();
 }
 
-const server: ChildProcess = spawn(
-  process.execPath,
-  // BENCH_NODE_ARGS="--cpu-prof" profiles the server (the profile is written when it stops).
-  [
+// The production server as npm start runs it, with the probe that answers over IPC (sse-probe.mjs).
+// BENCH_NODE_ARGS="--cpu-prof" profiles it (the profile is written when it stops); BENCH_SERVER runs
+// another server file on the same build.
+const running = await startServer(env, join(cacheDir, "server-sse.log"), {
+  nodeArgs: [
     "--expose-gc",
     ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
     "--import",
-    "tsx",
-    "--import",
-    "./scripts/bench/sse-probe.mjs",
-    process.env.BENCH_SERVER ?? "server.ts",
+    new URL("./sse-probe.mjs", import.meta.url).pathname,
   ],
-  { env, stdio: ["ignore", "ignore", "inherit", "ipc"] },
-);
+  entry: process.env.BENCH_SERVER ? ["--import", "tsx", process.env.BENCH_SERVER] : undefined,
+  ipc: true,
+});
+const server = running.child;
 const holders: ChildProcess[] = Array.from({ length: holderCount }, (_, i) =>
   fork(new URL("./sse-holder.ts", import.meta.url).pathname, {
     execArgv: ["--import", "tsx"],
@@ -95,9 +83,7 @@ const holders: ChildProcess[] = Array.from({ length: holderCount }, (_, i) =>
   }),
 );
 process.on("exit", () => {
-  server.kill("SIGTERM");
   for (const h of holders) h.kill();
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(dbFile + suffix, { force: true });
 });
 process.on("SIGINT", () => process.exit(130));
 
@@ -164,16 +150,6 @@ async function dropAll() {
   return { left, ms: performance.now() - started };
 }
 
-async function waitForHealth() {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the server did not become healthy");
-}
-
 const target = {
   base,
   ownerId: owner.id,
@@ -181,14 +157,6 @@ const target = {
   webhookSecret,
   db: () => createDb(env.DATABASE_URL),
 };
-async function stopServer() {
-  // The server first: its worker must not be mid-query when a PostgreSQL schema goes.
-  if (server.exitCode !== null) return;
-  const exited = new Promise((r) => server.once("exit", r));
-  server.kill("SIGTERM");
-  await exited;
-}
-
 type Measured = Delivery & { inServer: number[] };
 async function measure(count: number, intervalMs = 0): Promise<Measured> {
   await inServer(); // drop what an earlier run left
@@ -210,9 +178,8 @@ function show(label: string, d: Measured, alone?: Measured) {
   );
 }
 
-await waitForHealth();
 console.log(
-  `build ./${buildDir}, ${pgSchema ? "PostgreSQL" : "SQLite"}, loopback, ${holders.length} client processes`,
+  `build ./${buildDir}, ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "SQLite"}, loopback, ${holders.length} client processes`,
 );
 await measure(20); // warm-up: the webhook route and the stream code run once before anything is measured
 const pause = () => new Promise((r) => setTimeout(r, Number(process.env.BENCH_SSE_PAUSE_MS ?? 0)));
@@ -266,7 +233,8 @@ if (max > 0) {
   console.log(`dropped them abruptly: subscribers back to ${again.left} in ${again.ms.toFixed(0)} ms`);
   ok &&= burst.opened === max && held === max && again.left === 0;
 }
-await stopServer();
-await pgSchema?.drop();
+// The server first: it must not be mid-query when its database goes.
+await running.stop();
+await database.drop();
 if (!ok) console.error("FAILED: not every stream opened, or the subscriber count did not return to zero");
 process.exit(ok ? 0 : 1);

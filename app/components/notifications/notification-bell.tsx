@@ -6,6 +6,7 @@ import { formatDateTime } from "../format";
 import { showToast } from "../toaster";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
+import { useHydrated } from "../use-hydrated";
 import { LevelBadge } from "./level-badge";
 
 type Item = {
@@ -67,6 +68,36 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
   }, [mark.data, load]);
 
   const items = [...live, ...(list.data?.notifications ?? [])];
+  const label = `Notifications, ${unread} unread`;
+  const className = "relative rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800";
+  const face = (
+    <>
+      <Bell aria-hidden className="size-5" />
+      {unread > 0 ? (
+        <span
+          aria-hidden
+          data-testid="unread-count"
+          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-semibold text-white"
+        >
+          {unread}
+        </span>
+      ) : null}
+    </>
+  );
+  // The popover's machinery once scripts run (use-hydrated.ts); the same button before.
+  const hydrated = useHydrated();
+  if (!hydrated)
+    return (
+      <button
+        type="button"
+        aria-haspopup="dialog"
+        aria-expanded={false}
+        aria-label={label}
+        className={className}
+      >
+        {face}
+      </button>
+    );
   return (
     <Popover
       open={open}
@@ -76,20 +107,8 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
       }}
     >
       <Tooltip content="Notifications">
-        <PopoverTrigger
-          aria-label={`Notifications, ${unread} unread`}
-          className="relative rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800"
-        >
-          <Bell aria-hidden className="size-5" />
-          {unread > 0 ? (
-            <span
-              aria-hidden
-              data-testid="unread-count"
-              className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-semibold text-white"
-            >
-              {unread}
-            </span>
-          ) : null}
+        <PopoverTrigger aria-label={label} className={className}>
+          {face}
         </PopoverTrigger>
       </Tooltip>
       <PopoverContent label="Notifications" className="w-80">

@@ -4,6 +4,7 @@ import { TASK_LABELS } from "../../tasks/task-types";
 import { showToast } from "../toaster";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
+import { useHydrated } from "../use-hydrated";
 import { TaskItem } from "./task-item";
 import { taskStore } from "./task-store";
 import { useTaskNotifications } from "./use-task-notifications";
@@ -25,23 +26,41 @@ export function TaskCentre() {
     });
   }, []);
 
+  const label = `Tasks, ${running} running`;
+  const className = "relative rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800";
+  const face = (
+    <>
+      <ListChecks aria-hidden className="size-5" />
+      {running > 0 ? (
+        <span
+          aria-hidden
+          data-testid="task-badge"
+          className="absolute -top-0.5 -right-0.5 grid min-w-5 place-items-center rounded-full bg-indigo-600 px-1 text-xs font-semibold text-white"
+        >
+          {running}
+        </span>
+      ) : null}
+    </>
+  );
+  // The popover's machinery once scripts run (use-hydrated.ts); the same button before.
+  const hydrated = useHydrated();
+  if (!hydrated)
+    return (
+      <button
+        type="button"
+        aria-haspopup="dialog"
+        aria-expanded={false}
+        aria-label={label}
+        className={className}
+      >
+        {face}
+      </button>
+    );
   return (
     <Popover open={open} onOpenChange={setOpen}>
       <Tooltip content="Tasks">
-        <PopoverTrigger
-          aria-label={`Tasks, ${running} running`}
-          className="relative rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800"
-        >
-          <ListChecks aria-hidden className="size-5" />
-          {running > 0 ? (
-            <span
-              aria-hidden
-              data-testid="task-badge"
-              className="absolute -top-0.5 -right-0.5 grid min-w-5 place-items-center rounded-full bg-indigo-600 px-1 text-xs font-semibold text-white"
-            >
-              {running}
-            </span>
-          ) : null}
+        <PopoverTrigger aria-label={label} className={className}>
+          {face}
         </PopoverTrigger>
       </Tooltip>
       <PopoverContent label="Task centre" className="max-h-[70vh] w-96 overflow-y-auto">
