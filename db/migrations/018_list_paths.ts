@@ -1,0 +1,25 @@
+import { type Kysely, sql } from "kysely";
+import { dialectOf } from "../connection";
+import { dropCountTriggers, installCountTriggers, recount } from "../counted";
+import { ROLE_MEMBERS } from "../counted-tables";
+
+// Lists and pages whose cost grew with the data (docs/decisions/023-list-paths.md).
+//
+// The access page's "N people" per role: counted by triggers (decision 010) instead of grouping
+// every user_role row on each view. 009 installs every spec of COUNTED on a new database, so
+// this one drops what may be there before installing and recounting.
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const body = async (trx: Kysely<unknown>) => {
+    await dropCountTriggers(trx, [ROLE_MEMBERS]);
+    await installCountTriggers(trx, [ROLE_MEMBERS]);
+    await recount(trx, [ROLE_MEMBERS]);
+  };
+  // PostgreSQL runs each migration in a transaction; SQLite's migrator does not.
+  if (dialectOf(db) === "postgres") await body(db);
+  else await db.transaction().execute(body);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await dropCountTriggers(db, [ROLE_MEMBERS]);
+  await sql`delete from stat_count where name like 'roles.%'`.execute(db);
+}
