@@ -1,6 +1,6 @@
 // What the overview counts (docs/decisions/010-maintained-aggregates.md): for each counted
 // table, the keys a row adds 1 to. `scope` is '' for the whole system or a user id (that user's
-// own tasks); `day` is a UTC date or '' for a total. Changing this needs a migration that
+// own tasks) or a role id (its members); `day` is a UTC date or '' for a total. Changing this needs a migration that
 // reinstalls the triggers and recounts (as 009 does), or deployed databases keep the old ones.
 
 /** `r` is how the key's expressions name the row (NEW, OLD, or a row of a table). */
@@ -24,6 +24,17 @@ export type CountedTable = {
 };
 
 const LOGIN = "auth.login.succeeded";
+
+/**
+ * How many people hold each role (the access page), scoped by the role's id: the counter goes
+ * with the role's last link, so a deleted role leaves none behind (migration 018_list_paths).
+ */
+export const ROLE_MEMBERS: CountedTable = {
+  table: "user_role",
+  prefix: "roles.",
+  columns: ["role_id"],
+  keys: [{ scope: (r) => `${r}.role_id`, name: () => "'roles.members'" }],
+};
 
 export const COUNTED: CountedTable[] = [
   {
@@ -61,4 +72,5 @@ export const COUNTED: CountedTable[] = [
     columns: ["action", "created_at"],
     keys: [{ name: () => "'signins.day'", day: "created_at", when: (r) => `${r}.action = '${LOGIN}'` }],
   },
+  ROLE_MEMBERS,
 ];

@@ -201,3 +201,25 @@ export async function recount(db: Kysely<unknown>, specs: CountedTable[]) {
     await sql.raw(upsert(STAT_TABLE, spec, pg, [all])).execute(db);
   }
 }
+
+/**
+ * The totals (day '') named `names` in `scope` ('' for the system, a user's id for their own),
+ * by name; 0 for a counter that does not exist. Point reads of the primary key: the same cost
+ * at any size of the counted tables.
+ */
+export async function counterTotals<N extends string>(
+  db: Kysely<Database>,
+  scope: string,
+  names: readonly N[],
+): Promise<Record<N, number>> {
+  const rows = await db
+    .selectFrom("stat_count")
+    .select(["name", "n"])
+    .where("scope", "=", scope)
+    .where("day", "=", "")
+    .where("name", "in", names)
+    .execute();
+  const totals = Object.fromEntries(names.map((name) => [name, 0])) as Record<N, number>;
+  for (const row of rows) totals[row.name as N] = Number(row.n);
+  return totals;
+}

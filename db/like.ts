@@ -38,6 +38,16 @@ export const MIN_INDEXED_LENGTH = 3;
  */
 export const DENSE_MATCHES = 5000;
 
+export type SearchOptions = {
+  /**
+   * SQLite: past this many index hits the query walks its own order instead (DENSE_MATCHES by
+   * default). Looking hits up costs about as much per hit as the walk costs per row it tests,
+   * so a query that has a narrow index range of its own to walk (the log filtered by action,
+   * decision 023) says how many hits are worth fetching first.
+   */
+  dense?: number;
+};
+
 /**
  * `containsText` on any of `columns` of `table`, answered from the substring index: the same
  * rows, the same case rules. The table must appear in the query under its own name (no alias).
@@ -55,7 +65,9 @@ export function searchText<DB, T extends SearchTable>(
   table: T,
   columns: readonly SearchColumn<T>[],
   text: string,
+  options: SearchOptions = {},
 ): RawBuilder<boolean> {
+  const dense = options.dense ?? DENSE_MATCHES;
   const like = sql<boolean>`(${sql.join(
     columns.map((c) => containsText(`${table}.${c}`, text)),
     sql` or `,
@@ -74,8 +86,8 @@ export function searchText<DB, T extends SearchTable>(
   }
   const hits = new Set<number>();
   for (const column of columns) {
-    for (const hit of indexHits(handle, ftsTable(table, column), query)) hits.add(hit);
-    if (hits.size > DENSE_MATCHES) return like;
+    for (const hit of indexHits(handle, ftsTable(table, column), query, dense)) hits.add(hit);
+    if (hits.size > dense) return like;
   }
   return sql<boolean>`(${rowid} in (select value from json_each(${JSON.stringify([...hits])})) and ${like})`;
 }
@@ -86,14 +98,14 @@ export function ftsTable(table: SearchTable, column: string): string {
 }
 
 /**
- * Up to DENSE_MATCHES + 1 rowids an FTS5 table gives for the query. The handle's prepare() hands
- * back the statement prepared for the same text before (reuseStatements, db/connection.ts).
+ * Up to `dense` + 1 rowids an FTS5 table gives for the query. The handle's prepare() hands back
+ * the statement prepared for the same text before (reuseStatements, db/connection.ts).
  */
-function indexHits(handle: SQLite.Database, fts: string, query: string): number[] {
+function indexHits(handle: SQLite.Database, fts: string, query: string, dense: number): number[] {
   return handle
-    .prepare(`select rowid from "${fts}" where "${fts}" match ? limit ${DENSE_MATCHES + 1}`)
+    .prepare(`select rowid from "${fts}" where "${fts}" match ? limit ?`)
     .pluck()
-    .all(query) as number[];
+    .all(query, dense + 1) as number[];
 }
 
 /** Whether the lowered text (what the LIKE looks for) is long enough for the trigram index. */

@@ -16,6 +16,7 @@ import * as m014 from "./migrations/014_passkeys";
 import * as m015 from "./migrations/015_oidc";
 import * as m016 from "./migrations/016_impersonation";
 import * as m017 from "./migrations/017_api_tokens";
+import * as m018 from "./migrations/018_list_paths";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   "015_oidc": m015,
   "014_passkeys": m014,
   "017_api_tokens": m017,
+  "018_list_paths": m018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -15,15 +15,11 @@ import { assertMayEditRole } from "./rules.server";
  * change the role (it holds nothing they lack, and is not Super Admin).
  */
 export async function listRoles(actor?: SessionUser) {
-  const [grants, counts] = await Promise.all([
-    roleGrants(),
-    db()
-      .selectFrom("user_role")
-      .select(["role_id", (eb) => eb.fn.countAll<number>().as("count")])
-      .groupBy("role_id")
-      .execute(),
+  const grants = await roleGrants();
+  const [counts, systemRows] = await Promise.all([
+    roleMemberCounts([...grants.values()].map((r) => r.id)),
+    db().selectFrom("role").select(["id", "is_system"]).execute(),
   ]);
-  const systemRows = await db().selectFrom("role").select(["id", "is_system"]).execute();
   const system = new Set(systemRows.filter((r) => r.is_system === 1).map((r) => r.id));
   return [...grants.values()].map((r) => ({
     id: r.id,
@@ -32,9 +28,26 @@ export async function listRoles(actor?: SessionUser) {
     all: r.all,
     system: system.has(r.id),
     permissions: [...r.permissions].sort(),
-    users: Number(counts.find((c) => c.role_id === r.id)?.count ?? 0),
+    users: counts.get(r.id) ?? 0,
     editable: !r.all && (!actor || mayEdit(actor, r)),
   }));
+}
+
+/**
+ * How many people hold each role, from the counters the user_role triggers keep (scope: the
+ * role's id; migration 018_list_paths): one primary-key read per role, where grouping the links
+ * read every one of them.
+ */
+export async function roleMemberCounts(roleIds: string[]): Promise<Map<string, number>> {
+  if (!roleIds.length) return new Map();
+  const rows = await db()
+    .selectFrom("stat_count")
+    .select(["scope", "n"])
+    .where("scope", "in", roleIds)
+    .where("day", "=", "")
+    .where("name", "=", "roles.members")
+    .execute();
+  return new Map(rows.map((r) => [r.scope, Number(r.n)]));
 }
 
 function mayEdit(actor: SessionUser, role: RoleGrant) {

@@ -1,6 +1,7 @@
-import { sql, type Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import { z } from "zod";
 import { postgresPoolOf } from "../../db/connection";
+import { counterTotals } from "../../db/counted";
 import type { Database } from "../../db/schema";
 import { can } from "../access/check";
 import type { SessionUser } from "../auth/session.server";
@@ -80,12 +81,12 @@ async function lockUsersTasks(trx: Transaction<Database>, userId: string) {
   await sql`select pg_advisory_xact_lock(hashtext(${`task-open:${userId}`}))`.execute(trx);
 }
 
-async function openTaskCount(trx: Transaction<Database>, userId: string): Promise<number> {
-  const row = await trx
-    .selectFrom("task")
-    .select((eb) => eb.fn.countAll().as("n"))
-    .where("user_id", "=", userId)
-    .where("status", "in", ["pending", "processing"])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/**
+ * The user's pending and running tasks, from their maintained counters (decision 010), which
+ * the task triggers move in the same transaction as the rows: two primary-key reads however
+ * many tasks the user ever started (counting their rows read every one of them).
+ */
+export async function openTaskCount(trx: Kysely<Database>, userId: string): Promise<number> {
+  const open = await counterTotals(trx, userId, ["tasks.status.pending", "tasks.status.processing"]);
+  return open["tasks.status.pending"] + open["tasks.status.processing"];
 }

@@ -1,10 +1,13 @@
+import { randomUUID } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { badPlans, captureQueries, plansOf } from "../../test/support/plans";
 import { deliverThroughRoute, RecordingRunner } from "../../test/tasks";
 import { db, now } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { action } from "../routes/api.tasks";
+import { openTaskCount } from "./create-task.server";
 import { defineTask } from "./definition.server";
 import { InProcessTaskRunner, setTaskRunner } from "./runner.server";
 
@@ -150,5 +153,54 @@ describe("open tasks per user", () => {
       await real.stop();
       setTaskRunner(runner);
     }
+  });
+
+  it("counts a user's open tasks from their counters: finished, failed and deleted tasks take no slot", async () => {
+    process.env.TASK_MAX_OPEN_PER_USER = "2";
+    resetEnvCache();
+    const user = await signedIn(["user"]);
+    const ts = now();
+    const task = (status: "pending" | "processing" | "completed" | "failed") => ({
+      id: randomUUID(),
+      type: "report.generate",
+      status,
+      user_id: user.id,
+      payload: null,
+      result: null,
+      created_at: ts,
+      updated_at: ts,
+      completed_at: null,
+    });
+    // Many finished tasks, one pending: one slot is left.
+    const rows = [
+      ...Array.from({ length: 30 }, (_, i) => task(i % 3 ? "completed" : "failed")),
+      task("pending"),
+    ];
+    await db().insertInto("task").values(rows).execute();
+    expect(await openTaskCount(db(), user.id)).toBe(1);
+    expect((await post(user.cookie)).status).toBe(202);
+    expect((await post(user.cookie)).status).toBe(429);
+    expect(await openCount(user.id)).toBe(2);
+
+    // Deleting the pending one frees its slot.
+    await db().deleteFrom("task").where("id", "=", rows.at(-1)!.id).execute();
+    expect(await openTaskCount(db(), user.id)).toBe(1);
+    expect((await post(user.cookie)).status).toBe(202);
+    expect(await openTaskCount(db(), user.id)).toBe(await openCount(user.id));
+  });
+
+  it("reads counters by primary key, never the user's task rows, when it takes or refuses a task", async () => {
+    process.env.TASK_MAX_OPEN_PER_USER = "1";
+    resetEnvCache();
+    const user = await signedIn(["user"]);
+    for (const expected of [202, 429]) {
+      const { result, plans } = await plansOf(db(), () => post(user.cookie));
+      expect(result.status).toBe(expected);
+      expect(badPlans(plans)).toEqual([]);
+      const reads = plans.filter((p) => /^select/i.test(p.sql) && /from "task"/.test(p.sql));
+      expect(reads).toEqual([]);
+    }
+    const { queries } = await captureQueries(db(), () => openTaskCount(db(), user.id));
+    expect(queries.map((q) => q.sql).join("\n")).toMatch(/from "stat_count"/);
   });
 });

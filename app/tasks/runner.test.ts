@@ -118,6 +118,32 @@ describe("task runner", () => {
     expect(events.filter((e) => e.type === "task-progress" && e.taskId === ok).length).toBeGreaterThan(1);
   });
 
+  it("reports the system's users and tasks by status as counting the tables would", async () => {
+    const runner = runnerWith([]);
+    const { owner } = await ownerWithEvents();
+    const ok = await insertTask({ type: "report.generate", userId: owner.id, payload: { durationMs: 0 } });
+    runner.dispatch(ok);
+    await runner.idle();
+    const report = JSON.parse((await row(ok)).result!);
+    // From the maintained counters, equal to what counting the tables gives.
+    const users = await db()
+      .selectFrom("user")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    const byStatus = await db()
+      .selectFrom("task")
+      .select(["status", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("id", "!=", ok)
+      .groupBy("status")
+      .execute();
+    const expected = { pending: 0, processing: 0, completed: 0, failed: 0 } as Record<string, number>;
+    for (const r of byStatus) expected[r.status] = Number(r.n);
+    // The report is taken while its own task is still processing.
+    expected.processing! += 1;
+    expect(report.users).toBe(Number(users.n));
+    expect(report.tasks).toEqual(expected);
+  });
+
   it("fails a task whose work throws, without leaking the error text", async () => {
     const broken = defineTask({
       type: "test.broken",

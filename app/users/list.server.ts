@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { z } from "zod";
+import { counterTotals } from "../../db/counted";
 import {
   cappedCount,
   cursorValue,
@@ -114,7 +115,30 @@ export type UserPage = {
   totalCapped: boolean;
 } & Omit<KeysetPage<UserRow>, "rows">;
 
-/** One page of users matching the filters, with their roles, and a capped count. */
+/**
+ * The exact total from the maintained counters (decision 010) when the filters are ones they
+ * count: none, the status alone or the verified flag alone. Null for any other combination,
+ * which is counted up to TOTAL_CAP. Counting even 1,001 index entries grew the unfiltered page
+ * with the data (docs/decisions/023-list-paths.md); three primary-key reads do not.
+ */
+function countedTotal(q: UserListQuery): Promise<{ count: number; capped: boolean }> | null {
+  if (q.q || q.role || (q.status && q.verified)) return null;
+  return counterTotals(db(), "", ["users.total", "users.disabled", "users.verified"]).then((c) => {
+    const all = c["users.total"];
+    const count = q.status
+      ? q.status === "disabled"
+        ? c["users.disabled"]
+        : all - c["users.disabled"]
+      : q.verified
+        ? q.verified === "yes"
+          ? c["users.verified"]
+          : all - c["users.verified"]
+        : all;
+    return { count, capped: false };
+  });
+}
+
+/** One page of users matching the filters, with their roles, and a count (exact or capped). */
 export async function listUsers(q: UserListQuery): Promise<UserPage> {
   let base = db().selectFrom("user");
   if (q.q) {
@@ -190,7 +214,7 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
             ),
           TOTAL_CAP,
         )
-      : cappedCount(db(), pairs.select("user.id"), TOTAL_CAP);
+      : (countedTotal(q) ?? cappedCount(db(), pairs.select("user.id"), TOTAL_CAP));
   }
   const [total, page] = await Promise.all([
     counting,

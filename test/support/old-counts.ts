@@ -72,6 +72,14 @@ export async function oldCounts(db: Kysely<Database>): Promise<Record<string, nu
     .groupBy(day)
     .execute();
   for (const r of signIns) put("", r.day, "signins.day", r.n);
+
+  // The access page's members per role (018_list_paths), scoped by the role's id.
+  const roleMembers = await db
+    .selectFrom("user_role")
+    .select(["role_id", (eb) => eb.fn.countAll<number>().as("n")])
+    .groupBy("role_id")
+    .execute();
+  for (const r of roleMembers) put(r.role_id, "", "roles.members", r.n);
   return out;
 }
 
