@@ -24,8 +24,40 @@ export type CountedTable = {
 };
 
 const LOGIN = "auth.login.succeeded";
+/** A team's members (scope: the team's id). */
+export const TEAM_MEMBERS = "team.members";
+/** A broadcast's notifications that were read (scope: the broadcast's id). */
+export const BROADCAST_READS = "broadcast.reads";
 
-export const COUNTED: CountedTable[] = [
+/**
+ * Migration 012 (docs/decisions/016-maintained-counts.md), which installs and backfills exactly
+ * these: the teams list's and a team page's member counts, and the broadcast history's read
+ * counts, one counter per team or broadcast (scope = its id, a UUID like a user's, so no scope is
+ * shared). "team." is not a prefix of "teams.total", nor the other way round.
+ */
+export const COUNTED_012: CountedTable[] = [
+  {
+    table: "team_member",
+    prefix: "team.",
+    columns: ["team_id"],
+    keys: [{ scope: (r) => `${r}.team_id`, name: () => `'${TEAM_MEMBERS}'` }],
+  },
+  {
+    table: "notification",
+    prefix: "broadcast.",
+    columns: ["broadcast_id", "read_at"],
+    keys: [
+      {
+        scope: (r) => `${r}.broadcast_id`,
+        name: () => `'${BROADCAST_READS}'`,
+        when: (r) => `${r}.broadcast_id is not null and ${r}.read_at is not null`,
+      },
+    ],
+  },
+];
+
+/** What migration 009 installed and backfilled. */
+export const COUNTED_009: CountedTable[] = [
   {
     table: "user",
     prefix: "users.",
@@ -62,3 +94,6 @@ export const COUNTED: CountedTable[] = [
     keys: [{ name: () => "'signins.day'", day: "created_at", when: (r) => `${r}.action = '${LOGIN}'` }],
   },
 ];
+
+/** Every counted table: what the triggers of migrations 009 and 012 keep, and writeUncounted recounts. */
+export const COUNTED: CountedTable[] = [...COUNTED_009, ...COUNTED_012];

@@ -11,6 +11,7 @@ import * as m008 from "./migrations/008_public_mail_delivery";
 import * as m009 from "./migrations/009_aggregates";
 import * as m010 from "./migrations/010_search";
 import * as m011 from "./migrations/011_list_indexes";
+import * as m012 from "./migrations/012_maintained_counts";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   "009_aggregates": m009,
   "010_search": m010,
   "011_list_indexes": m011,
+  "012_maintained_counts": m012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

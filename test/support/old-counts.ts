@@ -72,6 +72,22 @@ export async function oldCounts(db: Kysely<Database>): Promise<Record<string, nu
     .groupBy(day)
     .execute();
   for (const r of signIns) put("", r.day, "signins.day", r.n);
+
+  // Migration 012: members per team, read notifications per broadcast.
+  const members = await db
+    .selectFrom("team_member")
+    .select(["team_id", (eb) => eb.fn.countAll<number>().as("n")])
+    .groupBy("team_id")
+    .execute();
+  for (const r of members) put(r.team_id, "", "team.members", r.n);
+  const reads = await db
+    .selectFrom("notification")
+    .select(["broadcast_id", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("broadcast_id", "is not", null)
+    .where("read_at", "is not", null)
+    .groupBy("broadcast_id")
+    .execute();
+  for (const r of reads) put(r.broadcast_id!, "", "broadcast.reads", r.n);
   return out;
 }
 
