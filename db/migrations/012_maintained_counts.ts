@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { dialectOf } from "../connection";
 import { dropCountTriggers, installCountTriggers, recount, STAT_TABLE } from "../counted";
-import { COUNTED_012 } from "../counted-tables";
+import { COUNTED, COUNTED_009, COUNTED_012 } from "../counted-tables";
 
 // The team and broadcast pages at a cost independent of data size
 // (docs/decisions/016-maintained-counts.md):
@@ -79,18 +79,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   const pg = dialectOf(db) === "postgres";
-  await db.schema.dropIndex(NAME_INDEX).ifExists().execute();
-  if (pg) {
-    await sql`drop trigger if exists team_member_name_row on team_member`.execute(db);
-    await sql`drop trigger if exists team_member_name_rename on "user"`.execute(db);
-    await sql`drop function if exists team_member_name_row()`.execute(db);
-    await sql`drop function if exists team_member_name_rename()`.execute(db);
-  } else {
-    for (const name of ["team_member_name_insert", "team_member_name_move", "team_member_name_rename"])
-      await sql.raw(`drop trigger if exists ${name}`).execute(db);
-  }
-  await db.schema.alterTable("team_member").dropColumn("member_name").execute();
-  await dropCountTriggers(db, COUNTED_012);
-  for (const spec of COUNTED_012)
-    await sql`delete from ${sql.table(STAT_TABLE)} where name like ${`${spec.prefix}%`}`.execute(db);
+  const body = async (trx: Kysely<unknown>) => {
+    await trx.schema.dropIndex(NAME_INDEX).ifExists().execute();
+    if (pg) {
+      await sql`drop trigger if exists team_member_name_row on team_member`.execute(trx);
+      await sql`drop trigger if exists team_member_name_rename on "user"`.execute(trx);
+      await sql`drop function if exists team_member_name_row()`.execute(trx);
+      await sql`drop function if exists team_member_name_rename()`.execute(trx);
+    } else {
+      for (const name of ["team_member_name_insert", "team_member_name_move", "team_member_name_rename"])
+        await sql.raw(`drop trigger if exists ${name}`).execute(trx);
+    }
+    // SQLite's DROP COLUMN re-parses every trigger and rejects the counters' `insert … as c`
+    // upsert, so all of them step aside meanwhile and 009's come back (same transaction).
+    await dropCountTriggers(trx, pg ? COUNTED_012 : COUNTED);
+    await trx.schema.alterTable("team_member").dropColumn("member_name").execute();
+    if (!pg) await installCountTriggers(trx, COUNTED_009);
+    for (const spec of COUNTED_012)
+      await sql`delete from ${sql.table(STAT_TABLE)} where name like ${`${spec.prefix}%`}`.execute(trx);
+  };
+  if (pg) await body(db);
+  else await db.transaction().execute(body);
 }
