@@ -24,6 +24,10 @@ export type CountedTable = {
 };
 
 const LOGIN = "auth.login.succeeded";
+/** A team's members (scope: the team's id). */
+export const TEAM_MEMBERS = "team.members";
+/** A broadcast's notifications that were read (scope: the broadcast's id). */
+export const BROADCAST_READS = "broadcast.reads";
 
 /**
  * How many people hold each role (the access page), scoped by the role's id: the counter goes
@@ -36,7 +40,35 @@ export const ROLE_MEMBERS: CountedTable = {
   keys: [{ scope: (r) => `${r}.role_id`, name: () => "'roles.members'" }],
 };
 
-export const COUNTED: CountedTable[] = [
+/**
+ * Migration 012 (docs/decisions/016-maintained-counts.md), which installs and backfills exactly
+ * these: the teams list's and a team page's member counts, and the broadcast history's read
+ * counts, one counter per team or broadcast (scope = its id, a UUID like a user's, so no scope is
+ * shared). "team." is not a prefix of "teams.total", nor the other way round.
+ */
+export const COUNTED_012: CountedTable[] = [
+  {
+    table: "team_member",
+    prefix: "team.",
+    columns: ["team_id"],
+    keys: [{ scope: (r) => `${r}.team_id`, name: () => `'${TEAM_MEMBERS}'` }],
+  },
+  {
+    table: "notification",
+    prefix: "broadcast.",
+    columns: ["broadcast_id", "read_at"],
+    keys: [
+      {
+        scope: (r) => `${r}.broadcast_id`,
+        name: () => `'${BROADCAST_READS}'`,
+        when: (r) => `${r}.broadcast_id is not null and ${r}.read_at is not null`,
+      },
+    ],
+  },
+];
+
+/** What migration 009 installed and backfilled. */
+export const COUNTED_009: CountedTable[] = [
   {
     table: "user",
     prefix: "users.",
@@ -72,5 +104,7 @@ export const COUNTED: CountedTable[] = [
     columns: ["action", "created_at"],
     keys: [{ name: () => "'signins.day'", day: "created_at", when: (r) => `${r}.action = '${LOGIN}'` }],
   },
-  ROLE_MEMBERS,
 ];
+
+/** Every counted table: what the triggers of migrations 009, 012 and 018 keep, and writeUncounted recounts. */
+export const COUNTED: CountedTable[] = [...COUNTED_009, ...COUNTED_012, ROLE_MEMBERS];

@@ -11,6 +11,7 @@ import * as m008 from "./migrations/008_public_mail_delivery";
 import * as m009 from "./migrations/009_aggregates";
 import * as m010 from "./migrations/010_search";
 import * as m011 from "./migrations/011_list_indexes";
+import * as m012 from "./migrations/012_maintained_counts";
 import * as m013 from "./migrations/013_two_factor";
 import * as m014 from "./migrations/014_passkeys";
 import * as m015 from "./migrations/015_oidc";
@@ -31,10 +32,11 @@ const migrations: Record<string, Migration> = {
   "009_aggregates": m009,
   "010_search": m010,
   "011_list_indexes": m011,
-  "016_impersonation": m016,
+  "012_maintained_counts": m012,
   "013_two_factor": m013,
-  "015_oidc": m015,
   "014_passkeys": m014,
+  "015_oidc": m015,
+  "016_impersonation": m016,
   "017_api_tokens": m017,
   "018_list_paths": m018,
 };

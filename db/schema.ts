@@ -104,6 +104,8 @@ export interface TeamMemberTable {
   user_id: string;
   team_role: "lead" | "member";
   created_at: string;
+  /** The member's user.name, kept by triggers (migration 012) for the team's members-by-name index. */
+  member_name: Generated<string>;
 }
 
 export interface SystemSettingTable {

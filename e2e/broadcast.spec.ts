@@ -171,3 +171,33 @@ for (const viewport of ["desktop", "phone"] as const) {
     });
   }
 }
+
+test("the teams to send to are fetched once Teams is picked, and a team's name is in the confirmation", async ({
+  login,
+  page,
+}) => {
+  const db = createDb(`file:${E2E_DB}`);
+  const name = `Broadcast crew ${Date.now()}`;
+  try {
+    const ts = new Date().toISOString();
+    await db
+      .insertInto("team")
+      .values({ id: crypto.randomUUID(), name, description: "", created_at: ts, updated_at: ts })
+      .execute();
+  } finally {
+    await db.destroy();
+  }
+  await login(E2E_ADMIN);
+  await page.goto("/dashboard/broadcast");
+  await expect(page.getByRole("checkbox", { name })).toHaveCount(0);
+  await page.getByLabel("Title").fill("Crew notice");
+  await page.getByLabel("Message").fill("Hello crew");
+  await page.getByRole("radio", { name: "Teams" }).check();
+  await page.getByRole("checkbox", { name }).check();
+  await page.getByRole("button", { name: "Send notice" }).click();
+  const confirm = page.getByRole("alertdialog", {
+    name: new RegExp(`^Send to the team ${name} \\(0 people\\)\\?$`),
+  });
+  await expect(confirm).toBeVisible();
+  await page.keyboard.press("Escape");
+});

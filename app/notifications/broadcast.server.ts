@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { BROADCAST_READS } from "../../db/counted-tables";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
@@ -84,11 +85,20 @@ export async function sendBroadcast(actor: SessionUser, input: BroadcastInput, o
   return { id, recipients: recipients.length };
 }
 
-/** History for the broadcast page, with how many recipients have read each notice. */
+/**
+ * History for the broadcast page, with how many recipients have read each notice: a counter per
+ * notice that the triggers keep (migration 012, docs/decisions/016), not a count of its notifications.
+ */
 export async function broadcastHistory(limit = 50) {
   const rows = await db()
     .selectFrom("broadcast")
     .leftJoin("user", "user.id", "broadcast.created_by")
+    .leftJoin("stat_count as reads", (join) =>
+      join
+        .onRef("reads.scope", "=", "broadcast.id")
+        .on("reads.day", "=", "")
+        .on("reads.name", "=", BROADCAST_READS),
+    )
     .select([
       "broadcast.id",
       "broadcast.title",
@@ -100,25 +110,16 @@ export async function broadcastHistory(limit = 50) {
       "broadcast.emails_failed",
       "broadcast.created_at",
       "user.name as sender",
+      "reads.n as reads",
     ])
     .orderBy("broadcast.created_at", "desc")
     .limit(limit)
     .execute();
-  const ids = rows.map((r) => r.id);
-  const reads = ids.length
-    ? await db()
-        .selectFrom("notification")
-        .select(["broadcast_id", (eb) => eb.fn.countAll<number>().as("count")])
-        .where("broadcast_id", "in", ids)
-        .where("read_at", "is not", null)
-        .groupBy("broadcast_id")
-        .execute()
-    : [];
   return Promise.all(
     rows.map(async (r) => ({
       ...r,
       audience: await describeAudience(JSON.parse(r.audience) as Audience),
-      reads: Number(reads.find((x) => x.broadcast_id === r.id)?.count ?? 0),
+      reads: Number(r.reads ?? 0),
     })),
   );
 }

@@ -21,10 +21,12 @@ import { attemptLogin } from "../auth/login.server";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { recordMail } from "../mail/mail-log.server";
+import { broadcastHistory, sendBroadcast } from "../notifications/broadcast.server";
+import { markAllRead, markRead } from "../notifications/inbox.server";
 import { loader } from "../routes/dashboard-home";
 import { completeTask } from "../tasks/completion.server";
 import { claimTask, insertTask } from "../tasks/repository.server";
-import { createTeam, deleteTeam } from "../teams/teams.server";
+import { createTeam, deleteTeam, getTeam, listTeams, removeMember, setMember } from "../teams/teams.server";
 import { deleteUser, setUserStatus } from "../users/users.server";
 
 beforeAll(setupDatabase);
@@ -35,18 +37,36 @@ const origin = { request: new Request(`${ORIGIN}/test`), context: context() };
 const STATUSES = ["pending", "processing", "completed", "failed"] as const;
 const MAIL = ["sent", "failed", "outbox"] as const;
 
-/** Everything the triggers keep equals a full COUNT(*), and no deleted user's or role's counters are left. */
+/**
+ * Everything the triggers keep equals a full COUNT(*), and no deleted user's, role's, team's or
+ * broadcast's counters are left.
+ */
 async function expectCountersMatch(step: unknown) {
-  expect(await keptCounts(db()), JSON.stringify(step)).toEqual(await oldCounts(db()));
+  const kept = await keptCounts(db());
+  expect(kept, JSON.stringify(step)).toEqual(await oldCounts(db()));
+  for (const key of Object.keys(kept)) {
+    const name = key.split("|")[2]!;
+    if (name === "team.members" || name === "broadcast.reads") seen.add(name);
+  }
   const orphans = await db()
     .selectFrom("stat_count")
-    .select("scope")
+    .select(["scope", "name"])
     .where("scope", "!=", "")
     .where("scope", "not in", db().selectFrom("user").select("id"))
     // A role's member count is scoped by the role (018_list_paths).
     .where("scope", "not in", db().selectFrom("role").select("id"))
+    .where("scope", "not in", db().selectFrom("team").select("id"))
+    .where("scope", "not in", db().selectFrom("broadcast").select("id"))
     .execute();
   expect(orphans, JSON.stringify(step)).toEqual([]);
+  // A member's copied name (team_member_team_name_idx) is their name.
+  const stale = await db()
+    .selectFrom("team_member")
+    .innerJoin("user", "user.id", "team_member.user_id")
+    .select("user.id")
+    .whereRef("team_member.member_name", "!=", "user.name")
+    .execute();
+  expect(stale, JSON.stringify(step)).toEqual([]);
 }
 
 type Overview = {
@@ -87,6 +107,14 @@ async function expectDashboardMatches(superAdmin: string, plain: { id: string; c
   const mine = await show(plain.cookie);
   expect(mine.tasks).toEqual(group(`${plain.id}||tasks.status.`));
   expect(mine.chart.tasks).toEqual(days.map((d) => get(`${plain.id}|${d}|tasks.created`)));
+
+  // The teams list, a team's page and the broadcast history read the same counts (migration 012).
+  const { teams, total } = await listTeams();
+  expect(total).toBe(get("||teams.total"));
+  expect(teams.map((t) => t.members)).toEqual(teams.map((t) => get(`${t.id}||team.members`)));
+  for (const t of teams.slice(0, 3)) expect((await getTeam(t.id))?.memberCount).toBe(t.members);
+  const history = await broadcastHistory();
+  expect(history.map((b) => b.reads)).toEqual(history.map((b) => get(`${b.id}||broadcast.reads`)));
 }
 
 const idx = fc.nat({ max: 1000 });
@@ -106,6 +134,7 @@ const op = fc.oneof(
   fc.record({ k: fc.constant("status"), u: idx, disabled: fc.boolean() }),
   fc.record({ k: fc.constant("verify"), u: idx, verified: fc.boolean() }),
   fc.record({ k: fc.constant("deleteUser"), u: idx }),
+  fc.record({ k: fc.constant("rename"), u: idx, name: fc.constantFrom("Zoe", "Adam", "Mia") }),
   fc.record({ k: fc.constant("team") }),
   fc.record({ k: fc.constant("deleteTeam"), t: idx }),
   { weight: 4, arbitrary: fc.record({ k: fc.constant("task"), u: idx, days, minutes }) },
@@ -122,15 +151,29 @@ const op = fc.oneof(
   fc.record({ k: fc.constant("mail"), status: fc.constantFrom(...MAIL) }),
   fc.record({ k: fc.constant("mailStatus"), status: fc.constantFrom(...MAIL) }),
   fc.record({ k: fc.constant("mailDelete") }),
+  // Migration 012's counters: members per team, reads per broadcast.
+  { weight: 3, arbitrary: fc.record({ k: fc.constant("addMember"), t: idx, u: idx, lead: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant("removeMember"), t: idx, u: idx }) },
+  fc.record({ k: fc.constant("bulkMembers"), t: idx, u: idx, n: fc.integer({ min: 1, max: 6 }) }),
+  fc.record({ k: fc.constant("moveMembers"), t: idx, to: idx }),
+  fc.record({ k: fc.constant("broadcast"), t: idx, toTeam: fc.boolean() }),
+  { weight: 3, arbitrary: fc.record({ k: fc.constant("read"), n: idx }) },
+  fc.record({ k: fc.constant("readAll"), u: idx }),
+  fc.record({ k: fc.constant("unread"), n: idx }),
+  fc.record({ k: fc.constant("moveNotification"), n: idx, b: idx }),
+  fc.record({ k: fc.constant("deleteNotification"), n: idx }),
+  fc.record({ k: fc.constant("deleteBroadcast"), b: idx }),
 );
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
 
 let actor: SessionUser;
+/** Migration 012's counter names the steps made non-zero at least once. */
+const seen = new Set<string>();
 /** Users the steps may own tasks for but never disable, unverify or delete (the dashboard's viewers). */
 const keep = new Set<string>();
 let ip = 0;
 
-async function ids(table: "user" | "team" | "task") {
+async function ids(table: "user" | "team" | "task" | "broadcast" | "notification") {
   let q = db().selectFrom(table).select("id").orderBy("id");
   if (table === "user") q = q.where("id", "!=", actor.id).where("email", "like", "%@example.test");
   return (await q.execute()).map((r) => r.id);
@@ -164,6 +207,10 @@ async function apply(o: Op) {
           .where("id", "=", id)
           .execute()
       );
+    }
+    case "rename": {
+      const id = nth(users, o.u);
+      return id && db().updateTable("user").set({ name: o.name }).where("id", "=", id).execute();
     }
     case "deleteUser": {
       const id = nth(changeable, o.u);
@@ -273,6 +320,101 @@ async function apply(o: Op) {
         .deleteFrom("mail_log")
         .where("id", "=", db().selectFrom("mail_log").select("id").orderBy("id").limit(1))
         .execute();
+    case "addMember": {
+      const teamId = nth(await ids("team"), o.t);
+      const userId = nth(users, o.u);
+      // A member already in the team changes role: counted once either way.
+      return (
+        teamId && userId && setMember(actor, { teamId, userId, teamRole: o.lead ? "lead" : "member" }, origin)
+      );
+    }
+    case "removeMember": {
+      const row = await db()
+        .selectFrom("team_member")
+        .select(["team_id", "user_id"])
+        .orderBy("team_id")
+        .orderBy("user_id")
+        .offset(o.t % 50)
+        .limit(1)
+        .executeTakeFirst();
+      return row && removeMember(actor, { teamId: row.team_id, userId: row.user_id }, origin);
+    }
+    case "bulkMembers": {
+      const teamId = nth(await ids("team"), o.t);
+      if (!teamId) return;
+      const taken = new Set(
+        (await db().selectFrom("team_member").select("user_id").where("team_id", "=", teamId).execute()).map(
+          (r) => r.user_id,
+        ),
+      );
+      const rows = [...users.slice(o.u % Math.max(1, users.length)), ...users]
+        .filter((id, i, all) => !taken.has(id) && all.indexOf(id) === i)
+        .slice(0, o.n)
+        .map((userId) => ({
+          team_id: teamId,
+          user_id: userId,
+          team_role: "member" as const,
+          created_at: ago(0),
+        }));
+      return rows.length && db().insertInto("team_member").values(rows).execute();
+    }
+    case "moveMembers": {
+      // Raw SQL moving memberships between teams: the update trigger on team_id.
+      const teams = await ids("team");
+      const [from, to] = [nth(teams, o.t), nth(teams, o.to)];
+      if (!from || !to || from === to) return;
+      return db()
+        .updateTable("team_member")
+        .set({ team_id: to })
+        .where("team_id", "=", from)
+        .where(
+          "user_id",
+          "not in",
+          db().selectFrom("team_member").select("user_id").where("team_id", "=", to),
+        )
+        .execute();
+    }
+    case "broadcast": {
+      const teamId = nth(await ids("team"), o.t);
+      const audience =
+        o.toTeam && teamId ? { kind: "teams" as const, ids: [teamId] } : { kind: "all" as const };
+      const input = { title: "T", message: "M", level: "info" as const, link: null, audience, email: false };
+      return sendBroadcast(actor, input, origin);
+    }
+    case "read": {
+      const row = await db()
+        .selectFrom("notification")
+        .select(["id", "user_id"])
+        .where("read_at", "is", null)
+        .orderBy("id")
+        .offset(o.n % 20)
+        .limit(1)
+        .executeTakeFirst();
+      return row && markRead(row.user_id, row.id);
+    }
+    case "readAll": {
+      const userId = nth([actor.id, ...users], o.u);
+      return userId && markAllRead(userId);
+    }
+    case "unread": {
+      const id = nth(await ids("notification"), o.n);
+      return id && db().updateTable("notification").set({ read_at: null }).where("id", "=", id).execute();
+    }
+    case "moveNotification": {
+      // Raw SQL: a notification changes broadcast (or loses it), read or not.
+      const id = nth(await ids("notification"), o.n);
+      const to = o.b % 5 === 0 ? null : (nth(await ids("broadcast"), o.b) ?? null);
+      return id && db().updateTable("notification").set({ broadcast_id: to }).where("id", "=", id).execute();
+    }
+    case "deleteNotification": {
+      const id = nth(await ids("notification"), o.n);
+      return id && db().deleteFrom("notification").where("id", "=", id).execute();
+    }
+    case "deleteBroadcast": {
+      // No product code deletes a notice; its notifications cascade.
+      const id = nth(await ids("broadcast"), o.b);
+      return id && db().deleteFrom("broadcast").where("id", "=", id).execute();
+    }
   }
 }
 
@@ -309,6 +451,7 @@ describe("maintained counters", () => {
       { numRuns: 12 },
     );
     expect(steps).toBeGreaterThan(100);
+    expect([...seen].sort()).toEqual(["broadcast.reads", "team.members"]);
   }, 180_000);
 
   it("stay exact with concurrent writers on two instances (each its own connection pool)", async () => {

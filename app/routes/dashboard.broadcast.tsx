@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { requirePermission } from "../access/guard.server";
 import { handleAction } from "../access/intents.server";
@@ -51,9 +51,11 @@ export async function loader(args: Route.LoaderArgs) {
         }),
       )
     : null;
+  // The teams to choose from only when the composer asks (`?teams`, once "Teams" is picked): a view
+  // of the page does not carry every team (docs/decisions/016-maintained-counts.md).
   const [grants, teams, history, audienceSize] = await Promise.all([
     roleGrants(),
-    db().selectFrom("team").select(["id", "name"]).orderBy("name").execute(),
+    params.has("teams") ? db().selectFrom("team").select(["id", "name"]).orderBy("name").execute() : null,
     broadcastHistory(),
     asked?.success ? countAudience(asked.data) : null,
   ]);
@@ -113,7 +115,7 @@ export default function Broadcast({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <h1 className="text-2xl font-semibold">Broadcast</h1>
-      <Composer roles={loaderData.roles} teams={loaderData.teams} />
+      <Composer roles={loaderData.roles} />
       <Card title="History">
         <Table caption="Broadcasts sent">
           <TableHead>
@@ -156,7 +158,7 @@ export default function Broadcast({ loaderData }: Route.ComponentProps) {
 
 type Choice = { id: string; label: string };
 
-function Composer({ roles, teams }: { roles: Choice[]; teams: { id: string; name: string }[] }) {
+function Composer({ roles }: { roles: Choice[] }) {
   const [form, fields] = useAppForm({
     schema: broadcastFormSchema,
     id: "broadcast",
@@ -168,6 +170,16 @@ function Composer({ roles, teams }: { roles: Choice[]; teams: { id: string; name
   const [confirming, setConfirming] = useState(false);
   const [asked, setAsked] = useState<{ query: string; name: string; email: boolean } | null>(null);
   const kind = (fields.audience.value as string | undefined) ?? "all";
+  // The teams are fetched once "Teams" is picked.
+  const teamChoices = useFetcher<typeof loader>();
+  const loadTeams = teamChoices.load;
+  const teamsAsked = useRef(false);
+  useEffect(() => {
+    if (kind !== "teams" || teamsAsked.current) return;
+    teamsAsked.current = true;
+    loadTeams("/dashboard/broadcast?teams");
+  }, [kind, loadTeams]);
+  const teams = teamChoices.data?.teams ?? [];
 
   /** Opens the confirmation once the fields are valid; otherwise conform shows what is wrong. */
   function review(event: React.MouseEvent) {
@@ -280,7 +292,11 @@ function Composer({ roles, teams }: { roles: Choice[]; teams: { id: string; name
           ) : null}
           {kind === "teams" ? (
             <div className="mt-2 flex flex-wrap gap-3 text-sm">
-              {teams.length === 0 ? <span>No teams yet.</span> : null}
+              {!teamChoices.data ? (
+                <span role="status">Loading teams…</span>
+              ) : teams.length === 0 ? (
+                <span>No teams yet.</span>
+              ) : null}
               {teams.map((t) => (
                 <label key={t.id} className="flex items-center gap-1">
                   <input

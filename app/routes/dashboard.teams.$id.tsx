@@ -121,9 +121,8 @@ export function action(args: Route.ActionArgs) {
 type Team = Route.ComponentProps["loaderData"]["team"];
 type Member = Team["members"][number];
 
-/** "12", or "1,000+" past the count's cap. */
-const countText = (c: { count: number; capped: boolean }) =>
-  `${c.count.toLocaleString("en-GB")}${c.capped ? "+" : ""}`;
+/** "1,234": the exact count the triggers keep (migration 012). */
+const countText = (n: number) => n.toLocaleString("en-GB");
 
 const ROLE_LABEL: Record<TeamRole, string> = { lead: "Lead", member: "Member" };
 const linkClass =
@@ -167,7 +166,7 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
             noun="members"
             start={team.membersPage.start}
             shown={team.members.length}
-            total={team.memberCount}
+            total={{ count: team.memberCount, capped: false }}
             prev={team.membersPage.prev}
             next={team.membersPage.next}
           />
@@ -344,8 +343,8 @@ function TeamDetails({ team }: { team: Team }) {
 
 function DeleteTeam({ team }: { team: Team }) {
   const deleting = useIsPending({ intent: "delete" });
-  const count = team.memberCount.count;
-  const people = countText(team.memberCount);
+  const count = team.memberCount;
+  const people = countText(count);
   return (
     <Card title="Delete this team">
       <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
@@ -362,7 +361,7 @@ function DeleteTeam({ team }: { team: Team }) {
         description={
           count === 0
             ? "The team has no members. This cannot be undone."
-            : `${people} ${count === 1 && !team.memberCount.capped ? "person loses" : "people lose"} their membership; their accounts stay. This cannot be undone.`
+            : `${people} ${count === 1 ? "person loses" : "people lose"} their membership; their accounts stay. This cannot be undone.`
         }
         actionLabel="Delete team"
         confirmText={count > 0 ? team.name : undefined}

@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { handleIntents } from "../access/intents.server";
@@ -8,6 +9,7 @@ import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
+import { Pagination } from "../components/ui/pagination";
 import {
   Table,
   TableBody,
@@ -23,9 +25,16 @@ import { teamSchema } from "../teams/team-schemas";
 import { createTeam, listTeams } from "../teams/teams.server";
 import type { Route } from "./+types/dashboard.teams";
 
+// The list's keyset cursors (db/keyset.ts); a bad one opens the first page.
+const pageRequest = z.object({
+  after: z.string().max(2000).optional().catch(undefined),
+  before: z.string().max(2000).optional().catch(undefined),
+});
+
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "team.read");
-  return { teams: await listTeams(), mayWrite: can(user, "team.write") };
+  const page = pageRequest.parse(Object.fromEntries(new URL(args.request.url).searchParams));
+  return { ...(await listTeams(page)), mayWrite: can(user, "team.write") };
 }
 
 // A 429's Retry-After reaches the browser only through this export.
@@ -50,7 +59,7 @@ export const action = (args: Route.ActionArgs) =>
   );
 
 export default function Teams({ loaderData }: Route.ComponentProps) {
-  const { teams, mayWrite } = loaderData;
+  const { teams, page, total, mayWrite } = loaderData;
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <h1 className="text-2xl font-semibold">Teams</h1>
@@ -75,15 +84,23 @@ export default function Teams({ loaderData }: Route.ComponentProps) {
                   </Link>
                 </TableCell>
                 <TableCell>{t.description || "—"}</TableCell>
-                <TableCell align="right">
-                  {t.members.toLocaleString("en-GB")}
-                  {t.membersCapped ? "+" : ""}
-                </TableCell>
+                <TableCell align="right">{t.members.toLocaleString("en-GB")}</TableCell>
               </TableRow>
             ))
           )}
         </TableBody>
       </Table>
+      {page.prev || page.next ? (
+        <Pagination
+          label="Teams pages"
+          noun="teams"
+          start={page.start}
+          shown={teams.length}
+          total={{ count: total, capped: false }}
+          prev={page.prev}
+          next={page.next}
+        />
+      ) : null}
       {mayWrite ? <CreateTeam /> : null}
     </div>
   );

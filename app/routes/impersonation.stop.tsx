@@ -2,7 +2,11 @@ import { redirect } from "react-router";
 import { handleAction } from "../access/intents.server";
 import { stopImpersonation } from "../auth/impersonation.server";
 import { redirectWithToast } from "../http/form.server";
+import { passRetryAfter } from "../http/responses";
 import type { Route } from "./+types/impersonation.stop";
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 // The banner's "Stop" (app/components/impersonation-banner.tsx). Outside /dashboard on purpose:
 // it must work whatever the account viewed as may open.

@@ -3,11 +3,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { badPlans, plansOf } from "../../test/support/plans";
 import { db, now } from "../db.server";
+import { loader as listLoader } from "../routes/dashboard.teams";
 import { loader } from "../routes/dashboard.teams.$id";
-import { getTeam, listTeams, MEMBER_COUNT_CAP } from "./teams.server";
+import { getTeam, listTeams } from "./teams.server";
 
 // A team may hold everyone: its members come a page at a time by name (ties by id), walked both
-// ways in the full order, with a capped count; the teams list counts members the same capped way.
+// ways in the full order, with the exact count the triggers keep (migration 012); the teams list
+// is paged the same way and reads the same counters.
+
+const MEMBERS = 1020;
 
 let big = "";
 let small = "";
@@ -25,7 +29,7 @@ beforeAll(async () => {
   await setupDatabase();
   big = await team("Everyone");
   small = await team("Few");
-  const users = Array.from({ length: MEMBER_COUNT_CAP + 20 }, (_, i) => ({
+  const users = Array.from({ length: MEMBERS }, (_, i) => ({
     id: randomUUID(),
     name: ["Ann", "Bob", "ann", "Cy"][i % 4]!,
     email: `m${i}@members.test`,
@@ -55,7 +59,7 @@ beforeAll(async () => {
 });
 
 describe("team members", () => {
-  it("walk forward and back by name in the full order, with a capped count", async () => {
+  it("walk forward and back by name in the full order, with the exact count", async () => {
     const expected = await db()
       .selectFrom("team_member")
       .innerJoin("user", "user.id", "team_member.user_id")
@@ -66,7 +70,7 @@ describe("team members", () => {
       .execute();
     const pages: string[][] = [];
     let t = (await getTeam(big))!;
-    expect(t.memberCount).toEqual({ count: MEMBER_COUNT_CAP, capped: true });
+    expect(t.memberCount).toBe(MEMBERS);
     pages.push(t.members.map((m) => m.id));
     while (t.membersPage.next && pages.length < 100) {
       t = (await getTeam(big, { after: t.membersPage.next }))!;
@@ -81,12 +85,67 @@ describe("team members", () => {
     expect(back).toEqual(pages);
   });
 
-  it("the teams list counts members up to the cap", async () => {
-    const teams = await listTeams();
-    expect(teams.map((t) => [t.name, t.members, t.membersCapped])).toEqual([
-      ["Everyone", MEMBER_COUNT_CAP, true],
-      ["Few", 3, false],
+  it("the teams list shows each team's exact member count", async () => {
+    const { teams, total } = await listTeams();
+    expect(teams.map((t) => [t.name, t.members])).toEqual([
+      ["Everyone", MEMBERS],
+      ["Few", 3],
     ]);
+    expect(total).toBe(2);
+    expect((await getTeam(small))?.memberCount).toBe(3);
+  });
+
+  it("the teams list walks forward and back by name, 50 a page, with the total", async () => {
+    const names = Array.from({ length: 120 }, (_, i) => `Paged ${String(i).padStart(3, "0")}`);
+    const added = await Promise.all(names.map((n) => team(n)));
+    try {
+      const expected = (await db().selectFrom("team").select("name").orderBy("name").execute()).map(
+        (r) => r.name,
+      );
+      const reader = await signedIn(["manager"]);
+      type Body = {
+        teams: { name: string }[];
+        page: { next: string | null; prev: string | null };
+        total: number;
+      };
+      const open = async (qs = "") =>
+        (await run(() => listLoader(args(request(`/dashboard/teams?${qs}`, { cookie: reader.cookie })))))
+          .body as Body;
+      let page = await open();
+      expect(page.total).toBe(expected.length);
+      const pages = [page.teams.map((t) => t.name)];
+      while (page.page.next && pages.length < 10) {
+        page = await open(`after=${page.page.next}`);
+        pages.push(page.teams.map((t) => t.name));
+      }
+      expect(pages.map((p) => p.length)).toEqual([50, 50, 22]);
+      expect(pages.flat()).toEqual(expected);
+      page = await open(`before=${page.page.prev}`);
+      expect(page.teams.map((t) => t.name)).toEqual(pages[1]);
+      // A tampered cursor opens the first page.
+      expect((await open("after=zzz")).teams.map((t) => t.name)).toEqual(pages[0]);
+    } finally {
+      await db().deleteFrom("team").where("id", "in", added).execute();
+    }
+  });
+
+  it("a member's rename moves them in the team's name order (the copied name follows)", async () => {
+    const first = (await getTeam(small))!.members;
+    const last = first.at(-1)!;
+    await db().updateTable("user").set({ name: "Aaron First" }).where("id", "=", last.id).execute();
+    try {
+      const after = (await getTeam(small))!.members;
+      expect(after[0]).toMatchObject({ id: last.id, name: "Aaron First" });
+      const stale = await db()
+        .selectFrom("team_member")
+        .innerJoin("user", "user.id", "team_member.user_id")
+        .select("user.id")
+        .whereRef("team_member.member_name", "!=", "user.name")
+        .execute();
+      expect(stale).toEqual([]);
+    } finally {
+      await db().updateTable("user").set({ name: last.name }).where("id", "=", last.id).execute();
+    }
   });
 
   it("a tampered cursor opens the first page", async () => {
@@ -107,14 +166,17 @@ describe("team members", () => {
   it("reads index ranges: the list's counts and a page of members", async () => {
     const list = await plansOf(db(), () => listTeams());
     expect(badPlans(list.plans)).toEqual([]);
-    const bounded = { sortsAllowed: ["team_member", "user"] };
+    // No statement counts members: the counts are stat_count rows (migration 012).
+    for (const { sql } of [...list.plans, ...(await plansOf(db(), () => getTeam(big))).plans])
+      expect(sql).not.toMatch(/count\(/i);
     for (const id of [big, small]) {
-      const { plans, result } = await plansOf(db(), () => getTeam(id), bounded);
-      // A page of a team by name: the engine either walks users by name checking membership (a
-      // large team) or reads the team's range and sorts it (a small one); both read one team.
+      const { plans, result } = await plansOf(db(), () => getTeam(id));
+      // A page of a team by name, large or small: one range of team_member_team_name_idx, no sort.
       expect(badPlans(plans)).toEqual([]);
+      const page = plans.find((p) => p.sql.includes("member_name"))!;
+      expect(page.text).toMatch(/team_member_team_name_idx/);
       if (result?.membersPage.next) {
-        const next = await plansOf(db(), () => getTeam(id, { after: result.membersPage.next! }), bounded);
+        const next = await plansOf(db(), () => getTeam(id, { after: result.membersPage.next! }));
         expect(badPlans(next.plans)).toEqual([]);
       }
     }

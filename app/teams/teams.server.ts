@@ -1,17 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
+import { type ExpressionBuilder, sql } from "kysely";
 import type { z } from "zod";
-import {
-  cappedCount,
-  cursorValue,
-  flip,
-  keysetPage,
-  type Order,
-  type PageRequest,
-  rowsAfter,
-} from "../../db/keyset";
+import { TEAM_MEMBERS } from "../../db/counted-tables";
+import { cursorValue, flip, keysetPage, type Order, type PageRequest, rowsAfter } from "../../db/keyset";
 import { searchText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
+import type { Database } from "../../db/schema";
 import { type AccessSubject, can } from "../access/check";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
@@ -19,81 +13,131 @@ import { db, now } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
 import { MEMBER_SEARCH_LIMIT, type MemberCandidate, type memberSchema, type TeamInput } from "./team-schemas";
 
-/** Shown as "1,000+": counting a team's members never reads more than this many rows. */
-export const MEMBER_COUNT_CAP = 1000;
-
-/**
- * Every team, by name: admins name each one, so there are tens or hundreds, not millions (a
- * bounded list). Each member count reads at most MEMBER_COUNT_CAP + 1 rows of its team's range.
- */
-export async function listTeams() {
-  const rows = await db()
-    .selectFrom("team")
-    .select([
-      "team.id",
-      "team.name",
-      "team.description",
-      (eb) =>
-        eb
-          .selectFrom(
-            eb
-              .selectFrom("team_member")
-              .select(sql`1`.as("one"))
-              .whereRef("team_member.team_id", "=", "team.id")
-              .limit(MEMBER_COUNT_CAP + 1)
-              .as("capped"),
-          )
-          .select((c) => c.fn.countAll<number>().as("n"))
-          .as("members"),
-    ])
-    .orderBy("team.name")
-    .execute();
-  return rows.map((r) => ({
-    ...r,
-    members: Math.min(Number(r.members), MEMBER_COUNT_CAP),
-    membersCapped: Number(r.members) > MEMBER_COUNT_CAP,
-  }));
-}
-
-const MEMBER_PAGE = 50;
-type TeamMember = { id: string; name: string; email: string; team_role: "lead" | "member" };
-const BY_NAME: Order = {
-  column: "user.name",
+const TEAM_PAGE = 50;
+const TEAMS_BY_NAME: Order = {
+  column: "team.name",
   output: "name",
-  id: "user.id",
+  id: "team.id",
   idOutput: "id",
   dir: "asc",
   nullable: false,
 };
 
-/** A team with one page of its members by name (keyset: a team may hold everyone) and a capped count. */
-export async function getTeam(id: string, request: PageRequest = {}) {
-  const team = await db().selectFrom("team").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!team) return null;
-  const inTeam = db()
-    .selectFrom("team_member")
-    .innerJoin("user", "user.id", "team_member.user_id")
-    .where("team_member.team_id", "=", id);
-  const [count, page] = await Promise.all([
-    cappedCount(db(), inTeam.select("team_member.user_id"), MEMBER_COUNT_CAP),
-    keysetPage<TeamMember>(request, {
+/**
+ * A team's member count as the triggers keep it (migration 012, docs/decisions/016): one
+ * primary-key row of stat_count per team, absent (0) for a team without members.
+ */
+function membersOf(eb: ExpressionBuilder<Database, "team">) {
+  return eb.fn
+    .coalesce(
+      eb
+        .selectFrom("stat_count")
+        .select("stat_count.n")
+        .whereRef("stat_count.scope", "=", "team.id")
+        .where("stat_count.day", "=", "")
+        .where("stat_count.name", "=", TEAM_MEMBERS),
+      sql.lit(0),
+    )
+    .as("members");
+}
+
+type TeamRow = { id: string; name: string; description: string; members: number };
+
+/**
+ * One page of the teams, by name (keyset, db/keyset.ts), each with its member count, and how many
+ * teams there are: a page reads its 50 teams and 50 counters, whatever the number of teams or people.
+ */
+export async function listTeams(request: PageRequest = {}) {
+  const [page, total] = await Promise.all([
+    keysetPage<TeamRow>(request, {
       key: "name.asc",
-      size: MEMBER_PAGE,
+      size: TEAM_PAGE,
       value: cursorValue.text,
       nullable: false,
-      positionOf: (m) => ({ value: m.name, id: m.id }),
+      positionOf: (t) => ({ value: t.name, id: t.id }),
       fetch: (after, reverse, limit) =>
         rowsAfter(
           db(),
-          [{ query: inTeam.select(["user.id", "user.name", "user.email", "team_member.team_role"]) }],
-          reverse ? { ...BY_NAME, dir: flip(BY_NAME.dir) } : BY_NAME,
+          [
+            {
+              query: db().selectFrom("team").select(["team.id", "team.name", "team.description", membersOf]),
+            },
+          ],
+          reverse ? { ...TEAMS_BY_NAME, dir: flip(TEAMS_BY_NAME.dir) } : TEAMS_BY_NAME,
           after,
           limit,
         ),
     }),
+    systemTotal("teams.total"),
   ]);
+  const { rows, ...links } = page;
+  return { teams: rows.map((t) => ({ ...t, members: Number(t.members) })), page: links, total };
+}
+
+async function systemTotal(name: string): Promise<number> {
+  const row = await db()
+    .selectFrom("stat_count")
+    .select("n")
+    .where("scope", "=", "")
+    .where("day", "=", "")
+    .where("name", "=", name)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+const MEMBER_PAGE = 50;
+type TeamMember = { id: string; name: string; email: string; team_role: "lead" | "member" };
+// team_member_team_name_idx (team_id, member_name, user_id): a page is one range of the team's
+// entries, whatever its size; member_name is user.name, copied by triggers (migration 012).
+const BY_NAME: Order = {
+  column: "team_member.member_name",
+  output: "name",
+  id: "team_member.user_id",
+  idOutput: "id",
+  dir: "asc",
+  nullable: false,
+};
+
+/** A team with one page of its members by name (keyset: a team may hold everyone) and its member count. */
+export async function getTeam(id: string, request: PageRequest = {}) {
+  const team = await db()
+    .selectFrom("team")
+    .selectAll("team")
+    .select(membersOf)
+    .where("team.id", "=", id)
+    .executeTakeFirst();
+  if (!team) return null;
+  const { members: count, ...fields } = team;
+  const inTeam = db()
+    .selectFrom("team_member")
+    .innerJoin("user", "user.id", "team_member.user_id")
+    .where("team_member.team_id", "=", id);
+  const page = await keysetPage<TeamMember>(request, {
+    key: "name.asc",
+    size: MEMBER_PAGE,
+    value: cursorValue.text,
+    nullable: false,
+    positionOf: (m) => ({ value: m.name, id: m.id }),
+    fetch: (after, reverse, limit) =>
+      rowsAfter(
+        db(),
+        [
+          {
+            query: inTeam.select([
+              "team_member.user_id as id",
+              "team_member.member_name as name",
+              "user.email",
+              "team_member.team_role",
+            ]),
+          },
+        ],
+        reverse ? { ...BY_NAME, dir: flip(BY_NAME.dir) } : BY_NAME,
+        after,
+        limit,
+      ),
+  });
   const { rows: members, ...links } = page;
-  return { ...team, members, memberCount: count, membersPage: links };
+  return { ...fields, members, memberCount: Number(count), membersPage: links };
 }
 
 async function nameTaken(name: string, exceptId?: string) {

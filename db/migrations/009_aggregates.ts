@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { dialectOf } from "../connection";
 import { dropCountTriggers, installCountTriggers, recount, STAT_TABLE } from "../counted";
-import { COUNTED } from "../counted-tables";
+import { COUNTED_009 as COUNTED } from "../counted-tables";
 
 // The overview's numbers as counters (docs/decisions/010-maintained-aggregates.md), so the
 // dashboard reads a few dozen rows whatever the size of the tables.

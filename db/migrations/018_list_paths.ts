@@ -6,8 +6,8 @@ import { ROLE_MEMBERS } from "../counted-tables";
 // Lists and pages whose cost grew with the data (docs/decisions/023-list-paths.md).
 //
 // The access page's "N people" per role: counted by triggers (decision 010) instead of grouping
-// every user_role row on each view. 009 installs every spec of COUNTED on a new database, so
-// this one drops what may be there before installing and recounting.
+// every user_role row on each view. It drops whatever triggers of this spec may be there
+// before installing and recounting, so it can run again safely.
 //
 // The log filtered by action and actor: the action's index range also carries the actor's email
 // and id, so a common actor text is tested on index entries while walking the action newest

@@ -80,6 +80,21 @@ export async function oldCounts(db: Kysely<Database>): Promise<Record<string, nu
     .groupBy("role_id")
     .execute();
   for (const r of roleMembers) put(r.role_id, "", "roles.members", r.n);
+  // Migration 012: members per team, read notifications per broadcast.
+  const members = await db
+    .selectFrom("team_member")
+    .select(["team_id", (eb) => eb.fn.countAll<number>().as("n")])
+    .groupBy("team_id")
+    .execute();
+  for (const r of members) put(r.team_id, "", "team.members", r.n);
+  const reads = await db
+    .selectFrom("notification")
+    .select(["broadcast_id", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("broadcast_id", "is not", null)
+    .where("read_at", "is not", null)
+    .groupBy("broadcast_id")
+    .execute();
+  for (const r of reads) put(r.broadcast_id!, "", "broadcast.reads", r.n);
   return out;
 }
 
