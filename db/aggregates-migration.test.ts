@@ -5,6 +5,7 @@ import { db } from "../app/db.server";
 import { createUser, setupDatabase } from "../test/helpers";
 import { keptCounts, oldCounts } from "../test/support/old-counts";
 import { writeUncounted } from "./counted";
+import { COUNTED_009 } from "./counted-tables";
 import { migrateToLatest } from "./migrate";
 import { down } from "./migrations/009_aggregates";
 
@@ -80,6 +81,15 @@ async function writeHistory() {
   return users;
 }
 
+/** The counters 009 installs; later migrations' counters are not its to backfill. */
+function only009(counts: Record<string, number>) {
+  return Object.fromEntries(
+    Object.entries(counts).filter(([key]) =>
+      COUNTED_009.some((spec) => key.split("|")[2]!.startsWith(spec.prefix)),
+    ),
+  );
+}
+
 describe("migration 009_aggregates", () => {
   it("backfills every counter to what COUNT(*) says on a database that had rows before it", async () => {
     // Back to before 009 (its down() drops the triggers too: the writes below would fail on the
@@ -89,15 +99,15 @@ describe("migration 009_aggregates", () => {
     const users = await writeHistory();
     expect(await migrateToLatest(db())).toEqual(["009_aggregates"]);
 
-    const expected = await oldCounts(db());
+    const expected = only009(await oldCounts(db()));
     expect(expected["||tasks.status.failed"]).toBe(10);
     expect(Object.keys(expected).filter((k) => k.endsWith("|signins.day")).length).toBeGreaterThan(5);
-    expect(await keptCounts(db())).toEqual(expected);
+    expect(only009(await keptCounts(db()))).toEqual(expected);
 
     // And from there on the triggers keep them.
     await db().deleteFrom("user").where("id", "=", users[0]!).execute();
     await db().updateTable("task").set({ status: "completed" }).where("status", "=", "pending").execute();
-    expect(await keptCounts(db())).toEqual(await oldCounts(db()));
+    expect(only009(await keptCounts(db()))).toEqual(only009(await oldCounts(db())));
   });
 
   it("writeUncounted: a bulk load skips the triggers and is counted once at the end; the triggers come back", async () => {

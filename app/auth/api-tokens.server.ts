@@ -10,6 +10,7 @@ import { closeStreamsOf } from "../events/stream.server";
 import { apiError, tooManyRequests } from "../http/responses";
 import { hit } from "../security/rate-limit.server";
 import type { CreateApiTokenInput } from "./api-token-schemas";
+import { twoFactorEnrolmentDue } from "./two-factor.server";
 
 // Personal API tokens (docs/decisions/022-personal-api-tokens.md): `dash_` + 32 random bytes,
 // shown once; only the secret's SHA-256 is stored and looked up through its unique index. On
@@ -203,6 +204,7 @@ export type TokenCaller = {
   permissions: Set<string>;
   isSuperAdmin: false;
   mustChangePassword: boolean;
+  twoFactorEnrolmentDue: boolean;
   sessionId: string;
   sessionExpiresAt: string;
   impersonator: null;
@@ -240,6 +242,8 @@ export async function authenticateBearer(request: Request): Promise<BearerOutcom
       "user.email",
       "user.must_change_password",
       "user_role.role_id",
+      // A role's two-factor requirement gates a token as it gates the session (accessGateMiddleware).
+      twoFactorEnrolmentDue,
     ])
     .where("api_token.token_hash", "=", hashApiToken(raw))
     .where("api_token.revoked_at", "is", null)
@@ -271,6 +275,7 @@ export async function authenticateBearer(request: Request): Promise<BearerOutcom
       permissions,
       isSuperAdmin: false,
       mustChangePassword: first.must_change_password === 1,
+      twoFactorEnrolmentDue: Boolean(first.two_factor_due),
       sessionId: `api-token:${first.token_id}`,
       sessionExpiresAt: first.expires_at,
       impersonator: null,

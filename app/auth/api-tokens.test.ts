@@ -322,6 +322,30 @@ describe("Authorization: Bearer on /api/*", () => {
     expect((await bearer("/api/tasks", secret)).status).toBe(401);
   });
 
+  it("is held by a role's two-factor requirement like the session: 403 until the owner enrols", async () => {
+    const me = await createUser({ roles: ["user"] });
+    const { secret } = await tokenFor(me.id, ["dashboard.access"]);
+    expect((await bearer("/api/tasks", secret)).status).toBe(200);
+    const role = await db()
+      .selectFrom("role")
+      .select("id")
+      .where("name", "=", "user")
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto("two_factor_required_role")
+      .values({ role_id: role.id, created_at: new Date().toISOString() })
+      .execute();
+    try {
+      const before = await snapshot();
+      const res = await bearer("/api/tasks", secret, { method: "POST", body: newTask });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ error: "two_factor_enrolment_required" });
+      expect(await snapshot()).toEqual(before);
+    } finally {
+      await db().deleteFrom("two_factor_required_role").where("role_id", "=", role.id).execute();
+    }
+  });
+
   it("opens the event stream until the token expires", async () => {
     const me = await createUser({ roles: ["user"] });
     const { secret } = await tokenFor(me.id, ["dashboard.access"]);

@@ -213,6 +213,30 @@ describe("View as: what stays locked", () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it("the viewed account's own user page (email, sessions, reset link) is refused too, database unchanged", async () => {
+    const boss = await person(["super_admin"]);
+    const manager = await person(["admin"]); // holds user.update, so the page's own rules would allow it
+    await viewAs(boss, manager.id);
+    const onOwnPage = (fields: Record<string, string>) =>
+      run(() =>
+        userAction(
+          args(formRequest(`/dashboard/users/${manager.id}`, fields, { cookie: boss.cookie }), {
+            id: manager.id,
+          }),
+        ),
+      );
+    const before = await snapshot();
+    for (const fields of <Record<string, string>[]>[
+      { intent: "update", name: "Renamed", email: "taken-over@example.test" },
+      { intent: "revoke-session", session: "all" },
+      { intent: "send-reset" },
+    ]) {
+      const out = await onOwnPage(fields);
+      expect(out.status, fields.intent).toBe(403);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
   it("an API caller gets 403 impersonating", async () => {
     const me = (await whoIs(admin.cookie))!;
     const out = await run(() => refuseWhileImpersonating(request("/api/tokens"), me));

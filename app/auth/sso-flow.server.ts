@@ -3,7 +3,9 @@ import * as client from "openid-client";
 import { createCookie, type RouterContextProvider, redirect } from "react-router";
 import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
+import { emailField } from "../email-address";
 import { baseUrl, secureCookies, sessionSecrets } from "../env.server";
+import { closeStreamsOf } from "../events/stream.server";
 import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath, tooManyRequests } from "../http/responses";
 import { hit } from "../security/rate-limit.server";
@@ -192,7 +194,9 @@ export async function finishSingleSignOn(args: Args, slug: string): Promise<Resp
     return fail("failed", { error: typeof code === "string" ? code : "unknown" });
   }
 
-  const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
+  // The provider's claim meets the same address rule as every form (so no "a@evil@corp.example").
+  const parsedEmail = emailField.safeParse(claims.email);
+  const email = parsedEmail.success ? parsedEmail.data : "";
   if (!email || claims.email_verified !== true) return fail("unverified", { subject: claims.sub });
   if (!domainsOf(provider).includes(domainOf(email))) return fail("domain", { email });
 
@@ -229,6 +233,7 @@ type Account = { id: string; email: string; status: "active" | "disabled"; confl
  * (verified) address, linked now, else a new one with the provider's role.
  */
 async function accountFor(args: Args, provider: ProviderRow, subject: string, email: string, name: string) {
+  let takenOver: string | null = null;
   return db()
     .transaction()
     .execute(async (tx): Promise<Account> => {
@@ -262,12 +267,22 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
       if (existing) {
         account = existing;
         if (existing.email_verified !== 1) {
-          // Whoever registered the address never proved it: their password goes, the provider's proof stays.
+          // Whoever registered the address never proved it: their password goes, the provider's proof
+          // stays, and so does nothing else they could sign in or call the API with.
           await tx
             .updateTable("user")
             .set({ email_verified: 1, pending_registration: 0, password_hash: null, updated_at: ts })
             .where("id", "=", existing.id)
             .execute();
+          for (const table of [
+            "session",
+            "passkey",
+            "api_token",
+            "two_factor_recovery_code",
+            "user_two_factor",
+          ] as const)
+            await tx.deleteFrom(table).where("user_id", "=", existing.id).execute();
+          takenOver = existing.id;
         }
         await audit(
           args,
@@ -315,5 +330,8 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
         .execute();
       return account;
     })
-    .finally(() => invalidateSessions());
+    .finally(async () => {
+      await invalidateSessions();
+      if (takenOver) closeStreamsOf(takenOver);
+    });
 }

@@ -210,8 +210,36 @@ describe("signing in through the provider", () => {
     expect(linked.map((r) => r.target_id)).toEqual([bob.id]);
   });
 
-  it("takes the unproven password off an unverified account it links", async () => {
+  it("takes the unproven password, sessions, passkeys and 2FA off an unverified account it links", async () => {
     const pending = await createUser({ email: "squat@corp.test", verified: false });
+    // Whoever held the address before (an admin's correction leaves their session) keeps nothing.
+    await sessionCookieFor(pending.id);
+    const ts = new Date().toISOString();
+    await db()
+      .insertInto("passkey")
+      .values({
+        id: crypto.randomUUID(),
+        user_id: pending.id,
+        credential_id: "squatter-credential",
+        public_key: "AAAA",
+        counter: 0,
+        transports: "internal",
+        name: "Squatter's key",
+        backed_up: 0,
+        created_at: ts,
+        last_used_at: null,
+      })
+      .execute();
+    await db()
+      .insertInto("user_two_factor")
+      .values({ user_id: pending.id, secret: "v1:x", confirmed_at: ts, last_step: null, created_at: ts })
+      .execute();
+    const oldSessions = await db()
+      .selectFrom("session")
+      .select("id")
+      .where("user_id", "=", pending.id)
+      .execute();
+    expect(oldSessions).toHaveLength(1);
     const out = await signIn({ sub: "squat-sub", email: "squat@corp.test", email_verified: true });
     expect(out.status).toBe(302);
     const row = await db()
@@ -220,6 +248,14 @@ describe("signing in through the provider", () => {
       .where("id", "=", pending.id)
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ email_verified: 1, password_hash: null });
+    const left = await db().selectFrom("session").select("id").where("id", "=", oldSessions[0]!.id).execute();
+    expect(left).toEqual([]);
+    expect(await db().selectFrom("passkey").select("id").where("user_id", "=", pending.id).execute()).toEqual(
+      [],
+    );
+    expect(
+      await db().selectFrom("user_two_factor").select("user_id").where("user_id", "=", pending.id).execute(),
+    ).toEqual([]);
   });
 });
 
@@ -232,6 +268,11 @@ describe("refusals change no account, link or session", () => {
     ],
     ["no email_verified claim", { sub: "u-unclaimed", email: "eve@corp.test" }, "unverified"],
     ["no email at all", { sub: "u-noemail" }, "unverified"],
+    [
+      "a claim that is not an address",
+      { sub: "u-twoats", email: "eve@evil.test@corp.test", email_verified: true },
+      "unverified",
+    ],
     ["a domain not allowed", { sub: "u-domain", email: "eve@evil.test", email_verified: true }, "domain"],
     [
       "a look-alike domain",

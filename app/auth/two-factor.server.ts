@@ -16,7 +16,12 @@ import { invalidateSessions } from "./session-cache.server";
 // two-factor-sign-in.server.ts; the required-enrolment gate in app/access/guard.server.ts.
 
 /** The signed-in caller (a SessionUser; not imported, as session.server.ts reads this module). */
-type SessionUser = { id: string; email: string; isSuperAdmin: boolean };
+type SessionUser = {
+  id: string;
+  email: string;
+  isSuperAdmin: boolean;
+  impersonator?: { id: string; email: string } | null;
+};
 
 const PERIOD = 30;
 const DIGITS = 6;
@@ -227,6 +232,8 @@ export async function twoFactorView(user: SessionUser): Promise<TwoFactorView> {
     .executeTakeFirst();
   if (!row) return { state: "off" };
   if (row.confirmed_at) return { state: "on", recoveryCodesLeft: await recoveryCodesLeft(user.id) };
+  // A super admin viewing as this person must not walk away with the seed of their future codes.
+  if (user.impersonator) return { state: "off" };
   const secret = decryptSecret(row.secret);
   const uri = getTOTPAuthUri({
     period: PERIOD,

@@ -10,7 +10,12 @@ import { action as loginAction } from "../routes/login";
 import { action as stepAction, loader as stepLoader } from "../routes/login.two-factor";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { authContext, getSessionUser } from "./session.server";
-import { hasTwoFactor, secondFactorSatisfied, twoFactorRequiredFor } from "./two-factor.server";
+import {
+  hasTwoFactor,
+  secondFactorSatisfied,
+  twoFactorRequiredFor,
+  twoFactorView,
+} from "./two-factor.server";
 
 // Two-factor authentication (issue 12.1): enrolment in Settings, the second sign-in step, recovery
 // codes, re-authentication, the super admin's reset and role policy, refusals with nothing changed.
@@ -287,6 +292,18 @@ describe("turning off and new recovery codes ask for the password", () => {
 });
 
 describe("while a super admin views as the account", () => {
+  it("Settings does not show a pending enrolment's secret to the super admin", async () => {
+    const u = await signedIn(["user"]);
+    await settings({ intent: "two-factor-start" }, u.cookie);
+    const me = (await getSessionUser(args(formRequest("/dashboard", {}, { cookie: u.cookie }))))!;
+    expect((await twoFactorView(me)).state).toBe("pending");
+    const viewed = await twoFactorView({
+      ...me,
+      impersonator: { id: "someone", email: "boss@example.test" },
+    });
+    expect(viewed).toEqual({ state: "off" });
+  });
+
   it("every two-factor change is refused, nothing changed", async () => {
     const u = await signedIn(["super_admin"]);
     await enrol(u);

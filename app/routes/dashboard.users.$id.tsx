@@ -8,7 +8,7 @@ import { assignableRoles } from "../access/rules.server";
 import { revokeApiTokenSchema } from "../auth/api-token-schemas";
 import { listApiTokens, revokeUserApiToken } from "../auth/api-tokens.server";
 import { mayViewAs, startImpersonation } from "../auth/impersonation.server";
-import type { SessionUser } from "../auth/session.server";
+import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { hasTwoFactor, resetTwoFactor } from "../auth/two-factor.server";
 import { formatDateTime } from "../components/format";
 import { useIsPending } from "../components/forms/use-is-pending";
@@ -92,6 +92,9 @@ export async function action(args: Route.ActionArgs) {
     const what = kind === "reset" ? "A password reset link" : "A new verification link";
     return done(`${what} was sent to ${sent.email}.`);
   };
+  // While viewing as someone, their own record (email, sessions, reset link) is theirs alone.
+  const viewer = await getSessionUser(args);
+  if (viewer?.id === id.data) refuseWhileImpersonating(args.request, viewer);
   return handleIntents(args, {
     update: {
       permission: "user.update",

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { dialectOf } from "../connection";
 import { dropCountTriggers, installCountTriggers, recount, STAT_TABLE } from "../counted";
-import { COUNTED_009, COUNTED_012 } from "../counted-tables";
+import { COUNTED, COUNTED_012 } from "../counted-tables";
 
 // The team and broadcast pages at a cost independent of data size
 // (docs/decisions/016-maintained-counts.md):
@@ -92,9 +92,13 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     }
     // SQLite's DROP COLUMN re-parses every trigger and rejects the counters' `insert … as c`
     // upsert, so all of them step aside meanwhile and 009's come back (same transaction).
-    await dropCountTriggers(trx, pg ? COUNTED_012 : [...COUNTED_009, ...COUNTED_012]);
+    await dropCountTriggers(trx, pg ? COUNTED_012 : COUNTED);
     await trx.schema.alterTable("team_member").dropColumn("member_name").execute();
-    if (!pg) await installCountTriggers(trx, COUNTED_009);
+    if (!pg)
+      await installCountTriggers(
+        trx,
+        COUNTED.filter((spec) => !COUNTED_012.includes(spec)),
+      );
     for (const spec of COUNTED_012)
       await sql`delete from ${sql.table(STAT_TABLE)} where name like ${`${spec.prefix}%`}`.execute(trx);
   };
