@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { createDb } from "../db/connection";
-import { E2E_ADMIN, E2E_DB } from "./env";
+import { E2E_ADMIN, E2E_DB, E2E_PASSWORD } from "./env";
 import { createUser, expect, test, watchConsole } from "./fixtures";
 
 /** A token for `userId` written straight into the e2e database; returns its secret. */
@@ -40,7 +40,8 @@ test("create a token in Settings, call /api/tasks with it, revoke it", async ({
   context,
   request,
 }) => {
-  const problems = watchConsole(page);
+  // A wrong password is refused with 400 by design.
+  const problems = watchConsole(page, { allowStatus: [400] });
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const user = await createUser(["user"], "Token Maker");
   await login(user);
@@ -64,6 +65,19 @@ test("create a token in Settings, call /api/tasks with it, revoke it", async ({
   await expect(page.getByRole("checkbox", { name: "Access Dashboard" })).toBeChecked();
   // Only the user's own permissions are offered.
   await expect(page.getByRole("checkbox", { name: "Edit Users" })).toHaveCount(0);
+  // The current password is asked again: a wrong one is the field's error and creates nothing.
+  const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Create token" }) });
+  const password = form.getByLabel("Current password");
+  await expect(password).toHaveAttribute("autocomplete", "current-password");
+  await password.focus();
+  await page.keyboard.type("not the password");
+  await page.keyboard.press("Enter");
+  await expect(password).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByText("The current password is not correct.")).toBeVisible();
+  await expect(page.getByText("You have no API tokens.")).toBeVisible();
+  await password.fill("");
+  await password.focus();
+  await page.keyboard.type(E2E_PASSWORD);
   await name.focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: 'Token "E2E script" created.' })).toBeFocused();

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { E2E_PASSWORD } from "./env";
 import { createUser, expect, test, watchConsole } from "./fixtures";
 
 // Passkeys in Chromium with the DevTools virtual authenticator (a platform authenticator that
@@ -38,7 +39,7 @@ async function signOut(page: Page) {
 
 test("add a passkey, sign out, sign in with it, remove it", async ({ login, page }) => {
   test.slow(); // four axe runs and five sign-ins or outs
-  // The last step tries the removed passkey: the server's refusal is a 400 by design.
+  // A wrong password and the last step (the removed passkey) are refused with 400 by design.
   const problems = watchConsole(page, { allowStatus: [400] });
   const authenticator = await virtualAuthenticator(page);
   const user = await createUser(["user"], "Passkey Person");
@@ -48,10 +49,23 @@ test("add a passkey, sign out, sign in with it, remove it", async ({ login, page
   await expect(page.getByText("No passkeys yet.")).toBeVisible();
   expect(await axe(page)).toEqual([]);
 
-  // Add, by keyboard: the name, then Tab to the button and Enter.
-  const name = page.getByLabel("What to call the new passkey");
+  // Add, by keyboard: the name, the current password (asked again), then Tab to the button and Enter.
+  const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Add a passkey" }) });
+  const name = form.getByLabel("What to call the new passkey");
+  const password = form.getByLabel("Current password");
+  await expect(password).toHaveAttribute("autocomplete", "current-password");
   await name.focus();
   await page.keyboard.type("E2E laptop");
+  await page.keyboard.press("Tab");
+  await expect(password).toBeFocused();
+  // A wrong password: the field says so, no ceremony starts and nothing is stored.
+  await page.keyboard.type("not the password");
+  await page.keyboard.press("Enter");
+  await expect(password).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByText("The current password is not correct.")).toBeVisible();
+  expect(await authenticator.credentials()).toHaveLength(0);
+  await password.focus();
+  await page.keyboard.type(E2E_PASSWORD);
   await page.keyboard.press("Tab");
   const add = page.getByRole("button", { name: "Add a passkey" });
   await expect(add).toBeFocused();

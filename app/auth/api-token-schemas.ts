@@ -19,8 +19,10 @@ export const createApiTokenSchema = z.object({
     .min(1, "Choose at least one permission.")
     .max(50, "Choose at most 50 permissions.")
     .transform((keys) => [...new Set(keys)]),
+  /** Creating a token asks for the password again (a stolen session must not mint one). */
+  currentPassword: z.string().min(1, "Enter your current password.").max(1024),
 });
 
-export type CreateApiTokenInput = z.output<typeof createApiTokenSchema>;
+export type CreateApiTokenInput = Omit<z.output<typeof createApiTokenSchema>, "currentPassword">;
 
 export const revokeApiTokenSchema = z.object({ apiToken: z.string().uuid("That token no longer exists.") });

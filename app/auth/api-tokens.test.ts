@@ -5,6 +5,7 @@ import {
   context,
   createUser,
   ORIGIN,
+  PASSWORD,
   request,
   run,
   sessionCookieFor,
@@ -74,11 +75,18 @@ async function settings(
   return run(() => runSettingsIntent(args(req, {}, ctx)));
 }
 
-const createFields = (name: string, permissions: string[], days = "90"): [string, string][] => [
+/** The create form's fields; the current password is asked again (null leaves the field out). */
+const createFields = (
+  name: string,
+  permissions: string[],
+  days = "90",
+  currentPassword: string | null = PASSWORD,
+): [string, string][] => [
   ["intent", "create-api-token"],
   ["name", name],
   ["expiresInDays", days],
   ...permissions.map((p): [string, string] => ["permissions", p]),
+  ...(currentPassword === null ? [] : [["currentPassword", currentPassword] as [string, string]]),
 ];
 
 /** A token for `userId` straight through the domain (the Settings form is tested on its own). */
@@ -159,6 +167,48 @@ describe("creating a token in Settings", () => {
       expect(out.status, JSON.stringify(fields)).toBe(400);
     }
     expect(await snapshot()).toEqual(before);
+  });
+
+  it.each([
+    ["a wrong password", "not the password"],
+    ["no password", null],
+    ["an empty password", ""],
+  ])("refuses %s (400 on the field): no token created", async (label, currentPassword) => {
+    const me = await signedIn(["user"]);
+    const failed = () =>
+      db()
+        .selectFrom("audit_log")
+        .selectAll()
+        .where("action", "=", "account.reauth.failed")
+        .where("actor_id", "=", me.id)
+        .execute();
+    const before = await snapshot();
+    const out = await settings(me.cookie, createFields("x", ["dashboard.access"], "90", currentPassword));
+    expect(out.status, label).toBe(400);
+    const body = out.body as { errors: Record<string, string>; secret?: string };
+    expect(body.errors.currentPassword).toBeTruthy();
+    expect(body.secret).toBeUndefined();
+    const after = await snapshot();
+    expect(after.tokens).toEqual(before.tokens);
+    expect(after.tasks).toBe(before.tasks);
+    // A wrong password is audited (as two-factor-disable's is); a missing one never reaches the check.
+    const audited = await failed();
+    expect(audited).toHaveLength(currentPassword ? 1 : 0);
+    expect(after.audit - before.audit).toBe(currentPassword ? 1 : 0);
+    if (currentPassword)
+      expect(JSON.parse(audited[0]!.details!)).toMatchObject({ purpose: "create-api-token" });
+  });
+
+  it("refuses an account without a password (single sign-on) like two-factor-disable does", async () => {
+    const me = await signedIn(["user"]);
+    await db().updateTable("user").set({ password_hash: null }).where("id", "=", me.id).execute();
+    const before = await snapshot();
+    const out = await settings(me.cookie, createFields("x", ["dashboard.access"]));
+    expect(out.status).toBe(400);
+    expect((out.body as { errors: Record<string, string> }).errors.currentPassword).toBe(
+      "The current password is not correct.",
+    );
+    expect((await snapshot()).tokens).toEqual(before.tokens);
   });
 
   it("is refused while a super admin views as the user, and revoking too; nothing changes", async () => {

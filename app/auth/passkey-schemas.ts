@@ -8,6 +8,11 @@ export const passkeyNameField = z
   .min(1, "Enter a name for the passkey.")
   .max(60, "Use at most 60 characters.");
 
+/** A registration challenge is issued only after the password is entered again. */
+export const passkeyOptionsSchema = z.object({
+  currentPassword: z.string().min(1, "Enter your current password.").max(1024),
+});
+
 /** The browser's answer (JSON) travels as a form field; the domain parses it. */
 export const addPasskeySchema = z.object({
   name: passkeyNameField.optional().transform((n) => n ?? "Passkey"),

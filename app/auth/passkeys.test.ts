@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { args, context, run, setupDatabase, signedIn } from "../../test/helpers";
+import { args, context, PASSWORD, run, setupDatabase, signedIn } from "../../test/helpers";
 import { formRequest } from "../../test/support/forms";
 import { SoftAuthenticator } from "../../test/support/webauthn";
 import { db } from "../db.server";
@@ -70,7 +70,7 @@ const ceremony = (
 });
 
 async function registrationChallenge(cookie: string) {
-  const out = await settings(cookie, { intent: "passkey-options" });
+  const out = await settings(cookie, { intent: "passkey-options", currentPassword: PASSWORD });
   expect(out.status).toBe(200);
   return out.body.options!.challenge;
 }
@@ -145,7 +145,7 @@ describe("registering a passkey in Settings", () => {
     const data = page.body as { passkeys: { name: string; lastUsedAt: string | null }[] };
     expect(data.passkeys).toEqual([expect.objectContaining({ name: "Work laptop", lastUsedAt: null })]);
     // Its options name the RP from BASE_URL and exclude the passkeys already there.
-    const again = await settings(me.cookie, { intent: "passkey-options" });
+    const again = await settings(me.cookie, { intent: "passkey-options", currentPassword: PASSWORD });
     expect(again.body.options).toMatchObject({
       rp: { id: rp().id },
       excludeCredentials: [expect.objectContaining({ id: key.credentialId })],
@@ -284,7 +284,7 @@ describe("registering a passkey in Settings", () => {
     const before = await state();
     const challenges = await db().selectFrom("passkey_challenge").selectAll().execute();
     for (const fields of [
-      { intent: "passkey-options" },
+      { intent: "passkey-options", currentPassword: PASSWORD },
       { intent: "passkey-add", name: "Sneaky", response: JSON.stringify(key.register(ceremony(challenge))) },
       { intent: "passkey-rename", id: row!.id, name: "Renamed" },
       { intent: "passkey-remove", id: row!.id },
@@ -296,9 +296,45 @@ describe("registering a passkey in Settings", () => {
     expect(await db().selectFrom("passkey_challenge").selectAll().execute()).toEqual(challenges);
   });
 
+  it.each([
+    ["a wrong password", "not the password"],
+    ["no password", undefined],
+    ["an empty password", ""],
+  ])("refuses the options with %s: no challenge issued, nothing stored", async (label, currentPassword) => {
+    const me = await signedIn(["user"]);
+    const before = await state();
+    const challenges = await db().selectFrom("passkey_challenge").selectAll().execute();
+    const failedBefore = (await auditOf("account.reauth.failed")).filter((a) => a.actor_id === me.id);
+    const out = await settings(me.cookie, { intent: "passkey-options", currentPassword });
+    expect(out.status, label).toBe(400);
+    expect(out.body.options).toBeUndefined();
+    expect(out.body.errors?.currentPassword).toBeTruthy();
+    expect(await state()).toEqual(before);
+    expect(await db().selectFrom("passkey_challenge").selectAll().execute()).toEqual(challenges);
+    const failed = (await auditOf("account.reauth.failed")).filter((a) => a.actor_id === me.id);
+    // A wrong password is audited (as two-factor-disable's is); a missing one never reaches the check.
+    expect(failed.length - failedBefore.length).toBe(currentPassword ? 1 : 0);
+    if (currentPassword)
+      expect(JSON.parse(failed.at(-1)!.details!)).toMatchObject({ purpose: "passkey-add" });
+  });
+
+  it("refuses an account without a password (single sign-on) like two-factor-disable does", async () => {
+    const me = await signedIn(["user"]);
+    await db().updateTable("user").set({ password_hash: null }).where("id", "=", me.id).execute();
+    const challenges = await db().selectFrom("passkey_challenge").selectAll().execute();
+    const out = await settings(me.cookie, { intent: "passkey-options", currentPassword: PASSWORD });
+    expect(out.status).toBe(400);
+    expect(out.body.errors?.currentPassword).toBe("The current password is not correct.");
+    expect(await db().selectFrom("passkey_challenge").selectAll().execute()).toEqual(challenges);
+    expect((await auditOf("account.reauth.failed")).filter((a) => a.actor_id === me.id)).toHaveLength(1);
+    expect(await hasPasskey(me.id)).toBe(false);
+  });
+
   it("refuses without a session", async () => {
     const out = await run(() =>
-      settingsAction(args(formRequest("/dashboard/settings", { intent: "passkey-options" }))),
+      settingsAction(
+        args(formRequest("/dashboard/settings", { intent: "passkey-options", currentPassword: PASSWORD })),
+      ),
     );
     expect([302, 401]).toContain(out.status);
   });

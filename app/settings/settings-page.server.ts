@@ -4,6 +4,7 @@ import { refuseWhileImpersonating } from "../access/guard.server";
 import { type ActionArgs, handleIntents } from "../access/intents.server";
 import { assignableRoles } from "../access/rules.server";
 import {
+  assertCurrentPassword,
   changePassword,
   listMySessions,
   requestEmailChange,
@@ -24,7 +25,12 @@ import {
   revokeOwnApiToken,
 } from "../auth/api-tokens.server";
 import { inviteUser } from "../auth/invitations.server";
-import { addPasskeySchema, removePasskeySchema, renamePasskeySchema } from "../auth/passkey-schemas";
+import {
+  addPasskeySchema,
+  passkeyOptionsSchema,
+  removePasskeySchema,
+  renamePasskeySchema,
+} from "../auth/passkey-schemas";
 import {
   addPasskey,
   listPasskeys,
@@ -130,9 +136,13 @@ export const runSettingsIntent = (args: ActionArgs) =>
       "two-factor-recovery-codes": twoFactorIntent.recoveryCodes(args),
       "two-factor-roles": twoFactorIntent.roles(args),
       // Passkeys (app/auth/passkeys.server.ts): the account's own, never while viewing as someone.
+      // A passkey is two factors: its challenge is issued only after the password is entered again,
+      // and passkey-add accepts only that challenge (bound to the account, single use).
       "passkey-options": {
-        run: async ({ actor }) => {
+        schema: passkeyOptionsSchema,
+        run: async ({ actor, input }) => {
           refuseWhileImpersonating(args.request, actor);
+          await assertCurrentPassword(args, actor, input.currentPassword, "passkey-add");
           const options = await passkeyRegistrationOptions(actor);
           return data({ ...done("passkey-options", "").data, options });
         },
@@ -165,6 +175,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
         schema: createApiTokenSchema,
         run: async ({ actor, input }) => {
           refuseWhileImpersonating(args.request, actor);
+          await assertCurrentPassword(args, actor, input.currentPassword, "create-api-token");
           const { secret } = await createApiToken(actor, input, args);
           // The secret leaves the server this once; only its hash is kept.
           return data({ ...done("create-api-token", `Token "${input.name}" created.`).data, secret });

@@ -64,11 +64,13 @@ export const DASHBOARD: FuzzTarget[] = [
     name: roleName,
     label: names,
     "permissions[]": oneOf(p.permissions),
+    currentPassword: passwords,
   })),
   formIntent(ACCESS, "/dashboard/access", "update-role", (p) => ({
     roleId: ids(p.roles),
     label: names,
     "permissions[]": oneOf(p.permissions),
+    currentPassword: passwords,
   })),
   formIntent(ACCESS, "/dashboard/access", "save-matrix", (p) => ({
     "roles[0].roleId": ids(p.roles),
@@ -154,7 +156,8 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(SETTINGS, "/dashboard/settings", "two-factor-roles", () => ({
     "roles[]": either(fc.constantFrom("7b4f7f6e-6d1c-4c52-9d8f-111111111111", "not-a-role")),
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "passkey-options"),
+  // Adding a passkey and creating a token ask for the password again (right, wrong, missing).
+  formIntent(SETTINGS, "/dashboard/settings", "passkey-options", () => ({ currentPassword: passwords })),
   formIntent(SETTINGS, "/dashboard/settings", "passkey-add", () => ({
     name: names,
     response: webauthnAnswers,
@@ -165,6 +168,7 @@ export const DASHBOARD: FuzzTarget[] = [
     name: names,
     expiresInDays: either(fc.constantFrom("1", "90", "365", "366", "0", "-1", "1e3")),
     "permissions[]": oneOf(p.permissions),
+    currentPassword: passwords,
   })),
   formIntent(SETTINGS, "/dashboard/settings", "revoke-api-token", (p) => ({ apiToken: ids(p.apiTokens) })),
   formIntent(SETTINGS, "/dashboard/settings", ANY_INTENT, () => ({ name: names })),

@@ -6,7 +6,7 @@ import {
   createApiTokenSchema,
 } from "../../auth/api-token-schemas";
 import { formatDateTime } from "../format";
-import { CheckboxGroupField, SelectField, TextField } from "../forms/fields";
+import { CheckboxGroupField, PasswordField, SelectField, TextField } from "../forms/fields";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
@@ -75,6 +75,11 @@ export function ApiTokensSection({
             legend="Permissions"
             options={permissions.map((p) => ({ value: p.key, label: p.label }))}
             description="Only permissions you hold are offered. If you lose one later, the token loses it too."
+          />
+          <PasswordField
+            meta={s.fields.currentPassword}
+            label="Current password"
+            autoComplete="current-password"
           />
           {s.errors}
           {s.status}

@@ -44,7 +44,10 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
   const add = useFetcher<Answer>();
   const change = useFetcher<Answer>();
   const nameId = useId();
+  const passwordId = useId();
   const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
+  const [passwordError, setPasswordError] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
   const [browserError, setBrowserError] = useState<string | null>(null);
   // Unknown until the page runs here: without JavaScript there is no ceremony, so no form.
@@ -76,6 +79,14 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
     if (add.data?.ok) setName("");
   }, [add.data]);
 
+  // A refused password is the field's error (inline, as in the two-factor forms), not the form's.
+  useEffect(() => {
+    const refused = options.data && !options.data.ok ? options.data.errors?.currentPassword : undefined;
+    if (refused) setPasswordError(refused);
+    // The password is asked once per challenge: clear it whatever the server answered.
+    if (options.data) setPassword("");
+  }, [options.data]);
+
   function start(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setBrowserError(null);
@@ -86,13 +97,18 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
       return;
     }
     setNameError(null);
+    if (!password) {
+      setPasswordError("Enter your current password.");
+      return;
+    }
+    setPasswordError(null);
     pendingName.current = parsed.data;
-    options.submit({ intent: "passkey-options" }, { method: "post" });
+    options.submit({ intent: "passkey-options", currentPassword: password }, { method: "post" });
   }
 
   const busy = options.state !== "idle" || add.state !== "idle" || ceremony;
-  const problem =
-    browserError ?? (add.state === "idle" ? problemOf(add.data) : null) ?? problemOf(options.data);
+  const optionsProblem = options.data?.errors?.currentPassword ? null : problemOf(options.data);
+  const problem = browserError ?? (add.state === "idle" ? problemOf(add.data) : null) ?? optionsProblem;
   const changeAnswer = change.data?.intent?.startsWith("passkey-") ? change.data : undefined;
 
   return (
@@ -137,6 +153,27 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
             {nameError ? (
               <p id={`${nameId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
                 {nameError}
+              </p>
+            ) : null}
+          </div>
+          <div>
+            <label htmlFor={passwordId} className={labelClass}>
+              Current password
+            </label>
+            <input
+              id={passwordId}
+              name="currentPassword"
+              type="password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              autoComplete="current-password"
+              aria-invalid={passwordError ? true : undefined}
+              aria-describedby={passwordError ? `${passwordId}-error` : undefined}
+              className={controlClass}
+            />
+            {passwordError ? (
+              <p id={`${passwordId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
+                {passwordError}
               </p>
             ) : null}
           </div>
