@@ -119,12 +119,9 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
               Two-factor authentication is on. {view.recoveryCodesLeft} unused recovery code
               {view.recoveryCodesLeft === 1 ? "" : "s"} left.
             </p>
-            {!codes ? (
-              <>
-                {start.status}
-                {confirm.status}
-              </>
-            ) : null}
+            {/* The confirmation stays once the page's data says "on" (the pending form is gone by then). */}
+            {codes ? null : start.status}
+            {confirm.status}
             <regenerate.fetcher.Form method="post" className="flex flex-col gap-3" {...regenerate.formProps}>
               <input type="hidden" name="intent" value="two-factor-recovery-codes" />
               <h3 className="text-sm font-semibold">New recovery codes</h3>
