@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { can } from "../access/check";
 import { PERMISSION_KEYS, PERMISSIONS } from "../access/permissions";
 import { roleGrants } from "../access/role-cache.server";
@@ -10,6 +10,7 @@ import { closeStreamsOf } from "../events/stream.server";
 import { apiError, tooManyRequests } from "../http/responses";
 import { hit } from "../security/rate-limit.server";
 import type { CreateApiTokenInput } from "./api-token-schemas";
+import { hashToken } from "./tokens.server";
 import { twoFactorEnrolmentDue } from "./two-factor.server";
 
 // Personal API tokens (docs/decisions/022-personal-api-tokens.md): `dash_` + 32 random bytes,
@@ -36,9 +37,8 @@ type Actor = {
   via?: "session" | "token";
 };
 
-export function hashApiToken(raw: string): string {
-  return createHash("sha256").update(raw).digest("hex");
-}
+/** The stored form of a token: the same SHA-256 as every other emailed or shown secret. */
+export const hashApiToken = hashToken;
 
 /** The permissions the actor holds now, in the list's order, with labels: what a token may be given. */
 export function grantablePermissions(actor: Actor): { key: string; label: string }[] {

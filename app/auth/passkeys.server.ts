@@ -156,7 +156,7 @@ export async function listPasskeys(userId: string): Promise<PasskeyView[]> {
   }));
 }
 
-/** Whether the account has a passkey (the two-factor rules count one as an enrolled factor). */
+/** Whether the account has a passkey. It does not satisfy a role's two-factor requirement (decision 018). */
 export async function hasPasskey(userId: string): Promise<boolean> {
   const row = await db().selectFrom("passkey").select("id").where("user_id", "=", userId).executeTakeFirst();
   return Boolean(row);

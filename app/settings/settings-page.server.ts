@@ -53,18 +53,19 @@ import { applySettingsChanges } from "./update-settings.server";
 export async function settingsPageData(user: SessionUser) {
   const manage = can(user, "settings.manage");
   const invite = can(user, "user.write");
-  const [sessions, config, mailLog, roles, twoFactor, apiTokens] = await Promise.all([
+  const [sessions, config, mailLog, roles, twoFactor, apiTokens, passkeys] = await Promise.all([
     listMySessions(user),
     manage ? describeSystemConfig() : null,
     manage ? recentMail(25) : null,
     invite ? assignableRoles(user) : null,
     twoFactorSettingsData(user),
     listApiTokens(user.id),
+    listPasskeys(user.id),
   ]);
   return {
     profile: { name: user.name, email: user.email },
     sessions: describeSessions(sessions),
-    passkeys: await listPasskeys(user.id),
+    passkeys,
     system: manage ? { config: config!, mailLog: mailLog! } : null,
     sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
