@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
 import {
   type EntryContext,
   type HandleErrorFunction,
@@ -8,6 +9,7 @@ import {
   ServerRouter,
 } from "react-router";
 import { nonceContext } from "./http/security.server";
+import { getI18n } from "./i18n/i18n.server";
 
 export { serveEventStream as eventStream } from "./server/event-stream.server";
 export { createRequestContext, lifecycle } from "./server/lifecycle.server";
@@ -74,7 +76,9 @@ export default function handleRequest(
     });
 
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
+      <I18nextProvider i18n={getI18n(loadContext)}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </I18nextProvider>,
       {
         nonce,
         onShellReady() {

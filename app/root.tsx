@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import {
   data,
   isRouteErrorResponse,
@@ -21,6 +22,9 @@ import { TooltipProvider } from "./components/ui/tooltip";
 import { nonceContext } from "./http/security.server";
 import { readTheme } from "./http/theme.server";
 import { readToast } from "./http/toast.server";
+import { getLanguage } from "./i18n/i18n.server";
+import { translateMessage } from "./i18n/message";
+import { useSyncLanguage } from "./i18n/use-sync-language";
 import { rootMiddleware } from "./server/root-middleware.server";
 import { getSystemConfig } from "./settings/system-config.server";
 
@@ -51,6 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       theme,
       toast: flash.toast,
       appName,
+      language: getLanguage(context),
       nonce: context.get(nonceContext),
     },
     flash.setCookie ? { headers: { "Set-Cookie": flash.setCookie } } : undefined,
@@ -63,8 +68,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // The access gate refuses before this loader runs; its refusal carries the theme and the nonce.
   const gate = isRouteErrorResponse(error) ? (error.data as ForbiddenData | undefined)?.shell : undefined;
   const nonce = root?.nonce ?? gate?.nonce;
+  const { i18n } = useTranslation();
+  useSyncLanguage(root?.language);
   return (
-    <html lang="en" data-theme={root?.theme ?? gate?.theme ?? "system"}>
+    <html lang={i18n.language} data-theme={root?.theme ?? gate?.theme ?? "system"}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -87,6 +94,7 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const { t } = useTranslation();
   // The access gate refuses in middleware, before the dashboard's own boundary has data to show.
   if (isRouteErrorResponse(error) && error.status === 403 && error.data?.kind === "forbidden")
     return (
@@ -97,16 +105,18 @@ export function ErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message =
     status === 404
-      ? "The page you are looking for does not exist."
+      ? t("common:error.notFound")
       : isRouteErrorResponse(error)
-        ? (error.data?.message ?? error.statusText)
-        : "Something went wrong on our side. Please try again.";
+        ? translateMessage(t, error.data?.message ?? error.statusText)
+        : t("common:error.unexpected");
   return (
     <main className="mx-auto max-w-lg p-8">
-      <h1 className="text-2xl font-semibold">{status === 404 ? "Page not found" : `Error ${status}`}</h1>
+      <h1 className="text-2xl font-semibold">
+        {status === 404 ? t("common:error.notFoundTitle") : t("common:error.title", { status })}
+      </h1>
       <p className="mt-2 text-slate-600 dark:text-slate-300">{message}</p>
       <a className="mt-4 inline-block text-indigo-700 underline dark:text-indigo-300" href="/dashboard">
-        Back to the dashboard
+        {t("common:error.backToDashboard")}
       </a>
     </main>
   );

@@ -18,6 +18,7 @@ import * as m015 from "./migrations/015_oidc";
 import * as m016 from "./migrations/016_impersonation";
 import * as m017 from "./migrations/017_api_tokens";
 import * as m018 from "./migrations/018_list_paths";
+import * as m019 from "./migrations/019_user_locale";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   "016_impersonation": m016,
   "017_api_tokens": m017,
   "018_list_paths": m018,
+  "019_user_locale": m019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -54,6 +54,8 @@ export interface UserTable {
   last_login_at: string | null;
   created_at: string;
   updated_at: string;
+  /** A folder name of app/locales ("de"), or null to follow the browser (app/i18n/i18n.server.ts). */
+  locale: string | null;
 }
 
 export interface UserRoleTable {

@@ -96,6 +96,7 @@ export async function resolveImpersonation(
     name: target.name,
     email: target.email,
     mustChangePassword: target.mustChangePassword,
+    locale: real.locale,
     roleIds: target.roleIds,
     expiresAt: real.expiresAt,
     impersonator: { id: real.userId, email: real.email, until },

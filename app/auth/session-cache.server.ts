@@ -12,6 +12,8 @@ export type CachedSession = {
   name: string;
   email: string;
   mustChangePassword: boolean;
+  /** The language of the person at the keyboard (the super admin's own while viewing as someone). */
+  locale?: string | null;
   /** A role requires two-factor and the account has none yet (two-factor.server.ts). */
   twoFactorEnrolmentDue?: boolean;
   roleIds: string[];

@@ -26,6 +26,8 @@ export type SessionUser = {
   permissions: Set<string>;
   isSuperAdmin: boolean;
   mustChangePassword: boolean;
+  /** The language chosen in Settings; null or absent follows the browser (app/i18n/i18n.server.ts). */
+  locale?: string | null;
   /** A role requires two-factor and the account has not enrolled: only enrolment stays open. */
   twoFactorEnrolmentDue?: boolean;
   sessionId: string;
@@ -157,6 +159,7 @@ async function loadSession(id: string, origin: AuditOrigin | null): Promise<Cach
       "user.name",
       "user.email",
       "user.must_change_password",
+      "user.locale",
       "user_role.role_id",
       "session.impersonated_user_id",
       "session.impersonation_expires_at",
@@ -173,6 +176,7 @@ async function loadSession(id: string, origin: AuditOrigin | null): Promise<Cach
     name: first.name,
     email: first.email,
     mustChangePassword: first.must_change_password === 1,
+    locale: first.locale,
     twoFactorEnrolmentDue: Boolean(first.two_factor_due),
     roleIds: rows.flatMap((r) => (r.role_id ? [r.role_id] : [])),
     expiresAt: first.expires_at,
@@ -224,6 +228,7 @@ async function resolve({ request, context }: Args): Promise<AuthState> {
       permissions,
       isSuperAdmin,
       mustChangePassword: session.mustChangePassword,
+      locale: session.locale ?? null,
       twoFactorEnrolmentDue: session.twoFactorEnrolmentDue ?? false,
       sessionId: id,
       // A "View as" ends before the session does: its event stream closes then too.

@@ -2,6 +2,7 @@ import type { MiddlewareFunction } from "react-router";
 import { accessGateMiddleware } from "../access/guard.server";
 import { sessionMiddleware } from "../auth/session.server";
 import { csrfMiddleware, securityHeadersMiddleware } from "../http/security.server";
+import { i18nMiddleware } from "../i18n/i18n.server";
 
 /**
  * The root route's middleware, in order (app/root.tsx exports it). A list of its own so the event
@@ -11,5 +12,6 @@ export const rootMiddleware: MiddlewareFunction<Response>[] = [
   securityHeadersMiddleware,
   csrfMiddleware,
   sessionMiddleware,
+  i18nMiddleware,
   accessGateMiddleware,
 ];

@@ -1,0 +1,83 @@
+import { createInstance, type i18n, type TFunction } from "i18next";
+import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { RemixI18Next } from "remix-i18next/server";
+import { getSessionUser } from "../auth/session.server";
+import { FALLBACK_LANGUAGE, i18nOptions } from "./options";
+import { resources, supportedLanguages } from "./resources.server";
+
+// Which language a request is answered in: the signed-in person's own setting, else the browser's
+// Accept-Language (remix-i18next's detector), else English. One initialised i18next instance per
+// language serves every request in it: the resources never change and nothing calls changeLanguage.
+
+const languageContext = createContext<string>(FALLBACK_LANGUAGE);
+
+let detector: RemixI18Next | undefined;
+const instances = new Map<string, i18n>();
+
+/** Under vitest a missing key throws, so a test fails where a page would show the raw key. */
+function strictInTests() {
+  if (!process.env.VITEST) return {};
+  return {
+    saveMissing: true,
+    missingKeyHandler: (languages: readonly string[], ns: string, key: string) => {
+      throw new Error(`Missing translation "${ns}:${key}" (${languages.join(", ")})`);
+    },
+  };
+}
+
+/** The instance for one language (unsupported ones get English). */
+export function i18nFor(language: string): i18n {
+  const lng = supportedLanguages().includes(language) ? language : FALLBACK_LANGUAGE;
+  let instance = instances.get(lng);
+  if (!instance) {
+    instance = createInstance({ ...i18nOptions(lng, resources()), ...strictInTests() });
+    instance.init();
+    instances.set(lng, instance);
+  }
+  return instance;
+}
+
+/** A `t` for a language, outside any request (emails to a person in their own language). */
+export function tFor(language: string | null | undefined): TFunction {
+  return i18nFor(language ?? FALLBACK_LANGUAGE).t;
+}
+
+/** The language of the browser's Accept-Language among ours, or English. */
+export async function languageFromHeader(request: Request): Promise<string> {
+  detector ??= new RemixI18Next({
+    detection: {
+      supportedLanguages: supportedLanguages(),
+      fallbackLanguage: FALLBACK_LANGUAGE,
+      order: ["header"],
+    },
+  });
+  return detector.getLocale(request);
+}
+
+/** The person's own setting when it is one we have, else the browser's. */
+export async function resolveLanguage(request: Request, setting: string | null | undefined): Promise<string> {
+  if (setting && supportedLanguages().includes(setting)) return setting;
+  return languageFromHeader(request);
+}
+
+/** Runs after the session middleware, so the signed-in person's setting is known. */
+export const i18nMiddleware: MiddlewareFunction<Response> = async (args, next) => {
+  const user = await getSessionUser(args);
+  args.context.set(languageContext, await resolveLanguage(args.request, user?.locale));
+  return next();
+};
+
+/** The request's language ("en", "de"). */
+export function getLanguage(context: Readonly<RouterContextProvider>): string {
+  return context.get(languageContext);
+}
+
+/** The request's i18next instance (entry.server hands it to React). */
+export function getI18n(context: Readonly<RouterContextProvider>): i18n {
+  return i18nFor(getLanguage(context));
+}
+
+/** The request's `t`, for loaders and actions: `getT(context)("users:list.title")`. */
+export function getT(context: Readonly<RouterContextProvider>): TFunction {
+  return getI18n(context).t;
+}
