@@ -10,8 +10,8 @@ const matches = (appName?: unknown) => [
 
 describe("pageTitle", () => {
   it('is "Page · App name" with the name the root loader read', () => {
-    expect(pageTitle(matches("Acme Staff"), "Users")).toEqual([{ title: "Users · Acme Staff" }]);
-    expect(pageTitle({ appName: "Acme Staff" }, "Ada Lovelace")).toEqual([
+    expect(pageTitle(matches("Acme Staff"), "users")).toEqual([{ title: "Users · Acme Staff" }]);
+    expect(pageTitle({ appName: "Acme Staff" }, { name: "Ada Lovelace" })).toEqual([
       { title: "Ada Lovelace · Acme Staff" },
     ]);
   });
@@ -20,6 +20,12 @@ describe("pageTitle", () => {
     expect(appNameOf(matches())).toBe(APP_NAME);
     expect(appNameOf(matches("  "))).toBe(APP_NAME);
     expect(appNameOf(null)).toBe(APP_NAME);
+  });
+
+  it("is in the language the root loader answered in, English when it names none or one we lack", () => {
+    expect(pageTitle({ appName: "Acme", language: "de" }, "users")).toEqual([{ title: "Benutzer · Acme" }]);
+    expect(pageTitle({ appName: "Acme", language: "xx" }, "users")).toEqual([{ title: "Users · Acme" }]);
+    expect(pageTitle({ appName: "Acme" }, "settings")).toEqual([{ title: "Settings · Acme" }]);
   });
 
   it("is the app name alone without a page", () => {
@@ -32,9 +38,9 @@ describe("errorPageName", () => {
   const caught = (status: number) => new UNSAFE_ErrorResponseImpl(status, "", {});
 
   it("names 403, 404 and everything else", () => {
-    expect(errorPageName(caught(403))).toBe("No access");
-    expect(errorPageName(caught(404))).toBe("Page not found");
-    expect(errorPageName(caught(500))).toBe("Something went wrong");
-    expect(errorPageName(new Error("boom"))).toBe("Something went wrong");
+    expect(errorPageName(caught(403))).toBe("noAccess");
+    expect(errorPageName(caught(404))).toBe("notFound");
+    expect(errorPageName(caught(500))).toBe("error");
+    expect(errorPageName(new Error("boom"))).toBe("error");
   });
 });

@@ -1,37 +1,66 @@
 import { isRouteErrorResponse, type MetaDescriptor } from "react-router";
 import { APP_NAME } from "../config";
+import { FALLBACK_LANGUAGE } from "../i18n/options";
+import type englishTitles from "../locales/en/titles.json";
 
 type MatchLike = { id: string; loaderData?: unknown } | undefined;
-type RootLike = { appName?: unknown } | null | undefined;
+type RootLike = { appName?: unknown; language?: unknown } | null | undefined;
+
+/** A page's name in app/locales/<language>/titles.json. */
+export type TitleKey = keyof typeof englishTitles;
+
+// meta runs outside React, without the i18next instance: the titles, a few dozen short strings of
+// every language, are bundled whole so a title never waits for a load.
+const titleFiles = import.meta.glob<Record<string, string>>("../locales/*/titles.json", {
+  eager: true,
+  import: "default",
+});
+const titles = new Map(Object.entries(titleFiles).map(([path, json]) => [path.split("/").at(-2), json]));
+
+function rootOf(source: readonly MatchLike[] | RootLike): RootLike {
+  return (
+    Array.isArray(source)
+      ? (source as readonly MatchLike[]).find((m) => m?.id === "root")?.loaderData
+      : source
+  ) as RootLike;
+}
+
+/** A page's name in the language the root loader answered in. */
+export function titleText(source: readonly MatchLike[] | RootLike, key: TitleKey): string {
+  const language = rootOf(source)?.language;
+  const own = typeof language === "string" ? titles.get(language)?.[key] : undefined;
+  return own ?? titles.get(FALLBACK_LANGUAGE)?.[key] ?? key;
+}
 
 /**
  * The app's name as the root loader read it (Settings may rename the app). When the root loader
  * did not run (the access gate refused in middleware), the fixed default.
  */
 export function appNameOf(source: readonly MatchLike[] | RootLike): string {
-  const root = Array.isArray(source)
-    ? (source as readonly MatchLike[]).find((m) => m?.id === "root")?.loaderData
-    : source;
-  const name = (root as RootLike)?.appName;
+  const name = rootOf(source)?.appName;
   return typeof name === "string" && name.trim() ? name : APP_NAME;
 }
 
 /**
  * `<title>` "Users · App name" for a route's meta export:
- *   export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Users");
- * Pass the meta args' `matches` (or the root loader data); `page` may be empty for the app's name
- * alone.
+ *   export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "users");
+ * Pass the meta args' `matches` (or the root loader data) and a key of titles.json, or `{ name }`
+ * for a page named by its record (a team, a person); null for the app's name alone.
  */
-export function pageTitle(source: readonly MatchLike[] | RootLike, page?: string | null): MetaDescriptor[] {
+export function pageTitle(
+  source: readonly MatchLike[] | RootLike,
+  page?: TitleKey | { name: string } | null,
+): MetaDescriptor[] {
   const app = appNameOf(source);
-  return [{ title: page ? `${page} · ${app}` : app }];
+  const text = !page ? null : typeof page === "string" ? titleText(source, page) : page.name;
+  return [{ title: text ? `${text} · ${app}` : app }];
 }
 
 /** The page name of an error a boundary shows: "No access", "Page not found" or a generic one. */
-export function errorPageName(error: unknown): string {
+export function errorPageName(error: unknown): TitleKey {
   if (isRouteErrorResponse(error)) {
-    if (error.status === 403) return "No access";
-    if (error.status === 404) return "Page not found";
+    if (error.status === 403) return "noAccess";
+    if (error.status === 404) return "notFound";
   }
-  return "Something went wrong";
+  return "error";
 }

@@ -65,4 +65,4 @@ export default function AcceptInvite({ loaderData, actionData }: Route.Component
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Accept your invitation");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "acceptInvite");

@@ -27,4 +27,4 @@ export default function VerifyEmailProblem({ loaderData }: Route.ComponentProps)
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
-  pageTitle(matches, "Verification link cannot be used");
+  pageTitle(matches, "verificationLinkUnusable");

@@ -102,4 +102,4 @@ export default function CheckInbox({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Check your inbox");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "checkInbox");

@@ -116,4 +116,4 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Dashboard");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "dashboard");

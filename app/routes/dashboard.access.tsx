@@ -166,4 +166,4 @@ export default function AccessControl({ loaderData, actionData }: Route.Componen
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Access control");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "access");

@@ -346,4 +346,4 @@ function Composer({ roles }: { roles: Choice[] }) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Broadcast");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "broadcast");

@@ -192,4 +192,4 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Audit log");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "auditLog");

@@ -75,4 +75,4 @@ export default function SingleSignOnSettings({ loaderData }: Route.ComponentProp
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Single sign-on");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "sso");

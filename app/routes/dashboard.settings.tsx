@@ -79,4 +79,4 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Settings");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "settings");

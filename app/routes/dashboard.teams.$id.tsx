@@ -373,4 +373,4 @@ function DeleteTeam({ team }: { team: Team }) {
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageTitle(matches, loaderData?.team.name ?? "Team");
+  pageTitle(matches, loaderData?.team.name ? { name: loaderData.team.name } : "team");

@@ -127,4 +127,4 @@ function CreateTeam() {
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Teams");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "teams");

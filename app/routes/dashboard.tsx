@@ -51,7 +51,7 @@ export default function DashboardLayout() {
 }
 
 export const meta: Route.MetaFunction = ({ matches, error }) =>
-  pageTitle(matches, error ? errorPageName(error) : "Dashboard");
+  pageTitle(matches, error ? errorPageName(error) : "dashboard");
 
 export function ErrorBoundary() {
   const error = useRouteError();

@@ -428,4 +428,4 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageTitle(matches, loaderData?.user.name ?? "User");
+  pageTitle(matches, loaderData?.user.name ? { name: loaderData.user.name } : "user");

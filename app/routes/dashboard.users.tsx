@@ -317,4 +317,4 @@ function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: st
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Users");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "users");

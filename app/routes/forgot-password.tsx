@@ -49,4 +49,4 @@ export default function ForgotPassword() {
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Forgot your password?");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "forgotPassword");

@@ -103,4 +103,4 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Sign in");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "signIn");

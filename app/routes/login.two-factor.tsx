@@ -74,4 +74,4 @@ export default function TwoFactorStep({ actionData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Two-factor authentication");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "twoFactor");

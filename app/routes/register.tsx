@@ -62,4 +62,4 @@ export default function Register() {
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Create an account");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "register");

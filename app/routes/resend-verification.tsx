@@ -50,4 +50,4 @@ export default function ResendVerification() {
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Send a new verification link");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "resendVerification");

@@ -65,4 +65,4 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Choose a new password");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "resetPassword");
