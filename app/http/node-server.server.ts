@@ -132,7 +132,7 @@ export function createPipeline(options: PipelineOptions) {
 
   return function listener(req: IncomingMessage, res: ServerResponse) {
     // The one object per request that the router's request context carries; the route label
-    // starts fixed and becomes the matched route's pattern in the root middleware.
+    // starts fixed and becomes the matched route's pattern in the first root middleware.
     const info: RequestInfo = { ip: "", route: ROUTE.unmatched };
     logWhenDone(req, res, info);
     // Only origin-form targets ("/path?query"): an absolute or "*" target names no page of ours.

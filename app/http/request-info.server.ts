@@ -4,7 +4,7 @@ export type RequestInfo = {
   ip: string;
   /**
    * The matched route's pattern, for metrics: the pipeline (node-server.server.ts) creates the info
-   * with a fixed label and the root middleware (app/metrics/route-label.server.ts) overwrites it.
+   * with a fixed label and the first root middleware (app/metrics/route-label.server.ts) overwrites it.
    * Absent where no pipeline reads it (tests, the raw event stream's own context).
    */
   route?: string;

@@ -135,6 +135,39 @@ describe("who may scrape /metrics", () => {
     expect(await off.text()).not.toContain("dashboard_");
   });
 
+  it("reads METRICS_TOKEN (16 characters at least, never echoed) and METRICS_PORT from the environment", async () => {
+    const { env, resetEnvCache } = await import("../env.server");
+    const saved = { ...process.env };
+    try {
+      process.env.METRICS_TOKEN = "too-short-secret";
+      process.env.METRICS_PORT = "9464";
+      resetEnvCache();
+      expect(env()).toMatchObject({ METRICS_TOKEN: "too-short-secret", METRICS_PORT: 9464 });
+      process.env.METRICS_TOKEN = "short-secret";
+      resetEnvCache();
+      const error = (() => {
+        try {
+          env();
+        } catch (e) {
+          return String(e);
+        }
+      })();
+      expect(error).toContain("METRICS_TOKEN must be at least 16 characters long");
+      expect(error).not.toContain("short-secret");
+      process.env.METRICS_TOKEN = "";
+      process.env.METRICS_PORT = "not-a-port";
+      resetEnvCache();
+      expect(() => env()).toThrow();
+      process.env.METRICS_PORT = " ";
+      resetEnvCache();
+      expect(env().METRICS_TOKEN).toBeUndefined();
+      expect(env().METRICS_PORT).toBeUndefined();
+    } finally {
+      process.env = saved;
+      resetEnvCache();
+    }
+  });
+
   it("compares the token whole and in constant time", () => {
     expect(endpoint.tokenMatches(`Bearer ${TOKEN}`, TOKEN)).toBe(true);
     expect(endpoint.tokenMatches(`bearer  ${TOKEN}`, TOKEN)).toBe(true);

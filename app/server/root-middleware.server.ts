@@ -3,14 +3,12 @@ import { accessGateMiddleware } from "../access/guard.server";
 import { sessionMiddleware } from "../auth/session.server";
 import { csrfMiddleware, securityHeadersMiddleware } from "../http/security.server";
 import { i18nMiddleware } from "../i18n/i18n.server";
-import { routeLabelMiddleware } from "../metrics/route-label.server";
 
 /**
  * The root route's middleware, in order (app/root.tsx exports it). A list of its own so the event
  * stream served outside React Router (event-stream.server.ts) runs exactly the same rules.
  */
 export const rootMiddleware: MiddlewareFunction<Response>[] = [
-  routeLabelMiddleware,
   securityHeadersMiddleware,
   csrfMiddleware,
   sessionMiddleware,
