@@ -80,7 +80,7 @@ function createMetrics() {
     }),
     rateLimited: new Counter({
       name: `${PREFIX}rate_limit_refusals_total`,
-      help: "Requests a rate limiter refused, by limiter.",
+      help: "Points a rate limiter refused, by limiter (app/security/rate-limit.server.ts).",
       labelNames: ["limit"] as const,
       registers,
     }),
