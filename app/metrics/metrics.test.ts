@@ -7,7 +7,7 @@ import { type AppServer, startApp } from "../../test/app-server";
 import { createUser, PASSWORD, sessionCookieFor, setupDatabase } from "../../test/helpers";
 import { deliverThroughRoute } from "../../test/tasks";
 import { createPipeline, type RequestLog } from "../http/node-server.server";
-import { defineTask } from "../tasks/definition.server";
+import { defineTask, TaskError } from "../tasks/definition.server";
 import { DeliveryError } from "../tasks/delivery.server";
 import { insertTask } from "../tasks/repository.server";
 import { InProcessTaskRunner } from "../tasks/runner.server";
@@ -290,6 +290,23 @@ describe("what /metrics shows", () => {
     const done = await insertTask({ type: definition.type, userId: user.id, payload: null });
     runner.dispatch(done);
     await runner.idle();
+    // A task that fails, whose webhook is refused for good: its outcome is recorded directly.
+    const failing = defineTask({
+      type: "test.metrics-fails",
+      payload: z.unknown(),
+      run: async () => {
+        throw new TaskError("no luck");
+      },
+    });
+    const refusing = new InProcessTaskRunner({
+      definitions: (type) => (type === failing.type ? failing : undefined),
+      deliver: async () => {
+        throw new DeliveryError(400);
+      },
+      log: () => {},
+    });
+    refusing.dispatch(await insertTask({ type: failing.type, userId: user.id, payload: null }));
+    await refusing.idle();
     // One left waiting: the queue depth.
     await insertTask({ type: definition.type, userId: user.id, payload: null });
 
@@ -325,7 +342,9 @@ describe("what /metrics shows", () => {
     expect(all.get("dashboard_task_run_duration_seconds")?.type).toBe("HISTOGRAM");
     const runs = all.get("dashboard_task_run_duration_seconds_count");
     expect(value(runs, { type: "test.metrics", status: "completed" })).toBe(1);
+    expect(value(all.get("dashboard_tasks_total"), { type: "test.metrics-fails", status: "failed" })).toBe(1);
     expect(value(all.get("dashboard_webhook_deliveries_total"), { outcome: "delivered" })).toBe(1);
+    expect(value(all.get("dashboard_webhook_deliveries_total"), { outcome: "failed" })).toBe(1);
     expect(value(all.get("dashboard_webhook_retries_total"))).toBe(1);
     expect(value(all.get("dashboard_task_queue_depth"), { status: "pending" })).toBe(1);
     expect(value(all.get("dashboard_task_queue_depth"), { status: "processing" })).toBe(0);
