@@ -1,10 +1,12 @@
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pino from "pino";
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
-import { createPipeline } from "./app/http/node-server.server";
+import { createPipeline, type PipelineMetrics } from "./app/http/node-server.server";
+import type { RequestInfo } from "./app/http/request-info.server";
 import { staticFiles } from "./app/http/static-files.server";
 import { loadDotEnv } from "./scripts/dotenv";
 
@@ -23,8 +25,9 @@ const logger = pino(
 
 type AppEntry = {
   lifecycle: { start(): Promise<void>; stop(): Promise<void>; health(): Promise<boolean> };
-  createRequestContext(info: { ip: string }): RouterContextProvider;
+  createRequestContext(info: RequestInfo): RouterContextProvider;
   eventStream?(req: IncomingMessage, res: ServerResponse, ip: string, origin: string): Promise<void>;
+  metrics: PipelineMetrics & { listen(): Promise<import("node:http").Server | undefined> };
 };
 
 /** The compiled copy sits in the build directory it serves; this source file beside build/. */
@@ -55,7 +58,11 @@ if (production) {
   getEntry = async () => (await load()).entry.module as unknown as AppEntry;
 }
 
-await (await getEntry()).lifecycle.start();
+const startEntry = await getEntry();
+await startEntry.lifecycle.start();
+// The metrics live in one registry per process (app/metrics/metrics.server.ts), so the functions of
+// the first entry stay right across the dev server's reloads.
+const metrics = startEntry.metrics;
 const handleRequest = createRequestHandler(build, production ? "production" : "development");
 
 const EVENTS_PATH = /^\/api\/events\/?(?:\?|$)/i;
@@ -68,9 +75,16 @@ const EVENTS_PATH = /^\/api\/events\/?(?:\?|$)/i;
  * Request, streams and middleware cost several KB of heap per open stream
  * (docs/decisions/014-event-streams-on-the-socket.md). The route stays for the dev server.
  */
-function serveRaw(req: IncomingMessage, res: ServerResponse, ip: string, origin: string): boolean {
+function serveRaw(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ip: string,
+  origin: string,
+  info: RequestInfo,
+): boolean {
   const eventStream = productionEntry?.eventStream;
   if (!eventStream || req.method !== "GET" || !EVENTS_PATH.test(req.url ?? "")) return false;
+  info.route = "/api/events";
   eventStream(req, res, ip, origin).catch((error) => {
     logger.error({ err: error }, "event stream failed");
     if (!res.headersSent) res.writeHead(500).end();
@@ -86,7 +100,8 @@ const listener = createPipeline({
   staticFiles: production ? staticFiles(join(buildDir, "client")) : undefined,
   serveRaw,
   devMiddleware: vite?.middlewares,
-  handle: async (request, ip) => handleRequest(request, (await getEntry()).createRequestContext({ ip })),
+  handle: async (request, info) => handleRequest(request, (await getEntry()).createRequestContext(info)),
+  metrics,
   onError: (error) => logger.error({ err: error }, "request failed"),
 });
 
@@ -97,6 +112,13 @@ server.listen({ port, host, backlog: 4096 }, () => {
   logger.info({ port, host, mode: production ? "production" : "development" }, "listening");
   if (!production) console.log(`Dashboard running at http://localhost:${port}`);
 });
+// METRICS_PORT: /metrics on 127.0.0.1 only (app/metrics/endpoint.server.ts); the token is never logged.
+const metricsServer = await metrics.listen();
+if (metricsServer)
+  logger.info(
+    { metricsPort: (metricsServer.address() as AddressInfo).port },
+    "metrics listening on 127.0.0.1",
+  );
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -104,6 +126,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, "shutting down");
   server.close();
+  metricsServer?.close();
   const force = setTimeout(() => process.exit(1), Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000));
   force.unref();
   try {

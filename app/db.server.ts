@@ -2,12 +2,16 @@ import type { Kysely } from "kysely";
 import { createDb } from "../db/connection";
 import type { Database } from "../db/schema";
 import { env } from "./env.server";
+import { observeQuery } from "./metrics/metrics.server";
 
 let instance: Kysely<Database> | undefined;
 
 /** The process-wide database handle, opened on first use from DATABASE_URL. */
 export function db(): Kysely<Database> {
-  if (!instance) instance = createDb(env().DATABASE_URL, { poolSize: env().DATABASE_POOL_SIZE });
+  if (!instance) {
+    const e = env();
+    instance = createDb(e.DATABASE_URL, { poolSize: e.DATABASE_POOL_SIZE, log: observeQuery });
+  }
   return instance;
 }
 

@@ -11,6 +11,7 @@ import {
 import { nonceContext } from "./http/security.server";
 import { getI18n } from "./i18n/i18n.server";
 
+export { metricsEndpoint as metrics } from "./metrics/endpoint.server";
 export { serveEventStream as eventStream } from "./server/event-stream.server";
 export { createRequestContext, lifecycle } from "./server/lifecycle.server";
 

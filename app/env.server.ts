@@ -55,6 +55,13 @@ const schema = z.object({
   AUDIT_RETENTION_DAYS: optionalText(),
   // Encrypts secret settings at rest; derived from SESSION_SECRET when unset.
   SETTINGS_ENCRYPTION_KEY: optionalText(),
+  // GET /metrics (app/metrics/endpoint.server.ts): on the main port to this bearer token, and/or on
+  // 127.0.0.1:METRICS_PORT without one. Neither set: no metrics are served.
+  METRICS_TOKEN: z.preprocess(
+    blankToUndefined,
+    z.string().min(16, "METRICS_TOKEN must be at least 16 characters long").optional(),
+  ),
+  METRICS_PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(65_535).optional()),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, type LogEvent, PostgresAdapter, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema";
 
@@ -22,7 +22,11 @@ export function dialectOf(db: Kysely<unknown>): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 }
 
-export type CreateDbOptions = { poolSize?: number };
+export type CreateDbOptions = {
+  poolSize?: number;
+  /** Kysely's query log: called with every query's duration (the app's metrics). */
+  log?: (event: LogEvent) => void;
+};
 
 const pools = new WeakMap<object, pg.Pool>();
 
@@ -52,7 +56,7 @@ export function describeDbError(error: unknown): string {
 export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Kysely<Database> {
   if (isPostgresUrl(databaseUrl)) {
     const pool = postgresPool(databaseUrl, options);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
     pools.set(db, pool);
     return db;
   }
@@ -65,7 +69,7 @@ export function createDb(databaseUrl: string, options: CreateDbOptions = {}): Ky
   sqlite.pragma("busy_timeout = 5000");
   keepStatistics(sqlite);
   reuseStatements(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: options.log });
   sqliteHandles.set(db, sqlite);
   return db;
 }

@@ -47,8 +47,11 @@ export type AppServer = {
    * gets both as a same-origin browser would send them (pass either to test other origins).
    */
   fetch(path: string, init?: AppRequestInit): Promise<Response>;
-  /** Answers a Request as built by the caller (no headers added). */
-  handle(request: Request, ip?: string): Promise<Response>;
+  /**
+   * Answers a Request as built by the caller (no headers added). `ip`, or the request info object
+   * as server.ts's pipeline passes it (its route label is filled in by the root middleware).
+   */
+  handle(request: Request, ip?: string | { ip: string; route?: string }): Promise<Response>;
   routes: AppRoute[];
   /** A module from the app's own instance, by path from the project root. */
   module<T>(file: string): Promise<T>;
@@ -57,7 +60,7 @@ export type AppServer = {
   close(): Promise<void>;
 };
 
-type AppEntry = { createRequestContext(info: { ip: string }): RouterContextProvider };
+type AppEntry = { createRequestContext(info: { ip: string; route?: string }): RouterContextProvider };
 
 function fullPaths(build: ServerBuild): AppRoute[] {
   const routes = Object.values(build.routes).filter((r) => r !== undefined);
@@ -96,8 +99,8 @@ export async function startApp(): Promise<AppServer> {
   const handler = createRequestHandler(build, "production");
   const module = <T>(file: string) => vite.ssrLoadModule(`/${file}`) as Promise<T>;
 
-  const handle = (request: Request, ip = "203.0.113.9") =>
-    handler(request, entry.createRequestContext({ ip }) as never);
+  const handle = (request: Request, ip: string | { ip: string; route?: string } = "203.0.113.9") =>
+    handler(request, entry.createRequestContext(typeof ip === "string" ? { ip } : ip) as never);
 
   return {
     routes: fullPaths(build),

@@ -30,6 +30,7 @@ const INFRASTRUCTURE = [
   "app/events/",
   "app/audit/",
   "app/security/",
+  "app/metrics/",
 ];
 
 type Layer = "infrastructure" | "domain" | "components" | "routes" | "composition" | "other";

@@ -12,6 +12,7 @@ import { PASSWORD, setupDatabase } from "./helpers";
 const BUILD_DIR = process.env.PRODUCTION_BUILD_DIR ?? process.env.TWO_INSTANCE_BUILD_DIR ?? "";
 const compiled = resolve(BUILD_DIR, "server.js");
 const ADMIN = "root@example.test"; // seeded by setupDatabase()
+const METRICS_TOKEN = "production-metrics-token-0123456789";
 
 async function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -26,12 +27,14 @@ async function freePort(): Promise<number> {
 describe.skipIf(!BUILD_DIR || !existsSync(compiled))("the compiled production server", () => {
   let child: ChildProcess;
   let url: string;
+  let metricsPort: number;
   const output: string[] = [];
   const exited = () => new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
 
   beforeAll(async () => {
     await setupDatabase();
     const port = await freePort();
+    metricsPort = await freePort();
     url = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, [compiled], {
       env: {
@@ -43,6 +46,8 @@ describe.skipIf(!BUILD_DIR || !existsSync(compiled))("the compiled production se
         BASE_URL: url,
         SESSION_SECRET: "production-server-test-secret",
         LOG_LEVEL: "info",
+        METRICS_TOKEN,
+        METRICS_PORT: String(metricsPort),
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -76,6 +81,53 @@ describe.skipIf(!BUILD_DIR || !existsSync(compiled))("the compiled production se
       timeout: 5_000,
     });
     expect(output.join("")).not.toContain("very-secret-token");
+  });
+
+  it("serves /metrics to the token and on 127.0.0.1:METRICS_PORT, labelled by route pattern, token never logged", async () => {
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    await fetch(`${url}/dashboard/users/1234567`, { redirect: "manual" });
+    const page = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toMatch(
+      /dashboard_http_request_duration_seconds_count\{route="\/dashboard\/users\/:id",status="3xx"\} 1/,
+    );
+    expect(text).toContain('dashboard_http_request_duration_seconds_count{route="static",status="2xx"}');
+    expect(text).not.toContain("1234567");
+    // The event stream answered on the socket (server.ts's serveRaw): counted open, labelled once closed.
+    const login = await fetch(`${url}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ email: ADMIN, password: PASSWORD }),
+      redirect: "manual",
+    });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const controller = new AbortController();
+    const stream = await fetch(`${url}/api/events`, {
+      headers: { Cookie: cookie },
+      signal: controller.signal,
+    });
+    await stream.body!.getReader().read();
+    const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(await scrape()).toMatch(/^dashboard_sse_open_streams 1$/m);
+    expect(await scrape()).toMatch(/^dashboard_sign_ins_total\{method="password",outcome="succeeded"\} 1$/m);
+    // Signing out ends the user's streams from the server's side: the answer finishes and is counted.
+    // (A stream the client drops never finishes: like the request log, the histogram skips it.)
+    await fetch(`${url}/logout`, { method: "POST", headers: { Cookie: cookie }, redirect: "manual" });
+    await vi.waitFor(async () => {
+      const after = await scrape();
+      expect(after).toMatch(/^dashboard_sse_open_streams 0$/m);
+      expect(after).toContain(
+        'dashboard_http_request_duration_seconds_count{route="/api/events",status="2xx"} 1',
+      );
+    });
+    const local = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(local.status).toBe(200);
+    expect(await local.text()).toContain("dashboard_process_cpu_seconds_total");
+    expect(output.join("")).toContain("metrics listening on 127.0.0.1");
+    expect(output.join("")).not.toContain(METRICS_TOKEN);
   });
 
   it("stops on SIGTERM: open event streams end and the process exits cleanly", async () => {

@@ -4,6 +4,7 @@ import { FormStrategy } from "remix-auth-form";
 import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { clientIp } from "../http/request-info.server";
+import { signIn } from "../metrics/metrics.server";
 import { reserveLoginAttempt } from "../security/login-limits.server";
 import { loginSchema } from "./account-schemas";
 import { dummyPasswordHash, verifyPassword } from "./password.server";
@@ -81,6 +82,7 @@ export async function attemptLogin(args: Args, typedEmail: string): Promise<Logi
     // right password, like a disabled account, so the answer reveals nothing to a guesser.
     const sso = await passwordBlockedBy(user.email);
     if (sso) {
+      signIn("password", false);
       await audit(args, {
         action: "auth.login.failed",
         actor: user,
@@ -100,6 +102,7 @@ export async function attemptLogin(args: Args, typedEmail: string): Promise<Logi
     if (!(error instanceof LoginError)) throw error;
     // Disabled and unverified accounts are told so only after a right password: not a guess.
     if (error.reason !== "invalid") await reservation.passwordWasRight();
+    signIn("password", false);
     await audit(args, {
       action: "auth.login.failed",
       details: { ...auditedEmail(account, typedEmail), reason: error.reason },

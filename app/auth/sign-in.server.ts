@@ -1,5 +1,6 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { safeRedirectPath } from "../http/responses";
+import { signIn } from "../metrics/metrics.server";
 import { startSession } from "./session.server";
 import { secondFactorSatisfied } from "./two-factor.server";
 import { askForSecondFactor } from "./two-factor-sign-in.server";
@@ -28,5 +29,6 @@ export async function completeSignIn(args: Args, userId: string, proof: SignInPr
     return askForSecondFactor(userId, proof.method, proof.redirectTo);
   const headers = new Headers();
   for (const cookie of await startSession(userId, args)) headers.append("Set-Cookie", cookie);
+  signIn(proof.method, true);
   return redirect(safeRedirectPath(proof.redirectTo ?? null), { headers });
 }

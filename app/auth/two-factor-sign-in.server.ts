@@ -3,6 +3,7 @@ import { audit } from "../audit/audit.server";
 import { db } from "../db.server";
 import { secureCookies, sessionSecrets } from "../env.server";
 import { safeRedirectPath } from "../http/responses";
+import { signIn } from "../metrics/metrics.server";
 import { clear, hit } from "../security/rate-limit.server";
 import { startSession } from "./session.server";
 import { spendSecondFactorCode } from "./two-factor.server";
@@ -108,6 +109,7 @@ export async function completeSecondStep(args: Args, code: string): Promise<Seco
   });
   const headers = new Headers();
   for (const c of await startSession(user.id, args)) headers.append("Set-Cookie", c);
+  signIn("two-factor", true);
   headers.append("Set-Cookie", await clearPendingSignIn());
   return { ok: true, response: redirect(pending.redirectTo, { headers }) };
 }

@@ -1,3 +1,4 @@
+import { eventDelivered } from "../metrics/metrics.server";
 import { type EventBus, systemBus } from "./bus.server";
 import { endStreamsElsewhere, registerStreamEnder } from "./cluster.server";
 import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "./event-types";
@@ -130,9 +131,10 @@ export function openUserStream(userId: string, sink: StreamSink, options: Stream
   ticker ??= setInterval(onTick, TICK_MS);
   ticker.unref?.();
   const bus = options.bus ?? systemBus();
-  stream.unsubscribe = bus.subscribe(SYSTEM_EVENT_CHANNEL, userId, (event: SystemEvent) =>
-    stream.send(sseFrame(event.type, JSON.stringify(event), ++sequence)),
-  );
+  stream.unsubscribe = bus.subscribe(SYSTEM_EVENT_CHANNEL, userId, (event: SystemEvent) => {
+    stream.send(sseFrame(event.type, JSON.stringify(event), ++sequence));
+    eventDelivered();
+  });
   // An opening frame, so the browser fires `open` (and the client reconciles) at once.
   stream.send(sseFrame("ping", new Date().toISOString()));
   if (stream.until <= Date.now()) stream.close();

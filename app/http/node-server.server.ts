@@ -9,16 +9,28 @@ import {
   requestOrigin,
   requestPath,
 } from "./request-guards.server";
+import type { RequestInfo } from "./request-info.server";
 import type { StaticFiles } from "./static-files.server";
 
 // The production request path on a bare node:http server, in the order each request meets it:
 // the log line (on finish, URL redacted), Host and cross-origin guards, the body limit, client
-// files, /healthz, what is answered on the socket itself (serveRaw), then React Router.
+// files, /healthz, /metrics, what is answered on the socket itself (serveRaw), then React Router.
 // Nothing here runs per request that the request does not need (decision 013).
 
 export type RequestLog = { method: string; url: string; status: number; ms: number };
 
 type Next = () => void;
+
+/** Labels of requests answered before React Router (app/metrics/metrics.server.ts has the others). */
+const ROUTE = { unmatched: "unmatched", static: "static", health: "/healthz", metrics: "/metrics" };
+
+/** The app's metrics as the pipeline uses them (app/metrics/endpoint.server.ts). */
+export type PipelineMetrics = {
+  /** Each answered request: its route label, status and milliseconds. Synchronous and cheap. */
+  observe(route: string, status: number, ms: number): void;
+  /** GET /metrics on this port; false when this port serves none (React Router answers 404). */
+  serve(req: IncomingMessage, res: ServerResponse): boolean;
+};
 
 export type PipelineOptions = {
   /** How many proxies in front may set X-Forwarded-* (TRUST_PROXY). */
@@ -31,26 +43,35 @@ export type PipelineOptions = {
    * Answers a request outside React Router and returns true, or returns false (e.g. the SSE
    * stream). `origin` is the request's, past the Host guard.
    */
-  serveRaw?(req: IncomingMessage, res: ServerResponse, ip: string, origin: string): boolean;
+  serveRaw?(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ip: string,
+    origin: string,
+    info: RequestInfo,
+  ): boolean;
   /** Vite's middleware in development. */
   devMiddleware?(req: IncomingMessage, res: ServerResponse, next: Next): void;
-  /** React Router. */
-  handle(request: Request, ip: string): Promise<Response>;
+  /** React Router. `info` becomes the request context's (its route label is set by middleware). */
+  handle(request: Request, info: RequestInfo): Promise<Response>;
+  metrics?: PipelineMetrics;
   onError(error: unknown): void;
 };
 
 export function createPipeline(options: PipelineOptions) {
   const limitBodies = limitRequestBodies();
 
-  function logWhenDone(req: IncomingMessage, res: ServerResponse) {
+  function logWhenDone(req: IncomingMessage, res: ServerResponse, info: RequestInfo) {
     const start = performance.now();
     res.once("finish", () => {
+      const ms = performance.now() - start;
       options.log({
         method: req.method ?? "GET",
         url: redactUrl(req.url ?? "/"),
         status: res.statusCode,
-        ms: Math.round((performance.now() - start) * 10) / 10,
+        ms: Math.round(ms * 10) / 10,
       });
+      options.metrics?.observe(info.route!, res.statusCode, ms);
     });
   }
 
@@ -61,7 +82,7 @@ export function createPipeline(options: PipelineOptions) {
     res.end("Internal Server Error\n");
   }
 
-  function app(req: IncomingMessage, res: ServerResponse, origin: string, ip: string) {
+  function app(req: IncomingMessage, res: ServerResponse, origin: string, info: RequestInfo) {
     let request: Request;
     try {
       request = toRequest(req, res, origin);
@@ -70,7 +91,7 @@ export function createPipeline(options: PipelineOptions) {
       return;
     }
     options
-      .handle(request, ip)
+      .handle(request, info)
       .then((response) => sendResponse(req, res, response))
       .catch((error) => {
         if (request.signal.aborted) return void res.destroy(); // the client left
@@ -89,18 +110,31 @@ export function createPipeline(options: PipelineOptions) {
     res.end(body);
   }
 
-  function route(req: IncomingMessage, res: ServerResponse, origin: string) {
+  function route(req: IncomingMessage, res: ServerResponse, origin: string, info: RequestInfo) {
     const path = requestPath(req);
-    if (options.staticFiles?.serve(req, res, path)) return;
-    if (path === "/healthz") return void health(res);
-    const ip = clientAddress(req, options.trustProxy);
-    if (options.serveRaw?.(req, res, ip, origin)) return;
-    if (options.devMiddleware) options.devMiddleware(req, res, () => app(req, res, origin, ip));
-    else app(req, res, origin, ip);
+    if (options.staticFiles?.serve(req, res, path)) {
+      info.route = ROUTE.static;
+      return;
+    }
+    if (path === "/healthz") {
+      info.route = ROUTE.health;
+      return void health(res);
+    }
+    if (path === ROUTE.metrics && options.metrics?.serve(req, res)) {
+      info.route = ROUTE.metrics;
+      return;
+    }
+    info.ip = clientAddress(req, options.trustProxy);
+    if (options.serveRaw?.(req, res, info.ip, origin, info)) return;
+    if (options.devMiddleware) options.devMiddleware(req, res, () => app(req, res, origin, info));
+    else app(req, res, origin, info);
   }
 
   return function listener(req: IncomingMessage, res: ServerResponse) {
-    logWhenDone(req, res);
+    // The one object per request that the router's request context carries; the route label
+    // starts fixed and becomes the matched route's pattern in the first root middleware.
+    const info: RequestInfo = { ip: "", route: ROUTE.unmatched };
+    logWhenDone(req, res, info);
     // Only origin-form targets ("/path?query"): an absolute or "*" target names no page of ours.
     if (!req.url?.startsWith("/")) {
       res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" });
@@ -108,6 +142,6 @@ export function createPipeline(options: PipelineOptions) {
     }
     const origin = requestOrigin(req, options.trustProxy);
     if (refuseBadHost(origin, res) || refuseCrossOrigin(req, origin!, res)) return;
-    limitBodies(req, res, () => route(req, res, origin!));
+    limitBodies(req, res, () => route(req, res, origin!, info));
   };
 }

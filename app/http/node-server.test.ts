@@ -70,7 +70,7 @@ beforeAll(async () => {
       res.end(`raw ${ip}`);
       return true;
     },
-    handle: app,
+    handle: (request, info) => app(request, info.ip),
     onError: () => {},
   });
   server = createServer(listener);

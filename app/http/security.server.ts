@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { createSecureHeadersMiddleware } from "remix-utils/middleware/secure-headers";
 import { env, secureCookies } from "../env.server";
+import { noteRoute } from "../metrics/route-label.server";
 import { apiError } from "./responses";
 
 export const nonceContext = createContext<string>("");
@@ -94,6 +95,7 @@ function contentSecurityPolicy(nonce: string): string {
  * The dev server injects its own unsigned scripts, so the CSP is sent only outside development.
  */
 export const securityHeadersMiddleware: MiddlewareFunction<Response> = async (args, next) => {
+  noteRoute(args); // the route label of the request's metrics (the first middleware: always runs)
   const nonce = randomBytes(16).toString("base64");
   args.context.set(nonceContext, nonce);
   const response = await secureHeaders(args, next);

@@ -1,6 +1,7 @@
 import { EMAIL_TEXTS, type EmailType } from "../../emails/email-texts";
 import { renderEmail } from "../../emails/render-email";
 import { env } from "../env.server";
+import { mailSent } from "../metrics/metrics.server";
 import { getSystemConfig } from "../settings/system-config.server";
 import { recordMail } from "./mail-log.server";
 import { type Delivery, deliver, MailProviderError } from "./transport.server";
@@ -36,6 +37,7 @@ export async function sendEmail(request: EmailRequest): Promise<Delivery> {
       tag: request.type,
       actionUrl: request.actionUrl,
     });
+    mailSent(true);
     await recordMail({
       ...base,
       status: delivery.via === "outbox" ? "outbox" : "sent",
@@ -45,6 +47,7 @@ export async function sendEmail(request: EmailRequest): Promise<Delivery> {
     });
     return delivery;
   } catch (error) {
+    mailSent(false);
     const message = error instanceof MailProviderError ? error.providerMessage : (error as Error).message;
     await recordMail({ ...base, status: "failed", error: message });
     throw error;

@@ -8,6 +8,7 @@ import {
 import { postgresPoolOf } from "../../db/connection";
 import { db } from "../db.server";
 import { env } from "../env.server";
+import { rateLimitRefused } from "../metrics/metrics.server";
 
 type Limiters = {
   loginPerIp: RateLimiterAbstract;
@@ -97,8 +98,10 @@ export async function hit(name: LimitName, key: string): Promise<LimitResult> {
     await get()[name].consume(key);
     return { ok: true };
   } catch (error) {
-    if (error instanceof RateLimiterRes)
+    if (error instanceof RateLimiterRes) {
+      rateLimitRefused(name);
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
+    }
     throw error;
   }
 }

@@ -5,7 +5,7 @@ import { closeDb, db } from "../db.server";
 import { DEV_SESSION_SECRET, env, sessionSecrets } from "../env.server";
 import { onBusResync, startSystemBus, stopSystemBus } from "../events/bus.server";
 import { closeAllStreams } from "../events/stream.server";
-import { requestInfoContext } from "../http/request-info.server";
+import { type RequestInfo, requestInfoContext } from "../http/request-info.server";
 import { settleDeliveries } from "../mail/deliveries.server";
 import { taskRunner } from "../tasks/runner.server";
 import { startRetentionSchedule, stopRetentionSchedule } from "./cleanup.server";
@@ -75,6 +75,6 @@ export const lifecycle = {
 };
 
 /** The router context for one request, carrying what only the socket knows. */
-export function createRequestContext(info: { ip: string }): RouterContextProvider {
+export function createRequestContext(info: RequestInfo): RouterContextProvider {
   return new RouterContextProvider(new Map([[requestInfoContext, info]]));
 }

@@ -3,6 +3,7 @@ import type { Database } from "../../db/schema";
 import { env } from "../env.server";
 import { type EventBus, systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
+import { taskFinished, webhookDelivered, webhookRetried } from "../metrics/metrics.server";
 import { completeTask } from "./completion.server";
 import { type TaskDefinition, TaskError } from "./definition.server";
 import { type Deliver, DeliveryError, httpDeliver } from "./delivery.server";
@@ -155,7 +156,11 @@ export class InProcessTaskRunner implements TaskRunner {
     const row = await findTask(id);
     if (!row) return;
     this.progress(row.user_id, id, 0);
+    const started = performance.now();
     const outcome = await this.work(row.type, row.payload, { id, userId: row.user_id }, controller);
+    // Labelled by type only when it is one of ours: a row's type is data, a label set must stay bounded.
+    const known = (this.options.definitions ?? taskDefinition)(row.type) ? row.type : "unknown";
+    taskFinished(known, outcome.status, performance.now() - started);
     await this.finish({ taskId: id, ...outcome });
   }
 
@@ -219,6 +224,7 @@ export class InProcessTaskRunner implements TaskRunner {
     for (let attempt = 0; !this.stopping; attempt++) {
       try {
         await deliver(completion);
+        webhookDelivered(true);
         return;
       } catch (error) {
         const retryable = !(error instanceof DeliveryError) || error.retryable;
@@ -226,9 +232,11 @@ export class InProcessTaskRunner implements TaskRunner {
           this.log(`task ${completion.taskId}: webhook not delivered, recording directly`, error);
           break;
         }
+        webhookRetried();
         await new Promise((r) => setTimeout(r, delays[attempt]));
       }
     }
+    webhookDelivered(false);
     // Same delivery id as the webhook: if it did land after all, this is a harmless replay.
     await completeTask(completion.taskId, completion);
   }

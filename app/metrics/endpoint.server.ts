@@ -1,0 +1,116 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { counterTotals } from "../../db/counted";
+import { db } from "../db.server";
+import { env } from "../env.server";
+import { openStreamCount } from "../events/stream.server";
+import { metrics, observeRequest } from "./metrics.server";
+
+// GET /metrics (docs/decisions/025-metrics.md). Served on the socket, outside React Router (no
+// session, no page), in one of two ways or not at all:
+// - METRICS_TOKEN: on the main port, to `Authorization: Bearer <token>` only (401 otherwise);
+// - METRICS_PORT: on a listener of its own bound to 127.0.0.1, without a token (only something on
+//   the machine, or the pod, reaches it).
+// With neither, the main port has no /metrics (React Router answers its 404) and no listener opens.
+
+export const METRICS_PATH = "/metrics";
+
+const PENDING = "tasks.status.pending";
+const PROCESSING = "tasks.status.processing";
+
+/** What is read at scrape time rather than kept up to date on every change. */
+async function collect() {
+  const m = metrics();
+  m.openStreams.set(openStreamCount());
+  // Two primary-key reads of the maintained counters (decision 010), whatever the size of `task`.
+  const totals = await counterTotals(db(), "", [PENDING, PROCESSING]);
+  m.queueDepth.set({ status: "pending" }, totals[PENDING]);
+  m.queueDepth.set({ status: "processing" }, totals[PROCESSING]);
+}
+
+/** The page in Prometheus' text format. */
+export async function metricsText(): Promise<{ contentType: string; body: string }> {
+  // A database that is down must not cost the process metrics (they say why it is down).
+  await collect().catch(() => {});
+  const { registry } = metrics();
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}
+
+const digest = (value: string) => createHash("sha256").update(value).digest();
+
+/** Constant time in the token's content: both sides are hashed to the same length first. */
+export function tokenMatches(header: string | undefined, token: string): boolean {
+  const presented = /^Bearer +(\S+)\s*$/i.exec(header ?? "")?.[1] ?? "";
+  return timingSafeEqual(digest(presented), digest(token));
+}
+
+function answer(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Cache-Control": "no-store",
+    "Content-Length": Buffer.byteLength(body),
+    ...headers,
+  });
+  res.end(body);
+}
+
+function send(req: IncomingMessage, res: ServerResponse) {
+  if (req.method !== "GET" && req.method !== "HEAD")
+    return answer(res, 405, "Method Not Allowed\n", { Allow: "GET, HEAD" });
+  metricsText().then(
+    ({ contentType, body }) => {
+      if (res.destroyed) return;
+      res.writeHead(200, {
+        "Content-Type": contentType,
+        "Cache-Control": "no-store",
+        "Content-Length": Buffer.byteLength(body),
+      });
+      res.end(req.method === "HEAD" ? undefined : body);
+    },
+    () => answer(res, 500, "Internal Server Error\n"),
+  );
+}
+
+/**
+ * GET /metrics on the main port (server.ts's pipeline, after the Host and cross-origin guards):
+ * true when answered here, false when the main port serves no metrics (the request goes on to
+ * React Router, which answers 404).
+ */
+export function serveMetrics(req: IncomingMessage, res: ServerResponse): boolean {
+  const token = env().METRICS_TOKEN;
+  if (!token) return false;
+  if (!tokenMatches(req.headers.authorization, token)) {
+    answer(res, 401, "Unauthorized\n", { "WWW-Authenticate": 'Bearer realm="metrics"' });
+    return true;
+  }
+  send(req, res);
+  return true;
+}
+
+/** The loopback listener's requests: /metrics, nothing else. */
+function loopbackListener(req: IncomingMessage, res: ServerResponse) {
+  const path = (req.url ?? "/").split("?")[0];
+  if (path !== METRICS_PATH) return answer(res, 404, "Not Found\n");
+  send(req, res);
+}
+
+/** Opens the METRICS_PORT listener on 127.0.0.1, or nothing when METRICS_PORT is unset. */
+export async function startMetricsListener(port = env().METRICS_PORT): Promise<Server | undefined> {
+  if (port === undefined) return undefined;
+  const server = createServer(loopbackListener);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return server;
+}
+
+/** What server.ts takes from the app's entry (one module instance with the routes). */
+export const metricsEndpoint = {
+  observe: observeRequest,
+  serve: serveMetrics,
+  listen: startMetricsListener,
+};

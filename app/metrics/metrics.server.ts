@@ -1,0 +1,189 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+// The process's Prometheus metrics (docs/decisions/025-metrics.md). Domain code calls the one-line
+// recorders below; nothing here imports the app, so any layer may call them without a cycle.
+// Every label value comes from a fixed set (route patterns, status classes, task types known to
+// the runner, limiter names, sign-in methods): never a URL, an id, an address or a message.
+// Recording is synchronous and allocates nothing of ours: children of labelled metrics are made
+// once per label set and kept.
+
+const PREFIX = "dashboard_";
+
+const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
+
+function createMetrics() {
+  // One registry of our own, not prom-client's global one: tests reset it, and nothing a library
+  // registers globally ends up on our page.
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: PREFIX });
+  const registers = [registry];
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: `${PREFIX}http_request_duration_seconds`,
+      help: "Time to answer an HTTP request, by route pattern and status class.",
+      labelNames: ["route", "status"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    openStreams: new Gauge({
+      name: `${PREFIX}sse_open_streams`,
+      help: "Event streams (GET /api/events) open on this instance.",
+      registers,
+    }),
+    eventsDelivered: new Counter({
+      name: `${PREFIX}sse_events_delivered_total`,
+      help: "System events written to open event streams.",
+      registers,
+    }),
+    tasks: new Counter({
+      name: `${PREFIX}tasks_total`,
+      help: "Tasks this process ran to an end, by type and final status.",
+      labelNames: ["type", "status"] as const,
+      registers,
+    }),
+    taskDuration: new Histogram({
+      name: `${PREFIX}task_run_duration_seconds`,
+      help: "Run time of a task's work, by type and final status.",
+      labelNames: ["type", "status"] as const,
+      buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300],
+      registers,
+    }),
+    queueDepth: new Gauge({
+      name: `${PREFIX}task_queue_depth`,
+      help: "Tasks waiting (pending) or running (processing), all instances, read from the maintained counters on scrape.",
+      labelNames: ["status"] as const,
+      registers,
+    }),
+    webhookDeliveries: new Counter({
+      name: `${PREFIX}webhook_deliveries_total`,
+      help: "Task completion webhooks, by outcome (delivered, or failed and recorded directly).",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    webhookRetries: new Counter({
+      name: `${PREFIX}webhook_retries_total`,
+      help: "Task completion webhook attempts that failed and were tried again.",
+      registers,
+    }),
+    mails: new Counter({
+      name: `${PREFIX}mails_total`,
+      help: "Emails handed to the provider (or the development outbox), by outcome.",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    signIns: new Counter({
+      name: `${PREFIX}sign_ins_total`,
+      help: "Sign-ins that started a session, and password sign-ins refused, by method and outcome.",
+      labelNames: ["method", "outcome"] as const,
+      registers,
+    }),
+    rateLimited: new Counter({
+      name: `${PREFIX}rate_limit_refusals_total`,
+      help: "Points a rate limiter refused, by limiter (app/security/rate-limit.server.ts).",
+      labelNames: ["limit"] as const,
+      registers,
+    }),
+    queryDuration: new Histogram({
+      name: `${PREFIX}db_query_duration_seconds`,
+      help: "Database query time as Kysely measures it, by outcome.",
+      labelNames: ["outcome"] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+      registers,
+    }),
+  };
+}
+
+type Metrics = ReturnType<typeof createMetrics>;
+
+// One set per process, also across the dev server's module reloads and the second module
+// instance tests load the app through (test/app-server.ts): prom-client refuses a metric
+// registered twice, and a scrape must see what every instance of this module recorded.
+const holder = globalThis as typeof globalThis & { __dashboardMetrics?: Metrics };
+
+export function metrics(): Metrics {
+  holder.__dashboardMetrics ??= createMetrics();
+  return holder.__dashboardMetrics;
+}
+
+/** Zeroes every metric (tests start from nothing). */
+export function resetMetrics() {
+  metrics().registry.resetMetrics();
+  httpChildren.clear();
+}
+
+type HistogramChild = ReturnType<Histogram<"route" | "status">["labels"]>;
+const httpChildren = new Map<string, HistogramChild[]>();
+
+function statusClass(status: number): number {
+  const c = Math.floor(status / 100) - 1;
+  return c >= 0 && c < STATUS_CLASSES.length ? c : 4;
+}
+
+/** One answered request (server.ts's pipeline calls this on `finish`). */
+export function observeRequest(route: string, status: number, ms: number) {
+  let children = httpChildren.get(route);
+  if (!children) {
+    const h = metrics().httpDuration;
+    children = STATUS_CLASSES.map((c) => h.labels(route, c));
+    httpChildren.set(route, children);
+  }
+  children[statusClass(status)]!.observe(ms / 1000);
+}
+
+const routeLabels = new Map<string, string>();
+
+/**
+ * The label of a matched route: its pattern, "/" led ("/dashboard/users/:id"), never the URL.
+ * React Router's patterns come from app/routes.ts, so the map holds at most one entry per route.
+ */
+export function routeLabel(pattern: string): string {
+  let label = routeLabels.get(pattern);
+  if (label === undefined) {
+    label = `/${pattern.replace(/^\/+/, "")}`;
+    routeLabels.set(pattern, label);
+  }
+  return label;
+}
+
+export function eventDelivered() {
+  metrics().eventsDelivered.inc();
+}
+
+/** `type` must be one the runner has a definition for (else "unknown"): a label set stays bounded. */
+export function taskFinished(type: string, status: "completed" | "failed", ms: number) {
+  const m = metrics();
+  m.tasks.inc({ type, status });
+  m.taskDuration.observe({ type, status }, ms / 1000);
+}
+
+export function webhookDelivered(delivered: boolean) {
+  metrics().webhookDeliveries.inc({ outcome: delivered ? "delivered" : "failed" });
+}
+
+export function webhookRetried() {
+  metrics().webhookRetries.inc();
+}
+
+export function mailSent(ok: boolean) {
+  metrics().mails.inc({ outcome: ok ? "sent" : "failed" });
+}
+
+export type SignInMetricMethod = "password" | "oidc" | "passkey" | "invite" | "two-factor";
+
+export function signIn(method: SignInMetricMethod, ok: boolean) {
+  metrics().signIns.inc({ method, outcome: ok ? "succeeded" : "failed" });
+}
+
+export function rateLimitRefused(limit: string) {
+  metrics().rateLimited.inc({ limit });
+}
+
+type QueryEvent = { level: "query" | "error"; queryDurationMillis: number };
+
+/** Kysely's `log` option (db/connection.ts): every query's duration. */
+export function observeQuery(event: QueryEvent) {
+  metrics().queryDuration.observe(event.level === "error" ? ERROR : OK, event.queryDurationMillis / 1000);
+}
+const OK = { outcome: "ok" } as const;
+const ERROR = { outcome: "error" } as const;
