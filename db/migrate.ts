@@ -45,6 +45,9 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** The migrations this code knows, by name: a restore refuses a database that has run others (db/backup.ts). */
+export const knownMigrationNames: readonly string[] = Object.keys(migrations);
+
 /** One advisory lock for every schema change in a PostgreSQL database (see withSchemaChangeLock). */
 export const SCHEMA_CHANGE_LOCK = 4_200_117;
 

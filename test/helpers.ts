@@ -82,6 +82,7 @@ export async function run(fn: () => unknown): Promise<Outcome> {
   return { status: 200, headers: new Headers(), body: value, thrown };
 }
 
+/** A loader's/action's arguments as React Router passes them (`url`: the page's address, decision 027). */
 export function args(req: Request, params: Record<string, string> = {}, ctx = context()) {
-  return { request: req, params, context: ctx, unstable_pattern: "" } as never;
+  return { request: req, url: new URL(req.url), params, context: ctx, pattern: "" } as never;
 }

@@ -10,7 +10,12 @@ import { can } from "./check";
 import { missingPermission } from "./missing-permission";
 import type { PermissionKey } from "./permissions";
 
-type Args = { request: Request; context?: Readonly<RouterContextProvider> };
+/**
+ * A loader's, action's or middleware's arguments. `url` is the page's address: with
+ * `future.v8_passThroughRequests` (react-router.config.ts) `request.url` is the raw one, which
+ * on a client navigation ends in `.data` and carries `_routes`/`index` (decision 027).
+ */
+type Args = { request: Request; url?: URL; context?: Readonly<RouterContextProvider> };
 
 export type ForbiddenData = {
   kind: "forbidden";
@@ -23,9 +28,8 @@ export type ForbiddenData = {
 
 export type GateShell = { theme: Theme; nonce: string };
 
-function unauthorized(request: Request): never {
+function unauthorized({ request, url = new URL(request.url) }: Args): never {
   if (isApiRequest(request)) throw apiError(401, "unauthorized");
-  const url = new URL(request.url);
   const back = url.pathname + url.search;
   throw redirect(`/login?${new URLSearchParams({ redirectTo: back })}`);
 }
@@ -40,7 +44,7 @@ function forbidden(request: Request, permission: string | null): never {
 /** 401 (API) or a redirect to /login (pages) when nobody is signed in. */
 export async function requireUser(args: Args): Promise<SessionUser> {
   const user = await getSessionUser(args);
-  if (!user) unauthorized(args.request);
+  if (!user) unauthorized(args);
   return user;
 }
 

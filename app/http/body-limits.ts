@@ -12,9 +12,12 @@ const LIMITS: Record<string, number> = {
   "/api/mail": 4 * KB,
 };
 
-/** React Router's single-fetch posts to `/path.data`; the limit is the page's. */
+/**
+ * React Router's single-fetch posts to `/path.data` (`/path/_.data` for `/path/`, `/_.data` or
+ * `/_root.data` for `/`: future.v8_trailingSlashAwareDataRequests); the limit is the page's.
+ */
 function routePath(pathname: string): string {
-  const path = pathname.replace(/\.data$/, "").replace(/\/+$/, "");
+  const path = pathname.replace(/(?:\/_)?\.data$/, "").replace(/\/+$/, "");
   return path === "" || path === "/_root" ? "/" : path;
 }
 

@@ -72,7 +72,7 @@ export const headers = passRetryAfter;
 
 /** Back to the list as it was filtered, with a toast. */
 function backWith(args: Route.ActionArgs, kind: "success" | "error", message: string) {
-  const back = new URL(args.request.url);
+  const back = args.url; // the page's address, not the raw `.data` one (decision 027)
   return redirectWithToast(back.pathname + back.search, { kind, message });
 }
 
