@@ -23,7 +23,7 @@ const logger = pino(
 
 type AppEntry = {
   lifecycle: { start(): Promise<void>; stop(): Promise<void>; health(): Promise<boolean> };
-  createRequestContext(info: { ip: string }): RouterContextProvider;
+  createRequestContext(info: { ip: string; requestId?: string }): RouterContextProvider;
   eventStream?(req: IncomingMessage, res: ServerResponse, ip: string, origin: string): Promise<void>;
 };
 
@@ -72,7 +72,7 @@ function serveRaw(req: IncomingMessage, res: ServerResponse, ip: string, origin:
   const eventStream = productionEntry?.eventStream;
   if (!eventStream || req.method !== "GET" || !EVENTS_PATH.test(req.url ?? "")) return false;
   eventStream(req, res, ip, origin).catch((error) => {
-    logger.error({ err: error }, "event stream failed");
+    logger.error({ err: error, requestId: res.getHeader("x-request-id") }, "event stream failed");
     if (!res.headersSent) res.writeHead(500).end();
     else res.destroy();
   });
@@ -86,8 +86,9 @@ const listener = createPipeline({
   staticFiles: production ? staticFiles(join(buildDir, "client")) : undefined,
   serveRaw,
   devMiddleware: vite?.middlewares,
-  handle: async (request, ip) => handleRequest(request, (await getEntry()).createRequestContext({ ip })),
-  onError: (error) => logger.error({ err: error }, "request failed"),
+  handle: async (request, ip, requestId) =>
+    handleRequest(request, (await getEntry()).createRequestContext({ ip, requestId })),
+  onError: (error, requestId) => logger.error({ err: error, requestId }, "request failed"),
 });
 
 const server = createServer(listener);

@@ -101,7 +101,9 @@ describe("audit export", () => {
     );
     expect(file.status).toBe(200);
     const lines = String(file.body).trim().split(/\r?\n/);
-    expect(lines[0]).toBe("time,action,actor,target_type,target_id,ip,user_agent,details,impersonator");
+    expect(lines[0]).toBe(
+      "time,action,actor,target_type,target_id,ip,user_agent,details,impersonator,request_id",
+    );
     expect(lines).toHaveLength(4_501);
     expect(String(file.body)).not.toContain("auth.login.failed");
     // Spreadsheet formulas in data are neutralised.

@@ -3,6 +3,7 @@ import type { Database } from "../../db/schema";
 import { env } from "../env.server";
 import { type EventBus, systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
+import { runWithRequestId } from "../http/request-id.server";
 import { completeTask } from "./completion.server";
 import { type TaskDefinition, TaskError } from "./definition.server";
 import { type Deliver, DeliveryError, httpDeliver } from "./delivery.server";
@@ -154,9 +155,13 @@ export class InProcessTaskRunner implements TaskRunner {
     if (!(await claimTask(id))) return;
     const row = await findTask(id);
     if (!row) return;
-    this.progress(row.user_id, id, 0);
-    const outcome = await this.work(row.type, row.payload, { id, userId: row.user_id }, controller);
-    await this.finish({ taskId: id, ...outcome });
+    // Under the id of the request that started it (not whichever request dispatched it here, nor
+    // none in a queue worker): its logs and its webhook's X-Request-Id name that request.
+    await runWithRequestId(row.request_id, async () => {
+      this.progress(row.user_id, id, 0);
+      const outcome = await this.work(row.type, row.payload, { id, userId: row.user_id }, controller);
+      await this.finish({ taskId: id, ...outcome });
+    });
   }
 
   private async work(
