@@ -76,6 +76,14 @@ describe("audit rows", () => {
       .where("actor_id", "=", user.id)
       .execute();
     expect(rows).toEqual([{ action: "auth.login.succeeded", request_id: id }]);
+
+    // The audit log shows it in the row's details.
+    const admin = await signedIn(["admin"]);
+    const page = await app.fetch(`/dashboard/logs?actor=${encodeURIComponent(user.email)}`, {
+      cookie: admin.cookie,
+    });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`Request: ${id}`);
   });
 
   it("of different requests carry different ids", async () => {
