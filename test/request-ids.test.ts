@@ -4,6 +4,7 @@ import { z } from "zod";
 import { db } from "../app/db.server";
 import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "../app/events/event-types";
 import { currentRequestId, REQUEST_ID_HEADER, runWithRequestId } from "../app/http/request-id.server";
+import { createRequestContext } from "../app/server/lifecycle.server";
 import { defineTask } from "../app/tasks/definition.server";
 import { httpDeliver } from "../app/tasks/delivery.server";
 import { InProcessTaskRunner, setTaskRunner } from "../app/tasks/runner.server";
@@ -100,6 +101,30 @@ describe("audit rows", () => {
     expect(rows).toHaveLength(2);
     expect(rows.map((r) => r.action)).toEqual(["auth.login.failed", "auth.login.failed"]);
     expect(new Set(rows.map((r) => r.request_id))).toEqual(new Set([a, b]));
+  });
+});
+
+describe("audit()", () => {
+  it("takes the id the code runs under (a task's webhook), else the request context's", async () => {
+    const { audit } = await import("../app/audit/audit.server");
+    const origin = {
+      request: new Request(ORIGIN),
+      context: createRequestContext({ ip: "203.0.113.1", requestId: "ctx-1" }),
+    };
+    await audit(origin, { action: "task.create", target: { type: "task", id: "t-ctx" } });
+    await runWithRequestId("started-1", () =>
+      audit(origin, { action: "task.create", target: { type: "task", id: "t-als" } }),
+    );
+    const rows = await db()
+      .selectFrom("audit_log")
+      .select(["target_id", "request_id"])
+      .where("target_id", "in", ["t-ctx", "t-als"])
+      .orderBy("target_id")
+      .execute();
+    expect(rows).toEqual([
+      { target_id: "t-als", request_id: "started-1" },
+      { target_id: "t-ctx", request_id: "ctx-1" },
+    ]);
   });
 });
 
