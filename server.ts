@@ -86,7 +86,7 @@ function serveRaw(
   if (!eventStream || req.method !== "GET" || !EVENTS_PATH.test(req.url ?? "")) return false;
   info.route = "/api/events";
   eventStream(req, res, ip, origin).catch((error) => {
-    logger.error({ err: error }, "event stream failed");
+    logger.error({ err: error, requestId: res.getHeader("x-request-id") }, "event stream failed");
     if (!res.headersSent) res.writeHead(500).end();
     else res.destroy();
   });
@@ -102,7 +102,7 @@ const listener = createPipeline({
   devMiddleware: vite?.middlewares,
   handle: async (request, info) => handleRequest(request, (await getEntry()).createRequestContext(info)),
   metrics,
-  onError: (error) => logger.error({ err: error }, "request failed"),
+  onError: (error, requestId) => logger.error({ err: error, requestId }, "request failed"),
 });
 
 const server = createServer(listener);

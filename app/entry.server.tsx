@@ -8,6 +8,8 @@ import {
   type RouterContextProvider,
   ServerRouter,
 } from "react-router";
+import { RequestIdProvider } from "./components/request-reference";
+import { requestIdOf } from "./http/request-info.server";
 import { nonceContext } from "./http/security.server";
 import { getI18n } from "./i18n/i18n.server";
 
@@ -78,7 +80,10 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <I18nextProvider i18n={getI18n(loadContext)}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        {/* The request id reaches error pages even when no loader ran (request-reference.tsx). */}
+        <RequestIdProvider value={requestIdOf(loadContext)}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </RequestIdProvider>
       </I18nextProvider>,
       {
         nonce,

@@ -17,6 +17,7 @@ import { sidebarFor } from "./access/menu.server";
 import { getSessionUser } from "./auth/session.server";
 import { NoAccess } from "./components/no-access";
 import { errorPageName, pageTitle } from "./components/page-title";
+import { RequestIdMeta, RequestReference } from "./components/request-reference";
 import { Toaster } from "./components/toaster";
 import { TooltipProvider } from "./components/ui/tooltip";
 import { nonceContext } from "./http/security.server";
@@ -77,6 +78,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        <RequestIdMeta />
       </head>
       <body className="min-h-dvh bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <TooltipProvider>{children}</TooltipProvider>
@@ -115,6 +117,7 @@ export function ErrorBoundary() {
         {status === 404 ? t("common:error.notFoundTitle") : t("common:error.title", { status })}
       </h1>
       <p className="mt-2 text-slate-600 dark:text-slate-300">{message}</p>
+      <RequestReference />
       <a className="mt-4 inline-block text-indigo-700 underline dark:text-indigo-300" href="/dashboard">
         {t("common:error.backToDashboard")}
       </a>

@@ -19,6 +19,7 @@ import * as m016 from "./migrations/016_impersonation";
 import * as m017 from "./migrations/017_api_tokens";
 import * as m018 from "./migrations/018_list_paths";
 import * as m019 from "./migrations/019_user_locale";
+import * as m020 from "./migrations/020_request_ids";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   "017_api_tokens": m017,
   "018_list_paths": m018,
   "019_user_locale": m019,
+  "020_request_ids": m020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -91,6 +91,8 @@ export interface AuditLogTable {
   /** The super admin really acting when the row was written while viewing as actor_id. */
   impersonator_id: string | null;
   impersonator_email: string | null;
+  /** The X-Request-Id of the request that wrote the row (null before migration 020 and outside requests). */
+  request_id: string | null;
 }
 
 export interface TeamTable {
@@ -166,6 +168,8 @@ export interface TaskTable {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+  /** The X-Request-Id of the request that started the task; its completion webhook carries it. */
+  request_id: string | null;
 }
 
 export interface WebhookDeliveryTable {

@@ -25,4 +25,6 @@ export type AuditView = {
   details: AuditDetails;
   ip: string | null;
   userAgent: string | null;
+  /** The request that wrote the row (its X-Request-Id), to find its log lines. */
+  requestId: string | null;
 };

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createContext, type RouterContextProvider } from "react-router";
 import { db, type Executor, now } from "../db.server";
-import { clientIp, userAgent } from "../http/request-info.server";
+import { currentRequestId } from "../http/request-id.server";
+import { clientIp, requestIdOf, userAgent } from "../http/request-info.server";
 import type { AuditAction } from "./actions";
 
 export type AuditEntry = {
@@ -63,6 +64,9 @@ export async function audit(origin: AuditOrigin, entry: AuditEntry, executor: Ex
       created_at: now(),
       impersonator_id: impersonator?.id ?? null,
       impersonator_email: impersonator?.email ?? null,
+      // The id the code runs under first: the task webhook runs its work under the id of the
+      // request that started the task (api.webhooks.tasks.ts); otherwise both are the request's.
+      request_id: currentRequestId() ?? requestIdOf(origin.context),
     })
     .execute();
 }

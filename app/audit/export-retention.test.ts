@@ -27,6 +27,7 @@ function entry(action: string, daysAgo: number, actor = "alice@example.test") {
     ip: "203.0.113.9",
     user_agent: "t",
     created_at: new Date(Date.now() - daysAgo * 86_400_000).toISOString(),
+    request_id: "req-4bf92f35",
   };
 }
 
@@ -101,8 +102,12 @@ describe("audit export", () => {
     );
     expect(file.status).toBe(200);
     const lines = String(file.body).trim().split(/\r?\n/);
-    expect(lines[0]).toBe("time,action,actor,target_type,target_id,ip,user_agent,details,impersonator");
+    expect(lines[0]).toBe(
+      "time,action,actor,target_type,target_id,ip,user_agent,details,impersonator,request_id",
+    );
     expect(lines).toHaveLength(4_501);
+    // The request that wrote each row, so a row leads to its log lines (decision 026).
+    expect(lines.slice(1).every((l) => l.endsWith(",req-4bf92f35"))).toBe(true);
     expect(String(file.body)).not.toContain("auth.login.failed");
     // Spreadsheet formulas in data are neutralised.
     expect(String(file.body)).not.toMatch(/,"?=cmd/);

@@ -190,6 +190,7 @@ export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> 
       details,
       ip: r.ip,
       userAgent: r.user_agent,
+      requestId: r.request_id,
     };
   });
 }

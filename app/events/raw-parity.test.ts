@@ -33,7 +33,9 @@ const normal = (name: string, value: string) =>
     ? value.replace(/'nonce-[^']+'/, "'nonce-N'")
     : name === "set-cookie"
       ? value.replace(/Expires=[^;]+/, "Expires=E")
-      : value;
+      : name === "x-request-id" // one per request (decision 026): both carry one
+        ? value.replace(/^[0-9a-f-]{36}$/, "ID")
+        : value;
 
 function routeHeaders(response: Response): Record<string, string[]> {
   const out: Record<string, string[]> = {};

@@ -10,14 +10,16 @@ import {
   requestPath,
 } from "./request-guards.server";
 import type { RequestInfo } from "./request-info.server";
+import { REQUEST_ID_HEADER, resolveRequestId, runWithRequestId } from "./request-id.server";
 import type { StaticFiles } from "./static-files.server";
 
 // The production request path on a bare node:http server, in the order each request meets it:
+// the request id (X-Request-Id on every answer, and the rest runs under it: decision 026),
 // the log line (on finish, URL redacted), Host and cross-origin guards, the body limit, client
 // files, /healthz, /metrics, what is answered on the socket itself (serveRaw), then React Router.
 // Nothing here runs per request that the request does not need (decision 013).
 
-export type RequestLog = { method: string; url: string; status: number; ms: number };
+export type RequestLog = { method: string; url: string; status: number; ms: number; requestId: string };
 
 type Next = () => void;
 
@@ -55,7 +57,7 @@ export type PipelineOptions = {
   /** React Router. `info` becomes the request context's (its route label is set by middleware). */
   handle(request: Request, info: RequestInfo): Promise<Response>;
   metrics?: PipelineMetrics;
-  onError(error: unknown): void;
+  onError(error: unknown, requestId: string): void;
 };
 
 export function createPipeline(options: PipelineOptions) {
@@ -70,13 +72,14 @@ export function createPipeline(options: PipelineOptions) {
         url: redactUrl(req.url ?? "/"),
         status: res.statusCode,
         ms: Math.round(ms * 10) / 10,
+        requestId: info.requestId,
       });
       options.metrics?.observe(info.route!, res.statusCode, ms);
     });
   }
 
-  function fail(res: ServerResponse, error: unknown) {
-    options.onError(error);
+  function fail(res: ServerResponse, error: unknown, requestId: string) {
+    options.onError(error, requestId);
     if (res.headersSent) return void res.destroy();
     res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
     res.end("Internal Server Error\n");
@@ -87,7 +90,7 @@ export function createPipeline(options: PipelineOptions) {
     try {
       request = toRequest(req, res, origin);
     } catch (error) {
-      fail(res, error);
+      fail(res, error, info.requestId);
       return;
     }
     options
@@ -95,7 +98,7 @@ export function createPipeline(options: PipelineOptions) {
       .then((response) => sendResponse(req, res, response))
       .catch((error) => {
         if (request.signal.aborted) return void res.destroy(); // the client left
-        fail(res, error);
+        fail(res, error, info.requestId);
       });
   }
 
@@ -130,10 +133,10 @@ export function createPipeline(options: PipelineOptions) {
     else app(req, res, origin, info);
   }
 
-  return function listener(req: IncomingMessage, res: ServerResponse) {
+  function listener(req: IncomingMessage, res: ServerResponse, requestId: string) {
     // The one object per request that the router's request context carries; the route label
     // starts fixed and becomes the matched route's pattern in the first root middleware.
-    const info: RequestInfo = { ip: "", route: ROUTE.unmatched };
+    const info: RequestInfo = { ip: "", route: ROUTE.unmatched, requestId };
     logWhenDone(req, res, info);
     // Only origin-form targets ("/path?query"): an absolute or "*" target names no page of ours.
     if (!req.url?.startsWith("/")) {
@@ -143,5 +146,13 @@ export function createPipeline(options: PipelineOptions) {
     const origin = requestOrigin(req, options.trustProxy);
     if (refuseBadHost(origin, res) || refuseCrossOrigin(req, origin!, res)) return;
     limitBodies(req, res, () => route(req, res, origin!, info));
+  }
+
+  return function requestIdListener(req: IncomingMessage, res: ServerResponse) {
+    const requestId = resolveRequestId(req.headers["x-request-id"], options.trustProxy);
+    // Set before anything answers: writeHead merges it into every answer below, from a static
+    // file to a refusal, a 413, the event stream or a 500.
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    runWithRequestId(requestId, () => listener(req, res, requestId));
   };
 }

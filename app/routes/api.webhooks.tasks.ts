@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { bodyLimitFor } from "../http/body-limits";
+import { isSaneRequestId, REQUEST_ID_HEADER, runWithRequestId } from "../http/request-id.server";
+import { requestIdOf } from "../http/request-info.server";
 import { apiError, payloadTooLarge } from "../http/responses";
 import { completeTask } from "../tasks/completion.server";
 import { taskPayloadSchema } from "../tasks/payload";
@@ -18,7 +20,7 @@ const completionSchema = z.object({
 });
 
 /** POST /api/webhooks/tasks: the signed completion of a task (Standard Webhooks). */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST")
     return apiError(405, "method_not_allowed", {}, { headers: { Allow: "POST" } });
   let raw: string;
@@ -48,11 +50,17 @@ export async function action({ request }: Route.ActionArgs) {
   // nor spend that other task's replay slot.
   if (deliveryId !== body.data.taskId)
     return apiError(400, "invalid_request", { message: "webhook-id must be the task id." });
-  const outcome = await completeTask(deliveryId, {
-    taskId: body.data.taskId,
-    status: body.data.status,
-    result: body.data.result ?? null,
-  });
+  // A verified delivery comes from a holder of the webhook secret, i.e. our own runner, which sends
+  // the id of the request that started the task: the completion is processed (logged, audited)
+  // as part of that request, so one reference finds the whole story (decision 026).
+  const started = request.headers.get(REQUEST_ID_HEADER);
+  const outcome = await runWithRequestId(isSaneRequestId(started) ? started : requestIdOf(context), () =>
+    completeTask(deliveryId, {
+      taskId: body.data.taskId,
+      status: body.data.status,
+      result: body.data.result ?? null,
+    }),
+  );
   if (outcome.kind === "not_found") return apiError(404, "not_found");
   return Response.json({ ok: true });
 }

@@ -171,7 +171,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                 </TableCell>
                 <TableCell className="whitespace-nowrap align-top">{r.ip ?? "—"}</TableCell>
                 <TableCell className="min-w-64 align-top">
-                  <AuditDetailsView details={r.details} userAgent={r.userAgent} />
+                  <AuditDetailsView details={r.details} userAgent={r.userAgent} requestId={r.requestId} />
                 </TableCell>
               </TableRow>
             ))

@@ -4,6 +4,7 @@ import { requireUser } from "../access/guard.server";
 import { DashboardShell } from "../components/dashboard-shell";
 import { NoAccess } from "../components/no-access";
 import { errorPageName, pageTitle } from "../components/page-title";
+import { RequestReference } from "../components/request-reference";
 import { unreadCount } from "../notifications/inbox.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/dashboard";
@@ -76,6 +77,7 @@ export function ErrorBoundary() {
         <ShieldAlert aria-hidden className="size-10 text-amber-700 dark:text-amber-400" />
         <h1 className="mt-2 text-2xl font-semibold">Something went wrong</h1>
         <p className="mt-2 text-slate-700 dark:text-slate-300">Please try again in a moment.</p>
+        <RequestReference />
       </div>
     </Shell>
   );

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { RouterContextProvider } from "react-router";
 import { migrateToLatest } from "../../db/migrate";
@@ -5,6 +6,7 @@ import { closeDb, db } from "../db.server";
 import { DEV_SESSION_SECRET, env, sessionSecrets } from "../env.server";
 import { onBusResync, startSystemBus, stopSystemBus } from "../events/bus.server";
 import { closeAllStreams } from "../events/stream.server";
+import { currentRequestId } from "../http/request-id.server";
 import { type RequestInfo, requestInfoContext } from "../http/request-info.server";
 import { settleDeliveries } from "../mail/deliveries.server";
 import { taskRunner } from "../tasks/runner.server";
@@ -74,7 +76,16 @@ export const lifecycle = {
   },
 };
 
-/** The router context for one request, carrying what only the socket knows. */
-export function createRequestContext(info: RequestInfo): RouterContextProvider {
-  return new RouterContextProvider(new Map([[requestInfoContext, info]]));
+/**
+ * The router context for one request, carrying what only the socket knows. The request id is the
+ * node pipeline's (passed, or the one it runs the request under); a caller without one (the
+ * tests' app) gets a fresh id. The pipeline's own info object is kept as is: middleware writes the
+ * route label into it for the metrics.
+ */
+export function createRequestContext(
+  info: Omit<RequestInfo, "requestId"> & { requestId?: string },
+): RouterContextProvider {
+  if (info.requestId) return new RouterContextProvider(new Map([[requestInfoContext, info as RequestInfo]]));
+  const requestId = currentRequestId() ?? randomUUID();
+  return new RouterContextProvider(new Map([[requestInfoContext, Object.assign(info, { requestId })]]));
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareFunction } from "react-router";
 import { accessGateMiddleware } from "../access/guard.server";
 import { sessionMiddleware } from "../auth/session.server";
+import { requestIdMiddleware } from "../http/request-info.server";
 import { csrfMiddleware, securityHeadersMiddleware } from "../http/security.server";
 import { i18nMiddleware } from "../i18n/i18n.server";
 
@@ -9,6 +10,7 @@ import { i18nMiddleware } from "../i18n/i18n.server";
  * stream served outside React Router (event-stream.server.ts) runs exactly the same rules.
  */
 export const rootMiddleware: MiddlewareFunction<Response>[] = [
+  requestIdMiddleware,
   securityHeadersMiddleware,
   csrfMiddleware,
   sessionMiddleware,

@@ -8,6 +8,7 @@ import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { bodyLimitFor } from "../http/body-limits";
+import { currentRequestId } from "../http/request-id.server";
 import { taskPayloadSchema } from "./payload";
 import { taskDefinition } from "./registry.server";
 import { insertTask } from "./repository.server";
@@ -61,7 +62,8 @@ export async function createTask(
       // Count and insert under one per-user lock, so parallel requests cannot all see a free slot.
       await lockUsersTasks(trx, user.id);
       if ((await openTaskCount(trx, user.id)) >= limit) return null;
-      const id = await insertTask({ type, userId: user.id, payload }, trx);
+      // The request's id goes with the task: its run and its completion webhook log under it.
+      const id = await insertTask({ type, userId: user.id, payload, requestId: currentRequestId() }, trx);
       await runner.enqueue?.(id, trx);
       await onCreated?.(id, trx);
       return id;

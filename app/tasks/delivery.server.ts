@@ -1,4 +1,5 @@
 import { baseUrl } from "../env.server";
+import { currentRequestId, REQUEST_ID_HEADER } from "../http/request-id.server";
 import type { Completion } from "./repository.server";
 import { signWebhook, WEBHOOK_PATH } from "./webhook-signature.server";
 
@@ -19,9 +20,16 @@ export class DeliveryError extends Error {
 export function httpDeliver(url = `${baseUrl()}${WEBHOOK_PATH}`, timeoutMs = 10_000): Deliver {
   return async (completion) => {
     const body = JSON.stringify(completion);
+    // The runner runs a task under the id of the request that started it; the webhook takes it
+    // up (api.webhooks.tasks.ts), so one id follows the work from the click to its completion.
+    const requestId = currentRequestId();
     const response = await fetch(url, {
       method: "POST",
-      headers: { "Content-Type": "application/json", ...signWebhook(completion.taskId, body) },
+      headers: {
+        "Content-Type": "application/json",
+        ...signWebhook(completion.taskId, body),
+        ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
+      },
       body,
       signal: AbortSignal.timeout(timeoutMs),
     });

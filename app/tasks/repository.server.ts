@@ -31,7 +31,7 @@ export function toView(row: TaskRow): TaskView {
 }
 
 export async function insertTask(
-  input: { type: string; userId: string; payload: unknown },
+  input: { type: string; userId: string; payload: unknown; requestId?: string | null },
   executor: Kysely<Database> | Transaction<Database> = db(),
 ): Promise<string> {
   const id = randomUUID();
@@ -48,6 +48,7 @@ export async function insertTask(
       created_at: ts,
       updated_at: ts,
       completed_at: null,
+      request_id: input.requestId ?? null,
     })
     .execute();
   return id;

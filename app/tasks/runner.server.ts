@@ -4,6 +4,7 @@ import { env } from "../env.server";
 import { type EventBus, systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { taskFinished, webhookDelivered, webhookRetried } from "../metrics/metrics.server";
+import { runWithRequestId } from "../http/request-id.server";
 import { completeTask } from "./completion.server";
 import { type TaskDefinition, TaskError } from "./definition.server";
 import { type Deliver, DeliveryError, httpDeliver } from "./delivery.server";
@@ -155,13 +156,17 @@ export class InProcessTaskRunner implements TaskRunner {
     if (!(await claimTask(id))) return;
     const row = await findTask(id);
     if (!row) return;
-    this.progress(row.user_id, id, 0);
-    const started = performance.now();
-    const outcome = await this.work(row.type, row.payload, { id, userId: row.user_id }, controller);
-    // Labelled by type only when it is one of ours: a row's type is data, a label set must stay bounded.
-    const known = (this.options.definitions ?? taskDefinition)(row.type) ? row.type : "unknown";
-    taskFinished(known, outcome.status, performance.now() - started);
-    await this.finish({ taskId: id, ...outcome });
+    // Under the id of the request that started it (not whichever request dispatched it here, nor
+    // none in a queue worker): its logs and its webhook's X-Request-Id name that request.
+    await runWithRequestId(row.request_id, async () => {
+      this.progress(row.user_id, id, 0);
+      const started = performance.now();
+      const outcome = await this.work(row.type, row.payload, { id, userId: row.user_id }, controller);
+      // Labelled by type only when it is one of ours: a row's type is data, a label set must stay bounded.
+      const known = (this.options.definitions ?? taskDefinition)(row.type) ? row.type : "unknown";
+      taskFinished(known, outcome.status, performance.now() - started);
+      await this.finish({ taskId: id, ...outcome });
+    });
   }
 
   private async work(

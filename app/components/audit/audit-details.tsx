@@ -1,13 +1,17 @@
+import { useTranslation } from "react-i18next";
 import type { AuditDetails } from "../../audit/audit-view";
 
 /** An entry's details behind a disclosure: what changed (before → after) and the facts recorded. */
 export function AuditDetailsView({
   details,
   userAgent,
+  requestId,
 }: {
   details: AuditDetails;
   userAgent: string | null;
+  requestId?: string | null;
 }) {
+  const { t } = useTranslation();
   const facts = details && details.kind !== "text" ? details.facts : [];
   const summary =
     details?.kind === "diff" ? `${details.changes.filter((c) => c.changed).length || "No"} changed` : "Show";
@@ -58,6 +62,11 @@ export function AuditDetailsView({
         ) : null}
         {!details ? <p>No details.</p> : null}
         <p className="break-all text-slate-700 dark:text-slate-300">Browser: {userAgent ?? "—"}</p>
+        {requestId ? (
+          <p className="break-all font-mono text-slate-700 dark:text-slate-300">
+            {t("requests:auditRequest", { id: requestId })}
+          </p>
+        ) : null}
       </div>
     </details>
   );

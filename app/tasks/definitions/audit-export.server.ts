@@ -21,7 +21,18 @@ export const auditExport = defineTask({
       .select((eb) => eb.fn.countAll<number>().as("total"))
       .executeTakeFirstOrThrow();
     const lines: string[][] = [
-      ["time", "action", "actor", "target_type", "target_id", "ip", "user_agent", "details", "impersonator"],
+      [
+        "time",
+        "action",
+        "actor",
+        "target_type",
+        "target_id",
+        "ip",
+        "user_agent",
+        "details",
+        "impersonator",
+        "request_id",
+      ],
     ];
     let after: Position | null = null;
     for (;;) {
@@ -39,6 +50,7 @@ export const auditExport = defineTask({
           r.user_agent ?? "",
           r.details ?? "",
           r.impersonator_email ?? "",
+          r.request_id ?? "",
         ]);
       }
       if (rows.length < BATCH) break;
