@@ -6,6 +6,8 @@ import {
   WebAuthnAbortService,
 } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { translateMessage } from "../../i18n/message";
 import { Button } from "../ui/button";
 
 // "Sign in with a passkey" on the login page, and the same passkey offered in the email field's
@@ -49,6 +51,7 @@ function problemOf(error: unknown): string {
 }
 
 export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
+  const { t } = useTranslation();
   const [supported, setSupported] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -95,11 +98,11 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
   return (
     <div className="mt-3 flex flex-col gap-2">
       <Button type="button" variant="secondary" pending={busy} onClick={signIn}>
-        Sign in with a passkey
+        {t("auth:passkey.signIn")}
       </Button>
       {error ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {error}
+          {translateMessage(t, error)}
         </p>
       ) : null}
     </div>
