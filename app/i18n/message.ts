@@ -27,22 +27,24 @@ let patterns: Pattern[] | undefined;
 const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
 
 function compile(): Pattern[] {
-  return Object.keys(english)
-    .filter((key) => key.includes("{{"))
-    .map((key) => {
-      const names: string[] = [];
-      const source = key
-        .split(PLACEHOLDER)
-        .map((part, i) => {
-          if (i % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-          names.push(part);
-          return "(.+?)";
-        })
-        .join("");
-      return { key, names, regex: new RegExp(`^${source}$`, "s") };
-    })
-    // The most specific (longest fixed text) first, so "in 1 second." beats "in {{n}} seconds.".
-    .sort((a, b) => b.key.replace(PLACEHOLDER, "").length - a.key.replace(PLACEHOLDER, "").length);
+  return (
+    Object.keys(english)
+      .filter((key) => key.includes("{{"))
+      .map((key) => {
+        const names: string[] = [];
+        const source = key
+          .split(PLACEHOLDER)
+          .map((part, i) => {
+            if (i % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+            names.push(part);
+            return "(.+?)";
+          })
+          .join("");
+        return { key, names, regex: new RegExp(`^${source}$`, "s") };
+      })
+      // The most specific (longest fixed text) first, so "in 1 second." beats "in {{n}} seconds.".
+      .sort((a, b) => b.key.replace(PLACEHOLDER, "").length - a.key.replace(PLACEHOLDER, "").length)
+  );
 }
 
 /** The pattern key an English message with data in it was made from, and that data. */

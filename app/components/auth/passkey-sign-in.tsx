@@ -15,7 +15,10 @@ import { Button } from "../ui/button";
 // "webauthn"). /login/passkey gives the options and checks the answer (app/routes/login.passkey.tsx).
 
 const ENDPOINT = "/login/passkey";
+// English like every refusal the server sends; shown through translateMessage (messages.json).
 const FAILED = "That passkey could not be used to sign in.";
+const UNAVAILABLE = "Passkey sign-in is not available right now.";
+const CANCELLED = "No passkey was used (cancelled or timed out).";
 
 type Reply = {
   ok?: boolean;
@@ -32,7 +35,7 @@ async function post(fields: Record<string, string>): Promise<{ ok: boolean; body
 
 async function signInOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const { ok, body } = await post({});
-  if (!ok || !body.options) throw new Error(body.formError ?? "Passkey sign-in is not available right now.");
+  if (!ok || !body.options) throw new Error(body.formError ?? UNAVAILABLE);
   return body.options;
 }
 
@@ -44,8 +47,7 @@ async function finish(response: unknown, redirectTo: string): Promise<void> {
 }
 
 function problemOf(error: unknown): string {
-  if (error instanceof Error && error.name === "NotAllowedError")
-    return "No passkey was used (cancelled or timed out).";
+  if (error instanceof Error && error.name === "NotAllowedError") return CANCELLED;
   if (error instanceof Error && error.name === "AbortError") return "";
   return error instanceof Error && error.message ? error.message : FAILED;
 }
