@@ -1,49 +1,69 @@
-// The one table of email texts. Adding a type: add it here (the enum derives from the keys),
-// add a sender in app/mail/senders.server.ts and call it from a route.
+import type { TFunction } from "i18next";
+import { i18nFor, tFor } from "../app/i18n/i18n.server";
+import { FALLBACK_LANGUAGE } from "../app/i18n/options";
 
-export const EMAIL_TEXTS = {
-  verification: {
-    subject: "Verify your email address",
-    label: "Verify your email address",
-    message:
-      "Thanks for signing up. Confirm that this address belongs to you to finish setting up your account. The link works once and expires in 24 hours.",
-    button: "Verify email address",
-  },
-  "reset-password": {
-    subject: "Reset your password",
-    label: "Reset your password",
-    message:
-      "We received a request to reset the password of your account. The link works once and expires in one hour.",
-    button: "Choose a new password",
-  },
-  invite: {
-    subject: "You have been invited",
-    label: "You have been invited",
-    message:
-      "You have been invited to the dashboard. Choose your name and a password to get started. The invitation expires in 7 days.",
-    button: "Accept the invitation",
-  },
-  "two-factor-reset": {
-    subject: "Your two-factor authentication was reset",
-    label: "Two-factor authentication reset",
-    message:
-      "An administrator turned off two-factor authentication for your account. You can sign in with your password alone until you set it up again in Settings. If you did not ask for this, contact your administrator at once.",
-    button: "Open Settings",
-  },
-  notification: {
-    subject: "A notice for you",
-    label: "Notification",
-    message: "There is something new for you in the dashboard.",
-    button: "Open the dashboard",
-  },
-} as const satisfies Record<string, { subject: string; label: string; message: string; button: string }>;
+// The one table of email types; their texts live in app/locales/<language>/emails.json. Adding a
+// type: add it here (the enum derives from the keys) with its texts in every language, add a
+// sender in app/mail/senders.server.ts and call it from a route.
 
-export type EmailType = keyof typeof EMAIL_TEXTS;
+export type EmailTexts = { subject: string; label: string; message: string; button: string };
 
-export const EMAIL_TYPES = Object.keys(EMAIL_TEXTS) as [EmailType, ...EmailType[]];
+// Literal keys, so app/i18n/locales.test.ts checks each exists.
+const TEXTS = {
+  verification: (t: TFunction) => ({
+    subject: t("emails:verification.subject"),
+    label: t("emails:verification.label"),
+    message: t("emails:verification.message"),
+    button: t("emails:verification.button"),
+  }),
+  "reset-password": (t: TFunction) => ({
+    subject: t("emails:resetPassword.subject"),
+    label: t("emails:resetPassword.label"),
+    message: t("emails:resetPassword.message"),
+    button: t("emails:resetPassword.button"),
+  }),
+  invite: (t: TFunction) => ({
+    subject: t("emails:invite.subject"),
+    label: t("emails:invite.label"),
+    message: t("emails:invite.message"),
+    button: t("emails:invite.button"),
+  }),
+  "two-factor-reset": (t: TFunction) => ({
+    subject: t("emails:twoFactorReset.subject"),
+    label: t("emails:twoFactorReset.label"),
+    message: t("emails:twoFactorReset.message"),
+    button: t("emails:twoFactorReset.button"),
+  }),
+  notification: (t: TFunction) => ({
+    subject: t("emails:notification.subject"),
+    label: t("emails:notification.label"),
+    message: t("emails:notification.message"),
+    button: t("emails:notification.button"),
+  }),
+} as const satisfies Record<string, (t: TFunction) => EmailTexts>;
 
-export const EMAIL_FOOTER = "If you did not request this email, you can safely ignore it.";
+export type EmailType = keyof typeof TEXTS;
 
-export function emailHeading(appName: string, type: EmailType): string {
-  return `${appName}: ${EMAIL_TEXTS[type].label}`;
+export const EMAIL_TYPES = Object.keys(TEXTS) as [EmailType, ...EmailType[]];
+
+/** The language an email is written in: the one asked for when we have it, else English. */
+export function emailLanguage(language?: string | null): string {
+  return i18nFor(language ?? FALLBACK_LANGUAGE).language;
+}
+
+/** A type's subject, label, message and button in a language (English when it is not one of ours). */
+export function emailTexts(type: EmailType, language?: string | null): EmailTexts {
+  return TEXTS[type](tFor(language));
+}
+
+export function emailFooter(language?: string | null): string {
+  return tFor(language)("emails:footer");
+}
+
+export function emailGreeting(name: string, language?: string | null): string {
+  return tFor(language)("emails:greeting", { name });
+}
+
+export function emailHeading(appName: string, type: EmailType, language?: string | null): string {
+  return tFor(language)("emails:heading", { appName, label: emailTexts(type, language).label });
 }

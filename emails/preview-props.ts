@@ -1,7 +1,7 @@
 import { EMAIL_TYPES, type EmailType } from "./email-texts";
 import type { TransactionalEmailProps } from "./transactional-email";
 
-// Sample props per type for the preview (`npm run email:dev`): one with a name, one without.
+// Sample props per type for the preview (`npm run email:dev`): one with a name (also in German), one without.
 const SAMPLE_LINKS: Record<EmailType, string> = {
   verification: "http://localhost:3000/api/auth/verify-email?token=sample",
   "reset-password": "http://localhost:3000/reset-password?token=sample",
@@ -12,6 +12,10 @@ const SAMPLE_LINKS: Record<EmailType, string> = {
 
 export const PREVIEWS: { name: string; props: TransactionalEmailProps }[] = EMAIL_TYPES.flatMap((type) => [
   { name: `${type}`, props: { type, actionUrl: SAMPLE_LINKS[type], userName: "Ada Lovelace" } },
+  {
+    name: `${type}-de`,
+    props: { type, actionUrl: SAMPLE_LINKS[type], userName: "Ada Lovelace", language: "de" },
+  },
   {
     name: `${type}-custom-message`,
     props: { type, actionUrl: SAMPLE_LINKS[type], message: "A custom message replaces the default one." },

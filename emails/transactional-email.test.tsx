@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EMAIL_FOOTER, EMAIL_TEXTS, EMAIL_TYPES } from "./email-texts";
+import { EMAIL_TYPES, emailFooter, emailTexts } from "./email-texts";
 import { renderEmail } from "./render-email";
 
 const URL_ = "https://app.example.test/act?token=abc123&x=1";
@@ -20,11 +20,11 @@ describe("TransactionalEmail", () => {
   it.each(EMAIL_TYPES)(
     "%s: heading, message, button, footer in order; no greeting without a name",
     async (type) => {
-      const texts = EMAIL_TEXTS[type];
+      const texts = emailTexts(type);
       const { html, text } = await renderEmail({ type, actionUrl: URL_, appName: "Acme Admin" });
       const heading = `Acme Admin: ${texts.label}`;
       for (const part of [html, text]) {
-        expect(inOrder(part, [heading, texts.message, texts.button, EMAIL_FOOTER])).toBe(-1);
+        expect(inOrder(part, [heading, texts.message, texts.button, emailFooter()])).toBe(-1);
         expect(part).not.toContain("Hello");
       }
       expect(html).toMatch(/<h1[^>]*>Acme Admin: /);
@@ -36,7 +36,7 @@ describe("TransactionalEmail", () => {
   it.each(EMAIL_TYPES)(
     "%s: greeting between heading and message; message overrides the default",
     async (type) => {
-      const texts = EMAIL_TEXTS[type];
+      const texts = emailTexts(type);
       const { html, text } = await renderEmail({
         type,
         actionUrl: URL_,
@@ -50,7 +50,7 @@ describe("TransactionalEmail", () => {
           "Ada Lovelace",
           "A custom line for this email.",
           texts.button,
-          EMAIL_FOOTER,
+          emailFooter(),
         ]);
         expect(missing).toBe(-1);
         expect(part).not.toContain(texts.message);
@@ -79,7 +79,37 @@ describe("TransactionalEmail", () => {
       "notification",
     ]);
     for (const type of EMAIL_TYPES) {
-      for (const value of Object.values(EMAIL_TEXTS[type])) expect(value.length).toBeGreaterThan(3);
+      for (const value of Object.values(emailTexts(type))) expect(value.length).toBeGreaterThan(3);
     }
+  });
+
+  it.each(EMAIL_TYPES)("%s: in German for a German recipient, every part", async (type) => {
+    const texts = emailTexts(type, "de");
+    expect(texts).not.toEqual(emailTexts(type, "en"));
+    const { html, text } = await renderEmail({
+      type,
+      actionUrl: URL_,
+      userName: "Ada Lovelace",
+      appName: "Acme Admin",
+      language: "de",
+    });
+    for (const part of [html, text])
+      expect(
+        inOrder(part, [
+          `Acme Admin: ${texts.label}`,
+          "Hallo Ada Lovelace,",
+          texts.message,
+          texts.button,
+          emailFooter("de"),
+        ]),
+      ).toBe(-1);
+    expect(html).toMatch(/<html[^>]*lang="de"/);
+    expect(text).not.toContain("Hello");
+  });
+
+  it("falls back to English for a language we do not have", async () => {
+    const { html, text } = await renderEmail({ type: "verification", actionUrl: URL_, language: "fr" });
+    expect(html).toMatch(/<html[^>]*lang="en"/);
+    expect(text).toContain(emailTexts("verification").message);
   });
 });

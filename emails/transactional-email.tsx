@@ -10,7 +10,14 @@ import {
   Section,
   Text,
 } from "@react-email/components";
-import { EMAIL_FOOTER, EMAIL_TEXTS, type EmailType, emailHeading } from "./email-texts";
+import {
+  type EmailType,
+  emailFooter,
+  emailGreeting,
+  emailHeading,
+  emailLanguage,
+  emailTexts,
+} from "./email-texts";
 
 export type TransactionalEmailProps = {
   type: EmailType;
@@ -19,6 +26,8 @@ export type TransactionalEmailProps = {
   message?: string;
   /** The application prefix of the heading; the sender passes getSystemConfig("APP_NAME"). */
   appName?: string;
+  /** The recipient's language ("de"); English when absent or not one of ours. */
+  language?: string | null;
 };
 
 const styles = {
@@ -51,19 +60,20 @@ export function TransactionalEmail({
   userName,
   message,
   appName = "Admin Dashboard",
+  language,
 }: TransactionalEmailProps) {
-  const texts = EMAIL_TEXTS[type];
+  const texts = emailTexts(type, language);
   const body = message ?? texts.message;
   return (
-    <Html lang="en">
+    <Html lang={emailLanguage(language)}>
       <Head />
       <Preview>{body}</Preview>
       <Body style={styles.body}>
         <Container style={styles.container}>
           <Heading as="h1" style={styles.heading}>
-            {emailHeading(appName, type)}
+            {emailHeading(appName, type, language)}
           </Heading>
-          {userName ? <Text style={styles.text}>Hello {userName},</Text> : null}
+          {userName ? <Text style={styles.text}>{emailGreeting(userName, language)}</Text> : null}
           <Text style={styles.text}>{body}</Text>
           <Section style={{ margin: "24px 0" }}>
             <Button href={actionUrl} style={styles.button}>
@@ -71,7 +81,7 @@ export function TransactionalEmail({
             </Button>
           </Section>
           <Hr />
-          <Text style={styles.footer}>{EMAIL_FOOTER}</Text>
+          <Text style={styles.footer}>{emailFooter(language)}</Text>
         </Container>
       </Body>
     </Html>

@@ -2,6 +2,7 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput } from "../domain-errors";
 import { closeStreamsOf } from "../events/stream.server";
+import { mailLanguage } from "../mail/mail-language.server";
 import { sendVerificationEmail } from "../mail/senders.server";
 import { reserveReauth } from "../security/login-limits.server";
 import { RateLimitedError } from "../security/rate-limit.server";
@@ -102,7 +103,12 @@ export async function requestEmailChange(
       );
       return token;
     });
-  await sendVerificationEmail({ to: input.email, name: user.name, verificationUrl: verifyEmailUrl(token) });
+  await sendVerificationEmail({
+    to: input.email,
+    name: user.name,
+    verificationUrl: verifyEmailUrl(token),
+    language: await mailLanguage(origin, user.locale),
+  });
 }
 
 /** Changes the password and signs out every other session of the user. */

@@ -4,6 +4,7 @@ import { assertRoleChangeAllowed } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
+import { mailLanguage } from "../mail/mail-language.server";
 import { sendInviteEmail } from "../mail/senders.server";
 import { acceptInviteUrl } from "./links.server";
 import { hashPassword } from "./password.server";
@@ -49,7 +50,13 @@ export async function inviteUser(
       );
       return token;
     });
-  await sendInviteEmail({ to: input.email, inviterName: actor.name, acceptUrl: acceptInviteUrl(token) });
+  // Nobody knows the invitee's language yet: the inviting admin's is the best guess (mailLanguage).
+  await sendInviteEmail({
+    to: input.email,
+    inviterName: actor.name,
+    acceptUrl: acceptInviteUrl(token),
+    language: await mailLanguage(origin, actor.locale),
+  });
 }
 
 export type InvitationView = { ok: true; email: string } | { ok: false; reason: TokenProblem };

@@ -1,6 +1,7 @@
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { type MailJob, NO_MAIL, startDelivery, timedSend } from "../mail/deliveries.server";
+import { mailLanguage } from "../mail/mail-language.server";
 import { sendPasswordResetEmail } from "../mail/senders.server";
 import { trySend } from "../mail/try-send.server";
 import { resetPasswordUrl } from "./links.server";
@@ -13,7 +14,7 @@ import { consumeToken, issueToken, spendTokens, type TokenProblem } from "./toke
 async function passwordResetMail(origin: AuditOrigin, email: string): Promise<MailJob> {
   const user = await db()
     .selectFrom("user")
-    .select(["id", "name", "email", "status"])
+    .select(["id", "name", "email", "status", "locale"])
     .where("email", "=", email)
     .executeTakeFirst();
   // A domain that signs in only through a provider gets no reset link (asked either way: same work).
@@ -27,8 +28,14 @@ async function passwordResetMail(origin: AuditOrigin, email: string): Promise<Ma
   if (!eligible) return NO_MAIL;
   return timedSend(async () => {
     const token = await issueToken({ kind: "reset-password", userId: user.id });
+    const language = await mailLanguage(origin, user.locale);
     return trySend(origin, { type: "reset-password", to: user.email }, () =>
-      sendPasswordResetEmail({ to: user.email, name: user.name, resetUrl: resetPasswordUrl(token) }),
+      sendPasswordResetEmail({
+        to: user.email,
+        name: user.name,
+        resetUrl: resetPasswordUrl(token),
+        language,
+      }),
     );
   });
 }

@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { DEFAULT_ROLE_FOR_NEW_USERS } from "../access/roles";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
+import { tFor } from "../i18n/i18n.server";
 import { type MailJob, NO_MAIL, startDelivery, timedSend } from "../mail/deliveries.server";
+import { mailLanguage } from "../mail/mail-language.server";
 import { sendNotificationEmail, sendVerificationEmail } from "../mail/senders.server";
 import { trySend } from "../mail/try-send.server";
 import { forgotPasswordUrl, verifyEmailUrl } from "./links.server";
@@ -39,6 +41,7 @@ async function findByEmail(email: string) {
       "pending_registration",
       "password_hash",
       "registration_binding",
+      "locale",
     ])
     .where("email", "=", email)
     .executeTakeFirst();
@@ -51,35 +54,43 @@ const isPending = (u: ExistingUser) =>
 /** The job that issues a verification link (with the credentials it applies, if any) and mails it. */
 function verificationMail(
   origin: AuditOrigin,
-  user: { id: string; name: string; email: string },
+  user: { id: string; name: string; email: string; locale?: string | null },
   credentials: PendingCredentials | null,
 ): MailJob {
   return timedSend(async () => {
+    const language = await mailLanguage(origin, user.locale);
     const token = await issueToken({
       kind: "verify-email",
       userId: user.id,
       data: credentials ?? undefined,
     });
     return trySend(origin, { type: "verification", to: user.email }, () =>
-      sendVerificationEmail({ to: user.email, name: user.name, verificationUrl: verifyEmailUrl(token) }),
+      sendVerificationEmail({
+        to: user.email,
+        name: user.name,
+        verificationUrl: verifyEmailUrl(token),
+        language,
+      }),
     );
   });
 }
 
 function alreadyRegisteredMail(origin: AuditOrigin, user: ExistingUser): MailJob {
   if (user.status !== "active") return NO_MAIL;
-  return timedSend(() =>
-    trySend(origin, { type: "notification", to: user.email }, () =>
+  return timedSend(async () => {
+    const language = await mailLanguage(origin, user.locale);
+    const t = tFor(language);
+    return trySend(origin, { type: "notification", to: user.email }, () =>
       sendNotificationEmail({
         to: user.email,
         name: user.name,
-        subject: "You already have an account",
-        message:
-          "Someone tried to create a new account with this email address, which already has one. If it was you, sign in or reset your password. Otherwise no action is needed.",
+        subject: t("emails:alreadyRegistered.subject"),
+        message: t("emails:alreadyRegistered.message"),
         actionUrl: forgotPasswordUrl(),
+        language,
       }),
-    ),
-  );
+    );
+  });
 }
 
 /**

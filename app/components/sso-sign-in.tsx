@@ -1,4 +1,6 @@
+import { useTranslation } from "react-i18next";
 import { ssoMessage } from "../auth/sso-messages";
+import { translateMessage } from "../i18n/message";
 
 // The login page's "Sign in with …" links (one per configured provider) and why the last
 // single sign-on was refused (`?sso=<code>`, only fixed texts). Plain links: the provider's
@@ -12,6 +14,8 @@ export function SsoSignIn({
   refusal: string | null;
   redirectTo: string | null;
 }) {
+  const { t } = useTranslation();
+  // The texts are fixed English sentences (also what the tests name); shown in the page's language.
   const message = ssoMessage(refusal);
   const query = redirectTo ? `?${new URLSearchParams({ redirectTo })}` : "";
   return (
@@ -21,7 +25,7 @@ export function SsoSignIn({
           role="alert"
           className="mt-3 rounded bg-red-50 p-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
         >
-          {message}
+          {translateMessage(t, message)}
         </p>
       ) : null}
       {providers.length ? (
@@ -32,7 +36,7 @@ export function SsoSignIn({
               href={`/auth/oidc/${encodeURIComponent(p.slug)}${query}`}
               className="inline-flex items-center justify-center rounded-md border border-slate-400 px-4 py-2 text-sm font-semibold text-slate-900 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
             >
-              Sign in with {p.name}
+              {t("auth:sso.signInWith", { provider: p.name })}
             </a>
           ))}
         </div>

@@ -27,7 +27,9 @@ export function tooManyRequestsInit(retryAfterSeconds: number) {
 /** "Try again in 30 seconds." / "Try again in 15 minutes." */
 export function retryMessage(retryAfterSeconds: number): string {
   const { seconds } = tooManyRequestsInit(retryAfterSeconds);
-  if (seconds < 90) return `Too many attempts. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
+  // Whole sentences, so each is one key of messages.json (app/i18n/message.ts).
+  if (seconds === 1) return "Too many attempts. Try again in 1 second.";
+  if (seconds < 90) return `Too many attempts. Try again in ${seconds} seconds.`;
   return `Too many attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`;
 }
 

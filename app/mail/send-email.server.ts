@@ -1,5 +1,6 @@
-import { EMAIL_TEXTS, type EmailType } from "../../emails/email-texts";
+import { type EmailType, emailTexts } from "../../emails/email-texts";
 import { renderEmail } from "../../emails/render-email";
+import { db } from "../db.server";
 import { env } from "../env.server";
 import { mailSent } from "../metrics/metrics.server";
 import { getSystemConfig } from "../settings/system-config.server";
@@ -13,13 +14,26 @@ export type EmailRequest = {
   subject?: string;
   userName?: string;
   message?: string;
+  /**
+   * The recipient's language: the caller that has the user passes its setting (or the language of
+   * the request that caused the mail, for a user without one). Left out, the recipient's own
+   * setting is looked up by address; English when there is none.
+   */
+  language?: string;
 };
+
+async function languageOf(address: string): Promise<string | undefined> {
+  const row = await db().selectFrom("user").select("locale").where("email", "=", address).executeTakeFirst();
+  return row?.locale ?? undefined;
+}
 
 /** Renders the template, delivers it and records the attempt, whatever the outcome. */
 export async function sendEmail(request: EmailRequest): Promise<Delivery> {
   const [appName, from] = await Promise.all([getSystemConfig("APP_NAME"), getSystemConfig("EMAIL_FROM")]);
-  const subject = request.subject ?? EMAIL_TEXTS[request.type].subject;
+  const language = request.language ?? (await languageOf(request.to));
+  const subject = request.subject ?? emailTexts(request.type, language).subject;
   const { html, text } = await renderEmail({
+    language,
     type: request.type,
     actionUrl: request.actionUrl,
     userName: request.userName,

@@ -1,8 +1,10 @@
 import { MailSendError } from "../domain-errors";
+import { tFor } from "../i18n/i18n.server";
 import { type EmailRequest, sendEmail } from "./send-email.server";
 import { MailProviderError } from "./transport.server";
 
 // One sender per email type. Each wraps provider errors as "Failed to send <what>: <provider message>".
+// `language` is the recipient's (app/mail/mail-language.server.ts); see EmailRequest.
 
 async function send(what: string, request: EmailRequest) {
   try {
@@ -14,23 +16,34 @@ async function send(what: string, request: EmailRequest) {
   }
 }
 
-/** Specification 4.8: subject, type and error message exactly as written there. */
-export function sendVerificationEmail(input: { to: string; name: string; verificationUrl: string }) {
+/** Specification 4.8: in English, subject, type and error message exactly as written there. */
+export function sendVerificationEmail(input: {
+  to: string;
+  name: string;
+  verificationUrl: string;
+  language?: string;
+}) {
   return send("verification email", {
     to: input.to,
     type: "verification",
-    subject: "Verify your email address",
     actionUrl: input.verificationUrl,
     userName: input.name,
+    language: input.language,
   });
 }
 
-export function sendPasswordResetEmail(input: { to: string; name: string; resetUrl: string }) {
+export function sendPasswordResetEmail(input: {
+  to: string;
+  name: string;
+  resetUrl: string;
+  language?: string;
+}) {
   return send("password reset email", {
     to: input.to,
     type: "reset-password",
     actionUrl: input.resetUrl,
     userName: input.name,
+    language: input.language,
   });
 }
 
@@ -39,12 +52,14 @@ export function sendInviteEmail(input: {
   inviterName: string;
   acceptUrl: string;
   appName?: string;
+  language?: string;
 }) {
   return send("invitation email", {
     to: input.to,
     type: "invite",
     actionUrl: input.acceptUrl,
-    message: `${input.inviterName} has invited you to the dashboard. Choose your name and a password to get started. The invitation expires in 7 days.`,
+    message: tFor(input.language)("emails:invite.fromInviter", { inviter: input.inviterName }),
+    language: input.language,
   });
 }
 
@@ -54,6 +69,7 @@ export function sendNotificationEmail(input: {
   subject?: string;
   message?: string;
   actionUrl: string;
+  language?: string;
 }) {
   return send("notification email", {
     to: input.to,
@@ -62,15 +78,22 @@ export function sendNotificationEmail(input: {
     actionUrl: input.actionUrl,
     userName: input.name,
     message: input.message,
+    language: input.language,
   });
 }
 
 /** Tells an account that a super admin removed its two-factor authentication. */
-export function sendTwoFactorResetEmail(input: { to: string; name: string; settingsUrl: string }) {
+export function sendTwoFactorResetEmail(input: {
+  to: string;
+  name: string;
+  settingsUrl: string;
+  language?: string;
+}) {
   return send("two-factor reset email", {
     to: input.to,
     type: "two-factor-reset",
     actionUrl: input.settingsUrl,
     userName: input.name,
+    language: input.language,
   });
 }

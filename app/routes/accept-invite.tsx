@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from "react-i18next";
 import { data, Form } from "react-router";
 import { acceptInviteSchema } from "../auth/account-schemas";
 import { acceptInvitation, describeInvitation } from "../auth/invitations.server";
@@ -13,6 +14,7 @@ import { FormError } from "../components/ui/card";
 import { invalidSubmission, parseSubmission } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { toastCookie } from "../http/toast.server";
+import { getT } from "../i18n/i18n.server";
 import type { Route } from "./+types/accept-invite";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -32,12 +34,13 @@ export async function action(args: Route.ActionArgs) {
   const response = await completeSignIn(args, outcome.userId, { method: "invite", factors: 1 });
   response.headers.append(
     "Set-Cookie",
-    await toastCookie({ kind: "success", message: "Welcome! Your account is ready." }),
+    await toastCookie({ kind: "success", message: getT(args.context)("auth:invite.welcome") }),
   );
   throw response;
 }
 
 export default function AcceptInvite({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
   const [form, fields] = useAppForm({ schema: acceptInviteSchema });
   const pending = useIsPending();
   const reason = loaderData.ok
@@ -47,19 +50,27 @@ export default function AcceptInvite({ loaderData, actionData }: Route.Component
     : loaderData.reason;
   if (reason) return <LinkProblem reason={reason} kind="invite" />;
   return (
-    <AuthCard title="Accept your invitation">
+    <AuthCard title={t("auth:invite.title")}>
       <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
-        You are joining as <strong>{loaderData.email}</strong>. Choose your name and a password.
+        <Trans
+          i18nKey="auth:invite.joiningAs"
+          values={{ email: loaderData.email }}
+          components={{ strong: <strong /> }}
+        />
       </p>
       <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
         <input type="hidden" name={fields.token.name} value={loaderData.token} />
-        <TextField meta={fields.name} label="Name" autoComplete="name" />
-        <PasswordField meta={fields.password} label="Password" autoComplete="new-password" />
-        <PasswordField meta={fields.confirm} label="Repeat the password" autoComplete="new-password" />
+        <TextField meta={fields.name} label={t("auth:fields.name")} autoComplete="name" />
+        <PasswordField meta={fields.password} label={t("auth:fields.password")} autoComplete="new-password" />
+        <PasswordField
+          meta={fields.confirm}
+          label={t("auth:fields.repeatPassword")}
+          autoComplete="new-password"
+        />
         {/* The token is no field anyone can fix: a bad one is said about the link. */}
-        <FormError message={fields.token.errors ? "This link is not valid." : null} />
+        <FormError message={fields.token.errors ? t("auth:linkNotValid") : null} />
         <FormErrors form={form} />
-        <Button pending={pending}>Create my account</Button>
+        <Button pending={pending}>{t("auth:invite.submit")}</Button>
       </Form>
     </AuthCard>
   );

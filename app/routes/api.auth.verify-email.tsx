@@ -4,6 +4,7 @@ import { bindingOf } from "../auth/registration-binding.server";
 import { LinkProblem } from "../components/auth/link-problem";
 import { pageTitle } from "../components/page-title";
 import { toastCookie } from "../http/toast.server";
+import { getT } from "../i18n/i18n.server";
 import type { Route } from "./+types/api.auth.verify-email";
 
 // A page, not JSON, despite the /api path: people arrive here from the link in their email.
@@ -17,7 +18,10 @@ export async function loader(args: Route.LoaderArgs) {
   if (outcome.kind === "verified") throw redirect("/login?verified=1");
   throw redirect("/login?verified=1", {
     headers: {
-      "Set-Cookie": await toastCookie({ kind: "success", message: "Your new email address is confirmed." }),
+      "Set-Cookie": await toastCookie({
+        kind: "success",
+        message: getT(args.context)("auth:verify.newAddressConfirmed"),
+      }),
     },
   });
 }

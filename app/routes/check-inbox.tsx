@@ -1,4 +1,6 @@
+import type { TFunction } from "i18next";
 import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useRevalidator, useSearchParams } from "react-router";
 import { z } from "zod";
 import { limitPublicForm } from "../auth/public-form-limit.server";
@@ -12,15 +14,8 @@ import { Field } from "../components/ui/field";
 import { refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter } from "../http/responses";
+import { translateMessage } from "../i18n/message";
 import type { Route } from "./+types/check-inbox";
-
-const TEXTS = {
-  register:
-    "If the address can be used, we have sent a verification link to it. Follow the link to activate your account, then sign in. The link expires in 24 hours.",
-  resend: "If an unverified account uses this address, a new verification link is on its way.",
-  reset:
-    "If an account uses this address, we have sent a link to choose a new password. The link expires in one hour.",
-} as const;
 
 const POLL_MS = 2_000;
 
@@ -45,26 +40,29 @@ export async function action(args: Route.ActionArgs) {
   throw redirect(await retryDelivery(args, delivery));
 }
 
-function statusText(which: keyof typeof TEXTS, state: string | undefined) {
-  if (state === "sending") return "Sending the email…";
-  if (state === "failed")
-    return "The email could not be sent. Nothing is wrong with your request; please try again.";
-  return TEXTS[which];
+function statusText(t: TFunction, which: "register" | "resend" | "reset", state: string | undefined) {
+  if (state === "sending") return t("auth:checkInbox.sending");
+  if (state === "failed") return t("auth:checkInbox.failed");
+  if (which === "register") return t("auth:checkInbox.register");
+  if (which === "resend") return t("auth:checkInbox.resend");
+  return t("auth:checkInbox.reset");
 }
 
 function TryAgain() {
+  const { t } = useTranslation();
   const pending = useIsPending({ intent: "retry" });
   const [params] = useSearchParams();
   return (
     <Form method="post" className="mt-3">
       <input type="hidden" name="intent" value="retry" />
       <input type="hidden" name="d" value={params.get("d") ?? ""} />
-      <Button pending={pending}>Try again</Button>
+      <Button pending={pending}>{t("auth:checkInbox.tryAgain")}</Button>
     </Form>
   );
 }
 
 export default function CheckInbox({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
   const resending = useIsPending({ formAction: "/resend-verification" });
   const revalidator = useRevalidator();
   const { which, delivery } = loaderData;
@@ -76,26 +74,26 @@ export default function CheckInbox({ loaderData, actionData }: Route.ComponentPr
     return () => clearTimeout(timer);
   }, [state, revalidator]);
   return (
-    <AuthCard title="Check your inbox">
+    <AuthCard title={t("auth:checkInbox.title")}>
       <p role="status" aria-live="polite" className="mt-3 text-sm text-slate-800 dark:text-slate-200">
-        {statusText(which, state)}
+        {statusText(t, which, state)}
       </p>
       {state === "failed" ? <TryAgain /> : null}
-      <FormError message={actionData?.formError ?? undefined} />
+      <FormError message={actionData?.formError ? translateMessage(t, actionData.formError) : undefined} />
       {which !== "reset" ? (
         <details className="mt-4 text-sm">
-          <summary className="cursor-pointer">No email after a few minutes?</summary>
+          <summary className="cursor-pointer">{t("auth:checkInbox.noEmail")}</summary>
           <Form method="post" action="/resend-verification" className="mt-3 flex flex-col gap-3">
-            <Field label="Email" name="email" type="email" autoComplete="email" required />
+            <Field label={t("auth:fields.email")} name="email" type="email" autoComplete="email" required />
             <Button variant="secondary" pending={resending}>
-              Send the link again
+              {t("auth:checkInbox.sendAgain")}
             </Button>
           </Form>
         </details>
       ) : null}
       <AuthLinks>
         <Link to="/login" className={linkClass}>
-          Back to sign in
+          {t("auth:backToSignIn")}
         </Link>
       </AuthLinks>
     </AuthCard>

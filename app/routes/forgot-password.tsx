@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
 import { emailOnlySchema } from "../auth/account-schemas";
 import { startPasswordReset } from "../auth/password-reset.server";
@@ -28,21 +29,20 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function ForgotPassword() {
+  const { t } = useTranslation();
   const [form, fields] = useAppForm({ schema: emailOnlySchema });
   const pending = useIsPending();
   return (
-    <AuthCard title="Forgot your password?">
-      <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
-        Enter the email address of your account and we will send you a link to choose a new password.
-      </p>
+    <AuthCard title={t("auth:forgot.title")}>
+      <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">{t("auth:forgot.intro")}</p>
       <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
-        <TextField meta={fields.email} label="Email" type="email" autoComplete="email" />
+        <TextField meta={fields.email} label={t("auth:fields.email")} type="email" autoComplete="email" />
         <FormErrors form={form} />
-        <Button pending={pending}>Send reset link</Button>
+        <Button pending={pending}>{t("auth:forgot.submit")}</Button>
       </Form>
       <AuthLinks>
         <Link to="/login" className={linkClass}>
-          Back to sign in
+          {t("auth:backToSignIn")}
         </Link>
       </AuthLinks>
     </AuthCard>

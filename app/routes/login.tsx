@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { loginSchema } from "../auth/account-schemas";
 import { attemptLogin } from "../auth/login.server";
@@ -44,6 +45,7 @@ export async function action(args: Route.ActionArgs) {
 // The server keeps its one answer for any bad pair (attemptLogin, audited and rate limited); the
 // schema only spares a round trip for an empty field or something that is not an address.
 export default function Login({ actionData, loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const [form, fields] = useAppForm({ schema: loginSchema, defaultValue: { email: actionData?.email } });
   const pending = useIsPending();
@@ -51,13 +53,13 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
   return (
     <main className="grid min-h-dvh place-items-center p-4">
       <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
-        <h1 className="text-xl font-semibold">Sign in</h1>
+        <h1 className="text-xl font-semibold">{t("auth:login.title")}</h1>
         {params.get("verified") === "1" ? (
           <p
             role="status"
             className="mt-3 rounded bg-emerald-50 p-2 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
           >
-            Your email address is verified. You can sign in now.
+            {t("auth:login.verified")}
           </p>
         ) : null}
         {params.get("twoFactor") === "expired" ? (
@@ -65,7 +67,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
             role="status"
             className="mt-3 rounded bg-amber-50 p-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-100"
           >
-            The two-factor step timed out. Sign in again.
+            {t("auth:login.twoFactorExpired")}
           </p>
         ) : null}
         <SsoSignIn
@@ -76,26 +78,35 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
         <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
           <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/dashboard"} />
           {/* "webauthn" last: the browser may offer passkeys in this field's autofill (conditional UI). */}
-          <TextField meta={fields.email} label="Email" type="email" autoComplete="username webauthn" />
-          <PasswordField meta={fields.password} label="Password" autoComplete="current-password" />
+          <TextField
+            meta={fields.email}
+            label={t("auth:fields.email")}
+            type="email"
+            autoComplete="username webauthn"
+          />
+          <PasswordField
+            meta={fields.password}
+            label={t("auth:fields.password")}
+            autoComplete="current-password"
+          />
           <FormErrors form={form} />
-          <Button pending={pending}>Sign in</Button>
+          <Button pending={pending}>{t("auth:login.submit")}</Button>
         </Form>
         <PasskeySignIn redirectTo={params.get("redirectTo") ?? "/dashboard"} />
         {actionData?.unverified ? (
           <Form method="post" action="/resend-verification" className="mt-3">
             <input type="hidden" name="email" value={actionData.email} />
             <Button variant="secondary" className="w-full" pending={resending}>
-              Send the verification link again
+              {t("auth:login.resendVerification")}
             </Button>
           </Form>
         ) : null}
         <p className="mt-4 flex flex-wrap justify-between gap-2 text-sm">
           <Link to="/forgot-password" className="text-indigo-700 underline dark:text-indigo-300">
-            Forgot your password?
+            {t("auth:login.forgotPassword")}
           </Link>
           <Link to="/register" className="text-indigo-700 underline dark:text-indigo-300">
-            Create an account
+            {t("auth:login.register")}
           </Link>
         </p>
       </div>

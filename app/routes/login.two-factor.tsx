@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { twoFactorCodeSchema } from "../auth/two-factor-schemas";
 import { completeSecondStep, pendingSignIn } from "../auth/two-factor-sign-in.server";
@@ -8,6 +9,7 @@ import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter, tooManyRequestsForm } from "../http/responses";
+import { translateMessage } from "../i18n/message";
 import type { Route } from "./+types/login.two-factor";
 
 // Sign-in's second step (app/auth/two-factor-sign-in.server.ts): only reachable with the pending
@@ -37,36 +39,34 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function TwoFactorStep({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
   const [form, fields] = useAppForm({ schema: twoFactorCodeSchema });
   const pending = useIsPending();
   return (
     <main className="grid min-h-dvh place-items-center p-4">
       <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
-        <h1 className="text-xl font-semibold">Two-factor authentication</h1>
-        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
-          Enter the 6-digit code from your authenticator app. Lost your phone? Enter one of your recovery
-          codes instead.
-        </p>
+        <h1 className="text-xl font-semibold">{t("auth:twoFactor.title")}</h1>
+        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">{t("auth:twoFactor.intro")}</p>
         <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
           <TextField
             meta={fields.code}
-            label="Code"
+            label={t("auth:fields.code")}
             autoComplete="one-time-code"
             autoFocus
             spellCheck={false}
           />
           {actionData?.formError ? (
             <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-              {actionData.formError}
+              {translateMessage(t, actionData.formError)}
             </p>
           ) : (
             <FormErrors form={form} />
           )}
-          <Button pending={pending}>Verify</Button>
+          <Button pending={pending}>{t("auth:twoFactor.submit")}</Button>
         </Form>
         <p className="mt-4 text-sm">
           <Link to="/login" className="text-indigo-700 underline dark:text-indigo-300">
-            Start again
+            {t("auth:twoFactor.startAgain")}
           </Link>
         </p>
       </div>

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
 import { registerSchema } from "../auth/account-schemas";
 import { limitPublicForm } from "../auth/public-form-limit.server";
@@ -37,25 +38,26 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Register() {
+  const { t } = useTranslation();
   const [form, fields] = useAppForm({ schema: registerSchema });
   const pending = useIsPending();
   return (
-    <AuthCard title="Create an account">
+    <AuthCard title={t("auth:register.title")}>
       <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
-        <TextField meta={fields.name} label="Name" autoComplete="name" />
-        <TextField meta={fields.email} label="Email" type="email" autoComplete="email" />
+        <TextField meta={fields.name} label={t("auth:fields.name")} autoComplete="name" />
+        <TextField meta={fields.email} label={t("auth:fields.email")} type="email" autoComplete="email" />
         <PasswordField
           meta={fields.password}
-          label="Password"
+          label={t("auth:fields.password")}
           autoComplete="new-password"
-          description={`At least ${fields.password.minLength} characters; common passwords are refused.`}
+          description={t("auth:register.passwordHint", { min: fields.password.minLength })}
         />
         <FormErrors form={form} />
-        <Button pending={pending}>Create account</Button>
+        <Button pending={pending}>{t("auth:register.submit")}</Button>
       </Form>
       <AuthLinks>
         <Link to="/login" className={linkClass}>
-          Already have an account? Sign in
+          {t("auth:register.haveAccount")}
         </Link>
       </AuthLinks>
     </AuthCard>

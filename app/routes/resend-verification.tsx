@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Form, Link, redirect, useSearchParams } from "react-router";
 import { emailOnlySchema } from "../auth/account-schemas";
 import { limitPublicForm } from "../auth/public-form-limit.server";
@@ -28,6 +29,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function ResendVerification() {
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const [form, fields] = useAppForm({
     schema: emailOnlySchema,
@@ -35,15 +37,15 @@ export default function ResendVerification() {
   });
   const pending = useIsPending();
   return (
-    <AuthCard title="Send a new verification link">
+    <AuthCard title={t("auth:resend.title")}>
       <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
-        <TextField meta={fields.email} label="Email" type="email" autoComplete="email" />
+        <TextField meta={fields.email} label={t("auth:fields.email")} type="email" autoComplete="email" />
         <FormErrors form={form} />
-        <Button pending={pending}>Send the link</Button>
+        <Button pending={pending}>{t("auth:resend.submit")}</Button>
       </Form>
       <AuthLinks>
         <Link to="/login" className={linkClass}>
-          Back to sign in
+          {t("auth:backToSignIn")}
         </Link>
       </AuthLinks>
     </AuthCard>

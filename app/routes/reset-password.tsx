@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { data, Form } from "react-router";
 import { resetPasswordSchema } from "../auth/account-schemas";
 import { resetPassword } from "../auth/password-reset.server";
@@ -12,6 +13,7 @@ import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { invalidSubmission, parseSubmission, redirectWithToast } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
+import { getT } from "../i18n/i18n.server";
 import type { Route } from "./+types/reset-password";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -31,11 +33,12 @@ export async function action(args: Route.ActionArgs) {
     return data({ ok: false as const, reason: outcome.reason, errors: {}, formError: null }, { status: 400 });
   return redirectWithToast("/login", {
     kind: "success",
-    message: "Your password was changed. Sign in with the new one.",
+    message: getT(args.context)("auth:reset.done"),
   });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
   const [form, fields] = useAppForm({ schema: resetPasswordSchema });
   const pending = useIsPending();
   const reason = loaderData.ok
@@ -45,21 +48,28 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     : loaderData.reason;
   if (reason) return <LinkProblem reason={reason} kind="reset" />;
   return (
-    <AuthCard title="Choose a new password">
+    <AuthCard title={t("auth:reset.title")}>
       {loaderData.ok && loaderData.contested ? (
         <p role="status" className="mt-3 text-sm text-slate-800 dark:text-slate-200">
-          Your address is confirmed. It was used for more than one sign-up, so choose the password for your
-          account here to finish.
+          {t("auth:reset.contested")}
         </p>
       ) : null}
       <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
         <input type="hidden" name={fields.token.name} value={loaderData.token} />
-        <PasswordField meta={fields.password} label="New password" autoComplete="new-password" />
-        <PasswordField meta={fields.confirm} label="Repeat the new password" autoComplete="new-password" />
+        <PasswordField
+          meta={fields.password}
+          label={t("auth:fields.newPassword")}
+          autoComplete="new-password"
+        />
+        <PasswordField
+          meta={fields.confirm}
+          label={t("auth:fields.repeatNewPassword")}
+          autoComplete="new-password"
+        />
         {/* The token is no field anyone can fix: a bad one is said about the link. */}
-        <FormError message={fields.token.errors ? "This link is not valid." : null} />
+        <FormError message={fields.token.errors ? t("auth:linkNotValid") : null} />
         <FormErrors form={form} />
-        <Button pending={pending}>Set new password</Button>
+        <Button pending={pending}>{t("auth:reset.submit")}</Button>
       </Form>
     </AuthCard>
   );

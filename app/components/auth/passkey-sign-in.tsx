@@ -6,6 +6,8 @@ import {
   WebAuthnAbortService,
 } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { translateMessage } from "../../i18n/message";
 import { Button } from "../ui/button";
 
 // "Sign in with a passkey" on the login page, and the same passkey offered in the email field's
@@ -13,7 +15,10 @@ import { Button } from "../ui/button";
 // "webauthn"). /login/passkey gives the options and checks the answer (app/routes/login.passkey.tsx).
 
 const ENDPOINT = "/login/passkey";
+// English like every refusal the server sends; shown through translateMessage (messages.json).
 const FAILED = "That passkey could not be used to sign in.";
+const UNAVAILABLE = "Passkey sign-in is not available right now.";
+const CANCELLED = "No passkey was used (cancelled or timed out).";
 
 type Reply = {
   ok?: boolean;
@@ -30,7 +35,7 @@ async function post(fields: Record<string, string>): Promise<{ ok: boolean; body
 
 async function signInOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const { ok, body } = await post({});
-  if (!ok || !body.options) throw new Error(body.formError ?? "Passkey sign-in is not available right now.");
+  if (!ok || !body.options) throw new Error(body.formError ?? UNAVAILABLE);
   return body.options;
 }
 
@@ -42,13 +47,13 @@ async function finish(response: unknown, redirectTo: string): Promise<void> {
 }
 
 function problemOf(error: unknown): string {
-  if (error instanceof Error && error.name === "NotAllowedError")
-    return "No passkey was used (cancelled or timed out).";
+  if (error instanceof Error && error.name === "NotAllowedError") return CANCELLED;
   if (error instanceof Error && error.name === "AbortError") return "";
   return error instanceof Error && error.message ? error.message : FAILED;
 }
 
 export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
+  const { t } = useTranslation();
   const [supported, setSupported] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -95,11 +100,11 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
   return (
     <div className="mt-3 flex flex-col gap-2">
       <Button type="button" variant="secondary" pending={busy} onClick={signIn}>
-        Sign in with a passkey
+        {t("auth:passkey.signIn")}
       </Button>
       {error ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {error}
+          {translateMessage(t, error)}
         </p>
       ) : null}
     </div>

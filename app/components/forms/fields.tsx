@@ -5,10 +5,14 @@ import {
   getInputProps,
   getSelectProps,
 } from "@conform-to/react";
+import { useTranslation } from "react-i18next";
+import { translateMessage } from "../../i18n/message";
 
 // Inputs wired from conform's field metadata: the label names the input, aria-invalid and
 // aria-describedby point at the error (and the hint), and the limits come from the schema.
 // A field's error is not role=alert: the summary or the focus move announces a refusal.
+// Errors arrive as the English sentences the schemas and domain errors raise (the API answers
+// them so); they are shown in the page's language here (app/locales/<lang>/messages.json).
 
 // biome-ignore lint/suspicious/noExplicitAny: a field of any form, whatever its schema
 type AnyField = FieldMetadata<any, any, string[]>;
@@ -28,9 +32,10 @@ function FieldHint({ id, children }: { id: string; children?: React.ReactNode })
 }
 
 function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  return errors?.length ? (
+  const { t } = useTranslation();
+  return errors?.[0] ? (
     <p id={id} className={errorClass}>
-      {errors[0]}
+      {translateMessage(t, errors[0])}
     </p>
   ) : null;
 }
@@ -172,6 +177,7 @@ export function CheckboxGroupField({
  */
 // biome-ignore lint/suspicious/noExplicitAny: a form of any schema
 export function FormErrors({ form }: { form: FormMetadata<any, string[]> }) {
+  const { t } = useTranslation();
   const errors = form.errors ?? [];
   if (!errors.length) return null;
   return (
@@ -181,7 +187,7 @@ export function FormErrors({ form }: { form: FormMetadata<any, string[]> }) {
       tabIndex={-1}
       className="rounded-md bg-red-50 p-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
     >
-      {errors.join(" ")}
+      {errors.map((error) => translateMessage(t, error)).join(" ")}
     </p>
   );
 }

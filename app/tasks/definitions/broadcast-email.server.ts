@@ -29,7 +29,7 @@ export const broadcastEmail = defineTask({
     const recipients = await db()
       .selectFrom("notification")
       .innerJoin("user", "user.id", "notification.user_id")
-      .select(["user.name", "user.email"])
+      .select(["user.name", "user.email", "user.locale"])
       .where("notification.broadcast_id", "=", broadcastId)
       .orderBy("user.email")
       .execute();
@@ -45,6 +45,8 @@ export const broadcastEmail = defineTask({
           subject: broadcast.title,
           message: broadcast.message,
           actionUrl: link,
+          // The admin wrote the title and message; the rest of the email is in the recipient's language.
+          language: r.locale ?? "en",
         });
         sent++;
       } catch {
