@@ -18,6 +18,8 @@ export type AuditView = {
   createdAt: string;
   action: string;
   actionLabel: string;
+  /** A user change that only moved roles: the page says "Changed roles". */
+  rolesOnly: boolean;
   actor: { id: string | null; email: string | null; name: string | null };
   /** The super admin who really acted while viewing as `actor` ("View as"), else null. */
   impersonator: { id: string; email: string | null; name: string | null } | null;

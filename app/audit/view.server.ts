@@ -174,6 +174,8 @@ export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> 
       createdAt: r.created_at,
       action: r.action,
       actionLabel: onlyRoles ? "Changed roles" : actionLabel(r.action),
+      /** The page says "Changed roles" in the reader's language (audit:changedRoles). */
+      rolesOnly: Boolean(onlyRoles),
       actor: {
         id: r.actor_id,
         email: r.actor_email,
