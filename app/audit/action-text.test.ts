@@ -3,6 +3,7 @@ import { tFor } from "../i18n/i18n.server";
 import { supportedLanguages } from "../i18n/resources.server";
 import { auditActionText } from "./action-text";
 import { ACTION_LABELS, AUDIT_ACTIONS } from "./actions";
+import { TARGET_TYPES, targetTypeLabel } from "./view.server";
 
 // The log and its filter name each action through audit.json (a key built from the action's name):
 // every action must read in every language, or the page would throw (tests) or show a raw key.
@@ -33,5 +34,15 @@ describe("audit action labels in every language", () => {
 
   it("an action from an older release, no longer listed, shows as written (no missing key)", () => {
     expect(auditActionText(tFor("de"), "legacy.thing")).toBe("legacy.thing");
+  });
+
+  it("every target type the log names, in every language (English as the loader words it)", () => {
+    for (const language of supportedLanguages())
+      for (const type of TARGET_TYPES) {
+        const text = tFor(language)(`audit:targetType.${type}`);
+        if (language === "en") expect(text, type).toBe(targetTypeLabel(type));
+        else expect(text.trim(), `${language} ${type}`).not.toBe("");
+      }
+    expect(tFor("de")("audit:targetType.user")).toBe("Benutzer");
   });
 });

@@ -22,6 +22,9 @@ const TARGET_TYPE_LABEL: Record<string, string> = {
 
 export const targetTypeLabel = (type: string) => TARGET_TYPE_LABEL[type] ?? type;
 
+/** The target types the log names; each has audit:targetType.<type> in every language. */
+export const TARGET_TYPES = Object.keys(TARGET_TYPE_LABEL);
+
 const FIELD_LABEL: Record<string, string> = {
   team_role: "Team role",
   invitedBy: "Invited by",
@@ -145,7 +148,7 @@ function describeTarget(row: AuditRow, names: Names): AuditTarget | null {
       : name && row.target_type === "team"
         ? `/dashboard/teams/${id}`
         : null;
-  return { type: targetTypeLabel(row.target_type), id, name, href };
+  return { type: targetTypeLabel(row.target_type), typeKey: row.target_type, id, name, href };
 }
 
 /** The page's rows in words: labels for actions, names for people, teams and roles. */

@@ -41,9 +41,14 @@ const linkClass =
   "rounded text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { formatDateTime } = useFormat();
   const { rows, start, prev, next, query } = loaderData;
+  // A type from an older release without a translation shows as the loader words it.
+  const typeText = (target: { type: string; typeKey: string }) => {
+    const key = `audit:targetType.${target.typeKey}`;
+    return i18n.exists(key) ? t(key) : target.type;
+  };
   const submit = useSubmit();
   const formRef = useRef<HTMLFormElement>(null);
   const typing = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -162,7 +167,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                   {r.target ? (
                     <>
                       <span className="block text-xs text-slate-700 dark:text-slate-300">
-                        {r.target.type}
+                        {typeText(r.target)}
                       </span>
                       {r.target.href ? (
                         <Link to={r.target.href} className={linkClass}>
