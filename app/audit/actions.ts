@@ -17,6 +17,7 @@ export const ACTION_LABELS = {
   "auth.invite.accepted": "Accepted an invitation",
   "user.invite": "Invited someone",
   "account.profile.update": "Changed own name",
+  "account.language.update": "Changed own language",
   "account.email.change_requested": "Requested an email change",
   "account.email.changed": "Changed email address",
   "account.password.change": "Changed own password",

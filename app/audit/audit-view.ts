@@ -1,7 +1,14 @@
 // What the audit log page shows of a row, in words: shared by the loader and the page.
 
 /** A target as the log shows it: its current name, a link when it still exists, else the stored id. */
-export type AuditTarget = { type: string; id: string | null; name: string | null; href: string | null };
+export type AuditTarget = {
+  type: string;
+  /** The stored type ("user"): the page names it in the reader's language (audit:targetType). */
+  typeKey: string;
+  id: string | null;
+  name: string | null;
+  href: string | null;
+};
 
 /** One line of a change: before and after as words (role labels, people's names), not ids. */
 export type AuditChange = { field: string; before: string; after: string; changed: boolean };
@@ -18,6 +25,8 @@ export type AuditView = {
   createdAt: string;
   action: string;
   actionLabel: string;
+  /** A user change that only moved roles: the page says "Changed roles". */
+  rolesOnly: boolean;
   actor: { id: string | null; email: string | null; name: string | null };
   /** The super admin who really acted while viewing as `actor` ("View as"), else null. */
   impersonator: { id: string; email: string | null; name: string | null } | null;

@@ -99,6 +99,7 @@ describe("audit log in words", () => {
     expect(update.actor).toMatchObject({ name: "Alice Liddell", email: alice.email });
     expect(update.target).toEqual({
       type: "User",
+      typeKey: "user",
       id: percent.id,
       name: "100% Sure_Thing",
       href: `/dashboard/users/${percent.id}`,
@@ -107,7 +108,7 @@ describe("audit log in words", () => {
     expect(team.actionLabel).toBe("Created a team");
     expect(team.target).toMatchObject({ name: "Night Shift", href: `/dashboard/teams/${teamId}` });
     const deleted = rows.find((r) => r.action === "user.delete")!;
-    expect(deleted.target).toEqual({ type: "User", id: goneId, name: null, href: null });
+    expect(deleted.target).toEqual({ type: "User", typeKey: "user", id: goneId, name: null, href: null });
     expect(rows.find((r) => r.action === "auth.login.succeeded")!.actionLabel).toBe("Signed in");
   });
 

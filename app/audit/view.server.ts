@@ -22,6 +22,9 @@ const TARGET_TYPE_LABEL: Record<string, string> = {
 
 export const targetTypeLabel = (type: string) => TARGET_TYPE_LABEL[type] ?? type;
 
+/** The target types the log names; each has audit:targetType.<type> in every language. */
+export const TARGET_TYPES = Object.keys(TARGET_TYPE_LABEL);
+
 const FIELD_LABEL: Record<string, string> = {
   team_role: "Team role",
   invitedBy: "Invited by",
@@ -145,7 +148,7 @@ function describeTarget(row: AuditRow, names: Names): AuditTarget | null {
       : name && row.target_type === "team"
         ? `/dashboard/teams/${id}`
         : null;
-  return { type: targetTypeLabel(row.target_type), id, name, href };
+  return { type: targetTypeLabel(row.target_type), typeKey: row.target_type, id, name, href };
 }
 
 /** The page's rows in words: labels for actions, names for people, teams and roles. */
@@ -174,6 +177,8 @@ export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> 
       createdAt: r.created_at,
       action: r.action,
       actionLabel: onlyRoles ? "Changed roles" : actionLabel(r.action),
+      /** The page says "Changed roles" in the reader's language (audit:changedRoles). */
+      rolesOnly: Boolean(onlyRoles),
       actor: {
         id: r.actor_id,
         email: r.actor_email,

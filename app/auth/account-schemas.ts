@@ -44,6 +44,20 @@ export const acceptInviteSchema = z
 
 export const profileSchema = z.object({ name: nameField });
 
+/**
+ * The language setting: "" is automatic (the browser's language), else one of the languages there
+ * are locale folders for. The list comes from the server (app/i18n/resources.server.ts) through the
+ * page's loader, so the browser checks against the same list the action does.
+ */
+export const languageSchema = (languages: readonly string[]) =>
+  z.object({
+    locale: z
+      .string()
+      .optional()
+      .refine((value) => !value || languages.includes(value), "Choose one of the languages offered.")
+      .transform((value) => value || null),
+  });
+
 export const changeEmailSchema = z.object({
   email: emailField,
   currentPassword: z.string().min(1, "Enter your current password.").max(1024),

@@ -67,6 +67,40 @@ export async function updateProfile(user: SessionUser, input: { name: string }, 
 }
 
 /**
+ * The person's language (null: follow the browser's Accept-Language). The session cache holds it,
+ * so it is dropped like a name change: the next request, and its page, are in the new language.
+ */
+export async function updateLanguage(
+  user: SessionUser,
+  input: { locale: string | null },
+  origin: AuditOrigin,
+) {
+  const before = user.locale ?? null;
+  if (input.locale === before) return false;
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable("user")
+        .set({ locale: input.locale, updated_at: now() })
+        .where("id", "=", user.id)
+        .execute();
+      await audit(
+        origin,
+        {
+          action: "account.language.update",
+          actor: user,
+          target: { type: "user", id: user.id },
+          details: { locale: { before, after: input.locale } },
+        },
+        trx,
+      );
+    });
+  await invalidateSessions();
+  return true;
+}
+
+/**
  * The address changes only when the link mailed to the new address is followed, so nobody can
  * move an account to an address they do not control. Mail failures propagate to the form.
  */

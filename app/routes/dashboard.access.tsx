@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import { z } from "zod";
 import { requirePermission } from "../access/guard.server";
@@ -20,6 +21,8 @@ import { Card, FormError } from "../components/ui/card";
 import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
+import { translateMessage } from "../i18n/message";
 import type { Route } from "./+types/dashboard.access";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -43,15 +46,17 @@ function existingId(value: FormDataEntryValue | null, what: "role" | "menu item"
 // A menu item's field errors show beside that item.
 const menuRow = (form: FormData) => `menu:${form.get("id")}`;
 
-export const action = (args: Route.ActionArgs) =>
-  handleIntents(
+export const action = (args: Route.ActionArgs) => {
+  // The toasts are shown as written: translated here, in the request's language.
+  const t = getT(args.context);
+  return handleIntents(
     args,
     {
       "create-role": {
         schema: createRoleSchema,
         run: async ({ actor, input }) => {
           await createRole(actor, input, args);
-          return done(`Role "${input.label}" created.`);
+          return done(t("access:toast.roleCreated", { label: input.label }));
         },
       },
       "save-matrix": {
@@ -59,9 +64,7 @@ export const action = (args: Route.ActionArgs) =>
         run: async ({ actor, input }) => {
           const changed = await saveRoleMatrix(actor, input, args);
           return done(
-            changed
-              ? `Permissions saved for ${changed} role${changed === 1 ? "" : "s"}.`
-              : "Nothing to save.",
+            changed ? t("access:toast.matrixSaved", { count: changed }) : t("access:toast.nothingToSave"),
           );
         },
       },
@@ -69,13 +72,13 @@ export const action = (args: Route.ActionArgs) =>
         schema: updateRoleSchema,
         run: async ({ actor, input }) => {
           await updateRole(actor, input, args);
-          return done("Role saved.");
+          return done(t("access:toast.roleSaved"));
         },
       },
       "delete-role": {
         run: async ({ actor, form }) => {
           await deleteRole(actor, { roleId: existingId(form.get("roleId"), "role") }, args);
-          return done("Role deleted.");
+          return done(t("access:toast.roleDeleted"));
         },
       },
       "update-menu": {
@@ -83,14 +86,14 @@ export const action = (args: Route.ActionArgs) =>
         answerAs: menuRow,
         run: async ({ actor, input }) => {
           await updateMenuItem(actor, input, args);
-          return done("Menu item saved.");
+          return done(t("access:toast.menuItemSaved"));
         },
       },
       "save-menu": {
         schema: saveMenuSchema,
         run: async ({ actor, input }) => {
           const changed = await saveMenu(actor, input, args);
-          return done(changed ? "Menu saved." : "Nothing to save.");
+          return done(changed ? t("access:toast.menuSaved") : t("access:toast.nothingToSave"));
         },
       },
       "move-up": {
@@ -108,25 +111,30 @@ export const action = (args: Route.ActionArgs) =>
     },
     { permission: "roles.manage" },
   );
+};
 
 function SyncPermissions({ stale }: { stale: string[] }) {
   const fetcher = useFetcher<{ inserted: string[]; total: number; error?: string }>();
   const syncing = useIsPending({ formAction: "/api/access/sync" });
+  const { t } = useTranslation();
   return (
-    <Card title="Permissions in code and database">
+    <Card title={t("access:sync.title")}>
       <fetcher.Form method="post" action="/api/access/sync" className="flex items-center gap-3">
-        <Button pending={syncing}>Sync permissions from code</Button>
+        <Button pending={syncing}>{t("access:sync.button")}</Button>
         <p role="status" className="text-sm">
           {fetcher.data?.inserted
             ? fetcher.data.inserted.length
-              ? `Inserted ${fetcher.data.inserted.join(", ")} (${fetcher.data.total} in total).`
-              : `Nothing to insert; ${fetcher.data.total} permissions are in the database.`
+              ? t("access:sync.inserted", {
+                  keys: fetcher.data.inserted.join(", "),
+                  count: fetcher.data.total,
+                })
+              : t("access:sync.nothing", { count: fetcher.data.total })
             : null}
         </p>
       </fetcher.Form>
       {stale.length ? (
         <p className="mt-3 text-sm text-amber-800 dark:text-amber-300">
-          Stale (in the database, no longer in code): {stale.join(", ")}
+          {t("access:sync.stale", { keys: stale.join(", ") })}
         </p>
       ) : null}
     </Card>
@@ -134,34 +142,40 @@ function SyncPermissions({ stale }: { stale: string[] }) {
 }
 
 export default function AccessControl({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
   const { roles, menu, stale, isSuperAdmin } = loaderData;
   const [matrixChanges, setMatrixChanges] = useState(0);
   const [menuDirty, setMenuDirty] = useState(false);
   // Answers no form of its own shows (a refused delete).
   const pageError = actionData?.intent === "delete-role" ? actionData.formError : null;
-  const unsaved = [matrixChanges ? "Your permission changes" : null, menuDirty ? "your menu changes" : null]
-    .filter(Boolean)
-    .join(" and ");
+  const unsaved =
+    matrixChanges && menuDirty
+      ? t("access:unsaved.both")
+      : matrixChanges
+        ? t("access:unsaved.matrix")
+        : menuDirty
+          ? t("access:unsaved.menu")
+          : "";
 
   return (
     <div className="flex min-w-0 flex-col gap-6">
-      <h1 className="text-2xl font-semibold">Access control</h1>
-      <FormError message={pageError} />
+      <h1 className="text-2xl font-semibold">{t("access:title")}</h1>
+      <FormError message={pageError ? translateMessage(t, pageError) : null} />
 
-      <Card title="Roles and permissions">
+      <Card title={t("access:matrix.title")}>
         <RoleMatrix roles={roles} onChanges={setMatrixChanges} />
       </Card>
 
-      <Card title="Create a role">
+      <Card title={t("access:create.title")}>
         <CreateRole />
       </Card>
 
-      <Card title="Sidebar menu">
+      <Card title={t("access:menu.title")}>
         <MenuEditor menu={menu} onDirty={setMenuDirty} />
       </Card>
 
       {isSuperAdmin ? <SyncPermissions stale={stale} /> : null}
-      <LeaveGuard when={Boolean(unsaved)} what={unsaved.charAt(0).toUpperCase() + unsaved.slice(1)} />
+      <LeaveGuard when={Boolean(unsaved)} what={unsaved} />
     </div>
   );
 }

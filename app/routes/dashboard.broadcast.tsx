@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Form, useFetcher } from "react-router";
 import { requirePermission } from "../access/guard.server";
 import { handleAction } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
-import { formatDateTime } from "../components/format";
+import { useFormat } from "../components/format";
 import { FormErrors, SelectField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
-import { LEVEL_LABEL, LevelBadge } from "../components/notifications/level-badge";
+import { LevelBadge } from "../components/notifications/level-badge";
 import { pageTitle } from "../components/page-title";
 import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Button } from "../components/ui/button";
@@ -25,6 +26,9 @@ import { db } from "../db.server";
 import { redirectWithToast, refused } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { parseSubmission } from "../http/submission";
+import { getT } from "../i18n/i18n.server";
+import { translateMessage } from "../i18n/message";
+import { intlLocale } from "../i18n/options";
 import { countAudience } from "../notifications/audience.server";
 import { broadcastHistory, sendBroadcast } from "../notifications/broadcast.server";
 import {
@@ -71,65 +75,64 @@ export async function loader(args: Route.LoaderArgs) {
 export const headers = passRetryAfter;
 
 // One form; its failures answer as "send".
-export const action = (args: Route.ActionArgs) =>
-  handleAction(
+export const action = (args: Route.ActionArgs) => {
+  // The answers are shown as written: translated here, in the request's language.
+  const t = getT(args.context);
+  return handleAction(
     args,
     "send",
     {
       schema: broadcastFormSchema,
       run: async ({ actor, input }) => {
         const { id, recipients } = await sendBroadcast(actor, toBroadcastInput(input), args);
-        if (recipients === 0)
-          return refused(
-            "Nobody is in that audience; the notice was recorded but reached no one.",
-            400,
-            "send",
-          );
+        if (recipients === 0) return refused(t("broadcast:toast.nobody"), 400, "send");
         let note = "";
         if (input.email) {
           const task = await createTask(actor, { type: "broadcast.email", payload: { broadcastId: id } });
           note = task.ok
-            ? " Emails are being sent in the background."
+            ? t("broadcast:toast.emailsQueued")
             : task.status === "too_many_tasks"
-              ? ` The emails were not queued: you already have ${task.limit} tasks waiting or running.`
-              : " The emails could not be queued.";
+              ? t("broadcast:toast.tooManyTasks", { count: task.limit })
+              : t("broadcast:toast.emailsNotQueued");
         }
         return redirectWithToast("/dashboard/broadcast", {
           kind: "success",
-          message: `Sent to ${recipients} ${recipients === 1 ? "person" : "people"}.${note}`,
+          message: `${t("broadcast:toast.sent", { count: recipients })}${note ? ` ${note}` : ""}`,
         });
       },
     },
     { permission: "settings.manage" },
   );
-
-const EMAIL_STATUS: Record<string, string> = {
-  pending: "Queued",
-  sending: "Sending",
-  done: "Sent",
-  failed: "Failed",
 };
 
 export default function Broadcast({ loaderData }: Route.ComponentProps) {
   const { history } = loaderData;
+  const { t } = useTranslation();
+  const { formatDateTime } = useFormat();
+  const emailStatus: Record<string, string> = {
+    pending: t("broadcast:emailStatus.pending"),
+    sending: t("broadcast:emailStatus.sending"),
+    done: t("broadcast:emailStatus.done"),
+    failed: t("broadcast:emailStatus.failed"),
+  };
   return (
     <div className="flex max-w-4xl flex-col gap-6">
-      <h1 className="text-2xl font-semibold">Broadcast</h1>
+      <h1 className="text-2xl font-semibold">{t("broadcast:title")}</h1>
       <Composer roles={loaderData.roles} />
-      <Card title="History">
-        <Table caption="Broadcasts sent">
+      <Card title={t("broadcast:history.title")}>
+        <Table caption={t("broadcast:history.caption")}>
           <TableHead>
-            <TableHeader>Sent</TableHeader>
-            <TableHeader>Title</TableHeader>
-            <TableHeader>Level</TableHeader>
-            <TableHeader>Audience</TableHeader>
-            <TableHeader align="right">Recipients</TableHeader>
-            <TableHeader align="right">Read</TableHeader>
-            <TableHeader>Email</TableHeader>
+            <TableHeader>{t("broadcast:history.sent")}</TableHeader>
+            <TableHeader>{t("broadcast:history.titleColumn")}</TableHeader>
+            <TableHeader>{t("broadcast:history.level")}</TableHeader>
+            <TableHeader>{t("broadcast:history.audience")}</TableHeader>
+            <TableHeader align="right">{t("broadcast:history.recipients")}</TableHeader>
+            <TableHeader align="right">{t("broadcast:history.read")}</TableHeader>
+            <TableHeader>{t("broadcast:history.email")}</TableHeader>
           </TableHead>
           <TableBody>
             {history.length === 0 ? (
-              <TableEmpty colSpan={7}>No broadcasts yet.</TableEmpty>
+              <TableEmpty colSpan={7}>{t("broadcast:history.empty")}</TableEmpty>
             ) : (
               history.map((b) => (
                 <TableRow key={b.id}>
@@ -144,7 +147,11 @@ export default function Broadcast({ loaderData }: Route.ComponentProps) {
                   <TableCell>
                     {b.email_status === "none"
                       ? "—"
-                      : `${EMAIL_STATUS[b.email_status] ?? b.email_status} (${b.emails_sent} sent${b.emails_failed ? `, ${b.emails_failed} failed` : ""})`}
+                      : t(b.emails_failed ? "broadcast:history.emailFailed" : "broadcast:history.emailSent", {
+                          status: emailStatus[b.email_status] ?? b.email_status,
+                          sent: b.emails_sent,
+                          failed: b.emails_failed,
+                        })}
                   </TableCell>
                 </TableRow>
               ))
@@ -159,6 +166,7 @@ export default function Broadcast({ loaderData }: Route.ComponentProps) {
 type Choice = { id: string; label: string };
 
 function Composer({ roles }: { roles: Choice[] }) {
+  const { t, i18n } = useTranslation();
   const [form, fields] = useAppForm({
     schema: broadcastFormSchema,
     id: "broadcast",
@@ -202,12 +210,15 @@ function Composer({ roles }: { roles: Choice[] }) {
       audience.kind === "roles"
         ? roles.filter((r) => audience.ids.includes(r.id)).map((r) => r.label)
         : audience.kind === "teams"
-          ? teams.filter((t) => audience.ids.includes(t.id)).map((t) => t.name)
+          ? teams.filter((team) => audience.ids.includes(team.id)).map((team) => team.name)
           : [];
+    const list = names.join(", ");
     const name =
       audience.kind === "all"
-        ? "everyone"
-        : `${audience.kind === "roles" ? (names.length === 1 ? "the role" : "the roles") : names.length === 1 ? "the team" : "the teams"} ${names.join(", ")}`;
+        ? t("broadcast:confirm.everyone")
+        : audience.kind === "roles"
+          ? t("broadcast:confirm.roles", { count: names.length, names: list })
+          : t("broadcast:confirm.teams", { count: names.length, names: list });
     setAsked({ query: query.toString(), name, email: parsed.value.email === true });
     size.load(`/dashboard/broadcast?${query}`);
     setConfirming(true);
@@ -216,20 +227,25 @@ function Composer({ roles }: { roles: Choice[] }) {
   const count = asked && size.state === "idle" ? size.data?.audienceSize : undefined;
   const people =
     typeof count === "number"
-      ? `${count.toLocaleString("en-US")} ${count === 1 ? "person" : "people"}`
-      : "counting…";
-  const title = asked ? `Send to ${asked.name} (${people})${asked.email ? ", also by email" : ""}?` : "";
+      ? t("broadcast:confirm.people", { count, formatted: count.toLocaleString(intlLocale(i18n.language)) })
+      : t("broadcast:confirm.counting");
+  const title = asked
+    ? t(asked.email ? "broadcast:confirm.titleEmail" : "broadcast:confirm.title", {
+        name: asked.name,
+        people,
+      })
+    : "";
 
   return (
-    <Card title="Compose a notice">
+    <Card title={t("broadcast:compose.title")}>
       <Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
-        <TextField meta={fields.title} label="Title" />
+        <TextField meta={fields.title} label={t("broadcast:compose.titleField")} />
         <div>
           <label
             htmlFor={fields.message.id}
             className="block text-sm font-medium text-slate-800 dark:text-slate-200"
           >
-            Message
+            {t("broadcast:compose.message")}
           </label>
           <textarea
             key={fields.message.key}
@@ -245,22 +261,28 @@ function Composer({ roles }: { roles: Choice[] }) {
           />
           {fields.message.errors ? (
             <p id={fields.message.errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
-              {fields.message.errors[0]}
+              {translateMessage(t, fields.message.errors[0] ?? "")}
             </p>
           ) : null}
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
-          <SelectField meta={fields.level} label="Level">
+          <SelectField meta={fields.level} label={t("broadcast:compose.level")}>
             {NOTICE_LEVELS.map((l) => (
               <option key={l} value={l}>
-                {LEVEL_LABEL[l]}
+                {t(`broadcast:level.${l}`)}
               </option>
             ))}
           </SelectField>
-          <TextField meta={fields.link} label="Link (optional)" placeholder="/dashboard/settings" />
+          <TextField
+            meta={fields.link}
+            label={t("broadcast:compose.link")}
+            placeholder="/dashboard/settings"
+          />
         </div>
         <fieldset aria-describedby={fields.audience.errors ? fields.audience.errorId : undefined}>
-          <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Audience</legend>
+          <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">
+            {t("broadcast:compose.audience")}
+          </legend>
           <div className="mt-1 flex gap-4 text-sm">
             {AUDIENCE_KINDS.map((k) => (
               <label key={k} className="flex items-center gap-1">
@@ -271,7 +293,11 @@ function Composer({ roles }: { roles: Choice[] }) {
                   defaultChecked={k === "all"}
                   className="accent-indigo-600"
                 />
-                {k === "all" ? "Everyone" : k === "roles" ? "Roles" : "Teams"}
+                {k === "all"
+                  ? t("broadcast:compose.all")
+                  : k === "roles"
+                    ? t("broadcast:compose.roles")
+                    : t("broadcast:compose.teams")}
               </label>
             ))}
           </div>
@@ -293,19 +319,19 @@ function Composer({ roles }: { roles: Choice[] }) {
           {kind === "teams" ? (
             <div className="mt-2 flex flex-wrap gap-3 text-sm">
               {!teamChoices.data ? (
-                <span role="status">Loading teams…</span>
+                <span role="status">{t("broadcast:compose.loadingTeams")}</span>
               ) : teams.length === 0 ? (
-                <span>No teams yet.</span>
+                <span>{t("broadcast:compose.noTeams")}</span>
               ) : null}
-              {teams.map((t) => (
-                <label key={t.id} className="flex items-center gap-1">
+              {teams.map((team) => (
+                <label key={team.id} className="flex items-center gap-1">
                   <input
                     type="checkbox"
                     name={fields.teamIds.name}
-                    value={t.id}
+                    value={team.id}
                     className="accent-indigo-600"
                   />{" "}
-                  {t.name}
+                  {team.name}
                 </label>
               ))}
             </div>
@@ -313,11 +339,12 @@ function Composer({ roles }: { roles: Choice[] }) {
           {/* The line is always there: an error coming or going as the role boxes lose focus must not
               move "Send notice" between a click's press and release. */}
           <p id={fields.audience.errorId} className="mt-1 min-h-5 text-sm text-red-700 dark:text-red-400">
-            {fields.audience.errors?.[0]}
+            {fields.audience.errors?.[0] ? translateMessage(t, fields.audience.errors[0]) : null}
           </p>
         </fieldset>
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name={fields.email.name} className="accent-indigo-600" /> Also send by email
+          <input type="checkbox" name={fields.email.name} className="accent-indigo-600" />{" "}
+          {t("broadcast:compose.alsoEmail")}
         </label>
         <FormErrors form={form} />
         <div>
@@ -326,16 +353,14 @@ function Composer({ roles }: { roles: Choice[] }) {
             onOpenChange={setConfirming}
             trigger={
               <Button type="button" pending={sending} onClick={review}>
-                Send notice
+                {t("broadcast:compose.send")}
               </Button>
             }
             title={title}
             description={
-              asked?.email
-                ? "Everyone in the audience gets the notice in the bell and by email. This cannot be undone."
-                : "Everyone in the audience gets the notice in the bell. This cannot be undone."
+              asked?.email ? t("broadcast:confirm.descriptionEmail") : t("broadcast:confirm.description")
             }
-            actionLabel="Send notice"
+            actionLabel={t("broadcast:compose.send")}
             variant="primary"
             formId={form.id}
             value="send"

@@ -1,11 +1,13 @@
 import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { data, Form, Link, useSubmit } from "react-router";
 import { requirePermission } from "../access/guard.server";
-import { ACTION_LABELS, AUDIT_ACTIONS } from "../audit/actions";
+import { auditActionText } from "../audit/action-text";
+import { AUDIT_ACTIONS } from "../audit/actions";
 import { listAudit, parseAuditQuery } from "../audit/query.server";
 import { describeAuditRows } from "../audit/view.server";
 import { AuditDetailsView } from "../components/audit/audit-details";
-import { formatDateTime } from "../components/format";
+import { useFormat } from "../components/format";
 import { pageTitle } from "../components/page-title";
 import { ExportAuditButton } from "../components/tasks/export-audit-button";
 import { Button } from "../components/ui/button";
@@ -39,7 +41,14 @@ const linkClass =
   "rounded text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const { formatDateTime } = useFormat();
   const { rows, start, prev, next, query } = loaderData;
+  // A type from an older release without a translation shows as the loader words it.
+  const typeText = (target: { type: string; typeKey: string }) => {
+    const key = `audit:targetType.${target.typeKey}`;
+    return i18n.exists(key) ? t(key) : target.type;
+  };
   const submit = useSubmit();
   const formRef = useRef<HTMLFormElement>(null);
   const typing = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -68,12 +77,12 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="flex flex-col gap-6">
-      <h1 className="text-2xl font-semibold">Audit log</h1>
+      <h1 className="text-2xl font-semibold">{t("audit:title")}</h1>
       <Form
         method="get"
         ref={formRef}
         className="flex flex-wrap items-end gap-3"
-        aria-label="Filter the audit log"
+        aria-label={t("audit:filter.label")}
         onChange={(event) => {
           const form = event.currentTarget;
           const typed = event.target instanceof HTMLInputElement && event.target.type === "text";
@@ -84,51 +93,51 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         onSubmit={() => clearTimeout(typing.current)}
       >
         <Field
-          label="Actor (name or email contains)"
+          label={t("audit:filter.actor")}
           name="actor"
           type="text"
           defaultValue={query.actor}
           className="w-56"
         />
-        <Select label="Action" name="action" defaultValue={query.action}>
-          <option value="">Any action</option>
+        <Select label={t("audit:filter.action")} name="action" defaultValue={query.action}>
+          <option value="">{t("audit:filter.anyAction")}</option>
           {AUDIT_ACTIONS.map((a) => (
             <option key={a} value={a}>
-              {ACTION_LABELS[a]}
+              {auditActionText(t, a)}
             </option>
           ))}
         </Select>
         <Field
-          label="Target (name contains)"
+          label={t("audit:filter.target")}
           name="target"
           type="text"
           defaultValue={query.target}
           className="w-56"
         />
-        <Field label="From" name="from" type="date" defaultValue={query.from} />
-        <Field label="To" name="to" type="date" defaultValue={query.to} />
+        <Field label={t("audit:filter.from")} name="from" type="date" defaultValue={query.from} />
+        <Field label={t("audit:filter.to")} name="to" type="date" defaultValue={query.to} />
         <input type="hidden" name="size" value={query.size} />
-        <Button variant="secondary">Filter</Button>
+        <Button variant="secondary">{t("audit:filter.submit")}</Button>
         <ExportAuditButton />
         {filtered ? (
           <Link to={`?size=${query.size}`} replace className={`${linkClass} self-center text-sm`}>
-            Clear filters
+            {t("audit:filter.clear")}
           </Link>
         ) : null}
       </Form>
 
-      <Table caption="Audit entries, newest first" scrollable>
+      <Table caption={t("audit:table.caption")} scrollable>
         <TableHead>
-          <TableHeader>Time</TableHeader>
-          <TableHeader>Action</TableHeader>
-          <TableHeader>Actor</TableHeader>
-          <TableHeader>Target</TableHeader>
-          <TableHeader>IP address</TableHeader>
-          <TableHeader>Details</TableHeader>
+          <TableHeader>{t("audit:table.time")}</TableHeader>
+          <TableHeader>{t("audit:table.action")}</TableHeader>
+          <TableHeader>{t("audit:table.actor")}</TableHeader>
+          <TableHeader>{t("audit:table.target")}</TableHeader>
+          <TableHeader>{t("audit:table.ip")}</TableHeader>
+          <TableHeader>{t("audit:table.details")}</TableHeader>
         </TableHead>
         <TableBody>
           {rows.length === 0 ? (
-            <TableEmpty colSpan={6}>No audit entries match these filters.</TableEmpty>
+            <TableEmpty colSpan={6}>{t("audit:table.empty")}</TableEmpty>
           ) : (
             rows.map((r) => (
               <TableRow key={r.id} data-testid="audit-row" className="align-top">
@@ -136,15 +145,18 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                   <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
                 </TableCell>
                 <TableCell className="align-top font-medium" title={r.action}>
-                  {r.actionLabel}
+                  {r.rolesOnly ? t("audit:changedRoles") : auditActionText(t, r.action)}
                 </TableCell>
                 <TableCell className="align-top">
-                  {r.impersonator ? `${r.impersonator.name ?? r.impersonator.email} (as ` : null}
-                  {r.actor.name ?? r.actor.email ?? "Anonymous"}
-                  {r.impersonator ? ")" : null}
+                  {r.impersonator
+                    ? t("audit:table.actorAs", {
+                        impersonator: r.impersonator.name ?? r.impersonator.email,
+                        actor: r.actor.name ?? r.actor.email ?? t("audit:table.anonymous"),
+                      })
+                    : (r.actor.name ?? r.actor.email ?? t("audit:table.anonymous"))}
                   {r.impersonator?.email ? (
                     <span className="block text-xs text-slate-700 dark:text-slate-300">
-                      {r.impersonator.email}, viewing as
+                      {t("audit:table.viewingAs", { email: r.impersonator.email })}
                     </span>
                   ) : null}
                   {r.actor.name && r.actor.email ? (
@@ -155,7 +167,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                   {r.target ? (
                     <>
                       <span className="block text-xs text-slate-700 dark:text-slate-300">
-                        {r.target.type}
+                        {typeText(r.target)}
                       </span>
                       {r.target.href ? (
                         <Link to={r.target.href} className={linkClass}>
@@ -179,14 +191,14 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         </TableBody>
       </Table>
       <Pagination
-        label="Audit log pages"
-        noun="entries"
+        label={t("audit:pages.label")}
+        noun={t("audit:pages.noun")}
         start={start}
         shown={rows.length}
         prev={prev}
         next={next}
-        prevLabel="Newer entries"
-        nextLabel="Older entries"
+        prevLabel={t("audit:pages.newer")}
+        nextLabel={t("audit:pages.older")}
       />
     </div>
   );

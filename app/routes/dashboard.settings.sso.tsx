@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { requireSuperAdmin } from "../access/guard.server";
 import { handleIntents } from "../access/intents.server";
@@ -13,6 +14,7 @@ import { pageTitle } from "../components/page-title";
 import { SsoSection } from "../components/settings/sso-section";
 import { baseUrl } from "../env.server";
 import { passRetryAfter } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
 import type { Route } from "./+types/dashboard.settings.sso";
 
 // Single sign-on providers: super admins only (docs/decisions/020-oidc-single-sign-on.md).
@@ -36,40 +38,42 @@ const ok = <I extends string>(intent: I, message: string) => ({
 
 export async function action(args: Route.ActionArgs) {
   await requireSuperAdmin(args);
+  const t = getT(args.context);
   return handleIntents(args, {
     "create-provider": {
       schema: createProviderSchema,
       run: async ({ actor, input }) => {
         await createProvider(actor, input, args);
-        return ok("create-provider", `${input.name} was added.`);
+        return ok("create-provider", t("settings:sso.added", { name: input.name }));
       },
     },
     "update-provider": {
       schema: updateProviderSchema,
       run: async ({ actor, input }) => {
         await updateProvider(actor, input, args);
-        return ok("update-provider", `${input.name} was saved.`);
+        return ok("update-provider", t("settings:sso.saved", { name: input.name }));
       },
     },
     "delete-provider": {
       schema: deleteProviderSchema,
       run: async ({ actor, input }) => {
         await deleteProvider(actor, input.id, args);
-        return ok("delete-provider", "The provider was removed.");
+        return ok("delete-provider", t("settings:sso.removed"));
       },
     },
   });
 }
 
 export default function SingleSignOnSettings({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
   return (
     <div className="flex max-w-3xl flex-col gap-4">
       <p className="text-sm">
         <Link to="/dashboard/settings#system" className="text-indigo-700 underline dark:text-indigo-300">
-          Back to Settings
+          {t("settings:sso.back")}
         </Link>
       </p>
-      <h1 className="text-2xl font-semibold">Single sign-on</h1>
+      <h1 className="text-2xl font-semibold">{t("settings:sso.title")}</h1>
       <SsoSection {...loaderData} />
     </div>
   );

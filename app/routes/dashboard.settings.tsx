@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { requirePermission } from "../access/guard.server";
 import { pageTitle } from "../components/page-title";
 import { ApiTokensSection } from "../components/settings/api-tokens-section";
@@ -13,12 +14,13 @@ import { SystemSection } from "../components/settings/system-section";
 import { TestEmailSection } from "../components/settings/test-email-section";
 import { TwoFactorPolicySection, TwoFactorSection } from "../components/settings/two-factor-section";
 import { passRetryAfter } from "../http/responses";
+import { getLanguage, getT } from "../i18n/i18n.server";
 import { runSettingsIntent, settingsPageData } from "../settings/settings-page.server";
 import type { Route } from "./+types/dashboard.settings";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "dashboard.access");
-  return settingsPageData(user);
+  return settingsPageData(user, { language: getLanguage(args.context), t: getT(args.context) });
 }
 
 // A 429's Retry-After reaches the browser only through this export.
@@ -27,12 +29,17 @@ export const headers = passRetryAfter;
 export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { profile, sessions, system, invite, twoFactor, sso, passkeys, apiTokens } = loaderData;
+  const { t } = useTranslation();
+  const { profile, languages, sessions, system, invite, twoFactor, sso, passkeys, apiTokens } = loaderData;
   const tabs: SettingsTab[] = [
-    { value: "profile", label: "Profile", content: <ProfileSection profile={profile} /> },
+    {
+      value: "profile",
+      label: t("settings:tabs.profile"),
+      content: <ProfileSection profile={profile} languages={languages} />,
+    },
     {
       value: "security",
-      label: "Password and sessions",
+      label: t("settings:tabs.security"),
       content: (
         <>
           <PasswordSection />
@@ -41,11 +48,15 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         </>
       ),
     },
-    { value: "api-tokens", label: "API tokens", content: <ApiTokensSection {...apiTokens} /> },
+    {
+      value: "api-tokens",
+      label: t("settings:tabs.apiTokens"),
+      content: <ApiTokensSection {...apiTokens} />,
+    },
   ];
   const twoFactorTab: SettingsTab = {
     value: "two-factor",
-    label: "Two-factor",
+    label: t("settings:tabs.twoFactor"),
     content: (
       <>
         <TwoFactorSection twoFactor={twoFactor} />
@@ -57,11 +68,15 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   if (twoFactor.due) tabs.unshift(twoFactorTab);
   else tabs.push(twoFactorTab);
   if (invite)
-    tabs.push({ value: "invite", label: "Invitations", content: <InviteSection roles={invite.roles} /> });
+    tabs.push({
+      value: "invite",
+      label: t("settings:tabs.invite"),
+      content: <InviteSection roles={invite.roles} />,
+    });
   if (system)
     tabs.push({
       value: "system",
-      label: "System",
+      label: t("settings:tabs.system"),
       content: (
         <>
           <SystemSection config={system.config} />
@@ -73,7 +88,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
     });
   return (
     <div className="flex max-w-3xl flex-col gap-4">
-      <h1 className="text-2xl font-semibold">Settings</h1>
+      <h1 className="text-2xl font-semibold">{t("settings:title")}</h1>
       <SettingsTabs tabs={tabs} />
     </div>
   );

@@ -1,4 +1,6 @@
+import type { TFunction } from "i18next";
 import { UAParser } from "ua-parser-js";
+import { intlLocale } from "../i18n/options";
 
 // How a signed-in session reads on the Settings page: "Chrome on macOS, last used 5 minutes ago",
 // from the user agent the session was started with (parsed here, once, not in the component).
@@ -21,15 +23,33 @@ export type SessionDescription = SessionRow & {
   lastUsed: string;
 };
 
+/** English, for callers without a request's `t` (the words match app/locales/en/settings.json). */
+const ENGLISH = {
+  "settings:sessions.unknownBrowser": "Unknown browser",
+  "settings:sessions.unknownSystem": "an unknown system",
+  "settings:sessions.justNow": "just now",
+} as Record<string, string>;
+const english = ((key: string, options?: { browser?: string; os?: string }) =>
+  key === "settings:sessions.device"
+    ? `${options?.browser} on ${options?.os}`
+    : (ENGLISH[key] ?? key)) as TFunction;
+
 /** The browser and operating system a user agent names; "Unknown browser" when it names none. */
-export function describeUserAgent(userAgent: string | null): { browser: string; os: string; device: string } {
+export function describeUserAgent(
+  userAgent: string | null,
+  t: TFunction = english,
+): { browser: string; os: string; device: string } {
   const parsed = new UAParser(userAgent ?? "").getResult();
-  const browser = parsed.browser.name ?? "Unknown browser";
+  const browser = parsed.browser.name ?? t("settings:sessions.unknownBrowser");
   const osName = parsed.os.name === "Mac OS" ? "macOS" : parsed.os.name;
   const os = osName
     ? [osName, parsed.os.name === "Windows" ? parsed.os.version : null].filter(Boolean).join(" ")
     : "";
-  return { browser, os: os || "an unknown system", device: os ? `${browser} on ${os}` : browser };
+  return {
+    browser,
+    os: os || t("settings:sessions.unknownSystem"),
+    device: os ? t("settings:sessions.device", { browser, os }) : browser,
+  };
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -39,17 +59,22 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 ];
 
 /** "just now", "5 minutes ago", "2 days ago": how long since `iso`, as of `now`. */
-export function timeAgo(iso: string, now: number): string {
+export function timeAgo(iso: string, now: number, language = "en", t: TFunction = english): string {
   const elapsed = Math.max(0, now - Date.parse(iso));
-  const format = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+  const format = new Intl.RelativeTimeFormat(intlLocale(language), { numeric: "auto" });
   for (const [unit, ms] of UNITS) if (elapsed >= ms) return format.format(-Math.floor(elapsed / ms), unit);
-  return "just now";
+  return t("settings:sessions.justNow");
 }
 
-export function describeSessions(rows: SessionRow[], now = Date.now()): SessionDescription[] {
+/** In the reader's language when given its `t` (the Settings page passes the request's). */
+export function describeSessions(
+  rows: SessionRow[],
+  now = Date.now(),
+  reader: { language: string; t: TFunction } = { language: "en", t: english },
+): SessionDescription[] {
   return rows.map((row) => ({
     ...row,
-    ...describeUserAgent(row.userAgent),
-    lastUsed: timeAgo(row.lastSeenAt, now),
+    ...describeUserAgent(row.userAgent, reader.t),
+    lastUsed: timeAgo(row.lastSeenAt, now, reader.language, reader.t),
   }));
 }

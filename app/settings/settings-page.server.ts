@@ -1,3 +1,4 @@
+import type { TFunction } from "i18next";
 import { data } from "react-router";
 import { can } from "../access/check";
 import { refuseWhileImpersonating } from "../access/guard.server";
@@ -9,12 +10,14 @@ import {
   listMySessions,
   requestEmailChange,
   revokeMySessions,
+  updateLanguage,
   updateProfile,
 } from "../auth/account.server";
 import {
   changeEmailSchema,
   changePasswordSchema,
   inviteSchema,
+  languageSchema,
   profileSchema,
 } from "../auth/account-schemas";
 import { createApiTokenSchema, revokeApiTokenSchema } from "../auth/api-token-schemas";
@@ -40,8 +43,10 @@ import {
 } from "../auth/passkeys.server";
 import type { SessionUser } from "../auth/session.server";
 import { invalid } from "../http/form.server";
+import { getT, i18nFor, resolveLanguage } from "../i18n/i18n.server";
+import { supportedLanguages } from "../i18n/resources.server";
 import { recentMail } from "../mail/mail-log.server";
-import { SYSTEM_CONFIG } from "./config-keys";
+import { configLabel } from "./config-labels";
 import { describeSessions } from "./session-view";
 import { parseSettingsForm, revokeSessionSchema } from "./settings-form";
 import { describeSystemConfig } from "./system-config.server";
@@ -50,7 +55,8 @@ import { applySettingsChanges } from "./update-settings.server";
 
 // The Settings page's data and its form intents, kept out of the route module so it stays thin.
 
-export async function settingsPageData(user: SessionUser) {
+/** `reader`: the request's language and `t`, for what the server words (sessions' devices, times). */
+export async function settingsPageData(user: SessionUser, reader?: { language: string; t: TFunction }) {
   const manage = can(user, "settings.manage");
   const invite = can(user, "user.write");
   const [sessions, config, mailLog, roles, twoFactor, apiTokens, passkeys] = await Promise.all([
@@ -63,8 +69,10 @@ export async function settingsPageData(user: SessionUser) {
     listPasskeys(user.id),
   ]);
   return {
-    profile: { name: user.name, email: user.email },
-    sessions: describeSessions(sessions),
+    profile: { name: user.name, email: user.email, locale: user.locale ?? null },
+    // The language select offers every locale folder there is (app/locales/<language>).
+    languages: supportedLanguages(),
+    sessions: describeSessions(sessions, Date.now(), reader),
     passkeys,
     system: manage ? { config: config!, mailLog: mailLog! } : null,
     sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
@@ -79,15 +87,31 @@ function done<I extends string>(intent: I, message: string) {
 }
 
 /** The Settings form's intents; every one validates, guards and audits through the domain. */
-export const runSettingsIntent = (args: ActionArgs) =>
-  handleIntents(
+export const runSettingsIntent = (args: ActionArgs) => {
+  // Answers are shown as written: they are translated here, in the request's language.
+  const t = getT(args.context);
+  return handleIntents(
     args,
     {
       profile: {
         schema: profileSchema,
         run: async ({ actor, input }) => {
           const changed = await updateProfile(actor, input, args);
-          return done("profile", changed ? "Your name was saved." : "Nothing to change.");
+          return done("profile", changed ? t("settings:profile.nameSaved") : t("settings:nothingToChange"));
+        },
+      },
+      // A personal preference, yet changed only by the person: not while someone views as them.
+      language: {
+        schema: languageSchema(supportedLanguages()),
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args.request, actor);
+          const changed = await updateLanguage(actor, { locale: input.locale }, args);
+          // Said in the language the page is about to switch to.
+          const next = i18nFor(await resolveLanguage(args.request, input.locale)).t;
+          return done(
+            "language",
+            changed ? next("settings:profile.language.saved") : next("settings:nothingToChange"),
+          );
         },
       },
       email: {
@@ -95,10 +119,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
         run: async ({ actor, input }) => {
           refuseWhileImpersonating(args.request, actor);
           await requestEmailChange(actor, input, args);
-          return done(
-            "email",
-            `We sent a confirmation link to ${input.email}. Your address changes once you follow it.`,
-          );
+          return done("email", t("settings:profile.emailSent", { email: input.email }));
         },
       },
       password: {
@@ -106,7 +127,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
         run: async ({ actor, input }) => {
           refuseWhileImpersonating(args.request, actor);
           await changePassword(actor, input, args);
-          return done("password", "Your password was changed. Your other sessions were signed out.");
+          return done("password", t("settings:password.changed"));
         },
       },
       "revoke-session": {
@@ -116,7 +137,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
           const count = await revokeMySessions(actor, { handle: input.session }, args);
           return done(
             "revoke-session",
-            count ? "That session was signed out." : "That session had already ended.",
+            count ? t("settings:sessions.revoked") : t("settings:sessions.alreadyEnded"),
           );
         },
       },
@@ -124,18 +145,15 @@ export const runSettingsIntent = (args: ActionArgs) =>
         run: async ({ actor }) => {
           refuseWhileImpersonating(args.request, actor);
           const count = await revokeMySessions(actor, "others", args);
-          return done(
-            "revoke-others",
-            count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`,
-          );
+          return done("revoke-others", t("settings:sessions.othersRevoked", { count }));
         },
       },
       // Two-factor (app/settings/two-factor-settings.server.ts); each refuses while viewing as someone.
-      "two-factor-start": twoFactorIntent.start(args),
-      "two-factor-confirm": twoFactorIntent.confirm(args),
-      "two-factor-disable": twoFactorIntent.disable(args),
-      "two-factor-recovery-codes": twoFactorIntent.recoveryCodes(args),
-      "two-factor-roles": twoFactorIntent.roles(args),
+      "two-factor-start": twoFactorIntent.start(args, t),
+      "two-factor-confirm": twoFactorIntent.confirm(args, t),
+      "two-factor-disable": twoFactorIntent.disable(args, t),
+      "two-factor-recovery-codes": twoFactorIntent.recoveryCodes(args, t),
+      "two-factor-roles": twoFactorIntent.roles(args, t),
       // Passkeys (app/auth/passkeys.server.ts): the account's own, never while viewing as someone.
       // A passkey is two factors: its challenge is issued only after the password is entered again,
       // and passkey-add accepts only that challenge (bound to the account, single use).
@@ -153,7 +171,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
         run: async ({ actor, input }) => {
           refuseWhileImpersonating(args.request, actor);
           await addPasskey(actor, input, args);
-          return done("passkey-add", `Passkey “${input.name}” added. You can sign in with it now.`);
+          return done("passkey-add", t("settings:passkeys.added", { name: input.name }));
         },
       },
       "passkey-rename": {
@@ -161,7 +179,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
         run: async ({ actor, input }) => {
           refuseWhileImpersonating(args.request, actor);
           await renamePasskey(actor, input, args);
-          return done("passkey-rename", `Passkey renamed to “${input.name}”.`);
+          return done("passkey-rename", t("settings:passkeys.renamed", { name: input.name }));
         },
       },
       "passkey-remove": {
@@ -169,7 +187,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
         run: async ({ actor, input }) => {
           refuseWhileImpersonating(args.request, actor);
           await removePasskey(actor, input, args);
-          return done("passkey-remove", "Passkey removed.");
+          return done("passkey-remove", t("settings:passkeys.removed"));
         },
       },
       "create-api-token": {
@@ -179,7 +197,10 @@ export const runSettingsIntent = (args: ActionArgs) =>
           await assertCurrentPassword(args, actor, input.currentPassword, "create-api-token");
           const { secret } = await createApiToken(actor, input, args);
           // The secret leaves the server this once; only its hash is kept.
-          return data({ ...done("create-api-token", `Token "${input.name}" created.`).data, secret });
+          return data({
+            ...done("create-api-token", t("settings:apiTokens.created", { name: input.name })).data,
+            secret,
+          });
         },
       },
       "revoke-api-token": {
@@ -187,7 +208,7 @@ export const runSettingsIntent = (args: ActionArgs) =>
         run: async ({ actor, input }) => {
           refuseWhileImpersonating(args.request, actor);
           await revokeOwnApiToken(actor, { id: input.apiToken }, args);
-          return done("revoke-api-token", "The token was revoked.");
+          return done("revoke-api-token", t("settings:apiTokens.revoked"));
         },
       },
       system: {
@@ -198,8 +219,13 @@ export const runSettingsIntent = (args: ActionArgs) =>
           if (!parsed.ok) return invalid(parsed.fieldErrors as Record<string, string>, "system");
           const { changed } = await applySettingsChanges(actor, { changes: parsed.changes }, args);
           // Staff read the settings' labels, never their keys.
-          const names = changed.map((key) => SYSTEM_CONFIG[key].label);
-          return done("system", names.length ? `Saved: ${names.join(", ")}.` : "Nothing to change.");
+          const names = changed.map((key) => configLabel(t, key));
+          return done(
+            "system",
+            names.length
+              ? t("settings:system.saved", { names: names.join(", ") })
+              : t("settings:nothingToChange"),
+          );
         },
       },
       invite: {
@@ -207,9 +233,10 @@ export const runSettingsIntent = (args: ActionArgs) =>
         schema: inviteSchema,
         run: async ({ actor, input }) => {
           await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
-          return done("invite", `Invitation sent to ${input.email}.`);
+          return done("invite", t("settings:invite.sent", { email: input.email }));
         },
       },
     },
     { permission: "dashboard.access" },
   );
+};

@@ -1,3 +1,4 @@
+import type { TFunction } from "i18next";
 import { data } from "react-router";
 import { refuseWhileImpersonating } from "../access/guard.server";
 import type { ActionArgs, IntentHandler } from "../access/intents.server";
@@ -42,58 +43,50 @@ function answer<I extends string>(intent: I, message: string, recoveryCodes: str
 }
 
 export const twoFactorIntent = {
-  start: (args: ActionArgs) =>
+  start: (args: ActionArgs, t: TFunction) =>
     ({
       run: async ({ actor }) => {
         refuseWhileImpersonating(args.request, actor);
         await startTwoFactor(actor, {}, args);
-        return answer("two-factor-start", "Scan the QR code with your app, then enter the code it shows.");
+        return answer("two-factor-start", t("settings:twoFactor.started"));
       },
     }) satisfies IntentHandler<ActionArgs, undefined>,
-  confirm: (args: ActionArgs) =>
+  confirm: (args: ActionArgs, t: TFunction) =>
     ({
       schema: twoFactorCodeSchema,
       run: async ({ actor, input }) => {
         refuseWhileImpersonating(args.request, actor);
         const codes = await confirmTwoFactor(actor, input, args);
-        return answer(
-          "two-factor-confirm",
-          "Two-factor authentication is on. Save your recovery codes now: they are shown only once.",
-          codes,
-        );
+        return answer("two-factor-confirm", t("settings:twoFactor.enabled"), codes);
       },
     }) satisfies IntentHandler<ActionArgs, typeof twoFactorCodeSchema>,
-  disable: (args: ActionArgs) =>
+  disable: (args: ActionArgs, t: TFunction) =>
     ({
       schema: twoFactorReauthSchema,
       run: async ({ actor, input }) => {
         refuseWhileImpersonating(args.request, actor);
         await assertCurrentPassword(args, actor, input.currentPassword, "two-factor-disable");
         await disableTwoFactor(actor, {}, args);
-        return answer("two-factor-disable", "Two-factor authentication is off.");
+        return answer("two-factor-disable", t("settings:twoFactor.disabled"));
       },
     }) satisfies IntentHandler<ActionArgs, typeof twoFactorReauthSchema>,
-  recoveryCodes: (args: ActionArgs) =>
+  recoveryCodes: (args: ActionArgs, t: TFunction) =>
     ({
       schema: twoFactorReauthSchema,
       run: async ({ actor, input }) => {
         refuseWhileImpersonating(args.request, actor);
         await assertCurrentPassword(args, actor, input.currentPassword, "two-factor-recovery-codes");
         const codes = await regenerateRecoveryCodes(actor, {}, args);
-        return answer(
-          "two-factor-recovery-codes",
-          "New recovery codes: the old ones no longer work. Save these now: they are shown only once.",
-          codes,
-        );
+        return answer("two-factor-recovery-codes", t("settings:twoFactor.newCodes"), codes);
       },
     }) satisfies IntentHandler<ActionArgs, typeof twoFactorReauthSchema>,
-  roles: (args: ActionArgs) =>
+  roles: (args: ActionArgs, t: TFunction) =>
     ({
       schema: twoFactorRolesSchema,
       run: async ({ actor, input }) => {
         refuseWhileImpersonating(args.request, actor);
         const changed = await setRequiredRoles(actor, { roleIds: input.roles }, args);
-        return answer("two-factor-roles", changed ? "Saved." : "Nothing to change.");
+        return answer("two-factor-roles", changed ? t("settings:saved") : t("settings:nothingToChange"));
       },
     }) satisfies IntentHandler<ActionArgs, typeof twoFactorRolesSchema>,
 };

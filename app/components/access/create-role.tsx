@@ -1,4 +1,6 @@
+import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { permissionLabel } from "../../access/permission-labels";
 import { PERMISSIONS } from "../../access/permissions";
 import { createRoleSchema } from "../../access/role-schemas";
 import { CheckboxGroupField, FormErrors, TextField } from "../forms/fields";
@@ -10,23 +12,34 @@ const INTENT = "create-role";
 
 /** A new role; the form empties once it is created. */
 export function CreateRole() {
+  const { t } = useTranslation();
   const [form, fields] = useAppForm({ schema: createRoleSchema, id: "create-role", intent: INTENT });
   const pending = useIsPending({ intent: INTENT });
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3">
       <FormErrors form={form} />
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField meta={fields.name} label="Name" placeholder="e.g. support_agent" autoComplete="off" />
-        <TextField meta={fields.label} label="Label" placeholder="e.g. Support Agent" autoComplete="off" />
+        <TextField
+          meta={fields.name}
+          label={t("access:create.name")}
+          placeholder={t("access:create.namePlaceholder")}
+          autoComplete="off"
+        />
+        <TextField
+          meta={fields.label}
+          label={t("access:create.label")}
+          placeholder={t("access:create.labelPlaceholder")}
+          autoComplete="off"
+        />
       </div>
       <CheckboxGroupField
         meta={fields.permissions}
-        legend="Permissions"
-        options={PERMISSIONS.map((p) => ({ value: p.key, label: p.label }))}
+        legend={t("access:create.permissions")}
+        options={PERMISSIONS.map((p) => ({ value: p.key, label: permissionLabel(t, p.key) }))}
       />
       <div>
         <Button name="intent" value={INTENT} pending={pending}>
-          Create role
+          {t("access:create.submit")}
         </Button>
       </div>
     </Form>

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { useSubmit } from "react-router";
 import { useIsPending } from "../forms/use-is-pending";
 import { ConfirmDialog } from "../ui/alert-dialog";
@@ -9,25 +10,24 @@ import type { RoleRow } from "./types";
  * must be typed first.
  */
 export function DeleteRole({ role }: { role: RoleRow }) {
+  const { t } = useTranslation();
   const submit = useSubmit();
   const pending = useIsPending({ intent: "delete-role" });
-  const members = role.users === 1 ? "1 member" : `${role.users} members`;
   return (
     <ConfirmDialog
       trigger={
         <Button type="button" variant="secondary" className="mt-1 px-2 py-0.5 text-xs" pending={pending}>
-          Delete<span className="sr-only"> {role.label}</span>
+          {t("access:delete.button")}
+          <span className="sr-only"> {role.label}</span>
         </Button>
       }
-      title={`Delete the role "${role.label}"?`}
+      title={t("access:delete.title", { label: role.label })}
       description={
-        role.users > 0
-          ? `${members} will lose it, and with it the permissions it gives them. This cannot be undone.`
-          : "Nobody holds this role. This cannot be undone."
+        role.users > 0 ? t("access:delete.members", { count: role.users }) : t("access:delete.nobody")
       }
-      actionLabel="Delete role"
+      actionLabel={t("access:delete.action")}
       confirmText={role.users > 0 ? role.name : undefined}
-      confirmLabel="To confirm, type the role's name"
+      confirmLabel={t("access:delete.confirmLabel")}
       onConfirm={() => submit({ intent: "delete-role", roleId: role.id }, { method: "post" })}
     />
   );

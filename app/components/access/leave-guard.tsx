@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { useBlocker } from "react-router";
 import { Button } from "../ui/button";
 import { Dialog, DialogContent, DialogFooter } from "../ui/dialog";
@@ -9,6 +10,7 @@ import { Dialog, DialogContent, DialogFooter } from "../ui/dialog";
  * reloading. Submitting to the page itself is never blocked.
  */
 export function LeaveGuard({ when, what }: { when: boolean; what: string }) {
+  const { t } = useTranslation();
   const previous = useRef<HTMLElement | null>(null);
   const blocker = useBlocker(({ currentLocation, nextLocation }) => {
     const block = when && currentLocation.pathname !== nextLocation.pathname;
@@ -36,8 +38,8 @@ export function LeaveGuard({ when, what }: { when: boolean; what: string }) {
       }}
     >
       <DialogContent
-        title="Leave without saving?"
-        description={`${what} will be lost if you leave this page now.`}
+        title={t("access:leave.title")}
+        description={t("access:leave.description", { what })}
         onCloseAutoFocus={(event) => {
           event.preventDefault();
           if (previous.current?.isConnected) previous.current.focus();
@@ -45,10 +47,10 @@ export function LeaveGuard({ when, what }: { when: boolean; what: string }) {
       >
         <DialogFooter>
           <Button type="button" variant="secondary" onClick={() => blocker.reset?.()}>
-            Stay on this page
+            {t("access:leave.stay")}
           </Button>
           <Button type="button" variant="danger" onClick={() => blocker.proceed?.()}>
-            Leave without saving
+            {t("access:leave.leave")}
           </Button>
         </DialogFooter>
       </DialogContent>

@@ -1,5 +1,6 @@
 import { ArrowDown, ArrowUp } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { saveMenuSchema } from "../../access/menu-schemas";
 import { PERMISSIONS } from "../../access/permissions";
@@ -32,6 +33,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
       // conform's DefaultValue type has an index signature of strings that a list cannot satisfy
     } as never,
   });
+  const { t } = useTranslation();
   const saving = useIsPending({ intent: INTENT });
   const items = fields.items.getFieldList();
   const listRef = useRef<HTMLOListElement>(null);
@@ -57,7 +59,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
     const to = direction === "up" ? index - 1 : index + 1;
     form.reorder({ name: fields.items.name, from: index, to });
     setMoved({ id, direction });
-    setAnnounce(`${title} moved to position ${to + 1} of ${items.length}.`);
+    setAnnounce(t("access:menu.moved", { title, position: to + 1, total: items.length }));
   }
 
   return (
@@ -81,16 +83,16 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
               <input type="hidden" name={f.id.name} value={id} />
               <div className="grid items-end gap-2 sm:grid-cols-[auto_1fr_1fr_1fr_1fr_auto]">
                 <Icon aria-hidden className="mb-2 size-5" />
-                <TextField meta={f.title} label="Title" />
-                <TextField meta={f.url} label="URL" />
-                <SelectField meta={f.icon} label="Icon">
+                <TextField meta={f.title} label={t("access:menu.itemTitle")} />
+                <TextField meta={f.url} label={t("access:menu.url")} />
+                <SelectField meta={f.icon} label={t("access:menu.icon")}>
                   {Object.keys(MENU_ICONS).map((name) => (
                     <option key={name} value={name}>
                       {name}
                     </option>
                   ))}
                 </SelectField>
-                <SelectField meta={f.requiredPermission} label="Required permission">
+                <SelectField meta={f.requiredPermission} label={t("access:menu.requiredPermission")}>
                   {PERMISSIONS.map((p) => (
                     <option key={p.key} value={p.key}>
                       {p.key}
@@ -103,7 +105,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
                     variant="secondary"
                     data-move="up"
                     disabled={i === 0}
-                    aria-label={`Move ${title} up`}
+                    aria-label={t("access:menu.moveUp", { title })}
                     onClick={() => move(i, "up", id, title)}
                   >
                     <ArrowUp aria-hidden className="size-4" />
@@ -113,7 +115,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
                     variant="secondary"
                     data-move="down"
                     disabled={i === items.length - 1}
-                    aria-label={`Move ${title} down`}
+                    aria-label={t("access:menu.moveDown", { title })}
                     onClick={() => move(i, "down", id, title)}
                   >
                     <ArrowDown aria-hidden className="size-4" />
@@ -126,7 +128,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
       </ol>
       <div>
         <Button name="intent" value={INTENT} pending={saving}>
-          Save menu
+          {t("access:menu.save")}
         </Button>
       </div>
     </Form>

@@ -1,8 +1,11 @@
 import { Lock } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { permissionLabel } from "../../access/permission-labels";
 import { PERMISSIONS } from "../../access/permissions";
 import { saveMatrixSchema } from "../../access/role-schemas";
+import { translateMessage } from "../../i18n/message";
 import { FormErrors } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
@@ -35,6 +38,7 @@ const stickyCell = "sticky left-0 z-10 bg-white dark:bg-slate-900";
  * Roles the viewer may not change are shown, not sent.
  */
 export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: (n: number) => void }) {
+  const { t } = useTranslation();
   const [form, fields] = useAppForm({ schema: saveMatrixSchema, id: FORM_ID, intent: INTENT });
   const saving = useIsPending({ intent: INTENT });
   const [changes, setChanges] = useState(0);
@@ -83,7 +87,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
       <div
         ref={regionRef}
         role="region"
-        aria-label="Permissions matrix"
+        aria-label={t("access:matrix.region")}
         // A scrollable region must be reachable by keyboard (axe: scrollable-region-focusable).
         // Inline-size containment keeps the table's width, and `relative` its screen-reader-only
         // texts, from widening the page on a phone.
@@ -91,17 +95,17 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
         className="relative max-w-full overflow-x-auto rounded-md [contain:inline-size] border border-slate-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-800"
       >
         <table className="w-full text-sm">
-          <caption className="sr-only">Permissions of each role</caption>
+          <caption className="sr-only">{t("access:matrix.caption")}</caption>
           <thead className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950">
             <tr>
               <th scope="col" className={`${stickyCell} bg-slate-50 px-3 py-2 text-left dark:bg-slate-950`}>
-                Permission
+                {t("access:matrix.permission")}
               </th>
               {roles.map((r) => (
                 <th key={r.id} scope="col" className="px-3 py-2 text-center align-top font-medium">
                   {r.label}
                   <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
-                    {r.users} user{r.users === 1 ? "" : "s"}
+                    {t("access:matrix.users", { count: r.users })}
                   </span>
                   {!r.system && r.editable ? <DeleteRole role={r} /> : null}
                 </th>
@@ -112,7 +116,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
             {PERMISSIONS.map((p) => (
               <tr key={p.key} className="border-b border-slate-100 dark:border-slate-800">
                 <th scope="row" className={`${stickyCell} px-3 py-1 text-left font-normal`}>
-                  {p.label}
+                  {permissionLabel(t, p.key)}
                   <code className="block text-xs text-slate-600 dark:text-slate-400">{p.key}</code>
                 </th>
                 {roles.map((r) => {
@@ -120,9 +124,9 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                   return (
                     <td key={r.id} className="px-3 py-1 text-center">
                       {r.all ? (
-                        <span title="All permissions">
+                        <span title={t("access:matrix.allPermissions")}>
                           <Lock
-                            aria-label={`${r.label} holds all permissions`}
+                            aria-label={t("access:matrix.holdsAll", { role: r.label })}
                             className="inline size-4 text-slate-600 dark:text-slate-400"
                           />
                         </span>
@@ -134,7 +138,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                           value={p.key}
                           defaultChecked={r.permissions.includes(p.key)}
                           disabled={index < 0}
-                          aria-label={`${r.label}: ${p.label}`}
+                          aria-label={`${r.label}: ${permissionLabel(t, p.key)}`}
                           className="size-4 accent-indigo-600"
                         />
                       )}
@@ -145,7 +149,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
             ))}
             <tr>
               <th scope="row" className={`${stickyCell} px-3 py-2 text-left font-normal`}>
-                Label
+                {t("access:matrix.label")}
               </th>
               {roles.map((r) => {
                 const index = editable.indexOf(r);
@@ -154,13 +158,13 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                   <td key={r.id} className="px-3 py-2 align-top">
                     {index < 0 ? (
                       <p className="text-center text-xs text-slate-600 dark:text-slate-400">
-                        {r.all ? "All permissions (locked)" : "Not yours to change"}
+                        {r.all ? t("access:matrix.locked") : t("access:matrix.notYours")}
                       </p>
                     ) : (
                       <>
                         <input type="hidden" name={`roles[${index}].roleId`} value={r.id} />
                         <label className="sr-only" htmlFor={`${FORM_ID}-label-${r.id}`}>
-                          Label of {r.name}
+                          {t("access:matrix.labelOf", { name: r.name })}
                         </label>
                         <input
                           key={`${r.id}:${r.label}`}
@@ -174,7 +178,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                         />
                         {label?.errors ? (
                           <p id={label.errorId} className="mt-1 text-xs text-red-700 dark:text-red-400">
-                            {label.errors[0]}
+                            {translateMessage(t, label.errors[0] ?? "")}
                           </p>
                         ) : null}
                       </>
@@ -195,12 +199,12 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
         }
       >
         <p role="status" className="text-sm font-medium">
-          {changes ? `${changes} unsaved change${changes === 1 ? "" : "s"}` : ""}
+          {changes ? t("access:matrix.unsaved", { count: changes }) : ""}
         </p>
         {changes ? (
           <>
             <Button name="intent" value={INTENT} pending={saving}>
-              Save
+              {t("access:matrix.save")}
             </Button>
             <Button
               type="button"
@@ -210,7 +214,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                 formRef.current?.reset();
               }}
             >
-              Discard
+              {t("access:matrix.discard")}
             </Button>
           </>
         ) : null}

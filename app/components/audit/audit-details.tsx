@@ -14,7 +14,9 @@ export function AuditDetailsView({
   const { t } = useTranslation();
   const facts = details && details.kind !== "text" ? details.facts : [];
   const summary =
-    details?.kind === "diff" ? `${details.changes.filter((c) => c.changed).length || "No"} changed` : "Show";
+    details?.kind === "diff"
+      ? t("audit:details.changed", { count: details.changes.filter((c) => c.changed).length })
+      : t("audit:details.show");
   return (
     <details className="text-xs">
       <summary className="cursor-pointer rounded text-sm text-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300">
@@ -26,13 +28,13 @@ export function AuditDetailsView({
             <thead>
               <tr>
                 <th scope="col" className="pr-4 text-left">
-                  Field
+                  {t("audit:details.field")}
                 </th>
                 <th scope="col" className="pr-4 text-left">
-                  Before
+                  {t("audit:details.before")}
                 </th>
                 <th scope="col" className="text-left">
-                  After
+                  {t("audit:details.after")}
                 </th>
               </tr>
             </thead>
@@ -60,8 +62,10 @@ export function AuditDetailsView({
             ))}
           </dl>
         ) : null}
-        {!details ? <p>No details.</p> : null}
-        <p className="break-all text-slate-700 dark:text-slate-300">Browser: {userAgent ?? "—"}</p>
+        {!details ? <p>{t("audit:details.none")}</p> : null}
+        <p className="break-all text-slate-700 dark:text-slate-300">
+          {t("audit:details.browser", { userAgent: userAgent ?? "—" })}
+        </p>
         {requestId ? (
           <p className="break-all font-mono text-slate-700 dark:text-slate-300">
             {t("requests:auditRequest", { id: requestId })}

@@ -1,11 +1,14 @@
 import { useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
+import { anyPermissionLabel } from "../../access/permission-labels";
 import {
   API_TOKEN_DEFAULT_DAYS,
   API_TOKEN_EXPIRY_CHOICES,
   createApiTokenSchema,
 } from "../../auth/api-token-schemas";
-import { formatDateTime } from "../format";
+import { translateMessage } from "../../i18n/message";
+import { useFormat } from "../format";
 import { CheckboxGroupField, PasswordField, SelectField, TextField } from "../forms/fields";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -24,14 +27,6 @@ export type ApiTokenItem = {
 
 type Permission = { key: string; label: string };
 
-const EXPIRY_LABELS: Record<number, string> = {
-  7: "7 days",
-  30: "30 days",
-  90: "90 days",
-  180: "180 days",
-  365: "1 year",
-};
-
 /** Settings' personal API tokens: create (shown once), list, revoke. */
 export function ApiTokensSection({
   tokens,
@@ -40,7 +35,8 @@ export function ApiTokensSection({
   tokens: ApiTokenItem[];
   permissions: Permission[];
 }) {
-  const labels = new Map(permissions.map((p) => [p.key, p.label]));
+  const { t } = useTranslation();
+  const labels = new Map(permissions.map((p) => [p.key, anyPermissionLabel(t, p.key)]));
   const held = new Set(permissions.map((p) => p.key));
   const s = useSettingsForm("create-api-token", createApiTokenSchema, {
     // Conform's default-value type has no room for an array field; the value is what it expects.
@@ -54,57 +50,60 @@ export function ApiTokensSection({
   const revoke = useFetcher<{ ok: boolean; intent?: string; message?: string }>();
   return (
     <>
-      <Card title="Create an API token">
+      <Card title={t("settings:apiTokens.createTitle")}>
         <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
-          A token lets a script call the <code>/api</code> endpoints as you, with{" "}
-          <code>Authorization: Bearer &lt;token&gt;</code>. It holds only the permissions you pick, and never
-          more than you hold yourself.
+          <Trans
+            i18nKey="settings:apiTokens.intro"
+            components={{ api: <code />, header: <code>Authorization: Bearer &lt;token&gt;</code> }}
+          />
         </p>
         <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
           <input type="hidden" name="intent" value="create-api-token" />
-          <TextField meta={s.fields.name} label="What the token is for" autoComplete="off" />
-          <SelectField meta={s.fields.expiresInDays} label="Expires after">
+          <TextField meta={s.fields.name} label={t("settings:apiTokens.name")} autoComplete="off" />
+          <SelectField meta={s.fields.expiresInDays} label={t("settings:apiTokens.expires")}>
             {API_TOKEN_EXPIRY_CHOICES.map((days) => (
               <option key={days} value={days}>
-                {EXPIRY_LABELS[days] ?? `${days} days`}
+                {days === 365
+                  ? t("settings:apiTokens.oneYear")
+                  : t("settings:apiTokens.days", { count: days })}
               </option>
             ))}
           </SelectField>
           <CheckboxGroupField
             meta={s.fields.permissions}
-            legend="Permissions"
-            options={permissions.map((p) => ({ value: p.key, label: p.label }))}
-            description="Only permissions you hold are offered. If you lose one later, the token loses it too."
+            legend={t("settings:apiTokens.permissions")}
+            options={permissions.map((p) => ({ value: p.key, label: labels.get(p.key) ?? p.label }))}
+            description={t("settings:apiTokens.permissionsHint")}
           />
           <PasswordField
             meta={s.fields.currentPassword}
-            label="Current password"
+            label={t("settings:currentPassword")}
             autoComplete="current-password"
           />
           {s.errors}
           {s.status}
           <div>
-            <Button pending={s.pending}>Create token</Button>
+            <Button pending={s.pending}>{t("settings:apiTokens.create")}</Button>
           </div>
         </s.fetcher.Form>
         {secret ? <NewToken secret={secret} /> : null}
       </Card>
-      <Card title="Your API tokens">
+      <Card title={t("settings:apiTokens.listTitle")}>
         {tokens.length === 0 ? (
-          <EmptyState>You have no API tokens.</EmptyState>
+          <EmptyState>{t("settings:apiTokens.none")}</EmptyState>
         ) : (
           <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="api-tokens">
-            {tokens.map((t) => (
-              <ApiTokenRow key={t.id} token={t} labels={labels}>
+            {tokens.map((token) => (
+              <ApiTokenRow key={token.id} token={token} labels={labels}>
                 <revoke.Form method="post">
                   <input type="hidden" name="intent" value="revoke-api-token" />
-                  <input type="hidden" name="apiToken" value={t.id} />
+                  <input type="hidden" name="apiToken" value={token.id} />
                   <Button
                     variant="secondary"
-                    pending={revoke.state !== "idle" && revoke.formData?.get("apiToken") === t.id}
-                    aria-label={`Revoke the token ${t.name}`}
+                    pending={revoke.state !== "idle" && revoke.formData?.get("apiToken") === token.id}
+                    aria-label={t("settings:apiTokens.revokeLabel", { name: token.name })}
                   >
-                    Revoke
+                    {t("settings:apiTokens.revoke")}
                   </Button>
                 </revoke.Form>
               </ApiTokenRow>
@@ -114,7 +113,10 @@ export function ApiTokensSection({
         <SectionStatus answer={revoke.data?.intent === "revoke-api-token" ? revoke.data : undefined} />
         {revoke.data && !revoke.data.ok ? (
           <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-            {(revoke.data as { formError?: string }).formError ?? "The token could not be revoked."}
+            {translateMessage(
+              t,
+              (revoke.data as { formError?: string }).formError ?? "The token could not be revoked.",
+            )}
           </p>
         ) : null}
       </Card>
@@ -124,11 +126,12 @@ export function ApiTokensSection({
 
 /** The secret, this once, with a copy button. */
 function NewToken({ secret }: { secret: string }) {
+  const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   return (
     <div className="mt-4 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950">
       <label htmlFor="new-api-token" className="block text-sm font-medium text-amber-950 dark:text-amber-100">
-        Your new token. Copy it now: it is not shown again.
+        {t("settings:apiTokens.newToken")}
       </label>
       <div className="mt-2 flex flex-wrap gap-2">
         <input
@@ -147,11 +150,11 @@ function NewToken({ secret }: { secret: string }) {
             setCopied(true);
           }}
         >
-          Copy token
+          {t("settings:apiTokens.copy")}
         </Button>
       </div>
       <p role="status" className="mt-1 text-sm text-amber-950 dark:text-amber-100">
-        {copied ? "Copied to the clipboard." : ""}
+        {copied ? t("settings:apiTokens.copied") : ""}
       </p>
     </div>
   );
@@ -159,7 +162,7 @@ function NewToken({ secret }: { secret: string }) {
 
 /** One token: name, permissions, dates (never the secret); `children` is its revoke control. */
 export function ApiTokenRow({
-  token: t,
+  token: tk,
   labels,
   children,
 }: {
@@ -167,21 +170,43 @@ export function ApiTokenRow({
   labels: Map<string, string>;
   children?: React.ReactNode;
 }) {
+  const { t } = useTranslation();
+  const { formatDateTime } = useFormat();
+  // Declared permissions in the reader's language; anything else as the caller labelled it.
+  const label = (key: string) =>
+    anyPermissionLabel(t, key) !== key ? anyPermissionLabel(t, key) : (labels.get(key) ?? key);
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium">
-          <span className="break-words">{t.name}</span>
-          {t.expired ? <Badge variant="warning">Expired</Badge> : null}
+          <span className="break-words">{tk.name}</span>
+          {tk.expired ? <Badge variant="warning">{t("settings:apiTokens.expired")}</Badge> : null}
         </p>
         <p className="break-words text-slate-700 dark:text-slate-300">
-          {t.permissions.map((k) => labels.get(k) ?? k).join(", ") || "No permissions"}
+          {tk.permissions.map(label).join(", ") || t("settings:apiTokens.noPermissions")}
         </p>
         <p className="break-words text-slate-700 dark:text-slate-300">
-          Created <time dateTime={t.createdAt}>{formatDateTime(t.createdAt)}</time> · last used{" "}
-          {t.lastUsedAt ? <time dateTime={t.lastUsedAt}>{formatDateTime(t.lastUsedAt)}</time> : "never"} ·{" "}
-          {t.expired ? "expired" : "expires"}{" "}
-          <time dateTime={t.expiresAt}>{formatDateTime(t.expiresAt)}</time>
+          <Trans
+            i18nKey="settings:apiTokens.created_at"
+            values={{ date: formatDateTime(tk.createdAt) }}
+            components={{ time: <time dateTime={tk.createdAt} /> }}
+          />{" "}
+          ·{" "}
+          {tk.lastUsedAt ? (
+            <Trans
+              i18nKey="settings:apiTokens.lastUsed"
+              values={{ date: formatDateTime(tk.lastUsedAt) }}
+              components={{ time: <time dateTime={tk.lastUsedAt} /> }}
+            />
+          ) : (
+            t("settings:apiTokens.neverUsed")
+          )}{" "}
+          ·{" "}
+          <Trans
+            i18nKey={tk.expired ? "settings:apiTokens.expiredAt" : "settings:apiTokens.expiresAt"}
+            values={{ date: formatDateTime(tk.expiresAt) }}
+            components={{ time: <time dateTime={tk.expiresAt} /> }}
+          />
         </p>
       </div>
       {children}

@@ -1,30 +1,38 @@
+import { useTranslation } from "react-i18next";
 import type { MailLogEntry } from "../../mail/mail-log-entry";
-import { formatDateTime } from "../format";
+import { useFormat } from "../format";
 import { Badge, type BadgeVariant } from "../ui/badge";
 import { Card } from "../ui/card";
 import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "../ui/table";
 
-const STATUS: Record<MailLogEntry["status"], { label: string; variant: BadgeVariant }> = {
-  sent: { label: "Sent", variant: "success" },
-  outbox: { label: "Development outbox", variant: "warning" },
-  failed: { label: "Failed", variant: "danger" },
+const STATUS: Record<MailLogEntry["status"], BadgeVariant> = {
+  sent: "success",
+  outbox: "warning",
+  failed: "danger",
 };
 
 /** Recent sends; development-outbox rows carry their link, since nobody received them. */
 export function MailLog({ entries }: { entries: MailLogEntry[] }) {
+  const { t } = useTranslation();
+  const { formatDateTime } = useFormat();
+  const statusLabel = {
+    sent: t("settings:mailLog.status.sent"),
+    outbox: t("settings:mailLog.status.outbox"),
+    failed: t("settings:mailLog.status.failed"),
+  };
   return (
-    <Card title="Recent email">
+    <Card title={t("settings:mailLog.title")}>
       <div data-testid="mail-log">
-        <Table caption="The most recent emails, newest first" scrollable>
+        <Table caption={t("settings:mailLog.caption")} scrollable>
           <TableHead>
-            <TableHeader>When</TableHeader>
-            <TableHeader>To</TableHeader>
-            <TableHeader>Subject</TableHeader>
-            <TableHeader>Status</TableHeader>
+            <TableHeader>{t("settings:mailLog.when")}</TableHeader>
+            <TableHeader>{t("settings:mailLog.to")}</TableHeader>
+            <TableHeader>{t("settings:mailLog.subject")}</TableHeader>
+            <TableHeader>{t("settings:mailLog.statusHeader")}</TableHeader>
           </TableHead>
           <TableBody>
             {entries.length === 0 ? (
-              <TableEmpty colSpan={4}>No email has been sent yet.</TableEmpty>
+              <TableEmpty colSpan={4}>{t("settings:mailLog.empty")}</TableEmpty>
             ) : (
               entries.map((e) => (
                 <TableRow key={e.id} className="align-top">
@@ -37,12 +45,12 @@ export function MailLog({ entries }: { entries: MailLogEntry[] }) {
                         href={e.outboxLink}
                         className="mt-1 block break-all text-indigo-700 underline dark:text-indigo-300"
                       >
-                        Open the link of this email
+                        {t("settings:mailLog.openLink")}
                       </a>
                     ) : null}
                   </TableCell>
                   <TableCell className="align-top">
-                    <Badge variant={STATUS[e.status].variant}>{STATUS[e.status].label}</Badge>
+                    <Badge variant={STATUS[e.status]}>{statusLabel[e.status]}</Badge>
                     {e.error ? (
                       <p className="mt-1 text-xs text-red-800 dark:text-red-300">{e.error}</p>
                     ) : null}

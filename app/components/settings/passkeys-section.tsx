@@ -1,8 +1,10 @@
 import { browserSupportsWebAuthn, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
 import { useEffect, useId, useRef, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import { type PasskeyView, passkeyNameField } from "../../auth/passkey-schemas";
-import { formatDateTime } from "../format";
+import { translateMessage } from "../../i18n/message";
+import { useFormat } from "../format";
 import { ConfirmDialog } from "../ui/alert-dialog";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -25,7 +27,7 @@ const labelClass = "block text-sm font-medium text-slate-800 dark:text-slate-200
 const controlClass =
   "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-indigo-600 aria-invalid:border-red-700 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400";
 
-/** What went wrong, in words: the server's answer or the browser's refusal. */
+/** What went wrong, in words: the server's answer or the browser's refusal (English, translated when shown). */
 function problemOf(answer: Answer | undefined): string | null {
   if (!answer || answer.ok) return null;
   return answer.formError ?? Object.values(answer.errors ?? {})[0] ?? "That did not work. Try again.";
@@ -40,6 +42,8 @@ function browserProblem(error: unknown): string {
 }
 
 export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
+  const { t } = useTranslation();
+  const say = (message: string | null | undefined) => (message ? translateMessage(t, message) : message);
   const options = useFetcher<Answer>();
   const add = useFetcher<Answer>();
   const change = useFetcher<Answer>();
@@ -112,11 +116,8 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
   const changeAnswer = change.data?.intent?.startsWith("passkey-") ? change.data : undefined;
 
   return (
-    <Card title="Passkeys">
-      <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
-        A passkey lets you sign in with this device's screen lock or a security key instead of your password.
-        It counts as two factors.
-      </p>
+    <Card title={t("settings:passkeys.title")}>
+      <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">{t("settings:passkeys.intro")}</p>
       {passkeys.length ? (
         <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="passkeys">
           {passkeys.map((p) => (
@@ -124,19 +125,19 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
           ))}
         </ul>
       ) : (
-        <EmptyState>No passkeys yet.</EmptyState>
+        <EmptyState>{t("settings:passkeys.none")}</EmptyState>
       )}
       <SectionStatus answer={changeAnswer} />
       {changeAnswer && !changeAnswer.ok ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {problemOf(changeAnswer)}
+          {say(problemOf(changeAnswer))}
         </p>
       ) : null}
       {supported ? (
         <form onSubmit={start} className="mt-4 flex flex-col gap-3" noValidate>
           <div>
             <label htmlFor={nameId} className={labelClass}>
-              What to call the new passkey
+              {t("settings:passkeys.nameLabel")}
             </label>
             <input
               id={nameId}
@@ -152,13 +153,13 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
             />
             {nameError ? (
               <p id={`${nameId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
-                {nameError}
+                {say(nameError)}
               </p>
             ) : null}
           </div>
           <div>
             <label htmlFor={passwordId} className={labelClass}>
-              Current password
+              {t("settings:currentPassword")}
             </label>
             <input
               id={passwordId}
@@ -173,25 +174,25 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
             />
             {passwordError ? (
               <p id={`${passwordId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
-                {passwordError}
+                {say(passwordError)}
               </p>
             ) : null}
           </div>
           {problem ? (
             <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-              {problem}
+              {say(problem)}
             </p>
           ) : null}
           <SectionStatus
             answer={add.data?.intent === "passkey-add" && add.state === "idle" ? add.data : undefined}
           />
           <div>
-            <Button pending={busy}>Add a passkey</Button>
+            <Button pending={busy}>{t("settings:passkeys.add")}</Button>
           </div>
         </form>
       ) : (
         <p className="mt-4 text-sm text-slate-700 dark:text-slate-300">
-          This browser does not support passkeys.
+          {t("settings:passkeys.unsupported")}
         </p>
       )}
     </Card>
@@ -205,6 +206,8 @@ function PasskeyItem({
   passkey: PasskeyView;
   fetcher: ReturnType<typeof useFetcher<Answer>>;
 }) {
+  const { t } = useTranslation();
+  const { formatDateTime } = useFormat();
   const [renaming, setRenaming] = useState(false);
   const inputId = useId();
   const removing = fetcher.state !== "idle" && fetcher.formData?.get("id") === p.id;
@@ -217,16 +220,23 @@ function PasskeyItem({
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium">
           <span className="break-words">{p.name}</span>
-          {p.backedUp ? <Badge>Synced</Badge> : null}
+          {p.backedUp ? <Badge>{t("settings:passkeys.synced")}</Badge> : null}
         </p>
         <p className="break-words text-slate-700 dark:text-slate-300">
-          Added <time dateTime={p.createdAt}>{formatDateTime(p.createdAt)}</time> ·{" "}
+          <Trans
+            i18nKey="settings:passkeys.added_at"
+            values={{ date: formatDateTime(p.createdAt) }}
+            components={{ time: <time dateTime={p.createdAt} /> }}
+          />{" "}
+          ·{" "}
           {p.lastUsedAt ? (
-            <>
-              last used <time dateTime={p.lastUsedAt}>{formatDateTime(p.lastUsedAt)}</time>
-            </>
+            <Trans
+              i18nKey="settings:passkeys.lastUsed"
+              values={{ date: formatDateTime(p.lastUsedAt) }}
+              components={{ time: <time dateTime={p.lastUsedAt} /> }}
+            />
           ) : (
-            "never used"
+            t("settings:passkeys.neverUsed")
           )}
         </p>
         {renaming ? (
@@ -235,7 +245,7 @@ function PasskeyItem({
             <input type="hidden" name="id" value={p.id} />
             <div>
               <label htmlFor={inputId} className={labelClass}>
-                Rename {p.name} to
+                {t("settings:passkeys.renameLabel", { name: p.name })}
               </label>
               <input
                 id={inputId}
@@ -248,9 +258,9 @@ function PasskeyItem({
                 autoFocus
               />
             </div>
-            <Button pending={fetcher.state !== "idle"}>Save</Button>
+            <Button pending={fetcher.state !== "idle"}>{t("settings:save")}</Button>
             <Button type="button" variant="secondary" onClick={() => setRenaming(false)}>
-              Cancel
+              {t("settings:cancel")}
             </Button>
           </fetcher.Form>
         ) : null}
@@ -258,18 +268,20 @@ function PasskeyItem({
       <div className="flex gap-2">
         {renaming ? null : (
           <Button type="button" variant="secondary" onClick={() => setRenaming(true)}>
-            Rename<span className="sr-only"> {p.name}</span>
+            {t("settings:passkeys.rename")}
+            <span className="sr-only"> {p.name}</span>
           </Button>
         )}
         <ConfirmDialog
           trigger={
             <Button type="button" variant="secondary" pending={removing}>
-              Remove<span className="sr-only"> {p.name}</span>
+              {t("settings:passkeys.remove")}
+              <span className="sr-only"> {p.name}</span>
             </Button>
           }
-          title={`Remove the passkey “${p.name}”?`}
-          description="You will no longer be able to sign in with it. Your password and other passkeys keep working."
-          actionLabel="Remove passkey"
+          title={t("settings:passkeys.removeTitle", { name: p.name })}
+          description={t("settings:passkeys.removeDescription")}
+          actionLabel={t("settings:passkeys.removeAction")}
           onConfirm={() => fetcher.submit({ intent: "passkey-remove", id: p.id }, { method: "post" })}
         />
       </div>

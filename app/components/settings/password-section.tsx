@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { changePasswordSchema } from "../../auth/account-schemas";
 import { PasswordField } from "../forms/fields";
 import { Button } from "../ui/button";
@@ -5,22 +6,31 @@ import { Card } from "../ui/card";
 import { useSettingsForm } from "./use-settings-form";
 
 export function PasswordSection() {
+  const { t } = useTranslation();
   const s = useSettingsForm("password", changePasswordSchema);
   return (
-    <Card title="Password">
+    <Card title={t("settings:password.title")}>
       <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
         <input type="hidden" name="intent" value="password" />
         <PasswordField
           meta={s.fields.currentPassword}
-          label="Current password"
+          label={t("settings:currentPassword")}
           autoComplete="current-password"
         />
-        <PasswordField meta={s.fields.newPassword} label="New password" autoComplete="new-password" />
-        <PasswordField meta={s.fields.confirm} label="Repeat the new password" autoComplete="new-password" />
+        <PasswordField
+          meta={s.fields.newPassword}
+          label={t("settings:password.new")}
+          autoComplete="new-password"
+        />
+        <PasswordField
+          meta={s.fields.confirm}
+          label={t("settings:password.repeat")}
+          autoComplete="new-password"
+        />
         {s.errors}
         {s.status}
         <div>
-          <Button pending={s.pending}>Change password</Button>
+          <Button pending={s.pending}>{t("settings:password.change")}</Button>
         </div>
       </s.fetcher.Form>
     </Card>

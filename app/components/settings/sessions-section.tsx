@@ -1,7 +1,8 @@
+import { Trans, useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import { z } from "zod";
 import type { SessionDescription } from "../../settings/session-view";
-import { formatDateTime } from "../format";
+import { useFormat } from "../format";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -10,6 +11,7 @@ import { SectionStatus, useSettingsForm } from "./use-settings-form";
 const noFields = z.object({});
 
 export function SessionsSection({ sessions }: { sessions: SessionDescription[] }) {
+  const { t } = useTranslation();
   const others = useSettingsForm("revoke-others", noFields);
   // One fetcher for every row's "Sign out": the answer outlives the row it signed out, so the
   // status line (which takes focus) sits under the list, not in the row that disappears.
@@ -17,13 +19,13 @@ export function SessionsSection({ sessions }: { sessions: SessionDescription[] }
   const hasOthers = sessions.some((s) => !s.current);
   return (
     <Card
-      title="Active sessions"
+      title={t("settings:sessions.title")}
       actions={
         hasOthers ? (
           <others.fetcher.Form method="post" {...others.formProps}>
             <input type="hidden" name="intent" value="revoke-others" />
             <Button variant="secondary" pending={others.pending}>
-              Sign out everywhere else
+              {t("settings:sessions.signOutOthers")}
             </Button>
           </others.fetcher.Form>
         ) : null
@@ -55,17 +57,26 @@ function SessionItem({
   form: ReturnType<typeof useFetcher>["Form"];
   pending: boolean;
 }) {
+  const { t } = useTranslation();
+  const { formatDateTime } = useFormat();
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
       <div className="min-w-0">
         {/* The badge sits beside the name and wraps under it on a narrow screen; it is never cut off. */}
         <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-medium">
           <span className="break-words">{s.device}</span>
-          {s.current ? <Badge variant="success">This session</Badge> : null}
+          {s.current ? <Badge variant="success">{t("settings:sessions.current")}</Badge> : null}
         </p>
         <p className="break-words text-slate-700 dark:text-slate-300">
-          Last used {s.lastUsed} · {s.ip ?? "unknown address"} · signed in{" "}
-          <time dateTime={s.createdAt}>{formatDateTime(s.createdAt)}</time>
+          <Trans
+            i18nKey="settings:sessions.details"
+            values={{
+              lastUsed: s.lastUsed,
+              ip: s.ip ?? t("settings:sessions.unknownAddress"),
+              signedIn: formatDateTime(s.createdAt),
+            }}
+            components={{ time: <time dateTime={s.createdAt} /> }}
+          />
         </p>
       </div>
       {s.current ? null : (
@@ -75,9 +86,9 @@ function SessionItem({
           <Button
             variant="secondary"
             pending={pending}
-            aria-label={`Sign out ${s.device}, last used ${s.lastUsed}`}
+            aria-label={t("settings:sessions.signOutLabel", { device: s.device, lastUsed: s.lastUsed })}
           >
-            Sign out
+            {t("settings:sessions.signOut")}
           </Button>
         </Form>
       )}

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../ui/tabs";
 
 export type SettingsTab = { value: string; label: string; content: React.ReactNode };
@@ -19,6 +20,7 @@ export function useRevealOwnTab() {
  * every section (the inactive ones are hidden only by script).
  */
 export function SettingsTabs({ tabs }: { tabs: SettingsTab[] }) {
+  const { t } = useTranslation();
   const [active, setActive] = useState(tabs[0]!.value);
   const [scripted, setScripted] = useState(false);
 
@@ -44,7 +46,7 @@ export function SettingsTabs({ tabs }: { tabs: SettingsTab[] }) {
   return (
     <RevealContext.Provider value={select}>
       <Tabs value={active} onValueChange={select}>
-        <TabsList aria-label="Settings sections">
+        <TabsList aria-label={t("settings:tabs.label")}>
           {tabs.map((t) => (
             <TabsTrigger key={t.value} value={t.value} asChild>
               <a

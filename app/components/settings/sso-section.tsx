@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { createProviderSchema, deleteProviderSchema, updateProviderSchema } from "../../auth/sso-schema";
 import { PasswordField, SelectField, TextField } from "../forms/fields";
@@ -23,12 +24,13 @@ type Role = { id: string; name: string; label: string };
 
 /** The System tab's way to the providers page (shown to super admins). */
 export function SsoLinkCard() {
+  const { t } = useTranslation();
   return (
-    <Card title="Single sign-on">
+    <Card title={t("settings:sso.title")}>
       <p className="text-sm">
-        Let people sign in through your identity provider (OpenID Connect).{" "}
+        {t("settings:sso.linkIntro")}{" "}
         <Link to="/dashboard/settings/sso" className="text-indigo-700 underline dark:text-indigo-300">
-          Configure sign-in providers
+          {t("settings:sso.configure")}
         </Link>
       </p>
     </Card>
@@ -44,13 +46,14 @@ export function SsoSection({
   roles: Role[];
   callbackBase: string;
 }) {
+  const { t } = useTranslation();
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm text-slate-700 dark:text-slate-300">
-        Register each provider with the redirect URI{" "}
-        <code className="break-all">{`${callbackBase}/auth/oidc/<identifier>/callback`}</code>. People sign in
-        with a provider only when it confirms their email address and its domain is listed; an existing
-        account with that address is linked, otherwise a new one is created with the role chosen here.
+        {/* The URI stays out of the translation: its <identifier> would read as markup. */}
+        {t("settings:sso.redirectUri")}{" "}
+        <code className="break-all">{`${callbackBase}/auth/oidc/<identifier>/callback`}</code>.{" "}
+        {t("settings:sso.intro")}
       </p>
       {providers.map((p) => (
         <Card key={`${p.id}:${p.slug}:${p.name}`} title={p.name}>
@@ -58,7 +61,7 @@ export function SsoSection({
           <DeleteProvider provider={p} />
         </Card>
       ))}
-      <Card title="Add a sign-in provider">
+      <Card title={t("settings:sso.addTitle")}>
         <ProviderForm roles={roles} />
       </Card>
     </div>
@@ -66,6 +69,7 @@ export function SsoSection({
 }
 
 function ProviderForm({ provider, roles }: { provider?: SsoProvider; roles: Role[] }) {
+  const { t } = useTranslation();
   const intent = provider ? "update-provider" : "create-provider";
   const s = useSettingsForm(intent, provider ? updateProviderSchema : createProviderSchema, {
     id: provider ? `sso-${provider.id}` : "sso-new",
@@ -89,26 +93,30 @@ function ProviderForm({ provider, roles }: { provider?: SsoProvider; roles: Role
       <input type="hidden" name="intent" value={intent} />
       {provider ? <input type="hidden" name="id" value={provider.id} /> : null}
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField meta={f.name!} label="Button name" description='Shown as "Sign in with …".' />
-        <TextField meta={f.slug!} label="Identifier" description="Part of the address, e.g. corp." />
+        <TextField
+          meta={f.name!}
+          label={t("settings:sso.buttonName")}
+          description={t("settings:sso.buttonNameHint")}
+        />
+        <TextField meta={f.slug!} label={t("settings:sso.slug")} description={t("settings:sso.slugHint")} />
       </div>
-      <TextField meta={f.issuer!} label="Issuer URL" type="url" autoComplete="off" />
+      <TextField meta={f.issuer!} label={t("settings:sso.issuer")} type="url" autoComplete="off" />
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField meta={f.clientId!} label="Client ID" autoComplete="off" />
+        <TextField meta={f.clientId!} label={t("settings:sso.clientId")} autoComplete="off" />
         <PasswordField
           meta={f.clientSecret!}
-          label="Client secret"
+          label={t("settings:sso.clientSecret")}
           autoComplete="new-password"
-          description={provider?.hasSecret ? "Stored. Leave blank to keep it." : undefined}
+          description={provider?.hasSecret ? t("settings:sso.secretStored") : undefined}
         />
       </div>
       <TextField
         meta={f.domains!}
-        label="Allowed email domains"
-        description="Separated by commas, e.g. example.com, example.org."
+        label={t("settings:sso.domains")}
+        description={t("settings:sso.domainsHint")}
       />
-      <SelectField meta={f.roleId!} label="Role for new accounts">
-        <option value="">Choose a role</option>
+      <SelectField meta={f.roleId!} label={t("settings:sso.role")}>
+        <option value="">{t("settings:sso.chooseRole")}</option>
         {roles.map((r) => (
           <option key={r.id} value={r.id}>
             {r.label}
@@ -123,18 +131,19 @@ function ProviderForm({ provider, roles }: { provider?: SsoProvider; roles: Role
           defaultChecked={passwordBox.initialValue === "on"}
           className="size-4 accent-indigo-600"
         />
-        Password sign-in stays allowed for these domains
+        {t("settings:sso.passwordAllowed")}
       </label>
       {s.errors}
       {s.status}
       <div>
-        <Button pending={s.pending}>{provider ? "Save provider" : "Add provider"}</Button>
+        <Button pending={s.pending}>{provider ? t("settings:sso.save") : t("settings:sso.add")}</Button>
       </div>
     </s.fetcher.Form>
   );
 }
 
 function DeleteProvider({ provider }: { provider: SsoProvider }) {
+  const { t } = useTranslation();
   const s = useSettingsForm("delete-provider", deleteProviderSchema, { id: `sso-delete-${provider.id}` });
   return (
     <s.fetcher.Form method="post" className="mt-3 flex flex-col gap-2" {...s.formProps}>
@@ -143,7 +152,7 @@ function DeleteProvider({ provider }: { provider: SsoProvider }) {
       {s.errors}
       <div>
         <Button variant="danger" pending={s.pending}>
-          Remove {provider.name}
+          {t("settings:sso.remove", { name: provider.name })}
         </Button>
       </div>
     </s.fetcher.Form>

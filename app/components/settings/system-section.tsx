@@ -1,6 +1,8 @@
+import { useTranslation } from "react-i18next";
 import type { ConfigView } from "../../settings/config-keys";
+import { configHelp, configLabel } from "../../settings/config-labels";
 import { systemSettingsSchema } from "../../settings/settings-form";
-import { formatDateTime } from "../format";
+import { useFormat } from "../format";
 import { PasswordField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -11,22 +13,16 @@ import {
   useSettingsForm,
 } from "./use-settings-form";
 
-const SOURCE_LABEL: Record<ConfigView["source"], string> = {
-  database: "from Settings (database)",
-  environment: "from the environment",
-  default: "built-in default",
-  unset: "not set",
-};
-
 export function SystemSection({ config }: { config: ConfigView[] }) {
   // Keyed by what is stored: after a save or a reset the fields start again from it.
   // The answers stay with the section, outside the keyed form.
+  const { t } = useTranslation();
   const stored = config.map((c) => `${c.key}:${c.source}:${c.updatedAt ?? ""}`).join("|");
   const saveFetcher = useSettingsFetcher();
   const resetFetcher = useSettingsFetcher();
   const answer = (f: SettingsFetcher) => (f.data?.intent === "system" ? f.data : undefined);
   return (
-    <Card title="Mail and branding">
+    <Card title={t("settings:system.title")}>
       <SystemForm key={stored} config={config} saveFetcher={saveFetcher} resetFetcher={resetFetcher} />
       <SectionStatus answer={answer(saveFetcher)} />
       <SectionStatus answer={answer(resetFetcher)} />
@@ -43,6 +39,14 @@ function SystemForm({
   saveFetcher: SettingsFetcher;
   resetFetcher: SettingsFetcher;
 }) {
+  const { t } = useTranslation();
+  const { formatDateTime } = useFormat();
+  const sourceLabel: Record<ConfigView["source"], string> = {
+    database: t("settings:system.source.database"),
+    environment: t("settings:system.source.environment"),
+    default: t("settings:system.source.default"),
+    unset: t("settings:system.source.unset"),
+  };
   const save = useSettingsForm("system", systemSettingsSchema, {
     fetcher: saveFetcher,
     defaultValue: Object.fromEntries(
@@ -59,20 +63,30 @@ function SystemForm({
         <input type="hidden" name="intent" value="system" />
         {config.map((c) => {
           const Input = c.secret ? PasswordField : TextField;
+          const label = configLabel(t, c.key);
           return (
             <div key={c.key} className="flex flex-col gap-1">
               <Input
                 meta={save.fields[c.key]}
-                label={c.label}
+                label={label}
                 autoComplete="off"
                 placeholder={
-                  c.secret ? (c.hint ? `set (${c.hint}) — leave empty to keep` : "not set") : (c.value ?? "")
+                  c.secret
+                    ? c.hint
+                      ? t("settings:system.secretPlaceholder", { hint: c.hint })
+                      : t("settings:system.source.unset")
+                    : (c.value ?? "")
                 }
               />
               <p className="text-xs text-slate-700 dark:text-slate-300" data-testid={`source-${c.key}`}>
-                {c.secret ? (c.hint ? `Set (${c.hint}), ` : "Not set, ") : ""}
-                {SOURCE_LABEL[c.source]}
-                {c.updatedAt ? ` · changed ${formatDateTime(c.updatedAt)}` : ""}. {c.help}
+                {c.secret
+                  ? c.hint
+                    ? t("settings:system.secretSet", { hint: c.hint })
+                    : t("settings:system.secretUnset")
+                  : ""}
+                {sourceLabel[c.source]}
+                {c.updatedAt ? t("settings:system.changedAt", { date: formatDateTime(c.updatedAt) }) : ""}.{" "}
+                {configHelp(t, c.key)}
               </p>
               {c.source === "database" ? (
                 <div>
@@ -80,9 +94,9 @@ function SystemForm({
                     type="submit"
                     form={`reset-${c.key}`}
                     className="rounded text-xs text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300"
-                    aria-label={`Reset ${c.label} to the environment value`}
+                    aria-label={t("settings:system.resetLabel", { label })}
                   >
-                    Reset to environment
+                    {t("settings:system.reset")}
                   </button>
                 </div>
               ) : null}
@@ -91,7 +105,7 @@ function SystemForm({
         })}
         {save.errors}
         <div>
-          <Button pending={save.pending}>Save settings</Button>
+          <Button pending={save.pending}>{t("settings:system.save")}</Button>
         </div>
       </save.fetcher.Form>
       {config.map((c) => (

@@ -1,6 +1,8 @@
 import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import { emailOnlySchema } from "../../auth/account-schemas";
+import { translateMessage } from "../../i18n/message";
 import { TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
@@ -12,6 +14,7 @@ type MailAnswer = { ok: true; messageId: string; via: string } | { error: string
 
 /** Calls POST /api/mail with JSON, the same endpoint scripts use. */
 export function TestEmailSection({ defaultTo }: { defaultTo: string }) {
+  const { t } = useTranslation();
   const fetcher = useFetcher<MailAnswer>();
   const answer = fetcher.data;
   const pending = useIsPending({ formAction: "/api/mail" });
@@ -32,7 +35,7 @@ export function TestEmailSection({ defaultTo }: { defaultTo: string }) {
     else reveal();
   }, [answer, reveal]);
   return (
-    <Card title="Send a test email">
+    <Card title={t("settings:testEmail.title")}>
       <form
         {...formProps}
         className="flex flex-col gap-3"
@@ -44,9 +47,16 @@ export function TestEmailSection({ defaultTo }: { defaultTo: string }) {
           fetcher.submit({ to }, { method: "post", action: "/api/mail", encType: "application/json" });
         }}
       >
-        <TextField meta={fields.email} label="Recipient" type="email" autoComplete="email" />
+        <TextField
+          meta={fields.email}
+          label={t("settings:testEmail.recipient")}
+          type="email"
+          autoComplete="email"
+        />
         {answer && "error" in answer ? (
-          <FormError message={answer.message ?? "The test email could not be sent."} />
+          <FormError
+            message={answer.message ? translateMessage(t, answer.message) : t("settings:testEmail.failed")}
+          />
         ) : null}
         <p
           ref={status}
@@ -56,13 +66,13 @@ export function TestEmailSection({ defaultTo }: { defaultTo: string }) {
         >
           {answer && "ok" in answer
             ? answer.via === "outbox"
-              ? `No mail key is set: the email went to the development outbox (${answer.messageId}).`
-              : `Sent. Provider message id: ${answer.messageId}.`
+              ? t("settings:testEmail.outbox", { id: answer.messageId })
+              : t("settings:testEmail.sent", { id: answer.messageId })
             : null}
         </p>
         <div>
           <Button pending={pending} variant="secondary">
-            Send test email
+            {t("settings:testEmail.send")}
           </Button>
         </div>
       </form>

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import {
   twoFactorCodeSchema,
@@ -27,18 +28,16 @@ function codesOf(data: unknown): string[] | null {
 
 /** Recovery codes, shown once right after they were made. */
 function RecoveryCodes({ codes }: { codes: string[] }) {
+  const { t } = useTranslation();
   return (
     <section
       aria-labelledby="recovery-codes-heading"
       className="rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950"
     >
       <h3 id="recovery-codes-heading" className="text-sm font-semibold">
-        Your recovery codes
+        {t("settings:twoFactor.codesTitle")}
       </h3>
-      <p className="mt-1 text-sm">
-        Each code signs you in once if you lose your phone. Store them somewhere safe: they are not shown
-        again.
-      </p>
+      <p className="mt-1 text-sm">{t("settings:twoFactor.codesIntro")}</p>
       <ul className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm" data-testid="recovery-codes">
         {codes.map((code) => (
           <li key={code}>{code}</li>
@@ -50,6 +49,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
 
 /** Settings' two-factor section: set up with an app, turn off, new recovery codes. */
 export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
+  const { t } = useTranslation();
   const start = useSettingsForm("two-factor-start", noFields);
   const confirm = useSettingsForm("two-factor-confirm", twoFactorCodeSchema);
   const regenerate = useSettingsForm("two-factor-recovery-codes", twoFactorReauthSchema);
@@ -57,99 +57,86 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
   const { view } = twoFactor;
   const codes = codesOf(confirm.fetcher.data) ?? codesOf(regenerate.fetcher.data);
   return (
-    <Card title="Two-factor authentication">
+    <Card title={t("settings:twoFactor.title")}>
       <div className="flex flex-col gap-4">
         {twoFactor.due ? (
           <p
             role="alert"
             className="rounded bg-amber-50 p-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-100"
           >
-            Your role requires two-factor authentication. Set it up to continue using the dashboard.
+            {t("settings:twoFactor.due")}
           </p>
         ) : null}
         {codes ? <RecoveryCodes codes={codes} /> : null}
         {view.state === "off" ? (
           <start.fetcher.Form method="post" className="flex flex-col gap-3" {...start.formProps}>
             <input type="hidden" name="intent" value="two-factor-start" />
-            <p className="text-sm">
-              After your password, sign-in will also ask for a code from an authenticator app on your phone.
-            </p>
+            <p className="text-sm">{t("settings:twoFactor.offIntro")}</p>
             {start.errors}
             {start.status}
             <div>
-              <Button pending={start.pending}>Set up two-factor authentication</Button>
+              <Button pending={start.pending}>{t("settings:twoFactor.setUp")}</Button>
             </div>
           </start.fetcher.Form>
         ) : null}
         {view.state === "pending" ? (
           <confirm.fetcher.Form method="post" className="flex flex-col gap-3" {...confirm.formProps}>
             <input type="hidden" name="intent" value="two-factor-confirm" />
+            <p className="text-sm">{t("settings:twoFactor.scan")}</p>
+            <img src={view.qrCode} alt={t("settings:twoFactor.qrAlt")} width={200} height={200} />
             <p className="text-sm">
-              Scan this QR code with your authenticator app, or type the key below into it. Then enter the
-              6-digit code the app shows.
-            </p>
-            <img
-              src={view.qrCode}
-              alt="QR code to add this account to your authenticator app"
-              width={200}
-              height={200}
-            />
-            <p className="text-sm">
-              Key:{" "}
+              {t("settings:twoFactor.key")}{" "}
               <code className="break-all font-mono" data-testid="two-factor-secret">
                 {view.secret}
               </code>
             </p>
             <TextField
               meta={confirm.fields.code}
-              label="Code from your app"
+              label={t("settings:twoFactor.code")}
               inputMode="numeric"
               autoComplete="one-time-code"
             />
             {confirm.errors}
             {confirm.status}
             <div>
-              <Button pending={confirm.pending}>Turn on two-factor authentication</Button>
+              <Button pending={confirm.pending}>{t("settings:twoFactor.turnOn")}</Button>
             </div>
           </confirm.fetcher.Form>
         ) : null}
         {view.state === "on" ? (
           <>
-            <p className="text-sm">
-              Two-factor authentication is on. {view.recoveryCodesLeft} unused recovery code
-              {view.recoveryCodesLeft === 1 ? "" : "s"} left.
-            </p>
+            <p className="text-sm">{t("settings:twoFactor.onStatus", { count: view.recoveryCodesLeft })}</p>
             {/* The confirmation stays once the page's data says "on" (the pending form is gone by then). */}
             {codes ? null : start.status}
             {confirm.status}
             <regenerate.fetcher.Form method="post" className="flex flex-col gap-3" {...regenerate.formProps}>
               <input type="hidden" name="intent" value="two-factor-recovery-codes" />
-              <h3 className="text-sm font-semibold">New recovery codes</h3>
+              <h3 className="text-sm font-semibold">{t("settings:twoFactor.newCodesTitle")}</h3>
               <PasswordField
                 meta={regenerate.fields.currentPassword}
-                label="Current password"
+                label={t("settings:currentPassword")}
                 autoComplete="current-password"
               />
               {regenerate.errors}
               {regenerate.status}
               <div>
                 <Button variant="secondary" pending={regenerate.pending}>
-                  Make new recovery codes
+                  {t("settings:twoFactor.makeNewCodes")}
                 </Button>
               </div>
             </regenerate.fetcher.Form>
             <disable.fetcher.Form method="post" className="flex flex-col gap-3" {...disable.formProps}>
               <input type="hidden" name="intent" value="two-factor-disable" />
-              <h3 className="text-sm font-semibold">Turn off</h3>
+              <h3 className="text-sm font-semibold">{t("settings:twoFactor.turnOffTitle")}</h3>
               <PasswordField
                 meta={disable.fields.currentPassword}
-                label="Current password"
+                label={t("settings:currentPassword")}
                 autoComplete="current-password"
               />
               {disable.errors}
               <div>
                 <Button variant="danger" pending={disable.pending}>
-                  Turn off two-factor authentication
+                  {t("settings:twoFactor.turnOff")}
                 </Button>
               </div>
             </disable.fetcher.Form>
@@ -163,23 +150,24 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
 
 /** Super admins: the roles whose holders must set up two-factor before anything else. */
 export function TwoFactorPolicySection({ policy }: { policy: NonNullable<TwoFactorData["policy"]> }) {
+  const { t } = useTranslation();
   const s = useSettingsForm("two-factor-roles", twoFactorRolesSchema, {
     defaultValue: { roles: policy.required } as never,
   });
   return (
-    <Card title="Require two-factor authentication">
+    <Card title={t("settings:twoFactor.policyTitle")}>
       <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
         <input type="hidden" name="intent" value="two-factor-roles" />
         <CheckboxGroupField
           meta={s.fields.roles}
-          legend="Roles that must use two-factor authentication"
-          description="People with these roles must set it up at their next request before anything else."
+          legend={t("settings:twoFactor.policyLegend")}
+          description={t("settings:twoFactor.policyDescription")}
           options={policy.roles.map((r) => ({ value: r.id, label: r.label }))}
         />
         {s.errors}
         {s.status}
         <div>
-          <Button pending={s.pending}>Save</Button>
+          <Button pending={s.pending}>{t("settings:save")}</Button>
         </div>
       </s.fetcher.Form>
     </Card>
