@@ -2,7 +2,7 @@ import { useRouteLoaderData } from "react-router";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { PERMISSIONS } from "../access/permissions";
-import { formatDateTime } from "../components/format";
+import { useFormat } from "../components/format";
 import { ActivityChart } from "../components/overview/activity-chart";
 import { StatCard } from "../components/overview/stat-card";
 import { TasksCard } from "../components/overview/tasks-card";
@@ -20,6 +20,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export default function DashboardHome({ loaderData }: Route.ComponentProps) {
+  const { formatDateTime } = useFormat();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   if (!root?.user) return null;
   const { user } = root;

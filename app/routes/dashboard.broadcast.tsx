@@ -3,7 +3,7 @@ import { Form, useFetcher } from "react-router";
 import { requirePermission } from "../access/guard.server";
 import { handleAction } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
-import { formatDateTime } from "../components/format";
+import { useFormat } from "../components/format";
 import { FormErrors, SelectField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
@@ -111,6 +111,7 @@ const EMAIL_STATUS: Record<string, string> = {
 };
 
 export default function Broadcast({ loaderData }: Route.ComponentProps) {
+  const { formatDateTime } = useFormat();
   const { history } = loaderData;
   return (
     <div className="flex max-w-4xl flex-col gap-6">

@@ -5,7 +5,7 @@ import { ACTION_LABELS, AUDIT_ACTIONS } from "../audit/actions";
 import { listAudit, parseAuditQuery } from "../audit/query.server";
 import { describeAuditRows } from "../audit/view.server";
 import { AuditDetailsView } from "../components/audit/audit-details";
-import { formatDateTime } from "../components/format";
+import { useFormat } from "../components/format";
 import { pageTitle } from "../components/page-title";
 import { ExportAuditButton } from "../components/tasks/export-audit-button";
 import { Button } from "../components/ui/button";
@@ -39,6 +39,7 @@ const linkClass =
   "rounded text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
+  const { formatDateTime } = useFormat();
   const { rows, start, prev, next, query } = loaderData;
   const submit = useSubmit();
   const formRef = useRef<HTMLFormElement>(null);

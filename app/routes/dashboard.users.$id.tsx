@@ -10,7 +10,7 @@ import { listApiTokens, revokeUserApiToken } from "../auth/api-tokens.server";
 import { mayViewAs, startImpersonation } from "../auth/impersonation.server";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { hasTwoFactor, resetTwoFactor } from "../auth/two-factor.server";
-import { formatDateTime } from "../components/format";
+import { useFormat } from "../components/format";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { ConfirmDialog } from "../components/ui/alert-dialog";
@@ -189,6 +189,7 @@ function sessionHandleIn(form: FormData) {
 const statusFormId = "account-status";
 
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { formatDateTime } = useFormat();
   const { user, teams, sessions, audit, tasks, roles, may, isSelf, apiTokens } = loaderData;
   const navigation = useNavigation();
   const revokingToken =

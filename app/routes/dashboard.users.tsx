@@ -14,7 +14,7 @@ import {
   pendingInvitations,
   resendInvitation,
 } from "../auth/invitations.server";
-import { formatDateTime } from "../components/format";
+import { useFormat } from "../components/format";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
@@ -145,6 +145,7 @@ export const action = (args: Route.ActionArgs) =>
   });
 
 export default function Users({ loaderData, actionData }: Route.ComponentProps) {
+  const { formatDateTime } = useFormat();
   const {
     rows,
     total,

@@ -2,7 +2,7 @@ import { Bell } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { onStreamOpen, onSystemEvent } from "../../events/event-source";
-import { formatDateTime } from "../format";
+import { useFormat } from "../format";
 import { showToast } from "../toaster";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
@@ -25,6 +25,7 @@ const TOAST_KIND = { info: "info", success: "success", warning: "warning", criti
 
 /** The header bell: unread count, a list, mark one or all read; new notices arrive live. */
 export function NotificationBell({ initialUnread }: { initialUnread: number }) {
+  const { formatDateTime } = useFormat();
   const list = useFetcher<ListData>();
   const mark = useFetcher<{ ok: boolean; unread: number }>();
   const [open, setOpen] = useState(false);

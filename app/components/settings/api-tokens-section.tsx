@@ -5,7 +5,7 @@ import {
   API_TOKEN_EXPIRY_CHOICES,
   createApiTokenSchema,
 } from "../../auth/api-token-schemas";
-import { formatDateTime } from "../format";
+import { useFormat } from "../format";
 import { CheckboxGroupField, PasswordField, SelectField, TextField } from "../forms/fields";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -167,6 +167,7 @@ export function ApiTokenRow({
   labels: Map<string, string>;
   children?: React.ReactNode;
 }) {
+  const { formatDateTime } = useFormat();
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
       <div className="min-w-0">

@@ -1,5 +1,5 @@
 import type { MailLogEntry } from "../../mail/mail-log-entry";
-import { formatDateTime } from "../format";
+import { useFormat } from "../format";
 import { Badge, type BadgeVariant } from "../ui/badge";
 import { Card } from "../ui/card";
 import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "../ui/table";
@@ -12,6 +12,7 @@ const STATUS: Record<MailLogEntry["status"], { label: string; variant: BadgeVari
 
 /** Recent sends; development-outbox rows carry their link, since nobody received them. */
 export function MailLog({ entries }: { entries: MailLogEntry[] }) {
+  const { formatDateTime } = useFormat();
   return (
     <Card title="Recent email">
       <div data-testid="mail-log">

@@ -2,7 +2,7 @@ import { browserSupportsWebAuthn, startRegistration, WebAuthnError } from "@simp
 import { useEffect, useId, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { type PasskeyView, passkeyNameField } from "../../auth/passkey-schemas";
-import { formatDateTime } from "../format";
+import { useFormat } from "../format";
 import { ConfirmDialog } from "../ui/alert-dialog";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -205,6 +205,7 @@ function PasskeyItem({
   passkey: PasskeyView;
   fetcher: ReturnType<typeof useFetcher<Answer>>;
 }) {
+  const { formatDateTime } = useFormat();
   const [renaming, setRenaming] = useState(false);
   const inputId = useId();
   const removing = fetcher.state !== "idle" && fetcher.formData?.get("id") === p.id;

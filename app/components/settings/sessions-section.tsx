@@ -1,7 +1,7 @@
 import { useFetcher } from "react-router";
 import { z } from "zod";
 import type { SessionDescription } from "../../settings/session-view";
-import { formatDateTime } from "../format";
+import { useFormat } from "../format";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -55,6 +55,7 @@ function SessionItem({
   form: ReturnType<typeof useFetcher>["Form"];
   pending: boolean;
 }) {
+  const { formatDateTime } = useFormat();
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
       <div className="min-w-0">

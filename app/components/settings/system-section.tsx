@@ -1,6 +1,6 @@
 import type { ConfigView } from "../../settings/config-keys";
 import { systemSettingsSchema } from "../../settings/settings-form";
-import { formatDateTime } from "../format";
+import { useFormat } from "../format";
 import { PasswordField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -43,6 +43,7 @@ function SystemForm({
   saveFetcher: SettingsFetcher;
   resetFetcher: SettingsFetcher;
 }) {
+  const { formatDateTime } = useFormat();
   const save = useSettingsForm("system", systemSettingsSchema, {
     fetcher: saveFetcher,
     defaultValue: Object.fromEntries(

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
-import { formatDateTime } from "../format";
+import { useFormat } from "../format";
 import {
   type RowSelection,
   SelectAllHeader,
@@ -39,6 +39,7 @@ const rolesText = (row: UserListRow) => row.roles.map((r) => r.label).join(", ")
  * and the accessibility tree.
  */
 export function UsersList({ rows, selection }: { rows: UserListRow[]; selection: RowSelection | null }) {
+  const { formatDateTime } = useFormat();
   return (
     <>
       <Table caption="Users" className="hidden md:block">
