@@ -26,4 +26,5 @@ export default function VerifyEmailProblem({ loaderData }: Route.ComponentProps)
   return <LinkProblem reason={loaderData.reason} kind="verify" />;
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "verificationLinkUnusable");
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageTitle(matches, "verificationLinkUnusable");
