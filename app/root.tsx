@@ -101,7 +101,12 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error) && error.status === 403 && error.data?.kind === "forbidden")
     return (
       <main className="mx-auto max-w-lg p-8">
-        <NoAccess message={error.data.message} grantedBy={error.data.grantedBy} signOut />
+        <NoAccess
+          permission={error.data.permission}
+          message={error.data.message}
+          grantedBy={error.data.grantedBy}
+          signOut
+        />
       </main>
     );
   const status = isRouteErrorResponse(error) ? error.status : 500;

@@ -1,5 +1,6 @@
 import { Menu } from "lucide-react";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { type Impersonation, ImpersonationBanner } from "./impersonation-banner";
 import { NotificationBell } from "./notifications/notification-bell";
@@ -25,6 +26,7 @@ export type ShellProps = {
  * never a dead end. On phones the sidebar is a drawer (a Sheet), rendered only while open.
  */
 export function DashboardShell({ appName, user, sidebar, theme, unread, children }: ShellProps) {
+  const { t } = useTranslation();
   const [drawer, setDrawer] = useState(false);
   const { pathname } = useLocation();
   // Any navigation closes the drawer, also one started outside it (a link in the page, back).
@@ -40,7 +42,7 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2 focus:text-slate-900"
       >
-        Skip to content
+        {t("shell:skipToContent")}
       </a>
       <aside className="hidden w-64 shrink-0 border-r border-slate-200 bg-white md:block dark:border-slate-800 dark:bg-slate-900">
         <div className="flex h-14 items-center border-b border-slate-200 px-4 dark:border-slate-800">
@@ -55,7 +57,7 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
         <header className="flex h-14 items-center gap-2 border-b border-slate-200 bg-white px-4 dark:border-slate-800 dark:bg-slate-900">
           {hydrated ? (
             <Sheet open={drawer} onOpenChange={setDrawer}>
-              <SheetTrigger className={menuButton} aria-label="Open menu">
+              <SheetTrigger className={menuButton} aria-label={t("shell:openMenu")}>
                 <Menu aria-hidden className="size-5" />
               </SheetTrigger>
               <SheetContent title={appName} side="left" className="md:hidden">
@@ -68,7 +70,7 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
               aria-haspopup="dialog"
               aria-expanded={false}
               className={menuButton}
-              aria-label="Open menu"
+              aria-label={t("shell:openMenu")}
             >
               <Menu aria-hidden className="size-5" />
             </button>

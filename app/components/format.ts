@@ -57,8 +57,3 @@ export function useFormat(): Format {
     [language],
   );
 }
-
-/** English dates for the pages not yet on useFormat (i18n-shell converts them; drop this then). */
-export function formatDateTime(iso: string | null | undefined): string {
-  return formatDateTimeIn(FALLBACK_LANGUAGE, iso);
-}

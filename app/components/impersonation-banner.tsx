@@ -1,5 +1,6 @@
 import { Eye } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Form, useNavigation, useRevalidator } from "react-router";
 import { Button } from "./ui/button";
 
@@ -24,6 +25,7 @@ export function ImpersonationBanner({
   email: string;
   impersonation: Impersonation;
 }) {
+  const { t } = useTranslation();
   const [now, setNow] = useState(() => Date.now());
   const revalidator = useRevalidator();
   const stopping = useNavigation().formAction === "/impersonation/stop";
@@ -41,20 +43,26 @@ export function ImpersonationBanner({
 
   return (
     <section
-      aria-label="Viewing as another person"
+      aria-label={t("shell:impersonation.label")}
       data-testid="impersonation-banner"
       className="flex flex-wrap items-center gap-3 border-b border-amber-300 bg-amber-100 px-4 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50"
     >
       <Eye aria-hidden className="size-4 shrink-0" />
       <p className="min-w-0 flex-1">
-        You ({impersonation.by}) are viewing as <strong>{name}</strong> ({email}).{" "}
+        <Trans
+          i18nKey="shell:impersonation.viewing"
+          values={{ by: impersonation.by, name, email }}
+          components={{ strong: <strong /> }}
+        />{" "}
         <span suppressHydrationWarning>
-          {left <= 1 ? "Less than a minute left." : `${left} minutes left.`}
+          {left <= 1
+            ? t("shell:impersonation.lessThanAMinute")
+            : t("shell:impersonation.minutesLeft", { count: left })}
         </span>
       </p>
       <Form method="post" action="/impersonation/stop">
         <Button variant="secondary" pending={stopping} className="py-1">
-          Stop viewing as {name}
+          {t("shell:impersonation.stop", { name })}
         </Button>
       </Form>
     </section>

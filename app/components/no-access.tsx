@@ -1,38 +1,57 @@
 import { ShieldAlert } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { PERMISSIONS } from "../access/permissions";
+import { translateMessage } from "../i18n/message";
+
+// Who may grant a missing permission (app/access/missing-permission.ts names the same one).
+const GRANTOR = "roles.manage";
+const labelOf = (key: string) => PERMISSIONS.find((p) => p.key === key)?.label ?? key;
 
 /**
  * What a signed-in account sees where it may not go: what is missing and who can grant it. Inside
  * the dashboard shell it sits in the main region, so the sidebar still leads elsewhere. The root
  * boundary renders it alone (the access gate refuses before any loader ran, so there is no shell
  * data), with a sign-out button that needs none.
+ *
+ * The refusal arrives in English (app/access/guard.server.ts; the API answers the same words): a
+ * missing permission is said again here from its key, the fixed sentences go through messages.json.
  */
 export function NoAccess({
+  permission,
   message,
   grantedBy,
   signOut = false,
 }: {
+  permission?: string | null;
   message?: string;
   grantedBy?: string;
   signOut?: boolean;
 }) {
+  const { t } = useTranslation();
+  const what = permission
+    ? t("shell:noAccess.missingPermission", { label: labelOf(permission), permission })
+    : message
+      ? translateMessage(t, message)
+      : t("shell:noAccess.cannotOpen");
+  const who = permission
+    ? t("shell:noAccess.grantedBy", { label: labelOf(GRANTOR), permission: GRANTOR })
+    : grantedBy
+      ? translateMessage(t, grantedBy)
+      : t("shell:noAccess.askAdministrator");
   return (
     <div className="max-w-xl" data-testid="no-access">
       <ShieldAlert aria-hidden className="size-10 text-amber-700 dark:text-amber-400" />
-      <h1 className="mt-2 text-2xl font-semibold">No access</h1>
-      <p className="mt-2 text-slate-700 dark:text-slate-300">
-        {message ?? "Your account cannot open this page."}
-      </p>
-      <p className="mt-2 text-slate-700 dark:text-slate-300">
-        {grantedBy ?? "Ask an administrator to grant you access."}
-      </p>
+      <h1 className="mt-2 text-2xl font-semibold">{t("shell:noAccess.title")}</h1>
+      <p className="mt-2 text-slate-700 dark:text-slate-300">{what}</p>
+      <p className="mt-2 text-slate-700 dark:text-slate-300">{who}</p>
       {signOut ? (
         <Form method="post" action="/logout" className="mt-4">
           <button
             type="submit"
             className="rounded-md border border-slate-300 px-4 py-2 text-sm dark:border-slate-600"
           >
-            Sign out
+            {t("shell:signOut")}
           </button>
         </Form>
       ) : null}

@@ -1,11 +1,14 @@
+import { useTranslation } from "react-i18next";
 import { NavLink } from "react-router";
 import { menuIcon } from "./icons";
+import { menuLabel } from "./sidebar-labels";
 
 export type SidebarEntry = { id: string; title: string; url: string; icon: string };
 
 export function Sidebar({ items, onNavigate }: { items: SidebarEntry[]; onNavigate?: () => void }) {
+  const { t } = useTranslation();
   return (
-    <nav aria-label="Main" className="flex flex-col gap-1 p-3">
+    <nav aria-label={t("shell:mainNavigation")} className="flex flex-col gap-1 p-3">
       <ul className="flex flex-col gap-1" data-testid="sidebar">
         {items.map((item) => {
           const Icon = menuIcon(item.icon);
@@ -24,7 +27,7 @@ export function Sidebar({ items, onNavigate }: { items: SidebarEntry[]; onNaviga
                 }
               >
                 <Icon aria-hidden className="size-4" />
-                <span>{item.title}</span>
+                <span>{menuLabel(t, item)}</span>
               </NavLink>
             </li>
           );

@@ -1,5 +1,7 @@
+import type { TFunction } from "i18next";
 import { Monitor, Moon, Sun } from "lucide-react";
 import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import {
   DropdownMenu,
@@ -13,7 +15,12 @@ import { useHydrated } from "./use-hydrated";
 
 type Theme = "light" | "dark" | "system";
 const ICON = { light: Sun, dark: Moon, system: Monitor } as const;
-const LABEL = { light: "Light", dark: "Dark", system: "System" } as const;
+const label = (t: TFunction, theme: Theme) =>
+  theme === "light"
+    ? t("shell:theme.light")
+    : theme === "dark"
+      ? t("shell:theme.dark")
+      : t("shell:theme.system");
 
 /**
  * Light / Dark / System, posted to /theme (which sets the cookie the server renders
@@ -21,6 +28,7 @@ const LABEL = { light: "Light", dark: "Dark", system: "System" } as const;
  * returns.
  */
 export function ThemeMenu({ theme }: { theme: Theme }) {
+  const { t } = useTranslation();
   const fetcher = useFetcher();
   const pending = fetcher.formData?.get("theme");
   const current: Theme = pending === "light" || pending === "dark" || pending === "system" ? pending : theme;
@@ -33,7 +41,7 @@ export function ThemeMenu({ theme }: { theme: Theme }) {
       type="button"
       aria-haspopup="menu"
       aria-expanded={false}
-      aria-label={`Theme: ${LABEL[current]}`}
+      aria-label={t("shell:theme.current", { theme: label(t, current) })}
       className="rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800"
     >
       <Icon aria-hidden className="size-5" />
@@ -44,10 +52,10 @@ export function ThemeMenu({ theme }: { theme: Theme }) {
   if (!hydrated) return trigger;
   return (
     <DropdownMenu>
-      <Tooltip content="Theme">
+      <Tooltip content={t("shell:theme.title")}>
         <DropdownMenuTrigger>{trigger}</DropdownMenuTrigger>
       </Tooltip>
-      <DropdownMenuContent label="Theme" className="w-40">
+      <DropdownMenuContent label={t("shell:theme.title")} className="w-40">
         <DropdownMenuRadioGroup
           value={current}
           onValueChange={(value: Theme) =>
@@ -58,7 +66,7 @@ export function ThemeMenu({ theme }: { theme: Theme }) {
             const ItemIcon = ICON[value];
             return (
               <DropdownMenuRadioItem key={value} value={value}>
-                <ItemIcon aria-hidden className="size-4" /> {LABEL[value]}
+                <ItemIcon aria-hidden className="size-4" /> {label(t, value)}
               </DropdownMenuRadioItem>
             );
           })}

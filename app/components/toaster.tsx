@@ -1,5 +1,6 @@
 import { CircleCheck, CircleX, Info, TriangleAlert, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 export type ToastMessage = { kind: "success" | "error" | "warning" | "info"; message: string };
 type Item = ToastMessage & { id: number };
@@ -49,6 +50,7 @@ function focusWasLost(): boolean {
  * The flash toast of the root loader is the result of a submit, so it follows the focus rule too.
  */
 export function Toaster({ toast }: { toast: ToastMessage | null }) {
+  const { t } = useTranslation();
   const [items, setItems] = useState<Item[]>([]);
   const [paused, setPaused] = useState(false);
   const region = useRef<HTMLElement>(null);
@@ -95,7 +97,7 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
     <section
       ref={region}
       tabIndex={-1}
-      aria-label="Updates"
+      aria-label={t("shell:toaster.label")}
       aria-live="polite"
       onKeyDown={(e) => {
         const newest = items.at(-1);
@@ -112,20 +114,20 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
       }}
       className={`fixed inset-x-2 top-2 z-50 flex flex-col gap-2 rounded-md sm:inset-x-auto sm:top-auto sm:right-4 sm:bottom-4 sm:w-80 ${items.length === 0 ? "pointer-events-none" : ""}`}
     >
-      {items.map((t) => {
-        const Icon = ICONS[t.kind];
+      {items.map((item) => {
+        const Icon = ICONS[item.kind];
         return (
           <div
-            key={t.id}
+            key={item.id}
             role="status"
-            className={`flex items-start gap-2 rounded-md border-l-4 p-3 shadow ${STYLES[t.kind]}`}
+            className={`flex items-start gap-2 rounded-md border-l-4 p-3 shadow ${STYLES[item.kind]}`}
           >
             <Icon aria-hidden className="mt-0.5 size-4 shrink-0" />
-            <p className="flex-1 text-sm">{t.message}</p>
+            <p className="flex-1 text-sm">{item.message}</p>
             <button
               type="button"
-              aria-label={`Dismiss: ${t.message}`}
-              onClick={() => dismiss(t.id)}
+              aria-label={t("shell:toaster.dismiss", { message: item.message })}
+              onClick={() => dismiss(item.id)}
               className="rounded p-0.5 hover:bg-black/10 dark:hover:bg-white/10"
             >
               <X aria-hidden className="size-4" />

@@ -1,4 +1,5 @@
 import { LogOut, Settings } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { useNavigate, useSubmit } from "react-router";
 import {
   DropdownMenu,
@@ -11,6 +12,7 @@ import {
 import { useHydrated } from "./use-hydrated";
 
 export function UserMenu({ name, email }: { name: string; email: string }) {
+  const { t } = useTranslation();
   const submit = useSubmit();
   const navigate = useNavigate();
   // Named by its own text (the user's name) so the spoken name contains what is seen.
@@ -28,7 +30,7 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
         {name.slice(0, 1).toUpperCase()}
       </span>
       <span className="sr-only text-sm sm:not-sr-only">{name}</span>
-      <span className="sr-only">, user menu</span>
+      <span className="sr-only">{t("shell:userMenu.suffix")}</span>
     </button>
   );
   // The menu's machinery once scripts run (use-hydrated.ts); the same button before.
@@ -37,17 +39,17 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger>{trigger}</DropdownMenuTrigger>
-      <DropdownMenuContent className="w-60" label="User menu">
+      <DropdownMenuContent className="w-60" label={t("shell:userMenu.label")}>
         <DropdownMenuLabel>
           <span className="block font-medium">{name}</span>
           <span className="block truncate text-xs text-slate-600 dark:text-slate-300">{email}</span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => navigate("/dashboard/settings")}>
-          <Settings aria-hidden className="size-4" /> Settings
+          <Settings aria-hidden className="size-4" /> {t("shell:userMenu.settings")}
         </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => submit(null, { method: "post", action: "/logout" })}>
-          <LogOut aria-hidden className="size-4" /> Sign out
+          <LogOut aria-hidden className="size-4" /> {t("shell:signOut")}
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>

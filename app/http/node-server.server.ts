@@ -9,8 +9,8 @@ import {
   requestOrigin,
   requestPath,
 } from "./request-guards.server";
-import type { RequestInfo } from "./request-info.server";
 import { REQUEST_ID_HEADER, resolveRequestId, runWithRequestId } from "./request-id.server";
+import type { RequestInfo } from "./request-info.server";
 import type { StaticFiles } from "./static-files.server";
 
 // The production request path on a bare node:http server, in the order each request meets it:

@@ -1,8 +1,9 @@
+import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { PERMISSIONS } from "../access/permissions";
-import { formatDateTime } from "../components/format";
+import { useFormat } from "../components/format";
 import { ActivityChart } from "../components/overview/activity-chart";
 import { StatCard } from "../components/overview/stat-card";
 import { TasksCard } from "../components/overview/tasks-card";
@@ -20,6 +21,8 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export default function DashboardHome({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { formatDateTime } = useFormat();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   if (!root?.user) return null;
   const { user } = root;
@@ -28,51 +31,60 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex max-w-5xl flex-col gap-6">
       <div>
-        <h1 className="text-2xl font-semibold">Welcome, {user.name}</h1>
-        <p className="mt-1 text-slate-700 dark:text-slate-300">Signed in as {user.email}.</p>
+        <h1 className="text-2xl font-semibold">{t("overview:welcome", { name: user.name })}</h1>
+        <p className="mt-1 text-slate-700 dark:text-slate-300">
+          {t("overview:signedInAs", { email: user.email })}
+        </p>
       </div>
 
       <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" data-testid="overview-cards">
         {users ? (
           <StatCard
-            title="Users"
+            title={t("overview:users.title")}
             value={users.total}
-            details={`${users.verified} verified · ${users.disabled} disabled · ${users.newThisWeek} new this week`}
+            details={t("overview:users.details", {
+              verified: users.verified,
+              disabled: users.disabled,
+              newThisWeek: users.newThisWeek,
+            })}
           />
         ) : null}
-        {teams ? <StatCard title="Teams" value={teams.total} /> : null}
-        <TasksCard title={user.isSuperAdmin ? "Tasks (all)" : "Your tasks"} counts={tasks} />
+        {teams ? <StatCard title={t("overview:teams.title")} value={teams.total} /> : null}
+        <TasksCard
+          title={user.isSuperAdmin ? t("overview:tasks.titleAll") : t("overview:tasks.titleOwn")}
+          counts={tasks}
+        />
         {mail ? (
           <StatCard
-            title="Mail"
+            title={t("overview:mail.title")}
             value={(mail.sent ?? 0) + (mail.outbox ?? 0)}
-            details={`${mail.sent ?? 0} sent · ${mail.outbox ?? 0} to outbox · ${mail.failed ?? 0} failed`}
+            details={t("overview:mail.details", {
+              sent: mail.sent ?? 0,
+              outbox: mail.outbox ?? 0,
+              failed: mail.failed ?? 0,
+            })}
           />
         ) : null}
       </div>
 
       <TaskActions canExportUsers={can(user, "user.read")} demoControls={taskDemoControls} />
 
-      <Card title="Last 14 days">
+      <Card title={t("overview:chart.title")}>
         <ActivityChart
           days={chart.days}
-          emptyText={
-            chart.signIns
-              ? "No sign-ins or tasks in the last 14 days."
-              : "You have started no tasks in the last 14 days."
-          }
+          emptyText={chart.signIns ? t("overview:chart.emptyAll") : t("overview:chart.emptyOwn")}
           series={[
             ...(chart.signIns
               ? [
                   {
-                    label: "Sign-ins",
+                    label: t("overview:chart.signIns"),
                     values: chart.signIns,
                     className: "fill-indigo-600 dark:fill-indigo-400",
                   },
                 ]
               : []),
             {
-              label: user.isSuperAdmin ? "Tasks" : "Your tasks",
+              label: user.isSuperAdmin ? t("overview:chart.tasks") : t("overview:chart.ownTasks"),
               values: chart.tasks,
               className: "fill-emerald-600 dark:fill-emerald-400",
             },
@@ -81,11 +93,11 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
       </Card>
 
       {recent ? (
-        <Card title="Recent activity">
+        <Card title={t("overview:recent.title")}>
           <ul className="flex flex-col gap-1 text-sm" data-testid="recent-activity">
             {recent.map((r) => (
               <li key={r.id}>
-                {r.action} · {r.actor ?? "someone not signed in"} · {formatDateTime(r.created_at)}
+                {r.action} · {r.actor ?? t("overview:recent.anonymous")} · {formatDateTime(r.created_at)}
               </li>
             ))}
           </ul>
@@ -93,7 +105,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       <div className="grid gap-4 md:grid-cols-2">
-        <Card title="Your roles">
+        <Card title={t("overview:roles")}>
           <ul className="flex flex-wrap gap-2" data-testid="my-roles">
             {roles.map((r) => (
               <li key={r}>
@@ -102,7 +114,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         </Card>
-        <Card title={`Your permissions${user.isSuperAdmin ? " (all, as super admin)" : ""}`}>
+        <Card title={user.isSuperAdmin ? t("overview:permissionsAll") : t("overview:permissions")}>
           <ul className="grid gap-1" data-testid="my-permissions">
             {held.map((p) => (
               <li key={p.key} className="text-sm">

@@ -1,13 +1,17 @@
+import type { TFunction } from "i18next";
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { data, Form, Link, useFetcher } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { handleIntents } from "../access/intents.server";
+import { useFormat } from "../components/format";
 import { FormErrors, SelectField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
+import { teamRoleText } from "../components/teams/team-role";
 import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
@@ -26,6 +30,7 @@ import {
 import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
 import { TEAM_ROLES, type TeamRole } from "../teams/team-roles";
 import { type MemberCandidate, memberSchema, teamSchema } from "../teams/team-schemas";
 import {
@@ -80,6 +85,7 @@ export function action(args: Route.ActionArgs) {
     if (!id.success) throw missing();
     return id.data;
   };
+  const t = getT(args.context);
   const ok = (message: string, to = `/dashboard/teams/${teamId()}`) =>
     redirectWithToast(to, { kind: "success", message });
   return handleIntents(
@@ -89,20 +95,20 @@ export function action(args: Route.ActionArgs) {
         schema: teamSchema,
         run: async ({ actor, input }) => {
           await updateTeam(actor, { id: teamId(), ...input }, args);
-          return ok("Team saved.");
+          return ok(t("teams:toast.saved"));
         },
       },
       delete: {
         run: async ({ actor }) => {
           await deleteTeam(actor, { id: teamId() }, args);
-          return ok("Team deleted.", "/dashboard/teams");
+          return ok(t("teams:toast.deleted"), "/dashboard/teams");
         },
       },
       "set-member": {
         schema: memberSchema,
         run: async ({ actor, input }) => {
           await setMember(actor, { teamId: teamId(), ...input }, args);
-          return ok("Member saved.");
+          return ok(t("teams:toast.memberSaved"));
         },
       },
       "remove-member": {
@@ -110,7 +116,7 @@ export function action(args: Route.ActionArgs) {
           const userId = idSchema.safeParse(form.get("userId"));
           if (!userId.success) throw new NotFound("That member is not in this team.");
           await removeMember(actor, { teamId: teamId(), userId: userId.data }, args);
-          return ok("Member removed.");
+          return ok(t("teams:toast.memberRemoved"));
         },
       },
     },
@@ -121,40 +127,42 @@ export function action(args: Route.ActionArgs) {
 type Team = Route.ComponentProps["loaderData"]["team"];
 type Member = Team["members"][number];
 
-/** "1,234": the exact count the triggers keep (migration 012). */
-const countText = (n: number) => n.toLocaleString("en-GB");
-
-const ROLE_LABEL: Record<TeamRole, string> = { lead: "Lead", member: "Member" };
+/** "Make lead", "Make member": the button that gives a member the other role. */
+const makeText = (t: TFunction, role: TeamRole) =>
+  role === "lead" ? t("teams:member.makeLead") : t("teams:member.makeMember");
 const linkClass =
   "rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
 
 export default function TeamPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  // The exact count the triggers keep (migration 012), in the page's language.
+  const { formatNumber } = useFormat();
   const { team, mayWrite, maySearch } = loaderData;
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div>
         <Link to="/dashboard/teams" className={`text-sm ${linkClass}`}>
-          ← Teams
+          ← {t("teams:list.title")}
         </Link>
         <h1 className="mt-1 text-2xl font-semibold">{team.name}</h1>
         {team.description ? <p className="text-slate-700 dark:text-slate-300">{team.description}</p> : null}
       </div>
 
-      <Card title={`Members (${countText(team.memberCount)})`}>
-        <Table caption={`Members of ${team.name}`}>
+      <Card title={t("teams:members.title", { count: formatNumber(team.memberCount) })}>
+        <Table caption={t("teams:members.caption", { name: team.name })}>
           <TableHead>
-            <TableHeader>Name</TableHeader>
-            <TableHeader>Email</TableHeader>
-            <TableHeader>Team role</TableHeader>
+            <TableHeader>{t("teams:column.name")}</TableHeader>
+            <TableHeader>{t("teams:column.email")}</TableHeader>
+            <TableHeader>{t("teams:column.teamRole")}</TableHeader>
             {mayWrite ? (
               <TableHeader align="right">
-                <span className="sr-only">Actions</span>
+                <span className="sr-only">{t("teams:column.actions")}</span>
               </TableHeader>
             ) : null}
           </TableHead>
           <TableBody>
             {team.members.length === 0 ? (
-              <TableEmpty colSpan={mayWrite ? 4 : 3}>No members yet.</TableEmpty>
+              <TableEmpty colSpan={mayWrite ? 4 : 3}>{t("teams:members.empty")}</TableEmpty>
             ) : (
               team.members.map((m) => <MemberRow key={m.id} team={team} member={m} mayWrite={mayWrite} />)
             )}
@@ -162,8 +170,16 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
         </Table>
         {team.membersPage.prev || team.membersPage.next ? (
           <Pagination
-            label="Members pages"
+            label={t("teams:members.pages")}
             noun="members"
+            range={t("teams:members.range", {
+              from: formatNumber(team.membersPage.start),
+              to: formatNumber(team.membersPage.start + team.members.length - 1),
+              total: formatNumber(team.memberCount),
+              count: team.memberCount,
+            })}
+            prevLabel={t("teams:list.previous")}
+            nextLabel={t("teams:list.next")}
             start={team.membersPage.start}
             shown={team.members.length}
             total={{ count: team.memberCount, capped: false }}
@@ -185,6 +201,7 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
 }
 
 function MemberRow({ team, member, mayWrite }: { team: Team; member: Member; mayWrite: boolean }) {
+  const { t } = useTranslation();
   const role = member.team_role as TeamRole;
   const other: TeamRole = role === "lead" ? "member" : "lead";
   const removeForm = `remove-${member.id}`;
@@ -197,7 +214,7 @@ function MemberRow({ team, member, mayWrite }: { team: Team; member: Member; may
       </TableCell>
       <TableCell className="break-all">{member.email}</TableCell>
       <TableCell>
-        <Badge variant={role === "lead" ? "info" : "neutral"}>{ROLE_LABEL[role] ?? role}</Badge>
+        <Badge variant={role === "lead" ? "info" : "neutral"}>{teamRoleText(t, role)}</Badge>
       </TableCell>
       {mayWrite ? (
         <TableCell align="right">
@@ -210,9 +227,13 @@ function MemberRow({ team, member, mayWrite }: { team: Team; member: Member; may
                 name="intent"
                 value="set-member"
                 className="px-2 py-1 text-xs"
-                aria-label={`Make ${member.name} ${ROLE_LABEL[other].toLowerCase()}`}
+                aria-label={
+                  other === "lead"
+                    ? t("teams:member.makeLeadLabel", { name: member.name })
+                    : t("teams:member.makeMemberLabel", { name: member.name })
+                }
               >
-                Make {ROLE_LABEL[other].toLowerCase()}
+                {makeText(t, other)}
               </Button>
             </Form>
             <Form method="post" id={removeForm}>
@@ -221,12 +242,13 @@ function MemberRow({ team, member, mayWrite }: { team: Team; member: Member; may
             <ConfirmDialog
               trigger={
                 <Button type="button" variant="secondary" className="px-2 py-1 text-xs">
-                  Remove <span className="sr-only">{member.name}</span>
+                  {t("teams:member.remove")} <span className="sr-only">{member.name}</span>
                 </Button>
               }
-              title={`Remove ${member.name} from ${team.name}?`}
-              description={`${member.name} leaves the team ${team.name}. Their account stays as it is, and they can be added again.`}
-              actionLabel="Remove from team"
+              title={t("teams:member.removeTitle", { name: member.name, team: team.name })}
+              description={t("teams:member.removeDescription", { name: member.name, team: team.name })}
+              actionLabel={t("teams:member.removeAction")}
+              cancelLabel={t("teams:cancel")}
               formId={removeForm}
               value="remove-member"
             />
@@ -243,6 +265,7 @@ function MemberRow({ team, member, mayWrite }: { team: Team; member: Member; may
  * in the chosen team role.
  */
 function AddMember({ team }: { team: Team }) {
+  const { t } = useTranslation();
   const search = useFetcher<typeof loader>();
   const [query, setQuery] = useState("");
   const [asked, setAsked] = useState("");
@@ -283,11 +306,11 @@ function AddMember({ team }: { team: Team }) {
   }
 
   return (
-    <Card title="Add a member">
+    <Card title={t("teams:add.title")}>
       <Form method="post" className="grid gap-3 sm:grid-cols-[1fr_12rem]" {...getFormProps(form)}>
         <input ref={userIdRef} type="hidden" name={fields.userId.name} defaultValue="" />
         <SearchCombobox
-          label="Find a user by name or email"
+          label={t("teams:add.find")}
           query={query}
           onQueryChange={setQuery}
           options={options}
@@ -295,18 +318,16 @@ function AddMember({ team }: { team: Team }) {
           onSelect={add}
           disabled={adding}
         />
-        <SelectField meta={fields.teamRole} label="Team role">
+        <SelectField meta={fields.teamRole} label={t("teams:column.teamRole")}>
           {TEAM_ROLES.map((r) => (
             <option key={r} value={r}>
-              {ROLE_LABEL[r]}
+              {teamRoleText(t, r)}
             </option>
           ))}
         </SelectField>
         <div className="sm:col-span-2">
           <FormErrors form={form} />
-          <p className="text-sm text-slate-700 dark:text-slate-300">
-            Type part of a name or email, choose the person with the arrow keys and press Enter to add them.
-          </p>
+          <p className="text-sm text-slate-700 dark:text-slate-300">{t("teams:add.help")}</p>
         </div>
         {/* The submitter that carries the intent when a person is picked; not a control of its own. */}
         <button type="submit" name="intent" value="set-member" hidden tabIndex={-1} />
@@ -316,6 +337,7 @@ function AddMember({ team }: { team: Team }) {
 }
 
 function TeamDetails({ team }: { team: Team }) {
+  const { t } = useTranslation();
   const [form, fields] = useAppForm({
     schema: teamSchema,
     id: "team-details",
@@ -324,16 +346,16 @@ function TeamDetails({ team }: { team: Team }) {
   });
   const renaming = useIsPending({ intent: "rename" });
   return (
-    <Card title="Team details">
+    <Card title={t("teams:details.title")}>
       <Form method="post" className="grid gap-3 sm:grid-cols-2" {...getFormProps(form)}>
-        <TextField meta={fields.name} label="Team name" />
-        <TextField meta={fields.description} label="Description" />
+        <TextField meta={fields.name} label={t("teams:field.name")} />
+        <TextField meta={fields.description} label={t("teams:field.description")} />
         <div className="sm:col-span-2">
           <FormErrors form={form} />
         </div>
         <div className="sm:col-span-2">
           <Button name="intent" value="rename" pending={renaming}>
-            Save
+            {t("teams:details.save")}
           </Button>
         </div>
       </Form>
@@ -342,28 +364,29 @@ function TeamDetails({ team }: { team: Team }) {
 }
 
 function DeleteTeam({ team }: { team: Team }) {
+  const { t } = useTranslation();
+  const { formatNumber } = useFormat();
   const deleting = useIsPending({ intent: "delete" });
   const count = team.memberCount;
-  const people = countText(count);
   return (
-    <Card title="Delete this team">
-      <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
-        The team and its memberships go; the members keep their accounts.
-      </p>
+    <Card title={t("teams:delete.title")}>
+      <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">{t("teams:delete.intro")}</p>
       <Form method="post" id="delete-team" />
       <ConfirmDialog
         trigger={
           <Button type="button" variant="danger" pending={deleting}>
-            Delete team {team.name}
+            {t("teams:delete.button", { name: team.name })}
           </Button>
         }
-        title={`Delete the team ${team.name}?`}
+        title={t("teams:delete.confirmTitle", { name: team.name })}
         description={
           count === 0
-            ? "The team has no members. This cannot be undone."
-            : `${people} ${count === 1 ? "person loses" : "people lose"} their membership; their accounts stay. This cannot be undone.`
+            ? t("teams:delete.noMembers")
+            : t("teams:delete.members", { count, people: formatNumber(count) })
         }
-        actionLabel="Delete team"
+        actionLabel={t("teams:delete.action")}
+        confirmLabel={t("teams:typeToConfirm")}
+        cancelLabel={t("teams:cancel")}
         confirmText={count > 0 ? team.name : undefined}
         formId="delete-team"
         value="delete"

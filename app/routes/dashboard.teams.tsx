@@ -1,8 +1,10 @@
+import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { handleIntents } from "../access/intents.server";
+import { useFormat } from "../components/format";
 import { FormErrors, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
@@ -21,6 +23,7 @@ import {
 } from "../components/ui/table";
 import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
 import { teamSchema } from "../teams/team-schemas";
 import { createTeam, listTeams } from "../teams/teams.server";
 import type { Route } from "./+types/dashboard.teams";
@@ -40,8 +43,9 @@ export async function loader(args: Route.LoaderArgs) {
 // A 429's Retry-After reaches the browser only through this export.
 export const headers = passRetryAfter;
 
-export const action = (args: Route.ActionArgs) =>
-  handleIntents(
+export const action = (args: Route.ActionArgs) => {
+  const t = getT(args.context);
+  return handleIntents(
     args,
     {
       create: {
@@ -50,41 +54,46 @@ export const action = (args: Route.ActionArgs) =>
           const id = await createTeam(actor, input, args);
           return redirectWithToast(`/dashboard/teams/${id}`, {
             kind: "success",
-            message: `Team "${input.name}" created.`,
+            message: t("teams:toast.created", { name: input.name }),
           });
         },
       },
     },
     { permission: "team.write" },
   );
+};
 
 export default function Teams({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { formatNumber } = useFormat();
   const { teams, page, total, mayWrite } = loaderData;
   return (
     <div className="flex max-w-4xl flex-col gap-6">
-      <h1 className="text-2xl font-semibold">Teams</h1>
-      <Table caption="Teams">
+      <h1 className="text-2xl font-semibold">{t("teams:list.title")}</h1>
+      <Table caption={t("teams:list.title")}>
         <TableHead>
-          <TableHeader>Name</TableHeader>
-          <TableHeader>Description</TableHeader>
-          <TableHeader align="right">Members</TableHeader>
+          <TableHeader>{t("teams:column.name")}</TableHeader>
+          <TableHeader>{t("teams:column.description")}</TableHeader>
+          <TableHeader align="right">{t("teams:column.members")}</TableHeader>
         </TableHead>
         <TableBody>
           {teams.length === 0 ? (
-            <TableEmpty colSpan={3}>No teams yet.{mayWrite ? " Create the first one below." : ""}</TableEmpty>
+            <TableEmpty colSpan={3}>
+              {mayWrite ? t("teams:list.emptyCreate") : t("teams:list.empty")}
+            </TableEmpty>
           ) : (
-            teams.map((t) => (
-              <TableRow key={t.id}>
+            teams.map((team) => (
+              <TableRow key={team.id}>
                 <TableCell>
                   <Link
-                    to={`/dashboard/teams/${t.id}`}
+                    to={`/dashboard/teams/${team.id}`}
                     className="rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300"
                   >
-                    {t.name}
+                    {team.name}
                   </Link>
                 </TableCell>
-                <TableCell>{t.description || "—"}</TableCell>
-                <TableCell align="right">{t.members.toLocaleString("en-GB")}</TableCell>
+                <TableCell>{team.description || "—"}</TableCell>
+                <TableCell align="right">{formatNumber(team.members)}</TableCell>
               </TableRow>
             ))
           )}
@@ -92,8 +101,16 @@ export default function Teams({ loaderData }: Route.ComponentProps) {
       </Table>
       {page.prev || page.next ? (
         <Pagination
-          label="Teams pages"
+          label={t("teams:list.pages")}
           noun="teams"
+          range={t("teams:list.range", {
+            from: formatNumber(page.start),
+            to: formatNumber(page.start + teams.length - 1),
+            total: formatNumber(total),
+            count: total,
+          })}
+          prevLabel={t("teams:list.previous")}
+          nextLabel={t("teams:list.next")}
           start={page.start}
           shown={teams.length}
           total={{ count: total, capped: false }}
@@ -107,19 +124,20 @@ export default function Teams({ loaderData }: Route.ComponentProps) {
 }
 
 function CreateTeam() {
+  const { t } = useTranslation();
   const [form, fields] = useAppForm({ schema: teamSchema, id: "create-team", intent: "create" });
   const creating = useIsPending({ intent: "create" });
   return (
-    <Card title="Create a team">
+    <Card title={t("teams:create.title")}>
       <Form method="post" className="grid gap-3 sm:grid-cols-2" {...getFormProps(form)}>
-        <TextField meta={fields.name} label="Team name" />
-        <TextField meta={fields.description} label="Description" />
+        <TextField meta={fields.name} label={t("teams:field.name")} />
+        <TextField meta={fields.description} label={t("teams:field.description")} />
         <div className="sm:col-span-2">
           <FormErrors form={form} />
         </div>
         <div className="sm:col-span-2">
           <Button name="intent" value="create" pending={creating}>
-            Create team
+            {t("teams:create.button")}
           </Button>
         </div>
       </Form>

@@ -1,10 +1,12 @@
 import { ShieldAlert } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { requireUser } from "../access/guard.server";
 import { DashboardShell } from "../components/dashboard-shell";
 import { NoAccess } from "../components/no-access";
 import { errorPageName, pageTitle } from "../components/page-title";
 import { RequestReference } from "../components/request-reference";
+import { translateMessage } from "../i18n/message";
 import { unreadCount } from "../notifications/inbox.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/dashboard";
@@ -18,6 +20,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 /** The shell around whatever this route renders: a page, or its boundary's message. */
 function Shell({ children }: { children: React.ReactNode }) {
+  const { t } = useTranslation();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   // Also read by the error boundary, where this route's own loader may have failed.
   const layout = useRouteLoaderData<typeof loader>("routes/dashboard");
@@ -35,7 +38,7 @@ function Shell({ children }: { children: React.ReactNode }) {
           role="alert"
           className="mb-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
         >
-          Your password was set by an administrator. Choose a new password below to continue.
+          {t("shell:mustChangePassword")}
         </p>
       ) : null}
       {children}
@@ -56,18 +59,23 @@ export const meta: Route.MetaFunction = ({ matches, error }) =>
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const { t } = useTranslation();
   if (isRouteErrorResponse(error) && error.status === 403)
     return (
       <Shell>
-        <NoAccess message={error.data?.message} grantedBy={error.data?.grantedBy} />
+        <NoAccess
+          permission={error.data?.permission}
+          message={error.data?.message}
+          grantedBy={error.data?.grantedBy}
+        />
       </Shell>
     );
   if (isRouteErrorResponse(error) && error.status === 404)
     return (
       <Shell>
-        <h1 className="text-2xl font-semibold">Page not found</h1>
+        <h1 className="text-2xl font-semibold">{t("common:error.notFoundTitle")}</h1>
         <p className="mt-2 text-slate-700 dark:text-slate-300">
-          {error.data?.message ?? "The page you are looking for does not exist."}
+          {error.data?.message ? translateMessage(t, error.data.message) : t("common:error.notFound")}
         </p>
       </Shell>
     );
@@ -75,8 +83,8 @@ export function ErrorBoundary() {
     <Shell>
       <div data-testid="error">
         <ShieldAlert aria-hidden className="size-10 text-amber-700 dark:text-amber-400" />
-        <h1 className="mt-2 text-2xl font-semibold">Something went wrong</h1>
-        <p className="mt-2 text-slate-700 dark:text-slate-300">Please try again in a moment.</p>
+        <h1 className="mt-2 text-2xl font-semibold">{t("shell:error.title")}</h1>
+        <p className="mt-2 text-slate-700 dark:text-slate-300">{t("shell:error.tryAgain")}</p>
         <RequestReference />
       </div>
     </Shell>

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
@@ -10,9 +11,10 @@ import { listApiTokens, revokeUserApiToken } from "../auth/api-tokens.server";
 import { mayViewAs, startImpersonation } from "../auth/impersonation.server";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { hasTwoFactor, resetTwoFactor } from "../auth/two-factor.server";
-import { formatDateTime } from "../components/format";
+import { useFormat } from "../components/format";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
+import { teamRoleText } from "../components/teams/team-role";
 import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
@@ -23,6 +25,8 @@ import { NotFound } from "../domain-errors";
 import { baseUrl } from "../env.server";
 import { redirectWithToast, refused } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
+import { translateMessage } from "../i18n/message";
 import { sendTwoFactorResetEmail } from "../mail/senders.server";
 import { trySend } from "../mail/try-send.server";
 import { userActivity } from "../users/detail.server";
@@ -84,13 +88,17 @@ export const headers = passRetryAfter;
 export async function action(args: Route.ActionArgs) {
   const id = idSchema.safeParse(args.params.id);
   if (!id.success) throw missing();
+  const t = getT(args.context);
   const self = `/dashboard/users/${id.data}`;
   const done = (message: string, to = self) => redirectWithToast(to, { kind: "success", message });
   const sendLink = async (actor: SessionUser, kind: "reset" | "verification", intent: string) => {
     const sent = await sendAccountLink(actor, { id: id.data, kind }, args);
     if (!sent.ok) return refused("This address is already verified.", 400, intent);
-    const what = kind === "reset" ? "A password reset link" : "A new verification link";
-    return done(`${what} was sent to ${sent.email}.`);
+    return done(
+      kind === "reset"
+        ? t("users:toast.resetSent", { email: sent.email })
+        : t("users:toast.verificationSent", { email: sent.email }),
+    );
   };
   // While viewing as someone, their own record (email, sessions, reset link) is theirs alone.
   const viewer = await getSessionUser(args);
@@ -101,28 +109,28 @@ export async function action(args: Route.ActionArgs) {
       schema: updateUserSchema,
       run: async ({ actor, input }) => {
         await updateUser(actor, { id: id.data, ...input }, args);
-        return done("Saved.");
+        return done(t("users:toast.saved"));
       },
     },
     disable: {
       permission: "user.update",
       run: async ({ actor }) => {
         await setUserStatus(actor, { id: id.data, status: "disabled" }, args);
-        return done("User disabled and signed out.");
+        return done(t("users:toast.disabled"));
       },
     },
     enable: {
       permission: "user.update",
       run: async ({ actor }) => {
         await setUserStatus(actor, { id: id.data, status: "active" }, args);
-        return done("User enabled.");
+        return done(t("users:toast.enabled"));
       },
     },
     "revoke-session": {
       permission: "user.update",
       run: async ({ actor, form }) => {
         await revokeSession(actor, { userId: id.data, handle: sessionHandleIn(form) }, args);
-        return done("Session signed out.");
+        return done(t("users:toast.sessionRevoked"));
       },
     },
     "revoke-api-token": {
@@ -131,7 +139,7 @@ export async function action(args: Route.ActionArgs) {
       run: async ({ actor, input }) => {
         if (actor.id === id.data) refuseWhileImpersonating(args.request, actor);
         await revokeUserApiToken(actor, { userId: id.data, id: input.apiToken }, args);
-        return done("API token revoked.");
+        return done(t("users:toast.apiTokenRevoked"));
       },
     },
     "send-reset": { permission: "user.update", run: ({ actor, intent }) => sendLink(actor, "reset", intent) },
@@ -146,7 +154,7 @@ export async function action(args: Route.ActionArgs) {
         const { name } = await startImpersonation(actor, { userId: id.data }, args);
         return redirectWithToast("/dashboard", {
           kind: "success",
-          message: `You are now viewing as ${name}.`,
+          message: t("users:toast.viewingAs", { name }),
         });
       },
     },
@@ -164,8 +172,8 @@ export async function action(args: Route.ActionArgs) {
         );
         return done(
           mailed
-            ? `Two-factor authentication was reset. ${account.email} was told by email.`
-            : "Two-factor authentication was reset, but the email to the account failed.",
+            ? t("users:toast.twoFactorReset", { email: account.email })
+            : t("users:toast.twoFactorResetMailFailed"),
         );
       },
     },
@@ -173,7 +181,7 @@ export async function action(args: Route.ActionArgs) {
       permission: "user.delete",
       run: async ({ actor }) => {
         await deleteUser(actor, { id: id.data }, args);
-        return done("User deleted.", "/dashboard/users");
+        return done(t("users:toast.deleted"), "/dashboard/users");
       },
     },
   });
@@ -189,6 +197,8 @@ function sessionHandleIn(form: FormData) {
 const statusFormId = "account-status";
 
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { formatDateTime } = useFormat();
   const { user, teams, sessions, audit, tasks, roles, may, isSelf, apiTokens } = loaderData;
   const navigation = useNavigation();
   const revokingToken =
@@ -207,13 +217,13 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
     actionData?.intent !== "update" && actionData?.intent !== "view-as" ? actionData?.formError : null;
   const signedOut =
     sessions === null
-      ? "signed out everywhere at once"
-      : `signed out of ${sessions.length} ${sessions.length === 1 ? "session" : "sessions"} at once`;
+      ? t("users:page.disableDescriptionEverywhere", { name: user.name, email: user.email })
+      : t("users:page.disableDescription", { name: user.name, email: user.email, count: sessions.length });
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div>
         <Link to="/dashboard/users" className="text-sm text-indigo-700 hover:underline dark:text-indigo-300">
-          ← Users
+          ← {t("users:list.title")}
         </Link>
         <h1 className="mt-1 text-2xl font-semibold">{user.name}</h1>
         <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
@@ -222,66 +232,67 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
             <StatusBadge status={user.status} />
           </span>
           <VerifiedBadge verified={user.email_verified} />
-          <span>last sign-in {formatDateTime(user.last_login_at)}</span>
+          <span>{t("users:page.lastSignIn", { when: formatDateTime(user.last_login_at) })}</span>
         </div>
       </div>
 
-      <Card title="Account">
+      <Card title={t("users:page.account")}>
         <AccountForm key={user.updated_at} user={user} roles={roles} mayUpdate={may.update} />
       </Card>
 
       {may.viewAs ? (
-        <Card title="View as">
+        <Card title={t("users:viewAs.title")}>
           {actionData?.intent === "view-as" && actionData.formError ? (
-            <FormError message={actionData.formError} />
+            <FormError message={translateMessage(t, actionData.formError)} />
           ) : null}
           <Form method="post" className="flex flex-wrap items-center gap-3">
             <p className="text-sm text-slate-700 dark:text-slate-300">
-              See the dashboard as {user.name} sees it, for up to 30 minutes. Their password, email and
-              sign-in settings stay locked, and everything you do is recorded under both names.
+              {t("users:viewAs.description", { name: user.name })}
             </p>
             <Button variant="secondary" name="intent" value="view-as" pending={viewingAs}>
-              View as {user.name}
+              {t("users:viewAs.button", { name: user.name })}
             </Button>
           </Form>
         </Card>
       ) : null}
 
       {may.update || may.delete ? (
-        <Card title="Status">
-          {otherError ? <FormError message={otherError} /> : null}
+        <Card title={t("users:page.status")}>
+          {otherError ? <FormError message={translateMessage(t, otherError)} /> : null}
           <Form method="post" id={statusFormId} />
           <div className="flex flex-wrap gap-3">
             {may.update && !isSelf && user.status === "active" ? (
               <ConfirmDialog
                 trigger={
                   <Button type="button" variant="secondary" pending={disabling}>
-                    Disable account
+                    {t("users:page.disable")}
                   </Button>
                 }
-                title={`Disable ${user.name}'s account?`}
-                description={`${user.name} (${user.email}) will be ${signedOut} and cannot sign in until the account is enabled again.`}
-                actionLabel="Disable account"
+                title={t("users:page.disableTitle", { name: user.name })}
+                description={signedOut}
+                actionLabel={t("users:page.disable")}
+                cancelLabel={t("users:cancel")}
                 formId={statusFormId}
                 value="disable"
               />
             ) : null}
             {may.update && !isSelf && user.status === "disabled" ? (
               <Button variant="secondary" form={statusFormId} name="intent" value="enable" pending={enabling}>
-                Enable account
+                {t("users:page.enable")}
               </Button>
             ) : null}
             {may.delete && !isSelf ? (
               <ConfirmDialog
                 trigger={
                   <Button type="button" variant="danger" pending={deleting}>
-                    Delete {user.name}
+                    {t("users:page.deleteButton", { name: user.name })}
                   </Button>
                 }
-                title={`Delete ${user.name}?`}
-                description={`The account of ${user.name}, with their sessions and team memberships, is deleted. This cannot be undone.`}
-                actionLabel="Delete account"
-                confirmLabel="To confirm, type their email address"
+                title={t("users:page.deleteTitle", { name: user.name })}
+                description={t("users:page.deleteDescription", { name: user.name })}
+                actionLabel={t("users:page.deleteAction")}
+                confirmLabel={t("users:page.deleteConfirm")}
+                cancelLabel={t("users:cancel")}
                 confirmText={user.email}
                 formId={statusFormId}
                 value="delete"
@@ -295,19 +306,20 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                 value="send-reset"
                 pending={sendingReset}
               >
-                Send password reset link
+                {t("users:page.sendReset")}
               </Button>
             ) : null}
             {may.resetTwoFactor ? (
               <ConfirmDialog
                 trigger={
                   <Button type="button" variant="secondary" pending={resettingTwoFactor}>
-                    Reset two-factor authentication
+                    {t("users:page.resetTwoFactor")}
                   </Button>
                 }
-                title={`Reset ${user.name}'s two-factor authentication?`}
-                description={`${user.name} can then sign in with the password alone until setting it up again, and is told so by email.`}
-                actionLabel="Reset two-factor"
+                title={t("users:page.resetTwoFactorTitle", { name: user.name })}
+                description={t("users:page.resetTwoFactorDescription", { name: user.name })}
+                actionLabel={t("users:page.resetTwoFactorAction")}
+                cancelLabel={t("users:cancel")}
                 formId={statusFormId}
                 value="reset-two-factor"
               />
@@ -320,32 +332,30 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                 value="resend-verification"
                 pending={resendingVerification}
               >
-                Resend verification link
+                {t("users:page.resendVerification")}
               </Button>
             ) : null}
             {isSelf ? (
-              <p className="text-sm text-slate-600 dark:text-slate-400">
-                You cannot disable or delete your own account.
-              </p>
+              <p className="text-sm text-slate-600 dark:text-slate-400">{t("users:page.notSelf")}</p>
             ) : null}
           </div>
         </Card>
       ) : null}
 
-      <Card title="Teams">
+      <Card title={t("users:page.teams")}>
         {teams.length === 0 ? (
-          <EmptyState>Not a member of any team.</EmptyState>
+          <EmptyState>{t("users:page.noTeams")}</EmptyState>
         ) : (
           <ul className="flex flex-col gap-1 text-sm">
-            {teams.map((t) => (
-              <li key={t.id}>
+            {teams.map((team) => (
+              <li key={team.id}>
                 <Link
-                  to={`/dashboard/teams/${t.id}`}
+                  to={`/dashboard/teams/${team.id}`}
                   className="text-indigo-700 hover:underline dark:text-indigo-300"
                 >
-                  {t.name}
+                  {team.name}
                 </Link>{" "}
-                ({t.team_role})
+                ({teamRoleText(t, team.team_role)})
               </li>
             ))}
           </ul>
@@ -353,17 +363,18 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
       </Card>
 
       {sessions ? (
-        <Card title="Active sessions">
+        <Card title={t("users:page.sessions")}>
           {sessions.length === 0 ? (
-            <EmptyState>No active sessions.</EmptyState>
+            <EmptyState>{t("users:page.noSessions")}</EmptyState>
           ) : (
             <ul className="flex flex-col gap-2 text-sm" data-testid="user-sessions">
               {sessions.map((s) => {
-                const device = s.user_agent ?? "Unknown device";
+                const device = s.user_agent ?? t("users:page.unknownDevice");
+                const lastSeen = formatDateTime(s.last_seen_at);
                 return (
                   <li key={s.handle} className="flex flex-wrap items-center justify-between gap-2">
                     <span className="min-w-0 break-words">
-                      {device} · {s.ip ?? "unknown IP"} · last seen {formatDateTime(s.last_seen_at)}
+                      {t("users:page.session", { device, ip: s.ip ?? t("users:page.unknownIp"), lastSeen })}
                     </span>
                     {may.update ? (
                       <Form method="post">
@@ -372,9 +383,9 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                           variant="secondary"
                           name="intent"
                           value="revoke-session"
-                          aria-label={`Sign out the session on ${device}, last seen ${formatDateTime(s.last_seen_at)}`}
+                          aria-label={t("users:page.revokeSessionLabel", { device, lastSeen })}
                         >
-                          Sign out
+                          {t("users:page.revokeSession")}
                         </Button>
                       </Form>
                     ) : null}
@@ -388,16 +399,18 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
 
       {apiTokens ? <ApiTokensCard tokens={apiTokens} pendingId={revokingToken} /> : null}
 
-      <Card title="Tasks">
+      <Card title={t("users:page.tasks")}>
         {tasks.length === 0 ? (
-          <EmptyState>No background tasks.</EmptyState>
+          <EmptyState>{t("users:page.noTasks")}</EmptyState>
         ) : (
           <ul className="flex flex-col gap-1 text-sm" data-testid="user-tasks">
-            {tasks.map((t) => (
-              <li key={t.id} className="flex flex-wrap items-center gap-2">
-                <code>{t.type}</code> <TaskStatusBadge status={t.status} /> started{" "}
-                {formatDateTime(t.created_at)}
-                {t.completed_at ? ` · finished ${formatDateTime(t.completed_at)}` : ""}
+            {tasks.map((task) => (
+              <li key={task.id} className="flex flex-wrap items-center gap-2">
+                <code>{task.type}</code> <TaskStatusBadge status={task.status} />{" "}
+                {t("users:page.taskStarted", { when: formatDateTime(task.created_at) })}
+                {task.completed_at
+                  ? ` · ${t("users:page.taskFinished", { when: formatDateTime(task.completed_at) })}`
+                  : ""}
               </li>
             ))}
           </ul>
@@ -405,17 +418,19 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
       </Card>
 
       {audit ? (
-        <Card title="Recent activity">
+        <Card title={t("users:page.activity")}>
           {audit.length === 0 ? (
-            <EmptyState>No recorded activity.</EmptyState>
+            <EmptyState>{t("users:page.noActivity")}</EmptyState>
           ) : (
             <ul className="flex flex-col gap-1 text-sm">
               {audit.map((a) => (
                 <li key={a.id}>
-                  <code>{a.action}</code> by{" "}
-                  {a.impersonator_email
-                    ? `${a.impersonator_email} (as ${a.actor_email})`
-                    : (a.actor_email ?? "system")}{" "}
+                  <code>{a.action}</code>{" "}
+                  {t("users:page.activityBy", {
+                    who: a.impersonator_email
+                      ? t("users:page.activityAs", { by: a.impersonator_email, as: a.actor_email })
+                      : (a.actor_email ?? t("users:page.system")),
+                  })}{" "}
                   · {formatDateTime(a.created_at)}
                 </li>
               ))}

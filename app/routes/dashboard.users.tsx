@@ -1,4 +1,5 @@
 import { Mail, UserPlus } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { Form, useSubmit } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
@@ -14,7 +15,7 @@ import {
   pendingInvitations,
   resendInvitation,
 } from "../auth/invitations.server";
-import { formatDateTime } from "../components/format";
+import { useFormat } from "../components/format";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
@@ -30,6 +31,8 @@ import { UsersList } from "../components/users/users-list";
 import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
+import { translateMessage } from "../i18n/message";
 import { type BulkResult, bulkUsers } from "../users/bulk.server";
 import { listUsers, parseUserListQuery, type UserListQuery } from "../users/list.server";
 import { PAGE_SIZES } from "../users/list-options";
@@ -84,19 +87,23 @@ function invitationId(form: FormData) {
 }
 
 async function bulk(args: Route.ActionArgs, action: "disable" | "delete", result: BulkResult) {
-  const verb = action === "delete" ? "Deleted" : "Disabled";
+  const t = getT(args.context);
+  const done =
+    action === "delete"
+      ? t("users:bulk.deleted", { count: result.done })
+      : t("users:bulk.disabled", { count: result.done });
   const note = result.refused.length
-    ? ` Refused ${result.refused.length}: ${[...new Set(result.refused)].join(" ")}`
+    ? ` ${t("users:bulk.refused", {
+        count: result.refused.length,
+        reasons: [...new Set(result.refused)].map((m) => translateMessage(t, m)).join(" "),
+      })}`
     : "";
-  return backWith(
-    args,
-    result.refused.length ? "error" : "success",
-    `${verb} ${result.done} user(s).${note}`,
-  );
+  return backWith(args, result.refused.length ? "error" : "success", `${done}${note}`);
 }
 
-export const action = (args: Route.ActionArgs) =>
-  handleIntents(args, {
+export const action = (args: Route.ActionArgs) => {
+  const t = getT(args.context);
+  return handleIntents(args, {
     create: {
       permission: "user.write",
       schema: createUserSchema,
@@ -104,7 +111,7 @@ export const action = (args: Route.ActionArgs) =>
         const id = await createUser(actor, input, args);
         return redirectWithToast(`/dashboard/users/${id}`, {
           kind: "success",
-          message: `Created ${input.email}.`,
+          message: t("users:toast.created", { email: input.email }),
         });
       },
     },
@@ -113,21 +120,21 @@ export const action = (args: Route.ActionArgs) =>
       schema: inviteSchema,
       run: async ({ actor, input }) => {
         await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
-        return backWith(args, "success", `Invitation sent to ${input.email}.`);
+        return backWith(args, "success", t("users:toast.invited", { email: input.email }));
       },
     },
     "resend-invite": {
       permission: "user.write",
       run: async ({ actor, form }) => {
         await resendInvitation(actor, { id: invitationId(form) }, args);
-        return backWith(args, "success", "A new invitation link was sent.");
+        return backWith(args, "success", t("users:toast.inviteResent"));
       },
     },
     "cancel-invite": {
       permission: "user.write",
       run: async ({ actor, form }) => {
         await cancelInvitation(actor, { id: invitationId(form) }, args);
-        return backWith(args, "success", "Invitation cancelled.");
+        return backWith(args, "success", t("users:toast.inviteCancelled"));
       },
     },
     "bulk-disable": {
@@ -143,8 +150,11 @@ export const action = (args: Route.ActionArgs) =>
         bulk(args, "delete", await bulkUsers(actor, { ids: input.ids, action: "delete" }, args)),
     },
   });
+};
 
 export default function Users({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { formatDateTime, formatNumber } = useFormat();
   const {
     rows,
     total,
@@ -169,17 +179,17 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold">Users</h1>
+        <h1 className="text-2xl font-semibold">{t("users:list.title")}</h1>
         {may.write ? (
           <div className="flex flex-wrap gap-2">
             <FormDialog
               intent="invite"
-              title="Invite by email"
-              description="The person gets a link valid for 7 days to choose their name and password."
+              title={t("users:invite.title")}
+              description={t("users:invite.description")}
               trigger={
                 <Button type="button">
                   <Mail aria-hidden className="size-4" />
-                  Invite
+                  {t("users:invite.button")}
                 </Button>
               }
             >
@@ -187,12 +197,12 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             </FormDialog>
             <FormDialog
               intent="create"
-              title="Create a user"
-              description="The account is verified at once; the person must change the temporary password at first sign-in."
+              title={t("users:create.title")}
+              description={t("users:create.description")}
               trigger={
                 <Button type="button" variant="secondary">
                   <UserPlus aria-hidden className="size-4" />
-                  Create user
+                  {t("users:create.button")}
                 </Button>
               }
             >
@@ -205,16 +215,28 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
       <UserFilters query={query} roles={roles} />
 
       {bulk && rows.length > 0 ? <BulkActions selection={selection} rows={rows} may={may} /> : null}
-      {bulkError ? <FormError message={bulkError} /> : null}
+      {bulkError ? <FormError message={translateMessage(t, bulkError)} /> : null}
 
       {rows.length === 0 ? (
-        <EmptyState>No users match these filters.</EmptyState>
+        <EmptyState>{t("users:list.empty")}</EmptyState>
       ) : (
         <UsersList rows={rows} selection={bulk ? selection : null} />
       )}
       <Pagination
-        label="Users pages"
+        label={t("users:list.pages")}
         noun="users"
+        range={
+          rows.length === 0
+            ? t("users:list.rangeNone")
+            : t("users:list.range", {
+                from: formatNumber(start),
+                to: formatNumber(start + rows.length - 1),
+                total: `${formatNumber(total)}${totalCapped ? "+" : ""}`,
+                count: total,
+              })
+        }
+        prevLabel={t("users:list.previous")}
+        nextLabel={t("users:list.next")}
         start={start}
         shown={rows.length}
         total={{ count: total, capped: totalCapped }}
@@ -223,13 +245,17 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
       />
 
       {may.write && invitations.length > 0 ? (
-        <Card title="Pending invitations">
-          {invitationError ? <FormError message={invitationError} /> : null}
+        <Card title={t("users:invitations.title")}>
+          {invitationError ? <FormError message={translateMessage(t, invitationError)} /> : null}
           <ul className="flex flex-col gap-2 text-sm" data-testid="pending-invitations">
             {invitations.map((inv) => (
               <li key={inv.id} className="flex flex-wrap items-center justify-between gap-2">
                 <span className="break-all">
-                  {inv.email} · {inv.roles.join(", ") || "no roles"} · expires {formatDateTime(inv.expiresAt)}
+                  {t("users:invitations.item", {
+                    email: inv.email,
+                    roles: inv.roles.join(", ") || t("users:invitations.noRoles"),
+                    expires: formatDateTime(inv.expiresAt),
+                  })}
                 </span>
                 <Form method="post" className="flex gap-2">
                   <input type="hidden" name="invitationId" value={inv.id} />
@@ -238,18 +264,18 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                     name="intent"
                     value="resend-invite"
                     className="px-2 py-1 text-xs"
-                    aria-label={`Resend the invitation to ${inv.email}`}
+                    aria-label={t("users:invitations.resendLabel", { email: inv.email })}
                   >
-                    Resend
+                    {t("users:invitations.resend")}
                   </Button>
                   <Button
                     variant="secondary"
                     name="intent"
                     value="cancel-invite"
                     className="px-2 py-1 text-xs"
-                    aria-label={`Cancel the invitation to ${inv.email}`}
+                    aria-label={t("users:invitations.cancelLabel", { email: inv.email })}
                   >
-                    Cancel
+                    {t("users:invitations.cancel")}
                   </Button>
                 </Form>
               </li>
@@ -266,44 +292,45 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
  * also makes the form work without JavaScript).
  */
 function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: string; label: string }[] }) {
+  const { t } = useTranslation();
   const submit = useSubmit();
   return (
     <Form
       method="get"
       className="flex flex-wrap items-end gap-3"
-      aria-label="Filter users"
+      aria-label={t("users:filters.label")}
       onChange={(event) => {
         if (event.target instanceof HTMLSelectElement)
           submit(event.currentTarget, { replace: true, preventScrollReset: true });
       }}
     >
       <Field
-        label="Search"
+        label={t("users:filters.search")}
         name="q"
         type="search"
         defaultValue={query.q}
-        placeholder="Name or email"
+        placeholder={t("users:filters.searchPlaceholder")}
         className="w-full sm:w-64"
       />
-      <Select label="Role" name="role" defaultValue={query.role}>
-        <option value="">Any role</option>
+      <Select label={t("users:filters.role")} name="role" defaultValue={query.role}>
+        <option value="">{t("users:filters.anyRole")}</option>
         {roles.map((r) => (
           <option key={r.name} value={r.name}>
             {r.label}
           </option>
         ))}
       </Select>
-      <Select label="Status" name="status" defaultValue={query.status}>
-        <option value="">Any status</option>
-        <option value="active">Active</option>
-        <option value="disabled">Disabled</option>
+      <Select label={t("users:filters.status")} name="status" defaultValue={query.status}>
+        <option value="">{t("users:filters.anyStatus")}</option>
+        <option value="active">{t("users:status.active")}</option>
+        <option value="disabled">{t("users:status.disabled")}</option>
       </Select>
-      <Select label="Verified" name="verified" defaultValue={query.verified}>
-        <option value="">Any</option>
-        <option value="yes">Verified</option>
-        <option value="no">Not verified</option>
+      <Select label={t("users:filters.verified")} name="verified" defaultValue={query.verified}>
+        <option value="">{t("users:filters.any")}</option>
+        <option value="yes">{t("users:verified.yes")}</option>
+        <option value="no">{t("users:verified.no")}</option>
       </Select>
-      <Select label="Page size" name="size" defaultValue={String(query.size)}>
+      <Select label={t("users:filters.pageSize")} name="size" defaultValue={String(query.size)}>
         {PAGE_SIZES.map((s) => (
           <option key={s} value={s}>
             {s}
@@ -312,7 +339,7 @@ function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: st
       </Select>
       <input type="hidden" name="sort" value={query.sort} />
       <input type="hidden" name="dir" value={query.dir} />
-      <Button variant="secondary">Apply</Button>
+      <Button variant="secondary">{t("users:filters.apply")}</Button>
     </Form>
   );
 }

@@ -1,3 +1,5 @@
+import type { TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
 import type { NoticeLevel } from "../../notifications/levels";
 import { Badge, type BadgeVariant } from "../ui/badge";
 
@@ -9,6 +11,7 @@ export const LEVEL_VARIANT: Record<NoticeLevel, BadgeVariant> = {
   critical: "danger",
 };
 
+/** English names (Broadcast lists them; levelLabel says them in the page's language). */
 export const LEVEL_LABEL: Record<NoticeLevel, string> = {
   info: "Info",
   success: "Success",
@@ -16,9 +19,24 @@ export const LEVEL_LABEL: Record<NoticeLevel, string> = {
   critical: "Critical",
 };
 
+/** A level's name in the page's language. */
+export function levelLabel(t: TFunction, level: NoticeLevel): string {
+  switch (level) {
+    case "info":
+      return t("shell:level.info");
+    case "success":
+      return t("shell:level.success");
+    case "warning":
+      return t("shell:level.warning");
+    case "critical":
+      return t("shell:level.critical");
+  }
+}
+
 export function LevelBadge({ level }: { level: string }) {
+  const { t } = useTranslation();
   const known = level in LEVEL_VARIANT ? (level as NoticeLevel) : null;
   return (
-    <Badge variant={known ? LEVEL_VARIANT[known] : "neutral"}>{known ? LEVEL_LABEL[known] : level}</Badge>
+    <Badge variant={known ? LEVEL_VARIANT[known] : "neutral"}>{known ? levelLabel(t, known) : level}</Badge>
   );
 }

@@ -1,8 +1,9 @@
 import { Bell } from "lucide-react";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useFetcher } from "react-router";
 import { onStreamOpen, onSystemEvent } from "../../events/event-source";
-import { formatDateTime } from "../format";
+import { useFormat } from "../format";
 import { showToast } from "../toaster";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
@@ -25,6 +26,8 @@ const TOAST_KIND = { info: "info", success: "success", warning: "warning", criti
 
 /** The header bell: unread count, a list, mark one or all read; new notices arrive live. */
 export function NotificationBell({ initialUnread }: { initialUnread: number }) {
+  const { t } = useTranslation();
+  const { formatDateTime } = useFormat();
   const list = useFetcher<ListData>();
   const mark = useFetcher<{ ok: boolean; unread: number }>();
   const [open, setOpen] = useState(false);
@@ -68,7 +71,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
   }, [mark.data, load]);
 
   const items = [...live, ...(list.data?.notifications ?? [])];
-  const label = `Notifications, ${unread} unread`;
+  const label = t("shell:notifications.button", { count: unread });
   const className = "relative rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800";
   const face = (
     <>
@@ -106,14 +109,14 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
         if (next) load("/api/notifications");
       }}
     >
-      <Tooltip content="Notifications">
+      <Tooltip content={t("shell:notifications.title")}>
         <PopoverTrigger aria-label={label} className={className}>
           {face}
         </PopoverTrigger>
       </Tooltip>
-      <PopoverContent label="Notifications" className="w-80">
+      <PopoverContent label={t("shell:notifications.title")} className="w-80">
         <div className="flex items-center justify-between px-2 py-1">
-          <h2 className="text-sm font-semibold">Notifications</h2>
+          <h2 className="text-sm font-semibold">{t("shell:notifications.title")}</h2>
           <mark.Form method="post" action="/api/notifications">
             <input type="hidden" name="intent" value="read-all" />
             <button
@@ -121,15 +124,17 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
               className="text-xs text-indigo-700 underline disabled:opacity-50 dark:text-indigo-300"
               disabled={unread === 0}
             >
-              Mark all as read
+              {t("shell:notifications.markAllRead")}
             </button>
           </mark.Form>
         </div>
         {list.state === "loading" && items.length === 0 ? (
-          <p className="px-2 py-3 text-sm">Loading…</p>
+          <p className="px-2 py-3 text-sm">{t("shell:notifications.loading")}</p>
         ) : null}
         {list.state === "idle" && items.length === 0 ? (
-          <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">No notifications yet.</p>
+          <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">
+            {t("shell:notifications.empty")}
+          </p>
         ) : null}
         <ul className="max-h-96 overflow-y-auto">
           {items.map((n) => (
@@ -145,7 +150,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
                 {formatDateTime(n.created_at)}
                 {n.link ? (
                   <Link to={n.link} className="text-indigo-700 underline dark:text-indigo-300">
-                    Open
+                    {t("shell:notifications.open")}
                   </Link>
                 ) : null}
                 {!n.read_at ? (
@@ -153,7 +158,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
                     <input type="hidden" name="intent" value="read" />
                     <input type="hidden" name="id" value={n.id} />
                     <button type="submit" className="underline">
-                      Mark as read
+                      {t("shell:notifications.markRead")}
                     </button>
                   </mark.Form>
                 ) : null}

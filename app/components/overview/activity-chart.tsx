@@ -1,3 +1,5 @@
+import { useTranslation } from "react-i18next";
+
 // A small server-rendered bar chart: no chart library, readable in both themes.
 export function ActivityChart({
   days,
@@ -9,6 +11,7 @@ export function ActivityChart({
   /** Said instead of a row of empty bars when every value is zero. */
   emptyText: string;
 }) {
+  const { t } = useTranslation();
   if (series.every((s) => s.values.every((v) => v === 0)))
     return (
       <p
@@ -24,7 +27,13 @@ export function ActivityChart({
   const groupWidth = width / days.length;
   const barWidth = (groupWidth - 6) / series.length;
   const summary = series
-    .map((s) => `${s.label}: ${s.values.reduce((a, b) => a + b, 0)} in ${days.length} days`)
+    .map((s) =>
+      t("overview:chart.summary", {
+        series: s.label,
+        total: s.values.reduce((a, b) => a + b, 0),
+        days: days.length,
+      }),
+    )
     .join("; ");
   return (
     <figure>

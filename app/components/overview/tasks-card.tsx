@@ -1,14 +1,8 @@
 import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { useTaskNotifications } from "../tasks/use-task-notifications";
 import { StatCard } from "./stat-card";
-
-const SHOWN = [
-  ["pending", "waiting"],
-  ["processing", "running"],
-  ["completed", "completed"],
-  ["failed", "failed"],
-] as const;
 
 /**
  * The tasks count on the home page. It follows the task centre: the same store (fed by the event
@@ -16,6 +10,7 @@ const SHOWN = [
  * again from the server (which also knows tasks the store does not hold), without a reload.
  */
 export function TasksCard({ title, counts }: { title: string; counts: Record<string, number> }) {
+  const { t } = useTranslation();
   const { tasks, loaded } = useTaskNotifications();
   const revalidator = useRevalidator();
   const revalidate = revalidator.revalidate;
@@ -33,7 +28,12 @@ export function TasksCard({ title, counts }: { title: string; counts: Record<str
       title={title}
       value={total}
       testId="tasks-card"
-      details={SHOWN.map(([status, word]) => `${counts[status] ?? 0} ${word}`).join(" · ")}
+      details={t("overview:tasks.details", {
+        pending: counts.pending ?? 0,
+        processing: counts.processing ?? 0,
+        completed: counts.completed ?? 0,
+        failed: counts.failed ?? 0,
+      })}
     />
   );
 }

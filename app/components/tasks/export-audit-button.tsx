@@ -1,6 +1,8 @@
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { showToast } from "../toaster";
 import { Button } from "../ui/button";
+import { startFailureText } from "./task-text";
 import { useTaskNotifications } from "./use-task-notifications";
 
 /** The filter fields the export takes from the form it sits in. */
@@ -12,6 +14,7 @@ const FILTERS = ["actor", "action", "target", "from", "to"] as const;
  * The file arrives in the task centre.
  */
 export function ExportAuditButton() {
+  const { t } = useTranslation();
   const { start } = useTaskNotifications();
   const [busy, setBusy] = useState(false);
   return (
@@ -28,16 +31,13 @@ export function ExportAuditButton() {
         setBusy(false);
         showToast(
           outcome.ok
-            ? {
-                kind: "info",
-                message: "Export started. The CSV link appears in the task centre when it is ready.",
-              }
-            : { kind: "error", message: outcome.message },
+            ? { kind: "info", message: t("tasks:exportAudit.started") }
+            : { kind: "error", message: startFailureText(t, "audit.export", outcome) },
           { result: true },
         );
       }}
     >
-      Export CSV
+      {t("tasks:exportAudit.button")}
     </Button>
   );
 }

@@ -1,6 +1,8 @@
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { showToast } from "../toaster";
 import { Button } from "../ui/button";
+import { startFailureText } from "./task-text";
 import { useTaskNotifications } from "./use-task-notifications";
 
 /**
@@ -15,6 +17,7 @@ export function TaskActions({
   canExportUsers: boolean;
   demoControls: boolean;
 }) {
+  const { t } = useTranslation();
   const { start } = useTaskNotifications();
   const [busy, setBusy] = useState<string | null>(null);
   const [seconds, setSeconds] = useState("15");
@@ -28,8 +31,8 @@ export function TaskActions({
     setBusy(null);
     showToast(
       outcome.ok
-        ? { kind: "info", message: "Started. Follow it in the task centre." }
-        : { kind: "error", message: outcome.message },
+        ? { kind: "info", message: t("tasks:actions.started") }
+        : { kind: "error", message: startFailureText(t, type, outcome) },
       { result: true },
     );
   }
@@ -41,17 +44,15 @@ export function TaskActions({
       className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
     >
       <h2 id="tasks-heading" className="font-semibold">
-        Background tasks
+        {t("tasks:actions.title")}
       </h2>
-      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-        They run on the server; you are told here when they finish, without reloading.
-      </p>
+      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{t("tasks:actions.intro")}</p>
       <div className="mt-3 flex flex-wrap items-end gap-4">
         {demoControls ? (
           <>
             <div className="flex flex-col gap-1">
               <label htmlFor={durationId} className="text-sm font-medium">
-                Report duration (seconds)
+                {t("tasks:actions.duration")}
               </label>
               <input
                 id={durationId}
@@ -67,7 +68,7 @@ export function TaskActions({
             <div className="flex items-center gap-2 pb-2">
               <input id={failId} type="checkbox" checked={fail} onChange={(e) => setFail(e.target.checked)} />
               <label htmlFor={failId} className="text-sm">
-                Simulate a failure
+                {t("tasks:actions.simulateFailure")}
               </label>
             </div>
           </>
@@ -82,7 +83,7 @@ export function TaskActions({
             )
           }
         >
-          Generate report
+          {t("tasks:actions.generateReport")}
         </Button>
         {canExportUsers ? (
           <Button
@@ -91,7 +92,7 @@ export function TaskActions({
             pending={busy === "users.export"}
             onClick={() => run("users.export")}
           >
-            Export users
+            {t("tasks:actions.exportUsers")}
           </Button>
         ) : null}
       </div>

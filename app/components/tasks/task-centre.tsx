@@ -1,32 +1,41 @@
 import { ListChecks } from "lucide-react";
 import { useEffect, useState } from "react";
-import { TASK_LABELS } from "../../tasks/task-types";
+import { useTranslation } from "react-i18next";
+import { translateMessage } from "../../i18n/message";
 import { showToast } from "../toaster";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
 import { useHydrated } from "../use-hydrated";
 import { TaskItem } from "./task-item";
 import { taskStore } from "./task-store";
+import { taskLabel } from "./task-text";
 import { useTaskNotifications } from "./use-task-notifications";
 
 /** The header's task centre: a badge with the running count and a popover with the user's tasks. */
 export function TaskCentre() {
+  const { t } = useTranslation();
   const { tasks, running, loaded } = useTaskNotifications();
   const [open, setOpen] = useState(false);
 
   useEffect(() => {
     taskStore.onFinished((task) => {
-      const label = TASK_LABELS[task.type] ?? task.type;
+      const name = taskLabel(t, task.type);
       const error = (task.result as { error?: unknown } | null)?.error;
       showToast(
         task.status === "completed"
-          ? { kind: "success", message: `${label} finished.` }
-          : { kind: "error", message: `${label} failed${typeof error === "string" ? `: ${error}` : "."}` },
+          ? { kind: "success", message: t("tasks:toast.finished", { task: name }) }
+          : {
+              kind: "error",
+              message:
+                typeof error === "string"
+                  ? t("tasks:toast.failedBecause", { task: name, error: translateMessage(t, error) })
+                  : t("tasks:toast.failed", { task: name }),
+            },
       );
     });
-  }, []);
+  }, [t]);
 
-  const label = `Tasks, ${running} running`;
+  const label = t("tasks:centre.button", { count: running });
   const className = "relative rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800";
   const face = (
     <>
@@ -58,13 +67,13 @@ export function TaskCentre() {
     );
   return (
     <Popover open={open} onOpenChange={setOpen}>
-      <Tooltip content="Tasks">
+      <Tooltip content={t("tasks:centre.title")}>
         <PopoverTrigger aria-label={label} className={className}>
           {face}
         </PopoverTrigger>
       </Tooltip>
-      <PopoverContent label="Task centre" className="max-h-[70vh] w-96 overflow-y-auto">
-        <h2 className="px-2 py-1 text-sm font-semibold">Tasks</h2>
+      <PopoverContent label={t("tasks:centre.label")} className="max-h-[70vh] w-96 overflow-y-auto">
+        <h2 className="px-2 py-1 text-sm font-semibold">{t("tasks:centre.title")}</h2>
         {/* Status changes are announced; the toaster announces completions too. */}
         <ul aria-live="polite" className="flex flex-col gap-1" data-testid="task-list">
           {tasks.map((task) => (
@@ -72,7 +81,7 @@ export function TaskCentre() {
           ))}
         </ul>
         {loaded && tasks.length === 0 ? (
-          <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">No tasks yet.</p>
+          <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">{t("tasks:centre.empty")}</p>
         ) : null}
       </PopoverContent>
     </Popover>

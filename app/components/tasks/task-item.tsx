@@ -1,13 +1,12 @@
+import type { TFunction } from "i18next";
 import { useEffect, useState } from "react";
-import { isFinal, TASK_LABELS, type TaskStatus } from "../../tasks/task-types";
+import { useTranslation } from "react-i18next";
+import { translateMessage } from "../../i18n/message";
+import { isFinal, type TaskStatus } from "../../tasks/task-types";
+import { formatNumberIn } from "../format";
 import type { TrackedTask } from "./task-store";
+import { taskLabel, taskStatusText } from "./task-text";
 
-const STATUS_TEXT: Record<TaskStatus, string> = {
-  pending: "Waiting",
-  processing: "Running",
-  completed: "Completed",
-  failed: "Failed",
-};
 const STATUS_STYLE: Record<TaskStatus, string> = {
   pending: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100",
   processing: "bg-indigo-100 text-indigo-900 dark:bg-indigo-900 dark:text-indigo-100",
@@ -25,43 +24,52 @@ function useNow(active: boolean) {
   return now;
 }
 
-function elapsed(from: string, to: number) {
+function elapsed(t: TFunction, from: string, to: number) {
   const s = Math.max(0, Math.round((to - Date.parse(from)) / 1000));
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
+  return s < 60
+    ? t("tasks:item.seconds", { s })
+    : t("tasks:item.minutesSeconds", { m: Math.floor(s / 60), s: s % 60 });
 }
 
-const count = (n: unknown, one: string, many: string) =>
-  typeof n === "number" ? `${n.toLocaleString("en-US")} ${n === 1 ? one : many}` : null;
-
 /** What a finished task produced, in words (the raw result is for the API, not for people). */
-export function resultSummary(type: string, result: unknown): string | null {
+export function resultSummary(t: TFunction, language: string, type: string, result: unknown): string | null {
   if (!result || typeof result !== "object") return null;
   const r = result as Record<string, unknown>;
+  const n = (value: number) => formatNumberIn(language, value);
   if (type === "report.generate") {
     const tasks = (r.tasks ?? {}) as Record<string, unknown>;
     const parts = [
-      count(r.users, "user", "users"),
-      count(r.roles, "role", "roles"),
+      typeof r.users === "number" ? t("tasks:result.users", { count: r.users, n: n(r.users) }) : null,
+      typeof r.roles === "number" ? t("tasks:result.roles", { count: r.roles, n: n(r.roles) }) : null,
       typeof tasks.completed === "number"
-        ? `${count(tasks.completed, "task", "tasks")} completed, ${tasks.failed ?? 0} failed`
+        ? t("tasks:result.tasks", {
+            count: tasks.completed,
+            n: n(tasks.completed),
+            failed: n(typeof tasks.failed === "number" ? tasks.failed : 0),
+          })
         : null,
     ].filter(Boolean);
     return parts.length ? parts.join(" · ") : null;
   }
   if (type === "broadcast.email")
-    return [count(r.sent, "email sent", "emails sent"), r.failed ? `${r.failed} failed` : null]
+    return [
+      typeof r.sent === "number" ? t("tasks:result.emailsSent", { count: r.sent, n: n(r.sent) }) : null,
+      typeof r.failed === "number" && r.failed ? t("tasks:result.failed", { n: n(r.failed) }) : null,
+    ]
       .filter(Boolean)
       .join(" · ");
-  return count(r.rows, "row", "rows");
+  return typeof r.rows === "number" ? t("tasks:result.rows", { count: r.rows, n: n(r.rows) }) : null;
 }
 
 export function TaskItem({ task }: { task: TrackedTask }) {
+  const { t, i18n } = useTranslation();
   const done = isFinal(task.status);
   const now = useNow(!done);
   const end = task.completedAt ? Date.parse(task.completedAt) : now;
   const result = (task.result ?? {}) as { error?: unknown; downloadUrl?: unknown };
-  const label = TASK_LABELS[task.type] ?? task.type;
-  const summary = task.status === "completed" ? resultSummary(task.type, task.result) : null;
+  const label = taskLabel(t, task.type);
+  const summary =
+    task.status === "completed" ? resultSummary(t, i18n.language, task.type, task.result) : null;
   return (
     <li
       className="rounded-md border border-slate-200 p-2 text-sm dark:border-slate-700"
@@ -70,30 +78,31 @@ export function TaskItem({ task }: { task: TrackedTask }) {
       <div className="flex items-center justify-between gap-2">
         <span className="font-medium">{label}</span>
         <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[task.status]}`}>
-          {STATUS_TEXT[task.status]}
+          {taskStatusText(t, task.status)}
         </span>
       </div>
       <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-        {done ? "Took" : "Elapsed"} <time dateTime={task.createdAt}>{elapsed(task.createdAt, end)}</time>
+        {done ? t("tasks:item.took") : t("tasks:item.elapsed")}{" "}
+        <time dateTime={task.createdAt}>{elapsed(t, task.createdAt, end)}</time>
       </p>
       {task.status === "processing" && task.progress !== null ? (
         <progress
           className="mt-1 h-1.5 w-full accent-indigo-600"
           max={100}
           value={Math.round(task.progress * 100)}
-          aria-label={`${label} progress`}
+          aria-label={t("tasks:item.progress", { task: label })}
         />
       ) : null}
       {task.status === "failed" && typeof result.error === "string" ? (
         <p className="mt-1 text-xs text-red-800 dark:text-red-300" data-testid="task-error">
-          {result.error}
+          {translateMessage(t, result.error)}
         </p>
       ) : null}
       {task.status === "completed" ? (
         <div className="mt-1 flex flex-wrap items-center gap-3 text-xs">
           {typeof result.downloadUrl === "string" ? (
             <a className="text-indigo-700 underline dark:text-indigo-300" href={result.downloadUrl} download>
-              Download CSV
+              {t("tasks:item.downloadCsv")}
             </a>
           ) : null}
           {summary ? <span data-testid="task-result">{summary}</span> : null}

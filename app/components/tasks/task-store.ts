@@ -2,7 +2,7 @@
 // useSyncExternalStore and fed by the tab's one EventSource (app/events/event-source.ts).
 import { onStreamError, onStreamOpen, onSystemEvent } from "../../events/event-source";
 import type { TaskCompletedEvent, TaskProgressEvent } from "../../events/event-types";
-import { isFinal, TASK_LABELS, type TaskView } from "../../tasks/task-types";
+import { isFinal, type TaskView } from "../../tasks/task-types";
 
 export type TrackedTask = TaskView & { progress: number | null };
 export type TaskState = { tasks: TrackedTask[]; connected: boolean; loaded: boolean };
@@ -89,6 +89,11 @@ function connect() {
   };
 }
 
+/** Why POST /api/tasks did not start a task; the caller says it in the page's language (task-text.ts). */
+export type StartFailure =
+  | { reason: "unreachable" }
+  | { reason: "refused"; status: number; code?: string; message?: string; limit?: number };
+
 export const taskStore = {
   subscribe(listener: () => void) {
     listeners.add(listener);
@@ -112,7 +117,7 @@ export const taskStore = {
   async start(
     type: string,
     payload?: unknown,
-  ): Promise<{ ok: true; taskId: string } | { ok: false; message: string }> {
+  ): Promise<{ ok: true; taskId: string } | ({ ok: false } & StartFailure)> {
     let response: Response;
     try {
       response = await fetch("/api/tasks", {
@@ -121,17 +126,22 @@ export const taskStore = {
         body: JSON.stringify({ type, payload }),
       });
     } catch {
-      return { ok: false, message: "The server could not be reached." };
+      return { ok: false, reason: "unreachable" };
     }
     const body = (await response.json().catch(() => ({}))) as {
       taskId?: string;
       error?: string;
       message?: string;
+      limit?: number;
     };
     if (response.status !== 202 || !body.taskId)
       return {
         ok: false,
-        message: `Could not start ${TASK_LABELS[type] ?? type}: ${body.message ?? body.error ?? response.status}`,
+        reason: "refused",
+        status: response.status,
+        code: body.error,
+        message: body.message,
+        limit: body.limit,
       };
     const ts = new Date().toISOString();
     const already = state.tasks.find((t) => t.id === body.taskId);

@@ -27,6 +27,7 @@ export function Pagination({
   next,
   prevLabel = "Previous page",
   nextLabel = "Next page",
+  range,
 }: {
   /** The nav's name, so a page with two lists tells them apart. */
   label: string;
@@ -38,6 +39,8 @@ export function Pagination({
   next: string | null;
   prevLabel?: string;
   nextLabel?: string;
+  /** The range in the page's language, when the caller says it (else the English rangeText). */
+  range?: string;
 }) {
   const [params] = useSearchParams();
   const to = (side: "after" | "before", cursor: string) => {
@@ -50,7 +53,7 @@ export function Pagination({
     "rounded-md border border-slate-300 px-3 py-1 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-600";
   return (
     <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm">
-      <p data-testid="page-range">{rangeText(start, shown, total, noun)}</p>
+      <p data-testid="page-range">{range ?? rangeText(start, shown, total, noun)}</p>
       <div className="flex gap-2">
         {prev ? (
           <Link className={linkClass} to={to("before", prev)} rel="prev">

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { updateUserSchema } from "../../users/user-schemas";
 import { CheckboxGroupField, FormErrors, TextField } from "../forms/fields";
@@ -17,6 +18,7 @@ export function AccountForm({
   roles: Role[];
   mayUpdate: boolean;
 }) {
+  const { t } = useTranslation();
   const [form, fields] = useAppForm({
     schema: updateUserSchema,
     id: "account-form",
@@ -31,11 +33,11 @@ export function AccountForm({
     <Form method="post" className="grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="update" />
       <fieldset disabled={!mayUpdate} className="contents">
-        <TextField meta={fields.name} label="Name" autoComplete="off" />
-        <TextField meta={fields.email} label="Email" type="email" autoComplete="off" />
+        <TextField meta={fields.name} label={t("users:field.name")} autoComplete="off" />
+        <TextField meta={fields.email} label={t("users:field.email")} type="email" autoComplete="off" />
         <CheckboxGroupField
           meta={fields.roles}
-          legend="Roles"
+          legend={t("users:field.roles")}
           className="sm:col-span-2"
           options={roles.map((r) => ({
             value: r.id,
@@ -44,7 +46,7 @@ export function AccountForm({
                 {r.label}{" "}
                 {!r.assignable ? (
                   <span className="text-xs text-slate-600 dark:text-slate-400">
-                    (beyond your permissions)
+                    {t("users:account.beyondPermissions")}
                   </span>
                 ) : null}
               </>
@@ -56,7 +58,7 @@ export function AccountForm({
         </div>
         {mayUpdate ? (
           <div className="sm:col-span-2">
-            <Button pending={pending}>Save changes</Button>
+            <Button pending={pending}>{t("users:account.save")}</Button>
           </div>
         ) : null}
       </fieldset>

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { PERMISSIONS } from "../../access/permissions";
 import { type ApiTokenItem, ApiTokenRow } from "../settings/api-tokens-section";
@@ -8,24 +9,25 @@ const LABELS = new Map<string, string>(PERMISSIONS.map((p) => [p.key, p.label]))
 
 /** A user's API tokens on their page, for holders of user.update: revocable, never readable. */
 export function ApiTokensCard({ tokens, pendingId }: { tokens: ApiTokenItem[]; pendingId: string | null }) {
+  const { t } = useTranslation();
   return (
-    <Card title="API tokens">
+    <Card title={t("users:apiTokens.title")}>
       {tokens.length === 0 ? (
-        <EmptyState>No API tokens.</EmptyState>
+        <EmptyState>{t("users:apiTokens.empty")}</EmptyState>
       ) : (
         <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="user-api-tokens">
-          {tokens.map((t) => (
-            <ApiTokenRow key={t.id} token={t} labels={LABELS}>
+          {tokens.map((token) => (
+            <ApiTokenRow key={token.id} token={token} labels={LABELS}>
               <Form method="post">
-                <input type="hidden" name="apiToken" value={t.id} />
+                <input type="hidden" name="apiToken" value={token.id} />
                 <Button
                   variant="secondary"
                   name="intent"
                   value="revoke-api-token"
-                  pending={pendingId === t.id}
-                  aria-label={`Revoke the API token ${t.name}`}
+                  pending={pendingId === token.id}
+                  aria-label={t("users:apiTokens.revokeLabel", { name: token.name })}
                 >
-                  Revoke
+                  {t("users:apiTokens.revoke")}
                 </Button>
               </Form>
             </ApiTokenRow>

@@ -1,9 +1,10 @@
+import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { useIsPending } from "../forms/use-is-pending";
 import { ConfirmDialog } from "../ui/alert-dialog";
 import { Button } from "../ui/button";
 import type { RowSelection } from "../ui/table";
-import { countUsers, nameList } from "./name-list";
+import { nameList } from "./name-list";
 import { useSubmissionDone } from "./use-submission-done";
 
 const FORM_ID = "bulk-users";
@@ -22,9 +23,14 @@ export function BulkActions({
   rows: { id: string; name: string }[];
   may: { update: boolean; delete: boolean };
 }) {
+  const { t, i18n } = useTranslation();
   const chosen = rows.filter((r) => selection.isSelected(r.id));
   const n = chosen.length;
-  const who = nameList(chosen.map((r) => r.name));
+  const who = nameList(
+    chosen.map((r) => r.name),
+    { language: i18n.language, others: (count) => t("users:bulk.others", { count }) },
+  );
+  const users = t("users:count", { count: n });
   const disabling = useIsPending({ intent: "bulk-disable" });
   const deleting = useIsPending({ intent: "bulk-delete" });
   useSubmissionDone("bulk-disable", selection.clear);
@@ -35,18 +41,19 @@ export function BulkActions({
         <input key={id} type="hidden" name="ids" value={id} />
       ))}
       <span className="text-sm text-slate-700 dark:text-slate-300" aria-live="polite">
-        {n} selected
+        {t("users:bulk.selected", { count: n })}
       </span>
       {may.update ? (
         <ConfirmDialog
           trigger={
             <Button type="button" variant="secondary" disabled={!n} pending={disabling}>
-              Disable selected
+              {t("users:bulk.disableSelected")}
             </Button>
           }
-          title={`Disable ${countUsers(n)}?`}
-          description={`${who} will be signed out everywhere at once and cannot sign in until enabled again.`}
-          actionLabel={`Disable ${countUsers(n)}`}
+          title={t("users:bulk.disableTitle", { users })}
+          description={t("users:bulk.disableDescription", { who })}
+          actionLabel={t("users:bulk.disableAction", { users })}
+          cancelLabel={t("users:cancel")}
           formId={FORM_ID}
           value="bulk-disable"
         />
@@ -55,13 +62,15 @@ export function BulkActions({
         <ConfirmDialog
           trigger={
             <Button type="button" variant="danger" disabled={!n} pending={deleting}>
-              Delete selected
+              {t("users:bulk.deleteSelected")}
             </Button>
           }
-          title={`Delete ${countUsers(n)}?`}
-          description={`${who} will be deleted with their sessions and team memberships. This cannot be undone.`}
-          actionLabel={`Delete ${countUsers(n)}`}
-          confirmText={`delete ${countUsers(n)}`}
+          title={t("users:bulk.deleteTitle", { users })}
+          description={t("users:bulk.deleteDescription", { who })}
+          actionLabel={t("users:bulk.deleteAction", { users })}
+          confirmText={t("users:bulk.deleteConfirm", { users })}
+          confirmLabel={t("users:typeToConfirm")}
+          cancelLabel={t("users:cancel")}
           formId={FORM_ID}
           value="bulk-delete"
         />

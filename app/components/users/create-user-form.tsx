@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { createUserSchema } from "../../users/user-schemas";
 import { CheckboxGroupField, FormErrors, PasswordField, TextField } from "../forms/fields";
@@ -9,6 +10,7 @@ import type { RoleOption } from "./invite-form";
 
 /** A verified account with a temporary password; the password rule is the schema's. */
 export function CreateUserForm({ roles, defaultRoles }: { roles: RoleOption[]; defaultRoles: string[] }) {
+  const { t } = useTranslation();
   const [form, fields] = useAppForm({
     schema: createUserSchema,
     id: "create-user-form",
@@ -21,27 +23,27 @@ export function CreateUserForm({ roles, defaultRoles }: { roles: RoleOption[]; d
   return (
     <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="create" />
-      <TextField meta={fields.name} label="Name" autoComplete="off" />
-      <TextField meta={fields.email} label="Email" type="email" autoComplete="off" />
+      <TextField meta={fields.name} label={t("users:field.name")} autoComplete="off" />
+      <TextField meta={fields.email} label={t("users:field.email")} type="email" autoComplete="off" />
       <PasswordField
         meta={fields.password}
-        label="Temporary password"
+        label={t("users:field.temporaryPassword")}
         autoComplete="new-password"
-        description={`At least ${fields.password.minLength} characters; common passwords are refused.`}
+        description={t("users:field.passwordRule", { min: fields.password.minLength })}
       />
       <CheckboxGroupField
         meta={fields.roles}
-        legend="Roles"
+        legend={t("users:field.roles")}
         options={roles.map((r) => ({ value: r.id, label: r.label }))}
       />
       <FormErrors form={form} />
       <DialogFooter>
         <DialogClose asChild>
           <Button type="button" variant="secondary">
-            Cancel
+            {t("users:cancel")}
           </Button>
         </DialogClose>
-        <Button pending={pending}>Create user</Button>
+        <Button pending={pending}>{t("users:create.button")}</Button>
       </DialogFooter>
     </Form>
   );

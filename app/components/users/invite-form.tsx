@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { inviteSchema } from "../../auth/account-schemas";
 import { CheckboxGroupField, FormErrors, TextField } from "../forms/fields";
@@ -14,6 +15,7 @@ export type RoleOption = { id: string; name: string; label: string };
  * role ticked goes.
  */
 export function InviteForm({ roles, defaultRoles }: { roles: RoleOption[]; defaultRoles: string[] }) {
+  const { t } = useTranslation();
   const [form, fields] = useAppForm({
     schema: inviteSchema,
     id: "invite-form",
@@ -26,20 +28,20 @@ export function InviteForm({ roles, defaultRoles }: { roles: RoleOption[]; defau
   return (
     <Form method="post" className="flex flex-col gap-4" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="invite" />
-      <TextField meta={fields.email} label="Email to invite" type="email" autoComplete="off" />
+      <TextField meta={fields.email} label={t("users:invite.email")} type="email" autoComplete="off" />
       <CheckboxGroupField
         meta={fields.roles}
-        legend="Roles for the invitee"
+        legend={t("users:invite.roles")}
         options={roles.map((r) => ({ value: r.id, label: r.label }))}
       />
       <FormErrors form={form} />
       <DialogFooter>
         <DialogClose asChild>
           <Button type="button" variant="secondary">
-            Cancel
+            {t("users:cancel")}
           </Button>
         </DialogClose>
-        <Button pending={pending}>Send invitation</Button>
+        <Button pending={pending}>{t("users:invite.send")}</Button>
       </DialogFooter>
     </Form>
   );

@@ -1,25 +1,39 @@
+import { useTranslation } from "react-i18next";
+import { TASK_STATUSES, type TaskStatus } from "../../tasks/task-types";
+import { taskStatusText } from "../tasks/task-text";
 import { Badge } from "../ui/badge";
 
 export function StatusBadge({ status }: { status: "active" | "disabled" }) {
+  const { t } = useTranslation();
   return status === "active" ? (
-    <Badge variant="success">Active</Badge>
+    <Badge variant="success">{t("users:status.active")}</Badge>
   ) : (
-    <Badge variant="danger">Disabled</Badge>
+    <Badge variant="danger">{t("users:status.disabled")}</Badge>
   );
 }
 
 export function VerifiedBadge({ verified }: { verified: boolean | number }) {
-  return verified ? <Badge variant="info">Verified</Badge> : <Badge variant="warning">Not verified</Badge>;
+  const { t } = useTranslation();
+  return verified ? (
+    <Badge variant="info">{t("users:verified.yes")}</Badge>
+  ) : (
+    <Badge variant="warning">{t("users:verified.no")}</Badge>
+  );
 }
 
-const TASK_STATUS: Record<string, { label: string; variant: "neutral" | "info" | "success" | "danger" }> = {
-  pending: { label: "Waiting", variant: "neutral" },
-  processing: { label: "Running", variant: "info" },
-  completed: { label: "Done", variant: "success" },
-  failed: { label: "Failed", variant: "danger" },
+const TASK_VARIANT: Record<TaskStatus, "neutral" | "info" | "success" | "danger"> = {
+  pending: "neutral",
+  processing: "info",
+  completed: "success",
+  failed: "danger",
 };
 
 export function TaskStatusBadge({ status }: { status: string }) {
-  const shown = TASK_STATUS[status] ?? { label: status, variant: "neutral" as const };
-  return <Badge variant={shown.variant}>{shown.label}</Badge>;
+  const { t } = useTranslation();
+  const known = (TASK_STATUSES as readonly string[]).includes(status) ? (status as TaskStatus) : null;
+  return (
+    <Badge variant={known ? TASK_VARIANT[known] : "neutral"}>
+      {known ? taskStatusText(t, known) : status}
+    </Badge>
+  );
 }

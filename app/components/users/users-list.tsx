@@ -1,6 +1,8 @@
+import type { TFunction } from "i18next";
 import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { formatDateTime } from "../format";
+import { useFormat } from "../format";
 import {
   type RowSelection,
   SelectAllHeader,
@@ -31,7 +33,8 @@ const linkClass =
 const checkboxClass =
   "size-4 rounded border-slate-400 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-600";
 
-const rolesText = (row: UserListRow) => row.roles.map((r) => r.label).join(", ") || "No roles";
+const rolesText = (t: TFunction, row: UserListRow) =>
+  row.roles.map((r) => r.label).join(", ") || t("users:list.noRoles");
 
 /**
  * The users as a table from md up, and as a card list below it (name, email, status, roles), so a
@@ -39,36 +42,42 @@ const rolesText = (row: UserListRow) => row.roles.map((r) => r.label).join(", ")
  * and the accessibility tree.
  */
 export function UsersList({ rows, selection }: { rows: UserListRow[]; selection: RowSelection | null }) {
+  const { t } = useTranslation();
+  const { formatDateTime } = useFormat();
   return (
     <>
-      <Table caption="Users" className="hidden md:block">
+      <Table caption={t("users:list.title")} className="hidden md:block">
         <TableHead>
-          {selection ? <SelectAllHeader selection={selection} label="Select all users on this page" /> : null}
+          {selection ? <SelectAllHeader selection={selection} label={t("users:list.selectAll")} /> : null}
           <SortableHeader column="name" defaultSort="created_at">
-            Name
+            {t("users:column.name")}
           </SortableHeader>
           <SortableHeader column="email" defaultSort="created_at">
-            Email
+            {t("users:column.email")}
           </SortableHeader>
-          <TableHeader>Roles</TableHeader>
+          <TableHeader>{t("users:column.roles")}</TableHeader>
           <SortableHeader column="email_verified" defaultSort="created_at">
-            Verified
+            {t("users:column.verified")}
           </SortableHeader>
           <SortableHeader column="status" defaultSort="created_at">
-            Status
+            {t("users:column.status")}
           </SortableHeader>
           <SortableHeader column="last_login_at" defaultSort="created_at">
-            Last sign-in
+            {t("users:column.lastSignIn")}
           </SortableHeader>
           <SortableHeader column="created_at" defaultSort="created_at">
-            Created
+            {t("users:column.created")}
           </SortableHeader>
         </TableHead>
         <TableBody>
           {rows.map((u) => (
             <TableRow key={u.id} selected={selection?.isSelected(u.id)}>
               {selection ? (
-                <SelectRowCell selection={selection} id={u.id} label={`Select ${u.name}`} />
+                <SelectRowCell
+                  selection={selection}
+                  id={u.id}
+                  label={t("users:list.select", { name: u.name })}
+                />
               ) : null}
               <TableCell>
                 <Link to={`/dashboard/users/${u.id}`} className={linkClass}>
@@ -76,7 +85,7 @@ export function UsersList({ rows, selection }: { rows: UserListRow[]; selection:
                 </Link>
               </TableCell>
               <TableCell>{u.email}</TableCell>
-              <TableCell>{rolesText(u)}</TableCell>
+              <TableCell>{rolesText(t, u)}</TableCell>
               <TableCell>
                 <VerifiedBadge verified={u.email_verified} />
               </TableCell>
@@ -92,7 +101,7 @@ export function UsersList({ rows, selection }: { rows: UserListRow[]; selection:
 
       <div className="flex flex-col gap-2 md:hidden">
         {selection ? <SelectAllBox selection={selection} /> : null}
-        <ul aria-label="Users" className="flex flex-col gap-2">
+        <ul aria-label={t("users:list.title")} className="flex flex-col gap-2">
           {rows.map((u) => (
             <li
               key={u.id}
@@ -102,7 +111,7 @@ export function UsersList({ rows, selection }: { rows: UserListRow[]; selection:
               {selection ? (
                 <input
                   type="checkbox"
-                  aria-label={`Select ${u.name}`}
+                  aria-label={t("users:list.select", { name: u.name })}
                   checked={selection.isSelected(u.id)}
                   onChange={() => selection.toggle(u.id)}
                   className={`mt-1 ${checkboxClass}`}
@@ -117,8 +126,8 @@ export function UsersList({ rows, selection }: { rows: UserListRow[]; selection:
                 </div>
                 <p className="break-all text-sm text-slate-700 dark:text-slate-300">{u.email}</p>
                 <p className="text-sm text-slate-700 dark:text-slate-300">
-                  <span className="sr-only">Roles: </span>
-                  {rolesText(u)}
+                  <span className="sr-only">{t("users:list.rolesPrefix")} </span>
+                  {rolesText(t, u)}
                 </p>
               </div>
             </li>
@@ -131,6 +140,7 @@ export function UsersList({ rows, selection }: { rows: UserListRow[]; selection:
 
 /** The card list's "select all", with the same in-between state as the table's header box. */
 function SelectAllBox({ selection }: { selection: RowSelection }) {
+  const { t } = useTranslation();
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = selection.all === "mixed";
@@ -144,7 +154,7 @@ function SelectAllBox({ selection }: { selection: RowSelection }) {
         onChange={selection.toggleAll}
         className={checkboxClass}
       />
-      Select all users on this page
+      {t("users:list.selectAll")}
     </label>
   );
 }
