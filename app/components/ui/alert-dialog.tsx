@@ -1,5 +1,6 @@
 import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "./button";
 import { descriptionClass, overlayClass, panelClass, titleClass } from "./dialog";
 
@@ -43,14 +44,15 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     title,
     description,
     actionLabel,
-    cancelLabel = "Cancel",
+    cancelLabel,
     variant = "danger",
     confirmText,
-    confirmLabel = "To confirm, type",
+    confirmLabel,
     open,
     onOpenChange,
     children,
   } = props;
+  const { t } = useTranslation();
   const inputId = useId();
   const [typed, setTyped] = useState("");
   const [ownOpen, setOwnOpen] = useState(false);
@@ -94,7 +96,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
                 htmlFor={inputId}
                 className="block text-sm font-medium text-slate-800 dark:text-slate-200"
               >
-                {confirmLabel} <strong className="font-mono">{confirmText}</strong>
+                {confirmLabel ?? t("ui:confirmType")} <strong className="font-mono">{confirmText}</strong>
               </label>
               <input
                 id={inputId}
@@ -113,7 +115,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <AlertDialogPrimitive.Cancel asChild>
               <Button type="button" variant="secondary">
-                {cancelLabel}
+                {cancelLabel ?? t("ui:cancel")}
               </Button>
             </AlertDialogPrimitive.Cancel>
             {/* Not Radix's Action: it would close (and unmount the submitter) before the submit. */}

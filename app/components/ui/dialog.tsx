@@ -1,5 +1,6 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
+import { useTranslation } from "react-i18next";
 
 // Radix owns the focus trap, focus return to the trigger, Escape and the aria-modal semantics;
 // this file only gives them the dashboard's look.
@@ -23,6 +24,7 @@ type DialogContentProps = Omit<React.ComponentProps<typeof DialogPrimitive.Conte
 
 /** A modal panel: titled, described, with a close button in the corner. */
 export function DialogContent({ title, description, children, className = "", ...rest }: DialogContentProps) {
+  const { t } = useTranslation();
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClass} />
@@ -40,7 +42,7 @@ export function DialogContent({ title, description, children, className = "", ..
         ) : null}
         <div className="mt-4">{children}</div>
         <DialogPrimitive.Close
-          aria-label="Close"
+          aria-label={t("ui:close")}
           className="absolute right-3 top-3 rounded-md p-1 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-slate-300 dark:hover:bg-slate-800"
         >
           <X aria-hidden className="size-4" />

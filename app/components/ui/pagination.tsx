@@ -1,16 +1,26 @@
+import type { TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
-
-// Fixed locale, so the server and the browser print the same number.
-const whole = new Intl.NumberFormat("en-GB");
+import { intlLocale } from "../../i18n/options";
 
 type Total = { count: number; capped: boolean };
 
 /** "Showing 26–50 of 1,000+ users": where this page sits, and how many match (capped, or unknown). */
-export function rangeText(start: number, shown: number, total: Total | null, noun: string): string {
-  if (shown === 0) return `No ${noun}`;
-  const range = `Showing ${whole.format(start)}–${whole.format(start + shown - 1)}`;
-  if (!total) return range;
-  return `${range} of ${whole.format(total.count)}${total.capped ? "+" : ""} ${noun}`;
+export function rangeText(
+  t: TFunction,
+  language: string,
+  start: number,
+  shown: number,
+  total: Total | null,
+  noun: string,
+): string {
+  if (shown === 0) return t("ui:pagination.none", { noun });
+  const whole = new Intl.NumberFormat(intlLocale(language));
+  const from = whole.format(start);
+  const to = whole.format(start + shown - 1);
+  if (!total) return t("ui:pagination.range", { from, to });
+  const count = `${whole.format(total.count)}${total.capped ? "+" : ""}`;
+  return t("ui:pagination.rangeOf", { from, to, total: count, noun });
 }
 
 /**
@@ -25,8 +35,8 @@ export function Pagination({
   noun,
   prev,
   next,
-  prevLabel = "Previous page",
-  nextLabel = "Next page",
+  prevLabel,
+  nextLabel,
   range,
 }: {
   /** The nav's name, so a page with two lists tells them apart. */
@@ -39,10 +49,11 @@ export function Pagination({
   next: string | null;
   prevLabel?: string;
   nextLabel?: string;
-  /** The range in the page's language, when the caller says it (else the English rangeText). */
+  /** The range in the caller's own words (else rangeText's). */
   range?: string;
 }) {
   const [params] = useSearchParams();
+  const { t, i18n } = useTranslation();
   const to = (side: "after" | "before", cursor: string) => {
     const url = new URLSearchParams(params);
     for (const name of ["page", "after", "before"]) url.delete(name);
@@ -53,16 +64,16 @@ export function Pagination({
     "rounded-md border border-slate-300 px-3 py-1 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-600";
   return (
     <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm">
-      <p data-testid="page-range">{range ?? rangeText(start, shown, total, noun)}</p>
+      <p data-testid="page-range">{range ?? rangeText(t, i18n.language, start, shown, total, noun)}</p>
       <div className="flex gap-2">
         {prev ? (
           <Link className={linkClass} to={to("before", prev)} rel="prev">
-            {prevLabel}
+            {prevLabel ?? t("ui:pagination.previous")}
           </Link>
         ) : null}
         {next ? (
           <Link className={linkClass} to={to("after", next)} rel="next">
-            {nextLabel}
+            {nextLabel ?? t("ui:pagination.next")}
           </Link>
         ) : null}
       </div>

@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 export type ComboboxOption = { id: string; label: string; description?: string };
 
@@ -16,7 +17,6 @@ export function SearchCombobox({
   options,
   searching = false,
   onSelect,
-  noun = ["person", "people"],
   placeholder,
   disabled,
 }: {
@@ -27,11 +27,10 @@ export function SearchCombobox({
   /** True while the answer for the current text is on its way. */
   searching?: boolean;
   onSelect: (option: ComboboxOption) => void;
-  /** What the options are, for the announcement: "3 people found". */
-  noun?: [string, string];
   placeholder?: string;
   disabled?: boolean;
 }) {
+  const { t } = useTranslation();
   const id = useId();
   const listId = `${id}-list`;
   const [active, setActive] = useState(-1);
@@ -44,10 +43,10 @@ export function SearchCombobox({
     query.trim() === ""
       ? ""
       : searching
-        ? "Searching…"
+        ? t("ui:combobox.searching")
         : options.length === 0
-          ? `No one matches “${query.trim()}”.`
-          : `${options.length} ${options.length === 1 ? noun[0] : noun[1]} found. Use the up and down arrows to choose, Enter to pick.`;
+          ? t("ui:combobox.noMatch", { query: query.trim() })
+          : t("ui:combobox.found", { count: options.length });
 
   function pick(option: ComboboxOption) {
     setActive(-1);

@@ -1,5 +1,6 @@
 import * as Radix from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
+import { useTranslation } from "react-i18next";
 
 /*
  * A panel that slides in from a side of the screen (the phone navigation drawer, side forms), on
@@ -32,6 +33,7 @@ export function SheetContent({
   className?: string;
   children: React.ReactNode;
 }) {
+  const { t } = useTranslation();
   return (
     <Radix.Portal>
       <Radix.Overlay className="fixed inset-0 z-40 bg-black/40" />
@@ -44,7 +46,7 @@ export function SheetContent({
           <Radix.Title className={hideTitle ? "sr-only" : "font-semibold"}>{title}</Radix.Title>
           <Radix.Close
             className="rounded p-1 hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:hover:bg-slate-800"
-            aria-label="Close"
+            aria-label={t("ui:close")}
           >
             <X aria-hidden className="size-5" />
           </Radix.Close>

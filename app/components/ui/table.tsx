@@ -1,5 +1,6 @@
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 
 // The dashboard's data table: plain <table> semantics (screen readers announce rows, columns and
@@ -202,13 +203,9 @@ function Checkbox({
 }
 
 /** The header cell with "select all rows on this page". */
-export function SelectAllHeader({
-  selection,
-  label = "Select all rows",
-}: {
-  selection: RowSelection;
-  label?: string;
-}) {
+export function SelectAllHeader({ selection, label }: { selection: RowSelection; label?: string }) {
+  const { t } = useTranslation();
+  label ??= t("ui:selectAll");
   return (
     <th scope="col" className={`${cellPad} w-10`}>
       <Checkbox aria-label={label} checked={selection.all} onChange={selection.toggleAll} />
