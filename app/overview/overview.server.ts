@@ -59,6 +59,8 @@ export async function overviewFor(user: SessionUser) {
       recent?.map((r) => ({
         id: r.id,
         action: actionLabel(r.action),
+        /** The reader's language says it (auditActionText); `action` stays the English label. */
+        actionKey: r.action,
         actor: r.actor_email,
         created_at: r.created_at,
       })) ?? null,

@@ -2,7 +2,9 @@ import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
+import { permissionLabel } from "../access/permission-labels";
 import { PERMISSIONS } from "../access/permissions";
+import { auditActionText } from "../audit/action-text";
 import { useFormat } from "../components/format";
 import { ActivityChart } from "../components/overview/activity-chart";
 import { StatCard } from "../components/overview/stat-card";
@@ -97,7 +99,8 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
           <ul className="flex flex-col gap-1 text-sm" data-testid="recent-activity">
             {recent.map((r) => (
               <li key={r.id}>
-                {r.action} · {r.actor ?? t("overview:recent.anonymous")} · {formatDateTime(r.created_at)}
+                {auditActionText(t, r.actionKey)} · {r.actor ?? t("overview:recent.anonymous")} ·{" "}
+                {formatDateTime(r.created_at)}
               </li>
             ))}
           </ul>
@@ -118,7 +121,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
           <ul className="grid gap-1" data-testid="my-permissions">
             {held.map((p) => (
               <li key={p.key} className="text-sm">
-                {p.label}
+                {permissionLabel(t, p.key)}
               </li>
             ))}
           </ul>

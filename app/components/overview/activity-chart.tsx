@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { intlLocale } from "../../i18n/options";
 
 // A small server-rendered bar chart: no chart library, readable in both themes.
 export function ActivityChart({
@@ -11,7 +12,13 @@ export function ActivityChart({
   /** Said instead of a row of empty bars when every value is zero. */
   emptyText: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const dayMonth = new Intl.DateTimeFormat(intlLocale(i18n.language), {
+    day: "2-digit",
+    month: "2-digit",
+    timeZone: "UTC",
+  });
+  const short = (day: string) => dayMonth.format(new Date(`${day}T00:00:00Z`));
   if (series.every((s) => s.values.every((v) => v === 0)))
     return (
       <p
@@ -56,7 +63,7 @@ export function ActivityChart({
                 height={h}
                 className={s.className}
               >
-                <title>{`${day} ${s.label}: ${value}`}</title>
+                <title>{`${short(day)} ${s.label}: ${value}`}</title>
               </rect>
             );
           }),
@@ -70,7 +77,7 @@ export function ActivityChart({
               textAnchor="middle"
               className="fill-current text-[10px]"
             >
-              {day.slice(5)}
+              {short(day)}
             </text>
           ) : null,
         )}
