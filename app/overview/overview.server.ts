@@ -64,8 +64,8 @@ export async function overviewFor(user: SessionUser) {
         actor: r.actor_email,
         created_at: r.created_at,
       })) ?? null,
-    /** The viewer's roles by their names for people ("Super Admin"), never the keys. */
-    roles: user.roles.map((name) => labelOf.get(name) ?? name),
+    /** The viewer's roles: the page says each in its language (roleLabel), never the key. */
+    roles: user.roles.map((name) => ({ name, label: labelOf.get(name) ?? name })),
     /**
      * The report's demonstration controls (a chosen duration, a simulated failure) are for super
      * admins trying the system out; everyone else gets the plain "Generate report".

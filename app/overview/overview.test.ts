@@ -66,9 +66,12 @@ describe("overview", () => {
 
   it("speaks to staff: role labels, action labels, and the report's demo controls only for super admins", async () => {
     const plain = await signedIn(["user"]);
-    const mine = (await overview(plain.cookie)) as Overview & { roles: string[]; taskDemoControls: boolean };
+    const mine = (await overview(plain.cookie)) as Overview & {
+      roles: { name: string; label: string }[];
+      taskDemoControls: boolean;
+    };
     expect(mine.taskDemoControls).toBe(false);
-    expect(mine.roles).toEqual(["User"]);
+    expect(mine.roles).toEqual([{ name: "user", label: "User" }]);
 
     const admin = await signedIn(["admin"]);
     await db()
@@ -92,10 +95,10 @@ describe("overview", () => {
 
     const superAdmin = await signedIn(["super_admin"]);
     const all = (await overview(superAdmin.cookie)) as Overview & {
-      roles: string[];
+      roles: { name: string; label: string }[];
       taskDemoControls: boolean;
     };
     expect(all.taskDemoControls).toBe(true);
-    expect(all.roles).toEqual(["Super Admin"]);
+    expect(all.roles).toEqual([{ name: "super_admin", label: "Super Admin" }]);
   });
 });

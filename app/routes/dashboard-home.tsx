@@ -4,6 +4,7 @@ import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { permissionLabel } from "../access/permission-labels";
 import { PERMISSIONS } from "../access/permissions";
+import { roleLabel } from "../access/role-labels";
 import { auditActionText } from "../audit/action-text";
 import { useFormat } from "../components/format";
 import { ActivityChart } from "../components/overview/activity-chart";
@@ -111,8 +112,8 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
         <Card title={t("overview:roles")}>
           <ul className="flex flex-wrap gap-2" data-testid="my-roles">
             {roles.map((r) => (
-              <li key={r}>
-                <Badge variant="info">{r}</Badge>
+              <li key={r.name}>
+                <Badge variant="info">{roleLabel(t, r)}</Badge>
               </li>
             ))}
           </ul>

@@ -4,6 +4,7 @@ import { Form, useFetcher } from "react-router";
 import { requirePermission } from "../access/guard.server";
 import { handleAction } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
+import { roleLabel } from "../access/role-labels";
 import { useFormat } from "../components/format";
 import { FormErrors, SelectField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
@@ -64,7 +65,7 @@ export async function loader(args: Route.LoaderArgs) {
     asked?.success ? countAudience(asked.data) : null,
   ]);
   return {
-    roles: [...grants.values()].map((r) => ({ id: r.id, label: r.label })),
+    roles: [...grants.values()].map((r) => ({ id: r.id, name: r.name, label: r.label })),
     teams,
     history,
     audienceSize,
@@ -163,7 +164,7 @@ export default function Broadcast({ loaderData }: Route.ComponentProps) {
   );
 }
 
-type Choice = { id: string; label: string };
+type Choice = { id: string; name: string; label: string };
 
 function Composer({ roles }: { roles: Choice[] }) {
   const { t, i18n } = useTranslation();
@@ -208,7 +209,7 @@ function Composer({ roles }: { roles: Choice[] }) {
       for (const id of audience.ids) query.append(audience.kind === "roles" ? "roleIds" : "teamIds", id);
     const names =
       audience.kind === "roles"
-        ? roles.filter((r) => audience.ids.includes(r.id)).map((r) => r.label)
+        ? roles.filter((r) => audience.ids.includes(r.id)).map((r) => roleLabel(t, r))
         : audience.kind === "teams"
           ? teams.filter((team) => audience.ids.includes(team.id)).map((team) => team.name)
           : [];
@@ -311,7 +312,7 @@ function Composer({ roles }: { roles: Choice[] }) {
                     value={r.id}
                     className="accent-indigo-600"
                   />{" "}
-                  {r.label}
+                  {roleLabel(t, r)}
                 </label>
               ))}
             </div>

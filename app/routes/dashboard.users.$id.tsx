@@ -68,6 +68,7 @@ export async function loader(args: Route.LoaderArgs) {
     isSelf: actor.id === user.id,
     roles: [...grants.values()].map((r) => ({
       id: r.id,
+      name: r.name,
       label: r.label,
       assignable: assignableIds.has(r.id),
     })),

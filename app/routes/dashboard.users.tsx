@@ -6,6 +6,7 @@ import { can } from "../access/check";
 import { requirePermission } from "../access/guard.server";
 import { handleIntents } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
+import { roleLabel } from "../access/role-labels";
 import { DEFAULT_ROLE_FOR_NEW_USERS } from "../access/roles";
 import { assignableRoles } from "../access/rules.server";
 import { inviteSchema } from "../auth/account-schemas";
@@ -316,7 +317,7 @@ function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: st
         <option value="">{t("users:filters.anyRole")}</option>
         {roles.map((r) => (
           <option key={r.name} value={r.name}>
-            {r.label}
+            {roleLabel(t, r)}
           </option>
         ))}
       </Select>

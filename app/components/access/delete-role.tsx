@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useSubmit } from "react-router";
+import { roleLabel } from "../../access/role-labels";
 import { useIsPending } from "../forms/use-is-pending";
 import { ConfirmDialog } from "../ui/alert-dialog";
 import { Button } from "../ui/button";
@@ -18,10 +19,10 @@ export function DeleteRole({ role }: { role: RoleRow }) {
       trigger={
         <Button type="button" variant="secondary" className="mt-1 px-2 py-0.5 text-xs" pending={pending}>
           {t("access:delete.button")}
-          <span className="sr-only"> {role.label}</span>
+          <span className="sr-only"> {roleLabel(t, role)}</span>
         </Button>
       }
-      title={t("access:delete.title", { label: role.label })}
+      title={t("access:delete.title", { label: roleLabel(t, role) })}
       description={
         role.users > 0 ? t("access:delete.members", { count: role.users }) : t("access:delete.nobody")
       }

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { permissionLabel } from "../../access/permission-labels";
 import { PERMISSIONS } from "../../access/permissions";
+import { roleLabel } from "../../access/role-labels";
 import { saveMatrixSchema } from "../../access/role-schemas";
 import { translateMessage } from "../../i18n/message";
 import { FormErrors } from "../forms/fields";
@@ -103,7 +104,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
               </th>
               {roles.map((r) => (
                 <th key={r.id} scope="col" className="px-3 py-2 text-center align-top font-medium">
-                  {r.label}
+                  {roleLabel(t, r)}
                   <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
                     {t("access:matrix.users", { count: r.users })}
                   </span>
@@ -126,7 +127,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                       {r.all ? (
                         <span title={t("access:matrix.allPermissions")}>
                           <Lock
-                            aria-label={t("access:matrix.holdsAll", { role: r.label })}
+                            aria-label={t("access:matrix.holdsAll", { role: roleLabel(t, r) })}
                             className="inline size-4 text-slate-600 dark:text-slate-400"
                           />
                         </span>
@@ -138,7 +139,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                           value={p.key}
                           defaultChecked={r.permissions.includes(p.key)}
                           disabled={index < 0}
-                          aria-label={`${r.label}: ${permissionLabel(t, p.key)}`}
+                          aria-label={`${roleLabel(t, r)}: ${permissionLabel(t, p.key)}`}
                           className="size-4 accent-indigo-600"
                         />
                       )}

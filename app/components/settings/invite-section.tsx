@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { roleLabel } from "../../access/role-labels";
 import { inviteSchema } from "../../auth/account-schemas";
 import { CheckboxGroupField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
@@ -21,7 +22,7 @@ export function InviteSection({ roles }: { roles: { id: string; name: string; la
         <CheckboxGroupField
           meta={s.fields.roles}
           legend={t("settings:invite.roles")}
-          options={roles.map((r) => ({ value: r.id, label: r.label }))}
+          options={roles.map((r) => ({ value: r.id, label: roleLabel(t, r) }))}
         />
         {s.errors}
         {s.status}

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { roleLabel } from "../../access/role-labels";
 import { createProviderSchema, deleteProviderSchema, updateProviderSchema } from "../../auth/sso-schema";
 import { PasswordField, SelectField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
@@ -119,7 +120,7 @@ function ProviderForm({ provider, roles }: { provider?: SsoProvider; roles: Role
         <option value="">{t("settings:sso.chooseRole")}</option>
         {roles.map((r) => (
           <option key={r.id} value={r.id}>
-            {r.label}
+            {roleLabel(t, r)}
           </option>
         ))}
       </SelectField>

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
+import { roleLabel } from "../../access/role-labels";
 import {
   twoFactorCodeSchema,
   twoFactorReauthSchema,
@@ -16,7 +17,7 @@ export type TwoFactorData = {
     | { state: "pending"; secret: string; qrCode: string }
     | { state: "on"; recoveryCodesLeft: number };
   due: boolean;
-  policy: { roles: { id: string; label: string }[]; required: string[] } | null;
+  policy: { roles: { id: string; name: string; label: string }[]; required: string[] } | null;
 };
 
 const noFields = z.object({});
@@ -162,7 +163,7 @@ export function TwoFactorPolicySection({ policy }: { policy: NonNullable<TwoFact
           meta={s.fields.roles}
           legend={t("settings:twoFactor.policyLegend")}
           description={t("settings:twoFactor.policyDescription")}
-          options={policy.roles.map((r) => ({ value: r.id, label: r.label }))}
+          options={policy.roles.map((r) => ({ value: r.id, label: roleLabel(t, r) }))}
         />
         {s.errors}
         {s.status}

@@ -1,12 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { roleLabel } from "../../access/role-labels";
 import { updateUserSchema } from "../../users/user-schemas";
 import { CheckboxGroupField, FormErrors, TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
 import { Button } from "../ui/button";
 
-type Role = { id: string; label: string; assignable: boolean };
+type Role = { id: string; name: string; label: string; assignable: boolean };
 
 /** Name, email and roles of one account; read-only without user.update. */
 export function AccountForm({
@@ -43,7 +44,7 @@ export function AccountForm({
             value: r.id,
             label: (
               <>
-                {r.label}{" "}
+                {roleLabel(t, r)}{" "}
                 {!r.assignable ? (
                   <span className="text-xs text-slate-600 dark:text-slate-400">
                     {t("users:account.beyondPermissions")}

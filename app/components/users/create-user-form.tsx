@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { roleLabel } from "../../access/role-labels";
 import { createUserSchema } from "../../users/user-schemas";
 import { CheckboxGroupField, FormErrors, PasswordField, TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
@@ -34,7 +35,7 @@ export function CreateUserForm({ roles, defaultRoles }: { roles: RoleOption[]; d
       <CheckboxGroupField
         meta={fields.roles}
         legend={t("users:field.roles")}
-        options={roles.map((r) => ({ value: r.id, label: r.label }))}
+        options={roles.map((r) => ({ value: r.id, label: roleLabel(t, r) }))}
       />
       <FormErrors form={form} />
       <DialogFooter>

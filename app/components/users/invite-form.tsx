@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { roleLabel } from "../../access/role-labels";
 import { inviteSchema } from "../../auth/account-schemas";
 import { CheckboxGroupField, FormErrors, TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
@@ -32,7 +33,7 @@ export function InviteForm({ roles, defaultRoles }: { roles: RoleOption[]; defau
       <CheckboxGroupField
         meta={fields.roles}
         legend={t("users:invite.roles")}
-        options={roles.map((r) => ({ value: r.id, label: r.label }))}
+        options={roles.map((r) => ({ value: r.id, label: roleLabel(t, r) }))}
       />
       <FormErrors form={form} />
       <DialogFooter>

@@ -2,6 +2,7 @@ import type { TFunction } from "i18next";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { roleLabel } from "../../access/role-labels";
 import { useFormat } from "../format";
 import {
   type RowSelection,
@@ -34,7 +35,7 @@ const checkboxClass =
   "size-4 rounded border-slate-400 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-600";
 
 const rolesText = (t: TFunction, row: UserListRow) =>
-  row.roles.map((r) => r.label).join(", ") || t("users:list.noRoles");
+  row.roles.map((r) => roleLabel(t, r)).join(", ") || t("users:list.noRoles");
 
 /**
  * The users as a table from md up, and as a card list below it (name, email, status, roles), so a
