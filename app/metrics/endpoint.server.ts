@@ -87,10 +87,19 @@ export function serveMetrics(req: IncomingMessage, res: ServerResponse): boolean
   return true;
 }
 
+/**
+ * Only a request addressed to the loopback name: a page in a browser on the same machine could
+ * otherwise read the port through DNS rebinding (its Host is then the attacker's name).
+ */
+function loopbackHost(req: IncomingMessage): boolean {
+  const host = (req.headers.host ?? "").toLowerCase().replace(/:\d+$/, "");
+  return host === "127.0.0.1" || host === "localhost" || host === "[::1]";
+}
+
 /** The loopback listener's requests: /metrics, nothing else. */
 function loopbackListener(req: IncomingMessage, res: ServerResponse) {
   const path = (req.url ?? "/").split("?")[0];
-  if (path !== METRICS_PATH) return answer(res, 404, "Not Found\n");
+  if (path !== METRICS_PATH || !loopbackHost(req)) return answer(res, 404, "Not Found\n");
   send(req, res);
 }
 

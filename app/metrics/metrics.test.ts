@@ -197,6 +197,19 @@ describe("who may scrape /metrics", () => {
       expect(res.status).toBe(200);
       expect(await res.text()).toContain("dashboard_process_cpu_seconds_total");
       expect((await fetch(`http://127.0.0.1:${address.port}/`)).status).toBe(404);
+      // DNS rebinding: a foreign Host on the loopback port is refused.
+      const rebound = await new Promise<number>((resolve, reject) => {
+        httpRequest(
+          { host: "127.0.0.1", port: address.port, path: "/metrics", headers: { Host: "evil.example:80" } },
+          (r) => {
+            r.resume();
+            resolve(r.statusCode ?? 0);
+          },
+        )
+          .on("error", reject)
+          .end();
+      });
+      expect(rebound).toBe(404);
       expect((await fetch(`http://127.0.0.1:${address.port}/metrics`, { method: "POST" })).status).toBe(405);
       // Not on the machine's other addresses: nothing answers there.
       const other = Object.values((await import("node:os")).networkInterfaces())
