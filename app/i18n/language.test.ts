@@ -29,18 +29,3 @@ describe("the language of a request", () => {
     expect(() => tFor("de")("common:error.noSuchKey")).toThrow(/Missing translation/);
   });
 });
-
-describe("a message that is not ours", () => {
-  it("is shown as written outside tests: never interpolated or nested", async () => {
-    const { translateMessage } = await import("./message");
-    const { vi } = await import("vitest");
-    vi.stubEnv("MODE", "production");
-    try {
-      const raw = "Provider says {{status}} and $t(common:error.title).";
-      expect(translateMessage(tFor("de"), raw)).toBe(raw);
-    } finally {
-      vi.unstubAllEnvs();
-    }
-    expect(() => translateMessage(tFor("de"), "Provider says no.")).toThrow(/Missing translation/);
-  });
-});

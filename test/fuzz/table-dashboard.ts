@@ -129,6 +129,9 @@ export const DASHBOARD: FuzzTarget[] = [
   ),
 
   formIntent(SETTINGS, "/dashboard/settings", "profile", () => ({ name: names })),
+  formIntent(SETTINGS, "/dashboard/settings", "language", () => ({
+    locale: either(fc.constantFrom("", "de", "en", "xx", "../en", "DE")),
+  })),
   formIntent(SETTINGS, "/dashboard/settings", "email", () => ({ email: emails, currentPassword: passwords })),
   formIntent(SETTINGS, "/dashboard/settings", "password", () => ({
     currentPassword: passwords,
