@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -120,6 +120,8 @@ describe.skipIf(onPostgres)("backing up and restoring a SQLite database", () => 
       "/srv/data/backups/app-20261123T080102Z.db",
     );
     expect(() => backupSqlite(live(), backup)).toThrow(/exists already/);
+    // It holds password hashes and two-factor secrets: its owner's alone.
+    expect(statSync(backup).mode & 0o777).toBe(0o600);
   });
 
   it("restores into a fresh directory, and the app runs on it", async () => {

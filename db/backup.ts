@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   closeSync,
   existsSync,
   fsyncSync,
@@ -45,7 +46,8 @@ export function backupSqlite(databaseFile: string, target: string): { path: stri
   const path = resolve(target);
   if (!existsSync(source)) throw new BackupError(`no database at ${source}`);
   if (existsSync(path)) throw new BackupError(`${path} exists already; choose another file`);
-  mkdirSync(dirname(path), { recursive: true });
+  // A backup holds password hashes and two-factor secrets: readable by its owner alone.
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const partial = `${path}.partial`;
   rmSync(partial, { force: true });
   const live = new SQLite(source, { fileMustExist: true, timeout: 5_000 });
@@ -56,6 +58,7 @@ export function backupSqlite(databaseFile: string, target: string): { path: stri
   }
   try {
     const { migrations } = verifySqliteBackup(partial);
+    chmodSync(partial, 0o600);
     fsyncFile(partial);
     renameSync(partial, path);
     fsyncFile(dirname(path));

@@ -1,12 +1,11 @@
 import { ShieldAlert } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
-import { PERMISSIONS } from "../access/permissions";
+import { anyPermissionLabel } from "../access/permission-labels";
 import { translateMessage } from "../i18n/message";
 
 // Who may grant a missing permission (app/access/missing-permission.ts names the same one).
 const GRANTOR = "roles.manage";
-const labelOf = (key: string) => PERMISSIONS.find((p) => p.key === key)?.label ?? key;
 
 /**
  * What a signed-in account sees where it may not go: what is missing and who can grant it. Inside
@@ -30,12 +29,12 @@ export function NoAccess({
 }) {
   const { t } = useTranslation();
   const what = permission
-    ? t("shell:noAccess.missingPermission", { label: labelOf(permission), permission })
+    ? t("shell:noAccess.missingPermission", { label: anyPermissionLabel(t, permission), permission })
     : message
       ? translateMessage(t, message)
       : t("shell:noAccess.cannotOpen");
   const who = permission
-    ? t("shell:noAccess.grantedBy", { label: labelOf(GRANTOR), permission: GRANTOR })
+    ? t("shell:noAccess.grantedBy", { label: anyPermissionLabel(t, GRANTOR), permission: GRANTOR })
     : grantedBy
       ? translateMessage(t, grantedBy)
       : t("shell:noAccess.askAdministrator");

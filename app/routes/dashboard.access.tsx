@@ -99,13 +99,13 @@ export const action = (args: Route.ActionArgs) => {
       "move-up": {
         run: async ({ actor, form }) => {
           await moveMenuItem(actor, { id: existingId(form.get("id"), "menu item"), direction: "up" }, args);
-          return done("Menu order saved.");
+          return done(t("access:toast.menuOrderSaved"));
         },
       },
       "move-down": {
         run: async ({ actor, form }) => {
           await moveMenuItem(actor, { id: existingId(form.get("id"), "menu item"), direction: "down" }, args);
-          return done("Menu order saved.");
+          return done(t("access:toast.menuOrderSaved"));
         },
       },
     },

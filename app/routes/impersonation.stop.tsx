@@ -2,6 +2,7 @@ import { redirect } from "react-router";
 import { handleAction } from "../access/intents.server";
 import { stopImpersonation } from "../auth/impersonation.server";
 import { redirectWithToast } from "../http/form.server";
+import { getT } from "../i18n/i18n.server";
 import { passRetryAfter } from "../http/responses";
 import type { Route } from "./+types/impersonation.stop";
 
@@ -14,11 +15,12 @@ export async function action(args: Route.ActionArgs) {
   return handleAction(args, "stop-impersonation", {
     run: async ({ actor }) => {
       const stopped = await stopImpersonation(actor, args);
+      const t = getT(args.context);
       if (!stopped)
-        return redirectWithToast("/dashboard", { kind: "info", message: "You were not viewing as anyone." });
+        return redirectWithToast("/dashboard", { kind: "info", message: t("shell:impersonation.notViewing") });
       return redirectWithToast(`/dashboard/users/${stopped.id}`, {
         kind: "success",
-        message: `You stopped viewing as ${stopped.name}.`,
+        message: t("shell:impersonation.stopped", { name: stopped.name }),
       });
     },
   });
