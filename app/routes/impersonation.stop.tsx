@@ -2,8 +2,8 @@ import { redirect } from "react-router";
 import { handleAction } from "../access/intents.server";
 import { stopImpersonation } from "../auth/impersonation.server";
 import { redirectWithToast } from "../http/form.server";
-import { getT } from "../i18n/i18n.server";
 import { passRetryAfter } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
 import type { Route } from "./+types/impersonation.stop";
 
 // A 429's Retry-After reaches the browser only through this export.
@@ -17,7 +17,10 @@ export async function action(args: Route.ActionArgs) {
       const stopped = await stopImpersonation(actor, args);
       const t = getT(args.context);
       if (!stopped)
-        return redirectWithToast("/dashboard", { kind: "info", message: t("shell:impersonation.notViewing") });
+        return redirectWithToast("/dashboard", {
+          kind: "info",
+          message: t("shell:impersonation.notViewing"),
+        });
       return redirectWithToast(`/dashboard/users/${stopped.id}`, {
         kind: "success",
         message: t("shell:impersonation.stopped", { name: stopped.name }),
