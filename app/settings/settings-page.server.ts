@@ -62,7 +62,7 @@ export async function settingsPageData(user: SessionUser, reader?: { language: s
   const [sessions, config, mailLog, roles, twoFactor, apiTokens, passkeys] = await Promise.all([
     listMySessions(user),
     manage ? describeSystemConfig(user) : null,
-    manage ? recentMail(25) : null,
+    manage ? recentMail(25, user) : null,
     invite ? assignableRoles(user) : null,
     twoFactorSettingsData(user),
     listApiTokens(user.id),
