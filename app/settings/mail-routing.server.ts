@@ -3,7 +3,7 @@ import { superAdminRoleIds } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { assertCurrentPassword } from "../auth/account.server";
 import type { SessionUser } from "../auth/session.server";
-import { db, now } from "../db.server";
+import { db, type Executor, now } from "../db.server";
 import { InvalidInput, RuleViolation } from "../domain-errors";
 import { baseUrl } from "../env.server";
 import { systemBus } from "../events/bus.server";
@@ -50,40 +50,21 @@ export async function assertMayChangeMailRouting(
 }
 
 /** How mail goes out right now: the notice of a change travels this way, not the new one. */
-export async function currentMailRouting(): Promise<MailRouting> {
+async function currentMailRouting(): Promise<MailRouting> {
   const [apiKey, from] = await Promise.all([getSystemConfig("MAIL_API_KEY"), getSystemConfig("EMAIL_FROM")]);
   return { apiKey, from };
 }
 
 /**
- * Tells every active super admin, in the app and by email (each in their language), which mail
- * routing settings `actor` changed and when; never a value. Sent `via` the routing from before the
- * change, so a hostile new key cannot swallow the notice. A failed email is audited (trySend) and
- * does not undo the change.
+ * The notice of a mail routing change for every active super admin, in the app and by email (each
+ * in their language): which settings `actor` changed and when, never a value. Prepared before the
+ * change's transaction (SQLite has one connection), `store`d inside it so no change lands without
+ * its notice, and `deliver`ed after the commit: live, and by email `via` the routing from before the
+ * change, so a hostile new key cannot swallow it. A failed email is audited (trySend) and does not
+ * undo the change.
  */
-export async function tellSuperAdminsMailRoutingChanged(
-  actor: SessionUser,
-  keys: ConfigKey[],
-  via: MailRouting,
-  origin: AuditOrigin,
-) {
-  const roleIds = await superAdminRoleIds();
-  if (roleIds.length === 0) return;
-  const recipients = await db()
-    .selectFrom("user")
-    .select(["user.id", "user.name", "user.email", "user.locale"])
-    .where("user.status", "=", "active")
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("user_role")
-          .select("user_role.user_id")
-          .whereRef("user_role.user_id", "=", "user.id")
-          .where("user_role.role_id", "in", roleIds),
-      ),
-    )
-    .orderBy("user.id")
-    .execute();
+export async function mailRoutingNotice(actor: SessionUser, keys: ConfigKey[]) {
+  const [via, recipients] = await Promise.all([currentMailRouting(), activeSuperAdmins()]);
   const ts = now();
   const at = `${ts.slice(0, 16).replace("T", " ")} UTC`;
   const link = "/dashboard/settings#system";
@@ -105,35 +86,61 @@ export async function tellSuperAdminsMailRoutingChanged(
       },
     };
   });
-  if (notices.length === 0) return;
-  await db()
-    .insertInto("notification")
-    .values(notices.map((n) => n.row))
-    .execute();
-  const bus = systemBus();
-  for (const { row } of notices) {
-    bus.publish(SYSTEM_EVENT_CHANNEL, {
-      type: "broadcast",
-      userId: row.user_id,
-      notificationId: row.id,
-      title: row.title,
-      message: row.message,
-      level: row.level,
-      link: row.link,
-    });
-  }
-  await Promise.all(
-    notices.map(({ recipient, row }) =>
-      trySend(origin, { type: "settings-changed", to: recipient.email }, () =>
-        sendSettingsChangedEmail({
-          to: recipient.email,
-          name: recipient.name,
+  return {
+    async store(executor: Executor) {
+      if (notices.length === 0) return;
+      await executor
+        .insertInto("notification")
+        .values(notices.map((n) => n.row))
+        .execute();
+    },
+    async deliver(origin: AuditOrigin) {
+      const bus = systemBus();
+      for (const { row } of notices) {
+        bus.publish(SYSTEM_EVENT_CHANNEL, {
+          type: "broadcast",
+          userId: row.user_id,
+          notificationId: row.id,
+          title: row.title,
           message: row.message,
-          settingsUrl: `${baseUrl()}${link}`,
-          language: recipient.locale ?? undefined,
-          via,
-        }),
+          level: row.level,
+          link: row.link,
+        });
+      }
+      await Promise.all(
+        notices.map(({ recipient, row }) =>
+          trySend(origin, { type: "settings-changed", to: recipient.email }, () =>
+            sendSettingsChangedEmail({
+              to: recipient.email,
+              name: recipient.name,
+              message: row.message,
+              settingsUrl: `${baseUrl()}${link}`,
+              language: recipient.locale ?? undefined,
+              via,
+            }),
+          ),
+        ),
+      );
+    },
+  };
+}
+
+async function activeSuperAdmins() {
+  const roleIds = await superAdminRoleIds();
+  if (roleIds.length === 0) return [];
+  return db()
+    .selectFrom("user")
+    .select(["user.id", "user.name", "user.email", "user.locale"])
+    .where("user.status", "=", "active")
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("user_role")
+          .select("user_role.user_id")
+          .whereRef("user_role.user_id", "=", "user.id")
+          .where("user_role.role_id", "in", roleIds),
       ),
-    ),
-  );
+    )
+    .orderBy("user.id")
+    .execute();
 }

@@ -3,11 +3,7 @@ import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { type ConfigKey, isMailRouting, SYSTEM_CONFIG } from "./config-keys";
-import {
-  assertMayChangeMailRouting,
-  currentMailRouting,
-  tellSuperAdminsMailRoutingChanged,
-} from "./mail-routing.server";
+import { assertMayChangeMailRouting, mailRoutingNotice } from "./mail-routing.server";
 import type { SettingsChange } from "./settings-form";
 import {
   clearSystemConfigCache,
@@ -46,7 +42,7 @@ export async function applySettingsChanges(
   const routingKeys = changedKeys.filter(isMailRouting);
   if (routingKeys.length > 0)
     await assertMayChangeMailRouting(actor, routingKeys, input.currentPassword, origin);
-  const routingBefore = routingKeys.length > 0 ? await currentMailRouting() : null;
+  const notice = routingKeys.length > 0 ? await mailRoutingNotice(actor, routingKeys) : null;
   try {
     await db()
       .transaction()
@@ -69,11 +65,12 @@ export async function applySettingsChanges(
           },
           trx,
         );
+        await notice?.store(trx);
       });
   } finally {
     await clearSystemConfigCache();
   }
-  if (routingBefore) await tellSuperAdminsMailRoutingChanged(actor, routingKeys, routingBefore, origin);
+  await notice?.deliver(origin);
   return { changed: changedKeys };
 }
 
