@@ -21,9 +21,9 @@ import { getSystemConfig } from "./system-config.server";
 // enters their password again changes them, and every super admin hears of each change
 // (docs/rules.md, "Mail routing"; issue 20, item 1).
 
-export const ROUTING_REFUSED =
+const ROUTING_REFUSED =
   "Only a super admin can change where account mail goes (the mail key and the sender).";
-export const ROUTING_PASSWORD_MISSING = "Enter your current password to change where account mail goes.";
+const ROUTING_PASSWORD_MISSING = "Enter your current password to change where account mail goes.";
 
 /**
  * Throws unless `actor` may change the mail routing settings `keys` now: a super admin (not someone
