@@ -34,6 +34,12 @@ const TEXTS = {
     message: t("emails:twoFactorReset.message"),
     button: t("emails:twoFactorReset.button"),
   }),
+  "settings-changed": (t: TFunction) => ({
+    subject: t("emails:settingsChanged.subject"),
+    label: t("emails:settingsChanged.label"),
+    message: t("emails:settingsChanged.message"),
+    button: t("emails:settingsChanged.button"),
+  }),
   notification: (t: TFunction) => ({
     subject: t("emails:notification.subject"),
     label: t("emails:notification.label"),

@@ -7,6 +7,7 @@ const SAMPLE_LINKS: Record<EmailType, string> = {
   "reset-password": "http://localhost:3000/reset-password?token=sample",
   invite: "http://localhost:3000/accept-invite?token=sample",
   "two-factor-reset": "http://localhost:3000/dashboard/settings#two-factor",
+  "settings-changed": "http://localhost:3000/dashboard/settings#system",
   notification: "http://localhost:3000/dashboard",
 };
 

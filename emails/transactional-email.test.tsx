@@ -76,6 +76,7 @@ describe("TransactionalEmail", () => {
       "reset-password",
       "invite",
       "two-factor-reset",
+      "settings-changed",
       "notification",
     ]);
     for (const type of EMAIL_TYPES) {

@@ -44,6 +44,7 @@ export const ACTION_LABELS = {
   // settings and mail
   "settings.update": "Changed settings",
   "settings.reset": "Reset settings",
+  "settings.update.refused": "Settings change refused (mail routing is for super admins)",
   "mail.test": "Sent a test email",
   "mail.failed": "Email failed",
   "task.create": "Started a task",

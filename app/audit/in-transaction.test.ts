@@ -181,7 +181,7 @@ describe("a change and its audit row commit together", () => {
           { changes: [{ key: "APP_NAME", kind: "set", value: "Atomic" }] },
           origin(),
         ),
-      describeSystemConfig,
+      () => describeSystemConfig(admin),
     );
   });
 

@@ -35,9 +35,14 @@ export async function recordMail(record: MailRecord) {
 
 /**
  * The newest `limit` sends: Settings shows these and no more (a bounded view of a log that grows
- * without bound), read from the end of mail_log_created_id_idx.
+ * without bound), read from the end of mail_log_created_id_idx. A development outbox link is a live
+ * token (a reset link, say), so `viewer` sees it only on mail to themselves, unless a super admin:
+ * an admin must not read a super admin's reset link here (docs/rules.md, "Mail routing").
  */
-export async function recentMail(limit = 20): Promise<MailLogEntry[]> {
+export async function recentMail(
+  limit: number,
+  viewer: { email: string; isSuperAdmin: boolean },
+): Promise<MailLogEntry[]> {
   const rows = await db()
     .selectFrom("mail_log")
     .selectAll()
@@ -53,7 +58,7 @@ export async function recentMail(limit = 20): Promise<MailLogEntry[]> {
     status: r.status,
     providerMessageId: r.provider_message_id,
     error: r.error,
-    outboxLink: r.outbox_link,
+    outboxLink: viewer.isSuperAdmin || r.to_address === viewer.email ? r.outbox_link : null,
     createdAt: r.created_at,
   }));
 }

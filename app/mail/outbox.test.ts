@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { setupDatabase } from "../../test/helpers";
+import { args, createUser, request, sessionCookieFor, setupDatabase } from "../../test/helpers";
 import { withFakePostmark } from "../../test/mail-helpers";
-import { setSystemConfig } from "../settings/system-config.server";
+import { getSessionUser } from "../auth/session.server";
+import { settingsPageData } from "../settings/settings-page.server";
+import { resetSystemConfig, setSystemConfig } from "../settings/system-config.server";
 import { recentMail } from "./mail-log.server";
 import { sendPasswordResetEmail } from "./senders.server";
 
@@ -15,7 +17,7 @@ describe("development outbox", () => {
     const delivery = await sendPasswordResetEmail({ to: "bob@example.test", name: "Bob", resetUrl: url });
     expect(delivery.via).toBe("outbox");
     expect(postmark.fake.messages).toHaveLength(0);
-    const [log] = await recentMail(1);
+    const [log] = await recentMail(1, { email: "", isSuperAdmin: true });
     expect(log).toMatchObject({
       to: "bob@example.test",
       type: "reset-password",
@@ -33,5 +35,27 @@ describe("development outbox", () => {
     });
     expect(delivery.via).toBe("postmark");
     expect(postmark.fake.messages.map((m) => m.token)).toEqual(["settings-only-token-1"]);
+  });
+
+  it("shows an outbox link in Settings only to its addressee or a super admin: an admin never reads a super admin's reset link", async () => {
+    await resetSystemConfig("MAIL_API_KEY");
+    const admin = await createUser({ roles: ["admin"] });
+    const root = await createUser({ roles: ["super_admin"] });
+    const rootLink = "http://localhost:3000/reset-password?token=root-secret";
+    const adminLink = "http://localhost:3000/reset-password?token=admin-own";
+    await sendPasswordResetEmail({ to: root.email, name: "Root", resetUrl: rootLink });
+    await sendPasswordResetEmail({ to: admin.email, name: "Admin", resetUrl: adminLink });
+    const linksFor = async (id: string) => {
+      const req = request("/dashboard/settings", { cookie: await sessionCookieFor(id) });
+      const user = (await getSessionUser(args(req)))!;
+      const page = await settingsPageData(user);
+      return Object.fromEntries(page.system!.mailLog.map((e) => [e.to, e.outboxLink]));
+    };
+    const asAdmin = await linksFor(admin.id);
+    expect(asAdmin[root.email]).toBeNull();
+    expect(asAdmin[admin.email]).toBe(adminLink);
+    expect(JSON.stringify(asAdmin)).not.toContain("root-secret");
+    const asRoot = await linksFor(root.id);
+    expect(asRoot[root.email]).toBe(rootLink);
   });
 });

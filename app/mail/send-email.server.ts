@@ -5,7 +5,7 @@ import { env } from "../env.server";
 import { mailSent } from "../metrics/metrics.server";
 import { getSystemConfig } from "../settings/system-config.server";
 import { recordMail } from "./mail-log.server";
-import { type Delivery, deliver, MailProviderError } from "./transport.server";
+import { type Delivery, deliver, MailProviderError, type MailRouting } from "./transport.server";
 
 export type EmailRequest = {
   to: string;
@@ -20,6 +20,8 @@ export type EmailRequest = {
    * setting is looked up by address; English when there is none.
    */
   language?: string;
+  /** Send with this key and sender instead of the current settings' (see MailRouting). */
+  via?: MailRouting;
 };
 
 async function languageOf(address: string): Promise<string | undefined> {
@@ -29,7 +31,10 @@ async function languageOf(address: string): Promise<string | undefined> {
 
 /** Renders the template, delivers it and records the attempt, whatever the outcome. */
 export async function sendEmail(request: EmailRequest): Promise<Delivery> {
-  const [appName, from] = await Promise.all([getSystemConfig("APP_NAME"), getSystemConfig("EMAIL_FROM")]);
+  const [appName, from] = await Promise.all([
+    getSystemConfig("APP_NAME"),
+    request.via ? request.via.from : getSystemConfig("EMAIL_FROM"),
+  ]);
   const language = request.language ?? (await languageOf(request.to));
   const subject = request.subject ?? emailTexts(request.type, language).subject;
   const { html, text } = await renderEmail({
@@ -42,15 +47,18 @@ export async function sendEmail(request: EmailRequest): Promise<Delivery> {
   });
   const base = { to: request.to, type: request.type, subject };
   try {
-    const delivery = await deliver({
-      from,
-      to: request.to,
-      subject,
-      html,
-      text,
-      tag: request.type,
-      actionUrl: request.actionUrl,
-    });
+    const delivery = await deliver(
+      {
+        from,
+        to: request.to,
+        subject,
+        html,
+        text,
+        tag: request.type,
+        actionUrl: request.actionUrl,
+      },
+      request.via,
+    );
     mailSent(true);
     await recordMail({
       ...base,

@@ -1,7 +1,7 @@
 import { MailSendError } from "../domain-errors";
 import { tFor } from "../i18n/i18n.server";
 import { type EmailRequest, sendEmail } from "./send-email.server";
-import { MailProviderError } from "./transport.server";
+import { MailProviderError, type MailRouting } from "./transport.server";
 
 // One sender per email type. Each wraps provider errors as "Failed to send <what>: <provider message>".
 // `language` is the recipient's (app/mail/mail-language.server.ts); see EmailRequest.
@@ -95,5 +95,28 @@ export function sendTwoFactorResetEmail(input: {
     actionUrl: input.settingsUrl,
     userName: input.name,
     language: input.language,
+  });
+}
+
+/**
+ * Tells a super admin that a setting deciding where account mail goes was changed: which, by whom,
+ * when (`message`), never the value. Sent `via` the routing in effect before the change.
+ */
+export function sendSettingsChangedEmail(input: {
+  to: string;
+  name: string;
+  message: string;
+  settingsUrl: string;
+  language?: string;
+  via: MailRouting;
+}) {
+  return send("settings change email", {
+    to: input.to,
+    type: "settings-changed",
+    actionUrl: input.settingsUrl,
+    userName: input.name,
+    message: input.message,
+    language: input.language,
+    via: input.via,
   });
 }

@@ -40,7 +40,7 @@ describe("sendVerificationEmail", () => {
     expect(m!.TextBody).toContain(input.verificationUrl);
     expect(m!.HtmlBody).toContain(`href="${input.verificationUrl}"`);
     expect(delivery).toEqual({ via: "postmark", messageId: m!.MessageID });
-    const [log] = await recentMail(1);
+    const [log] = await recentMail(1, { email: "", isSuperAdmin: true });
     expect(log).toMatchObject({
       to: input.to,
       type: "verification",
@@ -69,7 +69,7 @@ describe("sendVerificationEmail", () => {
     expect((error as Error).message).toBe(
       "Failed to send verification email: Invalid 'To' address: 'ada@example.test'.",
     );
-    const [log] = await recentMail(1);
+    const [log] = await recentMail(1, { email: "", isSuperAdmin: true });
     expect(log).toMatchObject({ status: "failed", error: "Invalid 'To' address: 'ada@example.test'." });
   });
 

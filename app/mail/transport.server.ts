@@ -17,6 +17,12 @@ export type OutgoingMail = {
 
 export type Delivery = { via: "postmark" | "outbox"; messageId: string };
 
+/**
+ * The provider key and sender mail goes out with; normally read from Settings per send. A notice
+ * about a change of these goes out the way mail went before the change (app/settings/mail-routing).
+ */
+export type MailRouting = { apiKey: string | undefined; from: string };
+
 /** The provider refused or could not be reached; `providerMessage` is its own wording. */
 export class MailProviderError extends Error {
   constructor(
@@ -46,8 +52,8 @@ export function postmarkOptions(apiUrl: string | undefined) {
  * Sends through Postmark with the key from Settings (or the environment), read per send so a key
  * saved in Settings is used by the very next email. With no key anywhere: the development outbox.
  */
-export async function deliver(mail: OutgoingMail): Promise<Delivery> {
-  const apiKey = await getSystemConfig("MAIL_API_KEY");
+export async function deliver(mail: OutgoingMail, routing?: MailRouting): Promise<Delivery> {
+  const apiKey = routing ? routing.apiKey : await getSystemConfig("MAIL_API_KEY");
   if (!apiKey) {
     const messageId = `outbox-${randomUUID()}`;
     // The link is what lets a laptop finish a flow; in production it would hand a token to whoever

@@ -3,7 +3,7 @@ import { APP_NAME } from "../config";
 import { emailField } from "../email-address";
 
 // Every setting an admin may store in the database, declared once: its type (a zod schema),
-// whether it is secret, and where its fallback comes from. UI, validation and reads derive from this.
+// whether it is secret, whether it routes mail, and where its fallback comes from. UI, validation and reads derive from this.
 
 /** Sender used when neither Settings nor the environment names one. */
 export const DEFAULT_EMAIL_FROM = "no-reply@example.com";
@@ -41,6 +41,7 @@ export const SYSTEM_CONFIG = {
       .regex(/^[\x21-\x7e]+$/, "Paste the token as the provider shows it: no spaces or line breaks."),
     envVar: "MAIL_API_KEY",
     fixedDefault: undefined,
+    mailRouting: true,
   },
   EMAIL_FROM: {
     label: "Sender address",
@@ -49,6 +50,7 @@ export const SYSTEM_CONFIG = {
     schema: senderSchema,
     envVar: "EMAIL_FROM",
     fixedDefault: DEFAULT_EMAIL_FROM,
+    mailRouting: true,
   },
   APP_NAME: {
     label: "Application name",
@@ -58,6 +60,7 @@ export const SYSTEM_CONFIG = {
     schema: z.string().trim().min(1, "Enter a name.").max(60).refine(oneLine, ONE_LINE),
     envVar: "APP_NAME",
     fixedDefault: APP_NAME,
+    mailRouting: false,
   },
   AUDIT_RETENTION_DAYS: {
     label: "Audit log retention (days)",
@@ -70,6 +73,7 @@ export const SYSTEM_CONFIG = {
       .refine((v) => Number(v) >= 1 && Number(v) <= 3650, "Between 1 and 3650 days."),
     envVar: "AUDIT_RETENTION_DAYS",
     fixedDefault: "365",
+    mailRouting: false,
   },
 } as const satisfies Record<
   string,
@@ -80,8 +84,19 @@ export const SYSTEM_CONFIG = {
     schema: z.ZodType<string>;
     envVar: string;
     fixedDefault: string | undefined;
+    /**
+     * Decides where account mail (reset, verification and invitation links) goes or whom it
+     * claims to come from: only a super admin who enters their password again changes it, and
+     * every change tells every super admin (docs/rules.md, "Mail routing").
+     */
+    mailRouting: boolean;
   }
 >;
+
+/** The settings that decide where account mail goes (see `mailRouting`). */
+export function isMailRouting(key: ConfigKey): boolean {
+  return SYSTEM_CONFIG[key].mailRouting;
+}
 
 export type ConfigKey = keyof typeof SYSTEM_CONFIG;
 
@@ -100,6 +115,8 @@ export type ConfigView = {
   label: string;
   help: string;
   secret: boolean;
+  /** A mail routing setting the viewer may not change (they are no super admin). */
+  locked: boolean;
   source: ConfigSource;
   value: string | null;
   hint: string | null;

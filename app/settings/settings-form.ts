@@ -48,23 +48,26 @@ export function parseSettingsForm(form: FormData | URLSearchParams): SettingsPar
 /**
  * The system section's fields for the browser's checks (conform): each one blank, or valid by its
  * setting's own schema. The same rules as parseSettingsForm, which the action answers with.
+ * `currentPassword` is asked only when a mail routing setting changes (the server decides).
  */
-export const systemSettingsSchema = z.object(
-  Object.fromEntries(
-    CONFIG_KEYS.map((key) => [
-      key,
-      z
-        .string()
-        .optional()
-        .superRefine((value, ctx) => {
-          if (!value || value.trim() === "") return;
-          const parsed = SYSTEM_CONFIG[key].schema.safeParse(value);
-          if (!parsed.success)
-            ctx.addIssue({ code: "custom", message: parsed.error.issues[0]?.message ?? "Invalid value." });
-        }),
-    ]),
-  ) as Record<ConfigKey, z.ZodOptional<z.ZodString>>,
-);
+export const systemSettingsSchema = z
+  .object(
+    Object.fromEntries(
+      CONFIG_KEYS.map((key) => [
+        key,
+        z
+          .string()
+          .optional()
+          .superRefine((value, ctx) => {
+            if (!value || value.trim() === "") return;
+            const parsed = SYSTEM_CONFIG[key].schema.safeParse(value);
+            if (!parsed.success)
+              ctx.addIssue({ code: "custom", message: parsed.error.issues[0]?.message ?? "Invalid value." });
+          }),
+      ]),
+    ) as Record<ConfigKey, z.ZodOptional<z.ZodString>>,
+  )
+  .extend({ currentPassword: z.string().max(1024).optional() });
 
 /** A session handle as sent; one that names no session of the caller's is answered as already ended. */
 export const revokeSessionSchema = z.object({ session: z.string().max(200).catch("") });

@@ -61,8 +61,8 @@ export async function settingsPageData(user: SessionUser, reader?: { language: s
   const invite = can(user, "user.write");
   const [sessions, config, mailLog, roles, twoFactor, apiTokens, passkeys] = await Promise.all([
     listMySessions(user),
-    manage ? describeSystemConfig() : null,
-    manage ? recentMail(25) : null,
+    manage ? describeSystemConfig(user) : null,
+    manage ? recentMail(25, user) : null,
     invite ? assignableRoles(user) : null,
     twoFactorSettingsData(user),
     listApiTokens(user.id),
@@ -217,7 +217,15 @@ export const runSettingsIntent = (args: ActionArgs) => {
         run: async ({ actor, form }) => {
           const parsed = parseSettingsForm(form);
           if (!parsed.ok) return invalid(parsed.fieldErrors as Record<string, string>, "system");
-          const { changed } = await applySettingsChanges(actor, { changes: parsed.changes }, args);
+          const password = form.get("currentPassword");
+          const { changed } = await applySettingsChanges(
+            actor,
+            {
+              changes: parsed.changes,
+              currentPassword: typeof password === "string" && password !== "" ? password : undefined,
+            },
+            args,
+          );
           // Staff read the settings' labels, never their keys.
           const names = changed.map((key) => configLabel(t, key));
           return done(

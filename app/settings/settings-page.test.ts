@@ -85,10 +85,17 @@ describe("system settings", () => {
   });
 
   it("saves, keeps a secret on blank, audits before/after without the secret, and resets to the environment", async () => {
-    const admin = await signedIn(["admin"]);
+    // The mail key and sender route account mail: a super admin with the password (mail-routing.test.ts).
+    const admin = await signedIn(["super_admin"]);
     const key = "pm-live-token-abcdef123456";
     const out = await submit(
-      { intent: "system", APP_NAME: "Acme Admin", EMAIL_FROM: "Acme <ops@acme.test>", MAIL_API_KEY: key },
+      {
+        intent: "system",
+        APP_NAME: "Acme Admin",
+        EMAIL_FROM: "Acme <ops@acme.test>",
+        MAIL_API_KEY: key,
+        currentPassword: PASSWORD,
+      },
       admin.cookie,
     );
     expect(out.status).toBe(200);

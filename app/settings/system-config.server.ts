@@ -107,8 +107,11 @@ export function secretHint(value: string): string {
   return value.length >= 12 ? `…${value.slice(-4)}` : "…";
 }
 
-/** Every setting as the browser may see it: secrets reduced to set / not set and a hint. */
-export async function describeSystemConfig(): Promise<ConfigView[]> {
+/**
+ * Every setting as the browser may see it: secrets reduced to set / not set and a hint; mail
+ * routing settings locked for a viewer who is no super admin.
+ */
+export async function describeSystemConfig(viewer: { isSuperAdmin: boolean }): Promise<ConfigView[]> {
   const values = await stored();
   return (Object.keys(SYSTEM_CONFIG) as ConfigKey[]).map((key) => {
     const def = SYSTEM_CONFIG[key];
@@ -121,6 +124,7 @@ export async function describeSystemConfig(): Promise<ConfigView[]> {
       label: def.label,
       help: def.help,
       secret: def.secret,
+      locked: def.mailRouting && !viewer.isSuperAdmin,
       source,
       value: def.secret ? null : (effective ?? null),
       hint: def.secret && effective ? secretHint(effective) : null,

@@ -103,7 +103,9 @@ describe("getSystemConfig", () => {
   it("shows secrets as a hint only, with where each value comes from", async () => {
     setEnv({ EMAIL_FROM: "env@example.test" });
     await setSystemConfig("MAIL_API_KEY", "pm-server-token-ABCD", null);
-    const views = Object.fromEntries((await describeSystemConfig()).map((v) => [v.key, v]));
+    const views = Object.fromEntries(
+      (await describeSystemConfig({ isSuperAdmin: true })).map((v) => [v.key, v]),
+    );
     expect(views.MAIL_API_KEY).toMatchObject({
       source: "database",
       value: null,

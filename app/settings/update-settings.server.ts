@@ -2,7 +2,8 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
-import { type ConfigKey, SYSTEM_CONFIG } from "./config-keys";
+import { type ConfigKey, isMailRouting, SYSTEM_CONFIG } from "./config-keys";
+import { assertMayChangeMailRouting, mailRoutingNotice } from "./mail-routing.server";
 import type { SettingsChange } from "./settings-form";
 import {
   clearSystemConfigCache,
@@ -16,14 +17,15 @@ import {
 /**
  * Applies the parsed changes that actually change something and audits them with before/after,
  * in one transaction. Secret values never reach the audit row: only their key names appear in
- * `changedKeys`.
+ * `changedKeys`. A change of a mail routing setting needs a super admin and `currentPassword`
+ * (checked before anything is written, so a refusal changes nothing) and tells every super admin.
  */
 export async function applySettingsChanges(
   actor: SessionUser,
-  input: { changes: SettingsChange[] },
+  input: { changes: SettingsChange[]; currentPassword?: string },
   origin: AuditOrigin,
 ) {
-  const before = new Map((await describeSystemConfig()).map((v) => [v.key, v]));
+  const before = new Map((await describeSystemConfig(actor)).map((v) => [v.key, v]));
   const stored = new Map<string, string | undefined>();
   for (const change of input.changes) {
     if (change.kind === "set" && before.get(change.key)!.source === "database")
@@ -37,6 +39,10 @@ export async function applySettingsChanges(
   if (applied.length === 0) return { changed: [] as ConfigKey[] };
 
   const changedKeys = applied.map((c) => c.key);
+  const routingKeys = changedKeys.filter(isMailRouting);
+  if (routingKeys.length > 0)
+    await assertMayChangeMailRouting(actor, routingKeys, input.currentPassword, origin);
+  const notice = routingKeys.length > 0 ? await mailRoutingNotice(actor, routingKeys) : null;
   try {
     await db()
       .transaction()
@@ -51,14 +57,20 @@ export async function applySettingsChanges(
             action: applied.every((c) => c.kind === "reset") ? "settings.reset" : "settings.update",
             actor,
             target: { type: "system_setting", id: changedKeys.join(",") },
-            details: { changedKeys, changes: describeChanges(applied, before) },
+            details: {
+              changedKeys,
+              changes: describeChanges(applied, before),
+              ...(routingKeys.length > 0 ? { reauthenticated: true } : {}),
+            },
           },
           trx,
         );
+        await notice?.store(trx);
       });
   } finally {
     await clearSystemConfigCache();
   }
+  await notice?.deliver(origin);
   return { changed: changedKeys };
 }
 

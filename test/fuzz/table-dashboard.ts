@@ -140,11 +140,16 @@ export const DASHBOARD: FuzzTarget[] = [
   })),
   formIntent(SETTINGS, "/dashboard/settings", "revoke-session", (p) => ({ session: ids(p.sessions) })),
   formIntent(SETTINGS, "/dashboard/settings", "revoke-others"),
+  // The mail key and sender ask for the password again (right, wrong, missing).
   formIntent(SETTINGS, "/dashboard/settings", "system", () => ({
     ...Object.fromEntries(CONFIG_KEYS.map((key) => [key, key === "EMAIL_FROM" ? emails : numbers])),
     APP_NAME: names,
+    currentPassword: passwords,
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "system", () => ({ reset: oneOf(CONFIG_KEYS) })),
+  formIntent(SETTINGS, "/dashboard/settings", "system", () => ({
+    reset: oneOf(CONFIG_KEYS),
+    currentPassword: passwords,
+  })),
   formIntent(SETTINGS, "/dashboard/settings", "invite", (p) => ({ email: emails, "roles[]": ids(p.roles) })),
   // Two-factor (app/settings/two-factor-settings.server.ts). Role ids are never the pool's: a
   // policy naming the fuzzing super admin's role would gate every later request.

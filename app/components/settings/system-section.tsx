@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import type { ConfigView } from "../../settings/config-keys";
+import { type ConfigView, isMailRouting } from "../../settings/config-keys";
 import { configHelp, configLabel } from "../../settings/config-labels";
 import { systemSettingsSchema } from "../../settings/settings-form";
 import { useFormat } from "../format";
@@ -70,6 +70,9 @@ function SystemForm({
                 meta={save.fields[c.key]}
                 label={label}
                 autoComplete="off"
+                // Mail routing settings are a super admin's (docs/rules.md); a disabled field is not sent.
+                disabled={c.locked}
+                description={c.locked ? t("settings:system.locked") : undefined}
                 placeholder={
                   c.secret
                     ? c.hint
@@ -88,11 +91,12 @@ function SystemForm({
                 {c.updatedAt ? t("settings:system.changedAt", { date: formatDateTime(c.updatedAt) }) : ""}.{" "}
                 {configHelp(t, c.key)}
               </p>
-              {c.source === "database" ? (
+              {c.source === "database" && !c.locked ? (
                 <div>
                   <button
                     type="submit"
-                    form={`reset-${c.key}`}
+                    // A mail routing reset goes with this form, so it carries the password below.
+                    {...(isMailRouting(c.key) ? { name: "reset", value: c.key } : { form: `reset-${c.key}` })}
                     className="rounded text-xs text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300"
                     aria-label={t("settings:system.resetLabel", { label })}
                   >
@@ -103,17 +107,27 @@ function SystemForm({
             </div>
           );
         })}
+        {config.some((c) => isMailRouting(c.key) && !c.locked) ? (
+          <PasswordField
+            meta={save.fields.currentPassword}
+            label={t("settings:system.routingPassword")}
+            autoComplete="current-password"
+            description={t("settings:system.routingPasswordHelp")}
+          />
+        ) : null}
         {save.errors}
         <div>
           <Button pending={save.pending}>{t("settings:system.save")}</Button>
         </div>
       </save.fetcher.Form>
-      {config.map((c) => (
-        <reset.fetcher.Form key={c.key} id={`reset-${c.key}`} method="post" hidden>
-          <input type="hidden" name="intent" value="system" />
-          <input type="hidden" name="reset" value={c.key} />
-        </reset.fetcher.Form>
-      ))}
+      {config
+        .filter((c) => !isMailRouting(c.key))
+        .map((c) => (
+          <reset.fetcher.Form key={c.key} id={`reset-${c.key}`} method="post" hidden>
+            <input type="hidden" name="intent" value="system" />
+            <input type="hidden" name="reset" value={c.key} />
+          </reset.fetcher.Form>
+        ))}
     </>
   );
 }
