@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pino from "pino";
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
+import { configuredHostAllowList } from "./app/http/allowed-hosts.server";
 import { createPipeline, type PipelineMetrics } from "./app/http/node-server.server";
 import type { RequestInfo } from "./app/http/request-info.server";
 import { staticFiles } from "./app/http/static-files.server";
@@ -95,6 +96,8 @@ function serveRaw(
 
 const listener = createPipeline({
   trustProxy: Number(process.env.TRUST_PROXY ?? 0),
+  // BASE_URL's host and ALLOWED_HOSTS; `npm run dev` also answers localhost, 127.0.0.1 and [::1].
+  isAllowedHost: configuredHostAllowList({ development: !production, port }),
   log: (entry) => logger.info(entry),
   health: async () => (await getEntry()).lifecycle.health(),
   staticFiles: production ? staticFiles(join(buildDir, "client")) : undefined,

@@ -17,6 +17,8 @@ const schema = z.object({
   PORT: z.coerce.number().int().positive().default(3000),
   HOST: z.string().default("0.0.0.0"),
   BASE_URL: z.string().url().optional(),
+  // Host names the server answers to besides BASE_URL's (app/http/allowed-hosts.server.ts).
+  ALLOWED_HOSTS: optionalText(),
   SESSION_SECRET: z.string().min(1).default(DEV_SESSION_SECRET),
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().default(14),
   SUPER_ADMIN_EMAIL: emailField.default("admin@localhost.test"),

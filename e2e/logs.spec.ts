@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
+import { csvCells } from "../test/support/csv";
 import { E2E_DB } from "./env";
 import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 
@@ -103,8 +104,8 @@ test("filter the log by part of an actor's name, export exactly what is filtered
   await expect(download).toBeVisible({ timeout: 20_000 });
   const csv = await (await page.request.get((await download.getAttribute("href"))!)).text();
   const lines = csv.trim().split(/\r?\n/).slice(1);
-  expect(lines.map((l) => l.split(",")[0])).toEqual(listed);
-  expect(lines.map((l) => l.split(",")[1])).toEqual(["user.update", "user.disable", "user.enable"]);
+  expect(lines.map((l) => csvCells(l)[0])).toEqual(listed);
+  expect(lines.map((l) => csvCells(l)[1])).toEqual(["user.update", "user.disable", "user.enable"]);
   await page.keyboard.press("Escape");
 
   await page.getByLabel("Target (name contains)").focus();

@@ -40,7 +40,7 @@ test("a chunked body is cut at the limit; the client reads the 413", async () =>
       port: Number(E2E_PORT),
       path: "/login",
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      headers: { Host: `localhost:${E2E_PORT}`, "Content-Type": "application/x-www-form-urlencoded" },
     });
     let answered = false;
     req.on("response", (res) => {
@@ -88,8 +88,9 @@ function rawRequest(opts: {
       port: Number(E2E_PORT),
       method: opts.method ?? "GET",
       path: opts.path,
-      headers: opts.headers,
-      setHost: opts.setHost ?? true,
+      // BASE_URL's host (e2e/server.ts): the server answers to no other (app/http/allowed-hosts.server.ts).
+      headers: opts.setHost === false ? opts.headers : { Host: `localhost:${E2E_PORT}`, ...opts.headers },
+      setHost: false,
     });
     req.on("response", (res) => {
       let body = "";

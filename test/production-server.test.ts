@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { db } from "../app/db.server";
 import { PASSWORD, setupDatabase } from "./helpers";
 
 // The compiled production server (`npm run build` writes BUILD_DIR/server.js; `npm start` runs it
@@ -48,6 +50,7 @@ describe.skipIf(!BUILD_DIR || !existsSync(compiled))("the compiled production se
         LOG_LEVEL: "info",
         METRICS_TOKEN,
         METRICS_PORT: String(metricsPort),
+        ALLOWED_HOSTS: "dash.example.test",
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -128,6 +131,67 @@ describe.skipIf(!BUILD_DIR || !existsSync(compiled))("the compiled production se
     expect(await local.text()).toContain("dashboard_process_cpu_seconds_total");
     expect(output.join("")).toContain("metrics listening on 127.0.0.1");
     expect(output.join("")).not.toContain(METRICS_TOKEN);
+  });
+
+  /** One request with exactly this Host header (fetch sets its own). */
+  function withHost(
+    host: string,
+    path: string,
+    init: { method?: string; body?: string; cookie?: string } = {},
+  ) {
+    return new Promise<{ status: number; body: string; setCookie: string[] }>((resolve, reject) => {
+      const target = new URL(url);
+      const headers: Record<string, string> = { Host: host };
+      if (init.body !== undefined) headers["Content-Type"] = "application/x-www-form-urlencoded";
+      if (init.cookie) headers.Cookie = init.cookie;
+      const req = httpRequest(
+        { host: target.hostname, port: target.port, path, method: init.method ?? "GET", headers },
+        (res) => {
+          let body = "";
+          res.on("data", (c) => {
+            body += c;
+          });
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, body, setCookie: res.headers["set-cookie"] ?? [] }),
+          );
+        },
+      );
+      req.on("error", reject);
+      req.end(init.body);
+    });
+  }
+
+  // DNS rebinding: evil.test resolves to this server; its page's requests carry Host: evil.test.
+  it("refuses any Host but BASE_URL's and ALLOWED_HOSTS with 400 before anything runs; /healthz answers all", async () => {
+    const port = new URL(url).port;
+    const sessions = async () => (await db().selectFrom("session").select("id").execute()).length;
+    const before = await sessions();
+    const signIn = new URLSearchParams({
+      email: ADMIN,
+      password: PASSWORD,
+      note: "body-not-logged",
+    }).toString();
+    for (const host of [
+      `evil.test:${port}`,
+      "evil.test",
+      `localhost:${port}`,
+      "127.0.0.1",
+      `127.0.0.1:${Number(port) + 1}`,
+    ]) {
+      const login = await withHost(host, "/login", { method: "POST", body: signIn });
+      expect(login.status, host).toBe(400);
+      expect(login.setCookie, host).toEqual([]);
+      expect((await withHost(host, "/login")).status, host).toBe(400);
+      expect((await withHost(host, "/healthz")).status, host).toBe(200);
+    }
+    expect(await sessions()).toBe(before);
+    expect(output.join("")).not.toContain("body-not-logged");
+    // An ALLOWED_HOSTS name on BASE_URL's port is answered like BASE_URL's own.
+    const login = await withHost(`dash.example.test:${port}`, "/login", { method: "POST", body: signIn });
+    expect(login.status).toBe(302);
+    expect(await sessions()).toBe(before + 1);
+    expect((await withHost(`dash.example.test:${port}`, "/login")).status).toBe(200);
+    expect((await withHost(`127.0.0.1:${port}`, "/login")).status).toBe(200);
   });
 
   it("stops on SIGTERM: open event streams end and the process exits cleanly", async () => {

@@ -1,4 +1,5 @@
 import { generateTOTP } from "@epic-web/totp";
+import fc from "fast-check";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../app/db.server";
@@ -12,6 +13,9 @@ import { setupDatabase, signedIn } from "./helpers";
 
 let app: AppServer;
 let due: { id: string; cookie: string };
+// Hold settings.manage while a gate is up: one must enrol (manager), one must change a password.
+let dueAdmin: { id: string; cookie: string };
+let mustChange: { id: string; cookie: string };
 let root: { id: string; cookie: string };
 const form = { "Content-Type": "application/x-www-form-urlencoded" };
 const json = { "Content-Type": "application/json" };
@@ -32,6 +36,9 @@ beforeAll(async () => {
   await setupDatabase();
   root = await signedIn(["super_admin"]);
   due = await signedIn(["manager"]);
+  dueAdmin = await signedIn(["manager", "admin"]);
+  mustChange = await signedIn(["admin"]);
+  await db().updateTable("user").set({ must_change_password: 1 }).where("id", "=", mustChange.id).execute();
   app = await startApp();
   const manager = await db()
     .selectFrom("role")
@@ -123,5 +130,102 @@ describe("enrolment a role requires", () => {
     expect((await post({ intent: "two-factor-confirm", code: otp })).status).toBe(200);
     expect((await app.fetch("/dashboard", { cookie: due.cookie })).status).toBe(200);
     expect((await app.fetch("/api/notifications", { cookie: due.cookie })).status).toBe(200);
+  });
+});
+
+// The gate decides on the form the action receives, parsed once (app/http/read-form.server.ts): a
+// byte order mark, a repeated key, a charset parameter or a multipart body cannot make the gate
+// read one intent and the action run another.
+describe("the gate and the action read the same form", () => {
+  const BOM = new Uint8Array([0xef, 0xbb, 0xbf]);
+  const bytes = (text: string, prefix = new Uint8Array()) => {
+    const body = new TextEncoder().encode(text);
+    const out = new Uint8Array(prefix.length + body.length);
+    out.set(prefix);
+    out.set(body, prefix.length);
+    return out;
+  };
+  const attacks = (allowed: string) => [
+    {
+      what: "a byte order mark",
+      type: form["Content-Type"],
+      body: bytes(`intent=${allowed}&intent=system&APP_NAME=x`, BOM),
+    },
+    {
+      what: "a byte order mark and a charset",
+      type: "application/x-www-form-urlencoded; charset=utf-8",
+      body: bytes(`intent=${allowed}&intent=system&APP_NAME=x`, BOM),
+    },
+    {
+      what: "an upper-case media type",
+      type: "Application/X-WWW-Form-Urlencoded",
+      body: bytes(`intent=system&APP_NAME=x`),
+    },
+    {
+      what: "a multipart body",
+      type: "multipart/form-data; boundary=b",
+      body: bytes(
+        `--b\r\nContent-Disposition: form-data; name="intent"\r\n\r\nsystem\r\n` +
+          `--b\r\nContent-Disposition: form-data; name="intent"\r\n\r\n${allowed}\r\n` +
+          `--b\r\nContent-Disposition: form-data; name="APP_NAME"\r\n\r\nx\r\n--b--\r\n`,
+      ),
+    },
+  ];
+  const accounts = () => [
+    { who: "an account that must enrol", user: dueAdmin, allowed: "two-factor-start" },
+    { who: "an account that must change its password", user: mustChange, allowed: "password" },
+  ];
+
+  it("refuses a form whose action would run another intent than the gate let through", async () => {
+    for (const { who, user, allowed } of accounts()) {
+      for (const attack of attacks(allowed)) {
+        for (const path of ["/dashboard/settings", "/dashboard/settings.data"]) {
+          const before = await snapshot();
+          const res = await app.fetch(path, {
+            method: "POST",
+            cookie: user.cookie,
+            headers: { "Content-Type": attack.type },
+            body: attack.body,
+          });
+          const where = `${who}, ${attack.what}, ${path} -> ${res.status} ${(await res.text()).slice(0, 200)}`;
+          expect(res.status, where).toBe(403);
+          expect(await snapshot(), where).toEqual(before);
+        }
+      }
+    }
+    const name = await db().selectFrom("system_setting").selectAll().where("key", "=", "APP_NAME").execute();
+    expect(name).toEqual([]);
+  });
+
+  it("lets a body through only when the action's own form names an open intent", async () => {
+    // Any key order, repetition, byte order mark or charset: the gate refuses unless the intent the
+    // action reads (its form's first `intent`) is one the gate keeps open.
+    const key = fc.constantFrom("intent", "\uFEFFintent", "INTENT", "intent ", "APP_NAME");
+    const value = fc.constantFrom("system", "two-factor-start", "profile", "x");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(key, value), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        fc.constantFrom("", "; charset=utf-8", "; charset=UTF-8"),
+        async (pairs, bom, charset) => {
+          const text = new URLSearchParams(pairs).toString();
+          const body = bytes(text, bom ? BOM : undefined);
+          const actionIntent = await new Response(body, { headers: form })
+            .formData()
+            .then((f) => f.get("intent"));
+          if (actionIntent === "two-factor-start") return; // the open intent itself runs, as it should
+          const res = await app.fetch("/dashboard/settings", {
+            method: "POST",
+            cookie: dueAdmin.cookie,
+            headers: { "Content-Type": `application/x-www-form-urlencoded${charset}` },
+            body,
+          });
+          expect(res.status, `${JSON.stringify(pairs)} bom=${bom} -> ${res.status}`).toBe(403);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    const name = await db().selectFrom("system_setting").selectAll().where("key", "=", "APP_NAME").execute();
+    expect(name).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
 import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
-import { readBodyText } from "../http/body.server";
-import { bodyLimitFor } from "../http/body-limits";
+import { readForm } from "../http/read-form.server";
 import { isApiRequest } from "../http/request-info.server";
 import { apiError } from "../http/responses";
 import { nonceContext } from "../http/security.server";
@@ -91,11 +90,15 @@ function isGated(pattern: string): boolean {
   );
 }
 
+/**
+ * The intent the action will run: read from the very form the action receives (readForm parses a
+ * request once and hands every caller the same FormData), so no byte order mark, repeated key,
+ * charset or multipart body can show the gate one intent and the action another. A body that is no
+ * form, too large or unreadable is refused here as the action would refuse it.
+ */
 async function formIntent(request: Request): Promise<string | null> {
-  const type = request.headers.get("Content-Type") ?? "";
-  if (!type.startsWith("application/x-www-form-urlencoded")) return null;
-  const text = await readBodyText(request.clone(), bodyLimitFor(PASSWORD_PAGE)).catch(() => "");
-  return new URLSearchParams(text).get("intent");
+  const intent = (await readForm(request)).get("intent");
+  return typeof intent === "string" ? intent : null;
 }
 
 /** With a temporary password, only the settings page and its password form stay open. */

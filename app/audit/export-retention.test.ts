@@ -103,11 +103,11 @@ describe("audit export", () => {
     expect(file.status).toBe(200);
     const lines = String(file.body).trim().split(/\r?\n/);
     expect(lines[0]).toBe(
-      "time,action,actor,target_type,target_id,ip,user_agent,details,impersonator,request_id",
+      '"time","action","actor","target_type","target_id","ip","user_agent","details","impersonator","request_id"',
     );
     expect(lines).toHaveLength(4_501);
     // The request that wrote each row, so a row leads to its log lines (decision 026).
-    expect(lines.slice(1).every((l) => l.endsWith(",req-4bf92f35"))).toBe(true);
+    expect(lines.slice(1).every((l) => l.endsWith(',"req-4bf92f35"'))).toBe(true);
     expect(String(file.body)).not.toContain("auth.login.failed");
     // Spreadsheet formulas in data are neutralised.
     expect(String(file.body)).not.toMatch(/,"?=cmd/);
@@ -120,6 +120,47 @@ describe("audit export", () => {
     );
     expect(revoked.status).toBe(403);
   });
+});
+
+// A browser's user agent is the visitor's text: a spreadsheet that splits on `;` must not find a
+// formula in it either (app/tasks/csv.ts).
+it("writes a hostile user agent quoted, every formula after a separator neutralised", async () => {
+  const hostile = {
+    ...entry("auth.login.failed", 0, "mallory@example.test"),
+    user_agent: "Mozilla;=1+1;=HYPERLINK(A1);x",
+    details: '{"email":"@SUM(1,2);-3"}',
+  };
+  await db().insertInto("audit_log").values(hostile).execute();
+  const admin = await signedIn(["admin"]);
+  const taskId = randomUUID();
+  const now = new Date().toISOString();
+  await db()
+    .insertInto("task")
+    .values({
+      id: taskId,
+      type: "audit.export",
+      status: "processing",
+      user_id: admin.id,
+      payload: "{}",
+      result: null,
+      created_at: now,
+      updated_at: now,
+      completed_at: null,
+    })
+    .execute();
+  const result = (await auditExport.run(auditExport.payload.parse({ actor: "mallory@example.test" }), {
+    taskId,
+    userId: admin.id,
+    signal: new AbortController().signal,
+    progress: () => {},
+  })) as { rows: number; downloadUrl: string };
+  const file = await run(() =>
+    downloadLoader(args(request(result.downloadUrl, { cookie: admin.cookie }), { id: taskId })),
+  );
+  expect(String(file.body).split("\r\n")[1]).toBe(
+    `"${hostile.created_at}","auth.login.failed","mallory@example.test","user","u","203.0.113.9",` +
+      `"Mozilla;'=1+1;'=HYPERLINK(A1);x","{""email"":""@SUM(1,2);'-3""}","","req-4bf92f35"`,
+  );
 });
 
 describe("audit retention", () => {

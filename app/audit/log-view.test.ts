@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { csvCells } from "../../test/support/csv";
 import { db } from "../db.server";
 import { loader as downloadLoader } from "../routes/api.tasks.$id.download";
 import { loader } from "../routes/dashboard.logs";
@@ -187,7 +188,7 @@ describe("audit export", () => {
       .trim()
       .split(/\r?\n/)
       .slice(1)
-      .map((line) => line.split(",").slice(0, 2).join(","));
+      .map((line) => csvCells(line).slice(0, 2).join(","));
   }
 
   it.each<Record<string, string>>([

@@ -6,6 +6,7 @@ import {
   clientAddress,
   refuseBadHost,
   refuseCrossOrigin,
+  refuseUnknownHost,
   requestOrigin,
   requestPath,
 } from "./request-guards.server";
@@ -15,8 +16,9 @@ import type { StaticFiles } from "./static-files.server";
 
 // The production request path on a bare node:http server, in the order each request meets it:
 // the request id (X-Request-Id on every answer, and the rest runs under it: decision 026),
-// the log line (on finish, URL redacted), Host and cross-origin guards, the body limit, client
-// files, /healthz, /metrics, what is answered on the socket itself (serveRaw), then React Router.
+// the log line (on finish, URL redacted), /healthz (any Host: load balancers probe by address),
+// the Host guards (a usable Host, one the server answers to), the cross-origin guard, the body
+// limit, client files, /metrics, what is answered on the socket itself (serveRaw), then React Router.
 // Nothing here runs per request that the request does not need (decision 013).
 
 export type RequestLog = { method: string; url: string; status: number; ms: number; requestId: string };
@@ -37,6 +39,11 @@ export type PipelineMetrics = {
 export type PipelineOptions = {
   /** How many proxies in front may set X-Forwarded-* (TRUST_PROXY). */
   trustProxy: number;
+  /**
+   * Whether the server answers to this Host (or trusted X-Forwarded-Host): BASE_URL's and
+   * ALLOWED_HOSTS (app/http/allowed-hosts.server.ts). Any other gets 400 before anything runs.
+   */
+  isAllowedHost(host: string): boolean;
   log(entry: RequestLog): void;
   health(): Promise<boolean>;
   /** The build's client files (production). */
@@ -119,10 +126,6 @@ export function createPipeline(options: PipelineOptions) {
       info.route = ROUTE.static;
       return;
     }
-    if (path === "/healthz") {
-      info.route = ROUTE.health;
-      return void health(res);
-    }
     if (path === ROUTE.metrics && options.metrics?.serve(req, res)) {
       info.route = ROUTE.metrics;
       return;
@@ -143,8 +146,18 @@ export function createPipeline(options: PipelineOptions) {
       res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" });
       return void res.end("Bad Request\n");
     }
+    // Liveness answers any Host, even none: a load balancer probes each instance by its address.
+    if (requestPath(req) === "/healthz") {
+      info.route = ROUTE.health;
+      return void health(res);
+    }
     const origin = requestOrigin(req, options.trustProxy);
-    if (refuseBadHost(origin, res) || refuseCrossOrigin(req, origin!, res)) return;
+    if (
+      refuseBadHost(origin, res) ||
+      refuseUnknownHost(req, options.trustProxy, options.isAllowedHost, res) ||
+      refuseCrossOrigin(req, origin!, res)
+    )
+      return;
     limitBodies(req, res, () => route(req, res, origin!, info));
   }
 

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { hostAllowList } from "./allowed-hosts.server";
 import { acceptedEncoding, compressionFor, MIN_COMPRESS_BYTES } from "./compression.server";
 import { createPipeline, type RequestLog } from "./node-server.server";
 import { staticFiles } from "./static-files.server";
@@ -60,8 +61,14 @@ beforeAll(async () => {
   mkdirSync(join(client, "assets"));
   writeFileSync(join(client, "assets", "app-abc123.js"), `console.log(${JSON.stringify("y".repeat(3000))});`);
   writeFileSync(join(client, "favicon.ico"), Buffer.alloc(100, 1));
+  // BASE_URL is this server's address (its port known once it listens) plus two ALLOWED_HOSTS.
+  let allowed: ((host: string) => boolean) | undefined;
   const listener = createPipeline({
     trustProxy: 1,
+    isAllowedHost: (host) => {
+      allowed ??= hostAllowList({ baseUrl: base, allowedHosts: "Dash.Example.test, 10.0.0.5:8080" });
+      return allowed(host);
+    },
     log: (entry) => logs.push(entry),
     health: async () => healthy,
     staticFiles: staticFiles(client),
@@ -118,6 +125,62 @@ describe("the node:http request path", () => {
     expect(api.status).toBe(403);
     expect(JSON.parse(api.body.toString())).toMatchObject({ error: "forbidden" });
     expect(seen).toEqual([]);
+  });
+
+  // DNS rebinding: a page on another name, resolved to this server, must not reach the app.
+  it("refuses a Host other than BASE_URL's and ALLOWED_HOSTS with 400 before anything runs", async () => {
+    const port = new URL(base).port;
+    for (const host of [
+      "evil.test",
+      `evil.test:${port}`,
+      `localhost:${port}`, // a loopback name is not 127.0.0.1 outside development
+      "127.0.0.1", // BASE_URL's host on another port
+      "127.0.0.1:1",
+      `dash.example.test:${Number(port) + 1}`,
+      "10.0.0.5", // allowed on 8080 only
+      `10.0.0.5:${port}`,
+      `dash.example.test.:${port}`,
+    ]) {
+      const res = await send(
+        "/echo",
+        { Host: host, "Content-Type": "application/x-www-form-urlencoded" },
+        "POST",
+        "password=hunter2",
+      );
+      expect(res.status, host).toBe(400);
+      expect(res.body.toString(), host).toBe("Bad Request: this server does not answer to that Host.\n");
+      expect((await send("/assets/app-abc123.js", { Host: host })).status, host).toBe(400);
+      expect((await send("/raw", { Host: host })).status, host).toBe(400);
+    }
+    // A proxy trusted to name the host (TRUST_PROXY) is held to the same list.
+    expect((await send("/echo", { "X-Forwarded-Host": "evil.test" }, "POST", "x")).status).toBe(400);
+    expect(seen).toEqual([]);
+    await expect.poll(() => logs.length).toBe(9 * 3 + 1);
+    expect(logs.every((l) => l.status === 400)).toBe(true);
+    expect(JSON.stringify(logs)).not.toContain("hunter2");
+  });
+
+  it("answers BASE_URL's host and ALLOWED_HOSTS, any case, the default port written out or not", async () => {
+    const port = new URL(base).port;
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `dash.example.test:${port}`,
+      `DASH.example.TEST:${port}`,
+      "10.0.0.5:8080",
+    ]) {
+      const res = await send("/echo", { Host: host }, "POST", "x");
+      expect(res.status, host).toBe(200);
+    }
+    expect(
+      (await send("/echo", { "X-Forwarded-Host": `dash.example.test:${port}` }, "POST", "x")).status,
+    ).toBe(200);
+    expect(seen).toHaveLength(5);
+  });
+
+  it("answers /healthz to any Host, so a load balancer probes an instance by its address", async () => {
+    for (const host of ["10.1.2.3:3000", "evil.test", "[fd00::1]:3000"]) {
+      expect((await send("/healthz", { Host: host })).status, host).toBe(200);
+    }
   });
 
   it("gives the app the body, the URL and the client address (X-Forwarded-For as far as trusted)", async () => {

@@ -8,12 +8,31 @@ function refuse(status: 400 | 413 | 415, message: string): never {
   throw data({ message }, { status });
 }
 
+// One parse per request: whoever asks first (the access gate, app/access/guard.server.ts, or the
+// action) parses, everyone after gets the same FormData. A gate that decides on its own reading of
+// the bytes can disagree with the action about a byte order mark, a repeated key, a charset or a
+// multipart body; one parse leaves nothing to disagree about. Keyed by the Request object, which
+// middleware and action share (future.v8_passThroughRequests, react-router.config.ts); a reader
+// handed another Request for the same body finds the body used and answers 400, never a second
+// reading.
+const parsed = new WeakMap<Request, Promise<FormData>>();
+
 /**
  * Every page action's way to its form: only a form body is accepted (anything else is the
  * client's mistake, 415, not our 500), and never more than the route's limit (the same limit
- * server.ts enforces, kept here for when the app runs under another server).
+ * server.ts enforces, kept here for when the app runs under another server). Parsed once per
+ * request: every later call returns the same form (or the same refusal).
  */
-export async function readForm(request: Request): Promise<FormData> {
+export function readForm(request: Request): Promise<FormData> {
+  let form = parsed.get(request);
+  if (!form) {
+    form = parseForm(request);
+    parsed.set(request, form);
+  }
+  return form;
+}
+
+async function parseForm(request: Request): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";
   const mediaType = type.split(";")[0]!.trim().toLowerCase();
   if (!FORM_TYPES.includes(mediaType))

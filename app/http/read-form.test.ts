@@ -18,6 +18,19 @@ describe("readForm", () => {
     expect((await readForm(post(data))).get("name")).toBe("Team");
   });
 
+  // The access gate and the action ask for the same request's form: one parse, one answer.
+  it("parses a request once: every caller gets the same form, a byte order mark kept in the key", async () => {
+    const request = post(
+      new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode("intent=a&intent=b")]),
+      urlencoded,
+    );
+    const first = await readForm(request);
+    expect(await readForm(request)).toBe(first);
+    expect(first.get("intent")).toBe("b");
+    expect([...first.keys()]).toEqual(["\uFEFFintent", "intent"]);
+    expect(request.bodyUsed).toBe(true);
+  });
+
   // PostgreSQL text cannot hold NUL (the insert fails: a 500), SQLite stores it silently; no
   // person types one, so a form carrying it is refused the same way on both databases.
   it.each([

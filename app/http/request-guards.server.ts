@@ -49,9 +49,14 @@ export function requestProtocol(req: IncomingMessage, trustProxy: number): "http
   return "encrypted" in req.socket && req.socket.encrypted ? "https" : "http";
 }
 
+/** The host the client addressed: the Host header, or a trusted proxy's X-Forwarded-Host. */
+function requestHost(req: IncomingMessage, trustProxy: number): string | undefined {
+  return forwarded(req, "x-forwarded-host", trustProxy) ?? header(req, "host")?.trim();
+}
+
 /** The origin the request was sent to, as the Request's URL will carry it; null if it has none. */
 export function requestOrigin(req: IncomingMessage, trustProxy: number): string | null {
-  const host = forwarded(req, "x-forwarded-host", trustProxy) ?? header(req, "host")?.trim();
+  const host = requestHost(req, trustProxy);
   if (!isHostHeader(host)) return null;
   try {
     return new URL(`${requestProtocol(req, trustProxy)}://${host}`).origin;
@@ -72,6 +77,25 @@ export function refuseBadHost(origin: string | null, res: ServerResponse): boole
   if (origin !== null) return false;
   res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
   res.end(BAD_HOST_MESSAGE);
+  return true;
+}
+
+const UNKNOWN_HOST_MESSAGE = "Bad Request: this server does not answer to that Host.\n";
+
+/**
+ * 400 for a Host the server does not answer to (app/http/allowed-hosts.server.ts: DNS rebinding);
+ * true when it answered. Nothing of the request is read: not its body, not its cookie.
+ */
+export function refuseUnknownHost(
+  req: IncomingMessage,
+  trustProxy: number,
+  isAllowedHost: (host: string) => boolean,
+  res: ServerResponse,
+): boolean {
+  const host = requestHost(req, trustProxy);
+  if (host !== undefined && isAllowedHost(host)) return false;
+  res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+  res.end(UNKNOWN_HOST_MESSAGE);
   return true;
 }
 

@@ -47,6 +47,7 @@ function start(trustProxy: number) {
   writeFileSync(join(client, "favicon.ico"), Buffer.alloc(10, 1));
   const listener = createPipeline({
     trustProxy,
+    isAllowedHost: () => true, // the Host rule: node-server.test.ts
     log: (entry) => logs.push(entry),
     health: async () => true,
     staticFiles: staticFiles(client),

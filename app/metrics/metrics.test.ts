@@ -44,6 +44,7 @@ beforeAll(async () => {
   server = createServer(
     createPipeline({
       trustProxy: 0,
+      isAllowedHost: () => true, // the Host rule: node-server.test.ts
       log: (entry) => logs.push(entry),
       health: async () => true,
       handle: (request, info) => app.handle(request, info),
