@@ -90,13 +90,24 @@ function parseJson<S extends z.ZodType>(schema: S, text: string): z.output<S> | 
   return parsed.success ? parsed.data : null;
 }
 
-/** The challenge the browser signed, read from clientDataJSON (the library checks it again). */
-function challengeOf(clientDataJSON: string): string | null {
+/**
+ * What the browser says it signed, read from clientDataJSON (the library checks the challenge,
+ * origin and type again): the challenge, and whether the ceremony ran in a frame of another site.
+ */
+function clientDataOf(clientDataJSON: string): { challenge: string | null; crossOrigin: boolean } {
   try {
-    const data = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON)) as { challenge?: unknown };
-    return typeof data.challenge === "string" && data.challenge.length <= 512 ? data.challenge : null;
+    const data = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON)) as {
+      challenge?: unknown;
+      crossOrigin?: unknown;
+      topOrigin?: unknown;
+    };
+    const challenge =
+      typeof data.challenge === "string" && data.challenge.length <= 512 ? data.challenge : null;
+    // A ceremony embedded in another site's page (an iframe) is never one of ours: this site
+    // runs its ceremonies only in its own top-level pages, so any sign of embedding is refused.
+    return { challenge, crossOrigin: data.crossOrigin === true || data.topOrigin !== undefined };
   } catch {
-    return null;
+    return { challenge: null, crossOrigin: false };
   }
 }
 
@@ -201,9 +212,10 @@ export async function addPasskey(
 ) {
   const response = parseJson(registrationResponseSchema, input.response) as RegistrationResponseJSON | null;
   if (!response) throw new InvalidInput("The browser's answer could not be read. Try again.", "form");
-  const challenge = challengeOf(response.response.clientDataJSON);
+  const { challenge, crossOrigin } = clientDataOf(response.response.clientDataJSON);
   if (!(await consumeChallenge("registration", user.id, challenge)))
     throw new InvalidInput("The passkey request expired or was already used. Try again.", "form");
+  if (crossOrigin) throw new InvalidInput("The passkey could not be verified. Try again.", "form");
   const rp = relyingParty();
   const verification = await verifyRegistrationResponse({
     response,
@@ -364,8 +376,9 @@ export async function attemptPasskeySignIn(
   };
   const response = parseJson(authenticationResponseSchema, responseText) as AuthenticationResponseJSON | null;
   if (!response) return fail("invalid", "unreadable");
-  const challenge = challengeOf(response.response.clientDataJSON);
+  const { challenge, crossOrigin } = clientDataOf(response.response.clientDataJSON);
   if (!(await consumeChallenge("authentication", null, challenge))) return fail("invalid", "challenge");
+  if (crossOrigin) return fail("invalid", "cross_origin");
   const stored = await db()
     .selectFrom("passkey")
     .innerJoin("user", "user.id", "passkey.user_id")

@@ -61,7 +61,7 @@ async function passkeyPost(fields: Record<string, string | undefined>, ip = next
 const rp = () => relyingParty();
 const ceremony = (
   challenge: string,
-  over: Partial<{ origin: string; rpId: string; userVerified: boolean }> = {},
+  over: Partial<{ origin: string; rpId: string; userVerified: boolean; crossOrigin: boolean }> = {},
 ) => ({
   challenge,
   origin: rp().origin,
@@ -164,6 +164,7 @@ describe("registering a passkey in Settings", () => {
     ["the wrong origin", "origin"],
     ["the wrong RP ID", "rpid"],
     ["no user verification", "uv"],
+    ["a ceremony in another site's frame (crossOrigin: true)", "cross-origin"],
     ["an unreadable answer", "garbage"],
   ])("refuses %s, storing nothing", async (_label, kind) => {
     const me = await signedIn(["user"]);
@@ -194,7 +195,9 @@ describe("registering a passkey in Settings", () => {
           ? { rpId: "evil.example" }
           : kind === "uv"
             ? { userVerified: false }
-            : {};
+            : kind === "cross-origin"
+              ? { crossOrigin: true }
+              : {};
     const key = new SoftAuthenticator();
     const response =
       kind === "garbage" ? "{not json" : JSON.stringify(key.register(ceremony(challenge, over)));
@@ -388,6 +391,7 @@ describe("signing in with a passkey", () => {
     ["the wrong RP ID", "rpid", PASSKEY_FAILED],
     ["no user verification", "uv", PASSKEY_FAILED],
     ["a counter that did not move", "counter", PASSKEY_FAILED],
+    ["a ceremony in another site's frame (crossOrigin: true)", "cross-origin", PASSKEY_FAILED],
     ["a disabled account", "disabled", DISABLED],
     ["an unverified account", "unverified", UNVERIFIED],
     ["an unreadable answer", "garbage", PASSKEY_FAILED],
@@ -432,7 +436,9 @@ describe("signing in with a passkey", () => {
             ? { userVerified: false }
             : kind === "counter"
               ? { counter: key.counter }
-              : {};
+              : kind === "cross-origin"
+                ? { crossOrigin: true }
+                : {};
     const response = kind === "garbage" ? "[]" : JSON.stringify(key.assert({ ...ceremony(challenge, over) }));
     const before = await state();
     const failures = (await auditOf("auth.login.failed")).length;
