@@ -1,6 +1,14 @@
 import { generateTOTP } from "@epic-web/totp";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { args, context, PASSWORD, run, setupDatabase, signedIn } from "../../test/helpers";
+import {
+  args,
+  context,
+  PASSWORD,
+  run,
+  sessionCookieFor,
+  setupDatabase,
+  signedIn,
+} from "../../test/helpers";
 import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
@@ -68,7 +76,9 @@ const audits = (action: string, userId: string) =>
 
 /** Enrols `u`; answers the base32 secret and the recovery codes. */
 async function enrol(u: User) {
-  expect((await settings({ intent: "two-factor-start" }, u.cookie)).status).toBe(200);
+  expect((await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, u.cookie)).status).toBe(
+    200,
+  );
   const secret = (await view(u.cookie)).view.secret!;
   const out = await settings({ intent: "two-factor-confirm", code: await codeFor(secret) }, u.cookie);
   expect(out.status).toBe(200);
@@ -103,7 +113,7 @@ describe("enrolment in Settings", () => {
   it("shows a QR code and the secret, stores the secret encrypted, and turns on only with a right code", async () => {
     const u = await signedIn(["user"]);
     expect((await view(u.cookie)).view.state).toBe("off");
-    await settings({ intent: "two-factor-start" }, u.cookie);
+    await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, u.cookie);
     const pending = (await view(u.cookie)).view as { state: string; secret: string; qrCode: string };
     expect(pending.state).toBe("pending");
     expect(pending.secret).toMatch(/^[A-Z2-7]{16,}$/);
@@ -148,8 +158,53 @@ describe("enrolment in Settings", () => {
     expect(await row(u.id)).toBeUndefined();
     await enrol(u);
     const before = await row(u.id);
-    expect((await settings({ intent: "two-factor-start" }, u.cookie)).status).toBe(403);
+    expect((await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, u.cookie)).status).toBe(
+      403,
+    );
     expect(await row(u.id)).toEqual(before);
+  });
+
+  it("asks for the password: without it or with a wrong one nothing is stored", async () => {
+    const u = await signedIn(["user"]);
+    const missing = await settings({ intent: "two-factor-start" }, u.cookie);
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ errors: { currentPassword: expect.any(String) } });
+    const wrong = await settings({ intent: "two-factor-start", currentPassword: "not the password" }, u.cookie);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ errors: { currentPassword: "The current password is not correct." } });
+    expect(await row(u.id)).toBeUndefined();
+    expect(await codes(u.id)).toHaveLength(0);
+    expect((await view(u.cookie)).view).toEqual({ state: "off" });
+    expect(await audits("account.two_factor.enrol_started", u.id)).toHaveLength(0);
+    expect(await audits("account.reauth.failed", u.id)).toHaveLength(1);
+    // Confirming needs a started enrolment, so nothing can be turned on either.
+    expect((await settings({ intent: "two-factor-confirm", code: "123456" }, u.cookie)).status).toBe(403);
+    expect(await hasTwoFactor(u.id)).toBe(false);
+  });
+
+  it("an enrolment left half-done expires: its secret is no longer shown nor confirmable", async () => {
+    const u = await signedIn(["user"]);
+    await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, u.cookie);
+    const secret = (await view(u.cookie)).view.secret!;
+    later(16 * 60);
+    expect((await view(u.cookie)).view).toEqual({ state: "off" });
+    const out = await settings({ intent: "two-factor-confirm", code: await codeFor(secret) }, u.cookie);
+    expect(out.status).toBe(403);
+    expect(await hasTwoFactor(u.id)).toBe(false);
+    expect(await codes(u.id)).toHaveLength(0);
+  });
+
+  it("an account without a password (single sign-on) enrols only right after signing in", async () => {
+    const u = await signedIn(["user"]);
+    await db().updateTable("user").set({ password_hash: null }).where("id", "=", u.id).execute();
+    later(11 * 60);
+    const stale = await settings({ intent: "two-factor-start" }, u.cookie);
+    expect(stale.status).toBe(403);
+    expect(await row(u.id)).toBeUndefined();
+    vi.useRealTimers();
+    const fresh = await sessionCookieFor(u.id);
+    expect((await settings({ intent: "two-factor-start" }, fresh)).status).toBe(200);
+    expect((await row(u.id))?.confirmed_at).toBeNull();
   });
 });
 
@@ -205,7 +260,7 @@ describe("the second sign-in step", () => {
 
   it("the code used to confirm enrolment does not sign in", async () => {
     const u = await signedIn(["user"]);
-    await settings({ intent: "two-factor-start" }, u.cookie);
+    await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, u.cookie);
     const secret = (await view(u.cookie)).view.secret!;
     const code = await codeFor(secret);
     await settings({ intent: "two-factor-confirm", code }, u.cookie);
@@ -351,7 +406,7 @@ describe("turning off and new recovery codes ask for the password", () => {
 describe("while a super admin views as the account", () => {
   it("Settings does not show a pending enrolment's secret to the super admin", async () => {
     const u = await signedIn(["user"]);
-    await settings({ intent: "two-factor-start" }, u.cookie);
+    await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, u.cookie);
     const me = (await getSessionUser(args(formRequest("/dashboard", {}, { cookie: u.cookie }))))!;
     expect((await twoFactorView(me)).state).toBe("pending");
     const viewed = await twoFactorView({
@@ -385,7 +440,7 @@ describe("while a super admin views as the account", () => {
       return ctx;
     };
     const intents: Record<string, string>[] = [
-      { intent: "two-factor-start" },
+      { intent: "two-factor-start", currentPassword: PASSWORD },
       { intent: "two-factor-confirm", code: "123456" },
       { intent: "two-factor-disable", currentPassword: PASSWORD },
       { intent: "two-factor-recovery-codes", currentPassword: PASSWORD },
