@@ -323,12 +323,16 @@ describe("a reset by email takes the account back", () => {
 
     const done = await resetByEmail(user.email);
     expect(done.status).toBe(302);
-    expect(await db().selectFrom("session").select("id").where("user_id", "=", user.id).execute()).toEqual([]);
+    expect(await db().selectFrom("session").select("id").where("user_id", "=", user.id).execute()).toEqual(
+      [],
+    );
     const refused = await bearer(secret);
     expect(refused.user).toBeNull();
     expect(refused.refusal?.status).toBe(401);
     // Passkeys stay, and the confirmation names each with its date, so a stranger's stands out.
-    expect(await db().selectFrom("passkey").select("id").where("user_id", "=", user.id).execute()).toHaveLength(2);
+    expect(
+      await db().selectFrom("passkey").select("id").where("user_id", "=", user.id).execute(),
+    ).toHaveLength(2);
     const confirmation = mailTo(user.email).find((m) => m.Tag === "password-changed");
     expect(confirmation, "a confirmation email").toBeTruthy();
     for (const body of [confirmation!.TextBody, confirmation!.HtmlBody]) {

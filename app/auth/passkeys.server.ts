@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { isIP } from "node:net";
 import {
   type AuthenticationResponseJSON,
   generateAuthenticationOptions,
@@ -38,6 +39,28 @@ export const PASSKEY_FAILED = "That passkey could not be used to sign in.";
 export function relyingParty() {
   const url = new URL(baseUrl());
   return { id: url.hostname, origin: url.origin, name: APP_NAME };
+}
+
+/** Whether passkeys can work on this page; when not, why, and the address where they do. */
+export type PasskeyAvailability =
+  | { available: true }
+  | { available: false; reason: "ip-address" | "other-origin"; origin: string };
+
+const isIpAddress = (hostname: string) => isIP(hostname.replace(/^\[|\]$/g, "")) !== 0;
+
+/**
+ * Browsers refuse a WebAuthn relying party that is an IP address ("127.0.0.1 is an invalid
+ * domain"), and a ceremony on a page whose host is not the RP ID (BASE_URL's) fails. Pages offer
+ * passkeys only where they can work (docs/decisions/019-passkeys.md). Host names only: the scheme
+ * a proxy reports without TRUST_PROXY says nothing about what the browser sees.
+ */
+export function passkeyAvailability(request: Request): PasskeyAvailability {
+  const rp = relyingParty();
+  const host = new URL(request.url).hostname;
+  if (isIpAddress(rp.id) || isIpAddress(host))
+    return { available: false, reason: "ip-address", origin: rp.origin };
+  if (host !== rp.id) return { available: false, reason: "other-origin", origin: rp.origin };
+  return { available: true };
 }
 
 // ---- Input ---------------------------------------------------------------------------------

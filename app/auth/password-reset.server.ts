@@ -70,43 +70,45 @@ export async function resetPassword(
   const passwordHash = await hashPassword(password);
   const outcome = await db()
     .transaction()
-    .execute(async (tx): Promise<ResetOutcome & { user?: { id: string; name: string; locale: string | null } }> => {
-      const check = await consumeToken(["reset-password"], raw, tx);
-      if (!check.ok) return check;
-      const user = await tx
-        .selectFrom("user")
-        .select(["id", "email", "name", "locale"])
-        .where("id", "=", check.token.userId!)
-        .where("status", "=", "active")
-        .executeTakeFirst();
-      if (!user) return { ok: false, reason: "invalid" };
-      await tx
-        .updateTable("user")
-        .set({
-          password_hash: passwordHash,
-          must_change_password: 0,
-          email_verified: 1,
-          pending_registration: 0,
-          updated_at: now(),
-        })
-        .where("id", "=", user.id)
-        .execute();
-      await spendTokens(user.id, "reset-password", tx);
-      await spendTokens(user.id, "verify-email", tx);
-      await spendTokens(user.id, "two-factor-pending", tx);
-      const revokedApiTokens = await revokeAllApiTokens(user.id, tx);
-      await audit(
-        origin,
-        {
-          action: "auth.password.reset",
-          actor: user,
-          target: { type: "user", id: user.id },
-          details: { revokedApiTokens },
-        },
-        tx,
-      );
-      return { ok: true, email: user.email, user };
-    });
+    .execute(
+      async (tx): Promise<ResetOutcome & { user?: { id: string; name: string; locale: string | null } }> => {
+        const check = await consumeToken(["reset-password"], raw, tx);
+        if (!check.ok) return check;
+        const user = await tx
+          .selectFrom("user")
+          .select(["id", "email", "name", "locale"])
+          .where("id", "=", check.token.userId!)
+          .where("status", "=", "active")
+          .executeTakeFirst();
+        if (!user) return { ok: false, reason: "invalid" };
+        await tx
+          .updateTable("user")
+          .set({
+            password_hash: passwordHash,
+            must_change_password: 0,
+            email_verified: 1,
+            pending_registration: 0,
+            updated_at: now(),
+          })
+          .where("id", "=", user.id)
+          .execute();
+        await spendTokens(user.id, "reset-password", tx);
+        await spendTokens(user.id, "verify-email", tx);
+        await spendTokens(user.id, "two-factor-pending", tx);
+        const revokedApiTokens = await revokeAllApiTokens(user.id, tx);
+        await audit(
+          origin,
+          {
+            action: "auth.password.reset",
+            actor: user,
+            target: { type: "user", id: user.id },
+            details: { revokedApiTokens },
+          },
+          tx,
+        );
+        return { ok: true, email: user.email, user };
+      },
+    );
   if (!outcome.ok || !outcome.user) return outcome.ok ? { ok: true, email: outcome.email } : outcome;
   await endAllSessions(outcome.user.id);
   const { user } = outcome;

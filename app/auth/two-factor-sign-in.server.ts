@@ -2,9 +2,9 @@ import { createCookie, type RouterContextProvider, redirect } from "react-router
 import { audit } from "../audit/audit.server";
 import { db } from "../db.server";
 import { secureCookies, sessionSecrets } from "../env.server";
+import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath } from "../http/responses";
 import { signIn } from "../metrics/metrics.server";
-import { clientIp } from "../http/request-info.server";
 import { reserveSecondFactorAttempt } from "../security/login-limits.server";
 import { startSession } from "./session.server";
 import { consumeToken, inspectToken, issueToken, TOKEN_LIFETIME_MS } from "./tokens.server";

@@ -1,14 +1,6 @@
 import { generateTOTP } from "@epic-web/totp";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  args,
-  context,
-  PASSWORD,
-  run,
-  sessionCookieFor,
-  setupDatabase,
-  signedIn,
-} from "../../test/helpers";
+import { args, context, PASSWORD, run, sessionCookieFor, setupDatabase, signedIn } from "../../test/helpers";
 import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
@@ -100,9 +92,7 @@ async function password(u: User, redirectTo = "/dashboard/users", ip?: string) {
 }
 
 function step(code: string, cookie: string, ip?: string) {
-  return run(() =>
-    stepAction(args(formRequest("/login/two-factor", { code }, { cookie }), {}, context(ip))),
-  );
+  return run(() => stepAction(args(formRequest("/login/two-factor", { code }, { cookie }), {}, context(ip))));
 }
 
 async function sessionsOf(userId: string) {
@@ -169,7 +159,10 @@ describe("enrolment in Settings", () => {
     const missing = await settings({ intent: "two-factor-start" }, u.cookie);
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ errors: { currentPassword: expect.any(String) } });
-    const wrong = await settings({ intent: "two-factor-start", currentPassword: "not the password" }, u.cookie);
+    const wrong = await settings(
+      { intent: "two-factor-start", currentPassword: "not the password" },
+      u.cookie,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ errors: { currentPassword: "The current password is not correct." } });
     expect(await row(u.id)).toBeUndefined();

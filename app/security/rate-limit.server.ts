@@ -60,7 +60,11 @@ export function createLimiters(pool?: pg.Pool): Limiters {
     testMailPerUser: make("test-mail", 5, 60),
     // Sign-in's second step: wrong codes per account and address, and per account over all
     // addresses with the same slow lane as the password step (login-limits.server.ts).
-    twoFactorFailuresPerAccountIp: make("two-factor-account-ip", e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT, 15 * 60),
+    twoFactorFailuresPerAccountIp: make(
+      "two-factor-account-ip",
+      e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT,
+      15 * 60,
+    ),
     twoFactorFailuresPerAccount: make(
       "two-factor-account",
       e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT_GLOBAL,

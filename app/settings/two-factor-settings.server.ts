@@ -35,7 +35,11 @@ export async function twoFactorSettingsData(user: SessionUser) {
 }
 
 async function accountHasPassword(userId: string) {
-  const row = await db().selectFrom("user").select("password_hash").where("id", "=", userId).executeTakeFirst();
+  const row = await db()
+    .selectFrom("user")
+    .select("password_hash")
+    .where("id", "=", userId)
+    .executeTakeFirst();
   return Boolean(row?.password_hash);
 }
 
