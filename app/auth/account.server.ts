@@ -42,8 +42,8 @@ export async function assertCurrentPassword(
 }
 
 /** How recent a sign-in stands in for the password on an account that has none (single sign-on). */
-export const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
-export const SIGN_IN_AGAIN = "Sign in again, then do this within 10 minutes.";
+const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
+const SIGN_IN_AGAIN = "Sign in again, then do this within 10 minutes.";
 
 /**
  * The same re-authentication for a step that every account must be able to take (setting up

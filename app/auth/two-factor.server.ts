@@ -31,7 +31,7 @@ export const RECOVERY_CODE_COUNT = 10;
  * How long a started enrolment waits for its first code. Its secret is shown to whoever holds the
  * session, so one left half-done must not stay for a later session thief to confirm.
  */
-export const ENROLMENT_WINDOW_MS = 15 * 60 * 1000;
+const ENROLMENT_WINDOW_MS = 15 * 60 * 1000;
 
 const enrolmentExpired = (createdAt: string | Date) =>
   Date.now() - new Date(createdAt).getTime() > ENROLMENT_WINDOW_MS;
