@@ -148,7 +148,8 @@ export interface UserTokenTable {
   id: string;
   /** Null for invitations, whose account does not exist yet. */
   user_id: string | null;
-  kind: "verify-email" | "email-change" | "reset-password" | "invite";
+  /** "two-factor-pending": a sign-in waiting for its second factor (two-factor-sign-in.server.ts). */
+  kind: "verify-email" | "email-change" | "reset-password" | "invite" | "two-factor-pending";
   token_hash: string;
   data: string | null;
   expires_at: string;

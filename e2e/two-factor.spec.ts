@@ -57,6 +57,10 @@ test("set up two-factor by keyboard, then sign in with a code and with a recover
   const tab = page.getByRole("tab", { name: "Two-factor" });
   await expect(tab).toHaveAttribute("aria-selected", "true");
   await tab.focus();
+  // Setting up asks for the password again (a stolen session must not attach its own app).
+  const password = page.getByRole("tabpanel").getByLabel("Current password");
+  await tabTo(page, password);
+  await page.keyboard.type(E2E_PASSWORD);
   const setUp = page.getByRole("button", { name: "Set up two-factor authentication" });
   await tabTo(page, setUp);
   await page.keyboard.press("Enter");

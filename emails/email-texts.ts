@@ -22,6 +22,12 @@ const TEXTS = {
     message: t("emails:resetPassword.message"),
     button: t("emails:resetPassword.button"),
   }),
+  "password-changed": (t: TFunction) => ({
+    subject: t("emails:passwordChanged.subject"),
+    label: t("emails:passwordChanged.label"),
+    message: t("emails:passwordChanged.message"),
+    button: t("emails:passwordChanged.button"),
+  }),
   invite: (t: TFunction) => ({
     subject: t("emails:invite.subject"),
     label: t("emails:invite.label"),

@@ -74,6 +74,7 @@ describe("TransactionalEmail", () => {
     expect(EMAIL_TYPES).toEqual([
       "verification",
       "reset-password",
+      "password-changed",
       "invite",
       "two-factor-reset",
       "settings-changed",

@@ -24,6 +24,8 @@ export type TransactionalEmailProps = {
   actionUrl: string;
   userName?: string;
   message?: string;
+  /** A list under the message (as written: data, never a template), with the line that introduces it. */
+  list?: { intro: string; items: string[] };
   /** The application prefix of the heading; the sender passes getSystemConfig("APP_NAME"). */
   appName?: string;
   /** The recipient's language ("de"); English when absent or not one of ours. */
@@ -59,6 +61,7 @@ export function TransactionalEmail({
   actionUrl,
   userName,
   message,
+  list,
   appName = "Admin Dashboard",
   language,
 }: TransactionalEmailProps) {
@@ -75,6 +78,19 @@ export function TransactionalEmail({
           </Heading>
           {userName ? <Text style={styles.text}>{emailGreeting(userName, language)}</Text> : null}
           <Text style={styles.text}>{body}</Text>
+          {list ? (
+            <>
+              <Text style={styles.text}>{list.intro}</Text>
+              {list.items.length ? (
+                <ul style={styles.text}>
+                  {list.items.map((item, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a static list; two items may read alike
+                    <li key={i}>{item}</li>
+                  ))}
+                </ul>
+              ) : null}
+            </>
+          ) : null}
           <Section style={{ margin: "24px 0" }}>
             <Button href={actionUrl} style={styles.button}>
               {texts.button}

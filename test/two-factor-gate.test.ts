@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../app/db.server";
 import { decryptSecret } from "../app/settings/secret-box.server";
 import { type AppServer, startApp } from "./app-server";
-import { setupDatabase, signedIn } from "./helpers";
+import { PASSWORD, setupDatabase, signedIn } from "./helpers";
 
 // A role that requires two-factor (app/auth/two-factor.server.ts): its holders meet the access
 // gate (app/access/guard.server.ts) on every page, data request and API until they enrol, through
@@ -115,7 +115,7 @@ describe("enrolment a role requires", () => {
         headers: form,
         body: new URLSearchParams(values).toString(),
       });
-    expect((await post({ intent: "two-factor-start" })).status).toBe(200);
+    expect((await post({ intent: "two-factor-start", currentPassword: PASSWORD })).status).toBe(200);
     const stored = await db()
       .selectFrom("user_two_factor")
       .select("secret")

@@ -1,6 +1,6 @@
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
-import { InvalidInput } from "../domain-errors";
+import { InvalidInput, RuleViolation } from "../domain-errors";
 import { closeStreamsOf } from "../events/stream.server";
 import { mailLanguage } from "../mail/mail-language.server";
 import { sendVerificationEmail } from "../mail/senders.server";
@@ -39,6 +39,43 @@ export async function assertCurrentPassword(
     throw new InvalidInput("The current password is not correct.", "currentPassword");
   }
   await reservation.passwordWasRight();
+}
+
+/** How recent a sign-in stands in for the password on an account that has none (single sign-on). */
+const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
+const SIGN_IN_AGAIN = "Sign in again, then do this within 10 minutes.";
+
+/**
+ * The same re-authentication for a step that every account must be able to take (setting up
+ * two-factor, which a role may require): the password when the account has one; an account
+ * without (single sign-on) proves itself by a sign-in at its provider within FRESH_SIGN_IN_MS.
+ */
+export async function assertPasswordOrFreshSignIn(
+  origin: AuditOrigin,
+  user: SessionUser,
+  password: string | undefined,
+  purpose: string,
+) {
+  const row = await db()
+    .selectFrom("user")
+    .leftJoin("session", (join) => join.on("session.id", "=", user.sessionId))
+    .select(["user.password_hash", "session.created_at as signedInAt"])
+    .where("user.id", "=", user.id)
+    .executeTakeFirst();
+  if (row?.password_hash) {
+    if (!password) throw new InvalidInput("Enter your current password.", "currentPassword");
+    return assertCurrentPassword(origin, user, password, purpose);
+  }
+  const signedInAt = row?.signedInAt ? new Date(row.signedInAt).getTime() : 0;
+  if (Date.now() - signedInAt > FRESH_SIGN_IN_MS) {
+    await audit(origin, {
+      action: "account.reauth.failed",
+      actor: user,
+      target: { type: "user", id: user.id },
+      details: { purpose, reason: "stale_sign_in" },
+    });
+    throw new RuleViolation(SIGN_IN_AGAIN);
+  }
 }
 
 export async function updateProfile(user: SessionUser, input: { name: string }, origin: AuditOrigin) {

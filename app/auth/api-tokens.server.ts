@@ -4,7 +4,7 @@ import { PERMISSION_KEYS, PERMISSIONS } from "../access/permissions";
 import { roleGrants } from "../access/role-cache.server";
 import { assertCanManageUser } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
-import { db, now } from "../db.server";
+import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { closeStreamsOf } from "../events/stream.server";
 import { apiError, tooManyRequests } from "../http/responses";
@@ -176,6 +176,20 @@ async function revoke(
     });
   // Streams are not tied to a credential: end the owner's; the browser tabs reconnect.
   closeStreamsOf(userId);
+}
+
+/**
+ * Revokes every live token of the account, as part of a caller's transaction (a password reset by
+ * email: whoever held the account may have made one). Answers how many; the caller audits.
+ */
+export async function revokeAllApiTokens(userId: string, executor: Executor): Promise<number> {
+  const result = await executor
+    .updateTable("api_token")
+    .set({ revoked_at: now(), revoked_by: userId })
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** The actor revokes one of their own tokens. */

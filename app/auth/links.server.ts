@@ -10,3 +10,4 @@ export const acceptInviteUrl = (token: string) =>
   `${baseUrl()}/accept-invite?token=${encodeURIComponent(token)}`;
 export const loginUrl = () => `${baseUrl()}/login`;
 export const forgotPasswordUrl = () => `${baseUrl()}/forgot-password`;
+export const settingsUrl = (section: string) => `${baseUrl()}/dashboard/settings#${section}`;

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { isIP } from "node:net";
 import {
   type AuthenticationResponseJSON,
   generateAuthenticationOptions,
@@ -38,6 +39,28 @@ export const PASSKEY_FAILED = "That passkey could not be used to sign in.";
 export function relyingParty() {
   const url = new URL(baseUrl());
   return { id: url.hostname, origin: url.origin, name: APP_NAME };
+}
+
+/** Whether passkeys can work on this page; when not, why, and the address where they do. */
+export type PasskeyAvailability =
+  | { available: true }
+  | { available: false; reason: "ip-address" | "other-origin"; origin: string };
+
+const isIpAddress = (hostname: string) => isIP(hostname.replace(/^\[|\]$/g, "")) !== 0;
+
+/**
+ * Browsers refuse a WebAuthn relying party that is an IP address ("127.0.0.1 is an invalid
+ * domain"), and a ceremony on a page whose host is not the RP ID (BASE_URL's) fails. Pages offer
+ * passkeys only where they can work (docs/decisions/019-passkeys.md). Host names only: the scheme
+ * a proxy reports without TRUST_PROXY says nothing about what the browser sees.
+ */
+export function passkeyAvailability(request: Request): PasskeyAvailability {
+  const rp = relyingParty();
+  const host = new URL(request.url).hostname;
+  if (isIpAddress(rp.id) || isIpAddress(host))
+    return { available: false, reason: "ip-address", origin: rp.origin };
+  if (host !== rp.id) return { available: false, reason: "other-origin", origin: rp.origin };
+  return { available: true };
 }
 
 // ---- Input ---------------------------------------------------------------------------------
@@ -90,13 +113,24 @@ function parseJson<S extends z.ZodType>(schema: S, text: string): z.output<S> | 
   return parsed.success ? parsed.data : null;
 }
 
-/** The challenge the browser signed, read from clientDataJSON (the library checks it again). */
-function challengeOf(clientDataJSON: string): string | null {
+/**
+ * What the browser says it signed, read from clientDataJSON (the library checks the challenge,
+ * origin and type again): the challenge, and whether the ceremony ran in a frame of another site.
+ */
+function clientDataOf(clientDataJSON: string): { challenge: string | null; crossOrigin: boolean } {
   try {
-    const data = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON)) as { challenge?: unknown };
-    return typeof data.challenge === "string" && data.challenge.length <= 512 ? data.challenge : null;
+    const data = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON)) as {
+      challenge?: unknown;
+      crossOrigin?: unknown;
+      topOrigin?: unknown;
+    };
+    const challenge =
+      typeof data.challenge === "string" && data.challenge.length <= 512 ? data.challenge : null;
+    // A ceremony embedded in another site's page (an iframe) is never one of ours: this site
+    // runs its ceremonies only in its own top-level pages, so any sign of embedding is refused.
+    return { challenge, crossOrigin: data.crossOrigin === true || data.topOrigin !== undefined };
   } catch {
-    return null;
+    return { challenge: null, crossOrigin: false };
   }
 }
 
@@ -201,9 +235,10 @@ export async function addPasskey(
 ) {
   const response = parseJson(registrationResponseSchema, input.response) as RegistrationResponseJSON | null;
   if (!response) throw new InvalidInput("The browser's answer could not be read. Try again.", "form");
-  const challenge = challengeOf(response.response.clientDataJSON);
+  const { challenge, crossOrigin } = clientDataOf(response.response.clientDataJSON);
   if (!(await consumeChallenge("registration", user.id, challenge)))
     throw new InvalidInput("The passkey request expired or was already used. Try again.", "form");
+  if (crossOrigin) throw new InvalidInput("The passkey could not be verified. Try again.", "form");
   const rp = relyingParty();
   const verification = await verifyRegistrationResponse({
     response,
@@ -364,8 +399,9 @@ export async function attemptPasskeySignIn(
   };
   const response = parseJson(authenticationResponseSchema, responseText) as AuthenticationResponseJSON | null;
   if (!response) return fail("invalid", "unreadable");
-  const challenge = challengeOf(response.response.clientDataJSON);
+  const { challenge, crossOrigin } = clientDataOf(response.response.clientDataJSON);
   if (!(await consumeChallenge("authentication", null, challenge))) return fail("invalid", "challenge");
+  if (crossOrigin) return fail("invalid", "cross_origin");
   const stored = await db()
     .selectFrom("passkey")
     .innerJoin("user", "user.id", "passkey.user_id")

@@ -1,10 +1,11 @@
-import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { args, context, PASSWORD, run, setupDatabase, signedIn } from "../../test/helpers";
 import { formRequest } from "../../test/support/forms";
 import { SoftAuthenticator } from "../../test/support/webauthn";
 import { db } from "../db.server";
-import { env } from "../env.server";
+import { env, resetEnvCache } from "../env.server";
 import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings";
+import { loader as loginLoader } from "../routes/login";
 import { action as passkeyAction } from "../routes/login.passkey";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { DISABLED, UNVERIFIED } from "./login.server";
@@ -61,7 +62,7 @@ async function passkeyPost(fields: Record<string, string | undefined>, ip = next
 const rp = () => relyingParty();
 const ceremony = (
   challenge: string,
-  over: Partial<{ origin: string; rpId: string; userVerified: boolean }> = {},
+  over: Partial<{ origin: string; rpId: string; userVerified: boolean; crossOrigin: boolean }> = {},
 ) => ({
   challenge,
   origin: rp().origin,
@@ -164,6 +165,7 @@ describe("registering a passkey in Settings", () => {
     ["the wrong origin", "origin"],
     ["the wrong RP ID", "rpid"],
     ["no user verification", "uv"],
+    ["a ceremony in another site's frame (crossOrigin: true)", "cross-origin"],
     ["an unreadable answer", "garbage"],
   ])("refuses %s, storing nothing", async (_label, kind) => {
     const me = await signedIn(["user"]);
@@ -194,7 +196,9 @@ describe("registering a passkey in Settings", () => {
           ? { rpId: "evil.example" }
           : kind === "uv"
             ? { userVerified: false }
-            : {};
+            : kind === "cross-origin"
+              ? { crossOrigin: true }
+              : {};
     const key = new SoftAuthenticator();
     const response =
       kind === "garbage" ? "{not json" : JSON.stringify(key.register(ceremony(challenge, over)));
@@ -388,6 +392,7 @@ describe("signing in with a passkey", () => {
     ["the wrong RP ID", "rpid", PASSKEY_FAILED],
     ["no user verification", "uv", PASSKEY_FAILED],
     ["a counter that did not move", "counter", PASSKEY_FAILED],
+    ["a ceremony in another site's frame (crossOrigin: true)", "cross-origin", PASSKEY_FAILED],
     ["a disabled account", "disabled", DISABLED],
     ["an unverified account", "unverified", UNVERIFIED],
     ["an unreadable answer", "garbage", PASSKEY_FAILED],
@@ -432,7 +437,9 @@ describe("signing in with a passkey", () => {
             ? { userVerified: false }
             : kind === "counter"
               ? { counter: key.counter }
-              : {};
+              : kind === "cross-origin"
+                ? { crossOrigin: true }
+                : {};
     const response = kind === "garbage" ? "[]" : JSON.stringify(key.assert({ ...ceremony(challenge, over) }));
     const before = await state();
     const failures = (await auditOf("auth.login.failed")).length;
@@ -464,5 +471,60 @@ describe("signing in with a passkey", () => {
     expect(JSON.parse(limited.at(-1)!.details!)).toMatchObject({ method: "passkey", scope: "ip" });
     // Another address is unaffected.
     expect((await passkeyPost({})).status).toBe(200);
+  });
+});
+
+describe("where passkeys cannot work, they are not offered", () => {
+  const original = process.env.BASE_URL;
+  afterEach(() => {
+    if (original === undefined) delete process.env.BASE_URL;
+    else process.env.BASE_URL = original;
+    resetEnvCache();
+  });
+  function at(baseUrl: string | undefined) {
+    if (baseUrl === undefined) delete process.env.BASE_URL;
+    else process.env.BASE_URL = baseUrl;
+    resetEnvCache();
+  }
+  const loginPage = async (url: string) =>
+    (await run(() => loginLoader(args(new Request(url))))).body as { passkeys: boolean };
+  const settingsPage = async (url: string, cookie: string) =>
+    (await run(() => settingsLoader(args(new Request(url, { headers: { Cookie: cookie } }))))).body as {
+      passkeyAvailability: { available: boolean; reason?: string; origin?: string };
+    };
+
+  it.each([
+    ["http://127.0.0.1:3000", "http://127.0.0.1:3000/login"],
+    ["http://10.0.0.5:3000", "http://10.0.0.5:3000/login"],
+    ["http://[::1]:3000", "http://[::1]:3000/login"],
+    // The configured name, but the page opened by its address.
+    ["http://localhost:3000", "http://127.0.0.1:3000/login"],
+  ])("BASE_URL %s, page %s: no passkey on the sign-in page", async (base, page) => {
+    at(base);
+    expect((await loginPage(page)).passkeys).toBe(false);
+  });
+
+  it("a page opened at another name than BASE_URL's offers none; the configured one does", async () => {
+    at("http://dash.example.test:3000");
+    expect((await loginPage("http://other.example.test:3000/login")).passkeys).toBe(false);
+    expect((await loginPage("http://dash.example.test:3000/login")).passkeys).toBe(true);
+    at("http://localhost:3000");
+    expect((await loginPage("http://localhost:3000/login")).passkeys).toBe(true);
+  });
+
+  it("Settings says why passkeys are unavailable at this address", async () => {
+    const me = await signedIn(["user"]);
+    at("http://127.0.0.1:3000");
+    expect(
+      (await settingsPage("http://127.0.0.1:3000/dashboard/settings", me.cookie)).passkeyAvailability,
+    ).toEqual({ available: false, reason: "ip-address", origin: "http://127.0.0.1:3000" });
+    at("http://dash.example.test");
+    expect(
+      (await settingsPage("http://other.example.test/dashboard/settings", me.cookie)).passkeyAvailability,
+    ).toEqual({ available: false, reason: "other-origin", origin: "http://dash.example.test" });
+    at("http://localhost:3000");
+    expect(
+      (await settingsPage("http://localhost:3000/dashboard/settings", me.cookie)).passkeyAvailability,
+    ).toEqual({ available: true });
   });
 });

@@ -2,9 +2,11 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { type MailJob, NO_MAIL, startDelivery, timedSend } from "../mail/deliveries.server";
 import { mailLanguage } from "../mail/mail-language.server";
-import { sendPasswordResetEmail } from "../mail/senders.server";
+import { sendPasswordChangedEmail, sendPasswordResetEmail } from "../mail/senders.server";
 import { trySend } from "../mail/try-send.server";
-import { resetPasswordUrl } from "./links.server";
+import { revokeAllApiTokens } from "./api-tokens.server";
+import { resetPasswordUrl, settingsUrl } from "./links.server";
+import { listPasskeys } from "./passkeys.server";
 import { hashPassword } from "./password.server";
 import { endAllSessions } from "./session.server";
 import { passwordBlockedBy } from "./sso-providers.server";
@@ -56,6 +58,9 @@ export type ResetOutcome = { ok: true; email: string } | { ok: false; reason: To
  * Sets the new password, spends every open reset link and ends every session of the user.
  * Following an emailed link proves the address, so an unverified account becomes verified, with
  * the password chosen here: pending registrations' links are spent, so none can replace it later.
+ * Whoever held the account before may have left a way back in: its API tokens are revoked and
+ * half-finished two-factor sign-ins spent; passkeys stay (the owner's phone may be one), listed
+ * in the confirmation mailed to the account so the owner can spot one they never added.
  */
 export async function resetPassword(
   origin: AuditOrigin,
@@ -65,36 +70,59 @@ export async function resetPassword(
   const passwordHash = await hashPassword(password);
   const outcome = await db()
     .transaction()
-    .execute(async (tx): Promise<ResetOutcome & { userId?: string }> => {
-      const check = await consumeToken(["reset-password"], raw, tx);
-      if (!check.ok) return check;
-      const user = await tx
-        .selectFrom("user")
-        .select(["id", "email"])
-        .where("id", "=", check.token.userId!)
-        .where("status", "=", "active")
-        .executeTakeFirst();
-      if (!user) return { ok: false, reason: "invalid" };
-      await tx
-        .updateTable("user")
-        .set({
-          password_hash: passwordHash,
-          must_change_password: 0,
-          email_verified: 1,
-          pending_registration: 0,
-          updated_at: now(),
-        })
-        .where("id", "=", user.id)
-        .execute();
-      await spendTokens(user.id, "reset-password", tx);
-      await spendTokens(user.id, "verify-email", tx);
-      await audit(
-        origin,
-        { action: "auth.password.reset", actor: user, target: { type: "user", id: user.id } },
-        tx,
-      );
-      return { ok: true, email: user.email, userId: user.id };
-    });
-  if (outcome.ok && outcome.userId) await endAllSessions(outcome.userId);
-  return outcome.ok ? { ok: true, email: outcome.email } : outcome;
+    .execute(
+      async (tx): Promise<ResetOutcome & { user?: { id: string; name: string; locale: string | null } }> => {
+        const check = await consumeToken(["reset-password"], raw, tx);
+        if (!check.ok) return check;
+        const user = await tx
+          .selectFrom("user")
+          .select(["id", "email", "name", "locale"])
+          .where("id", "=", check.token.userId!)
+          .where("status", "=", "active")
+          .executeTakeFirst();
+        if (!user) return { ok: false, reason: "invalid" };
+        await tx
+          .updateTable("user")
+          .set({
+            password_hash: passwordHash,
+            must_change_password: 0,
+            email_verified: 1,
+            pending_registration: 0,
+            updated_at: now(),
+          })
+          .where("id", "=", user.id)
+          .execute();
+        await spendTokens(user.id, "reset-password", tx);
+        await spendTokens(user.id, "verify-email", tx);
+        await spendTokens(user.id, "two-factor-pending", tx);
+        const revokedApiTokens = await revokeAllApiTokens(user.id, tx);
+        await audit(
+          origin,
+          {
+            action: "auth.password.reset",
+            actor: user,
+            target: { type: "user", id: user.id },
+            details: { revokedApiTokens },
+          },
+          tx,
+        );
+        return { ok: true, email: user.email, user };
+      },
+    );
+  if (!outcome.ok || !outcome.user) return outcome.ok ? { ok: true, email: outcome.email } : outcome;
+  await endAllSessions(outcome.user.id);
+  const { user } = outcome;
+  const passkeys = await listPasskeys(user.id);
+  const language = await mailLanguage(origin, user.locale);
+  // The reset stands whatever the provider answers (a failure is audited).
+  await trySend(origin, { type: "password-changed", to: outcome.email }, () =>
+    sendPasswordChangedEmail({
+      to: outcome.email,
+      name: user.name,
+      settingsUrl: settingsUrl("security"),
+      passkeys,
+      language,
+    }),
+  );
+  return { ok: true, email: outcome.email };
 }

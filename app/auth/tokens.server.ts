@@ -13,6 +13,7 @@ export const TOKEN_LIFETIME_MS: Record<TokenKind, number> = {
   "email-change": 24 * 60 * 60 * 1000,
   "reset-password": 60 * 60 * 1000,
   invite: 7 * 24 * 60 * 60 * 1000,
+  "two-factor-pending": 5 * 60 * 1000,
 };
 
 type Executor = Kysely<Database> | Transaction<Database>;

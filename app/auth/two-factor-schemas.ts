@@ -13,4 +13,13 @@ export const twoFactorReauthSchema = z.object({
   currentPassword: z.string().min(1, "Enter your current password.").max(1024),
 });
 
+/**
+ * Setting up asks for the password again (a stolen session must not attach its own app and keep
+ * the recovery codes). Optional in the schema only for accounts without a password (single
+ * sign-on), which instead must have signed in minutes ago (app/auth/account.server.ts).
+ */
+export const twoFactorStartSchema = z.object({
+  currentPassword: z.string().max(1024).optional(),
+});
+
 export const twoFactorRolesSchema = z.object({ roles: roleIdsField.default([]) });

@@ -2,24 +2,35 @@ import { createCookie, type RouterContextProvider, redirect } from "react-router
 import { audit } from "../audit/audit.server";
 import { db } from "../db.server";
 import { secureCookies, sessionSecrets } from "../env.server";
+import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath } from "../http/responses";
 import { signIn } from "../metrics/metrics.server";
-import { clear, hit } from "../security/rate-limit.server";
+import { reserveSecondFactorAttempt } from "../security/login-limits.server";
 import { startSession } from "./session.server";
+import { consumeToken, inspectToken, issueToken, TOKEN_LIFETIME_MS } from "./tokens.server";
 import { spendSecondFactorCode } from "./two-factor.server";
 
 // Sign-in's second step. After the first factor, completeSignIn (sign-in.server.ts) starts no
 // session for an account with two-factor: it sets this signed, httpOnly cookie (the user, where
-// to go next, and when it expires, five minutes on) and sends the browser to /login/two-factor.
-// Only a right code there starts the session. Wrong codes spend the account's own budget.
+// to go next, when it expires, five minutes on, and a single-use nonce whose hash is a
+// "two-factor-pending" user_token row) and sends the browser to /login/two-factor. Only a right
+// code there starts the session, and spends the nonce: a copy of the cookie is worth nothing after.
+// Wrong codes spend the budgets of app/security/login-limits.server.ts.
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
-export const PENDING_SIGN_IN_SECONDS = 5 * 60;
+export const PENDING_SIGN_IN_SECONDS = TOKEN_LIFETIME_MS["two-factor-pending"] / 1000;
 export const TWO_FACTOR_PAGE = "/login/two-factor";
 
 /** `method` is sign-in.server.ts's SignInMethod (not imported: that module imports this one). */
-export type PendingSignIn = { userId: string; redirectTo: string; method: string; expiresAt: number };
+export type PendingSignIn = {
+  userId: string;
+  redirectTo: string;
+  method: string;
+  expiresAt: number;
+  /** The raw single-use token; only its hash is stored. */
+  nonce: string;
+};
 
 let cookie: ReturnType<typeof createCookie> | undefined;
 function pendingCookie() {
@@ -42,6 +53,7 @@ export async function askForSecondFactor(
 ): Promise<Response> {
   const pending: PendingSignIn = {
     userId,
+    nonce: await issueToken({ kind: "two-factor-pending", userId }),
     method,
     redirectTo: safeRedirectPath(redirectTo ?? null),
     // The cookie's own max-age is the browser's business; this is the server's.
@@ -52,12 +64,20 @@ export async function askForSecondFactor(
   });
 }
 
-/** The request's pending sign-in, or null when absent, forged or expired. */
+function readPending(value: unknown): PendingSignIn | null {
+  const v = value as Partial<PendingSignIn> | null;
+  if (!v || typeof v.userId !== "string" || typeof v.expiresAt !== "number" || typeof v.nonce !== "string")
+    return null;
+  if (v.expiresAt <= Date.now()) return null;
+  return v as PendingSignIn;
+}
+
+/** The request's pending sign-in, or null when absent, forged, expired or already completed. */
 export async function pendingSignIn(request: Request): Promise<PendingSignIn | null> {
-  const value = (await pendingCookie().parse(request.headers.get("Cookie"))) as PendingSignIn | null;
-  if (!value || typeof value.userId !== "string" || typeof value.expiresAt !== "number") return null;
-  if (value.expiresAt <= Date.now()) return null;
-  return value;
+  const value = readPending(await pendingCookie().parse(request.headers.get("Cookie")));
+  if (!value) return null;
+  const token = await inspectToken(["two-factor-pending"], value.nonce);
+  return token.ok && token.token.userId === value.userId ? value : null;
 }
 
 export async function clearPendingSignIn(): Promise<string> {
@@ -84,11 +104,17 @@ export async function completeSecondStep(args: Args, code: string): Promise<Seco
   if (user?.status !== "active") return { ok: false, status: "expired" };
   const actor = { id: user.id, email: user.email };
   const target = { type: "user", id: user.id };
-  // Spent before the code is checked, so a parallel burst cannot all be evaluated.
-  const limit = await hit("twoFactorFailuresPerUser", user.id);
-  if (!limit.ok) {
-    await audit(args, { action: "auth.two_factor.rate_limited", actor, target });
-    return { ok: false, status: "rate_limited", retryAfter: limit.retryAfterSeconds };
+  // Spent before the code is checked, so a parallel burst cannot all be evaluated: per account and
+  // address (a guesser elsewhere cannot lock the owner out), and per account with a slow lane.
+  const reservation = await reserveSecondFactorAttempt(clientIp(args.context), user.id);
+  if (!reservation.ok) {
+    await audit(args, {
+      action: "auth.two_factor.rate_limited",
+      actor,
+      target,
+      details: { scope: reservation.scope },
+    });
+    return { ok: false, status: "rate_limited", retryAfter: reservation.retryAfterSeconds };
   }
   const used = await spendSecondFactorCode(user.id, code);
   if (!used.ok) {
@@ -100,7 +126,10 @@ export async function completeSecondStep(args: Args, code: string): Promise<Seco
     });
     return { ok: false, status: 400, message: WRONG_CODE };
   }
-  await clear("twoFactorFailuresPerUser", user.id);
+  // Spent before the session starts: of two requests with one pending state, one signs in.
+  const spent = await consumeToken(["two-factor-pending"], pending.nonce);
+  if (!spent.ok) return { ok: false, status: "expired" };
+  await reservation.codeWasRight();
   await audit(args, {
     action: "auth.two_factor.succeeded",
     actor,

@@ -27,6 +27,14 @@ const PERIOD = 30;
 const DIGITS = 6;
 const ALGORITHM = "SHA-1"; // what every authenticator app understands
 export const RECOVERY_CODE_COUNT = 10;
+/**
+ * How long a started enrolment waits for its first code. Its secret is shown to whoever holds the
+ * session, so one left half-done must not stay for a later session thief to confirm.
+ */
+const ENROLMENT_WINDOW_MS = 15 * 60 * 1000;
+
+const enrolmentExpired = (createdAt: string | Date) =>
+  Date.now() - new Date(createdAt).getTime() > ENROLMENT_WINDOW_MS;
 
 // ---------------------------------------------------------------------------------------------
 // What the session and sign-in ask.
@@ -227,11 +235,12 @@ export type TwoFactorView =
 export async function twoFactorView(user: SessionUser): Promise<TwoFactorView> {
   const row = await db()
     .selectFrom("user_two_factor")
-    .select(["secret", "confirmed_at"])
+    .select(["secret", "confirmed_at", "created_at"])
     .where("user_id", "=", user.id)
     .executeTakeFirst();
   if (!row) return { state: "off" };
   if (row.confirmed_at) return { state: "on", recoveryCodesLeft: await recoveryCodesLeft(user.id) };
+  if (enrolmentExpired(row.created_at)) return { state: "off" };
   // A super admin viewing as this person must not walk away with the seed of their future codes.
   if (user.impersonator) return { state: "off" };
   const secret = decryptSecret(row.secret);
@@ -281,10 +290,11 @@ export async function confirmTwoFactor(
 ): Promise<string[]> {
   const row = await db()
     .selectFrom("user_two_factor")
-    .select(["secret", "confirmed_at"])
+    .select(["secret", "confirmed_at", "created_at"])
     .where("user_id", "=", user.id)
     .executeTakeFirst();
-  if (!row || row.confirmed_at) throw new RuleViolation("Start setting up two-factor authentication first.");
+  if (!row || row.confirmed_at || enrolmentExpired(row.created_at))
+    throw new RuleViolation("Start setting up two-factor authentication first.");
   const step = await matchingStep(decryptSecret(row.secret), normaliseCode(input.code));
   if (step === null) {
     await audit(origin, {

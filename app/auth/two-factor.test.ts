@@ -1,9 +1,10 @@
 import { generateTOTP } from "@epic-web/totp";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { args, context, PASSWORD, run, setupDatabase, signedIn } from "../../test/helpers";
+import { args, context, PASSWORD, run, sessionCookieFor, setupDatabase, signedIn } from "../../test/helpers";
 import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
+import { env } from "../env.server";
 import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings";
 import { action as userAction } from "../routes/dashboard.users.$id";
 import { action as loginAction } from "../routes/login";
@@ -67,7 +68,9 @@ const audits = (action: string, userId: string) =>
 
 /** Enrols `u`; answers the base32 secret and the recovery codes. */
 async function enrol(u: User) {
-  expect((await settings({ intent: "two-factor-start" }, u.cookie)).status).toBe(200);
+  expect((await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, u.cookie)).status).toBe(
+    200,
+  );
   const secret = (await view(u.cookie)).view.secret!;
   const out = await settings({ intent: "two-factor-confirm", code: await codeFor(secret) }, u.cookie);
   expect(out.status).toBe(200);
@@ -75,9 +78,11 @@ async function enrol(u: User) {
 }
 
 /** Password sign-in; answers the pending-state cookie (and asserts no session began). */
-async function password(u: User, redirectTo = "/dashboard/users") {
+async function password(u: User, redirectTo = "/dashboard/users", ip?: string) {
   const out = await run(() =>
-    loginAction(args(formRequest("/login", { email: u.email, password: PASSWORD, redirectTo }))),
+    loginAction(
+      args(formRequest("/login", { email: u.email, password: PASSWORD, redirectTo }), {}, context(ip)),
+    ),
   );
   expect(out.status).toBe(302);
   expect(out.headers.get("Location")).toBe("/login/two-factor");
@@ -86,8 +91,8 @@ async function password(u: User, redirectTo = "/dashboard/users") {
   return setCookie.split(";")[0]!;
 }
 
-function step(code: string, cookie: string) {
-  return run(() => stepAction(args(formRequest("/login/two-factor", { code }, { cookie }))));
+function step(code: string, cookie: string, ip?: string) {
+  return run(() => stepAction(args(formRequest("/login/two-factor", { code }, { cookie }), {}, context(ip))));
 }
 
 async function sessionsOf(userId: string) {
@@ -98,7 +103,7 @@ describe("enrolment in Settings", () => {
   it("shows a QR code and the secret, stores the secret encrypted, and turns on only with a right code", async () => {
     const u = await signedIn(["user"]);
     expect((await view(u.cookie)).view.state).toBe("off");
-    await settings({ intent: "two-factor-start" }, u.cookie);
+    await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, u.cookie);
     const pending = (await view(u.cookie)).view as { state: string; secret: string; qrCode: string };
     expect(pending.state).toBe("pending");
     expect(pending.secret).toMatch(/^[A-Z2-7]{16,}$/);
@@ -143,8 +148,56 @@ describe("enrolment in Settings", () => {
     expect(await row(u.id)).toBeUndefined();
     await enrol(u);
     const before = await row(u.id);
-    expect((await settings({ intent: "two-factor-start" }, u.cookie)).status).toBe(403);
+    expect((await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, u.cookie)).status).toBe(
+      403,
+    );
     expect(await row(u.id)).toEqual(before);
+  });
+
+  it("asks for the password: without it or with a wrong one nothing is stored", async () => {
+    const u = await signedIn(["user"]);
+    const missing = await settings({ intent: "two-factor-start" }, u.cookie);
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ errors: { currentPassword: expect.any(String) } });
+    const wrong = await settings(
+      { intent: "two-factor-start", currentPassword: "not the password" },
+      u.cookie,
+    );
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ errors: { currentPassword: "The current password is not correct." } });
+    expect(await row(u.id)).toBeUndefined();
+    expect(await codes(u.id)).toHaveLength(0);
+    expect((await view(u.cookie)).view).toEqual({ state: "off" });
+    expect(await audits("account.two_factor.enrol_started", u.id)).toHaveLength(0);
+    expect(await audits("account.reauth.failed", u.id)).toHaveLength(1);
+    // Confirming needs a started enrolment, so nothing can be turned on either.
+    expect((await settings({ intent: "two-factor-confirm", code: "123456" }, u.cookie)).status).toBe(403);
+    expect(await hasTwoFactor(u.id)).toBe(false);
+  });
+
+  it("an enrolment left half-done expires: its secret is no longer shown nor confirmable", async () => {
+    const u = await signedIn(["user"]);
+    await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, u.cookie);
+    const secret = (await view(u.cookie)).view.secret!;
+    later(16 * 60);
+    expect((await view(u.cookie)).view).toEqual({ state: "off" });
+    const out = await settings({ intent: "two-factor-confirm", code: await codeFor(secret) }, u.cookie);
+    expect(out.status).toBe(403);
+    expect(await hasTwoFactor(u.id)).toBe(false);
+    expect(await codes(u.id)).toHaveLength(0);
+  });
+
+  it("an account without a password (single sign-on) enrols only right after signing in", async () => {
+    const u = await signedIn(["user"]);
+    await db().updateTable("user").set({ password_hash: null }).where("id", "=", u.id).execute();
+    later(11 * 60);
+    const stale = await settings({ intent: "two-factor-start" }, u.cookie);
+    expect(stale.status).toBe(403);
+    expect(await row(u.id)).toBeUndefined();
+    vi.useRealTimers();
+    const fresh = await sessionCookieFor(u.id);
+    expect((await settings({ intent: "two-factor-start" }, fresh)).status).toBe(200);
+    expect((await row(u.id))?.confirmed_at).toBeNull();
   });
 });
 
@@ -178,9 +231,29 @@ describe("the second sign-in step", () => {
     expect(await audits("auth.two_factor.failed", u.id)).toHaveLength(1);
   });
 
+  it("the pending state is single use: replaying it after a completed sign-in is refused", async () => {
+    const u = await signedIn(["user"]);
+    const { secret } = await enrol(u);
+    later(30);
+    const pending = await password(u);
+    expect((await step(await codeFor(secret), pending)).status).toBe(302);
+    const sessions = await sessionsOf(u.id);
+    // Someone who copied the pending cookie, with the next code (an observed or phished one).
+    later(60);
+    const replay = await step(await codeFor(secret), pending);
+    expect(replay.status).toBe(302);
+    expect(replay.headers.get("Location")).toBe("/login?twoFactor=expired");
+    expect(replay.headers.get("Set-Cookie") ?? "").not.toContain("__session=");
+    expect(await sessionsOf(u.id)).toBe(sessions);
+    const page = await run(() => stepLoader(args(formRequest("/login/two-factor", {}, { cookie: pending }))));
+    expect(page.headers.get("Location")).toBe("/login?twoFactor=expired");
+    // The code was not spent either: the owner's next sign-in with it still works.
+    expect((await step(await codeFor(secret), await password(u))).status).toBe(302);
+  });
+
   it("the code used to confirm enrolment does not sign in", async () => {
     const u = await signedIn(["user"]);
-    await settings({ intent: "two-factor-start" }, u.cookie);
+    await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, u.cookie);
     const secret = (await view(u.cookie)).view.secret!;
     const code = await codeFor(secret);
     await settings({ intent: "two-factor-confirm", code }, u.cookie);
@@ -203,21 +276,53 @@ describe("the second sign-in step", () => {
     expect(await sessionsOf(u.id)).toBe(sessions + 1);
   });
 
-  it("limits wrong codes per account: 429 with Retry-After, audited, even for the right code", async () => {
+  it("limits wrong codes per account and address: 429 with Retry-After, audited, even for the right code", async () => {
     const u = await signedIn(["user"]);
     const { secret } = await enrol(u);
     later(30);
-    const pending = await password(u);
-    for (let i = 0; i < 5; i++) expect((await step("111111", pending)).status).toBe(400);
-    // A new pending state does not reset the account's budget.
-    const limited = await step(await codeFor(secret), await password(u));
+    const attacker = "198.51.100.66";
+    const pending = await password(u, undefined, attacker);
+    for (let i = 0; i < 5; i++) expect((await step("111111", pending, attacker)).status).toBe(400);
+    // A new pending state does not reset the address's budget.
+    const limited = await step(await codeFor(secret), await password(u, undefined, attacker), attacker);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(limited.body).toMatchObject({ formError: expect.stringMatching(/try again/i) });
-    expect(await audits("auth.two_factor.rate_limited", u.id)).toHaveLength(1);
+    const rows = await audits("auth.two_factor.rate_limited", u.id);
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0]!.details!)).toMatchObject({ scope: "account-ip" });
     expect((await row(u.id))!.last_step).not.toBeNull();
-    const sessions = await sessionsOf(u.id);
-    expect(sessions).toBe(1);
+    expect(await sessionsOf(u.id)).toBe(1);
+
+    // The owner, from another address, is not locked out by the guesses.
+    const home = "203.0.113.20";
+    const ok = await step(await codeFor(secret), await password(u, undefined, home), home);
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("Location")).toBe("/dashboard/users");
+    expect(await sessionsOf(u.id)).toBe(2);
+  });
+
+  it("past the account's shared budget, unknown addresses slow down; the owner's address passes", async () => {
+    const u = await signedIn(["user"]);
+    const { secret } = await enrol(u);
+    const home = "203.0.113.21";
+    later(30);
+    expect((await step(await codeFor(secret), await password(u, undefined, home), home)).status).toBe(302);
+    // A botnet: the account's whole budget spent from many addresses, 5 guesses each.
+    const pending = await password(u);
+    const budget = env().RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT_GLOBAL;
+    for (let i = 0; i < budget; i++)
+      expect((await step("111111", pending, `198.51.100.${100 + Math.floor(i / 5)}`)).status).toBe(400);
+    const fresh = "192.0.2.77";
+    expect((await step("111111", pending, fresh)).status).toBe(400); // one attempt in the slow lane
+    const slowed = await step("111111", pending, fresh);
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers.get("Retry-After"))).toBeGreaterThan(0);
+    const rows = await audits("auth.two_factor.rate_limited", u.id);
+    expect(JSON.parse(rows.at(-1)!.details!)).toMatchObject({ scope: "account" });
+    later(90);
+    const owner = await step(await codeFor(secret), await password(u, undefined, home), home);
+    expect(owner.status).toBe(302);
   });
 
   it("the pending state expires after five minutes, and a forged one counts for nothing", async () => {
@@ -294,7 +399,7 @@ describe("turning off and new recovery codes ask for the password", () => {
 describe("while a super admin views as the account", () => {
   it("Settings does not show a pending enrolment's secret to the super admin", async () => {
     const u = await signedIn(["user"]);
-    await settings({ intent: "two-factor-start" }, u.cookie);
+    await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, u.cookie);
     const me = (await getSessionUser(args(formRequest("/dashboard", {}, { cookie: u.cookie }))))!;
     expect((await twoFactorView(me)).state).toBe("pending");
     const viewed = await twoFactorView({
@@ -328,7 +433,7 @@ describe("while a super admin views as the account", () => {
       return ctx;
     };
     const intents: Record<string, string>[] = [
-      { intent: "two-factor-start" },
+      { intent: "two-factor-start", currentPassword: PASSWORD },
       { intent: "two-factor-confirm", code: "123456" },
       { intent: "two-factor-disable", currentPassword: PASSWORD },
       { intent: "two-factor-recovery-codes", currentPassword: PASSWORD },

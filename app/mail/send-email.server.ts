@@ -14,6 +14,8 @@ export type EmailRequest = {
   subject?: string;
   userName?: string;
   message?: string;
+  /** A list under the message (TransactionalEmailProps["list"]). */
+  list?: { intro: string; items: string[] };
   /**
    * The recipient's language: the caller that has the user passes its setting (or the language of
    * the request that caused the mail, for a user without one). Left out, the recipient's own
@@ -43,6 +45,7 @@ export async function sendEmail(request: EmailRequest): Promise<Delivery> {
     actionUrl: request.actionUrl,
     userName: request.userName,
     message: request.message,
+    list: request.list,
     appName,
   });
   const base = { to: request.to, type: request.type, subject };

@@ -1,3 +1,4 @@
+import { emailLanguage } from "../../emails/email-texts";
 import { MailSendError } from "../domain-errors";
 import { tFor } from "../i18n/i18n.server";
 import { type EmailRequest, sendEmail } from "./send-email.server";
@@ -118,5 +119,40 @@ export function sendSettingsChangedEmail(input: {
     message: input.message,
     language: input.language,
     via: input.via,
+  });
+}
+
+/**
+ * Confirms a password reset by email to the account: its sessions ended, its API tokens stopped,
+ * and its passkeys (which stay) listed by name and date, so the owner can spot one they never added.
+ */
+export function sendPasswordChangedEmail(input: {
+  to: string;
+  name: string;
+  settingsUrl: string;
+  passkeys: { name: string; createdAt: string }[];
+  language?: string;
+}) {
+  const t = tFor(input.language);
+  const date = new Intl.DateTimeFormat(emailLanguage(input.language), {
+    dateStyle: "long",
+    timeZone: "UTC",
+  });
+  return send("password reset confirmation", {
+    to: input.to,
+    type: "password-changed",
+    actionUrl: input.settingsUrl,
+    userName: input.name,
+    language: input.language,
+    list: input.passkeys.length
+      ? {
+          intro: t("emails:passwordChanged.passkeys"),
+          // The name is the person's data: joined as text, never interpolated by i18next.
+          items: input.passkeys.map(
+            (p) =>
+              `${p.name} (${t("emails:passwordChanged.passkeyAdded", { date: date.format(new Date(p.createdAt)) })})`,
+          ),
+        }
+      : { intro: t("emails:passwordChanged.noPasskeys"), items: [] },
   });
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { requirePermission } from "../access/guard.server";
+import { passkeyAvailability } from "../auth/passkeys.server";
 import { pageTitle } from "../components/page-title";
 import { ApiTokensSection } from "../components/settings/api-tokens-section";
 import { InviteSection } from "../components/settings/invite-section";
@@ -20,7 +21,8 @@ import type { Route } from "./+types/dashboard.settings";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "dashboard.access");
-  return settingsPageData(user, { language: getLanguage(args.context), t: getT(args.context) });
+  const page = await settingsPageData(user, { language: getLanguage(args.context), t: getT(args.context) });
+  return { ...page, passkeyAvailability: passkeyAvailability(args.request) };
 }
 
 // A 429's Retry-After reaches the browser only through this export.
@@ -31,6 +33,7 @@ export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { profile, languages, sessions, system, invite, twoFactor, sso, passkeys, apiTokens } = loaderData;
+  const { passkeyAvailability } = loaderData;
   const tabs: SettingsTab[] = [
     {
       value: "profile",
@@ -43,7 +46,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       content: (
         <>
           <PasswordSection />
-          <PasskeysSection passkeys={passkeys} />
+          <PasskeysSection passkeys={passkeys} availability={passkeyAvailability} />
           <SessionsSection sessions={sessions} />
         </>
       ),

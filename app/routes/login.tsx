@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { loginSchema } from "../auth/account-schemas";
 import { attemptLogin } from "../auth/login.server";
+import { passkeyAvailability } from "../auth/passkeys.server";
 import { getSessionUser } from "../auth/session.server";
 import { completeSignIn } from "../auth/sign-in.server";
 import { signInProviders } from "../auth/sso-providers.server";
@@ -19,7 +20,8 @@ import type { Route } from "./+types/login";
 export async function loader(args: Route.LoaderArgs) {
   const user = await getSessionUser(args);
   if (user) throw redirect(safeRedirectPath(new URL(args.request.url).searchParams.get("redirectTo")));
-  return { sso: await signInProviders() };
+  // No passkey button nor autofill request where the browser would refuse them (an IP address).
+  return { sso: await signInProviders(), passkeys: passkeyAvailability(args.request).available };
 }
 
 // A 429's Retry-After reaches the browser only through this export.
@@ -82,7 +84,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
             meta={fields.email}
             label={t("auth:fields.email")}
             type="email"
-            autoComplete="username webauthn"
+            autoComplete={loaderData.passkeys ? "username webauthn" : "username"}
           />
           <PasswordField
             meta={fields.password}
@@ -92,7 +94,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
           <FormErrors form={form} />
           <Button pending={pending}>{t("auth:login.submit")}</Button>
         </Form>
-        <PasskeySignIn redirectTo={params.get("redirectTo") ?? "/dashboard"} />
+        {loaderData.passkeys ? <PasskeySignIn redirectTo={params.get("redirectTo") ?? "/dashboard"} /> : null}
         {actionData?.unverified ? (
           <Form method="post" action="/resend-verification" className="mt-3">
             <input type="hidden" name="email" value={actionData.email} />

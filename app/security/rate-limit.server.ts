@@ -18,7 +18,9 @@ type Limiters = {
   reauthFailuresPerUser: RateLimiterAbstract;
   publicFormPerIp: RateLimiterAbstract;
   testMailPerUser: RateLimiterAbstract;
-  twoFactorFailuresPerUser: RateLimiterAbstract;
+  twoFactorFailuresPerAccountIp: RateLimiterAbstract;
+  twoFactorFailuresPerAccount: RateLimiterAbstract;
+  twoFactorSlowLane: RateLimiterAbstract;
   passkeyPerIp: RateLimiterAbstract;
   apiTokenUse: RateLimiterAbstract;
 };
@@ -56,8 +58,19 @@ export function createLimiters(pool?: pg.Pool): Limiters {
     publicFormPerIp: make("public-form", e.RATE_LIMIT_PUBLIC_FORMS_PER_IP, 60),
     // Each test email is a real send on the provider's account (and its reputation).
     testMailPerUser: make("test-mail", 5, 60),
-    // Sign-in's second step: wrong codes per account, whichever browser holds the pending state.
-    twoFactorFailuresPerUser: make("two-factor-user", e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT, 15 * 60),
+    // Sign-in's second step: wrong codes per account and address, and per account over all
+    // addresses with the same slow lane as the password step (login-limits.server.ts).
+    twoFactorFailuresPerAccountIp: make(
+      "two-factor-account-ip",
+      e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT,
+      15 * 60,
+    ),
+    twoFactorFailuresPerAccount: make(
+      "two-factor-account",
+      e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT_GLOBAL,
+      15 * 60,
+    ),
+    twoFactorSlowLane: make("two-factor-slow", 1, LOGIN_SLOW_LANE_SECONDS),
     // A passkey sign-in is two or three requests (options, perhaps again on a click, the answer).
     passkeyPerIp: make("passkey-ip", e.RATE_LIMIT_LOGIN_PER_IP * 3, 60),
     apiTokenUse: make("api-token", e.RATE_LIMIT_API_TOKEN_PER_MINUTE, 60),

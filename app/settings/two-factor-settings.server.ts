@@ -3,7 +3,7 @@ import { data } from "react-router";
 import { refuseWhileImpersonating } from "../access/guard.server";
 import type { ActionArgs, IntentHandler } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
-import { assertCurrentPassword } from "../auth/account.server";
+import { assertCurrentPassword, assertPasswordOrFreshSignIn } from "../auth/account.server";
 import type { SessionUser } from "../auth/session.server";
 import {
   confirmTwoFactor,
@@ -14,13 +14,33 @@ import {
   startTwoFactor,
   twoFactorView,
 } from "../auth/two-factor.server";
-import { twoFactorCodeSchema, twoFactorReauthSchema, twoFactorRolesSchema } from "../auth/two-factor-schemas";
+import {
+  twoFactorCodeSchema,
+  twoFactorReauthSchema,
+  twoFactorRolesSchema,
+  twoFactorStartSchema,
+} from "../auth/two-factor-schemas";
+import { db } from "../db.server";
 
 // Settings' two-factor section: its data and its intents (registered in settings-page.server.ts).
 
 export async function twoFactorSettingsData(user: SessionUser) {
-  const [view, policy] = await Promise.all([twoFactorView(user), user.isSuperAdmin ? rolePolicy() : null]);
-  return { view, due: user.twoFactorEnrolmentDue ?? false, policy };
+  const [view, policy, hasPassword] = await Promise.all([
+    twoFactorView(user),
+    user.isSuperAdmin ? rolePolicy() : null,
+    accountHasPassword(user.id),
+  ]);
+  // Without a password (single sign-on), setting up asks for a recent sign-in instead.
+  return { view, due: user.twoFactorEnrolmentDue ?? false, policy, hasPassword };
+}
+
+async function accountHasPassword(userId: string) {
+  const row = await db()
+    .selectFrom("user")
+    .select("password_hash")
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return Boolean(row?.password_hash);
 }
 
 async function rolePolicy() {
@@ -43,14 +63,17 @@ function answer<I extends string>(intent: I, message: string, recoveryCodes: str
 }
 
 export const twoFactorIntent = {
+  // Like passkeys and API tokens: the password again, so a stolen session cannot attach its own app.
   start: (args: ActionArgs, t: TFunction) =>
     ({
-      run: async ({ actor }) => {
+      schema: twoFactorStartSchema,
+      run: async ({ actor, input }) => {
         refuseWhileImpersonating(args.request, actor);
+        await assertPasswordOrFreshSignIn(args, actor, input.currentPassword, "two-factor-start");
         await startTwoFactor(actor, {}, args);
         return answer("two-factor-start", t("settings:twoFactor.started"));
       },
-    }) satisfies IntentHandler<ActionArgs, undefined>,
+    }) satisfies IntentHandler<ActionArgs, typeof twoFactorStartSchema>,
   confirm: (args: ActionArgs, t: TFunction) =>
     ({
       schema: twoFactorCodeSchema,

@@ -153,7 +153,7 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(SETTINGS, "/dashboard/settings", "invite", (p) => ({ email: emails, "roles[]": ids(p.roles) })),
   // Two-factor (app/settings/two-factor-settings.server.ts). Role ids are never the pool's: a
   // policy naming the fuzzing super admin's role would gate every later request.
-  formIntent(SETTINGS, "/dashboard/settings", "two-factor-start"),
+  formIntent(SETTINGS, "/dashboard/settings", "two-factor-start", () => ({ currentPassword: passwords })),
   formIntent(SETTINGS, "/dashboard/settings", "two-factor-confirm", () => ({
     code: either(fc.constantFrom("000000", "123456", "abcde-fghij")),
   })),

@@ -27,7 +27,15 @@ const UP = 0x01;
 const UV = 0x04;
 const AT = 0x40;
 
-type Ceremony = { challenge: string; origin: string; rpId: string; userVerified?: boolean };
+type Ceremony = {
+  challenge: string;
+  origin: string;
+  rpId: string;
+  userVerified?: boolean;
+  /** What the browser reports for a ceremony inside another site's frame (refused by the server). */
+  crossOrigin?: boolean;
+  topOrigin?: string;
+};
 
 export class SoftAuthenticator {
   readonly credentialId = isoBase64URL.fromBuffer(new Uint8Array(randomBytes(32)));
@@ -59,7 +67,13 @@ export class SoftAuthenticator {
 
   private clientData(type: string, c: Ceremony) {
     return new TextEncoder().encode(
-      JSON.stringify({ type, challenge: c.challenge, origin: c.origin, crossOrigin: false }),
+      JSON.stringify({
+        type,
+        challenge: c.challenge,
+        origin: c.origin,
+        crossOrigin: c.crossOrigin ?? false,
+        ...(c.topOrigin ? { topOrigin: c.topOrigin } : {}),
+      }),
     );
   }
 

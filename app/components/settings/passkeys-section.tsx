@@ -41,7 +41,18 @@ function browserProblem(error: unknown): string {
   return "Your browser could not create a passkey.";
 }
 
-export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
+/** PasskeyAvailability (app/auth/passkeys.server.ts), decided by the server for this page. */
+type Availability =
+  | { available: true }
+  | { available: false; reason: "ip-address" | "other-origin"; origin: string };
+
+export function PasskeysSection({
+  passkeys,
+  availability,
+}: {
+  passkeys: PasskeyView[];
+  availability: Availability;
+}) {
   const { t } = useTranslation();
   const say = (message: string | null | undefined) => (message ? translateMessage(t, message) : message);
   const options = useFetcher<Answer>();
@@ -133,7 +144,13 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyView[] }) {
           {say(problemOf(changeAnswer))}
         </p>
       ) : null}
-      {supported ? (
+      {!availability.available ? (
+        <p className="mt-4 text-sm text-slate-700 dark:text-slate-300" data-testid="passkeys-unavailable">
+          {availability.reason === "ip-address"
+            ? t("settings:passkeys.unavailableIp")
+            : t("settings:passkeys.unavailableOrigin", { origin: availability.origin })}
+        </p>
+      ) : supported ? (
         <form onSubmit={start} className="mt-4 flex flex-col gap-3" noValidate>
           <div>
             <label htmlFor={nameId} className={labelClass}>

@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
 import { roleLabel } from "../../access/role-labels";
 import {
   twoFactorCodeSchema,
   twoFactorReauthSchema,
   twoFactorRolesSchema,
+  twoFactorStartSchema,
 } from "../../auth/two-factor-schemas";
 import { CheckboxGroupField, PasswordField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
@@ -17,10 +17,10 @@ export type TwoFactorData = {
     | { state: "pending"; secret: string; qrCode: string }
     | { state: "on"; recoveryCodesLeft: number };
   due: boolean;
+  /** False for an account that signs in only through a provider: no password to ask for. */
+  hasPassword: boolean;
   policy: { roles: { id: string; name: string; label: string }[]; required: string[] } | null;
 };
-
-const noFields = z.object({});
 
 function codesOf(data: unknown): string[] | null {
   const codes = (data as { recoveryCodes?: unknown } | undefined)?.recoveryCodes;
@@ -51,7 +51,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
 /** Settings' two-factor section: set up with an app, turn off, new recovery codes. */
 export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
   const { t } = useTranslation();
-  const start = useSettingsForm("two-factor-start", noFields);
+  const start = useSettingsForm("two-factor-start", twoFactorStartSchema);
   const confirm = useSettingsForm("two-factor-confirm", twoFactorCodeSchema);
   const regenerate = useSettingsForm("two-factor-recovery-codes", twoFactorReauthSchema);
   const disable = useSettingsForm("two-factor-disable", twoFactorReauthSchema);
@@ -73,6 +73,15 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
           <start.fetcher.Form method="post" className="flex flex-col gap-3" {...start.formProps}>
             <input type="hidden" name="intent" value="two-factor-start" />
             <p className="text-sm">{t("settings:twoFactor.offIntro")}</p>
+            {twoFactor.hasPassword ? (
+              <PasswordField
+                meta={start.fields.currentPassword}
+                label={t("settings:currentPassword")}
+                autoComplete="current-password"
+              />
+            ) : (
+              <p className="text-sm">{t("settings:twoFactor.freshSignIn")}</p>
+            )}
             {start.errors}
             {start.status}
             <div>
