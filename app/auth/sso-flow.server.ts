@@ -6,6 +6,7 @@ import { db, now } from "../db.server";
 import { emailField } from "../email-address";
 import { baseUrl, secureCookies, sessionSecrets } from "../env.server";
 import { closeStreamsOf } from "../events/stream.server";
+import { outboundFetch } from "../http/outbound.server";
 import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath, tooManyRequests } from "../http/responses";
 import { hit } from "../security/rate-limit.server";
@@ -65,25 +66,50 @@ function findProvider(slug: string): Promise<ProviderRow | undefined> {
     .executeTakeFirst();
 }
 
-// Discovery answers for ten minutes, per provider version (a saved change discovers again).
+// Discovery answers for ten minutes, per provider version (a saved change discovers again). A
+// failed discovery is remembered for a minute, so visitors of the start URL cannot make the server
+// fetch an issuer again and again.
 const configs = new Map<string, { config: client.Configuration; at: number }>();
+const failures = new Map<string, { error: unknown; at: number }>();
+export const DISCOVERY_FAILURE_SECONDS = 60;
 
 async function configurationOf(provider: ProviderRow): Promise<client.Configuration> {
   const key = `${provider.id}|${provider.updated_at}`;
   const cached = configs.get(key);
   if (cached && Date.now() - cached.at < FLOW_SECONDS * 1000) return cached.config;
+  const failed = failures.get(key);
+  if (failed && Date.now() - failed.at < DISCOVERY_FAILURE_SECONDS * 1000) throw failed.error;
   const issuer = new URL(provider.issuer);
-  const config = await client.discovery(
-    issuer,
-    provider.client_id,
-    decryptSecret(provider.client_secret),
-    undefined,
-    // Plain http only for a provider on this machine (development, the tests' identity provider).
-    { execute: isLoopbackHttp(issuer) ? [client.allowInsecureRequests] : [], timeout: 10 },
-  );
+  let config: client.Configuration;
+  try {
+    config = await client.discovery(
+      issuer,
+      provider.client_id,
+      decryptSecret(provider.client_secret),
+      undefined,
+      {
+        // Plain http only for a provider on this machine (development, the tests' identity provider).
+        execute: isLoopbackHttp(issuer) ? [client.allowInsecureRequests] : [],
+        timeout: 10,
+        // Discovery, token and userinfo requests: public addresses only (app/http/outbound.server.ts).
+        [client.customFetch]: outboundFetch,
+      },
+    );
+  } catch (error) {
+    for (const old of failures.keys()) if (old.startsWith(`${provider.id}|`)) failures.delete(old);
+    failures.set(key, { error, at: Date.now() });
+    throw error;
+  }
   for (const old of configs.keys()) if (old.startsWith(`${provider.id}|`)) configs.delete(old);
+  failures.delete(key);
   configs.set(key, { config, at: Date.now() });
   return config;
+}
+
+/** Tests: forget every discovery answer and failure. */
+export function forgetDiscoveries() {
+  configs.clear();
+  failures.clear();
 }
 
 function refuse(code: SsoRefusal, headers?: HeadersInit): Response {

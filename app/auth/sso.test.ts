@@ -1,3 +1,5 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   args,
@@ -14,19 +16,30 @@ import {
 import { formRequest } from "../../test/support/forms";
 import { followToCallback, type Idp, type IdpUser, startIdp } from "../../test/support/oidc-idp";
 import { roleGrants } from "../access/role-cache.server";
-import { db } from "../db.server";
+import { db, now } from "../db.server";
+import { resetEnvCache } from "../env.server";
 import { loader as startLoader } from "../routes/auth.oidc.$provider";
 import { loader as callbackLoader } from "../routes/auth.oidc.$provider.callback";
 import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.sso";
 import { loader as loginLoader } from "../routes/login";
 import { resetRateLimits } from "../security/rate-limit.server";
-import { decryptSecret } from "../settings/secret-box.server";
+import { decryptSecret, encryptSecret } from "../settings/secret-box.server";
 import { attemptLogin, BAD_CREDENTIALS } from "./login.server";
 import { startPasswordReset } from "./password-reset.server";
-import { createProvider, passwordBlockedBy } from "./sso-providers.server";
+import { forgetDiscoveries } from "./sso-flow.server";
+import { createProvider, ISSUER_NOT_PUBLIC, passwordBlockedBy } from "./sso-providers.server";
 import { createProviderSchema } from "./sso-schema";
 
-// Single sign-on against a real OpenID Connect provider (oidc-provider) on 127.0.0.1.
+// Single sign-on against a real OpenID Connect provider (oidc-provider) on 127.0.0.1, which the
+// server may reach only because these tests open loopback (app/http/outbound.server.ts).
+
+/** Sets OUTBOUND_ALLOW_PRIVATE for what follows (undefined: unset). */
+function allowPrivate(value: string | undefined) {
+  if (value === undefined) delete process.env.OUTBOUND_ALLOW_PRIVATE;
+  else process.env.OUTBOUND_ALLOW_PRIVATE = value;
+  resetEnvCache();
+}
+const LOOPBACK = "127.0.0.0/8";
 
 let idp: Idp;
 let root: { id: string; email: string; isSuperAdmin: boolean };
@@ -35,6 +48,7 @@ let ipCounter = 0;
 const nextIp = () => `198.51.100.${(++ipCounter % 250) + 1}`;
 
 beforeAll(async () => {
+  allowPrivate(LOOPBACK);
   await setupDatabase();
   idp = await startIdp({
     redirectUris: [`${ORIGIN}/auth/oidc/corp/callback`, `${ORIGIN}/auth/oidc/strict/callback`],
@@ -63,7 +77,10 @@ beforeAll(async () => {
     origin,
   );
 }, 60_000);
-afterAll(() => idp?.close());
+afterAll(async () => {
+  allowPrivate(undefined);
+  await idp?.close();
+});
 beforeEach(() => resetRateLimits());
 
 /** Starts at /auth/oidc/:slug, goes through the provider as `user`, returns the callback and the flow cookie. */
@@ -566,6 +583,119 @@ describe("configuring providers (super admins only)", () => {
     const out = await post(cookie, fields(extra()));
     expect(out.status).toBe(status);
     expect(await config()).toEqual(before);
+  });
+});
+
+describe("the server fetches only public addresses (OUTBOUND_ALLOW_PRIVATE opens chosen ranges)", () => {
+  const save = async (issuer: string) => {
+    const cookie = await sessionCookieFor(root.id);
+    return run(() =>
+      settingsAction(
+        args(
+          formRequest(
+            "/dashboard/settings/sso",
+            {
+              intent: "create-provider",
+              name: "Inside",
+              slug: "inside",
+              issuer,
+              clientId: "inside-client",
+              clientSecret: "inside-secret-value",
+              domains: "inside.test",
+              roleId: managerRoleId,
+            },
+            { cookie },
+          ),
+        ),
+      ),
+    );
+  };
+
+  it.each(["https://169.254.169.254", "http://localhost:5432", "https://2130706433", "https://127.1"])(
+    "refuses to save the issuer %s, changing nothing",
+    async (issuer) => {
+      allowPrivate(undefined);
+      try {
+        const before = await db().selectFrom("oidc_provider").selectAll().execute();
+        const out = await save(issuer);
+        expect(out.status).toBe(400);
+        expect((out.body as { errors: Record<string, string> }).errors).toMatchObject({
+          issuer: ISSUER_NOT_PUBLIC,
+        });
+        expect(await db().selectFrom("oidc_provider").selectAll().execute()).toEqual(before);
+      } finally {
+        allowPrivate(LOOPBACK);
+      }
+    },
+  );
+
+  /** An issuer that counts the requests reaching it and answers every one with 500. */
+  async function countingIssuer() {
+    let hits = 0;
+    const server: Server = createServer((_req, res) => {
+      hits++;
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    return {
+      port,
+      hits: () => hits,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  /** A provider row as if saved while the name resolved to a public address (DNS rebinding since). */
+  async function providerAt(slug: string, issuer: string) {
+    const ts = now();
+    await db()
+      .insertInto("oidc_provider")
+      .values({
+        id: crypto.randomUUID(),
+        slug,
+        name: slug,
+        issuer,
+        client_id: "c",
+        client_secret: encryptSecret("s"),
+        allowed_domains: JSON.stringify(["rebind.test"]),
+        role_id: managerRoleId,
+        password_allowed: 1,
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
+  }
+
+  const start = (slug: string) =>
+    run(() => startLoader(args(request(`/auth/oidc/${slug}`), { provider: slug }, context(nextIp()))));
+
+  it("a discovery to a name that resolves to 127.0.0.1 fails when connecting, without the allow-list", async () => {
+    const issuer = await countingIssuer();
+    try {
+      await providerAt("rebound", `http://localhost:${issuer.port}`);
+      allowPrivate(undefined);
+      forgetDiscoveries();
+      const out = await start("rebound");
+      expect(out.headers.get("Location")).toBe("/login?sso=unavailable");
+      expect(issuer.hits()).toBe(0);
+      expect(await db().selectFrom("oidc_flow").selectAll().execute()).toEqual([]);
+    } finally {
+      allowPrivate(LOOPBACK);
+      await issuer.close();
+    }
+  });
+
+  it("repeated failures within the cache window make one connection attempt", async () => {
+    const issuer = await countingIssuer();
+    try {
+      await providerAt("flaky", `http://127.0.0.1:${issuer.port}`);
+      forgetDiscoveries();
+      for (let i = 0; i < 5; i++)
+        expect((await start("flaky")).headers.get("Location")).toBe("/login?sso=unavailable");
+      expect(issuer.hits()).toBe(1);
+    } finally {
+      await issuer.close();
+    }
   });
 });
 
