@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import * as client from "openid-client";
 import { createCookie, type RouterContextProvider, redirect } from "react-router";
+import { roleGrants } from "../access/role-cache.server";
 import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { emailField } from "../email-address";
@@ -13,6 +14,7 @@ import { hit } from "../security/rate-limit.server";
 import { decryptSecret } from "../settings/secret-box.server";
 import { invalidateSessions } from "./session-cache.server";
 import { completeSignIn } from "./sign-in.server";
+import { holdPendingLink, linkIdentity, type ProofReason, proofNeeded } from "./sso-link.server";
 import type { SsoRefusal } from "./sso-messages";
 import { domainOf, domainsOf } from "./sso-providers.server";
 import { isLoopbackHttp } from "./sso-schema";
@@ -235,6 +237,20 @@ export async function finishSingleSignOn(args: Args, slug: string): Promise<Resp
   );
   if (account.status !== "active") return fail("disabled", { email });
   if (account.conflict) return fail("conflict", { email, subject: claims.sub });
+  if (account.proof)
+    return holdPendingLink(
+      args,
+      {
+        userId: account.id,
+        email: account.email,
+        providerId: provider.id,
+        providerSlug: provider.slug,
+        subject: claims.sub,
+        reason: account.proof,
+        redirectTo: flow.redirect_to,
+      },
+      new Headers(clear),
+    );
   await db().updateTable("user").set({ last_login_at: now() }).where("id", "=", account.id).execute();
   await audit(args, {
     action: "auth.login.succeeded",
@@ -252,7 +268,14 @@ export async function finishSingleSignOn(args: Args, slug: string): Promise<Resp
   return new Response(signedIn.body, { status: signedIn.status, headers });
 }
 
-type Account = { id: string; email: string; status: "active" | "disabled"; conflict?: boolean };
+type Account = {
+  id: string;
+  email: string;
+  status: "active" | "disabled";
+  conflict?: boolean;
+  /** Set when the account is linked only after its holder proves it (sso-link.server.ts). */
+  proof?: ProofReason;
+};
 
 /**
  * The account a provider's subject signs in as: the one linked before, else the account with the
@@ -260,6 +283,8 @@ type Account = { id: string; email: string; status: "active" | "disabled"; confl
  */
 async function accountFor(args: Args, provider: ProviderRow, subject: string, email: string, name: string) {
   let takenOver: string | null = null;
+  let linkedNow = false;
+  const grants = await roleGrants();
   return db()
     .transaction()
     .execute(async (tx): Promise<Account> => {
@@ -288,6 +313,10 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
           .where("user_id", "=", existing.id)
           .executeTakeFirst();
         if (other) return { ...existing, conflict: true };
+        // A provider proves the address, not the account: a protected account is linked only
+        // after its holder proves it once (docs/decisions/020-oidc-single-sign-on.md).
+        const proof = await proofNeeded(tx, existing, provider.id, grants);
+        if (proof) return { ...existing, proof };
       }
       let account: Account;
       if (existing) {
@@ -310,16 +339,7 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
             await tx.deleteFrom(table).where("user_id", "=", existing.id).execute();
           takenOver = existing.id;
         }
-        await audit(
-          args,
-          {
-            action: "sso.account.linked",
-            actor: { id: existing.id, email },
-            target: { type: "user", id: existing.id },
-            details: { provider: provider.slug, subject },
-          },
-          tx,
-        );
+        linkedNow = true;
       } else {
         const id = randomUUID();
         await tx
@@ -350,10 +370,20 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
         );
         account = { id, email, status: "active" };
       }
-      await tx
-        .insertInto("oidc_identity")
-        .values({ provider_id: provider.id, subject, user_id: account.id, created_at: ts })
-        .execute();
+      if (linkedNow)
+        await linkIdentity(tx, args, {
+          userId: account.id,
+          email,
+          providerId: provider.id,
+          providerSlug: provider.slug,
+          subject,
+          proof: "automatic",
+        });
+      else
+        await tx
+          .insertInto("oidc_identity")
+          .values({ provider_id: provider.id, subject, user_id: account.id, created_at: ts })
+          .execute();
       return account;
     })
     .finally(async () => {
