@@ -45,17 +45,15 @@ export const PUBLIC: FuzzTarget[] = [
     anon,
   ),
   // Without the pending link the SSO callback holds for this browser, every proof is refused.
+  formIntent("routes/login.sso-link", "/login/sso-link", "password", () => ({ password: passwords }), anon),
   formIntent(
     "routes/login.sso-link",
     "/login/sso-link",
-    undefined,
-    () => ({
-      intent: either(fc.constantFrom("password", "code", "other")),
-      password: passwords,
-      code: either(fc.constantFrom("000000", "abcde-fghij")),
-    }),
+    "code",
+    () => ({ code: either(fc.constantFrom("000000", "abcde-fghij")) }),
     anon,
   ),
+  formIntent("routes/login.sso-link", "/login/sso-link", ANY_INTENT, () => ({ password: passwords }), anon),
   formIntent("routes/login.passkey", "/login/passkey", undefined, () => ({}), anon),
   formIntent(
     "routes/login.passkey",
