@@ -84,7 +84,8 @@ function cookie() {
     // Set on the callback, a top-level navigation from the provider: lax cookies go along.
     sameSite: "lax",
     secure: secureCookies(),
-    path: LINK_PAGE,
+    // Not LINK_PAGE itself: the page's form posts to `/login/sso-link.data`, outside that path.
+    path: "/login",
     secrets: sessionSecrets(),
     maxAge: PENDING_LINK_SECONDS,
   });
