@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailField } from "./email-address";
+import { parseCidrList } from "./http/cidr";
 
 // `KEY=` in .env means "not set", not "set to the empty string".
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -64,6 +65,15 @@ const schema = z.object({
     z.string().min(16, "METRICS_TOKEN must be at least 16 characters long").optional(),
   ),
   METRICS_PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(65_535).optional()),
+  // Private ranges the server may still connect to for addresses an admin typed (SSO issuers,
+  // webhooks): comma-separated CIDRs, none by default (app/http/outbound.server.ts).
+  OUTBOUND_ALLOW_PRIVATE: optionalText().superRefine((value, ctx) => {
+    try {
+      parseCidrList(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: `OUTBOUND_ALLOW_PRIVATE: ${(error as Error).message}` });
+    }
+  }),
 });
 
 export type Env = z.infer<typeof schema>;

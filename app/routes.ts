@@ -5,6 +5,7 @@ export default [
   route("login", "routes/login.tsx"),
   route("login/two-factor", "routes/login.two-factor.tsx"),
   route("login/passkey", "routes/login.passkey.tsx"),
+  route("login/sso-link", "routes/login.sso-link.tsx"),
   route("logout", "routes/logout.tsx"),
   route("impersonation/stop", "routes/impersonation.stop.tsx"),
   route("theme", "routes/theme.tsx"),

@@ -286,6 +286,20 @@ export interface OidcFlowTable {
   expires_at: string;
 }
 
+/** An identity waiting for the account holder's proof before it is linked (migration 021). */
+export interface OidcPendingLinkTable {
+  /** SHA-256 of the token in the browser's signed cookie. */
+  id: string;
+  user_id: string;
+  provider_id: string;
+  subject: string;
+  /** Why proof is asked: "privileged", "second_factor" or "other_provider". */
+  reason: string;
+  redirect_to: string;
+  created_at: string;
+  expires_at: string;
+}
+
 /** A passkey (WebAuthn credential) of an account (migration 014). */
 export interface PasskeyTable {
   id: string;
@@ -353,6 +367,7 @@ export interface Database {
   oidc_provider: OidcProviderTable;
   oidc_identity: OidcIdentityTable;
   oidc_flow: OidcFlowTable;
+  oidc_pending_link: OidcPendingLinkTable;
   passkey: PasskeyTable;
   passkey_challenge: PasskeyChallengeTable;
   api_token: ApiTokenTable;

@@ -33,6 +33,8 @@ const env = {
   MAIL_API_URL: `http://127.0.0.1:${FAKE_POSTMARK_PORT}`,
   MAIL_API_KEY: E2E_MAIL_KEY,
   EMAIL_FROM: "E2E <no-reply@e2e.test>",
+  // The single sign-on spec's identity provider listens on 127.0.0.1 (app/http/outbound.server.ts).
+  OUTBOUND_ALLOW_PRIVATE: "127.0.0.0/8",
 };
 const fakePostmark = await startFakePostmark(FAKE_POSTMARK_PORT);
 const db = createDb(env.DATABASE_URL);

@@ -2,7 +2,8 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { type Idp, startIdp } from "../test/support/oidc-idp";
-import { E2E_ADMIN, E2E_DB, E2E_PORT } from "./env";
+import { createUser } from "../test/support/users";
+import { E2E_ADMIN, E2E_DB, E2E_PASSWORD, E2E_PORT } from "./env";
 import { expect, test, watchConsole } from "./fixtures";
 
 // Single sign-on end to end: a super admin adds a provider (a real OpenID Connect provider the
@@ -72,6 +73,43 @@ test("configure a provider in Settings, then sign in with it by keyboard", async
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText("Signed in as casey@sso.test.")).toBeVisible();
   expect(await axe(page)).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+// Needs the provider the first test adds. The cookie that binds the held link to this browser is
+// set on a redirect from the provider (another site): only a browser shows it comes back.
+test("an admin's address is linked only after the account's password, once", async ({ page, context }) => {
+  const problems = watchConsole(page, { allowStatus: [400] });
+  const db = createDb(`file:${E2E_DB}`);
+  const email = `dana-${Date.now()}@sso.test`;
+  try {
+    await createUser(db, { roles: ["admin"], email, name: "Dana Admin", password: E2E_PASSWORD });
+  } finally {
+    await db.destroy();
+  }
+  idp.user = { sub: `e2e-${email}`, email, email_verified: true };
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Sign in with Loopback IdP" }).click();
+  await expect(page).toHaveURL(/\/login\/sso-link$/);
+  await expect(page.getByRole("heading", { name: "Confirm it's you", level: 1 })).toBeVisible();
+  await expect(page.getByText(`Loopback IdP confirmed the address ${email}.`)).toBeVisible();
+  expect(await axe(page)).toEqual([]);
+  const password = page.getByLabel("Password");
+  const confirm = page.getByRole("button", { name: "Confirm with password" });
+  await password.fill("not the right password");
+  await confirm.click();
+  await expect(page.getByRole("alert")).toHaveText("That password is not right. Please try again.");
+  await password.fill(E2E_PASSWORD);
+  await confirm.click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText(`Signed in as ${email}.`)).toBeVisible();
+
+  // Linked now: the next sign-in with the provider goes straight in.
+  await page.goto("about:blank");
+  await context.clearCookies();
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Sign in with Loopback IdP" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
   expect(problems).toEqual([]);
 });
 

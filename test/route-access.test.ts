@@ -17,6 +17,7 @@ const NEEDS: Record<string, Need | "team.read" | "settings.manage"> = {
   "routes/login": "public",
   "routes/login.two-factor": "public",
   "routes/login.passkey": "public",
+  "routes/login.sso-link": "public",
   "routes/logout": "public",
   "routes/impersonation.stop": "public",
   "routes/theme": "public",

@@ -77,6 +77,8 @@ export const ACTION_LABELS = {
   "sso.provider.delete": "Removed a sign-in provider",
   "sso.account.created": "Account created through single sign-on",
   "sso.account.linked": "Account linked to a sign-in provider",
+  "sso.link.required": "Single sign-on link waiting for the account holder's proof",
+  "sso.link.failed": "Single sign-on link refused (wrong proof)",
   "account.api_token.create": "Created an API token",
   "account.api_token.revoke": "Revoked own API token",
   "user.api_token.revoke": "Revoked a user's API token",

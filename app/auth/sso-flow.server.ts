@@ -1,17 +1,20 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import * as client from "openid-client";
 import { createCookie, type RouterContextProvider, redirect } from "react-router";
+import { roleGrants } from "../access/role-cache.server";
 import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { emailField } from "../email-address";
 import { baseUrl, secureCookies, sessionSecrets } from "../env.server";
 import { closeStreamsOf } from "../events/stream.server";
+import { outboundFetch } from "../http/outbound.server";
 import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath, tooManyRequests } from "../http/responses";
 import { hit } from "../security/rate-limit.server";
 import { decryptSecret } from "../settings/secret-box.server";
 import { invalidateSessions } from "./session-cache.server";
 import { completeSignIn } from "./sign-in.server";
+import { holdPendingLink, linkIdentity, type ProofReason, proofNeeded } from "./sso-link.server";
 import type { SsoRefusal } from "./sso-messages";
 import { domainOf, domainsOf } from "./sso-providers.server";
 import { isLoopbackHttp } from "./sso-schema";
@@ -65,25 +68,50 @@ function findProvider(slug: string): Promise<ProviderRow | undefined> {
     .executeTakeFirst();
 }
 
-// Discovery answers for ten minutes, per provider version (a saved change discovers again).
+// Discovery answers for ten minutes, per provider version (a saved change discovers again). A
+// failed discovery is remembered for a minute, so visitors of the start URL cannot make the server
+// fetch an issuer again and again.
 const configs = new Map<string, { config: client.Configuration; at: number }>();
+const failures = new Map<string, { error: unknown; at: number }>();
+export const DISCOVERY_FAILURE_SECONDS = 60;
 
 async function configurationOf(provider: ProviderRow): Promise<client.Configuration> {
   const key = `${provider.id}|${provider.updated_at}`;
   const cached = configs.get(key);
   if (cached && Date.now() - cached.at < FLOW_SECONDS * 1000) return cached.config;
+  const failed = failures.get(key);
+  if (failed && Date.now() - failed.at < DISCOVERY_FAILURE_SECONDS * 1000) throw failed.error;
   const issuer = new URL(provider.issuer);
-  const config = await client.discovery(
-    issuer,
-    provider.client_id,
-    decryptSecret(provider.client_secret),
-    undefined,
-    // Plain http only for a provider on this machine (development, the tests' identity provider).
-    { execute: isLoopbackHttp(issuer) ? [client.allowInsecureRequests] : [], timeout: 10 },
-  );
+  let config: client.Configuration;
+  try {
+    config = await client.discovery(
+      issuer,
+      provider.client_id,
+      decryptSecret(provider.client_secret),
+      undefined,
+      {
+        // Plain http only for a provider on this machine (development, the tests' identity provider).
+        execute: isLoopbackHttp(issuer) ? [client.allowInsecureRequests] : [],
+        timeout: 10,
+        // Discovery, token and userinfo requests: public addresses only (app/http/outbound.server.ts).
+        [client.customFetch]: outboundFetch,
+      },
+    );
+  } catch (error) {
+    for (const old of failures.keys()) if (old.startsWith(`${provider.id}|`)) failures.delete(old);
+    failures.set(key, { error, at: Date.now() });
+    throw error;
+  }
   for (const old of configs.keys()) if (old.startsWith(`${provider.id}|`)) configs.delete(old);
+  failures.delete(key);
   configs.set(key, { config, at: Date.now() });
   return config;
+}
+
+/** Tests: forget every discovery answer and failure. */
+export function forgetDiscoveries() {
+  configs.clear();
+  failures.clear();
 }
 
 function refuse(code: SsoRefusal, headers?: HeadersInit): Response {
@@ -209,6 +237,20 @@ export async function finishSingleSignOn(args: Args, slug: string): Promise<Resp
   );
   if (account.status !== "active") return fail("disabled", { email });
   if (account.conflict) return fail("conflict", { email, subject: claims.sub });
+  if (account.proof)
+    return holdPendingLink(
+      args,
+      {
+        userId: account.id,
+        email: account.email,
+        providerId: provider.id,
+        providerSlug: provider.slug,
+        subject: claims.sub,
+        reason: account.proof,
+        redirectTo: flow.redirect_to,
+      },
+      new Headers(clear),
+    );
   await db().updateTable("user").set({ last_login_at: now() }).where("id", "=", account.id).execute();
   await audit(args, {
     action: "auth.login.succeeded",
@@ -226,7 +268,14 @@ export async function finishSingleSignOn(args: Args, slug: string): Promise<Resp
   return new Response(signedIn.body, { status: signedIn.status, headers });
 }
 
-type Account = { id: string; email: string; status: "active" | "disabled"; conflict?: boolean };
+type Account = {
+  id: string;
+  email: string;
+  status: "active" | "disabled";
+  conflict?: boolean;
+  /** Set when the account is linked only after its holder proves it (sso-link.server.ts). */
+  proof?: ProofReason;
+};
 
 /**
  * The account a provider's subject signs in as: the one linked before, else the account with the
@@ -234,6 +283,8 @@ type Account = { id: string; email: string; status: "active" | "disabled"; confl
  */
 async function accountFor(args: Args, provider: ProviderRow, subject: string, email: string, name: string) {
   let takenOver: string | null = null;
+  let linkedNow = false;
+  const grants = await roleGrants();
   return db()
     .transaction()
     .execute(async (tx): Promise<Account> => {
@@ -262,6 +313,10 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
           .where("user_id", "=", existing.id)
           .executeTakeFirst();
         if (other) return { ...existing, conflict: true };
+        // A provider proves the address, not the account: a protected account is linked only
+        // after its holder proves it once (docs/decisions/020-oidc-single-sign-on.md).
+        const proof = await proofNeeded(tx, existing, provider.id, grants);
+        if (proof) return { ...existing, proof };
       }
       let account: Account;
       if (existing) {
@@ -284,16 +339,7 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
             await tx.deleteFrom(table).where("user_id", "=", existing.id).execute();
           takenOver = existing.id;
         }
-        await audit(
-          args,
-          {
-            action: "sso.account.linked",
-            actor: { id: existing.id, email },
-            target: { type: "user", id: existing.id },
-            details: { provider: provider.slug, subject },
-          },
-          tx,
-        );
+        linkedNow = true;
       } else {
         const id = randomUUID();
         await tx
@@ -324,10 +370,20 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
         );
         account = { id, email, status: "active" };
       }
-      await tx
-        .insertInto("oidc_identity")
-        .values({ provider_id: provider.id, subject, user_id: account.id, created_at: ts })
-        .execute();
+      if (linkedNow)
+        await linkIdentity(tx, args, {
+          userId: account.id,
+          email,
+          providerId: provider.id,
+          providerSlug: provider.slug,
+          subject,
+          proof: "automatic",
+        });
+      else
+        await tx
+          .insertInto("oidc_identity")
+          .values({ provider_id: provider.id, subject, user_id: account.id, created_at: ts })
+          .execute();
       return account;
     })
     .finally(async () => {

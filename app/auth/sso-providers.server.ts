@@ -3,6 +3,7 @@ import { roleGrants } from "../access/role-cache.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
+import { refusedAddressOf } from "../http/outbound.server";
 import { encryptSecret } from "../settings/secret-box.server";
 import type { SessionUser } from "./session.server";
 import type { CreateProviderInput, UpdateProviderInput } from "./sso-schema";
@@ -88,6 +89,14 @@ async function assertSlugFree(slug: string, exceptId?: string) {
     throw new InvalidInput("Another provider uses this identifier.", "slug");
 }
 
+export const ISSUER_NOT_PUBLIC =
+  "This address is not public. Enter the provider's public address, or allow its range with OUTBOUND_ALLOW_PRIVATE.";
+
+/** The server connects only to public issuers (app/http/outbound.server.ts): said on save already. */
+async function assertIssuerPublic(issuer: string) {
+  if (await refusedAddressOf(issuer)) throw new InvalidInput(ISSUER_NOT_PUBLIC, "issuer");
+}
+
 function described(input: CreateProviderInput | UpdateProviderInput) {
   return {
     slug: input.slug,
@@ -104,6 +113,7 @@ export async function createProvider(actor: Actor, input: CreateProviderInput, o
   assertSuperAdmin(actor);
   await assertRoleAllowed(input.roleId);
   await assertSlugFree(input.slug);
+  await assertIssuerPublic(input.issuer);
   const id = randomUUID();
   const ts = now();
   await db()
@@ -149,6 +159,7 @@ export async function updateProvider(actor: Actor, input: UpdateProviderInput, o
   if (!existing) throw new NotFound("That provider no longer exists.");
   await assertRoleAllowed(input.roleId);
   await assertSlugFree(input.slug, input.id);
+  await assertIssuerPublic(input.issuer);
   const secretChanged = Boolean(input.clientSecret?.trim());
   await db()
     .transaction()

@@ -41,6 +41,7 @@ const COLUMNS: Partial<Record<Table, readonly string[] | "*">> = {
   oidc_provider: "*",
   oidc_identity: "*",
   oidc_flow: "*",
+  oidc_pending_link: "*",
   passkey: "*",
   // Not last_used_at: a request with the token notes its use, refused or not (like rate_limit).
   api_token: ["id", "user_id", "name", "token_hash", "permissions", "expires_at", "revoked_at"],

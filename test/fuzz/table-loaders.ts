@@ -15,6 +15,7 @@ export const LOADERS: FuzzTarget[] = [
   query("routes/home", "/", () => ({ x: text })),
   query("routes/login", "/login", () => ({ redirectTo: text, verified: text }), anon),
   query("routes/login.two-factor", "/login/two-factor", () => ({ x: text }), anon),
+  query("routes/login.sso-link", "/login/sso-link", () => ({ x: text }), anon),
   query("routes/logout", "/logout"),
   query("routes/impersonation.stop", "/impersonation/stop"),
   query("routes/theme", "/theme", () => ({ theme: text })),

@@ -44,6 +44,16 @@ export const PUBLIC: FuzzTarget[] = [
     () => ({ code: either(fc.constantFrom("000000", "abcde-fghij")) }),
     anon,
   ),
+  // Without the pending link the SSO callback holds for this browser, every proof is refused.
+  formIntent("routes/login.sso-link", "/login/sso-link", "password", () => ({ password: passwords }), anon),
+  formIntent(
+    "routes/login.sso-link",
+    "/login/sso-link",
+    "code",
+    () => ({ code: either(fc.constantFrom("000000", "abcde-fghij")) }),
+    anon,
+  ),
+  formIntent("routes/login.sso-link", "/login/sso-link", ANY_INTENT, () => ({ password: passwords }), anon),
   formIntent("routes/login.passkey", "/login/passkey", undefined, () => ({}), anon),
   formIntent(
     "routes/login.passkey",

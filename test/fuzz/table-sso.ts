@@ -3,9 +3,10 @@ import type { Pools } from "./fixtures";
 import { ANY_INTENT, type FuzzTarget, formIntent, query } from "./target";
 import { either, ids, names, oneOf, segment, text } from "./values";
 
-// Single sign-on (app/auth/sso-*.ts): the providers page and the two public sign-in steps. A
-// provider the fuzz manages to create points at a closed loopback port, so starting a sign-in
-// with it fails fast ("unavailable") rather than reaching out.
+// Single sign-on (app/auth/sso-*.ts): the providers page and the two public sign-in steps. The
+// loopback issuers below are refused on save (not public, app/http/outbound.server.ts) unless the
+// run allows loopback; a provider the fuzz manages to create points at a closed loopback port, so
+// starting a sign-in with it fails fast ("unavailable") rather than reaching out.
 
 const SSO = "routes/dashboard.settings.sso";
 const anon = { caller: "anon" as const };

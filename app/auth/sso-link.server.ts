@@ -1,0 +1,313 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Transaction } from "kysely";
+import { createCookie, type RouterContextProvider, redirect } from "react-router";
+import type { Database } from "../../db/schema";
+import type { RoleGrant } from "../access/role-cache.server";
+import { type AuditOrigin, audit } from "../audit/audit.server";
+import { db, type Executor, now } from "../db.server";
+import { secureCookies, sessionSecrets } from "../env.server";
+import { clientIp } from "../http/request-info.server";
+import { safeRedirectPath } from "../http/responses";
+import { signIn } from "../metrics/metrics.server";
+import { reserveLoginAttempt } from "../security/login-limits.server";
+import { clear, hit } from "../security/rate-limit.server";
+import { dummyPasswordHash, verifyPassword } from "./password.server";
+import { invalidateSessions } from "./session-cache.server";
+import { completeSignIn } from "./sign-in.server";
+import { hasTwoFactor, spendSecondFactorCode } from "./two-factor.server";
+import { WRONG_CODE } from "./two-factor-sign-in.server";
+
+// Linking a single sign-on identity to an existing account that is worth more than one factor
+// (docs/decisions/020-oidc-single-sign-on.md, "Who gets in"). A provider proves an address, not
+// the account: so an account that holds roles.manage, settings.manage, any user.* permission or
+// super admin, or that has a second factor, or that is already linked to another provider, is not
+// linked automatically. The callback holds the identity here (server-side, single use, five minutes,
+// bound to the browser by a signed cookie whose token is stored only hashed) and sends the browser
+// to /login/sso-link, where the person proves the account once, with its password or a second
+// factor; then the link is stored and later sign-ins with the provider need no proof.
+
+type Args = { request: Request; context?: Readonly<RouterContextProvider> };
+type Tx = Transaction<Database> | Executor;
+
+export const LINK_PAGE = "/login/sso-link";
+export const PENDING_LINK_SECONDS = 5 * 60;
+
+/** Why an existing account needs its holder's proof before a provider's identity is linked. */
+export type ProofReason = "privileged" | "second_factor" | "other_provider";
+
+const PRIVILEGED = new Set(["roles.manage", "settings.manage"]);
+
+/** Holds a permission that manages people, roles or settings (or all of them, super admin). */
+async function isPrivileged(tx: Tx, userId: string, grants: Map<string, RoleGrant>): Promise<boolean> {
+  const roles = await tx.selectFrom("user_role").select("role_id").where("user_id", "=", userId).execute();
+  return roles.some(({ role_id }) => {
+    const grant = grants.get(role_id);
+    if (!grant) return false;
+    return grant.all || [...grant.permissions].some((p) => PRIVILEGED.has(p) || p.startsWith("user."));
+  });
+}
+
+async function hasPasskey(tx: Tx, userId: string): Promise<boolean> {
+  const row = await tx.selectFrom("passkey").select("id").where("user_id", "=", userId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Null when a provider's identity may be linked to this existing, active account at once; else
+ * why the holder must prove the account first. An unverified account's second factor is not its
+ * holder's proof (whoever set it never proved the address; the link clears it, sso-flow.server.ts).
+ * `grants` is roleGrants(), read before the transaction (SQLite has one connection).
+ */
+export async function proofNeeded(
+  tx: Tx,
+  user: { id: string; email_verified: number },
+  providerId: string,
+  grants: Map<string, RoleGrant>,
+): Promise<ProofReason | null> {
+  const elsewhere = await tx
+    .selectFrom("oidc_identity")
+    .select("provider_id")
+    .where("user_id", "=", user.id)
+    .where("provider_id", "!=", providerId)
+    .executeTakeFirst();
+  if (elsewhere) return "other_provider";
+  if (await isPrivileged(tx, user.id, grants)) return "privileged";
+  if (user.email_verified === 1 && ((await hasTwoFactor(user.id, tx)) || (await hasPasskey(tx, user.id))))
+    return "second_factor";
+  return null;
+}
+
+let linkCookie: ReturnType<typeof createCookie> | undefined;
+function cookie() {
+  linkCookie ??= createCookie("__sso_link", {
+    httpOnly: true,
+    // Set on the callback, a top-level navigation from the provider: lax cookies go along.
+    sameSite: "lax",
+    secure: secureCookies(),
+    // Not LINK_PAGE itself: the page's form posts to `/login/sso-link.data`, outside that path.
+    path: "/login",
+    secrets: sessionSecrets(),
+    maxAge: PENDING_LINK_SECONDS,
+  });
+  return linkCookie;
+}
+
+const hashed = (token: string) => createHash("sha256").update(token).digest("hex");
+
+type Pending = { userId: string; providerId: string; providerSlug: string; subject: string };
+
+/** Stores the identity waiting for proof and answers with the redirect to the proof page. */
+export async function holdPendingLink(
+  args: Args,
+  pending: Pending & { email: string; reason: ProofReason; redirectTo: string },
+  headers: Headers,
+): Promise<Response> {
+  const token = randomBytes(32).toString("base64url");
+  const ts = now();
+  await db().deleteFrom("oidc_pending_link").where("expires_at", "<", ts).execute();
+  await db()
+    .insertInto("oidc_pending_link")
+    .values({
+      id: hashed(token),
+      user_id: pending.userId,
+      provider_id: pending.providerId,
+      subject: pending.subject,
+      reason: pending.reason,
+      redirect_to: safeRedirectPath(pending.redirectTo),
+      created_at: ts,
+      expires_at: new Date(Date.now() + PENDING_LINK_SECONDS * 1000).toISOString(),
+    })
+    .execute();
+  await audit(args, {
+    action: "sso.link.required",
+    actor: { id: pending.userId, email: pending.email },
+    target: { type: "user", id: pending.userId },
+    details: { provider: pending.providerSlug, subject: pending.subject, reason: pending.reason },
+  });
+  headers.append("Set-Cookie", await cookie().serialize(token));
+  return redirect(LINK_PAGE, { headers });
+}
+
+export type PendingLinkView = {
+  email: string;
+  provider: string;
+  canUsePassword: boolean;
+  canUseCode: boolean;
+};
+
+async function findPending(request: Request) {
+  const token: unknown = await cookie().parse(request.headers.get("Cookie"));
+  if (typeof token !== "string" || !token) return null;
+  const row = await db()
+    .selectFrom("oidc_pending_link")
+    .innerJoin("user", "user.id", "oidc_pending_link.user_id")
+    .innerJoin("oidc_provider", "oidc_provider.id", "oidc_pending_link.provider_id")
+    .select([
+      "oidc_pending_link.id",
+      "oidc_pending_link.user_id",
+      "oidc_pending_link.provider_id",
+      "oidc_pending_link.subject",
+      "oidc_pending_link.reason",
+      "oidc_pending_link.redirect_to",
+      "oidc_pending_link.expires_at",
+      "user.email",
+      "user.status",
+      "user.password_hash",
+      "oidc_provider.slug",
+      "oidc_provider.name",
+    ])
+    .where("oidc_pending_link.id", "=", hashed(token))
+    .executeTakeFirst();
+  if (!row || row.expires_at <= now() || row.status !== "active") return null;
+  return row;
+}
+
+/** What the proof page shows, or null when this browser has no pending link (absent, used, expired). */
+export async function pendingLinkView(request: Request): Promise<PendingLinkView | null> {
+  const row = await findPending(request);
+  if (!row) return null;
+  return {
+    email: row.email,
+    provider: row.name,
+    canUsePassword: row.password_hash !== null,
+    canUseCode: await hasTwoFactor(row.user_id),
+  };
+}
+
+export const WRONG_PASSWORD = "That password is not right. Please try again.";
+
+export type LinkProof = { kind: "password"; password: string } | { kind: "code"; code: string };
+
+export type LinkOutcome =
+  | { ok: true; response: Response }
+  | { ok: false; status: "expired" }
+  | { ok: false; status: "conflict" }
+  | { ok: false; status: "rate_limited"; retryAfter: number }
+  | { ok: false; status: 400; message: string };
+
+type Row = NonNullable<Awaited<ReturnType<typeof findPending>>>;
+
+/** Checks the proof, rate limited like sign-in (password) and the two-factor step (code). */
+async function checkProof(
+  args: Args,
+  row: Row,
+  proof: LinkProof,
+): Promise<{ ok: true } | Exclude<LinkOutcome, { ok: true }>> {
+  const actor = { id: row.user_id, email: row.email };
+  const failed = (reason: string) =>
+    audit(args, {
+      action: "sso.link.failed",
+      actor,
+      target: { type: "user", id: row.user_id },
+      details: { provider: row.slug, subject: row.subject, proof: proof.kind, reason },
+    });
+  if (proof.kind === "password") {
+    const reservation = await reserveLoginAttempt(clientIp(args.context), row.email);
+    if (!reservation.ok) {
+      await failed("rate_limited");
+      return { ok: false, status: "rate_limited", retryAfter: reservation.retryAfterSeconds };
+    }
+    const right = await verifyPassword(row.password_hash ?? (await dummyPasswordHash()), proof.password);
+    if (!row.password_hash || !right) {
+      signIn("password", false);
+      await failed("wrong_password");
+      return { ok: false, status: 400, message: WRONG_PASSWORD };
+    }
+    await reservation.passwordWasRight();
+    return { ok: true };
+  }
+  const limit = await hit("twoFactorFailuresPerUser", row.user_id);
+  if (!limit.ok) {
+    await failed("rate_limited");
+    return { ok: false, status: "rate_limited", retryAfter: limit.retryAfterSeconds };
+  }
+  const used = await spendSecondFactorCode(row.user_id, proof.code);
+  if (!used.ok) {
+    await failed("wrong_code");
+    return { ok: false, status: 400, message: WRONG_CODE };
+  }
+  await clear("twoFactorFailuresPerUser", row.user_id);
+  return { ok: true };
+}
+
+/** Links the held identity once its holder proved the account, then signs in like any SSO sign-in. */
+export async function proveAndLink(args: Args, proof: LinkProof): Promise<LinkOutcome> {
+  const row = await findPending(args.request);
+  if (!row) return { ok: false, status: "expired" };
+  const checked = await checkProof(args, row, proof);
+  if (!checked.ok) return checked;
+  const linked = await db()
+    .transaction()
+    .execute(async (tx) => {
+      // Single use: the first right proof takes the row; a parallel one finds nothing.
+      const gone = await tx.deleteFrom("oidc_pending_link").where("id", "=", row.id).executeTakeFirst();
+      if (Number(gone.numDeletedRows) !== 1) return "expired" as const;
+      const taken = await tx
+        .selectFrom("oidc_identity")
+        .select(["user_id", "subject"])
+        .where("provider_id", "=", row.provider_id)
+        .where((eb) => eb.or([eb("subject", "=", row.subject), eb("user_id", "=", row.user_id)]))
+        .execute();
+      if (taken.some((t) => t.subject === row.subject && t.user_id === row.user_id)) return "linked" as const;
+      if (taken.length) return "conflict" as const;
+      await linkIdentity(tx, args, {
+        userId: row.user_id,
+        email: row.email,
+        providerId: row.provider_id,
+        providerSlug: row.slug,
+        subject: row.subject,
+        proof: proof.kind === "password" ? "password" : "two_factor",
+      });
+      await tx
+        .updateTable("user")
+        .set({ email_verified: 1, pending_registration: 0, last_login_at: now(), updated_at: now() })
+        .where("id", "=", row.user_id)
+        .execute();
+      return "linked" as const;
+    });
+  await invalidateSessions();
+  if (linked === "expired") return { ok: false, status: "expired" };
+  if (linked === "conflict") return { ok: false, status: "conflict" };
+  await audit(args, {
+    action: "auth.login.succeeded",
+    actor: { id: row.user_id, email: row.email },
+    target: { type: "user", id: row.user_id },
+    details: { method: "oidc", provider: row.slug },
+  });
+  // The provider and a second factor are two factors; the provider and the password only one, so
+  // an account with two-factor still passes /login/two-factor (completeSignIn decides).
+  const signedIn = await completeSignIn(args, row.user_id, {
+    method: "oidc",
+    factors: proof.kind === "code" ? 2 : 1,
+    redirectTo: row.redirect_to,
+  });
+  const headers = new Headers(signedIn.headers);
+  headers.append("Set-Cookie", await clearPendingLink());
+  return { ok: true, response: new Response(signedIn.body, { status: signedIn.status, headers }) };
+}
+
+export function clearPendingLink(): Promise<string> {
+  return cookie().serialize("", { maxAge: 0 });
+}
+
+/** Stores the link of a provider's subject to an account, audited with how it was allowed. */
+export async function linkIdentity(
+  tx: Transaction<Database>,
+  origin: AuditOrigin,
+  link: Pending & { email: string; proof: "automatic" | "password" | "two_factor" },
+) {
+  await tx
+    .insertInto("oidc_identity")
+    .values({ provider_id: link.providerId, subject: link.subject, user_id: link.userId, created_at: now() })
+    .execute();
+  await audit(
+    origin,
+    {
+      action: "sso.account.linked",
+      actor: { id: link.userId, email: link.email },
+      target: { type: "user", id: link.userId },
+      details: { provider: link.providerSlug, subject: link.subject, proof: link.proof },
+    },
+    tx,
+  );
+}

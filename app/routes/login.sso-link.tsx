@@ -1,0 +1,121 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { type LinkProof, pendingLinkView, proveAndLink } from "../auth/sso-link.server";
+import { linkCodeSchema, linkPasswordSchema } from "../auth/sso-link-schemas";
+import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
+import { getFormProps, useAppForm } from "../components/forms/use-app-form";
+import { useIsPending } from "../components/forms/use-is-pending";
+import { pageTitle } from "../components/page-title";
+import { Button } from "../components/ui/button";
+import { readForm } from "../http/read-form.server";
+import { passRetryAfter, tooManyRequestsForm } from "../http/responses";
+import { translateMessage } from "../i18n/message";
+import type { Route } from "./+types/login.sso-link";
+
+// A single sign-on identity waits here for the account holder's proof before it is linked to a
+// protected account (app/auth/sso-link.server.ts): only reachable with the pending state the
+// callback set in this browser; the account's password or a two-factor code links it, once.
+
+const EXPIRED = "/login?sso=expired";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const view = await pendingLinkView(request);
+  if (!view) throw redirect(EXPIRED);
+  return view;
+}
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
+
+export async function action(args: Route.ActionArgs) {
+  const form = await readForm(args.request);
+  const intent = form.get("intent");
+  let proof: LinkProof;
+  if (intent === "code") {
+    const parsed = linkCodeSchema.safeParse({ code: form.get("code") });
+    if (!parsed.success)
+      return data(
+        { intent, formError: parsed.error.issues[0]?.message ?? "Enter the code." },
+        { status: 400 },
+      );
+    proof = { kind: "code", code: parsed.data.code };
+  } else if (intent === "password") {
+    const parsed = linkPasswordSchema.safeParse({ password: form.get("password") });
+    if (!parsed.success)
+      return data(
+        { intent, formError: parsed.error.issues[0]?.message ?? "Enter your password." },
+        { status: 400 },
+      );
+    proof = { kind: "password", password: parsed.data.password };
+  } else return data({ intent: null, formError: "Choose how to confirm." }, { status: 400 });
+  const outcome = await proveAndLink(args, proof);
+  if (outcome.ok) throw outcome.response;
+  if (outcome.status === "expired") throw redirect(EXPIRED);
+  if (outcome.status === "conflict") throw redirect("/login?sso=conflict");
+  if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, { intent });
+  return data({ intent, formError: outcome.message }, { status: 400 });
+}
+
+export default function ConfirmSingleSignOnLink({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [passwordForm, passwordFields] = useAppForm({ schema: linkPasswordSchema, intent: "password" });
+  const [codeForm, codeFields] = useAppForm({ schema: linkCodeSchema, intent: "code" });
+  const pending = useIsPending();
+  const error = (intent: string) =>
+    actionData && "formError" in actionData && actionData.intent === intent && actionData.formError ? (
+      <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+        {translateMessage(t, String(actionData.formError))}
+      </p>
+    ) : null;
+  const names = { provider: loaderData.provider, email: loaderData.email };
+  return (
+    <main className="grid min-h-dvh place-items-center p-4">
+      <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        <h1 className="text-xl font-semibold">{t("auth:ssoLink.title")}</h1>
+        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">{t("auth:ssoLink.intro", names)}</p>
+        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">{t("auth:ssoLink.once", names)}</p>
+        {loaderData.canUsePassword ? (
+          <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(passwordForm)}>
+            <input type="hidden" name="intent" value="password" />
+            <PasswordField
+              meta={passwordFields.password}
+              label={t("auth:fields.password")}
+              autoComplete="current-password"
+              autoFocus
+            />
+            {error("password") ?? <FormErrors form={passwordForm} />}
+            <Button pending={pending}>{t("auth:ssoLink.withPassword")}</Button>
+          </Form>
+        ) : null}
+        {loaderData.canUseCode ? (
+          <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(codeForm)}>
+            <input type="hidden" name="intent" value="code" />
+            <TextField
+              meta={codeFields.code}
+              label={t("auth:fields.code")}
+              autoComplete="one-time-code"
+              autoFocus={!loaderData.canUsePassword}
+              spellCheck={false}
+            />
+            {error("code") ?? <FormErrors form={codeForm} />}
+            <Button variant={loaderData.canUsePassword ? "secondary" : undefined} pending={pending}>
+              {t("auth:ssoLink.withCode")}
+            </Button>
+          </Form>
+        ) : null}
+        {!loaderData.canUsePassword && !loaderData.canUseCode ? (
+          <p role="alert" className="mt-4 text-sm text-red-700 dark:text-red-400">
+            {t("auth:ssoLink.noProof", names)}
+          </p>
+        ) : null}
+        <p className="mt-4 text-sm">
+          <Link to="/login" className="text-indigo-700 underline dark:text-indigo-300">
+            {t("auth:ssoLink.cancel")}
+          </Link>
+        </p>
+      </div>
+    </main>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "ssoLink");
