@@ -9,8 +9,7 @@ import { secureCookies, sessionSecrets } from "../env.server";
 import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath } from "../http/responses";
 import { signIn } from "../metrics/metrics.server";
-import { reserveLoginAttempt } from "../security/login-limits.server";
-import { clear, hit } from "../security/rate-limit.server";
+import { reserveLoginAttempt, reserveSecondFactorAttempt } from "../security/login-limits.server";
 import { dummyPasswordHash, verifyPassword } from "./password.server";
 import { invalidateSessions } from "./session-cache.server";
 import { completeSignIn } from "./sign-in.server";
@@ -216,7 +215,7 @@ async function checkProof(
     await reservation.passwordWasRight();
     return { ok: true };
   }
-  const limit = await hit("twoFactorFailuresPerUser", row.user_id);
+  const limit = await reserveSecondFactorAttempt(clientIp(args.context), row.user_id);
   if (!limit.ok) {
     await failed("rate_limited");
     return { ok: false, status: "rate_limited", retryAfter: limit.retryAfterSeconds };
@@ -226,7 +225,7 @@ async function checkProof(
     await failed("wrong_code");
     return { ok: false, status: 400, message: WRONG_CODE };
   }
-  await clear("twoFactorFailuresPerUser", row.user_id);
+  await limit.codeWasRight();
   return { ok: true };
 }
 
