@@ -1,3 +1,5 @@
+// First: configures zod before any module builds a schema (see the module).
+import "./zod-jitless.client";
 import { useTranslation } from "react-i18next";
 import {
   data,
