@@ -47,7 +47,9 @@ test("a form checked in the browser breaks no Content-Security-Policy rule (zod 
   await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByLabel("Email")).toBeFocused();
-  const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+  const violations = await page.evaluate(
+    () => (window as unknown as { cspViolations: string[] }).cspViolations,
+  );
   expect(violations).toEqual([]);
   expect(policyMessages).toEqual([]);
 });
