@@ -6,7 +6,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import pino from "pino";
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
 import { configuredHostAllowList } from "./app/http/allowed-hosts.server";
-import { createPipeline, type PipelineMetrics } from "./app/http/node-server.server";
+import { devRequestLine } from "./app/http/dev-request-log.server";
+import { createPipeline, type PipelineMetrics, type RequestLog } from "./app/http/node-server.server";
 import type { RequestInfo } from "./app/http/request-info.server";
 import { staticFiles } from "./app/http/static-files.server";
 import { loadDotEnv } from "./scripts/dotenv";
@@ -43,6 +44,8 @@ let getEntry: () => Promise<AppEntry>;
 /** The entry module, at hand synchronously in production (in development Vite reloads it). */
 let productionEntry: AppEntry | undefined;
 let vite: import("vite").ViteDevServer | undefined;
+// Created first so the dev server's live-reload socket can share it; it listens further down.
+const httpServer = createServer();
 const buildDir = buildDirectory();
 
 if (production) {
@@ -53,7 +56,12 @@ if (production) {
   productionEntry = loaded.entry.module as unknown as AppEntry;
   getEntry = async () => productionEntry!;
 } else {
-  vite = await import("vite").then((m) => m.createServer({ server: { middlewareMode: true } }));
+  // Vite's live-reload socket on this server's own port, not on a fixed second one (24678) that
+  // another Vite process on the machine (a second checkout, a test run) may hold: the browser
+  // then failed to connect and threw "WebSocket closed without opened".
+  vite = await import("vite").then((m) =>
+    m.createServer({ server: { middlewareMode: true, hmr: { server: httpServer } } }),
+  );
   const load = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   build = load;
   getEntry = async () => (await load()).entry.module as unknown as AppEntry;
@@ -94,11 +102,23 @@ function serveRaw(
   return true;
 }
 
+/**
+ * Production: a JSON line a request (pino). Development: a short readable line, and none for the
+ * ~100 source files and packages a page view loads through Vite (app/http/dev-request-log.server.ts).
+ */
+function logRequest(entry: RequestLog) {
+  if (production) return void logger.info(entry);
+  if (!logger.isLevelEnabled("info")) return;
+  const line = devRequestLine(entry);
+  // Not console.log, which names the request again ("[requestId=…]", app/http/request-id.server.ts).
+  if (line) process.stdout.write(`${line}\n`);
+}
+
 const listener = createPipeline({
   trustProxy: Number(process.env.TRUST_PROXY ?? 0),
   // BASE_URL's host and ALLOWED_HOSTS; `npm run dev` also answers localhost, 127.0.0.1 and [::1].
   isAllowedHost: configuredHostAllowList({ development: !production, port }),
-  log: (entry) => logger.info(entry),
+  log: logRequest,
   health: async () => (await getEntry()).lifecycle.health(),
   staticFiles: production ? staticFiles(join(buildDir, "client")) : undefined,
   serveRaw,
@@ -108,7 +128,7 @@ const listener = createPipeline({
   onError: (error, requestId) => logger.error({ err: error, requestId }, "request failed"),
 });
 
-const server = createServer(listener);
+const server = httpServer.on("request", listener);
 // A restart makes every open tab reconnect at once: room for them in the accept queue (node's default
 // is 511; the kernel caps it at net.core.somaxconn), or the overflow is reset or delayed by seconds.
 server.listen({ port, host, backlog: 4096 }, () => {

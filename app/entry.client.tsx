@@ -1,3 +1,5 @@
+// First: configures zod before any module builds a schema (see the module).
+import "./zod-jitless.client";
 import { createInstance } from "i18next";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";

@@ -1,3 +1,5 @@
+// First: configures zod before any module builds a schema (see the module).
+import "./zod-jitless.client";
 import { useTranslation } from "react-i18next";
 import {
   data,
@@ -77,7 +79,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <Links />
+        <Links nonce={nonce} />
         <RequestIdMeta />
       </head>
       <body className="min-h-dvh bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">

@@ -35,14 +35,23 @@ function keySelects(spec: CountedTable, pg: boolean, sources: Source[]): string 
   return parts.join("\n    union all ");
 }
 
-/** Adds the rows' keys (+1 per new row, -1 per old row) to the counters, concurrency-safe. */
+/**
+ * Adds the rows' keys (+1 per new row, -1 per old row) to the counters, concurrency-safe.
+ * SQLite gets no target alias: an older SQLite (3.40: Debian 12's shell, Python's module) reads
+ * `insert into … as c` inside a trigger as a syntax error and then refuses the whole file as a
+ * "malformed database schema"; the table's own name qualifies the old count instead (migration
+ * 021, db/older-sqlite.test.ts: the schema stays readable by SQLite 3.37 or newer). PostgreSQL
+ * keeps its alias (its target is schema-qualified).
+ */
 function upsert(target: string, spec: CountedTable, pg: boolean, sources: Source[]): string {
+  const into = pg ? `${target} as c` : target;
+  const current = pg ? "c.n" : `${target}.n`;
   // The fixed order makes concurrent multi-key upserts lock counter rows in the same order (no deadlock).
-  return `insert into ${target} as c (scope, day, name, n)
+  return `insert into ${into} (scope, day, name, n)
   select scope, day, name, sum(d) from (
     ${keySelects(spec, pg, sources)}
   ) k group by scope, day, name having sum(d) <> 0${pg ? " order by scope, day, name" : ""}
-  on conflict (scope, day, name) do update set n = c.n + excluded.n`;
+  on conflict (scope, day, name) do update set n = ${current} + excluded.n`;
 }
 
 /**

@@ -21,6 +21,7 @@ import * as m018 from "./migrations/018_list_paths";
 import * as m019 from "./migrations/019_user_locale";
 import * as m020 from "./migrations/020_request_ids";
 import * as m021 from "./migrations/021_oidc_pending_link";
+import * as m022 from "./migrations/022_sqlite_compatible_counters";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   "019_user_locale": m019,
   "020_request_ids": m020,
   "021_oidc_pending_link": m021,
+  "022_sqlite_compatible_counters": m022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

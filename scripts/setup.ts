@@ -3,16 +3,17 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describeSeed, seed } from "../app/server/seed.server";
 import { createDb } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
-import { loadDotEnv } from "./dotenv";
+import { envFilePath, loadDotEnv } from "./dotenv";
 
-// First run on a fresh machine: .env with generated secrets, then migrate and seed.
-if (!existsSync(".env")) {
-  copyFileSync(".env.example", ".env");
-  const text = readFileSync(".env", "utf8")
+// First run on a fresh machine: .env (or ENV_FILE) with generated secrets, then migrate and seed.
+const envFile = envFilePath();
+if (!existsSync(envFile)) {
+  copyFileSync(".env.example", envFile);
+  const text = readFileSync(envFile, "utf8")
     .replace(/^SESSION_SECRET=.*$/m, `SESSION_SECRET=${randomBytes(32).toString("hex")}`)
     .replace(/^TASK_WEBHOOK_SECRET=.*$/m, `TASK_WEBHOOK_SECRET=whsec_${randomBytes(32).toString("base64")}`);
-  writeFileSync(".env", text);
-  console.log("created .env from .env.example with a generated SESSION_SECRET and TASK_WEBHOOK_SECRET");
+  writeFileSync(envFile, text);
+  console.log(`created ${envFile} from .env.example with a generated SESSION_SECRET and TASK_WEBHOOK_SECRET`);
 }
 loadDotEnv();
 
