@@ -106,10 +106,13 @@ export async function resolveImpersonation(
   };
 }
 
-/** Returns the session to its own user; the one caller that clears the columns writes the audit row. */
-async function endImpersonation(
+/**
+ * Returns the session to its own user (`real`, the super admin); the one caller that clears the
+ * columns writes the audit row. Also called when the super admin signs out while viewing as someone.
+ */
+export async function endImpersonation(
   sessionId: string,
-  real: CachedSession,
+  real: Pick<CachedSession, "userId" | "email">,
   targetId: string,
   reason: string,
   origin: AuditOrigin | null,
