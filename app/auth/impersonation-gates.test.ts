@@ -69,7 +69,7 @@ describe("View as an account with a gate of its own", () => {
     expect(started.status).toBe(302);
     expect(started.headers.get("Location")).toBe("/dashboard");
 
-    for (const path of ["/dashboard", "/dashboard/settings", "/dashboard/users/" + targetId]) {
+    for (const path of ["/dashboard", "/dashboard/settings", `/dashboard/users/${targetId}`]) {
       const page = await app.fetch(path, { cookie: root.cookie });
       const html = await page.text();
       expect(page.status, path).not.toBe(500);

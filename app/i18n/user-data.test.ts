@@ -11,8 +11,12 @@ import { translateMessage } from "./message";
 // a template. "{{by}}" stays "{{by}}", "$t(x)" stays "$t(x)", "<strong>" stays text.
 const NAME = "{{by}} $t(shell:impersonation.label) {{- email}} <strong>b</strong> &amp; 'q\"";
 
+// The banner needs a data router (useNavigation, useRevalidator): one stub that shows `shown`.
+let shown: React.ReactNode = null;
+const Stub = createRoutesStub([{ path: "/dashboard", Component: () => shown }]);
+
 function render(language: string, node: React.ReactNode) {
-  const Stub = createRoutesStub([{ path: "/dashboard", Component: () => node }]);
+  shown = node;
   const html = renderToString(
     h(I18nextProvider, { i18n: i18nFor(language) }, h(Stub, { initialEntries: ["/dashboard"] })),
   );
