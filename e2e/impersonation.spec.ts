@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { E2E_ADMIN, E2E_PASSWORD } from "./env";
+import { createDb } from "../db/connection";
+import { E2E_ADMIN, E2E_DB, E2E_PASSWORD } from "./env";
 import { createUser, expect, test, watchConsole } from "./fixtures";
 
 // "View as": a super admin opens a user, views the dashboard as them (banner, their sidebar), finds
@@ -51,5 +52,36 @@ test("view as a user, password locked, stop", async ({ login, page }) => {
   await expect(
     page.getByRole("status").filter({ hasText: "You stopped viewing as Viewed Person." }),
   ).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+// Issue 20, item 14: the gate (a password an admin set) is the person's, not the viewer's.
+test("view as someone who must change their password: the dashboard, the banner, stop", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const target = await createUser(["user"], "Temporary Password");
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    await db.updateTable("user").set({ must_change_password: 1 }).where("id", "=", target.id).execute();
+  } finally {
+    await db.destroy();
+  }
+  await login(E2E_ADMIN);
+  await page.goto(`/dashboard/users/${target.id}`);
+  await page.getByRole("button", { name: "View as Temporary Password" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const banner = page.getByRole("region", { name: "Viewing as another person" });
+  await expect(banner).toContainText("viewing as Temporary Password");
+  await page.reload();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(banner).toBeVisible();
+  await page.goto("/dashboard/settings");
+  await expect(banner).toBeVisible();
+
+  await banner.getByRole("button", { name: "Stop viewing as Temporary Password" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/users/${target.id}$`));
+  await expect(banner).toHaveCount(0);
   expect(problems).toEqual([]);
 });

@@ -205,6 +205,41 @@ describe.skipIf(!onPostgres || !built)("two instances on one PostgreSQL", () => 
     expect(after.headers.get("location")).toMatch(/^\/login/);
   });
 
+  it("signing out on A ends that session's stream on B; the same person's other session keeps its own", async () => {
+    const person = await createUser({ roles: ["user"] });
+    const [leaving, staying] = [await signIn(a, person.email), await signIn(a, person.email)];
+    const open = async (cookie: string) => {
+      const res = await fetch(`${b.url}/api/events`, { headers: { Cookie: cookie } });
+      const reader = res.body!.getReader();
+      await reader.read(); // the opening ping
+      return reader;
+    };
+    const gone = await open(leaving);
+    const kept = eventReader(await fetch(`${b.url}/api/events`, { headers: { Cookie: staying } }));
+    const out = await fetch(`${a.url}/logout`, {
+      method: "POST",
+      headers: { Cookie: leaving },
+      redirect: "manual",
+    });
+    expect(out.status).toBe(302);
+    // B ends the signed-out session's stream once A's message arrives (pings aside, nothing else comes).
+    for (;;) {
+      const chunk = await gone.read();
+      if (chunk.done) break;
+    }
+    const res = await fetch(`${a.url}/api/tasks`, {
+      method: "POST",
+      headers: { Cookie: staying, "Content-Type": "application/json" },
+      body: JSON.stringify({ type: "report.generate", payload: { durationMs: 0 } }),
+    });
+    expect(res.status).toBe(202);
+    const { taskId } = (await res.json()) as { taskId: string };
+    expect(
+      await kept.next((type, d) => type === "task-completed" && (d as { taskId: string }).taskId === taskId),
+    ).toMatchObject({ taskId, status: "completed" });
+    await kept.close();
+  });
+
   it("fails a task clearly when the instance running it is killed, seen live on B", async () => {
     const stream = await fetch(`${b.url}/api/events`, { headers: { Cookie: cookieB } });
     const { next, close } = eventReader(stream);

@@ -170,6 +170,8 @@ export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, n
     };
     throw data<ForbiddenData>(refusal, { status: 403 });
   }
+  // Neither demand is set while a super admin views as someone (impersonation-state.server.ts);
+  // the banner's Stop (/impersonation/stop) is outside the gated area, so it always answers.
   if (user.mustChangePassword && !(await mayWhileChangingPassword(args.request, pattern)))
     passwordFirst(args.request, await gateShell(args));
   if (user.twoFactorEnrolmentDue && !(await mayWhileEnrolling(args.request, pattern)))

@@ -78,23 +78,30 @@ export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | 
 }
 
 /**
- * Nobody changes an account that holds a permission they lack (a super admin's, say): otherwise an
- * admin could take it over by changing its email and asking for a reset link.
+ * Whether the actor may change (or see what only those who change it see, like its API tokens) the
+ * account: nobody may for an account that holds a permission they lack (a super admin's, say).
  */
-export async function assertCanManageUser(actor: Actor, targetUserId: string) {
-  if (actor.isSuperAdmin || actor.id === targetUserId) return;
+export async function mayManageUser(actor: Actor, targetUserId: string): Promise<boolean> {
+  if (actor.isSuperAdmin || actor.id === targetUserId) return true;
   const grants = await roleGrants();
   const rows = await db()
     .selectFrom("user_role")
     .select("role_id")
     .where("user_id", "=", targetUserId)
     .execute();
-  for (const { role_id } of rows) {
+  return rows.every(({ role_id }) => {
     const role = grants.get(role_id);
-    if (role && !holdsAll(actor, role)) {
-      throw new RuleViolation("You cannot change an account that holds permissions you do not have.");
-    }
-  }
+    return !role || holdsAll(actor, role);
+  });
+}
+
+/**
+ * Nobody changes an account that holds a permission they lack (a super admin's, say): otherwise an
+ * admin could take it over by changing its email and asking for a reset link.
+ */
+export async function assertCanManageUser(actor: Actor, targetUserId: string) {
+  if (!(await mayManageUser(actor, targetUserId)))
+    throw new RuleViolation("You cannot change an account that holds permissions you do not have.");
 }
 
 export function assertNotSelf(actorId: string, targetId: string, verb: "delete" | "disable") {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { can } from "../access/check";
 import { PERMISSION_KEYS, PERMISSIONS } from "../access/permissions";
 import { roleGrants } from "../access/role-cache.server";
-import { assertCanManageUser } from "../access/rules.server";
+import { assertCanManageUser, mayManageUser } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
@@ -141,6 +141,18 @@ export async function listApiTokens(userId: string): Promise<ApiTokenView[]> {
     expiresAt: r.expires_at,
     expired: Date.parse(r.expires_at) <= at,
   }));
+}
+
+/**
+ * Someone else's tokens, for their user page: names and last use only for those who may revoke
+ * them (a super admin's for super admins alone); null for anyone else.
+ */
+export async function apiTokensShownTo(
+  viewer: Pick<Actor, "id" | "isSuperAdmin" | "permissions">,
+  userId: string,
+): Promise<ApiTokenView[] | null> {
+  if (!can(viewer, "user.update") || !(await mayManageUser(viewer, userId))) return null;
+  return listApiTokens(userId);
 }
 
 /** Marks the user's token revoked (404 when it is not theirs or already revoked); its streams end. */

@@ -36,7 +36,7 @@ export async function loadActiveUser(userId: string) {
   const rows = await db()
     .selectFrom("user")
     .leftJoin("user_role", "user_role.user_id", "user.id")
-    .select(["user.id", "user.name", "user.email", "user.must_change_password", "user_role.role_id"])
+    .select(["user.id", "user.name", "user.email", "user_role.role_id"])
     .where("user.id", "=", userId)
     .where("user.status", "=", "active")
     .execute();
@@ -46,7 +46,6 @@ export async function loadActiveUser(userId: string) {
     id: first.id,
     name: first.name,
     email: first.email,
-    mustChangePassword: first.must_change_password === 1,
     roleIds: rows.flatMap((r) => (r.role_id ? [r.role_id] : [])),
   };
 }
@@ -95,7 +94,11 @@ export async function resolveImpersonation(
     userId: target.id,
     name: target.name,
     email: target.email,
-    mustChangePassword: target.mustChangePassword,
+    // The access gate's demands (a new password, a two-factor enrolment) are the person's at the
+    // keyboard: the viewer met theirs before starting and can do neither for the account viewed
+    // (refuseWhileImpersonating), so the view shows the dashboard and its Stop instead of a dead end.
+    mustChangePassword: false,
+    twoFactorEnrolmentDue: false,
     locale: real.locale,
     roleIds: target.roleIds,
     expiresAt: real.expiresAt,
@@ -103,10 +106,13 @@ export async function resolveImpersonation(
   };
 }
 
-/** Returns the session to its own user; the one caller that clears the columns writes the audit row. */
-async function endImpersonation(
+/**
+ * Returns the session to its own user (`real`, the super admin); the one caller that clears the
+ * columns writes the audit row. Also called when the super admin signs out while viewing as someone.
+ */
+export async function endImpersonation(
   sessionId: string,
-  real: CachedSession,
+  real: Pick<CachedSession, "userId" | "email">,
   targetId: string,
   reason: string,
   origin: AuditOrigin | null,

@@ -1,14 +1,13 @@
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
-import { closeStreamsOf } from "../events/stream.server";
 import {
   impersonationEnd,
   loadActiveUser,
   setImpersonation,
   whyNotViewable,
 } from "./impersonation-state.server";
-import { invalidateSessions, type SessionUser } from "./session.server";
+import { closeStreamsOfSession, invalidateSessions, type SessionUser } from "./session.server";
 
 // Starting and stopping "View as" (docs/decisions/021-impersonation.md). The session resolves as
 // the account viewed as (impersonation-state.server.ts); these two change which account that is.
@@ -49,8 +48,9 @@ export async function startImpersonation(actor: SessionUser, input: { userId: st
       );
     });
   await invalidateSessions();
-  // The admin's open streams carry the admin's events; they reconnect as the account viewed as.
-  closeStreamsOf(actor.id);
+  // This session's open streams carry the admin's events; they reconnect as the account viewed as.
+  // The admin's other sessions are not viewing as anyone and keep theirs.
+  closeStreamsOfSession(actor.sessionId);
   return { name: target.name, until };
 }
 
@@ -79,8 +79,8 @@ export async function stopImpersonation(user: SessionUser, origin: AuditOrigin) 
       return true;
     });
   await invalidateSessions();
-  // Streams are not tied to a session: this one carried the viewed account's events.
-  closeStreamsOf(user.id);
+  // This session's streams carried the viewed account's events; that person's own streams stay.
+  closeStreamsOfSession(user.sessionId);
   return stopped ? { id: user.id, name: user.name } : null;
 }
 

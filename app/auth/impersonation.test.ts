@@ -13,10 +13,15 @@ import { formRequest } from "../../test/support/forms";
 import { refuseWhileImpersonating } from "../access/guard.server";
 import { describeAuditRows } from "../audit/view.server";
 import { db } from "../db.server";
+import { systemBus } from "../events/bus.server";
+import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
+import { openStreamCount } from "../events/stream.server";
 import { loader as rootLoader } from "../root";
+import { loader as eventsLoader } from "../routes/api.events";
 import { action as settingsAction } from "../routes/dashboard.settings";
 import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id";
 import { action as stopAction } from "../routes/impersonation.stop";
+import { action as logoutAction } from "../routes/logout";
 import { IMPERSONATION_MINUTES } from "./impersonation-state.server";
 import { getSessionUser, invalidateSessions } from "./session.server";
 
@@ -265,6 +270,93 @@ describe("View as: what stays locked", () => {
     await settings(target.cookie, { intent: "profile", name: "Back To Me" });
     const [own] = await auditOf("account.profile.update", target.id);
     expect(own).toMatchObject({ actor_id: target.id, impersonator_id: null, impersonator_email: null });
+  });
+});
+
+/** GET /api/events as the cookie's session; `next()` reads the next frame, or null once the server ended it. */
+async function eventsOf(cookie: string) {
+  const out = await eventsLoader(args(request("/api/events", { cookie })));
+  const reader = (out as Response).body!.getReader();
+  const decoder = new TextDecoder();
+  const next = async () => {
+    const chunk = await reader.read();
+    return chunk.done ? null : decoder.decode(chunk.value);
+  };
+  expect(await next()).toContain("event: ping");
+  return { next, cancel: () => reader.cancel() };
+}
+
+function signOut(cookie: string) {
+  return run(() => logoutAction(args(request("/logout", { method: "POST", cookie }))));
+}
+
+describe("View as: signing out", () => {
+  it("ends the view (impersonation.end) and the viewer's session; the viewed person's sessions and streams stay", async () => {
+    const admin = await person(["super_admin"]);
+    const target = await person(["user"]);
+    const ownStream = await eventsOf(target.cookie);
+    await viewAs(admin, target.id);
+    const viewerStream = await eventsOf(admin.cookie);
+    const targetSessions = await db()
+      .selectFrom("session")
+      .selectAll()
+      .where("user_id", "=", target.id)
+      .execute();
+    const open = openStreamCount();
+
+    const out = await signOut(admin.cookie);
+    expect(out.status).toBe(302);
+    expect(out.headers.get("Location")).toBe("/login");
+
+    // The viewer's session is gone; the stream it opened (which carried the viewed account's events) ended.
+    expect(await db().selectFrom("session").select("id").where("user_id", "=", admin.id).execute()).toEqual(
+      [],
+    );
+    expect(await whoIs(admin.cookie)).toBeNull();
+    expect(await viewerStream.next()).toBeNull();
+    expect(openStreamCount()).toBe(open - 1);
+    // The viewed person's own session and stream are untouched: the stream still delivers.
+    expect(await db().selectFrom("session").selectAll().where("user_id", "=", target.id).execute()).toEqual(
+      targetSessions,
+    );
+    expect((await whoIs(target.cookie))?.id).toBe(target.id);
+    systemBus().publish(SYSTEM_EVENT_CHANNEL, {
+      type: "task-completed",
+      userId: target.id,
+      taskId: "t-1",
+      status: "completed",
+    });
+    expect(await ownStream.next()).toContain("event: task-completed");
+    await ownStream.cancel();
+
+    const [end] = await auditOf("impersonation.end", target.id);
+    expect(end).toMatchObject({
+      actor_id: target.id,
+      impersonator_id: admin.id,
+      impersonator_email: admin.email,
+    });
+    expect(JSON.parse(end!.details!)).toEqual({ reason: "signed out" });
+    // The sign-out is the real person's.
+    const [logout] = await auditOf("auth.logout", admin.id);
+    expect(logout).toMatchObject({ actor_id: admin.id, actor_email: admin.email, impersonator_id: null });
+    expect(await auditOf("auth.logout", target.id)).toEqual([]);
+  });
+
+  it("without a View as, signs out as before: one auth.logout row and no impersonation.end", async () => {
+    const someone = await person(["user"]);
+    const before = (
+      await db().selectFrom("audit_log").select("id").where("action", "=", "impersonation.end").execute()
+    ).length;
+    const stream = await eventsOf(someone.cookie);
+    expect((await signOut(someone.cookie)).status).toBe(302);
+    expect(await stream.next()).toBeNull();
+    expect(await auditOf("auth.logout", someone.id)).toMatchObject([
+      { actor_id: someone.id, impersonator_id: null },
+    ]);
+    expect(
+      (await db().selectFrom("audit_log").select("id").where("action", "=", "impersonation.end").execute())
+        .length,
+    ).toBe(before);
   });
 });
 

@@ -4,7 +4,7 @@ import { roleGrants } from "../access/role-cache.server";
 import { type AuditOrigin, auditImpersonatorContext } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { env, secureCookies, sessionSecrets } from "../env.server";
-import { closeStreamsOf } from "../events/stream.server";
+import { closeSessionStreams, closeStreamsOf, type StreamOptions } from "../events/stream.server";
 import { clientIp, isApiRequest, userAgent } from "../http/request-info.server";
 import { authenticateBearer, hasAuthorization } from "./api-tokens.server";
 import { resolveImpersonation } from "./impersonation-state.server";
@@ -285,6 +285,19 @@ export async function endSession(request: Request): Promise<string> {
 /** What the browser may see of a session: a hash, never the id the cookie carries. */
 export function sessionHandle(id: string): string {
   return createHash("sha256").update(id).digest("base64url").slice(0, 16);
+}
+
+/** How the caller's event stream is tied to its session: it ends with it, and with its sign-out. */
+export function streamOptionsFor(user: SessionUser): StreamOptions {
+  return { until: user.sessionExpiresAt, session: sessionHandle(user.sessionId) };
+}
+
+/**
+ * Ends the event streams this session opened, and no others: the same account's other sessions
+ * keep theirs, and so does a person the session was viewing as.
+ */
+export function closeStreamsOfSession(sessionId: string) {
+  closeSessionStreams(sessionHandle(sessionId));
 }
 
 export async function endAllSessions(userId: string, exceptSessionId?: string) {

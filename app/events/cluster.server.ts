@@ -8,17 +8,22 @@ export type ClusterLink = {
   announce(cache: CacheName): Promise<void>;
   /** Asks the other instances to end one user's event streams (their sessions ended). */
   endStreams(userId: string): Promise<void>;
+  /** Asks the other instances to end the event streams one session opened (by its handle, never its id). */
+  endSessionStreams(session: string): Promise<void>;
 };
 
 const holder = globalThis as typeof globalThis & {
   __cacheClearers?: Map<CacheName, Set<() => void>>;
   __clusterLink?: ClusterLink;
   __streamEnders?: Set<(userId: string) => void>;
+  __sessionStreamEnders?: Set<(session: string) => void>;
 };
 holder.__cacheClearers ??= new Map();
 const clearers = holder.__cacheClearers;
 holder.__streamEnders ??= new Set();
 const streamEnders = holder.__streamEnders;
+holder.__sessionStreamEnders ??= new Set();
+const sessionStreamEnders = holder.__sessionStreamEnders;
 
 export function registerCache(name: CacheName, clear: () => void) {
   const set = clearers.get(name) ?? new Set();
@@ -60,4 +65,19 @@ export function endStreamsLocal(userId: string) {
 /** Ends the user's streams on the other instances (the caller ends its own). */
 export function endStreamsElsewhere(userId: string): Promise<void> {
   return holder.__clusterLink?.endStreams(userId) ?? Promise.resolve();
+}
+
+/** The SSE module registers how it ends one session's streams on this instance. */
+export function registerSessionStreamEnder(end: (session: string) => void) {
+  sessionStreamEnders.add(end);
+}
+
+/** Another instance ended a session: end the streams it opened here too. */
+export function endSessionStreamsLocal(session: string) {
+  for (const end of sessionStreamEnders) end(session);
+}
+
+/** Ends one session's streams on the other instances (the caller ends its own). */
+export function endSessionStreamsElsewhere(session: string): Promise<void> {
+  return holder.__clusterLink?.endSessionStreams(session) ?? Promise.resolve();
 }

@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { postgresConfig } from "../../db/connection";
 import type { EventBus } from "./bus.server";
-import { type CacheName, type ClusterLink, clearLocal, endStreamsLocal } from "./cluster.server";
+import {
+  type CacheName,
+  type ClusterLink,
+  clearLocal,
+  endSessionStreamsLocal,
+  endStreamsLocal,
+} from "./cluster.server";
 import type { Channel, SystemEvent } from "./event-types";
 
 // NOTIFY refuses payloads of 8000 bytes or more; stay clear of it with room for the envelope.
@@ -13,7 +19,8 @@ export const MAX_PAYLOAD_BYTES = 7_000;
 type Message =
   | { o: string; s: number; k: "event"; c: Channel; e: SystemEvent }
   | { o: string; s: number; k: "invalidate"; n: CacheName }
-  | { o: string; s: number; k: "end-streams"; u: string };
+  | { o: string; s: number; k: "end-streams"; u: string }
+  | { o: string; s: number; k: "end-session-streams"; i: string };
 type Outgoing = Message extends infer M ? (M extends Message ? Omit<M, "o" | "s"> : never) : never;
 
 // Messages raised in one tick (a broadcast to every user) leave in one statement, in chunks.
@@ -114,6 +121,7 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     if (message.k === "event") local.publish(message.c, message.e);
     else if (message.k === "invalidate") clearLocal(message.n);
     else if (message.k === "end-streams") endStreamsLocal(message.u);
+    else if (message.k === "end-session-streams") endSessionStreamsLocal(message.i);
   }
 
   async function connect(resync: boolean): Promise<void> {
@@ -169,6 +177,9 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     },
     endStreams(userId) {
       return send({ k: "end-streams", u: userId });
+    },
+    endSessionStreams(session) {
+      return send({ k: "end-session-streams", i: session });
     },
     async close() {
       closed = true;

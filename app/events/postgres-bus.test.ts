@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { postgresConfig } from "../../db/connection";
 import { onPostgres } from "../../test/postgres-schema";
 import { createInProcessBus } from "./bus.server";
-import { registerCache, registerStreamEnder } from "./cluster.server";
+import { registerCache, registerSessionStreamEnder, registerStreamEnder } from "./cluster.server";
 import { SYSTEM_EVENT_CHANNEL as CH, type SystemEvent } from "./event-types";
 import { createPostgresBus, encode, MAX_PAYLOAD_BYTES, notifyChannel } from "./postgres-bus.server";
 
@@ -84,6 +84,15 @@ describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () =>
     registerStreamEnder(ended);
     await a.endStreams("u3");
     await vi.waitFor(() => expect(ended).toHaveBeenCalledWith("u3"));
+    expect(ended).toHaveBeenCalledTimes(1);
+  });
+
+  it("ends one session's streams on the other instance when it signs out", async () => {
+    await Promise.all([a.ready, b.ready]);
+    const ended = vi.fn();
+    registerSessionStreamEnder(ended);
+    await a.endSessionStreams("handle-1");
+    await vi.waitFor(() => expect(ended).toHaveBeenCalledWith("handle-1"));
     expect(ended).toHaveBeenCalledTimes(1);
   });
 

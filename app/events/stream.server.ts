@@ -1,6 +1,11 @@
 import { eventDelivered } from "../metrics/metrics.server";
 import { type EventBus, systemBus } from "./bus.server";
-import { endStreamsElsewhere, registerStreamEnder } from "./cluster.server";
+import {
+  endSessionStreamsElsewhere,
+  endStreamsElsewhere,
+  registerSessionStreamEnder,
+  registerStreamEnder,
+} from "./cluster.server";
 import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "./event-types";
 
 export const PING_INTERVAL_MS = 15_000;
@@ -33,8 +38,14 @@ export interface StreamSink {
   end(): void;
 }
 
-/** `until`: the session's expiry; the stream ends then, and the browser reconnects (or gets 401). */
-export type StreamOptions = { bus?: EventBus; maxPerUser?: number; until?: string };
+/**
+ * `until`: the session's expiry; the stream ends then, and the browser reconnects (or gets 401).
+ * `session`: the handle of the session (or API token) the stream was opened with (`sessionHandle`,
+ * never the id: it travels between instances), so signing out ends that session's streams only:
+ * while a super admin views as someone, those carry the viewed person's events, and the viewed
+ * person's own streams must stay.
+ */
+export type StreamOptions = { bus?: EventBus; maxPerUser?: number; until?: string; session?: string };
 
 /** One server-sent event, written in one piece so it leaves in one TCP segment. */
 export function sseFrame(event: string, data: string, id?: number): string {
@@ -53,6 +64,7 @@ let ticker: ReturnType<typeof setInterval> | undefined;
 
 const open = new Set<OpenStream>();
 const openByUser = new Map<string, Set<OpenStream>>();
+const openBySession = new Map<string, Set<OpenStream>>();
 let sequence = 0;
 
 class OpenStream {
@@ -65,6 +77,7 @@ class OpenStream {
     readonly sink: StreamSink,
     /** Epoch ms; the ping pass ends the stream once it is past. */
     readonly until: number,
+    readonly session: string | undefined,
   ) {}
 
   send(text: string) {
@@ -88,6 +101,11 @@ class OpenStream {
     const mine = openByUser.get(this.userId);
     mine?.delete(this);
     if (mine?.size === 0) openByUser.delete(this.userId);
+    if (this.session) {
+      const same = openBySession.get(this.session);
+      same?.delete(this);
+      if (same?.size === 0) openBySession.delete(this.session);
+    }
     if (open.size === 0 && ticker) {
       clearInterval(ticker);
       ticker = undefined;
@@ -117,7 +135,7 @@ function onTick() {
  */
 export function openUserStream(userId: string, sink: StreamSink, options: StreamOptions = {}): () => void {
   const until = options.until ? Date.parse(options.until) : Number.POSITIVE_INFINITY;
-  const stream = new OpenStream(userId, sink, Number.isNaN(until) ? 0 : until);
+  const stream = new OpenStream(userId, sink, Number.isNaN(until) ? 0 : until, options.session);
   const mine = openByUser.get(userId) ?? new Set<OpenStream>();
   // A Set keeps insertion order, so the first entries are the user's oldest streams.
   let excess = mine.size - (options.maxPerUser ?? MAX_STREAMS_PER_USER) + 1;
@@ -128,6 +146,8 @@ export function openUserStream(userId: string, sink: StreamSink, options: Stream
   open.add(stream);
   slots[stream.slot]!.add(stream);
   openByUser.set(userId, mine.add(stream));
+  if (options.session)
+    openBySession.set(options.session, (openBySession.get(options.session) ?? new Set()).add(stream));
   ticker ??= setInterval(onTick, TICK_MS);
   ticker.unref?.();
   const bus = options.bus ?? systemBus();
@@ -192,6 +212,21 @@ function closeLocalStreamsOf(userId: string) {
   for (const stream of [...(openByUser.get(userId) ?? [])]) stream.close();
 }
 registerStreamEnder(closeLocalStreamsOf);
+
+/**
+ * Ends the streams one session opened (by its handle: sign-out, the start or end of a "View as"),
+ * on every instance; the same user's streams from other sessions, and those of a person viewed
+ * as, stay.
+ */
+export function closeSessionStreams(session: string) {
+  closeLocalSessionStreams(session);
+  void endSessionStreamsElsewhere(session);
+}
+
+function closeLocalSessionStreams(session: string) {
+  for (const stream of [...(openBySession.get(session) ?? [])]) stream.close();
+}
+registerSessionStreamEnder(closeLocalSessionStreams);
 
 /** Ends every stream, so a stopping server is not held open by idle connections. */
 export function closeAllStreams() {

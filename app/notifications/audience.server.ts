@@ -1,9 +1,15 @@
+import type { ExpressionBuilder } from "kysely";
+import type { Database } from "../../db/schema";
 import { db } from "../db.server";
 import type { Audience } from "./broadcast-schema";
 
-/** The active users a broadcast to this audience reaches (a query to select from). */
+/**
+ * The users a broadcast to this audience reaches (a query to select from): enabled accounts with a
+ * verified address only. An unconfirmed self-registration may use anyone's address, and a disabled
+ * account has left; neither gets notices, live events or email (docs/rules.md, Broadcast).
+ */
 function audienceQuery(audience: Audience) {
-  let q = db().selectFrom("user").where("user.status", "=", "active");
+  let q = db().selectFrom("user").where(reachable);
   if (audience.kind === "roles") {
     q = q.where((eb) =>
       eb.exists(
@@ -27,6 +33,11 @@ function audienceQuery(audience: Audience) {
     );
   }
   return q;
+}
+
+/** The accounts a broadcast may reach, as a `where` over `user`; the email task re-checks with it at sending time. */
+export function reachable(eb: ExpressionBuilder<Database, "user">) {
+  return eb.and([eb("user.status", "=", "active"), eb("user.email_verified", "=", 1)]);
 }
 
 /** Ids, names and emails of the active users a broadcast reaches, each once. */

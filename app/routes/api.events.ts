@@ -1,9 +1,10 @@
 import { requireUser } from "../access/guard.server";
+import { streamOptionsFor } from "../auth/session.server";
 import { userEventStream } from "../events/stream.server";
 import type { Route } from "./+types/api.events";
 
 /** GET /api/events: the caller's own system events as server-sent events, with a ping every 15 s. */
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
-  return userEventStream(args.request.signal, user.id, { until: user.sessionExpiresAt });
+  return userEventStream(args.request.signal, user.id, streamOptionsFor(user));
 }

@@ -7,7 +7,7 @@ import { handleIntents } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
 import { revokeApiTokenSchema } from "../auth/api-token-schemas";
-import { listApiTokens, revokeUserApiToken } from "../auth/api-tokens.server";
+import { apiTokensShownTo, revokeUserApiToken } from "../auth/api-tokens.server";
 import { mayViewAs, startImpersonation } from "../auth/impersonation.server";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { hasTwoFactor, resetTwoFactor } from "../auth/two-factor.server";
@@ -59,7 +59,7 @@ export async function loader(args: Route.LoaderArgs) {
     assignableRoles(actor),
     mayViewAs(actor, user.id),
     actor.isSuperAdmin ? hasTwoFactor(user.id) : false,
-    mayUpdate ? listApiTokens(user.id) : null,
+    apiTokensShownTo(actor, user.id),
   ]);
   const assignableIds = new Set(assignable.map((r) => r.id));
   return {

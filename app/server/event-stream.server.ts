@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MiddlewareFunction, RouterContextProvider } from "react-router";
-import { getSessionUser } from "../auth/session.server";
+import { getSessionUser, streamOptionsFor } from "../auth/session.server";
 import { writeUserEventStream } from "../events/raw-stream.server";
 import { EVENT_STREAM_HEADERS } from "../events/stream.server";
 import { refuseBadHost, requestOrigin } from "../http/request-guards.server";
@@ -105,5 +105,5 @@ export async function serveEventStream(
   // The gate let the request through, so the session it resolved (cached in the context) is a user.
   const user = await getSessionUser({ request, context });
   if (!user) return send(res, apiError(401, "unauthorized"));
-  writeUserEventStream(res, user.id, headerPairs(response.headers), { until: user.sessionExpiresAt });
+  writeUserEventStream(res, user.id, headerPairs(response.headers), streamOptionsFor(user));
 }

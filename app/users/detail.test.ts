@@ -9,6 +9,7 @@ import {
   setupDatabase,
   signedIn,
 } from "../../test/helpers";
+import { createApiToken } from "../auth/api-tokens.server";
 import { db, now } from "../db.server";
 import { loader } from "../routes/dashboard.users.$id";
 
@@ -71,5 +72,58 @@ describe("user page: sessions and IPs", () => {
     const page = await pageOf(manager.cookie, manager.id);
     expect(page.sessions?.length).toBe(1);
     expect(page.audit).toBeNull();
+  });
+});
+
+describe("user page: API tokens", () => {
+  type TokenPage = { apiTokens: { id: string; name: string; lastUsedAt: string | null }[] | null };
+
+  async function tokenOf(userId: string, name: string) {
+    const owner = await db()
+      .selectFrom("user")
+      .select(["id", "email"])
+      .where("id", "=", userId)
+      .executeTakeFirstOrThrow();
+    const { id } = await createApiToken(
+      { ...owner, isSuperAdmin: true, permissions: new Set<string>() },
+      { name, expiresInDays: 30, permissions: ["dashboard.access"] },
+      { request: request("/") },
+    );
+    await db()
+      .updateTable("api_token")
+      .set({ last_used_at: "2026-01-02T03:04:05.000Z" })
+      .where("id", "=", id)
+      .execute();
+    return id;
+  }
+
+  it("a super admin's are not in the page's data for an admin with user.update, only for super admins", async () => {
+    const root = await createUser({ roles: ["super_admin"] });
+    const name = `deploy-${randomUUID()}`;
+    const id = await tokenOf(root.id, name);
+    const admin = await signedIn(["admin"]);
+    const seen = (await pageOf(admin.cookie, root.id)) as unknown as TokenPage;
+    expect(seen.apiTokens).toBeNull();
+    const text = JSON.stringify(seen);
+    expect(text).not.toContain(name);
+    expect(text).not.toContain(id);
+    expect(text).not.toContain("2026-01-02T03:04:05.000Z");
+
+    const otherRoot = await signedIn(["super_admin"]);
+    const shown = (await pageOf(otherRoot.cookie, root.id)) as unknown as TokenPage;
+    expect(shown.apiTokens).toEqual([
+      expect.objectContaining({ id, name, lastUsedAt: "2026-01-02T03:04:05.000Z" }),
+    ]);
+  });
+
+  it("an ordinary account's are shown to an admin with user.update, and to nobody without it", async () => {
+    const someone = await createUser({ roles: ["user"] });
+    const id = await tokenOf(someone.id, "script");
+    const admin = await signedIn(["admin"]);
+    expect(((await pageOf(admin.cookie, someone.id)) as unknown as TokenPage).apiTokens).toEqual([
+      expect.objectContaining({ id, name: "script" }),
+    ]);
+    const manager = await signedIn(["manager"]);
+    expect(((await pageOf(manager.cookie, someone.id)) as unknown as TokenPage).apiTokens).toBeNull();
   });
 });

@@ -5,8 +5,10 @@ import {
   getInputProps,
   getSelectProps,
 } from "@conform-to/react";
+import { useContext } from "react";
 import { useTranslation } from "react-i18next";
 import { translateMessage } from "../../i18n/message";
+import { ReserveErrorSpace } from "./error-space";
 
 // Inputs wired from conform's field metadata: the label names the input, aria-invalid and
 // aria-describedby point at the error (and the hint), and the limits come from the schema.
@@ -31,13 +33,19 @@ function FieldHint({ id, children }: { id: string; children?: React.ReactNode })
   ) : null;
 }
 
+// One line (text-sm's line height) kept for the error where ReserveErrorSpace asks for it.
+const reservedClass = "min-h-5";
+
 function FieldError({ id, errors }: { id: string; errors?: string[] }) {
   const { t } = useTranslation();
-  return errors?.[0] ? (
-    <p id={id} className={errorClass}>
-      {translateMessage(t, errors[0])}
-    </p>
-  ) : null;
+  const reserve = useContext(ReserveErrorSpace);
+  if (errors?.[0])
+    return (
+      <p id={id} className={reserve ? `${errorClass} ${reservedClass}` : errorClass}>
+        {translateMessage(t, errors[0])}
+      </p>
+    );
+  return reserve ? <p aria-hidden className={`${errorClass} ${reservedClass}`} /> : null;
 }
 
 type InputType = "text" | "email" | "search" | "tel" | "url" | "number" | "date" | "hidden";

@@ -1,6 +1,7 @@
 import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ReserveErrorSpace } from "../forms/error-space";
 import { Button } from "./button";
 import { descriptionClass, overlayClass, panelClass, titleClass } from "./dialog";
 
@@ -89,7 +90,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           <AlertDialogPrimitive.Description className={descriptionClass}>
             {description}
           </AlertDialogPrimitive.Description>
-          {children}
+          <ReserveErrorSpace.Provider value={true}>{children}</ReserveErrorSpace.Provider>
           {confirmText !== undefined ? (
             <div className="mt-4">
               <label

@@ -1,6 +1,7 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import { useTranslation } from "react-i18next";
+import { ReserveErrorSpace } from "../forms/error-space";
 
 // Radix owns the focus trap, focus return to the trigger, Escape and the aria-modal semantics;
 // this file only gives them the dashboard's look.
@@ -10,8 +11,10 @@ export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
 export const overlayClass = "fixed inset-0 z-40 bg-slate-950/50 backdrop-blur-[1px]";
+// Anchored by its top, not centred: a panel that grows (an error line, a refusal) grows downwards,
+// and nothing above the change moves under the pointer.
 export const panelClass =
-  "fixed left-1/2 top-1/2 z-50 max-h-[90dvh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-slate-200 bg-white p-6 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
+  "fixed left-1/2 top-[8dvh] z-50 max-h-[84dvh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 overflow-y-auto rounded-lg border border-slate-200 bg-white p-6 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
 export const titleClass = "text-lg font-semibold";
 export const descriptionClass = "mt-1 text-sm text-slate-700 dark:text-slate-300";
 
@@ -40,7 +43,10 @@ export function DialogContent({ title, description, children, className = "", ..
             {description}
           </DialogPrimitive.Description>
         ) : null}
-        <div className="mt-4">{children}</div>
+        <div className="mt-4">
+          {/* A field's error line keeps its space here: nothing moves when one turns invalid. */}
+          <ReserveErrorSpace.Provider value={true}>{children}</ReserveErrorSpace.Provider>
+        </div>
         <DialogPrimitive.Close
           aria-label={t("ui:close")}
           className="absolute right-3 top-3 rounded-md p-1 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-slate-300 dark:hover:bg-slate-800"

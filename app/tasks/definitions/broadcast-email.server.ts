@@ -2,6 +2,7 @@ import { z } from "zod";
 import { db } from "../../db.server";
 import { baseUrl } from "../../env.server";
 import { sendNotificationEmail } from "../../mail/senders.server";
+import { reachable } from "../../notifications/audience.server";
 import { defineTask, TaskError } from "../definition.server";
 
 // One notification email per recipient of a broadcast, with progress the sender can watch.
@@ -31,6 +32,8 @@ export const broadcastEmail = defineTask({
       .innerJoin("user", "user.id", "notification.user_id")
       .select(["user.name", "user.email", "user.locale"])
       .where("notification.broadcast_id", "=", broadcastId)
+      // Who was reached then, if still enabled and verified now (an account disabled since gets no mail).
+      .where(reachable)
       .orderBy("user.email")
       .execute();
     const link = broadcast.link ? new URL(broadcast.link, baseUrl()).href : `${baseUrl()}/dashboard`;
