@@ -20,6 +20,7 @@ import * as m017 from "./migrations/017_api_tokens";
 import * as m018 from "./migrations/018_list_paths";
 import * as m019 from "./migrations/019_user_locale";
 import * as m020 from "./migrations/020_request_ids";
+import * as m022 from "./migrations/022_notification_kind";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   "018_list_paths": m018,
   "019_user_locale": m019,
   "020_request_ids": m020,
+  "022_notification_kind": m022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
