@@ -22,6 +22,7 @@ import * as m019 from "./migrations/019_user_locale";
 import * as m020 from "./migrations/020_request_ids";
 import * as m021 from "./migrations/021_oidc_pending_link";
 import * as m022 from "./migrations/022_sqlite_compatible_counters";
+import * as m023 from "./migrations/023_notification_kind";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   "020_request_ids": m020,
   "021_oidc_pending_link": m021,
   "022_sqlite_compatible_counters": m022,
+  "023_notification_kind": m023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -204,10 +204,15 @@ export interface BroadcastTable {
   created_at: string;
 }
 
+/** Who wrote a notification: a person's broadcast, or the app's own security notice (migration 023). */
+export type NotificationKind = "broadcast" | "security";
+
 export interface NotificationTable {
   id: string;
   user_id: string;
   broadcast_id: string | null;
+  /** Only the app writes "security"; a broadcast's rows are always "broadcast". */
+  kind: Generated<NotificationKind>;
   title: string;
   message: string;
   level: NoticeLevel;

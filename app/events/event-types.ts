@@ -22,10 +22,15 @@ export type TaskProgressEvent = {
   message?: string;
 };
 
+/** A new notification: a person's broadcast (`sender` names them) or the app's own security notice. */
 export type BroadcastEvent = {
   type: "broadcast";
   userId: string;
   notificationId: string;
+  /** Who wrote it (NotificationKind in db/schema.ts): only the app sends "security". */
+  kind: "broadcast" | "security";
+  /** The broadcast's sender's name; null for a security notice (or a sender no longer there). */
+  sender: string | null;
   title: string;
   message: string;
   level: "info" | "success" | "warning" | "critical";

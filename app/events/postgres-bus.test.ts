@@ -11,6 +11,8 @@ const broadcast = (message: string): SystemEvent => ({
   type: "broadcast",
   userId: "u1",
   notificationId: "n1",
+  kind: "broadcast",
+  sender: "Ada",
   title: "Notice",
   message,
   level: "info",

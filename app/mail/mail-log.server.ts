@@ -37,7 +37,7 @@ export async function recordMail(record: MailRecord) {
  * The newest `limit` sends: Settings shows these and no more (a bounded view of a log that grows
  * without bound), read from the end of mail_log_created_id_idx. A development outbox link is a live
  * token (a reset link, say), so `viewer` sees it only on mail to themselves, unless a super admin:
- * an admin must not read a super admin's reset link here (docs/rules.md, "Mail routing").
+ * an admin must not read a super admin's reset link here (docs/rules.md, "Mail routing and the audit trail").
  */
 export async function recentMail(
   limit: number,

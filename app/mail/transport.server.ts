@@ -19,7 +19,7 @@ export type Delivery = { via: "postmark" | "outbox"; messageId: string };
 
 /**
  * The provider key and sender mail goes out with; normally read from Settings per send. A notice
- * about a change of these goes out the way mail went before the change (app/settings/mail-routing).
+ * about a change of these goes out the way mail went before the change (app/settings/super-admin-settings.server.ts).
  */
 export type MailRouting = { apiKey: string | undefined; from: string };
 

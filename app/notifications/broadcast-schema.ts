@@ -6,17 +6,16 @@ import { NOTICE_LEVELS } from "./levels";
 
 /**
  * A same-origin path by the redirectTo rule (safeRedirectPath), so "/\evil.example" never becomes
- * another host once the email's base address is prefixed; or an absolute https address.
+ * another host once the email's base address is prefixed. Never another host: a notice someone
+ * writes must not send its readers (super admins among them) to a page that asks for a password
+ * (issue 20, docs/rules.md "Broadcast").
  */
-function isSafeLink(v: string): boolean {
+export function isSafeLink(v: string): boolean {
   if (v === "") return true;
-  if (v.startsWith("/")) return safeRedirectPath(v, "") === v;
-  try {
-    return new URL(v).protocol === "https:" && !/\s/.test(v);
-  } catch {
-    return false;
-  }
+  return v.startsWith("/") && safeRedirectPath(v, "") === v;
 }
+
+export const LINK_INSIDE_APP = "Use a path inside the app, such as /dashboard.";
 
 export const AUDIENCE_KINDS = ["all", "roles", "teams"] as const;
 export type AudienceKind = (typeof AUDIENCE_KINDS)[number];
@@ -43,7 +42,7 @@ const fields = {
     .string()
     .trim()
     .max(500)
-    .refine(isSafeLink, "Use a path such as /dashboard or an https:// address.")
+    .refine(isSafeLink, LINK_INSIDE_APP)
     .transform((v) => v || null),
 };
 

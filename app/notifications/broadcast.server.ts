@@ -3,16 +3,20 @@ import { BROADCAST_READS } from "../../db/counted-tables";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
+import { InvalidInput } from "../domain-errors";
 import { systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { describeAudience, resolveAudience } from "./audience.server";
-import type { Audience, BroadcastInput } from "./broadcast-schema";
+import { type Audience, type BroadcastInput, isSafeLink, LINK_INSIDE_APP } from "./broadcast-schema";
 
 /**
  * Stores the notice, leaves a notification for every recipient (so those offline see it later)
  * and pushes it live to those connected. Email, when asked for, goes out as a background task.
+ * Every notification it leaves is of kind "broadcast", so the bell names `actor` as its sender and
+ * never shows it as a security notice; its link stays inside the app (docs/rules.md, "Broadcast").
  */
 export async function sendBroadcast(actor: SessionUser, input: BroadcastInput, origin: AuditOrigin) {
+  if (input.link !== null && !isSafeLink(input.link)) throw new InvalidInput(LINK_INSIDE_APP, "link");
   const recipients = await resolveAudience(input.audience);
   // Resolved before the transaction: SQLite has one connection, which the transaction holds.
   const audienceLabel = await describeAudience(input.audience);
@@ -22,6 +26,7 @@ export async function sendBroadcast(actor: SessionUser, input: BroadcastInput, o
     id: randomUUID(),
     user_id: r.id,
     broadcast_id: id,
+    kind: "broadcast" as const,
     title: input.title,
     message: input.message,
     level: input.level,
@@ -76,6 +81,8 @@ export async function sendBroadcast(actor: SessionUser, input: BroadcastInput, o
       type: "broadcast",
       userId: n.user_id,
       notificationId: n.id,
+      kind: n.kind,
+      sender: actor.name,
       title: n.title,
       message: n.message,
       level: n.level,

@@ -74,7 +74,7 @@ describe("broadcast", () => {
     expect(await db().selectFrom("broadcast").select("id").execute()).toEqual([]);
   });
 
-  it("accepts only same-origin paths (the redirectTo rule) or https links; nothing stored otherwise", async () => {
+  it("accepts only same-origin paths (the redirectTo rule), never another host; nothing stored otherwise", async () => {
     const admin = await signedIn(["admin"]);
     for (const link of [
       "/\\evil.example/x",
@@ -82,6 +82,8 @@ describe("broadcast", () => {
       "/\\/evil.example",
       "/.//evil.example",
       "http://evil.example",
+      // Issue 20: a broadcast must not send its readers (super admins too) to another site.
+      "https://evil.example/login",
     ]) {
       const out = await post(admin.cookie, {
         title: "Hi",

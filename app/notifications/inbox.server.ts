@@ -16,17 +16,32 @@ export async function unreadCount(userId: string): Promise<number> {
 
 /**
  * The bell's list: the newest `limit` only, however many a person has (a bounded view, read from
- * the end of notification_user_created_id_idx; the tie-breaker runs the index's way too).
+ * the end of notification_user_created_id_idx; the tie-breaker runs the index's way too). Each
+ * with its `kind` and, for a broadcast, the `sender`'s name (null once that account is gone), so a
+ * notice someone wrote never looks like the app's own security notice (docs/rules.md, "Broadcast").
  */
 export async function recentNotifications(userId: string, limit = 20) {
-  return db()
+  const rows = await db()
     .selectFrom("notification")
-    .select(["id", "title", "message", "level", "link", "read_at", "created_at"])
-    .where("user_id", "=", userId)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
+    .leftJoin("broadcast", "broadcast.id", "notification.broadcast_id")
+    .leftJoin("user as sender", "sender.id", "broadcast.created_by")
+    .select([
+      "notification.id",
+      "notification.kind",
+      "notification.title",
+      "notification.message",
+      "notification.level",
+      "notification.link",
+      "notification.read_at",
+      "notification.created_at",
+      "sender.name as sender",
+    ])
+    .where("notification.user_id", "=", userId)
+    .orderBy("notification.created_at", "desc")
+    .orderBy("notification.id", "desc")
     .limit(limit)
     .execute();
+  return rows.map((r) => ({ ...r, sender: r.kind === "broadcast" ? (r.sender ?? null) : null }));
 }
 
 export async function markRead(userId: string, notificationId: string): Promise<boolean> {

@@ -277,6 +277,7 @@ function Composer({ roles }: { roles: Choice[] }) {
           <TextField
             meta={fields.link}
             label={t("broadcast:compose.link")}
+            description={t("broadcast:compose.linkHelp")}
             placeholder="/dashboard/settings"
           />
         </div>

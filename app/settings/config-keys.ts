@@ -3,7 +3,8 @@ import { APP_NAME } from "../config";
 import { emailField } from "../email-address";
 
 // Every setting an admin may store in the database, declared once: its type (a zod schema),
-// whether it is secret, whether it routes mail, and where its fallback comes from. UI, validation and reads derive from this.
+// whether it is secret, whether only a super admin may change it (and why), and where its fallback
+// comes from. UI, validation and reads derive from this.
 
 /** Sender used when neither Settings nor the environment names one. */
 export const DEFAULT_EMAIL_FROM = "no-reply@example.com";
@@ -41,7 +42,7 @@ export const SYSTEM_CONFIG = {
       .regex(/^[\x21-\x7e]+$/, "Paste the token as the provider shows it: no spaces or line breaks."),
     envVar: "MAIL_API_KEY",
     fixedDefault: undefined,
-    mailRouting: true,
+    superAdminOnly: "mail_routing",
   },
   EMAIL_FROM: {
     label: "Sender address",
@@ -50,7 +51,7 @@ export const SYSTEM_CONFIG = {
     schema: senderSchema,
     envVar: "EMAIL_FROM",
     fixedDefault: DEFAULT_EMAIL_FROM,
-    mailRouting: true,
+    superAdminOnly: "mail_routing",
   },
   APP_NAME: {
     label: "Application name",
@@ -60,7 +61,7 @@ export const SYSTEM_CONFIG = {
     schema: z.string().trim().min(1, "Enter a name.").max(60).refine(oneLine, ONE_LINE),
     envVar: "APP_NAME",
     fixedDefault: APP_NAME,
-    mailRouting: false,
+    superAdminOnly: false,
   },
   AUDIT_RETENTION_DAYS: {
     label: "Audit log retention (days)",
@@ -73,7 +74,8 @@ export const SYSTEM_CONFIG = {
       .refine((v) => Number(v) >= 1 && Number(v) <= 3650, "Between 1 and 3650 days."),
     envVar: "AUDIT_RETENTION_DAYS",
     fixedDefault: "365",
-    mailRouting: false,
+    // Shorter retention erases the trail of whoever shortened it (the daily cleanup).
+    superAdminOnly: "audit_trail",
   },
 } as const satisfies Record<
   string,
@@ -84,18 +86,39 @@ export const SYSTEM_CONFIG = {
     schema: z.ZodType<string>;
     envVar: string;
     fixedDefault: string | undefined;
-    /**
-     * Decides where account mail (reset, verification and invitation links) goes or whom it
-     * claims to come from: only a super admin who enters their password again changes it, and
-     * every change tells every super admin (docs/rules.md, "Mail routing").
-     */
-    mailRouting: boolean;
+    /** See SuperAdminRule: false when anyone with settings.manage may change it. */
+    superAdminOnly: SuperAdminRule | false;
   }
 >;
 
-/** The settings that decide where account mail goes (see `mailRouting`). */
-export function isMailRouting(key: ConfigKey): boolean {
-  return SYSTEM_CONFIG[key].mailRouting;
+/**
+ * Why a change of a setting is a super admin's, who enters their password again for it; every such
+ * change tells every super admin (docs/rules.md, "Mail routing and the audit trail"):
+ * - `mail_routing`: it decides where account mail (reset, verification and invitation links) goes
+ *   or whom it claims to come from, so every change, a reset included;
+ * - `audit_trail`: it decides how long the audit log keeps what admins did, so every change that
+ *   shortens it (lengthening stays open to admins).
+ */
+export type SuperAdminRule = "mail_routing" | "audit_trail";
+
+/** The rule that may make a change of `key` a super admin's (see SuperAdminRule), or null. */
+export function superAdminRuleOf(key: ConfigKey): SuperAdminRule | null {
+  return SYSTEM_CONFIG[key].superAdminOnly || null;
+}
+
+/**
+ * The rule that makes the change of `key` from the effective value `before` to `after` a super
+ * admin's, or null when anyone with settings.manage may make it. A retention that is not a number
+ * on either side counts as shortened.
+ */
+export function superAdminRuleFor(
+  key: ConfigKey,
+  before: string | null | undefined,
+  after: string | null | undefined,
+): SuperAdminRule | null {
+  const rule = superAdminRuleOf(key);
+  if (rule !== "audit_trail") return rule;
+  return Number(after) >= Number(before) ? null : rule;
 }
 
 export type ConfigKey = keyof typeof SYSTEM_CONFIG;
@@ -115,8 +138,10 @@ export type ConfigView = {
   label: string;
   help: string;
   secret: boolean;
-  /** A mail routing setting the viewer may not change (they are no super admin). */
+  /** A setting the viewer may not change at all (a mail routing setting, and they are no super admin). */
   locked: boolean;
+  /** What the viewer may not do with it, and why (SuperAdminRule): null for super admins. */
+  restriction: SuperAdminRule | null;
   source: ConfigSource;
   value: string | null;
   hint: string | null;

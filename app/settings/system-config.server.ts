@@ -108,8 +108,9 @@ export function secretHint(value: string): string {
 }
 
 /**
- * Every setting as the browser may see it: secrets reduced to set / not set and a hint; mail
- * routing settings locked for a viewer who is no super admin.
+ * Every setting as the browser may see it: secrets reduced to set / not set and a hint; for a
+ * viewer who is no super admin, mail routing settings locked and the audit retention marked as
+ * theirs to lengthen only (superAdminOnly in config-keys.ts).
  */
 export async function describeSystemConfig(viewer: { isSuperAdmin: boolean }): Promise<ConfigView[]> {
   const values = await stored();
@@ -124,7 +125,8 @@ export async function describeSystemConfig(viewer: { isSuperAdmin: boolean }): P
       label: def.label,
       help: def.help,
       secret: def.secret,
-      locked: def.mailRouting && !viewer.isSuperAdmin,
+      locked: def.superAdminOnly === "mail_routing" && !viewer.isSuperAdmin,
+      restriction: viewer.isSuperAdmin ? null : def.superAdminOnly || null,
       source,
       value: def.secret ? null : (effective ?? null),
       hint: def.secret && effective ? secretHint(effective) : null,

@@ -2,9 +2,13 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
-import { type ConfigKey, isMailRouting, SYSTEM_CONFIG } from "./config-keys";
-import { assertMayChangeMailRouting, mailRoutingNotice } from "./mail-routing.server";
+import { type ConfigKey, SYSTEM_CONFIG, superAdminRuleFor } from "./config-keys";
 import type { SettingsChange } from "./settings-form";
+import {
+  assertMayChangeSuperAdminSettings,
+  type SuperAdminChange,
+  superAdminSettingsNotice,
+} from "./super-admin-settings.server";
 import {
   clearSystemConfigCache,
   configFallback,
@@ -17,8 +21,9 @@ import {
 /**
  * Applies the parsed changes that actually change something and audits them with before/after,
  * in one transaction. Secret values never reach the audit row: only their key names appear in
- * `changedKeys`. A change of a mail routing setting needs a super admin and `currentPassword`
- * (checked before anything is written, so a refusal changes nothing) and tells every super admin.
+ * `changedKeys`. A change that is a super admin's (superAdminOnly in config-keys.ts: a mail routing
+ * setting, a shorter audit retention) needs a super admin and `currentPassword` (checked before
+ * anything is written, so a refusal changes nothing) and tells every super admin.
  */
 export async function applySettingsChanges(
   actor: SessionUser,
@@ -39,10 +44,10 @@ export async function applySettingsChanges(
   if (applied.length === 0) return { changed: [] as ConfigKey[] };
 
   const changedKeys = applied.map((c) => c.key);
-  const routingKeys = changedKeys.filter(isMailRouting);
-  if (routingKeys.length > 0)
-    await assertMayChangeMailRouting(actor, routingKeys, input.currentPassword, origin);
-  const notice = routingKeys.length > 0 ? await mailRoutingNotice(actor, routingKeys) : null;
+  const guarded = superAdminChanges(applied, before);
+  if (guarded.length > 0)
+    await assertMayChangeSuperAdminSettings(actor, guarded, input.currentPassword, origin);
+  const notice = guarded.length > 0 ? await superAdminSettingsNotice(actor, guarded) : null;
   try {
     await db()
       .transaction()
@@ -60,7 +65,7 @@ export async function applySettingsChanges(
             details: {
               changedKeys,
               changes: describeChanges(applied, before),
-              ...(routingKeys.length > 0 ? { reauthenticated: true } : {}),
+              ...(guarded.length > 0 ? { reauthenticated: true } : {}),
             },
           },
           trx,
@@ -72,6 +77,19 @@ export async function applySettingsChanges(
   }
   await notice?.deliver(origin);
   return { changed: changedKeys };
+}
+
+/** The applied changes that are a super admin's, with their effective values before and after. */
+function superAdminChanges(applied: SettingsChange[], before: ConfigViews): SuperAdminChange[] {
+  return applied.flatMap((change) => {
+    const was = before.get(change.key)!.value;
+    const next = change.kind === "set" ? change.value : (configFallback(change.key) ?? null);
+    const rule = superAdminRuleFor(change.key, was, next);
+    // A secret's values are null here (describeSystemConfig never reveals them) and never shown.
+    return rule
+      ? [{ key: change.key, rule, before: was, after: SYSTEM_CONFIG[change.key].secret ? null : next }]
+      : [];
+  });
 }
 
 /** Where a key's value comes from once its database value is gone (as describeSystemConfig says it). */

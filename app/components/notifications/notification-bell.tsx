@@ -1,10 +1,12 @@
-import { Bell } from "lucide-react";
+import type { TFunction } from "i18next";
+import { Bell, ShieldAlert } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher } from "react-router";
 import { onStreamOpen, onSystemEvent } from "../../events/event-source";
 import { useFormat } from "../format";
 import { showToast } from "../toaster";
+import { Badge } from "../ui/badge";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
 import { useHydrated } from "../use-hydrated";
@@ -12,6 +14,9 @@ import { LevelBadge } from "./level-badge";
 
 type Item = {
   id: string;
+  /** "security": the app's own notice; "broadcast": one a person wrote, named by `sender`. */
+  kind: "broadcast" | "security";
+  sender: string | null;
   title: string;
   message: string;
   level: string;
@@ -20,6 +25,37 @@ type Item = {
   created_at: string;
 };
 type ListData = { notifications: Item[]; unread: number };
+
+/**
+ * Who wrote a notice, said before its title: the Security marker only the app's own notices carry,
+ * or "Broadcast from <name>" (docs/rules.md, "Broadcast"): a notice someone wrote never looks like
+ * a security notice, however it is worded.
+ */
+function origin(t: TFunction, n: Pick<Item, "kind" | "sender">) {
+  if (n.kind === "security") return t("shell:notifications.security");
+  return n.sender ? t("shell:notifications.from", { name: n.sender }) : t("shell:notifications.fromGone");
+}
+
+/** A link inside the app, or (a broadcast from before links had to be) another host, named in full. */
+function NoticeLink({ link }: { link: string }) {
+  const { t } = useTranslation();
+  const className = "text-indigo-700 underline dark:text-indigo-300";
+  if (link.startsWith("/") && !link.startsWith("//") && !link.startsWith("/\\"))
+    return (
+      <Link to={link} className={className}>
+        {t("shell:notifications.open")}
+      </Link>
+    );
+  let host = link;
+  try {
+    host = new URL(link).host;
+  } catch {}
+  return (
+    <a href={link} rel="noopener noreferrer" target="_blank" className={className}>
+      {t("shell:notifications.openExternal", { host })}
+    </a>
+  );
+}
 
 // A warning is a warning (amber), not an error; only a critical notice looks like one.
 const TOAST_KIND = { info: "info", success: "success", warning: "warning", critical: "error" } as const;
@@ -41,6 +77,8 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
       setLive((items) => [
         {
           id: e.notificationId,
+          kind: e.kind,
+          sender: e.sender,
           title: e.title,
           message: e.message,
           level: e.level,
@@ -50,7 +88,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
         },
         ...items,
       ]);
-      showToast({ kind: TOAST_KIND[e.level], message: `${e.title}: ${e.message}` });
+      showToast({ kind: TOAST_KIND[e.level], message: `${origin(t, e)}: ${e.title}: ${e.message}` });
     });
     // After a reconnect the count may be stale: ask the server again.
     const offOpen = onStreamOpen(() => load("/api/notifications"));
@@ -58,7 +96,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
       offEvent();
       offOpen();
     };
-  }, [load]);
+  }, [load, t]);
 
   useEffect(() => {
     if (list.data) {
@@ -142,17 +180,21 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
               key={n.id}
               className={`rounded px-2 py-2 text-sm ${n.read_at ? "" : "bg-indigo-50 dark:bg-indigo-950"}`}
             >
+              {n.kind === "security" ? (
+                <Badge variant="danger">
+                  <ShieldAlert aria-hidden className="mr-1 inline size-3" />
+                  {origin(t, n)}
+                </Badge>
+              ) : (
+                <p className="text-xs text-slate-600 dark:text-slate-400">{origin(t, n)}</p>
+              )}
               <p className="font-medium">
                 {n.title} <LevelBadge level={n.level} />
               </p>
               <p>{n.message}</p>
               <p className="mt-1 flex items-center gap-3 text-xs text-slate-600 dark:text-slate-400">
                 {formatDateTime(n.created_at)}
-                {n.link ? (
-                  <Link to={n.link} className="text-indigo-700 underline dark:text-indigo-300">
-                    {t("shell:notifications.open")}
-                  </Link>
-                ) : null}
+                {n.link ? <NoticeLink link={n.link} /> : null}
                 {!n.read_at ? (
                   <mark.Form method="post" action="/api/notifications">
                     <input type="hidden" name="intent" value="read" />

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { type ConfigView, isMailRouting } from "../../settings/config-keys";
+import { type ConfigView, superAdminRuleOf } from "../../settings/config-keys";
 import { configHelp, configLabel } from "../../settings/config-labels";
 import { systemSettingsSchema } from "../../settings/settings-form";
 import { useFormat } from "../format";
@@ -71,8 +71,9 @@ function SystemForm({
                 label={label}
                 autoComplete="off"
                 // Mail routing settings are a super admin's (docs/rules.md); a disabled field is not sent.
+                // The audit retention stays open: an admin may lengthen it, the field says why not shorten.
                 disabled={c.locked}
-                description={c.locked ? t("settings:system.locked") : undefined}
+                description={c.restriction ? t(`settings:system.restriction.${c.restriction}`) : undefined}
                 placeholder={
                   c.secret
                     ? c.hint
@@ -95,8 +96,10 @@ function SystemForm({
                 <div>
                   <button
                     type="submit"
-                    // A mail routing reset goes with this form, so it carries the password below.
-                    {...(isMailRouting(c.key) ? { name: "reset", value: c.key } : { form: `reset-${c.key}` })}
+                    // A reset of a super admin's setting goes with this form, so it carries the password below.
+                    {...(superAdminRuleOf(c.key)
+                      ? { name: "reset", value: c.key }
+                      : { form: `reset-${c.key}` })}
                     className="rounded text-xs text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300"
                     aria-label={t("settings:system.resetLabel", { label })}
                   >
@@ -107,7 +110,8 @@ function SystemForm({
             </div>
           );
         })}
-        {config.some((c) => isMailRouting(c.key) && !c.locked) ? (
+        {/* Only a super admin (whom nothing restricts) makes the changes that ask for it. */}
+        {config.some((c) => superAdminRuleOf(c.key) && !c.restriction) ? (
           <PasswordField
             meta={save.fields.currentPassword}
             label={t("settings:system.routingPassword")}
@@ -121,7 +125,7 @@ function SystemForm({
         </div>
       </save.fetcher.Form>
       {config
-        .filter((c) => !isMailRouting(c.key))
+        .filter((c) => !superAdminRuleOf(c.key))
         .map((c) => (
           <reset.fetcher.Form key={c.key} id={`reset-${c.key}`} method="post" hidden>
             <input type="hidden" name="intent" value="system" />

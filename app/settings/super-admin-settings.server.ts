@@ -12,41 +12,60 @@ import { tFor } from "../i18n/i18n.server";
 import { sendSettingsChangedEmail } from "../mail/senders.server";
 import type { MailRouting } from "../mail/transport.server";
 import { trySend } from "../mail/try-send.server";
-import type { ConfigKey } from "./config-keys";
+import type { ConfigKey, SuperAdminRule } from "./config-keys";
 import { configLabel } from "./config-labels";
 import { getSystemConfig } from "./system-config.server";
 
-// The settings that decide where account mail goes (`mailRouting` in config-keys.ts): whoever
-// controls them reads every password reset link, a super admin's too. So only a super admin who
-// enters their password again changes them, and every super admin hears of each change
-// (docs/rules.md, "Mail routing"; issue 20, item 1).
+// The settings only a super admin changes (`superAdminOnly` in config-keys.ts): whoever controls
+// where account mail goes reads every password reset link, a super admin's too; whoever shortens
+// the audit retention lets the daily cleanup erase what they did. So only a super admin who enters
+// their password again makes such a change, and every super admin hears of each one
+// (docs/rules.md, "Mail routing and the audit trail"; issue 20, item 1).
 
-const ROUTING_REFUSED =
-  "Only a super admin can change where account mail goes (the mail key and the sender).";
-const ROUTING_PASSWORD_MISSING = "Enter your current password to change where account mail goes.";
+/** One change that needs a super admin: the key, why, and its effective values (never shown for a secret). */
+export type SuperAdminChange = {
+  key: ConfigKey;
+  rule: SuperAdminRule;
+  before: string | null;
+  after: string | null;
+};
+
+const REFUSED: Record<SuperAdminRule, string> = {
+  mail_routing: "Only a super admin can change where account mail goes (the mail key and the sender).",
+  audit_trail: "Only a super admin can shorten how long the audit log is kept.",
+};
+const PASSWORD_MISSING: Record<SuperAdminRule, string> = {
+  mail_routing: "Enter your current password to change where account mail goes.",
+  audit_trail: "Enter your current password to shorten how long the audit log is kept.",
+};
+
+const rulesOf = (changes: SuperAdminChange[]) => [...new Set(changes.map((c) => c.rule))];
 
 /**
- * Throws unless `actor` may change the mail routing settings `keys` now: a super admin (not someone
- * viewing as one) whose password is right. A refusal to anyone else is audited; a wrong password
- * is audited and counted by assertCurrentPassword, like every re-authentication.
+ * Throws unless `actor` may make the `changes` now: a super admin (not someone viewing as one)
+ * whose password is right. A refusal to anyone else is audited; a wrong password is audited and
+ * counted by assertCurrentPassword, like every re-authentication.
  */
-export async function assertMayChangeMailRouting(
+export async function assertMayChangeSuperAdminSettings(
   actor: SessionUser,
-  keys: ConfigKey[],
+  changes: SuperAdminChange[],
   currentPassword: string | undefined,
   origin: AuditOrigin,
 ) {
+  const keys = changes.map((c) => c.key);
+  const rules = rulesOf(changes);
   if (!actor.isSuperAdmin || actor.impersonator) {
     await audit(origin, {
       action: "settings.update.refused",
       actor,
       target: { type: "system_setting", id: keys.join(",") },
-      details: { keys, reason: actor.impersonator ? "viewing_as" : "super_admin_only" },
+      details: { keys, rules, reason: actor.impersonator ? "viewing_as" : "super_admin_only" },
     });
-    throw new RuleViolation(ROUTING_REFUSED);
+    throw new RuleViolation(rules.map((r) => REFUSED[r]).join(" "));
   }
-  if (!currentPassword) throw new InvalidInput(ROUTING_PASSWORD_MISSING, "currentPassword");
-  await assertCurrentPassword(origin, actor, currentPassword, "settings.mail_routing");
+  if (!currentPassword)
+    throw new InvalidInput(rules.map((r) => PASSWORD_MISSING[r]).join(" "), "currentPassword");
+  await assertCurrentPassword(origin, actor, currentPassword, rules.map((r) => `settings.${r}`).join(","));
 }
 
 /** How mail goes out right now: the notice of a change travels this way, not the new one. */
@@ -56,29 +75,49 @@ async function currentMailRouting(): Promise<MailRouting> {
 }
 
 /**
- * The notice of a mail routing change for every active super admin, in the app and by email (each
- * in their language): which settings `actor` changed and when, never a value. Prepared before the
- * change's transaction (SQLite has one connection), `store`d inside it so no change lands without
- * its notice, and `deliver`ed after the commit: live, and by email `via` the routing from before the
- * change, so a hostile new key cannot swallow it. A failed email is audited (trySend) and does not
- * undo the change.
+ * The notice of a super admin's settings change for every active super admin, in the app (a
+ * security notice, kind "security", that no broadcast can look like) and by email (each in their
+ * language): which settings `actor` changed and when, never a mail routing value; for the audit
+ * retention, from how many days to how many. Prepared before the change's transaction (SQLite has
+ * one connection), `store`d inside it so no change lands without its notice, and `deliver`ed after
+ * the commit: live, and by email `via` the routing from before the change, so a hostile new key
+ * cannot swallow it. A failed email is audited (trySend) and does not undo the change.
  */
-export async function mailRoutingNotice(actor: SessionUser, keys: ConfigKey[]) {
+export async function superAdminSettingsNotice(actor: SessionUser, changes: SuperAdminChange[]) {
   const [via, recipients] = await Promise.all([currentMailRouting(), activeSuperAdmins()]);
   const ts = now();
   const at = `${ts.slice(0, 16).replace("T", " ")} UTC`;
   const link = "/dashboard/settings#system";
   const notices = recipients.map((r) => {
     const t = tFor(r.locale);
-    const settings = keys.map((key) => configLabel(t, key)).join(", ");
+    const who = { actor: actor.name, email: actor.email, at };
+    const parts: string[] = [];
+    const routing = changes.filter((c) => c.rule === "mail_routing");
+    if (routing.length > 0)
+      parts.push(
+        t("emails:settingsChanged.detail", {
+          ...who,
+          settings: routing.map((c) => configLabel(t, c.key)).join(", "),
+        }),
+      );
+    for (const c of changes.filter((c) => c.rule === "audit_trail"))
+      parts.push(
+        t("emails:settingsChanged.auditDetail", {
+          ...who,
+          setting: configLabel(t, c.key),
+          before: c.before ?? "",
+          after: c.after ?? "",
+        }),
+      );
     return {
       recipient: r,
       row: {
         id: randomUUID(),
         user_id: r.id,
         broadcast_id: null,
+        kind: "security" as const,
         title: t("emails:settingsChanged.subject"),
-        message: t("emails:settingsChanged.detail", { actor: actor.name, email: actor.email, at, settings }),
+        message: parts.join(" "),
         level: "warning" as const,
         link,
         read_at: null,
@@ -101,6 +140,8 @@ export async function mailRoutingNotice(actor: SessionUser, keys: ConfigKey[]) {
           type: "broadcast",
           userId: row.user_id,
           notificationId: row.id,
+          kind: row.kind,
+          sender: null,
           title: row.title,
           message: row.message,
           level: row.level,
