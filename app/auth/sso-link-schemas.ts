@@ -7,3 +7,32 @@ import { twoFactorCodeSchema } from "./two-factor-schemas";
 
 export const linkPasswordSchema = z.object({ password: loginSchema.shape.password });
 export const linkCodeSchema = twoFactorCodeSchema;
+
+const linkProofSchema = z.discriminatedUnion("intent", [
+  linkPasswordSchema.extend({ intent: z.literal("password") }),
+  linkCodeSchema.extend({ intent: z.literal("code") }),
+]);
+
+export type LinkProof = { kind: "password"; password: string } | { kind: "code"; code: string };
+type LinkIntent = z.infer<typeof linkProofSchema>["intent"];
+
+const MISSING: Record<LinkIntent, string> = { password: "Enter your password.", code: "Enter the code." };
+
+/** The server's one parser of the page's two forms: which form was sent, and its proof. */
+export function parseLinkProof(
+  values: Record<string, unknown>,
+):
+  | { ok: true; intent: LinkIntent; proof: LinkProof }
+  | { ok: false; intent: LinkIntent | null; formError: string } {
+  const parsed = linkProofSchema.safeParse(values);
+  if (parsed.success) {
+    const d = parsed.data;
+    const proof: LinkProof =
+      d.intent === "code" ? { kind: "code", code: d.code } : { kind: "password", password: d.password };
+    return { ok: true, intent: d.intent, proof };
+  }
+  const intent = linkProofSchema.options.map((o) => o.shape.intent.value).find((v) => v === values.intent);
+  if (!intent) return { ok: false, intent: null, formError: "Choose how to confirm." };
+  const issue = parsed.error.issues.find((i) => i.path[0] !== "intent");
+  return { ok: false, intent, formError: issue?.message ?? MISSING[intent] };
+}

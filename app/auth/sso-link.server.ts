@@ -13,6 +13,7 @@ import { reserveLoginAttempt, reserveSecondFactorAttempt } from "../security/log
 import { dummyPasswordHash, verifyPassword } from "./password.server";
 import { invalidateSessions } from "./session-cache.server";
 import { completeSignIn } from "./sign-in.server";
+import type { LinkProof } from "./sso-link-schemas";
 import { hasTwoFactor, spendSecondFactorCode } from "./two-factor.server";
 import { WRONG_CODE } from "./two-factor-sign-in.server";
 
@@ -174,8 +175,6 @@ export async function pendingLinkView(request: Request): Promise<PendingLinkView
 }
 
 export const WRONG_PASSWORD = "That password is not right. Please try again.";
-
-export type LinkProof = { kind: "password"; password: string } | { kind: "code"; code: string };
 
 export type LinkOutcome =
   | { ok: true; response: Response }

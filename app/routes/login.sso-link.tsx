@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { type LinkProof, pendingLinkView, proveAndLink } from "../auth/sso-link.server";
-import { linkCodeSchema, linkPasswordSchema } from "../auth/sso-link-schemas";
+import { pendingLinkView, proveAndLink } from "../auth/sso-link.server";
+import { linkCodeSchema, linkPasswordSchema, parseLinkProof } from "../auth/sso-link-schemas";
 import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
@@ -29,25 +29,9 @@ export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request);
-  const intent = form.get("intent");
-  let proof: LinkProof;
-  if (intent === "code") {
-    const parsed = linkCodeSchema.safeParse({ code: form.get("code") });
-    if (!parsed.success)
-      return data(
-        { intent, formError: parsed.error.issues[0]?.message ?? "Enter the code." },
-        { status: 400 },
-      );
-    proof = { kind: "code", code: parsed.data.code };
-  } else if (intent === "password") {
-    const parsed = linkPasswordSchema.safeParse({ password: form.get("password") });
-    if (!parsed.success)
-      return data(
-        { intent, formError: parsed.error.issues[0]?.message ?? "Enter your password." },
-        { status: 400 },
-      );
-    proof = { kind: "password", password: parsed.data.password };
-  } else return data({ intent: null, formError: "Choose how to confirm." }, { status: 400 });
+  const parsed = parseLinkProof(Object.fromEntries(form));
+  if (!parsed.ok) return data({ intent: parsed.intent, formError: parsed.formError }, { status: 400 });
+  const { intent, proof } = parsed;
   const outcome = await proveAndLink(args, proof);
   if (outcome.ok) throw outcome.response;
   if (outcome.status === "expired") throw redirect(EXPIRED);
