@@ -3,6 +3,7 @@ import { args, context, createUser, request, run, sessionCookieFor, setupDatabas
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { systemBus } from "../events/bus.server";
+import { type ClusterLink, setClusterLink } from "../events/cluster.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { loader as eventsLoader } from "../routes/api.events";
 import { action as userAction } from "../routes/dashboard.users.$id";
@@ -166,3 +167,46 @@ async function roleIds(names: string[]) {
   const rows = await db().selectFrom("role").select("id").where("name", "in", names).execute();
   return rows.map((r) => r.id);
 }
+
+describe("on every instance", () => {
+  /** Runs `fn` with a cluster link that records which sessions' streams the others are asked to end. */
+  async function announced(fn: () => Promise<void>): Promise<string[]> {
+    const holder = globalThis as { __clusterLink?: ClusterLink };
+    const previous = holder.__clusterLink;
+    const sessions: string[] = [];
+    setClusterLink({
+      announce: async () => {},
+      endStreams: async () => {},
+      endSessionStreams: async (session) => {
+        sessions.push(session);
+      },
+    });
+    try {
+      await fn();
+    } finally {
+      setClusterLink(previous);
+    }
+    return sessions;
+  }
+
+  it("a disabled super admin's View-as session is announced to the other instances", async () => {
+    const s = await viewingWithStreams();
+    const actorUser = await actor(s.other.cookie);
+    const sessions = await announced(() =>
+      setUserStatus(actorUser, { id: s.admin.id, status: "disabled" }, origin()),
+    );
+    expect(sessions).toContain(sessionHandle(s.sessionId));
+    await s.ended();
+  });
+
+  it("so is a View-as session whose viewer lost super admin", async () => {
+    const s = await viewingWithStreams();
+    const actorUser = await actor(s.other.cookie);
+    const roles = await roleIds(["manager"]);
+    const sessions = await announced(() =>
+      updateUser(actorUser, { id: s.admin.id, name: s.admin.name, email: s.admin.email, roles }, origin()),
+    );
+    expect(sessions).toEqual([sessionHandle(s.sessionId)]);
+    await s.ended();
+  });
+});
