@@ -75,13 +75,17 @@ export async function endSessions(
 /**
  * A "View as" may no longer hold (its viewer lost super admin, the person viewed became one or
  * lost dashboard access): closes the streams of the sessions viewing as someone, limited to those
- * of `userId` as viewer or as the person viewed when given. Each browser reconnects, and resolving
- * its session ends the view when it no longer holds (impersonation.end, with the reason) or
- * reopens the same view when it does.
+ * of `userId` as viewer or as the person viewed when given, and drops the cached answers (resolved
+ * under the old roles). Each browser reconnects, and resolving its session ends the view when it
+ * no longer holds (impersonation.end, with the reason) or reopens the same view when it does.
  */
 export async function recheckViews(userId?: string) {
   let q = db().selectFrom("session").select("id").where("impersonated_user_id", "is not", null);
   if (userId)
     q = q.where((eb) => eb.or([eb("user_id", "=", userId), eb("impersonated_user_id", "=", userId)]));
-  for (const { id } of await q.execute()) closeStreamsOfSession(id);
+  const viewing = await q.execute();
+  if (viewing.length === 0) return;
+  // Cached answers of these sessions resolved the view under the old roles.
+  await invalidateSessions();
+  for (const { id } of viewing) closeStreamsOfSession(id);
 }

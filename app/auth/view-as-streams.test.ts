@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, context, createUser, request, run, sessionCookieFor, setupDatabase } from "../../test/helpers";
 import { formRequest } from "../../test/support/forms";
+import { createRole, updateRole } from "../access/roles-admin.server";
 import { db } from "../db.server";
 import { systemBus } from "../events/bus.server";
 import { type ClusterLink, setClusterLink } from "../events/cluster.server";
@@ -10,7 +11,7 @@ import { action as userAction } from "../routes/dashboard.users.$id";
 import { revokeSession, setUserStatus, updateUser } from "../users/users.server";
 import { revokeMySessions } from "./account.server";
 import { resetPassword } from "./password-reset.server";
-import { getSessionUser, type SessionUser, sessionHandle } from "./session.server";
+import { getSessionUser, invalidateSessions, type SessionUser, sessionHandle } from "./session.server";
 import { issueToken } from "./tokens.server";
 
 // A super admin's "View as" stream is registered under the viewed person's id and carries their
@@ -60,10 +61,10 @@ function publishTo(userId: string, taskId: string) {
  * `ended()` publishes one of the user's events and asserts the View-as stream did not get it
  * (it was closed) while the user's own stream did.
  */
-async function viewingWithStreams() {
+async function viewingWithStreams(targetRoles = ["user"]) {
   const other = await person(["super_admin"]);
   const admin = await person(["super_admin"]);
-  const target = await person(["user"]);
+  const target = await person(targetRoles);
   const own = await eventsOf(target.cookie);
   const req = formRequest(`/dashboard/users/${target.id}`, { intent: "view-as" }, { cookie: admin.cookie });
   expect((await run(() => userAction(args(req, { id: target.id })))).status).toBe(302);
@@ -167,6 +168,38 @@ async function roleIds(names: string[]) {
   const rows = await db().selectFrom("role").select("id").where("name", "in", names).execute();
   return rows.map((r) => r.id);
 }
+
+describe("a View-as stream ends with the view, whatever ends it", () => {
+  it("when a request of that session finds the view no longer holds (impersonation.end)", async () => {
+    const s = await viewingWithStreams();
+    // Demoted behind the domain's back: nothing but resolving the session notices.
+    await db().deleteFrom("user_role").where("user_id", "=", s.admin.id).execute();
+    await invalidateSessions();
+    expect(await whoIs(s.admin.cookie)).toMatchObject({ id: s.admin.id, impersonator: null });
+    await s.ended();
+  });
+  it("when the viewed person's role loses dashboard access", async () => {
+    const root = await actor((await person(["super_admin"])).cookie);
+    const roleId = await createRole(
+      root,
+      { name: "kiosk", label: "Kiosk", permissions: ["dashboard.access"] },
+      origin(),
+    );
+    const s = await viewingWithStreams(["kiosk"]);
+    await updateRole(root, { roleId, label: "Kiosk", permissions: [] }, origin());
+    publishTo(s.target.id, "t-kiosk");
+    expect(await s.viewer.next()).toBeNull();
+    expect(await whoIs(s.admin.cookie)).toMatchObject({ id: s.admin.id, impersonator: null });
+    const ends = await db()
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "impersonation.end")
+      .where("target_id", "=", s.target.id)
+      .execute();
+    expect(ends.map((r) => JSON.parse(r.details!))).toEqual([{ reason: "account no longer viewable" }]);
+    await s.own.cancel();
+  });
+});
 
 describe("on every instance", () => {
   /** Runs `fn` with a cluster link that records which sessions' streams the others are asked to end. */
