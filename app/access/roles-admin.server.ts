@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { Database } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
+import { recheckViews } from "../auth/session-end.server";
 import { db, now } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
 import { invalidateRoles, type RoleGrant, roleGrants } from "./role-cache.server";
@@ -151,6 +152,8 @@ export async function updateRole(actor: SessionUser, input: RoleEdit, origin: Au
     .transaction()
     .execute((trx) => applyChange(change, actor, origin, trx));
   await invalidateRoles();
+  // A "View as" may no longer hold (its target lost dashboard access): its stream reconnects to find out.
+  await recheckViews();
 }
 
 /**
@@ -179,6 +182,8 @@ export async function saveRoleMatrix(
       for (const change of changes) await applyChange(change, actor, origin, trx);
     });
   await invalidateRoles();
+  // A "View as" may no longer hold (its target lost dashboard access): its stream reconnects to find out.
+  await recheckViews();
   return changes.length;
 }
 
@@ -234,4 +239,6 @@ export async function deleteRole(actor: SessionUser, input: { roleId: string }, 
       );
     });
   await invalidateRoles();
+  // A "View as" may no longer hold (its target lost dashboard access): its stream reconnects to find out.
+  await recheckViews();
 }

@@ -1,7 +1,6 @@
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, RuleViolation } from "../domain-errors";
-import { closeStreamsOf } from "../events/stream.server";
 import { mailLanguage } from "../mail/mail-language.server";
 import { sendVerificationEmail } from "../mail/senders.server";
 import { reserveReauth } from "../security/login-limits.server";
@@ -9,6 +8,7 @@ import { RateLimitedError } from "../security/rate-limit.server";
 import { verifyEmailUrl } from "./links.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { invalidateSessions, type SessionUser, sessionHandle } from "./session.server";
+import { endSessions } from "./session-end.server";
 import { issueToken } from "./tokens.server";
 
 // The personal section of Settings: what every signed-in user may change about themselves.
@@ -190,27 +190,19 @@ export async function changePassword(
 ) {
   await assertCurrentPassword(origin, user, input.currentPassword, "password");
   const passwordHash = await hashPassword(input.newPassword);
-  await db()
-    .transaction()
-    .execute(async (trx) => {
-      await trx
-        .updateTable("user")
-        .set({ password_hash: passwordHash, must_change_password: 0, updated_at: now() })
-        .where("id", "=", user.id)
-        .execute();
-      await trx
-        .deleteFrom("session")
-        .where("user_id", "=", user.id)
-        .where("id", "!=", user.sessionId)
-        .execute();
-      await audit(
-        origin,
-        { action: "account.password.change", actor: user, target: { type: "user", id: user.id } },
-        trx,
-      );
-    });
-  await invalidateSessions();
-  closeStreamsOf(user.id);
+  // The other sessions end, and the event streams each opened with them.
+  await endSessions({ userId: user.id, except: user.sessionId }, async (trx) => {
+    await trx
+      .updateTable("user")
+      .set({ password_hash: passwordHash, must_change_password: 0, updated_at: now() })
+      .where("id", "=", user.id)
+      .execute();
+    await audit(
+      origin,
+      { action: "account.password.change", actor: user, target: { type: "user", id: user.id } },
+      trx,
+    );
+  });
 }
 
 export type SessionView = {
@@ -255,23 +247,19 @@ export async function revokeMySessions(
     .filter((id) => id !== user.sessionId && (which === "others" || sessionHandle(id) === which.handle));
   const count = ids.length;
   if (count === 0) return 0;
-  await db()
-    .transaction()
-    .execute(async (trx) => {
-      await trx.deleteFrom("session").where("user_id", "=", user.id).where("id", "in", ids).execute();
-      await audit(
-        origin,
-        {
-          action: "account.sessions.revoke",
-          actor: user,
-          target: { type: "user", id: user.id },
-          details: { scope: which === "others" ? "others" : "one", count },
-        },
-        trx,
-      );
-    });
-  await invalidateSessions();
-  // Streams are not tied to a session: end them all; the tabs still signed in reconnect.
-  closeStreamsOf(user.id);
+  // The streams those sessions opened close with them (a "View as" in another tab among them);
+  // this session's streams stay.
+  await endSessions({ userId: user.id, ids }, async (trx) => {
+    await audit(
+      origin,
+      {
+        action: "account.sessions.revoke",
+        actor: user,
+        target: { type: "user", id: user.id },
+        details: { scope: which === "others" ? "others" : "one", count },
+      },
+      trx,
+    );
+  });
   return count;
 }

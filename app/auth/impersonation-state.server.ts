@@ -2,6 +2,7 @@ import { roleGrants } from "../access/role-cache.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
 import { type CachedSession, invalidateSessions } from "./session-cache.server";
+import { closeStreamsOfSession } from "./session-end.server";
 
 // How a session that is "viewing as" someone resolves (docs/decisions/021-impersonation.md).
 // The session row of the super admin names the account it acts as and until when; resolving it
@@ -140,7 +141,18 @@ export async function endImpersonation(
       );
       return true;
     });
-  if (ended) await invalidateSessions();
+  if (ended) await viewChanged(sessionId);
+}
+
+/**
+ * After a session's "View as" started, stopped or ended (for any reason): the session cache
+ * forgets it, and the event streams the session opened close on every instance. They carried the
+ * other account's events; the browser reconnects as whoever the session now resolves to. The
+ * viewed person's own streams stay.
+ */
+export async function viewChanged(sessionId: string) {
+  await invalidateSessions();
+  closeStreamsOfSession(sessionId);
 }
 
 async function emailOf(executor: Executor, userId: string) {

@@ -5,9 +5,10 @@ import {
   impersonationEnd,
   loadActiveUser,
   setImpersonation,
+  viewChanged,
   whyNotViewable,
 } from "./impersonation-state.server";
-import { closeStreamsOfSession, invalidateSessions, type SessionUser } from "./session.server";
+import type { SessionUser } from "./session.server";
 
 // Starting and stopping "View as" (docs/decisions/021-impersonation.md). The session resolves as
 // the account viewed as (impersonation-state.server.ts); these two change which account that is.
@@ -47,10 +48,9 @@ export async function startImpersonation(actor: SessionUser, input: { userId: st
         trx,
       );
     });
-  await invalidateSessions();
   // This session's open streams carry the admin's events; they reconnect as the account viewed as.
   // The admin's other sessions are not viewing as anyone and keep theirs.
-  closeStreamsOfSession(actor.sessionId);
+  await viewChanged(actor.sessionId);
   return { name: target.name, until };
 }
 
@@ -78,9 +78,8 @@ export async function stopImpersonation(user: SessionUser, origin: AuditOrigin) 
       );
       return true;
     });
-  await invalidateSessions();
   // This session's streams carried the viewed account's events; that person's own streams stay.
-  closeStreamsOfSession(user.sessionId);
+  await viewChanged(user.sessionId);
   return stopped ? { id: user.id, name: user.name } : null;
 }
 

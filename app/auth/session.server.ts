@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createContext, createCookie, createSessionStorage, type RouterContextProvider } from "react-router";
 import { roleGrants } from "../access/role-cache.server";
 import { type AuditOrigin, auditImpersonatorContext } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { env, secureCookies, sessionSecrets } from "../env.server";
-import { closeSessionStreams, closeStreamsOf, type StreamOptions } from "../events/stream.server";
+import type { StreamOptions } from "../events/stream.server";
 import { clientIp, isApiRequest, userAgent } from "../http/request-info.server";
 import { authenticateBearer, hasAuthorization } from "./api-tokens.server";
 import { resolveImpersonation } from "./impersonation-state.server";
@@ -14,9 +14,10 @@ import {
   invalidateSessions,
   verifiedSessionId,
 } from "./session-cache.server";
+import { closeStreamsOfSession, endSessions, sessionHandle } from "./session-end.server";
 import { twoFactorEnrolmentDue } from "./two-factor.server";
 
-export { invalidateSessions };
+export { closeStreamsOfSession, endSessions, invalidateSessions, sessionHandle };
 
 export type SessionUser = {
   id: string;
@@ -112,8 +113,7 @@ function sessionStorage() {
             .execute();
       },
       async deleteData(id) {
-        await db().deleteFrom("session").where("id", "=", id).execute();
-        await invalidateSessions();
+        await endSessions({ id });
       },
     });
   }
@@ -265,10 +265,7 @@ export async function getSessionUser(args: Args): Promise<SessionUser | null> {
 export async function startSession(userId: string, { request, context }: Args): Promise<string[]> {
   const cookies: string[] = [];
   const previous = await sessionIdFrom(request);
-  if (previous) {
-    await db().deleteFrom("session").where("id", "=", previous).execute();
-    await invalidateSessions();
-  }
+  if (previous) await endSessions({ id: previous });
   const session = await sessionStorage().getSession();
   session.set("userId", userId);
   session.set("ip", clientIp(context));
@@ -282,30 +279,14 @@ export async function endSession(request: Request): Promise<string> {
   return sessionStorage().destroySession(session);
 }
 
-/** What the browser may see of a session: a hash, never the id the cookie carries. */
-export function sessionHandle(id: string): string {
-  return createHash("sha256").update(id).digest("base64url").slice(0, 16);
-}
-
 /** How the caller's event stream is tied to its session: it ends with it, and with its sign-out. */
 export function streamOptionsFor(user: SessionUser): StreamOptions {
   return { until: user.sessionExpiresAt, session: sessionHandle(user.sessionId) };
 }
 
-/**
- * Ends the event streams this session opened, and no others: the same account's other sessions
- * keep theirs, and so does a person the session was viewing as.
- */
-export function closeStreamsOfSession(sessionId: string) {
-  closeSessionStreams(sessionHandle(sessionId));
-}
-
+/** Ends every session of the user (but `exceptSessionId`) and the event streams each one opened. */
 export async function endAllSessions(userId: string, exceptSessionId?: string) {
-  let q = db().deleteFrom("session").where("user_id", "=", userId);
-  if (exceptSessionId) q = q.where("id", "!=", exceptSessionId);
-  await q.execute();
-  await invalidateSessions();
-  closeStreamsOf(userId);
+  await endSessions({ userId, except: exceptSessionId });
 }
 
 /** Resolves the caller up front and sends the renewed cookie when the sliding expiry moved. */

@@ -1,11 +1,11 @@
 import type { RouterContextProvider } from "react-router";
 import { audit } from "../audit/audit.server";
 import { endImpersonation } from "./impersonation-state.server";
-import { closeStreamsOfSession, endSession, getSessionUser } from "./session.server";
+import { endSession, getSessionUser } from "./session.server";
 
 /**
- * POST /logout: ends the session the request carries and the event streams it opened, and returns
- * the Set-Cookie that clears the cookie. While a super admin views as someone, the view ends first
+ * POST /logout: ends the session the request carries (and, with it, the event streams it opened:
+ * session-end.server.ts), and returns the Set-Cookie that clears the cookie. While a super admin views as someone, the view ends first
  * (impersonation.end, "signed out") and the sign-out is the super admin's own: the person viewed
  * as keeps their sessions and their streams.
  */
@@ -22,7 +22,6 @@ export async function signOut(origin: { request: Request; context: Readonly<Rout
     );
   const cookie = await endSession(origin.request);
   if (user) {
-    closeStreamsOfSession(user.sessionId);
     const actor = viewer ? { id: viewer.id, email: viewer.email } : { id: user.id, email: user.email };
     await audit(origin, {
       action: "auth.logout",

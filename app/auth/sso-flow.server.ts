@@ -13,6 +13,7 @@ import { safeRedirectPath, tooManyRequests } from "../http/responses";
 import { hit } from "../security/rate-limit.server";
 import { decryptSecret } from "../settings/secret-box.server";
 import { invalidateSessions } from "./session-cache.server";
+import { deleteSessions, sessionsEnded } from "./session-end.server";
 import { completeSignIn } from "./sign-in.server";
 import { holdPendingLink, linkIdentity, type ProofReason, proofNeeded } from "./sso-link.server";
 import type { SsoRefusal } from "./sso-messages";
@@ -283,6 +284,7 @@ type Account = {
  */
 async function accountFor(args: Args, provider: ProviderRow, subject: string, email: string, name: string) {
   let takenOver: string | null = null;
+  let endedSessions: string[] = [];
   let linkedNow = false;
   const grants = await roleGrants();
   return db()
@@ -329,8 +331,8 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
             .set({ email_verified: 1, pending_registration: 0, password_hash: null, updated_at: ts })
             .where("id", "=", existing.id)
             .execute();
+          endedSessions = await deleteSessions(tx, { userId: existing.id });
           for (const table of [
-            "session",
             "passkey",
             "api_token",
             "two_factor_recovery_code",
@@ -388,6 +390,10 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
     })
     .finally(async () => {
       await invalidateSessions();
-      if (takenOver) closeStreamsOf(takenOver);
+      if (takenOver) {
+        // Their sessions' streams (a "View as" among them), then any other under their id.
+        await sessionsEnded(endedSessions);
+        closeStreamsOf(takenOver);
+      }
     });
 }

@@ -13,6 +13,7 @@ import { hashPassword } from "../auth/password.server";
 import { requestPasswordReset } from "../auth/password-reset.server";
 import { resendVerification } from "../auth/registration.server";
 import { invalidateSessions, type SessionUser, sessionHandle } from "../auth/session.server";
+import { endSessions, recheckViews } from "../auth/session-end.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
 import { closeStreamsOf } from "../events/stream.server";
@@ -136,6 +137,8 @@ export async function updateUser(actor: SessionUser, input: UpdateUserInput, ori
       );
     });
   await invalidateSessions();
+  // A View as by or of this person may no longer hold (super admin taken or given, dashboard access lost).
+  await recheckViews(id);
 }
 
 async function existingUser(id: string) {
@@ -156,24 +159,28 @@ export async function setUserStatus(
     assertNotSelf(actor.id, id, "disable");
     await assertNotLastSuperAdmin(id, "disabled");
   }
-  await db()
-    .transaction()
-    .execute(async (trx) => {
-      await trx.updateTable("user").set({ status, updated_at: now() }).where("id", "=", id).execute();
-      if (status === "disabled") await trx.deleteFrom("session").where("user_id", "=", id).execute();
-      await audit(
-        origin,
-        {
-          action: status === "disabled" ? "user.disable" : "user.enable",
-          actor,
-          target: { type: "user", id },
-          details: { before: { status: before.status }, after: { status } },
-        },
-        trx,
-      );
-    });
-  await invalidateSessions();
-  if (status === "disabled") closeStreamsOf(id);
+  const write = async (trx: Kysely<Database>) => {
+    await trx.updateTable("user").set({ status, updated_at: now() }).where("id", "=", id).execute();
+    await audit(
+      origin,
+      {
+        action: status === "disabled" ? "user.disable" : "user.enable",
+        actor,
+        target: { type: "user", id },
+        details: { before: { status: before.status }, after: { status } },
+      },
+      trx,
+    );
+  };
+  if (status === "disabled") {
+    // Every session goes, and the streams each opened (a super admin's "View as" among them);
+    // then the streams under this id no session of theirs opened (API tokens', a View as of them).
+    await endSessions({ userId: id }, write);
+    closeStreamsOf(id);
+  } else {
+    await db().transaction().execute(write);
+    await invalidateSessions();
+  }
 }
 
 export async function deleteUser(actor: SessionUser, input: { id: string }, origin: AuditOrigin) {
@@ -182,22 +189,21 @@ export async function deleteUser(actor: SessionUser, input: { id: string }, orig
   assertNotSelf(actor.id, id, "delete");
   await assertCanManageUser(actor, id);
   await assertNotLastSuperAdmin(id, "deleted");
-  await db()
-    .transaction()
-    .execute(async (trx) => {
-      await trx.deleteFrom("user").where("id", "=", id).execute();
-      await audit(
-        origin,
-        {
-          action: "user.delete",
-          actor,
-          target: { type: "user", id },
-          details: { before: { name: before.name, email: before.email, roles: before.roleIds } },
-        },
-        trx,
-      );
-    });
-  await invalidateSessions();
+  // The sessions go with the account, and the streams each opened (a super admin's "View as" among them).
+  await endSessions({ userId: id }, async (trx) => {
+    await trx.deleteFrom("user").where("id", "=", id).execute();
+    await audit(
+      origin,
+      {
+        action: "user.delete",
+        actor,
+        target: { type: "user", id },
+        details: { before: { name: before.name, email: before.email, roles: before.roleIds } },
+      },
+      trx,
+    );
+  });
+  // The streams under this id no session of theirs opened: their API tokens', a View as of them.
   closeStreamsOf(id);
 }
 
@@ -212,15 +218,11 @@ export async function revokeSession(
   const rows = await db().selectFrom("session").select("id").where("user_id", "=", userId).execute();
   const match = rows.find((r) => sessionHandle(r.id) === handle);
   if (!match) throw new NotFound("That session no longer exists.");
-  await db()
-    .transaction()
-    .execute(async (trx) => {
-      await trx.deleteFrom("session").where("id", "=", match.id).where("user_id", "=", userId).execute();
-      await audit(origin, { action: "session.revoke", actor, target: { type: "user", id: userId } }, trx);
-    });
-  await invalidateSessions();
-  // Streams are not tied to a session: end them all; the tabs still signed in reconnect.
-  closeStreamsOf(userId);
+  // The streams that session opened close with it (a super admin's "View as" among them); the
+  // user's other sessions and the person a View as showed keep theirs.
+  await endSessions({ userId, ids: [match.id] }, async (trx) => {
+    await audit(origin, { action: "session.revoke", actor, target: { type: "user", id: userId } }, trx);
+  });
 }
 
 /**
