@@ -110,8 +110,8 @@ test("invite from the keyboard: no role is caught first, the dialog closes to th
   expect(problems).toEqual([]);
 });
 
-// Issue 20, item 15: an error line that appears when a field is left (on the press of the next
-// click) must not move the control being clicked, or the click lands nowhere.
+// app/components/forms/error-space.ts: an error line that appears when a field is left (on the
+// press of the next click) must not move the control being clicked, or the click lands nowhere.
 test("the invite and create dialogs: a click right after a field turns invalid is not lost", async ({
   login,
   page,

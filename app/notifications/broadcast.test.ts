@@ -82,7 +82,7 @@ describe("broadcast", () => {
       "/\\/evil.example",
       "/.//evil.example",
       "http://evil.example",
-      // Issue 20: a broadcast must not send its readers (super admins too) to another site.
+      // A broadcast must not send its readers (super admins too) to another site (docs/rules.md).
       "https://evil.example/login",
     ]) {
       const out = await post(admin.cookie, {
