@@ -65,8 +65,8 @@ const schema = z.object({
     z.string().min(16, "METRICS_TOKEN must be at least 16 characters long").optional(),
   ),
   METRICS_PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(65_535).optional()),
-  // Private ranges the server may still connect to for addresses an admin typed (SSO issuers,
-  // webhooks): comma-separated CIDRs, none by default (app/http/outbound.server.ts).
+  // Private ranges the server may still connect to for addresses an admin typed (SSO issuers;
+  // webhooks when they land): comma-separated CIDRs, none by default (app/http/outbound.server.ts).
   OUTBOUND_ALLOW_PRIVATE: optionalText().superRefine((value, ctx) => {
     try {
       parseCidrList(value);

@@ -40,7 +40,7 @@ function keySelects(spec: CountedTable, pg: boolean, sources: Source[]): string 
  * SQLite gets no target alias: an older SQLite (3.40: Debian 12's shell, Python's module) reads
  * `insert into … as c` inside a trigger as a syntax error and then refuses the whole file as a
  * "malformed database schema"; the table's own name qualifies the old count instead (migration
- * 021, db/older-sqlite.test.ts: the schema stays readable by SQLite 3.37 or newer). PostgreSQL
+ * 022, db/older-sqlite.test.ts: the schema stays readable by SQLite 3.37 or newer). PostgreSQL
  * keeps its alias (its target is schema-qualified).
  */
 function upsert(target: string, spec: CountedTable, pg: boolean, sources: Source[]): string {

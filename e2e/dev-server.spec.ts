@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 import { E2E_PORT } from "./env";
 import { watchConsole } from "./fixtures";
 
-// The README's first command, `npm run dev`, as on a fresh clone (issue 20 item 13): no .env, no
+// The README's first command, `npm run dev`, as on a fresh clone (README "Run it"): no .env, no
 // database and an empty Vite dependency cache (node_modules/.vite), in a temporary folder of its
 // own (ENV_FILE, DATABASE_URL, VITE_CACHE_DIR), so the developer's .env and data/app.db are never
 // touched. The first page views must become interactive without the optimizer re-bundling and

@@ -1,8 +1,9 @@
-import { expect, test } from "@playwright/test";
-import { createUser, signIn, watchConsole } from "./fixtures";
+import { E2E_ADMIN } from "./env";
+import { createUser, expect, signIn, test, watchConsole } from "./fixtures";
 
-// The form pipeline in a real browser, on the public pages that use it: checked when a field is
-// left, focus on the first problem after a refused submit, passwords never handed back.
+// The form pipeline in a real browser, on the public pages that use it and in the dashboard's
+// dialogs: checked when a field is left, focus on the first problem after a refused submit,
+// passwords never handed back, and no click lost to an error line appearing.
 
 test("register: a too-short password is flagged on leaving the field, before any submit", async ({
   page,
@@ -102,5 +103,40 @@ test("login still signs in through the form", async ({ page }) => {
   const user = await createUser(["user"]);
   await signIn(page, user.email, user.password);
   await expect(page).toHaveURL(/\/dashboard/);
+  expect(problems).toEqual([]);
+});
+
+// app/components/forms/error-space.ts: an error line that appears when a field is left (on the
+// press of the next click) must not move the control being clicked, or the click lands nowhere.
+test("the invite and create dialogs: a click right after a field turns invalid is not lost", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await login(E2E_ADMIN);
+  await page.goto("/dashboard/users");
+  for (const [button, title] of [
+    ["Invite", "Invite by email"],
+    ["Create user", "Create a user"],
+  ] as const) {
+    await page.getByRole("button", { name: button, exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: title });
+    await expect(dialog).toBeVisible();
+    // Untick the only role, then tick another with one click: leaving the first shows the error.
+    const user = dialog.getByRole("checkbox", { name: "User", exact: true });
+    const manager = dialog.getByRole("checkbox", { name: "Manager" });
+    await user.click();
+    await expect(user).not.toBeChecked();
+    await manager.click();
+    await expect(manager, title).toBeChecked();
+    // A field above the roles turns invalid as the pointer goes down on a role.
+    const email = dialog.getByRole("textbox", { name: /Email/ });
+    await email.fill("not an address");
+    await manager.click();
+    await expect(dialog.getByText(/valid email/i)).toBeVisible();
+    await expect(manager, title).not.toBeChecked();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+  }
   expect(problems).toEqual([]);
 });

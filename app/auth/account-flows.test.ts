@@ -1,27 +1,15 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  args,
-  context,
-  createUser,
-  PASSWORD,
-  request,
-  run,
-  sessionCookieFor,
-  setupDatabase,
-} from "../../test/helpers";
+import { args, context, createUser, request, sessionCookieFor, setupDatabase } from "../../test/helpers";
 import { linkIn, withFakePostmark } from "../../test/mail-helpers";
-import { formRequest } from "../../test/support/forms";
+import { getPage, pathOf, postPublicForm } from "../../test/support/public-forms";
 import { db } from "../db.server";
-import { settleDeliveries } from "../mail/deliveries.server";
 import { action as acceptAction, loader as acceptLoader } from "../routes/accept-invite";
 import { loader as verifyLoader } from "../routes/api.auth.verify-email";
 import { action as forgotAction } from "../routes/forgot-password";
 import { action as loginAction } from "../routes/login";
 import { action as registerAction } from "../routes/register";
 import { action as resendAction } from "../routes/resend-verification";
-import { action as resetAction, loader as resetLoader } from "../routes/reset-password";
 import { resetRateLimits } from "../security/rate-limit.server";
-import { authenticateBearer, createApiToken } from "./api-tokens.server";
 import { inviteUser } from "./invitations.server";
 import { getSessionUser } from "./session.server";
 import { hashToken } from "./tokens.server";
@@ -30,35 +18,15 @@ const postmark = withFakePostmark();
 beforeAll(setupDatabase);
 beforeEach(() => resetRateLimits());
 
-let ip = 0;
-const nextIp = () => `198.51.100.${++ip}`;
 const NEW_PASSWORD = "a brand new passphrase";
-
-async function post(
-  path: string,
-  action: (a: never) => unknown,
-  values: Record<string, string>,
-  opts: { ip?: string; cookie?: string } = {},
-) {
-  const req = formRequest(path, values, { cookie: opts.cookie });
-  const out = await run(() => action(args(req, {}, context(opts.ip ?? nextIp()))));
-  // Public forms mail after answering; the assertions below are about what was sent.
-  await settleDeliveries();
-  return out;
-}
-
-function get(path: string, loader: (a: never) => unknown) {
-  return run(() => loader(args(request(path))));
-}
 
 const userByEmail = (email: string) =>
   db().selectFrom("user").selectAll().where("email", "=", email).executeTakeFirst();
 const mailTo = (to: string) => postmark.fake.messages.filter((m) => m.To === to);
-const pathOf = (url: string) => url.replace(/^https?:\/\/[^/]+/, "");
 
 describe("registration and email verification", () => {
   it("creates an unverified user with role user, mails the link and redirects to check-inbox", async () => {
-    const out = await post("/register", registerAction, {
+    const out = await postPublicForm("/register", registerAction, {
       name: "Reg One",
       email: "Reg.One@Example.test",
       password: NEW_PASSWORD,
@@ -86,22 +54,22 @@ describe("registration and email verification", () => {
     expect(JSON.stringify(tokens)).not.toContain(raw);
 
     // Unverified accounts cannot sign in.
-    const early = await post("/login", loginAction, {
+    const early = await postPublicForm("/login", loginAction, {
       email: "reg.one@example.test",
       password: NEW_PASSWORD,
     });
     expect(early.status).toBe(400);
     expect(early.body).toMatchObject({ unverified: true });
 
-    const verified = await get(pathOf(link), verifyLoader);
+    const verified = await getPage(pathOf(link), verifyLoader);
     expect(verified.status).toBe(302);
     expect(verified.headers.get("Location")).toBe("/login?verified=1");
     expect((await userByEmail("reg.one@example.test"))!.email_verified).toBe(1);
 
-    const again = await get(pathOf(link), verifyLoader);
+    const again = await getPage(pathOf(link), verifyLoader);
     expect(again).toMatchObject({ status: 400, body: { reason: "used" } });
 
-    const signIn = await post("/login", loginAction, {
+    const signIn = await postPublicForm("/login", loginAction, {
       email: "reg.one@example.test",
       password: NEW_PASSWORD,
     });
@@ -117,7 +85,7 @@ describe("registration and email verification", () => {
   });
 
   it("answers 400 with field errors and creates nothing for bad input, never echoing the password", async () => {
-    const out = await post("/register", registerAction, {
+    const out = await postPublicForm("/register", registerAction, {
       name: "",
       email: "not-an-email",
       password: "password123",
@@ -126,7 +94,7 @@ describe("registration and email verification", () => {
     const errors = (out.body as { errors: Record<string, string> }).errors;
     expect(Object.keys(errors).sort()).toEqual(["email", "name", "password"]);
     expect(JSON.stringify(out.body)).not.toContain("password123");
-    const short = await post("/register", registerAction, {
+    const short = await postPublicForm("/register", registerAction, {
       name: "A",
       email: "short@example.test",
       password: "short",
@@ -139,7 +107,7 @@ describe("registration and email verification", () => {
   it("gives an existing address the same answer, creates nothing and sends the owner a notice", async () => {
     const owner = await createUser({ roles: ["user"], name: "Owner" });
     const before = await db().selectFrom("user").select(db().fn.countAll().as("n")).executeTakeFirstOrThrow();
-    const out = await post("/register", registerAction, {
+    const out = await postPublicForm("/register", registerAction, {
       name: "Intruder",
       email: owner.email,
       password: NEW_PASSWORD,
@@ -159,7 +127,7 @@ describe("registration and email verification", () => {
       ErrorCode: 406,
       Message: "You tried to send to a recipient that has been marked as inactive.",
     });
-    const out = await post("/register", registerAction, {
+    const out = await postPublicForm("/register", registerAction, {
       name: "Bounce",
       email: "bounce@example.test",
       password: NEW_PASSWORD,
@@ -172,20 +140,22 @@ describe("registration and email verification", () => {
       .where("action", "=", "mail.failed")
       .execute();
     expect(failed.at(-1)?.details).toContain("Failed to send verification email: You tried to send");
-    const resent = await post("/resend-verification", resendAction, { email: "bounce@example.test" });
+    const resent = await postPublicForm("/resend-verification", resendAction, {
+      email: "bounce@example.test",
+    });
     expect(resent.headers.get("Location")).toMatch(/^\/check-inbox\?for=resend&d=/);
     expect(mailTo("bounce@example.test")).toHaveLength(1);
   });
 
   it("rejects invalid and expired tokens with the 400 page", async () => {
     expect(
-      await get("/api/auth/verify-email?token=nonsense-token-that-is-long-enough", verifyLoader),
+      await getPage("/api/auth/verify-email?token=nonsense-token-that-is-long-enough", verifyLoader),
     ).toMatchObject({
       status: 400,
       body: { reason: "invalid" },
     });
-    expect(await get("/api/auth/verify-email", verifyLoader)).toMatchObject({ status: 400 });
-    await post("/register", registerAction, {
+    expect(await getPage("/api/auth/verify-email", verifyLoader)).toMatchObject({ status: 400 });
+    await postPublicForm("/register", registerAction, {
       name: "Late",
       email: "late@example.test",
       password: NEW_PASSWORD,
@@ -195,14 +165,17 @@ describe("registration and email verification", () => {
       .updateTable("user_token")
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .execute();
-    expect(await get(pathOf(link), verifyLoader)).toMatchObject({ status: 400, body: { reason: "expired" } });
+    expect(await getPage(pathOf(link), verifyLoader)).toMatchObject({
+      status: 400,
+      body: { reason: "expired" },
+    });
     expect((await userByEmail("late@example.test"))!.email_verified).toBe(0);
   });
 
   it("resends only to unverified accounts, with the same answer for every address", async () => {
     const verified = await createUser({ roles: ["user"] });
     for (const email of [verified.email, "nobody-here@example.test"]) {
-      const out = await post("/resend-verification", resendAction, { email });
+      const out = await postPublicForm("/resend-verification", resendAction, { email });
       expect(out.headers.get("Location")).toMatch(/^\/check-inbox\?for=resend&d=/);
     }
     expect(postmark.fake.messages).toHaveLength(0);
@@ -215,141 +188,11 @@ describe("registration and email verification", () => {
   ] as const)("rate limits %s to 5 a minute per IP", async (path, action, values) => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++)
-      statuses.push((await post(path, action as never, values, { ip: "192.0.2.99" })).status);
+      statuses.push((await postPublicForm(path, action as never, values, { ip: "192.0.2.99" })).status);
     expect(statuses.slice(0, 5)).not.toContain(429);
     expect(statuses[5]).toBe(429);
     // Another address is not affected.
-    expect((await post(path, action as never, values, { ip: "192.0.2.100" })).status).not.toBe(429);
-  });
-});
-
-describe("forgot and reset password", () => {
-  it("answers the same for unknown addresses and sends nothing", async () => {
-    const out = await post("/forgot-password", forgotAction, { email: "ghost@example.test" });
-    expect(out.status).toBe(302);
-    expect(out.headers.get("Location")).toMatch(/^\/check-inbox\?for=reset&d=/);
-    expect(postmark.fake.messages).toHaveLength(0);
-  });
-
-  it("mails a one-hour link; the reset ends every session and the link works once", async () => {
-    const user = await createUser({ roles: ["user"] });
-    const cookie = await sessionCookieFor(user.id);
-    const out = await post("/forgot-password", forgotAction, { email: user.email });
-    expect(out.headers.get("Location")).toMatch(/^\/check-inbox\?for=reset&d=/);
-    const [mail] = mailTo(user.email);
-    expect(mail?.Tag).toBe("reset-password");
-    const link = linkIn(mail?.TextBody, "/reset-password?token=");
-    const token = new URL(link).searchParams.get("token")!;
-    const row = await db()
-      .selectFrom("user_token")
-      .selectAll()
-      .where("token_hash", "=", hashToken(token))
-      .executeTakeFirstOrThrow();
-    const lifetime = Date.parse(row.expires_at) - Date.parse(row.created_at);
-    expect(lifetime).toBe(60 * 60 * 1000);
-
-    expect(await get(pathOf(link), resetLoader)).toMatchObject({ status: 200, body: { ok: true } });
-    const mismatch = await post("/reset-password", resetAction, {
-      token,
-      password: NEW_PASSWORD,
-      confirm: "other",
-    });
-    expect(mismatch.status).toBe(400);
-    const done = await post("/reset-password", resetAction, {
-      token,
-      password: NEW_PASSWORD,
-      confirm: NEW_PASSWORD,
-    });
-    expect(done.status).toBe(302);
-    expect(done.headers.get("Location")).toBe("/login");
-    expect(await getSessionUser(args(request("/dashboard", { cookie })))).toBeNull();
-    expect((await post("/login", loginAction, { email: user.email, password: PASSWORD })).status).toBe(400);
-    expect((await post("/login", loginAction, { email: user.email, password: NEW_PASSWORD })).status).toBe(
-      302,
-    );
-
-    const reused = await post("/reset-password", resetAction, {
-      token,
-      password: NEW_PASSWORD,
-      confirm: NEW_PASSWORD,
-    });
-    expect(reused).toMatchObject({ status: 400, body: { reason: "used" } });
-    expect(await get(pathOf(link), resetLoader)).toMatchObject({ status: 400, body: { reason: "used" } });
-  });
-});
-
-describe("a reset by email takes the account back", () => {
-  async function resetByEmail(email: string) {
-    await post("/forgot-password", forgotAction, { email });
-    const link = linkIn(mailTo(email).at(-1)?.TextBody, "/reset-password?token=");
-    const token = new URL(link).searchParams.get("token")!;
-    return post("/reset-password", resetAction, { token, password: NEW_PASSWORD, confirm: NEW_PASSWORD });
-  }
-
-  const bearer = (secret: string) =>
-    authenticateBearer(
-      new Request("http://localhost:3000/api/tasks", { headers: { Authorization: `Bearer ${secret}` } }),
-    );
-
-  it("ends every session (rows gone), API tokens answer 401, and the confirmation lists the passkeys", async () => {
-    const user = await createUser({ roles: ["user"], name: "Ada" });
-    await sessionCookieFor(user.id);
-    await sessionCookieFor(user.id);
-    const { secret } = await createApiToken(
-      { id: user.id, email: user.email, isSuperAdmin: false, permissions: new Set(["dashboard.access"]) },
-      { name: "script", expiresInDays: 30, permissions: ["dashboard.access"] },
-      { request: request("/") },
-    );
-    expect((await bearer(secret)).user?.id).toBe(user.id);
-    for (const [name, created] of [
-      ["Laptop", "2026-03-01T10:00:00.000Z"],
-      ["Unknown key", "2026-04-02T10:00:00.000Z"],
-    ] as const)
-      await db()
-        .insertInto("passkey")
-        .values({
-          id: `pk-${name}-${user.id}`,
-          user_id: user.id,
-          credential_id: `cred-${name}-${user.id}`,
-          public_key: "x",
-          counter: 0,
-          transports: "",
-          name,
-          backed_up: 0,
-          created_at: created,
-          last_used_at: null,
-        })
-        .execute();
-
-    const done = await resetByEmail(user.email);
-    expect(done.status).toBe(302);
-    expect(await db().selectFrom("session").select("id").where("user_id", "=", user.id).execute()).toEqual(
-      [],
-    );
-    const refused = await bearer(secret);
-    expect(refused.user).toBeNull();
-    expect(refused.refusal?.status).toBe(401);
-    // Passkeys stay, and the confirmation names each with its date, so a stranger's stands out.
-    expect(
-      await db().selectFrom("passkey").select("id").where("user_id", "=", user.id).execute(),
-    ).toHaveLength(2);
-    const confirmation = mailTo(user.email).find((m) => m.Tag === "password-changed");
-    expect(confirmation, "a confirmation email").toBeTruthy();
-    for (const body of [confirmation!.TextBody, confirmation!.HtmlBody]) {
-      expect(body).toContain("Laptop");
-      expect(body).toContain("Unknown key");
-      expect(body).toMatch(/Mar(ch)? 1, 2026/);
-      expect(body).toMatch(/Apr(il)? 2, 2026/);
-    }
-  });
-
-  it("the confirmation says so when there are no passkeys, in the account's language", async () => {
-    const user = await createUser({ roles: ["user"] });
-    await db().updateTable("user").set({ locale: "de" }).where("id", "=", user.id).execute();
-    expect((await resetByEmail(user.email)).status).toBe(302);
-    const confirmation = mailTo(user.email).find((m) => m.Tag === "password-changed");
-    expect(confirmation?.Subject).toMatch(/Passwort/);
-    expect(confirmation?.TextBody).toMatch(/keine Passkeys/);
+    expect((await postPublicForm(path, action as never, values, { ip: "192.0.2.100" })).status).not.toBe(429);
   });
 });
 
@@ -375,19 +218,19 @@ describe("invitations", () => {
     expect(mail?.Tag).toBe("invite");
     const link = linkIn(mail?.TextBody, "/accept-invite?token=");
     const token = new URL(link).searchParams.get("token")!;
-    expect(await get(pathOf(link), acceptLoader)).toMatchObject({
+    expect(await getPage(pathOf(link), acceptLoader)).toMatchObject({
       status: 200,
       body: { email: "guest.person@example.test" },
     });
 
-    const bad = await post("/accept-invite", acceptAction, {
+    const bad = await postPublicForm("/accept-invite", acceptAction, {
       token,
       name: "",
       password: "short",
       confirm: "short",
     });
     expect(bad.status).toBe(400);
-    const out = await post("/accept-invite", acceptAction, {
+    const out = await postPublicForm("/accept-invite", acceptAction, {
       token,
       name: "Guest Person",
       password: NEW_PASSWORD,
@@ -406,14 +249,17 @@ describe("invitations", () => {
       .execute();
     expect(roles.map((r) => r.name)).toEqual(["manager"]);
 
-    const again = await post("/accept-invite", acceptAction, {
+    const again = await postPublicForm("/accept-invite", acceptAction, {
       token,
       name: "X",
       password: NEW_PASSWORD,
       confirm: NEW_PASSWORD,
     });
     expect(again).toMatchObject({ status: 400, body: { reason: "used" } });
-    expect(await get(pathOf(link), acceptLoader)).toMatchObject({ status: 400, body: { reason: "used" } });
+    expect(await getPage(pathOf(link), acceptLoader)).toMatchObject({
+      status: 400,
+      body: { reason: "used" },
+    });
   });
 
   it("refuses roles above the inviter's own and addresses that already have an account", async () => {

@@ -5,8 +5,8 @@ import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import { env } from "../env.server";
 import { type Cidr, parseCidrList } from "./cidr";
 
-// Every request the server makes to an address an administrator typed (single sign-on discovery,
-// token and userinfo calls; outgoing webhooks) goes through `outboundFetch`: only to public
+// Every request the server makes to an address an admin typed (single sign-on discovery, token and
+// userinfo calls; outgoing webhooks when they land) goes through `outboundFetch`: only to public
 // addresses, checked when connecting, after DNS, so a name that resolves inside (or starts to,
 // DNS rebinding) and the short or decimal IPv4 forms (`127.1`, `2130706433`) cannot pass.
 // Redirects are never followed. `OUTBOUND_ALLOW_PRIVATE` (comma-separated CIDRs) opens chosen

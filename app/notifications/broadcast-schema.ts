@@ -8,7 +8,7 @@ import { NOTICE_LEVELS } from "./levels";
  * A same-origin path by the redirectTo rule (safeRedirectPath), so "/\evil.example" never becomes
  * another host once the email's base address is prefixed. Never another host: a notice someone
  * writes must not send its readers (super admins among them) to a page that asks for a password
- * (issue 20, docs/rules.md "Broadcast").
+ * (docs/rules.md, "Broadcast").
  */
 export function isSafeLink(v: string): boolean {
   if (v === "") return true;

@@ -4,10 +4,9 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { InvalidInput } from "../domain-errors";
-import { systemBus } from "../events/bus.server";
-import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { describeAudience, resolveAudience } from "./audience.server";
 import { type Audience, type BroadcastInput, isSafeLink, LINK_INSIDE_APP } from "./broadcast-schema";
+import { type NoticeRow, publishNotices, storeNotices } from "./notices.server";
 
 /**
  * Stores the notice, leaves a notification for every recipient (so those offline see it later)
@@ -22,11 +21,11 @@ export async function sendBroadcast(actor: SessionUser, input: BroadcastInput, o
   const audienceLabel = await describeAudience(input.audience);
   const id = randomUUID();
   const ts = now();
-  const notifications = recipients.map((r) => ({
+  const notifications: NoticeRow[] = recipients.map((r) => ({
     id: randomUUID(),
     user_id: r.id,
     broadcast_id: id,
-    kind: "broadcast" as const,
+    kind: "broadcast",
     title: input.title,
     message: input.message,
     level: input.level,
@@ -52,12 +51,7 @@ export async function sendBroadcast(actor: SessionUser, input: BroadcastInput, o
           created_at: ts,
         })
         .execute();
-      for (let i = 0; i < notifications.length; i += 500) {
-        await trx
-          .insertInto("notification")
-          .values(notifications.slice(i, i + 500))
-          .execute();
-      }
+      await storeNotices(trx, notifications);
       await audit(
         origin,
         {
@@ -75,20 +69,7 @@ export async function sendBroadcast(actor: SessionUser, input: BroadcastInput, o
         trx,
       );
     });
-  const bus = systemBus();
-  for (const n of notifications) {
-    bus.publish(SYSTEM_EVENT_CHANNEL, {
-      type: "broadcast",
-      userId: n.user_id,
-      notificationId: n.id,
-      kind: n.kind,
-      sender: actor.name,
-      title: n.title,
-      message: n.message,
-      level: n.level,
-      link: n.link,
-    });
-  }
+  publishNotices(notifications, actor.name);
   return { id, recipients: recipients.length };
 }
 

@@ -14,7 +14,7 @@ import { clearSystemConfigCache } from "../settings/system-config.server";
 import { setTaskRunner } from "../tasks/runner.server";
 import { sendBroadcast } from "./broadcast.server";
 
-// Issue 20, item 1 (same family): anyone with settings.manage could broadcast to the super admins a
+// docs/rules.md, "Broadcast": anyone with settings.manage could broadcast to the super admins a
 // notice that looked exactly like the security notice of a settings change (same bell entry, same
 // event), with a link to a host of their choosing. Broadcasts now always name their sender, only
 // the app's own notices carry the Security marker, and a broadcast links inside the app only.

@@ -8,10 +8,10 @@ import { resetRateLimits } from "../security/rate-limit.server";
 import { purgeAuditPastRetention } from "../server/cleanup.server";
 import { clearSystemConfigCache, getSystemConfig, setSystemConfig } from "./system-config.server";
 
-// Issue 20, item 1 (same family): an admin who shortened the audit retention to one day let the
-// daily cleanup erase the trail of what they did, their refused attempt on the mail settings
-// included. Shortening it is a super admin's, with the password, and tells every super admin;
-// lengthening it stays open to admins.
+// docs/rules.md, "Mail routing and the audit trail": an admin who shortened the audit retention to
+// one day let the daily cleanup erase the trail of what they did, their refused attempt on the mail
+// settings included. Shortening it is a super admin's, with the password, and tells every super
+// admin; lengthening it stays open to admins.
 
 const postmark = withFakePostmark();
 beforeAll(setupDatabase);

@@ -9,10 +9,10 @@ import { action as forgotAction } from "../routes/forgot-password";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { clearSystemConfigCache, getSystemConfig, setSystemConfig } from "./system-config.server";
 
-// Issue 20, item 1: the settings that decide where account mail goes (the provider key and the
-// sender) change only by a super admin who enters their password again; every change tells every
-// super admin by email and in the app. An admin pointing mail at their own provider account and
-// asking a reset link for the super admin was a takeover.
+// docs/rules.md, "Mail routing and the audit trail": the settings that decide where account mail
+// goes (the provider key and the sender) change only by a super admin who enters their password
+// again; every change tells every super admin by email and in the app. An admin pointing mail at
+// their own provider account and asking a reset link for the super admin was a takeover.
 
 const postmark = withFakePostmark();
 beforeAll(setupDatabase);

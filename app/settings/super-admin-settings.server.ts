@@ -2,16 +2,15 @@ import { randomUUID } from "node:crypto";
 import { superAdminRoleIds } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { assertCurrentPassword } from "../auth/account.server";
+import { settingsUrl } from "../auth/links.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, type Executor, now } from "../db.server";
 import { InvalidInput, RuleViolation } from "../domain-errors";
-import { baseUrl } from "../env.server";
-import { systemBus } from "../events/bus.server";
-import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { tFor } from "../i18n/i18n.server";
 import { sendSettingsChangedEmail } from "../mail/senders.server";
 import type { MailRouting } from "../mail/transport.server";
 import { trySend } from "../mail/try-send.server";
+import { type NoticeRow, publishNotices, storeNotices } from "../notifications/notices.server";
 import type { ConfigKey, SuperAdminRule } from "./config-keys";
 import { configLabel } from "./config-labels";
 import { getSystemConfig } from "./system-config.server";
@@ -20,7 +19,7 @@ import { getSystemConfig } from "./system-config.server";
 // where account mail goes reads every password reset link, a super admin's too; whoever shortens
 // the audit retention lets the daily cleanup erase what they did. So only a super admin who enters
 // their password again makes such a change, and every super admin hears of each one
-// (docs/rules.md, "Mail routing and the audit trail"; issue 20, item 1).
+// (docs/rules.md, "Mail routing and the audit trail").
 
 /** One change that needs a super admin: the key, why, and its effective values (never shown for a secret). */
 export type SuperAdminChange = {
@@ -115,39 +114,23 @@ export async function superAdminSettingsNotice(actor: SessionUser, changes: Supe
         id: randomUUID(),
         user_id: r.id,
         broadcast_id: null,
-        kind: "security" as const,
+        kind: "security",
         title: t("emails:settingsChanged.subject"),
         message: parts.join(" "),
-        level: "warning" as const,
+        level: "warning",
         link,
         read_at: null,
         created_at: ts,
-      },
+      } satisfies NoticeRow,
     };
   });
+  const rows = notices.map((n) => n.row);
   return {
     async store(executor: Executor) {
-      if (notices.length === 0) return;
-      await executor
-        .insertInto("notification")
-        .values(notices.map((n) => n.row))
-        .execute();
+      await storeNotices(executor, rows);
     },
     async deliver(origin: AuditOrigin) {
-      const bus = systemBus();
-      for (const { row } of notices) {
-        bus.publish(SYSTEM_EVENT_CHANNEL, {
-          type: "broadcast",
-          userId: row.user_id,
-          notificationId: row.id,
-          kind: row.kind,
-          sender: null,
-          title: row.title,
-          message: row.message,
-          level: row.level,
-          link: row.link,
-        });
-      }
+      publishNotices(rows, null);
       await Promise.all(
         notices.map(({ recipient, row }) =>
           trySend(origin, { type: "settings-changed", to: recipient.email }, () =>
@@ -155,7 +138,7 @@ export async function superAdminSettingsNotice(actor: SessionUser, changes: Supe
               to: recipient.email,
               name: recipient.name,
               message: row.message,
-              settingsUrl: `${baseUrl()}${link}`,
+              settingsUrl: settingsUrl("system"),
               language: recipient.locale ?? undefined,
               via,
             }),
