@@ -42,6 +42,16 @@ export const acceptInviteSchema = z
   })
   .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The passwords do not match." });
 
+/**
+ * Re-authentication's fields (assertReauthenticated, app/auth/account.server.ts): the password, or
+ * a code from the authenticator (or a recovery code). Both optional here: which one an account
+ * needs, if any, only the server knows (an account with neither signed in minutes ago).
+ */
+export const reauthFields = {
+  currentPassword: z.string().max(1024).optional(),
+  reauthCode: z.string().trim().max(20, "That code is too long.").optional(),
+};
+
 export const profileSchema = z.object({ name: nameField });
 
 /**

@@ -10,6 +10,7 @@ import { hashPassword, verifyPassword } from "./password.server";
 import { invalidateSessions, type SessionUser, sessionHandle } from "./session.server";
 import { endSessions } from "./session-end.server";
 import { issueToken } from "./tokens.server";
+import { spendSecondFactorCode } from "./two-factor.server";
 
 // The personal section of Settings: what every signed-in user may change about themselves.
 
@@ -41,32 +42,64 @@ export async function assertCurrentPassword(
   await reservation.passwordWasRight();
 }
 
-/** How recent a sign-in stands in for the password on an account that has none (single sign-on). */
+/** How recent a sign-in stands in when the account has neither a password nor a second factor. */
 const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
 const SIGN_IN_AGAIN = "Sign in again, then do this within 10 minutes.";
+const WRONG_REAUTH_CODE =
+  "That code is not right. Try the current code from your authenticator, or a recovery code.";
 
-/**
- * The same re-authentication for a step that every account must be able to take (setting up
- * two-factor, which a role may require): the password when the account has one; an account
- * without (single sign-on) proves itself by a sign-in at its provider within FRESH_SIGN_IN_MS.
- */
-export async function assertPasswordOrFreshSignIn(
-  origin: AuditOrigin,
-  user: SessionUser,
-  password: string | undefined,
-  purpose: string,
-) {
+/** What an account can re-authenticate with: Settings shows a field for each (docs/rules.md). */
+export type ReauthMethods = { password: boolean; code: boolean };
+
+export async function reauthMethods(userId: string): Promise<ReauthMethods> {
   const row = await db()
     .selectFrom("user")
-    .leftJoin("session", (join) => join.on("session.id", "=", user.sessionId))
-    .select(["user.password_hash", "session.created_at as signedInAt"])
-    .where("user.id", "=", user.id)
+    .leftJoin("user_two_factor", (join) =>
+      join
+        .onRef("user_two_factor.user_id", "=", "user.id")
+        .on("user_two_factor.confirmed_at", "is not", null),
+    )
+    .select(["user.password_hash", "user_two_factor.user_id as twoFactor"])
+    .where("user.id", "=", userId)
     .executeTakeFirst();
-  if (row?.password_hash) {
-    if (!password) throw new InvalidInput("Enter your current password.", "currentPassword");
-    return assertCurrentPassword(origin, user, password, purpose);
-  }
-  const signedInAt = row?.signedInAt ? new Date(row.signedInAt).getTime() : 0;
+  return { password: Boolean(row?.password_hash), code: Boolean(row?.twoFactor) };
+}
+
+/** What the person entered to prove it is them: blank fields count as not entered. */
+export type ReauthProof = { password?: string | undefined; code?: string | undefined };
+
+/**
+ * THE re-authentication of every account-security step and super admin setting (docs/rules.md,
+ * "Re-authentication"): the password when the account has one, or a current code from the
+ * authenticator (or a recovery code) when it has two-factor; either is enough where the account
+ * has both. An account with neither (single sign-on only) proves itself by a sign-in within
+ * FRESH_SIGN_IN_MS. Wrong passwords and wrong codes spend the same budget (reserveReauth); a code
+ * is spent like at sign-in, so it counts once.
+ */
+export async function assertReauthenticated(
+  origin: AuditOrigin,
+  user: SessionUser,
+  proof: ReauthProof,
+  purpose: string,
+) {
+  const methods = await reauthMethods(user.id);
+  const password = proof.password || undefined;
+  const code = proof.code?.trim() || undefined;
+  if (methods.password && password) return assertCurrentPassword(origin, user, password, purpose);
+  if (methods.code && code) return assertSecondFactorCode(origin, user, code, purpose);
+  if (methods.password && methods.code)
+    throw new InvalidInput(
+      "Enter your current password or a code from your authenticator.",
+      "currentPassword",
+    );
+  if (methods.password) throw new InvalidInput("Enter your current password.", "currentPassword");
+  if (methods.code) throw new InvalidInput("Enter a code from your authenticator.", "reauthCode");
+  const row = await db()
+    .selectFrom("session")
+    .select("created_at")
+    .where("id", "=", user.sessionId)
+    .executeTakeFirst();
+  const signedInAt = row?.created_at ? new Date(row.created_at).getTime() : 0;
   if (Date.now() - signedInAt > FRESH_SIGN_IN_MS) {
     await audit(origin, {
       action: "account.reauth.failed",
@@ -76,6 +109,26 @@ export async function assertPasswordOrFreshSignIn(
     });
     throw new RuleViolation(SIGN_IN_AGAIN);
   }
+}
+
+async function assertSecondFactorCode(origin: AuditOrigin, user: SessionUser, code: string, purpose: string) {
+  const target = { type: "user", id: user.id };
+  const reservation = await reserveReauth(user.id);
+  if (!reservation.ok) {
+    await audit(origin, { action: "account.reauth.rate_limited", actor: user, target, details: { purpose } });
+    throw new RateLimitedError(reservation.retryAfterSeconds);
+  }
+  const used = await spendSecondFactorCode(user.id, code);
+  if (!used.ok) {
+    await audit(origin, {
+      action: "account.reauth.failed",
+      actor: user,
+      target,
+      details: { purpose, method: "code" },
+    });
+    throw new InvalidInput(WRONG_REAUTH_CODE, "reauthCode");
+  }
+  await reservation.passwordWasRight();
 }
 
 export async function updateProfile(user: SessionUser, input: { name: string }, origin: AuditOrigin) {

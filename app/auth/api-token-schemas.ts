@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reauthFields } from "./account-schemas";
 
 // The personal API token form, shared by the browser (conform) and the server.
 
@@ -19,10 +20,13 @@ export const createApiTokenSchema = z.object({
     .min(1, "Choose at least one permission.")
     .max(50, "Choose at most 50 permissions.")
     .transform((keys) => [...new Set(keys)]),
-  /** Creating a token asks for the password again (a stolen session must not mint one). */
-  currentPassword: z.string().min(1, "Enter your current password.").max(1024),
+  /** Creating a token re-authenticates (a stolen session must not mint one). */
+  ...reauthFields,
 });
 
-export type CreateApiTokenInput = Omit<z.output<typeof createApiTokenSchema>, "currentPassword">;
+export type CreateApiTokenInput = Omit<
+  z.output<typeof createApiTokenSchema>,
+  "currentPassword" | "reauthCode"
+>;
 
 export const revokeApiTokenSchema = z.object({ apiToken: z.string().uuid("That token no longer exists.") });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type AppServer, startApp } from "../../test/app-server";
 import {
   args,
@@ -199,16 +199,23 @@ describe("creating a token in Settings", () => {
       expect(JSON.parse(audited[0]!.details!)).toMatchObject({ purpose: "create-api-token" });
   });
 
-  it("refuses an account without a password (single sign-on) like two-factor-disable does", async () => {
+  // Issue 20 review: an account without a password (single sign-on) and without two-factor
+  // re-authenticates by a recent sign-in (assertReauthenticated), no longer refused outright.
+  it("an account without a password (single sign-on) needs a sign-in within 10 minutes", async () => {
     const me = await signedIn(["user"]);
     await db().updateTable("user").set({ password_hash: null }).where("id", "=", me.id).execute();
     const before = await snapshot();
-    const out = await settings(me.cookie, createFields("x", ["dashboard.access"]));
-    expect(out.status).toBe(400);
-    expect((out.body as { errors: Record<string, string> }).errors.currentPassword).toBe(
-      "The current password is not correct.",
-    );
-    expect((await snapshot()).tokens).toEqual(before.tokens);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 11 * 60 * 1000);
+    try {
+      const stale = await settings(me.cookie, createFields("x", ["dashboard.access"]));
+      expect(stale.status).toBe(403);
+      expect((await snapshot()).tokens).toEqual(before.tokens);
+    } finally {
+      vi.useRealTimers();
+    }
+    const fresh = await settings(await sessionCookieFor(me.id), createFields("x", ["dashboard.access"]));
+    expect(fresh.status).toBe(200);
   });
 
   it("is refused while a super admin views as the user, and revoking too; nothing changes", async () => {

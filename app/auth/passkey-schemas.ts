@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reauthFields } from "./account-schemas";
 
 // The passkey forms' fields, shared by the server (handleIntents) and the browser (conform).
 
@@ -8,10 +9,8 @@ export const passkeyNameField = z
   .min(1, "Enter a name for the passkey.")
   .max(60, "Use at most 60 characters.");
 
-/** A registration challenge is issued only after the password is entered again. */
-export const passkeyOptionsSchema = z.object({
-  currentPassword: z.string().min(1, "Enter your current password.").max(1024),
-});
+/** A registration challenge is issued only after re-authentication (the password or a code). */
+export const passkeyOptionsSchema = z.object(reauthFields);
 
 /** The browser's answer (JSON) travels as a form field; the domain parses it. */
 export const addPasskeySchema = z.object({

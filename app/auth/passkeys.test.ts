@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { args, context, PASSWORD, run, setupDatabase, signedIn } from "../../test/helpers";
+import { args, context, PASSWORD, run, sessionCookieFor, setupDatabase, signedIn } from "../../test/helpers";
 import { formRequest } from "../../test/support/forms";
 import { SoftAuthenticator } from "../../test/support/webauthn";
 import { db } from "../db.server";
@@ -322,15 +322,24 @@ describe("registering a passkey in Settings", () => {
       expect(JSON.parse(failed.at(-1)!.details!)).toMatchObject({ purpose: "passkey-add" });
   });
 
-  it("refuses an account without a password (single sign-on) like two-factor-disable does", async () => {
+  // Issue 20 review: an account without a password (single sign-on) and without two-factor
+  // re-authenticates by a recent sign-in (assertReauthenticated), no longer refused outright.
+  it("an account without a password (single sign-on) gets a challenge only within 10 minutes of signing in", async () => {
     const me = await signedIn(["user"]);
     await db().updateTable("user").set({ password_hash: null }).where("id", "=", me.id).execute();
     const challenges = await db().selectFrom("passkey_challenge").selectAll().execute();
-    const out = await settings(me.cookie, { intent: "passkey-options", currentPassword: PASSWORD });
-    expect(out.status).toBe(400);
-    expect(out.body.errors?.currentPassword).toBe("The current password is not correct.");
-    expect(await db().selectFrom("passkey_challenge").selectAll().execute()).toEqual(challenges);
-    expect((await auditOf("account.reauth.failed")).filter((a) => a.actor_id === me.id)).toHaveLength(1);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 11 * 60 * 1000);
+    try {
+      const out = await settings(me.cookie, { intent: "passkey-options", currentPassword: PASSWORD });
+      expect(out.status).toBe(403);
+      expect(await db().selectFrom("passkey_challenge").selectAll().execute()).toEqual(challenges);
+      expect((await auditOf("account.reauth.failed")).filter((a) => a.actor_id === me.id)).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    const fresh = await settings(await sessionCookieFor(me.id), { intent: "passkey-options" });
+    expect(fresh.status).toBe(200);
     expect(await hasPasskey(me.id)).toBe(false);
   });
 

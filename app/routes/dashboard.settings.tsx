@@ -46,7 +46,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       content: (
         <>
           <PasswordSection />
-          <PasskeysSection passkeys={passkeys} availability={passkeyAvailability} />
+          <PasskeysSection passkeys={passkeys} availability={passkeyAvailability} reauth={twoFactor.reauth} />
           <SessionsSection sessions={sessions} />
         </>
       ),
@@ -54,7 +54,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
     {
       value: "api-tokens",
       label: t("settings:tabs.apiTokens"),
-      content: <ApiTokensSection {...apiTokens} />,
+      content: <ApiTokensSection {...apiTokens} reauth={twoFactor.reauth} />,
     },
   ];
   const twoFactorTab: SettingsTab = {
@@ -82,7 +82,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       label: t("settings:tabs.system"),
       content: (
         <>
-          <SystemSection config={system.config} />
+          <SystemSection config={system.config} reauth={twoFactor.reauth} />
           {sso ? <SsoLinkCard /> : null}
           <TestEmailSection defaultTo={profile.email} />
           <MailLog entries={system.mailLog} />

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reauthFields } from "../auth/account-schemas";
 import { CONFIG_KEYS, type ConfigKey, SYSTEM_CONFIG } from "./config-keys";
 
 // One parser for the system section of the Settings form, usable in the browser and on the server.
@@ -7,9 +8,42 @@ export type SettingsChange =
   | { key: ConfigKey; kind: "set"; value: string }
   | { key: ConfigKey; kind: "reset" };
 
+/** The re-authentication a super admin's change needs (assertReauthenticated); blank = not entered. */
+export type SettingsReauth = { password?: string; code?: string };
+
 export type SettingsParse =
-  | { ok: true; changes: SettingsChange[] }
-  | { ok: false; fieldErrors: Partial<Record<ConfigKey, string>> };
+  | { ok: true; changes: SettingsChange[]; reauth: SettingsReauth }
+  | { ok: false; fieldErrors: Partial<Record<ConfigKey | ReauthField, string>> };
+
+type ReauthField = keyof typeof reauthFields;
+const reauthSchema = z.object(reauthFields);
+
+/** The password and code fields, by the same schema as the browser's (systemSettingsSchema). */
+function parseReauth(
+  form: FormData | URLSearchParams,
+): { ok: true; reauth: SettingsReauth } | { ok: false; fieldErrors: Partial<Record<ReauthField, string>> } {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(reauthFields)) {
+    const value = form.get(key);
+    if (value !== null) raw[key] = value;
+  }
+  const parsed = reauthSchema.safeParse(raw);
+  if (!parsed.success) {
+    const fieldErrors: Partial<Record<ReauthField, string>> = {};
+    for (const issue of parsed.error.issues) {
+      const key = issue.path[0] as ReauthField;
+      fieldErrors[key] ??= issue.message;
+    }
+    return { ok: false, fieldErrors };
+  }
+  return {
+    ok: true,
+    reauth: {
+      password: parsed.data.currentPassword || undefined,
+      code: parsed.data.reauthCode || undefined,
+    },
+  };
+}
 
 const resetKey = z.enum(CONFIG_KEYS as [ConfigKey, ...ConfigKey[]]);
 
@@ -19,11 +53,14 @@ const resetKey = z.enum(CONFIG_KEYS as [ConfigKey, ...ConfigKey[]]);
  * `reset=KEY` removes the database value of that key.
  */
 export function parseSettingsForm(form: FormData | URLSearchParams): SettingsParse {
+  const proof = parseReauth(form);
+  if (!proof.ok) return proof;
+  const { reauth } = proof;
   const reset = form.get("reset");
   if (reset !== null) {
     const key = resetKey.safeParse(reset);
     if (!key.success) return { ok: false, fieldErrors: {} };
-    return { ok: true, changes: [{ key: key.data, kind: "reset" }] };
+    return { ok: true, changes: [{ key: key.data, kind: "reset" }], reauth };
   }
   const changes: SettingsChange[] = [];
   const fieldErrors: Partial<Record<ConfigKey, string>> = {};
@@ -42,13 +79,13 @@ export function parseSettingsForm(form: FormData | URLSearchParams): SettingsPar
     if (parsed.success) changes.push({ key, kind: "set", value: parsed.data });
     else fieldErrors[key] = parsed.error.issues[0]?.message ?? "Invalid value.";
   }
-  return Object.keys(fieldErrors).length > 0 ? { ok: false, fieldErrors } : { ok: true, changes };
+  return Object.keys(fieldErrors).length > 0 ? { ok: false, fieldErrors } : { ok: true, changes, reauth };
 }
 
 /**
  * The system section's fields for the browser's checks (conform): each one blank, or valid by its
  * setting's own schema. The same rules as parseSettingsForm, which the action answers with.
- * `currentPassword` is asked only when a mail routing setting changes (the server decides).
+ * `currentPassword` or `reauthCode` is asked only for a super admin's change (the server decides).
  */
 export const systemSettingsSchema = z
   .object(
@@ -67,7 +104,7 @@ export const systemSettingsSchema = z
       ]),
     ) as Record<ConfigKey, z.ZodOptional<z.ZodString>>,
   )
-  .extend({ currentPassword: z.string().max(1024).optional() });
+  .extend(reauthFields);
 
 /** A session handle as sent; one that names no session of the caller's is answered as already ended. */
 export const revokeSessionSchema = z.object({ session: z.string().max(200).catch("") });

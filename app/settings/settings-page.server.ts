@@ -5,7 +5,7 @@ import { refuseWhileImpersonating } from "../access/guard.server";
 import { type ActionArgs, handleIntents } from "../access/intents.server";
 import { assignableRoles } from "../access/rules.server";
 import {
-  assertCurrentPassword,
+  assertReauthenticated,
   changePassword,
   listMySessions,
   requestEmailChange,
@@ -155,13 +155,18 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "two-factor-recovery-codes": twoFactorIntent.recoveryCodes(args, t),
       "two-factor-roles": twoFactorIntent.roles(args, t),
       // Passkeys (app/auth/passkeys.server.ts): the account's own, never while viewing as someone.
-      // A passkey is two factors: its challenge is issued only after the password is entered again,
+      // A passkey is two factors: its challenge is issued only after re-authentication,
       // and passkey-add accepts only that challenge (bound to the account, single use).
       "passkey-options": {
         schema: passkeyOptionsSchema,
         run: async ({ actor, input }) => {
           refuseWhileImpersonating(args.request, actor);
-          await assertCurrentPassword(args, actor, input.currentPassword, "passkey-add");
+          await assertReauthenticated(
+            args,
+            actor,
+            { password: input.currentPassword, code: input.reauthCode },
+            "passkey-add",
+          );
           const options = await passkeyRegistrationOptions(actor);
           return data({ ...done("passkey-options", "").data, options });
         },
@@ -194,7 +199,12 @@ export const runSettingsIntent = (args: ActionArgs) => {
         schema: createApiTokenSchema,
         run: async ({ actor, input }) => {
           refuseWhileImpersonating(args.request, actor);
-          await assertCurrentPassword(args, actor, input.currentPassword, "create-api-token");
+          await assertReauthenticated(
+            args,
+            actor,
+            { password: input.currentPassword, code: input.reauthCode },
+            "create-api-token",
+          );
           const { secret } = await createApiToken(actor, input, args);
           // The secret leaves the server this once; only its hash is kept.
           return data({
@@ -217,13 +227,9 @@ export const runSettingsIntent = (args: ActionArgs) => {
         run: async ({ actor, form }) => {
           const parsed = parseSettingsForm(form);
           if (!parsed.ok) return invalid(parsed.fieldErrors as Record<string, string>, "system");
-          const password = form.get("currentPassword");
           const { changed } = await applySettingsChanges(
             actor,
-            {
-              changes: parsed.changes,
-              currentPassword: typeof password === "string" && password !== "" ? password : undefined,
-            },
+            { changes: parsed.changes, reauth: parsed.reauth },
             args,
           );
           // Staff read the settings' labels, never their keys.

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { superAdminRoleIds } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
-import { assertCurrentPassword } from "../auth/account.server";
+import { assertReauthenticated, type ReauthProof } from "../auth/account.server";
 import { settingsUrl } from "../auth/links.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, type Executor, now } from "../db.server";
-import { InvalidInput, RuleViolation } from "../domain-errors";
+import { RuleViolation } from "../domain-errors";
 import { tFor } from "../i18n/i18n.server";
 import { sendSettingsChangedEmail } from "../mail/senders.server";
 import type { MailRouting } from "../mail/transport.server";
@@ -17,8 +17,8 @@ import { getSystemConfig } from "./system-config.server";
 
 // The settings only a super admin changes (`superAdminOnly` in config-keys.ts): whoever controls
 // where account mail goes reads every password reset link, a super admin's too; whoever shortens
-// the audit retention lets the daily cleanup erase what they did. So only a super admin who enters
-// their password again makes such a change, and every super admin hears of each one
+// the audit retention lets the daily cleanup erase what they did. So only a super admin who
+// re-authenticates makes such a change, and every super admin hears of each one
 // (docs/rules.md, "Mail routing and the audit trail").
 
 /** One change that needs a super admin: the key, why, and its effective values (never shown for a secret). */
@@ -33,22 +33,18 @@ const REFUSED: Record<SuperAdminRule, string> = {
   mail_routing: "Only a super admin can change where account mail goes (the mail key and the sender).",
   audit_trail: "Only a super admin can shorten how long the audit log is kept.",
 };
-const PASSWORD_MISSING: Record<SuperAdminRule, string> = {
-  mail_routing: "Enter your current password to change where account mail goes.",
-  audit_trail: "Enter your current password to shorten how long the audit log is kept.",
-};
-
 const rulesOf = (changes: SuperAdminChange[]) => [...new Set(changes.map((c) => c.rule))];
 
 /**
  * Throws unless `actor` may make the `changes` now: a super admin (not someone viewing as one)
- * whose password is right. A refusal to anyone else is audited; a wrong password is audited and
- * counted by assertCurrentPassword, like every re-authentication.
+ * who re-authenticates (the password, or a code where the account has two-factor; a recent
+ * sign-in where it has neither). A refusal to anyone else is audited; a wrong password or code is
+ * audited and counted by assertReauthenticated, like every re-authentication.
  */
 export async function assertMayChangeSuperAdminSettings(
   actor: SessionUser,
   changes: SuperAdminChange[],
-  currentPassword: string | undefined,
+  reauth: ReauthProof,
   origin: AuditOrigin,
 ) {
   const keys = changes.map((c) => c.key);
@@ -62,9 +58,7 @@ export async function assertMayChangeSuperAdminSettings(
     });
     throw new RuleViolation(rules.map((r) => REFUSED[r]).join(" "));
   }
-  if (!currentPassword)
-    throw new InvalidInput(rules.map((r) => PASSWORD_MISSING[r]).join(" "), "currentPassword");
-  await assertCurrentPassword(origin, actor, currentPassword, rules.map((r) => `settings.${r}`).join(","));
+  await assertReauthenticated(origin, actor, reauth, rules.map((r) => `settings.${r}`).join(","));
 }
 
 /** How mail goes out right now: the notice of a change travels this way, not the new one. */

@@ -3,7 +3,7 @@ import { data } from "react-router";
 import { refuseWhileImpersonating } from "../access/guard.server";
 import type { ActionArgs, IntentHandler } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
-import { assertCurrentPassword, assertPasswordOrFreshSignIn } from "../auth/account.server";
+import { assertReauthenticated, reauthMethods } from "../auth/account.server";
 import type { SessionUser } from "../auth/session.server";
 import {
   confirmTwoFactor,
@@ -20,27 +20,17 @@ import {
   twoFactorRolesSchema,
   twoFactorStartSchema,
 } from "../auth/two-factor-schemas";
-import { db } from "../db.server";
 
 // Settings' two-factor section: its data and its intents (registered in settings-page.server.ts).
 
 export async function twoFactorSettingsData(user: SessionUser) {
-  const [view, policy, hasPassword] = await Promise.all([
+  const [view, policy, reauth] = await Promise.all([
     twoFactorView(user),
     user.isSuperAdmin ? rolePolicy() : null,
-    accountHasPassword(user.id),
+    reauthMethods(user.id),
   ]);
-  // Without a password (single sign-on), setting up asks for a recent sign-in instead.
-  return { view, due: user.twoFactorEnrolmentDue ?? false, policy, hasPassword };
-}
-
-async function accountHasPassword(userId: string) {
-  const row = await db()
-    .selectFrom("user")
-    .select("password_hash")
-    .where("id", "=", userId)
-    .executeTakeFirst();
-  return Boolean(row?.password_hash);
+  // How the forms re-authenticate: password, code, or (neither) a recent sign-in.
+  return { view, due: user.twoFactorEnrolmentDue ?? false, policy, reauth };
 }
 
 async function rolePolicy() {
@@ -50,6 +40,11 @@ async function rolePolicy() {
     required,
   };
 }
+
+const reauthProof = (input: { currentPassword?: string; reauthCode?: string }) => ({
+  password: input.currentPassword,
+  code: input.reauthCode,
+});
 
 function answer<I extends string>(intent: I, message: string, recoveryCodes: string[] | null = null) {
   return data({
@@ -63,13 +58,13 @@ function answer<I extends string>(intent: I, message: string, recoveryCodes: str
 }
 
 export const twoFactorIntent = {
-  // Like passkeys and API tokens: the password again, so a stolen session cannot attach its own app.
+  // Like passkeys and API tokens: re-authentication, so a stolen session cannot attach its own app.
   start: (args: ActionArgs, t: TFunction) =>
     ({
       schema: twoFactorStartSchema,
       run: async ({ actor, input }) => {
         refuseWhileImpersonating(args.request, actor);
-        await assertPasswordOrFreshSignIn(args, actor, input.currentPassword, "two-factor-start");
+        await assertReauthenticated(args, actor, reauthProof(input), "two-factor-start");
         await startTwoFactor(actor, {}, args);
         return answer("two-factor-start", t("settings:twoFactor.started"));
       },
@@ -88,7 +83,7 @@ export const twoFactorIntent = {
       schema: twoFactorReauthSchema,
       run: async ({ actor, input }) => {
         refuseWhileImpersonating(args.request, actor);
-        await assertCurrentPassword(args, actor, input.currentPassword, "two-factor-disable");
+        await assertReauthenticated(args, actor, reauthProof(input), "two-factor-disable");
         await disableTwoFactor(actor, {}, args);
         return answer("two-factor-disable", t("settings:twoFactor.disabled"));
       },
@@ -98,7 +93,7 @@ export const twoFactorIntent = {
       schema: twoFactorReauthSchema,
       run: async ({ actor, input }) => {
         refuseWhileImpersonating(args.request, actor);
-        await assertCurrentPassword(args, actor, input.currentPassword, "two-factor-recovery-codes");
+        await assertReauthenticated(args, actor, reauthProof(input), "two-factor-recovery-codes");
         const codes = await regenerateRecoveryCodes(actor, {}, args);
         return answer("two-factor-recovery-codes", t("settings:twoFactor.newCodes"), codes);
       },

@@ -1,4 +1,5 @@
 import { type AuditOrigin, audit } from "../audit/audit.server";
+import type { ReauthProof } from "../auth/account.server";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
@@ -22,12 +23,12 @@ import {
  * Applies the parsed changes that actually change something and audits them with before/after,
  * in one transaction. Secret values never reach the audit row: only their key names appear in
  * `changedKeys`. A change that is a super admin's (superAdminOnly in config-keys.ts: a mail routing
- * setting, a shorter audit retention) needs a super admin and `currentPassword` (checked before
+ * setting, a shorter audit retention) needs a super admin who re-authenticates (`reauth`, checked before
  * anything is written, so a refusal changes nothing) and tells every super admin.
  */
 export async function applySettingsChanges(
   actor: SessionUser,
-  input: { changes: SettingsChange[]; currentPassword?: string },
+  input: { changes: SettingsChange[]; reauth?: ReauthProof },
   origin: AuditOrigin,
 ) {
   const before = new Map((await describeSystemConfig(actor)).map((v) => [v.key, v]));
@@ -45,8 +46,7 @@ export async function applySettingsChanges(
 
   const changedKeys = applied.map((c) => c.key);
   const guarded = superAdminChanges(applied, before);
-  if (guarded.length > 0)
-    await assertMayChangeSuperAdminSettings(actor, guarded, input.currentPassword, origin);
+  if (guarded.length > 0) await assertMayChangeSuperAdminSettings(actor, guarded, input.reauth ?? {}, origin);
   const notice = guarded.length > 0 ? await superAdminSettingsNotice(actor, guarded) : null;
   try {
     await db()

@@ -32,6 +32,7 @@ const userPath = (p: Pools) => segment(p.users).map((id) => `/dashboard/users/${
 const teamPath = (p: Pools) => segment(p.teams).map((id) => `/dashboard/teams/${id}`);
 const roleName = either(fc.constantFrom("fuzz_role", "auditor", "super_admin", "Bad Name"));
 const menuUrl = either(fc.constantFrom("/dashboard/x", "/dashboard", "https://example.test", "javascript:x"));
+const reauthCodes = either(fc.constantFrom("000000", "123456", "abcde-fghij", "1".repeat(21)));
 
 export const DASHBOARD: FuzzTarget[] = [
   formIntent(USERS, "/dashboard/users", "create", (p) => ({
@@ -141,31 +142,44 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(SETTINGS, "/dashboard/settings", "revoke-session", (p) => ({ session: ids(p.sessions) })),
   formIntent(SETTINGS, "/dashboard/settings", "revoke-others"),
   // The mail key and sender ask for the password again (right, wrong, missing).
+  // Re-authentication (assertReauthenticated): the password, or a code where the account has two-factor.
   formIntent(SETTINGS, "/dashboard/settings", "system", () => ({
     ...Object.fromEntries(CONFIG_KEYS.map((key) => [key, key === "EMAIL_FROM" ? emails : numbers])),
     APP_NAME: names,
     currentPassword: passwords,
+    reauthCode: reauthCodes,
   })),
   formIntent(SETTINGS, "/dashboard/settings", "system", () => ({
     reset: oneOf(CONFIG_KEYS),
     currentPassword: passwords,
+    reauthCode: reauthCodes,
   })),
   formIntent(SETTINGS, "/dashboard/settings", "invite", (p) => ({ email: emails, "roles[]": ids(p.roles) })),
   // Two-factor (app/settings/two-factor-settings.server.ts). Role ids are never the pool's: a
   // policy naming the fuzzing super admin's role would gate every later request.
-  formIntent(SETTINGS, "/dashboard/settings", "two-factor-start", () => ({ currentPassword: passwords })),
+  formIntent(SETTINGS, "/dashboard/settings", "two-factor-start", () => ({
+    currentPassword: passwords,
+    reauthCode: reauthCodes,
+  })),
   formIntent(SETTINGS, "/dashboard/settings", "two-factor-confirm", () => ({
     code: either(fc.constantFrom("000000", "123456", "abcde-fghij")),
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "two-factor-disable", () => ({ currentPassword: passwords })),
+  formIntent(SETTINGS, "/dashboard/settings", "two-factor-disable", () => ({
+    currentPassword: passwords,
+    reauthCode: reauthCodes,
+  })),
   formIntent(SETTINGS, "/dashboard/settings", "two-factor-recovery-codes", () => ({
     currentPassword: either(fc.constantFrom("not the password")),
+    reauthCode: reauthCodes,
   })),
   formIntent(SETTINGS, "/dashboard/settings", "two-factor-roles", () => ({
     "roles[]": either(fc.constantFrom("7b4f7f6e-6d1c-4c52-9d8f-111111111111", "not-a-role")),
   })),
   // Adding a passkey and creating a token ask for the password again (right, wrong, missing).
-  formIntent(SETTINGS, "/dashboard/settings", "passkey-options", () => ({ currentPassword: passwords })),
+  formIntent(SETTINGS, "/dashboard/settings", "passkey-options", () => ({
+    currentPassword: passwords,
+    reauthCode: reauthCodes,
+  })),
   formIntent(SETTINGS, "/dashboard/settings", "passkey-add", () => ({
     name: names,
     response: webauthnAnswers,
@@ -177,6 +191,7 @@ export const DASHBOARD: FuzzTarget[] = [
     expiresInDays: either(fc.constantFrom("1", "90", "365", "366", "0", "-1", "1e3")),
     "permissions[]": oneOf(p.permissions),
     currentPassword: passwords,
+    reauthCode: reauthCodes,
   })),
   formIntent(SETTINGS, "/dashboard/settings", "revoke-api-token", (p) => ({ apiToken: ids(p.apiTokens) })),
   formIntent(SETTINGS, "/dashboard/settings", ANY_INTENT, () => ({ name: names })),

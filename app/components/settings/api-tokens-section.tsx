@@ -9,10 +9,11 @@ import {
 } from "../../auth/api-token-schemas";
 import { translateMessage } from "../../i18n/message";
 import { useFormat } from "../format";
-import { CheckboxGroupField, PasswordField, SelectField, TextField } from "../forms/fields";
+import { CheckboxGroupField, SelectField, TextField } from "../forms/fields";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
+import { ReauthFields, type ReauthMethods } from "./reauth-fields";
 import { SectionStatus, useSettingsForm } from "./use-settings-form";
 
 export type ApiTokenItem = {
@@ -31,9 +32,11 @@ type Permission = { key: string; label: string };
 export function ApiTokensSection({
   tokens,
   permissions,
+  reauth,
 }: {
   tokens: ApiTokenItem[];
   permissions: Permission[];
+  reauth: ReauthMethods;
 }) {
   const { t } = useTranslation();
   const labels = new Map(permissions.map((p) => [p.key, anyPermissionLabel(t, p.key)]));
@@ -75,11 +78,7 @@ export function ApiTokensSection({
             options={permissions.map((p) => ({ value: p.key, label: labels.get(p.key) ?? p.label }))}
             description={t("settings:apiTokens.permissionsHint")}
           />
-          <PasswordField
-            meta={s.fields.currentPassword}
-            label={t("settings:currentPassword")}
-            autoComplete="current-password"
-          />
+          <ReauthFields reauth={reauth} fields={s.fields} />
           {s.errors}
           {s.status}
           <div>

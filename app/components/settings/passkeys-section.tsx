@@ -9,6 +9,7 @@ import { ConfirmDialog } from "../ui/alert-dialog";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
+import type { ReauthMethods } from "./reauth-fields";
 import { SectionStatus } from "./use-settings-form";
 
 // Settings → Passkeys: add one (the server's options, the browser's ceremony, the server checks
@@ -49,9 +50,12 @@ type Availability =
 export function PasskeysSection({
   passkeys,
   availability,
+  reauth,
 }: {
   passkeys: PasskeyView[];
   availability: Availability;
+  /** How the account re-authenticates before a challenge is issued (assertReauthenticated). */
+  reauth: ReauthMethods;
 }) {
   const { t } = useTranslation();
   const say = (message: string | null | undefined) => (message ? translateMessage(t, message) : message);
@@ -60,9 +64,12 @@ export function PasskeysSection({
   const change = useFetcher<Answer>();
   const nameId = useId();
   const passwordId = useId();
+  const codeId = useId();
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
   const [passwordError, setPasswordError] = useState<string | null>(null);
+  const [codeError, setCodeError] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
   const [browserError, setBrowserError] = useState<string | null>(null);
   // Unknown until the page runs here: without JavaScript there is no ceremony, so no form.
@@ -94,12 +101,16 @@ export function PasskeysSection({
     if (add.data?.ok) setName("");
   }, [add.data]);
 
-  // A refused password is the field's error (inline, as in the two-factor forms), not the form's.
+  // A refused password or code is the field's error (inline, as in the two-factor forms), not the form's.
   useEffect(() => {
-    const refused = options.data && !options.data.ok ? options.data.errors?.currentPassword : undefined;
-    if (refused) setPasswordError(refused);
-    // The password is asked once per challenge: clear it whatever the server answered.
-    if (options.data) setPassword("");
+    const errors = options.data && !options.data.ok ? options.data.errors : undefined;
+    if (errors?.currentPassword) setPasswordError(errors.currentPassword);
+    if (errors?.reauthCode) setCodeError(errors.reauthCode);
+    // Asked once per challenge: clear them whatever the server answered.
+    if (options.data) {
+      setPassword("");
+      setCode("");
+    }
   }, [options.data]);
 
   function start(event: React.FormEvent<HTMLFormElement>) {
@@ -112,17 +123,22 @@ export function PasskeysSection({
       return;
     }
     setNameError(null);
-    if (!password) {
+    if (reauth.password && !reauth.code && !password) {
       setPasswordError("Enter your current password.");
       return;
     }
     setPasswordError(null);
+    setCodeError(null);
     pendingName.current = parsed.data;
-    options.submit({ intent: "passkey-options", currentPassword: password }, { method: "post" });
+    options.submit(
+      { intent: "passkey-options", currentPassword: password, reauthCode: code },
+      { method: "post" },
+    );
   }
 
   const busy = options.state !== "idle" || add.state !== "idle" || ceremony;
-  const optionsProblem = options.data?.errors?.currentPassword ? null : problemOf(options.data);
+  const fieldRefused = options.data?.errors?.currentPassword || options.data?.errors?.reauthCode;
+  const optionsProblem = fieldRefused ? null : problemOf(options.data);
   const problem = browserError ?? (add.state === "idle" ? problemOf(add.data) : null) ?? optionsProblem;
   const changeAnswer = change.data?.intent?.startsWith("passkey-") ? change.data : undefined;
 
@@ -174,27 +190,58 @@ export function PasskeysSection({
               </p>
             ) : null}
           </div>
-          <div>
-            <label htmlFor={passwordId} className={labelClass}>
-              {t("settings:currentPassword")}
-            </label>
-            <input
-              id={passwordId}
-              name="currentPassword"
-              type="password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              autoComplete="current-password"
-              aria-invalid={passwordError ? true : undefined}
-              aria-describedby={passwordError ? `${passwordId}-error` : undefined}
-              className={controlClass}
-            />
-            {passwordError ? (
-              <p id={`${passwordId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
-                {say(passwordError)}
+          {reauth.password ? (
+            <div>
+              <label htmlFor={passwordId} className={labelClass}>
+                {t("settings:currentPassword")}
+              </label>
+              <input
+                id={passwordId}
+                name="currentPassword"
+                type="password"
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+                autoComplete="current-password"
+                aria-invalid={passwordError ? true : undefined}
+                aria-describedby={passwordError ? `${passwordId}-error` : undefined}
+                className={controlClass}
+              />
+              {passwordError ? (
+                <p id={`${passwordId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
+                  {say(passwordError)}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          {reauth.code ? (
+            <div>
+              <label htmlFor={codeId} className={labelClass}>
+                {reauth.password ? t("settings:reauthCode") : t("settings:reauthCodeOnly")}
+              </label>
+              <input
+                id={codeId}
+                name="reauthCode"
+                value={code}
+                onChange={(event) => setCode(event.target.value)}
+                autoComplete="one-time-code"
+                maxLength={20}
+                aria-invalid={codeError ? true : undefined}
+                aria-describedby={codeError ? `${codeId}-help ${codeId}-error` : `${codeId}-help`}
+                className={controlClass}
+              />
+              <p id={`${codeId}-help`} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+                {t("settings:reauthCodeHelp")}
               </p>
-            ) : null}
-          </div>
+              {codeError ? (
+                <p id={`${codeId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
+                  {say(codeError)}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          {!reauth.password && !reauth.code ? (
+            <p className="text-sm">{t("settings:reauthFreshSignIn")}</p>
+          ) : null}
           {problem ? (
             <p role="alert" className="text-sm text-red-700 dark:text-red-400">
               {say(problem)}

@@ -6,6 +6,7 @@ import { useFormat } from "../format";
 import { PasswordField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { ReauthFields, type ReauthMethods } from "./reauth-fields";
 import {
   SectionStatus,
   type SettingsFetcher,
@@ -13,7 +14,7 @@ import {
   useSettingsForm,
 } from "./use-settings-form";
 
-export function SystemSection({ config }: { config: ConfigView[] }) {
+export function SystemSection({ config, reauth }: { config: ConfigView[]; reauth: ReauthMethods }) {
   // Keyed by what is stored: after a save or a reset the fields start again from it.
   // The answers stay with the section, outside the keyed form.
   const { t } = useTranslation();
@@ -23,7 +24,13 @@ export function SystemSection({ config }: { config: ConfigView[] }) {
   const answer = (f: SettingsFetcher) => (f.data?.intent === "system" ? f.data : undefined);
   return (
     <Card title={t("settings:system.title")}>
-      <SystemForm key={stored} config={config} saveFetcher={saveFetcher} resetFetcher={resetFetcher} />
+      <SystemForm
+        key={stored}
+        config={config}
+        reauth={reauth}
+        saveFetcher={saveFetcher}
+        resetFetcher={resetFetcher}
+      />
       <SectionStatus answer={answer(saveFetcher)} />
       <SectionStatus answer={answer(resetFetcher)} />
     </Card>
@@ -32,10 +39,12 @@ export function SystemSection({ config }: { config: ConfigView[] }) {
 
 function SystemForm({
   config,
+  reauth,
   saveFetcher,
   resetFetcher,
 }: {
   config: ConfigView[];
+  reauth: ReauthMethods;
   saveFetcher: SettingsFetcher;
   resetFetcher: SettingsFetcher;
 }) {
@@ -96,7 +105,7 @@ function SystemForm({
                 <div>
                   <button
                     type="submit"
-                    // A reset of a super admin's setting goes with this form, so it carries the password below.
+                    // A reset of a super admin's setting goes with this form, so it carries the re-authentication below.
                     {...(superAdminRuleOf(c.key)
                       ? { name: "reset", value: c.key }
                       : { form: `reset-${c.key}` })}
@@ -112,10 +121,10 @@ function SystemForm({
         })}
         {/* Only a super admin (whom nothing restricts) makes the changes that ask for it. */}
         {config.some((c) => superAdminRuleOf(c.key) && !c.restriction) ? (
-          <PasswordField
-            meta={save.fields.currentPassword}
-            label={t("settings:system.routingPassword")}
-            autoComplete="current-password"
+          <ReauthFields
+            reauth={reauth}
+            fields={save.fields}
+            passwordLabel={t("settings:system.routingPassword")}
             description={t("settings:system.routingPasswordHelp")}
           />
         ) : null}

@@ -6,9 +6,10 @@ import {
   twoFactorRolesSchema,
   twoFactorStartSchema,
 } from "../../auth/two-factor-schemas";
-import { CheckboxGroupField, PasswordField, TextField } from "../forms/fields";
+import { CheckboxGroupField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { ReauthFields, type ReauthMethods } from "./reauth-fields";
 import { useSettingsForm } from "./use-settings-form";
 
 export type TwoFactorData = {
@@ -17,8 +18,8 @@ export type TwoFactorData = {
     | { state: "pending"; secret: string; qrCode: string }
     | { state: "on"; recoveryCodesLeft: number };
   due: boolean;
-  /** False for an account that signs in only through a provider: no password to ask for. */
-  hasPassword: boolean;
+  /** How this account re-authenticates (no password: single sign-on; code: two-factor is on). */
+  reauth: ReauthMethods;
   policy: { roles: { id: string; name: string; label: string }[]; required: string[] } | null;
 };
 
@@ -73,15 +74,7 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
           <start.fetcher.Form method="post" className="flex flex-col gap-3" {...start.formProps}>
             <input type="hidden" name="intent" value="two-factor-start" />
             <p className="text-sm">{t("settings:twoFactor.offIntro")}</p>
-            {twoFactor.hasPassword ? (
-              <PasswordField
-                meta={start.fields.currentPassword}
-                label={t("settings:currentPassword")}
-                autoComplete="current-password"
-              />
-            ) : (
-              <p className="text-sm">{t("settings:twoFactor.freshSignIn")}</p>
-            )}
+            <ReauthFields reauth={twoFactor.reauth} fields={start.fields} />
             {start.errors}
             {start.status}
             <div>
@@ -122,11 +115,7 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
             <regenerate.fetcher.Form method="post" className="flex flex-col gap-3" {...regenerate.formProps}>
               <input type="hidden" name="intent" value="two-factor-recovery-codes" />
               <h3 className="text-sm font-semibold">{t("settings:twoFactor.newCodesTitle")}</h3>
-              <PasswordField
-                meta={regenerate.fields.currentPassword}
-                label={t("settings:currentPassword")}
-                autoComplete="current-password"
-              />
+              <ReauthFields reauth={twoFactor.reauth} fields={regenerate.fields} />
               {regenerate.errors}
               {regenerate.status}
               <div>
@@ -138,11 +127,7 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
             <disable.fetcher.Form method="post" className="flex flex-col gap-3" {...disable.formProps}>
               <input type="hidden" name="intent" value="two-factor-disable" />
               <h3 className="text-sm font-semibold">{t("settings:twoFactor.turnOffTitle")}</h3>
-              <PasswordField
-                meta={disable.fields.currentPassword}
-                label={t("settings:currentPassword")}
-                autoComplete="current-password"
-              />
+              <ReauthFields reauth={twoFactor.reauth} fields={disable.fields} />
               {disable.errors}
               <div>
                 <Button variant="danger" pending={disable.pending}>
