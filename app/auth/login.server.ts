@@ -26,6 +26,15 @@ export class LoginError extends Error {
 
 export type LoginUser = { id: string; email: string };
 
+/**
+ * Whether `password` is the one `hash` stores; an account without a password (or none at all) is
+ * checked against a dummy hash, so the time taken does not tell which accounts exist or have one.
+ */
+async function passwordMatches(hash: string | null | undefined, password: string): Promise<boolean> {
+  const right = await verifyPassword(hash ?? (await dummyPasswordHash()), password);
+  return Boolean(hash) && right;
+}
+
 const authenticator = new Authenticator<LoginUser>();
 authenticator.use(
   new FormStrategy(async ({ form }) => {
@@ -37,9 +46,8 @@ authenticator.use(
       .select(["id", "email", "password_hash", "status", "email_verified"])
       .where("email", "=", email)
       .executeTakeFirst();
-    // Verify against a dummy hash for unknown accounts so timing does not reveal them.
-    const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
-    if (!user?.password_hash || !ok) throw new LoginError("invalid");
+    if (!user?.password_hash || !(await passwordMatches(user?.password_hash, password)))
+      throw new LoginError("invalid");
     if (user.status !== "active") throw new LoginError("disabled");
     if (user.email_verified !== 1) throw new LoginError("unverified");
     return { id: user.id, email: user.email };
@@ -109,4 +117,31 @@ export async function attemptLogin(args: Args, typedEmail: string): Promise<Logi
     });
     return { ok: false, status: 400, message: error.message, reason: error.reason };
   }
+}
+
+export type PasswordCheck =
+  | { ok: true }
+  | { ok: false; status: "rate_limited"; retryAfter: number }
+  | { ok: false; status: "wrong" };
+
+/**
+ * The sign-in password check for a known account, for flows that prove an account with its
+ * password outside the login form (the single sign-on proof page, sso-link.server.ts): the same
+ * rate limits (login-limits.server.ts), the same dummy-hash timing and the same failure metric.
+ * The caller audits, with the action its flow is known by.
+ */
+export async function checkAccountPassword(
+  args: Args,
+  account: { email: string; password_hash: string | null },
+  password: string,
+): Promise<PasswordCheck> {
+  const reservation = await reserveLoginAttempt(clientIp(args.context), account.email);
+  if (!reservation.ok)
+    return { ok: false, status: "rate_limited", retryAfter: reservation.retryAfterSeconds };
+  if (!(await passwordMatches(account.password_hash, password))) {
+    signIn("password", false);
+    return { ok: false, status: "wrong" };
+  }
+  await reservation.passwordWasRight();
+  return { ok: true };
 }

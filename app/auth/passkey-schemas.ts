@@ -36,3 +36,42 @@ export type PasskeyView = {
   lastUsedAt: string | null;
   backedUp: boolean;
 };
+
+// The browser's WebAuthn answers (@simplewebauthn/browser's JSON), read by passkeys.server.ts
+// before the library checks them.
+
+const b64url = z
+  .string()
+  .max(4096)
+  .regex(/^[A-Za-z0-9_-]*$/, "Not base64url.");
+const extensions = z.record(z.string(), z.unknown()).default({});
+
+export const registrationResponseSchema = z.object({
+  id: b64url.min(1),
+  rawId: b64url.min(1),
+  type: z.literal("public-key"),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  clientExtensionResults: extensions,
+  response: z.object({
+    clientDataJSON: b64url.min(1),
+    attestationObject: b64url.min(1),
+    authenticatorData: b64url.optional(),
+    publicKey: b64url.optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    transports: z.array(z.string().max(32)).max(10).optional(),
+  }),
+});
+
+export const authenticationResponseSchema = z.object({
+  id: b64url.min(1),
+  rawId: b64url.min(1),
+  type: z.literal("public-key"),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  clientExtensionResults: extensions,
+  response: z.object({
+    clientDataJSON: b64url.min(1),
+    authenticatorData: b64url.min(1),
+    signature: b64url.min(1),
+    userHandle: b64url.optional(),
+  }),
+});

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { isIP } from "node:net";
 import {
   type AuthenticationResponseJSON,
   generateAuthenticationOptions,
@@ -11,7 +10,7 @@ import {
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
-import { z } from "zod";
+import type { z } from "zod";
 import type { PasskeyChallengeTable } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { APP_NAME } from "../config";
@@ -21,7 +20,12 @@ import { baseUrl } from "../env.server";
 import { clientIp } from "../http/request-info.server";
 import { hit } from "../security/rate-limit.server";
 import { DISABLED, type LoginFailure, UNVERIFIED } from "./login.server";
-import type { PasskeyView } from "./passkey-schemas";
+import { availabilityOn, type PasskeyAvailability } from "./passkey-availability";
+import {
+  authenticationResponseSchema,
+  type PasskeyView,
+  registrationResponseSchema,
+} from "./passkey-schemas";
 import type { SessionUser } from "./session.server";
 
 // Passkeys (WebAuthn, docs/decisions/019-passkeys.md): registered in Settings, used on the login
@@ -41,65 +45,12 @@ export function relyingParty() {
   return { id: url.hostname, origin: url.origin, name: APP_NAME };
 }
 
-/** Whether passkeys can work on this page; when not, why, and the address where they do. */
-export type PasskeyAvailability =
-  | { available: true }
-  | { available: false; reason: "ip-address" | "other-origin"; origin: string };
-
-const isIpAddress = (hostname: string) => isIP(hostname.replace(/^\[|\]$/g, "")) !== 0;
-
-/**
- * Browsers refuse a WebAuthn relying party that is an IP address ("127.0.0.1 is an invalid
- * domain"), and a ceremony on a page whose host is not the RP ID (BASE_URL's) fails. Pages offer
- * passkeys only where they can work (docs/decisions/019-passkeys.md). Host names only: the scheme
- * a proxy reports without TRUST_PROXY says nothing about what the browser sees.
- */
+/** Whether passkeys can work on the page `request` asks for (passkey-availability.ts). */
 export function passkeyAvailability(request: Request): PasskeyAvailability {
-  const rp = relyingParty();
-  const host = new URL(request.url).hostname;
-  if (isIpAddress(rp.id) || isIpAddress(host))
-    return { available: false, reason: "ip-address", origin: rp.origin };
-  if (host !== rp.id) return { available: false, reason: "other-origin", origin: rp.origin };
-  return { available: true };
+  return availabilityOn(request.url, relyingParty());
 }
 
 // ---- Input ---------------------------------------------------------------------------------
-
-const b64url = z
-  .string()
-  .max(4096)
-  .regex(/^[A-Za-z0-9_-]*$/, "Not base64url.");
-const extensions = z.record(z.string(), z.unknown()).default({});
-
-export const registrationResponseSchema = z.object({
-  id: b64url.min(1),
-  rawId: b64url.min(1),
-  type: z.literal("public-key"),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
-  clientExtensionResults: extensions,
-  response: z.object({
-    clientDataJSON: b64url.min(1),
-    attestationObject: b64url.min(1),
-    authenticatorData: b64url.optional(),
-    publicKey: b64url.optional(),
-    publicKeyAlgorithm: z.number().int().optional(),
-    transports: z.array(z.string().max(32)).max(10).optional(),
-  }),
-});
-
-export const authenticationResponseSchema = z.object({
-  id: b64url.min(1),
-  rawId: b64url.min(1),
-  type: z.literal("public-key"),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
-  clientExtensionResults: extensions,
-  response: z.object({
-    clientDataJSON: b64url.min(1),
-    authenticatorData: b64url.min(1),
-    signature: b64url.min(1),
-    userHandle: b64url.optional(),
-  }),
-});
 
 /** A JSON text (a form field) read with `schema`; null when it is not JSON or does not fit. */
 function parseJson<S extends z.ZodType>(schema: S, text: string): z.output<S> | null {

@@ -1,4 +1,5 @@
 import { type RouterContextProvider, redirect } from "react-router";
+import { audit } from "../audit/audit.server";
 import { safeRedirectPath } from "../http/responses";
 import { signIn } from "../metrics/metrics.server";
 import { startSession } from "./session.server";
@@ -31,4 +32,31 @@ export async function completeSignIn(args: Args, userId: string, proof: SignInPr
   for (const cookie of await startSession(userId, args)) headers.append("Set-Cookie", cookie);
   signIn(proof.method, true);
   return redirect(safeRedirectPath(proof.redirectTo ?? null), { headers });
+}
+
+/**
+ * The ending of a single sign-on, whether the callback signed in at once (sso-flow.server.ts) or
+ * the holder proved the account first (sso-link.server.ts): audits the sign-in, hands over to
+ * completeSignIn and clears the flow's cookie (`clearCookie`, a Set-Cookie value). `factors` is 2
+ * when the provider's proof came with a second factor's code.
+ */
+export async function finishOidcSignIn(
+  args: Args,
+  user: { id: string; email: string },
+  sso: { provider: string; factors: 1 | 2; redirectTo: string; clearCookie: string },
+): Promise<Response> {
+  await audit(args, {
+    action: "auth.login.succeeded",
+    actor: { id: user.id, email: user.email },
+    target: { type: "user", id: user.id },
+    details: { method: "oidc", provider: sso.provider },
+  });
+  const signedIn = await completeSignIn(args, user.id, {
+    method: "oidc",
+    factors: sso.factors,
+    redirectTo: sso.redirectTo,
+  });
+  const headers = new Headers(signedIn.headers);
+  headers.append("Set-Cookie", sso.clearCookie);
+  return new Response(signedIn.body, { status: signedIn.status, headers });
 }

@@ -7,14 +7,14 @@ import { db, now } from "../db.server";
 import { emailField } from "../email-address";
 import { baseUrl, secureCookies, sessionSecrets } from "../env.server";
 import { closeStreamsOf } from "../events/stream.server";
-import { outboundFetch } from "../http/outbound.server";
+import { isOutboundRefusal, outboundFetch } from "../http/outbound.server";
 import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath, tooManyRequests } from "../http/responses";
 import { hit } from "../security/rate-limit.server";
 import { decryptSecret } from "../settings/secret-box.server";
 import { invalidateSessions } from "./session-cache.server";
 import { deleteSessions, sessionsEnded } from "./session-end.server";
-import { completeSignIn } from "./sign-in.server";
+import { finishOidcSignIn } from "./sign-in.server";
 import { holdPendingLink, linkIdentity, type ProofReason, proofNeeded } from "./sso-link.server";
 import type { SsoRefusal } from "./sso-messages";
 import { domainOf, domainsOf } from "./sso-providers.server";
@@ -74,7 +74,7 @@ function findProvider(slug: string): Promise<ProviderRow | undefined> {
 // fetch an issuer again and again.
 const configs = new Map<string, { config: client.Configuration; at: number }>();
 const failures = new Map<string, { error: unknown; at: number }>();
-export const DISCOVERY_FAILURE_SECONDS = 60;
+const DISCOVERY_FAILURE_SECONDS = 60;
 
 async function configurationOf(provider: ProviderRow): Promise<client.Configuration> {
   const key = `${provider.id}|${provider.updated_at}`;
@@ -109,8 +109,8 @@ async function configurationOf(provider: ProviderRow): Promise<client.Configurat
   return config;
 }
 
-/** Tests: forget every discovery answer and failure. */
-export function forgetDiscoveries() {
+/** Test seam: forgets every discovery answer and failure (tests that change an issuer's reachability). */
+export function resetDiscoveryCache() {
   configs.clear();
   failures.clear();
 }
@@ -219,6 +219,8 @@ export async function finishSingleSignOn(args: Args, slug: string): Promise<Resp
         sub: idClaims.sub,
       };
   } catch (error) {
+    // An issuer, token or userinfo address that is (or now resolves to) an inside address.
+    if (isOutboundRefusal(error)) return fail("outbound_refused", { error: "outbound_refused" });
     const code = (error as { code?: unknown; error?: unknown }).error ?? (error as { code?: unknown }).code;
     return fail("failed", { error: typeof code === "string" ? code : "unknown" });
   }
@@ -253,20 +255,12 @@ export async function finishSingleSignOn(args: Args, slug: string): Promise<Resp
       new Headers(clear),
     );
   await db().updateTable("user").set({ last_login_at: now() }).where("id", "=", account.id).execute();
-  await audit(args, {
-    action: "auth.login.succeeded",
-    actor: { id: account.id, email: account.email },
-    target: { type: "user", id: account.id },
-    details: { method: "oidc", provider: provider.slug },
-  });
-  const signedIn = await completeSignIn(args, account.id, {
-    method: "oidc",
+  return finishOidcSignIn(args, account, {
+    provider: provider.slug,
     factors: 1,
     redirectTo: flow.redirect_to,
+    clearCookie: clear["Set-Cookie"],
   });
-  const headers = new Headers(signedIn.headers);
-  headers.append("Set-Cookie", clear["Set-Cookie"]);
-  return new Response(signedIn.body, { status: signedIn.status, headers });
 }
 
 type Account = {

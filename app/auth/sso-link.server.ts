@@ -6,16 +6,13 @@ import type { RoleGrant } from "../access/role-cache.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
 import { secureCookies, sessionSecrets } from "../env.server";
-import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath } from "../http/responses";
-import { signIn } from "../metrics/metrics.server";
-import { reserveLoginAttempt, reserveSecondFactorAttempt } from "../security/login-limits.server";
-import { dummyPasswordHash, verifyPassword } from "./password.server";
+import { checkAccountPassword } from "./login.server";
 import { invalidateSessions } from "./session-cache.server";
-import { completeSignIn } from "./sign-in.server";
+import { finishOidcSignIn } from "./sign-in.server";
 import type { LinkProof } from "./sso-link-schemas";
-import { hasTwoFactor, spendSecondFactorCode } from "./two-factor.server";
-import { WRONG_CODE } from "./two-factor-sign-in.server";
+import { hasTwoFactor } from "./two-factor.server";
+import { checkSecondFactorCode, WRONG_CODE } from "./two-factor-sign-in.server";
 
 // Linking a single sign-on identity to an existing account that is worth more than one factor
 // (docs/decisions/020-oidc-single-sign-on.md, "Who gets in"). A provider proves an address, not
@@ -200,32 +197,17 @@ async function checkProof(
       details: { provider: row.slug, subject: row.subject, proof: proof.kind, reason },
     });
   if (proof.kind === "password") {
-    const reservation = await reserveLoginAttempt(clientIp(args.context), row.email);
-    if (!reservation.ok) {
-      await failed("rate_limited");
-      return { ok: false, status: "rate_limited", retryAfter: reservation.retryAfterSeconds };
-    }
-    const right = await verifyPassword(row.password_hash ?? (await dummyPasswordHash()), proof.password);
-    if (!row.password_hash || !right) {
-      signIn("password", false);
-      await failed("wrong_password");
-      return { ok: false, status: 400, message: WRONG_PASSWORD };
-    }
-    await reservation.passwordWasRight();
-    return { ok: true };
+    const checked = await checkAccountPassword(args, row, proof.password);
+    if (checked.ok) return checked;
+    await failed(checked.status === "rate_limited" ? "rate_limited" : "wrong_password");
+    return checked.status === "rate_limited" ? checked : { ok: false, status: 400, message: WRONG_PASSWORD };
   }
-  const limit = await reserveSecondFactorAttempt(clientIp(args.context), row.user_id);
-  if (!limit.ok) {
-    await failed("rate_limited");
-    return { ok: false, status: "rate_limited", retryAfter: limit.retryAfterSeconds };
-  }
-  const used = await spendSecondFactorCode(row.user_id, proof.code);
-  if (!used.ok) {
-    await failed("wrong_code");
-    return { ok: false, status: 400, message: WRONG_CODE };
-  }
-  await limit.codeWasRight();
-  return { ok: true };
+  const checked = await checkSecondFactorCode(args, row.user_id, proof.code);
+  if (checked.ok) return { ok: true };
+  await failed(checked.status === "rate_limited" ? "rate_limited" : "wrong_code");
+  return checked.status === "rate_limited"
+    ? { ok: false, status: "rate_limited", retryAfter: checked.retryAfter }
+    : { ok: false, status: 400, message: WRONG_CODE };
 }
 
 /** Links the held identity once its holder proved the account, then signs in like any SSO sign-in. */
@@ -266,22 +248,19 @@ export async function proveAndLink(args: Args, proof: LinkProof): Promise<LinkOu
   await invalidateSessions();
   if (linked === "expired") return { ok: false, status: "expired" };
   if (linked === "conflict") return { ok: false, status: "conflict" };
-  await audit(args, {
-    action: "auth.login.succeeded",
-    actor: { id: row.user_id, email: row.email },
-    target: { type: "user", id: row.user_id },
-    details: { method: "oidc", provider: row.slug },
-  });
   // The provider and a second factor are two factors; the provider and the password only one, so
   // an account with two-factor still passes /login/two-factor (completeSignIn decides).
-  const signedIn = await completeSignIn(args, row.user_id, {
-    method: "oidc",
-    factors: proof.kind === "code" ? 2 : 1,
-    redirectTo: row.redirect_to,
-  });
-  const headers = new Headers(signedIn.headers);
-  headers.append("Set-Cookie", await clearPendingLink());
-  return { ok: true, response: new Response(signedIn.body, { status: signedIn.status, headers }) };
+  const response = await finishOidcSignIn(
+    args,
+    { id: row.user_id, email: row.email },
+    {
+      provider: row.slug,
+      factors: proof.kind === "code" ? 2 : 1,
+      redirectTo: row.redirect_to,
+      clearCookie: await clearPendingLink(),
+    },
+  );
+  return { ok: true, response };
 }
 
 export function clearPendingLink(): Promise<string> {

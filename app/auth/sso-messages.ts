@@ -7,6 +7,8 @@ export const SSO_MESSAGES = {
   unverified: "Your identity provider did not confirm your email address, so you can not sign in with it.",
   domain: "Your email address is not allowed to sign in with this provider.",
   disabled: "This account is disabled. Contact an administrator.",
+  outbound_refused:
+    "That sign-in provider's address is not allowed: this server connects to public addresses only. Contact an administrator.",
   conflict: "This account is linked to another identity at that provider. Contact an administrator.",
 } as const;
 

@@ -5,7 +5,7 @@ import { secureCookies, sessionSecrets } from "../env.server";
 import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath } from "../http/responses";
 import { signIn } from "../metrics/metrics.server";
-import { reserveSecondFactorAttempt } from "../security/login-limits.server";
+import { type LimitScope, reserveSecondFactorAttempt } from "../security/login-limits.server";
 import { startSession } from "./session.server";
 import { consumeToken, inspectToken, issueToken, TOKEN_LIFETIME_MS } from "./tokens.server";
 import { spendSecondFactorCode } from "./two-factor.server";
@@ -92,6 +92,37 @@ export type SecondStepOutcome =
 
 export const WRONG_CODE = "That code is not right. Try the current code from your app, or a recovery code.";
 
+export type SecondFactorCheck =
+  | { ok: true; used: Extract<Awaited<ReturnType<typeof spendSecondFactorCode>>, { ok: true }> }
+  | { ok: false; status: "rate_limited"; retryAfter: number; scope: LimitScope }
+  | { ok: false; status: "wrong_code" };
+
+/**
+ * The second-factor code check of sign-in, for every flow that takes a code as proof (this page,
+ * the single sign-on proof page): the attempt is reserved before the code is checked, so a
+ * parallel burst cannot all be evaluated (per account and address, so a guesser elsewhere cannot
+ * lock the owner out, and per account with a slow lane); a right code (a recovery code is spent)
+ * gives the point back. The caller audits, with the action its flow is known by.
+ */
+export async function checkSecondFactorCode(
+  args: Args,
+  userId: string,
+  code: string,
+): Promise<SecondFactorCheck> {
+  const reservation = await reserveSecondFactorAttempt(clientIp(args.context), userId);
+  if (!reservation.ok)
+    return {
+      ok: false,
+      status: "rate_limited",
+      retryAfter: reservation.retryAfterSeconds,
+      scope: reservation.scope,
+    };
+  const used = await spendSecondFactorCode(userId, code);
+  if (!used.ok) return { ok: false, status: "wrong_code" };
+  await reservation.codeWasRight();
+  return { ok: true, used };
+}
+
 /** Checks the code of a pending sign-in; a right one starts the session and clears the state. */
 export async function completeSecondStep(args: Args, code: string): Promise<SecondStepOutcome> {
   const pending = await pendingSignIn(args.request);
@@ -104,32 +135,22 @@ export async function completeSecondStep(args: Args, code: string): Promise<Seco
   if (user?.status !== "active") return { ok: false, status: "expired" };
   const actor = { id: user.id, email: user.email };
   const target = { type: "user", id: user.id };
-  // Spent before the code is checked, so a parallel burst cannot all be evaluated: per account and
-  // address (a guesser elsewhere cannot lock the owner out), and per account with a slow lane.
-  const reservation = await reserveSecondFactorAttempt(clientIp(args.context), user.id);
-  if (!reservation.ok) {
+  const checked = await checkSecondFactorCode(args, user.id, code);
+  if (!checked.ok) {
     await audit(args, {
-      action: "auth.two_factor.rate_limited",
+      action: checked.status === "rate_limited" ? "auth.two_factor.rate_limited" : "auth.two_factor.failed",
       actor,
       target,
-      details: { scope: reservation.scope },
+      details: checked.status === "rate_limited" ? { scope: checked.scope } : { method: pending.method },
     });
-    return { ok: false, status: "rate_limited", retryAfter: reservation.retryAfterSeconds };
+    return checked.status === "rate_limited"
+      ? { ok: false, status: "rate_limited", retryAfter: checked.retryAfter }
+      : { ok: false, status: 400, message: WRONG_CODE };
   }
-  const used = await spendSecondFactorCode(user.id, code);
-  if (!used.ok) {
-    await audit(args, {
-      action: "auth.two_factor.failed",
-      actor,
-      target,
-      details: { method: pending.method },
-    });
-    return { ok: false, status: 400, message: WRONG_CODE };
-  }
+  const used = checked.used;
   // Spent before the session starts: of two requests with one pending state, one signs in.
   const spent = await consumeToken(["two-factor-pending"], pending.nonce);
   if (!spent.ok) return { ok: false, status: "expired" };
-  await reservation.codeWasRight();
   await audit(args, {
     action: "auth.two_factor.succeeded",
     actor,

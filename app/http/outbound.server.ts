@@ -1,9 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
-import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import { env } from "../env.server";
 import { type Cidr, parseCidrList } from "./cidr";
+import { bareHost, isIpLiteral } from "./host-name";
 
 // Every request the server makes to an address an admin typed (single sign-on discovery, token and
 // userinfo calls; outgoing webhooks when they land) goes through `outboundFetch`: only to public
@@ -41,10 +41,6 @@ export function isAllowedAddress(ip: string): boolean {
   return allowList().some(([net, bits]) => net.kind() === address.kind() && address.match(net, bits));
 }
 
-function bare(hostname: string): string {
-  return hostname.replace(/^\[(.*)\]$/, "$1");
-}
-
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
   address: string | LookupAddress[],
@@ -72,8 +68,8 @@ const CONNECT_TIMEOUT_MS = 10_000;
 function checkedConnector(): buildConnector.connector {
   const base = buildConnector({ lookup: checkedLookup, timeout: CONNECT_TIMEOUT_MS });
   return (options, callback) => {
-    const host = bare(options.hostname);
-    if (isIP(host) && !isAllowedAddress(host)) return callback(new OutboundRefused(host, host), null);
+    const host = bareHost(options.hostname);
+    if (isIpLiteral(host) && !isAllowedAddress(host)) return callback(new OutboundRefused(host, host), null);
     base(options, (error, socket) => {
       if (error) return callback(error, null);
       const peer = socket!.remoteAddress;
@@ -128,11 +124,11 @@ const SAVE_LOOKUP_MS = 3_000;
 export async function refusedAddressOf(url: string): Promise<string | null> {
   let host: string;
   try {
-    host = bare(new URL(url).hostname);
+    host = bareHost(new URL(url).hostname);
   } catch {
     return null;
   }
-  if (isIP(host)) return isAllowedAddress(host) ? null : host;
+  if (isIpLiteral(host)) return isAllowedAddress(host) ? null : host;
   const addresses = await new Promise<LookupAddress[]>((resolve) => {
     const timer = setTimeout(() => resolve([]), SAVE_LOOKUP_MS);
     dnsLookup(host, { all: true }, (error, found) => {

@@ -151,6 +151,8 @@ describe("parseSettingsForm", () => {
         { key: "EMAIL_FROM", kind: "reset" },
         { key: "APP_NAME", kind: "set", value: "Acme" },
       ],
+      // No re-authentication sent: needed only for a super admin's setting (docs/rules.md).
+      reauth: { password: undefined, code: undefined },
     });
   });
 

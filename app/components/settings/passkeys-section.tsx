@@ -2,6 +2,7 @@ import { browserSupportsWebAuthn, startRegistration, WebAuthnError } from "@simp
 import { useEffect, useId, useRef, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
+import type { PasskeyAvailability } from "../../auth/passkey-availability";
 import { type PasskeyView, passkeyNameField } from "../../auth/passkey-schemas";
 import { translateMessage } from "../../i18n/message";
 import { useFormat } from "../format";
@@ -42,18 +43,14 @@ function browserProblem(error: unknown): string {
   return "Your browser could not create a passkey.";
 }
 
-/** PasskeyAvailability (app/auth/passkeys.server.ts), decided by the server for this page. */
-type Availability =
-  | { available: true }
-  | { available: false; reason: "ip-address" | "other-origin"; origin: string };
-
 export function PasskeysSection({
   passkeys,
   availability,
   reauth,
 }: {
   passkeys: PasskeyView[];
-  availability: Availability;
+  /** Decided by the server for this page. */
+  availability: PasskeyAvailability;
   /** How the account re-authenticates before a challenge is issued (assertReauthenticated). */
   reauth: ReauthMethods;
 }) {
