@@ -148,8 +148,18 @@ export interface UserTokenTable {
   id: string;
   /** Null for invitations, whose account does not exist yet. */
   user_id: string | null;
-  /** "two-factor-pending": a sign-in waiting for its second factor (two-factor-sign-in.server.ts). */
-  kind: "verify-email" | "email-change" | "reset-password" | "invite" | "two-factor-pending";
+  /**
+   * "two-factor-pending": a sign-in waiting for its second factor (two-factor-sign-in.server.ts).
+   * "two-factor-enrol": the session that started a TOTP enrolment; `token_hash` is a hash of its
+   * id (two-factor.server.ts).
+   */
+  kind:
+    | "verify-email"
+    | "email-change"
+    | "reset-password"
+    | "invite"
+    | "two-factor-pending"
+    | "two-factor-enrol";
   token_hash: string;
   data: string | null;
   expires_at: string;

@@ -30,6 +30,8 @@ export const ACTION_LABELS = {
   // two-factor authentication (app/auth/two-factor*.server.ts)
   "account.two_factor.enrol_started": "Started setting up two-factor authentication",
   "account.two_factor.confirm_failed": "Wrong code when setting up two-factor authentication",
+  "account.two_factor.confirm_refused":
+    "Setting up two-factor authentication refused: started in another session",
   "account.two_factor.enable": "Turned on two-factor authentication",
   "account.two_factor.disable": "Turned off two-factor authentication",
   "account.two_factor.recovery_codes": "Generated new recovery codes",

@@ -14,6 +14,8 @@ export const TOKEN_LIFETIME_MS: Record<TokenKind, number> = {
   "reset-password": 60 * 60 * 1000,
   invite: 7 * 24 * 60 * 60 * 1000,
   "two-factor-pending": 5 * 60 * 1000,
+  // Not a link: the session that started a TOTP enrolment (two-factor.server.ts), for as long as it waits.
+  "two-factor-enrol": 15 * 60 * 1000,
 };
 
 type Executor = Kysely<Database> | Transaction<Database>;

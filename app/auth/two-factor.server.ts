@@ -9,6 +9,7 @@ import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { decryptSecret, encryptSecret } from "../settings/secret-box.server";
 import { getSystemConfig } from "../settings/system-config.server";
 import { invalidateSessions } from "./session-cache.server";
+import { hashToken, TOKEN_LIFETIME_MS } from "./tokens.server";
 
 // Two-factor authentication with a TOTP authenticator app (issue 12.1, decision 018). The secret
 // is encrypted at rest like the mail key; recovery codes are kept as SHA-256 hashes; a code is
@@ -23,6 +24,9 @@ type SessionUser = {
   impersonator?: { id: string; email: string } | null;
 };
 
+/** The caller of enrolment: a signed-in session (its id binds the enrolment it starts). */
+type SessionCaller = SessionUser & { sessionId: string };
+
 const PERIOD = 30;
 const DIGITS = 6;
 const ALGORITHM = "SHA-1"; // what every authenticator app understands
@@ -31,7 +35,7 @@ export const RECOVERY_CODE_COUNT = 10;
  * How long a started enrolment waits for its first code. Its secret is shown to whoever holds the
  * session, so one left half-done must not stay for a later session thief to confirm.
  */
-const ENROLMENT_WINDOW_MS = 15 * 60 * 1000;
+const ENROLMENT_WINDOW_MS = TOKEN_LIFETIME_MS["two-factor-enrol"];
 
 const enrolmentExpired = (createdAt: string | Date) =>
   Date.now() - new Date(createdAt).getTime() > ENROLMENT_WINDOW_MS;
@@ -226,24 +230,74 @@ async function recoveryCodesLeft(userId: string): Promise<number> {
 export type TwoFactorView =
   | { state: "off" }
   | { state: "pending"; secret: string; qrCode: string }
+  /** An enrolment waits for its first code in another of the account's sessions (issue 20 item 4). */
+  | { state: "elsewhere" }
   | { state: "on"; recoveryCodesLeft: number };
 
+// A pending enrolment belongs to the session that re-authenticated and started it, not to the
+// account: a "two-factor-enrol" user_token row next to the pending user_two_factor row holds a hash
+// of that session's id. Only that session sees the secret and may confirm it; another session of
+// the same account (a stolen cookie) sees only that one is in progress. Ending the session (sign-out,
+// Settings' session list, a password reset) abandons it: no live session matches the hash any more.
+
+const ENROL = "two-factor-enrol" as const;
+
+/** What the enrolment row stores of its session: a hash, never the id the cookie carries. */
+const enrolmentBinding = (sessionId: string) => hashToken(`two-factor-enrol:${sessionId}`);
+
+const NOT_WHILE_VIEWING =
+  "You are viewing as another person. Stop viewing as them to change account security.";
+const ELSEWHERE =
+  "Two-factor setup was started in another session. Finish it there, or start again here with your password.";
+
 /**
- * What Settings shows. The secret is shown only while enrolment waits for its first code (it
- * protects nothing yet); once confirmed it is never rendered again.
+ * The account's open enrolment (its encrypted secret) and whether the caller's session started it;
+ * null when none is open: never started, confirmed, expired, or its session has ended.
  */
-export async function twoFactorView(user: SessionUser): Promise<TwoFactorView> {
-  const row = await db()
+async function openEnrolment(
+  user: SessionCaller,
+  executor: Executor = db(),
+): Promise<{ secret: string; mine: boolean } | null> {
+  const row = await executor
     .selectFrom("user_two_factor")
     .select(["secret", "confirmed_at", "created_at"])
     .where("user_id", "=", user.id)
     .executeTakeFirst();
-  if (!row) return { state: "off" };
-  if (row.confirmed_at) return { state: "on", recoveryCodesLeft: await recoveryCodesLeft(user.id) };
-  if (enrolmentExpired(row.created_at)) return { state: "off" };
+  if (!row || row.confirmed_at || enrolmentExpired(row.created_at)) return null;
+  const binding = await executor
+    .selectFrom("user_token")
+    .select("token_hash")
+    .where("user_id", "=", user.id)
+    .where("kind", "=", ENROL)
+    .where("used_at", "is", null)
+    .where("expires_at", ">", now())
+    .executeTakeFirst();
+  if (!binding) return null; // an enrolment started before sessions owned them: nobody's
+  if (binding.token_hash === enrolmentBinding(user.sessionId)) return { secret: row.secret, mine: true };
+  const sessions = await executor
+    .selectFrom("session")
+    .select("id")
+    .where("user_id", "=", user.id)
+    .where("expires_at", ">", now())
+    .execute();
+  const live = sessions.some((s) => enrolmentBinding(s.id) === binding.token_hash);
+  return live ? { secret: row.secret, mine: false } : null;
+}
+
+/**
+ * What Settings shows. The secret is shown only while enrolment waits for its first code (it
+ * protects nothing yet), and only to the session that started it; once confirmed it is never
+ * rendered again.
+ */
+export async function twoFactorView(user: SessionCaller): Promise<TwoFactorView> {
+  if (await hasTwoFactor(user.id))
+    return { state: "on", recoveryCodesLeft: await recoveryCodesLeft(user.id) };
   // A super admin viewing as this person must not walk away with the seed of their future codes.
   if (user.impersonator) return { state: "off" };
-  const secret = decryptSecret(row.secret);
+  const open = await openEnrolment(user);
+  if (!open) return { state: "off" };
+  if (!open.mine) return { state: "elsewhere" };
+  const secret = decryptSecret(open.secret);
   const uri = getTOTPAuthUri({
     period: PERIOD,
     digits: DIGITS,
@@ -255,15 +309,21 @@ export async function twoFactorView(user: SessionUser): Promise<TwoFactorView> {
   return { state: "pending", secret, qrCode: await QRCode.toDataURL(uri, { margin: 1, width: 200 }) };
 }
 
-/** Starts (or restarts) enrolment with a new secret; refused while two-factor is on. */
-export async function startTwoFactor(user: SessionUser, _input: unknown, origin: AuditOrigin) {
+/**
+ * Starts (or restarts) enrolment with a new secret, owned by the caller's session (the one that
+ * re-authenticated); any enrolment another session had started is replaced. Refused while on.
+ */
+export async function startTwoFactor(user: SessionCaller, _input: unknown, origin: AuditOrigin) {
+  if (user.impersonator) throw new RuleViolation(NOT_WHILE_VIEWING);
   if (await hasTwoFactor(user.id))
     throw new RuleViolation("Two-factor authentication is already on. Turn it off first to use another app.");
   const { secret } = await generateTOTP({ period: PERIOD, digits: DIGITS, algorithm: ALGORITHM });
   await db()
     .transaction()
     .execute(async (trx) => {
+      await trx.deleteFrom("user_token").where("user_id", "=", user.id).where("kind", "=", ENROL).execute();
       await trx.deleteFrom("user_two_factor").where("user_id", "=", user.id).execute();
+      const created = Date.now();
       await trx
         .insertInto("user_two_factor")
         .values({
@@ -271,7 +331,20 @@ export async function startTwoFactor(user: SessionUser, _input: unknown, origin:
           secret: encryptSecret(secret),
           confirmed_at: null,
           last_step: null,
-          created_at: now(),
+          created_at: new Date(created).toISOString(),
+        })
+        .execute();
+      await trx
+        .insertInto("user_token")
+        .values({
+          id: randomUUID(),
+          user_id: user.id,
+          kind: ENROL,
+          token_hash: enrolmentBinding(user.sessionId),
+          data: null,
+          expires_at: new Date(created + ENROLMENT_WINDOW_MS).toISOString(),
+          used_at: null,
+          created_at: new Date(created).toISOString(),
         })
         .execute();
       await audit(
@@ -282,20 +355,28 @@ export async function startTwoFactor(user: SessionUser, _input: unknown, origin:
     });
 }
 
-/** Confirms enrolment with a code from the app; answers the recovery codes, shown this once. */
+/**
+ * Confirms enrolment with a code from the app; answers the recovery codes, shown this once. Only
+ * the session that started it may: another session is refused (audited) with nothing changed.
+ */
 export async function confirmTwoFactor(
-  user: SessionUser,
+  user: SessionCaller,
   input: { code: string },
   origin: AuditOrigin,
 ): Promise<string[]> {
-  const row = await db()
-    .selectFrom("user_two_factor")
-    .select(["secret", "confirmed_at", "created_at"])
-    .where("user_id", "=", user.id)
-    .executeTakeFirst();
-  if (!row || row.confirmed_at || enrolmentExpired(row.created_at))
-    throw new RuleViolation("Start setting up two-factor authentication first.");
-  const step = await matchingStep(decryptSecret(row.secret), normaliseCode(input.code));
+  if (user.impersonator) throw new RuleViolation(NOT_WHILE_VIEWING);
+  const open = await openEnrolment(user);
+  if (!open) throw new RuleViolation("Start setting up two-factor authentication first.");
+  if (!open.mine) {
+    await audit(origin, {
+      action: "account.two_factor.confirm_refused",
+      actor: user,
+      target: { type: "user", id: user.id },
+      details: { reason: "started in another session" },
+    });
+    throw new RuleViolation(ELSEWHERE);
+  }
+  const step = await matchingStep(decryptSecret(open.secret), normaliseCode(input.code));
   if (step === null) {
     await audit(origin, {
       action: "account.two_factor.confirm_failed",
@@ -310,10 +391,21 @@ export async function confirmTwoFactor(
   const codes = await db()
     .transaction()
     .execute(async (trx) => {
+      // The session's claim is spent first: a restart elsewhere in the meantime took it away.
+      const claimed = await trx
+        .deleteFrom("user_token")
+        .where("user_id", "=", user.id)
+        .where("kind", "=", ENROL)
+        .where("token_hash", "=", enrolmentBinding(user.sessionId))
+        .where("used_at", "is", null)
+        .executeTakeFirst();
+      if (Number(claimed.numDeletedRows) !== 1)
+        throw new RuleViolation("Start setting up two-factor authentication first.");
       const done = await trx
         .updateTable("user_two_factor")
         .set({ confirmed_at: now(), last_step: step })
         .where("user_id", "=", user.id)
+        .where("secret", "=", open.secret) // the secret the code was checked against
         .where("confirmed_at", "is", null)
         .executeTakeFirst();
       if (Number(done.numUpdatedRows) !== 1)
@@ -328,6 +420,29 @@ export async function confirmTwoFactor(
     });
   await invalidateSessions();
   return codes;
+}
+
+/**
+ * Ends the enrolment this session started, if any (sign-out). One another session started stays,
+ * and so does a confirmed second factor.
+ */
+export async function abandonEnrolment(userId: string, sessionId: string) {
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      const owned = await trx
+        .deleteFrom("user_token")
+        .where("user_id", "=", userId)
+        .where("kind", "=", ENROL)
+        .where("token_hash", "=", enrolmentBinding(sessionId))
+        .executeTakeFirst();
+      if (Number(owned.numDeletedRows) > 0)
+        await trx
+          .deleteFrom("user_two_factor")
+          .where("user_id", "=", userId)
+          .where("confirmed_at", "is", null)
+          .execute();
+    });
 }
 
 /** Turns two-factor off (the caller re-entered the password: see assertCurrentPassword). */

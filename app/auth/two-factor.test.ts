@@ -9,8 +9,9 @@ import { action as settingsAction, loader as settingsLoader } from "../routes/da
 import { action as userAction } from "../routes/dashboard.users.$id";
 import { action as loginAction } from "../routes/login";
 import { action as stepAction, loader as stepLoader } from "../routes/login.two-factor";
+import { action as logoutAction } from "../routes/logout";
 import { resetRateLimits } from "../security/rate-limit.server";
-import { authContext, getSessionUser } from "./session.server";
+import { authContext, getSessionUser, invalidateSessions } from "./session.server";
 import {
   hasTwoFactor,
   secondFactorSatisfied,
@@ -198,6 +199,131 @@ describe("enrolment in Settings", () => {
     const fresh = await sessionCookieFor(u.id);
     expect((await settings({ intent: "two-factor-start" }, fresh)).status).toBe(200);
     expect((await row(u.id))?.confirmed_at).toBeNull();
+  });
+});
+
+describe("a pending enrolment belongs to the session that started it (issue 20 item 4)", () => {
+  const enrolTokens = (userId: string) =>
+    db().selectFrom("user_token").selectAll().where("user_id", "=", userId).execute();
+
+  /** The state a stolen session must not move: two-factor off, no recovery codes, no enable audit. */
+  async function untouched(userId: string) {
+    expect(await hasTwoFactor(userId)).toBe(false);
+    expect(await codes(userId)).toHaveLength(0);
+    expect(await audits("account.two_factor.enable", userId)).toHaveLength(0);
+    expect(await sessionsOf(userId)).toBeGreaterThan(0);
+  }
+
+  it("another session of the same account neither sees the secret nor confirms with it", async () => {
+    const owner = await signedIn(["user"]);
+    const stolen = await sessionCookieFor(owner.id); // a second session: the thief's
+    // 1-2. The owner re-authenticates and starts.
+    expect(
+      (await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, owner.cookie)).status,
+    ).toBe(200);
+    const secret = (await view(owner.cookie)).view.secret!;
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    const before = await row(owner.id);
+
+    // 3. The other session reads Settings: no secret, no QR code, only that one is in progress.
+    const seen = await view(stolen);
+    expect(seen.view).toEqual({ state: "elsewhere" });
+    expect(JSON.stringify(seen)).not.toContain(secret);
+    expect(JSON.stringify(seen)).not.toContain("data:image");
+
+    // 4. Even with the secret (say, read over the owner's shoulder), confirming is refused, nothing changes.
+    const out = await settings({ intent: "two-factor-confirm", code: await codeFor(secret) }, stolen);
+    expect(out.status).toBe(403);
+    expect(out.body).toMatchObject({ formError: expect.stringMatching(/another session/) });
+    expect(await row(owner.id)).toEqual(before);
+    await untouched(owner.id);
+
+    // The owner's own session still completes enrolment, with the same code.
+    const ok = await settings({ intent: "two-factor-confirm", code: await codeFor(secret) }, owner.cookie);
+    expect(ok.status).toBe(200);
+    expect((ok.body as { recoveryCodes: string[] }).recoveryCodes).toHaveLength(10);
+    expect(await hasTwoFactor(owner.id)).toBe(true);
+    expect((await view(stolen)).view).toEqual({ state: "on", recoveryCodesLeft: 10 });
+  });
+
+  it("starting in one session replaces an enrolment started in another", async () => {
+    const owner = await signedIn(["user"]);
+    const other = await sessionCookieFor(owner.id);
+    await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, owner.cookie);
+    const first = (await view(owner.cookie)).view.secret!;
+    // The other session re-authenticates too: it now owns a new enrolment, the first is gone.
+    expect((await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, other)).status).toBe(
+      200,
+    );
+    const second = (await view(other)).view.secret!;
+    expect(second).not.toBe(first);
+    expect((await view(owner.cookie)).view).toEqual({ state: "elsewhere" });
+    const out = await settings({ intent: "two-factor-confirm", code: await codeFor(second) }, owner.cookie);
+    expect(out.status).toBe(403);
+    await untouched(owner.id);
+    expect(
+      (await settings({ intent: "two-factor-confirm", code: await codeFor(second) }, other)).status,
+    ).toBe(200);
+  });
+
+  it("signing out abandons the enrolment: no session sees or confirms it afterwards", async () => {
+    const owner = await signedIn(["user"]);
+    const other = await sessionCookieFor(owner.id);
+    await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, owner.cookie);
+    const secret = (await view(owner.cookie)).view.secret!;
+    const out = await run(() => logoutAction(args(formRequest("/logout", {}, { cookie: owner.cookie }))));
+    expect(out.status).toBe(302);
+    expect(await enrolTokens(owner.id)).toEqual([]);
+    expect((await view(other)).view).toEqual({ state: "off" });
+    const again = await sessionCookieFor(owner.id);
+    expect((await view(again)).view).toEqual({ state: "off" });
+    for (const cookie of [other, again]) {
+      const refused = await settings({ intent: "two-factor-confirm", code: await codeFor(secret) }, cookie);
+      expect(refused.status).toBe(403);
+    }
+    await untouched(owner.id);
+  });
+
+  it("a session ended some other way (Settings' session list, a reset) abandons it too", async () => {
+    const owner = await signedIn(["user"]);
+    const other = await sessionCookieFor(owner.id);
+    await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, owner.cookie);
+    const secret = (await view(owner.cookie)).view.secret!;
+    const me = (await getSessionUser(args(formRequest("/dashboard", {}, { cookie: owner.cookie }))))!;
+    await db().deleteFrom("session").where("id", "=", me.sessionId).execute();
+    await invalidateSessions();
+    expect((await view(other)).view).toEqual({ state: "off" });
+    const refused = await settings({ intent: "two-factor-confirm", code: await codeFor(secret) }, other);
+    expect(refused.status).toBe(403);
+    await untouched(owner.id);
+  });
+
+  it("while viewing as the owner, even from the owner's own session, no secret and no confirmation", async () => {
+    const owner = await signedIn(["user"]);
+    await settings({ intent: "two-factor-start", currentPassword: PASSWORD }, owner.cookie);
+    const secret = (await view(owner.cookie)).view.secret!;
+    const me = (await getSessionUser(args(formRequest("/dashboard", {}, { cookie: owner.cookie }))))!;
+    const viewingAs = () => {
+      const ctx = context();
+      ctx.set(authContext, {
+        user: { ...me, impersonator: { id: "someone-else", email: "boss@example.test" } },
+        renewCookie: null,
+      });
+      return ctx;
+    };
+    const page = await run(() =>
+      settingsLoader(args(formRequest("/dashboard/settings", {}, { cookie: owner.cookie }), {}, viewingAs())),
+    );
+    expect(page.status).toBe(200);
+    expect(JSON.stringify(page.body)).not.toContain(secret);
+    expect((page.body as { twoFactor: { view: unknown } }).twoFactor.view).toEqual({ state: "off" });
+    const out = await settings(
+      { intent: "two-factor-confirm", code: await codeFor(secret) },
+      owner.cookie,
+      viewingAs(),
+    );
+    expect(out.status).toBe(403);
+    await untouched(owner.id);
   });
 });
 

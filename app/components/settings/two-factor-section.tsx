@@ -16,6 +16,8 @@ export type TwoFactorData = {
   view:
     | { state: "off" }
     | { state: "pending"; secret: string; qrCode: string }
+    /** Another session of this account started an enrolment: its secret is never sent here. */
+    | { state: "elsewhere" }
     | { state: "on"; recoveryCodesLeft: number };
   due: boolean;
   /** How this account re-authenticates (no password: single sign-on; code: two-factor is on). */
@@ -70,9 +72,14 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
           </p>
         ) : null}
         {codes ? <RecoveryCodes codes={codes} /> : null}
-        {view.state === "off" ? (
+        {view.state === "off" || view.state === "elsewhere" ? (
           <start.fetcher.Form method="post" className="flex flex-col gap-3" {...start.formProps}>
             <input type="hidden" name="intent" value="two-factor-start" />
+            {view.state === "elsewhere" ? (
+              <p className="text-sm" data-testid="two-factor-elsewhere">
+                {t("settings:twoFactor.elsewhere")}
+              </p>
+            ) : null}
             <p className="text-sm">{t("settings:twoFactor.offIntro")}</p>
             <ReauthFields reauth={twoFactor.reauth} fields={start.fields} />
             {start.errors}
