@@ -31,13 +31,20 @@ function allowList(): Cidr[] {
   return allowed.list;
 }
 
+// IANA's global unicast block. ipaddr.js calls every IPv6 address it has no name for "unicast",
+// including the deprecated IPv4-compatible ::/96 (`::7f00:1` is 127.0.0.1 on a host with a ::/96 route).
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
+function isGlobalUnicast(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return address.kind() === "ipv4" || address.match(GLOBAL_UNICAST_V6);
+}
+
 /** True for a public unicast address, or one inside a range OUTBOUND_ALLOW_PRIVATE opens. */
 export function isAllowedAddress(ip: string): boolean {
   if (!ipaddr.isValid(ip)) return false;
   let address = ipaddr.parse(ip);
   if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress())
     address = (address as ipaddr.IPv6).toIPv4Address();
-  if (address.range() === "unicast") return true;
+  if (address.range() === "unicast" && isGlobalUnicast(address)) return true;
   return allowList().some(([net, bits]) => net.kind() === address.kind() && address.match(net, bits));
 }
 

@@ -49,6 +49,10 @@ describe("which addresses are public", () => {
     "::ffff:169.254.169.254",
     "64:ff9b::a9fe:a9fe",
     "2002:7f00:1::",
+    // IPv4-compatible (deprecated ::/96) and other blocks outside global unicast 2000::/3
+    "::7f00:1",
+    "::a9fe:a9fe",
+    "100::1",
     "224.0.0.1",
     "not an address",
   ])("%s is not", (ip) => {
