@@ -82,17 +82,24 @@ export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | 
  * account: nobody may for an account that holds a permission they lack (a super admin's, say).
  */
 export async function mayManageUser(actor: Actor, targetUserId: string): Promise<boolean> {
-  if (actor.isSuperAdmin || actor.id === targetUserId) return true;
+  return (await manageableUsers(actor, [targetUserId])).has(targetUserId);
+}
+
+/** Of the given accounts, those the actor may manage (mayManageUser), in one query. */
+export async function manageableUsers(actor: Actor, userIds: string[]): Promise<Set<string>> {
+  const ids = new Set(userIds);
+  if (actor.isSuperAdmin || ids.size === 0) return ids;
   const grants = await roleGrants();
   const rows = await db()
     .selectFrom("user_role")
-    .select("role_id")
-    .where("user_id", "=", targetUserId)
+    .select(["user_id", "role_id"])
+    .where("user_id", "in", [...ids])
     .execute();
-  return rows.every(({ role_id }) => {
+  for (const { user_id, role_id } of rows) {
     const role = grants.get(role_id);
-    return !role || holdsAll(actor, role);
-  });
+    if (user_id !== actor.id && role && !holdsAll(actor, role)) ids.delete(user_id);
+  }
+  return ids;
 }
 
 /**

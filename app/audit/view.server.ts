@@ -3,6 +3,7 @@ import type { AuditLogTable } from "../../db/schema";
 import { db } from "../db.server";
 import { actionLabel } from "./actions";
 import type { AuditDetails, AuditTarget, AuditView } from "./audit-view";
+import { type AuditViewer, auditRowsFor } from "./token-names.server";
 
 type AuditRow = Selectable<AuditLogTable>;
 
@@ -151,8 +152,12 @@ function describeTarget(row: AuditRow, names: Names): AuditTarget | null {
   return { type: targetTypeLabel(row.target_type), typeKey: row.target_type, id, name, href };
 }
 
-/** The page's rows in words: labels for actions, names for people, teams and roles. */
-export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> {
+/**
+ * The page's rows in words, as the viewer may read them (auditRowsFor): labels for actions, names
+ * for people, teams and roles.
+ */
+export async function describeAuditRows(stored: AuditRow[], viewer: AuditViewer): Promise<AuditView[]> {
+  const rows = await auditRowsFor(viewer, stored);
   const parsed = rows.map((r) => parseDetails(r.details));
   const ids = { users: new Set<string>(), teams: new Set<string>(), roles: new Set<string>() };
   rows.forEach((r, i) => {

@@ -26,11 +26,11 @@ import {
 import type { Route } from "./+types/dashboard.logs";
 
 export async function loader(args: Route.LoaderArgs) {
-  await requirePermission(args, "log.read");
+  const viewer = await requirePermission(args, "log.read");
   const parsed = parseAuditQuery(new URL(args.request.url).searchParams);
   if (!parsed.ok) throw data({ message: `Bad filter. ${parsed.message}` }, { status: 400 });
   const { rows, start, prev, next } = await listAudit(parsed.value);
-  return { query: parsed.value, start, prev, next, rows: await describeAuditRows(rows) };
+  return { query: parsed.value, start, prev, next, rows: await describeAuditRows(rows, viewer) };
 }
 
 const FILTER_NAMES = ["actor", "action", "target", "from", "to"] as const;

@@ -1,5 +1,6 @@
 import type { Position } from "../../../db/keyset";
 import { auditFilters, auditRowsAfter, filteredAudit } from "../../audit/query.server";
+import { auditRowsFor, auditViewerOf } from "../../audit/token-names.server";
 import { toCsv } from "../csv";
 import { defineTask } from "../definition.server";
 import { saveArtifact } from "../repository.server";
@@ -16,7 +17,9 @@ export const auditExport = defineTask({
     .partial()
     .nullish()
     .transform((v) => auditFilters.parse(v ?? {})),
-  async run(filters, { taskId, signal, progress }) {
+  async run(filters, { taskId, userId, signal, progress }) {
+    // The rows as the owner may read them now (a super admin's token names for super admins).
+    const viewer = await auditViewerOf(userId);
     const { total } = await filteredAudit(filters)
       .select((eb) => eb.fn.countAll<number>().as("total"))
       .executeTakeFirstOrThrow();
@@ -39,7 +42,7 @@ export const auditExport = defineTask({
       signal.throwIfAborted();
       // The page's own keyset walk: each batch is one index range after the last row written.
       const rows = await auditRowsAfter(filters, after, BATCH);
-      for (const r of rows) {
+      for (const r of await auditRowsFor(viewer, rows)) {
         lines.push([
           r.created_at,
           r.action,
