@@ -83,6 +83,39 @@ export function sendNotificationEmail(input: {
   });
 }
 
+/**
+ * A broadcast by email: the subject and the first line name the person who wrote it, with their
+ * address, so no broadcast reads as the system's own notice (docs/rules.md, "Broadcast"). Title and
+ * message are theirs, as written; the rest is in the recipient's language.
+ */
+export function sendBroadcastEmail(input: {
+  to: string;
+  name: string;
+  sender: { name: string; email: string } | null;
+  title: string;
+  message: string;
+  actionUrl: string;
+  language?: string;
+}) {
+  const t = tFor(input.language);
+  const sender = input.sender?.name ?? "?";
+  return send("broadcast email", {
+    to: input.to,
+    type: "notification",
+    subject: t("emails:notification.broadcastSubject", { sender, title: input.title }),
+    actionUrl: input.actionUrl,
+    userName: input.name,
+    message: input.message,
+    list: {
+      intro: input.sender
+        ? t("emails:notification.broadcastBy", { sender: input.sender.name, email: input.sender.email })
+        : t("emails:notification.broadcastByFormer"),
+      items: [],
+    },
+    language: input.language,
+  });
+}
+
 /** Tells an account that a super admin removed its two-factor authentication. */
 export function sendTwoFactorResetEmail(input: {
   to: string;

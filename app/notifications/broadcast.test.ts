@@ -244,6 +244,12 @@ describe("broadcast", () => {
     );
     expect(result).toEqual({ sent: 2, failed: 0, recipients: 2 });
     expect(mail.fake.messages.map((m) => m.To).sort()).toEqual([a.email, b.email].sort());
+    // Never the system's own notice: the subject and the first line name the writer and their address.
+    for (const m of mail.fake.messages) {
+      expect(m.Subject).toBe(`Broadcast from ${admin.name}: Mail me`);
+      expect(m.TextBody).toContain(`${admin.name} (${admin.email}) sent this broadcast to you`);
+      expect(m.TextBody).toContain("By email too");
+    }
     expect(progress.at(-1)).toBe(1);
     const after = await db()
       .selectFrom("broadcast")

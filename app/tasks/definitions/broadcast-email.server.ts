@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "../../db.server";
 import { baseUrl } from "../../env.server";
-import { sendNotificationEmail } from "../../mail/senders.server";
+import { sendBroadcastEmail } from "../../mail/senders.server";
 import { reachable } from "../../notifications/audience.server";
 import { defineTask, TaskError } from "../definition.server";
 
@@ -36,16 +36,24 @@ export const broadcastEmail = defineTask({
       .where(reachable)
       .orderBy("user.email")
       .execute();
+    const sender = broadcast.created_by
+      ? ((await db()
+          .selectFrom("user")
+          .select(["name", "email"])
+          .where("id", "=", broadcast.created_by)
+          .executeTakeFirst()) ?? null)
+      : null;
     const link = broadcast.link ? new URL(broadcast.link, baseUrl()).href : `${baseUrl()}/dashboard`;
     let sent = 0;
     let failed = 0;
     for (const [i, r] of recipients.entries()) {
       if (signal.aborted) break;
       try {
-        await sendNotificationEmail({
+        await sendBroadcastEmail({
           to: r.email,
           name: r.name,
-          subject: broadcast.title,
+          sender,
+          title: broadcast.title,
           message: broadcast.message,
           actionUrl: link,
           // The admin wrote the title and message; the rest of the email is in the recipient's language.
