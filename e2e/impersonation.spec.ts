@@ -55,7 +55,7 @@ test("view as a user, password locked, stop", async ({ login, page }) => {
   expect(problems).toEqual([]);
 });
 
-// Issue 20, item 14: the gate (a password an admin set) is the person's, not the viewer's.
+// docs/decisions/021-impersonation.md: the gate (a password an admin set) is the person's, not the viewer's.
 test("view as someone who must change their password: the dashboard, the banner, stop", async ({
   login,
   page,

@@ -3,7 +3,6 @@ import type { AuditLogTable } from "../../db/schema";
 import { db } from "../db.server";
 import { actionLabel } from "./actions";
 import type { AuditDetails, AuditTarget, AuditView } from "./audit-view";
-import { type AuditViewer, auditRowsFor } from "./token-names.server";
 
 type AuditRow = Selectable<AuditLogTable>;
 
@@ -153,11 +152,10 @@ function describeTarget(row: AuditRow, names: Names): AuditTarget | null {
 }
 
 /**
- * The page's rows in words, as the viewer may read them (auditRowsFor): labels for actions, names
- * for people, teams and roles.
+ * The page's rows in words: labels for actions, names for people, teams and roles. The caller passes
+ * the rows as the viewer may read them (access/audit-token-names.server.ts).
  */
-export async function describeAuditRows(stored: AuditRow[], viewer: AuditViewer): Promise<AuditView[]> {
-  const rows = await auditRowsFor(viewer, stored);
+export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> {
   const parsed = rows.map((r) => parseDetails(r.details));
   const ids = { users: new Set<string>(), teams: new Set<string>(), roles: new Set<string>() };
   rows.forEach((r, i) => {

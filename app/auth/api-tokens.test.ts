@@ -199,7 +199,7 @@ describe("creating a token in Settings", () => {
       expect(JSON.parse(audited[0]!.details!)).toMatchObject({ purpose: "create-api-token" });
   });
 
-  // Issue 20 review: an account without a password (single sign-on) and without two-factor
+  // docs/rules.md, "Re-authentication": an account without a password (single sign-on) and without two-factor
   // re-authenticates by a recent sign-in (assertReauthenticated), no longer refused outright.
   it("an account without a password (single sign-on) needs a sign-in within 10 minutes", async () => {
     const me = await signedIn(["user"]);

@@ -263,7 +263,7 @@ describe("View as: what stays locked", () => {
       impersonator_id: admin.id,
       impersonator_email: admin.email,
     });
-    const [view] = await describeAuditRows([row!], { ...admin, isSuperAdmin: true, permissions: new Set() });
+    const [view] = await describeAuditRows([row!]);
     expect(view!.actor).toMatchObject({ id: target.id, name: "Renamed While Viewed" });
     expect(view!.impersonator).toMatchObject({ id: admin.id, email: admin.email });
     // The target's own requests write rows with no impersonator.

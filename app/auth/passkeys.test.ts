@@ -322,7 +322,7 @@ describe("registering a passkey in Settings", () => {
       expect(JSON.parse(failed.at(-1)!.details!)).toMatchObject({ purpose: "passkey-add" });
   });
 
-  // Issue 20 review: an account without a password (single sign-on) and without two-factor
+  // docs/rules.md, "Re-authentication": an account without a password (single sign-on) and without two-factor
   // re-authenticates by a recent sign-in (assertReauthenticated), no longer refused outright.
   it("an account without a password (single sign-on) gets a challenge only within 10 minutes of signing in", async () => {
     const me = await signedIn(["user"]);

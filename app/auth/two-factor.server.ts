@@ -230,7 +230,7 @@ async function recoveryCodesLeft(userId: string): Promise<number> {
 export type TwoFactorView =
   | { state: "off" }
   | { state: "pending"; secret: string; qrCode: string }
-  /** An enrolment waits for its first code in another of the account's sessions (issue 20 item 4). */
+  /** An enrolment waits for its first code in another of the account's sessions (docs/decisions/018-two-factor-totp.md). */
   | { state: "elsewhere" }
   | { state: "on"; recoveryCodesLeft: number };
 

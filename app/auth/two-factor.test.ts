@@ -202,7 +202,7 @@ describe("enrolment in Settings", () => {
   });
 });
 
-describe("a pending enrolment belongs to the session that started it (issue 20 item 4)", () => {
+describe("a pending enrolment belongs to the session that started it", () => {
   const enrolTokens = (userId: string) =>
     db().selectFrom("user_token").selectAll().where("user_id", "=", userId).execute();
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useSubmit } from "react-router";
+import { auditRowsFor } from "../access/audit-token-names.server";
 import { requirePermission } from "../access/guard.server";
 import { auditActionText } from "../audit/action-text";
 import { AUDIT_ACTIONS } from "../audit/actions";
@@ -30,7 +31,13 @@ export async function loader(args: Route.LoaderArgs) {
   const parsed = parseAuditQuery(new URL(args.request.url).searchParams);
   if (!parsed.ok) throw data({ message: `Bad filter. ${parsed.message}` }, { status: 400 });
   const { rows, start, prev, next } = await listAudit(parsed.value);
-  return { query: parsed.value, start, prev, next, rows: await describeAuditRows(rows, viewer) };
+  return {
+    query: parsed.value,
+    start,
+    prev,
+    next,
+    rows: await describeAuditRows(await auditRowsFor(viewer, rows)),
+  };
 }
 
 const FILTER_NAMES = ["actor", "action", "target", "from", "to"] as const;

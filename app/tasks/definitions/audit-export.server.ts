@@ -1,6 +1,6 @@
 import type { Position } from "../../../db/keyset";
+import { auditRowsFor, auditViewerOf } from "../../access/audit-token-names.server";
 import { auditFilters, auditRowsAfter, filteredAudit } from "../../audit/query.server";
-import { auditRowsFor, auditViewerOf } from "../../audit/token-names.server";
 import { toCsv } from "../csv";
 import { defineTask } from "../definition.server";
 import { saveArtifact } from "../repository.server";

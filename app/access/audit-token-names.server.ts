@@ -1,12 +1,12 @@
-import { roleGrants } from "../access/role-cache.server";
-import { manageableUsers } from "../access/rules.server";
 import { db } from "../db.server";
+import { roleGrants } from "./role-cache.server";
+import { manageableUsers } from "./rules.server";
 
-// Issue 20 item 10: an API token's name is for those who may manage its owner (a super admin's for
-// super admins alone), as on the user page (apiTokensShownTo). Audit rows about a token name it in
-// their details; the log page (view.server.ts) and the CSV export (tasks/definitions/audit-export)
-// both pass their rows through `auditRowsFor` so neither shows it to anyone else. The stored rows
-// stay whole.
+// An API token's name is for those who may manage its owner (a super admin's for super admins
+// alone), as on the user page (apiTokensShownTo). Audit rows about a token name it in their details;
+// the log page (routes/dashboard.logs.tsx) and the CSV export (tasks/definitions/audit-export) both
+// pass their rows through `auditRowsFor` so neither shows it to anyone else. The stored rows stay
+// whole. Here, in the access domain, because the audit module is infrastructure and knows no rules.
 
 /** What stands for a name the viewer may not read. */
 export const HIDDEN_TOKEN_NAME = "[hidden]";

@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { csvCells } from "../../test/support/csv";
+import type { AuditView } from "../audit/audit-view";
 import { db } from "../db.server";
 import { loader as downloadLoader } from "../routes/api.tasks.$id.download";
 import { loader } from "../routes/dashboard.logs";
 import { auditExport } from "../tasks/definitions/audit-export.server";
-import type { AuditView } from "./audit-view";
 
-// Issue 20 item 10: a super admin's API token names are for super admins. The audit log's rows about
-// those tokens (created, revoked by the owner, revoked by someone else) and the CSV export keep the
+// A super admin's API token names are for super admins (as on the user page, users/detail). The
+// audit log's rows about those tokens (created, revoked by the owner, revoked by someone else) and the CSV export keep the
 // action but not the name for anyone else; the stored rows stay whole.
 
 let superAdmin: Awaited<ReturnType<typeof signedIn>>;
