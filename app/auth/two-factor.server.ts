@@ -11,7 +11,7 @@ import { getSystemConfig } from "../settings/system-config.server";
 import { invalidateSessions } from "./session-cache.server";
 import { hashToken, TOKEN_LIFETIME_MS } from "./tokens.server";
 
-// Two-factor authentication with a TOTP authenticator app (issue 12.1, decision 018). The secret
+// Two-factor authentication with a TOTP authenticator app (docs/decisions/018-two-factor-totp.md). The secret
 // is encrypted at rest like the mail key; recovery codes are kept as SHA-256 hashes; a code is
 // accepted once (the last accepted time step is stored). Sign-in's second step lives in
 // two-factor-sign-in.server.ts; the required-enrolment gate in app/access/guard.server.ts.

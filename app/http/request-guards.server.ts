@@ -29,7 +29,7 @@ function forwarded(req: IncomingMessage, name: string, trustProxy: number): stri
 
 /**
  * The client address: the socket's, or with TRUST_PROXY = n the address n hops back in
- * X-Forwarded-For (Express's `trust proxy` number): proxies beyond those n can not forge it.
+ * X-Forwarded-For, counted from the socket: proxies beyond those n can not forge it.
  */
 export function clientAddress(req: IncomingMessage, trustProxy: number): string {
   const socket = req.socket.remoteAddress ?? "unknown";

@@ -18,7 +18,7 @@ export function payloadTooLarge(limit: number) {
 
 // Every 429 goes through here so none can leave without Retry-After (docs/http-contract.md, "Limits").
 
-/** Status and header of a 429, for code that answers outside React Router (server.ts, Express). */
+/** Status and header of a 429, for code that answers outside React Router (server.ts). */
 export function tooManyRequestsInit(retryAfterSeconds: number) {
   const seconds = Math.max(1, Math.ceil(Number.isFinite(retryAfterSeconds) ? retryAfterSeconds : 60));
   return { status: 429 as const, headers: { "Retry-After": String(seconds) }, seconds };

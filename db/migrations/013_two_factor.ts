@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { columnTypes } from "../column-types";
 
-// Two-factor authentication (TOTP, issue 12.1): each account's authenticator secret (encrypted),
+// Two-factor authentication (TOTP, docs/decisions/018-two-factor-totp.md): each account's authenticator secret (encrypted),
 // its single-use recovery codes (hashed), and the roles whose holders must enrol.
 export async function up(db: Kysely<unknown>): Promise<void> {
   const t = columnTypes(db);
