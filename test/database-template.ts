@@ -67,40 +67,26 @@ async function sqliteTemplate(passwordHash: string): Promise<[DatabaseTemplate, 
  * The seeded schema as SQL for one `query()`: pg_dump's text with the schema's name replaced.
  * Without pg_dump every file migrates and seeds as before (script: null).
  */
-async function postgresTemplate(passwordHash: string): Promise<[DatabaseTemplate, () => Promise<void>]> {
+async function postgresTemplate(passwordHash: string): Promise<[DatabaseTemplate, () => void]> {
   const base = testPostgresUrl();
   const schema = `tmpl_${randomBytes(6).toString("hex")}`;
-  const drop = () => changeSchemas(base, [`drop schema if exists ${schema} cascade`]);
+  await changeSchemas(base, [`create schema ${schema}`]);
   try {
-    await changeSchemas(base, [`create schema ${schema}`]);
     await (await migratedAndSeeded(withSchema(base, schema))).destroy();
+    // One dump of tables and rows: pg_dump writes the rows before the triggers (the counters'),
+    // so loading them counts nothing twice.
     const { stdout } = await promisify(execFile)(
       "pg_dump",
-      ["--schema-only", "--no-owner", "--no-privileges", "--schema", schema, base],
+      ["--inserts", "--no-owner", "--no-privileges", "--schema", schema, base],
       { maxBuffer: 64 * 1024 * 1024 },
-    ).catch(() => ({ stdout: null }));
-    const data = stdout && (await dumpData(base, schema));
-    return [
-      {
-        engine: "postgres",
-        script: stdout && data !== null ? replayable(stdout + data, schema) : null,
-        passwordHash,
-      },
-      drop,
-    ];
-  } catch (error) {
-    await drop();
-    throw error;
+    ).catch((error: Error) => {
+      console.warn(`pg_dump failed (${error.message.split("\n")[0]}): every test file migrates and seeds`);
+      return { stdout: null };
+    });
+    return [{ engine: "postgres", script: stdout && replayable(stdout, schema), passwordHash }, () => {}];
+  } finally {
+    await changeSchemas(base, [`drop schema if exists ${schema} cascade`]);
   }
-}
-
-async function dumpData(base: string, schema: string): Promise<string | null> {
-  const { stdout } = await promisify(execFile)(
-    "pg_dump",
-    ["--data-only", "--inserts", "--no-owner", "--no-privileges", "--schema", schema, base],
-    { maxBuffer: 64 * 1024 * 1024 },
-  ).catch(() => ({ stdout: null }));
-  return stdout;
 }
 
 /**
@@ -113,7 +99,9 @@ function replayable(dump: string, schema: string): string {
     .split("\n")
     .filter((line) => !line.startsWith("\\") && line !== `CREATE SCHEMA ${schema};`)
     .join("\n");
-  return kept.replaceAll(`${schema}.`, `${TEMPLATE_SCHEMA_PLACEHOLDER}.`);
+  // The name is random, so each occurrence is the schema: qualified names, quoted ones in the
+  // counters' trigger functions (db/migrations/012_maintained_counts.ts).
+  return kept.replaceAll(schema, TEMPLATE_SCHEMA_PLACEHOLDER);
 }
 
 export default async function setup(project: TestProject) {

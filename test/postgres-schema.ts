@@ -55,7 +55,7 @@ export async function copyTemplateInto(schema: string, script: string): Promise<
       [schema],
     );
     if (rows[0].n > 0) return false;
-    await c.query(script.replaceAll(`${TEMPLATE_SCHEMA_PLACEHOLDER}.`, `${schema}.`));
+    await c.query(script.replaceAll(TEMPLATE_SCHEMA_PLACEHOLDER, schema));
     return true;
   });
 }
