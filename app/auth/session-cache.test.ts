@@ -112,7 +112,7 @@ describe("the session cache", () => {
 describe("the session cache of another app instance", () => {
   let app: Awaited<ReturnType<typeof startApp>>;
   beforeAll(async () => {
-    app = await startApp();
+    app = await startApp({ separateInstance: true });
   });
   afterAll(() => app?.close());
 
