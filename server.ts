@@ -71,6 +71,7 @@ const server = httpServer.on(
     clientDir: production ? join(buildDir, "client") : undefined,
     logger,
     devMiddleware: vite?.middlewares,
+    eventsOnSocket: process.env.EVENTS_ON_SOCKET !== "0",
     handle: async (request, info) => handleRequest(request, (await getEntry()).createRequestContext(info)),
   }),
 );

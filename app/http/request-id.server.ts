@@ -1,6 +1,6 @@
-import { remember } from "@epic-web/remember";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
+import { remember } from "@epic-web/remember";
 
 // Request ids (docs/decisions/026-request-ids.md): every request gets one, answered in X-Request-Id,
 // written on its log lines and on the audit rows and tasks it creates, and shown on error pages, so

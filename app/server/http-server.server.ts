@@ -29,6 +29,11 @@ export type AppListenerOptions = {
   logger: Logger;
   /** Vite's middleware (development). */
   devMiddleware?(req: IncomingMessage, res: ServerResponse, next: () => void): void;
+  /**
+   * GET /api/events on the socket (production; default). False sends it through React Router like
+   * the dev server does: `npm run bench:sse` measures both (EVENTS_ON_SOCKET=0).
+   */
+  eventsOnSocket?: boolean;
   /** React Router's handler with the request's context. */
   handle(request: Request, info: RequestInfo): Promise<Response>;
 };
@@ -37,6 +42,7 @@ const EVENTS_PATH = /^\/api\/events\/?(?:\?|$)/i;
 
 export function createAppListener(options: AppListenerOptions) {
   const { production, logger } = options;
+  const eventsOnSocket = production && options.eventsOnSocket !== false;
 
   /**
    * Production: a JSON line a request (pino). Development: a short readable line, and none for the
@@ -55,8 +61,14 @@ export function createAppListener(options: AppListenerOptions) {
    * hours costs less than half the memory there (docs/decisions/014-event-streams-on-the-socket.md).
    * Production only: the dev server reloads modules, so there the route answers.
    */
-  function serveRaw(req: IncomingMessage, res: ServerResponse, ip: string, origin: string, info: RequestInfo) {
-    if (!production || req.method !== "GET" || !EVENTS_PATH.test(req.url ?? "")) return false;
+  function serveRaw(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ip: string,
+    origin: string,
+    info: RequestInfo,
+  ) {
+    if (!eventsOnSocket || req.method !== "GET" || !EVENTS_PATH.test(req.url ?? "")) return false;
     info.route = "/api/events";
     serveEventStream(req, res, ip, origin).catch((error) => {
       logger.error({ err: error, requestId: res.getHeader("x-request-id") }, "event stream failed");
