@@ -8,7 +8,7 @@ function refuse(status: 400 | 413 | 415, message: string): never {
   throw data({ message }, { status });
 }
 
-// One parse per request: whoever asks first (the access gate, app/access/guard.server.ts, or the
+// One parse per request: whoever asks first (the access gate, app/auth/guard.server.ts, or the
 // action) parses, everyone after gets the same FormData. A gate that decides on its own reading of
 // the bytes can disagree with the action about a byte order mark, a repeated key, a charset or a
 // multipart body; one parse leaves nothing to disagree about. Keyed by the Request object, which

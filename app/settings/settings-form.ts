@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { reauthFields } from "../auth/account-schemas";
-import { CONFIG_KEYS, type ConfigKey, SYSTEM_CONFIG } from "./config-keys";
+import { CONFIG_KEYS, type ConfigKey, SYSTEM_CONFIG } from "../system-settings/config-keys";
 
 // One parser for the system section of the Settings form, usable in the browser and on the server.
 

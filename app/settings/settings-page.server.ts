@@ -1,8 +1,6 @@
 import type { TFunction } from "i18next";
 import { data } from "react-router";
 import { can } from "../access/check";
-import { refuseWhileImpersonating } from "../access/guard.server";
-import { type ActionArgs, handleIntents } from "../access/intents.server";
 import { assignableRoles } from "../access/rules.server";
 import {
   assertReauthenticated,
@@ -27,6 +25,8 @@ import {
   listApiTokens,
   revokeOwnApiToken,
 } from "../auth/api-tokens.server";
+import { refuseWhileImpersonating } from "../auth/guard.server";
+import { type ActionArgs, handleIntents } from "../auth/intents.server";
 import { inviteUser } from "../auth/invitations.server";
 import {
   addPasskeySchema,
@@ -46,10 +46,10 @@ import { invalid } from "../http/form.server";
 import { getT, i18nFor, resolveLanguage } from "../i18n/i18n.server";
 import { supportedLanguages } from "../i18n/resources.server";
 import { recentMail } from "../mail/mail-log.server";
-import { configLabel } from "./config-labels";
+import { configLabel } from "../system-settings/config-labels";
+import { describeSystemConfig } from "../system-settings/system-config.server";
 import { describeSessions } from "./session-view";
 import { parseSettingsForm, revokeSessionSchema } from "./settings-form";
-import { describeSystemConfig } from "./system-config.server";
 import { twoFactorIntent, twoFactorSettingsData } from "./two-factor-settings.server";
 import { applySettingsChanges } from "./update-settings.server";
 

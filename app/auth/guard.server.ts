@@ -1,13 +1,13 @@
 import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
-import { getSessionUser, type SessionUser } from "../auth/session.server";
+import { can } from "../access/check";
+import { missingPermission } from "../access/missing-permission";
+import type { PermissionKey } from "../access/permissions";
 import { readForm } from "../http/read-form.server";
 import { isApiRequest } from "../http/request-info.server";
 import { apiError } from "../http/responses";
 import { nonceContext } from "../http/security.server";
 import { readTheme, type Theme } from "../http/theme.server";
-import { can } from "./check";
-import { missingPermission } from "./missing-permission";
-import type { PermissionKey } from "./permissions";
+import { getSessionUser, type SessionUser } from "./session.server";
 
 /**
  * A loader's, action's or middleware's arguments. `url` is the page's address: with

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, context, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { invalidateMenu } from "../access/menu.server";
+import { invalidateRoles } from "../access/role-cache.server";
 import { db, now } from "../db.server";
 import { loader as rootLoader } from "../root";
 import { loader as dashboardLoader } from "../routes/dashboard";
 import { accessGateMiddleware, requirePermission } from "./guard.server";
-import { invalidateMenu } from "./menu.server";
-import { invalidateRoles } from "./role-cache.server";
 
 beforeAll(setupDatabase);
 

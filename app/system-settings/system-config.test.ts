@@ -5,8 +5,8 @@ import { setupDatabase } from "../../test/helpers";
 import { APP_NAME } from "../config";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
-import { decryptSecret, encryptSecret } from "./secret-box.server";
-import { parseSettingsForm } from "./settings-form";
+import { decryptSecret, encryptSecret } from "../security/secret-box.server";
+import { parseSettingsForm } from "../settings/settings-form";
 import {
   clearSystemConfigCache,
   describeSystemConfig,
