@@ -42,14 +42,13 @@ import {
   renamePasskey,
 } from "../auth/passkeys.server";
 import type { SessionUser } from "../auth/session.server";
-import { invalid } from "../http/form.server";
 import { getT, i18nFor, resolveLanguage } from "../i18n/i18n.server";
 import { supportedLanguages } from "../i18n/resources.server";
 import { recentMail } from "../mail/mail-log.server";
 import { configLabel } from "../system-settings/config-labels";
 import { describeSystemConfig } from "../system-settings/system-config.server";
 import { describeSessions } from "./session-view";
-import { parseSettingsForm, revokeSessionSchema } from "./settings-form";
+import { revokeSessionSchema, systemSettingsSchema } from "./settings-form";
 import { twoFactorIntent, twoFactorSettingsData } from "./two-factor-settings.server";
 import { applySettingsChanges } from "./update-settings.server";
 
@@ -223,15 +222,9 @@ export const runSettingsIntent = (args: ActionArgs) => {
       },
       system: {
         permission: "settings.manage",
-        // The system section has its own parser (shared with the browser): blank, secret and reset rules.
-        run: async ({ actor, form }) => {
-          const parsed = parseSettingsForm(form);
-          if (!parsed.ok) return invalid(parsed.fieldErrors as Record<string, string>, "system");
-          const { changed } = await applySettingsChanges(
-            actor,
-            { changes: parsed.changes, reauth: parsed.reauth },
-            args,
-          );
+        schema: systemSettingsSchema,
+        run: async ({ actor, input }) => {
+          const { changed } = await applySettingsChanges(actor, input, args);
           // Staff read the settings' labels, never their keys.
           const names = changed.map((key) => configLabel(t, key));
           return done(
