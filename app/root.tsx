@@ -100,7 +100,7 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
   // The access gate refuses in middleware, before the dashboard's own boundary has data to show.
-  if (isRouteErrorResponse(error) && error.status === 403 && error.data?.kind === "forbidden")
+  if (isRouteErrorResponse(error) && error.status === 403 && typeof error.data?.error === "string")
     return (
       <main className="mx-auto max-w-lg p-8">
         <NoAccess

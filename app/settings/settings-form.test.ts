@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSubmission } from "../http/submission";
+import { constraintOf, parseSubmission } from "../http/submission";
 import { systemSettingsSchema } from "./settings-form";
 
 // The system section's one parser, as the action runs it (handleIntents: parseSubmission).
@@ -59,5 +59,16 @@ describe("the system section's schema", () => {
       new URLSearchParams({ MAIL_API_KEY: "a1b2c3d4-e5f6-4711-8899-aabbccddeeff", APP_NAME: "Acme Admin" }),
     );
     expect(out.ok).toBe(true);
+  });
+});
+
+describe("the system section's form in the browser", () => {
+  it("takes its constraints from the same schema (its input side: conform cannot read a transform)", () => {
+    const constraint = constraintOf(systemSettingsSchema);
+    expect(Object.keys(constraint)).toEqual(
+      expect.arrayContaining(["MAIL_API_KEY", "APP_NAME", "reauthCode"]),
+    );
+    expect(constraint.reauthCode?.maxLength).toBe(20);
+    expect(constraint.APP_NAME?.required).toBeFalsy();
   });
 });
