@@ -14,8 +14,8 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import type { ForbiddenData } from "./access/guard.server";
 import { sidebarFor } from "./access/menu.server";
+import type { ForbiddenData } from "./auth/guard.server";
 import { getSessionUser } from "./auth/session.server";
 import { NoAccess } from "./components/no-access";
 import { errorPageName, pageTitle } from "./components/page-title";
@@ -29,7 +29,7 @@ import { getLanguage } from "./i18n/i18n.server";
 import { translateMessage } from "./i18n/message";
 import { useSyncLanguage } from "./i18n/use-sync-language";
 import { rootMiddleware } from "./server/root-middleware.server";
-import { getSystemConfig } from "./settings/system-config.server";
+import { getSystemConfig } from "./system-settings/system-config.server";
 
 export const middleware: Route.MiddlewareFunction[] = rootMiddleware;
 
@@ -100,7 +100,7 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
   // The access gate refuses in middleware, before the dashboard's own boundary has data to show.
-  if (isRouteErrorResponse(error) && error.status === 403 && error.data?.kind === "forbidden")
+  if (isRouteErrorResponse(error) && error.status === 403 && typeof error.data?.error === "string")
     return (
       <main className="mx-auto max-w-lg p-8">
         <NoAccess

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApp } from "../../test/app-server";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
-import { requirePermission, requireUser } from "../access/guard.server";
 import { db } from "../db.server";
 import { revokeSession, setUserStatus, updateUser } from "../users/users.server";
 import { revokeMySessions, updateProfile } from "./account.server";
+import { requirePermission, requireUser } from "./guard.server";
 import { getSessionUser, sessionHandle } from "./session.server";
 
 // Sessions are read once and kept in process (session-cache.server.ts). Every change that could

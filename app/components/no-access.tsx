@@ -13,7 +13,7 @@ const GRANTOR = "roles.manage";
  * boundary renders it alone (the access gate refuses before any loader ran, so there is no shell
  * data), with a sign-out button that needs none.
  *
- * The refusal arrives in English (app/access/guard.server.ts; the API answers the same words): a
+ * The refusal arrives in English (app/auth/guard.server.ts; the API answers the same words): a
  * missing permission is said again here from its key, the fixed sentences go through messages.json.
  */
 export function NoAccess({

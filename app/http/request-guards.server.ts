@@ -106,7 +106,7 @@ export function refuseCrossOrigin(req: IncomingMessage, origin: string, res: Ser
   const pathname = requestPath(req);
   const headers = { get: (name: string) => header(req, name.toLowerCase()) ?? null };
   if (!isCrossOrigin({ method, pathname, headers }, origin)) return false;
-  const answer = crossOriginRefusal(pathname);
+  const answer = crossOriginRefusal();
   void answer.text().then((body) => {
     res.writeHead(answer.status, Object.fromEntries(answer.headers));
     res.end(body);

@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useRevalidator, useSearchParams } from "react-router";
+import { Form, Link, redirect, useRevalidator, useSearchParams } from "react-router";
 import { z } from "zod";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { FORM_OF, failedDelivery, inboxView, retryDelivery } from "../auth/public-mail.server";
@@ -13,7 +13,7 @@ import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
-import { passRetryAfter } from "../http/responses";
+import { passRetryAfter, refusal } from "../http/responses";
 import { translateMessage } from "../i18n/message";
 import type { Route } from "./+types/check-inbox";
 
@@ -22,7 +22,9 @@ const POLL_MS = 2_000;
 export async function loader({ request }: Route.LoaderArgs) {
   const view = await inboxView(new URL(request.url));
   if (!view)
-    throw data({ message: "This page address is not valid. Use the link from the form." }, { status: 400 });
+    throw refusal(400, "invalid_request", {
+      message: "This page address is not valid. Use the link from the form.",
+    });
   return view;
 }
 

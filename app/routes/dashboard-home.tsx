@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { can } from "../access/check";
-import { requirePermission } from "../access/guard.server";
 import { permissionLabel } from "../access/permission-labels";
 import { PERMISSIONS } from "../access/permissions";
 import { roleLabel } from "../access/role-labels";
 import { auditActionText } from "../audit/action-text";
+import { requirePermission } from "../auth/guard.server";
 import { useFormat } from "../components/format";
 import { ActivityChart } from "../components/overview/activity-chart";
 import { StatCard } from "../components/overview/stat-card";

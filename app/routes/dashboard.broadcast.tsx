@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useFetcher } from "react-router";
-import { requirePermission } from "../access/guard.server";
-import { handleAction } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { roleLabel } from "../access/role-labels";
+import { requirePermission } from "../auth/guard.server";
+import { handleAction } from "../auth/intents.server";
 import { useFormat } from "../components/format";
 import { FormErrors, SelectField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";

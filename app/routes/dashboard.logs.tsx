@@ -1,12 +1,12 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useSubmit } from "react-router";
+import { Form, Link, useSubmit } from "react-router";
 import { auditRowsFor } from "../access/audit-token-names.server";
-import { requirePermission } from "../access/guard.server";
 import { auditActionText } from "../audit/action-text";
 import { AUDIT_ACTIONS } from "../audit/actions";
 import { listAudit, parseAuditQuery } from "../audit/query.server";
 import { describeAuditRows } from "../audit/view.server";
+import { requirePermission } from "../auth/guard.server";
 import { AuditDetailsView } from "../components/audit/audit-details";
 import { useFormat } from "../components/format";
 import { pageTitle } from "../components/page-title";
@@ -24,12 +24,13 @@ import {
   TableHeader,
   TableRow,
 } from "../components/ui/table";
+import { refusal } from "../http/responses";
 import type { Route } from "./+types/dashboard.logs";
 
 export async function loader(args: Route.LoaderArgs) {
   const viewer = await requirePermission(args, "log.read");
   const parsed = parseAuditQuery(new URL(args.request.url).searchParams);
-  if (!parsed.ok) throw data({ message: `Bad filter. ${parsed.message}` }, { status: 400 });
+  if (!parsed.ok) throw refusal(400, "invalid_request", { message: `Bad filter. ${parsed.message}` });
   const { rows, start, prev, next } = await listAudit(parsed.value);
   return {
     query: parsed.value,

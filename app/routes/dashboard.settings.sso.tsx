@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { requireSuperAdmin } from "../access/guard.server";
-import { handleIntents } from "../access/intents.server";
+import { requireSuperAdmin } from "../auth/guard.server";
+import { handleIntents } from "../auth/intents.server";
 import {
   createProvider,
   deleteProvider,

@@ -1,11 +1,11 @@
 import type { TFunction } from "i18next";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useFetcher } from "react-router";
+import { Form, Link, useFetcher } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
-import { requirePermission } from "../access/guard.server";
-import { handleIntents } from "../access/intents.server";
+import { requirePermission } from "../auth/guard.server";
+import { handleIntents } from "../auth/intents.server";
 import { useFormat } from "../components/format";
 import { FormErrors, SelectField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
@@ -28,7 +28,7 @@ import {
   TableRow,
 } from "../components/ui/table";
 import { NotFound } from "../domain-errors";
-import { redirectWithToast } from "../http/form.server";
+import { pageError, redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { TEAM_ROLES, type TeamRole } from "../teams/team-roles";
@@ -50,7 +50,7 @@ const pageRequest = z.object({
   after: z.string().max(2000).optional().catch(undefined),
   before: z.string().max(2000).optional().catch(undefined),
 });
-const missing = () => data({ message: "This team does not exist." }, { status: 404 });
+const noSuchTeam = () => new NotFound("This team does not exist.");
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "team.read");
@@ -58,7 +58,7 @@ export async function loader(args: Route.LoaderArgs) {
   const params = new URL(args.request.url).searchParams;
   const page = pageRequest.parse(Object.fromEntries(params));
   const team = id.success ? await getTeam(id.data, page) : null;
-  if (!team) throw missing();
+  if (!team) pageError(noSuchTeam());
   // `find` is the member picker's search (it loads this route with a fetcher as it is typed).
   const q = z
     .string()
@@ -82,7 +82,7 @@ export function action(args: Route.ActionArgs) {
   // Checked after the permission, as before any intent runs: a malformed id names no team.
   const teamId = () => {
     const id = idSchema.safeParse(args.params.id);
-    if (!id.success) throw missing();
+    if (!id.success) pageError(noSuchTeam());
     return id.data;
   };
   const t = getT(args.context);

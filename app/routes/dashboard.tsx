@@ -1,7 +1,7 @@
 import { ShieldAlert } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
-import { requireUser } from "../access/guard.server";
+import { requireUser } from "../auth/guard.server";
 import { DashboardShell } from "../components/dashboard-shell";
 import { NoAccess } from "../components/no-access";
 import { errorPageName, pageTitle } from "../components/page-title";

@@ -1,14 +1,14 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
-import { refuseWhileImpersonating, requirePermission } from "../access/guard.server";
-import { handleIntents } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
 import { revokeApiTokenSchema } from "../auth/api-token-schemas";
 import { apiTokensShownTo, revokeUserApiToken } from "../auth/api-tokens.server";
+import { refuseWhileImpersonating, requirePermission } from "../auth/guard.server";
 import { mayViewAs, startImpersonation } from "../auth/impersonation.server";
+import { handleIntents } from "../auth/intents.server";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { hasTwoFactor, resetTwoFactor } from "../auth/two-factor.server";
 import { useFormat } from "../components/format";
@@ -23,7 +23,7 @@ import { ApiTokensCard } from "../components/users/api-tokens-card";
 import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../components/users/user-badges";
 import { NotFound } from "../domain-errors";
 import { baseUrl } from "../env.server";
-import { redirectWithToast, refused } from "../http/form.server";
+import { pageError, redirectWithToast, refused } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { translateMessage } from "../i18n/message";
@@ -43,15 +43,13 @@ import type { Route } from "./+types/dashboard.users.$id";
 
 const idSchema = z.string().uuid();
 
-function missing() {
-  return data({ message: "This user does not exist." }, { status: 404 });
-}
+const noSuchUser = () => new NotFound("This user does not exist.");
 
 export async function loader(args: Route.LoaderArgs) {
   const actor = await requirePermission(args, "user.read");
   const id = idSchema.safeParse(args.params.id);
   const user = id.success ? await getUser(id.data) : null;
-  if (!user) throw missing();
+  if (!user) pageError(noSuchUser());
   const mayUpdate = can(actor, "user.update");
   const [activity, grants, assignable, viewAs, twoFactor, apiTokens] = await Promise.all([
     userActivity(actor, user.id),
@@ -88,7 +86,7 @@ export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const id = idSchema.safeParse(args.params.id);
-  if (!id.success) throw missing();
+  if (!id.success) pageError(noSuchUser());
   const t = getT(args.context);
   const self = `/dashboard/users/${id.data}`;
   const done = (message: string, to = self) => redirectWithToast(to, { kind: "success", message });

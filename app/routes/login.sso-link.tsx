@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { pendingLinkView, proveAndLink } from "../auth/sso-link.server";
 import { linkCodeSchema, linkPasswordSchema, parseLinkProof } from "../auth/sso-link-schemas";
 import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
@@ -8,7 +8,7 @@ import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { readForm } from "../http/read-form.server";
-import { passRetryAfter, tooManyRequestsForm } from "../http/responses";
+import { passRetryAfter, refusal, tooManyRequestsForm } from "../http/responses";
 import { translateMessage } from "../i18n/message";
 import type { Route } from "./+types/login.sso-link";
 
@@ -30,14 +30,15 @@ export const headers = passRetryAfter;
 export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request);
   const parsed = parseLinkProof(Object.fromEntries(form));
-  if (!parsed.ok) return data({ intent: parsed.intent, formError: parsed.formError }, { status: 400 });
+  if (!parsed.ok)
+    return refusal(400, "invalid_request", { intent: parsed.intent, formError: parsed.formError });
   const { intent, proof } = parsed;
   const outcome = await proveAndLink(args, proof);
   if (outcome.ok) throw outcome.response;
   if (outcome.status === "expired") throw redirect(EXPIRED);
   if (outcome.status === "conflict") throw redirect("/login?sso=conflict");
   if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, { intent });
-  return data({ intent, formError: outcome.message }, { status: 400 });
+  return refusal(400, "invalid_request", { intent, formError: outcome.message });
 }
 
 export default function ConfirmSingleSignOnLink({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useSearchParams } from "react-router";
+import { Form, Link, redirect, useSearchParams } from "react-router";
 import { loginSchema } from "../auth/account-schemas";
 import { attemptLogin } from "../auth/login.server";
 import { passkeyAvailability } from "../auth/passkeys.server";
@@ -14,7 +14,7 @@ import { pageTitle } from "../components/page-title";
 import { SsoSignIn } from "../components/sso-sign-in";
 import { Button } from "../components/ui/button";
 import { readForm } from "../http/read-form.server";
-import { passRetryAfter, safeRedirectPath, tooManyRequestsForm } from "../http/responses";
+import { passRetryAfter, refusal, safeRedirectPath, tooManyRequestsForm } from "../http/responses";
 import type { Route } from "./+types/login";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -35,7 +35,7 @@ export async function action(args: Route.ActionArgs) {
     return tooManyRequestsForm(outcome.retryAfter, { email, unverified: false });
   if (!outcome.ok) {
     const unverified = outcome.reason === "unverified";
-    return data({ formError: outcome.message, email, unverified }, { status: outcome.status });
+    return refusal(outcome.status, "invalid_request", { formError: outcome.message, email, unverified });
   }
   throw await completeSignIn(args, outcome.user.id, {
     method: "password",

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { twoFactorCodeSchema } from "../auth/two-factor-schemas";
 import { completeSecondStep, pendingSignIn } from "../auth/two-factor-sign-in.server";
 import { FormErrors, TextField } from "../components/forms/fields";
@@ -8,7 +8,7 @@ import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { readForm } from "../http/read-form.server";
-import { passRetryAfter, tooManyRequestsForm } from "../http/responses";
+import { passRetryAfter, refusal, tooManyRequestsForm } from "../http/responses";
 import { translateMessage } from "../i18n/message";
 import type { Route } from "./+types/login.two-factor";
 
@@ -30,12 +30,14 @@ export async function action(args: Route.ActionArgs) {
   const parsed = twoFactorCodeSchema.safeParse({ code: form.get("code") });
   if (!(await pendingSignIn(args.request))) throw redirect(EXPIRED);
   if (!parsed.success)
-    return data({ formError: parsed.error.issues[0]?.message ?? "Enter the code." }, { status: 400 });
+    return refusal(400, "invalid_request", {
+      formError: parsed.error.issues[0]?.message ?? "Enter the code.",
+    });
   const outcome = await completeSecondStep(args, parsed.data.code);
   if (outcome.ok) throw outcome.response;
   if (outcome.status === "expired") throw redirect(EXPIRED);
   if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, {});
-  return data({ formError: outcome.message }, { status: 400 });
+  return refusal(400, "invalid_request", { formError: outcome.message });
 }
 
 export default function TwoFactorStep({ actionData }: Route.ComponentProps) {

@@ -8,7 +8,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("user_two_factor")
     .addColumn("user_id", "text", (c) => c.primaryKey().references("user.id").onDelete("cascade"))
-    // AES-GCM (app/settings/secret-box.server.ts), never the base32 text itself.
+    // AES-GCM (app/security/secret-box.server.ts), never the base32 text itself.
     .addColumn("secret", "text", (c) => c.notNull())
     // Null while enrolment waits for its first code; the secret counts only once confirmed.
     .addColumn("confirmed_at", t.timestamp)

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { type ConfigView, superAdminRuleOf } from "../../settings/config-keys";
-import { configHelp, configLabel } from "../../settings/config-labels";
 import { systemSettingsSchema } from "../../settings/settings-form";
+import { type ConfigView, superAdminRuleOf } from "../../system-settings/config-keys";
+import { configHelp, configLabel } from "../../system-settings/config-labels";
 import { useFormat } from "../format";
 import { PasswordField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
