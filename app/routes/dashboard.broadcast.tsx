@@ -363,7 +363,7 @@ function Composer({ roles }: { roles: Choice[] }) {
               asked?.email ? t("broadcast:confirm.descriptionEmail") : t("broadcast:confirm.description")
             }
             actionLabel={t("broadcast:compose.send")}
-            variant="primary"
+            variant="default"
             formId={form.id}
             value="send"
           />

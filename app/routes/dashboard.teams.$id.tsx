@@ -374,7 +374,7 @@ function DeleteTeam({ team }: { team: Team }) {
       <Form method="post" id="delete-team" />
       <ConfirmDialog
         trigger={
-          <Button type="button" variant="danger" pending={deleting}>
+          <Button type="button" variant="destructive" pending={deleting}>
             {t("teams:delete.button", { name: team.name })}
           </Button>
         }

@@ -285,7 +285,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
             {may.delete && !isSelf ? (
               <ConfirmDialog
                 trigger={
-                  <Button type="button" variant="danger" pending={deleting}>
+                  <Button type="button" variant="destructive" pending={deleting}>
                     {t("users:page.deleteButton", { name: user.name })}
                   </Button>
                 }

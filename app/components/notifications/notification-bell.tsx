@@ -181,7 +181,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
               className={`rounded px-2 py-2 text-sm ${n.read_at ? "" : "bg-indigo-50 dark:bg-indigo-950"}`}
             >
               {n.kind === "security" ? (
-                <Badge variant="danger">
+                <Badge variant="destructive">
                   <ShieldAlert aria-hidden className="mr-1 inline size-3" />
                   {origin(t, n)}
                 </Badge>

@@ -8,7 +8,7 @@ import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableR
 const STATUS: Record<MailLogEntry["status"], BadgeVariant> = {
   sent: "success",
   outbox: "warning",
-  failed: "danger",
+  failed: "destructive",
 };
 
 /** Recent sends; development-outbox rows carry their link, since nobody received them. */

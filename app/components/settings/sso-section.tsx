@@ -152,7 +152,7 @@ function DeleteProvider({ provider }: { provider: SsoProvider }) {
       <input type="hidden" name="id" value={provider.id} />
       {s.errors}
       <div>
-        <Button variant="danger" pending={s.pending}>
+        <Button variant="destructive" pending={s.pending}>
           {t("settings:sso.remove", { name: provider.name })}
         </Button>
       </div>

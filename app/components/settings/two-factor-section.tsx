@@ -137,7 +137,7 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
               <ReauthFields reauth={twoFactor.reauth} fields={disable.fields} />
               {disable.errors}
               <div>
-                <Button variant="danger" pending={disable.pending}>
+                <Button variant="destructive" pending={disable.pending}>
                   {t("settings:twoFactor.turnOff")}
                 </Button>
               </div>

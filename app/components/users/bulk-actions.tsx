@@ -61,7 +61,7 @@ export function BulkActions({
       {may.delete ? (
         <ConfirmDialog
           trigger={
-            <Button type="button" variant="danger" disabled={!n} pending={deleting}>
+            <Button type="button" variant="destructive" disabled={!n} pending={deleting}>
               {t("users:bulk.deleteSelected")}
             </Button>
           }
