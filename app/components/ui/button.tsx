@@ -10,7 +10,7 @@ export const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2
  * `secondary` is the bordered neutral button of forms and dialogs; `outline` the same without a fill;
  * `link` looks like text (with `size="inline"` inside a sentence).
  */
-export const buttonVariants = cva(
+const buttonStyles = cva(
   `inline-flex items-center justify-center gap-2 rounded-md text-sm font-semibold disabled:opacity-60 aria-disabled:opacity-60 ${focusRing}`,
   {
     variants: {
@@ -34,10 +34,16 @@ export const buttonVariants = cva(
   },
 );
 
-export type ButtonVariant = NonNullable<VariantProps<typeof buttonVariants>["variant"]>;
+type ButtonStyle = VariantProps<typeof buttonStyles>;
+export type ButtonVariant = NonNullable<ButtonStyle["variant"]>;
+
+/** The classes of a button look; a `className` given here wins over the look's own (`cn`). */
+export function buttonVariants({ className, ...style }: ButtonStyle & { className?: string } = {}) {
+  return cn(buttonStyles(style), className);
+}
 
 type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> &
-  VariantProps<typeof buttonVariants> & {
+  ButtonStyle & {
     pending?: boolean;
     ref?: React.Ref<HTMLButtonElement>;
   };
@@ -49,7 +55,7 @@ export function Button({ pending, variant, size, className, children, disabled, 
       type="submit"
       aria-busy={pending || undefined}
       disabled={disabled || pending}
-      className={cn(buttonVariants({ variant, size }), className)}
+      className={buttonVariants({ variant, size, className })}
       {...rest}
     >
       {pending ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}
