@@ -14,7 +14,7 @@ import { pageTitle } from "../components/page-title";
 import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
-import { controlVariants, errorTextClass, labelClass } from "../components/ui/field";
+import { errorTextClass, labelClass, Textarea } from "../components/ui/field";
 import {
   Table,
   TableBody,
@@ -246,7 +246,7 @@ function Composer({ roles }: { roles: Choice[] }) {
           <label htmlFor={fields.message.id} className={labelClass}>
             {t("broadcast:compose.message")}
           </label>
-          <textarea
+          <Textarea
             key={fields.message.key}
             id={fields.message.id}
             name={fields.message.name}
@@ -256,7 +256,6 @@ function Composer({ roles }: { roles: Choice[] }) {
             rows={4}
             aria-invalid={fields.message.errors ? true : undefined}
             aria-describedby={fields.message.errors ? fields.message.errorId : undefined}
-            className={controlVariants()}
           />
           {fields.message.errors ? (
             <p id={fields.message.errorId} className={errorTextClass}>

@@ -10,12 +10,11 @@ import {
 import { translateMessage } from "../../i18n/message";
 import { useFormat } from "../format";
 import { CheckboxGroupField, SelectField, TextField } from "../forms/fields";
-import { alertVariants } from "../ui/alert";
+import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
-import { cn } from "../ui/cn";
-import { controlVariants } from "../ui/field";
+import { Input } from "../ui/field";
 import { ReauthFields, type ReauthMethods } from "./reauth-fields";
 import { SectionStatus, useSettingsForm } from "./use-settings-form";
 
@@ -131,18 +130,18 @@ function NewToken({ secret }: { secret: string }) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   return (
-    <div className={cn(alertVariants({ variant: "warning", framed: true }), "mt-4")}>
+    <Alert variant="warning" framed className="mt-4">
       <label htmlFor="new-api-token" className="block text-sm font-medium">
         {t("settings:apiTokens.newToken")}
       </label>
       <div className="mt-2 flex flex-wrap gap-2">
-        <input
+        <Input
           id="new-api-token"
           readOnly
           value={secret}
           data-testid="new-api-token"
           onFocus={(e) => e.currentTarget.select()}
-          className={cn(controlVariants(), "mt-0 w-auto min-w-0 flex-1 font-mono")}
+          className="mt-0 w-auto min-w-0 flex-1 font-mono"
         />
         <Button
           type="button"
@@ -158,7 +157,7 @@ function NewToken({ secret }: { secret: string }) {
       <p role="status" className="mt-1 text-sm">
         {copied ? t("settings:apiTokens.copied") : ""}
       </p>
-    </div>
+    </Alert>
   );
 }
 

@@ -10,7 +10,7 @@ import { ConfirmDialog } from "../ui/alert-dialog";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
-import { controlVariants, labelClass } from "../ui/field";
+import { Input, labelClass } from "../ui/field";
 import type { ReauthMethods } from "./reauth-fields";
 import { SectionStatus } from "./use-settings-form";
 
@@ -166,7 +166,7 @@ export function PasskeysSection({
             <label htmlFor={nameId} className={labelClass}>
               {t("settings:passkeys.nameLabel")}
             </label>
-            <input
+            <Input
               id={nameId}
               name="name"
               value={name}
@@ -176,7 +176,6 @@ export function PasskeysSection({
               autoComplete="off"
               aria-invalid={nameError ? true : undefined}
               aria-describedby={nameError ? `${nameId}-error` : undefined}
-              className={controlVariants()}
             />
             {nameError ? (
               <p id={`${nameId}-error`} className="mt-1 text-sm text-destructive">
@@ -189,7 +188,7 @@ export function PasskeysSection({
               <label htmlFor={passwordId} className={labelClass}>
                 {t("settings:currentPassword")}
               </label>
-              <input
+              <Input
                 id={passwordId}
                 name="currentPassword"
                 type="password"
@@ -198,7 +197,6 @@ export function PasskeysSection({
                 autoComplete="current-password"
                 aria-invalid={passwordError ? true : undefined}
                 aria-describedby={passwordError ? `${passwordId}-error` : undefined}
-                className={controlVariants()}
               />
               {passwordError ? (
                 <p id={`${passwordId}-error`} className="mt-1 text-sm text-destructive">
@@ -212,7 +210,7 @@ export function PasskeysSection({
               <label htmlFor={codeId} className={labelClass}>
                 {reauth.password ? t("settings:reauthCode") : t("settings:reauthCodeOnly")}
               </label>
-              <input
+              <Input
                 id={codeId}
                 name="reauthCode"
                 value={code}
@@ -221,7 +219,6 @@ export function PasskeysSection({
                 maxLength={20}
                 aria-invalid={codeError ? true : undefined}
                 aria-describedby={codeError ? `${codeId}-help ${codeId}-error` : `${codeId}-help`}
-                className={controlVariants()}
               />
               <p id={`${codeId}-help`} className="mt-1 text-sm text-muted-foreground">
                 {t("settings:reauthCodeHelp")}
@@ -303,14 +300,13 @@ function PasskeyItem({
               <label htmlFor={inputId} className={labelClass}>
                 {t("settings:passkeys.renameLabel", { name: p.name })}
               </label>
-              <input
+              <Input
                 id={inputId}
                 name="name"
                 defaultValue={p.name}
                 required
                 maxLength={60}
                 autoComplete="off"
-                className={controlVariants()}
                 autoFocus
               />
             </div>

@@ -2,8 +2,7 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { showToast } from "../toaster";
 import { Button } from "../ui/button";
-import { cn } from "../ui/cn";
-import { controlVariants } from "../ui/field";
+import { Input } from "../ui/field";
 import { startFailureText } from "./task-text";
 import { useTaskNotifications } from "./use-task-notifications";
 
@@ -53,7 +52,7 @@ export function TaskActions({
               <label htmlFor={durationId} className="text-sm font-medium">
                 {t("tasks:actions.duration")}
               </label>
-              <input
+              <Input
                 id={durationId}
                 type="number"
                 min={0}
@@ -61,7 +60,7 @@ export function TaskActions({
                 step={0.5}
                 value={seconds}
                 onChange={(e) => setSeconds(e.target.value)}
-                className={cn(controlVariants(), "mt-0 w-28 px-2 py-1.5")}
+                className="mt-0 w-28 px-2 py-1.5"
               />
             </div>
             <div className="flex items-center gap-2 pb-2">

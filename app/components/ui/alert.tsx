@@ -29,8 +29,6 @@ export const alertVariants = cva("rounded-md p-2 text-sm", {
   defaultVariants: { variant: "info", framed: false },
 });
 
-export type AlertVariant = NonNullable<VariantProps<typeof alertVariants>["variant"]>;
-
 export function Alert({
   variant,
   framed,

@@ -1,7 +1,5 @@
-import { cva, type VariantProps } from "class-variance-authority";
-import { Link, type LinkProps } from "react-router";
+import { cva } from "class-variance-authority";
 import { focusRing } from "./button";
-import { cn } from "./cn";
 
 /**
  * The one link look. `default` is underlined, for links inside text (WCAG 1.4.1: not told apart by
@@ -17,14 +15,3 @@ export const linkVariants = cva(`rounded-sm text-primary ${focusRing}`, {
   },
   defaultVariants: { variant: "default" },
 });
-
-export type LinkVariant = NonNullable<VariantProps<typeof linkVariants>["variant"]>;
-
-/** A router link in the kit's link style. */
-export function TextLink({
-  variant,
-  className,
-  ...rest
-}: LinkProps & React.RefAttributes<HTMLAnchorElement> & { variant?: LinkVariant }) {
-  return <Link className={cn(linkVariants({ variant }), className)} {...rest} />;
-}
