@@ -177,7 +177,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
         ) : null}
         <ul className="max-h-96 overflow-y-auto">
           {items.map((n) => (
-            <li key={n.id} className={cn("rounded px-2 py-2 text-sm", !n.read_at && "bg-primary/10")}>
+            <li key={n.id} className={cn("rounded px-2 py-2 text-sm", !n.read_at && "bg-primary/5")}>
               {n.kind === "security" ? (
                 <Badge variant="destructive">
                   <ShieldAlert aria-hidden className="mr-1 inline size-3" />

@@ -16,7 +16,7 @@ export const tableStyles = {
   frame: "overflow-x-auto rounded-lg border bg-card text-card-foreground",
   head: "border-b bg-muted",
   row: "border-b last:border-0",
-  selectedRow: "bg-primary/10",
+  selectedRow: "bg-primary/5",
   header: `${cellPad} whitespace-nowrap font-medium text-muted-foreground`,
   cell: `${cellPad} align-middle`,
 } as const;

@@ -106,7 +106,7 @@ export function UsersList({ rows, selection }: { rows: UserListRow[]; selection:
             <li
               key={u.id}
               data-selected={selection?.isSelected(u.id) || undefined}
-              className={cn(cardClass, "flex items-start gap-3 p-3 data-selected:bg-primary/10")}
+              className={cn(cardClass, "flex items-start gap-3 p-3 data-selected:bg-primary/5")}
             >
               {selection ? (
                 <input
