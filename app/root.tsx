@@ -21,6 +21,8 @@ import { NoAccess } from "./components/no-access";
 import { errorPageName, pageTitle } from "./components/page-title";
 import { RequestIdMeta, RequestReference } from "./components/request-reference";
 import { Toaster } from "./components/toaster";
+import { cn } from "./components/ui/cn";
+import { linkVariants } from "./components/ui/link";
 import { TooltipProvider } from "./components/ui/tooltip";
 import { nonceContext } from "./http/security.server";
 import { readTheme } from "./http/theme.server";
@@ -82,7 +84,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links nonce={nonce} />
         <RequestIdMeta />
       </head>
-      <body className="min-h-dvh bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+      <body className="min-h-dvh bg-background text-foreground antialiased">
         <TooltipProvider>{children}</TooltipProvider>
         <Toaster toast={root?.toast ?? null} />
         <ScrollRestoration nonce={nonce} />
@@ -123,9 +125,9 @@ export function ErrorBoundary() {
       <h1 className="text-2xl font-semibold">
         {status === 404 ? t("common:error.notFoundTitle") : t("common:error.title", { status })}
       </h1>
-      <p className="mt-2 text-slate-600 dark:text-slate-300">{message}</p>
+      <p className="mt-2 text-muted-foreground">{message}</p>
       <RequestReference />
-      <a className="mt-4 inline-block text-indigo-700 underline dark:text-indigo-300" href="/dashboard">
+      <a className={cn(linkVariants(), "mt-4 inline-block")} href="/dashboard">
         {t("common:error.backToDashboard")}
       </a>
     </main>

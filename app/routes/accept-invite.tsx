@@ -62,7 +62,7 @@ export default function AcceptInvite({ loaderData, actionData }: Route.Component
   if (reason) return <LinkProblem reason={reason} kind="invite" />;
   return (
     <AuthCard title={t("auth:invite.title")}>
-      <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+      <p className="mt-2 text-sm text-muted-foreground">
         <Trans
           i18nKey="auth:invite.joiningAs"
           values={{ email: loaderData.email }}

@@ -133,9 +133,7 @@ function SyncPermissions({ stale }: { stale: string[] }) {
         </p>
       </fetcher.Form>
       {stale.length ? (
-        <p className="mt-3 text-sm text-amber-800 dark:text-amber-300">
-          {t("access:sync.stale", { keys: stale.join(", ") })}
-        </p>
+        <p className="mt-3 text-sm text-warning">{t("access:sync.stale", { keys: stale.join(", ") })}</p>
       ) : null}
     </Card>
   );

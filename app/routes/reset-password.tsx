@@ -57,7 +57,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   return (
     <AuthCard title={t("auth:reset.title")}>
       {loaderData.ok && loaderData.contested ? (
-        <p role="status" className="mt-3 text-sm text-slate-800 dark:text-slate-200">
+        <p role="status" className="mt-3 text-sm text-foreground">
           {t("auth:reset.contested")}
         </p>
       ) : null}
