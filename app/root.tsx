@@ -22,6 +22,7 @@ import { errorPageName, pageTitle } from "./components/page-title";
 import { RequestIdMeta, RequestReference } from "./components/request-reference";
 import { Toaster } from "./components/toaster";
 import { TooltipProvider } from "./components/ui/tooltip";
+import { useHydrationMarker } from "./components/use-hydrated";
 import { nonceContext } from "./http/security.server";
 import { readTheme } from "./http/theme.server";
 import { readToast } from "./http/toast.server";
@@ -73,6 +74,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = root?.nonce ?? gate?.nonce;
   const { i18n } = useTranslation();
   useSyncLanguage(root?.language);
+  useHydrationMarker();
   return (
     <html lang={i18n.language} data-theme={root?.theme ?? gate?.theme ?? "system"}>
       <head>
