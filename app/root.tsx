@@ -24,6 +24,7 @@ import { Toaster } from "./components/toaster";
 import { cn } from "./components/ui/cn";
 import { linkVariants } from "./components/ui/link";
 import { TooltipProvider } from "./components/ui/tooltip";
+import { useHydrationMarker } from "./components/use-hydrated";
 import { nonceContext } from "./http/security.server";
 import { readTheme } from "./http/theme.server";
 import { readToast } from "./http/toast.server";
@@ -75,6 +76,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = root?.nonce ?? gate?.nonce;
   const { i18n } = useTranslation();
   useSyncLanguage(root?.language);
+  useHydrationMarker();
   return (
     <html lang={i18n.language} data-theme={root?.theme ?? gate?.theme ?? "system"}>
       <head>
