@@ -77,7 +77,7 @@ async function sessionCookieFor(email: string) {
   return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseURL };
 }
 
-export type Login = (user: { email: string }, page?: Page) => Promise<void>;
+export type Login = (user: { email: string }, page?: Page, path?: string) => Promise<void>;
 
 /**
  * Resolves once the page has hydrated: the app marks `<html data-hydrated>` when the widgets that
@@ -122,12 +122,13 @@ export const test = base.extend<{ login: Login }, { e2eServer: undefined }>({
   },
   /**
    * `login(user)` signs `user` in on the test's page (or the page given, for a second browser
-   * context) without the form, and opens the dashboard, where signIn() would have landed.
+   * context) without the form, and opens the dashboard, where signIn() would have landed, or the
+   * `path` given (one page load rather than two).
    */
   login: async ({ page }, use) => {
-    await use(async (user, target = page) => {
+    await use(async (user, target = page, path = "/dashboard") => {
       await target.context().addCookies([await sessionCookieFor(user.email)]);
-      await target.goto("/dashboard");
+      await target.goto(path);
       await waitForHydration(target);
     });
   },

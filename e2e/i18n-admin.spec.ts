@@ -21,8 +21,7 @@ test("switch to Deutsch in Settings by keyboard: settings, access control and th
 }) => {
   const problems = watchConsole(page);
   const user = await createUser(["admin"], "Sprache Tastatur");
-  await login(user);
-  await page.goto("/dashboard/settings");
+  await login(user, page, "/dashboard/settings");
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
   await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
 

@@ -33,8 +33,9 @@ export async function startE2eServer(buildDir: string): Promise<() => Promise<vo
     RATE_LIMIT_LOGIN_PER_IP: "1000",
     RATE_LIMIT_PUBLIC_FORMS_PER_IP: "1000",
     TASK_MAX_OPEN_PER_USER: "100",
-    // Staff start the report without choosing a duration: keep its default short here.
-    TASK_DEMO_DURATION_MS: "2000",
+    // Staff start the report without choosing a duration: short here, yet long enough that a test
+    // sees it running on a busy machine.
+    TASK_DEMO_DURATION_MS: "4000",
     // Every email goes to the fake Postmark server below, never to the real provider.
     MAIL_API_URL: `http://127.0.0.1:${FAKE_POSTMARK_PORT}`,
     MAIL_API_KEY: E2E_MAIL_KEY,

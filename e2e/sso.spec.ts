@@ -39,8 +39,7 @@ async function axe(page: Page) {
 
 test("configure a provider in Settings, then sign in with it by keyboard", async ({ login, page }) => {
   const problems = watchConsole(page);
-  await login(E2E_ADMIN);
-  await page.goto("/dashboard/settings#system");
+  await login(E2E_ADMIN, page, "/dashboard/settings#system");
   await expect(page.getByRole("tab", { name: "System" })).toHaveAttribute("aria-selected", "true");
   await page.getByRole("link", { name: "Configure sign-in providers" }).click();
   await expect(page).toHaveURL(/\/dashboard\/settings\/sso$/);

@@ -41,8 +41,7 @@ test("keyboard only: create a team, add a member through the combobox, remove th
   const problems = watchConsole(page);
   const manager = await createUser(["manager"], "Team Keyboard Manager");
   const person = await createUser(["user"], "Zephyrine Quill");
-  await login(manager);
-  await page.goto("/dashboard/teams");
+  await login(manager, page, "/dashboard/teams");
   const teamName = `Kb Team ${Date.now()}`;
 
   // Create: type, Enter submits; the new team's page opens and the form's result is announced.
@@ -108,8 +107,7 @@ test("keyboard only: create a team, add a member through the combobox, remove th
 test("deleting a team with members asks for its name to be typed", async ({ login, page }) => {
   const manager = await createUser(["manager"], "Team Delete Manager");
   const person = await createUser(["user"], "Delete Member");
-  await login(manager);
-  await page.goto("/dashboard/teams");
+  await login(manager, page, "/dashboard/teams");
   const teamName = `Del Team ${Date.now()}`;
   await page.getByLabel("Team name").fill(teamName);
   await page.getByRole("button", { name: "Create team" }).click();
@@ -154,9 +152,8 @@ for (const viewport of ["desktop", "phone"] as const) {
       await page.emulateMedia({ colorScheme: theme });
       const manager = await createUser(["manager"], `Axe Teams ${viewport} ${theme}`);
       await createUser(["user"], `Axe Candidate ${viewport} ${theme}`);
-      await login(manager);
       await chooseTheme(page, theme);
-      await page.goto("/dashboard/teams");
+      await login(manager, page, "/dashboard/teams");
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await axe(page, "teams");
 

@@ -51,6 +51,7 @@ async function passwordStep(page: Page, email: string) {
 }
 
 test("set up two-factor by keyboard, then sign in with a code and with a recovery code", async ({ page }) => {
+  test.slow(); // five axe runs and four sign-ins
   const problems = watchConsole(page, { allowStatus: [400] });
   const user = await createUser(["user"], "Two Factor");
   await signIn(page, user.email, E2E_PASSWORD);

@@ -31,8 +31,7 @@ test("invite from the keyboard: no role is caught first, the dialog closes to th
 }) => {
   const problems = watchConsole(page);
   const email = `invitee-${tag()}@e2e.test`;
-  await login(E2E_ADMIN);
-  await page.goto("/dashboard/users");
+  await login(E2E_ADMIN, page, "/dashboard/users");
   const invite = page.getByRole("button", { name: "Invite", exact: true });
   await tabTo(page, invite);
   await page.keyboard.press("Enter");
@@ -122,8 +121,7 @@ test("page through the users by keyboard: Next and Previous keep the filter and 
       )
       .execute(),
   );
-  await login(E2E_ADMIN);
-  await page.goto(`/dashboard/users?q=${token}&sort=name&dir=asc`);
+  await login(E2E_ADMIN, page, `/dashboard/users?q=${token}&sort=name&dir=asc`);
   const pages = page.getByRole("navigation", { name: "Users pages" });
   const names = page.getByRole("table", { name: "Users" }).getByRole("link", { name: /^Pager / });
   await expect(pages.getByTestId("page-range")).toHaveText("Showing 1–25 of 30 users");
@@ -152,8 +150,7 @@ test("page through the users by keyboard: Next and Previous keep the filter and 
 test("change a role on the user page by keyboard; the result takes focus", async ({ login, page }) => {
   const problems = watchConsole(page);
   const person = await createUser(["user"], `Role Keys ${tag()}`);
-  await login(E2E_ADMIN);
-  await page.goto(`/dashboard/users/${person.id}`);
+  await login(E2E_ADMIN, page, `/dashboard/users/${person.id}`);
   const manager = page.getByRole("checkbox", { name: "Manager" });
   await tabTo(page, manager);
   await page.keyboard.press("Space");
@@ -185,8 +182,7 @@ test("disable with confirmation: Escape cancels with focus back on the trigger; 
   await login(person, await theirs.newPage());
   await theirs.close();
 
-  await login(E2E_ADMIN);
-  await page.goto(`/dashboard/users/${person.id}`);
+  await login(E2E_ADMIN, page, `/dashboard/users/${person.id}`);
   await expect(page.getByTestId("user-status")).toHaveText("Active");
   const trigger = page.getByRole("button", { name: "Disable account" });
   await tabTo(page, trigger);
@@ -277,8 +273,7 @@ test("bulk by keyboard: select all, disable behind a confirmation naming them, s
 test("delete one account: the confirmation asks for their email", async ({ login, page }) => {
   const problems = watchConsole(page);
   const person = await createUser(["user"], `Delete Keys ${tag()}`);
-  await login(E2E_ADMIN);
-  await page.goto(`/dashboard/users/${person.id}`);
+  await login(E2E_ADMIN, page, `/dashboard/users/${person.id}`);
   await tabTo(page, page.getByRole("button", { name: `Delete ${person.name}` }));
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("alertdialog", { name: `Delete ${person.name}?` });
@@ -339,9 +334,8 @@ for (const viewport of ["desktop", "phone"] as const) {
       await page.setViewportSize(viewport === "phone" ? PHONE : { width: 1280, height: 800 });
       await page.emulateMedia({ colorScheme: theme });
       const person = await createUser(["user"], `Axe Person ${viewport} ${theme} ${tag()}`);
-      await login(E2E_ADMIN);
       await chooseTheme(page, theme);
-      await page.goto("/dashboard/users");
+      await login(E2E_ADMIN, page, "/dashboard/users");
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await axe(page, "users");
 
