@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig, type Plugin } from "vitest/config";
 
 /**
@@ -39,7 +40,12 @@ export default defineConfig({
     ],
     setupFiles: ["./test/fresh-process.ts", "./test/setup-db.ts"],
     pool: "forks",
+    // Workers are kept from file to file, so node_modules load once per worker rather than once
+    // per file (seconds for the app's graph); test/fresh-process.ts gives each file fresh modules.
     isolate: false,
+    // vitest's default leaves a core idle (one worker on a 2-core machine); the tests wait on
+    // their databases often enough to keep one worker per core busy beside vitest itself.
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: databases.map((name) => ({

@@ -52,17 +52,16 @@ export function importFromRoot<T>(file: string): Promise<T> {
   return import(/* @vite-ignore */ fileURLToPath(new URL(`../${file}`, import.meta.url)));
 }
 
-type RouteModule = ServerBuild["routes"][string]["module"];
+type RouteModule = NonNullable<ServerBuild["routes"][string]>["module"];
 
 /** The plugin's `decorateComponentExportsWithProps`: route components get loaderData, params… as props. */
 function withProps(module: RouteModule): RouteModule {
-  const m = module as Record<string, never>;
-  return {
-    ...module,
-    ...(m.default && { default: UNSAFE_withComponentProps(m.default) }),
-    ...(m.ErrorBoundary && { ErrorBoundary: UNSAFE_withErrorBoundaryProps(m.ErrorBoundary) }),
-    ...(m.HydrateFallback && { HydrateFallback: UNSAFE_withHydrateFallbackProps(m.HydrateFallback) }),
-  };
+  const m = module as unknown as Record<string, never>;
+  const wrapped: Record<string, unknown> = { ...m };
+  if (m.default) wrapped.default = UNSAFE_withComponentProps(m.default);
+  if (m.ErrorBoundary) wrapped.ErrorBoundary = UNSAFE_withErrorBoundaryProps(m.ErrorBoundary);
+  if (m.HydrateFallback) wrapped.HydrateFallback = UNSAFE_withHydrateFallbackProps(m.HydrateFallback);
+  return wrapped as unknown as RouteModule;
 }
 
 export async function loadServerBuild(): Promise<ServerBuild> {
@@ -78,7 +77,7 @@ export async function loadServerBuild(): Promise<ServerBuild> {
     const module = withProps(modules[i]!);
     const { file, ...shape } = route;
     routes[route.id] = { ...shape, module };
-    const has = (name: string) => name in module && (module as Record<string, unknown>)[name] !== undefined;
+    const has = (name: string) => name in module && (module as unknown as Record<string, unknown>)[name] !== undefined;
     assetRoutes[route.id] = {
       ...shape,
       module: `/app/${file}`,
@@ -91,7 +90,6 @@ export async function loadServerBuild(): Promise<ServerBuild> {
       hasClientAction: has("clientAction"),
       hasClientLoader: has("clientLoader"),
       hasClientMiddleware: has("clientMiddleware"),
-      hasDefaultExport: has("default"),
       hasErrorBoundary: has("ErrorBoundary"),
       imports: [],
     };

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { db } from "../../app/db.server";
 import { dialectOf } from "../../db/connection";
 import type { Database } from "../../db/schema";
@@ -68,29 +68,34 @@ function columnsOf(table: Table): Promise<string[]> {
 
 export async function snapshot(except: readonly Table[] = []): Promise<Snapshot> {
   const tables = (Object.keys(COLUMNS) as Table[]).filter((t) => !except.includes(t));
-  const postgres = dialectOf(db()) === "postgres";
-  const digests = await Promise.all(
+  const postgres = dialectOf(db() as Kysely<unknown>) === "postgres";
+  // Each row as a JSON array of its columns, sorted and joined by the database, every table in
+  // one statement: the same rows and values give the same text, any change to one of them another.
+  const parts = await Promise.all(
     tables.map(async (table) => {
       const wanted = COLUMNS[table]!;
-      const columns = wanted === "*" ? await columnsOf(table) : wanted;
-      // Each row as a JSON array of its columns, sorted and joined by the database: the same
-      // rows and values give the same text, any change to one of them another.
-      const values = sql.join(columns.map((c) => sql.ref(c)));
+      const values = sql.join((wanted === "*" ? await columnsOf(table) : wanted).map((c) => sql.ref(c)));
       const row = postgres ? sql`json_build_array(${values})::text` : sql`json_array(${values})`;
       const joined = postgres
         ? sql`string_agg(r, E'\\n' order by r)`
         : sql`group_concat(r, char(10) order by r)`;
-      const { rows } = await sql<{ n: number; lines: string | null }>`
-        select count(*) as n, ${joined} as lines from (select ${row} as r from ${sql.table(table)}) t`.execute(db());
-      const { n, lines } = rows[0]!;
+      return sql`select ${table} as t, count(*) as n, ${joined} as lines from (select ${row} as r from ${sql.table(table)}) x`;
+    }),
+  );
+  const { rows } = await sql<{
+    t: Table;
+    n: number;
+    lines: string | null;
+  }>`${sql.join(parts, sql` union all `)}`.execute(db());
+  return Object.fromEntries(
+    rows.map(({ t, n, lines }) => {
       const hash = createHash("sha256")
         .update(lines ?? "")
         .digest("hex")
         .slice(0, 16);
-      return [table, `${Number(n)} rows ${hash}`] as const;
+      return [t, `${Number(n)} rows ${hash}`];
     }),
   );
-  return Object.fromEntries(digests);
 }
 
 /** The tables whose digest differs, for the failure message. */
