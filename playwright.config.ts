@@ -1,21 +1,19 @@
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_MAX_WORKERS } from "./e2e/env";
 import { chromiumPath } from "./scripts/chromium";
 
-const port = Number(process.env.E2E_PORT ?? 3210);
-export const baseURL = `http://localhost:${port}`;
-
-// Runs against the production build on its own fresh database (prepared by e2e/global-setup.ts).
+// Runs against the production build. Each worker starts its own server on its own fresh database
+// (the worker fixture in e2e/fixtures.ts, e2e/server.ts; ports in e2e/env.ts), so the tests of all
+// files run in parallel without seeing each other's changes.
 export default defineConfig({
   testDir: "e2e",
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  fullyParallel: false,
-  workers: 1,
+  fullyParallel: true,
+  workers: Math.min(Number(process.env.E2E_WORKERS ?? 3), E2E_MAX_WORKERS),
   retries: process.env.CI ? 1 : 0,
   reporter: [["list"]],
-  globalSetup: "./e2e/global-setup.ts",
   use: {
-    baseURL,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: chromiumPath(),
@@ -31,13 +29,4 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
-    command: "tsx e2e/server.ts",
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: { E2E_PORT: String(port), BUILD_DIR: process.env.BUILD_DIR ?? "build" },
-  },
 });

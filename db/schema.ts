@@ -114,7 +114,7 @@ export interface TeamMemberTable {
 
 export interface SystemSettingTable {
   key: string;
-  /** Secrets hold AES-256-GCM ciphertext (app/settings/secret-box.server.ts), never plaintext. */
+  /** Secrets hold AES-256-GCM ciphertext (app/security/secret-box.server.ts), never plaintext. */
   value: string;
   is_secret: number;
   updated_at: string;
@@ -274,7 +274,7 @@ export interface OidcProviderTable {
   name: string;
   issuer: string;
   client_id: string;
-  /** Encrypted (app/settings/secret-box.server.ts). */
+  /** Encrypted (app/security/secret-box.server.ts). */
   client_secret: string;
   /** JSON array of lower-case domains. */
   allowed_domains: string;

@@ -56,7 +56,7 @@ test("a verification email the provider refuses says so on check-inbox, and try 
   const email = unique("refused");
   await fetch(`${FAKE_POSTMARK_URL}/__fail`, {
     method: "POST",
-    body: JSON.stringify({ ErrorCode: 406, Message: "Inactive recipient." }),
+    body: JSON.stringify({ ErrorCode: 406, Message: "Inactive recipient.", To: email }),
   });
   await page.goto("/register");
   await page.getByLabel("Name").fill("Refused Once");

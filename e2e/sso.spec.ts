@@ -10,6 +10,9 @@ import { expect, test, watchConsole } from "./fixtures";
 // test starts on 127.0.0.1) in Settings, signs out, and someone signs in with it by keyboard,
 // landing on the dashboard with a new account.
 
+// In order, on one worker (one server): the second test signs in with the provider the first adds.
+test.describe.configure({ mode: "serial" });
+
 const SLUG = "loopback";
 let idp: Idp;
 

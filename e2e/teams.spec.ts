@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_DB } from "./env";
-import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 // Teams by keyboard only: create a team, add a member through the search combobox, remove them
 // through the confirmation, delete the team by typing its name; axe with the combobox and the
@@ -17,15 +17,6 @@ async function axe(page: Page, label: string) {
     result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
     label,
   ).toEqual([]);
-}
-
-/** Tabs until `locator` has focus (keyboard only), failing after `max` presses. */
-async function tabTo(page: Page, locator: ReturnType<Page["locator"]>, max = 60) {
-  for (let i = 0; i < max; i++) {
-    if (await locator.evaluate((el) => el === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press("Tab");
-  }
-  await expect(locator).toBeFocused();
 }
 
 async function teamMembers(name: string) {

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 import { linkFromMail } from "./mail";
 
 // The users pages by keyboard only (after navigation): invite and accept, change a role, disable
@@ -12,15 +12,6 @@ import { linkFromMail } from "./mail";
 const PHONE = { width: 390, height: 844 };
 const PASSWORD = "a long e2e passphrase";
 const tag = () => randomUUID().slice(0, 8);
-
-/** Presses Tab until `target` has focus (keyboard only; fails after `max` presses). */
-async function tabTo(page: Page, target: Locator, max = 80) {
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press("Tab");
-  }
-  await expect(target).toBeFocused();
-}
 
 async function inDb<T>(fn: (db: ReturnType<typeof createDb>) => Promise<T>): Promise<T> {
   const db = createDb(`file:${E2E_DB}`);

@@ -31,7 +31,7 @@ let app: AppServer;
 let guest: Caller;
 let ipCounter = 0;
 let deliveries: typeof import("../app/mail/deliveries.server");
-let config: typeof import("../app/settings/system-config.server");
+let config: typeof import("../app/system-settings/system-config.server");
 
 beforeAll(async () => {
   // React Router logs every request it cannot route (a POST to a loader-only route, a path that is
@@ -52,8 +52,8 @@ beforeAll(async () => {
   deliveries = await app.module<typeof import("../app/mail/deliveries.server")>(
     "app/mail/deliveries.server.ts",
   );
-  config = await app.module<typeof import("../app/settings/system-config.server")>(
-    "app/settings/system-config.server.ts",
+  config = await app.module<typeof import("../app/system-settings/system-config.server")>(
+    "app/system-settings/system-config.server.ts",
   );
 }, 60_000);
 afterAll(() => app?.close());

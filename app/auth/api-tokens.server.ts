@@ -20,7 +20,7 @@ import { twoFactorEnrolmentDue } from "./two-factor.server";
 // intersected with the owner's current ones. Nothing is cached: every use reads the token, the
 // owner's status and roles, so a revoke, a disabled owner or a removed role applies at once.
 
-/** Secret scanners look for this prefix (DESIGN.md section 6). */
+/** Secret scanners look for this prefix (docs/http-contract.md, "API tokens"). */
 export const API_TOKEN_PREFIX = "dash_";
 const TOKEN_SHAPE = /^dash_[A-Za-z0-9_-]{43}$/;
 const BEARER = /^Bearer +(\S+) *$/i;

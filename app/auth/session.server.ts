@@ -37,7 +37,7 @@ export type SessionUser = {
   /**
    * The super admin really at the keyboard while they view the product as this user
    * ("View as"); null or absent otherwise. Account changes refuse while it is set
-   * (`refuseWhileImpersonating` in app/access/guard.server.ts).
+   * (`refuseWhileImpersonating` in app/auth/guard.server.ts).
    */
   impersonator?: {
     id: string;

@@ -4,7 +4,7 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { refusedAddressOf } from "../http/outbound.server";
-import { encryptSecret } from "../settings/secret-box.server";
+import { encryptSecret } from "../security/secret-box.server";
 import type { SessionUser } from "./session.server";
 import type { CreateProviderInput, UpdateProviderInput } from "./sso-schema";
 

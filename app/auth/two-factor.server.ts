@@ -6,15 +6,15 @@ import type { Database } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
-import { decryptSecret, encryptSecret } from "../settings/secret-box.server";
-import { getSystemConfig } from "../settings/system-config.server";
+import { decryptSecret, encryptSecret } from "../security/secret-box.server";
+import { getSystemConfig } from "../system-settings/system-config.server";
 import { invalidateSessions } from "./session-cache.server";
 import { hashToken, TOKEN_LIFETIME_MS } from "./tokens.server";
 
-// Two-factor authentication with a TOTP authenticator app (issue 12.1, decision 018). The secret
+// Two-factor authentication with a TOTP authenticator app (docs/decisions/018-two-factor-totp.md). The secret
 // is encrypted at rest like the mail key; recovery codes are kept as SHA-256 hashes; a code is
 // accepted once (the last accepted time step is stored). Sign-in's second step lives in
-// two-factor-sign-in.server.ts; the required-enrolment gate in app/access/guard.server.ts.
+// two-factor-sign-in.server.ts; the required-enrolment gate in app/auth/guard.server.ts.
 
 /** The signed-in caller (a SessionUser; not imported, as session.server.ts reads this module). */
 type SessionUser = {

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { anyPermissionLabel } from "../access/permission-labels";
 import { translateMessage } from "../i18n/message";
+import { buttonVariants } from "./ui/button";
 
 // Who may grant a missing permission (app/access/missing-permission.ts names the same one).
 const GRANTOR = "roles.manage";
@@ -13,7 +14,7 @@ const GRANTOR = "roles.manage";
  * boundary renders it alone (the access gate refuses before any loader ran, so there is no shell
  * data), with a sign-out button that needs none.
  *
- * The refusal arrives in English (app/access/guard.server.ts; the API answers the same words): a
+ * The refusal arrives in English (app/auth/guard.server.ts; the API answers the same words): a
  * missing permission is said again here from its key, the fixed sentences go through messages.json.
  */
 export function NoAccess({
@@ -40,16 +41,13 @@ export function NoAccess({
       : t("shell:noAccess.askAdministrator");
   return (
     <div className="max-w-xl" data-testid="no-access">
-      <ShieldAlert aria-hidden className="size-10 text-amber-700 dark:text-amber-400" />
+      <ShieldAlert aria-hidden className="size-10 text-warning" />
       <h1 className="mt-2 text-2xl font-semibold">{t("shell:noAccess.title")}</h1>
-      <p className="mt-2 text-slate-700 dark:text-slate-300">{what}</p>
-      <p className="mt-2 text-slate-700 dark:text-slate-300">{who}</p>
+      <p className="mt-2 text-muted-foreground">{what}</p>
+      <p className="mt-2 text-muted-foreground">{who}</p>
       {signOut ? (
         <Form method="post" action="/logout" className="mt-4">
-          <button
-            type="submit"
-            className="rounded-md border border-slate-300 px-4 py-2 text-sm dark:border-slate-600"
-          >
+          <button type="submit" className={buttonVariants({ variant: "secondary" })}>
             {t("shell:signOut")}
           </button>
         </Form>

@@ -1,13 +1,23 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { z } from "zod";
 import { InvalidInput, MailSendError, NotFound, RuleViolation } from "../domain-errors";
 import { RateLimitedError } from "../security/rate-limit.server";
-import { tooManyRequestsForm } from "./responses";
+import { refusal, tooManyRequestsForm } from "./responses";
 import { type FieldErrors, flattenErrors, parseSubmission, SECRET_FIELD } from "./submission";
 import { type Toast, toastCookie } from "./toast.server";
 
 export type { FieldErrors };
 export { parseSubmission };
+
+// A form's refusal is the one refusal body (app/http/responses.ts) with what the form shows: the
+// code by its status, `errors` (first message per field) and `formError` (app/http/submission.ts).
+const CODES: Record<number, string> = {
+  400: "invalid_request",
+  403: "forbidden",
+  404: "not_found",
+  429: "rate_limited",
+  502: "mail_failed",
+};
 
 /**
  * The 400 of a form that failed its schema, from conform's submission: the contract's `errors`
@@ -22,24 +32,26 @@ export function invalidSubmission(
   const error = submission.status === "success" ? {} : (submission.error ?? {});
   const names = Object.keys(submission.payload);
   const hideFields = options.hideFields ?? names.filter((name) => SECRET_FIELD.test(name));
-  return data(
-    {
-      ok: false as const,
-      intent,
-      errors: flattenErrors(error),
-      formError: null as string | null,
-      submission: submission.reply({ hideFields }),
-    },
-    { status: 400 },
-  );
+  return refusal(400, CODES[400]!, {
+    ok: false as const,
+    intent,
+    errors: flattenErrors(error),
+    formError: null as string | null,
+    submission: submission.reply({ hideFields }),
+  });
 }
 
 export function invalid(errors: FieldErrors, intent?: string) {
-  return data({ ok: false as const, intent, errors, formError: null as string | null }, { status: 400 });
+  return refusal(400, CODES[400]!, { ok: false as const, intent, errors, formError: null as string | null });
 }
 
 export function refused(message: string, status = 403, intent?: string) {
-  return data({ ok: false as const, intent, errors: {} as FieldErrors, formError: message }, { status });
+  return refusal(status, CODES[status] ?? "refused", {
+    ok: false as const,
+    intent,
+    errors: {} as FieldErrors,
+    formError: message as string | null,
+  });
 }
 
 export async function redirectWithToast(to: string, toast: Toast): Promise<never> {
@@ -70,6 +82,12 @@ export function actionError(error: unknown, intent?: string) {
   throw error;
 }
 
-export function notFound(message = "Not found") {
-  return data({ message }, { status: 404 });
+/**
+ * The page's side of actionError, for a loader (or a URL that names no record): NotFound renders
+ * the error boundary's 404, `{"error":"not_found","message"}` (app/root.tsx shows the message).
+ * Anything else is rethrown. `await load().catch(pageError)`, or `pageError(new NotFound(…))`.
+ */
+export function pageError(error: unknown): never {
+  if (error instanceof NotFound) throw refusal(404, CODES[404]!, { message: error.message });
+  throw error;
 }

@@ -29,7 +29,7 @@ function forwarded(req: IncomingMessage, name: string, trustProxy: number): stri
 
 /**
  * The client address: the socket's, or with TRUST_PROXY = n the address n hops back in
- * X-Forwarded-For (Express's `trust proxy` number): proxies beyond those n can not forge it.
+ * X-Forwarded-For, counted from the socket: proxies beyond those n can not forge it.
  */
 export function clientAddress(req: IncomingMessage, trustProxy: number): string {
   const socket = req.socket.remoteAddress ?? "unknown";
@@ -106,7 +106,7 @@ export function refuseCrossOrigin(req: IncomingMessage, origin: string, res: Ser
   const pathname = requestPath(req);
   const headers = { get: (name: string) => header(req, name.toLowerCase()) ?? null };
   if (!isCrossOrigin({ method, pathname, headers }, origin)) return false;
-  const answer = crossOriginRefusal(pathname);
+  const answer = crossOriginRefusal();
   void answer.text().then((body) => {
     res.writeHead(answer.status, Object.fromEntries(answer.headers));
     res.end(body);

@@ -49,8 +49,8 @@ const DOMAIN_ERROR = at(String.raw`new (?:RuleViolation|InvalidInput|NotFound)\(
 const FORM_REFUSALS = [
   at(String.raw`\brefused\(\s*`),
   at(String.raw`\bformError:\s*`),
-  // thrown to the error boundary, which translates data.message: throw data({ message: "…" }, …)
-  at(String.raw`\bthrow data\(\{\s*message:\s*`),
+  // thrown to the error boundary, which translates data.message: throw refusal(400, CODE, { message: "…" })
+  at(String.raw`\brefusal\([^{]*\{\s*message:\s*`),
 ];
 /** `const FAILED = "That passkey could not be used to sign in.";`: sentences kept as constants. */
 const MESSAGE_CONSTANT = at(String.raw`\bconst [A-Z][A-Z0-9_]* = `, ";");

@@ -1,19 +1,20 @@
 import type { TFunction } from "i18next";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useRevalidator, useSearchParams } from "react-router";
+import { Form, Link, redirect, useRevalidator, useSearchParams } from "react-router";
 import { z } from "zod";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { FORM_OF, failedDelivery, inboxView, retryDelivery } from "../auth/public-mail.server";
-import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { AuthCard, AuthLinks } from "../components/auth/auth-card";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
+import { linkVariants } from "../components/ui/link";
 import { refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
-import { passRetryAfter } from "../http/responses";
+import { passRetryAfter, refusal } from "../http/responses";
 import { translateMessage } from "../i18n/message";
 import type { Route } from "./+types/check-inbox";
 
@@ -22,7 +23,9 @@ const POLL_MS = 2_000;
 export async function loader({ request }: Route.LoaderArgs) {
   const view = await inboxView(new URL(request.url));
   if (!view)
-    throw data({ message: "This page address is not valid. Use the link from the form." }, { status: 400 });
+    throw refusal(400, "invalid_request", {
+      message: "This page address is not valid. Use the link from the form.",
+    });
   return view;
 }
 
@@ -75,7 +78,7 @@ export default function CheckInbox({ loaderData, actionData }: Route.ComponentPr
   }, [state, revalidator]);
   return (
     <AuthCard title={t("auth:checkInbox.title")}>
-      <p role="status" aria-live="polite" className="mt-3 text-sm text-slate-800 dark:text-slate-200">
+      <p role="status" aria-live="polite" className="mt-3 text-sm text-foreground">
         {statusText(t, which, state)}
       </p>
       {state === "failed" ? <TryAgain /> : null}
@@ -92,7 +95,7 @@ export default function CheckInbox({ loaderData, actionData }: Route.ComponentPr
         </details>
       ) : null}
       <AuthLinks>
-        <Link to="/login" className={linkClass}>
+        <Link to="/login" className={linkVariants()}>
           {t("auth:backToSignIn")}
         </Link>
       </AuthLinks>

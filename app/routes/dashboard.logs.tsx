@@ -1,18 +1,20 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useSubmit } from "react-router";
+import { Form, Link, useSubmit } from "react-router";
 import { auditRowsFor } from "../access/audit-token-names.server";
-import { requirePermission } from "../access/guard.server";
 import { auditActionText } from "../audit/action-text";
 import { AUDIT_ACTIONS } from "../audit/actions";
 import { listAudit, parseAuditQuery } from "../audit/query.server";
 import { describeAuditRows } from "../audit/view.server";
+import { requirePermission } from "../auth/guard.server";
 import { AuditDetailsView } from "../components/audit/audit-details";
 import { useFormat } from "../components/format";
 import { pageTitle } from "../components/page-title";
 import { ExportAuditButton } from "../components/tasks/export-audit-button";
 import { Button } from "../components/ui/button";
+import { cn } from "../components/ui/cn";
 import { Field } from "../components/ui/field";
+import { linkVariants } from "../components/ui/link";
 import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
 import {
@@ -24,12 +26,13 @@ import {
   TableHeader,
   TableRow,
 } from "../components/ui/table";
+import { refusal } from "../http/responses";
 import type { Route } from "./+types/dashboard.logs";
 
 export async function loader(args: Route.LoaderArgs) {
   const viewer = await requirePermission(args, "log.read");
   const parsed = parseAuditQuery(new URL(args.request.url).searchParams);
-  if (!parsed.ok) throw data({ message: `Bad filter. ${parsed.message}` }, { status: 400 });
+  if (!parsed.ok) throw refusal(400, "invalid_request", { message: `Bad filter. ${parsed.message}` });
   const { rows, start, prev, next } = await listAudit(parsed.value);
   return {
     query: parsed.value,
@@ -43,9 +46,6 @@ export async function loader(args: Route.LoaderArgs) {
 const FILTER_NAMES = ["actor", "action", "target", "from", "to"] as const;
 // Typing settles before the list follows, so each keystroke is not a request.
 const TYPING_DELAY_MS = 400;
-
-const linkClass =
-  "rounded text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
@@ -127,7 +127,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         <Button variant="secondary">{t("audit:filter.submit")}</Button>
         <ExportAuditButton />
         {filtered ? (
-          <Link to={`?size=${query.size}`} replace className={`${linkClass} self-center text-sm`}>
+          <Link to={`?size=${query.size}`} replace className={cn(linkVariants(), "self-center text-sm")}>
             {t("audit:filter.clear")}
           </Link>
         ) : null}
@@ -148,7 +148,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           ) : (
             rows.map((r) => (
               <TableRow key={r.id} data-testid="audit-row" className="align-top">
-                <TableCell className="whitespace-nowrap align-top text-slate-700 dark:text-slate-300">
+                <TableCell className="whitespace-nowrap align-top text-muted-foreground">
                   <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
                 </TableCell>
                 <TableCell className="align-top font-medium" title={r.action}>
@@ -162,22 +162,20 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                       })
                     : (r.actor.name ?? r.actor.email ?? t("audit:table.anonymous"))}
                   {r.impersonator?.email ? (
-                    <span className="block text-xs text-slate-700 dark:text-slate-300">
+                    <span className="block text-xs text-muted-foreground">
                       {t("audit:table.viewingAs", { email: r.impersonator.email })}
                     </span>
                   ) : null}
                   {r.actor.name && r.actor.email ? (
-                    <span className="block text-xs text-slate-700 dark:text-slate-300">{r.actor.email}</span>
+                    <span className="block text-xs text-muted-foreground">{r.actor.email}</span>
                   ) : null}
                 </TableCell>
                 <TableCell className="align-top">
                   {r.target ? (
                     <>
-                      <span className="block text-xs text-slate-700 dark:text-slate-300">
-                        {typeText(r.target)}
-                      </span>
+                      <span className="block text-xs text-muted-foreground">{typeText(r.target)}</span>
                       {r.target.href ? (
-                        <Link to={r.target.href} className={linkClass}>
+                        <Link to={r.target.href} className={linkVariants()}>
                           {r.target.name}
                         </Link>
                       ) : (

@@ -2,20 +2,21 @@ import { passkeySignInSchema } from "../auth/passkey-schemas";
 import { attemptPasskeySignIn, PASSKEY_FAILED, passkeySignInOptions } from "../auth/passkeys.server";
 import { completeSignIn } from "../auth/sign-in.server";
 import { readForm } from "../http/read-form.server";
-import { retryMessage, tooManyRequestsInit } from "../http/responses";
+import { refusal, retryMessage, tooManyRequestsInit } from "../http/responses";
 import type { Route } from "./+types/login.passkey";
 
 // The login page's passkey endpoint (no session needed; app/auth/passkeys.server.ts does the work):
 // a form without `response` asks for sign-in options, one with `response` signs in. Answers are
 // JSON for the page's script; a sign-in answers with where to go and the new session's cookie.
 
-function refusal(status: number, formError: string, init: ResponseInit = {}) {
-  return Response.json({ ok: false, formError }, { ...init, status });
+function refused(formError: string) {
+  return refusal(400, "invalid_request", { ok: false, formError });
 }
 
+// A resource route: the Retry-After goes out with the answer itself (no `headers` export needed).
 function limited(retryAfter: number) {
   const { status, headers } = tooManyRequestsInit(retryAfter);
-  return refusal(status, retryMessage(retryAfter), { headers });
+  return refusal(status, "rate_limited", { ok: false, formError: retryMessage(retryAfter) }, { headers });
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -26,10 +27,10 @@ export async function action(args: Route.ActionArgs) {
     return Response.json({ ok: true, options: out.options }, { headers: { "Cache-Control": "no-store" } });
   }
   const parsed = passkeySignInSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return refusal(400, PASSKEY_FAILED);
+  if (!parsed.success) return refused(PASSKEY_FAILED);
   const outcome = await attemptPasskeySignIn(args, parsed.data.response);
   if (!outcome.ok && outcome.status === "rate_limited") return limited(outcome.retryAfter);
-  if (!outcome.ok) return refusal(outcome.status, outcome.message);
+  if (!outcome.ok) return refused(outcome.message);
   const signedIn = await completeSignIn(args, outcome.userId, {
     method: "passkey",
     factors: 2,

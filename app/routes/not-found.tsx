@@ -1,9 +1,10 @@
-import { data } from "react-router";
+import { NotFound } from "../domain-errors";
+import { pageError } from "../http/form.server";
 
 export function loader() {
-  throw data({ message: "The page you are looking for does not exist." }, { status: 404 });
+  pageError(new NotFound("The page you are looking for does not exist."));
 }
 
-export default function NotFound() {
+export default function NotFoundPage() {
   return null;
 }

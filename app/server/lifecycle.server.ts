@@ -52,7 +52,8 @@ async function startBackgroundTasks() {
   }
 }
 
-// Exported through entry.server so server.ts drives the same module instances the routes use.
+// Exported through entry.server so server.ts drives the same module instances the routes use
+// (docs/decisions/002-lean-server.md).
 export const lifecycle = {
   start(): Promise<void> {
     assertProductionSecrets();

@@ -1,9 +1,9 @@
 import type { TFunction } from "i18next";
 import { data } from "react-router";
-import { refuseWhileImpersonating } from "../access/guard.server";
-import type { ActionArgs, IntentHandler } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assertReauthenticated, reauthMethods } from "../auth/account.server";
+import { refuseWhileImpersonating } from "../auth/guard.server";
+import type { ActionArgs, IntentHandler } from "../auth/intents.server";
 import type { SessionUser } from "../auth/session.server";
 import {
   confirmTwoFactor,

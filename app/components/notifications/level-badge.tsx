@@ -8,7 +8,7 @@ export const LEVEL_VARIANT: Record<NoticeLevel, BadgeVariant> = {
   info: "info",
   success: "success",
   warning: "warning",
-  critical: "danger",
+  critical: "destructive",
 };
 
 /** English names (Broadcast lists them; levelLabel says them in the page's language). */

@@ -1,13 +1,13 @@
-import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
-import { getSessionUser, type SessionUser } from "../auth/session.server";
+import { type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
+import { can } from "../access/check";
+import { missingPermission } from "../access/missing-permission";
+import type { PermissionKey } from "../access/permissions";
 import { readForm } from "../http/read-form.server";
 import { isApiRequest } from "../http/request-info.server";
-import { apiError } from "../http/responses";
+import { apiError, refusal } from "../http/responses";
 import { nonceContext } from "../http/security.server";
 import { readTheme, type Theme } from "../http/theme.server";
-import { can } from "./check";
-import { missingPermission } from "./missing-permission";
-import type { PermissionKey } from "./permissions";
+import { getSessionUser, type SessionUser } from "./session.server";
 
 /**
  * A loader's, action's or middleware's arguments. `url` is the page's address: with
@@ -16,8 +16,12 @@ import type { PermissionKey } from "./permissions";
  */
 type Args = { request: Request; url?: URL; context?: Readonly<RouterContextProvider> };
 
+/**
+ * A page's 403, the one refusal body (app/http/responses.ts): the API's code for the same refusal,
+ * with what the "No access" page shows (app/components/no-access.tsx).
+ */
 export type ForbiddenData = {
-  kind: "forbidden";
+  error: "forbidden" | "impersonating" | "password_change_required" | "two_factor_enrolment_required";
   permission: string | null;
   message: string;
   grantedBy?: string;
@@ -26,6 +30,11 @@ export type ForbiddenData = {
 };
 
 export type GateShell = { theme: Theme; nonce: string };
+
+/** A page's 403, which the error boundary shows as the "No access" page. */
+function refused({ error, ...details }: ForbiddenData) {
+  return refusal(403, error, details);
+}
 
 function unauthorized({ request, url = new URL(request.url) }: Args): never {
   if (isApiRequest(request)) throw apiError(401, "unauthorized");
@@ -37,7 +46,7 @@ function forbidden(request: Request, permission: string | null): never {
   if (isApiRequest(request)) {
     throw apiError(403, "forbidden", permission ? { permission } : { role: "super_admin" });
   }
-  throw data<ForbiddenData>({ kind: "forbidden", ...missingPermission(permission) }, { status: 403 });
+  throw refused({ error: "forbidden", ...missingPermission(permission) });
 }
 
 /** 401 (API) or a redirect to /login (pages) when nobody is signed in. */
@@ -67,14 +76,11 @@ export async function requireSuperAdmin(args: Args): Promise<SessionUser> {
 export function refuseWhileImpersonating(request: Request, user: SessionUser): void {
   if (!user.impersonator) return;
   if (isApiRequest(request)) throw apiError(403, "impersonating");
-  throw data<ForbiddenData>(
-    {
-      kind: "forbidden",
-      permission: null,
-      message: "You are viewing as another person. Stop viewing as them to change account security.",
-    },
-    { status: 403 },
-  );
+  throw refused({
+    error: "impersonating",
+    permission: null,
+    message: "You are viewing as another person. Stop viewing as them to change account security.",
+  });
 }
 
 // Resource routes any visitor may call: signed links, signed webhooks, the bench baseline, 404s.
@@ -111,15 +117,12 @@ async function mayWhileChangingPassword(request: Request, pattern: string): Prom
 function passwordFirst(request: Request, shell: GateShell): never {
   if (isApiRequest(request)) throw apiError(403, "password_change_required");
   if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?mustChange=1`);
-  throw data<ForbiddenData>(
-    {
-      kind: "forbidden",
-      permission: null,
-      message: "Your password was set by an administrator. Choose a new one in Settings first.",
-      shell,
-    },
-    { status: 403 },
-  );
+  throw refused({
+    error: "password_change_required",
+    permission: null,
+    message: "Your password was set by an administrator. Choose a new one in Settings first.",
+    shell,
+  });
 }
 
 // Two-factor enrolment a role requires (app/auth/two-factor.server.ts): only Settings and the
@@ -135,15 +138,12 @@ async function mayWhileEnrolling(request: Request, pattern: string): Promise<boo
 function twoFactorFirst(request: Request, shell: GateShell): never {
   if (isApiRequest(request)) throw apiError(403, "two_factor_enrolment_required");
   if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?twoFactor=1`);
-  throw data<ForbiddenData>(
-    {
-      kind: "forbidden",
-      permission: null,
-      message: "Your role requires two-factor authentication. Set it up in Settings first.",
-      shell,
-    },
-    { status: 403 },
-  );
+  throw refused({
+    error: "two_factor_enrolment_required",
+    permission: null,
+    message: "Your role requires two-factor authentication. Set it up in Settings first.",
+    shell,
+  });
 }
 
 async function gateShell(args: Parameters<MiddlewareFunction<Response>>[0]): Promise<GateShell> {
@@ -163,12 +163,11 @@ export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, n
   const user = await requireUser(args);
   if (!can(user, "dashboard.access")) {
     if (isApiRequest(args.request)) forbidden(args.request, "dashboard.access");
-    const refusal: ForbiddenData = {
-      kind: "forbidden",
+    throw refused({
+      error: "forbidden",
       ...missingPermission("dashboard.access"),
       shell: await gateShell(args),
-    };
-    throw data<ForbiddenData>(refusal, { status: 403 });
+    });
   }
   // Neither demand is set while a super admin views as someone (impersonation-state.server.ts);
   // the banner's Stop (/impersonation/stop) is outside the gated area, so it always answers.
