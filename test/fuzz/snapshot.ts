@@ -81,7 +81,9 @@ export async function snapshot(except: readonly Table[] = []): Promise<Snapshot>
         ? sql`string_agg(r, E'\\n' order by r)`
         : sql`group_concat(r, char(10) order by r)`;
       const { rows } = await sql<{ n: number; lines: string | null }>`
-        select count(*) as n, ${joined} as lines from (select ${row} as r from ${sql.table(table)}) t`.execute(db());
+        select count(*) as n, ${joined} as lines from (select ${row} as r from ${sql.table(table)}) t`.execute(
+        db(),
+      );
       const { n, lines } = rows[0]!;
       const hash = createHash("sha256")
         .update(lines ?? "")
