@@ -34,7 +34,7 @@ export type AppRoute = {
   isResource: boolean;
 };
 
-export type AppRequestInit = {
+type AppRequestInit = {
   method?: string;
   cookie?: string;
   headers?: Record<string, string>;

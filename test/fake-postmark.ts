@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 // what it received with GET /__messages (DELETE clears; POST /__fail {ErrorCode, Message, To?} fails the
 // next send, or with To the next one to that address).
 
-export type FakeMessage = {
+type FakeMessage = {
   MessageID: string;
   token: string | null;
   From: string;
@@ -21,7 +21,7 @@ export type FakeMessage = {
 };
 
 /** `To`: only a send to this address takes the failure (others pass), so parallel senders stay apart. */
-export type PostmarkFailure = { ErrorCode: number; Message: string; status?: number; To?: string };
+type PostmarkFailure = { ErrorCode: number; Message: string; status?: number; To?: string };
 
 export type FakePostmark = {
   url: string;

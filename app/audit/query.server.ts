@@ -5,7 +5,7 @@ import { hasNoNul, NUL_MESSAGE } from "../../db/nul";
 import { db } from "../db.server";
 
 /** A real calendar day as YYYY-MM-DD: "2026-02-30" or "9999-99-99" are refused, not guessed at. */
-export const isoDate = z
+const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.")
   .refine((v) => {

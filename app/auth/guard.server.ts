@@ -29,7 +29,7 @@ export type ForbiddenData = {
   shell?: GateShell;
 };
 
-export type GateShell = { theme: Theme; nonce: string };
+type GateShell = { theme: Theme; nonce: string };
 
 /** A page's 403, which the error boundary shows as the "No access" page. */
 function refused({ error, ...details }: ForbiddenData) {
@@ -127,7 +127,7 @@ function passwordFirst(request: Request, shell: GateShell): never {
 
 // Two-factor enrolment a role requires (app/auth/two-factor.server.ts): only Settings and the
 // intents that set it up stay open; the account can also still sign out (/logout is not gated).
-export const TWO_FACTOR_ENROL_INTENTS = new Set(["two-factor-start", "two-factor-confirm"]);
+const TWO_FACTOR_ENROL_INTENTS = new Set(["two-factor-start", "two-factor-confirm"]);
 
 async function mayWhileEnrolling(request: Request, pattern: string): Promise<boolean> {
   if (pattern !== PASSWORD_PAGE) return false;

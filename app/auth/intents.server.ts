@@ -18,7 +18,7 @@ export type ActionArgs = {
 
 type Schema = z.ZodType;
 
-export type IntentContext<A, I> = {
+type IntentContext<A, I> = {
   actor: SessionUser;
   /** The schema's output, or the raw form values when the intent has no schema. */
   input: I;

@@ -18,13 +18,13 @@ export const DISABLED = "This account is disabled. Contact an administrator.";
 
 export type LoginFailure = "invalid" | "disabled" | "unverified" | "sso_required";
 
-export class LoginError extends Error {
+class LoginError extends Error {
   constructor(readonly reason: LoginFailure) {
     super(reason === "unverified" ? UNVERIFIED : reason === "disabled" ? DISABLED : BAD_CREDENTIALS);
   }
 }
 
-export type LoginUser = { id: string; email: string };
+type LoginUser = { id: string; email: string };
 
 /**
  * Whether `password` is the one `hash` stores; an account without a password (or none at all) is

@@ -44,7 +44,7 @@ function cookie() {
   return flowCookie;
 }
 
-export function callbackUrl(slug: string): string {
+function callbackUrl(slug: string): string {
   return `${baseUrl()}/auth/oidc/${encodeURIComponent(slug)}/callback`;
 }
 

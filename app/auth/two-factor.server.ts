@@ -30,7 +30,7 @@ type SessionCaller = SessionUser & { sessionId: string };
 const PERIOD = 30;
 const DIGITS = 6;
 const ALGORITHM = "SHA-1"; // what every authenticator app understands
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 /**
  * How long a started enrolment waits for its first code. Its secret is shown to whoever holds the
  * session, so one left half-done must not stay for a later session thief to confirm.
@@ -51,7 +51,7 @@ type UserRow = ExpressionBuilder<Database, "user">;
  * password, and that sign-in would then pass a role's requirement with one factor (decision 018).
  * A passkey sign-in itself always counts as two factors (`secondFactorSatisfied`).
  */
-export function secondFactorEnrolled(eb: UserRow) {
+function secondFactorEnrolled(eb: UserRow) {
   return eb.exists(
     eb
       .selectFrom("user_two_factor")
@@ -135,10 +135,10 @@ async function matchingStep(secret: string, code: string): Promise<number | null
   return null;
 }
 
-export const TOTP_CODE = /^\d{6}$/;
+const TOTP_CODE = /^\d{6}$/;
 
 /** Normalises what someone typed: digits for a TOTP code, lowercase letters for a recovery code. */
-export function normaliseCode(raw: string): string {
+function normaliseCode(raw: string): string {
   return raw.replace(/[\s-]/g, "").toLowerCase();
 }
 

@@ -46,7 +46,7 @@ if (typeof window !== "undefined" && !holder.__requestIdFetch) {
 }
 
 /** The reference an error page shows: the failed data request's id, else the document's. */
-export function useErrorReference(): string | null {
+function useErrorReference(): string | null {
   const documentId = useDocumentRequestId();
   return lastFailedId ?? documentId;
 }

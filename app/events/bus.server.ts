@@ -2,7 +2,7 @@ import { remember } from "@epic-web/remember";
 import { setClusterLink } from "./cluster.server";
 import type { Channel, SystemEvent } from "./event-types";
 
-export type Subscriber = (event: SystemEvent) => void;
+type Subscriber = (event: SystemEvent) => void;
 
 /** Publish/subscribe for system events, addressed to one user: in-process here, across instances
  * through LISTEN/NOTIFY in postgres-bus.server.ts. */
@@ -64,7 +64,7 @@ const holder = remember("systemEventBus", () => ({
 const resyncHooks = holder.resyncHooks;
 
 /** A bus that connects somewhere (LISTEN/NOTIFY): ready once it listens, closed at shutdown. */
-export type RunningBus = EventBus & { ready?: Promise<void>; close?(): Promise<void> };
+type RunningBus = EventBus & { ready?: Promise<void>; close?(): Promise<void> };
 export type BusFactory = () => RunningBus;
 
 /**

@@ -31,7 +31,7 @@ type Next = () => void;
 const ROUTE = { unmatched: "unmatched", static: "static", health: "/healthz", metrics: "/metrics" };
 
 /** The app's metrics as the pipeline uses them (app/metrics/endpoint.server.ts). */
-export type PipelineMetrics = {
+type PipelineMetrics = {
   /** Each answered request: its route label, status and milliseconds. Synchronous and cheap. */
   observe(route: string, status: number, ms: number): void;
   /** GET /metrics on this port; false when this port serves none (React Router answers 404). */

@@ -14,7 +14,7 @@ export function isHostHeader(value: string | undefined): value is string {
   return value !== undefined && HOST.test(value);
 }
 
-export const BAD_HOST_MESSAGE = "Bad Request: missing or invalid Host header.\n";
+const BAD_HOST_MESSAGE = "Bad Request: missing or invalid Host header.\n";
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
@@ -43,7 +43,7 @@ export function clientAddress(req: IncomingMessage, trustProxy: number): string 
   return chain[Math.min(trustProxy, chain.length - 1)]!;
 }
 
-export function requestProtocol(req: IncomingMessage, trustProxy: number): "http" | "https" {
+function requestProtocol(req: IncomingMessage, trustProxy: number): "http" | "https" {
   const proto = forwarded(req, "x-forwarded-proto", trustProxy);
   if (proto === "https" || proto === "http") return proto;
   return "encrypted" in req.socket && req.socket.encrypted ? "https" : "http";

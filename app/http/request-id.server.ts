@@ -77,6 +77,6 @@ export function tagConsole(target: Logger) {
  * Called as each request starts: cheap when already done, and it re-wraps a method something
  * replaced since (a test spying on console.error, a library patching console).
  */
-export function ensureConsoleTagged() {
+function ensureConsoleTagged() {
   tagConsole(console as unknown as Logger);
 }

@@ -44,7 +44,7 @@ export function tFor(language: string | null | undefined): TFunction {
 }
 
 /** The language of the browser's Accept-Language among ours, or English. */
-export async function languageFromHeader(request: Request): Promise<string> {
+async function languageFromHeader(request: Request): Promise<string> {
   detector ??= new RemixI18Next({
     detection: {
       supportedLanguages: supportedLanguages(),

@@ -17,7 +17,7 @@ type Hook = () => Promise<void> | void;
 const stopHooks: Hook[] = [];
 
 /** Services that hold resources (event streams, task runners) register how to let go of them. */
-export function onShutdown(hook: Hook) {
+function onShutdown(hook: Hook) {
   stopHooks.push(hook);
 }
 

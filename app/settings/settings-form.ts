@@ -10,7 +10,7 @@ export type SettingsChange =
   | { key: ConfigKey; kind: "reset" };
 
 /** The re-authentication a super admin's change needs (assertReauthenticated); blank = not entered. */
-export type SettingsReauth = { password?: string; code?: string };
+type SettingsReauth = { password?: string; code?: string };
 
 const resetKey = z.enum(CONFIG_KEYS as [ConfigKey, ...ConfigKey[]]);
 

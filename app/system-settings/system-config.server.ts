@@ -103,7 +103,7 @@ export async function resetSystemConfig(key: ConfigKey, executor?: Executor) {
 }
 
 /** Last four characters at most, and only of values long enough that this reveals little. */
-export function secretHint(value: string): string {
+function secretHint(value: string): string {
   return value.length >= 12 ? `…${value.slice(-4)}` : "…";
 }
 

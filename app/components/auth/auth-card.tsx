@@ -1,5 +1,4 @@
 /** The centred card every signed-out page (sign in, register, reset, invite) sits in. */
-import { alertVariants } from "../ui/alert";
 import { cardClass } from "../ui/card";
 import { cn } from "../ui/cn";
 export function AuthCard({ title, children }: { title: string; children: React.ReactNode }) {
@@ -15,12 +14,4 @@ export function AuthCard({ title, children }: { title: string; children: React.R
 
 export function AuthLinks({ children }: { children: React.ReactNode }) {
   return <p className="mt-4 flex flex-wrap gap-x-4 gap-y-1 text-sm">{children}</p>;
-}
-
-export function Notice({ children }: { children: React.ReactNode }) {
-  return (
-    <p role="status" className={cn(alertVariants({ variant: "success" }), "mt-3")}>
-      {children}
-    </p>
-  );
 }

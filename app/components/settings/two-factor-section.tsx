@@ -4,7 +4,6 @@ import {
   twoFactorCodeSchema,
   twoFactorReauthSchema,
   twoFactorRolesSchema,
-  twoFactorStartSchema,
 } from "../../auth/two-factor-schemas";
 import { CheckboxGroupField, TextField } from "../forms/fields";
 import { alertVariants } from "../ui/alert";
@@ -56,7 +55,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
 /** Settings' two-factor section: set up with an app, turn off, new recovery codes. */
 export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
   const { t } = useTranslation();
-  const start = useSettingsForm("two-factor-start", twoFactorStartSchema);
+  const start = useSettingsForm("two-factor-start", twoFactorReauthSchema);
   const confirm = useSettingsForm("two-factor-confirm", twoFactorCodeSchema);
   const regenerate = useSettingsForm("two-factor-recovery-codes", twoFactorReauthSchema);
   const disable = useSettingsForm("two-factor-disable", twoFactorReauthSchema);

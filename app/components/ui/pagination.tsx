@@ -7,7 +7,7 @@ import { buttonVariants } from "./button";
 type Total = { count: number; capped: boolean };
 
 /** "Showing 26–50 of 1,000+ users": where this page sits, and how many match (capped, or unknown). */
-export function rangeText(
+function rangeText(
   t: TFunction,
   language: string,
   start: number,

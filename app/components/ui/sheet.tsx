@@ -12,7 +12,6 @@ import { cn } from "./cn";
  */
 export const Sheet = Radix.Root;
 export const SheetTrigger = Radix.Trigger;
-export const SheetClose = Radix.Close;
 
 const SIDES = {
   left: "inset-y-0 left-0 h-full w-72 max-w-[85vw] border-r",
