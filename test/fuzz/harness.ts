@@ -36,7 +36,7 @@ export const fuzzApp = () => app;
 
 export type FuzzPart = "settings" | "dashboard" | "rest";
 
-export function partOf(t: FuzzTarget): FuzzPart {
+function partOf(t: FuzzTarget): FuzzPart {
   if (t.method === "GET" || !t.route.startsWith("routes/dashboard")) return "rest";
   return t.route.startsWith("routes/dashboard.settings") ? "settings" : "dashboard";
 }
