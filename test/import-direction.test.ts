@@ -79,7 +79,13 @@ const under = (file: string, prefixes: string[]) =>
 
 /** The layer of a repository path, or undefined when none is given (the test fails on it). */
 function layerOf(file: string): Layer | undefined {
-  if (/\.test\.[jt]sx?$/.test(file) || file.startsWith("test/") || file.startsWith("e2e/")) return "tests";
+  // The test runners' own configuration belongs with the tests it runs.
+  if (
+    /\.test\.[jt]sx?$/.test(file) ||
+    /^(test|e2e)\//.test(file) ||
+    /^(vitest|playwright)\.config\.ts$/.test(file)
+  )
+    return "tests";
   if (under(file, INFRASTRUCTURE)) return "infrastructure";
   if ((DOMAIN_ORDER as readonly string[]).includes(domainOf(file) ?? "")) return "domain";
   if (file.startsWith("app/components/") || file === "app/app.css") return "components";
