@@ -5,6 +5,9 @@ import { isApiRequest } from "../http/request-info.server";
 import { apiError } from "../http/responses";
 import { nonceContext } from "../http/security.server";
 import { readTheme, type Theme } from "../http/theme.server";
+import { englishTranslator } from "../i18n/english";
+import { getT } from "../i18n/i18n.server";
+import { type MessageKey, say } from "../i18n/message";
 import { can } from "./check";
 import { missingPermission } from "./missing-permission";
 import type { PermissionKey } from "./permissions";
@@ -16,6 +19,7 @@ import type { PermissionKey } from "./permissions";
  */
 type Args = { request: Request; url?: URL; context?: Readonly<RouterContextProvider> };
 
+/** A page's 403: the words are said in the request's language (NoAccess shows them as they are). */
 export type ForbiddenData = {
   kind: "forbidden";
   permission: string | null;
@@ -33,11 +37,24 @@ function unauthorized({ request, url = new URL(request.url) }: Args): never {
   throw redirect(`/login?${new URLSearchParams({ redirectTo: back })}`);
 }
 
-function forbidden(request: Request, permission: string | null): never {
-  if (isApiRequest(request)) {
+/** The request's `t` (English where no router context came along: a script, a unit test). */
+function tOf(args: { context?: Readonly<RouterContextProvider> }) {
+  return args.context ? getT(args.context) : englishTranslator();
+}
+
+function forbidden(args: Args, permission: string | null): never {
+  if (isApiRequest(args.request)) {
     throw apiError(403, "forbidden", permission ? { permission } : { role: "super_admin" });
   }
-  throw data<ForbiddenData>({ kind: "forbidden", ...missingPermission(permission) }, { status: 403 });
+  throw data<ForbiddenData>(
+    { kind: "forbidden", ...missingPermission(permission, tOf(args)) },
+    { status: 403 },
+  );
+}
+
+/** A page's 403 for a fixed reason (no permission to name). */
+function refusedPage(args: Args, reason: MessageKey, shell?: GateShell): ForbiddenData {
+  return { kind: "forbidden", permission: null, message: say(tOf(args), reason), shell };
 }
 
 /** 401 (API) or a redirect to /login (pages) when nobody is signed in. */
@@ -50,13 +67,13 @@ export async function requireUser(args: Args): Promise<SessionUser> {
 /** The signed-in user, who must hold `permission` (super_admin holds all). */
 export async function requirePermission(args: Args, permission: PermissionKey): Promise<SessionUser> {
   const user = await requireUser(args);
-  if (!can(user, permission)) forbidden(args.request, permission);
+  if (!can(user, permission)) forbidden(args, permission);
   return user;
 }
 
 export async function requireSuperAdmin(args: Args): Promise<SessionUser> {
   const user = await requireUser(args);
-  if (!user.isSuperAdmin) forbidden(args.request, null);
+  if (!user.isSuperAdmin) forbidden(args, null);
   return user;
 }
 
@@ -64,17 +81,10 @@ export async function requireSuperAdmin(args: Args): Promise<SessionUser> {
  * Changes to the account itself (password, email, two-factor, passkeys, API tokens) and starting
  * another "View as" are the real person's alone: refused while a super admin views as this user.
  */
-export function refuseWhileImpersonating(request: Request, user: SessionUser): void {
+export function refuseWhileImpersonating(args: Args, user: SessionUser): void {
   if (!user.impersonator) return;
-  if (isApiRequest(request)) throw apiError(403, "impersonating");
-  throw data<ForbiddenData>(
-    {
-      kind: "forbidden",
-      permission: null,
-      message: "You are viewing as another person. Stop viewing as them to change account security.",
-    },
-    { status: 403 },
-  );
+  if (isApiRequest(args.request)) throw apiError(403, "impersonating");
+  throw data<ForbiddenData>(refusedPage(args, "auth.impersonating"), { status: 403 });
 }
 
 // Resource routes any visitor may call: signed links, signed webhooks, the bench baseline, 404s.
@@ -108,18 +118,11 @@ async function mayWhileChangingPassword(request: Request, pattern: string): Prom
   return (await formIntent(request)) === "password";
 }
 
-function passwordFirst(request: Request, shell: GateShell): never {
+function passwordFirst(args: Args, shell: GateShell): never {
+  const { request } = args;
   if (isApiRequest(request)) throw apiError(403, "password_change_required");
   if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?mustChange=1`);
-  throw data<ForbiddenData>(
-    {
-      kind: "forbidden",
-      permission: null,
-      message: "Your password was set by an administrator. Choose a new one in Settings first.",
-      shell,
-    },
-    { status: 403 },
-  );
+  throw data<ForbiddenData>(refusedPage(args, "access.passwordFirst", shell), { status: 403 });
 }
 
 // Two-factor enrolment a role requires (app/auth/two-factor.server.ts): only Settings and the
@@ -132,18 +135,11 @@ async function mayWhileEnrolling(request: Request, pattern: string): Promise<boo
   return TWO_FACTOR_ENROL_INTENTS.has((await formIntent(request)) ?? "");
 }
 
-function twoFactorFirst(request: Request, shell: GateShell): never {
+function twoFactorFirst(args: Args, shell: GateShell): never {
+  const { request } = args;
   if (isApiRequest(request)) throw apiError(403, "two_factor_enrolment_required");
   if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?twoFactor=1`);
-  throw data<ForbiddenData>(
-    {
-      kind: "forbidden",
-      permission: null,
-      message: "Your role requires two-factor authentication. Set it up in Settings first.",
-      shell,
-    },
-    { status: 403 },
-  );
+  throw data<ForbiddenData>(refusedPage(args, "access.twoFactorFirst", shell), { status: 403 });
 }
 
 async function gateShell(args: Parameters<MiddlewareFunction<Response>>[0]): Promise<GateShell> {
@@ -162,10 +158,10 @@ export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, n
   if (!isGated(pattern)) return next();
   const user = await requireUser(args);
   if (!can(user, "dashboard.access")) {
-    if (isApiRequest(args.request)) forbidden(args.request, "dashboard.access");
+    if (isApiRequest(args.request)) forbidden(args, "dashboard.access");
     const refusal: ForbiddenData = {
       kind: "forbidden",
-      ...missingPermission("dashboard.access"),
+      ...missingPermission("dashboard.access", tOf(args)),
       shell: await gateShell(args),
     };
     throw data<ForbiddenData>(refusal, { status: 403 });
@@ -173,8 +169,8 @@ export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, n
   // Neither demand is set while a super admin views as someone (impersonation-state.server.ts);
   // the banner's Stop (/impersonation/stop) is outside the gated area, so it always answers.
   if (user.mustChangePassword && !(await mayWhileChangingPassword(args.request, pattern)))
-    passwordFirst(args.request, await gateShell(args));
+    passwordFirst(args, await gateShell(args));
   if (user.twoFactorEnrolmentDue && !(await mayWhileEnrolling(args.request, pattern)))
-    twoFactorFirst(args.request, await gateShell(args));
+    twoFactorFirst(args, await gateShell(args));
   return next();
 };

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { ssoMessage } from "../auth/sso-messages";
-import { translateMessage } from "../i18n/message";
+import { say } from "../i18n/message";
 
 // The login page's "Sign in with …" links (one per configured provider) and why the last
 // single sign-on was refused (`?sso=<code>`, only fixed texts). Plain links: the provider's
@@ -15,7 +15,6 @@ export function SsoSignIn({
   redirectTo: string | null;
 }) {
   const { t } = useTranslation();
-  // The texts are fixed English sentences (also what the tests name); shown in the page's language.
   const message = ssoMessage(refusal);
   const query = redirectTo ? `?${new URLSearchParams({ redirectTo })}` : "";
   return (
@@ -25,7 +24,7 @@ export function SsoSignIn({
           role="alert"
           className="mt-3 rounded bg-red-50 p-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
         >
-          {translateMessage(t, message)}
+          {say(t, message)}
         </p>
       ) : null}
       {providers.length ? (

@@ -1,6 +1,8 @@
+import type { TFunction } from "i18next";
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { InvalidInput, MailSendError, NotFound, RuleViolation } from "../domain-errors";
+import { type Message, type MessageKey, say, sayIssue } from "../i18n/message";
 import { RateLimitedError } from "../security/rate-limit.server";
 import { tooManyRequestsForm } from "./responses";
 import { type FieldErrors, flattenErrors, parseSubmission, SECRET_FIELD } from "./submission";
@@ -8,6 +10,9 @@ import { type Toast, toastCookie } from "./toast.server";
 
 export type { FieldErrors };
 export { parseSubmission };
+
+// An action answers its page in the request's language: parseSubmission and every helper here take
+// the request's `t` (getT(context), app/i18n/i18n.server.ts) and say the domain's message keys with it.
 
 /**
  * The 400 of a form that failed its schema, from conform's submission: the contract's `errors`
@@ -38,8 +43,18 @@ export function invalid(errors: FieldErrors, intent?: string) {
   return data({ ok: false as const, intent, errors, formError: null as string | null }, { status: 400 });
 }
 
-export function refused(message: string, status = 403, intent?: string) {
-  return data({ ok: false as const, intent, errors: {} as FieldErrors, formError: message }, { status });
+/** The form as a whole refused: `formError` is the message said in the request's language. */
+export function refused(t: TFunction, message: Message | MessageKey, status = 403, intent?: string) {
+  const formError = say(t, message);
+  return data({ ok: false as const, intent, errors: {} as FieldErrors, formError }, { status });
+}
+
+/**
+ * What a loader throws to the error boundary for a fixed reason (`throw pageRefusal(t, key, 400)`):
+ * `{ message }`, said in the request's language, which the boundary shows as it is.
+ */
+export function pageRefusal(t: TFunction, message: Message | MessageKey, status: number) {
+  return data({ message: say(t, message) }, { status });
 }
 
 export async function redirectWithToast(to: string, toast: Toast): Promise<never> {
@@ -51,22 +66,22 @@ export async function redirectWithToast(to: string, toast: Toast): Promise<never
  * violation is 403, a missing record 404, invalid input (InvalidInput, a ZodError) 400, a mail provider failure 502.
  * Anything else (a thrown redirect or Response, a bug) is rethrown.
  */
-export function actionError(error: unknown, intent?: string) {
-  if (error instanceof RuleViolation) return refused(error.message, 403, intent);
-  if (error instanceof NotFound) return refused(error.message, 404, intent);
-  if (error instanceof InvalidInput) return invalid({ [error.field]: error.message }, intent);
+export function actionError(error: unknown, t: TFunction, intent?: string) {
+  if (error instanceof RuleViolation) return refused(t, error.said, 403, intent);
+  if (error instanceof NotFound) return refused(t, error.said, 404, intent);
+  if (error instanceof InvalidInput) return invalid({ [error.field]: say(t, error.said) }, intent);
   if (error instanceof z.ZodError) {
     const errors: FieldErrors = {};
-    for (const issue of error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+    for (const issue of error.issues) errors[String(issue.path[0] ?? "form")] ??= sayIssue(t, issue);
     return invalid(errors, intent);
   }
-  if (error instanceof MailSendError) return refused(error.message, 502, intent);
+  if (error instanceof MailSendError) return refused(t, error.said, 502, intent);
   if (error instanceof RateLimitedError)
-    return tooManyRequestsForm(error.retryAfterSeconds, {
-      ok: false as const,
-      intent,
-      errors: {} as FieldErrors,
-    });
+    return tooManyRequestsForm(
+      error.retryAfterSeconds,
+      { ok: false as const, intent, errors: {} as FieldErrors },
+      t,
+    );
   throw error;
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useSubmit } from "react-router";
+import { Form, Link, useSubmit } from "react-router";
 import { auditRowsFor } from "../access/audit-token-names.server";
 import { requirePermission } from "../access/guard.server";
 import { auditActionText } from "../audit/action-text";
@@ -24,12 +24,19 @@ import {
   TableHeader,
   TableRow,
 } from "../components/ui/table";
+import { pageRefusal } from "../http/form.server";
+import { getT } from "../i18n/i18n.server";
+import { sayIssue } from "../i18n/message";
 import type { Route } from "./+types/dashboard.logs";
 
 export async function loader(args: Route.LoaderArgs) {
   const viewer = await requirePermission(args, "log.read");
   const parsed = parseAuditQuery(new URL(args.request.url).searchParams);
-  if (!parsed.ok) throw data({ message: `Bad filter. ${parsed.message}` }, { status: 400 });
+  if (!parsed.ok) {
+    const t = getT(args.context);
+    const values = { field: parsed.field, problem: sayIssue(t, parsed.issue) };
+    throw pageRefusal(t, { key: "audit.badFilter", values }, 400);
+  }
   const { rows, start, prev, next } = await listAudit(parsed.value);
   return {
     query: parsed.value,

@@ -6,7 +6,6 @@ import { DashboardShell } from "../components/dashboard-shell";
 import { NoAccess } from "../components/no-access";
 import { errorPageName, pageTitle } from "../components/page-title";
 import { RequestReference } from "../components/request-reference";
-import { translateMessage } from "../i18n/message";
 import { unreadCount } from "../notifications/inbox.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/dashboard";
@@ -75,7 +74,7 @@ export function ErrorBoundary() {
       <Shell>
         <h1 className="text-2xl font-semibold">{t("common:error.notFoundTitle")}</h1>
         <p className="mt-2 text-slate-700 dark:text-slate-300">
-          {error.data?.message ? translateMessage(t, error.data.message) : t("common:error.notFound")}
+          {error.data?.message ?? t("common:error.notFound")}
         </p>
       </Shell>
     );

@@ -3,22 +3,23 @@ import { attemptPasskeySignIn, PASSKEY_FAILED, passkeySignInOptions } from "../a
 import { completeSignIn } from "../auth/sign-in.server";
 import { readForm } from "../http/read-form.server";
 import { retryMessage, tooManyRequestsInit } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
+import { type Message, say } from "../i18n/message";
 import type { Route } from "./+types/login.passkey";
 
 // The login page's passkey endpoint (no session needed; app/auth/passkeys.server.ts does the work):
 // a form without `response` asks for sign-in options, one with `response` signs in. Answers are
 // JSON for the page's script; a sign-in answers with where to go and the new session's cookie.
 
-function refusal(status: number, formError: string, init: ResponseInit = {}) {
-  return Response.json({ ok: false, formError }, { ...init, status });
-}
-
-function limited(retryAfter: number) {
-  const { status, headers } = tooManyRequestsInit(retryAfter);
-  return refusal(status, retryMessage(retryAfter), { headers });
-}
-
 export async function action(args: Route.ActionArgs) {
+  // The page's script shows formError as it is: said here, in the request's language.
+  const t = getT(args.context);
+  const refusal = (status: number, formError: Message, init: ResponseInit = {}) =>
+    Response.json({ ok: false, formError: say(t, formError) }, { ...init, status });
+  const limited = (retryAfter: number) => {
+    const { status, headers } = tooManyRequestsInit(retryAfter);
+    return refusal(status, retryMessage(retryAfter), { headers });
+  };
   const form = await readForm(args.request);
   if (!form.has("response")) {
     const out = await passkeySignInOptions(args);

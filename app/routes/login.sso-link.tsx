@@ -9,7 +9,8 @@ import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter, tooManyRequestsForm } from "../http/responses";
-import { translateMessage } from "../i18n/message";
+import { getT } from "../i18n/i18n.server";
+import { say } from "../i18n/message";
 import type { Route } from "./+types/login.sso-link";
 
 // A single sign-on identity waits here for the account holder's proof before it is linked to a
@@ -29,15 +30,16 @@ export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request);
-  const parsed = parseLinkProof(Object.fromEntries(form));
+  const t = getT(args.context);
+  const parsed = parseLinkProof(Object.fromEntries(form), t);
   if (!parsed.ok) return data({ intent: parsed.intent, formError: parsed.formError }, { status: 400 });
   const { intent, proof } = parsed;
   const outcome = await proveAndLink(args, proof);
   if (outcome.ok) throw outcome.response;
   if (outcome.status === "expired") throw redirect(EXPIRED);
   if (outcome.status === "conflict") throw redirect("/login?sso=conflict");
-  if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, { intent });
-  return data({ intent, formError: outcome.message }, { status: 400 });
+  if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, { intent }, t);
+  return data({ intent, formError: say(t, outcome.message) }, { status: 400 });
 }
 
 export default function ConfirmSingleSignOnLink({ loaderData, actionData }: Route.ComponentProps) {
@@ -48,7 +50,7 @@ export default function ConfirmSingleSignOnLink({ loaderData, actionData }: Rout
   const error = (intent: string) =>
     actionData && "formError" in actionData && actionData.intent === intent && actionData.formError ? (
       <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-        {translateMessage(t, String(actionData.formError))}
+        {String(actionData.formError)}
       </p>
     ) : null;
   const names = { provider: loaderData.provider, email: loaderData.email };

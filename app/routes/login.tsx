@@ -15,6 +15,8 @@ import { SsoSignIn } from "../components/sso-sign-in";
 import { Button } from "../components/ui/button";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter, safeRedirectPath, tooManyRequestsForm } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
+import { say } from "../i18n/message";
 import type { Route } from "./+types/login";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -32,10 +34,11 @@ export async function action(args: Route.ActionArgs) {
   const email = String(form.get("email") ?? "");
   const outcome = await attemptLogin(args, email);
   if (!outcome.ok && outcome.status === "rate_limited")
-    return tooManyRequestsForm(outcome.retryAfter, { email, unverified: false });
+    return tooManyRequestsForm(outcome.retryAfter, { email, unverified: false }, getT(args.context));
   if (!outcome.ok) {
     const unverified = outcome.reason === "unverified";
-    return data({ formError: outcome.message, email, unverified }, { status: outcome.status });
+    const formError = say(getT(args.context), outcome.message);
+    return data({ formError, email, unverified }, { status: outcome.status });
   }
   throw await completeSignIn(args, outcome.user.id, {
     method: "password",

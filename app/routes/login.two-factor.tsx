@@ -9,7 +9,8 @@ import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter, tooManyRequestsForm } from "../http/responses";
-import { translateMessage } from "../i18n/message";
+import { getT } from "../i18n/i18n.server";
+import { say, sayIssue } from "../i18n/message";
 import type { Route } from "./+types/login.two-factor";
 
 // Sign-in's second step (app/auth/two-factor-sign-in.server.ts): only reachable with the pending
@@ -29,13 +30,16 @@ export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request);
   const parsed = twoFactorCodeSchema.safeParse({ code: form.get("code") });
   if (!(await pendingSignIn(args.request))) throw redirect(EXPIRED);
-  if (!parsed.success)
-    return data({ formError: parsed.error.issues[0]?.message ?? "Enter the code." }, { status: 400 });
+  const t = getT(args.context);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return data({ formError: issue ? sayIssue(t, issue) : say(t, "twoFactor.enterCode") }, { status: 400 });
+  }
   const outcome = await completeSecondStep(args, parsed.data.code);
   if (outcome.ok) throw outcome.response;
   if (outcome.status === "expired") throw redirect(EXPIRED);
-  if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, {});
-  return data({ formError: outcome.message }, { status: 400 });
+  if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, {}, t);
+  return data({ formError: say(t, outcome.message) }, { status: 400 });
 }
 
 export default function TwoFactorStep({ actionData }: Route.ComponentProps) {
@@ -57,7 +61,7 @@ export default function TwoFactorStep({ actionData }: Route.ComponentProps) {
           />
           {actionData?.formError ? (
             <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-              {translateMessage(t, actionData.formError)}
+              {actionData.formError}
             </p>
           ) : (
             <FormErrors form={form} />

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { reauthFields } from "../auth/account-schemas";
+import { type Issue, issueValues } from "../i18n/message";
 import { CONFIG_KEYS, type ConfigKey, SYSTEM_CONFIG } from "./config-keys";
 
 // One parser for the system section of the Settings form, usable in the browser and on the server.
@@ -11,9 +12,12 @@ export type SettingsChange =
 /** The re-authentication a super admin's change needs (assertReauthenticated); blank = not entered. */
 export type SettingsReauth = { password?: string; code?: string };
 
+/** Refused fields carry zod's issue (its message a key), said by whoever answers (sayIssue). */
 export type SettingsParse =
   | { ok: true; changes: SettingsChange[]; reauth: SettingsReauth }
-  | { ok: false; fieldErrors: Partial<Record<ConfigKey | ReauthField, string>> };
+  | { ok: false; fieldErrors: Partial<Record<ConfigKey | ReauthField, Issue>> };
+
+const INVALID: Issue = { message: "validation.invalid" };
 
 type ReauthField = keyof typeof reauthFields;
 const reauthSchema = z.object(reauthFields);
@@ -21,7 +25,7 @@ const reauthSchema = z.object(reauthFields);
 /** The password and code fields, by the same schema as the browser's (systemSettingsSchema). */
 function parseReauth(
   form: FormData | URLSearchParams,
-): { ok: true; reauth: SettingsReauth } | { ok: false; fieldErrors: Partial<Record<ReauthField, string>> } {
+): { ok: true; reauth: SettingsReauth } | { ok: false; fieldErrors: Partial<Record<ReauthField, Issue>> } {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(reauthFields)) {
     const value = form.get(key);
@@ -29,10 +33,10 @@ function parseReauth(
   }
   const parsed = reauthSchema.safeParse(raw);
   if (!parsed.success) {
-    const fieldErrors: Partial<Record<ReauthField, string>> = {};
+    const fieldErrors: Partial<Record<ReauthField, Issue>> = {};
     for (const issue of parsed.error.issues) {
       const key = issue.path[0] as ReauthField;
-      fieldErrors[key] ??= issue.message;
+      fieldErrors[key] ??= issue;
     }
     return { ok: false, fieldErrors };
   }
@@ -63,12 +67,12 @@ export function parseSettingsForm(form: FormData | URLSearchParams): SettingsPar
     return { ok: true, changes: [{ key: key.data, kind: "reset" }], reauth };
   }
   const changes: SettingsChange[] = [];
-  const fieldErrors: Partial<Record<ConfigKey, string>> = {};
+  const fieldErrors: Partial<Record<ConfigKey, Issue>> = {};
   for (const key of CONFIG_KEYS) {
     const raw = form.get(key);
     if (raw === null) continue; // not on this form
     if (typeof raw !== "string") {
-      fieldErrors[key] = "Invalid value.";
+      fieldErrors[key] = INVALID;
       continue;
     }
     if (raw.trim() === "") {
@@ -77,7 +81,7 @@ export function parseSettingsForm(form: FormData | URLSearchParams): SettingsPar
     }
     const parsed = SYSTEM_CONFIG[key].schema.safeParse(raw);
     if (parsed.success) changes.push({ key, kind: "set", value: parsed.data });
-    else fieldErrors[key] = parsed.error.issues[0]?.message ?? "Invalid value.";
+    else fieldErrors[key] = parsed.error.issues[0] ?? INVALID;
   }
   return Object.keys(fieldErrors).length > 0 ? { ok: false, fieldErrors } : { ok: true, changes, reauth };
 }
@@ -98,8 +102,8 @@ export const systemSettingsSchema = z
           .superRefine((value, ctx) => {
             if (!value || value.trim() === "") return;
             const parsed = SYSTEM_CONFIG[key].schema.safeParse(value);
-            if (!parsed.success)
-              ctx.addIssue({ code: "custom", message: parsed.error.issues[0]?.message ?? "Invalid value." });
+            const issue = parsed.success ? undefined : (parsed.error.issues[0] ?? INVALID);
+            if (issue) ctx.addIssue({ code: "custom", message: issue.message, params: issueValues(issue) });
           }),
       ]),
     ) as Record<ConfigKey, z.ZodOptional<z.ZodString>>,

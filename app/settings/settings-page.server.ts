@@ -44,6 +44,7 @@ import {
 import type { SessionUser } from "../auth/session.server";
 import { invalid } from "../http/form.server";
 import { getT, i18nFor, resolveLanguage } from "../i18n/i18n.server";
+import { sayIssue } from "../i18n/message";
 import { supportedLanguages } from "../i18n/resources.server";
 import { recentMail } from "../mail/mail-log.server";
 import { configLabel } from "./config-labels";
@@ -104,7 +105,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       language: {
         schema: languageSchema(supportedLanguages()),
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           const changed = await updateLanguage(actor, { locale: input.locale }, args);
           // Said in the language the page is about to switch to.
           const next = i18nFor(await resolveLanguage(args.request, input.locale)).t;
@@ -117,7 +118,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       email: {
         schema: changeEmailSchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await requestEmailChange(actor, input, args);
           return done("email", t("settings:profile.emailSent", { email: input.email }));
         },
@@ -125,7 +126,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       password: {
         schema: changePasswordSchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await changePassword(actor, input, args);
           return done("password", t("settings:password.changed"));
         },
@@ -133,7 +134,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "revoke-session": {
         schema: revokeSessionSchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           const count = await revokeMySessions(actor, { handle: input.session }, args);
           return done(
             "revoke-session",
@@ -143,7 +144,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       },
       "revoke-others": {
         run: async ({ actor }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           const count = await revokeMySessions(actor, "others", args);
           return done("revoke-others", t("settings:sessions.othersRevoked", { count }));
         },
@@ -160,7 +161,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "passkey-options": {
         schema: passkeyOptionsSchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await assertReauthenticated(
             args,
             actor,
@@ -174,7 +175,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "passkey-add": {
         schema: addPasskeySchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await addPasskey(actor, input, args);
           return done("passkey-add", t("settings:passkeys.added", { name: input.name }));
         },
@@ -182,7 +183,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "passkey-rename": {
         schema: renamePasskeySchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await renamePasskey(actor, input, args);
           return done("passkey-rename", t("settings:passkeys.renamed", { name: input.name }));
         },
@@ -190,7 +191,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "passkey-remove": {
         schema: removePasskeySchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await removePasskey(actor, input, args);
           return done("passkey-remove", t("settings:passkeys.removed"));
         },
@@ -198,7 +199,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "create-api-token": {
         schema: createApiTokenSchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await assertReauthenticated(
             args,
             actor,
@@ -216,7 +217,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "revoke-api-token": {
         schema: revokeApiTokenSchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await revokeOwnApiToken(actor, { id: input.apiToken }, args);
           return done("revoke-api-token", t("settings:apiTokens.revoked"));
         },
@@ -226,7 +227,10 @@ export const runSettingsIntent = (args: ActionArgs) => {
         // The system section has its own parser (shared with the browser): blank, secret and reset rules.
         run: async ({ actor, form }) => {
           const parsed = parseSettingsForm(form);
-          if (!parsed.ok) return invalid(parsed.fieldErrors as Record<string, string>, "system");
+          if (!parsed.ok) {
+            const said = Object.entries(parsed.fieldErrors).map(([k, issue]) => [k, sayIssue(t, issue)]);
+            return invalid(Object.fromEntries(said), "system");
+          }
           const { changed } = await applySettingsChanges(
             actor,
             { changes: parsed.changes, reauth: parsed.reauth },

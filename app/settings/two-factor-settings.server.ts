@@ -63,7 +63,7 @@ export const twoFactorIntent = {
     ({
       schema: twoFactorStartSchema,
       run: async ({ actor, input }) => {
-        refuseWhileImpersonating(args.request, actor);
+        refuseWhileImpersonating(args, actor);
         await assertReauthenticated(args, actor, reauthProof(input), "two-factor-start");
         await startTwoFactor(actor, {}, args);
         return answer("two-factor-start", t("settings:twoFactor.started"));
@@ -73,7 +73,7 @@ export const twoFactorIntent = {
     ({
       schema: twoFactorCodeSchema,
       run: async ({ actor, input }) => {
-        refuseWhileImpersonating(args.request, actor);
+        refuseWhileImpersonating(args, actor);
         const codes = await confirmTwoFactor(actor, input, args);
         return answer("two-factor-confirm", t("settings:twoFactor.enabled"), codes);
       },
@@ -82,7 +82,7 @@ export const twoFactorIntent = {
     ({
       schema: twoFactorReauthSchema,
       run: async ({ actor, input }) => {
-        refuseWhileImpersonating(args.request, actor);
+        refuseWhileImpersonating(args, actor);
         await assertReauthenticated(args, actor, reauthProof(input), "two-factor-disable");
         await disableTwoFactor(actor, {}, args);
         return answer("two-factor-disable", t("settings:twoFactor.disabled"));
@@ -92,7 +92,7 @@ export const twoFactorIntent = {
     ({
       schema: twoFactorReauthSchema,
       run: async ({ actor, input }) => {
-        refuseWhileImpersonating(args.request, actor);
+        refuseWhileImpersonating(args, actor);
         await assertReauthenticated(args, actor, reauthProof(input), "two-factor-recovery-codes");
         const codes = await regenerateRecoveryCodes(actor, {}, args);
         return answer("two-factor-recovery-codes", t("settings:twoFactor.newCodes"), codes);
@@ -102,7 +102,7 @@ export const twoFactorIntent = {
     ({
       schema: twoFactorRolesSchema,
       run: async ({ actor, input }) => {
-        refuseWhileImpersonating(args.request, actor);
+        refuseWhileImpersonating(args, actor);
         const changed = await setRequiredRoles(actor, { roleIds: input.roles }, args);
         return answer("two-factor-roles", changed ? t("settings:saved") : t("settings:nothingToChange"));
       },

@@ -1,10 +1,11 @@
 import { browserSupportsWebAuthn, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
+import type { TFunction } from "i18next";
 import { useEffect, useId, useRef, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import type { PasskeyAvailability } from "../../auth/passkey-availability";
 import { type PasskeyView, passkeyNameField } from "../../auth/passkey-schemas";
-import { translateMessage } from "../../i18n/message";
+import { say, sayIssue } from "../../i18n/message";
 import { useFormat } from "../format";
 import { ConfirmDialog } from "../ui/alert-dialog";
 import { Badge } from "../ui/badge";
@@ -29,18 +30,17 @@ const labelClass = "block text-sm font-medium text-slate-800 dark:text-slate-200
 const controlClass =
   "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-indigo-600 aria-invalid:border-red-700 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400";
 
-/** What went wrong, in words: the server's answer or the browser's refusal (English, translated when shown). */
-function problemOf(answer: Answer | undefined): string | null {
+/** What went wrong, in words: the server's answer (said in the page's language) or a fallback. */
+function problemOf(t: TFunction, answer: Answer | undefined): string | null {
   if (!answer || answer.ok) return null;
-  return answer.formError ?? Object.values(answer.errors ?? {})[0] ?? "That did not work. Try again.";
+  return answer.formError ?? Object.values(answer.errors ?? {})[0] ?? say(t, "passkeys.failed");
 }
 
-function browserProblem(error: unknown): string {
+function browserProblem(t: TFunction, error: unknown): string {
   if (error instanceof WebAuthnError && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED")
-    return "This device already holds a passkey for your account.";
-  if (error instanceof Error && error.name === "NotAllowedError")
-    return "The passkey was not created (cancelled or timed out).";
-  return "Your browser could not create a passkey.";
+    return say(t, "passkeys.deviceHasOne");
+  if (error instanceof Error && error.name === "NotAllowedError") return say(t, "passkeys.createCancelled");
+  return say(t, "passkeys.createFailed");
 }
 
 export function PasskeysSection({
@@ -55,7 +55,6 @@ export function PasskeysSection({
   reauth: ReauthMethods;
 }) {
   const { t } = useTranslation();
-  const say = (message: string | null | undefined) => (message ? translateMessage(t, message) : message);
   const options = useFetcher<Answer>();
   const add = useFetcher<Answer>();
   const change = useFetcher<Answer>();
@@ -90,9 +89,9 @@ export function PasskeysSection({
           { method: "post" },
         ),
       )
-      .catch((error) => setBrowserError(browserProblem(error)))
+      .catch((error) => setBrowserError(browserProblem(t, error)))
       .finally(() => setCeremony(false));
-  }, [options.data, add]);
+  }, [options.data, add, t]);
 
   useEffect(() => {
     if (add.data?.ok) setName("");
@@ -116,12 +115,13 @@ export function PasskeysSection({
     const typed = name.trim();
     const parsed = typed ? passkeyNameField.safeParse(typed) : { success: true as const, data: "Passkey" };
     if (!parsed.success) {
-      setNameError(parsed.error.issues[0]?.message ?? "Check the name.");
+      const issue = parsed.error.issues[0];
+      setNameError(issue ? sayIssue(t, issue) : say(t, "passkeys.checkName"));
       return;
     }
     setNameError(null);
     if (reauth.password && !reauth.code && !password) {
-      setPasswordError("Enter your current password.");
+      setPasswordError(say(t, "auth.enterCurrentPassword"));
       return;
     }
     setPasswordError(null);
@@ -135,8 +135,8 @@ export function PasskeysSection({
 
   const busy = options.state !== "idle" || add.state !== "idle" || ceremony;
   const fieldRefused = options.data?.errors?.currentPassword || options.data?.errors?.reauthCode;
-  const optionsProblem = fieldRefused ? null : problemOf(options.data);
-  const problem = browserError ?? (add.state === "idle" ? problemOf(add.data) : null) ?? optionsProblem;
+  const optionsProblem = fieldRefused ? null : problemOf(t, options.data);
+  const problem = browserError ?? (add.state === "idle" ? problemOf(t, add.data) : null) ?? optionsProblem;
   const changeAnswer = change.data?.intent?.startsWith("passkey-") ? change.data : undefined;
 
   return (
@@ -154,7 +154,7 @@ export function PasskeysSection({
       <SectionStatus answer={changeAnswer} />
       {changeAnswer && !changeAnswer.ok ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {say(problemOf(changeAnswer))}
+          {problemOf(t, changeAnswer)}
         </p>
       ) : null}
       {!availability.available ? (
@@ -183,7 +183,7 @@ export function PasskeysSection({
             />
             {nameError ? (
               <p id={`${nameId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
-                {say(nameError)}
+                {nameError}
               </p>
             ) : null}
           </div>
@@ -205,7 +205,7 @@ export function PasskeysSection({
               />
               {passwordError ? (
                 <p id={`${passwordId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
-                  {say(passwordError)}
+                  {passwordError}
                 </p>
               ) : null}
             </div>
@@ -231,7 +231,7 @@ export function PasskeysSection({
               </p>
               {codeError ? (
                 <p id={`${codeId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
-                  {say(codeError)}
+                  {codeError}
                 </p>
               ) : null}
             </div>
@@ -241,7 +241,7 @@ export function PasskeysSection({
           ) : null}
           {problem ? (
             <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-              {say(problem)}
+              {problem}
             </p>
           ) : null}
           <SectionStatus

@@ -1,11 +1,10 @@
 import type { TFunction } from "i18next";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { translateMessage } from "../../i18n/message";
 import { isFinal, type TaskStatus } from "../../tasks/task-types";
 import { formatNumberIn } from "../format";
 import type { TrackedTask } from "./task-store";
-import { taskLabel, taskStatusText } from "./task-text";
+import { taskFailureText, taskLabel, taskStatusText } from "./task-text";
 
 const STATUS_STYLE: Record<TaskStatus, string> = {
   pending: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100",
@@ -95,7 +94,7 @@ export function TaskItem({ task }: { task: TrackedTask }) {
       ) : null}
       {task.status === "failed" && typeof result.error === "string" ? (
         <p className="mt-1 text-xs text-red-800 dark:text-red-300" data-testid="task-error">
-          {translateMessage(t, result.error)}
+          {taskFailureText(t, result.error)}
         </p>
       ) : null}
       {task.status === "completed" ? (
