@@ -1,6 +1,7 @@
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, RuleViolation } from "../domain-errors";
+import type { MessageKey } from "../i18n/message";
 import { mailLanguage } from "../mail/mail-language.server";
 import { sendVerificationEmail } from "../mail/senders.server";
 import { reserveReauth } from "../security/login-limits.server";
@@ -44,8 +45,8 @@ export async function assertCurrentPassword(
 
 /** How recent a sign-in stands in when the account has neither a password nor a second factor. */
 const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
-const SIGN_IN_AGAIN = "auth.reauthSignInAgain";
-const WRONG_REAUTH_CODE = "twoFactor.wrongReauthCode";
+const SIGN_IN_AGAIN: MessageKey = "auth.reauthSignInAgain";
+const WRONG_REAUTH_CODE: MessageKey = "twoFactor.wrongReauthCode";
 
 /** What an account can re-authenticate with: Settings shows a field for each (docs/rules.md). */
 export type ReauthMethods = { password: boolean; code: boolean };

@@ -4,6 +4,7 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { refusedAddressOf } from "../http/outbound.server";
+import type { MessageKey } from "../i18n/message";
 import { encryptSecret } from "../settings/secret-box.server";
 import type { SessionUser } from "./session.server";
 import type { CreateProviderInput, UpdateProviderInput } from "./sso-schema";
@@ -88,7 +89,7 @@ async function assertSlugFree(slug: string, exceptId?: string) {
   if (await query.executeTakeFirst()) throw new InvalidInput("sso.slugTaken", "slug");
 }
 
-export const ISSUER_NOT_PUBLIC = "sso.issuerNotPublic";
+export const ISSUER_NOT_PUBLIC: MessageKey = "sso.issuerNotPublic";
 
 /** The server connects only to public issuers (app/http/outbound.server.ts): said on save already. */
 async function assertIssuerPublic(issuer: string) {

@@ -6,6 +6,7 @@ import type { Database } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
+import type { MessageKey } from "../i18n/message";
 import { decryptSecret, encryptSecret } from "../settings/secret-box.server";
 import { getSystemConfig } from "../settings/system-config.server";
 import { invalidateSessions } from "./session-cache.server";
@@ -245,8 +246,8 @@ const ENROL = "two-factor-enrol" as const;
 /** What the enrolment row stores of its session: a hash, never the id the cookie carries. */
 const enrolmentBinding = (sessionId: string) => hashToken(`two-factor-enrol:${sessionId}`);
 
-const NOT_WHILE_VIEWING = "auth.impersonating";
-const ELSEWHERE = "twoFactor.startedElsewhere";
+const NOT_WHILE_VIEWING: MessageKey = "auth.impersonating";
+const ELSEWHERE: MessageKey = "twoFactor.startedElsewhere";
 
 /**
  * The account's open enrolment (its encrypted secret) and whether the caller's session started it;

@@ -59,8 +59,8 @@ const RAISED = [
   at(String.raw`\b(?:message|english)\(\s*`),
   at(String.raw`:\s*MessageKey\s*=\s*`),
 ];
-/** { key: "…" }: a Message written out, in a file that speaks of messages (other `key:`s are sort keys, permissions). */
-const MESSAGE_OBJECT = at(String.raw`\{\s*key:\s*`);
+/** { key: "…" } or { key: "…", values }: a Message written out (other `key:`s are sort keys, permissions). */
+const MESSAGE_OBJECT = at(String.raw`\{\s*key:\s*`, String.raw`\s*(?:\}|,\s*values\b)`);
 
 /** A key as the catalogue nests it: "teams.nameTaken". */
 const KEY = /^[a-z][A-Za-z0-9]*(\.[A-Za-z0-9]+)+$/;

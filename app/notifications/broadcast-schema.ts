@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { safeRedirectPath } from "../http/responses";
+import type { MessageKey } from "../i18n/message";
 import { NOTICE_LEVELS } from "./levels";
 
 // The broadcast's schemas, shared by the server and the composer (no server imports here).
@@ -15,7 +16,7 @@ export function isSafeLink(v: string): boolean {
   return v.startsWith("/") && safeRedirectPath(v, "") === v;
 }
 
-export const LINK_INSIDE_APP = "validation.appPath";
+export const LINK_INSIDE_APP: MessageKey = "validation.appPath";
 
 export const AUDIENCE_KINDS = ["all", "roles", "teams"] as const;
 export type AudienceKind = (typeof AUDIENCE_KINDS)[number];

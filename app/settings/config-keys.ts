@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { APP_NAME } from "../config";
 import { emailField } from "../email-address";
+import type { MessageKey } from "../i18n/message";
 
 // Every setting an admin may store in the database, declared once: its type (a zod schema),
 // whether it is secret, whether only a super admin may change it (and why), and where its fallback
@@ -16,7 +17,7 @@ export const DEFAULT_EMAIL_FROM = "no-reply@example.com";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const oneLine = (v: string) => !CONTROL.test(v);
-const ONE_LINE = "validation.oneLine";
+const ONE_LINE: MessageKey = "validation.oneLine";
 
 const senderSchema = z
   .string()
