@@ -1,4 +1,4 @@
-import { english } from "./i18n/english";
+import { english } from "./i18n/english.server";
 import type { Message, MessageKey, MessageValues } from "./i18n/message";
 
 // The failures a domain change signals, each in one way. They live outside every domain because

@@ -5,7 +5,7 @@ import { isApiRequest } from "../http/request-info.server";
 import { apiError } from "../http/responses";
 import { nonceContext } from "../http/security.server";
 import { readTheme, type Theme } from "../http/theme.server";
-import { englishTranslator } from "../i18n/english";
+import { englishTranslator } from "../i18n/english.server";
 import { getT } from "../i18n/i18n.server";
 import { type MessageKey, say } from "../i18n/message";
 import { can } from "./check";

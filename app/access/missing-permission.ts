@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { englishTranslator } from "../i18n/english";
+import { englishTranslator } from "../i18n/english.server";
 import { say } from "../i18n/message";
 import { PERMISSIONS, type PermissionKey } from "./permissions";
 

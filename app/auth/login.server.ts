@@ -4,7 +4,7 @@ import { FormStrategy } from "remix-auth-form";
 import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { clientIp } from "../http/request-info.server";
-import { english } from "../i18n/english";
+import { english } from "../i18n/english.server";
 import { type Message, message } from "../i18n/message";
 import { signIn } from "../metrics/metrics.server";
 import { reserveLoginAttempt } from "../security/login-limits.server";

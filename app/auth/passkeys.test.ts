@@ -4,7 +4,7 @@ import { formRequest } from "../../test/support/forms";
 import { SoftAuthenticator } from "../../test/support/webauthn";
 import { db } from "../db.server";
 import { env, resetEnvCache } from "../env.server";
-import { english } from "../i18n/english";
+import { english } from "../i18n/english.server";
 import type { Message } from "../i18n/message";
 import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings";
 import { loader as loginLoader } from "../routes/login";

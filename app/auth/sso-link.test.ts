@@ -13,7 +13,7 @@ import {
   teardownSso,
 } from "../../test/support/sso";
 import { db, now } from "../db.server";
-import { english } from "../i18n/english";
+import { english } from "../i18n/english.server";
 import { action as linkAction, loader as linkLoader } from "../routes/login.sso-link";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { encryptSecret } from "../settings/secret-box.server";

@@ -18,7 +18,7 @@ import {
   throughProvider,
 } from "../../test/support/sso";
 import { db, now } from "../db.server";
-import { english } from "../i18n/english";
+import { english } from "../i18n/english.server";
 import { loader as startLoader } from "../routes/auth.oidc.$provider";
 import { action as settingsAction } from "../routes/dashboard.settings.sso";
 import { resetRateLimits } from "../security/rate-limit.server";

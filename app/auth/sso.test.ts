@@ -28,7 +28,7 @@ import {
 } from "../../test/support/sso";
 import { roleGrants } from "../access/role-cache.server";
 import { db } from "../db.server";
-import { english } from "../i18n/english";
+import { english } from "../i18n/english.server";
 import type { Message } from "../i18n/message";
 import { loader as startLoader } from "../routes/auth.oidc.$provider";
 import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.sso";

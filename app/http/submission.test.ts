@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { args, form, request, run, setupDatabase } from "../../test/helpers";
 import { inviteSchema, registerSchema, resetPasswordSchema } from "../auth/account-schemas";
-import { englishTranslator } from "../i18n/english";
+import { englishTranslator } from "../i18n/english.server";
 import { action as registerAction } from "../routes/register";
 import { actionError, invalidSubmission, parseSubmission } from "./form.server";
 import { constraintOf, type FormFailure, toLastResult } from "./submission";

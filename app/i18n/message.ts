@@ -5,7 +5,7 @@ import type english from "../locales/en/messages.json";
  * A message for a person (a refusal, a validation error) is raised as a key of the "messages"
  * namespace with its values, never as a sentence: `{ key: "teams.nameTaken", values: { name } }`.
  * Whoever shows it says it with `t` in the reader's language: a page, an action answering a page
- * (the request's language), the API and the logs in English (app/i18n/english.ts).
+ * (the request's language), the API and the logs in English (app/i18n/english.server.ts).
  * docs/decisions/024-languages.md.
  */
 

@@ -6,7 +6,7 @@ import { BAD_CREDENTIALS, DISABLED, UNVERIFIED } from "../auth/login.server";
 import { SSO_MESSAGES, singleSignOnRequiredMessage } from "../auth/sso-messages";
 import { MailSendError } from "../domain-errors";
 import { retryMessage } from "../http/responses";
-import { english, englishTranslator } from "./english";
+import { english, englishTranslator } from "./english.server";
 import { tFor } from "./i18n.server";
 import { type Message, say, sayIssue } from "./message";
 import { resources } from "./resources.server";

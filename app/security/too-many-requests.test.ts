@@ -4,7 +4,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { context, run, setupDatabase } from "../../test/helpers";
 import { limitPublicForm, type PublicForm } from "../auth/public-form-limit.server";
 import { tooManyRequests, tooManyRequestsForm, tooManyRequestsInit } from "../http/responses";
-import { englishTranslator } from "../i18n/english";
+import { englishTranslator } from "../i18n/english.server";
 import { resetRateLimits } from "./rate-limit.server";
 
 // Every 429 carries Retry-After (docs/http-contract.md, "Limits"). The sign-in and Settings paths are covered in

@@ -8,7 +8,7 @@ import { insertMissingPermissions } from "../access/sync.server";
 import { newPasswordField } from "../auth/account-schemas";
 import { generatePassword, hashPassword } from "../auth/password.server";
 import { emailField } from "../email-address";
-import { englishIssue } from "../i18n/english";
+import { englishIssue } from "../i18n/english.server";
 
 export type SeedEnv = {
   NODE_ENV?: string;

@@ -9,7 +9,7 @@ import { db } from "../db.server";
 import { env } from "../env.server";
 import { bodyLimitFor } from "../http/body-limits";
 import { currentRequestId } from "../http/request-id.server";
-import { english, englishIssue } from "../i18n/english";
+import { english, englishIssue } from "../i18n/english.server";
 import { taskPayloadSchema } from "./payload";
 import { taskDefinition } from "./registry.server";
 import { insertTask } from "./repository.server";

@@ -4,7 +4,7 @@ import { env } from "../env.server";
 import { type EventBus, systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { runWithRequestId } from "../http/request-id.server";
-import { english } from "../i18n/english";
+import { english } from "../i18n/english.server";
 import type { Message } from "../i18n/message";
 import { taskFinished, webhookDelivered, webhookRetried } from "../metrics/metrics.server";
 import { completeTask } from "./completion.server";

@@ -1,5 +1,5 @@
 import { db, now } from "../db.server";
-import { english } from "../i18n/english";
+import { english } from "../i18n/english.server";
 import { completeTask } from "./completion.server";
 
 /** Stored as result.error: English, as the API answers it (docs/http-contract.md). */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "../../db.server";
 import { baseUrl } from "../../env.server";
-import { english } from "../../i18n/english";
+import { english } from "../../i18n/english.server";
 import { sendBroadcastEmail } from "../../mail/senders.server";
 import { reachable } from "../../notifications/audience.server";
 import { defineTask, TaskError } from "../definition.server";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { counterTotals } from "../../../db/counted";
 import { db } from "../../db.server";
 import { env } from "../../env.server";
-import { english } from "../../i18n/english";
+import { english } from "../../i18n/english.server";
 import { defineTask, TaskError } from "../definition.server";
 
 const MAX_DURATION_MS = 60_000;

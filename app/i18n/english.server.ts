@@ -1,7 +1,7 @@
 import { createInstance, type TFunction } from "i18next";
-import messages from "../locales/en/messages.json";
 import { type Issue, type Message, type MessageKey, type MessageValues, say, sayIssue } from "./message";
-import { i18nOptions } from "./options";
+import { FALLBACK_LANGUAGE, i18nOptions } from "./options";
+import { resources } from "./resources.server";
 
 // The English of the messages namespace, for what answers in English whatever the reader's
 // language: the API (docs/http-contract.md), logs, audit details and an Error's own message. Its own
@@ -11,7 +11,8 @@ let instance: TFunction | undefined;
 
 function englishT(): TFunction {
   if (!instance) {
-    const i18n = createInstance(i18nOptions("en", { en: { messages } }));
+    const messages = resources()[FALLBACK_LANGUAGE]?.messages ?? {};
+    const i18n = createInstance(i18nOptions(FALLBACK_LANGUAGE, { [FALLBACK_LANGUAGE]: { messages } }));
     i18n.init();
     instance = i18n.t;
   }
