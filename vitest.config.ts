@@ -1,7 +1,35 @@
-import { defineConfig } from "vitest/config";
+import { availableParallelism } from "node:os";
+import { defineConfig, type Plugin } from "vitest/config";
+
+/**
+ * React Router's rule for `.client` modules on the server (its `react-router:dot-client` plugin):
+ * every export is undefined. test/app-build.ts imports the route modules here, without that plugin.
+ */
+function clientModulesStubbed(): Plugin {
+  return {
+    name: "client-modules-stubbed",
+    transform(code, id, options) {
+      if (!options?.ssr || !/\.client(\.[cm]?[jt]sx?)?$|\/\.client\//.test(id.split("?")[0]!)) return;
+      const names = [...code.matchAll(/export\s+(?:const|let|var|function|class)\s+(\w+)/g)].map((m) => m[1]);
+      const lines = names.map((name) => `export const ${name} = undefined;`);
+      if (/export\s+default\b/.test(code)) lines.push("export default undefined;");
+      return { code: lines.join("\n"), map: null };
+    },
+  };
+}
+
+/**
+ * One project per database, side by side in one run and one worker pool. TEST_DATABASE picks:
+ * unset or `sqlite` runs SQLite only, `postgres` PostgreSQL only, `all` both (what `npm test`
+ * sets when TEST_POSTGRES_URL is set). Each project migrates and seeds its template once
+ * (test/database-template.ts); `--project sqlite` or `--project postgres` narrows a run.
+ */
+const wanted = process.env.TEST_DATABASE ?? "sqlite";
+const databases = (["sqlite", "postgres"] as const).filter((name) => wanted === "all" || wanted === name);
 
 // Kept apart from vite.config.ts: the React Router plugin must not run under vitest.
 export default defineConfig({
+  plugins: [clientModulesStubbed()],
   test: {
     include: [
       "app/**/*.test.ts",
@@ -10,10 +38,19 @@ export default defineConfig({
       "emails/**/*.test.ts*",
       "test/**/*.test.ts",
     ],
-    setupFiles: ["./test/setup-db.ts"],
+    setupFiles: ["./test/fresh-process.ts", "./test/setup-db.ts"],
     pool: "forks",
+    // Workers are kept from file to file, so node_modules load once per worker rather than once
+    // per file (seconds for the app's graph); test/fresh-process.ts gives each file fresh modules.
+    isolate: false,
+    // vitest's default leaves a core idle (one worker on a 2-core machine); the tests wait on
+    // their databases often enough to keep one worker per core busy beside vitest itself.
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 20_000,
-    // Starting the app through Vite (test/app-server.ts) can take over 10 s on a loaded 2-core machine.
     hookTimeout: 60_000,
+    projects: databases.map((name) => ({
+      extends: true,
+      test: { name, env: { TEST_DATABASE: name }, globalSetup: ["./test/database-template.ts"] },
+    })),
   },
 });

@@ -8,6 +8,14 @@ import { HydratedRouter } from "react-router/dom";
 import { loadLanguage } from "./i18n/load-language";
 import { FALLBACK_LANGUAGE, i18nOptions } from "./i18n/options";
 
+// A request the router cancelled is no error. React Router 7.18 aborts a fetcher's request when its
+// action answers with an error (abortFetcher), and its turbo-stream decode() may still be reading
+// that response: the promise it hands back for the rest of the body then rejects with the
+// AbortError, and nothing awaits it (node_modules/react-router/dist: decode, fetchAndDecodeViaTurboStream).
+window.addEventListener("unhandledrejection", (event) => {
+  if (event.reason instanceof DOMException && event.reason.name === "AbortError") event.preventDefault();
+});
+
 // The server rendered the page in <html lang>; the same language's strings load before hydration,
 // so the first client render matches the server's text.
 async function hydrate() {

@@ -13,8 +13,9 @@ import { requestIdOf } from "./http/request-info.server";
 import { nonceContext } from "./http/security.server";
 import { getI18n } from "./i18n/i18n.server";
 
-export { metricsEndpoint as metrics } from "./metrics/endpoint.server";
-export { serveEventStream as eventStream } from "./server/event-stream.server";
+// What server.ts takes from the build, so that it holds no module of the app itself.
+export { startMetricsListener } from "./metrics/endpoint.server";
+export { createAppListener } from "./server/http-server.server";
 export { createRequestContext, lifecycle } from "./server/lifecycle.server";
 
 export const streamTimeout = 5_000;

@@ -50,7 +50,7 @@ const schema = z.object({
   TASK_WORKER: z.enum(["in-app", "separate"]).default("in-app"),
   // PostgreSQL only: a running task's heartbeat; a task silent for 6 beats is failed as stalled.
   TASK_HEARTBEAT_MS: z.coerce.number().int().min(100).default(10_000),
-  // Mail and branding: fallbacks only; a value saved in Settings wins (app/settings/config-keys.ts).
+  // Mail and branding: fallbacks only; a value saved in Settings wins (app/system-settings/config-keys.ts).
   MAIL_API_KEY: optionalText(),
   MAIL_API_URL: z.preprocess(blankToUndefined, z.string().url().optional()),
   EMAIL_FROM: optionalText(),

@@ -14,21 +14,24 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import type { ForbiddenData } from "./access/guard.server";
 import { sidebarFor } from "./access/menu.server";
+import type { ForbiddenData } from "./auth/guard.server";
 import { getSessionUser } from "./auth/session.server";
 import { NoAccess } from "./components/no-access";
 import { errorPageName, pageTitle } from "./components/page-title";
 import { RequestIdMeta, RequestReference } from "./components/request-reference";
 import { Toaster } from "./components/toaster";
+import { cn } from "./components/ui/cn";
+import { linkVariants } from "./components/ui/link";
 import { TooltipProvider } from "./components/ui/tooltip";
+import { useHydrationMarker } from "./components/use-hydrated";
 import { nonceContext } from "./http/security.server";
 import { readTheme } from "./http/theme.server";
 import { readToast } from "./http/toast.server";
 import { getLanguage } from "./i18n/i18n.server";
 import { useSyncLanguage } from "./i18n/use-sync-language";
 import { rootMiddleware } from "./server/root-middleware.server";
-import { getSystemConfig } from "./settings/system-config.server";
+import { getSystemConfig } from "./system-settings/system-config.server";
 
 export const middleware: Route.MiddlewareFunction[] = rootMiddleware;
 
@@ -72,6 +75,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = root?.nonce ?? gate?.nonce;
   const { i18n } = useTranslation();
   useSyncLanguage(root?.language);
+  useHydrationMarker();
   return (
     <html lang={i18n.language} data-theme={root?.theme ?? gate?.theme ?? "system"}>
       <head>
@@ -81,7 +85,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links nonce={nonce} />
         <RequestIdMeta />
       </head>
-      <body className="min-h-dvh bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+      <body className="min-h-dvh bg-background text-foreground antialiased">
         <TooltipProvider>{children}</TooltipProvider>
         <Toaster toast={root?.toast ?? null} />
         <ScrollRestoration nonce={nonce} />
@@ -99,7 +103,7 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
   // The access gate refuses in middleware, before the dashboard's own boundary has data to show.
-  if (isRouteErrorResponse(error) && error.status === 403 && error.data?.kind === "forbidden")
+  if (isRouteErrorResponse(error) && error.status === 403 && typeof error.data?.error === "string")
     return (
       <main className="mx-auto max-w-lg p-8">
         <NoAccess
@@ -123,9 +127,9 @@ export function ErrorBoundary() {
       <h1 className="text-2xl font-semibold">
         {status === 404 ? t("common:error.notFoundTitle") : t("common:error.title", { status })}
       </h1>
-      <p className="mt-2 text-slate-600 dark:text-slate-300">{message}</p>
+      <p className="mt-2 text-muted-foreground">{message}</p>
       <RequestReference />
-      <a className="mt-4 inline-block text-indigo-700 underline dark:text-indigo-300" href="/dashboard">
+      <a className={cn(linkVariants(), "mt-4 inline-block")} href="/dashboard">
         {t("common:error.backToDashboard")}
       </a>
     </main>

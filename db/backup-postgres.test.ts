@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, postgresPoolOf } from "./connection";
 import { migrateToLatest } from "./migrate";
 
-// The PostgreSQL backup the README documents: pg_dump of the app's schema and its queue's
+// The PostgreSQL backup docs/operations.md documents: pg_dump of the app's schema and its queue's
 // (graphile-worker's, app/tasks/queue-runner.server.ts: `graphile_worker`, or NAME_worker beside
 // `?schema=NAME`) into one file, pg_restore into a new database, the rows there. Runs whenever a
 // PostgreSQL answers at TEST_POSTGRES_URL, on two throwaway databases dropped afterwards.
@@ -99,7 +99,7 @@ describe.skipIf(!base)("backing up and restoring PostgreSQL with pg_dump and pg_
     await admin(async (c) => {
       for (const name of [source, whole, schemas]) await c.query(`create database ${name}`);
     });
-    // Both layouts the README describes: without ?schema= (the app in public, its queue in
+    // Both layouts docs/operations.md describes: without ?schema= (the app in public, its queue in
     // graphile_worker) and with ?schema=dashboard (the queue in dashboard_worker).
     await deployment(urlOf(source), "graphile_worker");
     await deployment(`${urlOf(source)}?schema=dashboard`, "dashboard_worker");
@@ -116,7 +116,7 @@ describe.skipIf(!base)("backing up and restoring PostgreSQL with pg_dump and pg_
   it("restores a whole database's dump into a new database", async () => {
     const file = join(dir, "whole.dump");
     await run("pg_dump", ["--format=custom", `--file=${file}`, urlOf(source)]);
-    // What the README says to check before trusting a dump: pg_restore reads its table of contents.
+    // What docs/operations.md says to check before trusting a dump: pg_restore reads its table of contents.
     const { stdout: contents } = await run("pg_restore", ["--list", file]);
     expect(contents).toContain("TABLE DATA public audit_log");
     expect(contents).toContain("TABLE DATA graphile_worker _private_jobs");

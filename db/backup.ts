@@ -15,7 +15,7 @@ import SQLite from "better-sqlite3";
 import { knownMigrationNames } from "./migrate";
 
 // Backup and restore of a SQLite deployment (docs/decisions/027-backup-and-upgrades.md).
-// PostgreSQL deployments use pg_dump/pg_restore (README "Backup and restore").
+// PostgreSQL deployments use pg_dump/pg_restore (docs/operations.md, "Backup and restore").
 
 /** A refusal the command line prints as one line and exits 1 on. */
 export class BackupError extends Error {}

@@ -4,7 +4,7 @@
 // reinstalls the triggers and recounts (as 009 does), or deployed databases keep the old ones.
 
 /** `r` is how the key's expressions name the row (NEW, OLD, or a row of a table). */
-export type CountedKey = {
+type CountedKey = {
   /** '' (the default) for the whole system, or an expression: a user's own counters. */
   scope?: (r: string) => string;
   name: (r: string) => string;

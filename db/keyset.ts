@@ -175,7 +175,7 @@ export function encodeCursor(key: string, row: Position, n: number): string {
  * The cursor's position, or null for anything else: malformed, tampered with, or made for
  * another order (`key`). Null means "the first page", never an error.
  */
-export function decodeCursor(
+function decodeCursor(
   key: string,
   text: string | null | undefined,
   value: z.ZodType<SortValue>,

@@ -6,7 +6,7 @@ import { dialectOf, sqliteHandleOf } from "./connection";
 // does instead: docs/decisions/011-indexed-substring-search.md.
 
 /** The user's text as a LIKE pattern for "contains": lower-cased, with % _ \ taken literally. */
-export function containsPattern(text: string): string {
+function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`;
 }
 
@@ -30,7 +30,7 @@ export type SearchTable = keyof typeof SEARCH_COLUMNS;
 export type SearchColumn<T extends SearchTable> = (typeof SEARCH_COLUMNS)[T][number];
 
 /** A trigram index knows nothing of shorter text. */
-export const MIN_INDEXED_LENGTH = 3;
+const MIN_INDEXED_LENGTH = 3;
 
 /**
  * Past this many index hits (SQLite), walking the table in the query's order and testing each
@@ -109,7 +109,7 @@ function indexHits(handle: SQLite.Database, fts: string, query: string, dense: n
 }
 
 /** Whether the lowered text (what the LIKE looks for) is long enough for the trigram index. */
-export function usesTrigrams(text: string): boolean {
+function usesTrigrams(text: string): boolean {
   return [...text.toLowerCase()].length >= MIN_INDEXED_LENGTH;
 }
 
@@ -117,7 +117,7 @@ export function usesTrigrams(text: string): boolean {
  * The text as an FTS5 query: one quoted string, in which nothing is syntax but the quote itself
  * (doubled), so `*`, `:`, `-`, `(`, AND, OR, NEAR are text.
  */
-export function ftsQuery(text: string): string {
+function ftsQuery(text: string): string {
   return `"${text.toLowerCase().replaceAll('"', '""')}"`;
 }
 

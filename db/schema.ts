@@ -1,15 +1,15 @@
-import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { Generated, Selectable } from "kysely";
 
 // Timestamps are ISO-8601 strings and booleans 0/1, which read the same on SQLite and PostgreSQL.
 
-export interface PermissionTable {
+interface PermissionTable {
   id: string;
   key: string;
   label: string;
   created_at: string;
 }
 
-export interface RoleTable {
+interface RoleTable {
   id: string;
   name: string;
   label: string;
@@ -21,12 +21,12 @@ export interface RoleTable {
   updated_at: string;
 }
 
-export interface RolePermissionTable {
+interface RolePermissionTable {
   role_id: string;
   permission_id: string;
 }
 
-export interface MenuItemTable {
+interface MenuItemTable {
   id: string;
   title: string;
   url: string;
@@ -37,7 +37,7 @@ export interface MenuItemTable {
   updated_at: string;
 }
 
-export interface UserTable {
+interface UserTable {
   id: string;
   name: string;
   email: string;
@@ -58,12 +58,12 @@ export interface UserTable {
   locale: string | null;
 }
 
-export interface UserRoleTable {
+interface UserRoleTable {
   user_id: string;
   role_id: string;
 }
 
-export interface SessionTable {
+interface SessionTable {
   id: string;
   user_id: string;
   data: string;
@@ -95,7 +95,7 @@ export interface AuditLogTable {
   request_id: string | null;
 }
 
-export interface TeamTable {
+interface TeamTable {
   id: string;
   name: string;
   description: string;
@@ -103,7 +103,7 @@ export interface TeamTable {
   updated_at: string;
 }
 
-export interface TeamMemberTable {
+interface TeamMemberTable {
   team_id: string;
   user_id: string;
   team_role: "lead" | "member";
@@ -112,9 +112,9 @@ export interface TeamMemberTable {
   member_name: Generated<string>;
 }
 
-export interface SystemSettingTable {
+interface SystemSettingTable {
   key: string;
-  /** Secrets hold AES-256-GCM ciphertext (app/settings/secret-box.server.ts), never plaintext. */
+  /** Secrets hold AES-256-GCM ciphertext (app/security/secret-box.server.ts), never plaintext. */
   value: string;
   is_secret: number;
   updated_at: string;
@@ -183,12 +183,12 @@ export interface TaskTable {
   request_id: string | null;
 }
 
-export interface WebhookDeliveryTable {
+interface WebhookDeliveryTable {
   id: string;
   received_at: string;
 }
 
-export interface TaskArtifactTable {
+interface TaskArtifactTable {
   task_id: string;
   filename: string;
   content_type: string;
@@ -198,7 +198,7 @@ export interface TaskArtifactTable {
 
 export type NoticeLevel = "info" | "success" | "warning" | "critical";
 
-export interface BroadcastTable {
+interface BroadcastTable {
   id: string;
   title: string;
   message: string;
@@ -217,7 +217,7 @@ export interface BroadcastTable {
 /** Who wrote a notification: a person's broadcast, or the app's own security notice (migration 023). */
 export type NotificationKind = "broadcast" | "security";
 
-export interface NotificationTable {
+interface NotificationTable {
   id: string;
   user_id: string;
   broadcast_id: string | null;
@@ -235,7 +235,7 @@ export interface NotificationTable {
  * Counters the overview reads instead of counting tables, kept by triggers (db/counted.ts,
  * migration 009): `scope` '' for the system or a user id, `day` a UTC date or '' for a total.
  */
-export interface StatCountTable {
+interface StatCountTable {
   scope: string;
   day: string;
   name: string;
@@ -243,7 +243,7 @@ export interface StatCountTable {
 }
 
 /** An account's TOTP secret (encrypted); `confirmed_at` null while enrolment waits for a code. */
-export interface UserTwoFactorTable {
+interface UserTwoFactorTable {
   user_id: string;
   secret: string;
   confirmed_at: string | null;
@@ -253,7 +253,7 @@ export interface UserTwoFactorTable {
 }
 
 /** Single-use recovery codes, stored as SHA-256 hashes. */
-export interface TwoFactorRecoveryCodeTable {
+interface TwoFactorRecoveryCodeTable {
   id: string;
   user_id: string;
   code_hash: string;
@@ -262,19 +262,19 @@ export interface TwoFactorRecoveryCodeTable {
 }
 
 /** Roles whose holders must enrol in two-factor authentication before anything else. */
-export interface TwoFactorRequiredRoleTable {
+interface TwoFactorRequiredRoleTable {
   role_id: string;
   created_at: string;
 }
 
 /** An OpenID Connect identity provider (db/migrations/015_oidc.ts). */
-export interface OidcProviderTable {
+interface OidcProviderTable {
   id: string;
   slug: string;
   name: string;
   issuer: string;
   client_id: string;
-  /** Encrypted (app/settings/secret-box.server.ts). */
+  /** Encrypted (app/security/secret-box.server.ts). */
   client_secret: string;
   /** JSON array of lower-case domains. */
   allowed_domains: string;
@@ -284,14 +284,14 @@ export interface OidcProviderTable {
   updated_at: string;
 }
 
-export interface OidcIdentityTable {
+interface OidcIdentityTable {
   provider_id: string;
   subject: string;
   user_id: string;
   created_at: string;
 }
 
-export interface OidcFlowTable {
+interface OidcFlowTable {
   id: string;
   provider_id: string;
   state: string;
@@ -302,7 +302,7 @@ export interface OidcFlowTable {
 }
 
 /** An identity waiting for the account holder's proof before it is linked (migration 021). */
-export interface OidcPendingLinkTable {
+interface OidcPendingLinkTable {
   /** SHA-256 of the token in the browser's signed cookie. */
   id: string;
   user_id: string;
@@ -316,7 +316,7 @@ export interface OidcPendingLinkTable {
 }
 
 /** A passkey (WebAuthn credential) of an account (migration 014). */
-export interface PasskeyTable {
+interface PasskeyTable {
   id: string;
   user_id: string;
   /** base64url */
@@ -342,7 +342,7 @@ export interface PasskeyChallengeTable {
 }
 
 /** A personal API token (migration 017): the secret's SHA-256 only; `permissions` a JSON list of keys. */
-export interface ApiTokenTable {
+interface ApiTokenTable {
   id: string;
   user_id: string;
   name: string;
@@ -388,9 +388,4 @@ export interface Database {
   api_token: ApiTokenTable;
 }
 
-export type User = Selectable<UserTable>;
-export type NewUser = Insertable<UserTable>;
-export type UserUpdate = Updateable<UserTable>;
-export type Role = Selectable<RoleTable>;
 export type MenuItem = Selectable<MenuItemTable>;
-export type AuditLog = Selectable<AuditLogTable>;

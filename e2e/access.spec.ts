@@ -1,22 +1,13 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 // The access page by keyboard only: the matrix saved in one go with its unsaved-changes bar and
 // leave warning, a role created and deleted (type-to-confirm), the menu reordered.
 
 const PHONE = { width: 390, height: 844 };
-
-/** Presses Tab (or Shift+Tab) until `target` has focus: how a keyboard user gets there. */
-async function tabTo(page: Page, target: Locator, { back = false, max = 200 } = {}) {
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return;
-    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
-  }
-  throw new Error(`Could not reach ${target} by keyboard`);
-}
 
 async function permissionsOf(roleName: string) {
   const db = createDb(`file:${E2E_DB}`);

@@ -44,8 +44,7 @@ test("create a token in Settings, call /api/tasks with it, revoke it", async ({
   const problems = watchConsole(page, { allowStatus: [400] });
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const user = await createUser(["user"], "Token Maker");
-  await login(user);
-  await page.goto("/dashboard/settings#api-tokens");
+  await login(user, page, "/dashboard/settings#api-tokens");
   const tab = page.getByRole("tab", { name: "API tokens" });
   await expect(tab).toHaveAttribute("aria-selected", "true");
   await expect(page.getByText("You have no API tokens.")).toBeVisible();
@@ -144,8 +143,7 @@ test("an admin revokes another account's token on the user page, never seeing it
   const auth = { Authorization: `Bearer ${secret}` };
   expect((await request.get("/api/tasks", { headers: auth })).status()).toBe(200);
 
-  await login(E2E_ADMIN);
-  await page.goto(`/dashboard/users/${owner.id}`);
+  await login(E2E_ADMIN, page, `/dashboard/users/${owner.id}`);
   const card = page.getByTestId("user-api-tokens");
   await expect(card).toContainText("Nightly export");
   expect(await page.content()).not.toContain(secret);

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { E2E_PORT } from "./env";
-import { watchConsole } from "./fixtures";
+import { E2E_BASE_PORT, E2E_MAX_WORKERS } from "./env";
+import { waitForHydration, watchConsole } from "./fixtures";
 
 // The README's first command, `npm run dev`, as on a fresh clone (README "Run it"): no .env, no
 // database and an empty Vite dependency cache (node_modules/.vite), in a temporary folder of its
@@ -14,7 +14,8 @@ import { watchConsole } from "./fixtures";
 // page stayed server-rendered): sign in, open a dialog and a header menu, no console error, no
 // failed request. Every other spec runs against the production build.
 
-const DEV_PORT = Number(process.env.E2E_DEV_PORT ?? Number(E2E_PORT) + 2);
+// The first port after the workers' servers (e2e/env.ts).
+const DEV_PORT = Number(process.env.E2E_DEV_PORT ?? E2E_BASE_PORT + 2 * E2E_MAX_WORKERS);
 const base = `http://localhost:${DEV_PORT}`;
 const root = new URL("..", import.meta.url).pathname;
 
@@ -104,11 +105,10 @@ test("npm run dev on a fresh clone: sign in, a dialog and a header menu work on 
     await expect(page).toHaveURL(/\/dashboard/, { timeout: 60_000 });
 
     // A header menu: Radix's, so it opens only once the page has hydrated (a click before does nothing).
+    await waitForHydration(page, 60_000);
     const menu = page.getByRole("menu", { name: "User menu" });
-    await expect(async () => {
-      await page.getByRole("button", { name: /user menu/i }).click();
-      await expect(menu).toBeVisible({ timeout: 2_000 });
-    }).toPass({ timeout: 60_000 });
+    await page.getByRole("button", { name: /user menu/i }).click();
+    await expect(menu).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(menu).toBeHidden();
 
@@ -116,10 +116,8 @@ test("npm run dev on a fresh clone: sign in, a dialog and a header menu work on 
     await page.getByRole("link", { name: "Users", exact: true }).click();
     await expect(page).toHaveURL(/\/dashboard\/users$/);
     const dialog = page.getByRole("dialog", { name: "Invite by email" });
-    await expect(async () => {
-      await page.getByRole("button", { name: "Invite", exact: true }).click();
-      await expect(dialog).toBeVisible({ timeout: 2_000 });
-    }).toPass({ timeout: 60_000 });
+    await page.getByRole("button", { name: "Invite", exact: true }).click();
+    await expect(dialog).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
 

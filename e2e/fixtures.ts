@@ -1,8 +1,9 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page, type Response } from "@playwright/test";
 import { RouterContextProvider } from "react-router";
 import { createDb } from "../db/connection";
 import { createUser as createUserIn } from "../test/support/users";
-import { E2E_DB, E2E_PASSWORD, E2E_PORT, E2E_SESSION_SECRET } from "./env";
+import { E2E_BASE_URL, E2E_DB, E2E_PASSWORD, E2E_SESSION_SECRET } from "./env";
+import { startE2eServer } from "./server";
 
 /** A verified user with the given roles, written straight into the e2e database (test/support/users.ts). */
 export async function createUser(roles: string[], name = `E2E ${roles.join("+") || "nobody"}`) {
@@ -54,7 +55,7 @@ export function watchConsole(page: Page, { allowStatus = [] as number[] } = {}):
  * a row in the e2e database), as the cookie the server expects. Only the sign-in specs need the form.
  */
 async function sessionCookieFor(email: string) {
-  const baseURL = `http://localhost:${E2E_PORT}`;
+  const baseURL = E2E_BASE_URL;
   // This worker opens the e2e database and signs with the e2e server's secret (e2e/server.ts).
   process.env.DATABASE_URL = `file:${E2E_DB}`;
   process.env.SESSION_SECRET = E2E_SESSION_SECRET;
@@ -76,20 +77,88 @@ async function sessionCookieFor(email: string) {
   return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseURL };
 }
 
-export type Login = (user: { email: string }, page?: Page) => Promise<void>;
+export type Login = (user: { email: string }, page?: Page, path?: string) => Promise<void>;
 
 /**
- * `login(user)` signs `user` in on the test's page (or the page given, for a second browser
- * context) without the form, and opens the dashboard, where signIn() would have landed.
+ * Resolves once the page has hydrated: the app marks `<html data-hydrated>` when the widgets that
+ * wait for scripts (app/components/use-hydrated.ts: the header's menus) have their machinery, so a
+ * click lands on a control that can act (app/entry.client.tsx).
  */
-export const test = base.extend<{ login: Login }>({
+export async function waitForHydration(page: Page, timeout?: number) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout });
+}
+
+/** After a document load: waits for hydration if the page is one of the app's, with its scripts. */
+async function hydrated(page: Page, response: Response | null) {
+  if (!response?.url().startsWith(E2E_BASE_URL)) return response;
+  if (!(response.headers()["content-type"] ?? "").startsWith("text/html")) return response;
+  if (await page.locator('script[type="module"]').count()) await waitForHydration(page);
+  return response;
+}
+
+export const test = base.extend<{ login: Login }, { e2eServer: undefined }>({
+  // This worker's own server and database (e2e/env.ts), for all of its tests.
+  e2eServer: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern
+    async ({}, use) => {
+      const stop = await startE2eServer(process.env.BUILD_DIR ?? "build");
+      await use(undefined);
+      await stop();
+    },
+    { scope: "worker", auto: true, timeout: 120_000 },
+  ],
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern
+  baseURL: async ({}, use) => use(E2E_BASE_URL),
+  // `page.goto()` and `page.reload()` return once the page has hydrated, as a person waits for a
+  // page to be ready: no click is lost to a button whose handler is not attached yet.
+  page: async ({ page, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled !== false) {
+      const goto = page.goto.bind(page);
+      const reload = page.reload.bind(page);
+      page.goto = async (url, options) => hydrated(page, await goto(url, options));
+      page.reload = async (options) => hydrated(page, await reload(options));
+    }
+    await use(page);
+  },
+  /**
+   * `login(user)` signs `user` in on the test's page (or the page given, for a second browser
+   * context) without the form, and opens the dashboard, where signIn() would have landed, or the
+   * `path` given (one page load rather than two).
+   */
   login: async ({ page }, use) => {
-    await use(async (user, target = page) => {
+    await use(async (user, target = page, path = "/dashboard") => {
       await target.context().addCookies([await sessionCookieFor(user.email)]);
-      await target.goto("/dashboard");
+      await target.goto(path);
+      await waitForHydration(target);
     });
   },
 });
+/**
+ * Presses Tab (Shift+Tab with `back`) until `target` has focus: how a keyboard user gets there.
+ * Fails after `max` presses. The element is found once and asked after each press (found again
+ * only if a render replaced it): finding it by role on a large page, at every press, was most of the
+ * time of the keyboard specs.
+ */
+export async function tabTo(page: Page, target: Locator, { back = false, max = 200 } = {}) {
+  let element = await target.elementHandle();
+  for (let i = 0; i < max; i++) {
+    const focused = await element.evaluate((el) => (el.isConnected ? el === document.activeElement : null));
+    if (focused === null) element = await target.elementHandle();
+    else if (focused) return;
+    else await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+  }
+  await expect(target).toBeFocused();
+}
+
+/**
+ * Resolves once `page` holds an open event stream (GET /api/events answered): from then on the
+ * server delivers it every event (app/events/stream.server.ts subscribes before it answers). Call
+ * before the page loads.
+ */
+export async function eventStreamOpened(page: Page) {
+  await page.waitForResponse((r) => new URL(r.url()).pathname === "/api/events" && r.ok());
+}
+
 /**
  * The theme cookie as POST /theme sets it (react-router's createCookie: JSON, base64). Set directly
  * rather than posted, so an idle keep-alive socket the server just closed cannot reset the request;
@@ -97,7 +166,7 @@ export const test = base.extend<{ login: Login }>({
  */
 export async function chooseTheme(page: Page, theme: "light" | "dark" | "system") {
   const value = Buffer.from(JSON.stringify(theme)).toString("base64");
-  await page.context().addCookies([{ name: "theme", value, url: `http://localhost:${E2E_PORT}` }]);
+  await page.context().addCookies([{ name: "theme", value, url: E2E_BASE_URL }]);
 }
 
 export { expect };

@@ -113,8 +113,7 @@ test("the invite and create dialogs: a click right after a field turns invalid i
   page,
 }) => {
   const problems = watchConsole(page);
-  await login(E2E_ADMIN);
-  await page.goto("/dashboard/users");
+  await login(E2E_ADMIN, page, "/dashboard/users");
   for (const [button, title] of [
     ["Invite", "Invite by email"],
     ["Create user", "Create a user"],

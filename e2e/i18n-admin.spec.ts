@@ -1,19 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Locator, Page } from "@playwright/test";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 // The language setting by keyboard: an English browser picks Deutsch in Settings → Profile, and
 // Settings, Access control and the audit log then speak German (labels, action names, dates) with
 // <html lang="de">; Automatic brings the browser's English back.
-
-/** Presses Tab until `target` has focus: how a keyboard user gets there. */
-async function tabTo(page: Page, target: Locator, max = 60) {
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return;
-    await page.keyboard.press("Tab");
-  }
-  throw new Error(`Could not reach ${target} by keyboard`);
-}
 
 async function expectAccessible(page: Page, label: string) {
   const result = await new AxeBuilder({ page })
@@ -30,8 +21,7 @@ test("switch to Deutsch in Settings by keyboard: settings, access control and th
 }) => {
   const problems = watchConsole(page);
   const user = await createUser(["admin"], "Sprache Tastatur");
-  await login(user);
-  await page.goto("/dashboard/settings");
+  await login(user, page, "/dashboard/settings");
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
   await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
 

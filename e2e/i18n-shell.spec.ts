@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { E2E_ADMIN } from "./env";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import { createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 // The signed-in frame in German, for a browser that asks for it (Accept-Language de-DE): the
 // dashboard, the sidebar (seeded rows by their url), the users list, a user page and a team page,
@@ -19,15 +19,6 @@ async function axe(page: Page, label: string) {
     result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
     label,
   ).toEqual([]);
-}
-
-/** Tabs until `locator` has focus (keyboard only), failing after `max` presses. */
-async function tabTo(page: Page, locator: Locator, max = 60) {
-  for (let i = 0; i < max; i++) {
-    if (await locator.evaluate((el) => el === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press("Tab");
-  }
-  await expect(locator).toBeFocused();
 }
 
 test("the dashboard, users and teams in German, walked by keyboard", async ({ page, login }) => {

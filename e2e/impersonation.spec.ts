@@ -68,8 +68,7 @@ test("view as someone who must change their password: the dashboard, the banner,
   } finally {
     await db.destroy();
   }
-  await login(E2E_ADMIN);
-  await page.goto(`/dashboard/users/${target.id}`);
+  await login(E2E_ADMIN, page, `/dashboard/users/${target.id}`);
   await page.getByRole("button", { name: "View as Temporary Password" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   const banner = page.getByRole("region", { name: "Viewing as another person" });

@@ -65,8 +65,7 @@ test("filter the log by part of an actor's name, export exactly what is filtered
   const actor = await createUser(["admin"], `Auditor ${token} Person`);
   const target = await createUser(["user"], `Target ${token} Subject`);
   await seedRows(actor, target.id);
-  await login(actor);
-  await page.goto("/dashboard/logs");
+  await login(actor, page, "/dashboard/logs");
   const rows = page.getByTestId("audit-row");
 
   const actorField = page.getByLabel("Actor (name or email contains)");
@@ -182,9 +181,8 @@ for (const viewport of ["desktop", "phone"] as const) {
       await page.emulateMedia({ colorScheme: theme });
       const actor = await createUser(["admin"], `Axe Auditor ${viewport} ${theme}`);
       await seedRows(actor, actor.id);
-      await login(actor);
       await chooseTheme(page, theme);
-      await page.goto("/dashboard/logs");
+      await login(actor, page, "/dashboard/logs");
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await page.getByTestId("audit-row").first().locator("summary").click();
       const result = await new AxeBuilder({ page })

@@ -56,7 +56,7 @@ test("a verification email the provider refuses says so on check-inbox, and try 
   const email = unique("refused");
   await fetch(`${FAKE_POSTMARK_URL}/__fail`, {
     method: "POST",
-    body: JSON.stringify({ ErrorCode: 406, Message: "Inactive recipient." }),
+    body: JSON.stringify({ ErrorCode: 406, Message: "Inactive recipient.", To: email }),
   });
   await page.goto("/register");
   await page.getByLabel("Name").fill("Refused Once");
@@ -137,8 +137,7 @@ test("an admin invites from Settings; the invitee sets a password and lands sign
   browser,
 }) => {
   const email = unique("invitee");
-  await login(E2E_ADMIN);
-  await page.goto("/dashboard/settings#invite");
+  await login(E2E_ADMIN, page, "/dashboard/settings#invite");
   const invite = page.locator("section", { has: page.getByRole("heading", { name: "Invite someone" }) });
   await invite.getByLabel("Email address to invite").fill(email);
   await invite.getByLabel("Manager").check();
@@ -166,8 +165,7 @@ test("Settings: a test email goes through the provider and shows in the mail log
   login,
   page,
 }) => {
-  await login(E2E_ADMIN);
-  await page.goto("/dashboard/settings#system");
+  await login(E2E_ADMIN, page, "/dashboard/settings#system");
   await expect(page.getByTestId("source-MAIL_API_KEY")).toContainText("from the environment");
   const to = unique("ops");
   const section = page.locator("section", { has: page.getByRole("heading", { name: "Send a test email" }) });
@@ -183,8 +181,7 @@ test("Settings: the app name saved in the database wins over the default, and re
   login,
   page,
 }) => {
-  await login(E2E_ADMIN);
-  await page.goto("/dashboard/settings#system");
+  await login(E2E_ADMIN, page, "/dashboard/settings#system");
   const section = page.locator("section", { has: page.getByRole("heading", { name: "Mail and branding" }) });
   await section.getByLabel("Application name").fill("Acme Control");
   await section.getByRole("button", { name: "Save settings" }).click();

@@ -1,7 +1,7 @@
 import { E2E_PORT } from "./env";
 
 // The fake Postmark server e2e/server.ts starts beside the app; specs read what it received.
-export const FAKE_POSTMARK_PORT = Number(process.env.E2E_MAIL_PORT ?? Number(E2E_PORT) + 1);
+export const FAKE_POSTMARK_PORT = Number(E2E_PORT) + 1;
 export const FAKE_POSTMARK_URL = `http://127.0.0.1:${FAKE_POSTMARK_PORT}`;
 export const E2E_MAIL_KEY = "e2e-fake-postmark-server-token";
 

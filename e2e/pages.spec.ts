@@ -65,6 +65,11 @@ test("an admin creates a custom role and edits a menu item, which the sidebar sh
   await teamsRow.getByLabel("Title").fill("Squads");
   await page.getByRole("button", { name: "Save menu" }).click();
   await expect(page.getByTestId("sidebar").getByRole("link", { name: "Squads" })).toBeVisible();
+
+  // Put it back for the tests that run after this one on the same server.
+  await teamsRow.getByLabel("Title").fill("Teams");
+  await page.getByRole("button", { name: "Save menu" }).click();
+  await expect(page.getByTestId("sidebar").getByRole("link", { name: "Teams" })).toBeVisible();
 });
 
 test("the audit log filters by action and expands a row", async ({ page }) => {

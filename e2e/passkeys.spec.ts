@@ -43,8 +43,7 @@ test("add a passkey, sign out, sign in with it, remove it", async ({ login, page
   const problems = watchConsole(page, { allowStatus: [400] });
   const authenticator = await virtualAuthenticator(page);
   const user = await createUser(["user"], "Passkey Person");
-  await login(user);
-  await page.goto("/dashboard/settings#security");
+  await login(user, page, "/dashboard/settings#security");
   await expect(page.getByRole("heading", { name: "Passkeys" })).toBeVisible();
   await expect(page.getByText("No passkeys yet.")).toBeVisible();
   expect(await axe(page)).toEqual([]);

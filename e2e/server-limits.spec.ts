@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
-import { expect, test } from "@playwright/test";
 import { E2E_PORT } from "./env";
+import { expect, test } from "./fixtures";
 
 // The production server stack (server.ts in front of the build): what no unit test can reach.
 

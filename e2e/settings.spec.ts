@@ -14,8 +14,7 @@ test("move between sections with the arrow keys, save the name, sign out another
 }) => {
   const problems = watchConsole(page);
   const user = await createUser(["user"], "Settings Keyboard");
-  await login(user);
-  await page.goto("/dashboard/settings");
+  await login(user, page, "/dashboard/settings");
   const profileTab = page.getByRole("tab", { name: "Profile" });
   const securityTab = page.getByRole("tab", { name: "Password and sessions" });
   await expect(profileTab).toHaveAttribute("aria-selected", "true");
@@ -85,9 +84,8 @@ for (const viewport of ["desktop", "phone"] as const) {
       const problems = watchConsole(page);
       if (viewport === "phone") await page.setViewportSize(PHONE);
       await page.emulateMedia({ colorScheme: theme });
-      await login(E2E_ADMIN);
       await chooseTheme(page, theme);
-      await page.goto("/dashboard/settings");
+      await login(E2E_ADMIN, page, "/dashboard/settings");
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       const tabs = page.getByRole("tab");
       const count = await tabs.count();

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Locator, type Page, type Response, test } from "@playwright/test";
+import type { Locator, Page, Response } from "@playwright/test";
 import { E2E_ADMIN } from "./env";
-import { chooseTheme, createUser, signIn, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, signIn, test, watchConsole } from "./fixtures";
 
 // The dashboard shell by keyboard only: menus and popovers close on Escape with focus back on
 // their trigger and close when focus leaves them; the phone drawer traps focus; refusals and

@@ -10,6 +10,9 @@ import { expect, test, watchConsole } from "./fixtures";
 // test starts on 127.0.0.1) in Settings, signs out, and someone signs in with it by keyboard,
 // landing on the dashboard with a new account.
 
+// In order, on one worker (one server): the second test signs in with the provider the first adds.
+test.describe.configure({ mode: "serial" });
+
 const SLUG = "loopback";
 let idp: Idp;
 
@@ -36,8 +39,7 @@ async function axe(page: Page) {
 
 test("configure a provider in Settings, then sign in with it by keyboard", async ({ login, page }) => {
   const problems = watchConsole(page);
-  await login(E2E_ADMIN);
-  await page.goto("/dashboard/settings#system");
+  await login(E2E_ADMIN, page, "/dashboard/settings#system");
   await expect(page.getByRole("tab", { name: "System" })).toHaveAttribute("aria-selected", "true");
   await page.getByRole("link", { name: "Configure sign-in providers" }).click();
   await expect(page).toHaveURL(/\/dashboard\/settings\/sso$/);

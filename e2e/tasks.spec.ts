@@ -119,9 +119,8 @@ for (const viewport of ["desktop", "phone"] as const) {
       if (viewport === "phone") await page.setViewportSize({ width: 390, height: 844 });
       await page.emulateMedia({ colorScheme: theme });
       for (const who of [await createUser(["user"], `Axe Home ${viewport} ${theme}`), E2E_ADMIN]) {
-        await login(who);
         await chooseTheme(page, theme);
-        await page.goto("/dashboard");
+        await login(who, page, "/dashboard");
         await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
         const result = await new AxeBuilder({ page })
           .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_DB } from "./env";
-import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 // Teams by keyboard only: create a team, add a member through the search combobox, remove them
 // through the confirmation, delete the team by typing its name; axe with the combobox and the
@@ -17,15 +17,6 @@ async function axe(page: Page, label: string) {
     result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
     label,
   ).toEqual([]);
-}
-
-/** Tabs until `locator` has focus (keyboard only), failing after `max` presses. */
-async function tabTo(page: Page, locator: ReturnType<Page["locator"]>, max = 60) {
-  for (let i = 0; i < max; i++) {
-    if (await locator.evaluate((el) => el === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press("Tab");
-  }
-  await expect(locator).toBeFocused();
 }
 
 async function teamMembers(name: string) {
@@ -50,8 +41,7 @@ test("keyboard only: create a team, add a member through the combobox, remove th
   const problems = watchConsole(page);
   const manager = await createUser(["manager"], "Team Keyboard Manager");
   const person = await createUser(["user"], "Zephyrine Quill");
-  await login(manager);
-  await page.goto("/dashboard/teams");
+  await login(manager, page, "/dashboard/teams");
   const teamName = `Kb Team ${Date.now()}`;
 
   // Create: type, Enter submits; the new team's page opens and the form's result is announced.
@@ -117,8 +107,7 @@ test("keyboard only: create a team, add a member through the combobox, remove th
 test("deleting a team with members asks for its name to be typed", async ({ login, page }) => {
   const manager = await createUser(["manager"], "Team Delete Manager");
   const person = await createUser(["user"], "Delete Member");
-  await login(manager);
-  await page.goto("/dashboard/teams");
+  await login(manager, page, "/dashboard/teams");
   const teamName = `Del Team ${Date.now()}`;
   await page.getByLabel("Team name").fill(teamName);
   await page.getByRole("button", { name: "Create team" }).click();
@@ -163,9 +152,8 @@ for (const viewport of ["desktop", "phone"] as const) {
       await page.emulateMedia({ colorScheme: theme });
       const manager = await createUser(["manager"], `Axe Teams ${viewport} ${theme}`);
       await createUser(["user"], `Axe Candidate ${viewport} ${theme}`);
-      await login(manager);
       await chooseTheme(page, theme);
-      await page.goto("/dashboard/teams");
+      await login(manager, page, "/dashboard/teams");
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await axe(page, "teams");
 

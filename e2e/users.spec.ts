@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
+import { chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 import { linkFromMail } from "./mail";
 
 // The users pages by keyboard only (after navigation): invite and accept, change a role, disable
@@ -12,15 +12,6 @@ import { linkFromMail } from "./mail";
 const PHONE = { width: 390, height: 844 };
 const PASSWORD = "a long e2e passphrase";
 const tag = () => randomUUID().slice(0, 8);
-
-/** Presses Tab until `target` has focus (keyboard only; fails after `max` presses). */
-async function tabTo(page: Page, target: Locator, max = 80) {
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press("Tab");
-  }
-  await expect(target).toBeFocused();
-}
 
 async function inDb<T>(fn: (db: ReturnType<typeof createDb>) => Promise<T>): Promise<T> {
   const db = createDb(`file:${E2E_DB}`);
@@ -40,8 +31,7 @@ test("invite from the keyboard: no role is caught first, the dialog closes to th
 }) => {
   const problems = watchConsole(page);
   const email = `invitee-${tag()}@e2e.test`;
-  await login(E2E_ADMIN);
-  await page.goto("/dashboard/users");
+  await login(E2E_ADMIN, page, "/dashboard/users");
   const invite = page.getByRole("button", { name: "Invite", exact: true });
   await tabTo(page, invite);
   await page.keyboard.press("Enter");
@@ -131,8 +121,7 @@ test("page through the users by keyboard: Next and Previous keep the filter and 
       )
       .execute(),
   );
-  await login(E2E_ADMIN);
-  await page.goto(`/dashboard/users?q=${token}&sort=name&dir=asc`);
+  await login(E2E_ADMIN, page, `/dashboard/users?q=${token}&sort=name&dir=asc`);
   const pages = page.getByRole("navigation", { name: "Users pages" });
   const names = page.getByRole("table", { name: "Users" }).getByRole("link", { name: /^Pager / });
   await expect(pages.getByTestId("page-range")).toHaveText("Showing 1–25 of 30 users");
@@ -161,8 +150,7 @@ test("page through the users by keyboard: Next and Previous keep the filter and 
 test("change a role on the user page by keyboard; the result takes focus", async ({ login, page }) => {
   const problems = watchConsole(page);
   const person = await createUser(["user"], `Role Keys ${tag()}`);
-  await login(E2E_ADMIN);
-  await page.goto(`/dashboard/users/${person.id}`);
+  await login(E2E_ADMIN, page, `/dashboard/users/${person.id}`);
   const manager = page.getByRole("checkbox", { name: "Manager" });
   await tabTo(page, manager);
   await page.keyboard.press("Space");
@@ -194,8 +182,7 @@ test("disable with confirmation: Escape cancels with focus back on the trigger; 
   await login(person, await theirs.newPage());
   await theirs.close();
 
-  await login(E2E_ADMIN);
-  await page.goto(`/dashboard/users/${person.id}`);
+  await login(E2E_ADMIN, page, `/dashboard/users/${person.id}`);
   await expect(page.getByTestId("user-status")).toHaveText("Active");
   const trigger = page.getByRole("button", { name: "Disable account" });
   await tabTo(page, trigger);
@@ -286,8 +273,7 @@ test("bulk by keyboard: select all, disable behind a confirmation naming them, s
 test("delete one account: the confirmation asks for their email", async ({ login, page }) => {
   const problems = watchConsole(page);
   const person = await createUser(["user"], `Delete Keys ${tag()}`);
-  await login(E2E_ADMIN);
-  await page.goto(`/dashboard/users/${person.id}`);
+  await login(E2E_ADMIN, page, `/dashboard/users/${person.id}`);
   await tabTo(page, page.getByRole("button", { name: `Delete ${person.name}` }));
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("alertdialog", { name: `Delete ${person.name}?` });
@@ -348,9 +334,8 @@ for (const viewport of ["desktop", "phone"] as const) {
       await page.setViewportSize(viewport === "phone" ? PHONE : { width: 1280, height: 800 });
       await page.emulateMedia({ colorScheme: theme });
       const person = await createUser(["user"], `Axe Person ${viewport} ${theme} ${tag()}`);
-      await login(E2E_ADMIN);
       await chooseTheme(page, theme);
-      await page.goto("/dashboard/users");
+      await login(E2E_ADMIN, page, "/dashboard/users");
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await axe(page, "users");
 

@@ -110,5 +110,3 @@ TransactionalEmail.PreviewProps = {
   actionUrl: "http://localhost:3000/api/auth/verify-email?token=preview",
   userName: "Ada Lovelace",
 } satisfies TransactionalEmailProps;
-
-export default TransactionalEmail;

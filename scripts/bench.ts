@@ -14,7 +14,7 @@ import { heavyFigures, type StockApp, startStockIfPresent } from "./bench/heavy"
 import { pairedLatency } from "./bench/latency";
 import { load } from "./bench/load";
 import { type BenchOptions, benchOptions } from "./bench/options";
-import { writeReadmeTable } from "./bench/readme-table";
+import { TABLE_FILE, writeReadmeTable } from "./bench/readme-table";
 import {
   type BenchRun,
   curveHeader,
@@ -115,7 +115,7 @@ async function main(options: BenchOptions, targets: Target[], stock: StockApp | 
   }
   if (options.markdown) {
     writeReadmeTable(run);
-    console.log("README.md: performance table regenerated");
+    console.log(`${TABLE_FILE}: performance table regenerated`);
   }
 }
 

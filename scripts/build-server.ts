@@ -1,12 +1,13 @@
 // `npm run build`, after `react-router build`: compiles server.ts into the build directory
 // (build/server.js, run by `npm start` as plain JavaScript, no tsx) and writes .br/.gz beside the
-// client files worth compressing, so no request compresses an asset (decision 013).
-// esbuild comes with Vite and tsx; packages stay imports of node_modules.
+// client files worth compressing, which sirv serves (app/http/static-files.server.ts), so no request
+// compresses an asset (decision 013). server.ts takes the app from the build's entry, so the bundle
+// holds no app module (decision 002). esbuild comes with Vite and tsx; packages stay imports of
+// node_modules.
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { build } from "esbuild";
-import { MIN_COMPRESS_BYTES } from "../app/http/compression.server";
 
 const buildDir = process.env.BUILD_DIR ?? "build";
 
@@ -22,6 +23,8 @@ await build({
   logLevel: "warning",
 });
 
+/** Below this, the headers and the CPU cost more than the bytes saved (`compression`'s threshold too). */
+const MIN_COMPRESS_BYTES = 1024;
 const TEXT = /\.(?:js|mjs|css|svg|json|webmanifest|map|txt)$/;
 function precompress(dir: string): number {
   let count = 0;

@@ -4,7 +4,7 @@ import { loadDotEnv } from "./dotenv";
 
 // `npm run db:backup [file]`: a consistent copy of the SQLite database while the server runs
 // (default: backups/<name>-<UTC time>.db beside the database). `npm run db:backup -- --verify file`
-// checks a backup without touching anything. PostgreSQL: pg_dump (README "Backup and restore").
+// checks a backup without touching anything. PostgreSQL: pg_dump (docs/operations.md, "Backup and restore").
 loadDotEnv();
 const args = process.argv.slice(2);
 const databaseUrl = process.env.DATABASE_URL ?? "file:./data/app.db";
@@ -17,7 +17,7 @@ try {
   } else {
     if (isPostgresUrl(databaseUrl))
       throw new BackupError(
-        "DATABASE_URL is PostgreSQL: back it up with pg_dump (README, Backup and restore)",
+        "DATABASE_URL is PostgreSQL: back it up with pg_dump (docs/operations.md, Backup and restore)",
       );
     const database = sqlitePath(databaseUrl);
     if (database === ":memory:") throw new BackupError("an in-memory database has nothing to back up");

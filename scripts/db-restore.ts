@@ -4,7 +4,7 @@ import { loadDotEnv } from "./dotenv";
 
 // `npm run db:restore <file>`: puts a verified backup in place of the SQLite database, with the
 // server (and any worker) stopped; refused while anything has the database open.
-// PostgreSQL: pg_restore (README "Backup and restore").
+// PostgreSQL: pg_restore (docs/operations.md, "Backup and restore").
 loadDotEnv();
 const [file] = process.argv.slice(2);
 const databaseUrl = process.env.DATABASE_URL ?? "file:./data/app.db";
@@ -13,7 +13,7 @@ try {
   if (!file) throw new BackupError("usage: npm run db:restore <file>");
   if (isPostgresUrl(databaseUrl))
     throw new BackupError(
-      "DATABASE_URL is PostgreSQL: restore it with pg_restore (README, Backup and restore)",
+      "DATABASE_URL is PostgreSQL: restore it with pg_restore (docs/operations.md, Backup and restore)",
     );
   const database = sqlitePath(databaseUrl);
   if (database === ":memory:") throw new BackupError("cannot restore into an in-memory database");

@@ -1,24 +1,22 @@
 import { spawnSync } from "node:child_process";
 import { chromiumPath } from "./chromium";
 
-// `npm test`: typecheck, lint, unit/integration, then end to end against a production build.
+// `npm test`: typecheck, lint, the production build, unit/integration, then end to end against the build.
 type Step = [name: string, command: string[], env?: Record<string, string>];
+const postgres = Boolean(process.env.TEST_POSTGRES_URL);
 const steps: Step[] = [
   ["typecheck", ["npm", "run", "-s", "typecheck"]],
-  ["lint", ["npx", "biome", "check", "."]],
-  ["unit and integration (SQLite)", ["npx", "vitest", "run"]],
+  // Biome, import cycles (madge) and unused files, exports and dependencies (knip).
+  ["lint", ["npm", "run", "-s", "lint"]],
+  // Before vitest: test/two-instances.test.ts runs two production servers from it.
   ["build", ["npm", "run", "-s", "build"]],
-  // The same suite again on PostgreSQL, each test file on a schema of its own (test/setup-db.ts);
-  // after the build, because test/two-instances.test.ts runs two production servers from it.
-  ...(process.env.TEST_POSTGRES_URL
-    ? [
-        [
-          "unit and integration (PostgreSQL)",
-          ["npx", "vitest", "run"],
-          { TEST_DATABASE: "postgres", TWO_INSTANCE_BUILD_DIR: process.env.BUILD_DIR ?? "build" },
-        ] as Step,
-      ]
-    : []),
+  // SQLite and, with TEST_POSTGRES_URL, PostgreSQL side by side in one run (vitest.config.ts),
+  // each test file on a copy of the run's template database (test/database-template.ts).
+  [
+    postgres ? "unit and integration (SQLite and PostgreSQL)" : "unit and integration (SQLite)",
+    ["npx", "vitest", "run"],
+    { TEST_DATABASE: postgres ? "all" : "sqlite", TWO_INSTANCE_BUILD_DIR: process.env.BUILD_DIR ?? "build" },
+  ],
   ["end to end", ["npx", "playwright", "test"]],
 ];
 
@@ -30,8 +28,7 @@ try {
 }
 
 const started = Date.now();
-if (!process.env.TEST_POSTGRES_URL)
-  console.log("TEST_POSTGRES_URL is not set: the PostgreSQL pass is skipped");
+if (!postgres) console.log("TEST_POSTGRES_URL is not set: the PostgreSQL pass is skipped");
 for (const [name, [cmd, ...args], extraEnv] of steps) {
   const t = Date.now();
   console.log(`\n▶ ${name}: ${cmd} ${args.join(" ")}`);

@@ -2,22 +2,24 @@
  * The whole app behind one function, for tests that must go through the real request pipeline:
  * route matching, root and route middleware (CSRF, session, access gate), `.data` requests with
  * `?_routes=`, actions, resource routes and the error boundaries, exactly as server.ts runs them,
- * minus Express and the socket.
+ * minus the node:http pipeline and the socket.
  *
  *   const app = await startApp();            // in beforeAll, after setupDatabase()
- *   afterAll(() => app.close());
  *   const res = await app.fetch("/dashboard/logs.data?_routes=routes%2Fdashboard.logs", { cookie });
  *   app.routes                               // every route of app/routes.ts with its full path
  *   await app.module<typeof import("../app/access/role-cache.server")>("app/access/role-cache.server.ts")
  *
- * The app is loaded through Vite's dev server in middleware mode (`virtual:react-router/server-build`,
- * as server.ts does in development), so it needs no production build: `npm test` runs vitest
- * before `react-router build`. Its modules are a SECOND instance beside the ones the test file
- * imports: both open the same database (DATABASE_URL), but in-process caches are separate. After
- * changing roles or permissions behind the app's back, call `app.invalidateCaches()`.
+ * The app is built from the test's own modules (test/app-build.ts): it needs no production build
+ * (`npm test` may run vitest before `react-router build`) and no Vite server, and it shares the
+ * test file's module instances, caches and database handle. `startApp({ separateInstance: true })`
+ * loads a second copy of every app module beside the test's, as a production server.ts bundles
+ * one beside the build's: both open the same database (DATABASE_URL), in-process caches are
+ * separate. After changing roles or permissions behind the app's back, call `app.invalidateCaches()`.
  * Requests are answered in "production" mode, so server errors are sanitised as in production.
  */
-import type { RouterContextProvider, ServerBuild } from "react-router";
+import { createRequestHandler, type RouterContextProvider, type ServerBuild } from "react-router";
+import { vi } from "vitest";
+import { importFromRoot, loadServerBuild } from "./app-build";
 import { ORIGIN } from "./helpers";
 
 export type AppRoute = {
@@ -32,7 +34,7 @@ export type AppRoute = {
   isResource: boolean;
 };
 
-export type AppRequestInit = {
+type AppRequestInit = {
   method?: string;
   cookie?: string;
   headers?: Record<string, string>;
@@ -82,22 +84,25 @@ function fullPaths(build: ServerBuild): AppRoute[] {
   }));
 }
 
-export async function startApp(): Promise<AppServer> {
-  const { createServer } = await import("vite");
-  const vite = await createServer({
-    configFile: new URL("../vite.config.ts", import.meta.url).pathname,
-    root: new URL("..", import.meta.url).pathname,
-    appType: "custom",
-    logLevel: "silent",
-    server: { middlewareMode: true, hmr: false, watch: null },
-  });
-  const build = (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+type Closer = { stopSystemBus(): Promise<void>; closeDb(): Promise<void> };
+
+async function closers(): Promise<Closer> {
+  const [bus, dbModule] = await Promise.all([
+    importFromRoot<{ stopSystemBus(): Promise<void> }>("app/events/bus.server.ts"),
+    importFromRoot<{ closeDb(): Promise<void> }>("app/db.server.ts"),
+  ]);
+  return { stopSystemBus: bus.stopSystemBus, closeDb: dbModule.closeDb };
+}
+
+export async function startApp(options: { separateInstance?: boolean } = {}): Promise<AppServer> {
+  // The test's own instance is closed by test/setup-db.ts; a second one closes itself and, as the
+  // registry then hands out the new copies only, the test's instance too.
+  const own = options.separateInstance ? await closers() : undefined;
+  if (options.separateInstance) vi.resetModules();
+  const build = await loadServerBuild();
   const entry = build.entry.module as unknown as AppEntry;
-  const { createRequestHandler } = (await vite.ssrLoadModule(
-    "/test/app-server.entry.ts",
-  )) as typeof import("./app-server.entry");
   const handler = createRequestHandler(build, "production");
-  const module = <T>(file: string) => vite.ssrLoadModule(`/${file}`) as Promise<T>;
+  const module = importFromRoot;
 
   const handle = (request: Request, ip: string | { ip: string; route?: string } = "203.0.113.9") =>
     handler(request, entry.createRequestContext(typeof ip === "string" ? { ip } : ip) as never);
@@ -124,11 +129,11 @@ export async function startApp(): Promise<AppServer> {
       menu.invalidateMenu();
     },
     async close() {
-      const bus = await module<{ stopSystemBus(): Promise<void> }>("app/events/bus.server.ts");
-      const dbModule = await module<{ closeDb(): Promise<void> }>("app/db.server.ts");
-      await bus.stopSystemBus();
-      await dbModule.closeDb();
-      await vite.close();
+      if (!own) return;
+      for (const instance of [await closers(), own]) {
+        await instance.stopSystemBus();
+        await instance.closeDb();
+      }
     },
   };
 }

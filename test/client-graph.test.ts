@@ -8,7 +8,7 @@ import routes from "../app/routes";
 // What the browser loads in development, walked the way it asks for it: the client entry and
 // every route module as the client environment serves them (React Router strips loaders, actions
 // and middleware and the imports only they use), then every app module they import. Two promises
-// rest on it (README "Run it"):
+// rest on it (docs/extending.md, "Browser-side details"):
 // - no server-only code is reachable from a browser entry (a `.server` module, `db/`, or a package
 //   that only runs in Node);
 // - every package the browser imports is pre-bundled up front (`optimizeDeps.include` in

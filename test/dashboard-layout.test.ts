@@ -6,7 +6,7 @@ import { args, request, run, setupDatabase, signedIn } from "./helpers";
 beforeAll(setupDatabase);
 
 describe("dashboard layout", () => {
-  // Sending the account to the settings page is the access gate's job (app/access/guard.test.ts).
+  // Sending the account to the settings page is the access gate's job (app/auth/guard.test.ts).
   it("tells the page about a temporary password, for the banner", async () => {
     const user = await signedIn(["user"]);
     await db().updateTable("user").set({ must_change_password: 1 }).where("id", "=", user.id).execute();

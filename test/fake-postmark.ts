@@ -4,9 +4,10 @@ import { pathToFileURL } from "node:url";
 
 // A stand-in for Postmark's POST /email, so no test ever reaches the real provider.
 // Vitest starts it on port 0; the Playwright server starts it on a fixed port and specs read
-// what it received with GET /__messages (DELETE clears; POST /__fail {ErrorCode, Message} fails the next send).
+// what it received with GET /__messages (DELETE clears; POST /__fail {ErrorCode, Message, To?} fails the
+// next send, or with To the next one to that address).
 
-export type FakeMessage = {
+type FakeMessage = {
   MessageID: string;
   token: string | null;
   From: string;
@@ -19,7 +20,8 @@ export type FakeMessage = {
   receivedAt: string;
 };
 
-export type PostmarkFailure = { ErrorCode: number; Message: string; status?: number };
+/** `To`: only a send to this address takes the failure (others pass), so parallel senders stay apart. */
+type PostmarkFailure = { ErrorCode: number; Message: string; status?: number; To?: string };
 
 export type FakePostmark = {
   url: string;
@@ -86,11 +88,13 @@ export async function startFakePostmark(port = 0, host = "127.0.0.1"): Promise<F
         const queue = held;
         await new Promise<void>((resolve) => queue.push(resolve));
       }
-      const failure = nextFailure ?? stickyFailure;
-      nextFailure = null;
+      const body = JSON.parse(await readBody(req)) as Partial<FakeMessage>;
+      const next =
+        nextFailure?.To && nextFailure.To.toLowerCase() !== body.To?.toLowerCase() ? null : nextFailure;
+      if (next) nextFailure = null;
+      const failure = next ?? stickyFailure;
       if (failure)
         return json(res, failure.status ?? 422, { ErrorCode: failure.ErrorCode, Message: failure.Message });
-      const body = JSON.parse(await readBody(req)) as Partial<FakeMessage>;
       if (!body.From || !body.To || !body.Subject) {
         return json(res, 422, {
           ErrorCode: 300,

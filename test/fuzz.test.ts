@@ -1,17 +1,5 @@
-import { readFileSync } from "node:fs";
-import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type AppServer, startApp } from "./app-server";
-import { type Caller, makeCaller, makePools } from "./fuzz/fixtures";
-import { encode, type Sent, webhookHeaders } from "./fuzz/requests";
-import { changed, snapshot } from "./fuzz/snapshot";
-import { DASHBOARD } from "./fuzz/table-dashboard";
-import { LOADERS } from "./fuzz/table-loaders";
-import { API, PUBLIC } from "./fuzz/table-public";
-import { SSO_TARGETS } from "./fuzz/table-sso";
-import { ANY_INTENT, type CallerKind, type FuzzTarget } from "./fuzz/target";
-import { sessionCookieFor, setupDatabase } from "./helpers";
-import { intentTableKeys } from "./intent-tables";
+import { describe, expect, it } from "vitest";
+import { fuzzApp, fuzzTargets, intentsIn, startFuzzApp, TABLE } from "./fuzz/harness";
 
 // Malformed, oversized, wrong-typed and hostile requests to every action intent, API endpoint and
 // loader, through the real request pipeline, as a super admin (so validation, not permission, is
@@ -19,96 +7,16 @@ import { intentTableKeys } from "./intent-tables";
 // refusal (4xx) must leave the database as it was (test/fuzz/snapshot.ts says what that covers).
 // Deterministic: one fixed seed; a failure prints the request that caused it.
 // A route with a loader or action, or an intent its module tests for, missing from the table
-// fails the first test: a new route or intent must be added to test/fuzz/table-*.ts.
+// fails the first test: a new route or intent must be added to test/fuzz/table-*.ts. The
+// dashboard's actions run in test/fuzz-settings.test.ts and test/fuzz-dashboard.test.ts (the
+// machinery: test/fuzz/harness.ts), the public pages, the API and every loader here.
 
-const TABLE: FuzzTarget[] = [...DASHBOARD, ...PUBLIC, ...API, ...LOADERS, ...SSO_TARGETS];
-// FUZZ_SEED and FUZZ_RUNS (a multiplier) explore further by hand; `npm test` runs the fixed ones.
-const SEED = Number(process.env.FUZZ_SEED ?? 20_260_914);
-const SCALE = Number(process.env.FUZZ_RUNS ?? 1);
-const RUNS = 25;
-
-let app: AppServer;
-let guest: Caller;
-let ipCounter = 0;
-let deliveries: typeof import("../app/mail/deliveries.server");
-let config: typeof import("../app/settings/system-config.server");
-
-beforeAll(async () => {
-  // React Router logs every request it cannot route (a POST to a loader-only route, a path that is
-  // not valid percent-encoding) before answering 405/400; thousands of those drown real output.
-  for (const level of ["error", "warn"] as const) {
-    const log = console[level];
-    vi.spyOn(console, level).mockImplementation((...parts: unknown[]) => {
-      if (/did not provide an `action`|could not be decoded/.test(String(parts[0]))) return;
-      log(...parts);
-    });
-  }
-  await setupDatabase();
-  guest = await makeCaller(["guest"]);
-  app = await startApp();
-  // No task runs during the fuzz: background work writing rows would look like a refusal's write.
-  const runner = await app.module<typeof import("../app/tasks/runner.server")>("app/tasks/runner.server.ts");
-  runner.setTaskRunner({ dispatch() {}, async start() {}, async stop() {} });
-  deliveries = await app.module<typeof import("../app/mail/deliveries.server")>(
-    "app/mail/deliveries.server.ts",
-  );
-  config = await app.module<typeof import("../app/settings/system-config.server")>(
-    "app/settings/system-config.server.ts",
-  );
-}, 60_000);
-afterAll(() => app?.close());
-
-/** Every intent a route module (or the module it hands its form to) tests for or lists in its table. */
-function intentsIn(route: string): string[] {
-  const files = [`app/${route}.tsx`, `app/${route}.ts`];
-  if (route === "routes/dashboard.settings") files.push("app/settings/settings-page.server.ts");
-  const source = files
-    .map((f) =>
-      (() => {
-        try {
-          return readFileSync(f, "utf8");
-        } catch {
-          return "";
-        }
-      })(),
-    )
-    .join("\n");
-  const patterns = [
-    /(?<!typeof )intent"?\)?\s*[!=]==\s*"([\w-]+)"/g,
-    /case\s+"([\w-]+)"/g,
-    /intent: z\.literal\("([\w-]+)"\)/g,
-  ];
-  const tested = patterns.flatMap((re) => [...source.matchAll(re)].map((m) => m[1]!));
-  return [...new Set([...tested, ...intentTableKeys(source)])].sort();
-}
-
-async function send(sent: Sent, cookie: string | undefined) {
-  const { headers, body } = encode(sent);
-  if (sent.signature) {
-    const taskId = sent.fields?.find(([k]) => k === "taskId")?.[1];
-    Object.assign(headers, webhookHeaders(sent.signature, typeof body === "string" ? body : "", taskId));
-  }
-  ipCounter += 1;
-  const ip = `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
-  const res = await app.fetch(sent.path, { method: sent.method, cookie, headers, body, ip });
-  const streaming = res.headers.get("Content-Type")?.startsWith("text/event-stream");
-  const text = streaming ? "" : await res.text();
-  if (streaming) await res.body?.cancel();
-  // A public form answers before its email (and the token in it) is made: wait for that, so the
-  // next request's snapshot does not see this one's writes landing late.
-  await deliveries.settleDeliveries();
-  return { status: res.status, text };
-}
-
-function label(t: FuzzTarget) {
-  const what = t.intent === undefined ? "" : t.intent === ANY_INTENT ? " (unknown intent)" : ` ${t.intent}`;
-  return `${t.method} ${t.route}${what}`;
-}
+startFuzzApp();
 
 describe("fuzz: hostile input to every route", () => {
   it("covers every route with a loader or action, and every intent", () => {
     const missing: string[] = [];
-    for (const route of app.routes) {
+    for (const route of fuzzApp().routes) {
       const rows = TABLE.filter((t) => t.route === route.id);
       if (route.hasLoader && !rows.some((t) => t.method === "GET")) missing.push(`GET ${route.id}`);
       if (route.hasAction && !rows.some((t) => t.method === "POST")) missing.push(`POST ${route.id}`);
@@ -118,44 +26,5 @@ describe("fuzz: hostile input to every route", () => {
     expect(missing).toEqual([]);
   });
 
-  it.each(TABLE.map((t) => [label(t), t] as const))(
-    "%s",
-    async (_, target) => {
-      const admin = await makeCaller(["super_admin"]);
-      const pools = await makePools(admin);
-      const main: CallerKind = target.caller ?? "admin";
-      const others = (["admin", "guest", "anon"] as const).filter((c) => c !== main);
-      const caller = fc.oneof(
-        { weight: 6, arbitrary: fc.constant(main) },
-        { weight: 1, arbitrary: fc.constantFrom(...others) },
-      );
-      const cookieOf = async (as: CallerKind) => {
-        if (as === "anon") return undefined;
-        if (as === "guest") return guest.cookie;
-        return target.freshSession ? sessionCookieFor(admin.id) : admin.cookie;
-      };
-      const statuses: Record<number, number> = {};
-      await fc.assert(
-        fc.asyncProperty(caller, target.request(pools), async (as, sent) => {
-          const cookie = await cookieOf(as);
-          const before = await snapshot(target.mayWrite);
-          const res = await send(sent, cookie);
-          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-          const where = `as ${as}: ${sent.method} ${sent.path.slice(0, 200)} -> ${res.status} ${res.text.slice(0, 300)}`;
-          if (res.status >= 500) throw new Error(`server error ${where}`);
-          if (res.status >= 400) {
-            const diff = changed(before, await snapshot(target.mayWrite));
-            if (diff.length) throw new Error(`refused, yet changed ${diff.join(", ")}: ${where}`);
-          }
-          // A saved mail API key (valid input) would send the rest of the run's mail to the real
-          // provider, unreachable here: 502 mail_failed, as documented. Mail stays in the outbox.
-          if (target.route === "routes/dashboard.settings") await config.resetSystemConfig("MAIL_API_KEY");
-        }),
-        { numRuns: Math.ceil((target.runs ?? RUNS) * SCALE), seed: SEED, endOnFailure: true },
-      );
-      // FUZZ_STATS=1 shows how each target was answered, to see that validation is reached.
-      if (process.env.FUZZ_STATS) console.log(label(target), JSON.stringify(statuses));
-    },
-    120_000,
-  );
+  fuzzTargets("rest");
 });

@@ -1,24 +1,54 @@
+import { copyFileSync, existsSync } from "node:fs";
 import type { RouterContextProvider } from "react-router";
+import { inject } from "vitest";
 import { invalidateRoles } from "../app/access/role-cache.server";
 import { startSession } from "../app/auth/session.server";
 import { db } from "../app/db.server";
 import { createRequestContext } from "../app/server/lifecycle.server";
 import { seed } from "../app/server/seed.server";
+import { sqliteHandleOf, sqlitePath } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
-import { createUser as createUserIn, type NewUser } from "./support/users";
+import { PASSWORD, SEED_ENV } from "./database-template";
+import { copyTemplateInto } from "./postgres-schema";
+import { createUser as createUserIn, type NewUser, rememberPasswordHash } from "./support/users";
 
 export const ORIGIN = "http://localhost:3000";
-export const PASSWORD = "correct horse battery";
+export { PASSWORD };
 
-/** Migrates and seeds this test file's fresh database. */
+/**
+ * This test file's database, migrated and seeded: a copy of the run's template
+ * (test/database-template.ts), or, when the file opened or migrated its database before, the
+ * migrations and the seed run on it.
+ */
 export async function setupDatabase() {
-  await migrateToLatest(db());
-  await seed(db(), {
-    NODE_ENV: "test",
-    SUPER_ADMIN_EMAIL: "root@example.test",
-    SUPER_ADMIN_PASSWORD: PASSWORD,
-  });
+  const template = inject("databaseTemplate");
+  rememberPasswordHash(PASSWORD, template.passwordHash);
+  if (!(await copiedTemplate())) {
+    await migrateToLatest(db());
+    await seed(db(), SEED_ENV);
+  }
   invalidateRoles();
+}
+
+async function copiedTemplate(): Promise<boolean> {
+  const template = inject("databaseTemplate");
+  const url = process.env.DATABASE_URL!;
+  if (template.engine === "sqlite") {
+    // Only before the app opens the file (better-sqlite3 creates it then).
+    const file = sqlitePath(url);
+    if (existsSync(file)) return false;
+    copyFileSync(template.file, file);
+    // createDb analyses the tables of the file it opens (db/connection.ts), which a migrated
+    // copy has and an empty new file had not: drop those statistics again, so that the planner
+    // (and the query plan tests) start from what a migrated and seeded fresh file gives.
+    const sqlite = sqliteHandleOf(db())!;
+    if (sqlite.prepare("select 1 from sqlite_schema where name = 'sqlite_stat1'").get()) {
+      sqlite.exec("delete from sqlite_stat1; analyze sqlite_schema");
+    }
+    return true;
+  }
+  const schema = new URL(url).searchParams.get("schema");
+  return template.script !== null && schema !== null && copyTemplateInto(schema, template.script);
 }
 
 /** A verified, active user holding `roles`, in this test file's database (test/support/users.ts). */

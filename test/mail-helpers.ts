@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { resetEnvCache } from "../app/env.server";
-import { clearSystemConfigCache } from "../app/settings/system-config.server";
+import { clearSystemConfigCache } from "../app/system-settings/system-config.server";
 import { type FakePostmark, startFakePostmark } from "./fake-postmark";
 
 export const TEST_MAIL_KEY = "env-server-token-0000";

@@ -2,6 +2,9 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { SCHEMA_CHANGE_LOCK } from "../db/migrate";
 
+/** The name the template's dump (test/database-template.ts) writes its schema under. */
+export const TEMPLATE_SCHEMA_PLACEHOLDER = "template_schema_placeholder";
+
 /** True when this vitest run targets PostgreSQL; tests of SQLite-only behaviour skip on it. */
 export const onPostgres = process.env.TEST_DATABASE === "postgres";
 
@@ -41,13 +44,35 @@ export async function createTestSchema() {
   };
 }
 
+/**
+ * Replays the template's dump (test/database-template.ts) into `schema` when it has no tables yet;
+ * false when it has some (the file migrated on its own), which are left alone.
+ */
+export async function copyTemplateInto(schema: string, script: string): Promise<boolean> {
+  return underSchemaLock(testPostgresUrl(), async (c) => {
+    const { rows } = await c.query(
+      "select count(*)::int as n from information_schema.tables where table_schema = $1",
+      [schema],
+    );
+    if (rows[0].n > 0) return false;
+    await c.query(script.replaceAll(TEMPLATE_SCHEMA_PLACEHOLDER, schema));
+    return true;
+  });
+}
+
 /** DDL under the lock migrations take, so no file's migrator reads the catalog mid-change. */
-async function changeSchemas(url: string, statements: string[]) {
+export async function changeSchemas(url: string, statements: string[]) {
+  await underSchemaLock(url, async (c) => {
+    for (const statement of statements) await c.query(statement);
+  });
+}
+
+async function underSchemaLock<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
     await c.query("select pg_advisory_lock($1)", [SCHEMA_CHANGE_LOCK]);
-    for (const statement of statements) await c.query(statement);
+    return await fn(c);
   } finally {
     await c.end(); // ends the session, which releases the lock
   }

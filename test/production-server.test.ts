@@ -97,7 +97,7 @@ describe.skipIf(!BUILD_DIR || !existsSync(compiled))("the compiled production se
     );
     expect(text).toContain('dashboard_http_request_duration_seconds_count{route="static",status="2xx"}');
     expect(text).not.toContain("1234567");
-    // The event stream answered on the socket (server.ts's serveRaw): counted open, labelled once closed.
+    // The event stream answered on the socket (app/server/http-server.server.ts): counted open, labelled once closed.
     const login = await fetch(`${url}/login`, {
       method: "POST",
       body: new URLSearchParams({ email: ADMIN, password: PASSWORD }),

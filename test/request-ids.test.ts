@@ -245,8 +245,8 @@ describe("tasks", () => {
 
 describe("error pages", () => {
   it("a 500 where even the root loader failed shows the request's reference, in its meta and the error log", async () => {
-    const config = await app.module<typeof import("../app/settings/system-config.server")>(
-      "app/settings/system-config.server.ts",
+    const config = await app.module<typeof import("../app/system-settings/system-config.server")>(
+      "app/system-settings/system-config.server.ts",
     );
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     try {

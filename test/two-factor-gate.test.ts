@@ -3,12 +3,12 @@ import fc from "fast-check";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../app/db.server";
-import { decryptSecret } from "../app/settings/secret-box.server";
+import { decryptSecret } from "../app/security/secret-box.server";
 import { type AppServer, startApp } from "./app-server";
 import { PASSWORD, setupDatabase, signedIn } from "./helpers";
 
 // A role that requires two-factor (app/auth/two-factor.server.ts): its holders meet the access
-// gate (app/access/guard.server.ts) on every page, data request and API until they enrol, through
+// gate (app/auth/guard.server.ts) on every page, data request and API until they enrol, through
 // the real request pipeline. Only Settings and the enrolment intents stay open.
 
 let app: AppServer;

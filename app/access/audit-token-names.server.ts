@@ -9,7 +9,7 @@ import { manageableUsers } from "./rules.server";
 // whole. Here, in the access domain, because the audit module is infrastructure and knows no rules.
 
 /** What stands for a name the viewer may not read. */
-export const HIDDEN_TOKEN_NAME = "[hidden]";
+const HIDDEN_TOKEN_NAME = "[hidden]";
 
 export type AuditViewer = { id: string; isSuperAdmin: boolean; permissions: ReadonlySet<string> };
 

@@ -1,14 +1,14 @@
 import type { z } from "zod";
 import type { MenuItem } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
-import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
 import { invalidateMenu, menuItems } from "./menu.server";
 import type { menuItemSchema, saveMenuSchema } from "./menu-schemas";
+import type { AuditedActor } from "./rules.server";
 
 export async function updateMenuItem(
-  actor: SessionUser,
+  actor: AuditedActor,
   input: z.infer<typeof menuItemSchema>,
   origin: AuditOrigin,
 ) {
@@ -59,7 +59,7 @@ export async function updateMenuItem(
 
 /** Swaps the item with its neighbour, renumbering positions so they stay 1..n. */
 export async function moveMenuItem(
-  actor: SessionUser,
+  actor: AuditedActor,
   input: { id: string; direction: "up" | "down" },
   origin: AuditOrigin,
 ) {
@@ -107,7 +107,7 @@ const fieldsOf = (row: MenuItem) => ({
  * form keep their relative order after the ones sent. Returns how many items changed.
  */
 export async function saveMenu(
-  actor: SessionUser,
+  actor: AuditedActor,
   input: z.infer<typeof saveMenuSchema>,
   origin: AuditOrigin,
 ) {

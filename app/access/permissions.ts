@@ -19,6 +19,3 @@ export const PERMISSION_KEYS: readonly PermissionKey[] = PERMISSIONS.map((p) => 
 export function isPermissionKey(value: string): value is PermissionKey {
   return (PERMISSION_KEYS as readonly string[]).includes(value);
 }
-
-/** Role name that holds '*': every permission, including ones added later. */
-export const SUPER_ADMIN_ROLE = "super_admin";

@@ -49,3 +49,18 @@ registerCache("roles", () => {
 export function invalidateRoles(): Promise<void> {
   return invalidateEverywhere("roles");
 }
+
+// What else must follow a change to what roles grant. Sessions are auth's, and auth sits above
+// access (docs/architecture.md), so auth registers its part here: every "View as" is rechecked
+// (app/auth/session-end.server.ts).
+const afterChange = new Set<() => Promise<void>>();
+
+export function onRolesChanged(run: () => Promise<void>) {
+  afterChange.add(run);
+}
+
+/** After a role's permissions changed or it was deleted: the caches forget, then what auth registered runs. */
+export async function rolesChanged(): Promise<void> {
+  await invalidateRoles();
+  for (const run of afterChange) await run();
+}

@@ -4,7 +4,7 @@ import { PERMISSION_KEYS } from "./permissions";
 // The access page's role forms, one schema per form, read by the action and by the browser
 // (through the form pipeline), so both sides check the same rules.
 
-export const roleNameSchema = z
+const roleNameSchema = z
   .string()
   .trim()
   .min(2, "validation.minLength")

@@ -3,19 +3,17 @@ import type { Kysely } from "kysely";
 import type { z } from "zod";
 import type { Database } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
-import type { SessionUser } from "../auth/session.server";
-import { recheckViews } from "../auth/session-end.server";
 import { db, now } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
-import { invalidateRoles, type RoleGrant, roleGrants } from "./role-cache.server";
+import { invalidateRoles, type RoleGrant, roleGrants, rolesChanged } from "./role-cache.server";
 import type { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "./role-schemas";
-import { assertMayEditRole } from "./rules.server";
+import { type AuditedActor, assertMayEditRole } from "./rules.server";
 
 /**
  * Roles with how many users hold each, for the access page; `editable` says whether the actor may
  * change the role (it holds nothing they lack, and is not Super Admin).
  */
-export async function listRoles(actor?: SessionUser) {
+export async function listRoles(actor?: AuditedActor) {
   const grants = await roleGrants();
   const [counts, systemRows] = await Promise.all([
     roleMemberCounts([...grants.values()].map((r) => r.id)),
@@ -51,7 +49,7 @@ export async function roleMemberCounts(roleIds: string[]): Promise<Map<string, n
   return new Map(rows.map((r) => [r.scope, Number(r.n)]));
 }
 
-function mayEdit(actor: SessionUser, role: RoleGrant) {
+function mayEdit(actor: AuditedActor, role: RoleGrant) {
   try {
     assertMayEditRole(actor, role);
     return true;
@@ -61,7 +59,7 @@ function mayEdit(actor: SessionUser, role: RoleGrant) {
 }
 
 /** Nobody hands a role a permission they do not hold themselves. */
-function assertHolds(actor: SessionUser, permissions: string[]) {
+function assertHolds(actor: AuditedActor, permissions: string[]) {
   if (actor.isSuperAdmin) return;
   const missing = permissions.filter((p) => !actor.permissions.has(p));
   if (missing.length) throw new RuleViolation("access.grantUnheld", { permissions: missing.join(", ") });
@@ -79,7 +77,7 @@ async function setLinks(roleId: string, keys: string[], trx: Kysely<Database>) {
 }
 
 export async function createRole(
-  actor: SessionUser,
+  actor: AuditedActor,
   input: z.infer<typeof createRoleSchema>,
   origin: AuditOrigin,
 ) {
@@ -110,7 +108,7 @@ type RoleEdit = z.infer<typeof updateRoleSchema>;
 type RoleChange = { role: RoleGrant; label: string; before: string[]; after: string[] };
 
 /** The rules for changing one role, checked before anything is written. */
-function checkedChange(actor: SessionUser, role: RoleGrant | undefined, input: RoleEdit): RoleChange {
+function checkedChange(actor: AuditedActor, role: RoleGrant | undefined, input: RoleEdit): RoleChange {
   if (!role) throw new NotFound("access.roleGone");
   if (role.all) throw new RuleViolation("access.superAdminFixed");
   assertMayEditRole(actor, role);
@@ -126,7 +124,7 @@ function checkedChange(actor: SessionUser, role: RoleGrant | undefined, input: R
 
 async function applyChange(
   change: RoleChange,
-  actor: SessionUser,
+  actor: AuditedActor,
   origin: AuditOrigin,
   trx: Kysely<Database>,
 ) {
@@ -145,14 +143,13 @@ async function applyChange(
   );
 }
 
-export async function updateRole(actor: SessionUser, input: RoleEdit, origin: AuditOrigin) {
+export async function updateRole(actor: AuditedActor, input: RoleEdit, origin: AuditOrigin) {
   const change = checkedChange(actor, (await roleGrants()).get(input.roleId), input);
   await db()
     .transaction()
     .execute((trx) => applyChange(change, actor, origin, trx));
-  await invalidateRoles();
   // A "View as" may no longer hold (its target lost dashboard access): its stream reconnects to find out.
-  await recheckViews();
+  await rolesChanged();
 }
 
 /**
@@ -163,7 +160,7 @@ export async function updateRole(actor: SessionUser, input: RoleEdit, origin: Au
  * Returns how many roles changed.
  */
 export async function saveRoleMatrix(
-  actor: SessionUser,
+  actor: AuditedActor,
   input: z.infer<typeof saveMatrixSchema>,
   origin: AuditOrigin,
 ) {
@@ -180,9 +177,8 @@ export async function saveRoleMatrix(
     .execute(async (trx) => {
       for (const change of changes) await applyChange(change, actor, origin, trx);
     });
-  await invalidateRoles();
   // A "View as" may no longer hold (its target lost dashboard access): its stream reconnects to find out.
-  await recheckViews();
+  await rolesChanged();
   return changes.length;
 }
 
@@ -199,7 +195,7 @@ function unchanged(role: RoleGrant, edit: RoleEdit) {
  * Deletes a custom role. Its holders lose it (the page asks for the role's name first when anyone
  * holds it); nobody deletes a role they hold themselves, as nobody removes their own roles.
  */
-export async function deleteRole(actor: SessionUser, input: { roleId: string }, origin: AuditOrigin) {
+export async function deleteRole(actor: AuditedActor, input: { roleId: string }, origin: AuditOrigin) {
   const { roleId } = input;
   const role = await db().selectFrom("role").selectAll().where("id", "=", roleId).executeTakeFirst();
   if (!role) throw new NotFound("access.roleGone");
@@ -236,7 +232,6 @@ export async function deleteRole(actor: SessionUser, input: { roleId: string }, 
         trx,
       );
     });
-  await invalidateRoles();
   // A "View as" may no longer hold (its target lost dashboard access): its stream reconnects to find out.
-  await recheckViews();
+  await rolesChanged();
 }

@@ -2,7 +2,13 @@ import { db } from "../db.server";
 import { InvalidInput, RuleViolation } from "../domain-errors";
 import { type RoleGrant, roleGrants } from "./role-cache.server";
 
-type Actor = { id: string; isSuperAdmin: boolean; permissions: ReadonlySet<string> };
+/**
+ * Whoever acts, as the access rules see them. Access sits below auth (docs/architecture.md), so it
+ * names the fields it reads; auth's SessionUser is one, and so is anything else that carries them.
+ * `email` is what an audit row names (app/audit/audit.server.ts).
+ */
+export type Actor = { id: string; isSuperAdmin: boolean; permissions: ReadonlySet<string> };
+export type AuditedActor = Actor & { email: string };
 
 function holdsAll(actor: Actor, role: RoleGrant): boolean {
   if (actor.isSuperAdmin) return true;

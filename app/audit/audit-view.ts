@@ -11,14 +11,14 @@ export type AuditTarget = {
 };
 
 /** One line of a change: before and after as words (role labels, people's names), not ids. */
-export type AuditChange = { field: string; before: string; after: string; changed: boolean };
+type AuditChange = { field: string; before: string; after: string; changed: boolean };
 
 export type AuditDetails =
   | { kind: "diff"; changes: AuditChange[]; facts: AuditFact[] }
   | { kind: "facts"; facts: AuditFact[] }
   | { kind: "text"; text: string }
   | null;
-export type AuditFact = { field: string; value: string };
+type AuditFact = { field: string; value: string };
 
 export type AuditView = {
   id: string;

@@ -32,7 +32,7 @@ function impersonatorOf(origin: AuditOrigin, entry: AuditEntry) {
 const SECRET_KEYS = /password|secret|token|api_?key/i;
 
 /** Replaces the values of secret-looking keys, at any depth, before they reach the log. */
-export function redact(value: unknown): unknown {
+function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (value && typeof value === "object") {
     return Object.fromEntries(

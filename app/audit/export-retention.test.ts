@@ -6,7 +6,7 @@ import { RecordingRunner } from "../../test/tasks";
 import { db } from "../db.server";
 import { loader as downloadLoader } from "../routes/api.tasks.$id.download";
 import { purgeAuditPastRetention } from "../server/cleanup.server";
-import { setSystemConfig } from "../settings/system-config.server";
+import { setSystemConfig } from "../system-settings/system-config.server";
 import { createTask } from "../tasks/create-task.server";
 import { auditExport } from "../tasks/definitions/audit-export.server";
 import { setTaskRunner } from "../tasks/runner.server";

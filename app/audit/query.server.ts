@@ -6,7 +6,7 @@ import { db } from "../db.server";
 import type { Issue } from "../i18n/message";
 
 /** A real calendar day as YYYY-MM-DD: "2026-02-30" or "9999-99-99" are refused, not guessed at. */
-export const isoDate = z
+const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "audit.dateFormat")
   .refine((v) => {

@@ -4,9 +4,9 @@ import { COMMON_PASSWORDS } from "./common-passwords";
 
 // Field rules shared by the public account forms and the personal settings, browser and server alike.
 
-export const PASSWORD_MIN = 10;
+const PASSWORD_MIN = 10;
 
-export const nameField = z.string().trim().min(1, "validation.yourName").max(100, "validation.maxLength");
+const nameField = z.string().trim().min(1, "validation.yourName").max(100, "validation.maxLength");
 
 /**
  * The one password policy: register, reset, invitation, change, an admin's temporary password and
@@ -92,14 +92,3 @@ export const inviteSchema = z.object({
   email: emailField,
   roles: roleIdsField.refine((ids) => ids.length > 0, "validation.atLeastOneRole"),
 });
-
-/** Plain object from a form, with repeated keys (checkbox groups) as arrays where asked. */
-export function formValues(form: FormData, arrays: string[] = []): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of new Set(form.keys())) {
-    const all = form.getAll(key).filter((v): v is string => typeof v === "string");
-    out[key] = arrays.includes(key) ? all : all[0];
-  }
-  for (const key of arrays) out[key] ??= [];
-  return out;
-}

@@ -19,7 +19,7 @@ import { spendSecondFactorCode } from "./two-factor.server";
  * A stolen session must not become a password oracle: the check spends a point of the user's
  * budget before verifying (app/security/login-limits.server.ts) and gets it back when right.
  */
-export async function assertCurrentPassword(
+async function assertCurrentPassword(
   origin: AuditOrigin,
   user: SessionUser,
   password: string,

@@ -6,7 +6,7 @@ import { reauthFields } from "./account-schemas";
 /** How long a token may be asked to last, in days: the form's choices; a year at most. */
 export const API_TOKEN_EXPIRY_CHOICES = [7, 30, 90, 180, 365] as const;
 export const API_TOKEN_DEFAULT_DAYS = 90;
-export const API_TOKEN_MAX_DAYS = 365;
+const API_TOKEN_MAX_DAYS = 365;
 
 export const createApiTokenSchema = z.object({
   name: z.string().trim().min(1, "apiTokens.enterName").max(100, "validation.maxLength"),

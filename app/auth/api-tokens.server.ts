@@ -20,12 +20,12 @@ import { twoFactorEnrolmentDue } from "./two-factor.server";
 // intersected with the owner's current ones. Nothing is cached: every use reads the token, the
 // owner's status and roles, so a revoke, a disabled owner or a removed role applies at once.
 
-/** Secret scanners look for this prefix (DESIGN.md section 6). */
-export const API_TOKEN_PREFIX = "dash_";
+/** Secret scanners look for this prefix (docs/http-contract.md, "API tokens"). */
+const API_TOKEN_PREFIX = "dash_";
 const TOKEN_SHAPE = /^dash_[A-Za-z0-9_-]{43}$/;
 const BEARER = /^Bearer +(\S+) *$/i;
 /** Live (unrevoked, unexpired) tokens one account may hold. */
-export const MAX_API_TOKENS = 50;
+const MAX_API_TOKENS = 50;
 /** last_used_at is written at most this often per token, never on every request. */
 export const LAST_USED_EVERY_MS = 60_000;
 
@@ -222,7 +222,7 @@ export async function revokeUserApiToken(
 }
 
 /** The caller a valid token stands for: the shape of SessionUser (session.server.ts). */
-export type TokenCaller = {
+type TokenCaller = {
   id: string;
   name: string;
   email: string;

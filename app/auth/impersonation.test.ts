@@ -10,7 +10,6 @@ import {
   setupDatabase,
 } from "../../test/helpers";
 import { formRequest } from "../../test/support/forms";
-import { refuseWhileImpersonating } from "../access/guard.server";
 import { describeAuditRows } from "../audit/view.server";
 import { db } from "../db.server";
 import { systemBus } from "../events/bus.server";
@@ -22,6 +21,7 @@ import { action as settingsAction } from "../routes/dashboard.settings";
 import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id";
 import { action as stopAction } from "../routes/impersonation.stop";
 import { action as logoutAction } from "../routes/logout";
+import { refuseWhileImpersonating } from "./guard.server";
 import { IMPERSONATION_MINUTES } from "./impersonation-state.server";
 import { getSessionUser, invalidateSessions } from "./session.server";
 

@@ -8,6 +8,5 @@ export const resetPasswordUrl = (token: string) =>
   `${baseUrl()}/reset-password?token=${encodeURIComponent(token)}`;
 export const acceptInviteUrl = (token: string) =>
   `${baseUrl()}/accept-invite?token=${encodeURIComponent(token)}`;
-export const loginUrl = () => `${baseUrl()}/login`;
 export const forgotPasswordUrl = () => `${baseUrl()}/forgot-password`;
 export const settingsUrl = (section: string) => `${baseUrl()}/dashboard/settings#${section}`;

@@ -20,7 +20,7 @@ export const DISABLED = message("auth.disabled");
 
 export type LoginFailure = "invalid" | "disabled" | "unverified" | "sso_required";
 
-export class LoginError extends Error {
+class LoginError extends Error {
   readonly said: Message;
 
   constructor(readonly reason: LoginFailure) {
@@ -30,7 +30,7 @@ export class LoginError extends Error {
   }
 }
 
-export type LoginUser = { id: string; email: string };
+type LoginUser = { id: string; email: string };
 
 /**
  * Whether `password` is the one `hash` stores; an account without a password (or none at all) is

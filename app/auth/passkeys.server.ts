@@ -36,8 +36,8 @@ import type { SessionUser } from "./session.server";
 // stored credentials and the account rules a password sign-in follows.
 
 /** How long a ceremony may take between its options and its answer. */
-export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
-export const MAX_PASSKEYS = 20;
+const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+const MAX_PASSKEYS = 20;
 export const PASSKEY_FAILED = message("passkeys.signInFailed");
 
 /** The relying party: the public address (BASE_URL) decides origin and RP ID. */

@@ -6,7 +6,7 @@ import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { action, loader } from "../routes/dashboard.settings";
 import { resetRateLimits } from "../security/rate-limit.server";
-import { clearSystemConfigCache, getSystemConfig } from "../settings/system-config.server";
+import { clearSystemConfigCache, getSystemConfig } from "../system-settings/system-config.server";
 import { hasTwoFactor } from "./two-factor.server";
 
 // One re-authentication for every account-security step and super admin setting

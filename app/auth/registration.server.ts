@@ -27,7 +27,7 @@ import { issueToken, spendTokens } from "./tokens.server";
 
 /** `binding`: the hash of the registering browser's cookie (registration-binding.server). */
 type NewAccount = { name: string; email: string; password: string; binding: string };
-export type PendingCredentials = { name: string; passwordHash: string };
+type PendingCredentials = { name: string; passwordHash: string };
 
 async function findByEmail(email: string) {
   return db()

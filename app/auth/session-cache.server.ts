@@ -37,7 +37,7 @@ const MAX_ENTRIES = 20_000;
 // Replaced (not cleared) on invalidation: a read still in flight then lands in the old map, so an
 // answer read before a change can not be kept after it.
 let sessions = new Map<string, Promise<CachedSession | null>>();
-let verifiedCookies = new Map<string, string | null>();
+const verifiedCookies = new Map<string, string | null>();
 
 registerCache("sessions", () => {
   sessions = new Map();
@@ -86,11 +86,6 @@ export async function verifiedSessionId(
   const id = await verify(raw);
   remember(verifiedCookies, raw, id);
   return id;
-}
-
-/** For tests that swap SESSION_SECRET: forget which cookie values verified. */
-export function forgetVerifiedCookies() {
-  verifiedCookies = new Map();
 }
 
 /**

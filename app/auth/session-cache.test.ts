@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApp } from "../../test/app-server";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
-import { requirePermission, requireUser } from "../access/guard.server";
 import { db } from "../db.server";
 import { revokeSession, setUserStatus, updateUser } from "../users/users.server";
 import { revokeMySessions, updateProfile } from "./account.server";
+import { requirePermission, requireUser } from "./guard.server";
 import { getSessionUser, sessionHandle } from "./session.server";
 
 // Sessions are read once and kept in process (session-cache.server.ts). Every change that could
@@ -112,7 +112,7 @@ describe("the session cache", () => {
 describe("the session cache of another app instance", () => {
   let app: Awaited<ReturnType<typeof startApp>>;
   beforeAll(async () => {
-    app = await startApp();
+    app = await startApp({ separateInstance: true });
   });
   afterAll(() => app?.close());
 

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { onRolesChanged } from "../access/role-cache.server";
 import { db, type Executor } from "../db.server";
 import { closeSessionStreams } from "../events/stream.server";
 import { invalidateSessions } from "./session-cache.server";
@@ -89,3 +90,6 @@ export async function recheckViews(userId?: string) {
   await invalidateSessions();
   for (const { id } of viewing) closeStreamsOfSession(id);
 }
+
+// A change to what a role grants (app/access/roles-admin.server.ts) may end any view: recheck them all.
+onRolesChanged(() => recheckViews());

@@ -14,10 +14,10 @@ import {
   invalidateSessions,
   verifiedSessionId,
 } from "./session-cache.server";
-import { closeStreamsOfSession, endSessions, sessionHandle } from "./session-end.server";
+import { endSessions, sessionHandle } from "./session-end.server";
 import { twoFactorEnrolmentDue } from "./two-factor.server";
 
-export { closeStreamsOfSession, endSessions, invalidateSessions, sessionHandle };
+export { invalidateSessions, sessionHandle };
 
 export type SessionUser = {
   id: string;
@@ -37,7 +37,7 @@ export type SessionUser = {
   /**
    * The super admin really at the keyboard while they view the product as this user
    * ("View as"); null or absent otherwise. Account changes refuse while it is set
-   * (`refuseWhileImpersonating` in app/access/guard.server.ts).
+   * (`refuseWhileImpersonating` in app/auth/guard.server.ts).
    */
   impersonator?: {
     id: string;
@@ -58,7 +58,7 @@ function maxAgeSeconds() {
 }
 
 let cookie: ReturnType<typeof createCookie> | undefined;
-export function sessionCookie() {
+function sessionCookie() {
   if (!cookie) {
     cookie = createCookie("__session", {
       httpOnly: true,

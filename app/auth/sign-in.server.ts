@@ -9,7 +9,7 @@ import { askForSecondFactor } from "./two-factor-sign-in.server";
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
 /** How the person proved who they are; a passkey counts as two factors. */
-export type SignInMethod = "password" | "oidc" | "passkey" | "invite";
+type SignInMethod = "password" | "oidc" | "passkey" | "invite";
 
 export type SignInProof = {
   method: SignInMethod;

@@ -11,7 +11,7 @@ import { isOutboundRefusal, outboundFetch } from "../http/outbound.server";
 import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath, tooManyRequests } from "../http/responses";
 import { hit } from "../security/rate-limit.server";
-import { decryptSecret } from "../settings/secret-box.server";
+import { decryptSecret } from "../security/secret-box.server";
 import { invalidateSessions } from "./session-cache.server";
 import { deleteSessions, sessionsEnded } from "./session-end.server";
 import { finishOidcSignIn } from "./sign-in.server";
@@ -44,7 +44,7 @@ function cookie() {
   return flowCookie;
 }
 
-export function callbackUrl(slug: string): string {
+function callbackUrl(slug: string): string {
   return `${baseUrl()}/auth/oidc/${encodeURIComponent(slug)}/callback`;
 }
 

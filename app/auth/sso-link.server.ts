@@ -27,8 +27,8 @@ import { checkSecondFactorCode, WRONG_CODE } from "./two-factor-sign-in.server";
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 type Tx = Transaction<Database> | Executor;
 
-export const LINK_PAGE = "/login/sso-link";
-export const PENDING_LINK_SECONDS = 5 * 60;
+const LINK_PAGE = "/login/sso-link";
+const PENDING_LINK_SECONDS = 5 * 60;
 
 /** Why an existing account needs its holder's proof before a provider's identity is linked. */
 export type ProofReason = "privileged" | "second_factor" | "other_provider";
@@ -264,7 +264,7 @@ export async function proveAndLink(args: Args, proof: LinkProof): Promise<LinkOu
   return { ok: true, response };
 }
 
-export function clearPendingLink(): Promise<string> {
+function clearPendingLink(): Promise<string> {
   return cookie().serialize("", { maxAge: 0 });
 }
 

@@ -16,7 +16,7 @@ import { db, now } from "../db.server";
 import { english } from "../i18n/english.server";
 import { action as linkAction, loader as linkLoader } from "../routes/login.sso-link";
 import { resetRateLimits } from "../security/rate-limit.server";
-import { encryptSecret } from "../settings/secret-box.server";
+import { encryptSecret } from "../security/secret-box.server";
 import { WRONG_PASSWORD } from "./sso-link.server";
 import { createProvider } from "./sso-providers.server";
 

@@ -22,7 +22,7 @@ import { english } from "../i18n/english.server";
 import { loader as startLoader } from "../routes/auth.oidc.$provider";
 import { action as settingsAction } from "../routes/dashboard.settings.sso";
 import { resetRateLimits } from "../security/rate-limit.server";
-import { encryptSecret } from "../settings/secret-box.server";
+import { encryptSecret } from "../security/secret-box.server";
 import { resetDiscoveryCache } from "./sso-flow.server";
 import { ssoMessage } from "./sso-messages";
 import { ISSUER_NOT_PUBLIC } from "./sso-providers.server";

@@ -5,7 +5,7 @@ import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { refusedAddressOf } from "../http/outbound.server";
 import type { MessageKey } from "../i18n/message";
-import { encryptSecret } from "../settings/secret-box.server";
+import { encryptSecret } from "../security/secret-box.server";
 import type { SessionUser } from "./session.server";
 import type { CreateProviderInput, UpdateProviderInput } from "./sso-schema";
 

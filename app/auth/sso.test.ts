@@ -34,7 +34,7 @@ import { loader as startLoader } from "../routes/auth.oidc.$provider";
 import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.sso";
 import { loader as loginLoader } from "../routes/login";
 import { resetRateLimits } from "../security/rate-limit.server";
-import { decryptSecret } from "../settings/secret-box.server";
+import { decryptSecret } from "../security/secret-box.server";
 import { attemptLogin, BAD_CREDENTIALS } from "./login.server";
 import { startPasswordReset } from "./password-reset.server";
 import { createProvider, passwordBlockedBy } from "./sso-providers.server";

@@ -48,7 +48,7 @@ export async function issueToken(
 
 export type TokenProblem = "invalid" | "used" | "expired";
 
-export type ValidToken = {
+type ValidToken = {
   id: string;
   kind: TokenKind;
   userId: string | null;

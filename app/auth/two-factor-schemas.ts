@@ -13,6 +13,5 @@ export const twoFactorCodeSchema = z.object({
  * its own app, keep or drop the codes): the password or a code, as the account allows.
  */
 export const twoFactorReauthSchema = z.object(reauthFields);
-export const twoFactorStartSchema = twoFactorReauthSchema;
 
 export const twoFactorRolesSchema = z.object({ roles: roleIdsField.default([]) });

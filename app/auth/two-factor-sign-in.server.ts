@@ -20,8 +20,8 @@ import { spendSecondFactorCode } from "./two-factor.server";
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
-export const PENDING_SIGN_IN_SECONDS = TOKEN_LIFETIME_MS["two-factor-pending"] / 1000;
-export const TWO_FACTOR_PAGE = "/login/two-factor";
+const PENDING_SIGN_IN_SECONDS = TOKEN_LIFETIME_MS["two-factor-pending"] / 1000;
+const TWO_FACTOR_PAGE = "/login/two-factor";
 
 /** `method` is sign-in.server.ts's SignInMethod (not imported: that module imports this one). */
 export type PendingSignIn = {
@@ -81,7 +81,7 @@ export async function pendingSignIn(request: Request): Promise<PendingSignIn | n
   return token.ok && token.token.userId === value.userId ? value : null;
 }
 
-export async function clearPendingSignIn(): Promise<string> {
+async function clearPendingSignIn(): Promise<string> {
   return pendingCookie().serialize("", { maxAge: 0 });
 }
 

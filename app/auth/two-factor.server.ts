@@ -7,15 +7,15 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import type { MessageKey } from "../i18n/message";
-import { decryptSecret, encryptSecret } from "../settings/secret-box.server";
-import { getSystemConfig } from "../settings/system-config.server";
+import { decryptSecret, encryptSecret } from "../security/secret-box.server";
+import { getSystemConfig } from "../system-settings/system-config.server";
 import { invalidateSessions } from "./session-cache.server";
 import { hashToken, TOKEN_LIFETIME_MS } from "./tokens.server";
 
-// Two-factor authentication with a TOTP authenticator app (issue 12.1, decision 018). The secret
+// Two-factor authentication with a TOTP authenticator app (docs/decisions/018-two-factor-totp.md). The secret
 // is encrypted at rest like the mail key; recovery codes are kept as SHA-256 hashes; a code is
 // accepted once (the last accepted time step is stored). Sign-in's second step lives in
-// two-factor-sign-in.server.ts; the required-enrolment gate in app/access/guard.server.ts.
+// two-factor-sign-in.server.ts; the required-enrolment gate in app/auth/guard.server.ts.
 
 /** The signed-in caller (a SessionUser; not imported, as session.server.ts reads this module). */
 type SessionUser = {
@@ -31,7 +31,7 @@ type SessionCaller = SessionUser & { sessionId: string };
 const PERIOD = 30;
 const DIGITS = 6;
 const ALGORITHM = "SHA-1"; // what every authenticator app understands
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 /**
  * How long a started enrolment waits for its first code. Its secret is shown to whoever holds the
  * session, so one left half-done must not stay for a later session thief to confirm.
@@ -52,7 +52,7 @@ type UserRow = ExpressionBuilder<Database, "user">;
  * password, and that sign-in would then pass a role's requirement with one factor (decision 018).
  * A passkey sign-in itself always counts as two factors (`secondFactorSatisfied`).
  */
-export function secondFactorEnrolled(eb: UserRow) {
+function secondFactorEnrolled(eb: UserRow) {
   return eb.exists(
     eb
       .selectFrom("user_two_factor")
@@ -136,10 +136,10 @@ async function matchingStep(secret: string, code: string): Promise<number | null
   return null;
 }
 
-export const TOTP_CODE = /^\d{6}$/;
+const TOTP_CODE = /^\d{6}$/;
 
 /** Normalises what someone typed: digits for a TOTP code, lowercase letters for a recovery code. */
-export function normaliseCode(raw: string): string {
+function normaliseCode(raw: string): string {
   return raw.replace(/[\s-]/g, "").toLowerCase();
 }
 

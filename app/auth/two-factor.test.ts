@@ -19,7 +19,7 @@ import {
   twoFactorView,
 } from "./two-factor.server";
 
-// Two-factor authentication (issue 12.1): enrolment in Settings, the second sign-in step, recovery
+// Two-factor authentication (docs/security.md): enrolment in Settings, the second sign-in step, recovery
 // codes, re-authentication, the super admin's reset and role policy, refusals with nothing changed.
 
 const mail = withFakePostmark();

@@ -4,7 +4,7 @@ import { formRequest } from "../../test/support/forms";
 import { createRole, updateRole } from "../access/roles-admin.server";
 import { db } from "../db.server";
 import { systemBus } from "../events/bus.server";
-import { type ClusterLink, setClusterLink } from "../events/cluster.server";
+import { clusterLink, setClusterLink } from "../events/cluster.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { loader as eventsLoader } from "../routes/api.events";
 import { action as userAction } from "../routes/dashboard.users.$id";
@@ -204,8 +204,7 @@ describe("a View-as stream ends with the view, whatever ends it", () => {
 describe("on every instance", () => {
   /** Runs `fn` with a cluster link that records which sessions' streams the others are asked to end. */
   async function announced(fn: () => Promise<void>): Promise<string[]> {
-    const holder = globalThis as { __clusterLink?: ClusterLink };
-    const previous = holder.__clusterLink;
+    const previous = clusterLink();
     const sessions: string[] = [];
     setClusterLink({
       announce: async () => {},

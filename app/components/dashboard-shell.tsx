@@ -7,6 +7,8 @@ import { NotificationBell } from "./notifications/notification-bell";
 import { Sidebar, type SidebarEntry } from "./sidebar";
 import { TaskCentre } from "./tasks/task-centre";
 import { ThemeMenu } from "./theme-menu";
+import { buttonVariants } from "./ui/button";
+import { cn } from "./ui/cn";
 import { Sheet, SheetContent, SheetTrigger } from "./ui/sheet";
 import { useHydrated } from "./use-hydrated";
 import { UserMenu } from "./user-menu";
@@ -34,18 +36,18 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
   useEffect(() => setDrawer(false), [pathname]);
   // The drawer's machinery once scripts run (use-hydrated.ts); the same button before.
   const hydrated = useHydrated();
-  const menuButton = "rounded p-2 hover:bg-slate-200 md:hidden dark:hover:bg-slate-800";
+  const menuButton = cn(buttonVariants({ variant: "ghost", size: "icon" }), "md:hidden");
 
   return (
     <div className="flex min-h-dvh">
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:p-2 focus:text-slate-900"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-card focus:p-2 focus:text-card-foreground"
       >
         {t("shell:skipToContent")}
       </a>
-      <aside className="hidden w-64 shrink-0 border-r border-slate-200 bg-white md:block dark:border-slate-800 dark:bg-slate-900">
-        <div className="flex h-14 items-center border-b border-slate-200 px-4 dark:border-slate-800">
+      <aside className="hidden w-64 shrink-0 border-r bg-card md:block">
+        <div className="flex h-14 items-center border-b px-4">
           <span className="font-semibold">{appName}</span>
         </div>
         <Sidebar items={sidebar} />
@@ -54,7 +56,7 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
         {user.impersonation ? (
           <ImpersonationBanner name={user.name} email={user.email} impersonation={user.impersonation} />
         ) : null}
-        <header className="flex h-14 items-center gap-2 border-b border-slate-200 bg-white px-4 dark:border-slate-800 dark:bg-slate-900">
+        <header className="flex h-14 items-center gap-2 border-b bg-card px-4">
           {hydrated ? (
             <Sheet open={drawer} onOpenChange={setDrawer}>
               <SheetTrigger className={menuButton} aria-label={t("shell:openMenu")}>

@@ -2,7 +2,9 @@ import { Eye } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { Form, useNavigation, useRevalidator } from "react-router";
+import { alertVariants } from "./ui/alert";
 import { Button } from "./ui/button";
+import { cn } from "./ui/cn";
 
 export type Impersonation = { by: string; until: string | null };
 
@@ -45,7 +47,10 @@ export function ImpersonationBanner({
     <section
       aria-label={t("shell:impersonation.label")}
       data-testid="impersonation-banner"
-      className="flex flex-wrap items-center gap-3 border-b border-amber-300 bg-amber-100 px-4 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50"
+      className={cn(
+        alertVariants({ variant: "warning" }),
+        "flex flex-wrap items-center gap-3 rounded-none border-b border-warning/40 px-4 py-2",
+      )}
     >
       <Eye aria-hidden className="size-4 shrink-0" />
       <p className="min-w-0 flex-1">
@@ -61,7 +66,7 @@ export function ImpersonationBanner({
         </span>
       </p>
       <Form method="post" action="/impersonation/stop">
-        <Button variant="secondary" pending={stopping} className="py-1">
+        <Button variant="secondary" size="sm" pending={stopping}>
           {t("shell:impersonation.stop", { name })}
         </Button>
       </Form>

@@ -2,6 +2,7 @@ import { ShieldAlert } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { anyPermissionLabel } from "../access/permission-labels";
+import { buttonVariants } from "./ui/button";
 
 // Who may grant a missing permission (app/access/missing-permission.ts names the same one).
 const GRANTOR = "roles.manage";
@@ -13,7 +14,7 @@ const GRANTOR = "roles.manage";
  * data), with a sign-out button that needs none.
  *
  * A missing permission is said here from its key; any other refusal arrives said in the request's
- * language (app/access/guard.server.ts) and is shown as it is.
+ * language (app/auth/guard.server.ts) and is shown as it is.
  */
 export function NoAccess({
   permission,
@@ -35,16 +36,13 @@ export function NoAccess({
     : (grantedBy ?? t("shell:noAccess.askAdministrator"));
   return (
     <div className="max-w-xl" data-testid="no-access">
-      <ShieldAlert aria-hidden className="size-10 text-amber-700 dark:text-amber-400" />
+      <ShieldAlert aria-hidden className="size-10 text-warning" />
       <h1 className="mt-2 text-2xl font-semibold">{t("shell:noAccess.title")}</h1>
-      <p className="mt-2 text-slate-700 dark:text-slate-300">{what}</p>
-      <p className="mt-2 text-slate-700 dark:text-slate-300">{who}</p>
+      <p className="mt-2 text-muted-foreground">{what}</p>
+      <p className="mt-2 text-muted-foreground">{who}</p>
       {signOut ? (
         <Form method="post" action="/logout" className="mt-4">
-          <button
-            type="submit"
-            className="rounded-md border border-slate-300 px-4 py-2 text-sm dark:border-slate-600"
-          >
+          <button type="submit" className={buttonVariants({ variant: "secondary" })}>
             {t("shell:signOut")}
           </button>
         </Form>

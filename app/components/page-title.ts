@@ -26,7 +26,7 @@ function rootOf(source: readonly MatchLike[] | RootLike): RootLike {
 }
 
 /** A page's name in the language the root loader answered in. */
-export function titleText(source: readonly MatchLike[] | RootLike, key: TitleKey): string {
+function titleText(source: readonly MatchLike[] | RootLike, key: TitleKey): string {
   const language = rootOf(source)?.language;
   const own = typeof language === "string" ? titles.get(language)?.[key] : undefined;
   return own ?? titles.get(FALLBACK_LANGUAGE)?.[key] ?? key;

@@ -46,7 +46,7 @@ if (typeof window !== "undefined" && !holder.__requestIdFetch) {
 }
 
 /** The reference an error page shows: the failed data request's id, else the document's. */
-export function useErrorReference(): string | null {
+function useErrorReference(): string | null {
   const documentId = useDocumentRequestId();
   return lastFailedId ?? documentId;
 }
@@ -57,7 +57,7 @@ export function RequestReference({ className }: { className?: string }) {
   const id = useErrorReference();
   if (!id) return null;
   return (
-    <div className={className ?? "mt-4 text-sm text-slate-600 dark:text-slate-400"}>
+    <div className={className ?? "mt-4 text-sm text-muted-foreground"}>
       <p className="break-all font-mono" data-request-id={id}>
         {t("requests:reference", { id })}
       </p>

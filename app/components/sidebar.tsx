@@ -20,9 +20,7 @@ export function Sidebar({ items, onNavigate }: { items: SidebarEntry[]; onNaviga
                 onClick={onNavigate}
                 className={({ isActive }) =>
                   `flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${
-                    isActive
-                      ? "bg-indigo-600 text-white"
-                      : "text-slate-700 hover:bg-slate-200 dark:text-slate-200 dark:hover:bg-slate-800"
+                    isActive ? "bg-primary text-primary-foreground" : "text-foreground hover:bg-accent"
                   }`
                 }
               >

@@ -3,6 +3,7 @@ import { Monitor, Moon, Sun } from "lucide-react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
+import { buttonVariants } from "./ui/button";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -42,7 +43,7 @@ export function ThemeMenu({ theme }: { theme: Theme }) {
       aria-haspopup="menu"
       aria-expanded={false}
       aria-label={t("shell:theme.current", { theme: label(t, current) })}
-      className="rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800"
+      className={buttonVariants({ variant: "ghost", size: "icon" })}
     >
       <Icon aria-hidden className="size-5" />
     </button>

@@ -1,15 +1,17 @@
 import { CircleCheck, CircleX, Info, TriangleAlert, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { cn } from "./ui/cn";
 
 export type ToastMessage = { kind: "success" | "error" | "warning" | "info"; message: string };
 type Item = ToastMessage & { id: number };
 
+// A toast floats over the page, so it is opaque (the popover token); the kind shows in its edge and icon.
 const STYLES = {
-  success: "border-emerald-600 bg-emerald-50 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100",
-  error: "border-red-600 bg-red-50 text-red-900 dark:bg-red-950 dark:text-red-100",
-  warning: "border-amber-500 bg-amber-50 text-amber-950 dark:bg-amber-950 dark:text-amber-100",
-  info: "border-indigo-600 bg-indigo-50 text-indigo-900 dark:bg-indigo-950 dark:text-indigo-100",
+  success: "border-l-success [&>svg]:text-success",
+  error: "border-l-destructive [&>svg]:text-destructive",
+  warning: "border-l-warning [&>svg]:text-warning",
+  info: "border-l-primary [&>svg]:text-primary",
 } as const;
 const ICONS = { success: CircleCheck, error: CircleX, warning: TriangleAlert, info: Info } as const;
 // Success and info fade after this; errors stay until dismissed (someone may need to copy them).
@@ -120,7 +122,10 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
           <div
             key={item.id}
             role="status"
-            className={`flex items-start gap-2 rounded-md border-l-4 p-3 shadow ${STYLES[item.kind]}`}
+            className={cn(
+              "flex items-start gap-2 rounded-md border border-l-4 bg-popover p-3 text-popover-foreground shadow",
+              STYLES[item.kind],
+            )}
           >
             <Icon aria-hidden className="mt-0.5 size-4 shrink-0" />
             <p className="flex-1 text-sm">{item.message}</p>
@@ -128,7 +133,7 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
               type="button"
               aria-label={t("shell:toaster.dismiss", { message: item.message })}
               onClick={() => dismiss(item.id)}
-              className="rounded p-0.5 hover:bg-black/10 dark:hover:bg-white/10"
+              className="rounded p-0.5 hover:bg-accent"
             >
               <X aria-hidden className="size-4" />
             </button>

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 
 const subscribe = () => () => {};
 
@@ -14,4 +14,17 @@ export function useHydrated(): boolean {
     () => true,
     () => false,
   );
+}
+
+/**
+ * Sets `<html data-hydrated>` once the page has hydrated and the widgets above have rendered their
+ * machinery: the moment a click on them acts. The end-to-end tests wait for it (e2e/fixtures.ts)
+ * instead of retrying clicks. A hook of the root layout, not a component of its own: an extra
+ * element in the client's tree alone would shift every `useId` against the server's.
+ */
+export function useHydrationMarker() {
+  const hydrated = useHydrated();
+  useEffect(() => {
+    if (hydrated) document.documentElement.dataset.hydrated = "";
+  }, [hydrated]);
 }

@@ -1,6 +1,7 @@
 import { LogOut, Settings } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSubmit } from "react-router";
+import { buttonVariants } from "./ui/button";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -21,11 +22,11 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
       type="button"
       aria-haspopup="menu"
       aria-expanded={false}
-      className="flex items-center gap-2 rounded-md px-2 py-1 hover:bg-slate-200 dark:hover:bg-slate-800"
+      className={buttonVariants({ variant: "ghost", size: "sm", className: "px-2 py-1 font-normal" })}
     >
       <span
         aria-hidden
-        className="grid size-8 place-items-center rounded-full bg-indigo-600 text-sm font-semibold text-white"
+        className="grid size-8 place-items-center rounded-full bg-primary text-sm font-semibold text-primary-foreground"
       >
         {name.slice(0, 1).toUpperCase()}
       </span>
@@ -42,7 +43,7 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
       <DropdownMenuContent className="w-60" label={t("shell:userMenu.label")}>
         <DropdownMenuLabel>
           <span className="block font-medium">{name}</span>
-          <span className="block truncate text-xs text-slate-600 dark:text-slate-300">{email}</span>
+          <span className="block truncate text-xs text-muted-foreground">{email}</span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => navigate("/dashboard/settings")}>

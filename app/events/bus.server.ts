@@ -1,7 +1,8 @@
+import { remember } from "@epic-web/remember";
 import { setClusterLink } from "./cluster.server";
 import type { Channel, SystemEvent } from "./event-types";
 
-export type Subscriber = (event: SystemEvent) => void;
+type Subscriber = (event: SystemEvent) => void;
 
 /** Publish/subscribe for system events, addressed to one user: in-process here, across instances
  * through LISTEN/NOTIFY in postgres-bus.server.ts. */
@@ -53,17 +54,17 @@ export function createInProcessBus(onError: (error: unknown) => void = console.e
   };
 }
 
-// One bus per process, also across the dev server's module reloads.
-const holder = globalThis as typeof globalThis & {
-  __systemEventBus?: RunningBus;
-  __systemBusFactory?: BusFactory;
-  __busResync?: Set<() => void>;
-};
-holder.__busResync ??= new Set();
-const resyncHooks = holder.__busResync;
+// One bus per process, also across the dev server's module reloads and the tests' second module
+// instance (docs/decisions/002-lean-server.md); the SSE bench's probe reads it by this name too.
+const holder = remember("systemEventBus", () => ({
+  bus: undefined as RunningBus | undefined,
+  factory: undefined as BusFactory | undefined,
+  resyncHooks: new Set<() => void>(),
+}));
+const resyncHooks = holder.resyncHooks;
 
 /** A bus that connects somewhere (LISTEN/NOTIFY): ready once it listens, closed at shutdown. */
-export type RunningBus = EventBus & { ready?: Promise<void>; close?(): Promise<void> };
+type RunningBus = EventBus & { ready?: Promise<void>; close?(): Promise<void> };
 export type BusFactory = () => RunningBus;
 
 /**
@@ -71,23 +72,23 @@ export type BusFactory = () => RunningBus;
  * until it does, events stay in this process, which is right for one instance on SQLite.
  */
 export function setSystemBusFactory(factory: BusFactory | undefined) {
-  holder.__systemBusFactory = factory;
+  holder.factory = factory;
 }
 
 export function systemBus(): EventBus {
-  holder.__systemEventBus ??= holder.__systemBusFactory?.() ?? createInProcessBus();
-  return holder.__systemEventBus;
+  holder.bus ??= holder.factory?.() ?? createInProcessBus();
+  return holder.bus;
 }
 
 /** Resolves once this instance listens for the others (at once when the bus is in-process). */
 export async function startSystemBus() {
   systemBus();
-  await holder.__systemEventBus?.ready;
+  await holder.bus?.ready;
 }
 
 export async function stopSystemBus() {
-  const bus = holder.__systemEventBus;
-  holder.__systemEventBus = undefined;
+  const bus = holder.bus;
+  holder.bus = undefined;
   setClusterLink(undefined);
   await bus?.close?.();
 }

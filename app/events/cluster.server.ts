@@ -1,6 +1,7 @@
 // In-process caches that several instances must drop together. Each cache registers how to clear
 // itself; a local change clears it here and announces it over the cluster link (PostgreSQL
 // LISTEN/NOTIFY when configured), whose receivers clear their own copy without re-announcing.
+import { remember } from "@epic-web/remember";
 
 export type CacheName = "roles" | "menu" | "settings" | "sessions";
 
@@ -12,18 +13,15 @@ export type ClusterLink = {
   endSessionStreams(session: string): Promise<void>;
 };
 
-const holder = globalThis as typeof globalThis & {
-  __cacheClearers?: Map<CacheName, Set<() => void>>;
-  __clusterLink?: ClusterLink;
-  __streamEnders?: Set<(userId: string) => void>;
-  __sessionStreamEnders?: Set<(session: string) => void>;
-};
-holder.__cacheClearers ??= new Map();
-const clearers = holder.__cacheClearers;
-holder.__streamEnders ??= new Set();
-const streamEnders = holder.__streamEnders;
-holder.__sessionStreamEnders ??= new Set();
-const sessionStreamEnders = holder.__sessionStreamEnders;
+// One registry per process, shared by every instance of this module (the dev server's reloads,
+// the tests' second instance: docs/decisions/002-lean-server.md).
+const holder = remember("cluster", () => ({
+  link: undefined as ClusterLink | undefined,
+  clearers: new Map<CacheName, Set<() => void>>(),
+  streamEnders: new Set<(userId: string) => void>(),
+  sessionStreamEnders: new Set<(session: string) => void>(),
+}));
+const { clearers, streamEnders, sessionStreamEnders } = holder;
 
 export function registerCache(name: CacheName, clear: () => void) {
   const set = clearers.get(name) ?? new Set();
@@ -37,7 +35,7 @@ export function registerCache(name: CacheName, clear: () => void) {
  */
 export async function invalidateEverywhere(name: CacheName): Promise<void> {
   clearLocal(name);
-  await holder.__clusterLink?.announce(name);
+  await holder.link?.announce(name);
 }
 
 /** Another instance changed it (or we may have missed messages): clear only our copy. */
@@ -49,7 +47,11 @@ export function clearLocal(name?: CacheName) {
 }
 
 export function setClusterLink(link: ClusterLink | undefined) {
-  holder.__clusterLink = link;
+  holder.link = link;
+}
+
+export function clusterLink(): ClusterLink | undefined {
+  return holder.link;
 }
 
 /** The SSE module registers how it ends one user's streams on this instance. */
@@ -64,7 +66,7 @@ export function endStreamsLocal(userId: string) {
 
 /** Ends the user's streams on the other instances (the caller ends its own). */
 export function endStreamsElsewhere(userId: string): Promise<void> {
-  return holder.__clusterLink?.endStreams(userId) ?? Promise.resolve();
+  return holder.link?.endStreams(userId) ?? Promise.resolve();
 }
 
 /** The SSE module registers how it ends one session's streams on this instance. */
@@ -79,5 +81,5 @@ export function endSessionStreamsLocal(session: string) {
 
 /** Ends one session's streams on the other instances (the caller ends its own). */
 export function endSessionStreamsElsewhere(session: string): Promise<void> {
-  return holder.__clusterLink?.endSessionStreams(session) ?? Promise.resolve();
+  return holder.link?.endSessionStreams(session) ?? Promise.resolve();
 }

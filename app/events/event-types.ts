@@ -23,7 +23,7 @@ export type TaskProgressEvent = {
 };
 
 /** A new notification: a person's broadcast (`sender` names them) or the app's own security notice. */
-export type BroadcastEvent = {
+type BroadcastEvent = {
   type: "broadcast";
   userId: string;
   notificationId: string;

@@ -10,7 +10,7 @@ import { SYSTEM_EVENT_CHANNEL } from "./event-types";
 import { closeAllStreams, EVICTED_EVENT, openStreamCount, PING_INTERVAL_MS } from "./stream.server";
 
 // GET /api/events as the production server answers it: on node's own request and response
-// (server.ts hands it to the build's `eventStream` export), through real sockets.
+// (app/server/http-server.server.ts hands it to serveEventStream), through real sockets.
 
 let server: Listening;
 beforeAll(async () => {

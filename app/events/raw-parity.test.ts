@@ -5,8 +5,8 @@ import { type Listening, listen, type RawStream, rawGet, wholeBody } from "../..
 import { invalidateSessions } from "../auth/session-cache.server";
 import { db } from "../db.server";
 
-// The production server answers GET /api/events before React Router (server.ts, the build's
-// `eventStream` export); the route stays for the dev server. Both must give the same answer: this
+// The production server answers GET /api/events before React Router
+// (app/server/http-server.server.ts); the route stays for the dev server. Both must give the same answer: this
 // asks each, for every kind of caller, through the real pipelines of one app instance.
 
 let app: AppServer;

@@ -1,7 +1,7 @@
 import { baseUrl, env } from "../env.server";
 import { isHostHeader } from "./request-guards.server";
 
-// The names the server answers to (DESIGN.md section 6, "Host"): BASE_URL's host and
+// The names the server answers to (docs/security.md, "Requests"): BASE_URL's host and
 // ALLOWED_HOSTS, and in development the loopback names on the port it listens on. Any other Host
 // is refused before anything runs: a page on another name that the attacker's DNS points at this
 // server (DNS rebinding) would otherwise be same-origin with itself and pass the origin check.

@@ -1,18 +1,25 @@
 import type { TFunction } from "i18next";
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { z } from "zod";
 import { InvalidInput, MailSendError, NotFound, RuleViolation } from "../domain-errors";
 import { type Message, type MessageKey, say, sayIssue } from "../i18n/message";
 import { RateLimitedError } from "../security/rate-limit.server";
-import { tooManyRequestsForm } from "./responses";
+import { refusal, tooManyRequestsForm } from "./responses";
 import { type FieldErrors, flattenErrors, parseSubmission, SECRET_FIELD } from "./submission";
 import { type Toast, toastCookie } from "./toast.server";
 
 export type { FieldErrors };
 export { parseSubmission };
 
-// An action answers its page in the request's language: parseSubmission and every helper here take
-// the request's `t` (getT(context), app/i18n/i18n.server.ts) and say the domain's message keys with it.
+// A form's refusal is the one refusal body (app/http/responses.ts) with what the form shows: the
+// code by its status, `errors` (first message per field) and `formError` (app/http/submission.ts).
+const CODES: Record<number, string> = {
+  400: "invalid_request",
+  403: "forbidden",
+  404: "not_found",
+  429: "rate_limited",
+  502: "mail_failed",
+};
 
 /**
  * The 400 of a form that failed its schema, from conform's submission: the contract's `errors`
@@ -27,34 +34,36 @@ export function invalidSubmission(
   const error = submission.status === "success" ? {} : (submission.error ?? {});
   const names = Object.keys(submission.payload);
   const hideFields = options.hideFields ?? names.filter((name) => SECRET_FIELD.test(name));
-  return data(
-    {
-      ok: false as const,
-      intent,
-      errors: flattenErrors(error),
-      formError: null as string | null,
-      submission: submission.reply({ hideFields }),
-    },
-    { status: 400 },
-  );
+  return refusal(400, CODES[400]!, {
+    ok: false as const,
+    intent,
+    errors: flattenErrors(error),
+    formError: null as string | null,
+    submission: submission.reply({ hideFields }),
+  });
 }
 
 export function invalid(errors: FieldErrors, intent?: string) {
-  return data({ ok: false as const, intent, errors, formError: null as string | null }, { status: 400 });
+  return refusal(400, CODES[400]!, { ok: false as const, intent, errors, formError: null as string | null });
 }
 
 /** The form as a whole refused: `formError` is the message said in the request's language. */
 export function refused(t: TFunction, message: Message | MessageKey, status = 403, intent?: string) {
-  const formError = say(t, message);
-  return data({ ok: false as const, intent, errors: {} as FieldErrors, formError }, { status });
+  return refusal(status, CODES[status] ?? "refused", {
+    ok: false as const,
+    intent,
+    errors: {} as FieldErrors,
+    formError: say(t, message) as string | null,
+  });
 }
 
 /**
  * What a loader throws to the error boundary for a fixed reason (`throw pageRefusal(t, key, 400)`):
- * `{ message }`, said in the request's language, which the boundary shows as it is.
+ * `{"error": CODE, "message"}`, the message said in the request's language, which the boundary
+ * shows as it is.
  */
 export function pageRefusal(t: TFunction, message: Message | MessageKey, status: number) {
-  return data({ message: say(t, message) }, { status });
+  return refusal(status, CODES[status] ?? "refused", { message: say(t, message) });
 }
 
 export async function redirectWithToast(to: string, toast: Toast): Promise<never> {
@@ -85,6 +94,12 @@ export function actionError(error: unknown, t: TFunction, intent?: string) {
   throw error;
 }
 
-export function notFound(message = "Not found") {
-  return data({ message }, { status: 404 });
+/**
+ * The page's side of actionError, for a loader (or a URL that names no record): NotFound renders
+ * the error boundary's 404, `{"error":"not_found","message"}` (app/root.tsx shows the message, said
+ * in the request's language). Anything else is rethrown. `pageError(new NotFound(key), t)`.
+ */
+export function pageError(error: unknown, t: TFunction): never {
+  if (error instanceof NotFound) throw pageRefusal(t, error.said, 404);
+  throw error;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequest, sendResponse } from "@remix-run/node-fetch-server";
+import compression from "compression";
 import { limitRequestBodies } from "./body-limit.server";
-import { sendResponse, toRequest } from "./fetch-adapter.server";
 import { redactUrl } from "./redact-url";
 import {
   clientAddress,
@@ -14,12 +15,13 @@ import { REQUEST_ID_HEADER, resolveRequestId, runWithRequestId } from "./request
 import type { RequestInfo } from "./request-info.server";
 import type { StaticFiles } from "./static-files.server";
 
-// The production request path on a bare node:http server, in the order each request meets it:
-// the request id (X-Request-Id on every answer, and the rest runs under it: decision 026),
-// the log line (on finish, URL redacted), /healthz (any Host: load balancers probe by address),
-// the Host guards (a usable Host, one the server answers to), the cross-origin guard, the body
-// limit, client files, /metrics, what is answered on the socket itself (serveRaw), then React Router.
-// Nothing here runs per request that the request does not need (decision 013).
+// The request path on node:http (docs/decisions/013-request-path.md): a thin wrapper of guards
+// around libraries. In the order each request meets it: the request id (X-Request-Id on every
+// answer, and the rest runs under it: decision 026), the log line (on finish, URL redacted),
+// /healthz (any Host: load balancers probe by address), the Host guards (a usable Host, one the
+// server answers to), the cross-origin guard, the body limit, client files (sirv), /metrics, what
+// is answered on the socket itself (serveRaw), then React Router through
+// @remix-run/node-fetch-server, compressed by `compression`.
 
 export type RequestLog = { method: string; url: string; status: number; ms: number; requestId: string };
 
@@ -29,7 +31,7 @@ type Next = () => void;
 const ROUTE = { unmatched: "unmatched", static: "static", health: "/healthz", metrics: "/metrics" };
 
 /** The app's metrics as the pipeline uses them (app/metrics/endpoint.server.ts). */
-export type PipelineMetrics = {
+type PipelineMetrics = {
   /** Each answered request: its route label, status and milliseconds. Synchronous and cheap. */
   observe(route: string, status: number, ms: number): void;
   /** GET /metrics on this port; false when this port serves none (React Router answers 404). */
@@ -46,11 +48,11 @@ export type PipelineOptions = {
   isAllowedHost(host: string): boolean;
   log(entry: RequestLog): void;
   health(): Promise<boolean>;
-  /** The build's client files (production). */
+  /** The build's client files (production; app/http/static-files.server.ts). */
   staticFiles?: StaticFiles;
   /**
-   * Answers a request outside React Router and returns true, or returns false (e.g. the SSE
-   * stream). `origin` is the request's, past the Host guard.
+   * Answers a request outside React Router and returns true, or returns false (the event stream,
+   * docs/decisions/014-event-streams-on-the-socket.md). `origin` is the request's, past the Host guard.
    */
   serveRaw?(
     req: IncomingMessage,
@@ -66,6 +68,48 @@ export type PipelineOptions = {
   metrics?: PipelineMetrics;
   onError(error: unknown, requestId: string): void;
 };
+
+/**
+ * What compresses (decision 013): compressible types as `compression` knows them, except event
+ * streams, whose frames must leave at once; bodies known to be under 1 KB are left alone (its
+ * threshold), and brotli runs at quality 4 (its default) when the client takes it.
+ */
+const compress = compression({
+  filter: (req, res) =>
+    !String(res.getHeader("Content-Type")).startsWith("text/event-stream") && compression.filter(req, res),
+});
+
+/**
+ * A body that ends with its first chunk (a rendered document, JSON) goes out with its length, so
+ * compression skips small ones; a longer stream is passed on as it comes.
+ */
+async function withKnownLength(response: Response): Promise<Response> {
+  const type = response.headers.get("Content-Type");
+  if (!response.body || response.headers.has("Content-Length") || type?.startsWith("text/event-stream"))
+    return response;
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  const second = first.done ? first : await reader.read();
+  if (second.done) {
+    const whole = first.value ?? new Uint8Array(0);
+    const headers = new Headers(response.headers);
+    headers.set("Content-Length", String(whole.byteLength));
+    return new Response(whole, { status: response.status, statusText: response.statusText, headers });
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(first.value!);
+      controller.enqueue(second.value);
+    },
+    async pull(controller) {
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, response);
+}
 
 export function createPipeline(options: PipelineOptions) {
   const limitBodies = limitRequestBodies();
@@ -92,21 +136,17 @@ export function createPipeline(options: PipelineOptions) {
     res.end("Internal Server Error\n");
   }
 
-  function app(req: IncomingMessage, res: ServerResponse, origin: string, info: RequestInfo) {
-    let request: Request;
+  async function app(req: IncomingMessage, res: ServerResponse, origin: string, info: RequestInfo) {
+    // The origin the Host guard accepted (a trusted proxy's X-Forwarded-Proto/Host included).
+    const [scheme, host] = origin.split("://");
+    let request: Request | undefined;
     try {
-      request = toRequest(req, res, origin);
+      request = createRequest(req, res, { protocol: `${scheme}:`, host });
+      await sendResponse(res, await withKnownLength(await options.handle(request, info)));
     } catch (error) {
+      if (request?.signal.aborted) return void res.destroy(); // the client left
       fail(res, error, info.requestId);
-      return;
     }
-    options
-      .handle(request, info)
-      .then((response) => sendResponse(req, res, response))
-      .catch((error) => {
-        if (request.signal.aborted) return void res.destroy(); // the client left
-        fail(res, error, info.requestId);
-      });
   }
 
   async function health(res: ServerResponse) {
@@ -122,7 +162,7 @@ export function createPipeline(options: PipelineOptions) {
 
   function route(req: IncomingMessage, res: ServerResponse, origin: string, info: RequestInfo) {
     const path = requestPath(req);
-    if (options.staticFiles?.serve(req, res, path)) {
+    if (options.staticFiles?.(req, res, path)) {
       info.route = ROUTE.static;
       return;
     }
@@ -132,8 +172,9 @@ export function createPipeline(options: PipelineOptions) {
     }
     info.ip = clientAddress(req, options.trustProxy);
     if (options.serveRaw?.(req, res, info.ip, origin, info)) return;
-    if (options.devMiddleware) options.devMiddleware(req, res, () => app(req, res, origin, info));
-    else app(req, res, origin, info);
+    const answer = () => compress(req as never, res as never, () => void app(req, res, origin, info));
+    if (options.devMiddleware) options.devMiddleware(req, res, answer);
+    else answer();
   }
 
   function listener(req: IncomingMessage, res: ServerResponse, requestId: string) {

@@ -3,10 +3,9 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hostAllowList } from "./allowed-hosts.server";
-import { acceptedEncoding, compressionFor, MIN_COMPRESS_BYTES } from "./compression.server";
 import { createPipeline, type RequestLog } from "./node-server.server";
 import { staticFiles } from "./static-files.server";
 
@@ -49,6 +48,16 @@ async function app(request: Request, ip: string): Promise<Response> {
       });
       return new Response(stream, { headers: { "Content-Type": "text/event-stream" } });
     }
+    case "/sized": {
+      // ?n= bytes of JSON, &type= and &cc= for the headers
+      const n = Number(url.searchParams.get("n"));
+      const headers: Record<string, string> = {
+        "Content-Type": url.searchParams.get("type") ?? "application/json",
+      };
+      if (url.searchParams.get("cc")) headers["Cache-Control"] = url.searchParams.get("cc")!;
+      if (url.searchParams.get("ce")) headers["Content-Encoding"] = url.searchParams.get("ce")!;
+      return new Response(`"${"z".repeat(n - 2)}"`, { headers });
+    }
     case "/echo":
       return new Response(await request.text(), { headers: { "Content-Type": "text/plain" } });
     default:
@@ -59,7 +68,10 @@ async function app(request: Request, ip: string): Promise<Response> {
 beforeAll(async () => {
   const client = mkdtempSync(join(tmpdir(), "client-"));
   mkdirSync(join(client, "assets"));
-  writeFileSync(join(client, "assets", "app-abc123.js"), `console.log(${JSON.stringify("y".repeat(3000))});`);
+  const script = `console.log(${JSON.stringify("y".repeat(3000))});`;
+  writeFileSync(join(client, "assets", "app-abc123.js"), script);
+  // As scripts/build-server.ts writes it beside every client file worth compressing.
+  writeFileSync(join(client, "assets", "app-abc123.js.br"), brotliCompressSync(script));
   writeFileSync(join(client, "favicon.ico"), Buffer.alloc(100, 1));
   // BASE_URL is this server's address (its port known once it listens) plus two ALLOWED_HOSTS.
   let allowed: ((host: string) => boolean) | undefined;
@@ -206,7 +218,10 @@ describe("the node:http request path", () => {
     expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     expect(asset.headers["content-encoding"]).toBe("br");
     expect(brotliDecompressSync(asset.body).toString()).toContain("console.log");
-    const again = await send("/assets/app-abc123.js", { "If-None-Match": String(asset.headers.etag) });
+    const again = await send("/assets/app-abc123.js", {
+      "Accept-Encoding": "br, gzip",
+      "If-None-Match": String(asset.headers.etag),
+    });
     expect(again.status).toBe(304);
     expect((await send("/assets/missing.js")).status).toBe(404);
     const icon = await send("/favicon.ico");
@@ -276,24 +291,21 @@ describe("the node:http request path", () => {
 });
 
 describe("the compression policy", () => {
-  const headers = (type: string, extra: Record<string, string> = {}) =>
-    new Headers({ "Content-Type": type, ...extra });
-  it("takes brotli over gzip unless the client weighs it lower or refuses it", () => {
-    expect(acceptedEncoding("gzip, deflate, br")).toBe("br");
-    expect(acceptedEncoding("br;q=0.5, gzip")).toBe("gzip");
-    expect(acceptedEncoding("br;q=0, gzip;q=0")).toBeNull();
-    expect(acceptedEncoding("identity")).toBeNull();
-    expect(acceptedEncoding(undefined)).toBeNull();
+  const encodingOf = async (path: string, acceptEncoding: string) =>
+    (await send(path, { "Accept-Encoding": acceptEncoding })).headers["content-encoding"];
+  it("takes brotli over gzip unless the client weighs it lower or refuses it", async () => {
+    const big = "/sized?n=5000";
+    expect(await encodingOf(big, "gzip, deflate, br")).toBe("br");
+    expect(await encodingOf(big, "br;q=0.5, gzip")).toBe("gzip");
+    expect(await encodingOf(big, "br;q=0, gzip;q=0")).toBeUndefined();
+    expect(await encodingOf(big, "identity")).toBeUndefined();
+    expect((await send(big)).headers["content-encoding"]).toBeUndefined();
   });
-  it("compresses text of 1 KB and more, and bodies of unknown length", () => {
-    expect(compressionFor("br", headers("application/json"), MIN_COMPRESS_BYTES - 1)).toBeNull();
-    expect(compressionFor("br", headers("application/json"), MIN_COMPRESS_BYTES)).toBe("br");
-    expect(compressionFor("gzip", headers("text/html; charset=utf-8"), undefined)).toBe("gzip");
-    expect(compressionFor("gzip", headers("text/event-stream"), undefined)).toBeNull();
-    expect(compressionFor("gzip", headers("image/png"), 50_000)).toBeNull();
-    expect(compressionFor("gzip", headers("text/csv", { "Content-Encoding": "gzip" }), 50_000)).toBeNull();
-    expect(
-      compressionFor("gzip", headers("text/csv", { "Cache-Control": "no-transform" }), 50_000),
-    ).toBeNull();
+  it("compresses text of 1 KB and more, never images, encoded or no-transform bodies", async () => {
+    expect(await encodingOf("/sized?n=1023", "br")).toBeUndefined();
+    expect(await encodingOf("/sized?n=1024", "br")).toBe("br");
+    expect(await encodingOf("/sized?n=50000&type=image/png", "gzip")).toBeUndefined();
+    expect(await encodingOf("/sized?n=50000&type=text/csv&ce=gzip", "br")).toBe("gzip");
+    expect(await encodingOf("/sized?n=50000&type=text/csv&cc=no-transform", "gzip")).toBeUndefined();
   });
 });

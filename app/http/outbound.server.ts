@@ -14,7 +14,7 @@ import { bareHost, isIpLiteral } from "./host-name";
 // docs/decisions/028-outbound-connections.md.
 
 /** A connection the rule refused; undici's `fetch` reports it as the `cause` of its TypeError. */
-export class OutboundRefused extends Error {
+class OutboundRefused extends Error {
   readonly code = "OUTBOUND_REFUSED";
   constructor(
     readonly host: string,

@@ -1,14 +1,16 @@
-import { data } from "react-router";
 import { BodyTooLarge, readBodyBytes } from "./body.server";
-import { bodyLimitFor } from "./body-limits";
+import { bodyLimitFor, PAYLOAD_TOO_LARGE_CODE } from "./body-limits";
+import { refusal } from "./responses";
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
+const CODES = { 400: "invalid_request", 413: PAYLOAD_TOO_LARGE_CODE, 415: "unsupported_media_type" };
+
 function refuse(status: 400 | 413 | 415, message: string): never {
-  throw data({ message }, { status });
+  throw refusal(status, CODES[status], { message });
 }
 
-// One parse per request: whoever asks first (the access gate, app/access/guard.server.ts, or the
+// One parse per request: whoever asks first (the access gate, app/auth/guard.server.ts, or the
 // action) parses, everyone after gets the same FormData. A gate that decides on its own reading of
 // the bytes can disagree with the action about a byte order mark, a repeated key, a charset or a
 // multipart body; one parse leaves nothing to disagree about. Keyed by the Request object, which

@@ -40,7 +40,10 @@ describe("readForm", () => {
   ])("refuses NUL in %s with 400", async (_, body) => {
     const out = await run(() => readForm(post(body, urlencoded)));
     expect(out.status).toBe(400);
-    expect(out.body).toEqual({ message: "Text in a form must not contain NUL characters." });
+    expect(out.body).toEqual({
+      error: "invalid_request",
+      message: "Text in a form must not contain NUL characters.",
+    });
   });
 
   it("refuses NUL in a multipart field", async () => {

@@ -14,7 +14,7 @@ export function isHostHeader(value: string | undefined): value is string {
   return value !== undefined && HOST.test(value);
 }
 
-export const BAD_HOST_MESSAGE = "Bad Request: missing or invalid Host header.\n";
+const BAD_HOST_MESSAGE = "Bad Request: missing or invalid Host header.\n";
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
@@ -29,7 +29,7 @@ function forwarded(req: IncomingMessage, name: string, trustProxy: number): stri
 
 /**
  * The client address: the socket's, or with TRUST_PROXY = n the address n hops back in
- * X-Forwarded-For (Express's `trust proxy` number): proxies beyond those n can not forge it.
+ * X-Forwarded-For, counted from the socket: proxies beyond those n can not forge it.
  */
 export function clientAddress(req: IncomingMessage, trustProxy: number): string {
   const socket = req.socket.remoteAddress ?? "unknown";
@@ -43,7 +43,7 @@ export function clientAddress(req: IncomingMessage, trustProxy: number): string 
   return chain[Math.min(trustProxy, chain.length - 1)]!;
 }
 
-export function requestProtocol(req: IncomingMessage, trustProxy: number): "http" | "https" {
+function requestProtocol(req: IncomingMessage, trustProxy: number): "http" | "https" {
   const proto = forwarded(req, "x-forwarded-proto", trustProxy);
   if (proto === "https" || proto === "http") return proto;
   return "encrypted" in req.socket && req.socket.encrypted ? "https" : "http";
@@ -106,7 +106,7 @@ export function refuseCrossOrigin(req: IncomingMessage, origin: string, res: Ser
   const pathname = requestPath(req);
   const headers = { get: (name: string) => header(req, name.toLowerCase()) ?? null };
   if (!isCrossOrigin({ method, pathname, headers }, origin)) return false;
-  const answer = crossOriginRefusal(pathname);
+  const answer = crossOriginRefusal();
   void answer.text().then((body) => {
     res.writeHead(answer.status, Object.fromEntries(answer.headers));
     res.end(body);

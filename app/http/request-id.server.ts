@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
+import { remember } from "@epic-web/remember";
 
 // Request ids (docs/decisions/026-request-ids.md): every request gets one, answered in X-Request-Id,
 // written on its log lines and on the audit rows and tasks it creates, and shown on error pages, so
@@ -33,11 +34,9 @@ export function resolveRequestId(incoming: string | string[] | null | undefined,
 
 type Store = { requestId: string | undefined };
 
-// One store per process, shared by every copy of this module: server.ts bundles its own copy
-// beside the React Router build's, and tests load the app a second time through Vite.
-const holder = globalThis as typeof globalThis & { __requestIdStore?: AsyncLocalStorage<Store> };
-holder.__requestIdStore ??= new AsyncLocalStorage<Store>();
-const store = holder.__requestIdStore;
+// One store per process, shared by every instance of this module: tests load the app a second
+// time through Vite, and the dev server reloads it (docs/decisions/002-lean-server.md).
+const store = remember("requestIdStore", () => new AsyncLocalStorage<Store>());
 
 /** Runs `fn` (and everything it starts, awaited or not) as part of the request `requestId`. */
 export function runWithRequestId<T>(requestId: string | null | undefined, fn: () => T): T {
@@ -52,9 +51,7 @@ export function currentRequestId(): string | undefined {
 
 // Our wrappers, by identity: a property on them would be copied by whatever wraps them in turn
 // (a test's spy copies the function's own properties), which would then pass for tagged.
-const holderOfWrappers = globalThis as typeof globalThis & { __requestIdWrappers?: WeakSet<object> };
-holderOfWrappers.__requestIdWrappers ??= new WeakSet();
-const wrappers = holderOfWrappers.__requestIdWrappers;
+const wrappers = remember("requestIdConsoleWrappers", () => new WeakSet<object>());
 const METHODS = ["error", "warn", "info", "log", "debug"] as const;
 type Logger = Record<(typeof METHODS)[number], (...args: unknown[]) => void>;
 
@@ -80,6 +77,6 @@ export function tagConsole(target: Logger) {
  * Called as each request starts: cheap when already done, and it re-wraps a method something
  * replaced since (a test spying on console.error, a library patching console).
  */
-export function ensureConsoleTagged() {
+function ensureConsoleTagged() {
   tagConsole(console as unknown as Logger);
 }

@@ -3,7 +3,16 @@ import { data, type HeadersArgs } from "react-router";
 import { type Message, say } from "../i18n/message";
 import { PAYLOAD_TOO_LARGE_CODE } from "./body-limits";
 
-// The JSON error shape of every /api route: {"error": CODE, ...details}.
+// Every refusal has one body, the contract's `{"error": CODE, ...details}` (docs/http-contract.md):
+// JSON on /api/* (apiError), React Router data on pages (refusal), which a form reads from its
+// action's answer or an error boundary shows. Pages add what they show (`formError`, `message`).
+
+/** A refusal as a page answers it: returned from an action (the form shows it) or thrown (the error boundary does). */
+export function refusal<D extends object>(status: number, error: string, details: D, init?: ResponseInit) {
+  return data({ error, ...details }, { ...init, status });
+}
+
+/** A refusal as JSON: every /api route, and code that answers outside React Router (server.ts, middleware). */
 export function apiError(
   status: number,
   error: string,
@@ -20,7 +29,7 @@ export function payloadTooLarge(limit: number) {
 
 // Every 429 goes through here so none can leave without Retry-After (docs/http-contract.md, "Limits").
 
-/** Status and header of a 429, for code that answers outside React Router (server.ts, Express). */
+/** Status and header of a 429, for code that answers outside React Router (server.ts). */
 export function tooManyRequestsInit(retryAfterSeconds: number) {
   const seconds = Math.max(1, Math.ceil(Number.isFinite(retryAfterSeconds) ? retryAfterSeconds : 60));
   return { status: 429 as const, headers: { "Retry-After": String(seconds) }, seconds };
@@ -45,12 +54,17 @@ export function tooManyRequests(
 }
 
 /**
- * The form flavour: the action's own data plus a `formError` the form shows (said with the
- * request's `t`), with `Retry-After`.
+ * The form flavour: `rate_limited` with the action's own data and a `formError` the form shows
+ * (said with the request's `t`), with `Retry-After`.
  */
 export function tooManyRequestsForm<T extends object>(retryAfterSeconds: number, body: T, t: TFunction) {
   const { status, headers } = tooManyRequestsInit(retryAfterSeconds);
-  return data({ ...body, formError: say(t, retryMessage(retryAfterSeconds)) }, { status, headers });
+  return refusal(
+    status,
+    "rate_limited",
+    { ...body, formError: say(t, retryMessage(retryAfterSeconds)) },
+    { headers },
+  );
 }
 
 /**

@@ -46,17 +46,15 @@ function isBearerOnly(request: { pathname: string; headers: { get(name: string):
   );
 }
 
-/** The refusal of a cross-origin request: JSON on /api/*, text elsewhere. */
-export function crossOriginRefusal(pathname: string): Response {
-  return pathname.startsWith("/api/")
-    ? apiError(403, "forbidden", { reason: "cross_site_request" })
-    : new Response("Cross-site request refused", { status: 403 });
+/** The refusal of a cross-origin request, pages and /api/* alike: the one refusal body. */
+export function crossOriginRefusal(): Response {
+  return apiError(403, "forbidden", { reason: "cross_site_request" });
 }
 
 export const csrfMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
   const { pathname, origin } = new URL(request.url);
   const probe = { method: request.method, pathname, headers: request.headers };
-  return isCrossOrigin(probe, origin) ? crossOriginRefusal(pathname) : next();
+  return isCrossOrigin(probe, origin) ? crossOriginRefusal() : next();
 };
 
 function publicOrigin(): string | null {

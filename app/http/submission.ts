@@ -50,8 +50,11 @@ function innermost(schema: Inner): Inner {
  * lengths are taken from zod's public minLength/maxLength of each top-level string field.
  */
 export function constraintOf(schema: z.ZodType): Record<string, Constraint> {
-  const constraint = getZodConstraint(schema);
-  const shape = innermost(schema as unknown as Inner)._zod.def.shape ?? {};
+  // A schema that computes its output (app/settings/settings-form.ts) is read on its input side,
+  // the form's fields: conform cannot read a transform.
+  const input = innermost(schema as unknown as Inner);
+  const constraint = getZodConstraint(input as unknown as z.ZodType);
+  const shape = input._zod.def.shape ?? {};
   for (const [name, field] of Object.entries(shape)) {
     const leaf = innermost(field);
     if (leaf._zod.def.type !== "string") continue;
@@ -66,12 +69,14 @@ export function constraintOf(schema: z.ZodType): Record<string, Constraint> {
 export type FieldErrors = Record<string, string>;
 
 /**
- * What a page action answers when it refuses a form (400, 403, 404, 429, 502): `errors` holds the
- * first message per top-level field ("form" for the form as a whole), `formError` one message for
- * the form. `submission` is conform's reply (field errors in full, values minus passwords) and is
- * present only when the refusal came from validation.
+ * What a page action answers when it refuses a form (400, 403, 404, 429, 502): the one refusal
+ * body, `error` its code (app/http/responses.ts); `errors` holds the first message per top-level
+ * field ("form" for the form as a whole), `formError` one message for the form. `submission` is
+ * conform's reply (field errors in full, values minus passwords) and is present only when the
+ * refusal came from validation.
  */
 export type FormFailure = {
+  error: string;
   ok: false;
   intent?: string;
   errors: FieldErrors;

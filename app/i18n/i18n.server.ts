@@ -1,13 +1,14 @@
 import { createInstance, type i18n, type TFunction } from "i18next";
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { RemixI18Next } from "remix-i18next/server";
-import { getSessionUser } from "../auth/session.server";
 import { FALLBACK_LANGUAGE, i18nOptions } from "./options";
 import { resources, supportedLanguages } from "./resources.server";
 
 // Which language a request is answered in: the signed-in person's own setting, else the browser's
 // Accept-Language (remix-i18next's detector), else English. One initialised i18next instance per
 // language serves every request in it: the resources never change and nothing calls changeLanguage.
+// This module knows no person: whoever composes the request passes the setting in
+// (app/server/root-middleware.server.ts), so i18n stays below every domain (docs/architecture.md).
 
 const languageContext = createContext<string>(FALLBACK_LANGUAGE);
 
@@ -43,7 +44,7 @@ export function tFor(language: string | null | undefined): TFunction {
 }
 
 /** The language of the browser's Accept-Language among ours, or English. */
-export async function languageFromHeader(request: Request): Promise<string> {
+async function languageFromHeader(request: Request): Promise<string> {
   detector ??= new RemixI18Next({
     detection: {
       supportedLanguages: supportedLanguages(),
@@ -60,12 +61,15 @@ export async function resolveLanguage(request: Request, setting: string | null |
   return languageFromHeader(request);
 }
 
-/** Runs after the session middleware, so the signed-in person's setting is known. */
-export const i18nMiddleware: MiddlewareFunction<Response> = async (args, next) => {
-  const user = await getSessionUser(args);
-  args.context.set(languageContext, await resolveLanguage(args.request, user?.locale));
-  return next();
-};
+/** Middleware that sets the request's language from the person's own setting, which `settingOf` reads. */
+export function languageMiddleware(
+  settingOf: (args: Parameters<MiddlewareFunction<Response>>[0]) => Promise<string | null | undefined>,
+): MiddlewareFunction<Response> {
+  return async (args, next) => {
+    args.context.set(languageContext, await resolveLanguage(args.request, await settingOf(args)));
+    return next();
+  };
+}
 
 /** The request's language ("en", "de"). */
 export function getLanguage(context: Readonly<RouterContextProvider>): string {

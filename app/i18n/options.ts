@@ -6,10 +6,10 @@ import type { InitOptions } from "i18next";
 export const FALLBACK_LANGUAGE = "en";
 
 /** The namespace a bare key reads; every key in the code names its namespace anyway ("users:list.title"). */
-export const DEFAULT_NAMESPACE = "common";
+const DEFAULT_NAMESPACE = "common";
 
 /** A locale for Intl per language: "en" alone would format dates the American way. */
-export const INTL_LOCALE: Record<string, string> = { en: "en-GB", de: "de-DE" };
+const INTL_LOCALE: Record<string, string> = { en: "en-GB", de: "de-DE" };
 
 export function intlLocale(language: string): string {
   return INTL_LOCALE[language] ?? language;

@@ -84,7 +84,7 @@ describe("the language of an email", () => {
     await post("/register", registerAction, { ...values, email: "new@example.test" }, ENGLISH);
     expect(mailTo("neu@example.test")[0]?.Subject).toBe("Bestätigen Sie Ihre E-Mail-Adresse");
     expect(mailTo("neu@example.test")[0]?.TextBody).toContain("E-Mail-Adresse bestätigen");
-    // Specification 4.8's subject, in English.
+    // The original specification's subject, word for word, in English.
     expect(mailTo("new@example.test")[0]?.Subject).toBe("Verify your email address");
   });
 

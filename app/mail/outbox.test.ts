@@ -3,7 +3,7 @@ import { args, createUser, request, sessionCookieFor, setupDatabase } from "../.
 import { withFakePostmark } from "../../test/mail-helpers";
 import { getSessionUser } from "../auth/session.server";
 import { settingsPageData } from "../settings/settings-page.server";
-import { resetSystemConfig, setSystemConfig } from "../settings/system-config.server";
+import { resetSystemConfig, setSystemConfig } from "../system-settings/system-config.server";
 import { recentMail } from "./mail-log.server";
 import { sendPasswordResetEmail } from "./senders.server";
 

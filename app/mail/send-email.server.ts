@@ -3,7 +3,7 @@ import { renderEmail } from "../../emails/render-email";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { mailSent } from "../metrics/metrics.server";
-import { getSystemConfig } from "../settings/system-config.server";
+import { getSystemConfig } from "../system-settings/system-config.server";
 import { recordMail } from "./mail-log.server";
 import { type Delivery, deliver, MailProviderError, type MailRouting } from "./transport.server";
 

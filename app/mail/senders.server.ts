@@ -17,7 +17,7 @@ async function send(failure: ConstructorParameters<typeof MailSendError>[0], req
   }
 }
 
-/** Specification 4.8: in English, subject, type and error message exactly as written there. */
+/** The original specification's email: in English, its subject, type and error message word for word. */
 export function sendVerificationEmail(input: {
   to: string;
   name: string;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import pino from "pino";
 import { ServerClient } from "postmark";
 import { env } from "../env.server";
-import { getSystemConfig } from "../settings/system-config.server";
+import { getSystemConfig } from "../system-settings/system-config.server";
 
 export type OutgoingMail = {
   from: string;

@@ -117,9 +117,5 @@ export async function startMetricsListener(port = env().METRICS_PORT): Promise<S
   return server;
 }
 
-/** What server.ts takes from the app's entry (one module instance with the routes). */
-export const metricsEndpoint = {
-  observe: observeRequest,
-  serve: serveMetrics,
-  listen: startMetricsListener,
-};
+/** What the request pipeline (app/http/node-server.server.ts) records and serves. */
+export const metricsEndpoint = { observe: observeRequest, serve: serveMetrics };

@@ -1,3 +1,4 @@
+import { remember } from "@epic-web/remember";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 // The process's Prometheus metrics (docs/decisions/025-metrics.md). Domain code calls the one-line
@@ -96,14 +97,11 @@ function createMetrics() {
 
 type Metrics = ReturnType<typeof createMetrics>;
 
-// One set per process, also across the dev server's module reloads and the second module
-// instance tests load the app through (test/app-server.ts): prom-client refuses a metric
-// registered twice, and a scrape must see what every instance of this module recorded.
-const holder = globalThis as typeof globalThis & { __dashboardMetrics?: Metrics };
-
+// One set per process (docs/decisions/002-lean-server.md, "One instance of each singleton"):
+// a scrape must see what every instance of this module recorded, across the dev server's reloads
+// and the second module instance tests load the app through (test/app-server.ts).
 export function metrics(): Metrics {
-  holder.__dashboardMetrics ??= createMetrics();
-  return holder.__dashboardMetrics;
+  return remember("dashboardMetrics", createMetrics);
 }
 
 /** Zeroes every metric (tests start from nothing). */

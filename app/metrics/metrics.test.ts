@@ -383,7 +383,7 @@ describe("what /metrics shows", () => {
   it("counts emails sent and failed", async () => {
     const { sendEmail } = await import("../mail/send-email.server");
     const { resetEnvCache } = await import("../env.server");
-    const { clearSystemConfigCache } = await import("../settings/system-config.server");
+    const { clearSystemConfigCache } = await import("../system-settings/system-config.server");
     const email = { to: "someone@example.test", type: "verification", actionUrl: "http://x.test/a" } as const;
     await sendEmail(email); // the development outbox: no MAIL_API_KEY
     // A provider that cannot be reached.

@@ -19,7 +19,6 @@ export function isSafeLink(v: string): boolean {
 export const LINK_INSIDE_APP: MessageKey = "validation.appPath";
 
 export const AUDIENCE_KINDS = ["all", "roles", "teams"] as const;
-export type AudienceKind = (typeof AUDIENCE_KINDS)[number];
 
 export const audienceSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("all") }),
@@ -48,7 +47,7 @@ const fields = {
 };
 
 /** What sendBroadcast takes. */
-export const broadcastSchema = z.object({ ...fields, audience: audienceSchema, email: z.boolean() });
+const broadcastSchema = z.object({ ...fields, audience: audienceSchema, email: z.boolean() });
 
 export type BroadcastInput = z.infer<typeof broadcastSchema>;
 

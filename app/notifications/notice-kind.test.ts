@@ -10,7 +10,7 @@ import { loader as notificationsLoader } from "../routes/api.notifications";
 import { action as broadcastAction } from "../routes/dashboard.broadcast";
 import { action as settingsAction } from "../routes/dashboard.settings";
 import { resetRateLimits } from "../security/rate-limit.server";
-import { clearSystemConfigCache } from "../settings/system-config.server";
+import { clearSystemConfigCache } from "../system-settings/system-config.server";
 import { setTaskRunner } from "../tasks/runner.server";
 import { sendBroadcast } from "./broadcast.server";
 

@@ -1,5 +1,5 @@
 import { Trans, useTranslation } from "react-i18next";
-import { data, Form } from "react-router";
+import { Form } from "react-router";
 import { acceptInviteSchema } from "../auth/account-schemas";
 import { acceptInvitation, describeInvitation } from "../auth/invitations.server";
 import { completeSignIn } from "../auth/sign-in.server";
@@ -13,6 +13,7 @@ import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { invalidSubmission, parseSubmission } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
+import { refusal } from "../http/responses";
 import { toastCookie } from "../http/toast.server";
 import { getT } from "../i18n/i18n.server";
 import type { Route } from "./+types/accept-invite";
@@ -21,7 +22,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const invitation = await describeInvitation(token);
   if (!invitation.ok)
-    return data({ ok: false as const, reason: invitation.reason, token: "", email: "" }, { status: 400 });
+    return refusal(400, "invalid_request", {
+      ok: false as const,
+      reason: invitation.reason,
+      token: "",
+      email: "",
+    });
   return { ok: true as const, reason: null, token, email: invitation.email };
 }
 
@@ -30,7 +36,12 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== "success") return invalidSubmission(submission);
   const outcome = await acceptInvitation(args, submission.value.token, submission.value);
   if (!outcome.ok)
-    return data({ ok: false as const, reason: outcome.reason, errors: {}, formError: null }, { status: 400 });
+    return refusal(400, "invalid_request", {
+      ok: false as const,
+      reason: outcome.reason,
+      errors: {},
+      formError: null,
+    });
   const response = await completeSignIn(args, outcome.userId, { method: "invite", factors: 1 });
   response.headers.append(
     "Set-Cookie",
@@ -51,7 +62,7 @@ export default function AcceptInvite({ loaderData, actionData }: Route.Component
   if (reason) return <LinkProblem reason={reason} kind="invite" />;
   return (
     <AuthCard title={t("auth:invite.title")}>
-      <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+      <p className="mt-2 text-sm text-muted-foreground">
         <Trans
           i18nKey="auth:invite.joiningAs"
           values={{ email: loaderData.email }}

@@ -1,6 +1,6 @@
-import { requireSuperAdmin } from "../access/guard.server";
 import { syncPermissions } from "../access/sync.server";
 import { audit } from "../audit/audit.server";
+import { requireSuperAdmin } from "../auth/guard.server";
 import { apiError } from "../http/responses";
 import type { Route } from "./+types/api.access.sync";
 

@@ -1,4 +1,4 @@
-import { requireUser } from "../access/guard.server";
+import { requireUser } from "../auth/guard.server";
 import { streamOptionsFor } from "../auth/session.server";
 import { userEventStream } from "../events/stream.server";
 import type { Route } from "./+types/api.events";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { requirePermission } from "../access/guard.server";
 import { audit } from "../audit/audit.server";
+import { requirePermission } from "../auth/guard.server";
 import { MailSendError } from "../domain-errors";
 import { emailField } from "../email-address";
 import { baseUrl } from "../env.server";
@@ -9,7 +9,7 @@ import { bodyLimitFor } from "../http/body-limits";
 import { apiError, payloadTooLarge, tooManyRequests } from "../http/responses";
 import { sendNotificationEmail } from "../mail/senders.server";
 import { hit } from "../security/rate-limit.server";
-import { getSystemConfig } from "../settings/system-config.server";
+import { getSystemConfig } from "../system-settings/system-config.server";
 import type { Route } from "./+types/api.mail";
 
 const bodySchema = z.object({ to: emailField });

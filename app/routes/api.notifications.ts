@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireUser } from "../access/guard.server";
+import { requireUser } from "../auth/guard.server";
 import { apiError } from "../http/responses";
 import { markAllRead, markRead, recentNotifications, unreadCount } from "../notifications/inbox.server";
 import type { Route } from "./+types/api.notifications";

@@ -1,6 +1,6 @@
 import { can } from "../access/check";
-import { requirePermission } from "../access/guard.server";
 import { audit } from "../audit/audit.server";
+import { requirePermission } from "../auth/guard.server";
 import { apiError } from "../http/responses";
 import { taskDefinition } from "../tasks/registry.server";
 import { findArtifact, findTask } from "../tasks/repository.server";

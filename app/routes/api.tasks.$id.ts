@@ -1,4 +1,4 @@
-import { requireUser } from "../access/guard.server";
+import { requireUser } from "../auth/guard.server";
 import { apiError } from "../http/responses";
 import { findTask, toView } from "../tasks/repository.server";
 import type { Route } from "./+types/api.tasks.$id";

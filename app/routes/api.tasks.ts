@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { requirePermission, requireUser } from "../access/guard.server";
 import { audit } from "../audit/audit.server";
+import { requirePermission, requireUser } from "../auth/guard.server";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { apiError, payloadTooLarge, tooManyRequests } from "../http/responses";
 import { createTask, MAX_TASK_BODY_BYTES } from "../tasks/create-task.server";

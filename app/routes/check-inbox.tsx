@@ -5,12 +5,13 @@ import { Form, Link, redirect, useRevalidator, useSearchParams } from "react-rou
 import { z } from "zod";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { FORM_OF, failedDelivery, inboxView, retryDelivery } from "../auth/public-mail.server";
-import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { AuthCard, AuthLinks } from "../components/auth/auth-card";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
+import { linkVariants } from "../components/ui/link";
 import { pageRefusal, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter } from "../http/responses";
@@ -74,7 +75,7 @@ export default function CheckInbox({ loaderData, actionData }: Route.ComponentPr
   }, [state, revalidator]);
   return (
     <AuthCard title={t("auth:checkInbox.title")}>
-      <p role="status" aria-live="polite" className="mt-3 text-sm text-slate-800 dark:text-slate-200">
+      <p role="status" aria-live="polite" className="mt-3 text-sm text-foreground">
         {statusText(t, which, state)}
       </p>
       {state === "failed" ? <TryAgain /> : null}
@@ -91,7 +92,7 @@ export default function CheckInbox({ loaderData, actionData }: Route.ComponentPr
         </details>
       ) : null}
       <AuthLinks>
-        <Link to="/login" className={linkClass}>
+        <Link to="/login" className={linkVariants()}>
           {t("auth:backToSignIn")}
         </Link>
       </AuthLinks>

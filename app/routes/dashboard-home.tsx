@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { can } from "../access/check";
-import { requirePermission } from "../access/guard.server";
 import { permissionLabel } from "../access/permission-labels";
 import { PERMISSIONS } from "../access/permissions";
 import { roleLabel } from "../access/role-labels";
 import { auditActionText } from "../audit/action-text";
+import { requirePermission } from "../auth/guard.server";
 import { useFormat } from "../components/format";
 import { ActivityChart } from "../components/overview/activity-chart";
 import { StatCard } from "../components/overview/stat-card";
@@ -35,9 +35,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
     <div className="flex max-w-5xl flex-col gap-6">
       <div>
         <h1 className="text-2xl font-semibold">{t("overview:welcome", { name: user.name })}</h1>
-        <p className="mt-1 text-slate-700 dark:text-slate-300">
-          {t("overview:signedInAs", { email: user.email })}
-        </p>
+        <p className="mt-1 text-muted-foreground">{t("overview:signedInAs", { email: user.email })}</p>
       </div>
 
       <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" data-testid="overview-cards">
@@ -82,14 +80,14 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
                   {
                     label: t("overview:chart.signIns"),
                     values: chart.signIns,
-                    className: "fill-indigo-600 dark:fill-indigo-400",
+                    className: "fill-chart-1",
                   },
                 ]
               : []),
             {
               label: user.isSuperAdmin ? t("overview:chart.tasks") : t("overview:chart.ownTasks"),
               values: chart.tasks,
-              className: "fill-emerald-600 dark:fill-emerald-400",
+              className: "fill-chart-2",
             },
           ]}
         />

@@ -2,14 +2,14 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import { z } from "zod";
-import { requirePermission } from "../access/guard.server";
-import { handleIntents } from "../access/intents.server";
 import { menuItems } from "../access/menu.server";
 import { moveMenuItem, saveMenu, updateMenuItem } from "../access/menu-admin.server";
 import { menuItemSchema, saveMenuSchema } from "../access/menu-schemas";
 import { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "../access/role-schemas";
 import { createRole, deleteRole, listRoles, saveRoleMatrix, updateRole } from "../access/roles-admin.server";
 import { stalePermissions } from "../access/sync.server";
+import { requirePermission } from "../auth/guard.server";
+import { handleIntents } from "../auth/intents.server";
 import { CreateRole } from "../components/access/create-role";
 import { LeaveGuard } from "../components/access/leave-guard";
 import { MenuEditor } from "../components/access/menu-editor";
@@ -134,9 +134,7 @@ function SyncPermissions({ stale }: { stale: string[] }) {
         </p>
       </fetcher.Form>
       {stale.length ? (
-        <p className="mt-3 text-sm text-amber-800 dark:text-amber-300">
-          {t("access:sync.stale", { keys: stale.join(", ") })}
-        </p>
+        <p className="mt-3 text-sm text-warning">{t("access:sync.stale", { keys: stale.join(", ") })}</p>
       ) : null}
     </Card>
   );

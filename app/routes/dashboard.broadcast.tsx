@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useFetcher } from "react-router";
-import { requirePermission } from "../access/guard.server";
-import { handleAction } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { roleLabel } from "../access/role-labels";
+import { requirePermission } from "../auth/guard.server";
+import { handleAction } from "../auth/intents.server";
 import { useFormat } from "../components/format";
 import { FormErrors, SelectField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
@@ -14,6 +14,7 @@ import { pageTitle } from "../components/page-title";
 import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
+import { errorTextClass, labelClass, Textarea } from "../components/ui/field";
 import {
   Table,
   TableBody,
@@ -241,13 +242,10 @@ function Composer({ roles }: { roles: Choice[] }) {
       <Form method="post" className="flex flex-col gap-3" {...getFormProps(form)}>
         <TextField meta={fields.title} label={t("broadcast:compose.titleField")} />
         <div>
-          <label
-            htmlFor={fields.message.id}
-            className="block text-sm font-medium text-slate-800 dark:text-slate-200"
-          >
+          <label htmlFor={fields.message.id} className={labelClass}>
             {t("broadcast:compose.message")}
           </label>
-          <textarea
+          <Textarea
             key={fields.message.key}
             id={fields.message.id}
             name={fields.message.name}
@@ -257,10 +255,9 @@ function Composer({ roles }: { roles: Choice[] }) {
             rows={4}
             aria-invalid={fields.message.errors ? true : undefined}
             aria-describedby={fields.message.errors ? fields.message.errorId : undefined}
-            className="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
           />
           {fields.message.errors ? (
-            <p id={fields.message.errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+            <p id={fields.message.errorId} className={errorTextClass}>
               {fields.message.errors[0]}
             </p>
           ) : null}
@@ -281,9 +278,7 @@ function Composer({ roles }: { roles: Choice[] }) {
           />
         </div>
         <fieldset aria-describedby={fields.audience.errors ? fields.audience.errorId : undefined}>
-          <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">
-            {t("broadcast:compose.audience")}
-          </legend>
+          <legend className="text-sm font-medium text-foreground">{t("broadcast:compose.audience")}</legend>
           <div className="mt-1 flex gap-4 text-sm">
             {AUDIENCE_KINDS.map((k) => (
               <label key={k} className="flex items-center gap-1">
@@ -292,7 +287,7 @@ function Composer({ roles }: { roles: Choice[] }) {
                   name={fields.audience.name}
                   value={k}
                   defaultChecked={k === "all"}
-                  className="accent-indigo-600"
+                  className="accent-primary"
                 />
                 {k === "all"
                   ? t("broadcast:compose.all")
@@ -306,12 +301,7 @@ function Composer({ roles }: { roles: Choice[] }) {
             <div className="mt-2 flex flex-wrap gap-3 text-sm">
               {roles.map((r) => (
                 <label key={r.id} className="flex items-center gap-1">
-                  <input
-                    type="checkbox"
-                    name={fields.roleIds.name}
-                    value={r.id}
-                    className="accent-indigo-600"
-                  />{" "}
+                  <input type="checkbox" name={fields.roleIds.name} value={r.id} className="accent-primary" />{" "}
                   {roleLabel(t, r)}
                 </label>
               ))}
@@ -330,7 +320,7 @@ function Composer({ roles }: { roles: Choice[] }) {
                     type="checkbox"
                     name={fields.teamIds.name}
                     value={team.id}
-                    className="accent-indigo-600"
+                    className="accent-primary"
                   />{" "}
                   {team.name}
                 </label>
@@ -339,12 +329,12 @@ function Composer({ roles }: { roles: Choice[] }) {
           ) : null}
           {/* The line is always there: an error coming or going as the role boxes lose focus must not
               move "Send notice" between a click's press and release. */}
-          <p id={fields.audience.errorId} className="mt-1 min-h-5 text-sm text-red-700 dark:text-red-400">
+          <p id={fields.audience.errorId} className="mt-1 min-h-5 text-sm text-destructive">
             {fields.audience.errors?.[0] ?? null}
           </p>
         </fieldset>
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name={fields.email.name} className="accent-indigo-600" />{" "}
+          <input type="checkbox" name={fields.email.name} className="accent-primary" />{" "}
           {t("broadcast:compose.alsoEmail")}
         </label>
         <FormErrors form={form} />
@@ -362,7 +352,7 @@ function Composer({ roles }: { roles: Choice[] }) {
               asked?.email ? t("broadcast:confirm.descriptionEmail") : t("broadcast:confirm.description")
             }
             actionLabel={t("broadcast:compose.send")}
-            variant="primary"
+            variant="default"
             formId={form.id}
             value="send"
           />

@@ -2,17 +2,19 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useSubmit } from "react-router";
 import { auditRowsFor } from "../access/audit-token-names.server";
-import { requirePermission } from "../access/guard.server";
 import { auditActionText } from "../audit/action-text";
 import { AUDIT_ACTIONS } from "../audit/actions";
 import { listAudit, parseAuditQuery } from "../audit/query.server";
 import { describeAuditRows } from "../audit/view.server";
+import { requirePermission } from "../auth/guard.server";
 import { AuditDetailsView } from "../components/audit/audit-details";
 import { useFormat } from "../components/format";
 import { pageTitle } from "../components/page-title";
 import { ExportAuditButton } from "../components/tasks/export-audit-button";
 import { Button } from "../components/ui/button";
+import { cn } from "../components/ui/cn";
 import { Field } from "../components/ui/field";
+import { linkVariants } from "../components/ui/link";
 import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
 import {
@@ -50,9 +52,6 @@ export async function loader(args: Route.LoaderArgs) {
 const FILTER_NAMES = ["actor", "action", "target", "from", "to"] as const;
 // Typing settles before the list follows, so each keystroke is not a request.
 const TYPING_DELAY_MS = 400;
-
-const linkClass =
-  "rounded text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
@@ -134,7 +133,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         <Button variant="secondary">{t("audit:filter.submit")}</Button>
         <ExportAuditButton />
         {filtered ? (
-          <Link to={`?size=${query.size}`} replace className={`${linkClass} self-center text-sm`}>
+          <Link to={`?size=${query.size}`} replace className={cn(linkVariants(), "self-center text-sm")}>
             {t("audit:filter.clear")}
           </Link>
         ) : null}
@@ -155,7 +154,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           ) : (
             rows.map((r) => (
               <TableRow key={r.id} data-testid="audit-row" className="align-top">
-                <TableCell className="whitespace-nowrap align-top text-slate-700 dark:text-slate-300">
+                <TableCell className="whitespace-nowrap align-top text-muted-foreground">
                   <time dateTime={r.createdAt}>{formatDateTime(r.createdAt)}</time>
                 </TableCell>
                 <TableCell className="align-top font-medium" title={r.action}>
@@ -169,22 +168,20 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                       })
                     : (r.actor.name ?? r.actor.email ?? t("audit:table.anonymous"))}
                   {r.impersonator?.email ? (
-                    <span className="block text-xs text-slate-700 dark:text-slate-300">
+                    <span className="block text-xs text-muted-foreground">
                       {t("audit:table.viewingAs", { email: r.impersonator.email })}
                     </span>
                   ) : null}
                   {r.actor.name && r.actor.email ? (
-                    <span className="block text-xs text-slate-700 dark:text-slate-300">{r.actor.email}</span>
+                    <span className="block text-xs text-muted-foreground">{r.actor.email}</span>
                   ) : null}
                 </TableCell>
                 <TableCell className="align-top">
                   {r.target ? (
                     <>
-                      <span className="block text-xs text-slate-700 dark:text-slate-300">
-                        {typeText(r.target)}
-                      </span>
+                      <span className="block text-xs text-muted-foreground">{typeText(r.target)}</span>
                       {r.target.href ? (
-                        <Link to={r.target.href} className={linkClass}>
+                        <Link to={r.target.href} className={linkVariants()}>
                           {r.target.name}
                         </Link>
                       ) : (

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { requireSuperAdmin } from "../access/guard.server";
-import { handleIntents } from "../access/intents.server";
+import { requireSuperAdmin } from "../auth/guard.server";
+import { handleIntents } from "../auth/intents.server";
 import {
   createProvider,
   deleteProvider,
@@ -12,6 +12,7 @@ import {
 import { createProviderSchema, deleteProviderSchema, updateProviderSchema } from "../auth/sso-schema";
 import { pageTitle } from "../components/page-title";
 import { SsoSection } from "../components/settings/sso-section";
+import { linkVariants } from "../components/ui/link";
 import { baseUrl } from "../env.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
@@ -69,7 +70,7 @@ export default function SingleSignOnSettings({ loaderData }: Route.ComponentProp
   return (
     <div className="flex max-w-3xl flex-col gap-4">
       <p className="text-sm">
-        <Link to="/dashboard/settings#system" className="text-indigo-700 underline dark:text-indigo-300">
+        <Link to="/dashboard/settings#system" className={linkVariants()}>
           {t("settings:sso.back")}
         </Link>
       </p>

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { requirePermission } from "../access/guard.server";
+import { requirePermission } from "../auth/guard.server";
 import { passkeyAvailability } from "../auth/passkeys.server";
 import { pageTitle } from "../components/page-title";
 import { ApiTokensSection } from "../components/settings/api-tokens-section";

@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useFetcher } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
-import { requirePermission } from "../access/guard.server";
-import { handleIntents } from "../access/intents.server";
+import { requirePermission } from "../auth/guard.server";
+import { handleIntents } from "../auth/intents.server";
 import { useFormat } from "../components/format";
 import { FormErrors, SelectField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
@@ -16,6 +16,8 @@ import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
+import { cn } from "../components/ui/cn";
+import { linkVariants } from "../components/ui/link";
 import { Pagination } from "../components/ui/pagination";
 import { type ComboboxOption, SearchCombobox } from "../components/ui/search-combobox";
 import {
@@ -130,8 +132,6 @@ type Member = Team["members"][number];
 /** "Make lead", "Make member": the button that gives a member the other role. */
 const makeText = (t: TFunction, role: TeamRole) =>
   role === "lead" ? t("teams:member.makeLead") : t("teams:member.makeMember");
-const linkClass =
-  "rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
 
 export default function TeamPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -141,11 +141,11 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div>
-        <Link to="/dashboard/teams" className={`text-sm ${linkClass}`}>
+        <Link to="/dashboard/teams" className={cn(linkVariants({ variant: "quiet" }), "text-sm")}>
           ← {t("teams:list.title")}
         </Link>
         <h1 className="mt-1 text-2xl font-semibold">{team.name}</h1>
-        {team.description ? <p className="text-slate-700 dark:text-slate-300">{team.description}</p> : null}
+        {team.description ? <p className="text-muted-foreground">{team.description}</p> : null}
       </div>
 
       <Card title={t("teams:members.title", { count: formatNumber(team.memberCount) })}>
@@ -208,7 +208,7 @@ function MemberRow({ team, member, mayWrite }: { team: Team; member: Member; may
   return (
     <TableRow>
       <TableCell>
-        <Link to={`/dashboard/users/${member.id}`} className={linkClass}>
+        <Link to={`/dashboard/users/${member.id}`} className={linkVariants({ variant: "quiet" })}>
           {member.name}
         </Link>
       </TableCell>
@@ -226,7 +226,7 @@ function MemberRow({ team, member, mayWrite }: { team: Team; member: Member; may
                 variant="secondary"
                 name="intent"
                 value="set-member"
-                className="px-2 py-1 text-xs"
+                size="xs"
                 aria-label={
                   other === "lead"
                     ? t("teams:member.makeLeadLabel", { name: member.name })
@@ -241,7 +241,7 @@ function MemberRow({ team, member, mayWrite }: { team: Team; member: Member; may
             </Form>
             <ConfirmDialog
               trigger={
-                <Button type="button" variant="secondary" className="px-2 py-1 text-xs">
+                <Button type="button" variant="secondary" size="xs">
                   {t("teams:member.remove")} <span className="sr-only">{member.name}</span>
                 </Button>
               }
@@ -327,7 +327,7 @@ function AddMember({ team }: { team: Team }) {
         </SelectField>
         <div className="sm:col-span-2">
           <FormErrors form={form} />
-          <p className="text-sm text-slate-700 dark:text-slate-300">{t("teams:add.help")}</p>
+          <p className="text-sm text-muted-foreground">{t("teams:add.help")}</p>
         </div>
         {/* The submitter that carries the intent when a person is picked; not a control of its own. */}
         <button type="submit" name="intent" value="set-member" hidden tabIndex={-1} />
@@ -370,11 +370,11 @@ function DeleteTeam({ team }: { team: Team }) {
   const count = team.memberCount;
   return (
     <Card title={t("teams:delete.title")}>
-      <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">{t("teams:delete.intro")}</p>
+      <p className="mb-3 text-sm text-muted-foreground">{t("teams:delete.intro")}</p>
       <Form method="post" id="delete-team" />
       <ConfirmDialog
         trigger={
-          <Button type="button" variant="danger" pending={deleting}>
+          <Button type="button" variant="destructive" pending={deleting}>
             {t("teams:delete.button", { name: team.name })}
           </Button>
         }

@@ -2,8 +2,8 @@ import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
-import { requirePermission } from "../access/guard.server";
-import { handleIntents } from "../access/intents.server";
+import { requirePermission } from "../auth/guard.server";
+import { handleIntents } from "../auth/intents.server";
 import { useFormat } from "../components/format";
 import { FormErrors, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
@@ -11,6 +11,7 @@ import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
+import { linkVariants } from "../components/ui/link";
 import { Pagination } from "../components/ui/pagination";
 import {
   Table,
@@ -85,10 +86,7 @@ export default function Teams({ loaderData }: Route.ComponentProps) {
             teams.map((team) => (
               <TableRow key={team.id}>
                 <TableCell>
-                  <Link
-                    to={`/dashboard/teams/${team.id}`}
-                    className="rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300"
-                  >
+                  <Link to={`/dashboard/teams/${team.id}`} className={linkVariants({ variant: "quiet" })}>
                     {team.name}
                   </Link>
                 </TableCell>

@@ -1,11 +1,13 @@
 import { ShieldAlert } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
-import { requireUser } from "../access/guard.server";
+import { requireUser } from "../auth/guard.server";
 import { DashboardShell } from "../components/dashboard-shell";
 import { NoAccess } from "../components/no-access";
 import { errorPageName, pageTitle } from "../components/page-title";
 import { RequestReference } from "../components/request-reference";
+import { alertVariants } from "../components/ui/alert";
+import { cn } from "../components/ui/cn";
 import { unreadCount } from "../notifications/inbox.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/dashboard";
@@ -33,10 +35,7 @@ function Shell({ children }: { children: React.ReactNode }) {
       unread={layout?.unread ?? 0}
     >
       {layout?.mustChangePassword ? (
-        <p
-          role="alert"
-          className="mb-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
-        >
+        <p role="alert" className={cn(alertVariants({ variant: "warning" }), "mb-4 p-3")}>
           {t("shell:mustChangePassword")}
         </p>
       ) : null}
@@ -73,17 +72,15 @@ export function ErrorBoundary() {
     return (
       <Shell>
         <h1 className="text-2xl font-semibold">{t("common:error.notFoundTitle")}</h1>
-        <p className="mt-2 text-slate-700 dark:text-slate-300">
-          {error.data?.message ?? t("common:error.notFound")}
-        </p>
+        <p className="mt-2 text-muted-foreground">{error.data?.message ?? t("common:error.notFound")}</p>
       </Shell>
     );
   return (
     <Shell>
       <div data-testid="error">
-        <ShieldAlert aria-hidden className="size-10 text-amber-700 dark:text-amber-400" />
+        <ShieldAlert aria-hidden className="size-10 text-warning" />
         <h1 className="mt-2 text-2xl font-semibold">{t("shell:error.title")}</h1>
-        <p className="mt-2 text-slate-700 dark:text-slate-300">{t("shell:error.tryAgain")}</p>
+        <p className="mt-2 text-muted-foreground">{t("shell:error.tryAgain")}</p>
         <RequestReference />
       </div>
     </Shell>

@@ -3,13 +3,13 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
-import { refuseWhileImpersonating, requirePermission } from "../access/guard.server";
-import { handleIntents } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
 import { revokeApiTokenSchema } from "../auth/api-token-schemas";
 import { apiTokensShownTo, revokeUserApiToken } from "../auth/api-tokens.server";
+import { refuseWhileImpersonating, requirePermission } from "../auth/guard.server";
 import { mayViewAs, startImpersonation } from "../auth/impersonation.server";
+import { handleIntents } from "../auth/intents.server";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { hasTwoFactor, resetTwoFactor } from "../auth/two-factor.server";
 import { useFormat } from "../components/format";
@@ -19,6 +19,8 @@ import { teamRoleText } from "../components/teams/team-role";
 import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
+import { cn } from "../components/ui/cn";
+import { linkVariants } from "../components/ui/link";
 import { AccountForm } from "../components/users/account-form";
 import { ApiTokensCard } from "../components/users/api-tokens-card";
 import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../components/users/user-badges";
@@ -223,11 +225,11 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div>
-        <Link to="/dashboard/users" className="text-sm text-indigo-700 hover:underline dark:text-indigo-300">
+        <Link to="/dashboard/users" className={cn(linkVariants({ variant: "quiet" }), "text-sm")}>
           ← {t("users:list.title")}
         </Link>
         <h1 className="mt-1 text-2xl font-semibold">{user.name}</h1>
-        <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
+        <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
           <span className="break-all">{user.email}</span>
           <span data-testid="user-status">
             <StatusBadge status={user.status} />
@@ -247,7 +249,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
             <FormError message={actionData.formError} />
           ) : null}
           <Form method="post" className="flex flex-wrap items-center gap-3">
-            <p className="text-sm text-slate-700 dark:text-slate-300">
+            <p className="text-sm text-muted-foreground">
               {t("users:viewAs.description", { name: user.name })}
             </p>
             <Button variant="secondary" name="intent" value="view-as" pending={viewingAs}>
@@ -285,7 +287,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
             {may.delete && !isSelf ? (
               <ConfirmDialog
                 trigger={
-                  <Button type="button" variant="danger" pending={deleting}>
+                  <Button type="button" variant="destructive" pending={deleting}>
                     {t("users:page.deleteButton", { name: user.name })}
                   </Button>
                 }
@@ -336,9 +338,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                 {t("users:page.resendVerification")}
               </Button>
             ) : null}
-            {isSelf ? (
-              <p className="text-sm text-slate-600 dark:text-slate-400">{t("users:page.notSelf")}</p>
-            ) : null}
+            {isSelf ? <p className="text-sm text-muted-foreground">{t("users:page.notSelf")}</p> : null}
           </div>
         </Card>
       ) : null}
@@ -350,10 +350,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
           <ul className="flex flex-col gap-1 text-sm">
             {teams.map((team) => (
               <li key={team.id}>
-                <Link
-                  to={`/dashboard/teams/${team.id}`}
-                  className="text-indigo-700 hover:underline dark:text-indigo-300"
-                >
+                <Link to={`/dashboard/teams/${team.id}`} className={linkVariants({ variant: "quiet" })}>
                   {team.name}
                 </Link>{" "}
                 ({teamRoleText(t, team.team_role)})

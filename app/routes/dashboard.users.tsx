@@ -3,13 +3,13 @@ import { useTranslation } from "react-i18next";
 import { Form, useSubmit } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
-import { requirePermission } from "../access/guard.server";
-import { handleIntents } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { roleLabel } from "../access/role-labels";
 import { DEFAULT_ROLE_FOR_NEW_USERS } from "../access/roles";
 import { assignableRoles } from "../access/rules.server";
 import { inviteSchema } from "../auth/account-schemas";
+import { requirePermission } from "../auth/guard.server";
+import { handleIntents } from "../auth/intents.server";
 import {
   cancelInvitation,
   inviteUser,

@@ -4,12 +4,13 @@ import { emailOnlySchema } from "../auth/account-schemas";
 import { startPasswordReset } from "../auth/password-reset.server";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { checkInboxUrl } from "../auth/public-mail.server";
-import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { AuthCard, AuthLinks } from "../components/auth/auth-card";
 import { FormErrors, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
+import { linkVariants } from "../components/ui/link";
 import { invalidSubmission, parseSubmission } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter } from "../http/responses";
@@ -35,14 +36,14 @@ export default function ForgotPassword() {
   const pending = useIsPending();
   return (
     <AuthCard title={t("auth:forgot.title")}>
-      <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">{t("auth:forgot.intro")}</p>
+      <p className="mt-2 text-sm text-muted-foreground">{t("auth:forgot.intro")}</p>
       <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
         <TextField meta={fields.email} label={t("auth:fields.email")} type="email" autoComplete="email" />
         <FormErrors form={form} />
         <Button pending={pending}>{t("auth:forgot.submit")}</Button>
       </Form>
       <AuthLinks>
-        <Link to="/login" className={linkClass}>
+        <Link to="/login" className={linkVariants()}>
           {t("auth:backToSignIn")}
         </Link>
       </AuthLinks>

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { handleAction } from "../access/intents.server";
 import { stopImpersonation } from "../auth/impersonation.server";
+import { handleAction } from "../auth/intents.server";
 import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";

@@ -2,7 +2,7 @@ import { passkeySignInSchema } from "../auth/passkey-schemas";
 import { attemptPasskeySignIn, PASSKEY_FAILED, passkeySignInOptions } from "../auth/passkeys.server";
 import { completeSignIn } from "../auth/sign-in.server";
 import { readForm } from "../http/read-form.server";
-import { retryMessage, tooManyRequestsInit } from "../http/responses";
+import { refusal, retryMessage, tooManyRequestsInit } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { type Message, say } from "../i18n/message";
 import type { Route } from "./+types/login.passkey";
@@ -14,11 +14,13 @@ import type { Route } from "./+types/login.passkey";
 export async function action(args: Route.ActionArgs) {
   // The page's script shows formError as it is: said here, in the request's language.
   const t = getT(args.context);
-  const refusal = (status: number, formError: Message, init: ResponseInit = {}) =>
-    Response.json({ ok: false, formError: say(t, formError) }, { ...init, status });
+  const refused = (formError: Message) =>
+    refusal(400, "invalid_request", { ok: false, formError: say(t, formError) });
+  // A resource route: the Retry-After goes out with the answer itself (no `headers` export needed).
   const limited = (retryAfter: number) => {
     const { status, headers } = tooManyRequestsInit(retryAfter);
-    return refusal(status, retryMessage(retryAfter), { headers });
+    const formError = say(t, retryMessage(retryAfter));
+    return refusal(status, "rate_limited", { ok: false, formError }, { headers });
   };
   const form = await readForm(args.request);
   if (!form.has("response")) {
@@ -27,10 +29,10 @@ export async function action(args: Route.ActionArgs) {
     return Response.json({ ok: true, options: out.options }, { headers: { "Cache-Control": "no-store" } });
   }
   const parsed = passkeySignInSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return refusal(400, PASSKEY_FAILED);
+  if (!parsed.success) return refused(PASSKEY_FAILED);
   const outcome = await attemptPasskeySignIn(args, parsed.data.response);
   if (!outcome.ok && outcome.status === "rate_limited") return limited(outcome.retryAfter);
-  if (!outcome.ok) return refusal(outcome.status, outcome.message);
+  if (!outcome.ok) return refused(outcome.message);
   const signedIn = await completeSignIn(args, outcome.userId, {
     method: "passkey",
     factors: 2,

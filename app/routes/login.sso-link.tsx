@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { pendingLinkView, proveAndLink } from "../auth/sso-link.server";
 import { linkCodeSchema, linkPasswordSchema, parseLinkProof } from "../auth/sso-link-schemas";
 import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
@@ -7,8 +7,11 @@ import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
+import { cardClass } from "../components/ui/card";
+import { cn } from "../components/ui/cn";
+import { linkVariants } from "../components/ui/link";
 import { readForm } from "../http/read-form.server";
-import { passRetryAfter, tooManyRequestsForm } from "../http/responses";
+import { passRetryAfter, refusal, tooManyRequestsForm } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { say } from "../i18n/message";
 import type { Route } from "./+types/login.sso-link";
@@ -32,14 +35,15 @@ export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request);
   const t = getT(args.context);
   const parsed = parseLinkProof(Object.fromEntries(form), t);
-  if (!parsed.ok) return data({ intent: parsed.intent, formError: parsed.formError }, { status: 400 });
+  if (!parsed.ok)
+    return refusal(400, "invalid_request", { intent: parsed.intent, formError: parsed.formError });
   const { intent, proof } = parsed;
   const outcome = await proveAndLink(args, proof);
   if (outcome.ok) throw outcome.response;
   if (outcome.status === "expired") throw redirect(EXPIRED);
   if (outcome.status === "conflict") throw redirect("/login?sso=conflict");
   if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, { intent }, t);
-  return data({ intent, formError: say(t, outcome.message) }, { status: 400 });
+  return refusal(400, "invalid_request", { intent, formError: say(t, outcome.message) });
 }
 
 export default function ConfirmSingleSignOnLink({ loaderData, actionData }: Route.ComponentProps) {
@@ -49,17 +53,17 @@ export default function ConfirmSingleSignOnLink({ loaderData, actionData }: Rout
   const pending = useIsPending();
   const error = (intent: string) =>
     actionData && "formError" in actionData && actionData.intent === intent && actionData.formError ? (
-      <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+      <p role="alert" className="text-sm text-destructive">
         {String(actionData.formError)}
       </p>
     ) : null;
   const names = { provider: loaderData.provider, email: loaderData.email };
   return (
     <main className="grid min-h-dvh place-items-center p-4">
-      <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+      <div className={cn(cardClass, "w-full max-w-sm p-6 shadow-sm")}>
         <h1 className="text-xl font-semibold">{t("auth:ssoLink.title")}</h1>
-        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">{t("auth:ssoLink.intro", names)}</p>
-        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">{t("auth:ssoLink.once", names)}</p>
+        <p className="mt-2 text-sm text-muted-foreground">{t("auth:ssoLink.intro", names)}</p>
+        <p className="mt-2 text-sm text-muted-foreground">{t("auth:ssoLink.once", names)}</p>
         {loaderData.canUsePassword ? (
           <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(passwordForm)}>
             <input type="hidden" name="intent" value="password" />
@@ -90,12 +94,12 @@ export default function ConfirmSingleSignOnLink({ loaderData, actionData }: Rout
           </Form>
         ) : null}
         {!loaderData.canUsePassword && !loaderData.canUseCode ? (
-          <p role="alert" className="mt-4 text-sm text-red-700 dark:text-red-400">
+          <p role="alert" className="mt-4 text-sm text-destructive">
             {t("auth:ssoLink.noProof", names)}
           </p>
         ) : null}
         <p className="mt-4 text-sm">
-          <Link to="/login" className="text-indigo-700 underline dark:text-indigo-300">
+          <Link to="/login" className={linkVariants()}>
             {t("auth:ssoLink.cancel")}
           </Link>
         </p>

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useSearchParams } from "react-router";
+import { Form, Link, redirect, useSearchParams } from "react-router";
 import { loginSchema } from "../auth/account-schemas";
 import { attemptLogin } from "../auth/login.server";
 import { passkeyAvailability } from "../auth/passkeys.server";
@@ -12,9 +12,13 @@ import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { SsoSignIn } from "../components/sso-sign-in";
+import { alertVariants } from "../components/ui/alert";
 import { Button } from "../components/ui/button";
+import { cardClass } from "../components/ui/card";
+import { cn } from "../components/ui/cn";
+import { linkVariants } from "../components/ui/link";
 import { readForm } from "../http/read-form.server";
-import { passRetryAfter, safeRedirectPath, tooManyRequestsForm } from "../http/responses";
+import { passRetryAfter, refusal, safeRedirectPath, tooManyRequestsForm } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { say } from "../i18n/message";
 import type { Route } from "./+types/login";
@@ -38,7 +42,7 @@ export async function action(args: Route.ActionArgs) {
   if (!outcome.ok) {
     const unverified = outcome.reason === "unverified";
     const formError = say(getT(args.context), outcome.message);
-    return data({ formError, email, unverified }, { status: outcome.status });
+    return refusal(outcome.status, "invalid_request", { formError, email, unverified });
   }
   throw await completeSignIn(args, outcome.user.id, {
     method: "password",
@@ -57,21 +61,15 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
   const resending = useIsPending({ formAction: "/resend-verification" });
   return (
     <main className="grid min-h-dvh place-items-center p-4">
-      <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+      <div className={cn(cardClass, "w-full max-w-sm p-6 shadow-sm")}>
         <h1 className="text-xl font-semibold">{t("auth:login.title")}</h1>
         {params.get("verified") === "1" ? (
-          <p
-            role="status"
-            className="mt-3 rounded bg-emerald-50 p-2 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100"
-          >
+          <p role="status" className={cn(alertVariants({ variant: "success" }), "mt-3")}>
             {t("auth:login.verified")}
           </p>
         ) : null}
         {params.get("twoFactor") === "expired" ? (
-          <p
-            role="status"
-            className="mt-3 rounded bg-amber-50 p-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-100"
-          >
+          <p role="status" className={cn(alertVariants({ variant: "warning" }), "mt-3")}>
             {t("auth:login.twoFactorExpired")}
           </p>
         ) : null}
@@ -107,10 +105,10 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
           </Form>
         ) : null}
         <p className="mt-4 flex flex-wrap justify-between gap-2 text-sm">
-          <Link to="/forgot-password" className="text-indigo-700 underline dark:text-indigo-300">
+          <Link to="/forgot-password" className={linkVariants()}>
             {t("auth:login.forgotPassword")}
           </Link>
-          <Link to="/register" className="text-indigo-700 underline dark:text-indigo-300">
+          <Link to="/register" className={linkVariants()}>
             {t("auth:login.register")}
           </Link>
         </p>

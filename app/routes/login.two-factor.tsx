@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { twoFactorCodeSchema } from "../auth/two-factor-schemas";
 import { completeSecondStep, pendingSignIn } from "../auth/two-factor-sign-in.server";
 import { FormErrors, TextField } from "../components/forms/fields";
@@ -7,8 +7,11 @@ import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
+import { cardClass } from "../components/ui/card";
+import { cn } from "../components/ui/cn";
+import { linkVariants } from "../components/ui/link";
 import { readForm } from "../http/read-form.server";
-import { passRetryAfter, tooManyRequestsForm } from "../http/responses";
+import { passRetryAfter, refusal, tooManyRequestsForm } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { say, sayIssue } from "../i18n/message";
 import type { Route } from "./+types/login.two-factor";
@@ -33,13 +36,15 @@ export async function action(args: Route.ActionArgs) {
   const t = getT(args.context);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return data({ formError: issue ? sayIssue(t, issue) : say(t, "twoFactor.enterCode") }, { status: 400 });
+    return refusal(400, "invalid_request", {
+      formError: issue ? sayIssue(t, issue) : say(t, "twoFactor.enterCode"),
+    });
   }
   const outcome = await completeSecondStep(args, parsed.data.code);
   if (outcome.ok) throw outcome.response;
   if (outcome.status === "expired") throw redirect(EXPIRED);
   if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, {}, t);
-  return data({ formError: say(t, outcome.message) }, { status: 400 });
+  return refusal(400, "invalid_request", { formError: say(t, outcome.message) });
 }
 
 export default function TwoFactorStep({ actionData }: Route.ComponentProps) {
@@ -48,9 +53,9 @@ export default function TwoFactorStep({ actionData }: Route.ComponentProps) {
   const pending = useIsPending();
   return (
     <main className="grid min-h-dvh place-items-center p-4">
-      <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+      <div className={cn(cardClass, "w-full max-w-sm p-6 shadow-sm")}>
         <h1 className="text-xl font-semibold">{t("auth:twoFactor.title")}</h1>
-        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">{t("auth:twoFactor.intro")}</p>
+        <p className="mt-2 text-sm text-muted-foreground">{t("auth:twoFactor.intro")}</p>
         <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
           <TextField
             meta={fields.code}
@@ -60,7 +65,7 @@ export default function TwoFactorStep({ actionData }: Route.ComponentProps) {
             spellCheck={false}
           />
           {actionData?.formError ? (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+            <p role="alert" className="text-sm text-destructive">
               {actionData.formError}
             </p>
           ) : (
@@ -69,7 +74,7 @@ export default function TwoFactorStep({ actionData }: Route.ComponentProps) {
           <Button pending={pending}>{t("auth:twoFactor.submit")}</Button>
         </Form>
         <p className="mt-4 text-sm">
-          <Link to="/login" className="text-indigo-700 underline dark:text-indigo-300">
+          <Link to="/login" className={linkVariants()}>
             {t("auth:twoFactor.startAgain")}
           </Link>
         </p>

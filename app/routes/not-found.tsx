@@ -1,9 +1,12 @@
-import { data } from "react-router";
+import { NotFound } from "../domain-errors";
+import { pageError } from "../http/form.server";
+import { getT } from "../i18n/i18n.server";
+import type { Route } from "./+types/not-found";
 
-export function loader() {
-  throw data({ message: "The page you are looking for does not exist." }, { status: 404 });
+export function loader({ context }: Route.LoaderArgs) {
+  pageError(new NotFound("pages.notFound"), getT(context));
 }
 
-export default function NotFound() {
+export default function NotFoundPage() {
   return null;
 }

@@ -6,12 +6,13 @@ import { checkInboxUrl } from "../auth/public-mail.server";
 import { registerAccount } from "../auth/registration.server";
 import { registrationBinding } from "../auth/registration-binding.server";
 import { getSessionUser } from "../auth/session.server";
-import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { AuthCard, AuthLinks } from "../components/auth/auth-card";
 import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
+import { linkVariants } from "../components/ui/link";
 import { invalidSubmission, parseSubmission } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter } from "../http/responses";
@@ -57,7 +58,7 @@ export default function Register() {
         <Button pending={pending}>{t("auth:register.submit")}</Button>
       </Form>
       <AuthLinks>
-        <Link to="/login" className={linkClass}>
+        <Link to="/login" className={linkVariants()}>
           {t("auth:register.haveAccount")}
         </Link>
       </AuthLinks>

@@ -4,12 +4,13 @@ import { emailOnlySchema } from "../auth/account-schemas";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { checkInboxUrl } from "../auth/public-mail.server";
 import { startVerificationResend } from "../auth/registration.server";
-import { AuthCard, AuthLinks, linkClass } from "../components/auth/auth-card";
+import { AuthCard, AuthLinks } from "../components/auth/auth-card";
 import { FormErrors, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
+import { linkVariants } from "../components/ui/link";
 import { invalidSubmission, parseSubmission } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter } from "../http/responses";
@@ -45,7 +46,7 @@ export default function ResendVerification() {
         <Button pending={pending}>{t("auth:resend.submit")}</Button>
       </Form>
       <AuthLinks>
-        <Link to="/login" className={linkClass}>
+        <Link to="/login" className={linkVariants()}>
           {t("auth:backToSignIn")}
         </Link>
       </AuthLinks>

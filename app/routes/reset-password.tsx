@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form } from "react-router";
+import { Form } from "react-router";
 import { resetPasswordSchema } from "../auth/account-schemas";
 import { resetPassword } from "../auth/password-reset.server";
 import { inspectToken } from "../auth/tokens.server";
@@ -13,13 +13,15 @@ import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { invalidSubmission, parseSubmission, redirectWithToast } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
+import { refusal } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import type { Route } from "./+types/reset-password";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const check = await inspectToken(["reset-password"], token);
-  if (!check.ok) return data({ ok: false as const, reason: check.reason, token: "" }, { status: 400 });
+  if (!check.ok)
+    return refusal(400, "invalid_request", { ok: false as const, reason: check.reason, token: "" });
   // After a contested registration (email-verification.server): say why a password is asked for.
   const contested = new URL(request.url).searchParams.get("contested") === "1";
   return { ok: true as const, reason: null, token, contested };
@@ -30,7 +32,12 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== "success") return invalidSubmission(submission);
   const outcome = await resetPassword(args, submission.value.token, submission.value.password);
   if (!outcome.ok)
-    return data({ ok: false as const, reason: outcome.reason, errors: {}, formError: null }, { status: 400 });
+    return refusal(400, "invalid_request", {
+      ok: false as const,
+      reason: outcome.reason,
+      errors: {},
+      formError: null,
+    });
   return redirectWithToast("/login", {
     kind: "success",
     message: getT(args.context)("auth:reset.done"),
@@ -50,7 +57,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   return (
     <AuthCard title={t("auth:reset.title")}>
       {loaderData.ok && loaderData.contested ? (
-        <p role="status" className="mt-3 text-sm text-slate-800 dark:text-slate-200">
+        <p role="status" className="mt-3 text-sm text-foreground">
           {t("auth:reset.contested")}
         </p>
       ) : null}

@@ -26,7 +26,7 @@ type Limiters = {
 };
 
 /** Once an account's shared budget is spent, unknown addresses get one attempt this often. */
-export const LOGIN_SLOW_LANE_SECONDS = 5;
+const LOGIN_SLOW_LANE_SECONDS = 5;
 
 const RATE_LIMIT_TABLE = "rate_limit"; // db/migrations/007_rate_limit.ts
 

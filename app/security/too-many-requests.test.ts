@@ -28,6 +28,7 @@ describe("the 429 helper", () => {
     expect(out.status).toBe(429);
     expect(out.headers.get("Retry-After")).toBe("900");
     expect(out.body).toEqual({
+      error: "rate_limited",
       ok: false,
       intent: "password",
       formError: expect.stringMatching(/15 minutes/),

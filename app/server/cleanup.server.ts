@@ -1,7 +1,7 @@
 import { purgeExpiredAudit } from "../audit/retention.server";
 import { db, now } from "../db.server";
 import { purgeExpiredRateLimits } from "../security/rate-limit.server";
-import { getSystemConfig } from "../settings/system-config.server";
+import { getSystemConfig } from "../system-settings/system-config.server";
 import { pruneDeliveries } from "../tasks/repository.server";
 
 const DAY_MS = 86_400_000;

@@ -8,8 +8,9 @@ import { apiError } from "../http/responses";
 import { createRequestContext } from "./lifecycle.server";
 import { rootMiddleware } from "./root-middleware.server";
 
-// GET /api/events served on node's request and response, outside React Router (server.ts routes
-// it here; docs/decisions/014-event-streams-on-the-socket.md). The answer is the route's
+// GET /api/events served on node's request and response, outside React Router (the server's
+// listener, app/server/http-server.server.ts, routes it here;
+// docs/decisions/014-event-streams-on-the-socket.md). The answer is the route's
 // (app/routes/api.events.ts), which stays for the dev server and the tests: the same root
 // middleware decides it (security headers, session with its renewed cookie, the access gate with
 // its 401/403 JSON), then the same stream with its per-user cap, pings and cleanup.

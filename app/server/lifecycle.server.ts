@@ -17,7 +17,7 @@ type Hook = () => Promise<void> | void;
 const stopHooks: Hook[] = [];
 
 /** Services that hold resources (event streams, task runners) register how to let go of them. */
-export function onShutdown(hook: Hook) {
+function onShutdown(hook: Hook) {
   stopHooks.push(hook);
 }
 
@@ -52,7 +52,8 @@ async function startBackgroundTasks() {
   }
 }
 
-// Exported through entry.server so server.ts drives the same module instances the routes use.
+// Exported through entry.server so server.ts drives the same module instances the routes use
+// (docs/decisions/002-lean-server.md).
 export const lifecycle = {
   start(): Promise<void> {
     assertProductionSecrets();

@@ -1,9 +1,12 @@
 import type { MiddlewareFunction } from "react-router";
-import { accessGateMiddleware } from "../access/guard.server";
-import { sessionMiddleware } from "../auth/session.server";
+import { accessGateMiddleware } from "../auth/guard.server";
+import { getSessionUser, sessionMiddleware } from "../auth/session.server";
 import { requestIdMiddleware } from "../http/request-info.server";
 import { csrfMiddleware, securityHeadersMiddleware } from "../http/security.server";
-import { i18nMiddleware } from "../i18n/i18n.server";
+import { languageMiddleware } from "../i18n/i18n.server";
+
+/** The request's language: after the session middleware, so the signed-in person's setting is known. */
+export const i18nMiddleware = languageMiddleware(async (args) => (await getSessionUser(args))?.locale);
 
 /**
  * The root route's middleware, in order (app/root.tsx exports it). A list of its own so the event

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../db/connection";
 import { migrateToLatest } from "../../db/migrate";
@@ -10,6 +10,9 @@ import { SEED_MENU_ITEMS } from "../access/menu";
 import { PERMISSIONS } from "../access/permissions";
 import { db } from "../db.server";
 import { DEV_SUPER_ADMIN_EMAIL, SeedConfigError, seed } from "./seed.server";
+
+// The project's tsx itself, not through npx (which costs a second of its own each time).
+const TSX = resolve("node_modules/.bin/tsx");
 
 const TABLES = ["permission", "role", "role_permission", "menu_item", "user", "user_role"] as const;
 
@@ -228,7 +231,7 @@ describe("seed configuration", () => {
     const file = join(tmpdir(), `seed-cli-${randomUUID()}.db`);
     const base = { ...process.env, DATABASE_URL: `file:${file}`, SUPER_ADMIN_EMAIL: "cli@example.test" };
     try {
-      const out = execFileSync("npx", ["tsx", "scripts/seed.ts"], {
+      const out = execFileSync(TSX, ["scripts/seed.ts"], {
         env: { ...base, NODE_ENV: "development", SUPER_ADMIN_PASSWORD: "cli-password-1" },
         encoding: "utf8",
       });
@@ -236,7 +239,7 @@ describe("seed configuration", () => {
       expect(out).toContain("super admin: created cli@example.test");
       let failed: { status: number; stderr: string } | undefined;
       try {
-        execFileSync("npx", ["tsx", "scripts/seed.ts"], {
+        execFileSync(TSX, ["scripts/seed.ts"], {
           env: {
             ...base,
             DATABASE_URL: `file:${file}-prod`,

@@ -6,7 +6,11 @@ import { db } from "../db.server";
 import { action, loader } from "../routes/dashboard.settings";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { purgeAuditPastRetention } from "../server/cleanup.server";
-import { clearSystemConfigCache, getSystemConfig, setSystemConfig } from "./system-config.server";
+import {
+  clearSystemConfigCache,
+  getSystemConfig,
+  setSystemConfig,
+} from "../system-settings/system-config.server";
 
 // docs/rules.md, "Mail routing and the audit trail": an admin who shortened the audit retention to
 // one day let the daily cleanup erase the trail of what they did, their refused attempt on the mail

@@ -7,7 +7,11 @@ import { settleDeliveries } from "../mail/deliveries.server";
 import { action, loader } from "../routes/dashboard.settings";
 import { action as forgotAction } from "../routes/forgot-password";
 import { resetRateLimits } from "../security/rate-limit.server";
-import { clearSystemConfigCache, getSystemConfig, setSystemConfig } from "./system-config.server";
+import {
+  clearSystemConfigCache,
+  getSystemConfig,
+  setSystemConfig,
+} from "../system-settings/system-config.server";
 
 // docs/rules.md, "Mail routing and the audit trail": the settings that decide where account mail
 // goes (the provider key and the sender) change only by a super admin who enters their password

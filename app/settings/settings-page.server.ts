@@ -1,8 +1,6 @@
 import type { TFunction } from "i18next";
 import { data } from "react-router";
 import { can } from "../access/check";
-import { refuseWhileImpersonating } from "../access/guard.server";
-import { type ActionArgs, handleIntents } from "../access/intents.server";
 import { assignableRoles } from "../access/rules.server";
 import {
   assertReauthenticated,
@@ -27,6 +25,8 @@ import {
   listApiTokens,
   revokeOwnApiToken,
 } from "../auth/api-tokens.server";
+import { refuseWhileImpersonating } from "../auth/guard.server";
+import { type ActionArgs, handleIntents } from "../auth/intents.server";
 import { inviteUser } from "../auth/invitations.server";
 import {
   addPasskeySchema,
@@ -42,15 +42,13 @@ import {
   renamePasskey,
 } from "../auth/passkeys.server";
 import type { SessionUser } from "../auth/session.server";
-import { invalid } from "../http/form.server";
 import { getT, i18nFor, resolveLanguage } from "../i18n/i18n.server";
-import { sayIssue } from "../i18n/message";
 import { supportedLanguages } from "../i18n/resources.server";
 import { recentMail } from "../mail/mail-log.server";
-import { configLabel } from "./config-labels";
+import { configLabel } from "../system-settings/config-labels";
+import { describeSystemConfig } from "../system-settings/system-config.server";
 import { describeSessions } from "./session-view";
-import { parseSettingsForm, revokeSessionSchema } from "./settings-form";
-import { describeSystemConfig } from "./system-config.server";
+import { revokeSessionSchema, systemSettingsSchema } from "./settings-form";
 import { twoFactorIntent, twoFactorSettingsData } from "./two-factor-settings.server";
 import { applySettingsChanges } from "./update-settings.server";
 
@@ -224,18 +222,9 @@ export const runSettingsIntent = (args: ActionArgs) => {
       },
       system: {
         permission: "settings.manage",
-        // The system section has its own parser (shared with the browser): blank, secret and reset rules.
-        run: async ({ actor, form }) => {
-          const parsed = parseSettingsForm(form);
-          if (!parsed.ok) {
-            const said = Object.entries(parsed.fieldErrors).map(([k, issue]) => [k, sayIssue(t, issue)]);
-            return invalid(Object.fromEntries(said), "system");
-          }
-          const { changed } = await applySettingsChanges(
-            actor,
-            { changes: parsed.changes, reauth: parsed.reauth },
-            args,
-          );
+        schema: systemSettingsSchema,
+        run: async ({ actor, input }) => {
+          const { changed } = await applySettingsChanges(actor, input, args);
           // Staff read the settings' labels, never their keys.
           const names = changed.map((key) => configLabel(t, key));
           return done(

@@ -14,7 +14,7 @@ import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { loader as verifyLoader } from "../routes/api.auth.verify-email";
 import { action, loader } from "../routes/dashboard.settings";
-import { clearSystemConfigCache, getSystemConfig } from "./system-config.server";
+import { clearSystemConfigCache, getSystemConfig } from "../system-settings/system-config.server";
 
 const postmark = withFakePostmark();
 beforeAll(setupDatabase);

@@ -12,9 +12,9 @@ import { sendSettingsChangedEmail } from "../mail/senders.server";
 import type { MailRouting } from "../mail/transport.server";
 import { trySend } from "../mail/try-send.server";
 import { type NoticeRow, publishNotices, storeNotices } from "../notifications/notices.server";
-import type { ConfigKey, SuperAdminRule } from "./config-keys";
-import { configLabel } from "./config-labels";
-import { getSystemConfig } from "./system-config.server";
+import type { ConfigKey, SuperAdminRule } from "../system-settings/config-keys";
+import { configLabel } from "../system-settings/config-labels";
+import { getSystemConfig } from "../system-settings/system-config.server";
 
 // The settings only a super admin changes (`superAdminOnly` in config-keys.ts): whoever controls
 // where account mail goes reads every password reset link, a super admin's too; whoever shortens

@@ -1,9 +1,9 @@
 import type { TFunction } from "i18next";
 import { data } from "react-router";
-import { refuseWhileImpersonating } from "../access/guard.server";
-import type { ActionArgs, IntentHandler } from "../access/intents.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assertReauthenticated, reauthMethods } from "../auth/account.server";
+import { refuseWhileImpersonating } from "../auth/guard.server";
+import type { ActionArgs, IntentHandler } from "../auth/intents.server";
 import type { SessionUser } from "../auth/session.server";
 import {
   confirmTwoFactor,
@@ -14,12 +14,7 @@ import {
   startTwoFactor,
   twoFactorView,
 } from "../auth/two-factor.server";
-import {
-  twoFactorCodeSchema,
-  twoFactorReauthSchema,
-  twoFactorRolesSchema,
-  twoFactorStartSchema,
-} from "../auth/two-factor-schemas";
+import { twoFactorCodeSchema, twoFactorReauthSchema, twoFactorRolesSchema } from "../auth/two-factor-schemas";
 
 // Settings' two-factor section: its data and its intents (registered in settings-page.server.ts).
 
@@ -61,14 +56,14 @@ export const twoFactorIntent = {
   // Like passkeys and API tokens: re-authentication, so a stolen session cannot attach its own app.
   start: (args: ActionArgs, t: TFunction) =>
     ({
-      schema: twoFactorStartSchema,
+      schema: twoFactorReauthSchema,
       run: async ({ actor, input }) => {
         refuseWhileImpersonating(args, actor);
         await assertReauthenticated(args, actor, reauthProof(input), "two-factor-start");
         await startTwoFactor(actor, {}, args);
         return answer("two-factor-start", t("settings:twoFactor.started"));
       },
-    }) satisfies IntentHandler<ActionArgs, typeof twoFactorStartSchema>,
+    }) satisfies IntentHandler<ActionArgs, typeof twoFactorReauthSchema>,
   confirm: (args: ActionArgs, t: TFunction) =>
     ({
       schema: twoFactorCodeSchema,

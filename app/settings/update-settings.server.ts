@@ -3,13 +3,7 @@ import type { ReauthProof } from "../auth/account.server";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
-import { type ConfigKey, SYSTEM_CONFIG, superAdminRuleFor } from "./config-keys";
-import type { SettingsChange } from "./settings-form";
-import {
-  assertMayChangeSuperAdminSettings,
-  type SuperAdminChange,
-  superAdminSettingsNotice,
-} from "./super-admin-settings.server";
+import { type ConfigKey, SYSTEM_CONFIG, superAdminRuleFor } from "../system-settings/config-keys";
 import {
   clearSystemConfigCache,
   configFallback,
@@ -17,7 +11,13 @@ import {
   getSystemConfig,
   resetSystemConfig,
   setSystemConfig,
-} from "./system-config.server";
+} from "../system-settings/system-config.server";
+import type { SettingsChange } from "./settings-form";
+import {
+  assertMayChangeSuperAdminSettings,
+  type SuperAdminChange,
+  superAdminSettingsNotice,
+} from "./super-admin-settings.server";
 
 /**
  * Applies the parsed changes that actually change something and audits them with before/after,

@@ -26,7 +26,7 @@ export type CreateOutcome =
   | { ok: false; status: "too_many_tasks"; limit: number; retryAfterSeconds: number };
 
 /** About one demonstration report's run: by then a slot has likely come free. */
-export const TASK_SLOT_RETRY_AFTER_SECONDS = 15;
+const TASK_SLOT_RETRY_AFTER_SECONDS = 15;
 
 function issuesOf(error: z.ZodError, prefix: string) {
   return error.issues.map((i) => ({

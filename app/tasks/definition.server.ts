@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { PermissionKey } from "../access/permissions";
 
-export type TaskContext = {
+type TaskContext = {
   taskId: string;
   userId: string;
   /** Aborted on timeout or when the server stops before the grace period ends. */

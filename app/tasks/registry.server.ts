@@ -5,7 +5,7 @@ import { reportGenerate } from "./definitions/report-generate.server";
 import { usersExport } from "./definitions/users-export.server";
 
 // The one list of task types: POST /api/tasks accepts exactly these. Adding a type is one file in
-// definitions/ and one line here (README "How to add a task type").
+// definitions/ and one line here (docs/extending.md, "Add a task type").
 const definitions: TaskDefinition[] = [
   reportGenerate,
   usersExport,

@@ -1,3 +1,4 @@
+import { remember } from "@epic-web/remember";
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/schema";
 import { env } from "../env.server";
@@ -260,26 +261,26 @@ function failed(reason: Message): Outcome {
   return failedWith(english(reason));
 }
 
-// One runner per process, also across the dev server's module reloads.
-const holder = globalThis as typeof globalThis & {
-  __taskRunner?: TaskRunner;
-  __taskRunnerFactory?: () => TaskRunner;
-};
+// One runner per process, also across the dev server's module reloads (docs/decisions/002-lean-server.md).
+const holder = remember("taskRunner", () => ({
+  runner: undefined as TaskRunner | undefined,
+  factory: undefined as (() => TaskRunner) | undefined,
+}));
 
 /**
  * The composition root (app/server/composition.server.ts) says which runner this deployment uses
  * (the graphile-worker queue on PostgreSQL); until it does, tasks run in this process.
  */
 export function setTaskRunnerFactory(factory: (() => TaskRunner) | undefined) {
-  holder.__taskRunnerFactory = factory;
+  holder.factory = factory;
 }
 
 export function taskRunner(): TaskRunner {
-  holder.__taskRunner ??= holder.__taskRunnerFactory?.() ?? new InProcessTaskRunner();
-  return holder.__taskRunner;
+  holder.runner ??= holder.factory?.() ?? new InProcessTaskRunner();
+  return holder.runner;
 }
 
 /** Tests swap the implementation. */
 export function setTaskRunner(runner: TaskRunner) {
-  holder.__taskRunner = runner;
+  holder.runner = runner;
 }

@@ -16,14 +16,6 @@ export type TaskView = {
   completedAt: string | null;
 };
 
-/** What the task centre calls each registered type; unknown types show their raw name. */
-export const TASK_LABELS: Record<string, string> = {
-  "report.generate": "System report",
-  "users.export": "User export",
-  "audit.export": "Audit log export",
-  "broadcast.email": "Broadcast emails",
-};
-
 export function isFinal(status: TaskStatus): status is FinalStatus {
   return status === "completed" || status === "failed";
 }

@@ -9,7 +9,7 @@ export const WEBHOOK_PATH = "/api/webhooks/tasks";
  * from the first SESSION_SECRET, so every process of one installation agrees without extra setup;
  * `npm run dev` writes a generated one into .env, and production should set its own.
  */
-export function webhookSecret(): string {
+function webhookSecret(): string {
   const configured = env().TASK_WEBHOOK_SECRET;
   if (configured) return configured;
   const key = createHmac("sha256", sessionSecrets()[0] ?? "")

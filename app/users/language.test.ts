@@ -4,10 +4,10 @@ import { formRequest } from "../../test/support/forms";
 import { invalidateSessions } from "../auth/session.server";
 import { db } from "../db.server";
 import { readToast } from "../http/toast.server";
-import { i18nMiddleware } from "../i18n/i18n.server";
 import { action as teamsAction } from "../routes/dashboard.teams";
 import { action as listAction } from "../routes/dashboard.users";
 import { action as userAction } from "../routes/dashboard.users.$id";
+import { i18nMiddleware } from "../server/root-middleware.server";
 
 // Toasts written by the users and teams actions are said at source in the request's language:
 // the person's own setting, else the browser's Accept-Language, else English.

@@ -97,7 +97,7 @@ async function roleMembers(name: string) {
   return { id: role.id, members: links.length <= SMALL_ROLE ? links.map((l) => l.user_id) : null };
 }
 
-export type UserRow = {
+type UserRow = {
   id: string;
   name: string;
   email: string;

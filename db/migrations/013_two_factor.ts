@@ -1,14 +1,14 @@
 import type { Kysely } from "kysely";
 import { columnTypes } from "../column-types";
 
-// Two-factor authentication (TOTP, issue 12.1): each account's authenticator secret (encrypted),
+// Two-factor authentication (TOTP, docs/decisions/018-two-factor-totp.md): each account's authenticator secret (encrypted),
 // its single-use recovery codes (hashed), and the roles whose holders must enrol.
 export async function up(db: Kysely<unknown>): Promise<void> {
   const t = columnTypes(db);
   await db.schema
     .createTable("user_two_factor")
     .addColumn("user_id", "text", (c) => c.primaryKey().references("user.id").onDelete("cascade"))
-    // AES-GCM (app/settings/secret-box.server.ts), never the base32 text itself.
+    // AES-GCM (app/security/secret-box.server.ts), never the base32 text itself.
     .addColumn("secret", "text", (c) => c.notNull())
     // Null while enrolment waits for its first code; the secret counts only once confirmed.
     .addColumn("confirmed_at", t.timestamp)

@@ -13,7 +13,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("issuer", "text", (c) => c.notNull())
     .addColumn("client_id", "text", (c) => c.notNull())
-    // AES-GCM (app/settings/secret-box.server.ts), never sent to a browser.
+    // AES-GCM (app/security/secret-box.server.ts), never sent to a browser.
     .addColumn("client_secret", "text", (c) => c.notNull())
     // JSON array of lower-case domains.
     .addColumn("allowed_domains", "text", (c) => c.notNull())

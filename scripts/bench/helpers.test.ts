@@ -123,7 +123,7 @@ describe("report", () => {
     );
   });
 
-  it("replaces only the README's text between the markers", () => {
+  it("replaces only the page's text between the markers", () => {
     const readme = `# App\n\nbefore\n${START}\nold table\n${END}\nafter\n`;
     expect(replaceSection(readme, "new table\n")).toBe(
       `# App\n\nbefore\n${START}\nnew table\n${END}\nafter\n`,

@@ -1,6 +1,6 @@
 import { isSizeName, type SizeName } from "../bulk/sizes";
 
-/** Everything `npm run bench` can be told, from the environment (README, "Performance") and argv. */
+/** Everything `npm run bench` can be told, from the environment (docs/performance.md) and argv. */
 export type BenchOptions = {
   buildDir: string;
   port: number;

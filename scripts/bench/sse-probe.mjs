@@ -41,7 +41,7 @@ process.on("message", (message) => {
     return;
   }
   if (message !== "sse-stats" && message !== "sse-memory") return;
-  const bus = globalThis.__systemEventBus;
+  const bus = globalThis.__remember_epic_web?.get("systemEventBus")?.bus;
   // The bench starts the server with --expose-gc: memory is read after a full collection, so it
   // counts what the open streams hold, not how much garbage happened to be waiting.
   if (message === "sse-memory") globalThis.gc?.();

@@ -3,8 +3,11 @@
 // open stream at each count; then webhook -> SSE delivery to the owner, back to back and at one
 // webhook a second, beside the owner-alone figure of the same run; then opens the largest count at
 // once and drops every socket abruptly. Exits 1 unless every stream opened and the server's
-// subscriber count returned to zero after each drop.
+// subscriber count returned to zero after each drop. The memory per stream is measured first with
+// GET /api/events through React Router (EVENTS_ON_SOCKET=0), then on the socket, in the same run:
+// the figure the socket path is kept for (docs/decisions/014-event-streams-on-the-socket.md).
 //   BENCH_SSE=1000,5000,10000  BENCH_SSE_SAMPLES=300  BENCH_SSE_PACED=60  BENCH_SSE_HOLDERS=4
+//   BENCH_SSE_ROUTER=0 skips the React Router pass
 import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
@@ -65,17 +68,20 @@ try {
 // The production server as npm start runs it, with the probe that answers over IPC (sse-probe.mjs).
 // BENCH_NODE_ARGS="--cpu-prof" profiles it (the profile is written when it stops); BENCH_SERVER runs
 // another server file on the same build.
-const running = await startServer(env, join(cacheDir, "server-sse.log"), {
-  nodeArgs: [
-    "--expose-gc",
-    ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
-    "--import",
-    new URL("./sse-probe.mjs", import.meta.url).pathname,
-  ],
-  entry: process.env.BENCH_SERVER ? ["--import", "tsx", process.env.BENCH_SERVER] : undefined,
-  ipc: true,
-});
-const server = running.child;
+const start = (extra: Record<string, string> = {}) =>
+  startServer({ ...env, ...extra }, join(cacheDir, "server-sse.log"), {
+    nodeArgs: [
+      "--expose-gc",
+      ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+      "--import",
+      new URL("./sse-probe.mjs", import.meta.url).pathname,
+    ],
+    entry: process.env.BENCH_SERVER ? ["--import", "tsx", process.env.BENCH_SERVER] : undefined,
+    ipc: true,
+  });
+const compareRouter = process.env.BENCH_SSE_ROUTER !== "0";
+let running = await start(compareRouter ? { EVENTS_ON_SOCKET: "0" } : {});
+let server = running.child;
 const holders: ChildProcess[] = Array.from({ length: holderCount }, (_, i) =>
   fork(new URL("./sse-holder.ts", import.meta.url).pathname, {
     execArgv: ["--import", "tsx"],
@@ -185,28 +191,48 @@ await measure(20); // warm-up: the webhook route and the stream code run once be
 const pause = () => new Promise((r) => setTimeout(r, Number(process.env.BENCH_SSE_PAUSE_MS ?? 0)));
 
 // Memory first, before hundreds of webhooks grow the heap: what the open streams cost, nothing else.
-const baseline = await stats("sse-memory");
-let opened = 0;
+type PerStream = { rss: number; heap: number };
 let ok = true;
-for (const count of counts) {
-  const { ms: openMs } = await openStreams(opened, count, 100);
-  const added = count - opened;
-  opened = count;
-  await new Promise((r) => setTimeout(r, 2000));
-  const now = await stats("sse-memory");
-  const per = (key: "rss" | "heapUsed") => ((now[key] - baseline[key]) / 1024 / count).toFixed(1);
-  console.log(
-    `${String(count).padStart(5)} streams open (the last ${added} in ${(openMs / 1000).toFixed(1)} s): ${now.subscribers} subscribers; per stream, after a full GC: ${per("rss")} KB RSS, ${per("heapUsed")} KB JS heap`,
-  );
-  ok &&= now.subscribers === count;
-  // A quiet window, e.g. for a heap snapshot (BENCH_NODE_ARGS=--heapsnapshot-signal=SIGUSR2).
-  await pause();
+async function memoryPass(label: string, against?: PerStream[]): Promise<PerStream[]> {
+  console.log(`memory per open stream, ${label}`);
+  const figures: PerStream[] = [];
+  const baseline = await stats("sse-memory");
+  let opened = 0;
+  for (const [i, count] of counts.entries()) {
+    const { ms: openMs } = await openStreams(opened, count, 100);
+    const added = count - opened;
+    opened = count;
+    await new Promise((r) => setTimeout(r, 2000));
+    const now = await stats("sse-memory");
+    const per = (key: "rss" | "heapUsed") => (now[key] - baseline[key]) / 1024 / count;
+    figures.push({ rss: per("rss"), heap: per("heapUsed") });
+    const ratio = against?.[i]
+      ? ` (${(per("rss") / against[i].rss).toFixed(2)}x RSS, ${(per("heapUsed") / against[i].heap).toFixed(2)}x heap of React Router's)`
+      : "";
+    console.log(
+      `${String(count).padStart(5)} streams open (the last ${added} in ${(openMs / 1000).toFixed(1)} s): ${now.subscribers} subscribers; per stream, after a full GC: ${per("rss").toFixed(1)} KB RSS, ${per("heapUsed").toFixed(1)} KB JS heap${ratio}`,
+    );
+    ok &&= now.subscribers === count;
+    // A quiet window, e.g. for a heap snapshot (BENCH_NODE_ARGS=--heapsnapshot-signal=SIGUSR2).
+    await pause();
+  }
+  if (max > 0) {
+    const dropped = await dropAll();
+    console.log(`dropped every stream: subscribers back to ${dropped.left} in ${dropped.ms.toFixed(0)} ms`);
+    ok &&= dropped.left === 0;
+  }
+  return figures;
 }
-if (max > 0) {
-  const dropped = await dropAll();
-  console.log(`dropped every stream: subscribers back to ${dropped.left} in ${dropped.ms.toFixed(0)} ms`);
-  ok &&= dropped.left === 0;
+let router: PerStream[] | undefined;
+if (compareRouter) {
+  router = await memoryPass("through React Router (EVENTS_ON_SOCKET=0)");
+  await running.stop();
+  running = await start();
+  server = running.child;
+  await measure(20);
 }
+await memoryPass("on the socket", router);
+let opened = 0;
 
 console.log(`\nwebhook -> SSE: ${samples} back to back, ${paced} at one a second (ms)`);
 const aloneFast = await measure(samples);

@@ -56,7 +56,7 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 const valuesCache = new Map<string, string>();
 
-export function valuesInsert(table: string, columns: readonly Column[], rowCount: number): string {
+function valuesInsert(table: string, columns: readonly Column[], rowCount: number): string {
   const key = `${table}|${columns.length}|${rowCount}`;
   let text = valuesCache.get(key);
   if (!text) {
@@ -67,7 +67,7 @@ export function valuesInsert(table: string, columns: readonly Column[], rowCount
   return text;
 }
 
-export function unnestInsert(table: string, columns: readonly Column[]): string {
+function unnestInsert(table: string, columns: readonly Column[]): string {
   const names = columns.map((c) => quote(c[0])).join(",");
   const arrays = columns.map((c, i) => `$${i + 1}::${c[1] === "integer" ? "integer" : "text"}[]`).join(",");
   const casts = columns

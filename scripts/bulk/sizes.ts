@@ -13,7 +13,7 @@ export type BulkSpec = {
   sessions: number;
 };
 
-/** The rest follows from the three figures the issue names: a team per hundred people, two emails and two notices each. */
+/** The rest follows from the three figures a size names (docs/decisions/015-bench-data-sizes.md): a team per hundred people, two emails and two notices each. */
 export function specFor(users: number, audits: number, tasks: number): BulkSpec {
   return {
     users,

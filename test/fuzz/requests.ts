@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { signWebhook } from "../../app/tasks/webhook-signature.server";
-import { json, text } from "./values";
+import { text } from "./values";
 
 // A fuzz request as plain data (so fast-check can print and shrink it), and how it becomes bytes.
 
@@ -182,5 +182,3 @@ export function webhookHeaders(signature: Signature, body: string, taskId: unkno
       return {};
   }
 }
-
-export { json };

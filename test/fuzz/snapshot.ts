@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import { type Kysely, sql } from "kysely";
 import { db } from "../../app/db.server";
+import { dialectOf } from "../../db/connection";
 import type { Database } from "../../db/schema";
 
 // What "the database is unchanged after a refusal" means for the fuzz test: a digest of every
@@ -49,19 +51,51 @@ const COLUMNS: Partial<Record<Table, readonly string[] | "*">> = {
 
 export type Snapshot = Record<string, string>;
 
+const allColumns = new WeakMap<object, Promise<Map<string, string[]>>>();
+
+/** Every column of every table, read once per database handle (for the "*" entries). */
+function columnsOf(table: Table): Promise<string[]> {
+  const handle = db();
+  let known = allColumns.get(handle);
+  if (!known) {
+    known = handle.introspection
+      .getTables()
+      .then((tables) => new Map(tables.map((t) => [t.name, t.columns.map((c) => c.name)])));
+    allColumns.set(handle, known);
+  }
+  return known.then((map) => map.get(table)!);
+}
+
 export async function snapshot(except: readonly Table[] = []): Promise<Snapshot> {
   const tables = (Object.keys(COLUMNS) as Table[]).filter((t) => !except.includes(t));
-  const digests = await Promise.all(
+  const postgres = dialectOf(db() as Kysely<unknown>) === "postgres";
+  // Each row as a JSON array of its columns, sorted and joined by the database, every table in
+  // one statement: the same rows and values give the same text, any change to one of them another.
+  const parts = await Promise.all(
     tables.map(async (table) => {
-      const columns = COLUMNS[table]!;
-      const query = db().selectFrom(table);
-      const rows = await (columns === "*" ? query.selectAll() : query.select(columns as never)).execute();
-      const lines = rows.map((r) => JSON.stringify(r)).sort();
-      const hash = createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16);
-      return [table, `${rows.length} rows ${hash}`] as const;
+      const wanted = COLUMNS[table]!;
+      const values = sql.join((wanted === "*" ? await columnsOf(table) : wanted).map((c) => sql.ref(c)));
+      const row = postgres ? sql`json_build_array(${values})::text` : sql`json_array(${values})`;
+      const joined = postgres
+        ? sql`string_agg(r, E'\\n' order by r)`
+        : sql`group_concat(r, char(10) order by r)`;
+      return sql`select ${table} as t, count(*) as n, ${joined} as lines from (select ${row} as r from ${sql.table(table)}) x`;
     }),
   );
-  return Object.fromEntries(digests);
+  const { rows } = await sql<{
+    t: Table;
+    n: number;
+    lines: string | null;
+  }>`${sql.join(parts, sql` union all `)}`.execute(db());
+  return Object.fromEntries(
+    rows.map(({ t, n, lines }) => {
+      const hash = createHash("sha256")
+        .update(lines ?? "")
+        .digest("hex")
+        .slice(0, 16);
+      return [t, `${Number(n)} rows ${hash}`];
+    }),
+  );
 }
 
 /** The tables whose digest differs, for the failure message. */

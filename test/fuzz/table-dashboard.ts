@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { NOTICE_LEVELS } from "../../app/notifications/levels";
-import { CONFIG_KEYS } from "../../app/settings/config-keys";
+import { CONFIG_KEYS } from "../../app/system-settings/config-keys";
 import { TEAM_ROLES } from "../../app/teams/team-roles";
 import type { Pools } from "./fixtures";
 import { ANY_INTENT, type FuzzTarget, formIntent } from "./target";

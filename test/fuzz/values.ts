@@ -5,7 +5,7 @@ import { PASSWORD } from "../helpers";
 // part may hold when the sender is careless, curious or malicious. Every "kind" below mixes values
 // that pass validation (so the domain code behind it runs) with ones that must be refused.
 
-export const NASTY = [
+const NASTY = [
   "",
   " ",
   "\u0000",
@@ -133,7 +133,7 @@ export const json: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ __proto__: { isSuperAdmin: true }, constructor: { prototype: 1 } }) },
 );
 
-export function nested(depth: number): unknown {
+function nested(depth: number): unknown {
   let value: unknown = "bottom";
   for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { a: value };
   return value;

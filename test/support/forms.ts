@@ -11,7 +11,7 @@ export function formBody(fields: FormFields): URLSearchParams {
 }
 
 /** The origin the Vitest helpers (test/helpers.ts, test/app-server.ts) serve from. */
-export const TEST_ORIGIN = "http://localhost:3000";
+const TEST_ORIGIN = "http://localhost:3000";
 
 export type PostFormOptions = {
   cookie?: string;
@@ -39,21 +39,4 @@ export function formRequest(path: string, fields: FormFields, opts: PostFormOpti
   });
   if (opts.cookie) headers.set("Cookie", opts.cookie);
   return new Request(new URL(path, base), { method: "POST", headers, body: formBody(fields) });
-}
-
-/** Whatever answers the request: the Vite-loaded app's `handle` (test/app-server.ts) or `fetch`. */
-export type Send = (request: Request, ip?: string) => Promise<Response> | Response;
-
-/**
- * The one way tests post a form through the whole pipeline:
- * `await postForm(app.handle, "/login", { email, password })`, or in Playwright
- * `await postForm(fetch, "/register", fields, { base: baseURL })`.
- */
-export async function postForm(
-  send: Send,
-  path: string,
-  fields: FormFields,
-  opts: PostFormOptions = {},
-): Promise<Response> {
-  return send(formRequest(path, fields, opts), opts.ip);
 }

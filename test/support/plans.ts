@@ -7,7 +7,7 @@ import type { Database } from "../../db/schema";
 // function, capture every statement it sends, and ask the engine how it would run each one.
 
 /** Tables that grow with use; a list must reach their rows through an index range. */
-export const LARGE_TABLES = [
+const LARGE_TABLES = [
   "user",
   "user_role",
   "audit_log",
@@ -114,7 +114,7 @@ function pgProblems(root: PgNode): string[] {
  * and, unless `sorts` is set, sorts (the test tables are tiny, where either is cheapest): what
  * remains shows whether an index can serve the filter and the order at all.
  */
-export async function planOf(db: Kysely<Database>, query: CompiledQuery, sorts = false): Promise<Plan> {
+async function planOf(db: Kysely<Database>, query: CompiledQuery, sorts = false): Promise<Plan> {
   if (dialectOf(db as Kysely<unknown>) === "sqlite") {
     const { rows } = await db.executeQuery<SqlitePlanRow>(
       CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),

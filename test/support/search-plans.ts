@@ -89,7 +89,7 @@ export async function fillForPlans() {
 }
 
 /** The queries `fn` sends to the database, compiled (sql and parameters). */
-export async function queriesOf(fn: () => Promise<unknown>): Promise<CompiledQuery[]> {
+async function queriesOf(fn: () => Promise<unknown>): Promise<CompiledQuery[]> {
   const spy = vi.spyOn(db().getExecutor(), "executeQuery");
   try {
     await fn();
@@ -105,7 +105,7 @@ export async function queriesOf(fn: () => Promise<unknown>): Promise<CompiledQue
  * priced out, so the index that finds the rows shows up. These tables are small: at 100k users
  * and 1M log rows the planner takes the trigram indexes on its own (docs/decisions/011-*.md).
  */
-export async function planOf(query: CompiledQuery): Promise<string[]> {
+async function planOf(query: CompiledQuery): Promise<string[]> {
   return db()
     .connection()
     .execute(async (c) => {

@@ -16,6 +16,11 @@ export type NewUser = {
 // Hashing is slow on purpose; one hash per password serves every user of a run.
 const hashes = new Map<string, Promise<string>>();
 
+/** A hash made once for the run (vitest's test/database-template.ts), so each test file need not. */
+export function rememberPasswordHash(password: string, hash: string) {
+  if (!hashes.has(password)) hashes.set(password, Promise.resolve(hash));
+}
+
 /**
  * The one way tests make a user: straight into `db` (Vitest passes the test file's `db()`,
  * Playwright the e2e database), verified and active unless told otherwise, holding `roles`.

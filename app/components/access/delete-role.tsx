@@ -17,7 +17,7 @@ export function DeleteRole({ role }: { role: RoleRow }) {
   return (
     <ConfirmDialog
       trigger={
-        <Button type="button" variant="secondary" className="mt-1 px-2 py-0.5 text-xs" pending={pending}>
+        <Button type="button" variant="secondary" size="xs" className="mt-1" pending={pending}>
           {t("access:delete.button")}
           <span className="sr-only"> {roleLabel(t, role)}</span>
         </Button>

@@ -49,7 +49,7 @@ export function LeaveGuard({ when, what }: { when: boolean; what: string }) {
           <Button type="button" variant="secondary" onClick={() => blocker.reset?.()}>
             {t("access:leave.stay")}
           </Button>
-          <Button type="button" variant="danger" onClick={() => blocker.proceed?.()}>
+          <Button type="button" variant="destructive" onClick={() => blocker.proceed?.()}>
             {t("access:leave.leave")}
           </Button>
         </DialogFooter>

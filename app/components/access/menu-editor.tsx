@@ -75,11 +75,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
           const title = String(f.title.value ?? f.title.initialValue ?? "");
           const Icon = menuIcon(String(f.icon.value ?? f.icon.initialValue ?? ""));
           return (
-            <li
-              key={item.key}
-              data-item={id}
-              className="rounded-md border border-slate-200 p-3 dark:border-slate-800"
-            >
+            <li key={item.key} data-item={id} className="rounded-md border p-3">
               <input type="hidden" name={f.id.name} value={id} />
               <div className="grid items-end gap-2 sm:grid-cols-[auto_1fr_1fr_1fr_1fr_auto]">
                 <Icon aria-hidden className="mb-2 size-5" />

@@ -10,6 +10,9 @@ import { FormErrors } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
 import { Button } from "../ui/button";
+import { cn } from "../ui/cn";
+import { controlVariants } from "../ui/field";
+import { tableStyles } from "../ui/table";
 import { DeleteRole } from "./delete-role";
 import type { RoleRow } from "./types";
 
@@ -30,7 +33,7 @@ function countChanges(form: HTMLFormElement) {
   return n;
 }
 
-const stickyCell = "sticky left-0 z-10 bg-white dark:bg-slate-900";
+const stickyCell = "sticky left-0 z-10 bg-card";
 
 /**
  * The role × permission matrix as one form: tick across any roles, then one Save (or Discard).
@@ -92,19 +95,19 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
         // Inline-size containment keeps the table's width, and `relative` its screen-reader-only
         // texts, from widening the page on a phone.
         tabIndex={0}
-        className="relative max-w-full overflow-x-auto rounded-md [contain:inline-size] border border-slate-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-800"
+        className="relative max-w-full overflow-x-auto rounded-md [contain:inline-size] border bg-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
       >
         <table className="w-full text-sm">
           <caption className="sr-only">{t("access:matrix.caption")}</caption>
-          <thead className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950">
+          <thead className={tableStyles.head}>
             <tr>
-              <th scope="col" className={`${stickyCell} bg-slate-50 px-3 py-2 text-left dark:bg-slate-950`}>
+              <th scope="col" className={cn(stickyCell, "bg-muted px-3 py-2 text-left")}>
                 {t("access:matrix.permission")}
               </th>
               {roles.map((r) => (
                 <th key={r.id} scope="col" className="px-3 py-2 text-center align-top font-medium">
                   {roleLabel(t, r)}
-                  <span className="block text-xs font-normal text-slate-600 dark:text-slate-400">
+                  <span className="block text-xs font-normal text-muted-foreground">
                     {t("access:matrix.users", { count: r.users })}
                   </span>
                   {!r.system && r.editable ? <DeleteRole role={r} /> : null}
@@ -114,10 +117,10 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
           </thead>
           <tbody>
             {PERMISSIONS.map((p) => (
-              <tr key={p.key} className="border-b border-slate-100 dark:border-slate-800">
+              <tr key={p.key} className="border-b">
                 <th scope="row" className={`${stickyCell} px-3 py-1 text-left font-normal`}>
                   {permissionLabel(t, p.key)}
-                  <code className="block text-xs text-slate-600 dark:text-slate-400">{p.key}</code>
+                  <code className="block text-xs text-muted-foreground">{p.key}</code>
                 </th>
                 {roles.map((r) => {
                   const index = editable.indexOf(r);
@@ -127,7 +130,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                         <span title={t("access:matrix.allPermissions")}>
                           <Lock
                             aria-label={t("access:matrix.holdsAll", { role: roleLabel(t, r) })}
-                            className="inline size-4 text-slate-600 dark:text-slate-400"
+                            className="inline size-4 text-muted-foreground"
                           />
                         </span>
                       ) : (
@@ -139,7 +142,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                           defaultChecked={r.permissions.includes(p.key)}
                           disabled={index < 0}
                           aria-label={`${roleLabel(t, r)}: ${permissionLabel(t, p.key)}`}
-                          className="size-4 accent-indigo-600"
+                          className="size-4 accent-primary"
                         />
                       )}
                     </td>
@@ -157,7 +160,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                 return (
                   <td key={r.id} className="px-3 py-2 align-top">
                     {index < 0 ? (
-                      <p className="text-center text-xs text-slate-600 dark:text-slate-400">
+                      <p className="text-center text-xs text-muted-foreground">
                         {r.all ? t("access:matrix.locked") : t("access:matrix.notYours")}
                       </p>
                     ) : (
@@ -174,10 +177,10 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                           maxLength={80}
                           aria-invalid={label?.errors ? true : undefined}
                           aria-describedby={label?.errors ? label.errorId : undefined}
-                          className="w-32 rounded border border-slate-400 bg-white px-2 py-1 text-xs text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+                          className={cn(controlVariants({ size: "sm" }), "w-32")}
                         />
                         {label?.errors ? (
-                          <p id={label.errorId} className="mt-1 text-xs text-red-700 dark:text-red-400">
+                          <p id={label.errorId} className="mt-1 text-xs text-destructive">
                             {label.errors[0]}
                           </p>
                         ) : null}
@@ -194,7 +197,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
         ref={barRef}
         className={
           changes
-            ? "sticky bottom-2 z-20 flex flex-wrap items-center gap-3 rounded-md border border-amber-600 bg-amber-50 p-3 text-amber-950 shadow dark:bg-amber-950 dark:text-amber-50"
+            ? "sticky bottom-2 z-20 flex flex-wrap items-center gap-3 rounded-md border border-warning bg-card p-3 shadow"
             : "sr-only"
         }
       >

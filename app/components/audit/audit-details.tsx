@@ -1,5 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { AuditDetails } from "../../audit/audit-view";
+import { cn } from "../ui/cn";
+import { linkVariants } from "../ui/link";
 
 /** An entry's details behind a disclosure: what changed (before → after) and the facts recorded. */
 export function AuditDetailsView({
@@ -19,7 +21,7 @@ export function AuditDetailsView({
       : t("audit:details.show");
   return (
     <details className="text-xs">
-      <summary className="cursor-pointer rounded text-sm text-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300">
+      <summary className={cn(linkVariants({ variant: "quiet" }), "cursor-pointer text-sm")}>
         {summary}
       </summary>
       <div className="mt-2 flex flex-col gap-2">
@@ -40,7 +42,7 @@ export function AuditDetailsView({
             </thead>
             <tbody>
               {details.changes.map((c) => (
-                <tr key={c.field} className={c.changed ? "bg-amber-50 dark:bg-amber-950" : undefined}>
+                <tr key={c.field} className={c.changed ? "bg-warning/10" : undefined}>
                   <th scope="row" className="pr-4 text-left font-medium">
                     {c.field}
                   </th>
@@ -63,11 +65,11 @@ export function AuditDetailsView({
           </dl>
         ) : null}
         {!details ? <p>{t("audit:details.none")}</p> : null}
-        <p className="break-all text-slate-700 dark:text-slate-300">
+        <p className="break-all text-muted-foreground">
           {t("audit:details.browser", { userAgent: userAgent ?? "—" })}
         </p>
         {requestId ? (
-          <p className="break-all font-mono text-slate-700 dark:text-slate-300">
+          <p className="break-all font-mono text-muted-foreground">
             {t("requests:auditRequest", { id: requestId })}
           </p>
         ) : null}

@@ -5,7 +5,8 @@ import { TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
 import { Button } from "../ui/button";
-import { AuthCard, linkClass } from "./auth-card";
+import { linkVariants } from "../ui/link";
+import { AuthCard } from "./auth-card";
 
 export type LinkProblemReason = "invalid" | "used" | "expired" | "taken";
 
@@ -26,14 +27,14 @@ export function LinkProblem({
   };
   return (
     <AuthCard title={t("auth:linkProblem.title")}>
-      <p role="alert" className="mt-3 text-sm text-slate-800 dark:text-slate-200">
+      <p role="alert" className="mt-3 text-sm text-foreground">
         {reasons[reason]}
       </p>
       {kind === "verify" ? (
         <NewVerificationLink />
       ) : kind === "reset" ? (
         <p className="mt-4 text-sm">
-          <Link to="/forgot-password" className={linkClass}>
+          <Link to="/forgot-password" className={linkVariants()}>
             {t("auth:linkProblem.newResetLink")}
           </Link>
         </p>
@@ -41,7 +42,7 @@ export function LinkProblem({
         <p className="mt-4 text-sm">
           <Trans
             i18nKey="auth:linkProblem.invite"
-            components={{ signIn: <Link to="/login" className={linkClass} /> }}
+            components={{ signIn: <Link to="/login" className={linkVariants()} /> }}
           />
         </p>
       )}
@@ -60,7 +61,7 @@ function NewVerificationLink() {
       <p className="text-sm">{t("auth:linkProblem.newVerification")}</p>
       <TextField meta={fields.email} label={t("auth:fields.email")} type="email" autoComplete="email" />
       <Button pending={pending}>{t("auth:linkProblem.sendNewLink")}</Button>
-      <Link to="/login" className={`text-sm ${linkClass}`}>
+      <Link to="/login" className={`text-sm ${linkVariants()}`}>
         {t("auth:backToSignIn")}
       </Link>
     </Form>

@@ -118,7 +118,7 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
         {t("auth:passkey.signIn")}
       </Button>
       {error ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+        <p role="alert" className="text-sm text-destructive">
           {"said" in error ? error.said : say(t, error.key)}
         </p>
       ) : null}

@@ -6,6 +6,8 @@ import {
   getSelectProps,
 } from "@conform-to/react";
 import { useContext } from "react";
+import { alertVariants } from "../ui/alert";
+import { controlVariants, errorTextClass, hintClass, labelClass } from "../ui/field";
 import { ReserveErrorSpace } from "./error-space";
 
 // Inputs wired from conform's field metadata: the label names the input, aria-invalid and
@@ -17,11 +19,7 @@ import { ReserveErrorSpace } from "./error-space";
 // biome-ignore lint/suspicious/noExplicitAny: a field of any form, whatever its schema
 type AnyField = FieldMetadata<any, any, string[]>;
 
-const labelClass = "block text-sm font-medium text-slate-800 dark:text-slate-200";
-const controlClass =
-  "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-indigo-600 aria-invalid:border-red-700 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400";
-const hintClass = "mt-1 text-sm text-slate-700 dark:text-slate-300";
-const errorClass = "mt-1 text-sm text-red-700 dark:text-red-400";
+const controlClass = controlVariants();
 
 function FieldHint({ id, children }: { id: string; children?: React.ReactNode }) {
   return children ? (
@@ -38,11 +36,11 @@ function FieldError({ id, errors }: { id: string; errors?: string[] }) {
   const reserve = useContext(ReserveErrorSpace);
   if (errors?.[0])
     return (
-      <p id={id} className={reserve ? `${errorClass} ${reservedClass}` : errorClass}>
+      <p id={id} className={reserve ? `${errorTextClass} ${reservedClass}` : errorTextClass}>
         {errors[0]}
       </p>
     );
-  return reserve ? <p aria-hidden className={`${errorClass} ${reservedClass}`} /> : null;
+  return reserve ? <p aria-hidden className={`${errorTextClass} ${reservedClass}`} /> : null;
 }
 
 type InputType = "text" | "email" | "search" | "tel" | "url" | "number" | "date" | "hidden";
@@ -164,7 +162,7 @@ export function CheckboxGroupField({
             <input
               {...box}
               aria-invalid={errors.length ? true : undefined}
-              className="size-4 accent-indigo-600"
+              className="size-4 accent-primary"
             />
             {options[index]!.label}
           </label>
@@ -185,12 +183,7 @@ export function FormErrors({ form }: { form: FormMetadata<any, string[]> }) {
   const errors = form.errors ?? [];
   if (!errors.length) return null;
   return (
-    <p
-      id={form.errorId}
-      role="alert"
-      tabIndex={-1}
-      className="rounded-md bg-red-50 p-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
-    >
+    <p id={form.errorId} role="alert" tabIndex={-1} className={alertVariants({ variant: "destructive" })}>
       {errors.join(" ")}
     </p>
   );

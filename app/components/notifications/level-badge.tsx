@@ -4,23 +4,15 @@ import type { NoticeLevel } from "../../notifications/levels";
 import { Badge, type BadgeVariant } from "../ui/badge";
 
 // A warning is amber, never the red of an error; only "critical" is.
-export const LEVEL_VARIANT: Record<NoticeLevel, BadgeVariant> = {
+const LEVEL_VARIANT: Record<NoticeLevel, BadgeVariant> = {
   info: "info",
   success: "success",
   warning: "warning",
-  critical: "danger",
-};
-
-/** English names (Broadcast lists them; levelLabel says them in the page's language). */
-export const LEVEL_LABEL: Record<NoticeLevel, string> = {
-  info: "Info",
-  success: "Success",
-  warning: "Warning",
-  critical: "Critical",
+  critical: "destructive",
 };
 
 /** A level's name in the page's language. */
-export function levelLabel(t: TFunction, level: NoticeLevel): string {
+function levelLabel(t: TFunction, level: NoticeLevel): string {
   switch (level) {
     case "info":
       return t("shell:level.info");

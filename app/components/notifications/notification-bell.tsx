@@ -6,7 +6,10 @@ import { Link, useFetcher } from "react-router";
 import { onStreamOpen, onSystemEvent } from "../../events/event-source";
 import { useFormat } from "../format";
 import { showToast } from "../toaster";
-import { Badge } from "../ui/badge";
+import { Badge, countBadgeVariants } from "../ui/badge";
+import { buttonVariants } from "../ui/button";
+import { cn } from "../ui/cn";
+import { linkVariants } from "../ui/link";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
 import { useHydrated } from "../use-hydrated";
@@ -39,7 +42,7 @@ function origin(t: TFunction, n: Pick<Item, "kind" | "sender">) {
 /** A link inside the app, or (a broadcast from before links had to be) another host, named in full. */
 function NoticeLink({ link }: { link: string }) {
   const { t } = useTranslation();
-  const className = "text-indigo-700 underline dark:text-indigo-300";
+  const className = linkVariants();
   if (link.startsWith("/") && !link.startsWith("//") && !link.startsWith("/\\"))
     return (
       <Link to={link} className={className}>
@@ -110,7 +113,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
 
   const items = [...live, ...(list.data?.notifications ?? [])];
   const label = t("shell:notifications.button", { count: unread });
-  const className = "relative rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800";
+  const className = cn(buttonVariants({ variant: "ghost", size: "icon" }), "relative");
   const face = (
     <>
       <Bell aria-hidden className="size-5" />
@@ -118,7 +121,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
         <span
           aria-hidden
           data-testid="unread-count"
-          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-semibold text-white"
+          className={countBadgeVariants({ variant: "destructive" })}
         >
           {unread}
         </span>
@@ -159,7 +162,7 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
             <input type="hidden" name="intent" value="read-all" />
             <button
               type="submit"
-              className="text-xs text-indigo-700 underline disabled:opacity-50 dark:text-indigo-300"
+              className={cn(linkVariants(), "text-xs disabled:opacity-50")}
               disabled={unread === 0}
             >
               {t("shell:notifications.markAllRead")}
@@ -170,29 +173,24 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
           <p className="px-2 py-3 text-sm">{t("shell:notifications.loading")}</p>
         ) : null}
         {list.state === "idle" && items.length === 0 ? (
-          <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">
-            {t("shell:notifications.empty")}
-          </p>
+          <p className="px-2 py-3 text-sm text-muted-foreground">{t("shell:notifications.empty")}</p>
         ) : null}
         <ul className="max-h-96 overflow-y-auto">
           {items.map((n) => (
-            <li
-              key={n.id}
-              className={`rounded px-2 py-2 text-sm ${n.read_at ? "" : "bg-indigo-50 dark:bg-indigo-950"}`}
-            >
+            <li key={n.id} className={cn("rounded px-2 py-2 text-sm", !n.read_at && "bg-primary/5")}>
               {n.kind === "security" ? (
-                <Badge variant="danger">
+                <Badge variant="destructive">
                   <ShieldAlert aria-hidden className="mr-1 inline size-3" />
                   {origin(t, n)}
                 </Badge>
               ) : (
-                <p className="text-xs text-slate-600 dark:text-slate-400">{origin(t, n)}</p>
+                <p className="text-xs text-muted-foreground">{origin(t, n)}</p>
               )}
               <p className="font-medium">
                 {n.title} <LevelBadge level={n.level} />
               </p>
               <p>{n.message}</p>
-              <p className="mt-1 flex items-center gap-3 text-xs text-slate-600 dark:text-slate-400">
+              <p className="mt-1 flex items-center gap-3 text-xs text-muted-foreground">
                 {formatDateTime(n.created_at)}
                 {n.link ? <NoticeLink link={n.link} /> : null}
                 {!n.read_at ? (

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { intlLocale } from "../../i18n/options";
+import { emptyStateClass } from "../ui/card";
 
 // A small server-rendered bar chart: no chart library, readable in both themes.
 export function ActivityChart({
@@ -21,10 +22,7 @@ export function ActivityChart({
   const short = (day: string) => dayMonth.format(new Date(`${day}T00:00:00Z`));
   if (series.every((s) => s.values.every((v) => v === 0)))
     return (
-      <p
-        className="rounded-md border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400"
-        data-testid="chart-empty"
-      >
+      <p className={emptyStateClass} data-testid="chart-empty">
         {emptyText}
       </p>
     );

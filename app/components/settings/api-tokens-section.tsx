@@ -10,9 +10,11 @@ import {
 import { say } from "../../i18n/message";
 import { useFormat } from "../format";
 import { CheckboxGroupField, SelectField, TextField } from "../forms/fields";
+import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
+import { Input } from "../ui/field";
 import { ReauthFields, type ReauthMethods } from "./reauth-fields";
 import { SectionStatus, useSettingsForm } from "./use-settings-form";
 
@@ -54,7 +56,7 @@ export function ApiTokensSection({
   return (
     <>
       <Card title={t("settings:apiTokens.createTitle")}>
-        <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
+        <p className="mb-3 text-sm text-muted-foreground">
           <Trans
             i18nKey="settings:apiTokens.intro"
             components={{ api: <code />, header: <code>Authorization: Bearer &lt;token&gt;</code> }}
@@ -91,7 +93,7 @@ export function ApiTokensSection({
         {tokens.length === 0 ? (
           <EmptyState>{t("settings:apiTokens.none")}</EmptyState>
         ) : (
-          <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="api-tokens">
+          <ul className="divide-y" data-testid="api-tokens">
             {tokens.map((token) => (
               <ApiTokenRow key={token.id} token={token} labels={labels}>
                 <revoke.Form method="post">
@@ -111,7 +113,7 @@ export function ApiTokensSection({
         )}
         <SectionStatus answer={revoke.data?.intent === "revoke-api-token" ? revoke.data : undefined} />
         {revoke.data && !revoke.data.ok ? (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          <p role="alert" className="text-sm text-destructive">
             {(revoke.data as { formError?: string }).formError ?? say(t, "apiTokens.revokeFailed")}
           </p>
         ) : null}
@@ -125,18 +127,18 @@ function NewToken({ secret }: { secret: string }) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   return (
-    <div className="mt-4 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950">
-      <label htmlFor="new-api-token" className="block text-sm font-medium text-amber-950 dark:text-amber-100">
+    <Alert variant="warning" framed className="mt-4">
+      <label htmlFor="new-api-token" className="block text-sm font-medium">
         {t("settings:apiTokens.newToken")}
       </label>
       <div className="mt-2 flex flex-wrap gap-2">
-        <input
+        <Input
           id="new-api-token"
           readOnly
           value={secret}
           data-testid="new-api-token"
           onFocus={(e) => e.currentTarget.select()}
-          className="min-w-0 flex-1 rounded-md border border-slate-400 bg-white px-3 py-2 font-mono text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+          className="mt-0 w-auto min-w-0 flex-1 font-mono"
         />
         <Button
           type="button"
@@ -149,10 +151,10 @@ function NewToken({ secret }: { secret: string }) {
           {t("settings:apiTokens.copy")}
         </Button>
       </div>
-      <p role="status" className="mt-1 text-sm text-amber-950 dark:text-amber-100">
+      <p role="status" className="mt-1 text-sm">
         {copied ? t("settings:apiTokens.copied") : ""}
       </p>
-    </div>
+    </Alert>
   );
 }
 
@@ -178,10 +180,10 @@ export function ApiTokenRow({
           <span className="break-words">{tk.name}</span>
           {tk.expired ? <Badge variant="warning">{t("settings:apiTokens.expired")}</Badge> : null}
         </p>
-        <p className="break-words text-slate-700 dark:text-slate-300">
+        <p className="break-words text-muted-foreground">
           {tk.permissions.map(label).join(", ") || t("settings:apiTokens.noPermissions")}
         </p>
-        <p className="break-words text-slate-700 dark:text-slate-300">
+        <p className="break-words text-muted-foreground">
           <Trans
             i18nKey="settings:apiTokens.created_at"
             values={{ date: formatDateTime(tk.createdAt) }}

@@ -3,12 +3,14 @@ import type { MailLogEntry } from "../../mail/mail-log-entry";
 import { useFormat } from "../format";
 import { Badge, type BadgeVariant } from "../ui/badge";
 import { Card } from "../ui/card";
+import { cn } from "../ui/cn";
+import { linkVariants } from "../ui/link";
 import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "../ui/table";
 
 const STATUS: Record<MailLogEntry["status"], BadgeVariant> = {
   sent: "success",
   outbox: "warning",
-  failed: "danger",
+  failed: "destructive",
 };
 
 /** Recent sends; development-outbox rows carry their link, since nobody received them. */
@@ -41,19 +43,14 @@ export function MailLog({ entries }: { entries: MailLogEntry[] }) {
                   <TableCell className="align-top">
                     {e.subject}
                     {e.outboxLink ? (
-                      <a
-                        href={e.outboxLink}
-                        className="mt-1 block break-all text-indigo-700 underline dark:text-indigo-300"
-                      >
+                      <a href={e.outboxLink} className={cn(linkVariants(), "mt-1 block break-all")}>
                         {t("settings:mailLog.openLink")}
                       </a>
                     ) : null}
                   </TableCell>
                   <TableCell className="align-top">
                     <Badge variant={STATUS[e.status]}>{statusLabel[e.status]}</Badge>
-                    {e.error ? (
-                      <p className="mt-1 text-xs text-red-800 dark:text-red-300">{e.error}</p>
-                    ) : null}
+                    {e.error ? <p className="mt-1 text-xs text-destructive">{e.error}</p> : null}
                   </TableCell>
                 </TableRow>
               ))

@@ -11,6 +11,7 @@ import { ConfirmDialog } from "../ui/alert-dialog";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
+import { Input, labelClass } from "../ui/field";
 import type { ReauthMethods } from "./reauth-fields";
 import { SectionStatus } from "./use-settings-form";
 
@@ -25,10 +26,6 @@ type Answer = {
   errors?: Record<string, string>;
   options?: Parameters<typeof startRegistration>[0]["optionsJSON"];
 };
-
-const labelClass = "block text-sm font-medium text-slate-800 dark:text-slate-200";
-const controlClass =
-  "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-indigo-600 aria-invalid:border-red-700 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400";
 
 /** What went wrong, in words: the server's answer (said in the page's language) or a fallback. */
 function problemOf(t: TFunction, answer: Answer | undefined): string | null {
@@ -141,9 +138,9 @@ export function PasskeysSection({
 
   return (
     <Card title={t("settings:passkeys.title")}>
-      <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">{t("settings:passkeys.intro")}</p>
+      <p className="mb-3 text-sm text-muted-foreground">{t("settings:passkeys.intro")}</p>
       {passkeys.length ? (
-        <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="passkeys">
+        <ul className="divide-y" data-testid="passkeys">
           {passkeys.map((p) => (
             <PasskeyItem key={p.id} passkey={p} fetcher={change} />
           ))}
@@ -153,12 +150,12 @@ export function PasskeysSection({
       )}
       <SectionStatus answer={changeAnswer} />
       {changeAnswer && !changeAnswer.ok ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+        <p role="alert" className="text-sm text-destructive">
           {problemOf(t, changeAnswer)}
         </p>
       ) : null}
       {!availability.available ? (
-        <p className="mt-4 text-sm text-slate-700 dark:text-slate-300" data-testid="passkeys-unavailable">
+        <p className="mt-4 text-sm text-muted-foreground" data-testid="passkeys-unavailable">
           {availability.reason === "ip-address"
             ? t("settings:passkeys.unavailableIp")
             : t("settings:passkeys.unavailableOrigin", { origin: availability.origin })}
@@ -169,7 +166,7 @@ export function PasskeysSection({
             <label htmlFor={nameId} className={labelClass}>
               {t("settings:passkeys.nameLabel")}
             </label>
-            <input
+            <Input
               id={nameId}
               name="name"
               value={name}
@@ -179,10 +176,9 @@ export function PasskeysSection({
               autoComplete="off"
               aria-invalid={nameError ? true : undefined}
               aria-describedby={nameError ? `${nameId}-error` : undefined}
-              className={controlClass}
             />
             {nameError ? (
-              <p id={`${nameId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
+              <p id={`${nameId}-error`} className="mt-1 text-sm text-destructive">
                 {nameError}
               </p>
             ) : null}
@@ -192,7 +188,7 @@ export function PasskeysSection({
               <label htmlFor={passwordId} className={labelClass}>
                 {t("settings:currentPassword")}
               </label>
-              <input
+              <Input
                 id={passwordId}
                 name="currentPassword"
                 type="password"
@@ -201,10 +197,9 @@ export function PasskeysSection({
                 autoComplete="current-password"
                 aria-invalid={passwordError ? true : undefined}
                 aria-describedby={passwordError ? `${passwordId}-error` : undefined}
-                className={controlClass}
               />
               {passwordError ? (
-                <p id={`${passwordId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
+                <p id={`${passwordId}-error`} className="mt-1 text-sm text-destructive">
                   {passwordError}
                 </p>
               ) : null}
@@ -215,7 +210,7 @@ export function PasskeysSection({
               <label htmlFor={codeId} className={labelClass}>
                 {reauth.password ? t("settings:reauthCode") : t("settings:reauthCodeOnly")}
               </label>
-              <input
+              <Input
                 id={codeId}
                 name="reauthCode"
                 value={code}
@@ -224,13 +219,12 @@ export function PasskeysSection({
                 maxLength={20}
                 aria-invalid={codeError ? true : undefined}
                 aria-describedby={codeError ? `${codeId}-help ${codeId}-error` : `${codeId}-help`}
-                className={controlClass}
               />
-              <p id={`${codeId}-help`} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+              <p id={`${codeId}-help`} className="mt-1 text-sm text-muted-foreground">
                 {t("settings:reauthCodeHelp")}
               </p>
               {codeError ? (
-                <p id={`${codeId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-400">
+                <p id={`${codeId}-error`} className="mt-1 text-sm text-destructive">
                   {codeError}
                 </p>
               ) : null}
@@ -240,7 +234,7 @@ export function PasskeysSection({
             <p className="text-sm">{t("settings:reauthFreshSignIn")}</p>
           ) : null}
           {problem ? (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+            <p role="alert" className="text-sm text-destructive">
               {problem}
             </p>
           ) : null}
@@ -252,9 +246,7 @@ export function PasskeysSection({
           </div>
         </form>
       ) : (
-        <p className="mt-4 text-sm text-slate-700 dark:text-slate-300">
-          {t("settings:passkeys.unsupported")}
-        </p>
+        <p className="mt-4 text-sm text-muted-foreground">{t("settings:passkeys.unsupported")}</p>
       )}
     </Card>
   );
@@ -283,7 +275,7 @@ function PasskeyItem({
           <span className="break-words">{p.name}</span>
           {p.backedUp ? <Badge>{t("settings:passkeys.synced")}</Badge> : null}
         </p>
-        <p className="break-words text-slate-700 dark:text-slate-300">
+        <p className="break-words text-muted-foreground">
           <Trans
             i18nKey="settings:passkeys.added_at"
             values={{ date: formatDateTime(p.createdAt) }}
@@ -308,14 +300,13 @@ function PasskeyItem({
               <label htmlFor={inputId} className={labelClass}>
                 {t("settings:passkeys.renameLabel", { name: p.name })}
               </label>
-              <input
+              <Input
                 id={inputId}
                 name="name"
                 defaultValue={p.name}
                 required
                 maxLength={60}
                 autoComplete="off"
-                className={controlClass}
                 autoFocus
               />
             </div>

@@ -101,7 +101,7 @@ function EmailForm({ email }: { email: string }) {
   return (
     <s.fetcher.Form method="post" className="mt-6 flex flex-col gap-3" {...s.formProps}>
       <input type="hidden" name="intent" value="email" />
-      <p className="text-sm text-slate-700 dark:text-slate-300">
+      <p className="text-sm text-muted-foreground">
         <Trans i18nKey="settings:profile.emailIntro" values={{ email }} components={{ strong: <strong /> }} />
       </p>
       <TextField

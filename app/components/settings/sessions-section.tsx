@@ -31,7 +31,7 @@ export function SessionsSection({ sessions }: { sessions: SessionDescription[] }
         ) : null
       }
     >
-      <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="sessions">
+      <ul className="divide-y" data-testid="sessions">
         {sessions.map((s) => (
           <SessionItem
             key={s.id}
@@ -67,7 +67,7 @@ function SessionItem({
           <span className="break-words">{s.device}</span>
           {s.current ? <Badge variant="success">{t("settings:sessions.current")}</Badge> : null}
         </p>
-        <p className="break-words text-slate-700 dark:text-slate-300">
+        <p className="break-words text-muted-foreground">
           <Trans
             i18nKey="settings:sessions.details"
             values={{

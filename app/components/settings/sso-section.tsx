@@ -5,6 +5,7 @@ import { createProviderSchema, deleteProviderSchema, updateProviderSchema } from
 import { PasswordField, SelectField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { linkVariants } from "../ui/link";
 import { useSettingsForm } from "./use-settings-form";
 
 // Single sign-on providers (super admins only): one form per provider and one to add another.
@@ -30,7 +31,7 @@ export function SsoLinkCard() {
     <Card title={t("settings:sso.title")}>
       <p className="text-sm">
         {t("settings:sso.linkIntro")}{" "}
-        <Link to="/dashboard/settings/sso" className="text-indigo-700 underline dark:text-indigo-300">
+        <Link to="/dashboard/settings/sso" className={linkVariants()}>
           {t("settings:sso.configure")}
         </Link>
       </p>
@@ -50,7 +51,7 @@ export function SsoSection({
   const { t } = useTranslation();
   return (
     <div className="flex flex-col gap-4">
-      <p className="text-sm text-slate-700 dark:text-slate-300">
+      <p className="text-sm text-muted-foreground">
         {/* The URI stays out of the translation: its <identifier> would read as markup. */}
         {t("settings:sso.redirectUri")}{" "}
         <code className="break-all">{`${callbackBase}/auth/oidc/<identifier>/callback`}</code>.{" "}
@@ -130,7 +131,7 @@ function ProviderForm({ provider, roles }: { provider?: SsoProvider; roles: Role
           name={passwordBox.name}
           id={passwordBox.id}
           defaultChecked={passwordBox.initialValue === "on"}
-          className="size-4 accent-indigo-600"
+          className="size-4 accent-primary"
         />
         {t("settings:sso.passwordAllowed")}
       </label>
@@ -152,7 +153,7 @@ function DeleteProvider({ provider }: { provider: SsoProvider }) {
       <input type="hidden" name="id" value={provider.id} />
       {s.errors}
       <div>
-        <Button variant="danger" pending={s.pending}>
+        <Button variant="destructive" pending={s.pending}>
           {t("settings:sso.remove", { name: provider.name })}
         </Button>
       </div>

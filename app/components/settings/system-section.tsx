@@ -1,11 +1,13 @@
 import { useTranslation } from "react-i18next";
-import { type ConfigView, superAdminRuleOf } from "../../settings/config-keys";
-import { configHelp, configLabel } from "../../settings/config-labels";
 import { systemSettingsSchema } from "../../settings/settings-form";
+import { type ConfigView, superAdminRuleOf } from "../../system-settings/config-keys";
+import { configHelp, configLabel } from "../../system-settings/config-labels";
 import { useFormat } from "../format";
 import { PasswordField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { cn } from "../ui/cn";
+import { linkVariants } from "../ui/link";
 import { ReauthFields, type ReauthMethods } from "./reauth-fields";
 import {
   SectionStatus,
@@ -91,7 +93,7 @@ function SystemForm({
                     : (c.value ?? "")
                 }
               />
-              <p className="text-xs text-slate-700 dark:text-slate-300" data-testid={`source-${c.key}`}>
+              <p className="text-xs text-muted-foreground" data-testid={`source-${c.key}`}>
                 {c.secret
                   ? c.hint
                     ? t("settings:system.secretSet", { hint: c.hint })
@@ -109,7 +111,7 @@ function SystemForm({
                     {...(superAdminRuleOf(c.key)
                       ? { name: "reset", value: c.key }
                       : { form: `reset-${c.key}` })}
-                    className="rounded text-xs text-indigo-700 underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300"
+                    className={cn(linkVariants(), "text-xs")}
                     aria-label={t("settings:system.resetLabel", { label })}
                   >
                     {t("settings:system.reset")}

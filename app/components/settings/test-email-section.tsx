@@ -5,7 +5,7 @@ import { emailOnlySchema } from "../../auth/account-schemas";
 import { TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
-import { Button } from "../ui/button";
+import { Button, focusRing } from "../ui/button";
 import { Card, FormError } from "../ui/card";
 import { useRevealOwnTab } from "./settings-tabs";
 
@@ -55,12 +55,7 @@ export function TestEmailSection({ defaultTo }: { defaultTo: string }) {
         {answer && "error" in answer ? (
           <FormError message={answer.message ?? t("settings:testEmail.failed")} />
         ) : null}
-        <p
-          ref={status}
-          role="status"
-          tabIndex={-1}
-          className="text-sm text-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-emerald-300"
-        >
+        <p ref={status} role="status" tabIndex={-1} className={`text-sm text-success ${focusRing}`}>
           {answer && "ok" in answer
             ? answer.via === "outbox"
               ? t("settings:testEmail.outbox", { id: answer.messageId })

@@ -4,11 +4,12 @@ import {
   twoFactorCodeSchema,
   twoFactorReauthSchema,
   twoFactorRolesSchema,
-  twoFactorStartSchema,
 } from "../../auth/two-factor-schemas";
 import { CheckboxGroupField, TextField } from "../forms/fields";
+import { alertVariants } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { cn } from "../ui/cn";
 import { ReauthFields, type ReauthMethods } from "./reauth-fields";
 import { useSettingsForm } from "./use-settings-form";
 
@@ -36,7 +37,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <section
       aria-labelledby="recovery-codes-heading"
-      className="rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950"
+      className={cn(alertVariants({ variant: "warning", framed: true }), "text-foreground")}
     >
       <h3 id="recovery-codes-heading" className="text-sm font-semibold">
         {t("settings:twoFactor.codesTitle")}
@@ -54,7 +55,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
 /** Settings' two-factor section: set up with an app, turn off, new recovery codes. */
 export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
   const { t } = useTranslation();
-  const start = useSettingsForm("two-factor-start", twoFactorStartSchema);
+  const start = useSettingsForm("two-factor-start", twoFactorReauthSchema);
   const confirm = useSettingsForm("two-factor-confirm", twoFactorCodeSchema);
   const regenerate = useSettingsForm("two-factor-recovery-codes", twoFactorReauthSchema);
   const disable = useSettingsForm("two-factor-disable", twoFactorReauthSchema);
@@ -64,10 +65,7 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
     <Card title={t("settings:twoFactor.title")}>
       <div className="flex flex-col gap-4">
         {twoFactor.due ? (
-          <p
-            role="alert"
-            className="rounded bg-amber-50 p-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-100"
-          >
+          <p role="alert" className={alertVariants({ variant: "warning" })}>
             {t("settings:twoFactor.due")}
           </p>
         ) : null}
@@ -137,7 +135,7 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
               <ReauthFields reauth={twoFactor.reauth} fields={disable.fields} />
               {disable.errors}
               <div>
-                <Button variant="danger" pending={disable.pending}>
+                <Button variant="destructive" pending={disable.pending}>
                   {t("settings:twoFactor.turnOff")}
                 </Button>
               </div>

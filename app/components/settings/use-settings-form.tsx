@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { FormErrors } from "../forms/fields";
 import { type AppFormOptions, getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
+import { focusRing } from "../ui/button";
 import { useRevealOwnTab } from "./settings-tabs";
 
 type Answer = { ok: boolean; intent?: string; message?: string };
@@ -52,12 +53,7 @@ export function SectionStatus({ answer }: { answer: { ok: boolean; message?: str
     if (answer?.ok) ref.current?.focus();
   }, [answer]);
   return (
-    <p
-      ref={ref}
-      role="status"
-      tabIndex={-1}
-      className="text-sm text-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-emerald-300"
-    >
+    <p ref={ref} role="status" tabIndex={-1} className={`text-sm text-success ${focusRing}`}>
       {answer?.ok ? answer.message : null}
     </p>
   );

@@ -2,6 +2,7 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { showToast } from "../toaster";
 import { Button } from "../ui/button";
+import { Input } from "../ui/field";
 import { startFailureText } from "./task-text";
 import { useTaskNotifications } from "./use-task-notifications";
 
@@ -39,14 +40,11 @@ export function TaskActions({
 
   const durationMs = Math.round(Math.min(60, Math.max(0, Number(seconds) || 0)) * 1000);
   return (
-    <section
-      aria-labelledby="tasks-heading"
-      className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-    >
+    <section aria-labelledby="tasks-heading" className="rounded-lg border bg-card p-4">
       <h2 id="tasks-heading" className="font-semibold">
         {t("tasks:actions.title")}
       </h2>
-      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{t("tasks:actions.intro")}</p>
+      <p className="mt-1 text-sm text-muted-foreground">{t("tasks:actions.intro")}</p>
       <div className="mt-3 flex flex-wrap items-end gap-4">
         {demoControls ? (
           <>
@@ -54,7 +52,7 @@ export function TaskActions({
               <label htmlFor={durationId} className="text-sm font-medium">
                 {t("tasks:actions.duration")}
               </label>
-              <input
+              <Input
                 id={durationId}
                 type="number"
                 min={0}
@@ -62,7 +60,7 @@ export function TaskActions({
                 step={0.5}
                 value={seconds}
                 onChange={(e) => setSeconds(e.target.value)}
-                className="w-28 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-600 dark:bg-slate-950"
+                className="mt-0 w-28 px-2 py-1.5"
               />
             </div>
             <div className="flex items-center gap-2 pb-2">

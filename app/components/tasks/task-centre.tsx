@@ -2,6 +2,9 @@ import { ListChecks } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { showToast } from "../toaster";
+import { countBadgeVariants } from "../ui/badge";
+import { buttonVariants } from "../ui/button";
+import { cn } from "../ui/cn";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
 import { useHydrated } from "../use-hydrated";
@@ -35,16 +38,12 @@ export function TaskCentre() {
   }, [t]);
 
   const label = t("tasks:centre.button", { count: running });
-  const className = "relative rounded-md p-2 hover:bg-slate-200 dark:hover:bg-slate-800";
+  const className = cn(buttonVariants({ variant: "ghost", size: "icon" }), "relative");
   const face = (
     <>
       <ListChecks aria-hidden className="size-5" />
       {running > 0 ? (
-        <span
-          aria-hidden
-          data-testid="task-badge"
-          className="absolute -top-0.5 -right-0.5 grid min-w-5 place-items-center rounded-full bg-indigo-600 px-1 text-xs font-semibold text-white"
-        >
+        <span aria-hidden data-testid="task-badge" className={countBadgeVariants()}>
           {running}
         </span>
       ) : null}
@@ -80,7 +79,7 @@ export function TaskCentre() {
           ))}
         </ul>
         {loaded && tasks.length === 0 ? (
-          <p className="px-2 py-3 text-sm text-slate-600 dark:text-slate-400">{t("tasks:centre.empty")}</p>
+          <p className="px-2 py-3 text-sm text-muted-foreground">{t("tasks:centre.empty")}</p>
         ) : null}
       </PopoverContent>
     </Popover>

@@ -1,17 +1,12 @@
 import type { TFunction } from "i18next";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { isFinal, type TaskStatus } from "../../tasks/task-types";
+import { isFinal } from "../../tasks/task-types";
 import { formatNumberIn } from "../format";
+import { linkVariants } from "../ui/link";
+import { TaskStatusBadge } from "../users/user-badges";
 import type { TrackedTask } from "./task-store";
-import { taskFailureText, taskLabel, taskStatusText } from "./task-text";
-
-const STATUS_STYLE: Record<TaskStatus, string> = {
-  pending: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100",
-  processing: "bg-indigo-100 text-indigo-900 dark:bg-indigo-900 dark:text-indigo-100",
-  completed: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",
-  failed: "bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100",
-};
+import { taskFailureText, taskLabel } from "./task-text";
 
 function useNow(active: boolean) {
   const [now, setNow] = useState(() => Date.now());
@@ -70,37 +65,32 @@ export function TaskItem({ task }: { task: TrackedTask }) {
   const summary =
     task.status === "completed" ? resultSummary(t, i18n.language, task.type, task.result) : null;
   return (
-    <li
-      className="rounded-md border border-slate-200 p-2 text-sm dark:border-slate-700"
-      data-testid="task-item"
-    >
+    <li className="rounded-md border p-2 text-sm" data-testid="task-item">
       <div className="flex items-center justify-between gap-2">
         <span className="font-medium">{label}</span>
-        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[task.status]}`}>
-          {taskStatusText(t, task.status)}
-        </span>
+        <TaskStatusBadge status={task.status} />
       </div>
-      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+      <p className="mt-1 text-xs text-muted-foreground">
         {done ? t("tasks:item.took") : t("tasks:item.elapsed")}{" "}
         <time dateTime={task.createdAt}>{elapsed(t, task.createdAt, end)}</time>
       </p>
       {task.status === "processing" && task.progress !== null ? (
         <progress
-          className="mt-1 h-1.5 w-full accent-indigo-600"
+          className="mt-1 h-1.5 w-full accent-primary"
           max={100}
           value={Math.round(task.progress * 100)}
           aria-label={t("tasks:item.progress", { task: label })}
         />
       ) : null}
       {task.status === "failed" && typeof result.error === "string" ? (
-        <p className="mt-1 text-xs text-red-800 dark:text-red-300" data-testid="task-error">
+        <p className="mt-1 text-xs text-destructive" data-testid="task-error">
           {taskFailureText(t, result.error)}
         </p>
       ) : null}
       {task.status === "completed" ? (
         <div className="mt-1 flex flex-wrap items-center gap-3 text-xs">
           {typeof result.downloadUrl === "string" ? (
-            <a className="text-indigo-700 underline dark:text-indigo-300" href={result.downloadUrl} download>
+            <a className={linkVariants()} href={result.downloadUrl} download>
               {t("tasks:item.downloadCsv")}
             </a>
           ) : null}

@@ -2,8 +2,10 @@ import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ReserveErrorSpace } from "../forms/error-space";
-import { Button } from "./button";
+import { Button, type ButtonVariant } from "./button";
+import { cn } from "./cn";
 import { descriptionClass, overlayClass, panelClass, titleClass } from "./dialog";
+import { controlVariants, labelClass } from "./field";
 
 type ConfirmAction =
   /**
@@ -24,8 +26,8 @@ export type ConfirmDialogProps = ConfirmAction & {
   /** The confirm button's words, naming the act ("Disable account"), never "OK". */
   actionLabel: string;
   cancelLabel?: string;
-  /** Only "danger" acts need asking; "primary" for the odd reversible one. */
-  variant?: "danger" | "primary";
+  /** Only "destructive" acts need asking; "default" for the odd reversible one. */
+  variant?: Extract<ButtonVariant, "destructive" | "default">;
   /** Type-to-confirm: the button stays disabled until exactly this text is typed. */
   confirmText?: string;
   /** Words before the text to type; the text itself is shown after them. */
@@ -46,7 +48,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     description,
     actionLabel,
     cancelLabel,
-    variant = "danger",
+    variant = "destructive",
     confirmText,
     confirmLabel,
     open,
@@ -93,10 +95,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           <ReserveErrorSpace.Provider value={true}>{children}</ReserveErrorSpace.Provider>
           {confirmText !== undefined ? (
             <div className="mt-4">
-              <label
-                htmlFor={inputId}
-                className="block text-sm font-medium text-slate-800 dark:text-slate-200"
-              >
+              <label htmlFor={inputId} className={labelClass}>
                 {confirmLabel ?? t("ui:confirmType")} <strong className="font-mono">{confirmText}</strong>
               </label>
               <input
@@ -109,7 +108,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
                 onKeyDown={(event) => {
                   if (event.key === "Enter") event.preventDefault();
                 }}
-                className="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 font-mono text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+                className={cn(controlVariants(), "font-mono")}
               />
             </div>
           ) : null}

@@ -1,31 +1,50 @@
-// Each pair keeps at least 4.5:1 between text and fill in both themes (AA for small text):
-// the 800 shades on 100 fills in light, the 200 shades on 950 fills in dark.
-const VARIANTS = {
-  neutral:
-    "bg-slate-100 text-slate-800 ring-slate-300 dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-600",
-  success:
-    "bg-emerald-100 text-emerald-900 ring-emerald-300 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800",
-  warning:
-    "bg-amber-100 text-amber-900 ring-amber-300 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-800",
-  danger: "bg-red-100 text-red-900 ring-red-300 dark:bg-red-950 dark:text-red-200 dark:ring-red-800",
-  info: "bg-indigo-100 text-indigo-900 ring-indigo-300 dark:bg-indigo-950 dark:text-indigo-200 dark:ring-indigo-800",
-} as const;
+import { cva, type VariantProps } from "class-variance-authority";
+import { cn } from "./cn";
 
-export type BadgeVariant = keyof typeof VARIANTS;
+// A status reads as its token's text on a tenth of that token's fill: AA in both themes
+// (app/app.css picks the shades for it).
+export const badgeVariants = cva(
+  "inline-flex shrink-0 items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset",
+  {
+    variants: {
+      variant: {
+        neutral: "bg-muted text-foreground ring-border",
+        info: "bg-primary/10 text-primary ring-primary/30",
+        success: "bg-success/10 text-success ring-success/30",
+        warning: "bg-warning/10 text-warning ring-warning/30",
+        destructive: "bg-destructive/10 text-destructive ring-destructive/30",
+      },
+    },
+    defaultVariants: { variant: "neutral" },
+  },
+);
+
+export type BadgeVariant = NonNullable<VariantProps<typeof badgeVariants>["variant"]>;
 
 /** A short status label ("Active", "Disabled", "This session"); never wraps, never shrinks away. */
 export function Badge({
-  variant = "neutral",
-  className = "",
+  variant,
+  className,
   children,
   ...rest
 }: React.HTMLAttributes<HTMLSpanElement> & { variant?: BadgeVariant }) {
   return (
-    <span
-      className={`inline-flex shrink-0 items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${VARIANTS[variant]} ${className}`}
-      {...rest}
-    >
+    <span className={cn(badgeVariants({ variant }), className)} {...rest}>
       {children}
     </span>
   );
 }
+
+/** The count on an icon button (unread notifications, running tasks): a solid dot in a corner. */
+export const countBadgeVariants = cva(
+  "absolute -top-0.5 -right-0.5 grid min-w-5 place-items-center rounded-full px-1 text-xs font-semibold",
+  {
+    variants: {
+      variant: {
+        default: "bg-primary text-primary-foreground",
+        destructive: "bg-destructive text-destructive-foreground",
+      },
+    },
+    defaultVariants: { variant: "default" },
+  },
+);

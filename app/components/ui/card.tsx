@@ -1,7 +1,13 @@
+import { alertVariants } from "./alert";
+import { cn } from "./cn";
+
+/** A raised panel on the page: for a box that is not a titled `Card` (a stat, a sign-in form). */
+export const cardClass = "rounded-lg border bg-card text-card-foreground";
+
 export function Card({
   title,
   children,
-  className = "",
+  className,
   actions,
 }: {
   title?: string;
@@ -10,9 +16,7 @@ export function Card({
   actions?: React.ReactNode;
 }) {
   return (
-    <section
-      className={`rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900 ${className}`}
-    >
+    <section className={cn(cardClass, "p-4", className)}>
       {title ? (
         <div className="mb-3 flex items-center justify-between gap-2">
           <h2 className="font-semibold">{title}</h2>
@@ -24,21 +28,18 @@ export function Card({
   );
 }
 
+/** What a list shows when it has nothing in it. */
+export const emptyStateClass =
+  "rounded-md border border-dashed border-input p-6 text-center text-sm text-muted-foreground";
+
 export function EmptyState({ children }: { children: React.ReactNode }) {
-  return (
-    <p className="rounded-md border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
-      {children}
-    </p>
-  );
+  return <p className={emptyStateClass}>{children}</p>;
 }
 
 export function FormError({ message }: { message?: string | null }) {
   if (!message) return null;
   return (
-    <p
-      role="alert"
-      className="rounded-md bg-red-50 p-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200"
-    >
+    <p role="alert" className={alertVariants({ variant: "destructive" })}>
       {message}
     </p>
   );

@@ -2,6 +2,8 @@ import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { ReserveErrorSpace } from "../forms/error-space";
+import { buttonVariants } from "./button";
+import { cn } from "./cn";
 
 // Radix owns the focus trap, focus return to the trigger, Escape and the aria-modal semantics;
 // this file only gives them the dashboard's look.
@@ -10,13 +12,13 @@ export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
-export const overlayClass = "fixed inset-0 z-40 bg-slate-950/50 backdrop-blur-[1px]";
+export const overlayClass = "fixed inset-0 z-40 bg-overlay backdrop-blur-[1px]";
 // Anchored by its top, not centred: a panel that grows (an error line, a refusal) grows downwards,
 // and nothing above the change moves under the pointer.
 export const panelClass =
-  "fixed left-1/2 top-[8dvh] z-50 max-h-[84dvh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 overflow-y-auto rounded-lg border border-slate-200 bg-white p-6 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
+  "fixed left-1/2 top-[8dvh] z-50 max-h-[84dvh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 overflow-y-auto rounded-lg border bg-popover p-6 text-popover-foreground shadow-lg";
 export const titleClass = "text-lg font-semibold";
-export const descriptionClass = "mt-1 text-sm text-slate-700 dark:text-slate-300";
+export const descriptionClass = "mt-1 text-sm text-muted-foreground";
 
 type DialogContentProps = Omit<React.ComponentProps<typeof DialogPrimitive.Content>, "title"> & {
   /** Names the dialog for screen readers (aria-labelledby) and shows as its heading. */
@@ -26,13 +28,13 @@ type DialogContentProps = Omit<React.ComponentProps<typeof DialogPrimitive.Conte
 };
 
 /** A modal panel: titled, described, with a close button in the corner. */
-export function DialogContent({ title, description, children, className = "", ...rest }: DialogContentProps) {
+export function DialogContent({ title, description, children, className, ...rest }: DialogContentProps) {
   const { t } = useTranslation();
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClass} />
       <DialogPrimitive.Content
-        className={`${panelClass} ${className}`}
+        className={cn(panelClass, className)}
         // Without a description Radix warns; undefined tells it there is none on purpose.
         {...(description ? {} : { "aria-describedby": undefined })}
         {...rest}
@@ -49,7 +51,10 @@ export function DialogContent({ title, description, children, className = "", ..
         </div>
         <DialogPrimitive.Close
           aria-label={t("ui:close")}
-          className="absolute right-3 top-3 rounded-md p-1 text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-slate-300 dark:hover:bg-slate-800"
+          className={cn(
+            buttonVariants({ variant: "ghost", size: "icon" }),
+            "absolute right-3 top-3 p-1 text-muted-foreground",
+          )}
         >
           <X aria-hidden className="size-4" />
         </DialogPrimitive.Close>

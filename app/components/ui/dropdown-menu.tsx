@@ -1,6 +1,7 @@
 import * as Menu from "@radix-ui/react-dropdown-menu";
 import { Check } from "lucide-react";
 import { createContext, useContext, useRef, useState } from "react";
+import { cn } from "./cn";
 import { focusTabbableBeside } from "./tabbable";
 
 /*
@@ -73,12 +74,11 @@ export function DropdownMenuTrigger({
   );
 }
 
-const PANEL =
-  "z-50 min-w-48 rounded-md border border-slate-200 bg-white p-1 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
+const PANEL = "z-50 min-w-48 rounded-md border bg-popover p-1 text-popover-foreground shadow-lg";
 
 export function DropdownMenuContent({
   children,
-  className = "",
+  className,
   align = "end",
   label,
 }: {
@@ -95,7 +95,7 @@ export function DropdownMenuContent({
         align={align}
         sideOffset={6}
         aria-label={label}
-        className={`${PANEL} ${className}`}
+        className={cn(PANEL, className)}
         onKeyDown={(event) => {
           if (event.key !== "Tab" || !ctx) return;
           event.preventDefault();
@@ -117,13 +117,13 @@ export function DropdownMenuContent({
 }
 
 const ITEM =
-  "flex w-full cursor-default select-none items-center gap-2 rounded px-2 py-2 text-sm outline-none data-[disabled]:opacity-50 data-[highlighted]:bg-indigo-50 data-[highlighted]:text-indigo-900 dark:data-[highlighted]:bg-indigo-950 dark:data-[highlighted]:text-indigo-100";
+  "flex w-full cursor-default select-none items-center gap-2 rounded px-2 py-2 text-sm outline-none data-[disabled]:opacity-50 data-[highlighted]:bg-primary/15 data-[highlighted]:text-foreground";
 
 export function DropdownMenuItem({
   children,
   onSelect,
   disabled,
-  className = "",
+  className,
 }: {
   children: React.ReactNode;
   onSelect?: (event: Event) => void;
@@ -131,7 +131,7 @@ export function DropdownMenuItem({
   className?: string;
 }) {
   return (
-    <Menu.Item onSelect={onSelect} disabled={disabled} className={`${ITEM} ${className}`}>
+    <Menu.Item onSelect={onSelect} disabled={disabled} className={cn(ITEM, className)}>
       {children}
     </Menu.Item>
   );
@@ -142,7 +142,7 @@ export function DropdownMenuLabel({ children }: { children: React.ReactNode }) {
 }
 
 export function DropdownMenuSeparator() {
-  return <Menu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />;
+  return <Menu.Separator className="my-1 h-px bg-border" />;
 }
 
 export function DropdownMenuRadioGroup<T extends string>({
@@ -165,7 +165,7 @@ export function DropdownMenuRadioGroup<T extends string>({
 
 export function DropdownMenuRadioItem({ value, children }: { value: string; children: React.ReactNode }) {
   return (
-    <Menu.RadioItem value={value} className={`${ITEM} pl-8 relative`}>
+    <Menu.RadioItem value={value} className={cn(ITEM, "relative pl-8")}>
       <Menu.ItemIndicator className="absolute left-2 inline-flex">
         <Check aria-hidden className="size-4" />
       </Menu.ItemIndicator>

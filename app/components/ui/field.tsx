@@ -1,4 +1,41 @@
+import { cva } from "class-variance-authority";
 import { useId } from "react";
+import { cn } from "./cn";
+
+// The form control looks, shared by these plain fields, the conform-wired ones
+// (app/components/forms/fields.tsx) and the odd hand-built form: one label, input, hint and error style.
+
+export const labelClass = "block text-sm font-medium text-foreground";
+export const hintClass = "mt-1 text-sm text-muted-foreground";
+export const errorTextClass = "mt-1 text-sm text-destructive";
+
+/** A text box, select or text area; `aria-invalid` turns its border to the destructive token. */
+export const controlVariants = cva(
+  "block w-full rounded-md border border-input bg-card text-card-foreground shadow-xs placeholder:text-muted-foreground focus:border-ring disabled:opacity-60 aria-invalid:border-destructive",
+  {
+    variants: {
+      size: {
+        default: "mt-1 px-3 py-2 text-sm",
+        sm: "px-2 py-1 text-xs",
+      },
+    },
+    defaultVariants: { size: "default" },
+  },
+);
+
+export function Input({
+  className,
+  ...rest
+}: React.InputHTMLAttributes<HTMLInputElement> & { ref?: React.Ref<HTMLInputElement> }) {
+  return <input className={cn(controlVariants(), className)} {...rest} />;
+}
+
+export function Textarea({
+  className,
+  ...rest
+}: React.TextareaHTMLAttributes<HTMLTextAreaElement> & { ref?: React.Ref<HTMLTextAreaElement> }) {
+  return <textarea className={cn(controlVariants(), className)} {...rest} />;
+}
 
 type FieldProps = React.InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string | null };
 
@@ -9,18 +46,17 @@ export function Field({ label, error, id, className, ...input }: FieldProps) {
   const errorId = `${inputId}-error`;
   return (
     <div className={className}>
-      <label htmlFor={inputId} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+      <label htmlFor={inputId} className={labelClass}>
         {label}
       </label>
-      <input
+      <Input
         id={inputId}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
-        className="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-indigo-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
         {...input}
       />
       {error ? (
-        <p id={errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+        <p id={errorId} className={errorTextClass}>
           {error}
         </p>
       ) : null}

@@ -2,11 +2,12 @@ import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { intlLocale } from "../../i18n/options";
+import { buttonVariants } from "./button";
 
 type Total = { count: number; capped: boolean };
 
 /** "Showing 26–50 of 1,000+ users": where this page sits, and how many match (capped, or unknown). */
-export function rangeText(
+function rangeText(
   t: TFunction,
   language: string,
   start: number,
@@ -60,8 +61,7 @@ export function Pagination({
     url.set(side, cursor);
     return `?${url}`;
   };
-  const linkClass =
-    "rounded-md border border-slate-300 px-3 py-1 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-600";
+  const linkClass = buttonVariants({ variant: "outline", size: "sm" });
   return (
     <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm">
       <p data-testid="page-range">{range ?? rangeText(t, i18n.language, start, shown, total, noun)}</p>

@@ -1,5 +1,6 @@
 import * as Radix from "@radix-ui/react-popover";
 import { createContext, useContext, useRef } from "react";
+import { cn } from "./cn";
 import { focusTabbableBeside, tabbablesIn } from "./tabbable";
 
 /*
@@ -56,7 +57,7 @@ export function PopoverTrigger({
 
 export function PopoverContent({
   children,
-  className = "",
+  className,
   label,
 }: {
   children: React.ReactNode;
@@ -94,7 +95,10 @@ export function PopoverContent({
           if (direction === 1) focusTabbableBeside(trigger, 1);
           else trigger.focus();
         }}
-        className={`z-40 max-w-[calc(100vw-1rem)] rounded-md border border-slate-200 bg-white p-2 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 ${className}`}
+        className={cn(
+          "z-40 max-w-[calc(100vw-1rem)] rounded-md border bg-popover p-2 text-popover-foreground shadow-lg",
+          className,
+        )}
       >
         {children}
       </Radix.Content>

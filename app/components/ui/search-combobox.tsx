@@ -1,5 +1,7 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { cn } from "./cn";
+import { controlVariants, hintClass, labelClass } from "./field";
 
 export type ComboboxOption = { id: string; label: string; description?: string };
 
@@ -82,7 +84,7 @@ export function SearchCombobox({
 
   return (
     <div className="relative">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+      <label htmlFor={id} className={labelClass}>
         {label}
       </label>
       <input
@@ -107,13 +109,13 @@ export function SearchCombobox({
         onKeyDown={onKeyDown}
         onBlur={() => setDismissed(true)}
         onFocus={() => setDismissed(false)}
-        className="mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:border-indigo-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+        className={controlVariants()}
       />
       <p id={`${id}-status`} role="status" className="sr-only">
         {status}
       </p>
       {!open && query.trim() !== "" && !searching && options.length === 0 ? (
-        <p className="mt-1 text-sm text-slate-700 dark:text-slate-300" aria-hidden>
+        <p className={hintClass} aria-hidden>
           No one matches “{query.trim()}”.
         </p>
       ) : null}
@@ -122,7 +124,7 @@ export function SearchCombobox({
           id={listId}
           role="listbox"
           aria-label={label}
-          className="absolute z-30 mt-1 max-h-72 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+          className="absolute z-30 mt-1 max-h-72 w-full overflow-auto rounded-md border bg-popover py-1 text-popover-foreground shadow-lg"
         >
           {options.map((option, i) => (
             <li
@@ -134,15 +136,11 @@ export function SearchCombobox({
               onMouseDown={(event) => event.preventDefault()}
               onClick={() => pick(option)}
               onMouseMove={() => setActive(i)}
-              className={`cursor-pointer px-3 py-2 text-sm ${i === current ? "bg-indigo-100 text-indigo-950 dark:bg-indigo-900 dark:text-white" : "text-slate-900 dark:text-slate-100"}`}
+              className={cn("cursor-pointer px-3 py-2 text-sm", i === current && "bg-primary/15")}
             >
               <span className="font-medium">{option.label}</span>
               {option.description ? (
-                <span
-                  className={`block text-xs ${i === current ? "text-indigo-900 dark:text-indigo-100" : "text-slate-600 dark:text-slate-400"}`}
-                >
-                  {option.description}
-                </span>
+                <span className="block text-xs text-muted-foreground">{option.description}</span>
               ) : null}
             </li>
           ))}

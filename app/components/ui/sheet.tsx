@@ -1,6 +1,8 @@
 import * as Radix from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import { useTranslation } from "react-i18next";
+import { buttonVariants } from "./button";
+import { cn } from "./cn";
 
 /*
  * A panel that slides in from a side of the screen (the phone navigation drawer, side forms), on
@@ -10,7 +12,6 @@ import { useTranslation } from "react-i18next";
  */
 export const Sheet = Radix.Root;
 export const SheetTrigger = Radix.Trigger;
-export const SheetClose = Radix.Close;
 
 const SIDES = {
   left: "inset-y-0 left-0 h-full w-72 max-w-[85vw] border-r",
@@ -22,7 +23,7 @@ export function SheetContent({
   description,
   side = "left",
   hideTitle = false,
-  className = "",
+  className,
   children,
 }: {
   /** Names the dialog; shown as the panel's heading unless hideTitle. */
@@ -36,23 +37,27 @@ export function SheetContent({
   const { t } = useTranslation();
   return (
     <Radix.Portal>
-      <Radix.Overlay className="fixed inset-0 z-40 bg-black/40" />
+      <Radix.Overlay className="fixed inset-0 z-40 bg-overlay" />
       <Radix.Content
         // Without a description, say so: Radix otherwise points aria-describedby at nothing.
         {...(description ? {} : { "aria-describedby": undefined })}
-        className={`fixed z-50 flex flex-col overflow-y-auto border-slate-200 bg-white text-slate-900 shadow-xl dark:border-slate-800 dark:bg-slate-900 dark:text-slate-100 ${SIDES[side]} ${className}`}
+        className={cn(
+          "fixed z-50 flex flex-col overflow-y-auto bg-card text-card-foreground shadow-xl",
+          SIDES[side],
+          className,
+        )}
       >
-        <div className="flex h-14 shrink-0 items-center justify-between border-b border-slate-200 px-4 dark:border-slate-800">
+        <div className="flex h-14 shrink-0 items-center justify-between border-b px-4">
           <Radix.Title className={hideTitle ? "sr-only" : "font-semibold"}>{title}</Radix.Title>
           <Radix.Close
-            className="rounded p-1 hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:hover:bg-slate-800"
+            className={cn(buttonVariants({ variant: "ghost", size: "icon" }), "p-1")}
             aria-label={t("ui:close")}
           >
             <X aria-hidden className="size-5" />
           </Radix.Close>
         </div>
         {description ? (
-          <Radix.Description className="px-4 pt-3 text-sm text-slate-600 dark:text-slate-300">
+          <Radix.Description className="px-4 pt-3 text-sm text-muted-foreground">
             {description}
           </Radix.Description>
         ) : null}

@@ -2,6 +2,8 @@ import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
+import { focusRing } from "./button";
+import { cn } from "./cn";
 
 // The dashboard's data table: plain <table> semantics (screen readers announce rows, columns and
 // headers), sortable columns as links (the sort lives in the URL, so it survives reload and share),
@@ -9,10 +11,20 @@ import { Link, useSearchParams } from "react-router";
 
 const cellPad = "px-3 py-2";
 
+/** The table's parts, for a table the components below do not fit (app/components/access/role-matrix.tsx). */
+export const tableStyles = {
+  frame: "overflow-x-auto rounded-lg border bg-card text-card-foreground",
+  head: "border-b bg-muted",
+  row: "border-b last:border-0",
+  selectedRow: "bg-primary/5",
+  header: `${cellPad} whitespace-nowrap font-medium text-muted-foreground`,
+  cell: `${cellPad} align-middle`,
+} as const;
+
 export function Table({
   caption,
   scrollable = true,
-  className = "",
+  className,
   children,
 }: {
   /** Names the table for screen readers; shown only to them unless `captionVisible`. */
@@ -29,7 +41,7 @@ export function Table({
   return (
     <div
       {...(scrollable ? { tabIndex: 0, role: "region", "aria-label": caption } : {})}
-      className={`overflow-x-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900 ${className}`}
+      className={cn(tableStyles.frame, className)}
     >
       <table className="w-full text-sm">
         {caption ? <caption className="sr-only">{caption}</caption> : null}
@@ -41,7 +53,7 @@ export function Table({
 
 export function TableHead({ children }: { children: React.ReactNode }) {
   return (
-    <thead className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950">
+    <thead className={tableStyles.head}>
       <tr>{children}</tr>
     </thead>
   );
@@ -53,13 +65,13 @@ export function TableBody({ children }: { children: React.ReactNode }) {
 
 export function TableRow({
   selected,
-  className = "",
+  className,
   ...rest
 }: React.HTMLAttributes<HTMLTableRowElement> & { selected?: boolean }) {
   return (
     <tr
       data-selected={selected || undefined}
-      className={`border-b border-slate-100 last:border-0 dark:border-slate-800 ${selected ? "bg-indigo-50 dark:bg-indigo-950/40" : ""} ${className}`}
+      className={cn(tableStyles.row, selected && tableStyles.selectedRow, className)}
       {...rest}
     />
   );
@@ -70,24 +82,18 @@ const alignClass: Record<Align, string> = { left: "text-left", right: "text-righ
 
 export function TableHeader({
   align = "left",
-  className = "",
+  className,
   ...rest
 }: React.ThHTMLAttributes<HTMLTableCellElement> & { align?: Align }) {
-  return (
-    <th
-      scope="col"
-      className={`${cellPad} whitespace-nowrap font-medium text-slate-700 dark:text-slate-300 ${alignClass[align]} ${className}`}
-      {...rest}
-    />
-  );
+  return <th scope="col" className={cn(tableStyles.header, alignClass[align], className)} {...rest} />;
 }
 
 export function TableCell({
   align = "left",
-  className = "",
+  className,
   ...rest
 }: React.TdHTMLAttributes<HTMLTableCellElement> & { align?: Align }) {
-  return <td className={`${cellPad} align-middle ${alignClass[align]} ${className}`} {...rest} />;
+  return <td className={cn(tableStyles.cell, alignClass[align], className)} {...rest} />;
 }
 
 export type SortDirection = "asc" | "desc";
@@ -126,15 +132,15 @@ export function SortableHeader({
     <th
       scope="col"
       aria-sort={active ? (direction === "asc" ? "ascending" : "descending") : "none"}
-      className={`${cellPad} whitespace-nowrap font-medium ${alignClass[align]}`}
+      className={cn(tableStyles.header, "text-foreground", alignClass[align])}
     >
       <Link
         to={`?${next}`}
         preventScrollReset
-        className="inline-flex items-center gap-1 rounded text-slate-800 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-slate-200"
+        className={`inline-flex items-center gap-1 rounded-sm hover:underline ${focusRing}`}
       >
         {children}
-        <Icon aria-hidden className={`size-3.5 ${active ? "" : "opacity-50"}`} />
+        <Icon aria-hidden className={cn("size-3.5", !active && "opacity-50")} />
       </Link>
     </th>
   );
@@ -144,7 +150,7 @@ export function SortableHeader({
 export function TableEmpty({ colSpan, children }: React.PropsWithChildren<{ colSpan: number }>) {
   return (
     <tr>
-      <td colSpan={colSpan} className="p-6 text-center text-sm text-slate-600 dark:text-slate-400">
+      <td colSpan={colSpan} className="p-6 text-center text-sm text-muted-foreground">
         {children}
       </td>
     </tr>
@@ -187,8 +193,8 @@ export function useRowSelection(ids: string[]): RowSelection {
   );
 }
 
-const checkboxClass =
-  "size-4 rounded border-slate-400 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-600";
+/** A native tick box in the primary colour. */
+export const checkboxClass = `size-4 rounded border-input accent-primary ${focusRing}`;
 
 /** A native checkbox that can show the mixed state (only settable from script). */
 function Checkbox({

@@ -26,7 +26,7 @@ export function Tooltip({
           side={side}
           sideOffset={6}
           collisionPadding={8}
-          className="z-50 rounded bg-slate-900 px-2 py-1 text-xs text-white shadow dark:bg-slate-100 dark:text-slate-900"
+          className="z-50 rounded bg-foreground px-2 py-1 text-xs text-background shadow"
         >
           {content}
         </Radix.Content>

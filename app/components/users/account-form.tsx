@@ -46,7 +46,7 @@ export function AccountForm({
               <>
                 {roleLabel(t, r)}{" "}
                 {!r.assignable ? (
-                  <span className="text-xs text-slate-600 dark:text-slate-400">
+                  <span className="text-xs text-muted-foreground">
                     {t("users:account.beyondPermissions")}
                   </span>
                 ) : null}

@@ -15,7 +15,7 @@ export function ApiTokensCard({ tokens, pendingId }: { tokens: ApiTokenItem[]; p
       {tokens.length === 0 ? (
         <EmptyState>{t("users:apiTokens.empty")}</EmptyState>
       ) : (
-        <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="user-api-tokens">
+        <ul className="divide-y" data-testid="user-api-tokens">
           {tokens.map((token) => (
             <ApiTokenRow key={token.id} token={token} labels={LABELS}>
               <Form method="post">

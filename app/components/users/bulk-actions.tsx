@@ -40,7 +40,7 @@ export function BulkActions({
       {selection.selected.map((id) => (
         <input key={id} type="hidden" name="ids" value={id} />
       ))}
-      <span className="text-sm text-slate-700 dark:text-slate-300" aria-live="polite">
+      <span className="text-sm text-muted-foreground" aria-live="polite">
         {t("users:bulk.selected", { count: n })}
       </span>
       {may.update ? (
@@ -61,7 +61,7 @@ export function BulkActions({
       {may.delete ? (
         <ConfirmDialog
           trigger={
-            <Button type="button" variant="danger" disabled={!n} pending={deleting}>
+            <Button type="button" variant="destructive" disabled={!n} pending={deleting}>
               {t("users:bulk.deleteSelected")}
             </Button>
           }

@@ -8,7 +8,7 @@ export function StatusBadge({ status }: { status: "active" | "disabled" }) {
   return status === "active" ? (
     <Badge variant="success">{t("users:status.active")}</Badge>
   ) : (
-    <Badge variant="danger">{t("users:status.disabled")}</Badge>
+    <Badge variant="destructive">{t("users:status.disabled")}</Badge>
   );
 }
 
@@ -21,11 +21,11 @@ export function VerifiedBadge({ verified }: { verified: boolean | number }) {
   );
 }
 
-const TASK_VARIANT: Record<TaskStatus, "neutral" | "info" | "success" | "danger"> = {
+const TASK_VARIANT: Record<TaskStatus, "neutral" | "info" | "success" | "destructive"> = {
   pending: "neutral",
   processing: "info",
   completed: "success",
-  failed: "danger",
+  failed: "destructive",
 };
 
 export function TaskStatusBadge({ status }: { status: string }) {

@@ -4,7 +4,11 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { useFormat } from "../format";
+import { cardClass } from "../ui/card";
+import { cn } from "../ui/cn";
+import { linkVariants } from "../ui/link";
 import {
+  checkboxClass,
   type RowSelection,
   SelectAllHeader,
   SelectRowCell,
@@ -28,11 +32,6 @@ export type UserListRow = {
   created_at: string;
   roles: { name: string; label: string }[];
 };
-
-const linkClass =
-  "rounded font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:text-indigo-300";
-const checkboxClass =
-  "size-4 rounded border-slate-400 accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 dark:border-slate-600";
 
 const rolesText = (t: TFunction, row: UserListRow) =>
   row.roles.map((r) => roleLabel(t, r)).join(", ") || t("users:list.noRoles");
@@ -81,7 +80,7 @@ export function UsersList({ rows, selection }: { rows: UserListRow[]; selection:
                 />
               ) : null}
               <TableCell>
-                <Link to={`/dashboard/users/${u.id}`} className={linkClass}>
+                <Link to={`/dashboard/users/${u.id}`} className={linkVariants({ variant: "quiet" })}>
                   {u.name}
                 </Link>
               </TableCell>
@@ -107,7 +106,7 @@ export function UsersList({ rows, selection }: { rows: UserListRow[]; selection:
             <li
               key={u.id}
               data-selected={selection?.isSelected(u.id) || undefined}
-              className="flex items-start gap-3 rounded-lg border border-slate-200 bg-white p-3 data-selected:bg-indigo-50 dark:border-slate-800 dark:bg-slate-900 dark:data-selected:bg-indigo-950/40"
+              className={cn(cardClass, "flex items-start gap-3 p-3 data-selected:bg-primary/5")}
             >
               {selection ? (
                 <input
@@ -120,13 +119,13 @@ export function UsersList({ rows, selection }: { rows: UserListRow[]; selection:
               ) : null}
               <div className="min-w-0 flex-1">
                 <div className="flex flex-wrap items-center justify-between gap-2">
-                  <Link to={`/dashboard/users/${u.id}`} className={linkClass}>
+                  <Link to={`/dashboard/users/${u.id}`} className={linkVariants({ variant: "quiet" })}>
                     {u.name}
                   </Link>
                   <StatusBadge status={u.status} />
                 </div>
-                <p className="break-all text-sm text-slate-700 dark:text-slate-300">{u.email}</p>
-                <p className="text-sm text-slate-700 dark:text-slate-300">
+                <p className="break-all text-sm text-muted-foreground">{u.email}</p>
+                <p className="text-sm text-muted-foreground">
                   <span className="sr-only">{t("users:list.rolesPrefix")} </span>
                   {rolesText(t, u)}
                 </p>

@@ -1,8 +1,8 @@
 import { db, type Executor, now } from "../db.server";
 import { env } from "../env.server";
 import { invalidateEverywhere, registerCache } from "../events/cluster.server";
+import { decryptSecret, encryptSecret } from "../security/secret-box.server";
 import { type ConfigKey, type ConfigView, isConfigKey, SYSTEM_CONFIG } from "./config-keys";
-import { decryptSecret, encryptSecret } from "./secret-box.server";
 
 // Database values (decrypted), loaded once and kept until the next write on any instance.
 let cache: Promise<Map<ConfigKey, { value: string; updatedAt: string }>> | undefined;
@@ -103,7 +103,7 @@ export async function resetSystemConfig(key: ConfigKey, executor?: Executor) {
 }
 
 /** Last four characters at most, and only of values long enough that this reveals little. */
-export function secretHint(value: string): string {
+function secretHint(value: string): string {
   return value.length >= 12 ? `…${value.slice(-4)}` : "…";
 }
 

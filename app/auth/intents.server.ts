@@ -1,11 +1,11 @@
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import type { SessionUser } from "../auth/session.server";
+import type { PermissionKey } from "../access/permissions";
 import { actionError, type invalid, invalidSubmission, parseSubmission, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { getT } from "../i18n/i18n.server";
 import { requirePermission, requireUser } from "./guard.server";
-import type { PermissionKey } from "./permissions";
+import type { SessionUser } from "./session.server";
 
 // The one way a page action runs: read the form, find its intent, check the permission, validate,
 // call the domain, and map whatever the domain throws through actionError. Routes only declare the
@@ -19,7 +19,7 @@ export type ActionArgs = {
 
 type Schema = z.ZodType;
 
-export type IntentContext<A, I> = {
+type IntentContext<A, I> = {
   actor: SessionUser;
   /** The schema's output, or the raw form values when the intent has no schema. */
   input: I;

@@ -131,7 +131,7 @@ export function isConfigKey(value: unknown): value is ConfigKey {
 }
 
 /** Where the effective value of a setting comes from, as the Settings page shows it. */
-export type ConfigSource = "database" | "environment" | "default" | "unset";
+type ConfigSource = "database" | "environment" | "default" | "unset";
 
 /** What the browser may see about a setting: secrets only as "set" plus their last four characters. */
 export type ConfigView = {

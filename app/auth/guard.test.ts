@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, context, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { invalidateMenu } from "../access/menu.server";
+import { invalidateRoles } from "../access/role-cache.server";
 import { db, now } from "../db.server";
 import { loader as rootLoader } from "../root";
 import { loader as dashboardLoader } from "../routes/dashboard";
 import { accessGateMiddleware, requirePermission } from "./guard.server";
-import { invalidateMenu } from "./menu.server";
-import { invalidateRoles } from "./role-cache.server";
 
 beforeAll(setupDatabase);
 
@@ -119,7 +119,7 @@ describe("the access gate (root middleware)", () => {
     const { cookie } = await signedIn(["guest"]);
     const page = await gate("/dashboard/logs", "/dashboard/logs", { cookie });
     expect(page.status).toBe(403);
-    expect(page.body).toMatchObject({ kind: "forbidden", permission: "dashboard.access" });
+    expect(page.body).toMatchObject({ error: "forbidden", permission: "dashboard.access" });
     const api = await gate("/api/tasks", "/api/tasks", { cookie });
     expect(api).toMatchObject({ status: 403, body: { error: "forbidden", permission: "dashboard.access" } });
   });
@@ -157,7 +157,7 @@ describe("the access gate (root middleware)", () => {
       "/dashboard/teams",
       formPost(cookie, "intent=create&name=X"),
     );
-    expect(create).toMatchObject({ status: 403, body: { kind: "forbidden" } });
+    expect(create).toMatchObject({ status: 403, body: { error: "password_change_required" } });
     const profile = await gate(
       "/dashboard/settings",
       "/dashboard/settings",

@@ -24,7 +24,7 @@ export function encryptSecret(plaintext: string): string {
   return [VERSION, iv.toString("base64url"), tag.toString("base64url"), body.toString("base64url")].join(":");
 }
 
-export class SecretUnreadableError extends Error {
+class SecretUnreadableError extends Error {
   constructor() {
     super("A stored secret setting cannot be decrypted with the current encryption key.");
   }

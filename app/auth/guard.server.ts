@@ -1,16 +1,16 @@
-import { data, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
-import { getSessionUser, type SessionUser } from "../auth/session.server";
+import { type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
+import { can } from "../access/check";
+import { missingPermission } from "../access/missing-permission";
+import type { PermissionKey } from "../access/permissions";
 import { readForm } from "../http/read-form.server";
 import { isApiRequest } from "../http/request-info.server";
-import { apiError } from "../http/responses";
+import { apiError, refusal } from "../http/responses";
 import { nonceContext } from "../http/security.server";
 import { readTheme, type Theme } from "../http/theme.server";
 import { englishTranslator } from "../i18n/english.server";
 import { getT } from "../i18n/i18n.server";
 import { type MessageKey, say } from "../i18n/message";
-import { can } from "./check";
-import { missingPermission } from "./missing-permission";
-import type { PermissionKey } from "./permissions";
+import { getSessionUser, type SessionUser } from "./session.server";
 
 /**
  * A loader's, action's or middleware's arguments. `url` is the page's address: with
@@ -19,9 +19,12 @@ import type { PermissionKey } from "./permissions";
  */
 type Args = { request: Request; url?: URL; context?: Readonly<RouterContextProvider> };
 
-/** A page's 403: the words are said in the request's language (NoAccess shows them as they are). */
+/**
+ * A page's 403, the one refusal body (app/http/responses.ts): the API's code for the same refusal,
+ * with what the "No access" page shows (app/components/no-access.tsx), said in the request's language.
+ */
 export type ForbiddenData = {
-  kind: "forbidden";
+  error: "forbidden" | "impersonating" | "password_change_required" | "two_factor_enrolment_required";
   permission: string | null;
   message: string;
   grantedBy?: string;
@@ -29,7 +32,12 @@ export type ForbiddenData = {
   shell?: GateShell;
 };
 
-export type GateShell = { theme: Theme; nonce: string };
+type GateShell = { theme: Theme; nonce: string };
+
+/** A page's 403, which the error boundary shows as the "No access" page. */
+function refused({ error, ...details }: ForbiddenData) {
+  return refusal(403, error, details);
+}
 
 function unauthorized({ request, url = new URL(request.url) }: Args): never {
   if (isApiRequest(request)) throw apiError(401, "unauthorized");
@@ -46,15 +54,12 @@ function forbidden(args: Args, permission: string | null): never {
   if (isApiRequest(args.request)) {
     throw apiError(403, "forbidden", permission ? { permission } : { role: "super_admin" });
   }
-  throw data<ForbiddenData>(
-    { kind: "forbidden", ...missingPermission(permission, tOf(args)) },
-    { status: 403 },
-  );
+  throw refused({ error: "forbidden", ...missingPermission(permission, tOf(args)) });
 }
 
-/** A page's 403 for a fixed reason (no permission to name). */
-function refusedPage(args: Args, reason: MessageKey, shell?: GateShell): ForbiddenData {
-  return { kind: "forbidden", permission: null, message: say(tOf(args), reason), shell };
+/** A page's 403 for a fixed reason (no permission to name), said in the request's language. */
+function refusedFor(args: Args, error: ForbiddenData["error"], reason: MessageKey, shell?: GateShell) {
+  return refused({ error, permission: null, message: say(tOf(args), reason), shell });
 }
 
 /** 401 (API) or a redirect to /login (pages) when nobody is signed in. */
@@ -84,7 +89,7 @@ export async function requireSuperAdmin(args: Args): Promise<SessionUser> {
 export function refuseWhileImpersonating(args: Args, user: SessionUser): void {
   if (!user.impersonator) return;
   if (isApiRequest(args.request)) throw apiError(403, "impersonating");
-  throw data<ForbiddenData>(refusedPage(args, "auth.impersonating"), { status: 403 });
+  throw refusedFor(args, "impersonating", "auth.impersonating");
 }
 
 // Resource routes any visitor may call: signed links, signed webhooks, the bench baseline, 404s.
@@ -122,12 +127,12 @@ function passwordFirst(args: Args, shell: GateShell): never {
   const { request } = args;
   if (isApiRequest(request)) throw apiError(403, "password_change_required");
   if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?mustChange=1`);
-  throw data<ForbiddenData>(refusedPage(args, "access.passwordFirst", shell), { status: 403 });
+  throw refusedFor(args, "password_change_required", "access.passwordFirst", shell);
 }
 
 // Two-factor enrolment a role requires (app/auth/two-factor.server.ts): only Settings and the
 // intents that set it up stay open; the account can also still sign out (/logout is not gated).
-export const TWO_FACTOR_ENROL_INTENTS = new Set(["two-factor-start", "two-factor-confirm"]);
+const TWO_FACTOR_ENROL_INTENTS = new Set(["two-factor-start", "two-factor-confirm"]);
 
 async function mayWhileEnrolling(request: Request, pattern: string): Promise<boolean> {
   if (pattern !== PASSWORD_PAGE) return false;
@@ -139,7 +144,7 @@ function twoFactorFirst(args: Args, shell: GateShell): never {
   const { request } = args;
   if (isApiRequest(request)) throw apiError(403, "two_factor_enrolment_required");
   if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?twoFactor=1`);
-  throw data<ForbiddenData>(refusedPage(args, "access.twoFactorFirst", shell), { status: 403 });
+  throw refusedFor(args, "two_factor_enrolment_required", "access.twoFactorFirst", shell);
 }
 
 async function gateShell(args: Parameters<MiddlewareFunction<Response>>[0]): Promise<GateShell> {
@@ -159,12 +164,11 @@ export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, n
   const user = await requireUser(args);
   if (!can(user, "dashboard.access")) {
     if (isApiRequest(args.request)) forbidden(args, "dashboard.access");
-    const refusal: ForbiddenData = {
-      kind: "forbidden",
+    throw refused({
+      error: "forbidden",
       ...missingPermission("dashboard.access", tOf(args)),
       shell: await gateShell(args),
-    };
-    throw data<ForbiddenData>(refusal, { status: 403 });
+    });
   }
   // Neither demand is set while a super admin views as someone (impersonation-state.server.ts);
   // the banner's Stop (/impersonation/stop) is outside the gated area, so it always answers.

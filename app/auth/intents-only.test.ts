@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { intentTableKeys } from "../../test/intent-tables";
 
-// The shape of every dashboard action (app/access/intents.server.ts): an intent table run by
+// The shape of every dashboard action (app/auth/intents.server.ts): an intent table run by
 // handleIntents (or handleAction for a form without intents), never an if-chain or a switch on
 // the intent, and the domain's change functions called as (actor, input, origin).
 
