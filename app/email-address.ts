@@ -7,5 +7,5 @@ export const emailField = z
   .string()
   .trim()
   .toLowerCase()
-  .max(254, "Use at most 254 characters.")
-  .pipe(z.email("Enter a valid email address."));
+  .max(254, "validation.maxLength")
+  .pipe(z.email("validation.email"));

@@ -29,7 +29,6 @@ import { nonceContext } from "./http/security.server";
 import { readTheme } from "./http/theme.server";
 import { readToast } from "./http/toast.server";
 import { getLanguage } from "./i18n/i18n.server";
-import { translateMessage } from "./i18n/message";
 import { useSyncLanguage } from "./i18n/use-sync-language";
 import { rootMiddleware } from "./server/root-middleware.server";
 import { getSystemConfig } from "./system-settings/system-config.server";
@@ -120,7 +119,8 @@ export function ErrorBoundary() {
     status === 404
       ? t("common:error.notFound")
       : isRouteErrorResponse(error)
-        ? translateMessage(t, error.data?.message ?? error.statusText)
+        ? // Said by the server in the request's language (app/http/form.server.ts, pageRefusal).
+          (error.data?.message ?? error.statusText)
         : t("common:error.unexpected");
   return (
     <main className="mx-auto max-w-lg p-8">

@@ -13,14 +13,14 @@ export async function updateMenuItem(
   origin: AuditOrigin,
 ) {
   const before = await db().selectFrom("menu_item").selectAll().where("id", "=", input.id).executeTakeFirst();
-  if (!before) throw new NotFound("That menu item no longer exists.");
+  if (!before) throw new NotFound("access.menuItemGone");
   const clash = await db()
     .selectFrom("menu_item")
     .select("title")
     .where("url", "=", input.url)
     .where("id", "!=", input.id)
     .executeTakeFirst();
-  if (clash) throw new InvalidInput(`"${clash.title}" already links to ${input.url}.`, "url");
+  if (clash) throw new InvalidInput("access.menuUrlTaken", "url", { title: clash.title, url: input.url });
   const after = {
     title: input.title,
     url: input.url,
@@ -66,7 +66,7 @@ export async function moveMenuItem(
   const { id, direction } = input;
   const items = [...(await menuItems())];
   const index = items.findIndex((i) => i.id === id);
-  if (index < 0) throw new NotFound("That menu item no longer exists.");
+  if (index < 0) throw new NotFound("access.menuItemGone");
   const target = direction === "up" ? index - 1 : index + 1;
   if (target < 0 || target >= items.length) return;
   [items[index], items[target]] = [items[target]!, items[index]!];
@@ -113,13 +113,13 @@ export async function saveMenu(
 ) {
   const rows = await db().selectFrom("menu_item").selectAll().orderBy("position").orderBy("title").execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const item of input.items)
-    if (!byId.has(item.id)) throw new NotFound("That menu item no longer exists.");
+  for (const item of input.items) if (!byId.has(item.id)) throw new NotFound("access.menuItemGone");
   const sent = new Set(input.items.map((i) => i.id));
   const untouched = rows.filter((r) => !sent.has(r.id));
   for (const [i, item] of input.items.entries()) {
     const clash = untouched.find((r) => r.url === item.url);
-    if (clash) throw new InvalidInput(`"${clash.title}" already links to ${item.url}.`, `items[${i}].url`);
+    if (clash)
+      throw new InvalidInput("access.menuUrlTaken", `items[${i}].url`, { title: clash.title, url: item.url });
   }
   const wanted = [
     ...input.items.map((item) => ({

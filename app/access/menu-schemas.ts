@@ -6,11 +6,11 @@ import { PERMISSION_KEYS } from "./permissions";
 
 export const menuItemSchema = z.object({
   id: z.string().uuid(),
-  title: z.string().trim().min(1, "Enter a title.").max(60),
+  title: z.string().trim().min(1, "validation.title").max(60),
   url: z
     .string()
     .trim()
-    .regex(/^\/[A-Za-z0-9/_-]*$/, "Use a path inside the app, such as /dashboard/reports.")
+    .regex(/^\/[A-Za-z0-9/_-]*$/, "validation.menuPath")
     // Routes match without regard to case or a trailing slash: one spelling per page, so two
     // items cannot lead to the same page under different URLs.
     .transform((url) =>
@@ -20,10 +20,10 @@ export const menuItemSchema = z.object({
         .replace(/(.)\/$/, "$1"),
     ),
   icon: z.enum(MENU_ICON_NAMES, {
-    message: "Choose one of the listed icons.",
+    message: "access.menuIcon",
   }),
   requiredPermission: z.enum(PERMISSION_KEYS as [string, ...string[]], {
-    message: "Choose a permission from the list.",
+    message: "access.menuPermission",
   }),
 });
 
@@ -34,21 +34,22 @@ export const menuItemSchema = z.object({
 export const saveMenuSchema = z.object({
   items: z
     .array(menuItemSchema)
-    .min(1, "There is no menu item to save.")
+    .min(1, "access.menuEmpty")
     .max(100)
     .superRefine((items, ctx) => {
       const seenIds = new Set<string>();
       const seenUrls = new Map<string, string>();
       for (const [i, item] of items.entries()) {
         if (seenIds.has(item.id))
-          ctx.addIssue({ code: "custom", path: [i, "id"], message: "Each item once." });
+          ctx.addIssue({ code: "custom", path: [i, "id"], message: "access.menuItemOnce" });
         seenIds.add(item.id);
         const other = seenUrls.get(item.url);
         if (other !== undefined)
           ctx.addIssue({
             code: "custom",
             path: [i, "url"],
-            message: `"${other}" already links to ${item.url}.`,
+            message: "access.menuUrlTaken",
+            params: { title: other, url: item.url },
           });
         else seenUrls.set(item.url, item.title);
       }

@@ -1,3 +1,6 @@
+import type { TFunction } from "i18next";
+import { englishTranslator } from "../i18n/english.server";
+import { say } from "../i18n/message";
 import { PERMISSIONS, type PermissionKey } from "./permissions";
 
 // Roles and their permissions are edited on the Access Control page, which needs this one.
@@ -15,13 +18,20 @@ export type MissingPermission = {
   grantedBy: string;
 };
 
-/** Explains a refusal: the permission by its label and key, and who can grant it. */
-export function missingPermission(permission: string | null): MissingPermission {
+/**
+ * Explains a refusal: the permission by its label and key, and who can grant it. A page names a
+ * missing permission again from its key, in its own language (app/components/no-access.tsx); the
+ * super-admin-only refusal is said with `t`, the request's.
+ */
+export function missingPermission(
+  permission: string | null,
+  t: TFunction = englishTranslator(),
+): MissingPermission {
   if (!permission)
     return {
       permission: null,
-      message: "Only a super admin can do this.",
-      grantedBy: "Ask a super admin.",
+      message: say(t, "access.superAdminOnly"),
+      grantedBy: say(t, "access.askSuperAdmin"),
     };
   return {
     permission,

@@ -7,19 +7,19 @@ import { PERMISSION_KEYS } from "./permissions";
 const roleNameSchema = z
   .string()
   .trim()
-  .min(2, "Use at least 2 characters.")
+  .min(2, "validation.minLength")
   .max(40)
-  .regex(/^[a-z][a-z0-9_]*$/, "Lowercase letters, digits and underscores, starting with a letter.");
+  .regex(/^[a-z][a-z0-9_]*$/, "access.roleNameFormat");
 
 export const createRoleSchema = z.object({
   name: roleNameSchema,
-  label: z.string().trim().min(1, "Enter a label.").max(80),
+  label: z.string().trim().min(1, "validation.label").max(80),
   permissions: z.array(z.enum(PERMISSION_KEYS as [string, ...string[]])).max(100),
 });
 
 export const updateRoleSchema = z.object({
   roleId: z.string().uuid(),
-  label: z.string().trim().min(1, "Enter a label.").max(80),
+  label: z.string().trim().min(1, "validation.label").max(80),
   permissions: z.array(z.enum(PERMISSION_KEYS as [string, ...string[]])).max(100),
 });
 
@@ -34,11 +34,11 @@ export const saveMatrixSchema = z.object({
     .array(
       z.object({
         roleId: z.string().uuid(),
-        label: z.string().trim().min(1, "Enter a label.").max(80),
+        label: z.string().trim().min(1, "validation.label").max(80),
         permissions: permissionList,
       }),
     )
-    .min(1, "There is no role to save.")
+    .min(1, "access.rolesEmpty")
     .max(100)
-    .refine((roles) => new Set(roles.map((r) => r.roleId)).size === roles.length, "Each role once."),
+    .refine((roles) => new Set(roles.map((r) => r.roleId)).size === roles.length, "access.roleOnce"),
 });

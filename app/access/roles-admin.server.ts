@@ -62,8 +62,7 @@ function mayEdit(actor: AuditedActor, role: RoleGrant) {
 function assertHolds(actor: AuditedActor, permissions: string[]) {
   if (actor.isSuperAdmin) return;
   const missing = permissions.filter((p) => !actor.permissions.has(p));
-  if (missing.length)
-    throw new RuleViolation(`You cannot grant permissions you do not hold: ${missing.join(", ")}.`);
+  if (missing.length) throw new RuleViolation("access.grantUnheld", { permissions: missing.join(", ") });
 }
 
 async function setLinks(roleId: string, keys: string[], trx: Kysely<Database>) {
@@ -84,7 +83,7 @@ export async function createRole(
 ) {
   assertHolds(actor, input.permissions);
   const exists = await db().selectFrom("role").select("id").where("name", "=", input.name).executeTakeFirst();
-  if (exists) throw new RuleViolation(`A role named "${input.name}" already exists.`);
+  if (exists) throw new RuleViolation("access.roleNameTaken", { name: input.name });
   const id = randomUUID();
   const ts = now();
   await db()
@@ -110,8 +109,8 @@ type RoleChange = { role: RoleGrant; label: string; before: string[]; after: str
 
 /** The rules for changing one role, checked before anything is written. */
 function checkedChange(actor: AuditedActor, role: RoleGrant | undefined, input: RoleEdit): RoleChange {
-  if (!role) throw new NotFound("That role no longer exists.");
-  if (role.all) throw new RuleViolation("Super Admin holds every permission and cannot be edited.");
+  if (!role) throw new NotFound("access.roleGone");
+  if (role.all) throw new RuleViolation("access.superAdminFixed");
   assertMayEditRole(actor, role);
   const before = [...role.permissions].sort();
   const after = [...new Set(input.permissions)].sort();
@@ -199,8 +198,8 @@ function unchanged(role: RoleGrant, edit: RoleEdit) {
 export async function deleteRole(actor: AuditedActor, input: { roleId: string }, origin: AuditOrigin) {
   const { roleId } = input;
   const role = await db().selectFrom("role").selectAll().where("id", "=", roleId).executeTakeFirst();
-  if (!role) throw new NotFound("That role no longer exists.");
-  if (role.is_system) throw new RuleViolation(`"${role.label}" is a built-in role and cannot be deleted.`);
+  if (!role) throw new NotFound("access.roleGone");
+  if (role.is_system) throw new RuleViolation("access.roleBuiltIn", { role: role.label });
   const grant = (await roleGrants()).get(roleId);
   if (grant) assertMayEditRole(actor, grant);
   await db()
@@ -212,8 +211,7 @@ export async function deleteRole(actor: AuditedActor, input: { roleId: string },
         .where("role_id", "=", roleId)
         .execute();
       const members = holders.map((h) => h.user_id);
-      if (members.includes(actor.id))
-        throw new RuleViolation(`You hold "${role.label}" yourself: you cannot delete it.`);
+      if (members.includes(actor.id)) throw new RuleViolation("access.roleHeldBySelf", { role: role.label });
       await trx.deleteFrom("user_role").where("role_id", "=", roleId).execute();
       await trx.deleteFrom("role").where("id", "=", roleId).execute();
       await audit(

@@ -32,18 +32,16 @@ export async function assertRoleChangeAllowed(
   const removed = before.filter((r) => !after.includes(r));
   for (const id of [...added, ...removed]) {
     const role = grants.get(id);
-    if (!role) throw new InvalidInput("Choose roles from the list.", "roles");
-    if (role.all && !actor.isSuperAdmin)
-      throw new RuleViolation("You cannot grant or remove Super Admin: only a super admin can.");
+    if (!role) throw new InvalidInput("validation.rolesFromList", "roles");
+    if (role.all && !actor.isSuperAdmin) throw new RuleViolation("access.superAdminGrant");
   }
   for (const id of added) {
     const role = grants.get(id)!;
     if (!holdsAll(actor, role)) {
-      throw new RuleViolation(`You cannot grant "${role.label}": it holds permissions you do not have.`);
+      throw new RuleViolation("access.grantRole", { role: role.label });
     }
   }
-  if (removed.length > 0 && actor.id === targetUserId)
-    throw new RuleViolation("You cannot remove your own roles.");
+  if (removed.length > 0 && actor.id === targetUserId) throw new RuleViolation("access.removeOwnRoles");
   if (removed.some((id) => grants.get(id)?.all)) await assertNotLastSuperAdmin(targetUserId, "demoted");
 }
 
@@ -52,8 +50,7 @@ export async function assertRoleChangeAllowed(
  * either (renaming `admin` to "Guest" would make others grant it unawares).
  */
 export function assertMayEditRole(actor: Actor, role: RoleGrant) {
-  if (!holdsAll(actor, role))
-    throw new RuleViolation(`You cannot change "${role.label}": it holds permissions you do not have.`);
+  if (!holdsAll(actor, role)) throw new RuleViolation("access.changeRole", { role: role.label });
 }
 
 /** The roles an actor may hand out (used to limit the choices shown in forms), in the role order. */
@@ -79,7 +76,7 @@ export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | 
     .where("user.status", "=", "active")
     .execute();
   if (holders.length === 1 && holders[0]!.id === userId) {
-    throw new RuleViolation(`The last super admin cannot be ${verb}.`);
+    throw new RuleViolation(`access.lastSuperAdmin.${verb}`);
   }
 }
 
@@ -113,10 +110,9 @@ export async function manageableUsers(actor: Actor, userIds: string[]): Promise<
  * admin could take it over by changing its email and asking for a reset link.
  */
 export async function assertCanManageUser(actor: Actor, targetUserId: string) {
-  if (!(await mayManageUser(actor, targetUserId)))
-    throw new RuleViolation("You cannot change an account that holds permissions you do not have.");
+  if (!(await mayManageUser(actor, targetUserId))) throw new RuleViolation("access.manageUser");
 }
 
 export function assertNotSelf(actorId: string, targetId: string, verb: "delete" | "disable") {
-  if (actorId === targetId) throw new RuleViolation(`You cannot ${verb} your own account.`);
+  if (actorId === targetId) throw new RuleViolation(`access.self.${verb}`);
 }

@@ -3,15 +3,16 @@ import { cursorValue, flip, keysetPage, type Order, type Position, rowsAfter } f
 import { containsText, inIds, type SearchColumn, searchText } from "../../db/like";
 import { hasNoNul, NUL_MESSAGE } from "../../db/nul";
 import { db } from "../db.server";
+import type { Issue } from "../i18n/message";
 
 /** A real calendar day as YYYY-MM-DD: "2026-02-30" or "9999-99-99" are refused, not guessed at. */
 const isoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD.")
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "audit.dateFormat")
   .refine((v) => {
     const ms = Date.parse(`${v}T00:00:00.000Z`);
     return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(v);
-  }, "This date does not exist.");
+  }, "audit.noSuchDate");
 
 const dateFilter = isoDate.or(z.literal("")).default("");
 
@@ -42,11 +43,11 @@ export type AuditQuery = z.infer<typeof auditQuery>;
 
 export function parseAuditQuery(
   params: URLSearchParams,
-): { ok: true; value: AuditQuery } | { ok: false; message: string } {
+): { ok: true; value: AuditQuery } | { ok: false; field: string; issue: Issue } {
   const parsed = auditQuery.safeParse(Object.fromEntries(params));
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0]!;
-  return { ok: false, message: `${String(issue.path[0])}: ${issue.message}` };
+  return { ok: false, field: String(issue.path[0]), issue };
 }
 
 /**

@@ -6,7 +6,7 @@ import { COMMON_PASSWORDS } from "./common-passwords";
 
 const PASSWORD_MIN = 10;
 
-const nameField = z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters.");
+const nameField = z.string().trim().min(1, "validation.yourName").max(100, "validation.maxLength");
 
 /**
  * The one password policy: register, reset, invitation, change, an admin's temporary password and
@@ -14,15 +14,15 @@ const nameField = z.string().trim().min(1, "Enter your name.").max(100, "Use at 
  */
 export const newPasswordField = z
   .string()
-  .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters.`)
-  .max(1024, "Use at most 1024 characters.")
-  .refine((p) => !COMMON_PASSWORDS.has(p.toLowerCase()), "This password is too common. Choose another.")
-  .refine((p) => new Set(p).size >= 4, "Use a less repetitive password.");
+  .min(PASSWORD_MIN, "validation.minLength")
+  .max(1024, "validation.maxLength")
+  .refine((p) => !COMMON_PASSWORDS.has(p.toLowerCase()), "auth.passwordCommon")
+  .refine((p) => new Set(p).size >= 4, "auth.passwordRepetitive");
 
 /** Sign-in: any refusal past this shape is the one "Invalid email or password." (login.server.ts). */
 export const loginSchema = z.object({
   email: emailField,
-  password: z.string().min(1, "Enter your password.").max(1024, "Use at most 1024 characters."),
+  password: z.string().min(1, "auth.enterPassword").max(1024, "validation.maxLength"),
 });
 
 export const registerSchema = z.object({ name: nameField, email: emailField, password: newPasswordField });
@@ -31,7 +31,7 @@ export const emailOnlySchema = z.object({ email: emailField });
 
 export const resetPasswordSchema = z
   .object({ token: z.string().min(1).max(200), password: newPasswordField, confirm: z.string() })
-  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The passwords do not match." });
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "auth.passwordsDiffer" });
 
 export const acceptInviteSchema = z
   .object({
@@ -40,7 +40,7 @@ export const acceptInviteSchema = z
     password: newPasswordField,
     confirm: z.string(),
   })
-  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The passwords do not match." });
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "auth.passwordsDiffer" });
 
 /**
  * Re-authentication's fields (assertReauthenticated, app/auth/account.server.ts): the password, or
@@ -49,7 +49,7 @@ export const acceptInviteSchema = z
  */
 export const reauthFields = {
   currentPassword: z.string().max(1024).optional(),
-  reauthCode: z.string().trim().max(20, "That code is too long.").optional(),
+  reauthCode: z.string().trim().max(20, "twoFactor.codeTooLong").optional(),
 };
 
 export const profileSchema = z.object({ name: nameField });
@@ -64,31 +64,31 @@ export const languageSchema = (languages: readonly string[]) =>
     locale: z
       .string()
       .optional()
-      .refine((value) => !value || languages.includes(value), "Choose one of the languages offered.")
+      .refine((value) => !value || languages.includes(value), "auth.language")
       .transform((value) => value || null),
   });
 
 export const changeEmailSchema = z.object({
   email: emailField,
-  currentPassword: z.string().min(1, "Enter your current password.").max(1024),
+  currentPassword: z.string().min(1, "auth.enterCurrentPassword").max(1024),
 });
 
 export const changePasswordSchema = z
   .object({
-    currentPassword: z.string().min(1, "Enter your current password.").max(1024),
+    currentPassword: z.string().min(1, "auth.enterCurrentPassword").max(1024),
     newPassword: newPasswordField,
     confirm: z.string(),
   })
-  .refine((v) => v.newPassword === v.confirm, { path: ["confirm"], message: "The passwords do not match." });
+  .refine((v) => v.newPassword === v.confirm, { path: ["confirm"], message: "auth.passwordsDiffer" });
 
 /** Role ids picked in a form; the same role twice counts once (a second link would break a unique key). */
 export const roleIdsField = z
-  .array(z.string().uuid("Choose roles from the list."))
-  .max(20, "Choose at most 20 roles.")
+  .array(z.string().uuid("validation.rolesFromList"))
+  .max(20, "validation.atMostRoles")
   .transform((ids) => [...new Set(ids)]);
 
 // An invitation names at least one role: the invitee is never left holding nothing by accident.
 export const inviteSchema = z.object({
   email: emailField,
-  roles: roleIdsField.refine((ids) => ids.length > 0, "Choose at least one role."),
+  roles: roleIdsField.refine((ids) => ids.length > 0, "validation.atLeastOneRole"),
 });

@@ -1,6 +1,7 @@
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, RuleViolation } from "../domain-errors";
+import type { MessageKey } from "../i18n/message";
 import { mailLanguage } from "../mail/mail-language.server";
 import { sendVerificationEmail } from "../mail/senders.server";
 import { reserveReauth } from "../security/login-limits.server";
@@ -37,16 +38,15 @@ async function assertCurrentPassword(
     .executeTakeFirst();
   if (!row?.password_hash || !(await verifyPassword(row.password_hash, password))) {
     await audit(origin, { action: "account.reauth.failed", actor: user, target, details: { purpose } });
-    throw new InvalidInput("The current password is not correct.", "currentPassword");
+    throw new InvalidInput("auth.currentPasswordWrong", "currentPassword");
   }
   await reservation.passwordWasRight();
 }
 
 /** How recent a sign-in stands in when the account has neither a password nor a second factor. */
 const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
-const SIGN_IN_AGAIN = "Sign in again, then do this within 10 minutes.";
-const WRONG_REAUTH_CODE =
-  "That code is not right. Try the current code from your authenticator, or a recovery code.";
+const SIGN_IN_AGAIN: MessageKey = "auth.reauthSignInAgain";
+const WRONG_REAUTH_CODE: MessageKey = "twoFactor.wrongReauthCode";
 
 /** What an account can re-authenticate with: Settings shows a field for each (docs/rules.md). */
 export type ReauthMethods = { password: boolean; code: boolean };
@@ -87,13 +87,9 @@ export async function assertReauthenticated(
   const code = proof.code?.trim() || undefined;
   if (methods.password && password) return assertCurrentPassword(origin, user, password, purpose);
   if (methods.code && code) return assertSecondFactorCode(origin, user, code, purpose);
-  if (methods.password && methods.code)
-    throw new InvalidInput(
-      "Enter your current password or a code from your authenticator.",
-      "currentPassword",
-    );
-  if (methods.password) throw new InvalidInput("Enter your current password.", "currentPassword");
-  if (methods.code) throw new InvalidInput("Enter a code from your authenticator.", "reauthCode");
+  if (methods.password && methods.code) throw new InvalidInput("auth.reauthEnter", "currentPassword");
+  if (methods.password) throw new InvalidInput("auth.enterCurrentPassword", "currentPassword");
+  if (methods.code) throw new InvalidInput("auth.reauthEnterCode", "reauthCode");
   const row = await db()
     .selectFrom("session")
     .select("created_at")
@@ -200,14 +196,14 @@ export async function requestEmailChange(
   origin: AuditOrigin,
 ) {
   await assertCurrentPassword(origin, user, input.currentPassword, "email");
-  if (input.email === user.email) throw new InvalidInput("This is already your address.", "email");
+  if (input.email === user.email) throw new InvalidInput("auth.sameAddress", "email");
   const taken = await db()
     .selectFrom("user")
     .select("id")
     .where("email", "=", input.email)
     .executeTakeFirst();
   // Refusing here tells a signed-in user that the address has an account; they needed a password to ask.
-  if (taken) throw new InvalidInput("This address belongs to another account.", "email");
+  if (taken) throw new InvalidInput("auth.addressTaken", "email");
   const token = await db()
     .transaction()
     .execute(async (trx) => {

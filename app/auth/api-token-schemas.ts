@@ -9,16 +9,16 @@ export const API_TOKEN_DEFAULT_DAYS = 90;
 const API_TOKEN_MAX_DAYS = 365;
 
 export const createApiTokenSchema = z.object({
-  name: z.string().trim().min(1, "Name the token.").max(100, "Use at most 100 characters."),
+  name: z.string().trim().min(1, "apiTokens.enterName").max(100, "validation.maxLength"),
   expiresInDays: z.coerce
-    .number({ message: "Choose when the token expires." })
-    .int("Choose when the token expires.")
-    .min(1, "Choose when the token expires.")
-    .max(API_TOKEN_MAX_DAYS, "A token lasts at most a year."),
+    .number({ message: "apiTokens.expiry" })
+    .int("apiTokens.expiry")
+    .min(1, "apiTokens.expiry")
+    .max(API_TOKEN_MAX_DAYS, "apiTokens.maxLifetime"),
   permissions: z
     .array(z.string().min(1).max(100))
-    .min(1, "Choose at least one permission.")
-    .max(50, "Choose at most 50 permissions.")
+    .min(1, "apiTokens.atLeastOnePermission")
+    .max(50, "apiTokens.atMostPermissions")
     .transform((keys) => [...new Set(keys)]),
   /** Creating a token re-authenticates (a stolen session must not mint one). */
   ...reauthFields,
@@ -29,4 +29,4 @@ export type CreateApiTokenInput = Omit<
   "currentPassword" | "reauthCode"
 >;
 
-export const revokeApiTokenSchema = z.object({ apiToken: z.string().uuid("That token no longer exists.") });
+export const revokeApiTokenSchema = z.object({ apiToken: z.string().uuid("apiTokens.gone") });

@@ -59,10 +59,10 @@ function parseKeys(json: string): string[] {
  * Returns the secret, which is never stored or shown again.
  */
 export async function createApiToken(actor: Actor, input: CreateApiTokenInput, origin: AuditOrigin) {
-  if (actor.via === "token") throw new RuleViolation("An API token cannot create API tokens.");
+  if (actor.via === "token") throw new RuleViolation("apiTokens.noCreateByToken");
   const held = new Set(grantablePermissions(actor).map((p) => p.key));
   if (input.permissions.some((key) => !held.has(key)))
-    throw new InvalidInput("Choose only permissions you hold.", "permissions");
+    throw new InvalidInput("apiTokens.heldOnly", "permissions");
   const live = await db()
     .selectFrom("api_token")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -71,7 +71,7 @@ export async function createApiToken(actor: Actor, input: CreateApiTokenInput, o
     .where("expires_at", ">", now())
     .executeTakeFirstOrThrow();
   if (Number(live.n) >= MAX_API_TOKENS)
-    throw new InvalidInput(`You have ${MAX_API_TOKENS} tokens; revoke one first.`, "name");
+    throw new InvalidInput("apiTokens.limit", "name", { count: MAX_API_TOKENS });
 
   const secret = API_TOKEN_PREFIX + randomBytes(32).toString("base64url");
   const id = randomUUID();
@@ -170,7 +170,7 @@ async function revoke(
     .where("user_id", "=", userId)
     .where("revoked_at", "is", null)
     .executeTakeFirst();
-  if (!row) throw new NotFound("That token no longer exists.");
+  if (!row) throw new NotFound("apiTokens.gone");
   await db()
     .transaction()
     .execute(async (trx) => {
@@ -206,7 +206,7 @@ export async function revokeAllApiTokens(userId: string, executor: Executor): Pr
 
 /** The actor revokes one of their own tokens. */
 export async function revokeOwnApiToken(actor: Actor, input: { id: string }, origin: AuditOrigin) {
-  if (actor.via === "token") throw new RuleViolation("An API token cannot revoke API tokens.");
+  if (actor.via === "token") throw new RuleViolation("apiTokens.noRevokeByToken");
   await revoke(actor, actor.id, input.id, origin, "account.api_token.revoke");
 }
 
@@ -216,7 +216,7 @@ export async function revokeUserApiToken(
   input: { userId: string; id: string },
   origin: AuditOrigin,
 ) {
-  if (actor.via === "token") throw new RuleViolation("An API token cannot revoke API tokens.");
+  if (actor.via === "token") throw new RuleViolation("apiTokens.noRevokeByToken");
   await assertCanManageUser(actor, input.userId);
   await revoke(actor, input.userId, input.id, origin, "user.api_token.revoke");
 }

@@ -7,6 +7,9 @@ import { isApiRequest } from "../http/request-info.server";
 import { apiError, refusal } from "../http/responses";
 import { nonceContext } from "../http/security.server";
 import { readTheme, type Theme } from "../http/theme.server";
+import { englishTranslator } from "../i18n/english.server";
+import { getT } from "../i18n/i18n.server";
+import { type MessageKey, say } from "../i18n/message";
 import { getSessionUser, type SessionUser } from "./session.server";
 
 /**
@@ -18,7 +21,7 @@ type Args = { request: Request; url?: URL; context?: Readonly<RouterContextProvi
 
 /**
  * A page's 403, the one refusal body (app/http/responses.ts): the API's code for the same refusal,
- * with what the "No access" page shows (app/components/no-access.tsx).
+ * with what the "No access" page shows (app/components/no-access.tsx), said in the request's language.
  */
 export type ForbiddenData = {
   error: "forbidden" | "impersonating" | "password_change_required" | "two_factor_enrolment_required";
@@ -42,11 +45,21 @@ function unauthorized({ request, url = new URL(request.url) }: Args): never {
   throw redirect(`/login?${new URLSearchParams({ redirectTo: back })}`);
 }
 
-function forbidden(request: Request, permission: string | null): never {
-  if (isApiRequest(request)) {
+/** The request's `t` (English where no router context came along: a script, a unit test). */
+function tOf(args: { context?: Readonly<RouterContextProvider> }) {
+  return args.context ? getT(args.context) : englishTranslator();
+}
+
+function forbidden(args: Args, permission: string | null): never {
+  if (isApiRequest(args.request)) {
     throw apiError(403, "forbidden", permission ? { permission } : { role: "super_admin" });
   }
-  throw refused({ error: "forbidden", ...missingPermission(permission) });
+  throw refused({ error: "forbidden", ...missingPermission(permission, tOf(args)) });
+}
+
+/** A page's 403 for a fixed reason (no permission to name), said in the request's language. */
+function refusedFor(args: Args, error: ForbiddenData["error"], reason: MessageKey, shell?: GateShell) {
+  return refused({ error, permission: null, message: say(tOf(args), reason), shell });
 }
 
 /** 401 (API) or a redirect to /login (pages) when nobody is signed in. */
@@ -59,13 +72,13 @@ export async function requireUser(args: Args): Promise<SessionUser> {
 /** The signed-in user, who must hold `permission` (super_admin holds all). */
 export async function requirePermission(args: Args, permission: PermissionKey): Promise<SessionUser> {
   const user = await requireUser(args);
-  if (!can(user, permission)) forbidden(args.request, permission);
+  if (!can(user, permission)) forbidden(args, permission);
   return user;
 }
 
 export async function requireSuperAdmin(args: Args): Promise<SessionUser> {
   const user = await requireUser(args);
-  if (!user.isSuperAdmin) forbidden(args.request, null);
+  if (!user.isSuperAdmin) forbidden(args, null);
   return user;
 }
 
@@ -73,14 +86,10 @@ export async function requireSuperAdmin(args: Args): Promise<SessionUser> {
  * Changes to the account itself (password, email, two-factor, passkeys, API tokens) and starting
  * another "View as" are the real person's alone: refused while a super admin views as this user.
  */
-export function refuseWhileImpersonating(request: Request, user: SessionUser): void {
+export function refuseWhileImpersonating(args: Args, user: SessionUser): void {
   if (!user.impersonator) return;
-  if (isApiRequest(request)) throw apiError(403, "impersonating");
-  throw refused({
-    error: "impersonating",
-    permission: null,
-    message: "You are viewing as another person. Stop viewing as them to change account security.",
-  });
+  if (isApiRequest(args.request)) throw apiError(403, "impersonating");
+  throw refusedFor(args, "impersonating", "auth.impersonating");
 }
 
 // Resource routes any visitor may call: signed links, signed webhooks, the bench baseline, 404s.
@@ -114,15 +123,11 @@ async function mayWhileChangingPassword(request: Request, pattern: string): Prom
   return (await formIntent(request)) === "password";
 }
 
-function passwordFirst(request: Request, shell: GateShell): never {
+function passwordFirst(args: Args, shell: GateShell): never {
+  const { request } = args;
   if (isApiRequest(request)) throw apiError(403, "password_change_required");
   if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?mustChange=1`);
-  throw refused({
-    error: "password_change_required",
-    permission: null,
-    message: "Your password was set by an administrator. Choose a new one in Settings first.",
-    shell,
-  });
+  throw refusedFor(args, "password_change_required", "access.passwordFirst", shell);
 }
 
 // Two-factor enrolment a role requires (app/auth/two-factor.server.ts): only Settings and the
@@ -135,15 +140,11 @@ async function mayWhileEnrolling(request: Request, pattern: string): Promise<boo
   return TWO_FACTOR_ENROL_INTENTS.has((await formIntent(request)) ?? "");
 }
 
-function twoFactorFirst(request: Request, shell: GateShell): never {
+function twoFactorFirst(args: Args, shell: GateShell): never {
+  const { request } = args;
   if (isApiRequest(request)) throw apiError(403, "two_factor_enrolment_required");
   if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?twoFactor=1`);
-  throw refused({
-    error: "two_factor_enrolment_required",
-    permission: null,
-    message: "Your role requires two-factor authentication. Set it up in Settings first.",
-    shell,
-  });
+  throw refusedFor(args, "two_factor_enrolment_required", "access.twoFactorFirst", shell);
 }
 
 async function gateShell(args: Parameters<MiddlewareFunction<Response>>[0]): Promise<GateShell> {
@@ -162,18 +163,18 @@ export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, n
   if (!isGated(pattern)) return next();
   const user = await requireUser(args);
   if (!can(user, "dashboard.access")) {
-    if (isApiRequest(args.request)) forbidden(args.request, "dashboard.access");
+    if (isApiRequest(args.request)) forbidden(args, "dashboard.access");
     throw refused({
       error: "forbidden",
-      ...missingPermission("dashboard.access"),
+      ...missingPermission("dashboard.access", tOf(args)),
       shell: await gateShell(args),
     });
   }
   // Neither demand is set while a super admin views as someone (impersonation-state.server.ts);
   // the banner's Stop (/impersonation/stop) is outside the gated area, so it always answers.
   if (user.mustChangePassword && !(await mayWhileChangingPassword(args.request, pattern)))
-    passwordFirst(args.request, await gateShell(args));
+    passwordFirst(args, await gateShell(args));
   if (user.twoFactorEnrolmentDue && !(await mayWhileEnrolling(args.request, pattern)))
-    twoFactorFirst(args.request, await gateShell(args));
+    twoFactorFirst(args, await gateShell(args));
   return next();
 };

@@ -1,6 +1,7 @@
 import { roleGrants } from "../access/role-cache.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
+import type { MessageKey } from "../i18n/message";
 import { type CachedSession, invalidateSessions } from "./session-cache.server";
 import { closeStreamsOfSession } from "./session-end.server";
 
@@ -55,12 +56,11 @@ export async function loadActiveUser(userId: string) {
 export async function whyNotViewable(
   target: { roleIds: string[] } | null,
   grants?: Grants,
-): Promise<string | null> {
-  if (!target) return "That account is disabled or does not exist.";
+): Promise<MessageKey | null> {
+  if (!target) return "impersonation.unavailable";
   const g = grants ?? (await roleGrants());
-  if (holdsAll(target.roleIds, g)) return "You cannot view as another super admin.";
-  if (!holdsDashboard(target.roleIds, g))
-    return "That account cannot open the dashboard, so there is nothing to see.";
+  if (holdsAll(target.roleIds, g)) return "impersonation.notSuperAdmin";
+  if (!holdsDashboard(target.roleIds, g)) return "impersonation.noDashboard";
   return null;
 }
 

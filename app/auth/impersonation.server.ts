@@ -19,14 +19,14 @@ import type { SessionUser } from "./session.server";
  * for an account that is disabled or cannot open the dashboard.
  */
 export async function startImpersonation(actor: SessionUser, input: { userId: string }, origin: AuditOrigin) {
-  if (actor.impersonator) throw new RuleViolation("Stop viewing as the current person first.");
-  if (!actor.isSuperAdmin) throw new RuleViolation("Only a super admin can view as another person.");
-  if (input.userId === actor.id) throw new RuleViolation("You cannot view as yourself.");
+  if (actor.impersonator) throw new RuleViolation("impersonation.stopFirst");
+  if (!actor.isSuperAdmin) throw new RuleViolation("impersonation.superAdminOnly");
+  if (input.userId === actor.id) throw new RuleViolation("impersonation.notSelf");
   const exists = await db().selectFrom("user").select("id").where("id", "=", input.userId).executeTakeFirst();
-  if (!exists) throw new NotFound("This user does not exist.");
+  if (!exists) throw new NotFound("users.notFound");
   const target = await loadActiveUser(input.userId);
   const refusal = await whyNotViewable(target);
-  if (refusal || !target) throw new RuleViolation(refusal ?? "That account cannot be viewed.");
+  if (refusal || !target) throw new RuleViolation(refusal ?? "impersonation.cannotView");
   const until = impersonationEnd();
   await db()
     .transaction()
@@ -36,7 +36,7 @@ export async function startImpersonation(actor: SessionUser, input: { userId: st
         { id: actor.sessionId, userId: actor.id },
         { id: target.id, until },
       );
-      if (!started) throw new RuleViolation("Your session has ended. Sign in again.");
+      if (!started) throw new RuleViolation("impersonation.sessionEnded");
       await audit(
         origin,
         {

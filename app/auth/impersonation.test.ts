@@ -244,12 +244,12 @@ describe("View as: what stays locked", () => {
 
   it("an API caller gets 403 impersonating", async () => {
     const me = (await whoIs(admin.cookie))!;
-    const out = await run(() => refuseWhileImpersonating(request("/api/tokens"), me));
+    const out = await run(() => refuseWhileImpersonating({ request: request("/api/tokens") }, me));
     expect(out.status).toBe(403);
     expect(out.body).toMatchObject({ error: "impersonating" });
     // And nothing is refused for the real person.
     expect(() =>
-      refuseWhileImpersonating(request("/api/tokens"), { ...me, impersonator: null }),
+      refuseWhileImpersonating({ request: request("/api/tokens") }, { ...me, impersonator: null }),
     ).not.toThrow();
   });
 

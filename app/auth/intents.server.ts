@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { PermissionKey } from "../access/permissions";
 import { actionError, type invalid, invalidSubmission, parseSubmission, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
+import { getT } from "../i18n/i18n.server";
 import { requirePermission, requireUser } from "./guard.server";
 import type { SessionUser } from "./session.server";
 
@@ -78,7 +79,7 @@ export async function handleIntents<A extends ActionArgs, S, T>(
   const intent = String(form.get("intent") ?? "");
   const entries = table as unknown as Record<string, IntentHandler<A, Schema>>;
   const handler = Object.hasOwn(entries, intent) ? entries[intent] : undefined;
-  if (!handler) return refused("Unknown action.", 400);
+  if (!handler) return refused(getT(args.context), "form.unknownAction", 400);
   return (await runHandler(args, form, intent, handler, routeActor)) as Answer<T> | Failure;
 }
 
@@ -111,20 +112,22 @@ async function runHandler<A extends ActionArgs>(
   routeActor: SessionUser | undefined,
 ) {
   const answerAs = handler.answerAs?.(form) ?? intent;
+  // Refusals answer the page in its own language.
+  const t = getT(args.context);
   const actor = handler.permission
     ? await requirePermission(args, handler.permission)
     : (routeActor ?? (await requireUser(args)));
   // The browser validates with the same schema through conform; its reply restores the form.
   let input: unknown = formObject(form);
   if (handler.schema) {
-    const submission = parseSubmission(form, handler.schema);
+    const submission = parseSubmission(form, handler.schema, t);
     if (submission.status !== "success") return invalidSubmission(submission, answerAs);
     input = submission.value;
   }
   try {
     return await handler.run({ actor, input, form, args, intent } as never);
   } catch (error) {
-    return actionError(error, answerAs);
+    return actionError(error, t, answerAs);
   }
 }
 

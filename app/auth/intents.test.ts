@@ -43,9 +43,9 @@ function table(seen: unknown[]) {
     fail: {
       run: async ({ form }: { form: FormData }) => {
         const kind = form.get("kind");
-        if (kind === "missing") throw new NotFound("That thing is gone.");
-        if (kind === "rule") throw new RuleViolation("Not allowed.");
-        if (kind === "mail") throw new MailSendError("invite", "The provider said no.", "invite");
+        if (kind === "missing") throw new NotFound("teams.notFound");
+        if (kind === "rule") throw new RuleViolation("access.superAdminOnly");
+        if (kind === "mail") throw new MailSendError("mail.sendFailed.invitation", "The provider said no.");
         throw new Error("a bug");
       },
     },
@@ -109,9 +109,12 @@ describe("handleIntents", () => {
       run(() => handleIntents(post(admin.cookie, { intent: "fail", kind }), table([])));
     expect(await answer("missing")).toMatchObject({
       status: 404,
-      body: { intent: "fail", formError: "That thing is gone." },
+      body: { intent: "fail", formError: "This team does not exist." },
     });
-    expect(await answer("rule")).toMatchObject({ status: 403, body: { formError: "Not allowed." } });
+    expect(await answer("rule")).toMatchObject({
+      status: 403,
+      body: { formError: "Only a super admin can do this." },
+    });
     expect(await answer("mail")).toMatchObject({ status: 502, body: { intent: "fail" } });
     await expect(answer("bug")).rejects.toThrow("a bug");
   });

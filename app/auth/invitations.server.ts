@@ -31,7 +31,7 @@ export async function inviteUser(
     .select("id")
     .where("email", "=", input.email)
     .executeTakeFirst();
-  if (existing) throw new InvalidInput("This address already has an account.", "email");
+  if (existing) throw new InvalidInput("auth.inviteAddressTaken", "email");
 
   const data: InviteData = { email: input.email, roleIds: input.roleIds, invitedBy: actor.id };
   const token = await db()
@@ -177,7 +177,7 @@ async function pendingInvitation(id: string, executor: Executor = db()) {
 
 async function spendInvitation(actor: SessionUser, id: string, origin: AuditOrigin, trx: Executor) {
   const row = await pendingInvitation(id, trx);
-  if (!row) throw new NotFound("That invitation is no longer pending.");
+  if (!row) throw new NotFound("auth.invitationGone");
   await trx
     .updateTable("user_token")
     .set({ used_at: now() })
@@ -206,7 +206,7 @@ export async function cancelInvitation(actor: SessionUser, input: { id: string }
  */
 export async function resendInvitation(actor: SessionUser, input: { id: string }, origin: AuditOrigin) {
   const row = await pendingInvitation(input.id);
-  if (!row) throw new NotFound("That invitation is no longer pending.");
+  if (!row) throw new NotFound("auth.invitationGone");
   const data = JSON.parse(row.data ?? "{}") as InviteData;
   // The new invitation first: if the sender may not grant those roles, the old link keeps working.
   await inviteUser(actor, { email: data.email, roleIds: data.roleIds ?? [] }, origin);

@@ -4,6 +4,8 @@ import { FormStrategy } from "remix-auth-form";
 import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { clientIp } from "../http/request-info.server";
+import { english } from "../i18n/english.server";
+import { type Message, message } from "../i18n/message";
 import { signIn } from "../metrics/metrics.server";
 import { reserveLoginAttempt } from "../security/login-limits.server";
 import { loginSchema } from "./account-schemas";
@@ -12,15 +14,19 @@ import { singleSignOnRequiredMessage } from "./sso-messages";
 import { passwordBlockedBy } from "./sso-providers.server";
 
 // The one message for any bad pair, so the form never tells which accounts exist.
-export const BAD_CREDENTIALS = "Invalid email or password.";
-export const UNVERIFIED = "Please verify your email address before signing in.";
-export const DISABLED = "This account is disabled. Contact an administrator.";
+export const BAD_CREDENTIALS = message("auth.badCredentials");
+export const UNVERIFIED = message("auth.unverified");
+export const DISABLED = message("auth.disabled");
 
 export type LoginFailure = "invalid" | "disabled" | "unverified" | "sso_required";
 
 class LoginError extends Error {
+  readonly said: Message;
+
   constructor(readonly reason: LoginFailure) {
-    super(reason === "unverified" ? UNVERIFIED : reason === "disabled" ? DISABLED : BAD_CREDENTIALS);
+    const said = reason === "unverified" ? UNVERIFIED : reason === "disabled" ? DISABLED : BAD_CREDENTIALS;
+    super(english(said));
+    this.said = said;
   }
 }
 
@@ -57,7 +63,7 @@ authenticator.use(
 
 export type LoginOutcome =
   | { ok: true; user: LoginUser }
-  | { ok: false; status: 400; message: string; reason: LoginFailure }
+  | { ok: false; status: 400; message: Message; reason: LoginFailure }
   | { ok: false; status: "rate_limited"; retryAfter: number };
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
@@ -115,7 +121,7 @@ export async function attemptLogin(args: Args, typedEmail: string): Promise<Logi
       action: "auth.login.failed",
       details: { ...auditedEmail(account, typedEmail), reason: error.reason },
     });
-    return { ok: false, status: 400, message: error.message, reason: error.reason };
+    return { ok: false, status: 400, message: error.said, reason: error.reason };
   }
 }
 

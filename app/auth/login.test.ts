@@ -12,6 +12,7 @@ import {
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
+import { english } from "../i18n/english.server";
 import { action as loginAction } from "../routes/login";
 import { action as logoutAction } from "../routes/logout";
 import { resetRateLimits } from "../security/rate-limit.server";
@@ -51,8 +52,8 @@ describe("POST /login", () => {
     const user = await createUser({ roles: ["user"] });
     const wrong = await login({ email: user.email, password: "nope" });
     const unknown = await login({ email: "nobody@example.test", password: PASSWORD });
-    expect(wrong).toMatchObject({ status: 400, body: { formError: BAD_CREDENTIALS } });
-    expect(unknown).toMatchObject({ status: 400, body: { formError: BAD_CREDENTIALS } });
+    expect(wrong).toMatchObject({ status: 400, body: { formError: english(BAD_CREDENTIALS) } });
+    expect(unknown).toMatchObject({ status: 400, body: { formError: english(BAD_CREDENTIALS) } });
     const failed = await audits("auth.login.failed");
     expect(failed.map((f) => JSON.parse(f.details!).email)).toEqual(
       expect.arrayContaining([user.email, "nobody@example.test"]),

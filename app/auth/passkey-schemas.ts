@@ -6,8 +6,8 @@ import { reauthFields } from "./account-schemas";
 export const passkeyNameField = z
   .string()
   .trim()
-  .min(1, "Enter a name for the passkey.")
-  .max(60, "Use at most 60 characters.");
+  .min(1, "passkeys.enterName")
+  .max(60, "validation.maxLength");
 
 /** A registration challenge is issued only after re-authentication (the password or a code). */
 export const passkeyOptionsSchema = z.object(reauthFields);
@@ -43,7 +43,7 @@ export type PasskeyView = {
 const b64url = z
   .string()
   .max(4096)
-  .regex(/^[A-Za-z0-9_-]*$/, "Not base64url.");
+  .regex(/^[A-Za-z0-9_-]*$/, "passkeys.notBase64url");
 const extensions = z.record(z.string(), z.unknown()).default({});
 
 export const registrationResponseSchema = z.object({

@@ -18,6 +18,7 @@ import { db, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
 import { baseUrl } from "../env.server";
 import { clientIp } from "../http/request-info.server";
+import { type Message, message } from "../i18n/message";
 import { hit } from "../security/rate-limit.server";
 import { DISABLED, type LoginFailure, UNVERIFIED } from "./login.server";
 import { availabilityOn, type PasskeyAvailability } from "./passkey-availability";
@@ -37,7 +38,7 @@ import type { SessionUser } from "./session.server";
 /** How long a ceremony may take between its options and its answer. */
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 const MAX_PASSKEYS = 20;
-export const PASSKEY_FAILED = "That passkey could not be used to sign in.";
+export const PASSKEY_FAILED = message("passkeys.signInFailed");
 
 /** The relying party: the public address (BASE_URL) decides origin and RP ID. */
 export function relyingParty() {
@@ -158,7 +159,7 @@ export async function passkeyRegistrationOptions(
     .where("user_id", "=", user.id)
     .execute();
   if (existing.length >= MAX_PASSKEYS)
-    throw new InvalidInput(`You can keep up to ${MAX_PASSKEYS} passkeys. Remove one first.`, "name");
+    throw new InvalidInput("passkeys.limit", "name", { count: MAX_PASSKEYS });
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -185,11 +186,11 @@ export async function addPasskey(
   origin: AuditOrigin,
 ) {
   const response = parseJson(registrationResponseSchema, input.response) as RegistrationResponseJSON | null;
-  if (!response) throw new InvalidInput("The browser's answer could not be read. Try again.", "form");
+  if (!response) throw new InvalidInput("passkeys.unreadable", "form");
   const { challenge, crossOrigin } = clientDataOf(response.response.clientDataJSON);
   if (!(await consumeChallenge("registration", user.id, challenge)))
-    throw new InvalidInput("The passkey request expired or was already used. Try again.", "form");
-  if (crossOrigin) throw new InvalidInput("The passkey could not be verified. Try again.", "form");
+    throw new InvalidInput("passkeys.expired", "form");
+  if (crossOrigin) throw new InvalidInput("passkeys.unverified", "form");
   const rp = relyingParty();
   const verification = await verifyRegistrationResponse({
     response,
@@ -198,15 +199,14 @@ export async function addPasskey(
     expectedRPID: rp.id,
     requireUserVerification: true,
   }).catch(() => null);
-  if (!verification?.verified)
-    throw new InvalidInput("The passkey could not be verified. Try again.", "form");
+  if (!verification?.verified) throw new InvalidInput("passkeys.unverified", "form");
   const { credential, credentialBackedUp } = verification.registrationInfo;
   const taken = await db()
     .selectFrom("passkey")
     .select("id")
     .where("credential_id", "=", credential.id)
     .executeTakeFirst();
-  if (taken) throw new InvalidInput("This passkey is already registered.", "form");
+  if (taken) throw new InvalidInput("passkeys.duplicate", "form");
   const id = randomUUID();
   await db()
     .transaction()
@@ -254,7 +254,7 @@ export async function renamePasskey(
         .where("id", "=", input.id)
         .where("user_id", "=", user.id)
         .executeTakeFirst();
-      if (!row) throw new NotFound("That passkey no longer exists.");
+      if (!row) throw new NotFound("passkeys.gone");
       await trx.updateTable("passkey").set({ name: input.name }).where("id", "=", input.id).execute();
       await audit(
         origin,
@@ -279,7 +279,7 @@ export async function removePasskey(user: SessionUser, input: { id: string }, or
         .where("user_id", "=", user.id)
         .returning("name")
         .executeTakeFirst();
-      if (!row) throw new NotFound("That passkey no longer exists.");
+      if (!row) throw new NotFound("passkeys.gone");
       await audit(
         origin,
         {
@@ -297,7 +297,7 @@ export async function removePasskey(user: SessionUser, input: { id: string }, or
 
 export type PasskeySignInOutcome =
   | { ok: true; userId: string }
-  | { ok: false; status: 400; message: string; reason: LoginFailure }
+  | { ok: false; status: 400; message: Message; reason: LoginFailure }
   | { ok: false; status: "rate_limited"; retryAfter: number };
 
 type Limited = { ok: false; status: "rate_limited"; retryAfter: number };

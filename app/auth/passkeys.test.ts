@@ -4,6 +4,8 @@ import { formRequest } from "../../test/support/forms";
 import { SoftAuthenticator } from "../../test/support/webauthn";
 import { db } from "../db.server";
 import { env, resetEnvCache } from "../env.server";
+import { english } from "../i18n/english.server";
+import type { Message } from "../i18n/message";
 import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings";
 import { loader as loginLoader } from "../routes/login";
 import { action as passkeyAction } from "../routes/login.passkey";
@@ -391,7 +393,7 @@ describe("signing in with a passkey", () => {
     expect(out.body.redirectTo).toMatch(/^\/(?!\/)/);
   });
 
-  type Case = [string, string, string];
+  type Case = [string, string, Message];
   it.each<Case>([
     ["an unknown credential", "unknown", PASSKEY_FAILED],
     ["a reused challenge (replayed answer)", "replay", PASSKEY_FAILED],
@@ -415,7 +417,7 @@ describe("signing in with a passkey", () => {
       const before = await state();
       const again = await passkeyPost({ response: answer });
       expect(again.status).toBe(400);
-      expect(again.body.formError).toBe(message);
+      expect(again.body.formError).toBe(english(message));
       expect(await state()).toEqual(before);
       return;
     }
@@ -454,7 +456,7 @@ describe("signing in with a passkey", () => {
     const failures = (await auditOf("auth.login.failed")).length;
     const out = await passkeyPost({ response });
     expect(out.status).toBe(400);
-    expect(out.body.formError).toBe(message);
+    expect(out.body.formError).toBe(english(message));
     expect(out.headers.get("Set-Cookie")).toBeNull();
     expect(await state()).toEqual(before);
     const failed = await auditOf("auth.login.failed");

@@ -1,4 +1,6 @@
+import type { TFunction } from "i18next";
 import { z } from "zod";
+import { type MessageKey, say, sayIssue } from "../i18n/message";
 import { loginSchema } from "./account-schemas";
 import { twoFactorCodeSchema } from "./two-factor-schemas";
 
@@ -16,11 +18,15 @@ const linkProofSchema = z.discriminatedUnion("intent", [
 export type LinkProof = { kind: "password"; password: string } | { kind: "code"; code: string };
 type LinkIntent = z.infer<typeof linkProofSchema>["intent"];
 
-const MISSING: Record<LinkIntent, string> = { password: "Enter your password.", code: "Enter the code." };
+const MISSING: Record<LinkIntent, MessageKey> = {
+  password: "auth.enterPassword",
+  code: "twoFactor.enterCode",
+};
 
-/** The server's one parser of the page's two forms: which form was sent, and its proof. */
+/** The server's one parser of the page's two forms: which form was sent, and its proof (a refusal said with `t`). */
 export function parseLinkProof(
   values: Record<string, unknown>,
+  t: TFunction,
 ):
   | { ok: true; intent: LinkIntent; proof: LinkProof }
   | { ok: false; intent: LinkIntent | null; formError: string } {
@@ -32,7 +38,7 @@ export function parseLinkProof(
     return { ok: true, intent: d.intent, proof };
   }
   const intent = linkProofSchema.options.map((o) => o.shape.intent.value).find((v) => v === values.intent);
-  if (!intent) return { ok: false, intent: null, formError: "Choose how to confirm." };
+  if (!intent) return { ok: false, intent: null, formError: say(t, "sso.chooseProof") };
   const issue = parsed.error.issues.find((i) => i.path[0] !== "intent");
-  return { ok: false, intent, formError: issue?.message ?? MISSING[intent] };
+  return { ok: false, intent, formError: issue ? sayIssue(t, issue) : say(t, MISSING[intent]) };
 }

@@ -7,6 +7,7 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
 import { secureCookies, sessionSecrets } from "../env.server";
 import { safeRedirectPath } from "../http/responses";
+import { type Message, message } from "../i18n/message";
 import { checkAccountPassword } from "./login.server";
 import { invalidateSessions } from "./session-cache.server";
 import { finishOidcSignIn } from "./sign-in.server";
@@ -171,14 +172,14 @@ export async function pendingLinkView(request: Request): Promise<PendingLinkView
   };
 }
 
-export const WRONG_PASSWORD = "That password is not right. Please try again.";
+export const WRONG_PASSWORD = message("sso.wrongPassword");
 
 export type LinkOutcome =
   | { ok: true; response: Response }
   | { ok: false; status: "expired" }
   | { ok: false; status: "conflict" }
   | { ok: false; status: "rate_limited"; retryAfter: number }
-  | { ok: false; status: 400; message: string };
+  | { ok: false; status: 400; message: Message };
 
 type Row = NonNullable<Awaited<ReturnType<typeof findPending>>>;
 

@@ -13,6 +13,7 @@ import {
   teardownSso,
 } from "../../test/support/sso";
 import { db, now } from "../db.server";
+import { english } from "../i18n/english.server";
 import { action as linkAction, loader as linkLoader } from "../routes/login.sso-link";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { encryptSecret } from "../security/secret-box.server";
@@ -207,7 +208,7 @@ describe("a protected account is linked only after its holder proves it", () => 
     for (let i = 0; i < 5; i++) {
       const out = await prove(cookie, { intent: "password", password: `wrong guess ${i}` });
       expect(out.status).toBe(400);
-      expect(out.body).toMatchObject({ formError: WRONG_PASSWORD });
+      expect(out.body).toMatchObject({ formError: english(WRONG_PASSWORD) });
     }
     const limited = await prove(cookie, { intent: "password", password: PASSWORD });
     expect(limited.status).toBe(429);

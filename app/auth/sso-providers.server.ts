@@ -4,6 +4,7 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { refusedAddressOf } from "../http/outbound.server";
+import type { MessageKey } from "../i18n/message";
 import { encryptSecret } from "../security/secret-box.server";
 import type { SessionUser } from "./session.server";
 import type { CreateProviderInput, UpdateProviderInput } from "./sso-schema";
@@ -27,7 +28,7 @@ export type ProviderView = {
 };
 
 function assertSuperAdmin(actor: Actor) {
-  if (!actor.isSuperAdmin) throw new RuleViolation("Only a super admin can configure single sign-on.");
+  if (!actor.isSuperAdmin) throw new RuleViolation("sso.superAdminOnly");
 }
 
 export function domainsOf(row: { allowed_domains: string }): string[] {
@@ -78,19 +79,17 @@ export async function rolesForNewAccounts() {
 
 async function assertRoleAllowed(roleId: string) {
   const grant = [...(await roleGrants()).values()].find((g) => g.id === roleId);
-  if (!grant) throw new InvalidInput("Choose a role that exists.", "roleId");
-  if (grant.all) throw new RuleViolation("New accounts from single sign-on can not be super admins.");
+  if (!grant) throw new InvalidInput("sso.roleExists", "roleId");
+  if (grant.all) throw new RuleViolation("sso.noSuperAdmin");
 }
 
 async function assertSlugFree(slug: string, exceptId?: string) {
   let query = db().selectFrom("oidc_provider").select("id").where("slug", "=", slug);
   if (exceptId) query = query.where("id", "!=", exceptId);
-  if (await query.executeTakeFirst())
-    throw new InvalidInput("Another provider uses this identifier.", "slug");
+  if (await query.executeTakeFirst()) throw new InvalidInput("sso.slugTaken", "slug");
 }
 
-export const ISSUER_NOT_PUBLIC =
-  "This address is not public. Enter the provider's public address, or allow its range with OUTBOUND_ALLOW_PRIVATE.";
+export const ISSUER_NOT_PUBLIC: MessageKey = "sso.issuerNotPublic";
 
 /** The server connects only to public issuers (app/http/outbound.server.ts): said on save already. */
 async function assertIssuerPublic(issuer: string) {
@@ -156,7 +155,7 @@ export async function updateProvider(actor: Actor, input: UpdateProviderInput, o
     .select("id")
     .where("id", "=", input.id)
     .executeTakeFirst();
-  if (!existing) throw new NotFound("That provider no longer exists.");
+  if (!existing) throw new NotFound("sso.providerGone");
   await assertRoleAllowed(input.roleId);
   await assertSlugFree(input.slug, input.id);
   await assertIssuerPublic(input.issuer);
@@ -202,7 +201,7 @@ export async function deleteProvider(actor: Actor, id: string, origin: AuditOrig
         .select(["slug", "name"])
         .where("id", "=", id)
         .executeTakeFirst();
-      if (!row) throw new NotFound("That provider no longer exists.");
+      if (!row) throw new NotFound("sso.providerGone");
       await tx.deleteFrom("oidc_provider").where("id", "=", id).execute();
       await audit(
         origin,

@@ -19,10 +19,10 @@ function parseUrl(value: string): URL | null {
 }
 
 const issuerField = z
-  .string({ error: "Enter the issuer URL." })
+  .string({ error: "sso.issuer" })
   .trim()
-  .max(500, "Use at most 500 characters.")
-  .refine((value) => URL.canParse(value), "Enter a full URL, like https://login.example.com.")
+  .max(500, "validation.maxLength")
+  .refine((value) => URL.canParse(value), "sso.issuerUrl")
   // Zod runs every refinement, also after one failed: this one must not throw on a bad URL.
   .refine((value) => {
     const url = parseUrl(value);
@@ -34,7 +34,7 @@ const issuerField = z
   .transform((value) => value.replace(/\/+$/, ""));
 
 const domainsField = z
-  .string({ error: "Enter at least one email domain." })
+  .string({ error: "sso.domainsRequired" })
   .transform((value) =>
     [
       ...new Set(
@@ -45,37 +45,30 @@ const domainsField = z
       ),
     ].sort(),
   )
-  .refine((list) => list.length > 0, "Enter at least one email domain.")
-  .refine((list) => list.length <= 50, "Use at most 50 domains.")
-  .refine(
-    (list) => list.every((d) => DOMAIN.test(d)),
-    "Enter domains like example.com, separated by commas.",
-  );
+  .refine((list) => list.length > 0, "sso.domainsRequired")
+  .refine((list) => list.length <= 50, "sso.domainsMax")
+  .refine((list) => list.every((d) => DOMAIN.test(d)), "sso.domainsFormat");
 
 const fields = {
-  name: z
-    .string({ error: "Enter the name people see on the sign-in button." })
-    .trim()
-    .min(1)
-    .max(60, "Use at most 60 characters."),
+  name: z.string({ error: "sso.displayName" }).trim().min(1).max(60, "validation.maxLength"),
   slug: z
-    .string({ error: "Enter a short identifier." })
+    .string({ error: "sso.slug" })
     .trim()
     .toLowerCase()
-    .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, "Use lower-case letters, digits and dashes (up to 40)."),
+    .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, "sso.slugFormat"),
   issuer: issuerField,
-  clientId: z.string({ error: "Enter the client id." }).trim().min(1).max(500, "Use at most 500 characters."),
+  clientId: z.string({ error: "sso.clientId" }).trim().min(1).max(500, "validation.maxLength"),
   domains: domainsField,
-  roleId: z.string({ error: "Choose the role new accounts get." }).min(1).max(100),
+  roleId: z.string({ error: "sso.defaultRole" }).min(1).max(100),
   passwordAllowed: z.boolean().default(false),
 };
 
-const secret = z.string().max(2000, "Use at most 2000 characters.");
+const secret = z.string().max(2000, "validation.maxLength");
 
 /** A new provider: the client secret is required. */
 export const createProviderSchema = z.object({
   ...fields,
-  clientSecret: secret.min(1, "Enter the client secret."),
+  clientSecret: secret.min(1, "sso.clientSecret"),
 });
 
 /** A change to a provider: a blank client secret keeps the stored one (it is never shown). */

@@ -28,6 +28,8 @@ import {
 } from "../../test/support/sso";
 import { roleGrants } from "../access/role-cache.server";
 import { db } from "../db.server";
+import { english } from "../i18n/english.server";
+import type { Message } from "../i18n/message";
 import { loader as startLoader } from "../routes/auth.oidc.$provider";
 import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.sso";
 import { loader as loginLoader } from "../routes/login";
@@ -373,7 +375,7 @@ describe("the login page and the password policy", () => {
     expect(wrong).toMatchObject({ ok: false, message: BAD_CREDENTIALS });
     const right = await attempt(PASSWORD);
     expect(right).toMatchObject({ ok: false, reason: "sso_required" });
-    expect((right as { message: string }).message).toContain("Sign in with Strict");
+    expect(english((right as { message: Message }).message)).toContain("Sign in with Strict");
     expect(await db().selectFrom("session").select("id").execute()).toEqual(sessions);
     // No reset link for such an address either (the answer stays the same for everyone).
     await startPasswordReset({ request: request("/forgot-password"), context: context() }, sam.email);

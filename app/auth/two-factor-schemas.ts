@@ -5,7 +5,7 @@ import { reauthFields, roleIdsField } from "./account-schemas";
 
 /** A 6-digit code from the app, or a recovery code (xxxxx-xxxxx) at sign-in. */
 export const twoFactorCodeSchema = z.object({
-  code: z.string().trim().min(6, "Enter the code from your app.").max(20, "That code is too long."),
+  code: z.string().trim().min(6, "twoFactor.enterAppCode").max(20, "twoFactor.codeTooLong"),
 });
 
 /**

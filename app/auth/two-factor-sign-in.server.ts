@@ -4,6 +4,7 @@ import { db } from "../db.server";
 import { secureCookies, sessionSecrets } from "../env.server";
 import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath } from "../http/responses";
+import { type Message, message } from "../i18n/message";
 import { signIn } from "../metrics/metrics.server";
 import { type LimitScope, reserveSecondFactorAttempt } from "../security/login-limits.server";
 import { startSession } from "./session.server";
@@ -88,9 +89,9 @@ export type SecondStepOutcome =
   | { ok: true; response: Response }
   | { ok: false; status: "expired" }
   | { ok: false; status: "rate_limited"; retryAfter: number }
-  | { ok: false; status: 400; message: string };
+  | { ok: false; status: 400; message: Message };
 
-export const WRONG_CODE = "That code is not right. Try the current code from your app, or a recovery code.";
+export const WRONG_CODE = message("twoFactor.wrongCode");
 
 export type SecondFactorCheck =
   | { ok: true; used: Extract<Awaited<ReturnType<typeof spendSecondFactorCode>>, { ok: true }> }

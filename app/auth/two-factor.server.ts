@@ -6,6 +6,7 @@ import type { Database } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
+import type { MessageKey } from "../i18n/message";
 import { decryptSecret, encryptSecret } from "../security/secret-box.server";
 import { getSystemConfig } from "../system-settings/system-config.server";
 import { invalidateSessions } from "./session-cache.server";
@@ -245,10 +246,8 @@ const ENROL = "two-factor-enrol" as const;
 /** What the enrolment row stores of its session: a hash, never the id the cookie carries. */
 const enrolmentBinding = (sessionId: string) => hashToken(`two-factor-enrol:${sessionId}`);
 
-const NOT_WHILE_VIEWING =
-  "You are viewing as another person. Stop viewing as them to change account security.";
-const ELSEWHERE =
-  "Two-factor setup was started in another session. Finish it there, or start again here with your password.";
+const NOT_WHILE_VIEWING: MessageKey = "auth.impersonating";
+const ELSEWHERE: MessageKey = "twoFactor.startedElsewhere";
 
 /**
  * The account's open enrolment (its encrypted secret) and whether the caller's session started it;
@@ -315,8 +314,7 @@ export async function twoFactorView(user: SessionCaller): Promise<TwoFactorView>
  */
 export async function startTwoFactor(user: SessionCaller, _input: unknown, origin: AuditOrigin) {
   if (user.impersonator) throw new RuleViolation(NOT_WHILE_VIEWING);
-  if (await hasTwoFactor(user.id))
-    throw new RuleViolation("Two-factor authentication is already on. Turn it off first to use another app.");
+  if (await hasTwoFactor(user.id)) throw new RuleViolation("twoFactor.alreadyOnSetup");
   const { secret } = await generateTOTP({ period: PERIOD, digits: DIGITS, algorithm: ALGORITHM });
   await db()
     .transaction()
@@ -366,7 +364,7 @@ export async function confirmTwoFactor(
 ): Promise<string[]> {
   if (user.impersonator) throw new RuleViolation(NOT_WHILE_VIEWING);
   const open = await openEnrolment(user);
-  if (!open) throw new RuleViolation("Start setting up two-factor authentication first.");
+  if (!open) throw new RuleViolation("twoFactor.notStarted");
   if (!open.mine) {
     await audit(origin, {
       action: "account.two_factor.confirm_refused",
@@ -383,10 +381,7 @@ export async function confirmTwoFactor(
       actor: user,
       target: { type: "user", id: user.id },
     });
-    throw new InvalidInput(
-      "That code is not right. Check the time on your device and try the next code.",
-      "code",
-    );
+    throw new InvalidInput("twoFactor.wrongSetupCode", "code");
   }
   const codes = await db()
     .transaction()
@@ -399,8 +394,7 @@ export async function confirmTwoFactor(
         .where("token_hash", "=", enrolmentBinding(user.sessionId))
         .where("used_at", "is", null)
         .executeTakeFirst();
-      if (Number(claimed.numDeletedRows) !== 1)
-        throw new RuleViolation("Start setting up two-factor authentication first.");
+      if (Number(claimed.numDeletedRows) !== 1) throw new RuleViolation("twoFactor.notStarted");
       const done = await trx
         .updateTable("user_two_factor")
         .set({ confirmed_at: now(), last_step: step })
@@ -408,8 +402,7 @@ export async function confirmTwoFactor(
         .where("secret", "=", open.secret) // the secret the code was checked against
         .where("confirmed_at", "is", null)
         .executeTakeFirst();
-      if (Number(done.numUpdatedRows) !== 1)
-        throw new RuleViolation("Two-factor authentication is already on.");
+      if (Number(done.numUpdatedRows) !== 1) throw new RuleViolation("twoFactor.alreadyOn");
       const codes = await replaceRecoveryCodes(user.id, trx);
       await audit(
         origin,
@@ -447,7 +440,7 @@ export async function abandonEnrolment(userId: string, sessionId: string) {
 
 /** Turns two-factor off (the caller re-entered the password: see assertCurrentPassword). */
 export async function disableTwoFactor(user: SessionUser, _input: unknown, origin: AuditOrigin) {
-  if (!(await hasTwoFactor(user.id))) throw new NotFound("Two-factor authentication is not on.");
+  if (!(await hasTwoFactor(user.id))) throw new NotFound("twoFactor.notOn");
   await db()
     .transaction()
     .execute(async (trx) => {
@@ -467,7 +460,7 @@ export async function regenerateRecoveryCodes(
   _input: unknown,
   origin: AuditOrigin,
 ): Promise<string[]> {
-  if (!(await hasTwoFactor(user.id))) throw new NotFound("Two-factor authentication is not on.");
+  if (!(await hasTwoFactor(user.id))) throw new NotFound("twoFactor.notOn");
   return db()
     .transaction()
     .execute(async (trx) => {
@@ -502,21 +495,20 @@ export async function resetTwoFactor(
   input: { id: string },
   origin: AuditOrigin,
 ): Promise<{ email: string; name: string }> {
-  if (!actor.isSuperAdmin) throw new RuleViolation("Only a super admin can reset two-factor authentication.");
-  if (input.id === actor.id)
-    throw new RuleViolation("Turn off your own two-factor authentication in Settings.");
+  if (!actor.isSuperAdmin) throw new RuleViolation("twoFactor.resetSuperAdminOnly");
+  if (input.id === actor.id) throw new RuleViolation("twoFactor.resetOwn");
   const target = await db()
     .selectFrom("user")
     .select(["id", "email", "name"])
     .where("id", "=", input.id)
     .executeTakeFirst();
-  if (!target) throw new NotFound("This user does not exist.");
+  if (!target) throw new NotFound("users.notFound");
   const existing = await db()
     .selectFrom("user_two_factor")
     .select("user_id")
     .where("user_id", "=", input.id)
     .executeTakeFirst();
-  if (!existing) throw new NotFound("This account has no two-factor authentication to reset.");
+  if (!existing) throw new NotFound("twoFactor.nothingToReset");
   await db()
     .transaction()
     .execute(async (trx) => {
@@ -548,12 +540,11 @@ export async function setRequiredRoles(
   input: { roleIds: string[] },
   origin: AuditOrigin,
 ): Promise<boolean> {
-  if (!actor.isSuperAdmin)
-    throw new RuleViolation("Only a super admin can require two-factor authentication.");
+  if (!actor.isSuperAdmin) throw new RuleViolation("twoFactor.requireSuperAdminOnly");
   const wanted = [...new Set(input.roleIds)].sort();
   if (wanted.length) {
     const known = await db().selectFrom("role").select("id").where("id", "in", wanted).execute();
-    if (known.length !== wanted.length) throw new InvalidInput("Choose roles from the list.", "roles");
+    if (known.length !== wanted.length) throw new InvalidInput("validation.rolesFromList", "roles");
   }
   const before = await requiredRoleIds();
   if (before.join() === wanted.join()) return false;

@@ -2,7 +2,6 @@ import { ShieldAlert } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { anyPermissionLabel } from "../access/permission-labels";
-import { translateMessage } from "../i18n/message";
 import { buttonVariants } from "./ui/button";
 
 // Who may grant a missing permission (app/access/missing-permission.ts names the same one).
@@ -14,8 +13,8 @@ const GRANTOR = "roles.manage";
  * boundary renders it alone (the access gate refuses before any loader ran, so there is no shell
  * data), with a sign-out button that needs none.
  *
- * The refusal arrives in English (app/auth/guard.server.ts; the API answers the same words): a
- * missing permission is said again here from its key, the fixed sentences go through messages.json.
+ * A missing permission is said here from its key; any other refusal arrives said in the request's
+ * language (app/auth/guard.server.ts) and is shown as it is.
  */
 export function NoAccess({
   permission,
@@ -31,14 +30,10 @@ export function NoAccess({
   const { t } = useTranslation();
   const what = permission
     ? t("shell:noAccess.missingPermission", { label: anyPermissionLabel(t, permission), permission })
-    : message
-      ? translateMessage(t, message)
-      : t("shell:noAccess.cannotOpen");
+    : (message ?? t("shell:noAccess.cannotOpen"));
   const who = permission
     ? t("shell:noAccess.grantedBy", { label: anyPermissionLabel(t, GRANTOR), permission: GRANTOR })
-    : grantedBy
-      ? translateMessage(t, grantedBy)
-      : t("shell:noAccess.askAdministrator");
+    : (grantedBy ?? t("shell:noAccess.askAdministrator"));
   return (
     <div className="max-w-xl" data-testid="no-access">
       <ShieldAlert aria-hidden className="size-10 text-warning" />

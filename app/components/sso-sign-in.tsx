@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { ssoMessage } from "../auth/sso-messages";
-import { translateMessage } from "../i18n/message";
+import { say } from "../i18n/message";
 import { alertVariants } from "./ui/alert";
 import { buttonVariants } from "./ui/button";
 import { cn } from "./ui/cn";
@@ -18,14 +18,13 @@ export function SsoSignIn({
   redirectTo: string | null;
 }) {
   const { t } = useTranslation();
-  // The texts are fixed English sentences (also what the tests name); shown in the page's language.
   const message = ssoMessage(refusal);
   const query = redirectTo ? `?${new URLSearchParams({ redirectTo })}` : "";
   return (
     <>
       {message ? (
         <p role="alert" className={cn(alertVariants({ variant: "destructive" }), "mt-3")}>
-          {translateMessage(t, message)}
+          {say(t, message)}
         </p>
       ) : null}
       {providers.length ? (

@@ -1,6 +1,8 @@
+import type { TFunction } from "i18next";
 import { redirect } from "react-router";
 import { z } from "zod";
 import { InvalidInput, MailSendError, NotFound, RuleViolation } from "../domain-errors";
+import { type Message, type MessageKey, say, sayIssue } from "../i18n/message";
 import { RateLimitedError } from "../security/rate-limit.server";
 import { refusal, tooManyRequestsForm } from "./responses";
 import { type FieldErrors, flattenErrors, parseSubmission, SECRET_FIELD } from "./submission";
@@ -45,13 +47,23 @@ export function invalid(errors: FieldErrors, intent?: string) {
   return refusal(400, CODES[400]!, { ok: false as const, intent, errors, formError: null as string | null });
 }
 
-export function refused(message: string, status = 403, intent?: string) {
+/** The form as a whole refused: `formError` is the message said in the request's language. */
+export function refused(t: TFunction, message: Message | MessageKey, status = 403, intent?: string) {
   return refusal(status, CODES[status] ?? "refused", {
     ok: false as const,
     intent,
     errors: {} as FieldErrors,
-    formError: message as string | null,
+    formError: say(t, message) as string | null,
   });
+}
+
+/**
+ * What a loader throws to the error boundary for a fixed reason (`throw pageRefusal(t, key, 400)`):
+ * `{"error": CODE, "message"}`, the message said in the request's language, which the boundary
+ * shows as it is.
+ */
+export function pageRefusal(t: TFunction, message: Message | MessageKey, status: number) {
+  return refusal(status, CODES[status] ?? "refused", { message: say(t, message) });
 }
 
 export async function redirectWithToast(to: string, toast: Toast): Promise<never> {
@@ -63,31 +75,31 @@ export async function redirectWithToast(to: string, toast: Toast): Promise<never
  * violation is 403, a missing record 404, invalid input (InvalidInput, a ZodError) 400, a mail provider failure 502.
  * Anything else (a thrown redirect or Response, a bug) is rethrown.
  */
-export function actionError(error: unknown, intent?: string) {
-  if (error instanceof RuleViolation) return refused(error.message, 403, intent);
-  if (error instanceof NotFound) return refused(error.message, 404, intent);
-  if (error instanceof InvalidInput) return invalid({ [error.field]: error.message }, intent);
+export function actionError(error: unknown, t: TFunction, intent?: string) {
+  if (error instanceof RuleViolation) return refused(t, error.said, 403, intent);
+  if (error instanceof NotFound) return refused(t, error.said, 404, intent);
+  if (error instanceof InvalidInput) return invalid({ [error.field]: say(t, error.said) }, intent);
   if (error instanceof z.ZodError) {
     const errors: FieldErrors = {};
-    for (const issue of error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+    for (const issue of error.issues) errors[String(issue.path[0] ?? "form")] ??= sayIssue(t, issue);
     return invalid(errors, intent);
   }
-  if (error instanceof MailSendError) return refused(error.message, 502, intent);
+  if (error instanceof MailSendError) return refused(t, error.said, 502, intent);
   if (error instanceof RateLimitedError)
-    return tooManyRequestsForm(error.retryAfterSeconds, {
-      ok: false as const,
-      intent,
-      errors: {} as FieldErrors,
-    });
+    return tooManyRequestsForm(
+      error.retryAfterSeconds,
+      { ok: false as const, intent, errors: {} as FieldErrors },
+      t,
+    );
   throw error;
 }
 
 /**
  * The page's side of actionError, for a loader (or a URL that names no record): NotFound renders
- * the error boundary's 404, `{"error":"not_found","message"}` (app/root.tsx shows the message).
- * Anything else is rethrown. `await load().catch(pageError)`, or `pageError(new NotFound(…))`.
+ * the error boundary's 404, `{"error":"not_found","message"}` (app/root.tsx shows the message, said
+ * in the request's language). Anything else is rethrown. `pageError(new NotFound(key), t)`.
  */
-export function pageError(error: unknown): never {
-  if (error instanceof NotFound) throw refusal(404, CODES[404]!, { message: error.message });
+export function pageError(error: unknown, t: TFunction): never {
+  if (error instanceof NotFound) throw pageRefusal(t, error.said, 404);
   throw error;
 }

@@ -1,4 +1,6 @@
+import type { TFunction } from "i18next";
 import { data, type HeadersArgs } from "react-router";
+import { type Message, say } from "../i18n/message";
 import { PAYLOAD_TOO_LARGE_CODE } from "./body-limits";
 
 // Every refusal has one body, the contract's `{"error": CODE, ...details}` (docs/http-contract.md):
@@ -33,13 +35,12 @@ export function tooManyRequestsInit(retryAfterSeconds: number) {
   return { status: 429 as const, headers: { "Retry-After": String(seconds) }, seconds };
 }
 
-/** "Try again in 30 seconds." / "Try again in 15 minutes." */
-export function retryMessage(retryAfterSeconds: number): string {
+/** "Too many attempts. Try again in 30 seconds." / "… in 15 minutes." */
+export function retryMessage(retryAfterSeconds: number): Message {
   const { seconds } = tooManyRequestsInit(retryAfterSeconds);
-  // Whole sentences, so each is one key of messages.json (app/i18n/message.ts).
-  if (seconds === 1) return "Too many attempts. Try again in 1 second.";
-  if (seconds < 90) return `Too many attempts. Try again in ${seconds} seconds.`;
-  return `Too many attempts. Try again in ${Math.ceil(seconds / 60)} minutes.`;
+  if (seconds === 1) return { key: "rateLimit.oneSecond" };
+  if (seconds < 90) return { key: "rateLimit.seconds", values: { seconds } };
+  return { key: "rateLimit.minutes", values: { minutes: Math.ceil(seconds / 60) } };
 }
 
 /** The API flavour: `429 {"error":CODE,"retryAfter":N,...extra}` with `Retry-After: N`. */
@@ -52,13 +53,16 @@ export function tooManyRequests(
   return apiError(status, code, { ...extra, retryAfter: seconds }, { headers });
 }
 
-/** The form flavour: `rate_limited` with the action's own data and a `formError` the form shows, with `Retry-After`. */
-export function tooManyRequestsForm<T extends object>(retryAfterSeconds: number, body: T) {
+/**
+ * The form flavour: `rate_limited` with the action's own data and a `formError` the form shows
+ * (said with the request's `t`), with `Retry-After`.
+ */
+export function tooManyRequestsForm<T extends object>(retryAfterSeconds: number, body: T, t: TFunction) {
   const { status, headers } = tooManyRequestsInit(retryAfterSeconds);
   return refusal(
     status,
     "rate_limited",
-    { ...body, formError: retryMessage(retryAfterSeconds) },
+    { ...body, formError: say(t, retryMessage(retryAfterSeconds)) },
     { headers },
   );
 }

@@ -2,9 +2,12 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { args, form, request, run, setupDatabase } from "../../test/helpers";
 import { inviteSchema, registerSchema, resetPasswordSchema } from "../auth/account-schemas";
+import { englishTranslator } from "../i18n/english.server";
 import { action as registerAction } from "../routes/register";
 import { actionError, invalidSubmission, parseSubmission } from "./form.server";
 import { constraintOf, type FormFailure, toLastResult } from "./submission";
+
+const en = englishTranslator();
 
 function formData(values: Record<string, string | string[]>) {
   const out = new FormData();
@@ -20,7 +23,11 @@ async function answer(response: unknown) {
 
 describe("parseSubmission", () => {
   it("keeps text as typed, so an empty field gets the schema's own message", () => {
-    const submission = parseSubmission(formData({ name: "", email: "x", password: "short" }), registerSchema);
+    const submission = parseSubmission(
+      formData({ name: "", email: "x", password: "short" }),
+      registerSchema,
+      en,
+    );
     expect(submission.status).toBe("error");
     expect(submission.status === "error" && submission.error).toEqual({
       name: ["Enter your name."],
@@ -31,9 +38,9 @@ describe("parseSubmission", () => {
 
   it("reads one ticked checkbox as a list and none as an empty list", () => {
     const id = "6f1c2b7e-3c1d-4e5f-8a9b-0c1d2e3f4a5b";
-    const one = parseSubmission(formData({ email: "a@b.test", roles: id }), inviteSchema);
+    const one = parseSubmission(formData({ email: "a@b.test", roles: id }), inviteSchema, en);
     expect(one.status === "success" && one.value.roles).toEqual([id]);
-    const none = parseSubmission(formData({ email: "a@b.test" }), inviteSchema);
+    const none = parseSubmission(formData({ email: "a@b.test" }), inviteSchema, en);
     expect(none.status === "error" && none.error).toEqual({ roles: ["Choose at least one role."] });
   });
 });
@@ -43,6 +50,7 @@ describe("invalidSubmission: the 400 of a refused form", () => {
     const submission = parseSubmission(
       formData({ token: "t", password: "a fine long passphrase", confirm: "another one entirely" }),
       resetPasswordSchema,
+      en,
     );
     const { status, body } = await answer(invalidSubmission(submission, "reset"));
     expect(status).toBe(400);
@@ -62,6 +70,7 @@ describe("invalidSubmission: the 400 of a refused form", () => {
     const submission = parseSubmission(
       formData({ name: "", email: "kept@example.test", password: "hunter2hunter2" }),
       registerSchema,
+      en,
     );
     const { body } = await answer(invalidSubmission(submission));
     expect(JSON.stringify(body)).not.toContain("hunter2hunter2");
@@ -72,10 +81,10 @@ describe("invalidSubmission: the 400 of a refused form", () => {
     const schema = z
       .object({ roles: z.array(z.string().uuid("Choose roles from the list.")), a: z.string() })
       .refine(() => false, "Not like this.");
-    const submission = parseSubmission(formData({ roles: ["x"], a: "" }), schema);
+    const submission = parseSubmission(formData({ roles: ["x"], a: "" }), schema, en);
     const { body } = await answer(invalidSubmission(submission));
     expect(body.errors).toEqual({ roles: "Choose roles from the list.", form: "Not like this." });
-    const whole = parseSubmission(formData({ roles: [], a: "" }), schema);
+    const whole = parseSubmission(formData({ roles: [], a: "" }), schema, en);
     expect((await answer(invalidSubmission(whole))).body.errors).toEqual({ form: "Not like this." });
   });
 
@@ -100,6 +109,7 @@ describe("toLastResult: an answer as the form's state", () => {
     const submission = parseSubmission(
       formData({ name: "", email: "a@b.test", password: "" }),
       registerSchema,
+      en,
     );
     const { body } = await answer(invalidSubmission(submission));
     const result = toLastResult({ ...body, formError: "Also this." });
@@ -109,7 +119,7 @@ describe("toLastResult: an answer as the form's state", () => {
   });
 
   it("reads actionError's refusals (no reply) and the login's bare formError", async () => {
-    const refused = (await answer(actionError(new z.ZodError([])))).body;
+    const refused = (await answer(actionError(new z.ZodError([]), en))).body;
     expect(toLastResult({ ...refused, errors: { email: "Taken." } })?.error).toEqual({ email: ["Taken."] });
     expect(toLastResult({ formError: "Invalid email or password.", email: "x" })).toEqual({
       status: "error",

@@ -1,7 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { configureCoercion } from "@conform-to/zod/v4/future";
+import type { TFunction } from "i18next";
 import type { z } from "zod";
+import type { $ZodIssue } from "zod/v4/core";
+import { sayIssue } from "../i18n/message";
 
 // The form pipeline's shared half, used by actions (through form.server.ts) and by the browser
 // (components/forms): one parse of a form against the domain's zod schema, and the answer's shape.
@@ -11,9 +14,21 @@ import type { z } from "zod";
 // ticked checkbox into an array and none into [], as schemas with z.array expect.
 const { coerceFormValue } = configureCoercion({ stripEmptyString: (value) => value });
 
-/** Conform's parse of a form against a domain schema: `status`, `value` or `error`, and `reply()`. */
-export function parseSubmission<S extends z.ZodType>(form: FormData | URLSearchParams, schema: S) {
-  return parseWithZod(form, { schema: coerceFormValue(schema), disableAutoCoercion: true });
+/**
+ * Conform's parse of a form against a domain schema: `status`, `value` or `error`, and `reply()`.
+ * The schema's messages are keys (app/i18n/message.ts); the errors are said with `t`, the page's
+ * in the browser and the request's in an action, so the answer reads as the page does.
+ */
+export function parseSubmission<S extends z.ZodType>(
+  form: FormData | URLSearchParams,
+  schema: S,
+  t: TFunction,
+) {
+  return parseWithZod(form, {
+    schema: coerceFormValue(schema),
+    disableAutoCoercion: true,
+    formatError: (issues: $ZodIssue[]) => issues.map((issue) => sayIssue(t, issue)),
+  });
 }
 
 type Constraint = ReturnType<typeof getZodConstraint>[string];

@@ -19,9 +19,8 @@ function flatten(tree: Tree, prefix = ""): Map<string, string> {
   return out;
 }
 
-/** The messages namespace is keyed by whole English sentences: never split at dots. */
-function keysOf(ns: string, tree: Tree): Map<string, string> {
-  return ns === "messages" ? new Map(Object.entries(tree as Record<string, string>)) : flatten(tree);
+function keysOf(_ns: string, tree: Tree): Map<string, string> {
+  return flatten(tree);
 }
 
 const placeholders = (text: string) =>

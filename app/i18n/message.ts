@@ -1,66 +1,63 @@
 import type { TFunction } from "i18next";
-import english from "../locales/en/messages.json";
+import type english from "../locales/en/messages.json";
 
 /**
- * Validation and refusal messages are written in English where they are raised (zod schemas shared
- * by browser and server, domain errors), and the API answers them in English (the HTTP contract).
- * A page translates one when it shows it: the English sentence is the key of the "messages"
- * namespace, so it cannot be split at its dots or colons.
- *
- * A message that carries data (`A team named "Ops" already exists.`) is keyed by its pattern,
- * with a placeholder where the data goes (`A team named "{{name}}" already exists.`): the data is
- * taken from the English sentence and put into the translation.
+ * A message for a person (a refusal, a validation error) is raised as a key of the "messages"
+ * namespace with its values, never as a sentence: `{ key: "teams.nameTaken", values: { name } }`.
+ * Whoever shows it says it with `t` in the reader's language: a page, an action answering a page
+ * (the request's language), the API and the logs in English (app/i18n/english.server.ts).
+ * docs/decisions/024-languages.md.
  */
-export function translateMessage(t: TFunction, message: string): string {
-  const options = { ns: "messages", keySeparator: false, nsSeparator: false } as const;
-  if (!Object.hasOwn(english, message)) {
-    const found = matchPattern(message);
-    if (found) return t(found.key, { ...options, ...found.values, defaultValue: message });
-    // Not one of ours (zod's own words for a malformed request, a mail provider's, an HTTP status
-    // text): shown as written, never interpolated, so "{{x}}" or "$t(…)" inside it stays text.
-    // Our own messages are all in the catalogue: app/i18n/messages-catalogue.test.ts fails otherwise.
-    return message;
-  }
-  return t(message, { ...options, defaultValue: message });
+
+/** "teams.nameTaken", … : every leaf of app/locales/en/messages.json. */
+export type MessageKey = Leaves<typeof english>;
+
+type Leaves<T, Prefix extends string = ""> = {
+  [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : Leaves<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+
+export type MessageValues = Record<string, string | number>;
+
+export type Message = { key: MessageKey; values?: MessageValues };
+
+export function message(key: MessageKey, values?: MessageValues): Message {
+  return values ? { key, values } : { key };
 }
 
-type Pattern = { key: string; names: string[]; regex: RegExp };
-
-let patterns: Pattern[] | undefined;
-
-const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
-
-function compile(): Pattern[] {
-  return (
-    Object.keys(english)
-      .filter((key) => key.includes("{{"))
-      .map((key) => {
-        const names: string[] = [];
-        const source = key
-          .split(PLACEHOLDER)
-          .map((part, i) => {
-            if (i % 2 === 0) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-            names.push(part);
-            return "(.+?)";
-          })
-          .join("");
-        return { key, names, regex: new RegExp(`^${source}$`, "s") };
-      })
-      // The most specific (longest fixed text) first, so "in 1 second." beats "in {{n}} seconds.".
-      .sort((a, b) => b.key.replace(PLACEHOLDER, "").length - a.key.replace(PLACEHOLDER, "").length)
-  );
+/**
+ * The message (or a bare key) in t's language. Values go in as `replace`, so a value is never read
+ * as an option of t (`lng`, `ns`, `count`) and, with the options of app/i18n/options.ts, never as a
+ * template.
+ */
+export function say(t: TFunction, message: Message | MessageKey): string {
+  const { key, values } = typeof message === "string" ? { key: message, values: undefined } : message;
+  return t(`messages:${key}`, { replace: values ?? {} });
 }
 
-/** The pattern key an English message with data in it was made from, and that data. */
-export function matchPattern(message: string): { key: string; values: Record<string, string> } | null {
-  patterns ??= compile();
-  for (const pattern of patterns) {
-    const match = pattern.regex.exec(message);
-    if (match)
-      return {
-        key: pattern.key,
-        values: Object.fromEntries(pattern.names.map((name, i) => [name, match[i + 1] ?? ""])),
-      };
+/** A zod schema's message is a key too ("validation.email"); zod's own, for a shape no field has, is a sentence. */
+const KEY_SHAPE = /^[a-z][A-Za-z0-9]*(\.[A-Za-z0-9]+)+$/;
+
+/** What a zod issue carries for its message; `params` comes from a refinement (`ctx.addIssue`). */
+export type Issue = { message: string; minimum?: unknown; maximum?: unknown; params?: unknown };
+
+/** An issue's values: the limit of a length check (`{{minimum}}`, `{{maximum}}`) and a refinement's params. */
+export function issueValues(issue: Issue): MessageValues {
+  const values: MessageValues = {};
+  for (const name of ["minimum", "maximum"] as const) {
+    const value = issue[name];
+    if (typeof value === "number" || typeof value === "bigint") values[name] = Number(value);
   }
-  return null;
+  if (issue.params && typeof issue.params === "object")
+    for (const [name, value] of Object.entries(issue.params))
+      if (typeof value === "string" || typeof value === "number") values[name] = value;
+  return values;
+}
+
+/**
+ * A zod issue said with t, with its own values. zod's own words for input no form sends (a
+ * malformed request) are not ours and are shown as written.
+ */
+export function sayIssue(t: TFunction, issue: Issue): string {
+  if (!KEY_SHAPE.test(issue.message)) return issue.message;
+  return say(t, { key: issue.message as MessageKey, values: issueValues(issue) });
 }

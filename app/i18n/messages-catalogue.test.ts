@@ -1,19 +1,21 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { BAD_CREDENTIALS, DISABLED, UNVERIFIED } from "../auth/login.server";
 import { SSO_MESSAGES, singleSignOnRequiredMessage } from "../auth/sso-messages";
 import { MailSendError } from "../domain-errors";
 import { retryMessage } from "../http/responses";
+import { english, englishTranslator } from "./english.server";
 import { tFor } from "./i18n.server";
-import { matchPattern, translateMessage } from "./message";
+import { type Message, say, sayIssue } from "./message";
 import { resources } from "./resources.server";
 
-// Every English sentence the code raises for a person to read (zod messages, domain errors,
-// form refusals, message constants) is a key of messages.json in every language, so a page can
-// show it translated (app/i18n/message.ts). The source is scanned, not a list kept by hand: a new
-// message without its translation fails here. A message with data in it (a template literal) is
-// matched against the keys with placeholders ("A team named \"{{name}}\" already exists.").
+// Every message the code raises for a person to read (zod messages, domain errors, form refusals,
+// message constants) is a key of messages.json, in every language (app/i18n/message.ts). The source
+// is scanned, not a list kept by hand: a key missing from the catalogue, or an English sentence
+// raised where a key belongs, fails here. (Domain errors' keys are also checked by the compiler:
+// MessageKey is derived from the English file.)
 
 const root = join(import.meta.dirname, "..", "..");
 
@@ -25,8 +27,12 @@ function* walk(dir: string): Generator<string> {
   }
 }
 
-const sources = [...walk(join(root, "app"))]
+type Source = { file: string; text: string };
+
+// app/env.server.ts speaks to the operator at start-up, in English, before any page exists.
+const sources: Source[] = [...walk(join(root, "app"))]
   .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.includes("/locales/"))
+  .filter((f) => !f.endsWith("env.server.ts"))
   .map((file) => ({ file: relative(root, file), text: readFileSync(file, "utf8") }));
 
 /** A string literal: "…", '…' or `…` (group 1 the quote, group 2 the content). */
@@ -45,103 +51,139 @@ const ZOD_CHECKS = [
 ];
 /** { message: "…" } / { error: "…" }: refine's options, z.enum's error; in a schema file only (a route's toast has a `message` too). */
 const ZOD_OPTION = at(String.raw`\b(?:message|error):\s*`);
-const DOMAIN_ERROR = at(String.raw`new (?:RuleViolation|InvalidInput|NotFound)\(\s*`);
-const FORM_REFUSALS = [
-  at(String.raw`\brefused\(\s*`),
-  at(String.raw`\bformError:\s*`),
-  // thrown to the error boundary, which translates data.message: throw refusal(400, CODE, { message: "…" })
-  at(String.raw`\brefusal\([^{]*\{\s*message:\s*`),
+const RAISED = [
+  at(String.raw`new (?:RuleViolation|InvalidInput|NotFound|MailSendError)\(\s*`),
+  // refused(t, "…"), pageRefusal(t, "…"), say(t, "…"): the key after the translator
+  at(String.raw`\b(?:refused|pageRefusal|say)\(\s*[\w.()]+,\s*`),
+  // message("…"), english("…"), const X: MessageKey = "…"
+  at(String.raw`\b(?:message|english)\(\s*`),
+  at(String.raw`:\s*MessageKey\s*=\s*`),
 ];
-/** `const FAILED = "That passkey could not be used to sign in.";`: sentences kept as constants. */
-const MESSAGE_CONSTANT = at(String.raw`\bconst [A-Z][A-Z0-9_]* = `, ";");
+/** { key: "…" } or { key: "…", values }: a Message written out (other `key:`s are sort keys, permissions). */
+const MESSAGE_OBJECT = at(String.raw`\{\s*key:\s*`, String.raw`\s*(?:\}|,\s*values\b)`);
 
-const isSentence = (text: string) => /^[A-Z"].* .*[.?!]$/s.test(text);
+/** A key as the catalogue nests it: "teams.nameTaken". */
+const KEY = /^[a-z][A-Za-z0-9]*(\.[A-Za-z0-9]+)+$/;
 
 type Found = { at: string; text: string; template: boolean };
 
-function matchesOf(source: { file: string; text: string }, pattern: RegExp, keep = (_: string) => true) {
+function matchesOf(source: Source, pattern: RegExp) {
   const out: Found[] = [];
   for (const match of source.text.matchAll(pattern)) {
     const [, quote, text] = match;
-    if (quote === undefined || text === undefined || !keep(text)) continue;
+    if (quote === undefined || text === undefined) continue;
     const line = source.text.slice(0, match.index).split("\n").length;
-    out.push({ at: `${source.file}:${line}`, text: unquote(text), template: quote === "`" });
+    out.push({ at: `${source.file}:${line}`, text, template: quote === "`" });
   }
   return out;
 }
 
-function unquote(text: string) {
-  return text.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c));
-}
-
-function collect(): Found[] {
+function collect(files: Source[]): Found[] {
   const found: Found[] = [];
-  for (const source of sources) {
+  for (const source of files) {
     if (/from "zod"/.test(source.text)) {
-      // In a schema every check's message is one; elsewhere (a route's small schema) only sentences.
-      const schema = /-schemas?\.ts$|(^|\/)email-address\.ts$/.test(source.file);
-      for (const pattern of ZOD_CHECKS)
-        found.push(...matchesOf(source, pattern, schema ? () => true : isSentence));
-      if (schema) found.push(...matchesOf(source, ZOD_OPTION));
+      for (const pattern of ZOD_CHECKS) found.push(...matchesOf(source, pattern));
+      if (/-schemas?\.ts$|(^|\/)email-address\.ts$/.test(source.file))
+        found.push(...matchesOf(source, ZOD_OPTION));
     }
-    found.push(...matchesOf(source, DOMAIN_ERROR));
-    for (const pattern of FORM_REFUSALS) found.push(...matchesOf(source, pattern));
-    found.push(...matchesOf(source, MESSAGE_CONSTANT, isSentence));
+    for (const pattern of RAISED) found.push(...matchesOf(source, pattern));
+    if (/i18n\/message"/.test(source.text)) found.push(...matchesOf(source, MESSAGE_OBJECT));
   }
-  // zod's `error:`/`message:` also match ordinary object keys in schema files; real ones are sentences.
-  return found.filter((f) => f.text.trim() !== "" && isSentence(f.text));
+  return found.filter((f) => f.text.trim() !== "");
 }
 
-const english = resources().en?.messages as Record<string, string>;
-const german = resources().de?.messages as Record<string, string>;
+const english_ = resources().en?.messages as Record<string, unknown>;
+const german = resources().de?.messages as Record<string, unknown>;
 
-/** A template literal's text with its `${…}` holes, compared with a key's `{{…}}` placeholders. */
-const shape = (text: string, hole: RegExp) => text.replace(hole, "\u0000");
-const patternKeys = Object.keys(english)
-  .filter((k) => k.includes("{{"))
-  .map((k) => shape(k, /\{\{\s*\w+\s*\}\}/g));
+function leaves(tree: Record<string, unknown>, prefix = ""): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(tree)) {
+    if (typeof value === "string") out[prefix + name] = value;
+    else Object.assign(out, leaves(value as Record<string, unknown>, `${prefix}${name}.`));
+  }
+  return out;
+}
+const englishKeys = Object.keys(leaves(english_));
 
+/** A key the catalogue has; `access.self.${verb}` is known when some key fits its holes. */
 function isKnown(found: Found): boolean {
-  if (!found.template || !found.text.includes("${")) return Object.hasOwn(english, found.text);
-  return patternKeys.includes(shape(found.text, /\$\{(?:[^{}]|\{[^{}]*\})*\}/g));
+  if (!found.template || !found.text.includes("${")) return englishKeys.includes(found.text);
+  const shape = new RegExp(
+    `^${found.text
+      .split(/\$\{[^}]*\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("[A-Za-z0-9]+")}$`,
+  );
+  return englishKeys.some((key) => shape.test(key));
 }
+
+/** What was raised as something other than a key: an English sentence, most likely. */
+const notKeys = (found: Found[]) =>
+  found.filter((f) => !KEY.test(f.text.replace(/\$\{[^}]*\}/g, "x"))).map((f) => `${f.at}: ${f.text}`);
 
 describe("the messages catalogue", () => {
-  const found = collect();
+  const found = collect(sources);
 
   it("finds the messages the code raises (the scan itself works)", () => {
     const texts = new Set(found.map((f) => f.text));
     for (const known of [
-      "Enter your name.", // zod .min in a schema
-      "Enter a valid email address.", // z.email("…")
-      "The passwords do not match.", // refine's { message }
-      "This password is too common. Choose another.", // .refine(fn, "…")
-      "This address already has an account.", // new InvalidInput("…")
-      "Invalid email or password.", // a message constant
-      "That passkey could not be used to sign in.",
-      "This email cannot be sent again from here. Use the form below.", // refused("…")
-      "This page address is not valid. Use the link from the form.", // throw data({ message })
+      "validation.yourName", // zod .min in a schema
+      "validation.email", // z.email("…")
+      "auth.passwordsDiffer", // refine's { message }
+      "auth.passwordCommon", // .refine(fn, "…")
+      "auth.inviteAddressTaken", // new InvalidInput("…")
+      "auth.badCredentials", // message("…")
+      "passkeys.signInFailed", // const X: MessageKey = "…"
+      "auth.resendRefused", // refused(t, "…")
+      "auth.checkInboxInvalid", // pageRefusal(t, "…")
+      "tasks.failure.simulated", // english("…")
+      "rateLimit.seconds", // { key: "…" }
     ])
       expect(texts, known).toContain(known);
-    expect(found.filter((f) => f.template).length).toBeGreaterThan(5);
-    expect(found.length).toBeGreaterThan(80);
+    expect(found.filter((f) => f.template).length).toBeGreaterThan(1);
+    expect(found.length).toBeGreaterThan(150);
   });
 
-  it("has every message in English and German", () => {
+  it("raises keys, never English sentences", () => {
+    expect(notKeys(found)).toEqual([]);
+  });
+
+  it("catches a sentence raised where a key is expected", () => {
+    const planted = collect([
+      {
+        file: "planted.ts",
+        text: [
+          'import { z } from "zod";',
+          'const name = z.string().min(1, "Enter a name.");',
+          'throw new RuleViolation("You cannot do that.");',
+          'return refused(t, "Not allowed.", 403);',
+        ].join("\n"),
+      },
+    ]);
+    expect(notKeys(planted)).toEqual([
+      "planted.ts:2: Enter a name.",
+      "planted.ts:3: You cannot do that.",
+      "planted.ts:4: Not allowed.",
+    ]);
+  });
+
+  it("has every raised key in English and German", () => {
     const missing = found.filter((f) => !isKnown(f)).map((f) => `${f.at}: ${f.text}`);
     expect([...new Set(missing)]).toEqual([]);
-    expect(Object.keys(german).sort()).toEqual(Object.keys(english).sort());
+    expect(Object.keys(leaves(german)).sort()).toEqual([...englishKeys].sort());
   });
 
-  it("English keys say themselves; German says something else", () => {
-    for (const [key, text] of Object.entries(english)) expect(text, key).toBe(key);
-    const same = Object.entries(german).filter(([key, text]) => key === text && !/^[^a-z]*$/.test(key));
+  it("says German in German: no message is left in English", () => {
+    const de = leaves(german);
+    const same = Object.entries(leaves(english_)).filter(
+      ([key, text]) => de[key] === text && !text.startsWith("$t("),
+    );
     expect(same).toEqual([]);
   });
 
   it("covers the messages built by functions and kept in tables", () => {
-    const built = [
-      ...Object.values(SSO_MESSAGES),
+    const built: Message[] = [
+      ...Object.values(SSO_MESSAGES).map((key) => ({ key })),
       BAD_CREDENTIALS,
       UNVERIFIED,
       DISABLED,
@@ -149,30 +191,48 @@ describe("the messages catalogue", () => {
       retryMessage(1),
       retryMessage(30),
       retryMessage(900),
-      new MailSendError("invitation email", "Inactive recipient", "invite").message,
+      new MailSendError("mail.sendFailed.invitation", "Inactive recipient").said,
     ];
     const de = tFor("de");
     for (const message of built) {
-      expect(Object.hasOwn(english, message) || matchPattern(message) !== null, message).toBe(true);
-      expect(translateMessage(de, message), message).not.toBe(message);
+      expect(englishKeys, message.key).toContain(message.key);
+      expect(say(de, message), message.key).not.toBe(english(message));
     }
   });
 
-  it("puts the data of a message into its translation", () => {
-    expect(translateMessage(tFor("de"), retryMessage(30))).toBe(
+  it("puts the data of a message into its words, in every language", () => {
+    expect(say(tFor("de"), retryMessage(30))).toBe(
       "Zu viele Versuche. Versuchen Sie es in 30 Sekunden erneut.",
     );
-    expect(translateMessage(tFor("de"), singleSignOnRequiredMessage("Acme ID"))).toContain(
-      "„Mit Acme ID anmelden“",
+    expect(say(tFor("de"), singleSignOnRequiredMessage("Acme ID"))).toContain("„Mit Acme ID anmelden“");
+    expect(english(retryMessage(900))).toBe("Too many attempts. Try again in 15 minutes.");
+    expect(new MailSendError("mail.sendFailed.invitation", "Inactive recipient").message).toBe(
+      "Failed to send invitation email: Inactive recipient",
     );
-    expect(translateMessage(tFor("en"), retryMessage(900))).toBe(retryMessage(900));
+  });
+
+  it("says a zod issue with the limits the schema checks", () => {
+    const issues = z
+      .object({ a: z.string().min(10, "validation.minLength"), b: z.string().max(3, "validation.maxLength") })
+      .safeParse({ a: "short", b: "too long" }).error?.issues;
+    expect(issues?.map((i) => sayIssue(englishTranslator(), i))).toEqual([
+      "Use at least 10 characters.",
+      "Use at most 3 characters.",
+    ]);
+    expect(issues?.map((i) => sayIssue(tFor("de"), i))).toEqual([
+      "Verwenden Sie mindestens 10 Zeichen.",
+      "Verwenden Sie höchstens 3 Zeichen.",
+    ]);
   });
 
   it("a message that is not ours (zod's own, a provider's) is shown as written, never interpolated", () => {
-    expect(translateMessage(tFor("de"), "Invalid input: expected string, received array")).toBe(
+    expect(sayIssue(tFor("de"), { message: "Invalid input: expected string, received array" })).toBe(
       "Invalid input: expected string, received array",
     );
     const raw = "Provider says {{status}} and $t(common:error.title).";
-    expect(translateMessage(tFor("de"), raw)).toBe(raw);
+    expect(english(new MailSendError("mail.sendFailed.invitation", raw).said)).toBe(
+      `Failed to send invitation email: ${raw}`,
+    );
+    expect(say(tFor("de"), new MailSendError("mail.sendFailed.invitation", raw).said)).toContain(raw);
   });
 });

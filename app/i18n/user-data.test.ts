@@ -5,7 +5,7 @@ import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import { ImpersonationBanner } from "../components/impersonation-banner";
 import { i18nFor } from "./i18n.server";
-import { translateMessage } from "./message";
+import { say } from "./message";
 
 // A name, an email or any other value a person typed is data: it is shown as written, never read as
 // a template. "{{by}}" stays "{{by}}", "$t(x)" stays "$t(x)", "<strong>" stays text.
@@ -75,7 +75,6 @@ describe("values are never templates", () => {
       "Dismiss: $t(shell:impersonation.label)",
     );
     const de = i18nFor("de").t;
-    const message = `A team named "${NAME}" already exists.`;
-    expect(translateMessage(de, message)).toContain(NAME);
+    expect(say(de, { key: "teams.nameTaken", values: { name: NAME } })).toContain(`„${NAME}“`);
   });
 });

@@ -4,15 +4,15 @@ import { tFor } from "../i18n/i18n.server";
 import { type EmailRequest, sendEmail } from "./send-email.server";
 import { MailProviderError, type MailRouting } from "./transport.server";
 
-// One sender per email type. Each wraps provider errors as "Failed to send <what>: <provider message>".
+// One sender per email type. Each wraps provider errors as "Failed to send <what>: <provider message>"
+// (its message key names the email: mail.sendFailed.* in app/locales/<language>/messages.json).
 // `language` is the recipient's (app/mail/mail-language.server.ts); see EmailRequest.
 
-async function send(what: string, request: EmailRequest) {
+async function send(failure: ConstructorParameters<typeof MailSendError>[0], request: EmailRequest) {
   try {
     return await sendEmail(request);
   } catch (error) {
-    if (error instanceof MailProviderError)
-      throw new MailSendError(what, error.providerMessage, request.type);
+    if (error instanceof MailProviderError) throw new MailSendError(failure, error.providerMessage);
     throw error;
   }
 }
@@ -24,7 +24,7 @@ export function sendVerificationEmail(input: {
   verificationUrl: string;
   language?: string;
 }) {
-  return send("verification email", {
+  return send("mail.sendFailed.verification", {
     to: input.to,
     type: "verification",
     actionUrl: input.verificationUrl,
@@ -39,7 +39,7 @@ export function sendPasswordResetEmail(input: {
   resetUrl: string;
   language?: string;
 }) {
-  return send("password reset email", {
+  return send("mail.sendFailed.passwordReset", {
     to: input.to,
     type: "reset-password",
     actionUrl: input.resetUrl,
@@ -55,7 +55,7 @@ export function sendInviteEmail(input: {
   appName?: string;
   language?: string;
 }) {
-  return send("invitation email", {
+  return send("mail.sendFailed.invitation", {
     to: input.to,
     type: "invite",
     actionUrl: input.acceptUrl,
@@ -72,7 +72,7 @@ export function sendNotificationEmail(input: {
   actionUrl: string;
   language?: string;
 }) {
-  return send("notification email", {
+  return send("mail.sendFailed.notification", {
     to: input.to,
     type: "notification",
     subject: input.subject,
@@ -99,7 +99,7 @@ export function sendBroadcastEmail(input: {
 }) {
   const t = tFor(input.language);
   const sender = input.sender?.name ?? "?";
-  return send("broadcast email", {
+  return send("mail.sendFailed.broadcast", {
     to: input.to,
     type: "notification",
     subject: t("emails:notification.broadcastSubject", { sender, title: input.title }),
@@ -123,7 +123,7 @@ export function sendTwoFactorResetEmail(input: {
   settingsUrl: string;
   language?: string;
 }) {
-  return send("two-factor reset email", {
+  return send("mail.sendFailed.twoFactorReset", {
     to: input.to,
     type: "two-factor-reset",
     actionUrl: input.settingsUrl,
@@ -144,7 +144,7 @@ export function sendSettingsChangedEmail(input: {
   language?: string;
   via: MailRouting;
 }) {
-  return send("settings change email", {
+  return send("mail.sendFailed.settingsChange", {
     to: input.to,
     type: "settings-changed",
     actionUrl: input.settingsUrl,
@@ -171,7 +171,7 @@ export function sendPasswordChangedEmail(input: {
     dateStyle: "long",
     timeZone: "UTC",
   });
-  return send("password reset confirmation", {
+  return send("mail.sendFailed.passwordChanged", {
     to: input.to,
     type: "password-changed",
     actionUrl: input.settingsUrl,

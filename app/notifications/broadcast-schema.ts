@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { safeRedirectPath } from "../http/responses";
+import type { MessageKey } from "../i18n/message";
 import { NOTICE_LEVELS } from "./levels";
 
 // The broadcast's schemas, shared by the server and the composer (no server imports here).
@@ -15,7 +16,7 @@ export function isSafeLink(v: string): boolean {
   return v.startsWith("/") && safeRedirectPath(v, "") === v;
 }
 
-export const LINK_INSIDE_APP = "Use a path inside the app, such as /dashboard.";
+export const LINK_INSIDE_APP: MessageKey = "validation.appPath";
 
 export const AUDIENCE_KINDS = ["all", "roles", "teams"] as const;
 
@@ -23,19 +24,19 @@ export const audienceSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("all") }),
   z.object({
     kind: z.literal("roles"),
-    ids: z.array(z.string().uuid()).min(1, "Choose at least one role.").max(50),
+    ids: z.array(z.string().uuid()).min(1, "validation.atLeastOneRole").max(50),
   }),
   z.object({
     kind: z.literal("teams"),
-    ids: z.array(z.string().uuid()).min(1, "Choose at least one team.").max(50),
+    ids: z.array(z.string().uuid()).min(1, "broadcast.atLeastOneTeam").max(50),
   }),
 ]);
 
 export type Audience = z.infer<typeof audienceSchema>;
 
 const fields = {
-  title: z.string().trim().min(1, "Enter a title.").max(120),
-  message: z.string().trim().min(1, "Enter a message.").max(2000),
+  title: z.string().trim().min(1, "validation.title").max(120),
+  message: z.string().trim().min(1, "validation.message").max(2000),
   level: z.enum(NOTICE_LEVELS),
   link: z
     .string()
@@ -68,12 +69,12 @@ export const broadcastFormSchema = z
     email: z.boolean().default(false),
   })
   .refine((v) => v.audience !== "roles" || (Array.isArray(v.roleIds) && v.roleIds.length > 0), {
-    message: "Choose at least one role.",
+    message: "validation.atLeastOneRole",
     path: ["audience"],
     when: () => true,
   })
   .refine((v) => v.audience !== "teams" || (Array.isArray(v.teamIds) && v.teamIds.length > 0), {
-    message: "Choose at least one team.",
+    message: "broadcast.atLeastOneTeam",
     path: ["audience"],
     when: () => true,
   });

@@ -32,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const submission = parseSubmission(await readForm(args.request), acceptInviteSchema);
+  const submission = parseSubmission(await readForm(args.request), acceptInviteSchema, getT(args.context));
   if (submission.status !== "success") return invalidSubmission(submission);
   const outcome = await acceptInvitation(args, submission.value.token, submission.value);
   if (!outcome.ok)

@@ -12,20 +12,17 @@ import { Button } from "../components/ui/button";
 import { FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { linkVariants } from "../components/ui/link";
-import { refused } from "../http/form.server";
+import { pageRefusal, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
-import { passRetryAfter, refusal } from "../http/responses";
-import { translateMessage } from "../i18n/message";
+import { passRetryAfter } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
 import type { Route } from "./+types/check-inbox";
 
 const POLL_MS = 2_000;
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const view = await inboxView(new URL(request.url));
-  if (!view)
-    throw refusal(400, "invalid_request", {
-      message: "This page address is not valid. Use the link from the form.",
-    });
+  if (!view) throw pageRefusal(getT(context), "auth.checkInboxInvalid", 400);
   return view;
 }
 
@@ -37,7 +34,7 @@ export const headers = passRetryAfter;
 export async function action(args: Route.ActionArgs) {
   const parsed = retrySchema.safeParse(Object.fromEntries(await readForm(args.request)));
   const delivery = parsed.success ? await failedDelivery(parsed.data.d) : null;
-  if (!delivery) return refused("This email cannot be sent again from here. Use the form below.", 400);
+  if (!delivery) return refused(getT(args.context), "auth.resendRefused", 400);
   const limited = await limitPublicForm(args, FORM_OF[delivery.purpose]);
   if (limited) return limited;
   throw redirect(await retryDelivery(args, delivery));
@@ -82,7 +79,7 @@ export default function CheckInbox({ loaderData, actionData }: Route.ComponentPr
         {statusText(t, which, state)}
       </p>
       {state === "failed" ? <TryAgain /> : null}
-      <FormError message={actionData?.formError ? translateMessage(t, actionData.formError) : undefined} />
+      <FormError message={actionData?.formError ?? undefined} />
       {which !== "reset" ? (
         <details className="mt-4 text-sm">
           <summary className="cursor-pointer">{t("auth:checkInbox.noEmail")}</summary>

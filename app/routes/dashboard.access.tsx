@@ -22,7 +22,6 @@ import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
-import { translateMessage } from "../i18n/message";
 import type { Route } from "./+types/dashboard.access";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -36,10 +35,12 @@ export const headers = passRetryAfter;
 
 const done = (message: string) => redirectWithToast("/dashboard/access", { kind: "success", message });
 
+const GONE = { role: "access.roleGone", "menu item": "access.menuItemGone" } as const;
+
 /** A malformed id names nothing: the same 404 as a row deleted meanwhile. */
-function existingId(value: FormDataEntryValue | null, what: "role" | "menu item") {
+function existingId(value: FormDataEntryValue | null, what: keyof typeof GONE) {
   const id = z.string().uuid().safeParse(value);
-  if (!id.success) throw new NotFound(`That ${what} no longer exists.`);
+  if (!id.success) throw new NotFound(GONE[what]);
   return id.data;
 }
 
@@ -158,7 +159,7 @@ export default function AccessControl({ loaderData, actionData }: Route.Componen
   return (
     <div className="flex min-w-0 flex-col gap-6">
       <h1 className="text-2xl font-semibold">{t("access:title")}</h1>
-      <FormError message={pageError ? translateMessage(t, pageError) : null} />
+      <FormError message={pageError} />
 
       <Card title={t("access:matrix.title")}>
         <RoleMatrix roles={roles} onChanges={setMatrixChanges} />

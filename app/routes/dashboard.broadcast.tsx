@@ -29,7 +29,6 @@ import { redirectWithToast, refused } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { parseSubmission } from "../http/submission";
 import { getT } from "../i18n/i18n.server";
-import { translateMessage } from "../i18n/message";
 import { intlLocale } from "../i18n/options";
 import { countAudience } from "../notifications/audience.server";
 import { broadcastHistory, sendBroadcast } from "../notifications/broadcast.server";
@@ -87,7 +86,7 @@ export const action = (args: Route.ActionArgs) => {
       schema: broadcastFormSchema,
       run: async ({ actor, input }) => {
         const { id, recipients } = await sendBroadcast(actor, toBroadcastInput(input), args);
-        if (recipients === 0) return refused(t("broadcast:toast.nobody"), 400, "send");
+        if (recipients === 0) return refused(t, "broadcast.nobody", 400, "send");
         let note = "";
         if (input.email) {
           const task = await createTask(actor, { type: "broadcast.email", payload: { broadcastId: id } });
@@ -197,7 +196,7 @@ function Composer({ roles }: { roles: Choice[] }) {
     const element = document.getElementById(form.id);
     if (!(element instanceof HTMLFormElement)) return;
     const data = new FormData(element);
-    const parsed = parseSubmission(data, broadcastFormSchema);
+    const parsed = parseSubmission(data, broadcastFormSchema, t);
     if (parsed.status !== "success" || !parsed.value) {
       // A submit that conform stops: it shows the errors; focus goes to the first field to fix.
       element.requestSubmit();
@@ -259,7 +258,7 @@ function Composer({ roles }: { roles: Choice[] }) {
           />
           {fields.message.errors ? (
             <p id={fields.message.errorId} className={errorTextClass}>
-              {translateMessage(t, fields.message.errors[0] ?? "")}
+              {fields.message.errors[0]}
             </p>
           ) : null}
         </div>
@@ -331,7 +330,7 @@ function Composer({ roles }: { roles: Choice[] }) {
           {/* The line is always there: an error coming or going as the role boxes lose focus must not
               move "Send notice" between a click's press and release. */}
           <p id={fields.audience.errorId} className="mt-1 min-h-5 text-sm text-destructive">
-            {fields.audience.errors?.[0] ? translateMessage(t, fields.audience.errors[0]) : null}
+            {fields.audience.errors?.[0] ?? null}
           </p>
         </fieldset>
         <label className="flex items-center gap-2 text-sm">

@@ -26,13 +26,19 @@ import {
   TableHeader,
   TableRow,
 } from "../components/ui/table";
-import { refusal } from "../http/responses";
+import { pageRefusal } from "../http/form.server";
+import { getT } from "../i18n/i18n.server";
+import { sayIssue } from "../i18n/message";
 import type { Route } from "./+types/dashboard.logs";
 
 export async function loader(args: Route.LoaderArgs) {
   const viewer = await requirePermission(args, "log.read");
   const parsed = parseAuditQuery(new URL(args.request.url).searchParams);
-  if (!parsed.ok) throw refusal(400, "invalid_request", { message: `Bad filter. ${parsed.message}` });
+  if (!parsed.ok) {
+    const t = getT(args.context);
+    const values = { field: parsed.field, problem: sayIssue(t, parsed.issue) };
+    throw pageRefusal(t, { key: "audit.badFilter", values }, 400);
+  }
   const { rows, start, prev, next } = await listAudit(parsed.value);
   return {
     query: parsed.value,

@@ -30,7 +30,7 @@ import {
   TableRow,
 } from "../components/ui/table";
 import { NotFound } from "../domain-errors";
-import { pageError, redirectWithToast } from "../http/form.server";
+import { pageRefusal, redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { TEAM_ROLES, type TeamRole } from "../teams/team-roles";
@@ -52,7 +52,7 @@ const pageRequest = z.object({
   after: z.string().max(2000).optional().catch(undefined),
   before: z.string().max(2000).optional().catch(undefined),
 });
-const noSuchTeam = () => new NotFound("This team does not exist.");
+const missing = (t: TFunction) => pageRefusal(t, "teams.notFound", 404);
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "team.read");
@@ -60,7 +60,7 @@ export async function loader(args: Route.LoaderArgs) {
   const params = new URL(args.request.url).searchParams;
   const page = pageRequest.parse(Object.fromEntries(params));
   const team = id.success ? await getTeam(id.data, page) : null;
-  if (!team) pageError(noSuchTeam());
+  if (!team) throw missing(getT(args.context));
   // `find` is the member picker's search (it loads this route with a fetcher as it is typed).
   const q = z
     .string()
@@ -84,7 +84,7 @@ export function action(args: Route.ActionArgs) {
   // Checked after the permission, as before any intent runs: a malformed id names no team.
   const teamId = () => {
     const id = idSchema.safeParse(args.params.id);
-    if (!id.success) pageError(noSuchTeam());
+    if (!id.success) throw missing(t);
     return id.data;
   };
   const t = getT(args.context);
@@ -116,7 +116,7 @@ export function action(args: Route.ActionArgs) {
       "remove-member": {
         run: async ({ actor, form }) => {
           const userId = idSchema.safeParse(form.get("userId"));
-          if (!userId.success) throw new NotFound("That member is not in this team.");
+          if (!userId.success) throw new NotFound("teams.notMember");
           await removeMember(actor, { teamId: teamId(), userId: userId.data }, args);
           return ok(t("teams:toast.memberRemoved"));
         },

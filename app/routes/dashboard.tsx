@@ -8,7 +8,6 @@ import { errorPageName, pageTitle } from "../components/page-title";
 import { RequestReference } from "../components/request-reference";
 import { alertVariants } from "../components/ui/alert";
 import { cn } from "../components/ui/cn";
-import { translateMessage } from "../i18n/message";
 import { unreadCount } from "../notifications/inbox.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/dashboard";
@@ -73,9 +72,7 @@ export function ErrorBoundary() {
     return (
       <Shell>
         <h1 className="text-2xl font-semibold">{t("common:error.notFoundTitle")}</h1>
-        <p className="mt-2 text-muted-foreground">
-          {error.data?.message ? translateMessage(t, error.data.message) : t("common:error.notFound")}
-        </p>
+        <p className="mt-2 text-muted-foreground">{error.data?.message ?? t("common:error.notFound")}</p>
       </Shell>
     );
   return (

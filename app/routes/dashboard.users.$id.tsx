@@ -1,3 +1,4 @@
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
@@ -25,10 +26,9 @@ import { ApiTokensCard } from "../components/users/api-tokens-card";
 import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../components/users/user-badges";
 import { NotFound } from "../domain-errors";
 import { baseUrl } from "../env.server";
-import { pageError, redirectWithToast, refused } from "../http/form.server";
+import { pageRefusal, redirectWithToast, refused } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
-import { translateMessage } from "../i18n/message";
 import { sendTwoFactorResetEmail } from "../mail/senders.server";
 import { trySend } from "../mail/try-send.server";
 import { userActivity } from "../users/detail.server";
@@ -45,13 +45,15 @@ import type { Route } from "./+types/dashboard.users.$id";
 
 const idSchema = z.string().uuid();
 
-const noSuchUser = () => new NotFound("This user does not exist.");
+function missing(t: TFunction) {
+  return pageRefusal(t, "users.notFound", 404);
+}
 
 export async function loader(args: Route.LoaderArgs) {
   const actor = await requirePermission(args, "user.read");
   const id = idSchema.safeParse(args.params.id);
   const user = id.success ? await getUser(id.data) : null;
-  if (!user) pageError(noSuchUser());
+  if (!user) throw missing(getT(args.context));
   const mayUpdate = can(actor, "user.update");
   const [activity, grants, assignable, viewAs, twoFactor, apiTokens] = await Promise.all([
     userActivity(actor, user.id),
@@ -88,13 +90,13 @@ export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const id = idSchema.safeParse(args.params.id);
-  if (!id.success) pageError(noSuchUser());
   const t = getT(args.context);
+  if (!id.success) throw missing(t);
   const self = `/dashboard/users/${id.data}`;
   const done = (message: string, to = self) => redirectWithToast(to, { kind: "success", message });
   const sendLink = async (actor: SessionUser, kind: "reset" | "verification", intent: string) => {
     const sent = await sendAccountLink(actor, { id: id.data, kind }, args);
-    if (!sent.ok) return refused("This address is already verified.", 400, intent);
+    if (!sent.ok) return refused(t, "users.alreadyVerified", 400, intent);
     return done(
       kind === "reset"
         ? t("users:toast.resetSent", { email: sent.email })
@@ -103,7 +105,7 @@ export async function action(args: Route.ActionArgs) {
   };
   // While viewing as someone, their own record (email, sessions, reset link) is theirs alone.
   const viewer = await getSessionUser(args);
-  if (viewer?.id === id.data) refuseWhileImpersonating(args.request, viewer);
+  if (viewer?.id === id.data) refuseWhileImpersonating(args, viewer);
   return handleIntents(args, {
     update: {
       permission: "user.update",
@@ -138,7 +140,7 @@ export async function action(args: Route.ActionArgs) {
       permission: "user.update",
       schema: revokeApiTokenSchema,
       run: async ({ actor, input }) => {
-        if (actor.id === id.data) refuseWhileImpersonating(args.request, actor);
+        if (actor.id === id.data) refuseWhileImpersonating(args, actor);
         await revokeUserApiToken(actor, { userId: id.data, id: input.apiToken }, args);
         return done(t("users:toast.apiTokenRevoked"));
       },
@@ -151,7 +153,7 @@ export async function action(args: Route.ActionArgs) {
     // Super admins only (startImpersonation checks it, and every other rule of "View as").
     "view-as": {
       run: async ({ actor }) => {
-        refuseWhileImpersonating(args.request, actor);
+        refuseWhileImpersonating(args, actor);
         const { name } = await startImpersonation(actor, { userId: id.data }, args);
         return redirectWithToast("/dashboard", {
           kind: "success",
@@ -162,7 +164,7 @@ export async function action(args: Route.ActionArgs) {
     "reset-two-factor": {
       permission: "user.update",
       run: async ({ actor }) => {
-        refuseWhileImpersonating(args.request, actor);
+        refuseWhileImpersonating(args, actor);
         const account = await resetTwoFactor(actor, { id: id.data }, args);
         const mailed = await trySend(args, { type: "two-factor-reset", to: account.email }, () =>
           sendTwoFactorResetEmail({
@@ -191,7 +193,7 @@ export async function action(args: Route.ActionArgs) {
 /** A malformed handle names no session: the same 404 as one that ended meanwhile. */
 function sessionHandleIn(form: FormData) {
   const handle = z.string().min(1).max(100).safeParse(form.get("session"));
-  if (!handle.success) throw new NotFound("That session no longer exists.");
+  if (!handle.success) throw new NotFound("users.sessionGone");
   return handle.data;
 }
 
@@ -244,7 +246,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
       {may.viewAs ? (
         <Card title={t("users:viewAs.title")}>
           {actionData?.intent === "view-as" && actionData.formError ? (
-            <FormError message={translateMessage(t, actionData.formError)} />
+            <FormError message={actionData.formError} />
           ) : null}
           <Form method="post" className="flex flex-wrap items-center gap-3">
             <p className="text-sm text-muted-foreground">
@@ -259,7 +261,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
 
       {may.update || may.delete ? (
         <Card title={t("users:page.status")}>
-          {otherError ? <FormError message={translateMessage(t, otherError)} /> : null}
+          {otherError ? <FormError message={otherError} /> : null}
           <Form method="post" id={statusFormId} />
           <div className="flex flex-wrap gap-3">
             {may.update && !isSelf && user.status === "active" ? (

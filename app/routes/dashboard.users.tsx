@@ -33,7 +33,7 @@ import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
-import { translateMessage } from "../i18n/message";
+import { say } from "../i18n/message";
 import { type BulkResult, bulkUsers } from "../users/bulk.server";
 import { listUsers, parseUserListQuery, type UserListQuery } from "../users/list.server";
 import { PAGE_SIZES } from "../users/list-options";
@@ -41,7 +41,7 @@ import { createUserSchema } from "../users/user-schemas";
 import { createUser } from "../users/users.server";
 import type { Route } from "./+types/dashboard.users";
 
-const bulkSchema = z.object({ ids: z.array(z.string().uuid()).min(1, "Select at least one user.").max(100) });
+const bulkSchema = z.object({ ids: z.array(z.string().uuid()).min(1, "users.selectSome").max(100) });
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "user.read");
@@ -83,7 +83,7 @@ function backWith(args: Route.ActionArgs, kind: "success" | "error", message: st
 /** A malformed id names no pending invitation: the same 404 as one spent meanwhile. */
 function invitationId(form: FormData) {
   const id = z.string().uuid().safeParse(form.get("invitationId"));
-  if (!id.success) throw new NotFound("That invitation is no longer pending.");
+  if (!id.success) throw new NotFound("auth.invitationGone");
   return id.data;
 }
 
@@ -96,7 +96,7 @@ async function bulk(args: Route.ActionArgs, action: "disable" | "delete", result
   const note = result.refused.length
     ? ` ${t("users:bulk.refused", {
         count: result.refused.length,
-        reasons: [...new Set(result.refused)].map((m) => translateMessage(t, m)).join(" "),
+        reasons: [...new Set(result.refused.map((m) => say(t, m)))].join(" "),
       })}`
     : "";
   return backWith(args, result.refused.length ? "error" : "success", `${done}${note}`);
@@ -216,7 +216,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
       <UserFilters query={query} roles={roles} />
 
       {bulk && rows.length > 0 ? <BulkActions selection={selection} rows={rows} may={may} /> : null}
-      {bulkError ? <FormError message={translateMessage(t, bulkError)} /> : null}
+      {bulkError ? <FormError message={bulkError} /> : null}
 
       {rows.length === 0 ? (
         <EmptyState>{t("users:list.empty")}</EmptyState>
@@ -247,7 +247,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
 
       {may.write && invitations.length > 0 ? (
         <Card title={t("users:invitations.title")}>
-          {invitationError ? <FormError message={translateMessage(t, invitationError)} /> : null}
+          {invitationError ? <FormError message={invitationError} /> : null}
           <ul className="flex flex-col gap-2 text-sm" data-testid="pending-invitations">
             {invitations.map((inv) => (
               <li key={inv.id} className="flex flex-wrap items-center justify-between gap-2">

@@ -14,6 +14,7 @@ import { linkVariants } from "../components/ui/link";
 import { invalidSubmission, parseSubmission } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
 import type { Route } from "./+types/forgot-password";
 
 // A 429's Retry-After reaches the browser only through this export.
@@ -22,7 +23,7 @@ export const headers = passRetryAfter;
 export async function action(args: Route.ActionArgs) {
   const limited = await limitPublicForm(args, "forgot-password");
   if (limited) return limited;
-  const submission = parseSubmission(await readForm(args.request), emailOnlySchema);
+  const submission = parseSubmission(await readForm(args.request), emailOnlySchema, getT(args.context));
   if (submission.status !== "success") return invalidSubmission(submission);
   const deliveryId = await startPasswordReset(args, submission.value.email);
   // Same answer whether or not the account exists; the mail leaves after it.

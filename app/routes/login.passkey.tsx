@@ -3,23 +3,25 @@ import { attemptPasskeySignIn, PASSKEY_FAILED, passkeySignInOptions } from "../a
 import { completeSignIn } from "../auth/sign-in.server";
 import { readForm } from "../http/read-form.server";
 import { refusal, retryMessage, tooManyRequestsInit } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
+import { type Message, say } from "../i18n/message";
 import type { Route } from "./+types/login.passkey";
 
 // The login page's passkey endpoint (no session needed; app/auth/passkeys.server.ts does the work):
 // a form without `response` asks for sign-in options, one with `response` signs in. Answers are
 // JSON for the page's script; a sign-in answers with where to go and the new session's cookie.
 
-function refused(formError: string) {
-  return refusal(400, "invalid_request", { ok: false, formError });
-}
-
-// A resource route: the Retry-After goes out with the answer itself (no `headers` export needed).
-function limited(retryAfter: number) {
-  const { status, headers } = tooManyRequestsInit(retryAfter);
-  return refusal(status, "rate_limited", { ok: false, formError: retryMessage(retryAfter) }, { headers });
-}
-
 export async function action(args: Route.ActionArgs) {
+  // The page's script shows formError as it is: said here, in the request's language.
+  const t = getT(args.context);
+  const refused = (formError: Message) =>
+    refusal(400, "invalid_request", { ok: false, formError: say(t, formError) });
+  // A resource route: the Retry-After goes out with the answer itself (no `headers` export needed).
+  const limited = (retryAfter: number) => {
+    const { status, headers } = tooManyRequestsInit(retryAfter);
+    const formError = say(t, retryMessage(retryAfter));
+    return refusal(status, "rate_limited", { ok: false, formError }, { headers });
+  };
   const form = await readForm(args.request);
   if (!form.has("response")) {
     const out = await passkeySignInOptions(args);

@@ -12,7 +12,8 @@ import { cn } from "../components/ui/cn";
 import { linkVariants } from "../components/ui/link";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter, refusal, tooManyRequestsForm } from "../http/responses";
-import { translateMessage } from "../i18n/message";
+import { getT } from "../i18n/i18n.server";
+import { say } from "../i18n/message";
 import type { Route } from "./+types/login.sso-link";
 
 // A single sign-on identity waits here for the account holder's proof before it is linked to a
@@ -32,7 +33,8 @@ export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request);
-  const parsed = parseLinkProof(Object.fromEntries(form));
+  const t = getT(args.context);
+  const parsed = parseLinkProof(Object.fromEntries(form), t);
   if (!parsed.ok)
     return refusal(400, "invalid_request", { intent: parsed.intent, formError: parsed.formError });
   const { intent, proof } = parsed;
@@ -40,8 +42,8 @@ export async function action(args: Route.ActionArgs) {
   if (outcome.ok) throw outcome.response;
   if (outcome.status === "expired") throw redirect(EXPIRED);
   if (outcome.status === "conflict") throw redirect("/login?sso=conflict");
-  if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, { intent });
-  return refusal(400, "invalid_request", { intent, formError: outcome.message });
+  if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, { intent }, t);
+  return refusal(400, "invalid_request", { intent, formError: say(t, outcome.message) });
 }
 
 export default function ConfirmSingleSignOnLink({ loaderData, actionData }: Route.ComponentProps) {
@@ -52,7 +54,7 @@ export default function ConfirmSingleSignOnLink({ loaderData, actionData }: Rout
   const error = (intent: string) =>
     actionData && "formError" in actionData && actionData.intent === intent && actionData.formError ? (
       <p role="alert" className="text-sm text-destructive">
-        {translateMessage(t, String(actionData.formError))}
+        {String(actionData.formError)}
       </p>
     ) : null;
   const names = { provider: loaderData.provider, email: loaderData.email };

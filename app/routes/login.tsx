@@ -19,6 +19,8 @@ import { cn } from "../components/ui/cn";
 import { linkVariants } from "../components/ui/link";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter, refusal, safeRedirectPath, tooManyRequestsForm } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
+import { say } from "../i18n/message";
 import type { Route } from "./+types/login";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -36,10 +38,11 @@ export async function action(args: Route.ActionArgs) {
   const email = String(form.get("email") ?? "");
   const outcome = await attemptLogin(args, email);
   if (!outcome.ok && outcome.status === "rate_limited")
-    return tooManyRequestsForm(outcome.retryAfter, { email, unverified: false });
+    return tooManyRequestsForm(outcome.retryAfter, { email, unverified: false }, getT(args.context));
   if (!outcome.ok) {
     const unverified = outcome.reason === "unverified";
-    return refusal(outcome.status, "invalid_request", { formError: outcome.message, email, unverified });
+    const formError = say(getT(args.context), outcome.message);
+    return refusal(outcome.status, "invalid_request", { formError, email, unverified });
   }
   throw await completeSignIn(args, outcome.user.id, {
     method: "password",

@@ -12,7 +12,8 @@ import { cn } from "../components/ui/cn";
 import { linkVariants } from "../components/ui/link";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter, refusal, tooManyRequestsForm } from "../http/responses";
-import { translateMessage } from "../i18n/message";
+import { getT } from "../i18n/i18n.server";
+import { say, sayIssue } from "../i18n/message";
 import type { Route } from "./+types/login.two-factor";
 
 // Sign-in's second step (app/auth/two-factor-sign-in.server.ts): only reachable with the pending
@@ -32,15 +33,18 @@ export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request);
   const parsed = twoFactorCodeSchema.safeParse({ code: form.get("code") });
   if (!(await pendingSignIn(args.request))) throw redirect(EXPIRED);
-  if (!parsed.success)
+  const t = getT(args.context);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
     return refusal(400, "invalid_request", {
-      formError: parsed.error.issues[0]?.message ?? "Enter the code.",
+      formError: issue ? sayIssue(t, issue) : say(t, "twoFactor.enterCode"),
     });
+  }
   const outcome = await completeSecondStep(args, parsed.data.code);
   if (outcome.ok) throw outcome.response;
   if (outcome.status === "expired") throw redirect(EXPIRED);
-  if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, {});
-  return refusal(400, "invalid_request", { formError: outcome.message });
+  if (outcome.status === "rate_limited") return tooManyRequestsForm(outcome.retryAfter, {}, t);
+  return refusal(400, "invalid_request", { formError: say(t, outcome.message) });
 }
 
 export default function TwoFactorStep({ actionData }: Route.ComponentProps) {
@@ -62,7 +66,7 @@ export default function TwoFactorStep({ actionData }: Route.ComponentProps) {
           />
           {actionData?.formError ? (
             <p role="alert" className="text-sm text-destructive">
-              {translateMessage(t, actionData.formError)}
+              {actionData.formError}
             </p>
           ) : (
             <FormErrors form={form} />

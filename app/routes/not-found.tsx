@@ -1,8 +1,10 @@
 import { NotFound } from "../domain-errors";
 import { pageError } from "../http/form.server";
+import { getT } from "../i18n/i18n.server";
+import type { Route } from "./+types/not-found";
 
-export function loader() {
-  pageError(new NotFound("The page you are looking for does not exist."));
+export function loader({ context }: Route.LoaderArgs) {
+  pageError(new NotFound("pages.notFound"), getT(context));
 }
 
 export default function NotFoundPage() {

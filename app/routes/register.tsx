@@ -16,6 +16,7 @@ import { linkVariants } from "../components/ui/link";
 import { invalidSubmission, parseSubmission } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter } from "../http/responses";
+import { getT } from "../i18n/i18n.server";
 import type { Route } from "./+types/register";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -30,7 +31,7 @@ export async function action(args: Route.ActionArgs) {
   const limited = await limitPublicForm(args, "register");
   if (limited) return limited;
   const form = await readForm(args.request);
-  const submission = parseSubmission(form, registerSchema);
+  const submission = parseSubmission(form, registerSchema, getT(args.context));
   if (submission.status !== "success") return invalidSubmission(submission);
   const binding = await registrationBinding(args.request);
   const deliveryId = await registerAccount(args, { ...submission.value, binding: binding.hash });

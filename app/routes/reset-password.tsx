@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const submission = parseSubmission(await readForm(args.request), resetPasswordSchema);
+  const submission = parseSubmission(await readForm(args.request), resetPasswordSchema, getT(args.context));
   if (submission.status !== "success") return invalidSubmission(submission);
   const outcome = await resetPassword(args, submission.value.token, submission.value.password);
   if (!outcome.ok)

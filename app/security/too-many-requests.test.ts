@@ -4,6 +4,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { context, run, setupDatabase } from "../../test/helpers";
 import { limitPublicForm, type PublicForm } from "../auth/public-form-limit.server";
 import { tooManyRequests, tooManyRequestsForm, tooManyRequestsInit } from "../http/responses";
+import { englishTranslator } from "../i18n/english.server";
 import { resetRateLimits } from "./rate-limit.server";
 
 // Every 429 carries Retry-After (docs/http-contract.md, "Limits"). The sign-in and Settings paths are covered in
@@ -21,7 +22,9 @@ describe("the 429 helper", () => {
   });
 
   it("answers the form flavour with the action's data, a message and Retry-After", async () => {
-    const out = await run(() => tooManyRequestsForm(900, { ok: false, intent: "password" }));
+    const out = await run(() =>
+      tooManyRequestsForm(900, { ok: false, intent: "password" }, englishTranslator()),
+    );
     expect(out.status).toBe(429);
     expect(out.headers.get("Retry-After")).toBe("900");
     expect(out.body).toEqual({

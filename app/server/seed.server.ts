@@ -8,6 +8,7 @@ import { insertMissingPermissions } from "../access/sync.server";
 import { newPasswordField } from "../auth/account-schemas";
 import { generatePassword, hashPassword } from "../auth/password.server";
 import { emailField } from "../email-address";
+import { englishIssue } from "../i18n/english.server";
 
 export type SeedEnv = {
   NODE_ENV?: string;
@@ -30,7 +31,8 @@ export class SeedConfigError extends Error {}
 function checked(name: string, schema: z.ZodType<string>, value: string): string {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new SeedConfigError(`${name} is not valid: ${result.error.issues[0]?.message} Nothing was written.`);
+  const issue = result.error.issues[0];
+  throw new SeedConfigError(`${name} is not valid: ${issue ? englishIssue(issue) : ""} Nothing was written.`);
 }
 
 /**

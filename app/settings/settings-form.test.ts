@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { constraintOf, parseSubmission } from "../http/submission";
+import { englishTranslator } from "../i18n/english.server";
 import { systemSettingsSchema } from "./settings-form";
 
 // The system section's one parser, as the action runs it (handleIntents: parseSubmission).
 function parseSettingsForm(form: URLSearchParams) {
-  const out = parseSubmission(form, systemSettingsSchema);
+  const out = parseSubmission(form, systemSettingsSchema, englishTranslator());
   return out.status === "success"
     ? { ok: true as const, ...out.value }
     : { ok: false as const, fieldErrors: Object.fromEntries(Object.entries(out.error ?? {})) };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { reauthFields } from "../auth/account-schemas";
+import { issueValues } from "../i18n/message";
 import { CONFIG_KEYS, type ConfigKey, SYSTEM_CONFIG } from "../system-settings/config-keys";
 
 // The one parser of the Settings form's system section: a zod schema the browser checks with
@@ -40,7 +41,7 @@ export const systemSettingsSchema = z
     if (input.reset !== undefined) {
       const key = resetKey.safeParse(input.reset);
       if (key.success) changes.push({ key: key.data, kind: "reset" });
-      else ctx.addIssue({ code: "custom", message: "Invalid value.", path: ["reset"] });
+      else ctx.addIssue({ code: "custom", message: "validation.invalid", path: ["reset"] });
       return { changes, reauth };
     }
     for (const key of CONFIG_KEYS) {
@@ -52,12 +53,12 @@ export const systemSettingsSchema = z
       }
       const parsed = SYSTEM_CONFIG[key].schema.safeParse(raw);
       if (parsed.success) changes.push({ key, kind: "set", value: parsed.data });
-      else
-        ctx.addIssue({
-          code: "custom",
-          message: parsed.error.issues[0]?.message ?? "Invalid value.",
-          path: [key],
-        });
+      else {
+        // The setting's own issue, its message a key and its limits the values (app/i18n/message.ts).
+        const issue = parsed.error.issues[0];
+        const message = issue?.message ?? "validation.invalid";
+        ctx.addIssue({ code: "custom", message, params: issue && issueValues(issue), path: [key] });
+      }
     }
     return { changes, reauth };
   });

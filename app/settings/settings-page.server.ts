@@ -103,7 +103,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       language: {
         schema: languageSchema(supportedLanguages()),
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           const changed = await updateLanguage(actor, { locale: input.locale }, args);
           // Said in the language the page is about to switch to.
           const next = i18nFor(await resolveLanguage(args.request, input.locale)).t;
@@ -116,7 +116,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       email: {
         schema: changeEmailSchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await requestEmailChange(actor, input, args);
           return done("email", t("settings:profile.emailSent", { email: input.email }));
         },
@@ -124,7 +124,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       password: {
         schema: changePasswordSchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await changePassword(actor, input, args);
           return done("password", t("settings:password.changed"));
         },
@@ -132,7 +132,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "revoke-session": {
         schema: revokeSessionSchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           const count = await revokeMySessions(actor, { handle: input.session }, args);
           return done(
             "revoke-session",
@@ -142,7 +142,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       },
       "revoke-others": {
         run: async ({ actor }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           const count = await revokeMySessions(actor, "others", args);
           return done("revoke-others", t("settings:sessions.othersRevoked", { count }));
         },
@@ -159,7 +159,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "passkey-options": {
         schema: passkeyOptionsSchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await assertReauthenticated(
             args,
             actor,
@@ -173,7 +173,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "passkey-add": {
         schema: addPasskeySchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await addPasskey(actor, input, args);
           return done("passkey-add", t("settings:passkeys.added", { name: input.name }));
         },
@@ -181,7 +181,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "passkey-rename": {
         schema: renamePasskeySchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await renamePasskey(actor, input, args);
           return done("passkey-rename", t("settings:passkeys.renamed", { name: input.name }));
         },
@@ -189,7 +189,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "passkey-remove": {
         schema: removePasskeySchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await removePasskey(actor, input, args);
           return done("passkey-remove", t("settings:passkeys.removed"));
         },
@@ -197,7 +197,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "create-api-token": {
         schema: createApiTokenSchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await assertReauthenticated(
             args,
             actor,
@@ -215,7 +215,7 @@ export const runSettingsIntent = (args: ActionArgs) => {
       "revoke-api-token": {
         schema: revokeApiTokenSchema,
         run: async ({ actor, input }) => {
-          refuseWhileImpersonating(args.request, actor);
+          refuseWhileImpersonating(args, actor);
           await revokeOwnApiToken(actor, { id: input.apiToken }, args);
           return done("revoke-api-token", t("settings:apiTokens.revoked"));
         },

@@ -7,6 +7,7 @@ import type { SessionUser } from "../auth/session.server";
 import { db, type Executor, now } from "../db.server";
 import { RuleViolation } from "../domain-errors";
 import { tFor } from "../i18n/i18n.server";
+import type { MessageKey } from "../i18n/message";
 import { sendSettingsChangedEmail } from "../mail/senders.server";
 import type { MailRouting } from "../mail/transport.server";
 import { trySend } from "../mail/try-send.server";
@@ -29,10 +30,10 @@ export type SuperAdminChange = {
   after: string | null;
 };
 
-const REFUSED: Record<SuperAdminRule, string> = {
-  mail_routing: "Only a super admin can change where account mail goes (the mail key and the sender).",
-  audit_trail: "Only a super admin can shorten how long the audit log is kept.",
-};
+const REFUSED = {
+  mail_routing: "settings.superAdminOnly.mailRouting",
+  audit_trail: "settings.superAdminOnly.auditTrail",
+} as const satisfies Record<SuperAdminRule, MessageKey>;
 const rulesOf = (changes: SuperAdminChange[]) => [...new Set(changes.map((c) => c.rule))];
 
 /**
@@ -56,7 +57,7 @@ export async function assertMayChangeSuperAdminSettings(
       target: { type: "system_setting", id: keys.join(",") },
       details: { keys, rules, reason: actor.impersonator ? "viewing_as" : "super_admin_only" },
     });
-    throw new RuleViolation(rules.map((r) => REFUSED[r]).join(" "));
+    throw new RuleViolation(rules.length > 1 ? "settings.superAdminOnly.both" : REFUSED[rules[0]!]);
   }
   await assertReauthenticated(origin, actor, reauth, rules.map((r) => `settings.${r}`).join(","));
 }

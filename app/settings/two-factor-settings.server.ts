@@ -58,7 +58,7 @@ export const twoFactorIntent = {
     ({
       schema: twoFactorReauthSchema,
       run: async ({ actor, input }) => {
-        refuseWhileImpersonating(args.request, actor);
+        refuseWhileImpersonating(args, actor);
         await assertReauthenticated(args, actor, reauthProof(input), "two-factor-start");
         await startTwoFactor(actor, {}, args);
         return answer("two-factor-start", t("settings:twoFactor.started"));
@@ -68,7 +68,7 @@ export const twoFactorIntent = {
     ({
       schema: twoFactorCodeSchema,
       run: async ({ actor, input }) => {
-        refuseWhileImpersonating(args.request, actor);
+        refuseWhileImpersonating(args, actor);
         const codes = await confirmTwoFactor(actor, input, args);
         return answer("two-factor-confirm", t("settings:twoFactor.enabled"), codes);
       },
@@ -77,7 +77,7 @@ export const twoFactorIntent = {
     ({
       schema: twoFactorReauthSchema,
       run: async ({ actor, input }) => {
-        refuseWhileImpersonating(args.request, actor);
+        refuseWhileImpersonating(args, actor);
         await assertReauthenticated(args, actor, reauthProof(input), "two-factor-disable");
         await disableTwoFactor(actor, {}, args);
         return answer("two-factor-disable", t("settings:twoFactor.disabled"));
@@ -87,7 +87,7 @@ export const twoFactorIntent = {
     ({
       schema: twoFactorReauthSchema,
       run: async ({ actor, input }) => {
-        refuseWhileImpersonating(args.request, actor);
+        refuseWhileImpersonating(args, actor);
         await assertReauthenticated(args, actor, reauthProof(input), "two-factor-recovery-codes");
         const codes = await regenerateRecoveryCodes(actor, {}, args);
         return answer("two-factor-recovery-codes", t("settings:twoFactor.newCodes"), codes);
@@ -97,7 +97,7 @@ export const twoFactorIntent = {
     ({
       schema: twoFactorRolesSchema,
       run: async ({ actor, input }) => {
-        refuseWhileImpersonating(args.request, actor);
+        refuseWhileImpersonating(args, actor);
         const changed = await setRequiredRoles(actor, { roleIds: input.roles }, args);
         return answer("two-factor-roles", changed ? t("settings:saved") : t("settings:nothingToChange"));
       },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { APP_NAME } from "../config";
 import { emailField } from "../email-address";
+import type { MessageKey } from "../i18n/message";
 
 // Every setting an admin may store in the database, declared once: its type (a zod schema),
 // whether it is secret, whether only a super admin may change it (and why), and where its fallback
@@ -16,7 +17,7 @@ export const DEFAULT_EMAIL_FROM = "no-reply@example.com";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const oneLine = (v: string) => !CONTROL.test(v);
-const ONE_LINE = "Use one line without control characters.";
+const ONE_LINE: MessageKey = "validation.oneLine";
 
 const senderSchema = z
   .string()
@@ -26,7 +27,7 @@ const senderSchema = z
   .refine((v) => {
     const named = /^([^<>]*)<([^<>]+)>$/.exec(v);
     return emailField.safeParse(named ? named[2] : v).success;
-  }, "Enter an email address, or a name and <address>.");
+  }, "settings.sender");
 
 export const SYSTEM_CONFIG = {
   MAIL_API_KEY: {
@@ -37,9 +38,9 @@ export const SYSTEM_CONFIG = {
     schema: z
       .string()
       .trim()
-      .min(8, "Too short for a Postmark server token.")
+      .min(8, "settings.tokenShort")
       .max(200)
-      .regex(/^[\x21-\x7e]+$/, "Paste the token as the provider shows it: no spaces or line breaks."),
+      .regex(/^[\x21-\x7e]+$/, "settings.tokenFormat"),
     envVar: "MAIL_API_KEY",
     fixedDefault: undefined,
     superAdminOnly: "mail_routing",
@@ -58,7 +59,7 @@ export const SYSTEM_CONFIG = {
     help: "Shown in the sidebar, page titles and email headings.",
     secret: false,
     // Also the heading (and test subject) of every email.
-    schema: z.string().trim().min(1, "Enter a name.").max(60).refine(oneLine, ONE_LINE),
+    schema: z.string().trim().min(1, "validation.name").max(60).refine(oneLine, ONE_LINE),
     envVar: "APP_NAME",
     fixedDefault: APP_NAME,
     superAdminOnly: false,
@@ -70,8 +71,8 @@ export const SYSTEM_CONFIG = {
     schema: z
       .string()
       .trim()
-      .regex(/^\d+$/, "Enter a whole number of days.")
-      .refine((v) => Number(v) >= 1 && Number(v) <= 3650, "Between 1 and 3650 days."),
+      .regex(/^\d+$/, "settings.wholeDays")
+      .refine((v) => Number(v) >= 1 && Number(v) <= 3650, "settings.daysRange"),
     envVar: "AUDIT_RETENTION_DAYS",
     fixedDefault: "365",
     // Shorter retention erases the trail of whoever shortened it (the daily cleanup).

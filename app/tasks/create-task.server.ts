@@ -9,6 +9,7 @@ import { db } from "../db.server";
 import { env } from "../env.server";
 import { bodyLimitFor } from "../http/body-limits";
 import { currentRequestId } from "../http/request-id.server";
+import { english, englishIssue } from "../i18n/english.server";
 import { taskPayloadSchema } from "./payload";
 import { taskDefinition } from "./registry.server";
 import { insertTask } from "./repository.server";
@@ -30,7 +31,8 @@ const TASK_SLOT_RETRY_AFTER_SECONDS = 15;
 function issuesOf(error: z.ZodError, prefix: string) {
   return error.issues.map((i) => ({
     path: [prefix, ...i.path].filter(Boolean).join("."),
-    message: i.message,
+    // The API answers in English (docs/http-contract.md); shared schemas raise message keys.
+    message: englishIssue(i),
   }));
 }
 
@@ -48,7 +50,11 @@ export async function createTask(
   const { type, payload } = parsed.data;
   const definition = taskDefinition(type);
   if (!definition)
-    return { ok: false, status: 400, issues: [{ path: "type", message: `Unknown task type "${type}".` }] };
+    return {
+      ok: false,
+      status: 400,
+      issues: [{ path: "type", message: english("tasks.unknownType", { type }) }],
+    };
   if (definition.permission && !can(user, definition.permission))
     return { ok: false, status: 403, permission: definition.permission };
   const checked = definition.payload.safeParse(payload);

@@ -22,7 +22,10 @@ export type TaskDefinition<Schema extends z.ZodType = z.ZodType> = {
   run(payload: z.output<Schema>, context: TaskContext): Promise<unknown>;
 };
 
-/** A failure whose message is meant for the task's owner (shown as result.error). */
+/**
+ * A failure whose message is meant for the task's owner, stored as result.error: in English, as
+ * the API answers it (docs/http-contract.md), so a definition throws `new TaskError(english(key))`.
+ */
 export class TaskError extends Error {}
 
 export function defineTask<Schema extends z.ZodType>(

@@ -5,6 +5,8 @@ import { env } from "../env.server";
 import { type EventBus, systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { runWithRequestId } from "../http/request-id.server";
+import { english } from "../i18n/english.server";
+import type { Message } from "../i18n/message";
 import { taskFinished, webhookDelivered, webhookRetried } from "../metrics/metrics.server";
 import { completeTask } from "./completion.server";
 import { type TaskDefinition, TaskError } from "./definition.server";
@@ -39,9 +41,9 @@ export type RunnerOptions = {
   log?: (message: string, error?: unknown) => void;
 };
 
-export const INTERRUPTED_ERROR =
-  "The server restarted while this task was running, so it did not finish. Start it again.";
-export const SHUTDOWN_ERROR = "The server stopped before this task finished. Start it again.";
+// A failed task's result.error is English, as the API answers it (docs/http-contract.md).
+export const INTERRUPTED_ERROR = english("tasks.failure.interrupted");
+export const SHUTDOWN_ERROR = english("tasks.failure.shutdown");
 
 class Timeout extends Error {}
 class Shutdown extends Error {}
@@ -177,13 +179,16 @@ export class InProcessTaskRunner implements TaskRunner {
     controller: AbortController,
   ): Promise<Outcome> {
     const definition = (this.options.definitions ?? taskDefinition)(type);
-    if (!definition) return failed(`Unknown task type "${type}".`);
+    if (!definition) return failed({ key: "tasks.unknownType", values: { type } });
     const parsed = definition.payload.safeParse(payloadText === null ? undefined : JSON.parse(payloadText));
-    if (!parsed.success) return failed("The task's payload is no longer valid for its type.");
+    if (!parsed.success) return failed({ key: "tasks.failure.payloadInvalid" });
 
     const timeoutMs = definition.timeoutMs ?? this.options.timeoutMs ?? env().TASK_TIMEOUT_MS;
     const timer = setTimeout(
-      () => controller.abort(new Timeout(`Timed out after ${Math.round(timeoutMs / 1000)} s.`)),
+      () =>
+        controller.abort(
+          new Timeout(english("tasks.failure.timedOut", { seconds: Math.round(timeoutMs / 1000) })),
+        ),
       timeoutMs,
     );
     const aborted = new Promise<never>((_, reject) => {
@@ -202,10 +207,10 @@ export class InProcessTaskRunner implements TaskRunner {
       return { status: "completed", result: result ?? null };
     } catch (error) {
       if (error instanceof Timeout || error instanceof Shutdown || error instanceof TaskError)
-        return failed(error.message);
-      if (controller.signal.aborted) return failed((controller.signal.reason as Error).message);
+        return failedWith(error.message);
+      if (controller.signal.aborted) return failedWith((controller.signal.reason as Error).message);
       this.log(`task ${task.id} (${type}) failed`, error);
-      return failed("The task failed unexpectedly. The details are in the server log.");
+      return failed({ key: "tasks.failure.unexpected" });
     } finally {
       clearTimeout(timer);
     }
@@ -248,8 +253,12 @@ export class InProcessTaskRunner implements TaskRunner {
   }
 }
 
-function failed(error: string): Outcome {
+function failedWith(error: string): Outcome {
   return { status: "failed", result: { error } };
+}
+
+function failed(reason: Message): Outcome {
+  return failedWith(english(reason));
 }
 
 // One runner per process, also across the dev server's module reloads (docs/decisions/002-lean-server.md).

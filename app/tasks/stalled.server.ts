@@ -1,8 +1,9 @@
 import { db, now } from "../db.server";
+import { english } from "../i18n/english.server";
 import { completeTask } from "./completion.server";
 
-export const STALLED_ERROR =
-  "The worker running this task stopped (a crash or a lost connection), so it did not finish. Start it again.";
+/** Stored as result.error: English, as the API answers it (docs/http-contract.md). */
+export const STALLED_ERROR = english("tasks.failure.stalled");
 
 /** The heartbeat of a running task: `updated_at` moves while a worker holds it. */
 export async function touchTask(id: string) {

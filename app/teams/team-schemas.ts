@@ -4,12 +4,12 @@ import { TEAM_ROLES } from "./team-roles";
 // The team forms' schemas: the server parses with them and the page validates with the same ones.
 
 export const teamSchema = z.object({
-  name: z.string().trim().min(1, "Enter a team name.").max(80),
+  name: z.string().trim().min(1, "teams.enterName").max(80),
   description: z.string().trim().max(500).default(""),
 });
 
 export const memberSchema = z.object({
-  userId: z.string().uuid("Choose a user."),
+  userId: z.string().uuid("teams.chooseUser"),
   teamRole: z.enum(TEAM_ROLES),
 });
 

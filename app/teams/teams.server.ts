@@ -147,7 +147,7 @@ async function nameTaken(name: string, exceptId?: string) {
 }
 
 export async function createTeam(actor: SessionUser, input: TeamInput, origin: AuditOrigin) {
-  if (await nameTaken(input.name)) throw new RuleViolation(`A team named "${input.name}" already exists.`);
+  if (await nameTaken(input.name)) throw new RuleViolation("teams.nameTaken", { name: input.name });
   const id = randomUUID();
   const ts = now();
   await db()
@@ -168,15 +168,14 @@ export async function createTeam(actor: SessionUser, input: TeamInput, origin: A
 
 async function existingTeam(id: string) {
   const team = await db().selectFrom("team").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!team) throw new NotFound("This team does not exist.");
+  if (!team) throw new NotFound("teams.notFound");
   return team;
 }
 
 export async function updateTeam(actor: SessionUser, input: { id: string } & TeamInput, origin: AuditOrigin) {
   const { id, ...fields } = input;
   const before = await existingTeam(id);
-  if (await nameTaken(fields.name, id))
-    throw new RuleViolation(`A team named "${fields.name}" already exists.`);
+  if (await nameTaken(fields.name, id)) throw new RuleViolation("teams.nameTaken", { name: fields.name });
   await db()
     .transaction()
     .execute(async (trx) => {
@@ -225,7 +224,7 @@ export async function setMember(
   const { teamId, userId, teamRole } = input;
   await existingTeam(teamId);
   const user = await db().selectFrom("user").select("id").where("id", "=", userId).executeTakeFirst();
-  if (!user) throw new RuleViolation("That user does not exist.");
+  if (!user) throw new RuleViolation("teams.userNotFound");
   await db()
     .transaction()
     .execute(async (trx) => {
@@ -279,7 +278,7 @@ export async function removeMember(
         .where("team_id", "=", teamId)
         .where("user_id", "=", userId)
         .executeTakeFirst();
-      if (Number(res.numDeletedRows) === 0) throw new NotFound("That member is not in this team.");
+      if (Number(res.numDeletedRows) === 0) throw new NotFound("teams.notMember");
       await audit(
         origin,
         {

@@ -1,9 +1,10 @@
 import type { AuditOrigin } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { NotFound, RuleViolation } from "../domain-errors";
+import type { Message } from "../i18n/message";
 import { deleteUser, setUserStatus } from "./users.server";
 
-export type BulkResult = { done: number; refused: string[] };
+export type BulkResult = { done: number; refused: Message[] };
 
 /**
  * Applies one action to each selected user; a rule that refuses one row does not stop the others,
@@ -23,7 +24,7 @@ export async function bulkUsers(
     } catch (error) {
       if (error instanceof NotFound) continue;
       if (!(error instanceof RuleViolation)) throw error;
-      result.refused.push(error.message);
+      result.refused.push(error.said);
     }
   }
   return result;

@@ -6,14 +6,14 @@ import { emailField } from "../email-address";
 // The account rules are the ones of the public forms (app/auth/account-schemas.ts).
 
 export const createUserSchema = z.object({
-  name: z.string().trim().min(1, "Enter a name.").max(120),
+  name: z.string().trim().min(1, "validation.name").max(120),
   email: emailField,
   password: newPasswordField,
   roles: roleIdsField,
 });
 
 export const updateUserSchema = z.object({
-  name: z.string().trim().min(1, "Enter a name.").max(120),
+  name: z.string().trim().min(1, "validation.name").max(120),
   email: emailField,
   roles: roleIdsField,
 });

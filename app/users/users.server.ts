@@ -61,8 +61,7 @@ export async function createUser(
   input: z.infer<typeof createUserSchema>,
   origin: AuditOrigin,
 ) {
-  if (await emailTaken(input.email))
-    throw new InvalidInput("A user with this email address already exists.", "email");
+  if (await emailTaken(input.email)) throw new InvalidInput("users.emailTaken", "email");
   const id = randomUUID();
   await assertRoleChangeAllowed(actor, id, [], input.roles);
   const ts = now();
@@ -104,8 +103,7 @@ export async function updateUser(actor: SessionUser, input: UpdateUserInput, ori
   const { id } = input;
   const before = await existingUser(id);
   await assertCanManageUser(actor, id);
-  if (await emailTaken(input.email, id))
-    throw new InvalidInput("A user with this email address already exists.", "email");
+  if (await emailTaken(input.email, id)) throw new InvalidInput("users.emailTaken", "email");
   await assertRoleChangeAllowed(actor, id, before.roleIds, input.roles);
   const emailChanged = input.email !== before.email;
   await db()
@@ -143,7 +141,7 @@ export async function updateUser(actor: SessionUser, input: UpdateUserInput, ori
 
 async function existingUser(id: string) {
   const user = await getUser(id);
-  if (!user) throw new NotFound("This user does not exist.");
+  if (!user) throw new NotFound("users.notFound");
   return user;
 }
 
@@ -217,7 +215,7 @@ export async function revokeSession(
   await assertCanManageUser(actor, userId);
   const rows = await db().selectFrom("session").select("id").where("user_id", "=", userId).execute();
   const match = rows.find((r) => sessionHandle(r.id) === handle);
-  if (!match) throw new NotFound("That session no longer exists.");
+  if (!match) throw new NotFound("users.sessionGone");
   // The streams that session opened close with it (a super admin's "View as" among them); the
   // user's other sessions and the person a View as showed keep theirs.
   await endSessions({ userId, ids: [match.id] }, async (trx) => {

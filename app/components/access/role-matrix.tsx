@@ -6,7 +6,6 @@ import { permissionLabel } from "../../access/permission-labels";
 import { PERMISSIONS } from "../../access/permissions";
 import { roleLabel } from "../../access/role-labels";
 import { saveMatrixSchema } from "../../access/role-schemas";
-import { translateMessage } from "../../i18n/message";
 import { FormErrors } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
@@ -182,7 +181,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                         />
                         {label?.errors ? (
                           <p id={label.errorId} className="mt-1 text-xs text-destructive">
-                            {translateMessage(t, label.errors[0] ?? "")}
+                            {label.errors[0]}
                           </p>
                         ) : null}
                       </>

@@ -7,7 +7,7 @@ import {
 } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { translateMessage } from "../../i18n/message";
+import { type MessageKey, say } from "../../i18n/message";
 import { Button } from "../ui/button";
 
 // "Sign in with a passkey" on the login page, and the same passkey offered in the email field's
@@ -15,10 +15,24 @@ import { Button } from "../ui/button";
 // "webauthn"). /login/passkey gives the options and checks the answer (app/routes/login.passkey.tsx).
 
 const ENDPOINT = "/login/passkey";
-// English like every refusal the server sends; shown through translateMessage (messages.json).
-const FAILED = "That passkey could not be used to sign in.";
-const UNAVAILABLE = "Passkey sign-in is not available right now.";
-const CANCELLED = "No passkey was used (cancelled or timed out).";
+// The script's own refusals are message keys, said in the page's language when shown; the
+// server's (formError) arrive said in it already (app/routes/login.passkey.tsx).
+const FAILED: MessageKey = "passkeys.signInFailed";
+const UNAVAILABLE: MessageKey = "passkeys.signInUnavailable";
+const CANCELLED: MessageKey = "passkeys.signInCancelled";
+
+/** A refusal to show: words said already (the server's, the browser's), or one of the keys above. */
+type Problem = { said: string } | { key: MessageKey };
+
+class SignInProblem extends Error {
+  constructor(readonly problem: Problem) {
+    super("said" in problem ? problem.said : problem.key);
+  }
+}
+
+/** The server's refusal, else the fallback key. */
+const refusal = (formError: string | undefined, fallback: MessageKey) =>
+  new SignInProblem(formError ? { said: formError } : { key: fallback });
 
 type Reply = {
   ok?: boolean;
@@ -35,28 +49,29 @@ async function post(fields: Record<string, string>): Promise<{ ok: boolean; body
 
 async function signInOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const { ok, body } = await post({});
-  if (!ok || !body.options) throw new Error(body.formError ?? UNAVAILABLE);
+  if (!ok || !body.options) throw refusal(body.formError, UNAVAILABLE);
   return body.options;
 }
 
 /** Sends the browser's answer; on success the page goes where the server says. */
 async function finish(response: unknown, redirectTo: string): Promise<void> {
   const { ok, body } = await post({ response: JSON.stringify(response), redirectTo });
-  if (!ok || !body.redirectTo) throw new Error(body.formError ?? FAILED);
+  if (!ok || !body.redirectTo) throw refusal(body.formError, FAILED);
   window.location.assign(body.redirectTo);
 }
 
-function problemOf(error: unknown): string {
-  if (error instanceof Error && error.name === "NotAllowedError") return CANCELLED;
-  if (error instanceof Error && error.name === "AbortError") return "";
-  return error instanceof Error && error.message ? error.message : FAILED;
+function problemOf(error: unknown): Problem | null {
+  if (error instanceof SignInProblem) return error.problem;
+  if (error instanceof Error && error.name === "NotAllowedError") return { key: CANCELLED };
+  if (error instanceof Error && error.name === "AbortError") return null;
+  return error instanceof Error && error.message ? { said: error.message } : { key: FAILED };
 }
 
 export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
   const { t } = useTranslation();
   const [supported, setSupported] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
 
   // Conditional UI: a quiet request the email field's autofill can answer; the button aborts it.
   useEffect(() => {
@@ -92,7 +107,7 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
       await finish(response, redirectTo);
     } catch (e) {
       setBusy(false);
-      setError(problemOf(e) || null);
+      setError(problemOf(e));
     }
   }
 
@@ -104,7 +119,7 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
       </Button>
       {error ? (
         <p role="alert" className="text-sm text-destructive">
-          {translateMessage(t, error)}
+          {"said" in error ? error.said : say(t, error.key)}
         </p>
       ) : null}
     </div>

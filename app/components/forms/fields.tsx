@@ -6,8 +6,6 @@ import {
   getSelectProps,
 } from "@conform-to/react";
 import { useContext } from "react";
-import { useTranslation } from "react-i18next";
-import { translateMessage } from "../../i18n/message";
 import { alertVariants } from "../ui/alert";
 import { controlVariants, errorTextClass, hintClass, labelClass } from "../ui/field";
 import { ReserveErrorSpace } from "./error-space";
@@ -15,8 +13,8 @@ import { ReserveErrorSpace } from "./error-space";
 // Inputs wired from conform's field metadata: the label names the input, aria-invalid and
 // aria-describedby point at the error (and the hint), and the limits come from the schema.
 // A field's error is not role=alert: the summary or the focus move announces a refusal.
-// Errors arrive as the English sentences the schemas and domain errors raise (the API answers
-// them so); they are shown in the page's language here (app/locales/<lang>/messages.json).
+// Errors arrive said in the page's language: the browser's own check says the schema's message keys
+// with the page's t (use-app-form.ts), the server's answer with the request's (app/http/form.server.ts).
 
 // biome-ignore lint/suspicious/noExplicitAny: a field of any form, whatever its schema
 type AnyField = FieldMetadata<any, any, string[]>;
@@ -35,12 +33,11 @@ function FieldHint({ id, children }: { id: string; children?: React.ReactNode })
 const reservedClass = "min-h-5";
 
 function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  const { t } = useTranslation();
   const reserve = useContext(ReserveErrorSpace);
   if (errors?.[0])
     return (
       <p id={id} className={reserve ? `${errorTextClass} ${reservedClass}` : errorTextClass}>
-        {translateMessage(t, errors[0])}
+        {errors[0]}
       </p>
     );
   return reserve ? <p aria-hidden className={`${errorTextClass} ${reservedClass}`} /> : null;
@@ -183,12 +180,11 @@ export function CheckboxGroupField({
  */
 // biome-ignore lint/suspicious/noExplicitAny: a form of any schema
 export function FormErrors({ form }: { form: FormMetadata<any, string[]> }) {
-  const { t } = useTranslation();
   const errors = form.errors ?? [];
   if (!errors.length) return null;
   return (
     <p id={form.errorId} role="alert" tabIndex={-1} className={alertVariants({ variant: "destructive" })}>
-      {errors.map((error) => translateMessage(t, error)).join(" ")}
+      {errors.join(" ")}
     </p>
   );
 }

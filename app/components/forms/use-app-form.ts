@@ -1,5 +1,6 @@
 import { type DefaultValue, getFormProps, useForm } from "@conform-to/react";
 import { useEffect, useMemo, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { useActionData } from "react-router";
 import type { z } from "zod";
 import { constraintOf, parseSubmission, toLastResult } from "../../http/submission";
@@ -43,6 +44,9 @@ export function useAppForm<S extends z.ZodType>(options: AppFormOptions<S>) {
       : undefined;
   const lastResult = useMemo(() => toLastResult(own), [own]);
   const constraint = useMemo(() => constraintOf(schema), [schema]);
+  // The browser's own check says the schema's message keys in the page's language; the server's
+  // answer arrives already said in it (app/http/form.server.ts).
+  const { t } = useTranslation();
 
   const [form, fields] = useForm<Values<S>, z.output<S>>({
     id: options.id,
@@ -51,7 +55,7 @@ export function useAppForm<S extends z.ZodType>(options: AppFormOptions<S>) {
     defaultValue: options.defaultValue,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseSubmission(formData, schema),
+    onValidate: ({ formData }) => parseSubmission(formData, schema, t),
   });
 
   // After a refusal from the server: nothing secret stays on screen, and when no field is to

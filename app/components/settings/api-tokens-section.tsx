@@ -7,7 +7,7 @@ import {
   API_TOKEN_EXPIRY_CHOICES,
   createApiTokenSchema,
 } from "../../auth/api-token-schemas";
-import { translateMessage } from "../../i18n/message";
+import { say } from "../../i18n/message";
 import { useFormat } from "../format";
 import { CheckboxGroupField, SelectField, TextField } from "../forms/fields";
 import { Alert } from "../ui/alert";
@@ -114,10 +114,7 @@ export function ApiTokensSection({
         <SectionStatus answer={revoke.data?.intent === "revoke-api-token" ? revoke.data : undefined} />
         {revoke.data && !revoke.data.ok ? (
           <p role="alert" className="text-sm text-destructive">
-            {translateMessage(
-              t,
-              (revoke.data as { formError?: string }).formError ?? "The token could not be revoked.",
-            )}
+            {(revoke.data as { formError?: string }).formError ?? say(t, "apiTokens.revokeFailed")}
           </p>
         ) : null}
       </Card>

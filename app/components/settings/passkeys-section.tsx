@@ -1,10 +1,11 @@
 import { browserSupportsWebAuthn, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
+import type { TFunction } from "i18next";
 import { useEffect, useId, useRef, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import type { PasskeyAvailability } from "../../auth/passkey-availability";
 import { type PasskeyView, passkeyNameField } from "../../auth/passkey-schemas";
-import { translateMessage } from "../../i18n/message";
+import { say, sayIssue } from "../../i18n/message";
 import { useFormat } from "../format";
 import { ConfirmDialog } from "../ui/alert-dialog";
 import { Badge } from "../ui/badge";
@@ -26,18 +27,17 @@ type Answer = {
   options?: Parameters<typeof startRegistration>[0]["optionsJSON"];
 };
 
-/** What went wrong, in words: the server's answer or the browser's refusal (English, translated when shown). */
-function problemOf(answer: Answer | undefined): string | null {
+/** What went wrong, in words: the server's answer (said in the page's language) or a fallback. */
+function problemOf(t: TFunction, answer: Answer | undefined): string | null {
   if (!answer || answer.ok) return null;
-  return answer.formError ?? Object.values(answer.errors ?? {})[0] ?? "That did not work. Try again.";
+  return answer.formError ?? Object.values(answer.errors ?? {})[0] ?? say(t, "passkeys.failed");
 }
 
-function browserProblem(error: unknown): string {
+function browserProblem(t: TFunction, error: unknown): string {
   if (error instanceof WebAuthnError && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED")
-    return "This device already holds a passkey for your account.";
-  if (error instanceof Error && error.name === "NotAllowedError")
-    return "The passkey was not created (cancelled or timed out).";
-  return "Your browser could not create a passkey.";
+    return say(t, "passkeys.deviceHasOne");
+  if (error instanceof Error && error.name === "NotAllowedError") return say(t, "passkeys.createCancelled");
+  return say(t, "passkeys.createFailed");
 }
 
 export function PasskeysSection({
@@ -52,7 +52,6 @@ export function PasskeysSection({
   reauth: ReauthMethods;
 }) {
   const { t } = useTranslation();
-  const say = (message: string | null | undefined) => (message ? translateMessage(t, message) : message);
   const options = useFetcher<Answer>();
   const add = useFetcher<Answer>();
   const change = useFetcher<Answer>();
@@ -87,9 +86,9 @@ export function PasskeysSection({
           { method: "post" },
         ),
       )
-      .catch((error) => setBrowserError(browserProblem(error)))
+      .catch((error) => setBrowserError(browserProblem(t, error)))
       .finally(() => setCeremony(false));
-  }, [options.data, add]);
+  }, [options.data, add, t]);
 
   useEffect(() => {
     if (add.data?.ok) setName("");
@@ -113,12 +112,13 @@ export function PasskeysSection({
     const typed = name.trim();
     const parsed = typed ? passkeyNameField.safeParse(typed) : { success: true as const, data: "Passkey" };
     if (!parsed.success) {
-      setNameError(parsed.error.issues[0]?.message ?? "Check the name.");
+      const issue = parsed.error.issues[0];
+      setNameError(issue ? sayIssue(t, issue) : say(t, "passkeys.checkName"));
       return;
     }
     setNameError(null);
     if (reauth.password && !reauth.code && !password) {
-      setPasswordError("Enter your current password.");
+      setPasswordError(say(t, "auth.enterCurrentPassword"));
       return;
     }
     setPasswordError(null);
@@ -132,8 +132,8 @@ export function PasskeysSection({
 
   const busy = options.state !== "idle" || add.state !== "idle" || ceremony;
   const fieldRefused = options.data?.errors?.currentPassword || options.data?.errors?.reauthCode;
-  const optionsProblem = fieldRefused ? null : problemOf(options.data);
-  const problem = browserError ?? (add.state === "idle" ? problemOf(add.data) : null) ?? optionsProblem;
+  const optionsProblem = fieldRefused ? null : problemOf(t, options.data);
+  const problem = browserError ?? (add.state === "idle" ? problemOf(t, add.data) : null) ?? optionsProblem;
   const changeAnswer = change.data?.intent?.startsWith("passkey-") ? change.data : undefined;
 
   return (
@@ -151,7 +151,7 @@ export function PasskeysSection({
       <SectionStatus answer={changeAnswer} />
       {changeAnswer && !changeAnswer.ok ? (
         <p role="alert" className="text-sm text-destructive">
-          {say(problemOf(changeAnswer))}
+          {problemOf(t, changeAnswer)}
         </p>
       ) : null}
       {!availability.available ? (
@@ -179,7 +179,7 @@ export function PasskeysSection({
             />
             {nameError ? (
               <p id={`${nameId}-error`} className="mt-1 text-sm text-destructive">
-                {say(nameError)}
+                {nameError}
               </p>
             ) : null}
           </div>
@@ -200,7 +200,7 @@ export function PasskeysSection({
               />
               {passwordError ? (
                 <p id={`${passwordId}-error`} className="mt-1 text-sm text-destructive">
-                  {say(passwordError)}
+                  {passwordError}
                 </p>
               ) : null}
             </div>
@@ -225,7 +225,7 @@ export function PasskeysSection({
               </p>
               {codeError ? (
                 <p id={`${codeId}-error`} className="mt-1 text-sm text-destructive">
-                  {say(codeError)}
+                  {codeError}
                 </p>
               ) : null}
             </div>
@@ -235,7 +235,7 @@ export function PasskeysSection({
           ) : null}
           {problem ? (
             <p role="alert" className="text-sm text-destructive">
-              {say(problem)}
+              {problem}
             </p>
           ) : null}
           <SectionStatus

@@ -2,7 +2,6 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import { emailOnlySchema } from "../../auth/account-schemas";
-import { translateMessage } from "../../i18n/message";
 import { TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
@@ -54,9 +53,7 @@ export function TestEmailSection({ defaultTo }: { defaultTo: string }) {
           autoComplete="email"
         />
         {answer && "error" in answer ? (
-          <FormError
-            message={answer.message ? translateMessage(t, answer.message) : t("settings:testEmail.failed")}
-          />
+          <FormError message={answer.message ?? t("settings:testEmail.failed")} />
         ) : null}
         <p ref={status} role="status" tabIndex={-1} className={`text-sm text-success ${focusRing}`}>
           {answer && "ok" in answer

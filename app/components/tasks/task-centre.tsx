@@ -1,7 +1,6 @@
 import { ListChecks } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { translateMessage } from "../../i18n/message";
 import { showToast } from "../toaster";
 import { countBadgeVariants } from "../ui/badge";
 import { buttonVariants } from "../ui/button";
@@ -11,7 +10,7 @@ import { Tooltip } from "../ui/tooltip";
 import { useHydrated } from "../use-hydrated";
 import { TaskItem } from "./task-item";
 import { taskStore } from "./task-store";
-import { taskLabel } from "./task-text";
+import { taskFailureText, taskLabel } from "./task-text";
 import { useTaskNotifications } from "./use-task-notifications";
 
 /** The header's task centre: a badge with the running count and a popover with the user's tasks. */
@@ -31,7 +30,7 @@ export function TaskCentre() {
               kind: "error",
               message:
                 typeof error === "string"
-                  ? t("tasks:toast.failedBecause", { task: name, error: translateMessage(t, error) })
+                  ? t("tasks:toast.failedBecause", { task: name, error: taskFailureText(t, error) })
                   : t("tasks:toast.failed", { task: name }),
             },
       );

@@ -1,13 +1,12 @@
 import type { TFunction } from "i18next";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { translateMessage } from "../../i18n/message";
 import { isFinal } from "../../tasks/task-types";
 import { formatNumberIn } from "../format";
 import { linkVariants } from "../ui/link";
 import { TaskStatusBadge } from "../users/user-badges";
 import type { TrackedTask } from "./task-store";
-import { taskLabel } from "./task-text";
+import { taskFailureText, taskLabel } from "./task-text";
 
 function useNow(active: boolean) {
   const [now, setNow] = useState(() => Date.now());
@@ -85,7 +84,7 @@ export function TaskItem({ task }: { task: TrackedTask }) {
       ) : null}
       {task.status === "failed" && typeof result.error === "string" ? (
         <p className="mt-1 text-xs text-destructive" data-testid="task-error">
-          {translateMessage(t, result.error)}
+          {taskFailureText(t, result.error)}
         </p>
       ) : null}
       {task.status === "completed" ? (

@@ -1,5 +1,7 @@
 import type { TFunction } from "i18next";
-import { translateMessage } from "../../i18n/message";
+import { type MessageKey, say } from "../../i18n/message";
+// Only this subtree reaches the browser's bundle (Vite's named JSON exports).
+import { tasks as englishTasks } from "../../locales/en/messages.json";
 import type { TaskStatus } from "../../tasks/task-types";
 import type { StartFailure } from "./task-store";
 
@@ -33,14 +35,26 @@ export function taskStatusText(t: TFunction, status: TaskStatus): string {
   }
 }
 
-/** Why a task did not start: the server's answer (English, the API's) said in the page's language. */
+/**
+ * Why a task did not start, from the server's answer (the API's: a code, and English words, shown
+ * as they are for what the page cannot name by code).
+ */
 export function startFailureText(t: TFunction, type: string, failure: StartFailure): string {
   const task = taskLabel(t, type);
   if (failure.reason === "unreachable") return t("tasks:start.unreachable");
   if (failure.code === "too_many_tasks" && typeof failure.limit === "number")
     return t("tasks:start.tooMany", { task, count: failure.limit });
-  const why = failure.message
-    ? translateMessage(t, failure.message)
-    : (failure.code ?? String(failure.status));
+  const why = failure.message ?? failure.code ?? String(failure.status);
   return t("tasks:start.failed", { task, why });
+}
+
+/**
+ * Why a task failed. result.error is stored and served in English (the API's words,
+ * docs/http-contract.md), so a page cannot be handed a key: the runner's fixed reasons
+ * (messages.json, tasks.failure) are recognised by their exact English and said in the page's
+ * language; anything else (a reason with data in it) is shown as stored.
+ */
+export function taskFailureText(t: TFunction, error: string): string {
+  const reason = Object.entries(englishTasks.failure).find(([, english]) => english === error)?.[0];
+  return reason ? say(t, `tasks.failure.${reason}` as MessageKey) : error;
 }

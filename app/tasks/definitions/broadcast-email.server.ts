@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { db } from "../../db.server";
 import { baseUrl } from "../../env.server";
+import { english } from "../../i18n/english.server";
 import { sendBroadcastEmail } from "../../mail/senders.server";
 import { reachable } from "../../notifications/audience.server";
 import { defineTask, TaskError } from "../definition.server";
@@ -16,7 +17,7 @@ export const broadcastEmail = defineTask({
       .selectAll()
       .where("id", "=", broadcastId)
       .executeTakeFirst();
-    if (!broadcast) throw new TaskError("That broadcast does not exist.");
+    if (!broadcast) throw new TaskError(english("tasks.failure.broadcastGone"));
     // Only a pending broadcast is sent, so a repeated request never mails everyone twice.
     const claimed = await db()
       .updateTable("broadcast")
@@ -25,7 +26,7 @@ export const broadcastEmail = defineTask({
       .where("email_status", "=", "pending")
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0)
-      throw new TaskError("The emails of this broadcast were already sent.");
+      throw new TaskError(english("tasks.failure.broadcastAlreadySent"));
 
     const recipients = await db()
       .selectFrom("notification")

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { counterTotals } from "../../../db/counted";
 import { db } from "../../db.server";
 import { env } from "../../env.server";
+import { english } from "../../i18n/english.server";
 import { defineTask, TaskError } from "../definition.server";
 
 const MAX_DURATION_MS = 60_000;
@@ -29,7 +30,7 @@ export const reportGenerate = defineTask({
       await sleep(duration / steps, signal);
       progress(step / steps);
     }
-    if (payload.fail) throw new TaskError("The report failed, as asked: this was a simulated failure.");
+    if (payload.fail) throw new TaskError(english("tasks.failure.simulated"));
     return { title: "System report", generatedAt: new Date().toISOString(), ...(await counts()) };
   },
 });
