@@ -27,8 +27,7 @@ try {
 }
 
 const started = Date.now();
-if (!postgres)
-  console.log("TEST_POSTGRES_URL is not set: the PostgreSQL pass is skipped");
+if (!postgres) console.log("TEST_POSTGRES_URL is not set: the PostgreSQL pass is skipped");
 for (const [name, [cmd, ...args], extraEnv] of steps) {
   const t = Date.now();
   console.log(`\n▶ ${name}: ${cmd} ${args.join(" ")}`);

@@ -77,7 +77,8 @@ export async function loadServerBuild(): Promise<ServerBuild> {
     const module = withProps(modules[i]!);
     const { file, ...shape } = route;
     routes[route.id] = { ...shape, module };
-    const has = (name: string) => name in module && (module as unknown as Record<string, unknown>)[name] !== undefined;
+    const has = (name: string) =>
+      name in module && (module as unknown as Record<string, unknown>)[name] !== undefined;
     assetRoutes[route.id] = {
       ...shape,
       module: `/app/${file}`,
