@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig, type Plugin } from "vitest/config";
+import SlowFirst from "./test/slow-first";
 
 /**
  * React Router's rule for `.client` modules on the server (its `react-router:dot-client` plugin):
@@ -19,7 +20,8 @@ function clientModulesStubbed(): Plugin {
 }
 
 /**
- * One project per database, side by side in one run and one worker pool. TEST_DATABASE picks:
+ * One project per database, in one run and one worker pool (with workers kept between files,
+ * vitest runs one project's files, then the other's, each over every worker). TEST_DATABASE picks:
  * unset or `sqlite` runs SQLite only, `postgres` PostgreSQL only, `all` both (what `npm test`
  * sets when TEST_POSTGRES_URL is set). Each project migrates and seeds its template once
  * (test/database-template.ts); `--project sqlite` or `--project postgres` narrows a run.
@@ -46,6 +48,7 @@ export default defineConfig({
     // vitest's default leaves a core idle (one worker on a 2-core machine); the tests wait on
     // their databases often enough to keep one worker per core busy beside vitest itself.
     maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: SlowFirst },
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: databases.map((name) => ({

@@ -6,8 +6,8 @@ import { afterAll } from "vitest";
 import { createTestSchema } from "./postgres-schema";
 
 // Every test file gets a database of its own, opened lazily by the app's db() from DATABASE_URL:
-// a fresh SQLite file by default, or a fresh schema when the run targets PostgreSQL
-// (TEST_DATABASE=postgres, which `npm test` sets for its second pass when TEST_POSTGRES_URL is set).
+// a fresh SQLite file, or a fresh schema in the postgres project (TEST_DATABASE=postgres, see
+// vitest.config.ts). setupDatabase() (test/helpers.ts) fills it from the run's template.
 process.env.NODE_ENV = "test";
 process.env.SESSION_SECRET = "test-session-secret";
 process.env.BASE_URL = "http://localhost:3000";
