@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
+import { axeBuilder, chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 
 // Every page a person can reach, for each seeded role, on desktop and phone, light and dark: axe
 // finds nothing, and the page logs no console error and no failed request. The pages come from
@@ -31,9 +30,7 @@ const PUBLIC_PAGES = [
 ];
 
 async function axe(page: Page, path: string) {
-  const result = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return result.violations.map((v) => `${path}: ${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`);
 }
 

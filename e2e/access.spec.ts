@@ -1,8 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
+import { axeBuilder, chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 // The access page by keyboard only: the matrix saved in one go with its unsaved-changes bar and
 // leave warning, a role created and deleted (type-to-confirm), the menu reordered.
@@ -44,9 +43,7 @@ async function openAccess(page: Page) {
 }
 
 async function axe(page: Page, label: string) {
-  const result = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(
     result.violations.map((v) => `${label}: ${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`),
   ).toEqual([]);

@@ -1,8 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB, E2E_PASSWORD } from "./env";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import { axeBuilder, createUser, expect, test, watchConsole } from "./fixtures";
 
 /** A token for `userId` written straight into the e2e database; returns its secret. */
 async function tokenFor(userId: string, name: string) {
@@ -91,7 +90,7 @@ test("create a token in Settings, call /api/tasks with it, revoke it", async ({
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toBe(secret);
 
-  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const axe = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(axe.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`)).toEqual([]);
 
   // The request context carries no cookie of the page: the token alone signs the calls in.
@@ -125,9 +124,7 @@ test("create a token in Settings, call /api/tasks with it, revoke it", async ({
   expect(refused.status()).toBe(401);
   expect(await refused.json()).toEqual({ error: "unauthorized" });
 
-  const after = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  const after = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(after.violations.map((v) => v.id)).toEqual([]);
   expect(problems).toEqual([]);
 });
@@ -147,7 +144,7 @@ test("an admin revokes another account's token on the user page, never seeing it
   const card = page.getByTestId("user-api-tokens");
   await expect(card).toContainText("Nightly export");
   expect(await page.content()).not.toContain(secret);
-  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const axe = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(axe.violations.map((v) => v.id)).toEqual([]);
 
   const revoke = page.getByRole("button", { name: "Revoke the API token Nightly export" });

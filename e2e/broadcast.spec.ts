@@ -1,15 +1,21 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { chooseTheme, createUser, eventStreamOpened, expect, signIn, test, watchConsole } from "./fixtures";
+import {
+  axeBuilder,
+  chooseTheme,
+  createUser,
+  eventStreamOpened,
+  expect,
+  signIn,
+  test,
+  watchConsole,
+} from "./fixtures";
 
 const PHONE = { width: 390, height: 844 };
 
 async function axe(page: Page, label: string) {
-  const result = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(
     result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
     label,

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page, type Response } from "@playwright/test";
 import { RouterContextProvider } from "react-router";
 import { createDb } from "../db/connection";
@@ -133,6 +134,15 @@ export const test = base.extend<{ login: Login }, { e2eServer: undefined }>({
     });
   },
 });
+/**
+ * axe on `page`, run in the page itself (axe.run). The builder's default mode, made for cross-origin
+ * frames (the app has no frames), opens and closes a tab of its own for every check, and that was
+ * most of the suite's browser CPU; the rules and their results are the same.
+ */
+export function axeBuilder(page: Page) {
+  return new AxeBuilder({ page }).setLegacyMode();
+}
+
 /**
  * Presses Tab (Shift+Tab with `back`) until `target` has focus: how a keyboard user gets there.
  * Fails after `max` presses. The element is found once and asked after each press (found again

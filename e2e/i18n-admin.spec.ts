@@ -1,15 +1,12 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { createUser, expect, tabTo, test, watchConsole } from "./fixtures";
+import { axeBuilder, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 // The language setting by keyboard: an English browser picks Deutsch in Settings → Profile, and
 // Settings, Access control and the audit log then speak German (labels, action names, dates) with
 // <html lang="de">; Automatic brings the browser's English back.
 
 async function expectAccessible(page: Page, label: string) {
-  const result = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(
     result.violations.map((v) => `${label}: ${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`),
   ).toEqual([]);

@@ -1,15 +1,12 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import { axeBuilder, createUser, expect, test, watchConsole } from "./fixtures";
 
 // The public pages in German for a German browser (Accept-Language, no setting): headings, labels,
 // field and form errors (raised in English, shown translated), <html lang>, walked by keyboard;
 // and an English browser still gets English.
 
 async function axe(page: Page) {
-  const result = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return result.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`);
 }
 

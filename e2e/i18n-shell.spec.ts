@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { E2E_ADMIN } from "./env";
-import { createUser, expect, tabTo, test, watchConsole } from "./fixtures";
+import { axeBuilder, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 // The signed-in frame in German, for a browser that asks for it (Accept-Language de-DE): the
 // dashboard, the sidebar (seeded rows by their url), the users list, a user page and a team page,
@@ -14,7 +13,7 @@ const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const GERMAN_DATE = /\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} UTC/;
 
 async function axe(page: Page, label: string) {
-  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const result = await axeBuilder(page).withTags(TAGS).analyze();
   expect(
     result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
     label,

@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB, E2E_PASSWORD } from "./env";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import { axeBuilder, createUser, expect, test, watchConsole } from "./fixtures";
 
 // "View as": a super admin opens a user, views the dashboard as them (banner, their sidebar), finds
 // the password form locked, and stops, back as themselves. All by keyboard; axe finds nothing.
@@ -27,9 +26,7 @@ test("view as a user, password locked, stop", async ({ login, page }) => {
   // Their sidebar: a plain user has no Users page.
   await expect(sidebar.getByRole("link", { name: "Settings" })).toBeVisible();
   await expect(sidebar.getByRole("link", { name: "Users" })).toHaveCount(0);
-  const found = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  const found = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(found.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" | ")}`)).toEqual([]);
 
   // The banner is on every page, and the password form refuses.

@@ -1,16 +1,13 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { E2E_PASSWORD } from "./env";
-import { createUser, expect, test, watchConsole } from "./fixtures";
+import { axeBuilder, createUser, expect, test, watchConsole } from "./fixtures";
 
 // Passkeys in Chromium with the DevTools virtual authenticator (a platform authenticator that
 // holds discoverable credentials and verifies its user): add one in Settings, sign out, sign in
 // with it from the login page, remove it; by keyboard, and axe finds nothing on either page.
 
 async function axe(page: Page) {
-  const result = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return result.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`);
 }
 

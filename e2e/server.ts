@@ -17,6 +17,9 @@ const EXIT_WITH_PARENT = `data:text/javascript,process.stdin.on("end",()=>proces
  * it, then the production build on it. Resolves once /healthz answers; returns how to stop both.
  */
 export async function startE2eServer(buildDir: string): Promise<() => Promise<void>> {
+  // Another run on these ports would answer the health check in this server's place.
+  if (await answers(E2E_BASE_URL))
+    throw new Error(`${E2E_BASE_URL} is taken (another e2e run?): choose another E2E_PORT`);
   for (const suffix of ["", "-wal", "-shm"]) rmSync(E2E_DB + suffix, { force: true });
   const env = {
     ...process.env,
@@ -74,13 +77,20 @@ export async function startE2eServer(buildDir: string): Promise<() => Promise<vo
   return stop;
 }
 
+async function answers(url: string) {
+  try {
+    await fetch(`${url}/healthz`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function healthy(child: ChildProcess) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the e2e server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${E2E_BASE_URL}/healthz`)).ok) return;
-    } catch {}
+    if (await answers(E2E_BASE_URL)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`the e2e server did not answer ${E2E_BASE_URL}/healthz within 60 s`);

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { E2E_ADMIN, E2E_PASSWORD } from "./env";
-import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
+import { axeBuilder, chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 
 // Settings by keyboard: sections are tabs (arrow keys, each with its own #hash), a saved name's
 // answer takes focus, and another session is signed out by a button that names it.
@@ -94,7 +93,7 @@ for (const viewport of ["desktop", "phone"] as const) {
         await tabs.nth(i).focus();
         await page.keyboard.press("Enter");
         await expect(tabs.nth(i)).toHaveAttribute("aria-selected", "true");
-        const result = await new AxeBuilder({ page })
+        const result = await axeBuilder(page)
           .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
           .analyze();
         expect(

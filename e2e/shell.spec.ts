@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page, Response } from "@playwright/test";
 import { E2E_ADMIN } from "./env";
-import { chooseTheme, createUser, expect, signIn, test, watchConsole } from "./fixtures";
+import { axeBuilder, chooseTheme, createUser, expect, signIn, test, watchConsole } from "./fixtures";
 
 // The dashboard shell by keyboard only: menus and popovers close on Escape with focus back on
 // their trigger and close when focus leaves them; the phone drawer traps focus; refusals and
@@ -27,7 +26,7 @@ function focusInside(page: Page, selector: string) {
 }
 
 async function axe(page: Page, label: string) {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+  const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa"]).analyze();
   const found = result.violations.map(
     (v) => `${label}: ${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`,
   );

@@ -1,10 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { type Idp, startIdp } from "../test/support/oidc-idp";
 import { createUser } from "../test/support/users";
 import { E2E_ADMIN, E2E_DB, E2E_PASSWORD, E2E_PORT } from "./env";
-import { expect, test, watchConsole } from "./fixtures";
+import { axeBuilder, expect, test, watchConsole } from "./fixtures";
 
 // Single sign-on end to end: a super admin adds a provider (a real OpenID Connect provider the
 // test starts on 127.0.0.1) in Settings, signs out, and someone signs in with it by keyboard,
@@ -31,9 +30,7 @@ test.afterAll(async () => {
 });
 
 async function axe(page: Page) {
-  const result = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return result.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`);
 }
 

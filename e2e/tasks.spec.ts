@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { E2E_ADMIN } from "./env";
-import { chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
+import { axeBuilder, chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 
 /** The demo controls (duration, simulated failure) exist for super admins only. */
 async function startReport(page: Page, seconds?: string, fail = false) {
@@ -122,7 +121,7 @@ for (const viewport of ["desktop", "phone"] as const) {
         await chooseTheme(page, theme);
         await login(who, page, "/dashboard");
         await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-        const result = await new AxeBuilder({ page })
+        const result = await axeBuilder(page)
           .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
           .analyze();
         expect(

@@ -1,8 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_DB } from "./env";
-import { chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
+import { axeBuilder, chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 // Teams by keyboard only: create a team, add a member through the search combobox, remove them
 // through the confirmation, delete the team by typing its name; axe with the combobox and the
@@ -12,7 +11,7 @@ const PHONE = { width: 390, height: 844 };
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 async function axe(page: Page, label: string) {
-  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const result = await axeBuilder(page).withTags(TAGS).analyze();
   expect(
     result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
     label,
