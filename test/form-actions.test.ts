@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../app/db.server";
 import { FORM_BODY_LIMIT } from "../app/http/body-limits";
-import { args, ORIGIN, request, run, setupDatabase, signedIn } from "./helpers";
+import { args, ORIGIN, ownTables, request, run, setupDatabase, signedIn } from "./helpers";
 
 // Every page action, found by file rather than listed, so a new page cannot forget the rule.
 type RouteModule = { action?: (a: unknown) => Promise<unknown> };
@@ -23,9 +23,9 @@ function paramsOf(route: string): Record<string, string> {
 
 /** Row counts of every table, to show a refused request changed nothing. */
 async function snapshot() {
-  const tables = (await db().introspection.getTables())
-    .map((t) => t.name)
-    .filter((name) => !name.startsWith("kysely_") && name !== "rate_limit" && name !== "session");
+  const tables = (await ownTables()).filter(
+    (name) => !name.startsWith("kysely_") && name !== "rate_limit" && name !== "session",
+  );
   const counts: Record<string, number> = {};
   for (const name of tables) {
     const row = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(name)}`.execute(db());

@@ -1,4 +1,5 @@
 import { copyFileSync, existsSync } from "node:fs";
+import { sql } from "kysely";
 import type { RouterContextProvider } from "react-router";
 import { inject } from "vitest";
 import { invalidateRoles } from "../app/access/role-cache.server";
@@ -115,4 +116,17 @@ export async function run(fn: () => unknown): Promise<Outcome> {
 /** A loader's/action's arguments as React Router passes them (`url`: the page's address, decision 027). */
 export function args(req: Request, params: Record<string, string> = {}, ctx = context()) {
   return { request: req, url: new URL(req.url), params, context: ctx, pattern: "" } as never;
+}
+
+/**
+ * The tables of this test file's own database. Not Kysely's introspection: on PostgreSQL it reads
+ * every schema of the server, and fails when another file's teardown drops one meanwhile.
+ */
+export async function ownTables(): Promise<string[]> {
+  const { rows } = process.env.DATABASE_URL?.startsWith("postgres")
+    ? await sql<{ name: string }>`select table_name as name from information_schema.tables
+        where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db())
+    : await sql<{ name: string }>`select name from sqlite_master where type = 'table'
+        and name not like 'sqlite_%'`.execute(db());
+  return rows.map((r) => r.name);
 }

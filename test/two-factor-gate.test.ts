@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../app/db.server";
 import { decryptSecret } from "../app/security/secret-box.server";
 import { type AppServer, startApp } from "./app-server";
-import { PASSWORD, setupDatabase, signedIn } from "./helpers";
+import { ownTables, PASSWORD, setupDatabase, signedIn } from "./helpers";
 
 // A role that requires two-factor (app/auth/two-factor.server.ts): its holders meet the access
 // gate (app/auth/guard.server.ts) on every page, data request and API until they enrol, through
@@ -21,9 +21,9 @@ const form = { "Content-Type": "application/x-www-form-urlencoded" };
 const json = { "Content-Type": "application/json" };
 
 async function snapshot() {
-  const tables = (await db().introspection.getTables())
-    .map((t) => t.name)
-    .filter((name) => !name.startsWith("kysely_") && name !== "rate_limit" && name !== "session");
+  const tables = (await ownTables()).filter(
+    (name) => !name.startsWith("kysely_") && name !== "rate_limit" && name !== "session",
+  );
   const counts: Record<string, string> = {};
   for (const name of tables) {
     const rows = await sql`select * from ${sql.table(name)}`.execute(db());
