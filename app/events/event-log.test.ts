@@ -3,7 +3,13 @@ import { createDb } from "../../db/connection";
 import { setupDatabase } from "../../test/helpers";
 import { db } from "../db.server";
 import { runDailyCleanup } from "../server/cleanup.server";
-import { createDbEventLog, EVENT_WINDOW_MS, MAX_EVENTS_PER_USER, pruneEventLog, REPLAY_LIMIT } from "./event-log.server";
+import {
+  createDbEventLog,
+  EVENT_WINDOW_MS,
+  MAX_EVENTS_PER_USER,
+  pruneEventLog,
+  REPLAY_LIMIT,
+} from "./event-log.server";
 import type { SystemEvent } from "./event-types";
 
 beforeAll(setupDatabase);

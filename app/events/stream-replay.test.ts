@@ -80,7 +80,13 @@ describe("replay after Last-Event-ID", () => {
 
   it("sends a reconcile frame, with the user's newest id, when the window lost some", async () => {
     const bus = createInProcessBus(console.error, createMemoryEventLog(3));
-    await bus.publishMany(CH, [done("r3", "a"), done("r3", "b"), done("r3", "c"), done("r3", "d"), done("r3", "e")]);
+    await bus.publishMany(CH, [
+      done("r3", "a"),
+      done("r3", "b"),
+      done("r3", "c"),
+      done("r3", "d"),
+      done("r3", "e"),
+    ]);
     const { writes, sink: s } = sink();
     openUserStream("r3", s, { bus, lastEventId: 1 });
     await settle();
