@@ -4,7 +4,7 @@ import { createDbEventLog, createMemoryEventLog, type EventLog, type Replay } fr
 import type { Channel, SystemEvent } from "./event-types";
 
 /** Gets each event with its id in the event log (none when the log could not be written). */
-export type Subscriber = (event: SystemEvent, id?: number) => void;
+type Subscriber = (event: SystemEvent, id?: number) => void;
 
 /**
  * Publish/subscribe for system events, addressed to one user: in-process here, across instances

@@ -31,7 +31,7 @@ export type Replay =
   | { kind: "reconcile"; newest: number | null };
 
 /** NOTIFYs sent in the transaction that writes the events (PostgreSQL delivers them at commit, in order). */
-export type Announce = (logged: readonly LoggedEvent[]) => { channel: string; payloads: string[] };
+type Announce = (logged: readonly LoggedEvent[]) => { channel: string; payloads: string[] };
 
 export interface EventLog {
   /** Writes the events in order and returns them with their ids (ascending). */

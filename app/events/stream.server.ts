@@ -15,8 +15,8 @@ export const PING_INTERVAL_MS = 15_000;
  * The reconnection delay each stream asks of the browser (`retry:`), plus up to RETRY_JITTER_MS at
  * random, so the tabs of an instance that went away do not all come back in the same instant.
  */
-export const RETRY_MS = 2_000;
-export const RETRY_JITTER_MS = 1_000;
+const RETRY_MS = 2_000;
+const RETRY_JITTER_MS = 1_000;
 
 /**
  * Sent instead of the missed events when the window (app/events/event-log.server.ts) no longer

@@ -53,8 +53,12 @@ type Page = { tasks: TaskView[]; nextCursor: string | null };
  * tasks were started since; the newest SHOWN stay listed.
  */
 async function reconcile() {
-  const open = state.tasks.filter((t) => !isFinal(t.status)).map((t) => t.createdAt);
-  const oldestOpen = open.length > 0 ? open.reduce((a, b) => (a < b ? a : b)) : null;
+  // ISO timestamps sort as text.
+  const oldestOpen =
+    state.tasks
+      .filter((t) => !isFinal(t.status))
+      .map((t) => t.createdAt)
+      .sort()[0] ?? null;
   const fetched: TaskView[] = [];
   let cursor: string | null = null;
   for (let i = 0; i < MAX_PAGES; i++) {
