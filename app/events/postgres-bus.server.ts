@@ -22,6 +22,7 @@ type Message =
   | { o: string; s: number; k: "invalidate"; n: CacheName }
   | { o: string; s: number; k: "end-streams"; u: string }
   | { o: string; s: number; k: "end-session-streams"; i: string };
+type Delivery = { c: Channel; e: SystemEvent; i?: number };
 type Outgoing = Message extends infer M ? (M extends Message ? Omit<M, "o" | "s"> : never) : never;
 
 // Messages raised in one tick (a broadcast to every user) leave in one statement, in chunks.
@@ -102,20 +103,26 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
 
   // Ids reach this instance's subscribers in id order: our own events after their commit, the
   // others' through the listener (PostgreSQL delivers NOTIFYs in commit order). While one of ours
-  // is committing, a notification that overtook its commit waits, so both go out sorted.
+  // is committing, a notification that overtook its commit waits. When our events are committed,
+  // they go out with whatever waited below their highest id, sorted; the rest waits for the next
+  // of ours (the log writes one transaction at a time, so that one's ids are higher) or goes
+  // once nothing of ours is in flight.
   let committing = 0;
-  let held: { c: Channel; e: SystemEvent; i?: number }[] = [];
+  let held: Delivery[] = [];
+  const byId = (x: Delivery, y: Delivery) =>
+    (x.i ?? Number.MAX_SAFE_INTEGER) - (y.i ?? Number.MAX_SAFE_INTEGER);
 
-  function deliverInOrder(items: { c: Channel; e: SystemEvent; i?: number }[]) {
-    if (committing > 0) {
-      held.push(...items);
-      return;
-    }
-    const all = held.length > 0 ? [...held, ...items] : items;
-    held = [];
-    if (all.length > 1)
-      all.sort((x, y) => (x.i ?? Number.MAX_SAFE_INTEGER) - (y.i ?? Number.MAX_SAFE_INTEGER));
+  function deliver(mine: Delivery[]) {
+    const top = mine.reduce((max, d) => Math.max(max, d.i ?? 0), 0);
+    const due = committing > 0 ? held.filter((d) => d.i !== undefined && d.i < top) : held;
+    held = committing > 0 ? held.filter((d) => !(d.i !== undefined && d.i < top)) : [];
+    const all = [...due, ...mine].sort(byId);
     for (const item of all) local.deliver(item.c, item.e, item.i);
+  }
+
+  function received(item: Delivery) {
+    if (committing > 0) held.push(item);
+    else local.deliver(item.c, item.e, item.i);
   }
 
   function payloadsOf(ch: Channel, logged: readonly LoggedEvent[]): string[] {
@@ -135,7 +142,7 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
   async function publishMany(ch: Channel, events: readonly SystemEvent[]): Promise<void> {
     if (events.length === 0) return;
     committing++;
-    let mine: { c: Channel; e: SystemEvent; i?: number }[];
+    let mine: Delivery[];
     try {
       const logged = await options.log.append(events, (rows) => ({
         channel,
@@ -149,7 +156,7 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     } finally {
       committing--;
     }
-    deliverInOrder(mine);
+    deliver(mine);
   }
 
   // Never rejects: a lost message is logged, and the reconnect/reconcile path covers it.
@@ -173,7 +180,7 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
       return;
     }
     if (message.o === origin) return;
-    if (message.k === "event") deliverInOrder([{ c: message.c, e: message.e, i: message.i }]);
+    if (message.k === "event") received({ c: message.c, e: message.e, i: message.i });
     else if (message.k === "invalidate") clearLocal(message.n);
     else if (message.k === "end-streams") endStreamsLocal(message.u);
     else if (message.k === "end-session-streams") endSessionStreamsLocal(message.i);
