@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { createDb } from "../../db/connection";
 import { setupDatabase } from "../../test/helpers";
 import { db } from "../db.server";
@@ -132,5 +132,24 @@ describe("event log", () => {
     // One who last saw a pruned id reconciles.
     const log = createDbEventLog();
     expect((await log.replay("log-busy", ids[2]!.id)).kind).toBe("reconcile");
+  });
+
+  it("prunes on the way too: a user who gains 1,000 events is cut back to the cap without the daily run", {
+    timeout: 60_000,
+  }, async () => {
+    await oldRows("log-way", MAX_EVENTS_PER_USER, 1);
+    const log = createDbEventLog();
+    await log.append(Array.from({ length: 1_000 }, (_, i) => done("log-way", `new-${i}`)));
+    const count = async () =>
+      Number(
+        (
+          await db()
+            .selectFrom("event_log")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("user_id", "=", "log-way")
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    await vi.waitFor(async () => expect(await count()).toBe(MAX_EVENTS_PER_USER), { timeout: 10_000 });
   });
 });
