@@ -355,6 +355,18 @@ interface ApiTokenTable {
   revoked_by: string | null;
 }
 
+/**
+ * What /api/events sent (migration 024): `id` is the global, ordered event id a client resumes
+ * from with Last-Event-ID; `data` the event as JSON text. Kept for a bounded window.
+ */
+interface EventLogTable {
+  id: Generated<number>;
+  user_id: string;
+  type: string;
+  data: string;
+  created_at: string;
+}
+
 export interface Database {
   permission: PermissionTable;
   role: RoleTable;
@@ -386,6 +398,7 @@ export interface Database {
   passkey: PasskeyTable;
   passkey_challenge: PasskeyChallengeTable;
   api_token: ApiTokenTable;
+  event_log: EventLogTable;
 }
 
 export type MenuItem = Selectable<MenuItemTable>;

@@ -85,6 +85,41 @@ test("a completion that happens while the page is away is there after reconnecti
   );
 });
 
+test("a completion still arrives after the event stream was refused (503) and the browser gave up on it", async ({
+  login,
+  page,
+}) => {
+  // Every /api/events answers 503 until the task is done: the browser closes its EventSource for
+  // good, and the tab must re-create it (app/events/event-source.ts) to hear of the completion.
+  let refused = true;
+  const opened: string[] = [];
+  await page.route("**/api/events**", async (route) => {
+    opened.push(new URL(route.request().url()).pathname);
+    if (refused) await route.fulfill({ status: 503, body: "" });
+    else await route.continue();
+  });
+  await login(E2E_ADMIN);
+  await startReport(page, "1");
+  await expect.poll(() => opened.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(
+      async () => {
+        const { tasks } = (await (await page.request.get("/api/tasks?limit=1")).json()) as {
+          tasks: { status: string }[];
+        };
+        return tasks[0]?.status;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe("completed");
+  refused = false;
+  await expect(page.getByRole("status").filter({ hasText: "System report finished." })).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.getByRole("button", { name: /^Tasks, \d+ running$/ }).click();
+  await expect(taskCentre(page).getByTestId("task-item").first()).toContainText("Completed");
+});
+
 test("the home card follows a task started by keyboard to completion, without reload", async ({
   login,
   page,

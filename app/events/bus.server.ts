@@ -1,34 +1,69 @@
 import { remember } from "@epic-web/remember";
 import { setClusterLink } from "./cluster.server";
+import { createDbEventLog, createMemoryEventLog, type EventLog, type Replay } from "./event-log.server";
 import type { Channel, SystemEvent } from "./event-types";
 
-type Subscriber = (event: SystemEvent) => void;
+/** Gets each event with its id in the event log (none when the log could not be written). */
+type Subscriber = (event: SystemEvent, id?: number) => void;
 
-/** Publish/subscribe for system events, addressed to one user: in-process here, across instances
- * through LISTEN/NOTIFY in postgres-bus.server.ts. */
+/**
+ * Publish/subscribe for system events, addressed to one user: in-process here, across instances
+ * through LISTEN/NOTIFY in postgres-bus.server.ts. Publishing writes the event log first
+ * (event-log.server.ts), so every event reaches subscribers with its global id, in id order.
+ * It never rejects: an event the log refused is still delivered live, without an id.
+ */
 export interface EventBus {
-  publish(channel: Channel, event: SystemEvent): void;
+  publish(channel: Channel, event: SystemEvent): Promise<void>;
+  /** Many events (a broadcast to every user) in a few statements, not one round trip each. */
+  publishMany(channel: Channel, events: readonly SystemEvent[]): Promise<void>;
   subscribe(channel: Channel, userId: string, subscriber: Subscriber): () => void;
+  /** What a client that last saw `afterId` missed (event-log.server.ts). */
+  replay(userId: string, afterId: number): Promise<Replay>;
   subscriberCount(channel?: Channel): number;
 }
 
-/** Subscribers are kept per user, so one event costs O(that user's subscribers), not O(all). */
-export function createInProcessBus(onError: (error: unknown) => void = console.error): EventBus {
+/** The in-process bus, which a cross-instance bus hands what it receives to (without logging it again). */
+export type LocalBus = EventBus & { deliver(channel: Channel, event: SystemEvent, id?: number): void };
+
+/**
+ * Subscribers are kept per user, so one event costs O(that user's subscribers), not O(all).
+ * `log`: where ids come from; in memory unless given (the app's bus writes the database's).
+ */
+export function createInProcessBus(
+  onError: (error: unknown) => void = console.error,
+  log: EventLog = createMemoryEventLog(),
+): LocalBus {
   const channels = new Map<Channel, Map<string, Set<Subscriber>>>();
 
-  return {
-    publish(channel, event) {
-      const subscribers = channels.get(channel)?.get(event.userId);
-      if (!subscribers) return;
-      // A copy: a subscriber may unsubscribe itself (or another) while we iterate.
-      for (const subscriber of [...subscribers]) {
-        try {
-          subscriber(event);
-        } catch (error) {
-          onError(error);
-        }
+  function deliver(channel: Channel, event: SystemEvent, id?: number) {
+    const subscribers = channels.get(channel)?.get(event.userId);
+    if (!subscribers) return;
+    // A copy: a subscriber may unsubscribe itself (or another) while we iterate.
+    for (const subscriber of [...subscribers]) {
+      try {
+        subscriber(event, id);
+      } catch (error) {
+        onError(error);
       }
-    },
+    }
+  }
+
+  async function publishMany(channel: Channel, events: readonly SystemEvent[]) {
+    let logged: { id?: number; event: SystemEvent }[];
+    try {
+      logged = await log.append(events);
+    } catch (error) {
+      onError(error);
+      logged = events.map((event) => ({ event }));
+    }
+    for (const { id, event } of logged) deliver(channel, event, id);
+  }
+
+  return {
+    deliver,
+    publish: (channel, event) => publishMany(channel, [event]),
+    publishMany,
+    replay: (userId, afterId) => log.replay(userId, afterId),
     subscribe(channel, userId, subscriber) {
       const users = channels.get(channel) ?? new Map<string, Set<Subscriber>>();
       channels.set(channel, users);
@@ -69,14 +104,15 @@ export type BusFactory = () => RunningBus;
 
 /**
  * The composition root (app/server/composition.server.ts) says which bus this deployment uses;
- * until it does, events stay in this process, which is right for one instance on SQLite.
+ * until it does, events stay in this process (logged in the database), which is right for one
+ * instance on SQLite.
  */
 export function setSystemBusFactory(factory: BusFactory | undefined) {
   holder.factory = factory;
 }
 
 export function systemBus(): EventBus {
-  holder.bus ??= holder.factory?.() ?? createInProcessBus();
+  holder.bus ??= holder.factory?.() ?? createInProcessBus(console.error, createDbEventLog());
   return holder.bus;
 }
 

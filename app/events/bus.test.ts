@@ -10,19 +10,19 @@ const completed = (userId: string, taskId = "t1"): SystemEvent => ({
 });
 
 describe("in-process event bus", () => {
-  it("routes an event to its user's subscribers only (B never sees A's event)", () => {
+  it("routes an event to its user's subscribers only (B never sees A's event)", async () => {
     const bus = createInProcessBus();
     const a: SystemEvent[] = [];
     const b: SystemEvent[] = [];
     bus.subscribe(CH, "user-a", (e) => a.push(e));
     bus.subscribe(CH, "user-a", (e) => a.push(e));
     bus.subscribe(CH, "user-b", (e) => b.push(e));
-    bus.publish(CH, completed("user-a"));
+    await bus.publish(CH, completed("user-a"));
     expect(a).toHaveLength(2);
     expect(b).toEqual([]);
   });
 
-  it("keeps delivering to the others when one subscriber throws", () => {
+  it("keeps delivering to the others when one subscriber throws", async () => {
     const errors: unknown[] = [];
     const bus = createInProcessBus((e) => errors.push(e));
     const got: string[] = [];
@@ -31,7 +31,7 @@ describe("in-process event bus", () => {
       throw new Error("Controller is already closed");
     });
     bus.subscribe(CH, "u", () => got.push("third"));
-    bus.publish(CH, completed("u"));
+    await bus.publish(CH, completed("u"));
     expect(got).toEqual(["first", "third"]);
     expect(errors).toHaveLength(1);
   });
@@ -47,7 +47,7 @@ describe("in-process event bus", () => {
     expect(bus.subscriberCount()).toBe(0);
   });
 
-  it("lets a subscriber unsubscribe itself while an event is delivered", () => {
+  it("lets a subscriber unsubscribe itself while an event is delivered", async () => {
     const bus = createInProcessBus();
     const got: number[] = [];
     const off = bus.subscribe(CH, "u", () => {
@@ -55,8 +55,8 @@ describe("in-process event bus", () => {
       off();
     });
     bus.subscribe(CH, "u", () => got.push(2));
-    bus.publish(CH, completed("u"));
-    bus.publish(CH, completed("u"));
+    await bus.publish(CH, completed("u"));
+    await bus.publish(CH, completed("u"));
     expect(got).toEqual([1, 2, 2]);
   });
 });

@@ -6,49 +6,139 @@ import type { SystemEvent, SystemEventType } from "./event-types";
 type Handler<T extends SystemEventType> = (event: Extract<SystemEvent, { type: T }>) => void;
 type Listener = { type: SystemEventType | "open" | "error"; handler: (value: never) => void };
 
-const listeners = new Set<Listener>();
-let source: EventSource | null = null;
-const attached = new Set<string>();
+/** What this module uses of an EventSource: the browser's, or a test's stand-in. */
+export type SourceLike = {
+  readonly readyState: number;
+  addEventListener(type: string, listener: (event: Event) => void): void;
+  close(): void;
+};
 
-function attach(type: string) {
-  if (!source || attached.has(type)) return;
-  attached.add(type);
-  source.addEventListener(type, (message) => {
-    let value: unknown;
-    if (type !== "open" && type !== "error") {
-      try {
-        value = JSON.parse((message as MessageEvent).data);
-      } catch {
-        return;
-      }
-    }
-    for (const l of [...listeners]) if (l.type === type) (l.handler as (v: unknown) => void)(value);
-  });
+export type StreamDeps = {
+  open(url: string): SourceLike;
+  random(): number;
+  setTimer(run: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+};
+
+/** EventSource.CLOSED: the browser gave up (a reconnect met a 503, say) and will not try again. */
+const CLOSED = 2;
+const EVENT_TYPES: readonly SystemEventType[] = ["task-completed", "task-progress", "broadcast"];
+/** The server's frame for "the missed events are no longer kept" (app/events/stream.server.ts). */
+const RECONCILE = "reconcile";
+
+/**
+ * How long to wait before re-creating a closed EventSource: 1 s, 2 s, 4 s … capped at 30 s, each
+ * ±50 % at random, so the tabs of an instance that went away do not all come back at once.
+ */
+export function reconnectDelay(attempt: number, random: number): number {
+  const base = Math.min(1_000 * 2 ** attempt, 30_000);
+  return Math.round(base * (0.5 + random));
 }
+
+/**
+ * The tab's stream. The browser reconnects a dropped EventSource by itself (sending Last-Event-ID,
+ * and the server replays what was missed); once it gives up (CLOSED), this re-creates it after a
+ * backoff, passing the last event id it saw as `?lastEventId=` (a new EventSource cannot set the
+ * header). A tab evicted for a newer one (per-user cap) stays closed.
+ */
+export function createEventStream(deps: StreamDeps) {
+  const listeners = new Set<Listener>();
+  let source: SourceLike | null = null;
+  let lastEventId = "";
+  let attempt = 0;
+  let timer: unknown = null;
+
+  function dispatch(type: string, value?: unknown) {
+    for (const l of [...listeners]) if (l.type === type) (l.handler as (v: unknown) => void)(value);
+  }
+
+  function track(message: Event) {
+    const id = (message as MessageEvent).lastEventId;
+    if (id) lastEventId = id;
+  }
+
+  function connect() {
+    const url = lastEventId ? `/api/events?lastEventId=${encodeURIComponent(lastEventId)}` : "/api/events";
+    const opened = deps.open(url);
+    source = opened;
+    const current = () => source === opened;
+    opened.addEventListener("open", () => {
+      if (!current()) return;
+      attempt = 0;
+      dispatch("open");
+    });
+    opened.addEventListener("error", () => {
+      if (!current()) return;
+      dispatch("error");
+      if (opened.readyState !== CLOSED) return; // the browser retries by itself
+      source = null;
+      schedule();
+    });
+    // Closed for a newer tab: stay closed, or the tabs would take turns evicting each other; the
+    // next listener (a navigation) opens a fresh one.
+    opened.addEventListener("evicted", () => {
+      opened.close();
+      if (current()) source = null;
+    });
+    // The server could not replay everything missed: reconcile as after any (re)connection.
+    opened.addEventListener(RECONCILE, (message) => {
+      if (!current()) return;
+      track(message);
+      dispatch("open");
+    });
+    for (const type of EVENT_TYPES) {
+      opened.addEventListener(type, (message) => {
+        if (!current()) return;
+        track(message);
+        let value: unknown;
+        try {
+          value = JSON.parse((message as MessageEvent).data);
+        } catch {
+          return;
+        }
+        dispatch(type, value);
+      });
+    }
+  }
+
+  function schedule() {
+    if (timer !== null || listeners.size === 0) return;
+    timer = deps.setTimer(
+      () => {
+        timer = null;
+        if (listeners.size > 0 && !source) connect();
+      },
+      reconnectDelay(attempt++, deps.random()),
+    );
+  }
+
+  return {
+    add(listener: Listener): () => void {
+      listeners.add(listener);
+      if (!source && timer === null) connect();
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size > 0) return;
+        source?.close();
+        source = null;
+        if (timer !== null) deps.clearTimer(timer);
+        timer = null;
+      };
+    },
+  };
+}
+
+let shared: ReturnType<typeof createEventStream> | null = null;
 
 function add(listener: Listener): () => void {
   if (typeof window === "undefined") return () => {};
-  listeners.add(listener);
-  if (!source) {
-    const opened = new EventSource("/api/events");
-    source = opened;
-    // The server closed this tab's stream for a newer one (per-user cap): stay closed, or the tabs
-    // would take turns evicting each other; the next listener (a navigation) opens a fresh one.
-    opened.addEventListener("evicted", () => {
-      opened.close();
-      if (source === opened) source = null;
-    });
-    attached.clear();
-    for (const l of listeners) attach(l.type);
-  }
-  attach(listener.type);
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0) {
-      source?.close();
-      source = null;
-    }
-  };
+  shared ??= createEventStream({
+    open: (url) => new EventSource(url),
+    random: Math.random,
+    setTimer: (run, ms) => window.setTimeout(run, ms),
+    clearTimer: (handle) => window.clearTimeout(handle as number),
+  });
+  return shared.add(listener);
 }
 
 /** Calls `handler` for every event of `type` addressed to the signed-in user. */
@@ -56,7 +146,10 @@ export function onSystemEvent<T extends SystemEventType>(type: T, handler: Handl
   return add({ type, handler: handler as (value: never) => void });
 }
 
-/** Calls `handler` on every (re)connection: the moment to reconcile what may have been missed. */
+/**
+ * Calls `handler` on every (re)connection, and when the server says the missed events are no
+ * longer kept: the moment to reconcile what may have been missed.
+ */
 export function onStreamOpen(handler: () => void): () => void {
   return add({ type: "open", handler });
 }

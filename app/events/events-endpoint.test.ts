@@ -9,7 +9,7 @@ import { SYSTEM_EVENT_CHANNEL } from "./event-types";
 import { closeAllStreams } from "./stream.server";
 
 beforeAll(setupDatabase);
-afterAll(closeAllStreams);
+afterAll(() => closeAllStreams());
 
 describe("GET /api/events", () => {
   it("answers 401 JSON without a session", async () => {
@@ -32,13 +32,13 @@ describe("GET /api/events", () => {
     expect(response.headers.get("Content-Type")).toBe("text/event-stream");
     expect(systemBus().subscriberCount()).toBe(before + 1);
 
-    systemBus().publish(SYSTEM_EVENT_CHANNEL, {
+    await systemBus().publish(SYSTEM_EVENT_CHANNEL, {
       type: "task-completed",
       userId: b.id,
       taskId: "b-task",
       status: "completed",
     });
-    systemBus().publish(SYSTEM_EVENT_CHANNEL, {
+    await systemBus().publish(SYSTEM_EVENT_CHANNEL, {
       type: "task-completed",
       userId: a.id,
       taskId: "a-task",
@@ -69,7 +69,7 @@ describe("GET /api/events", () => {
 
     const first = await mine[0]!.text(); // ends: the stream was closed
     expect(first).toContain("event: evicted");
-    systemBus().publish(SYSTEM_EVENT_CHANNEL, {
+    await systemBus().publish(SYSTEM_EVENT_CHANNEL, {
       type: "task-completed",
       userId: b.id,
       taskId: "b1",

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { postgresConfig } from "../../db/connection";
-import type { EventBus } from "./bus.server";
+import type { EventBus, LocalBus } from "./bus.server";
 import {
   type CacheName,
   type ClusterLink,
@@ -9,18 +9,20 @@ import {
   endSessionStreamsLocal,
   endStreamsLocal,
 } from "./cluster.server";
+import type { EventLog, LoggedEvent } from "./event-log.server";
 import type { Channel, SystemEvent } from "./event-types";
 
 // NOTIFY refuses payloads of 8000 bytes or more; stay clear of it with room for the envelope.
 export const MAX_PAYLOAD_BYTES = 7_000;
 
 // `s` (a sequence number) keeps two equal messages apart: PostgreSQL folds identical
-// notifications sent in one transaction into one.
+// notifications sent in one transaction into one. `i`: the event's id in the event log.
 type Message =
-  | { o: string; s: number; k: "event"; c: Channel; e: SystemEvent }
+  | { o: string; s: number; k: "event"; c: Channel; e: SystemEvent; i?: number }
   | { o: string; s: number; k: "invalidate"; n: CacheName }
   | { o: string; s: number; k: "end-streams"; u: string }
   | { o: string; s: number; k: "end-session-streams"; i: string };
+type Delivery = { c: Channel; e: SystemEvent; i?: number };
 type Outgoing = Message extends infer M ? (M extends Message ? Omit<M, "o" | "s"> : never) : never;
 
 // Messages raised in one tick (a broadcast to every user) leave in one statement, in chunks.
@@ -29,7 +31,9 @@ const BATCH = 500;
 export type PostgresBusOptions = {
   url: string;
   /** Delivers to this instance's subscribers (the in-process bus). */
-  local: EventBus;
+  local: LocalBus;
+  /** Gives events their ids; its transaction sends their NOTIFYs (event-log.server.ts). */
+  log: EventLog;
   /** Sends the payloads as NOTIFYs, in order, in one statement (the app uses its pool). */
   notify: (channel: string, payloads: string[]) => Promise<unknown>;
   onError?: (error: unknown) => void;
@@ -97,6 +101,64 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     }
   }
 
+  // Ids reach this instance's subscribers in id order: our own events after their commit, the
+  // others' through the listener (PostgreSQL delivers NOTIFYs in commit order). While one of ours
+  // is committing, a notification that overtook its commit waits. When our events are committed,
+  // they go out with whatever waited below their highest id, sorted; the rest waits for the next
+  // of ours (the log writes one transaction at a time, so that one's ids are higher) or goes
+  // once nothing of ours is in flight.
+  let committing = 0;
+  let held: Delivery[] = [];
+  const byId = (x: Delivery, y: Delivery) =>
+    (x.i ?? Number.MAX_SAFE_INTEGER) - (y.i ?? Number.MAX_SAFE_INTEGER);
+
+  function deliver(mine: Delivery[]) {
+    const top = mine.reduce((max, d) => Math.max(max, d.i ?? 0), 0);
+    const due = committing > 0 ? held.filter((d) => d.i !== undefined && d.i < top) : held;
+    held = committing > 0 ? held.filter((d) => !(d.i !== undefined && d.i < top)) : [];
+    const all = [...due, ...mine].sort(byId);
+    for (const item of all) local.deliver(item.c, item.e, item.i);
+  }
+
+  function received(item: Delivery) {
+    if (committing > 0) held.push(item);
+    else local.deliver(item.c, item.e, item.i);
+  }
+
+  function payloadsOf(ch: Channel, logged: readonly LoggedEvent[]): string[] {
+    const payloads: string[] = [];
+    for (const { id, event } of logged) {
+      try {
+        payloads.push(encode({ o: origin, s: ++sequence, k: "event", c: ch, e: event, i: id }));
+      } catch (error) {
+        onError(error);
+      }
+    }
+    return payloads;
+  }
+
+  // Never rejects: an event the log refused still reaches this instance's subscribers (no id) and
+  // the others' (sent on its own); the reconnect/reconcile path covers what is lost.
+  async function publishMany(ch: Channel, events: readonly SystemEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    committing++;
+    let mine: Delivery[];
+    try {
+      const logged = await options.log.append(events, (rows) => ({
+        channel,
+        payloads: payloadsOf(ch, rows),
+      }));
+      mine = logged.map(({ id, event }) => ({ c: ch, e: event, i: id }));
+    } catch (error) {
+      onError(error);
+      mine = events.map((e) => ({ c: ch, e }));
+      for (const e of events) void send({ k: "event", c: ch, e });
+    } finally {
+      committing--;
+    }
+    deliver(mine);
+  }
+
   // Never rejects: a lost message is logged, and the reconnect/reconcile path covers it.
   function send(message: Outgoing): Promise<void> {
     try {
@@ -118,7 +180,7 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
       return;
     }
     if (message.o === origin) return;
-    if (message.k === "event") local.publish(message.c, message.e);
+    if (message.k === "event") received({ c: message.c, e: message.e, i: message.i });
     else if (message.k === "invalidate") clearLocal(message.n);
     else if (message.k === "end-streams") endStreamsLocal(message.u);
     else if (message.k === "end-session-streams") endSessionStreamsLocal(message.i);
@@ -166,10 +228,9 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
 
   return {
     ready,
-    publish(ch, event) {
-      local.publish(ch, event);
-      void send({ k: "event", c: ch, e: event });
-    },
+    publish: (ch, event) => publishMany(ch, [event]),
+    publishMany,
+    replay: (userId, afterId) => options.log.replay(userId, afterId),
     subscribe: local.subscribe,
     subscriberCount: local.subscriberCount,
     announce(cache) {

@@ -1,9 +1,11 @@
 import pg from "pg";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { postgresConfig } from "../../db/connection";
+import { setupDatabase } from "../../test/helpers";
 import { onPostgres } from "../../test/postgres-schema";
 import { createInProcessBus } from "./bus.server";
 import { registerCache, registerSessionStreamEnder, registerStreamEnder } from "./cluster.server";
+import { createDbEventLog } from "./event-log.server";
 import { SYSTEM_EVENT_CHANNEL as CH, type SystemEvent } from "./event-types";
 import { createPostgresBus, encode, MAX_PAYLOAD_BYTES, notifyChannel } from "./postgres-bus.server";
 
@@ -40,8 +42,10 @@ describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () =>
       channel,
       payloads,
     ]);
-  const a = createPostgresBus({ url, local: createInProcessBus(), notify });
-  const b = createPostgresBus({ url, local: createInProcessBus(), notify });
+  const a = createPostgresBus({ url, local: createInProcessBus(), log: createDbEventLog(), notify });
+  const b = createPostgresBus({ url, local: createInProcessBus(), log: createDbEventLog(), notify });
+
+  beforeAll(setupDatabase);
 
   afterAll(async () => {
     await Promise.all([a.close(), b.close()]);
@@ -103,6 +107,7 @@ describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () =>
     const c = createPostgresBus({
       url,
       local: createInProcessBus(),
+      log: createDbEventLog(),
       notify,
       onResync: resynced,
       onError: () => {},

@@ -82,7 +82,8 @@ describe("GET /api/events on the socket", () => {
     await db().updateTable("session").set({ expires_at: soon }).where("user_id", "=", a.id).execute();
     const mine = open(a.cookie);
     const theirs = open(b.cookie);
-    await mine.until((t) => dechunk(t).startsWith("event: ping\ndata: "));
+    // `retry:` first: the browser waits that long (2-3 s, jittered) before reconnecting.
+    await mine.until((t) => /^retry: \d{4}\nevent: ping\ndata: /.test(dechunk(t)));
     await theirs.until((t) => t.includes("event: ping"));
     const headers = mine.headers();
     expect(mine.status()).toBe(200);
@@ -129,7 +130,7 @@ describe("GET /api/events on the socket", () => {
     vi.advanceTimersByTime(PING_INTERVAL_MS - 200);
     vi.advanceTimersByTime(200);
     const text = await s.until((t) => dechunk(t).split("event: ping\n").length === 3);
-    expect(dechunk(text)).toMatch(/^(event: ping\ndata: \S+\n\n){2}$/);
+    expect(dechunk(text)).toMatch(/^retry: \d+\n(event: ping\ndata: \S+\n\n){2}$/);
   });
 
   it("ends the stream at once when the user's sessions end elsewhere", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startApp } from "../../test/app-server";
 import { setupDatabase, signedIn } from "../../test/helpers";
-import { type Listening, listen, type RawStream, rawGet, wholeBody } from "../../test/support/sse";
+import { dechunk, type Listening, listen, type RawStream, rawGet, wholeBody } from "../../test/support/sse";
 import { invalidateSessions } from "../auth/session-cache.server";
 import { db } from "../db.server";
 
@@ -118,5 +118,75 @@ describe("GET /api/events: the raw handler answers as the React Router route", (
     const { route: plain, raw } = await both(user.cookie);
     expect(plain.headers["set-cookie"]).toBeUndefined();
     expect(raw).toEqual(plain);
+  });
+
+  it("replays alike after Last-Event-ID (header or ?lastEventId=), and ignores an id that is not one", async () => {
+    const user = await signedIn(["user"]);
+    const other = await signedIn(["user"]);
+    const { systemBus } = await app.module<typeof import("./bus.server")>("app/events/bus.server.ts");
+    const done = (userId: string, taskId: string) =>
+      ({ type: "task-completed", userId, taskId, status: "completed" }) as const;
+    await systemBus().publish("system-event", done(user.id, "seen"));
+    const [seen] = await db()
+      .selectFrom("event_log")
+      .select("id")
+      .where("user_id", "=", user.id)
+      .orderBy("id", "desc")
+      .execute();
+    await systemBus().publishMany("system-event", [
+      done(user.id, "missed-1"),
+      done(other.id, "not-yours"),
+      done(user.id, "missed-2"),
+    ]);
+    // The frames after the opening ping: event ids and data, the retry's jitter and ping times aside.
+    const framesOf = (text: string) =>
+      text
+        .split("\n\n")
+        .filter((f) => f && !f.includes("event: ping"))
+        .map((f) => f.replace(/^retry: \d+\n/, ""));
+    const ask = async (headers: Record<string, string>, query: string, until: (t: string) => boolean) => {
+      const response = await app.fetch(`/api/events${query}`, { cookie: user.cookie, headers });
+      const reader = response.body!.getReader();
+      let routeText = "";
+      while (!until(routeText)) routeText += new TextDecoder().decode((await reader.read()).value);
+      await reader.cancel();
+      const stream = rawGet(server.port, `/api/events${query}`, { Cookie: user.cookie, ...headers });
+      const rawText = dechunk(await stream.until((t) => until(dechunk(t))));
+      stream.socket.destroy();
+      expect(response.status).toBe(200);
+      expect(stream.status()).toBe(200);
+      return { route: framesOf(routeText), raw: framesOf(rawText) };
+    };
+    const replayed = (t: string) => t.includes("missed-2");
+    const byHeader = await ask({ "Last-Event-ID": String(seen!.id) }, "", replayed);
+    expect(byHeader.raw).toEqual(byHeader.route);
+    expect(byHeader.route.map((f) => JSON.parse(f.split("data: ")[1]!).taskId)).toEqual([
+      "missed-1",
+      "missed-2",
+    ]);
+    expect(byHeader.route.every((f) => /^id: \d+\nevent: task-completed\n/.test(f))).toBe(true);
+    const byQuery = await ask({}, `?lastEventId=${seen!.id}`, replayed);
+    expect(byQuery).toEqual(byHeader);
+
+    // Not an id: the stream opens as a fresh one (200, the opening ping), nothing replayed.
+    const opened = (t: string) => t.includes("event: ping");
+    for (const bad of ["abc", "-1", "99999999999999999999999", "1;drop", "0"]) {
+      const fresh = await ask({ "Last-Event-ID": bad }, `?lastEventId=${encodeURIComponent(bad)}`, opened);
+      expect(fresh).toEqual({ route: [], raw: [] });
+    }
+    // An id past the newest is one this client cannot have seen: it reconciles, and is sent no event.
+    const ahead = await ask({ "Last-Event-ID": String(seen!.id + 1_000_000) }, "", (t) =>
+      t.includes("reconcile"),
+    );
+    expect(ahead.raw).toEqual(ahead.route);
+    expect(ahead.route.join("")).not.toContain("task-completed");
+    // The other user, asking from before all of it, is sent theirs only.
+    const theirs = rawGet(server.port, "/api/events", {
+      Cookie: other.cookie,
+      "Last-Event-ID": String(seen!.id),
+    });
+    const text = dechunk(await theirs.until((t) => dechunk(t).includes("not-yours")));
+    theirs.socket.destroy();
+    expect(text).not.toContain("missed");
   });
 });

@@ -43,8 +43,8 @@ describe("the event stream on node's response", () => {
     expect(a.headers().get("x-extra")).toEqual(["from-middleware"]);
     expect(a.headers().get("transfer-encoding")).toEqual(["chunked"]);
 
-    bus.publish(CH, { type: "task-completed", userId: "ub", taskId: "theirs", status: "completed" });
-    bus.publish(CH, { type: "task-completed", userId: "ua", taskId: "mine", status: "failed" });
+    await bus.publish(CH, { type: "task-completed", userId: "ub", taskId: "theirs", status: "completed" });
+    await bus.publish(CH, { type: "task-completed", userId: "ua", taskId: "mine", status: "failed" });
     const text = await a.until((t) => t.includes('"mine"'));
     // One chunk per frame: the id, event and data lines leave together.
     expect(text).toMatch(
@@ -80,7 +80,7 @@ describe("the event stream on node's response", () => {
     expect(bus.subscriberCount(CH)).toBe(0);
   });
 
-  it("drops a client that reads nothing once too much waits for it", () => {
+  it("drops a client that reads nothing once too much waits for it", async () => {
     const sent: string[] = [];
     const res = Object.assign(new EventEmitter(), {
       socket: { destroyed: false, setNoDelay: vi.fn(), cork: vi.fn(), uncork: vi.fn() },
@@ -96,7 +96,7 @@ describe("the event stream on node's response", () => {
     expect(res.socket.setNoDelay).toHaveBeenCalledWith(true);
     expect(bus.subscriberCount(CH)).toBe(1);
     res.writableLength = MAX_UNSENT_BYTES + 1;
-    bus.publish(CH, { type: "task-completed", userId: "slow", taskId: "t", status: "completed" });
+    await bus.publish(CH, { type: "task-completed", userId: "slow", taskId: "t", status: "completed" });
     expect(bus.subscriberCount(CH)).toBe(0);
     expect(res.end).toHaveBeenCalled();
     expect(sent).toHaveLength(1); // the opening ping only

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { eventDelivered } from "../metrics/metrics.server";
 import { type EventBus, systemBus } from "./bus.server";
 import {
@@ -9,6 +10,20 @@ import {
 import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "./event-types";
 
 export const PING_INTERVAL_MS = 15_000;
+
+/**
+ * The reconnection delay each stream asks of the browser (`retry:`), plus up to RETRY_JITTER_MS at
+ * random, so the tabs of an instance that went away do not all come back in the same instant.
+ */
+const RETRY_MS = 2_000;
+const RETRY_JITTER_MS = 1_000;
+
+/**
+ * Sent instead of the missed events when the window (app/events/event-log.server.ts) no longer
+ * holds them all: the client reconciles through GET /api/tasks. Its id, when it has one, is the
+ * user's newest, from which live events go on.
+ */
+export const RECONCILE_EVENT = "reconcile";
 
 /**
  * Streams one user may hold on this instance. A new one past the cap closes that user's oldest
@@ -45,7 +60,41 @@ export interface StreamSink {
  * while a super admin views as someone, those carry the viewed person's events, and the viewed
  * person's own streams must stay.
  */
-export type StreamOptions = { bus?: EventBus; maxPerUser?: number; until?: string; session?: string };
+export type StreamOptions = {
+  bus?: EventBus;
+  maxPerUser?: number;
+  until?: string;
+  session?: string;
+  /** The id of the last event the client saw (lastEventIdOf): what came after it is sent first. */
+  lastEventId?: number;
+};
+
+// Digits only, no sign, no leading zero, within what a JS number holds exactly: anything else is
+// ignored (the stream starts from now, and the client reconciles on open as always).
+const EventId = z
+  .string()
+  .regex(/^[1-9][0-9]{0,15}$/)
+  .transform(Number)
+  .refine((n) => Number.isSafeInteger(n));
+
+/**
+ * The id a reconnecting client resumes from: the Last-Event-ID header (the browser's own
+ * reconnect), else `?lastEventId=` (a re-created EventSource, which cannot set headers).
+ */
+export function lastEventIdOf(request: Request): number | undefined {
+  for (const value of [
+    request.headers.get("last-event-id"),
+    new URL(request.url).searchParams.get("lastEventId"),
+  ]) {
+    const parsed = EventId.safeParse(value?.trim() ?? "");
+    if (parsed.success) return parsed.data;
+  }
+  return undefined;
+}
+
+function retryField(): string {
+  return `retry: ${RETRY_MS + Math.floor(Math.random() * RETRY_JITTER_MS)}\n`;
+}
 
 /** One server-sent event, written in one piece so it leaves in one TCP segment. */
 export function sseFrame(event: string, data: string, id?: number): string {
@@ -65,10 +114,10 @@ let ticker: ReturnType<typeof setInterval> | undefined;
 const open = new Set<OpenStream>();
 const openByUser = new Map<string, Set<OpenStream>>();
 const openBySession = new Map<string, Set<OpenStream>>();
-let sequence = 0;
-
 class OpenStream {
   closed = false;
+  /** The newest event id sent: ids on a stream only grow, so a replayed event is never sent twice. */
+  lastId = 0;
   unsubscribe: () => void = () => {};
   readonly slot = tick;
 
@@ -88,6 +137,16 @@ class OpenStream {
     } catch {}
     // A write that fails means the client is gone, whatever did (or did not) tell us so.
     if (!alive) this.close();
+  }
+
+  /** One event frame, unless its id was sent already (replay and live overlap). */
+  frame(event: SystemEvent, id?: number): string {
+    if (id !== undefined) {
+      if (id <= this.lastId) return "";
+      this.lastId = id;
+    }
+    eventDelivered();
+    return sseFrame(event.type, JSON.stringify(event), id);
   }
 
   close(evicted = false) {
@@ -151,14 +210,54 @@ export function openUserStream(userId: string, sink: StreamSink, options: Stream
   ticker ??= setInterval(onTick, TICK_MS);
   ticker.unref?.();
   const bus = options.bus ?? systemBus();
-  stream.unsubscribe = bus.subscribe(SYSTEM_EVENT_CHANNEL, userId, (event: SystemEvent) => {
-    stream.send(sseFrame(event.type, JSON.stringify(event), ++sequence));
-    eventDelivered();
+  // Subscribed before the log is read, live events meanwhile wait here: none falls between the two.
+  let waiting: { event: SystemEvent; id?: number }[] | null = options.lastEventId ? [] : null;
+  stream.unsubscribe = bus.subscribe(SYSTEM_EVENT_CHANNEL, userId, (event: SystemEvent, id?: number) => {
+    if (waiting) waiting.push({ event, id });
+    else {
+      const text = stream.frame(event, id);
+      if (text) stream.send(text);
+    }
   });
-  // An opening frame, so the browser fires `open` (and the client reconciles) at once.
-  stream.send(sseFrame("ping", new Date().toISOString()));
+  // An opening frame, so the browser fires `open` (and the client reconciles) at once; `retry:`
+  // first, so even a stream that drops right away tells the browser how long to wait.
+  stream.send(retryField() + sseFrame("ping", new Date().toISOString()));
   if (stream.until <= Date.now()) stream.close();
+  else if (options.lastEventId)
+    void replay(stream, bus, options.lastEventId, () => {
+      const live = waiting ?? [];
+      waiting = null;
+      return live;
+    });
   return () => stream.close();
+}
+
+/**
+ * Sends what the client missed after `afterId`, in order and in one write, then the live events
+ * that arrived meanwhile, skipping ids already sent; or a reconcile frame when the window lost some.
+ */
+async function replay(
+  stream: OpenStream,
+  bus: EventBus,
+  afterId: number,
+  takeWaiting: () => { event: SystemEvent; id?: number }[],
+) {
+  let text = "";
+  try {
+    const missed = await bus.replay(stream.userId, afterId);
+    if (missed.kind === "reconcile") {
+      text += sseFrame(RECONCILE_EVENT, "missed events are no longer kept", missed.newest ?? undefined);
+      stream.lastId = missed.newest ?? 0;
+    } else {
+      stream.lastId = afterId;
+      for (const { event, id } of missed.events) text += stream.frame(event, id);
+    }
+  } catch (error) {
+    console.error(error);
+    text += sseFrame(RECONCILE_EVENT, "missed events could not be read");
+  }
+  for (const { event, id } of takeWaiting()) text += stream.frame(event, id);
+  if (text) stream.send(text);
 }
 
 const encoder = new TextEncoder();
@@ -228,7 +327,14 @@ function closeLocalSessionStreams(session: string) {
 }
 registerSessionStreamEnder(closeLocalSessionStreams);
 
-/** Ends every stream, so a stopping server is not held open by idle connections. */
-export function closeAllStreams() {
-  for (const stream of [...open]) stream.close();
+/**
+ * Ends every stream, so a stopping server is not held open by idle connections. `retryMs`: the
+ * reconnection delay to ask of each browser first (a draining server: come back elsewhere, soon).
+ */
+export function closeAllStreams(retryMs?: number) {
+  const hint = retryMs === undefined ? "" : `retry: ${Math.max(0, Math.round(retryMs))}\n\n`;
+  for (const stream of [...open]) {
+    if (hint) stream.send(hint);
+    stream.close();
+  }
 }

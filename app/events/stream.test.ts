@@ -39,8 +39,8 @@ describe("user event stream", () => {
     expect(response.headers.get("Content-Type")).toBe("text/event-stream");
     expect(response.headers.get("Cache-Control")).toBe("no-cache, no-transform");
     expect(response.headers.get("X-Accel-Buffering")).toBe("no");
-    bus.publish(CH, { type: "task-completed", userId: "u2", taskId: "other", status: "completed" });
-    bus.publish(CH, { type: "task-completed", userId: "u1", taskId: "t1", status: "failed" });
+    await bus.publish(CH, { type: "task-completed", userId: "u2", taskId: "other", status: "completed" });
+    await bus.publish(CH, { type: "task-completed", userId: "u1", taskId: "t1", status: "failed" });
     const text = await readUntil(response.body!, (t) => t.includes("task-completed\ndata:"));
     const frame = text.split("\n\n").find((f) => f.includes("event: task-completed"))!;
     expect(frame).toMatch(/^id: \d+\nevent: task-completed\ndata: /);
@@ -87,7 +87,7 @@ describe("user event stream", () => {
     expect(openStreamCount()).toBe(0);
   });
 
-  it("a client gone without a word is dropped at the next write, at the latest the ping", () => {
+  it("a client gone without a word is dropped at the next write, at the latest the ping", async () => {
     vi.useFakeTimers();
     const bus = createInProcessBus();
     let gone = false;
@@ -103,7 +103,7 @@ describe("user event stream", () => {
     for (let i = 0; i < 100; i++) openUserStream(`silent-${i}`, sink, { bus });
     expect(bus.subscriberCount(CH)).toBe(100);
     gone = true;
-    bus.publish(CH, { type: "task-completed", userId: "silent-7", taskId: "t", status: "completed" });
+    await bus.publish(CH, { type: "task-completed", userId: "silent-7", taskId: "t", status: "completed" });
     expect(bus.subscriberCount(CH)).toBe(99);
     vi.advanceTimersByTime(PING_INTERVAL_MS);
     expect(bus.subscriberCount(CH)).toBe(0);
@@ -138,13 +138,13 @@ describe("user event stream", () => {
     expect(vi.getTimerCount()).toBe(before);
   });
 
-  it("writes each frame in one piece", () => {
+  it("writes each frame in one piece", async () => {
     const bus = createInProcessBus();
     const writes: string[] = [];
     openUserStream("one", { write: (t) => writes.push(t) > 0, end() {} }, { bus });
-    bus.publish(CH, { type: "task-completed", userId: "one", taskId: "t1", status: "completed" });
+    await bus.publish(CH, { type: "task-completed", userId: "one", taskId: "t1", status: "completed" });
     expect(writes).toHaveLength(2);
-    expect(writes[0]).toMatch(/^event: ping\ndata: \S+\n\n$/);
+    expect(writes[0]).toMatch(/^retry: \d+\nevent: ping\ndata: \S+\n\n$/);
     expect(writes[1]).toMatch(/^id: \d+\nevent: task-completed\ndata: \{.*"taskId":"t1".*\}\n\n$/);
     expect(sseFrame("x", "a\nb")).toBe("event: x\ndata: a\ndata: b\n\n");
   });
@@ -154,7 +154,7 @@ describe("user event stream", () => {
     const dead = userEventStream(new AbortController().signal, "u1", { bus });
     const live = userEventStream(new AbortController().signal, "u1", { bus });
     await dead.body!.cancel();
-    bus.publish(CH, { type: "task-completed", userId: "u1", taskId: "t9", status: "completed" });
+    await bus.publish(CH, { type: "task-completed", userId: "u1", taskId: "t9", status: "completed" });
     const text = await readUntil(live.body!, (t) => t.includes("t9"));
     expect(text).toContain('"taskId":"t9"');
     expect(bus.subscriberCount(CH)).toBe(1);
@@ -187,8 +187,8 @@ describe("user event stream", () => {
     const oldest = await readUntil(mine[0]!.body!, () => false);
     expect(oldest).toContain(`event: ${EVICTED_EVENT}`);
     expect(await readUntil(mine[1]!.body!, (t) => t.endsWith("\n\n"))).not.toContain(EVICTED_EVENT);
-    bus.publish(CH, { type: "task-completed", userId: "greedy", taskId: "g1", status: "completed" });
-    bus.publish(CH, { type: "task-completed", userId: "calm", taskId: "c1", status: "completed" });
+    await bus.publish(CH, { type: "task-completed", userId: "greedy", taskId: "g1", status: "completed" });
+    await bus.publish(CH, { type: "task-completed", userId: "calm", taskId: "c1", status: "completed" });
     expect(await readUntil(mine[10]!.body!, (t) => t.includes("g1"))).toContain('"taskId":"g1"');
     expect(await readUntil(mine[1]!.body!, (t) => t.includes("g1"))).toContain('"taskId":"g1"');
     expect(await readUntil(other.body!, (t) => t.includes("c1"))).toContain('"taskId":"c1"');

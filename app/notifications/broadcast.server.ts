@@ -69,7 +69,7 @@ export async function sendBroadcast(actor: SessionUser, input: BroadcastInput, o
         trx,
       );
     });
-  publishNotices(notifications, actor.name);
+  await publishNotices(notifications, actor.name);
   return { id, recipients: recipients.length };
 }
 

@@ -32,14 +32,15 @@ export async function storeNotices(executor: Executor, rows: NoticeRow[]) {
 
 /**
  * Pushes the stored notifications live to their recipients who are connected (after the commit:
- * those offline find them in the bell later). `sender` names who wrote a broadcast; null for the
- * app's own security notice.
+ * those offline find them in the bell later), logged in a few statements however many there are
+ * (app/events/event-log.server.ts). `sender` names who wrote a broadcast; null for the app's own
+ * security notice.
  */
-export function publishNotices(rows: NoticeRow[], sender: string | null) {
-  const bus = systemBus();
-  for (const n of rows) {
-    bus.publish(SYSTEM_EVENT_CHANNEL, {
-      type: "broadcast",
+export async function publishNotices(rows: NoticeRow[], sender: string | null): Promise<void> {
+  await systemBus().publishMany(
+    SYSTEM_EVENT_CHANNEL,
+    rows.map((n) => ({
+      type: "broadcast" as const,
       userId: n.user_id,
       notificationId: n.id,
       kind: n.kind,
@@ -48,6 +49,6 @@ export function publishNotices(rows: NoticeRow[], sender: string | null) {
       message: n.message,
       level: n.level,
       link: n.link,
-    });
-  }
+    })),
+  );
 }

@@ -1,5 +1,6 @@
 import { purgeExpiredAudit } from "../audit/retention.server";
 import { db, now } from "../db.server";
+import { pruneEventLog } from "../events/event-log.server";
 import { purgeExpiredRateLimits } from "../security/rate-limit.server";
 import { getSystemConfig } from "../system-settings/system-config.server";
 import { pruneDeliveries } from "../tasks/repository.server";
@@ -13,7 +14,8 @@ export async function purgeAuditPastRetention(at = new Date()): Promise<number> 
 
 /**
  * The daily housekeeping: audit rows past retention, sessions and single-use tokens past their
- * expiry (refused already, only taking space), replay records and shared rate-limit counters.
+ * expiry (refused already, only taking space), replay records, shared rate-limit counters and
+ * events past the replay window (app/events/event-log.server.ts).
  * On PostgreSQL the queue's cron runs it once a day for all instances.
  */
 export async function runDailyCleanup() {
@@ -23,8 +25,10 @@ export async function runDailyCleanup() {
   const tokens = await db().deleteFrom("user_token").where("expires_at", "<", ts).executeTakeFirst();
   await pruneDeliveries();
   const rateLimits = await purgeExpiredRateLimits();
+  const events = await pruneEventLog();
   return {
     audit,
+    events,
     sessions: Number(sessions.numDeletedRows),
     tokens: Number(tokens.numDeletedRows),
     rateLimits,
@@ -33,10 +37,16 @@ export async function runDailyCleanup() {
 
 let timer: ReturnType<typeof setInterval> | undefined;
 
-/** Without the queue's cron (SQLite): the audit retention runs shortly after start, then once a day. */
+/**
+ * Without the queue's cron (SQLite): the audit retention and the event window's prune run shortly
+ * after start, then once a day (the event log also prunes itself on the way).
+ */
 export function startRetentionSchedule(onError: (e: unknown) => void = console.error) {
   if (timer) return;
-  const run = () => void purgeAuditPastRetention().catch(onError);
+  const run = () => {
+    void purgeAuditPastRetention().catch(onError);
+    void pruneEventLog().catch(onError);
+  };
   const first = setTimeout(run, 60_000);
   first.unref?.();
   timer = setInterval(run, DAY_MS);

@@ -4,6 +4,7 @@ import { db } from "../db.server";
 import { env } from "../env.server";
 import { busResynced, createInProcessBus, setSystemBusFactory } from "../events/bus.server";
 import { setClusterLink } from "../events/cluster.server";
+import { createDbEventLog } from "../events/event-log.server";
 import { createPostgresBus } from "../events/postgres-bus.server";
 import { createQueueRunner } from "../tasks/queue-runner.server";
 import { InProcessTaskRunner, setTaskRunnerFactory } from "../tasks/runner.server";
@@ -25,6 +26,7 @@ export function composeServices(databaseUrl = env().DATABASE_URL) {
     const bus = createPostgresBus({
       url: databaseUrl,
       local: createInProcessBus(),
+      log: createDbEventLog(),
       notify: (channel, payloads) =>
         sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as t(p, i) order by i`.execute(
           db(),

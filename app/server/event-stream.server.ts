@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MiddlewareFunction, RouterContextProvider } from "react-router";
 import { getSessionUser, streamOptionsFor } from "../auth/session.server";
 import { writeUserEventStream } from "../events/raw-stream.server";
-import { EVENT_STREAM_HEADERS } from "../events/stream.server";
+import { EVENT_STREAM_HEADERS, lastEventIdOf } from "../events/stream.server";
 import { refuseBadHost, requestOrigin } from "../http/request-guards.server";
 import { apiError } from "../http/responses";
 import { createRequestContext } from "./lifecycle.server";
@@ -56,7 +56,7 @@ function runMiddleware(
   return at(0);
 }
 
-/** The request as middleware reads it (headers as node received them). */
+/** The request as middleware reads it (headers as node received them, the query as sent). */
 function requestOf(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
@@ -65,7 +65,9 @@ function requestOf(req: IncomingMessage, origin: string): Request {
       headers.append(raw[i]!, raw[i + 1]!);
     } catch {} // a value fetch's Headers refuses is one no middleware can use
   }
-  return new Request(`${origin}${PATH}`, { headers });
+  const url = req.url ?? "";
+  const query = url.includes("?") ? url.slice(url.indexOf("?")) : "";
+  return new Request(`${origin}${PATH}${query}`, { headers });
 }
 
 /** Each header as its own pair, Set-Cookie included (Headers would join those with commas). */
@@ -106,5 +108,8 @@ export async function serveEventStream(
   // The gate let the request through, so the session it resolved (cached in the context) is a user.
   const user = await getSessionUser({ request, context });
   if (!user) return send(res, apiError(401, "unauthorized"));
-  writeUserEventStream(res, user.id, headerPairs(response.headers), streamOptionsFor(user));
+  writeUserEventStream(res, user.id, headerPairs(response.headers), {
+    ...streamOptionsFor(user),
+    lastEventId: lastEventIdOf(request),
+  });
 }

@@ -125,7 +125,7 @@ export async function superAdminSettingsNotice(actor: SessionUser, changes: Supe
       await storeNotices(executor, rows);
     },
     async deliver(origin: AuditOrigin) {
-      publishNotices(rows, null);
+      await publishNotices(rows, null);
       await Promise.all(
         notices.map(({ recipient, row }) =>
           trySend(origin, { type: "settings-changed", to: recipient.email }, () =>

@@ -6,7 +6,9 @@ import { type ApplyOutcome, applyCompletion, type Completion } from "./repositor
 export async function completeTask(deliveryId: string, completion: Completion): Promise<ApplyOutcome> {
   const outcome = await applyCompletion(deliveryId, completion);
   if (outcome.kind === "applied") {
-    systemBus().publish(SYSTEM_EVENT_CHANNEL, {
+    // Awaited: the event is in the log (with its id) before the webhook is answered, so a client
+    // that reconnects anywhere afterwards is sent it (app/events/event-log.server.ts).
+    await systemBus().publish(SYSTEM_EVENT_CHANNEL, {
       type: "task-completed",
       userId: outcome.userId,
       taskId: completion.taskId,

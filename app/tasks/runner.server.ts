@@ -218,7 +218,9 @@ export class InProcessTaskRunner implements TaskRunner {
 
   private progress(userId: string, taskId: string, fraction: number, message?: string) {
     const progress = Math.max(0, Math.min(1, fraction));
-    this.bus.publish(SYSTEM_EVENT_CHANNEL, {
+    // Not awaited: progress is ephemeral, and the work that reports it must not wait on the log.
+    // Logged all the same, so a client that reconnects sees where its task got to.
+    void this.bus.publish(SYSTEM_EVENT_CHANNEL, {
       type: "task-progress",
       userId,
       taskId,

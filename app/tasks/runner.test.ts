@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createUser, setupDatabase } from "../../test/helpers";
 import { jsonText } from "../../test/json-text";
@@ -84,8 +84,11 @@ describe("task runner", () => {
     runner.dispatch(id);
     await g.startedCount(1);
     expect((await row(id)).status).toBe("processing");
-    expect(events).toContainEqual(
-      expect.objectContaining({ type: "task-progress", taskId: id, progress: 0 }),
+    // Progress is published without waiting for the event log (runner.server.ts): it arrives soon.
+    await vi.waitFor(() =>
+      expect(events).toContainEqual(
+        expect.objectContaining({ type: "task-progress", taskId: id, progress: 0 }),
+      ),
     );
     g.release(id, { answer: 42 });
     await runner.idle();

@@ -39,21 +39,51 @@ async function getJson<T>(url: string): Promise<T | null> {
   }
 }
 
-/** On (re)connect: whatever finished while the stream was down is picked up here. */
+/** Tasks the centre lists; a reconcile reads further back to find those that finished unseen. */
+const SHOWN = 20;
+const PAGE = 100;
+const MAX_PAGES = 10;
+
+type Page = { tasks: TaskView[]; nextCursor: string | null };
+
+/**
+ * On (re)connect, or when the server could not replay what was missed: whatever finished while the
+ * stream was down is picked up here. Pages back through GET /api/tasks until it passes the oldest
+ * task this tab still thought unfinished (10 pages at most), so a finish is noticed however many
+ * tasks were started since; the newest SHOWN stay listed.
+ */
 async function reconcile() {
-  const page = await getJson<{ tasks: TaskView[] }>("/api/tasks?limit=20");
-  if (!page) return;
+  // ISO timestamps sort as text.
+  const oldestOpen =
+    state.tasks
+      .filter((t) => !isFinal(t.status))
+      .map((t) => t.createdAt)
+      .sort()[0] ?? null;
+  const fetched: TaskView[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < MAX_PAGES; i++) {
+    const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+    const page: Page | null = await getJson<Page>(`/api/tasks?limit=${PAGE}${query}`);
+    if (!page) {
+      if (i === 0) return; // unreachable: keep what the tab shows, the next open tries again
+      break;
+    }
+    fetched.push(...page.tasks);
+    cursor = page.nextCursor;
+    const last = page.tasks.at(-1);
+    if (!cursor || !last || oldestOpen === null || last.createdAt <= oldestOpen) break;
+  }
   const known = new Map(state.tasks.map((t) => [t.id, t]));
   set({
     loaded: true,
-    tasks: page.tasks.map((t) => ({
+    tasks: fetched.slice(0, SHOWN).map((t) => ({
       ...t,
       progress: isFinal(t.status) ? null : (known.get(t.id)?.progress ?? null),
     })),
   });
-  for (const task of state.tasks) {
+  for (const task of fetched) {
     const before = known.get(task.id);
-    if (before && !isFinal(before.status) && isFinal(task.status)) notify(task);
+    if (before && !isFinal(before.status) && isFinal(task.status)) notify({ ...task, progress: null });
   }
 }
 

@@ -1,0 +1,320 @@
+import { type Kysely, sql } from "kysely";
+import { dialectOf } from "../../db/connection";
+import type { Database } from "../../db/schema";
+import { db, now } from "../db.server";
+import type { SystemEvent } from "./event-types";
+
+// The events /api/events sends, each under a global, ordered id (migration 024), so a client that
+// reconnects with Last-Event-ID, on any instance, is sent what it missed
+// (docs/decisions/029-durable-event-ids.md). Kept for a bounded window; beyond it the client
+// reconciles through GET /api/tasks.
+
+/** How long an event stays replayable. */
+export const EVENT_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** The newest events kept per user within the window (a person with a busy script keeps the last ones). */
+export const MAX_EVENTS_PER_USER = 10_000;
+/** A reconnect that missed more than this reconciles instead: one write, not thousands of frames. */
+export const REPLAY_LIMIT = 500;
+
+/** Rows written (and NOTIFYs sent) per statement: a broadcast to every user is a few statements, not one a user. */
+const CHUNK = 500;
+// One lock for every event written on this database (beside db/migrate.ts's SCHEMA_CHANGE_LOCK): held
+// from the id's assignment to the commit, so ids commit, and their NOTIFYs arrive, in id order.
+const EVENT_ORDER_LOCK = 4_200_118;
+
+export type LoggedEvent = { id: number; event: SystemEvent };
+
+/** What a reconnecting client is sent: the events after its id, or "reconcile" (the window lost some). */
+export type Replay =
+  | { kind: "events"; events: LoggedEvent[] }
+  /** `newest`: the user's newest id, sent with the reconcile frame so live events go on from it. */
+  | { kind: "reconcile"; newest: number | null };
+
+/** NOTIFYs sent in the transaction that writes the events (PostgreSQL delivers them at commit, in order). */
+type Announce = (logged: readonly LoggedEvent[]) => { channel: string; payloads: string[] };
+
+export interface EventLog {
+  /** Writes the events in order and returns them with their ids (ascending). */
+  append(events: readonly SystemEvent[], announce?: Announce): Promise<LoggedEvent[]>;
+  /** The user's events after `afterId`, or "reconcile" when the window no longer holds them all. */
+  replay(userId: string, afterId: number): Promise<Replay>;
+}
+
+type Pending = {
+  events: readonly SystemEvent[];
+  announce?: Announce;
+  resolve(logged: LoggedEvent[]): void;
+  reject(error: unknown): void;
+};
+
+/**
+ * The log in the app's database (SQLite or PostgreSQL). Appends raised in one tick share one
+ * transaction, and one transaction at a time leaves this process: events keep the order they were
+ * published in, and a burst costs a few statements, not a transaction each.
+ */
+export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog {
+  const pruner = createWayPruner(handle);
+  let pending: Pending[] = [];
+  let writing = false;
+
+  async function write(batch: Pending[]): Promise<LoggedEvent[][]> {
+    const database = handle();
+    const postgres = dialectOf(database as Kysely<unknown>) === "postgres";
+    const created_at = now();
+    return database.transaction().execute(async (trx) => {
+      if (postgres) await sql`select pg_advisory_xact_lock(${EVENT_ORDER_LOCK})`.execute(trx);
+      const all = batch.flatMap((p) => p.events);
+      const ids: number[] = [];
+      for (let i = 0; i < all.length; i += CHUNK) {
+        const rows = await trx
+          .insertInto("event_log")
+          .values(
+            all
+              .slice(i, i + CHUNK)
+              .map((e) => ({ user_id: e.userId, type: e.type, data: JSON.stringify(e), created_at })),
+          )
+          .returning("id")
+          .execute();
+        // Both engines number a multi-row insert in the order of its values.
+        ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
+      }
+      let at = 0;
+      const out = batch.map((p) => p.events.map((event) => ({ id: ids[at++]!, event })));
+      const notices = new Map<string, string[]>();
+      batch.forEach((p, i) => {
+        const notice = p.announce?.(out[i]!);
+        if (notice) notices.set(notice.channel, [...(notices.get(notice.channel) ?? []), ...notice.payloads]);
+      });
+      if (postgres) {
+        for (const [channel, list] of notices) {
+          for (let i = 0; i < list.length; i += CHUNK) {
+            const payloads = list.slice(i, i + CHUNK);
+            await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as t(p, i) order by i`.execute(
+              trx,
+            );
+          }
+        }
+      }
+      return out;
+    });
+  }
+
+  async function drain() {
+    writing = true;
+    // Whatever else is published in this tick (a loop of publishes) joins the first batch; a
+    // microtask, not a timer, so a test's fake clock cannot hold it.
+    await Promise.resolve();
+    while (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      try {
+        const logged = await write(batch);
+        batch.forEach((p, i) => {
+          p.resolve(logged[i]!);
+        });
+        pruner.noteAppended(batch.flatMap((p) => p.events));
+      } catch (error) {
+        for (const p of batch) p.reject(error);
+      }
+    }
+    writing = false;
+  }
+
+  return {
+    append(events, announce) {
+      if (events.length === 0) return Promise.resolve([]);
+      return new Promise<LoggedEvent[]>((resolve, reject) => {
+        pending.push({ events, announce, resolve, reject });
+        if (!writing) void drain();
+      });
+    },
+
+    async replay(userId, afterId) {
+      const database = handle();
+      const rows = await database
+        .selectFrom("event_log")
+        .select(["id", "data"])
+        .where("user_id", "=", userId)
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(REPLAY_LIMIT + 1)
+        .execute();
+      const reconcile = async (): Promise<Replay> => {
+        const newest = await database
+          .selectFrom("event_log")
+          .select("id")
+          .where("user_id", "=", userId)
+          .orderBy("id", "desc")
+          .limit(1)
+          .executeTakeFirst();
+        return { kind: "reconcile", newest: newest ? Number(newest.id) : null };
+      };
+      if (rows.length > REPLAY_LIMIT) return reconcile();
+      if (!(await windowCovers(database, userId, afterId))) return reconcile();
+      return { kind: "events", events: rows.map((r) => ({ id: Number(r.id), event: JSON.parse(r.data) })) };
+    },
+  };
+}
+
+/**
+ * Whether nothing of the user's after `afterId` has been pruned. Pruning takes a user's oldest
+ * events first (both rules), so a retained event of theirs at or before `afterId` proves it; without
+ * one, an id inside the window (not older than the oldest retained row) of a user under the per-user
+ * cap does too. An id never issued (past the newest) is refused: it would skip live events.
+ */
+async function windowCovers(database: Kysely<Database>, userId: string, afterId: number): Promise<boolean> {
+  const bounds = await sql<{
+    lo: number | null;
+    hi: number | null;
+  }>`select (select min(id) from event_log) as lo, (select max(id) from event_log) as hi`.execute(database);
+  const { lo, hi } = bounds.rows[0] ?? { lo: null, hi: null };
+  if (hi === null || afterId > Number(hi)) return false;
+  const earlier = await database
+    .selectFrom("event_log")
+    .select("id")
+    .where("user_id", "=", userId)
+    .where("id", "<=", afterId)
+    .limit(1)
+    .executeTakeFirst();
+  if (earlier) return true;
+  if (lo === null || afterId < Number(lo)) return false;
+  const kept = await database
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("event_log")
+        .select("id")
+        .where("user_id", "=", userId)
+        .limit(MAX_EVENTS_PER_USER)
+        .as("mine"),
+    )
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(kept.n) < MAX_EVENTS_PER_USER;
+}
+
+/** Keeps one user's newest MAX_EVENTS_PER_USER events. */
+async function pruneUser(database: Kysely<Database>, userId: string): Promise<number> {
+  const result = await database
+    .deleteFrom("event_log")
+    .where("user_id", "=", userId)
+    .where("id", "<", (eb) =>
+      eb
+        .selectFrom("event_log")
+        .select("id")
+        .where("user_id", "=", userId)
+        .orderBy("id", "desc")
+        .limit(1)
+        .offset(MAX_EVENTS_PER_USER - 1),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * The scheduled prune (app/server/cleanup.server.ts): events past the window, then each user's
+ * beyond the newest MAX_EVENTS_PER_USER. Returns the rows deleted.
+ */
+export async function pruneEventLog(at = new Date(), handle: () => Kysely<Database> = db): Promise<number> {
+  const database = handle();
+  const cutoff = new Date(at.getTime() - EVENT_WINDOW_MS).toISOString();
+  const old = await database.deleteFrom("event_log").where("created_at", "<", cutoff).executeTakeFirst();
+  let deleted = Number(old.numDeletedRows);
+  const crowded = await database
+    .selectFrom("event_log")
+    .select("user_id")
+    .groupBy("user_id")
+    .having((eb) => eb.fn.countAll(), ">", MAX_EVENTS_PER_USER)
+    .execute();
+  for (const { user_id } of crowded) deleted += await pruneUser(database, user_id);
+  return deleted;
+}
+
+/** How many appended events (overall, or of one user) trigger a prune on the way. */
+const PRUNE_EVERY = 1_000;
+/** Users counted between prunes; past this the counts start over (memory stays bounded). */
+const MAX_COUNTED_USERS = 100_000;
+
+/**
+ * Pruning on the way, between the daily runs: every PRUNE_EVERY events the window's old rows go,
+ * and a user who gained PRUNE_EVERY events since their last check is cut to the cap. It runs in
+ * the background, one at a time; a failure is logged and the daily run catches up.
+ */
+function createWayPruner(handle: () => Kysely<Database>) {
+  let since = 0;
+  const perUser = new Map<string, number>();
+  let running = false;
+  const due = new Set<string>();
+  let timeDue = false;
+
+  async function run() {
+    running = true;
+    try {
+      while (timeDue || due.size > 0) {
+        const database = handle();
+        if (timeDue) {
+          timeDue = false;
+          const cutoff = new Date(Date.now() - EVENT_WINDOW_MS).toISOString();
+          await database.deleteFrom("event_log").where("created_at", "<", cutoff).execute();
+        }
+        const [user] = due;
+        if (user !== undefined) {
+          due.delete(user);
+          await pruneUser(database, user);
+        }
+      }
+    } catch (error) {
+      console.error(error);
+    } finally {
+      running = false;
+    }
+  }
+
+  return {
+    noteAppended(events: readonly SystemEvent[]) {
+      since += events.length;
+      if (since >= PRUNE_EVERY) {
+        since = 0;
+        timeDue = true;
+      }
+      if (perUser.size > MAX_COUNTED_USERS) perUser.clear();
+      for (const e of events) {
+        const n = (perUser.get(e.userId) ?? 0) + 1;
+        if (n >= PRUNE_EVERY) {
+          perUser.delete(e.userId);
+          due.add(e.userId);
+        } else perUser.set(e.userId, n);
+      }
+      if (!running && (timeDue || due.size > 0)) void run();
+    },
+  };
+}
+
+/**
+ * A log in memory for a bus on its own (tests, tools): the same ids and replay rules within this
+ * process, the newest `capacity` events kept.
+ */
+export function createMemoryEventLog(capacity = MAX_EVENTS_PER_USER): EventLog {
+  let next = 0;
+  let entries: LoggedEvent[] = [];
+  /** Every id at or below this may have been dropped. */
+  let droppedUpTo = 0;
+  return {
+    async append(events) {
+      const logged = events.map((event) => ({ id: ++next, event }));
+      entries.push(...logged);
+      if (entries.length > capacity) {
+        const cut = entries.length - capacity;
+        droppedUpTo = entries[cut - 1]!.id;
+        entries = entries.slice(cut);
+      }
+      return logged;
+    },
+    async replay(userId, afterId) {
+      const mine = entries.filter((e) => e.event.userId === userId);
+      const after = mine.filter((e) => e.id > afterId);
+      if (afterId > next || afterId < droppedUpTo || after.length > REPLAY_LIMIT)
+        return { kind: "reconcile", newest: mine.at(-1)?.id ?? null };
+      return { kind: "events", events: after };
+    },
+  };
+}
