@@ -19,6 +19,8 @@ export interface EventBus {
   subscribe(channel: Channel, userId: string, subscriber: Subscriber): () => void;
   /** What a client that last saw `afterId` missed (event-log.server.ts). */
   replay(userId: string, afterId: number): Promise<Replay>;
+  /** The user's newest event id (event-log.server.ts). */
+  newestId(userId: string): Promise<number | null>;
   subscriberCount(channel?: Channel): number;
 }
 
@@ -64,6 +66,7 @@ export function createInProcessBus(
     publish: (channel, event) => publishMany(channel, [event]),
     publishMany,
     replay: (userId, afterId) => log.replay(userId, afterId),
+    newestId: (userId) => log.newest(userId),
     subscribe(channel, userId, subscriber) {
       const users = channels.get(channel) ?? new Map<string, Set<Subscriber>>();
       channels.set(channel, users);

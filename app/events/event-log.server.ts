@@ -38,6 +38,8 @@ export interface EventLog {
   append(events: readonly SystemEvent[], announce?: Announce): Promise<LoggedEvent[]>;
   /** The user's events after `afterId`, or "reconcile" when the window no longer holds them all. */
   replay(userId: string, afterId: number): Promise<Replay>;
+  /** The user's newest id (null: none kept): where a stream opened without Last-Event-ID starts. */
+  newest(userId: string): Promise<number | null>;
 }
 
 type Pending = {
@@ -54,6 +56,16 @@ type Pending = {
  */
 export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog {
   const pruner = createWayPruner(handle);
+  async function newestOf(userId: string): Promise<number | null> {
+    const newest = await handle()
+      .selectFrom("event_log")
+      .select("id")
+      .where("user_id", "=", userId)
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return newest ? Number(newest.id) : null;
+  }
   let pending: Pending[] = [];
   let writing = false;
 
@@ -129,6 +141,8 @@ export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog 
       });
     },
 
+    newest: newestOf,
+
     async replay(userId, afterId) {
       const database = handle();
       const rows = await database
@@ -139,16 +153,7 @@ export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog 
         .orderBy("id")
         .limit(REPLAY_LIMIT + 1)
         .execute();
-      const reconcile = async (): Promise<Replay> => {
-        const newest = await database
-          .selectFrom("event_log")
-          .select("id")
-          .where("user_id", "=", userId)
-          .orderBy("id", "desc")
-          .limit(1)
-          .executeTakeFirst();
-        return { kind: "reconcile", newest: newest ? Number(newest.id) : null };
-      };
+      const reconcile = async (): Promise<Replay> => ({ kind: "reconcile", newest: await newestOf(userId) });
       if (rows.length > REPLAY_LIMIT) return reconcile();
       if (!(await windowCovers(database, userId, afterId))) return reconcile();
       return { kind: "events", events: rows.map((r) => ({ id: Number(r.id), event: JSON.parse(r.data) })) };
@@ -308,6 +313,9 @@ export function createMemoryEventLog(capacity = MAX_EVENTS_PER_USER): EventLog {
         entries = entries.slice(cut);
       }
       return logged;
+    },
+    async newest(userId) {
+      return entries.findLast((e) => e.event.userId === userId)?.id ?? null;
     },
     async replay(userId, afterId) {
       const mine = entries.filter((e) => e.event.userId === userId);

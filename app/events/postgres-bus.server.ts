@@ -231,6 +231,7 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     publish: (ch, event) => publishMany(ch, [event]),
     publishMany,
     replay: (userId, afterId) => options.log.replay(userId, afterId),
+    newestId: (userId) => options.log.newest(userId),
     subscribe: local.subscribe,
     subscriberCount: local.subscriberCount,
     announce(cache) {

@@ -39,6 +39,7 @@ function slowLog(): EventLog & { release(): void } {
   });
   return {
     append: (events, announce) => log.append(events, announce),
+    newest: (userId) => log.newest(userId),
     async replay(userId, afterId): Promise<Replay> {
       await gate;
       return log.replay(userId, afterId);
@@ -128,5 +129,37 @@ describe("lastEventIdOf", () => {
     expect(lastEventIdOf(req({ "Last-Event-ID": "nope" }, "?lastEventId=7"))).toBe(7);
     for (const bad of ["", "0", "-5", "1e3", "0x10", "3.5", " ", "99999999999999999999", "9007199254740993"])
       expect(lastEventIdOf(req({ "Last-Event-ID": bad }))).toBeUndefined();
+  });
+});
+
+describe("a stream opened without Last-Event-ID", () => {
+  it("starts at the user's newest id, so a reconnect replays what came after", async () => {
+    const bus = createInProcessBus();
+    await bus.publishMany(CH, [done("n1", "old1"), done("other", "x"), done("n1", "old2")]);
+    const first = sink();
+    openUserStream("n1", first.sink, { bus });
+    await settle();
+    // A bare id line: the browser's Last-Event-ID without an event (nothing before the stream is resent).
+    expect(first.writes.join("")).toMatch(/\nid: 3\n\n/);
+    expect(frames(first.writes)).toEqual([]);
+    closeAllStreams();
+    await bus.publish(CH, done("n1", "missed"));
+    const second = sink();
+    openUserStream("n1", second.sink, { bus, lastEventId: 3 });
+    await settle();
+    expect(frames(second.writes)).toEqual(["4:missed"]);
+  });
+
+  it("sends an older event that arrives after the start without an id, and a newer one with it", async () => {
+    const local = createInProcessBus();
+    const { writes, sink: s } = sink();
+    await local.publish(CH, done("n2", "before"));
+    await local.publish(CH, done("n2", "late"));
+    openUserStream("n2", s, { bus: local });
+    await settle();
+    // Another instance's event 2 reaching this one only now (its NOTIFY was on its way).
+    local.deliver(CH, done("n2", "late"), 2);
+    await local.publish(CH, done("n2", "next"));
+    expect(frames(writes)).toEqual(["undefined:late", "3:next"]);
   });
 });

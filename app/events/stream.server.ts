@@ -118,6 +118,13 @@ class OpenStream {
   closed = false;
   /** The newest event id sent: ids on a stream only grow, so a replayed event is never sent twice. */
   lastId = 0;
+  /**
+   * A stream opened without Last-Event-ID starts at the user's newest id (sent as a bare `id:`
+   * line, so a reconnect replays from there). An older event that reaches this instance only
+   * afterwards (another instance's NOTIFY still on its way) was never sent here: it goes out
+   * without an id, which would otherwise move the browser's Last-Event-ID back.
+   */
+  startId = 0;
   unsubscribe: () => void = () => {};
   readonly slot = tick;
 
@@ -142,8 +149,9 @@ class OpenStream {
   /** One event frame, unless its id was sent already (replay and live overlap). */
   frame(event: SystemEvent, id?: number): string {
     if (id !== undefined) {
-      if (id <= this.lastId) return "";
-      this.lastId = id;
+      if (id <= this.lastId && id > this.startId) return "";
+      if (id <= this.lastId) id = undefined;
+      else this.lastId = id;
     }
     eventDelivered();
     return sseFrame(event.type, JSON.stringify(event), id);
@@ -211,7 +219,7 @@ export function openUserStream(userId: string, sink: StreamSink, options: Stream
   ticker.unref?.();
   const bus = options.bus ?? systemBus();
   // Subscribed before the log is read, live events meanwhile wait here: none falls between the two.
-  let waiting: { event: SystemEvent; id?: number }[] | null = options.lastEventId ? [] : null;
+  let waiting: { event: SystemEvent; id?: number }[] | null = [];
   stream.unsubscribe = bus.subscribe(SYSTEM_EVENT_CHANNEL, userId, (event: SystemEvent, id?: number) => {
     if (waiting) waiting.push({ event, id });
     else {
@@ -222,14 +230,40 @@ export function openUserStream(userId: string, sink: StreamSink, options: Stream
   // An opening frame, so the browser fires `open` (and the client reconciles) at once; `retry:`
   // first, so even a stream that drops right away tells the browser how long to wait.
   stream.send(retryField() + sseFrame("ping", new Date().toISOString()));
+  const takeWaiting = () => {
+    const live = waiting ?? [];
+    waiting = null;
+    return live;
+  };
   if (stream.until <= Date.now()) stream.close();
-  else if (options.lastEventId)
-    void replay(stream, bus, options.lastEventId, () => {
-      const live = waiting ?? [];
-      waiting = null;
-      return live;
-    });
+  else if (options.lastEventId) void replay(stream, bus, options.lastEventId, takeWaiting);
+  else void startAtNewest(stream, bus, takeWaiting);
   return () => stream.close();
+}
+
+/**
+ * A stream without Last-Event-ID: what happened before it opened is the client's reconcile on
+ * `open`; from here on, the user's newest id makes a reconnect replay what the client missed.
+ */
+async function startAtNewest(
+  stream: OpenStream,
+  bus: EventBus,
+  takeWaiting: () => { event: SystemEvent; id?: number }[],
+) {
+  let newest: number | null = null;
+  try {
+    newest = await bus.newestId(stream.userId);
+  } catch (error) {
+    console.error(error);
+  }
+  let text = "";
+  // Events delivered while the id was read were sent to nobody yet: they go out first.
+  for (const { event, id } of takeWaiting()) text += stream.frame(event, id);
+  if (newest && newest > stream.lastId) {
+    text += `id: ${newest}\n\n`;
+    stream.lastId = stream.startId = newest;
+  }
+  if (text) stream.send(text);
 }
 
 /**
