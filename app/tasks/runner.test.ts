@@ -257,23 +257,31 @@ describe("task runner", () => {
     expect(events.filter((e) => e.type === "task-completed")).toHaveLength(1);
   });
 
-  it("at start-up fails interrupted `processing` tasks clearly and runs `pending` ones", async () => {
+  it("at start-up runs interrupted re-runnable tasks again, fails the others clearly, runs `pending` ones", async () => {
+    const g = gate();
     const { owner, events } = await ownerWithEvents();
-    const interrupted = await insertTask({ type: "report.generate", userId: owner.id, payload: {} });
-    await db().updateTable("task").set({ status: "processing" }).where("id", "=", interrupted).execute();
+    // report.generate only reads: safe to run again. The gate type does not say so: it is not.
+    const rerun = await insertTask({ type: "report.generate", userId: owner.id, payload: { durationMs: 0 } });
+    const interrupted = await insertTask({ type: "test.gate", userId: owner.id, payload: null });
+    await db()
+      .updateTable("task")
+      .set({ status: "processing", attempt: 1 })
+      .where("id", "in", [rerun, interrupted])
+      .execute();
     const waiting = await insertTask({
       type: "report.generate",
       userId: owner.id,
       payload: { durationMs: 0 },
     });
 
-    const runner = runnerWith([]);
+    const runner = runnerWith([g.definition]);
     await runner.start();
     await runner.idle();
     await runner.stop();
 
     expect(await row(interrupted)).toMatchObject({ status: "failed" });
     expect(JSON.parse((await row(interrupted)).result!)).toEqual({ error: INTERRUPTED_ERROR });
+    expect(await row(rerun)).toMatchObject({ status: "completed", attempt: 2 });
     expect((await row(waiting)).status).toBe("completed");
     const left = await db()
       .selectFrom("task")
@@ -281,9 +289,41 @@ describe("task runner", () => {
       .where("status", "in", ["pending", "processing"])
       .execute();
     expect(left).toEqual([]);
-    expect(events.filter((e) => e.type === "task-completed").map((e) => e.taskId)).toEqual(
-      expect.arrayContaining([interrupted, waiting]),
-    );
+    const completed = events.filter((e) => e.type === "task-completed").map((e) => e.taskId);
+    expect(completed.sort()).toEqual([interrupted, rerun, waiting].sort());
+  });
+
+  it("on stop hands a re-runnable task still running after the grace period back; its late end changes nothing", async () => {
+    const g = gate();
+    const rerunnable = { ...g.definition, rerunnable: true };
+    const runner = runnerWith([rerunnable], { graceMs: 0 });
+    const { owner, events } = await ownerWithEvents();
+    const id = await insertTask({ type: "test.gate", userId: owner.id, payload: null });
+    runner.dispatch(id);
+    await g.startedCount(1);
+    await runner.stop();
+    expect(await row(id)).toMatchObject({ status: "pending", result: null, completed_at: null, attempt: 1 });
+    expect(events.filter((e) => e.type === "task-completed")).toEqual([]);
+    // Work that ignored its signal ends later: nothing is recorded for it.
+    g.release(id, { late: true });
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await row(id)).status).toBe("pending");
+
+    // The next start (or, on PostgreSQL, another instance) runs it again, to completion.
+    const next = runnerWith([rerunnable]);
+    await next.start();
+    await g.startedCount(2);
+    g.release(id, { second: true });
+    await next.idle();
+    await next.stop();
+    expect(await row(id)).toMatchObject({
+      status: "completed",
+      result: jsonText({ second: true }),
+      attempt: 2,
+    });
+    expect(events.filter((e) => e.type === "task-completed")).toEqual([
+      { type: "task-completed", userId: owner.id, taskId: id, status: "completed" },
+    ]);
   });
 
   it("on stop takes no new work, and fails work still running after the grace period", async () => {
