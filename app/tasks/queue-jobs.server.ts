@@ -32,7 +32,7 @@ export async function dropGivenUpJobs(
 }
 
 /** graphile-worker's notice of a new schema revision: database-wide, whichever schema it concerns. */
-export const MIGRATE_CHANNEL = "worker:migrate";
+const MIGRATE_CHANNEL = "worker:migrate";
 
 /**
  * graphile-worker 0.17 LISTENs on `worker:migrate` and shuts its worker down (exit code 57) on any
