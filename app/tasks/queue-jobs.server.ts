@@ -31,6 +31,35 @@ export async function dropGivenUpJobs(
     await sql`select ${sql.id(schema)}.force_unlock_workers(${workers}::text[])`.execute(executor);
 }
 
+/**
+ * A worker that died between fetching a job and claiming its task (or after its task ended) leaves
+ * a locked job no sweep of `processing` tasks finds. A `run_task` job locked longer than
+ * `olderThanMs` (database time) whose task is not `processing` has no live worker: it is deleted,
+ * its workers' other locks are freed, and the ids of its tasks still `pending` are returned for a
+ * new job.
+ */
+export async function dropOrphanedJobs(
+  executor: Kysely<Database>,
+  schema: string,
+  olderThanMs: number,
+): Promise<string[]> {
+  const q = sql.id(schema);
+  const dropped = await sql<{ task_id: string; locked_by: string | null; status: string | null }>`
+    with orphaned as (
+      delete from ${q}._private_jobs as jobs
+      using ${q}._private_tasks as tasks
+      where tasks.id = jobs.task_id and tasks.identifier = 'run_task'
+        and jobs.locked_at < now() - make_interval(secs => ${olderThanMs / 1000})
+        and not exists (select 1 from task where task.id = jobs.payload->>'taskId' and task.status = 'processing')
+      returning jobs.payload->>'taskId' as task_id, jobs.locked_by
+    )
+    select orphaned.task_id, orphaned.locked_by, task.status
+    from orphaned left join task on task.id = orphaned.task_id`.execute(executor);
+  const workers = [...new Set(dropped.rows.map((r) => r.locked_by).filter((w): w is string => !!w))];
+  if (workers.length > 0) await sql`select ${q}.force_unlock_workers(${workers}::text[])`.execute(executor);
+  return dropped.rows.filter((r) => r.status === "pending").map((r) => r.task_id);
+}
+
 /** graphile-worker's notice of a new schema revision: database-wide, whichever schema it concerns. */
 const MIGRATE_CHANNEL = "worker:migrate";
 

@@ -7,7 +7,7 @@ import { withSchemaChangeLock } from "../../db/migrate";
 import type { Database } from "../../db/schema";
 import { db } from "../db.server";
 import { env } from "../env.server";
-import { addJob, dropGivenUpJobs, isolateMigrationNotices } from "./queue-jobs.server";
+import { addJob, dropGivenUpJobs, dropOrphanedJobs, isolateMigrationNotices } from "./queue-jobs.server";
 import { Watchdog } from "./queue-watchdog.server";
 import { taskDefinition } from "./registry.server";
 import { touchTasks } from "./repository.server";
@@ -184,7 +184,8 @@ export class QueueTaskRunner implements TaskRunner {
 
   /**
    * Takes up tasks whose worker went silent (re-run when re-runnable, else failed), frees their
-   * jobs from the dead worker; now and then gives pending tasks whose job was lost a new one.
+   * jobs from the dead worker, and jobs a dead worker locked before it claimed their task; now
+   * and then gives pending tasks whose job was lost a new one.
    */
   async sweep() {
     const schema = this.options.schema;
@@ -197,6 +198,11 @@ export class QueueTaskRunner implements TaskRunner {
       },
       dropJob: (id) => dropGivenUpJobs(db(), schema, id),
     });
+    for (const id of await dropOrphanedJobs(db(), schema, this.options.heartbeatMs * STALL_BEATS)) {
+      await db()
+        .transaction()
+        .execute((trx) => addJob(trx, schema, id));
+    }
     if (this.beats++ % REQUEUE_EVERY_BEATS === 0) {
       for (const id of await stalePendingTaskIds(REQUEUE_PENDING_AFTER_MS)) {
         await db()

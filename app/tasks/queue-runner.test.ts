@@ -178,6 +178,25 @@ describe.skipIf(!onPostgres)("graphile-worker queue (PostgreSQL)", () => {
     );
   });
 
+  it("frees a job a dead worker fetched but never claimed, and runs its task", async () => {
+    const owner = await createUser({ roles: ["user"] });
+    const dead = "worker-dead-0002";
+    const id = await insertTask({ type: "report.generate", userId: owner.id, payload: { durationMs: 0 } });
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await sql`select ${sql.id(schema())}.add_job('run_task', json_build_object('taskId', ${id}::text),
+          max_attempts => 1, job_key => ${id}::text)`.execute(trx);
+        await sql`update ${sql.id(schema())}._private_jobs set locked_by = ${dead},
+          locked_at = now() - interval '10 minutes', attempts = 1 where key = ${id}`.execute(trx);
+      });
+    await queue.sweep();
+    await vi.waitFor(async () => expect((await row(id)).status).toBe("completed"), { timeout: 15_000 });
+    const locked = await sql<{ n: number }>`select count(*)::int as n from ${sql.id(schema())}._private_jobs
+      where locked_by = ${dead}`.execute(db());
+    expect(locked.rows[0]!.n).toBe(0);
+  });
+
   it("keeps running when a queue in another schema of the database migrates (a breaking notice)", async () => {
     const other = `${schema()}_other`;
     const { connectionString, options } = postgresConfig(process.env.DATABASE_URL!);
