@@ -265,6 +265,11 @@ function sqlIdentifier(name: string): string {
 function exitForSupervisor(error: unknown) {
   console.error("[queue] the task runner could not be restarted; stopping this process", error);
   process.exitCode = 1;
+  // A shutdown handler that ends with process.exit(0) must not turn this into a clean exit: Node
+  // exits with process.exitCode as it stands after the 'exit' listeners.
+  process.once("exit", () => {
+    process.exitCode = 1;
+  });
   process.kill(process.pid, "SIGTERM");
 }
 
