@@ -247,7 +247,11 @@ export class InProcessTaskRunner implements TaskRunner {
       controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
     });
     aborted.catch(() => {});
+    // Stopped before the work began (the server stopped while the task was being claimed): it does
+    // not begin, and having done nothing it is safe to run again whatever its type.
+    if (controller.signal.reason instanceof Shutdown) return { status: "handed_back" };
     try {
+      controller.signal.throwIfAborted();
       const work = definition.run(parsed.data, {
         taskId: task.id,
         userId: task.userId,

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createUser, setupDatabase } from "../../test/helpers";
 import { jsonText } from "../../test/json-text";
+import { onPostgres } from "../../test/postgres-schema";
 import { deliverThroughRoute } from "../../test/tasks";
 import { db } from "../db.server";
 import { systemBus } from "../events/bus.server";
@@ -341,6 +342,41 @@ describe("task runner", () => {
     expect((await row(queued)).status).toBe("pending");
     runner.dispatch(queued);
     expect(runner.queuedCount).toBe(0);
+  });
+
+  it.skipIf(!onPostgres)("hands back, unstarted, a task the server stopped while claiming it", async () => {
+    const g = gate();
+    const runner = runnerWith([g.definition], { graceMs: 0 });
+    const { owner, events } = await ownerWithEvents();
+    const id = await insertTask({ type: "test.gate", userId: owner.id, payload: null });
+    // The claim waits for this row lock, so the stop comes while the task is being claimed.
+    let unlock: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      unlock = resolve;
+    });
+    let locked: () => void = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const lock = db()
+      .transaction()
+      .execute(async (trx) => {
+        await trx.selectFrom("task").select("id").where("id", "=", id).forUpdate().execute();
+        locked();
+        await held;
+      });
+    await isLocked;
+    runner.dispatch(id);
+    const stopped = runner.stop();
+    // The grace period (0) passes and the runner aborts the task before its claim returns.
+    await new Promise((r) => setTimeout(r, 500));
+    unlock();
+    await lock;
+    await stopped;
+    expect(g.started).toEqual([]);
+    // The gate type is not re-runnable, but nothing of it ran: it waits for the next runner.
+    expect(await row(id)).toMatchObject({ status: "pending", attempt: 1 });
+    expect(events.filter((e) => e.type === "task-completed")).toEqual([]);
   });
 
   it("lets running work finish within the grace period", async () => {
