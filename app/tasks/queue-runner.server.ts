@@ -66,7 +66,7 @@ export class QueueTaskRunner implements TaskRunner {
   readonly ownsSchedule = true;
   private readonly watchdog: Watchdog<Runner>;
   private beat: ReturnType<typeof setInterval> | undefined;
-  private beating = false;
+  private readonly busy = new Set<"touching" | "sweeping">();
   private beats = 0;
   private migrated: Promise<void> | undefined;
   /** The newest revision of graphile-worker's schema this process migrated to or found. */
@@ -111,7 +111,7 @@ export class QueueTaskRunner implements TaskRunner {
   async start() {
     await this.ensureQueue();
     if (!this.beat) {
-      this.beat = setInterval(() => void this.heartbeat(), this.options.heartbeatMs);
+      this.beat = setInterval(() => this.heartbeat(), this.options.heartbeatMs);
       this.beat.unref?.();
     }
     if (this.options.work) await this.watchdog.start();
@@ -168,18 +168,20 @@ export class QueueTaskRunner implements TaskRunner {
     }
   }
 
-  /** One statement touches every task this process runs; then this instance sweeps. */
-  private async heartbeat() {
-    if (this.beating) return;
-    this.beating = true;
-    try {
-      await touchTasks(this.executor.runningTaskIds());
-      await this.sweep();
-    } catch (error) {
-      this.log("[queue] heartbeat or sweep failed", error);
-    } finally {
-      this.beating = false;
-    }
+  /**
+   * One statement touches every task this process runs, and this instance sweeps; each on its own,
+   * so a slow sweep never holds back the beat that keeps this process's tasks from looking silent.
+   */
+  private heartbeat() {
+    const once = (busy: "touching" | "sweeping", work: () => Promise<unknown>) => {
+      if (this.busy.has(busy)) return;
+      this.busy.add(busy);
+      void work()
+        .catch((error) => this.log(`[queue] ${busy} failed`, error))
+        .finally(() => this.busy.delete(busy));
+    };
+    once("touching", () => touchTasks(this.executor.runningTaskIds()));
+    once("sweeping", () => this.sweep());
   }
 
   /**

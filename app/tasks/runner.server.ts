@@ -97,9 +97,6 @@ export class InProcessTaskRunner implements TaskRunner {
   get queuedCount() {
     return this.queue.length;
   }
-  get isStopping() {
-    return this.stopping;
-  }
 
   /** The tasks running in this process now (the queue's heartbeat touches them all at once). */
   runningTaskIds(): string[] {
