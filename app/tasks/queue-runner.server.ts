@@ -123,10 +123,11 @@ export class QueueTaskRunner implements TaskRunner {
    * step runs even when one before it failed: the pool is closed whatever the runner did.
    */
   async stop() {
-    clearInterval(this.beat);
-    this.beat = undefined;
     const runner = this.watchdog.release();
     const steps = await Promise.allSettled([this.executor.stop(), runner?.stop()]);
+    // Beating until here: a task finishing in its grace period must not look silent elsewhere.
+    clearInterval(this.beat);
+    this.beat = undefined;
     this.migrated = undefined;
     const closed = await Promise.allSettled([this.options.closePool()]);
     for (const step of [...steps, ...closed])

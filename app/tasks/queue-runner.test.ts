@@ -314,6 +314,36 @@ describe.skipIf(!onPostgres)("graphile-worker queue: stopping (PostgreSQL)", () 
     }
   });
 
+  it("keeps beating for a task finishing in its grace period, so no other instance takes it", async () => {
+    const g = gates();
+    const owner = await createUser({ roles: ["user"] });
+    const executor = new InProcessTaskRunner({
+      deliver: deliverThroughRoute,
+      definitions: g.definitions,
+      graceMs: 60_000,
+    });
+    const runner = createQueueRunner(executor, async () => {}, { heartbeatMs: 100 });
+    await runner.start();
+    const id = await enqueued("test.once", owner.id, runner);
+    await vi.waitFor(() => expect(g.started).toEqual([id]), { timeout: 15_000 });
+    const stopped = runner.stop();
+    // Longer than 4 beats into the grace period: another instance's sweep finds it alive.
+    await new Promise((r) => setTimeout(r, 700));
+    const swept = await recoverSilentTasks(400, {
+      runningHere: () => false,
+      rerunnable: () => false,
+      requeue: async () => {},
+      dropJob: async () => {},
+    });
+    expect(swept).toEqual({ rerun: [], failed: [] });
+    g.release(id, { finished: "in its grace period" });
+    await stopped;
+    expect(await row(id)).toMatchObject({
+      status: "completed",
+      result: jsonText({ finished: "in its grace period" }),
+    });
+  });
+
   it("hands back a job fetched as it began to stop: the task keeps a job another instance fetches", async () => {
     const owner = await createUser({ roles: ["user"] });
     const executor = new InProcessTaskRunner({ deliver: deliverThroughRoute });
