@@ -48,8 +48,9 @@ const schema = z.object({
   TASK_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(8_000),
   // PostgreSQL only: "separate" leaves the queued tasks to `npm run worker` processes.
   TASK_WORKER: z.enum(["in-app", "separate"]).default("in-app"),
-  // PostgreSQL only: a running task's heartbeat; a task silent for 6 beats is failed as stalled.
-  TASK_HEARTBEAT_MS: z.coerce.number().int().min(100).default(10_000),
+  // PostgreSQL only: every beat an instance touches the tasks it runs and sweeps; a task silent for
+  // 4 beats is run again elsewhere (re-runnable) or failed as stalled (app/tasks/queue-runner.server.ts).
+  TASK_HEARTBEAT_MS: z.coerce.number().int().min(100).default(2_000),
   // Mail and branding: fallbacks only; a value saved in Settings wins (app/system-settings/config-keys.ts).
   MAIL_API_KEY: optionalText(),
   MAIL_API_URL: z.preprocess(blankToUndefined, z.string().url().optional()),

@@ -24,6 +24,7 @@ import * as m021 from "./migrations/021_oidc_pending_link";
 import * as m022 from "./migrations/022_sqlite_compatible_counters";
 import * as m023 from "./migrations/023_notification_kind";
 import * as m024 from "./migrations/024_event_log";
+import * as m025 from "./migrations/025_task_attempt";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   "022_sqlite_compatible_counters": m022,
   "023_notification_kind": m023,
   "024_event_log": m024,
+  "025_task_attempt": m025,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

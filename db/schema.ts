@@ -181,6 +181,8 @@ export interface TaskTable {
   completed_at: string | null;
   /** The X-Request-Id of the request that started the task; its completion webhook carries it. */
   request_id: string | null;
+  /** Counts the task's claims; a completion applies only to the run that holds it (db/migrations/025_task_attempt.ts). */
+  attempt: Generated<number>;
 }
 
 interface WebhookDeliveryTable {

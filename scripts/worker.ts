@@ -19,6 +19,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     if (stopping) return;
     stopping = true;
     await lifecycle.stop();
-    process.exit(0);
+    // Non-zero when the queue's runner could not be restarted (app/tasks/queue-watchdog.server.ts),
+    // so the supervisor sees a failure and starts the worker again.
+    process.exit(process.exitCode ?? 0);
   });
 }

@@ -17,6 +17,9 @@ const completionSchema = z.object({
   // A result is stored as JSON like a payload, so it meets the same limits (depth, no NUL):
   // deeper, JSON.stringify overflows the stack.
   result: taskPayloadSchema.optional(),
+  // The run it reports (app/tasks/repository.server.ts, claimTask): a run given up and handed on
+  // to another worker cannot finish the task. Absent (an older sender): any run.
+  attempt: z.number().int().min(0).optional(),
 });
 
 /** POST /api/webhooks/tasks: the signed completion of a task (Standard Webhooks). */
@@ -59,9 +62,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       taskId: body.data.taskId,
       status: body.data.status,
       result: body.data.result ?? null,
+      attempt: body.data.attempt,
     }),
   );
   if (outcome.kind === "not_found") return apiError(404, "not_found");
+  // "superseded" too: like a replay, nothing to retry; the run that holds the task will answer.
   return Response.json({ ok: true });
 }
 

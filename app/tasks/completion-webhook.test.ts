@@ -5,7 +5,7 @@ import { postWebhook } from "../../test/tasks";
 import { db } from "../db.server";
 import { systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "../events/event-types";
-import { insertTask } from "./repository.server";
+import { claimTask, insertTask, releaseTask } from "./repository.server";
 
 beforeAll(setupDatabase);
 
@@ -47,6 +47,32 @@ describe("POST /api/webhooks/tasks", () => {
     expect(again).toMatchObject({ status: 200, body: { ok: true } });
     expect(await row(taskId)).toEqual(first);
     expect(events).toHaveLength(1);
+  });
+
+  it("ignores the answer of a run that was handed on, and applies the current run's", async () => {
+    const { owner, taskId, events } = await pendingTask();
+    expect(await claimTask(taskId)).toBe(1);
+    // The first run is given up (its worker went silent) and the task runs again.
+    expect(await releaseTask(taskId, 1)).toBe(true);
+    expect(await claimTask(taskId)).toBe(2);
+    const late = await postWebhook({ taskId, status: "failed", result: { error: "late" }, attempt: 1 });
+    expect(late).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await row(taskId)).toMatchObject({ status: "processing", result: null, attempt: 2 });
+    expect(events).toEqual([]);
+    // The late answer did not spend the task's delivery id: the current run's still applies.
+    const current = await postWebhook({ taskId, status: "completed", result: { n: 2 }, attempt: 2 });
+    expect(current.status).toBe(200);
+    expect(await row(taskId)).toMatchObject({ status: "completed", result: jsonText({ n: 2 }) });
+    expect(events).toEqual([{ type: "task-completed", userId: owner.id, taskId, status: "completed" }]);
+  });
+
+  it("ignores a run's answer once its task was handed back and is pending again", async () => {
+    const { taskId, events } = await pendingTask();
+    expect(await claimTask(taskId)).toBe(1);
+    expect(await releaseTask(taskId, 1)).toBe(true);
+    await postWebhook({ taskId, status: "completed", result: { n: 1 }, attempt: 1 });
+    expect((await row(taskId)).status).toBe("pending");
+    expect(events).toEqual([]);
   });
 
   it.each([

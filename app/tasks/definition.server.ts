@@ -4,7 +4,7 @@ import type { PermissionKey } from "../access/permissions";
 type TaskContext = {
   taskId: string;
   userId: string;
-  /** Aborted on timeout or when the server stops before the grace period ends. */
+  /** Aborted on timeout, or when the server stops and the grace period ends (a re-runnable task is then run again elsewhere). */
   signal: AbortSignal;
   /** Reports how far the work is (0..1); the owner sees it live. */
   progress(fraction: number, message?: string): void;
@@ -16,6 +16,13 @@ export type TaskDefinition<Schema extends z.ZodType = z.ZodType> = {
   permission?: PermissionKey;
   /** Validates the client's payload; `undefined` when the client sent none. */
   payload: Schema;
+  /**
+   * Whether running it again from the start is harmless: true for work without effects outside
+   * its own result (a report, an export). A task whose worker died or whose server stopped before
+   * it finished then runs again on another worker; one that is not (it sends mail) is failed with
+   * a clear result.error instead, so its effects never happen twice. Absent means false.
+   */
+  rerunnable?: boolean;
   /** Overrides TASK_TIMEOUT_MS for this type. */
   timeoutMs?: number;
   /** Does the work; the returned JSON value becomes `result`. A throw fails the task. */

@@ -95,21 +95,69 @@ export async function listTasks(userId: string, limit: number, cursor?: string):
   };
 }
 
-/** pending -> processing; false when somebody else already took the task (or it is gone). */
-export async function claimTask(id: string): Promise<boolean> {
-  const result = await db()
+/**
+ * pending -> processing; the claim's attempt number (1 for the first run), or null when somebody
+ * else already took the task (or it is gone). A completion names its attempt (applyCompletion).
+ */
+export async function claimTask(id: string): Promise<number | null> {
+  const claimed = await db()
     .updateTable("task")
-    .set({ status: "processing", updated_at: now() })
+    .set((eb) => ({ status: "processing", updated_at: now(), attempt: eb("attempt", "+", 1) }))
     .where("id", "=", id)
     .where("status", "=", "pending")
+    .returning("attempt")
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return claimed ? Number(claimed.attempt) : null;
 }
 
-export type Completion = { taskId: string; status: FinalStatus; result: unknown };
-export type ApplyOutcome = { kind: "applied"; userId: string } | { kind: "replayed" } | { kind: "not_found" };
+/**
+ * processing -> pending for the run that holds it (hand-back: the server stops, or a sweeper gives
+ * up on a silent worker), with `requeue` (the queue's new job) in the same transaction.
+ */
+export async function releaseTask(
+  id: string,
+  attempt: number,
+  requeue?: (id: string, trx: Transaction<Database>) => Promise<unknown>,
+  silentBefore?: string,
+): Promise<boolean> {
+  return db()
+    .transaction()
+    .execute(async (trx) => {
+      let update = trx
+        .updateTable("task")
+        .set({ status: "pending", updated_at: now() })
+        .where("id", "=", id)
+        .where("status", "=", "processing")
+        .where("attempt", "=", attempt);
+      if (silentBefore) update = update.where("updated_at", "<", silentBefore);
+      const released = await update.executeTakeFirst();
+      if (Number(released.numUpdatedRows) !== 1) return false;
+      await requeue?.(id, trx);
+      return true;
+    });
+}
+
+/** One statement for all tasks this process runs: the heartbeat their sweepers watch. */
+export async function touchTasks(ids: readonly string[]) {
+  if (ids.length === 0) return;
+  await db()
+    .updateTable("task")
+    .set({ updated_at: now() })
+    .where("id", "in", ids)
+    .where("status", "=", "processing")
+    .execute();
+}
+
+/** `attempt`: the run it comes from (claimTask); without it (an older sender), it applies to any run. */
+export type Completion = { taskId: string; status: FinalStatus; result: unknown; attempt?: number };
+export type ApplyOutcome =
+  | { kind: "applied"; userId: string }
+  | { kind: "replayed" }
+  | { kind: "superseded" }
+  | { kind: "not_found" };
 
 class UnknownTask extends Error {}
+class SupersededRun extends Error {}
 
 /**
  * Records a final state once per delivery id: status, result, completed_at and updated_at in one
@@ -131,7 +179,7 @@ export async function applyCompletion(deliveryId: string, completion: Completion
           .onConflict((oc) => oc.column("id").doNothing())
           .executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { kind: "replayed" } as const;
-        const updated = await trx
+        let update = trx
           .updateTable("task")
           .set({
             status: completion.status,
@@ -139,15 +187,28 @@ export async function applyCompletion(deliveryId: string, completion: Completion
             completed_at: ts,
             updated_at: ts,
           })
-          .where("id", "=", completion.taskId)
-          .returning("user_id")
-          .executeTakeFirst();
-        // Rolls the delivery id back too: an id spent on an unknown task must stay usable.
-        if (!updated) throw new UnknownTask();
+          .where("id", "=", completion.taskId);
+        // A run that was given up and handed on: only the run holding the task may finish it.
+        const attempt = completion.attempt;
+        if (attempt !== undefined)
+          update = update.where("status", "=", "processing").where("attempt", "=", attempt);
+        const updated = await update.returning("user_id").executeTakeFirst();
+        // Rolls the delivery id back too: an id spent on an unknown task, or by a stale run, must
+        // stay usable for the run that finishes the task.
+        if (!updated) {
+          if (attempt === undefined) throw new UnknownTask();
+          const exists = await trx
+            .selectFrom("task")
+            .select("id")
+            .where("id", "=", completion.taskId)
+            .executeTakeFirst();
+          throw exists ? new SupersededRun() : new UnknownTask();
+        }
         return { kind: "applied", userId: updated.user_id } as const;
       });
   } catch (error) {
     if (error instanceof UnknownTask) return { kind: "not_found" };
+    if (error instanceof SupersededRun) return { kind: "superseded" };
     throw error;
   }
 }
@@ -160,6 +221,17 @@ export async function idsWithStatus(status: "pending" | "processing"): Promise<s
     .orderBy("created_at")
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** `processing` tasks (with a heartbeat older than `silentBefore`, if given) and the run holding each. */
+export async function processingTasks(silentBefore?: string) {
+  let query = db()
+    .selectFrom("task")
+    .select(["id", "type", "attempt"])
+    .where("status", "=", "processing")
+    .orderBy("updated_at");
+  if (silentBefore) query = query.where("updated_at", "<", silentBefore);
+  return query.execute();
 }
 
 export async function pruneDeliveries(olderThanMs = 3_600_000) {

@@ -12,7 +12,15 @@ import { completeTask } from "./completion.server";
 import { type TaskDefinition, TaskError } from "./definition.server";
 import { type Deliver, DeliveryError, httpDeliver } from "./delivery.server";
 import { taskDefinition } from "./registry.server";
-import { type Completion, claimTask, findTask, idsWithStatus, pruneDeliveries } from "./repository.server";
+import {
+  type Completion,
+  claimTask,
+  findTask,
+  idsWithStatus,
+  processingTasks,
+  pruneDeliveries,
+  releaseTask,
+} from "./repository.server";
 import type { FinalStatus } from "./task-types";
 
 /** What POST /api/tasks needs from whatever runs the work; a dedicated queue can implement it too. */
@@ -21,8 +29,13 @@ export interface TaskRunner {
   dispatch(taskId: string): void;
   /** Takes up pending tasks and resolves interrupted ones. */
   start(): Promise<void>;
-  /** Takes no new work; lets running work finish for the grace period, then stops it. */
+  /**
+   * Takes no new work; lets running work finish for the grace period, then stops it: a re-runnable
+   * task goes back to `pending` (to run again, elsewhere or at the next start), any other fails.
+   */
   stop(): Promise<void>;
+  /** False while the runner that should be taking work is not (GET /readyz answers 503). */
+  healthy?(): boolean;
   /** A durable queue adds its job in the transaction that inserts the task row (see create-task). */
   enqueue?(taskId: string, trx: Transaction<Database>): Promise<void>;
   /** True when the runner also schedules the daily cleanup (the queue's cron), instead of a timer. */
@@ -48,7 +61,10 @@ export const SHUTDOWN_ERROR = english("tasks.failure.shutdown");
 class Timeout extends Error {}
 class Shutdown extends Error {}
 
-type Outcome = { status: FinalStatus; result: unknown };
+type Outcome = { status: FinalStatus; result: unknown } | { status: "handed_back" };
+
+/** Adds the job that runs a task given back (a durable queue), in the transaction that gives it back. */
+export type Requeue = (taskId: string, trx: Transaction<Database>) => Promise<unknown>;
 
 /**
  * Runs tasks in this process, at most `concurrency` at once; the rest wait as `pending`.
@@ -61,6 +77,7 @@ export class InProcessTaskRunner implements TaskRunner {
   private readonly idleWaiters: (() => void)[] = [];
   private stopping = false;
   private pruneTimer: ReturnType<typeof setInterval> | undefined;
+  private requeue: Requeue | undefined;
 
   constructor(private readonly options: RunnerOptions = {}) {}
 
@@ -81,6 +98,20 @@ export class InProcessTaskRunner implements TaskRunner {
     return this.queue.length;
   }
 
+  /** The tasks running in this process now (the queue's heartbeat touches them all at once). */
+  runningTaskIds(): string[] {
+    return [...this.active.keys()];
+  }
+
+  /** A durable queue gives a task handed back a new job; without one, the next start takes it up. */
+  requeueWith(requeue: Requeue | undefined) {
+    this.requeue = requeue;
+  }
+
+  private rerunnable(type: string): boolean {
+    return (this.options.definitions ?? taskDefinition)(type)?.rerunnable === true;
+  }
+
   dispatch(taskId: string) {
     // While stopping, the row stays pending and the next start takes it up.
     if (this.stopping || this.active.has(taskId) || this.queue.includes(taskId)) return;
@@ -91,10 +122,17 @@ export class InProcessTaskRunner implements TaskRunner {
   async start() {
     this.stopping = false;
     await pruneDeliveries();
-    // One runner owns the table, so anything still `processing` was cut off by a crash or restart.
-    // Failing it (rather than running it again) never repeats work with side effects twice.
-    for (const id of await idsWithStatus("processing")) {
-      await completeTask(id, { taskId: id, status: "failed", result: { error: INTERRUPTED_ERROR } });
+    // One runner owns the table, so anything still `processing` was cut off by a crash or restart:
+    // a re-runnable task runs again; any other is failed, so its side effects never happen twice.
+    for (const task of await processingTasks()) {
+      if (this.rerunnable(task.type)) await releaseTask(task.id, task.attempt);
+      else
+        await completeTask(task.id, {
+          taskId: task.id,
+          status: "failed",
+          result: { error: INTERRUPTED_ERROR },
+          attempt: task.attempt,
+        });
     }
     for (const id of await idsWithStatus("pending")) this.dispatch(id);
     this.pruneTimer = setInterval(() => void pruneDeliveries().catch(() => {}), 3_600_000);
@@ -116,10 +154,12 @@ export class InProcessTaskRunner implements TaskRunner {
 
   /**
    * Runs one task now and resolves when it is finished, bypassing this runner's own queue: a
-   * durable queue's worker calls this, with that queue deciding concurrency and order.
+   * durable queue's worker calls this, with that queue deciding concurrency and order. "stopping":
+   * not run, because this runner is stopping (the queue hands the job back).
    */
-  async runNow(taskId: string): Promise<void> {
-    if (this.stopping || this.active.has(taskId)) return;
+  async runNow(taskId: string): Promise<"done" | "stopping"> {
+    if (this.stopping) return "stopping";
+    if (this.active.has(taskId)) return "done";
     const controller = new AbortController();
     this.active.set(taskId, controller);
     try {
@@ -130,6 +170,7 @@ export class InProcessTaskRunner implements TaskRunner {
         for (const resolve of this.idleWaiters.splice(0)) resolve();
       }
     }
+    return "done";
   }
 
   /** Resolves once no task is running. */
@@ -156,7 +197,8 @@ export class InProcessTaskRunner implements TaskRunner {
   }
 
   private async execute(id: string, controller: AbortController) {
-    if (!(await claimTask(id))) return;
+    const attempt = await claimTask(id);
+    if (attempt === null) return;
     const row = await findTask(id);
     if (!row) return;
     // Under the id of the request that started it (not whichever request dispatched it here, nor
@@ -167,8 +209,15 @@ export class InProcessTaskRunner implements TaskRunner {
       const outcome = await this.work(row.type, row.payload, { id, userId: row.user_id }, controller);
       // Labelled by type only when it is one of ours: a row's type is data, a label set must stay bounded.
       const known = (this.options.definitions ?? taskDefinition)(row.type) ? row.type : "unknown";
+      if (outcome.status === "handed_back") {
+        // Pending again with a new job, for another worker now (or this process's next start). A
+        // later answer from this run cannot finish the task: it names an attempt no longer current.
+        if (!(await releaseTask(id, attempt, this.requeue)))
+          this.log(`task ${id}: not handed back, it is no longer this run's`);
+        return;
+      }
       taskFinished(known, outcome.status, performance.now() - started);
-      await this.finish({ taskId: id, ...outcome });
+      await this.finish({ taskId: id, attempt, ...outcome });
     });
   }
 
@@ -195,7 +244,11 @@ export class InProcessTaskRunner implements TaskRunner {
       controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
     });
     aborted.catch(() => {});
+    // Stopped before the work began (the server stopped while the task was being claimed): it does
+    // not begin, and having done nothing it is safe to run again whatever its type.
+    if (controller.signal.reason instanceof Shutdown) return { status: "handed_back" };
     try {
+      controller.signal.throwIfAborted();
       const work = definition.run(parsed.data, {
         taskId: task.id,
         userId: task.userId,
@@ -206,9 +259,12 @@ export class InProcessTaskRunner implements TaskRunner {
       const result = await Promise.race([work, aborted]);
       return { status: "completed", result: result ?? null };
     } catch (error) {
+      // Stopped by the server (not by its own timeout), however the work reacted to the signal.
+      const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+      if (reason instanceof Shutdown && definition.rerunnable) return { status: "handed_back" };
       if (error instanceof Timeout || error instanceof Shutdown || error instanceof TaskError)
         return failedWith(error.message);
-      if (controller.signal.aborted) return failedWith((controller.signal.reason as Error).message);
+      if (controller.signal.aborted) return failedWith((reason as Error).message);
       this.log(`task ${task.id} (${type}) failed`, error);
       return failed({ key: "tasks.failure.unexpected" });
     } finally {
@@ -231,7 +287,7 @@ export class InProcessTaskRunner implements TaskRunner {
   }
 
   /** The webhook first (with retries); when it cannot be delivered, the outcome is recorded directly. */
-  private async finish(completion: Completion) {
+  private async finish(completion: Completion & { status: FinalStatus }) {
     const delays = this.options.retryDelaysMs ?? [250, 1_000, 4_000];
     const deliver = this.options.deliver ?? httpDeliver();
     for (let attempt = 0; !this.stopping; attempt++) {

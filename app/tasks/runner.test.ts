@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createUser, setupDatabase } from "../../test/helpers";
 import { jsonText } from "../../test/json-text";
+import { onPostgres } from "../../test/postgres-schema";
 import { deliverThroughRoute } from "../../test/tasks";
 import { db } from "../db.server";
 import { systemBus } from "../events/bus.server";
@@ -260,23 +261,31 @@ describe("task runner", () => {
     expect(events.filter((e) => e.type === "task-completed")).toHaveLength(1);
   });
 
-  it("at start-up fails interrupted `processing` tasks clearly and runs `pending` ones", async () => {
+  it("at start-up runs interrupted re-runnable tasks again, fails the others clearly, runs `pending` ones", async () => {
+    const g = gate();
     const { owner, events } = await ownerWithEvents();
-    const interrupted = await insertTask({ type: "report.generate", userId: owner.id, payload: {} });
-    await db().updateTable("task").set({ status: "processing" }).where("id", "=", interrupted).execute();
+    // report.generate only reads: safe to run again. The gate type does not say so: it is not.
+    const rerun = await insertTask({ type: "report.generate", userId: owner.id, payload: { durationMs: 0 } });
+    const interrupted = await insertTask({ type: "test.gate", userId: owner.id, payload: null });
+    await db()
+      .updateTable("task")
+      .set({ status: "processing", attempt: 1 })
+      .where("id", "in", [rerun, interrupted])
+      .execute();
     const waiting = await insertTask({
       type: "report.generate",
       userId: owner.id,
       payload: { durationMs: 0 },
     });
 
-    const runner = runnerWith([]);
+    const runner = runnerWith([g.definition]);
     await runner.start();
     await runner.idle();
     await runner.stop();
 
     expect(await row(interrupted)).toMatchObject({ status: "failed" });
     expect(JSON.parse((await row(interrupted)).result!)).toEqual({ error: INTERRUPTED_ERROR });
+    expect(await row(rerun)).toMatchObject({ status: "completed", attempt: 2 });
     expect((await row(waiting)).status).toBe("completed");
     const left = await db()
       .selectFrom("task")
@@ -284,9 +293,41 @@ describe("task runner", () => {
       .where("status", "in", ["pending", "processing"])
       .execute();
     expect(left).toEqual([]);
-    expect(events.filter((e) => e.type === "task-completed").map((e) => e.taskId)).toEqual(
-      expect.arrayContaining([interrupted, waiting]),
-    );
+    const completed = events.filter((e) => e.type === "task-completed").map((e) => e.taskId);
+    expect(completed.sort()).toEqual([interrupted, rerun, waiting].sort());
+  });
+
+  it("on stop hands a re-runnable task still running after the grace period back; its late end changes nothing", async () => {
+    const g = gate();
+    const rerunnable = { ...g.definition, rerunnable: true };
+    const runner = runnerWith([rerunnable], { graceMs: 0 });
+    const { owner, events } = await ownerWithEvents();
+    const id = await insertTask({ type: "test.gate", userId: owner.id, payload: null });
+    runner.dispatch(id);
+    await g.startedCount(1);
+    await runner.stop();
+    expect(await row(id)).toMatchObject({ status: "pending", result: null, completed_at: null, attempt: 1 });
+    expect(events.filter((e) => e.type === "task-completed")).toEqual([]);
+    // Work that ignored its signal ends later: nothing is recorded for it.
+    g.release(id, { late: true });
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await row(id)).status).toBe("pending");
+
+    // The next start (or, on PostgreSQL, another instance) runs it again, to completion.
+    const next = runnerWith([rerunnable]);
+    await next.start();
+    await g.startedCount(2);
+    g.release(id, { second: true });
+    await next.idle();
+    await next.stop();
+    expect(await row(id)).toMatchObject({
+      status: "completed",
+      result: jsonText({ second: true }),
+      attempt: 2,
+    });
+    expect(events.filter((e) => e.type === "task-completed")).toEqual([
+      { type: "task-completed", userId: owner.id, taskId: id, status: "completed" },
+    ]);
   });
 
   it("on stop takes no new work, and fails work still running after the grace period", async () => {
@@ -304,6 +345,41 @@ describe("task runner", () => {
     expect((await row(queued)).status).toBe("pending");
     runner.dispatch(queued);
     expect(runner.queuedCount).toBe(0);
+  });
+
+  it.skipIf(!onPostgres)("hands back, unstarted, a task the server stopped while claiming it", async () => {
+    const g = gate();
+    const runner = runnerWith([g.definition], { graceMs: 0 });
+    const { owner, events } = await ownerWithEvents();
+    const id = await insertTask({ type: "test.gate", userId: owner.id, payload: null });
+    // The claim waits for this row lock, so the stop comes while the task is being claimed.
+    let unlock: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      unlock = resolve;
+    });
+    let locked: () => void = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const lock = db()
+      .transaction()
+      .execute(async (trx) => {
+        await trx.selectFrom("task").select("id").where("id", "=", id).forUpdate().execute();
+        locked();
+        await held;
+      });
+    await isLocked;
+    runner.dispatch(id);
+    const stopped = runner.stop();
+    // The grace period (0) passes and the runner aborts the task before its claim returns.
+    await new Promise((r) => setTimeout(r, 500));
+    unlock();
+    await lock;
+    await stopped;
+    expect(g.started).toEqual([]);
+    // The gate type is not re-runnable, but nothing of it ran: it waits for the next runner.
+    expect(await row(id)).toMatchObject({ status: "pending", attempt: 1 });
+    expect(events.filter((e) => e.type === "task-completed")).toEqual([]);
   });
 
   it("lets running work finish within the grace period", async () => {

@@ -12,6 +12,8 @@ const BATCH = 2_000;
 export const auditExport = defineTask({
   type: "audit.export",
   permission: "log.read",
+  // Reads the log and stores its own file: running it again replaces that file with the same rows.
+  rerunnable: true,
   // The page's filters, dates checked when the export is asked for rather than when it runs.
   payload: auditFilters
     .partial()

@@ -10,6 +10,9 @@ import { defineTask, TaskError } from "../definition.server";
 export const broadcastEmail = defineTask({
   type: "broadcast.email",
   permission: "settings.manage",
+  // Sends mail: a second run would mail the recipients already reached again (and finds the
+  // broadcast claimed), so a run cut off is failed instead of run again.
+  rerunnable: false,
   payload: z.object({ broadcastId: z.string().uuid() }),
   async run({ broadcastId }, { signal, progress }) {
     const broadcast = await db()

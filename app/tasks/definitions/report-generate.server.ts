@@ -10,6 +10,8 @@ const MAX_DURATION_MS = 60_000;
 // The demonstration task: waits, reporting progress, then counts what the system holds.
 export const reportGenerate = defineTask({
   type: "report.generate",
+  // Only reads: running it again gives a fresh report.
+  rerunnable: true,
   payload: z
     .object({
       // Longer requests are capped rather than refused (docs/rules.md, "Tasks").

@@ -8,6 +8,8 @@ import { saveArtifact } from "../repository.server";
 export const usersExport = defineTask({
   type: "users.export",
   permission: "user.read",
+  // Reads users and stores its own file: running it again only writes that file again.
+  rerunnable: true,
   payload: z
     .object({})
     .nullish()
