@@ -18,7 +18,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
-    await lifecycle.stop();
-    process.exit(0);
+    const failures = await lifecycle.stop();
+    process.exit(failures.length > 0 ? 1 : 0);
   });
 }
