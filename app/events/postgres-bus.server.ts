@@ -132,7 +132,12 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
   }
 
   async function connect(resync: boolean): Promise<void> {
-    const { connectionString, options: settings, types, connectionTimeoutMillis } = postgresConfig(options.url);
+    const {
+      connectionString,
+      options: settings,
+      types,
+      connectionTimeoutMillis,
+    } = postgresConfig(options.url);
     const c = new pg.Client({ connectionString, options: settings, types, connectionTimeoutMillis });
     c.on("notification", (n) => {
       if (n.channel === channel) receive(n.payload);

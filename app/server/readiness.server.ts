@@ -64,4 +64,3 @@ export async function readiness(): Promise<Readiness> {
   if (!(await databaseReachable())) return { ready: false, reason: "database" };
   return { ready: true };
 }
-
