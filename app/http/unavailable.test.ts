@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isDatabaseUnavailable } from "../../db/unavailable";
 import { type AppServer, startApp } from "../../test/app-server";
 import { setupDatabase, signedIn } from "../../test/helpers";
-import { isDatabaseUnavailable } from "../../db/unavailable";
 import { closeDb } from "../db.server";
 import { resetEnvCache } from "../env.server";
 
@@ -27,7 +27,8 @@ beforeAll(async () => {
   ({ cookie } = await signedIn(["admin"]));
   ownUrl = process.env.DATABASE_URL!;
   // Loads each page once, so what follows meets the database, not a cold module.
-  for (const path of ["/api/tasks", "/dashboard/users"]) expect((await app.fetch(path, { cookie })).status).toBe(200);
+  for (const path of ["/api/tasks", "/dashboard/users"])
+    expect((await app.fetch(path, { cookie })).status).toBe(200);
 });
 
 afterAll(async () => {
