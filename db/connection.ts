@@ -146,6 +146,9 @@ const types = {
     typeParsers[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** How long opening a connection may take before it counts as the database being unreachable. */
+const CONNECT_TIMEOUT_MS = 2_000;
+
 /**
  * `?schema=NAME` on the URL puts every connection's search_path on that schema, which is how
  * each test file (and the two-instance test) gets a database of its own inside one PostgreSQL.
@@ -166,9 +169,6 @@ export function postgresConfig(databaseUrl: string, options: CreateDbOptions = {
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   };
 }
-
-/** How long opening a connection may take before it counts as the database being unreachable. */
-export const CONNECT_TIMEOUT_MS = 2_000;
 
 function postgresPool(databaseUrl: string, options: CreateDbOptions): pg.Pool {
   const pool = new pg.Pool(postgresConfig(databaseUrl, options));

@@ -11,9 +11,9 @@ import { apiError } from "./responses";
 // 5xx answer remains into the 503 (an API's `{"error":"unavailable"}`).
 
 /** What Retry-After says: about the time a restart takes; readiness tells balancers the rest. */
-export const RETRY_AFTER_SECONDS = 2;
+const RETRY_AFTER_SECONDS = 2;
 
-export const UNAVAILABLE_CODE = "unavailable";
+const UNAVAILABLE_CODE = "unavailable";
 
 // Keyed by the request's router context: React Router calls handleError with the outer request
 // but runs `.data` requests' middleware with a request of its own; the context is the same object.
@@ -33,7 +33,7 @@ export function metUnavailableDatabase(context: Readonly<RouterContextProvider> 
 }
 
 /** `503 {"error":"unavailable","retryAfter":2}` with `Retry-After: 2`. */
-export function serviceUnavailable(): Response {
+function serviceUnavailable(): Response {
   return apiError(
     503,
     UNAVAILABLE_CODE,

@@ -41,7 +41,7 @@ export type ThrowawayPostgresOptions = {
 };
 
 /** The directory of initdb and pg_ctl, or undefined when PostgreSQL's server binaries are missing. */
-export function postgresBinDir(): string | undefined {
+function postgresBinDir(): string | undefined {
   if (process.env.PG_BIN_DIR)
     return existsSync(join(process.env.PG_BIN_DIR, "initdb")) ? process.env.PG_BIN_DIR : undefined;
   const root = "/usr/lib/postgresql";
