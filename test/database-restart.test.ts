@@ -191,5 +191,28 @@ describe.skipIf(!onPostgres || !built || !throwawayPostgresAvailable())(
       expect(slowest).toBeLessThan(3_000);
       expect(output.join("")).not.toMatch(/uncaught|unhandled/i);
     }, 60_000);
+
+    it("brings the cross-instance event listener back within 5 s of the database's return, even after a long outage", async () => {
+      // The listener's reconnect is what ends open event streams (so browsers reconnect and
+      // reconcile what they missed): the stream's end shows when it came back. Its backoff once
+      // doubled up to 30 s, so after a 9 s outage its next try came ~6 s after the database did.
+      const stream = await fetch(`${url}/api/events`, { headers: { Cookie: cookie } });
+      expect(stream.status).toBe(200);
+      const reader = stream.body!.getReader();
+      const ended = (async () => {
+        for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return performance.now();
+      })();
+      await database.restart({ downMs: 9_000 });
+      const back = performance.now();
+      const end = await Promise.race([
+        ended,
+        new Promise<number>((r) => setTimeout(() => r(Infinity), 8_000)),
+      ]);
+      console.log(`event listener back ${Math.round(end - back)} ms after the database`);
+      expect(end - back).toBeGreaterThan(0); // not ended by the outage itself
+      expect(end - back).toBeLessThan(5_000);
+      expect(child.exitCode).toBeNull();
+      await vi.waitFor(async () => expect((await sample("/readyz")).status).toBe(200), { timeout: 5_000 });
+    }, 60_000);
   },
 );
