@@ -87,12 +87,13 @@ function stopSteps(options: StopOptions): StopStep[] {
       }),
   );
   add("event streams", () => closeAllStreams());
+  // Vite's live-reload sockets share the listener (server.ts): the listener's close waits for them.
+  add("dev server", options.closeDevServer);
   add("requests in flight", options.closeListener && (() => listenerClosed));
   // Public-form emails leave after their answer; let those in flight finish before the pool closes.
   add("mail deliveries", running.background ? settleDeliveries : undefined);
   add("metrics listener", options.closeMetricsListener);
   add("event bus", stopSystemBus);
-  add("dev server", options.closeDevServer);
   add("database", closeDb);
   running.background = false;
   running.retentionSchedule = false;
