@@ -91,15 +91,18 @@ if (metricsServer)
 
 /**
  * Stops accepting at once; resolves once every connection has ended. Idle keep-alive sockets are
- * closed now: after the drain no balancer sends on them any more, so closing one races no request
- * (closing them at SIGTERM did: a request sent on one at that moment was reset). Requests still
- * running get `boundMs`, then their sockets are cut.
+ * closed now, and those that fall idle later (an answer finishing, an event stream ended) as they
+ * do: node's close() closes only the ones idle at the call, and a client may hold the rest for its
+ * own keep-alive time. After the drain no balancer sends on them any more, so closing one races no
+ * request (closing them at SIGTERM did: a request sent on one at that moment was reset). Requests
+ * still running get `boundMs`, then their sockets are cut.
  */
 function closeListener(listener: Server, boundMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
+    const sweep = setInterval(() => listener.closeIdleConnections(), 50);
     const cut = setTimeout(() => listener.closeAllConnections(), boundMs);
-    cut.unref();
     listener.close((error) => {
+      clearInterval(sweep);
       clearTimeout(cut);
       if (error) reject(error);
       else resolve();

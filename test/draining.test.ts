@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { productionServerArgs } from "../scripts/server-command";
-import { setupDatabase } from "./helpers";
+import { PASSWORD, setupDatabase } from "./helpers";
 
 // SIGTERM on the compiled production server (docs/operations.md, "Draining"): /readyz turns 503 at
 // once, requests are still served for DRAIN_MS with `Connection: close`, then the process stops and
@@ -89,6 +89,22 @@ describe.skipIf(!built)("draining on SIGTERM (the compiled production server)", 
     instance = await startServer(drainMs);
     const { url, child, output, exit } = instance;
     expect((await get(`${url}/login`)).connection).toBe("keep-alive");
+    // An open event stream, which the stop ends (its socket, kept alive by the client, then closes too).
+    const login = await fetch(`${url}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ email: "root@example.test", password: PASSWORD }),
+      redirect: "manual",
+    });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const stream = await fetch(`${url}/api/events`, { headers: { Cookie: cookie } });
+    expect(stream.headers.get("content-type")).toContain("text/event-stream");
+    const reader = stream.body!.getReader();
+    const streamEnded = (async () => {
+      for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return performance.now();
+    })();
 
     const signalled = performance.now();
     child.kill("SIGTERM");
@@ -110,8 +126,11 @@ describe.skipIf(!built)("draining on SIGTERM (the compiled production server)", 
     expect(child.exitCode).toBeNull();
 
     expect(await exit).toBe(0);
-    // It served through the drain: the exit came no earlier than DRAIN_MS after the signal.
+    // It served through the drain: the stream ended and the process exited no earlier than DRAIN_MS
+    // after the signal, and soon after it (no wait for sockets the clients keep alive).
+    expect((await streamEnded) - signalled).toBeGreaterThanOrEqual(drainMs - 100);
     expect(performance.now() - signalled).toBeGreaterThanOrEqual(drainMs - 100);
+    expect(performance.now() - signalled).toBeLessThan(drainMs + 3_000);
     const log = output.join("");
     expect(log).toContain('"drainMs":3000');
     expect(log).toContain('"failedSteps":[]');
