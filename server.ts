@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -89,23 +89,60 @@ if (metricsServer)
     "metrics listening on 127.0.0.1",
   );
 
+/**
+ * Stops accepting at once; resolves once every connection has ended. Idle keep-alive sockets are
+ * closed now, and those that fall idle later (an answer finishing, an event stream ended) as they
+ * do: node's close() closes only the ones idle at the call, and a client may hold the rest for its
+ * own keep-alive time. After the drain no balancer sends on them any more, so closing one races no
+ * request (closing them at SIGTERM did: a request sent on one at that moment was reset). Requests
+ * still running get `boundMs`, then their sockets are cut.
+ */
+function closeListener(listener: Server, boundMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const sweep = setInterval(() => listener.closeIdleConnections(), 50);
+    const cut = setTimeout(() => listener.closeAllConnections(), boundMs);
+    listener.close((error) => {
+      clearInterval(sweep);
+      clearTimeout(cut);
+      if (error) reject(error);
+      else resolve();
+    });
+    listener.closeIdleConnections();
+  });
+}
+
 let stopping = false;
+/**
+ * SIGTERM (docs/operations.md, "Draining"): /readyz turns 503 at once while requests are still
+ * served for DRAIN_MS with `Connection: close`, so the balancer moves the traffic elsewhere; then
+ * the lifecycle's stop steps, each run even if one before it fails. A second signal skips the rest
+ * of the drain. SHUTDOWN_GRACE_MS bounds the whole of it.
+ */
 async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "shutting down");
-  server.close();
-  metricsServer?.close();
-  const force = setTimeout(() => process.exit(1), Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000));
-  force.unref();
-  try {
-    await entry.lifecycle.stop();
-    await vite?.close();
-    server.closeAllConnections();
-  } finally {
-    logger.flush();
-    process.exit(0);
+  if (stopping) {
+    logger.info({ signal }, "second signal: ending the drain now");
+    return entry.lifecycle.endDrain();
   }
+  stopping = true;
+  const drained = entry.lifecycle.drain();
+  const plan = entry.lifecycle.shutdownPlan();
+  logger.info({ signal, drainMs: plan.drainMs }, "shutting down");
+  const force = setTimeout(() => {
+    logger.error({ graceMs: plan.graceMs }, "the stop took longer than SHUTDOWN_GRACE_MS: exiting");
+    logger.flush();
+    process.exit(1);
+  }, plan.graceMs);
+  force.unref();
+  await drained;
+  const failures = await entry.lifecycle.stop({
+    closeListener: () => closeListener(server, plan.listenerCloseMs),
+    closeMetricsListener: metricsServer ? () => closeListener(metricsServer, 1_000) : undefined,
+    closeDevServer: vite ? () => vite!.close() : undefined,
+    onFailure: (step, error) => logger.error({ err: error, step }, "a stop step failed"),
+  });
+  logger.info({ failedSteps: failures.map((f) => f.step) }, "stopped");
+  logger.flush();
+  process.exit(failures.length > 0 ? 1 : 0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

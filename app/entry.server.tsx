@@ -11,6 +11,7 @@ import {
 import { RequestIdProvider } from "./components/request-reference";
 import { requestIdOf } from "./http/request-info.server";
 import { nonceContext } from "./http/security.server";
+import { metUnavailableDatabase, noteFailure, unavailablePage } from "./http/unavailable.server";
 import { getI18n } from "./i18n/i18n.server";
 
 // What server.ts takes from the build, so that it holds no module of the app itself.
@@ -26,8 +27,14 @@ export const streamTimeout = 5_000;
  * fault: logging it would let anyone flood the logs. Aborted requests (the client left) are not
  * faults either.
  */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
+  // An unreachable database (a restart, a failover) is answered 503 (app/http/unavailable.server.ts):
+  // one line, not a stack per request while it lasts; the 503 page thrown below is no fault either.
+  if (noteFailure(error, context)) {
+    if (!(error instanceof Response)) console.error(`database unavailable: ${String(error)}`);
+    return;
+  }
   if (isRouteErrorResponse(error) && error.status < 500) return;
   if (isOriginRefusal(error)) return;
   console.error(error);
@@ -51,6 +58,10 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  // A loader or middleware met an unreachable database: React Router renders the error boundary
+  // again with this 503 (app/http/unavailable.server.ts), which says to try again shortly.
+  if (responseStatusCode === 500 && metUnavailableDatabase(loadContext))
+    throw unavailablePage(getI18n(loadContext).t("common:error.unavailable"));
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { env, resetEnvCache } from "./env.server";
+import { drainMs, env, resetEnvCache, shutdownGraceMs } from "./env.server";
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -42,5 +42,31 @@ describe("env", () => {
     process.env.SUPER_ADMIN_EMAIL = "not-an-email";
     resetEnvCache();
     expect(() => env()).toThrow(/SUPER_ADMIN_EMAIL/);
+  });
+
+  it("drains 4 s in production and not at all elsewhere, and bounds the stop above drain plus task grace", () => {
+    const read = (vars: Record<string, string>) => {
+      for (const key of ["NODE_ENV", "DRAIN_MS", "SHUTDOWN_GRACE_MS", "TASK_SHUTDOWN_GRACE_MS"])
+        delete process.env[key];
+      Object.assign(process.env, vars);
+      resetEnvCache();
+      return env();
+    };
+    expect(drainMs(read({ NODE_ENV: "production" }))).toBe(4_000);
+    expect(shutdownGraceMs(read({ NODE_ENV: "production" }))).toBe(4_000 + 8_000 + 10_000);
+    expect(drainMs(read({ NODE_ENV: "development" }))).toBe(0);
+    expect(drainMs(read({ NODE_ENV: "development", DRAIN_MS: "1500" }))).toBe(1_500);
+    expect(shutdownGraceMs(read({ NODE_ENV: "production", SHUTDOWN_GRACE_MS: "30000" }))).toBe(30_000);
+    expect(() => read({ NODE_ENV: "production", SHUTDOWN_GRACE_MS: "12000" })).toThrow(
+      /SHUTDOWN_GRACE_MS must exceed/,
+    );
+    expect(() =>
+      read({
+        NODE_ENV: "production",
+        DRAIN_MS: "0",
+        TASK_SHUTDOWN_GRACE_MS: "1000",
+        SHUTDOWN_GRACE_MS: "2000",
+      }),
+    ).not.toThrow();
   });
 });

@@ -46,6 +46,11 @@ const schema = z.object({
   TASK_MAX_OPEN_PER_USER: z.coerce.number().int().min(1).default(3),
   TASK_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   TASK_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(8_000),
+  // SIGTERM: how long /readyz answers 503 while requests are still served, before the instance
+  // stops (docs/operations.md, "Draining"). Unset: 4000 in production, 0 otherwise (drainMs()).
+  DRAIN_MS: z.coerce.number().int().min(0).max(600_000).optional(),
+  // The whole stop's bound; past it the process exits 1. Unset: derived (shutdownGraceMs()).
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().optional(),
   // PostgreSQL only: "separate" leaves the queued tasks to `npm run worker` processes.
   TASK_WORKER: z.enum(["in-app", "separate"]).default("in-app"),
   // PostgreSQL only: every beat an instance touches the tasks it runs and sweeps; a task silent for
@@ -77,6 +82,36 @@ const schema = z.object({
   }),
 });
 
+/**
+ * The drain after SIGTERM: a balancer that checks /readyz every second and takes an instance out
+ * after 3 failures has stopped sending to it after ~3 s; 4 s leaves a margin. `npm run dev` and
+ * the tests stop at once.
+ */
+export function drainMs(e: Pick<Env, "DRAIN_MS" | "NODE_ENV"> = env()): number {
+  return e.DRAIN_MS ?? (e.NODE_ENV === "production" ? 4_000 : 0);
+}
+
+/** How long the stop after the drain waits for in-flight requests to finish (app/server/lifecycle.server.ts). */
+export const LISTENER_CLOSE_MS = 5_000;
+
+/**
+ * The whole stop's bound (the process exits 1 past it): the drain, the tasks' grace, the
+ * listener's wait and a margin for the rest, unless SHUTDOWN_GRACE_MS says otherwise.
+ */
+export function shutdownGraceMs(e: Env = env()): number {
+  return e.SHUTDOWN_GRACE_MS ?? drainMs(e) + e.TASK_SHUTDOWN_GRACE_MS + LISTENER_CLOSE_MS + 5_000;
+}
+
+const checked = schema.superRefine((e, ctx) => {
+  // A bound shorter than the drain plus the tasks' grace would cut every stop short.
+  if (e.SHUTDOWN_GRACE_MS !== undefined && e.SHUTDOWN_GRACE_MS <= drainMs(e) + e.TASK_SHUTDOWN_GRACE_MS)
+    ctx.addIssue({
+      code: "custom",
+      path: ["SHUTDOWN_GRACE_MS"],
+      message: `SHUTDOWN_GRACE_MS must exceed the drain (${drainMs(e)} ms) plus TASK_SHUTDOWN_GRACE_MS (${e.TASK_SHUTDOWN_GRACE_MS} ms)`,
+    });
+});
+
 export type Env = z.infer<typeof schema>;
 
 let cached: Env | undefined;
@@ -90,7 +125,7 @@ function withoutBlanks(source: NodeJS.ProcessEnv): Record<string, string> {
 }
 
 export function env(): Env {
-  if (!cached) cached = schema.parse(withoutBlanks(process.env));
+  if (!cached) cached = checked.parse(withoutBlanks(process.env));
   return cached;
 }
 

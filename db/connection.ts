@@ -146,6 +146,9 @@ const types = {
     typeParsers[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** How long opening a connection may take before it counts as the database being unreachable. */
+const CONNECT_TIMEOUT_MS = 2_000;
+
 /**
  * `?schema=NAME` on the URL puts every connection's search_path on that schema, which is how
  * each test file (and the two-instance test) gets a database of its own inside one PostgreSQL.
@@ -161,12 +164,20 @@ export function postgresConfig(databaseUrl: string, options: CreateDbOptions = {
     max: options.poolSize ?? 10,
     options: settings.join(" "),
     types,
+    // While the server is unreachable (a restart, a failover) a request waits at most this long
+    // for a connection and then fails as unavailable (503, db/unavailable.ts), instead of hanging.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   };
 }
 
 function postgresPool(databaseUrl: string, options: CreateDbOptions): pg.Pool {
   const pool = new pg.Pool(postgresConfig(databaseUrl, options));
-  // An idle client losing its connection (server restart) must not crash the process.
+  // A client losing its connection (a server restart, failover, admin_shutdown) emits 'error'.
+  // The pool listens only while a client is idle; one checked out (inside a Kysely transaction,
+  // between two of its queries) had no listener, and node ends the process on an unheard 'error'.
+  // The query in flight fails on its own, the pool drops the client when it is released, and the
+  // next checkout connects afresh, so there is nothing to do here but to hear it.
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   return pool;
 }

@@ -18,9 +18,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
-    await lifecycle.stop();
-    // Non-zero when the queue's runner could not be restarted (app/tasks/queue-watchdog.server.ts),
-    // so the supervisor sees a failure and starts the worker again.
-    process.exit(process.exitCode ?? 0);
+    const failures = await lifecycle.stop();
+    // Non-zero when a stop step failed or the queue's runner could not be restarted
+    // (app/tasks/queue-watchdog.server.ts), so the supervisor sees a failure and starts it again.
+    process.exit(failures.length > 0 ? 1 : (process.exitCode ?? 0));
   });
 }

@@ -25,6 +25,13 @@ type Message =
 type Delivery = { c: Channel; e: SystemEvent; i?: number };
 type Outgoing = Message extends infer M ? (M extends Message ? Omit<M, "o" | "s"> : never) : never;
 
+/**
+ * The listener's reconnect backoff stops here: after a database restart or failover the bus (and
+ * with it cross-instance events and cache invalidations) is back within a second of the database,
+ * and one attempt a second per instance costs the server nothing.
+ */
+const MAX_RETRY_MS = 1_000;
+
 // Messages raised in one tick (a broadcast to every user) leave in one statement, in chunks.
 const BATCH = 500;
 
@@ -187,8 +194,13 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
   }
 
   async function connect(resync: boolean): Promise<void> {
-    const { connectionString, options: settings, types } = postgresConfig(options.url);
-    const c = new pg.Client({ connectionString, options: settings, types });
+    const {
+      connectionString,
+      options: settings,
+      types,
+      connectionTimeoutMillis,
+    } = postgresConfig(options.url);
+    const c = new pg.Client({ connectionString, options: settings, types, connectionTimeoutMillis });
     c.on("notification", (n) => {
       if (n.channel === channel) receive(n.payload);
     });
@@ -220,7 +232,7 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
       });
     }, retryMs);
     timer.unref?.();
-    retryMs = Math.min(retryMs * 2, 30_000);
+    retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
   }
 
   const ready = connect(false);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequest, sendResponse } from "@remix-run/node-fetch-server";
 import compression from "compression";
+import { isDatabaseUnavailable } from "../../db/unavailable";
 import { limitRequestBodies } from "./body-limit.server";
 import { redactUrl } from "./redact-url";
 import {
@@ -14,11 +15,12 @@ import {
 import { REQUEST_ID_HEADER, resolveRequestId, runWithRequestId } from "./request-id.server";
 import type { RequestInfo } from "./request-info.server";
 import type { StaticFiles } from "./static-files.server";
+import { unavailableHeaders } from "./unavailable.server";
 
 // The request path on node:http (docs/decisions/013-request-path.md): a thin wrapper of guards
 // around libraries. In the order each request meets it: the request id (X-Request-Id on every
 // answer, and the rest runs under it: decision 026), the log line (on finish, URL redacted),
-// /healthz (any Host: load balancers probe by address), the Host guards (a usable Host, one the
+// /healthz and /readyz (any Host: load balancers probe by address), the Host guards (a usable Host, one the
 // server answers to), the cross-origin guard, the body limit, client files (sirv), /metrics, what
 // is answered on the socket itself (serveRaw), then React Router through
 // @remix-run/node-fetch-server, compressed by `compression`.
@@ -28,7 +30,16 @@ export type RequestLog = { method: string; url: string; status: number; ms: numb
 type Next = () => void;
 
 /** Labels of requests answered before React Router (app/metrics/metrics.server.ts has the others). */
-const ROUTE = { unmatched: "unmatched", static: "static", health: "/healthz", metrics: "/metrics" };
+const ROUTE = {
+  unmatched: "unmatched",
+  static: "static",
+  health: "/healthz",
+  ready: "/readyz",
+  metrics: "/metrics",
+};
+
+/** GET /readyz's answer: whether this instance takes new work, and if not, why. */
+export type Readiness = { ready: true } | { ready: false; reason: "draining" | "database" | "tasks" };
 
 /** The app's metrics as the pipeline uses them (app/metrics/endpoint.server.ts). */
 type PipelineMetrics = {
@@ -47,7 +58,13 @@ export type PipelineOptions = {
    */
   isAllowedHost(host: string): boolean;
   log(entry: RequestLog): void;
-  health(): Promise<boolean>;
+  /** GET /readyz (docs/http-contract.md); /healthz is liveness and asks nothing. */
+  readiness(): Promise<Readiness>;
+  /**
+   * True from SIGTERM on (app/server/readiness.server.ts): every answer then says
+   * `Connection: close`, so keep-alive clients and proxies open their next request elsewhere.
+   */
+  draining?(): boolean;
   /** The build's client files (production; app/http/static-files.server.ts). */
   staticFiles?: StaticFiles;
   /**
@@ -132,6 +149,11 @@ export function createPipeline(options: PipelineOptions) {
   function fail(res: ServerResponse, error: unknown, requestId: string) {
     options.onError(error, requestId);
     if (res.headersSent) return void res.destroy();
+    // An unreachable database is an outage that passes, not a fault (app/http/unavailable.server.ts).
+    if (isDatabaseUnavailable(error)) {
+      res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", ...unavailableHeaders });
+      return void res.end("Service Unavailable\n");
+    }
     res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
     res.end("Internal Server Error\n");
   }
@@ -149,15 +171,20 @@ export function createPipeline(options: PipelineOptions) {
     }
   }
 
-  async function health(res: ServerResponse) {
-    const ok = await options.health().catch(() => false);
-    const body = JSON.stringify({ ok });
-    res.writeHead(ok ? 200 : 503, {
+  function probeAnswer(res: ServerResponse, status: number, answer: object) {
+    const body = JSON.stringify(answer);
+    res.writeHead(status, {
       "Content-Type": "application/json; charset=utf-8",
       "Cache-Control": "no-store",
       "Content-Length": Buffer.byteLength(body),
     });
     res.end(body);
+  }
+
+  /** Readiness: 503 while draining, while the database is unreachable, while the task runner is down. */
+  async function ready(res: ServerResponse) {
+    const answer = await options.readiness().catch((): Readiness => ({ ready: false, reason: "database" }));
+    probeAnswer(res, answer.ready ? 200 : 503, answer);
   }
 
   function route(req: IncomingMessage, res: ServerResponse, origin: string, info: RequestInfo) {
@@ -182,15 +209,25 @@ export function createPipeline(options: PipelineOptions) {
     // starts fixed and becomes the matched route's pattern in the first root middleware.
     const info: RequestInfo = { ip: "", route: ROUTE.unmatched, requestId };
     logWhenDone(req, res, info);
+    // Draining: this answer closes its connection, and the client's next request opens a new one,
+    // which the balancer sends to an instance still ready (node writes `Connection: close`).
+    if (options.draining?.()) res.shouldKeepAlive = false;
     // Only origin-form targets ("/path?query"): an absolute or "*" target names no page of ours.
     if (!req.url?.startsWith("/")) {
       res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" });
       return void res.end("Bad Request\n");
     }
-    // Liveness answers any Host, even none: a load balancer probes each instance by its address.
-    if (requestPath(req) === "/healthz") {
+    // Liveness and readiness answer any Host, even none: a load balancer probes each instance by
+    // its address. Liveness asks nothing: while the process runs it is alive, and restarting it
+    // would not bring a lost database back.
+    const path = requestPath(req);
+    if (path === ROUTE.health) {
       info.route = ROUTE.health;
-      return void health(res);
+      return void probeAnswer(res, 200, { ok: true });
+    }
+    if (path === ROUTE.ready) {
+      info.route = ROUTE.ready;
+      return void ready(res);
     }
     const origin = requestOrigin(req, options.trustProxy);
     if (

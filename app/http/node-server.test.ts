@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hostAllowList } from "./allowed-hosts.server";
-import { createPipeline, type RequestLog } from "./node-server.server";
+import { createPipeline, type Readiness, type RequestLog } from "./node-server.server";
 import { staticFiles } from "./static-files.server";
 
 // The production request path of server.ts on a real socket, with a stand-in for React Router.
@@ -15,7 +15,8 @@ let server: Server;
 let base: string;
 let logs: RequestLog[] = [];
 let seen: { url: string; ip: string; signal?: AbortSignal }[] = [];
-let healthy = true;
+let readiness: Readiness = { ready: true };
+let draining = false;
 
 const big = JSON.stringify({ rows: Array.from({ length: 200 }, (_, i) => ({ i, text: "some row text" })) });
 
@@ -58,6 +59,11 @@ async function app(request: Request, ip: string): Promise<Response> {
       if (url.searchParams.get("ce")) headers["Content-Encoding"] = url.searchParams.get("ce")!;
       return new Response(`"${"z".repeat(n - 2)}"`, { headers });
     }
+    case "/database-gone":
+      // What pg rejects with when the server went away under a query (db/unavailable.ts).
+      throw new Error("Connection terminated unexpectedly");
+    case "/bug":
+      throw new TypeError("x is undefined");
     case "/echo":
       return new Response(await request.text(), { headers: { "Content-Type": "text/plain" } });
     default:
@@ -82,7 +88,8 @@ beforeAll(async () => {
       return allowed(host);
     },
     log: (entry) => logs.push(entry),
-    health: async () => healthy,
+    readiness: async () => readiness,
+    draining: () => draining,
     staticFiles: staticFiles(client),
     serveRaw(req, res, ip) {
       if (req.url !== "/raw") return false;
@@ -100,7 +107,8 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   logs = [];
   seen = [];
-  healthy = true;
+  readiness = { ready: true };
+  draining = false;
 });
 
 type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
@@ -121,12 +129,43 @@ function send(path: string, headers: Record<string, string> = {}, method = "GET"
 }
 
 describe("the node:http request path", () => {
-  it("answers /healthz from the app's health check", async () => {
-    expect((await send("/healthz")).status).toBe(200);
-    healthy = false;
-    const down = await send("/healthz");
-    expect(down.status).toBe(503);
-    expect(JSON.parse(down.body.toString())).toEqual({ ok: false });
+  it("answers /healthz (liveness) 200 while the process runs, even when it is not ready", async () => {
+    readiness = { ready: false, reason: "database" };
+    const live = await send("/healthz");
+    expect(live.status).toBe(200);
+    expect(live.headers["cache-control"]).toBe("no-store");
+    expect(JSON.parse(live.body.toString())).toEqual({ ok: true });
+    expect(seen).toEqual([]);
+  });
+
+  it("answers /readyz from the app's readiness: 200, or 503 with the reason, never cached", async () => {
+    const ready = await send("/readyz");
+    expect(ready.status).toBe(200);
+    expect(ready.headers["cache-control"]).toBe("no-store");
+    expect(JSON.parse(ready.body.toString())).toEqual({ ready: true });
+    for (const reason of ["draining", "database", "tasks"] as const) {
+      readiness = { ready: false, reason };
+      const down = await send("/readyz");
+      expect(down.status, reason).toBe(503);
+      expect(down.headers["cache-control"]).toBe("no-store");
+      expect(JSON.parse(down.body.toString())).toEqual({ ready: false, reason });
+    }
+    expect(logs.map((l) => l.url)).toEqual(["/readyz", "/readyz", "/readyz", "/readyz"]);
+    expect(seen).toEqual([]);
+  });
+
+  it("says Connection: close on every answer while draining, keep-alive before", async () => {
+    expect((await send("/api/small")).headers.connection).toBe("keep-alive");
+    draining = true;
+    for (const path of ["/api/small", "/page", "/healthz", "/readyz", "/favicon.ico", "/nowhere"])
+      expect((await send(path)).headers.connection, path).toBe("close");
+  });
+
+  it("answers a request that met an unreachable database 503 with Retry-After; a bug stays 500", async () => {
+    const gone = await send("/database-gone");
+    expect(gone.status).toBe(503);
+    expect(gone.headers["retry-after"]).toBe("2");
+    expect((await send("/bug")).status).toBe(500);
   });
 
   it("refuses a bad Host with 400 and a cross-origin post with 403, before the app", async () => {
@@ -189,9 +228,10 @@ describe("the node:http request path", () => {
     expect(seen).toHaveLength(5);
   });
 
-  it("answers /healthz to any Host, so a load balancer probes an instance by its address", async () => {
+  it("answers /healthz and /readyz to any Host, so a load balancer probes an instance by its address", async () => {
     for (const host of ["10.1.2.3:3000", "evil.test", "[fd00::1]:3000"]) {
       expect((await send("/healthz", { Host: host })).status, host).toBe(200);
+      expect((await send("/readyz", { Host: host })).status, host).toBe(200);
     }
   });
 

@@ -49,7 +49,7 @@ function start(trustProxy: number) {
     trustProxy,
     isAllowedHost: () => true, // the Host rule: node-server.test.ts
     log: (entry) => logs.push(entry),
-    health: async () => true,
+    readiness: async () => ({ ready: true }),
     staticFiles: staticFiles(client),
     serveRaw(req, res) {
       if (req.url !== "/api/events") return false;

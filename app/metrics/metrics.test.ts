@@ -46,7 +46,7 @@ beforeAll(async () => {
       trustProxy: 0,
       isAllowedHost: () => true, // the Host rule: node-server.test.ts
       log: (entry) => logs.push(entry),
-      health: async () => true,
+      readiness: async () => ({ ready: true }),
       handle: (request, info) => app.handle(request, info),
       metrics: endpoint.metricsEndpoint,
       onError: () => {},

@@ -5,6 +5,7 @@ import { writeUserEventStream } from "../events/raw-stream.server";
 import { EVENT_STREAM_HEADERS, lastEventIdOf } from "../events/stream.server";
 import { refuseBadHost, requestOrigin } from "../http/request-guards.server";
 import { apiError } from "../http/responses";
+import { noteFailure } from "../http/unavailable.server";
 import { createRequestContext } from "./lifecycle.server";
 import { rootMiddleware } from "./root-middleware.server";
 
@@ -20,10 +21,15 @@ type MiddlewareArgs = Parameters<Middleware>[0];
 
 const PATH = "/api/events";
 
-/** What React Router answers for an error that is not a Response; the error is logged. */
-function errorResponse(error: unknown): Response {
+/**
+ * What React Router answers for an error that is not a Response; the error is logged, unless it
+ * says the database is unreachable: that is noted as the entry's handleError notes it, and the
+ * root middleware's unavailableMiddleware makes the 500 a 503 (app/http/unavailable.server.ts).
+ */
+function errorResponse(error: unknown, context: RouterContextProvider): Response {
   if (error instanceof Response) return error;
-  console.error(error);
+  if (noteFailure(error, context)) console.error(`database unavailable: ${String(error)}`);
+  else console.error(error);
   return new Response("Unexpected Server Error", { status: 500 });
 }
 
@@ -50,7 +56,7 @@ function runMiddleware(
       const value = await middleware(args, next);
       return value instanceof Response ? value : (below ?? (await next()));
     } catch (error) {
-      return errorResponse(error);
+      return errorResponse(error, args.context as RouterContextProvider);
     }
   };
   return at(0);

@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isDatabaseUnavailable } from "../../db/unavailable";
 import { env } from "../env.server";
 import { configuredHostAllowList } from "../http/allowed-hosts.server";
 import { devRequestLine } from "../http/dev-request-log.server";
 import { createPipeline, type RequestLog } from "../http/node-server.server";
 import type { RequestInfo } from "../http/request-info.server";
 import { staticFiles } from "../http/static-files.server";
+import { unavailableHeaders } from "../http/unavailable.server";
 import { metricsEndpoint } from "../metrics/endpoint.server";
 import { serveEventStream } from "./event-stream.server";
-import { lifecycle } from "./lifecycle.server";
+import { isDraining, readiness } from "./readiness.server";
 
 // The request listener server.ts serves, composed here so that server.ts takes it from the React
 // Router build's entry (app/entry.server.tsx) and holds no module of the app itself: the guards,
@@ -72,7 +74,9 @@ export function createAppListener(options: AppListenerOptions) {
     info.route = "/api/events";
     serveEventStream(req, res, ip, origin).catch((error) => {
       logger.error({ err: error, requestId: res.getHeader("x-request-id") }, "event stream failed");
-      if (!res.headersSent) res.writeHead(500).end();
+      // The browser's EventSource tries again by itself; an outage is a 503, not a fault.
+      if (!res.headersSent && isDatabaseUnavailable(error)) res.writeHead(503, unavailableHeaders).end();
+      else if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
     });
     return true;
@@ -83,7 +87,8 @@ export function createAppListener(options: AppListenerOptions) {
     // BASE_URL's host and ALLOWED_HOSTS; `npm run dev` also answers localhost, 127.0.0.1 and [::1].
     isAllowedHost: configuredHostAllowList({ development: !production, port: options.port }),
     log,
-    health: lifecycle.health,
+    readiness,
+    draining: isDraining,
     staticFiles: options.clientDir ? staticFiles(options.clientDir) : undefined,
     serveRaw,
     devMiddleware: options.devMiddleware,

@@ -1,9 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import { RouterContextProvider } from "react-router";
 import { migrateToLatest } from "../../db/migrate";
 import { closeDb, db } from "../db.server";
-import { DEV_SESSION_SECRET, env, sessionSecrets } from "../env.server";
+import {
+  DEV_SESSION_SECRET,
+  drainMs,
+  env,
+  LISTENER_CLOSE_MS,
+  sessionSecrets,
+  shutdownGraceMs,
+} from "../env.server";
 import { onBusResync, startSystemBus, stopSystemBus } from "../events/bus.server";
 import { closeAllStreams } from "../events/stream.server";
 import { currentRequestId } from "../http/request-id.server";
@@ -12,16 +18,12 @@ import { settleDeliveries } from "../mail/deliveries.server";
 import { taskRunner } from "../tasks/runner.server";
 import { startRetentionSchedule, stopRetentionSchedule } from "./cleanup.server";
 import { composeServices } from "./composition.server";
-
-type Hook = () => Promise<void> | void;
-const stopHooks: Hook[] = [];
-
-/** Services that hold resources (event streams, task runners) register how to let go of them. */
-function onShutdown(hook: Hook) {
-  stopHooks.push(hook);
-}
+import { startDraining } from "./readiness.server";
+import { runStopSteps, type StepFailure, type StopStep } from "./stop-sequence.server";
 
 let started: Promise<void> | undefined;
+/** What startBackgroundTasks started, so stop() stops exactly that. */
+const running = { background: false, retentionSchedule: false };
 
 /** Cookies, the webhook key and the settings key all derive from SESSION_SECRET: never run on the default. */
 function assertProductionSecrets() {
@@ -37,20 +39,68 @@ function assertProductionSecrets() {
 async function startBackgroundTasks() {
   // Listen for the other instances before taking work, so no completion raised there is missed.
   await startSystemBus();
-  onShutdown(stopSystemBus);
   // After a listener drop, events may be lost: closing the streams makes clients reconnect and
   // reconcile through GET /api/tasks.
   onBusResync(closeAllStreams);
   await taskRunner().start();
-  onShutdown(closeAllStreams);
-  onShutdown(() => taskRunner().stop());
-  // Public-form emails leave after their answer; let those in flight finish before the pool closes.
-  onShutdown(settleDeliveries);
+  running.background = true;
   if (!taskRunner().ownsSchedule) {
     startRetentionSchedule();
-    onShutdown(stopRetentionSchedule);
+    running.retentionSchedule = true;
   }
 }
+
+/** What server.ts adds to the stop: its sockets, which only it holds. */
+export type StopOptions = {
+  /**
+   * Stops accepting connections at once; resolves when the requests in flight have been answered
+   * (bounded, app/env.server.ts LISTENER_CLOSE_MS). Started before the event streams end, so a
+   * reconnecting browser finds the port closed and goes elsewhere.
+   */
+  closeListener?(): Promise<void>;
+  closeMetricsListener?(): Promise<void>;
+  closeDevServer?(): Promise<void>;
+  /** Each failed step, with its error: logged, and the next step still runs. */
+  onFailure?(step: string, error: unknown): void;
+};
+
+/**
+ * The stop after the drain, in order (docs/operations.md, "Draining"): no new tasks (running ones
+ * get their grace; the listener still answers their webhooks), no schedule, stop accepting, end the
+ * event streams (browsers reconnect elsewhere), wait for the requests in flight, let queued emails
+ * leave, then the metrics listener, the bus and the database. Every step runs even if one fails.
+ */
+function stopSteps(options: StopOptions): StopStep[] {
+  const steps: StopStep[] = [];
+  const add = (name: string, run: (() => unknown) | undefined) => {
+    if (run) steps.push({ name, run });
+  };
+  let listenerClosed: Promise<void> | undefined;
+  if (running.background) add("task runner", () => taskRunner().stop());
+  if (running.retentionSchedule) add("retention schedule", stopRetentionSchedule);
+  add(
+    "stop accepting",
+    options.closeListener &&
+      (() => {
+        listenerClosed = options.closeListener!();
+        listenerClosed.catch(() => {}); // reported by the step that awaits it
+      }),
+  );
+  add("event streams", () => closeAllStreams());
+  // Vite's live-reload sockets share the listener (server.ts): the listener's close waits for them.
+  add("dev server", options.closeDevServer);
+  add("requests in flight", options.closeListener && (() => listenerClosed));
+  // Public-form emails leave after their answer; let those in flight finish before the pool closes.
+  add("mail deliveries", running.background ? settleDeliveries : undefined);
+  add("metrics listener", options.closeMetricsListener);
+  add("event bus", stopSystemBus);
+  add("database", closeDb);
+  running.background = false;
+  running.retentionSchedule = false;
+  return steps;
+}
+
+let drainEnded: (() => void) | undefined;
 
 // Exported through entry.server so server.ts drives the same module instances the routes use
 // (docs/decisions/002-lean-server.md).
@@ -63,17 +113,38 @@ export const lifecycle = {
     }
     return started;
   },
-  async stop(): Promise<void> {
-    for (const hook of stopHooks.splice(0).reverse()) await hook();
-    await closeDb();
+  /** How long the drain lasts, and the bound of the whole stop (the process exits 1 past it). */
+  shutdownPlan(): { drainMs: number; graceMs: number; listenerCloseMs: number } {
+    return { drainMs: drainMs(), graceMs: shutdownGraceMs(), listenerCloseMs: LISTENER_CLOSE_MS };
   },
-  async health(): Promise<boolean> {
-    try {
-      await sql`select 1`.execute(db());
-      return true;
-    } catch {
-      return false;
-    }
+  /**
+   * SIGTERM: /readyz answers 503 from this call on and every answer says `Connection: close`,
+   * while requests are still served; resolves after DRAIN_MS, or at once on endDrain().
+   */
+  drain(): Promise<void> {
+    startDraining();
+    const ms = drainMs();
+    if (ms === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(finish, ms);
+      function finish() {
+        clearTimeout(timer);
+        drainEnded = undefined;
+        resolve();
+      }
+      drainEnded = finish;
+    });
+  },
+  /** A second SIGTERM or SIGINT: the rest of the drain's wait is skipped. */
+  endDrain() {
+    drainEnded?.();
+  },
+  /** Runs every stop step (stopSteps); resolves with the ones that failed. */
+  stop(options: StopOptions = {}): Promise<StepFailure[]> {
+    return runStopSteps(
+      stopSteps(options),
+      options.onFailure ?? ((step, error) => console.error(`stopping: ${step} failed`, error)),
+    );
   },
 };
 

@@ -3,6 +3,7 @@ import { accessGateMiddleware } from "../auth/guard.server";
 import { getSessionUser, sessionMiddleware } from "../auth/session.server";
 import { requestIdMiddleware } from "../http/request-info.server";
 import { csrfMiddleware, securityHeadersMiddleware } from "../http/security.server";
+import { unavailableMiddleware } from "../http/unavailable.server";
 import { languageMiddleware } from "../i18n/i18n.server";
 
 /** The request's language: after the session middleware, so the signed-in person's setting is known. */
@@ -14,6 +15,9 @@ export const i18nMiddleware = languageMiddleware(async (args) => (await getSessi
  */
 export const rootMiddleware: MiddlewareFunction<Response>[] = [
   requestIdMiddleware,
+  // Outside every middleware that reads the database (session, language, access gate), so their
+  // failures during an outage become the 503 too.
+  unavailableMiddleware,
   securityHeadersMiddleware,
   csrfMiddleware,
   sessionMiddleware,

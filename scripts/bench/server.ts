@@ -34,7 +34,8 @@ export async function startServer(
   // What `npm start` runs (the compiled build/server.js), as the e2e server and the tests start it.
   const entry = options.entry ?? productionServerArgs(env.BUILD_DIR ?? "build");
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
-    env: { ...process.env, NODE_ENV: "production", ...env },
+    // No balancer to drain away from: each run's server stops at once (DRAIN_MS).
+    env: { ...process.env, NODE_ENV: "production", DRAIN_MS: "0", ...env },
     stdio: ["ignore", "ignore", log, ...(options.ipc ? (["ipc"] as const) : [])],
   });
   closeSync(log);

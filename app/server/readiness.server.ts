@@ -1,0 +1,66 @@
+import { sql } from "kysely";
+import { db } from "../db.server";
+import type { Readiness } from "../http/node-server.server";
+import { taskRunner } from "../tasks/runner.server";
+
+// GET /readyz (docs/http-contract.md, "Health and readiness"): whether this instance should be
+// given new work. Balancers ask it every second or so, on every instance, so the database is asked
+// at most once a second and never for longer than a second; /healthz (liveness) asks nothing.
+
+const CHECK_EVERY_MS = 1_000;
+const CHECK_TIMEOUT_MS = 1_000;
+
+let draining = false;
+let checkedAt = Number.NEGATIVE_INFINITY;
+let reachable = true;
+let checking: Promise<boolean> | undefined;
+
+/** From SIGTERM on: /readyz answers 503 so balancers send no more (app/server/lifecycle.server.ts). */
+export function startDraining() {
+  draining = true;
+}
+
+export function isDraining(): boolean {
+  return draining;
+}
+
+/** `select 1`, bounded: an unreachable server answers at once, a cut network within a second. */
+async function selectOne(): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([
+      sql`select 1`.execute(db()).then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The last answer while it is under a second old; concurrent probes share one check. */
+async function databaseReachable(): Promise<boolean> {
+  if (performance.now() - checkedAt < CHECK_EVERY_MS) return reachable;
+  checking ??= selectOne().then((ok) => {
+    reachable = ok;
+    checkedAt = performance.now();
+    checking = undefined;
+    return ok;
+  });
+  return checking;
+}
+
+export async function readiness(): Promise<Readiness> {
+  if (draining) return { ready: false, reason: "draining" };
+  // A runner that stopped (its queue shut down under it) takes no task: send the work elsewhere.
+  // `healthy` is optional on TaskRunner (app/tasks/runner.server.ts); a runner without it is fine.
+  const runner = taskRunner() as { healthy?(): boolean };
+  if (runner.healthy?.() === false) return { ready: false, reason: "tasks" };
+  if (!(await databaseReachable())) return { ready: false, reason: "database" };
+  return { ready: true };
+}

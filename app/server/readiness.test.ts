@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { setupDatabase } from "../../test/helpers";
+import { closeDb } from "../db.server";
+import { resetEnvCache } from "../env.server";
+import { setTaskRunner, type TaskRunner } from "../tasks/runner.server";
+import { readiness } from "./readiness.server";
+
+// GET /readyz's answer (app/http/node-server.server.ts serves it): not ready while the database is
+// unreachable, ready again within a second of its return; not ready while the task runner is down.
+// Draining: lifecycle.test.ts.
+const NOWHERE = "postgres://nobody@127.0.0.1:41299/nothing";
+let ownUrl: string;
+
+async function useDatabase(url: string) {
+  process.env.DATABASE_URL = url;
+  resetEnvCache();
+  await closeDb();
+}
+
+beforeAll(async () => {
+  await setupDatabase();
+  ownUrl = process.env.DATABASE_URL!;
+});
+afterAll(() => useDatabase(ownUrl));
+
+describe("readiness", () => {
+  it("fails while the database is unreachable, and recovers as soon as it answers", async () => {
+    expect(await readiness()).toEqual({ ready: true });
+    await useDatabase(NOWHERE);
+    await vi.waitFor(async () => expect(await readiness()).toEqual({ ready: false, reason: "database" }), {
+      timeout: 3_000,
+      interval: 100,
+    });
+    await useDatabase(ownUrl);
+    await vi.waitFor(async () => expect(await readiness()).toEqual({ ready: true }), {
+      timeout: 3_000,
+      interval: 100,
+    });
+  });
+
+  it("asks the database at most once a second, however often it is asked", async () => {
+    await new Promise((r) => setTimeout(r, 1_100));
+    const answers = await Promise.all(Array.from({ length: 50 }, () => readiness()));
+    expect(answers.every((a) => a.ready)).toBe(true);
+    await useDatabase(NOWHERE);
+    // The answer of the check made a moment ago stands for the rest of its second.
+    expect(await readiness()).toEqual({ ready: true });
+    await useDatabase(ownUrl);
+  });
+
+  it("fails while the task runner says it is not healthy", async () => {
+    let healthy = true;
+    const runner: TaskRunner & { healthy(): boolean } = {
+      dispatch() {},
+      async start() {},
+      async stop() {},
+      healthy: () => healthy,
+    };
+    setTaskRunner(runner);
+    expect(await readiness()).toEqual({ ready: true });
+    healthy = false;
+    expect(await readiness()).toEqual({ ready: false, reason: "tasks" });
+  });
+});
