@@ -21,6 +21,8 @@ import { composeServices } from "./composition.server";
 import { startDraining } from "./readiness.server";
 import { runStopSteps, type StepFailure, type StopStep } from "./stop-sequence.server";
 
+const STREAM_RETRY_AFTER_STOP_MS = 500;
+
 let started: Promise<void> | undefined;
 /** What startBackgroundTasks started, so stop() stops exactly that. */
 const running = { background: false, retentionSchedule: false };
@@ -86,7 +88,9 @@ function stopSteps(options: StopOptions): StopStep[] {
         listenerClosed.catch(() => {}); // reported by the step that awaits it
       }),
   );
-  add("event streams", () => closeAllStreams());
+  // Browsers come back soon, through the balancer to a ready instance, and are replayed what
+  // they missed (Last-Event-ID); the jitter the stream's own retry adds is not needed here.
+  add("event streams", () => closeAllStreams(STREAM_RETRY_AFTER_STOP_MS));
   // Vite's live-reload sockets share the listener (server.ts): the listener's close waits for them.
   add("dev server", options.closeDevServer);
   add("requests in flight", options.closeListener && (() => listenerClosed));

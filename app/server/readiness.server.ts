@@ -59,8 +59,7 @@ export async function readiness(): Promise<Readiness> {
   if (draining) return { ready: false, reason: "draining" };
   // A runner that stopped (its queue shut down under it) takes no task: send the work elsewhere.
   // `healthy` is optional on TaskRunner (app/tasks/runner.server.ts); a runner without it is fine.
-  const runner = taskRunner() as { healthy?(): boolean };
-  if (runner.healthy?.() === false) return { ready: false, reason: "tasks" };
+  if (taskRunner().healthy?.() === false) return { ready: false, reason: "tasks" };
   if (!(await databaseReachable())) return { ready: false, reason: "database" };
   return { ready: true };
 }
