@@ -21,8 +21,9 @@ export function balancersAvailable(): boolean {
 
 /** The docs' file with its ${NAME}s replaced, as envsubst (nginx) or haproxy itself would. */
 function rendered(file: string, values: Record<string, string>, readyPath: string): string {
-  const text = readFileSync(resolve("docs/deploy", file), "utf8").replace(/\$\{([A-Z0-9_]+)\}/g, (whole, name) =>
-    name in values ? values[name]! : whole,
+  const text = readFileSync(resolve("docs/deploy", file), "utf8").replace(
+    /\$\{([A-Z0-9_]+)\}/g,
+    (whole, name) => (name in values ? values[name]! : whole),
   );
   // CLUSTER_READY_PATH=/healthz measures a server that has no /readyz yet (the "before" figures).
   return text.replaceAll("/readyz", readyPath);
@@ -64,7 +65,8 @@ export async function startHaproxy(v: BalancerVars, readyPath: string): Promise<
   const config = join(dir, "haproxy.cfg");
   writeFileSync(config, rendered("haproxy.cfg", vars(v, `127.0.0.1:${v.LISTEN_PORT}`), readyPath));
   const check = spawnSync(HAPROXY, ["-c", "-q", "-f", config], { encoding: "utf8" });
-  if (check.status !== 0) throw new Error(`haproxy refuses docs/deploy/haproxy.cfg: ${check.stderr}${check.stdout}`);
+  if (check.status !== 0)
+    throw new Error(`haproxy refuses docs/deploy/haproxy.cfg: ${check.stderr}${check.stdout}`);
   // -db: in the foreground, so the child is haproxy itself and the test can end it.
   const child = spawn(HAPROXY, ["-db", "-f", config], { stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
@@ -81,7 +83,10 @@ export async function startHaproxy(v: BalancerVars, readyPath: string): Promise<
 export async function startNginx(v: BalancerVars, readyPath: string): Promise<Balancer> {
   const dir = mkdtempSync(join(tmpdir(), "cluster-nginx-"));
   for (const sub of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub));
-  writeFileSync(join(dir, "dashboard.conf"), rendered("nginx.conf", vars(v, `127.0.0.1:${v.LISTEN_PORT}`), readyPath));
+  writeFileSync(
+    join(dir, "dashboard.conf"),
+    rendered("nginx.conf", vars(v, `127.0.0.1:${v.LISTEN_PORT}`), readyPath),
+  );
   // The main file a distribution ships, reduced to what a temporary directory allows: the docs'
   // file is included in http {} as /etc/nginx/conf.d/*.conf would be.
   const root = process.getuid?.() === 0;
@@ -104,7 +109,8 @@ http {
   );
   const args = ["-p", dir, "-c", join(dir, "nginx.conf"), "-e", "stderr"];
   const check = spawnSync(NGINX, [...args, "-t", "-q"], { encoding: "utf8" });
-  if (check.status !== 0) throw new Error(`nginx refuses docs/deploy/nginx.conf: ${check.stderr}${check.stdout}`);
+  if (check.status !== 0)
+    throw new Error(`nginx refuses docs/deploy/nginx.conf: ${check.stderr}${check.stdout}`);
   const child = spawn(NGINX, [...args, "-g", "daemon off;"], { stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
   track(child, output);

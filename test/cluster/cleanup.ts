@@ -1,11 +1,22 @@
 /**
  * What the cluster test started (processes, a PostgreSQL cluster, temporary directories) is
- * ended by afterAll and, should the worker die first, by the process's 'exit' handler: both run
- * these synchronous steps, newest first, each once.
+ * ended by afterAll and, should the worker end first, by the process's 'exit' handler or a
+ * signal's: each runs these synchronous steps, newest first, each once.
  */
 const steps: (() => void)[] = [];
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+function onSignal(signal: NodeJS.Signals) {
+  cleanUpEverything();
+  // What the signal would have done without a handler.
+  process.kill(process.pid, signal);
+}
 
 export function onCleanup(step: () => void) {
+  if (steps.length === 0) {
+    process.once("exit", cleanUpEverything);
+    for (const s of SIGNALS) process.once(s, onSignal);
+  }
   steps.push(step);
 }
 
@@ -17,6 +28,6 @@ export function cleanUpEverything() {
       console.error("cluster test cleanup:", error);
     }
   }
+  process.off("exit", cleanUpEverything);
+  for (const s of SIGNALS) process.off(s, onSignal);
 }
-
-process.once("exit", cleanUpEverything);

@@ -40,7 +40,8 @@ export class EventStreamClient {
   private async loop() {
     while (this.running) {
       await this.once().catch((error: Error) => {
-        if (this.running) this.failedAttempts.push(`${error.name}: ${error.message} ${String(error.cause ?? "")}`.trim());
+        if (this.running)
+          this.failedAttempts.push(`${error.name}: ${error.message} ${String(error.cause ?? "")}`.trim());
       });
       if (!this.running) break;
       await new Promise((r) => setTimeout(r, this.retryMs + Math.random() * 250));

@@ -15,7 +15,13 @@ export type Instance = {
   output: string[];
 };
 
-export type UnexpectedExit = { instance: string; code: number | null; signal: string | null; at: number; tail: string };
+type UnexpectedExit = {
+  instance: string;
+  code: number | null;
+  signal: string | null;
+  at: number;
+  tail: string;
+};
 
 const RESTART_PAUSE_MS = 2_000;
 const READY_WAIT_MS = 10_000;
@@ -88,7 +94,9 @@ export function createInstances(options: {
       }
       await new Promise((r) => setTimeout(r, 200));
     }
-    throw new Error(`${instance.name} not answering 200 on ${path} after ${timeoutMs} ms (${last}):\n${instance.output.join("")}`);
+    throw new Error(
+      `${instance.name} not answering 200 on ${path} after ${timeoutMs} ms (${last}):\n${instance.output.join("")}`,
+    );
   }
 
   /**
@@ -112,7 +120,8 @@ export function createInstances(options: {
 
   onCleanup(() => {
     closing = true;
-    for (const i of instances) if (i.child && i.child.exitCode === null && i.child.signalCode === null) i.child.kill("SIGKILL");
+    for (const i of instances)
+      if (i.child && i.child.exitCode === null && i.child.signalCode === null) i.child.kill("SIGKILL");
   });
 
   return {

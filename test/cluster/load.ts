@@ -27,7 +27,7 @@ export function startReaders(log: RequestLog, readers: { via: Via; cookie: strin
   };
 }
 
-export type CreatedTask = { taskId: string; owner: string; phase: string };
+type CreatedTask = { taskId: string; owner: string; phase: string };
 
 /**
  * People who each keep an event stream open and start a short task, wait for its completion

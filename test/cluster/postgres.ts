@@ -41,7 +41,9 @@ export function createThrowawayPostgres(port: number): ThrowawayPostgres {
     chownSync(socket, uid, gid);
   }
   const run = (cmd: string, args: string[]) => {
-    const [file, argv] = root ? ["runuser", ["-u", "postgres", "--", join(BIN, cmd), ...args]] : [join(BIN, cmd), args];
+    const [file, argv] = root
+      ? ["runuser", ["-u", "postgres", "--", join(BIN, cmd), ...args]]
+      : [join(BIN, cmd), args];
     const result = spawnSync(file, argv, { encoding: "utf8", cwd: dir });
     if (result.status !== 0) {
       throw new Error(`${cmd} ${args.join(" ")} failed (${result.status}): ${result.stderr}${result.stdout}`);
@@ -60,7 +62,17 @@ export function createThrowawayPostgres(port: number): ThrowawayPostgres {
   const pgCtl = (...args: string[]) => run("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), ...args]);
   let running = false;
 
-  run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"]);
+  run("initdb", [
+    "-D",
+    data,
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--no-sync",
+    "--no-instructions",
+  ]);
   const pg: ThrowawayPostgres = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,

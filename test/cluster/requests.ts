@@ -27,8 +27,8 @@ export class RequestLog {
 
   private countsFor(phase: string, via: string): Counts {
     const key = `${phase}\t${via}`;
-    let c = this.counts.get(key);
-    if (!c) this.counts.set(key, (c = { sent: 0, failed: 0, deferred: 0 }));
+    const c = this.counts.get(key) ?? { sent: 0, failed: 0, deferred: 0 };
+    this.counts.set(key, c);
     return c;
   }
 
