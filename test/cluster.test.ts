@@ -212,6 +212,13 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
     } catch {
       // Another queue version keeps its jobs elsewhere: the count is left out.
     }
+    // Why tasks failed, most frequent first: "The server stopped before this task finished ×4".
+    const failureReasons = new Map<string, number>();
+    for (const { result } of (await client.query("select result from task where status = 'failed'")).rows) {
+      const parsed = typeof result === "string" ? JSON.parse(result) : result;
+      const reason = String(parsed?.error ?? JSON.stringify(parsed)).slice(0, 100);
+      failureReasons.set(reason, (failureReasons.get(reason) ?? 0) + 1);
+    }
     await client.end();
 
     // The counts.
@@ -244,16 +251,24 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
       log.table(),
       `tasks: ${created.length} created (202), ${completed.length} completed, ${failedTasks.length} failed, ${stuck.length} stuck (${stuck.map((t) => status.get(t.taskId) ?? "absent").join(", ") || "-"}), ${unanswered.length} in the database whose POST got no 202`,
       `  failed by phase of creation: ${phaseOf(failedTasks)}; stuck: ${phaseOf(stuck)}`,
+      `  why they failed: ${
+        [...failureReasons]
+          .sort((a, b) => b[1] - a[1])
+          .map(([reason, n]) => `"${reason}" ×${n}`)
+          .join(", ") || "-"
+      }`,
       `completions to their owners: ${created.length - missing.length - duplicated.length} exactly once, ${missing.length} missing (${phaseOf(missing)}), ${duplicated.length} duplicated, ${foreign} events for tasks the stream's owner did not create`,
       `queue jobs still locked: ${lockedJobs ?? "n/a (no graphile_worker._private_jobs)"}`,
       `event streams:\n${streamLines.join("\n")}`,
       `instances that exited on their own: ${exits.length}${exits.map((e) => `\n  ${e.instance} exit ${e.code ?? e.signal} at +${((e.at - began) / 1000).toFixed(1)}s: ${e.tail.split("\n").filter(Boolean).slice(-3).join(" | ").slice(0, 400)}`).join("")}`,
       `instances not ready when they should be: ${cluster.notReady.length}${cluster.notReady.map((n) => `\n  ${n}`).join("")}`,
       ...notes.map((n) => `note: ${n}`),
-      `first failed requests:${log.failures
-        .slice(0, 15)
-        .map((f) => `\n  ${f.at} ${f.phase} via ${f.via}: ${f.request} → ${f.reason}`)
-        .join("")}`,
+      log.failures.length === 0
+        ? "failed requests: none"
+        : `first failed requests:${log.failures
+            .slice(0, 15)
+            .map((f) => `\n  ${f.at} ${f.phase} via ${f.via}: ${f.request} → ${f.reason}`)
+            .join("")}`,
     ].join("\n");
     // On failure the assertion's message carries the report; printed here, it shows on success too.
     if (requests.failed + missing.length + duplicated.length + exits.length === 0) console.log(report);
