@@ -78,6 +78,7 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
   let haproxy: Balancer;
   let nginx: Balancer;
   const people: { email: string; name: string }[] = [];
+  const log = new RequestLog();
 
   beforeAll(async () => {
     if (lacking.length) throw new Error(`the cluster test needs ${lacking.join(", ")}`);
@@ -100,6 +101,7 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
       buildDir: BUILD_DIR,
       ports: apps,
       readyPath: READY_PATH,
+      onKill: () => log.killed(),
       env: {
         DATABASE_URL: postgres.url,
         DATABASE_POOL_SIZE: "5",
@@ -131,7 +133,6 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
   }, 60_000);
 
   it("loses no request, task or task completion through kill -9, a rolling restart and a database restart", async () => {
-    const log = new RequestLog();
     const viaOf = (i: number) => (i % 2 === 0 ? haproxy : nginx);
     // Half of everything goes through each balancer: 6 people starting tasks (3 each) and
     // 10 readers on 2 sessions (5 each), about 40 requests a second in all.
@@ -247,7 +248,7 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
     const report = [
       "",
       `cluster test (${READY_PATH} checks, build ${BUILD_DIR}): ${(elapsed / 1000).toFixed(1)} s`,
-      `requests: ${requests.sent} sent, ${requests.failed} failed, ${requests.deferred} deferred by 503 + Retry-After`,
+      `requests: ${requests.sent} sent, ${requests.failed} failed, ${requests.cut} cut by the kill -9 (in flight on the killed instance, not counted as failed), ${requests.deferred} deferred by 503 + Retry-After`,
       log.table(),
       `tasks: ${created.length} created (202), ${completed.length} completed, ${failedTasks.length} failed, ${stuck.length} stuck (${stuck.map((t) => status.get(t.taskId) ?? "absent").join(", ") || "-"}), ${unanswered.length} in the database whose POST got no 202`,
       `  failed by phase of creation: ${phaseOf(failedTasks)}; stuck: ${phaseOf(stuck)}`,
@@ -263,6 +264,7 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
       `instances that exited on their own: ${exits.length}${exits.map((e) => `\n  ${e.instance} exit ${e.code ?? e.signal} at +${((e.at - began) / 1000).toFixed(1)}s: ${e.tail.split("\n").filter(Boolean).slice(-3).join(" | ").slice(0, 400)}`).join("")}`,
       `instances not ready when they should be: ${cluster.notReady.length}${cluster.notReady.map((n) => `\n  ${n}`).join("")}`,
       ...notes.map((n) => `note: ${n}`),
+      ...log.cut.map((f) => `cut by the kill -9: ${f.at} via ${f.via}: ${f.request} → ${f.reason}`),
       log.failures.length === 0
         ? "failed requests: none"
         : `first failed requests:${log.failures

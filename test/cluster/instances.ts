@@ -31,6 +31,8 @@ export function createInstances(options: {
   ports: number[];
   env: Record<string, string>;
   readyPath: string;
+  /** Told the moment an instance gets SIGKILL. */
+  onKill?: () => void;
 }) {
   const unexpectedExits: UnexpectedExit[] = [];
   const notReady: string[] = [];
@@ -136,6 +138,7 @@ export function createInstances(options: {
     /** kill -9, then (as a supervisor would) a new process after `pauseMs`, ready when this returns. */
     async crash(instance: Instance, pauseMs: number) {
       expecting.add(instance.name);
+      options.onKill?.();
       instance.child.kill("SIGKILL");
       await exited(instance.child);
       await new Promise((r) => setTimeout(r, pauseMs));

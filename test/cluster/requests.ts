@@ -3,11 +3,13 @@
  * started in and the balancer it went through. A client that is told 503 with Retry-After waits
  * that long (at most 2 s) and tries again, as the app's own client does, for up to 20 s: such a
  * request is "deferred", and failed only if no try succeeds. Any other answer of 400 or above,
- * or a network error, fails it at once.
+ * or a network error, fails it at once, except one that was in flight when an instance was
+ * killed (`killed()`) and ended in a network error or a 502/504: its answer may have been
+ * streaming already, which no balancer can take back and retry. Those are counted apart ("cut").
  */
 export type Outcome = { ok: true; res: Response; body: string } | { ok: false; reason: string };
 
-type Counts = { sent: number; failed: number; deferred: number };
+type Counts = { sent: number; failed: number; deferred: number; cut: number };
 
 export type Failure = { at: string; phase: string; via: string; request: string; reason: string };
 
@@ -18,6 +20,9 @@ export class RequestLog {
   readonly phases: string[] = ["warm-up"];
   private readonly counts = new Map<string, Counts>();
   readonly failures: Failure[] = [];
+  /** Requests in flight at a SIGKILL that ended in a network error or 502/504. */
+  readonly cut: Failure[] = [];
+  private readonly kills: number[] = [];
   private readonly started = Date.now();
 
   enter(phase: string) {
@@ -27,22 +32,28 @@ export class RequestLog {
 
   private countsFor(phase: string, via: string): Counts {
     const key = `${phase}\t${via}`;
-    const c = this.counts.get(key) ?? { sent: 0, failed: 0, deferred: 0 };
+    const c = this.counts.get(key) ?? { sent: 0, failed: 0, deferred: 0, cut: 0 };
     this.counts.set(key, c);
     return c;
   }
 
   total(): Counts {
-    const t = { sent: 0, failed: 0, deferred: 0 };
+    const t = { sent: 0, failed: 0, deferred: 0, cut: 0 };
     for (const c of this.counts.values()) {
       t.sent += c.sent;
       t.failed += c.failed;
       t.deferred += c.deferred;
+      t.cut += c.cut;
     }
     return t;
   }
 
-  /** One line per phase and balancer: "kill -9       haproxy  sent 412  failed 3  deferred 0". */
+  /** The moment an instance gets SIGKILL. */
+  killed() {
+    this.kills.push(Date.now());
+  }
+
+  /** One line per phase and balancer: "kill -9       haproxy  sent 412  failed 3  deferred 0  cut 1". */
   table(): string {
     const lines: string[] = [];
     for (const phase of this.phases) {
@@ -50,7 +61,7 @@ export class RequestLog {
         const [p, via] = key.split("\t");
         if (p !== phase) continue;
         lines.push(
-          `  ${phase.padEnd(18)} ${via!.padEnd(8)} sent ${String(c.sent).padStart(5)}  failed ${String(c.failed).padStart(4)}  deferred (503 + Retry-After) ${c.deferred}`,
+          `  ${phase.padEnd(18)} ${via!.padEnd(8)} sent ${String(c.sent).padStart(5)}  failed ${String(c.failed).padStart(4)}  cut by kill -9 ${c.cut}  deferred (503 + Retry-After) ${c.deferred}`,
         );
       }
     }
@@ -80,6 +91,7 @@ export class RequestLog {
     let deferred = false;
     for (;;) {
       let reason: string;
+      let broken = false; // a network error, or the balancer's word for one
       try {
         const res = await fetch(`${via.url}${path}`, {
           method,
@@ -97,19 +109,28 @@ export class RequestLog {
           await new Promise((r) => setTimeout(r, Math.min(retryAfter, 2) * 1000));
           continue;
         }
+        broken = res.status === 502 || res.status === 504;
         reason = `status ${res.status}${res.headers.get("retry-after") ? ` (Retry-After ${res.headers.get("retry-after")})` : ""}: ${text.slice(0, 120).replace(/\s+/g, " ")}`;
       } catch (error) {
         const e = error as Error & { cause?: { code?: string; message?: string } };
+        broken = true;
         reason = `${e.name}: ${e.message}${e.cause ? ` (${e.cause.code ?? e.cause.message ?? e.cause})` : ""}`;
       }
-      counts.failed++;
-      this.failures.push({
+      const failure = {
         at: `+${((start - this.started) / 1000).toFixed(1)}s`,
         phase,
         via: via.name,
         request: `${method} ${path}`,
         reason,
-      });
+      };
+      const end = Date.now();
+      if (broken && this.kills.some((k) => start <= k && k <= end)) {
+        counts.cut++;
+        this.cut.push(failure);
+      } else {
+        counts.failed++;
+        this.failures.push(failure);
+      }
       return { ok: false, reason };
     }
   }
