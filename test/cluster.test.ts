@@ -141,13 +141,11 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
     // Half of everything goes through each balancer: 6 people starting tasks (3 each) and
     // 10 readers on 2 sessions (5 each), about 40 requests a second in all.
     const taskPeople = await Promise.all(
-      people
-        .slice(0, 6)
-        .map(async (p, i) => ({
-          name: p.name,
-          via: viaOf(i),
-          cookie: await signIn(cluster.instances[i % 3]!, p.email),
-        })),
+      people.slice(0, 6).map(async (p, i) => ({
+        name: p.name,
+        via: viaOf(i),
+        cookie: await signIn(cluster.instances[i % 3]!, p.email),
+      })),
     );
     const readerCookies = await Promise.all(
       people.slice(6).map((p, i) => signIn(cluster.instances[i % 3]!, p.email)),
@@ -277,7 +275,8 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
       ...log.cut.map((f) => `cut by the kill -9: ${f.at} via ${f.via}: ${f.request} → ${f.reason}`),
       log.failures.length === 0
         ? "failed requests: none"
-        : `first failed requests:${log.failures
+        : `first failed requests:${[...log.failures]
+            .sort((a, b) => Number.parseFloat(a.at.slice(1)) - Number.parseFloat(b.at.slice(1)))
             .slice(0, 15)
             .map((f) => `\n  ${f.at} ${f.phase} via ${f.via}: ${f.request} → ${f.reason}`)
             .join("")}`,
