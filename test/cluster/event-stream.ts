@@ -2,7 +2,8 @@
  * A browser's EventSource, reduced to what the cluster test counts: it parses frames as the
  * HTML standard does (event, data, id, retry), sends Last-Event-ID when it reconnects, waits the
  * server's `retry:` (1 s until one comes) plus jitter, and reconnects after any end: a closed
- * stream, a refused or failed connection, a non-200 answer, or 40 s of silence (pings come every 15 s).
+ * stream, a refused or failed connection, a non-200 answer, no answer within 15 s, or 40 s of
+ * silence (pings come every 15 s).
  */
 export type StreamEvent = { type: string; data: string; id: string | undefined };
 
@@ -53,7 +54,11 @@ export class EventStreamClient {
     this.controller = controller;
     const headers: Record<string, string> = { Cookie: this.cookie, Accept: "text/event-stream" };
     if (this.lastEventId) headers["Last-Event-ID"] = this.lastEventId;
-    const res = await fetch(`${this.url}/api/events`, { headers, signal: controller.signal });
+    // A stream whose answer does not even begin is given up like a silent one.
+    const waiting = setTimeout(() => controller.abort(new Error("no answer within 15 s")), 15_000);
+    const res = await fetch(`${this.url}/api/events`, { headers, signal: controller.signal }).finally(() =>
+      clearTimeout(waiting),
+    );
     if (res.status !== 200 || !res.body) {
       this.failedAttempts.push(`status ${res.status}`);
       await res.body?.cancel();
