@@ -267,6 +267,12 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
           .join(", ") || "-"
       }`,
       `completions to their owners: ${created.length - missing.length - duplicated.length} exactly once, ${missing.length} missing (${phaseOf(missing)}), ${duplicated.length} duplicated, ${foreign} events for tasks the stream's owner did not create`,
+      ...missing
+        .slice(0, 5)
+        .map(
+          (t) =>
+            `  missing: task ${t.taskId} of ${t.owner} (via ${taskPeople.find((p) => p.name === t.owner)?.via.name}), created in ${t.phase}, ${status.get(t.taskId) ?? "absent"}`,
+        ),
       `queue jobs still locked: ${lockedJobs ?? "n/a (no graphile_worker._private_jobs)"}`,
       `event streams:\n${streamLines.join("\n")}`,
       `instances that exited on their own: ${exits.length}${exits.map((e) => `\n  ${e.instance} exit ${e.code ?? e.signal} at +${((e.at - began) / 1000).toFixed(1)}s: ${e.tail.split("\n").filter(Boolean).slice(-3).join(" | ").slice(0, 400)}`).join("")}`,
