@@ -286,6 +286,15 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
             .slice(0, 15)
             .map((f) => `\n  ${f.at} ${f.phase} via ${f.via}: ${f.request} → ${f.reason}`)
             .join("")}`,
+      // What the balancers logged of their upstreams (a 502's cause: refused, reset, closed).
+      ...[haproxy, nginx].flatMap((b) =>
+        b.output
+          .join("")
+          .split("\n")
+          .filter((line) => /upstream|backend|server .* is (DOWN|UP)/i.test(line))
+          .slice(-8)
+          .map((line) => `${b.name} said: ${line.slice(0, 300)}`),
+      ),
     ].join("\n");
     // On failure the assertion's message carries the report; printed here, it shows on success too.
     if (requests.failed + missing.length + duplicated.length + exits.length === 0) console.log(report);

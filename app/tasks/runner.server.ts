@@ -1,6 +1,7 @@
 import { remember } from "@epic-web/remember";
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/schema";
+import { isDatabaseUnavailable } from "../../db/unavailable";
 import { env } from "../env.server";
 import { type EventBus, systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
@@ -57,6 +58,9 @@ export type RunnerOptions = {
 // A failed task's result.error is English, as the API answers it (docs/http-contract.md).
 export const INTERRUPTED_ERROR = english("tasks.failure.interrupted");
 export const SHUTDOWN_ERROR = english("tasks.failure.shutdown");
+
+/** Pauses before running re-runnable work again after the database went away (about 30 s in all). */
+const DATABASE_RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000];
 
 class Timeout extends Error {}
 class Shutdown extends Error {}
@@ -248,16 +252,28 @@ export class InProcessTaskRunner implements TaskRunner {
     // not begin, and having done nothing it is safe to run again whatever its type.
     if (controller.signal.reason instanceof Shutdown) return { status: "handed_back" };
     try {
-      controller.signal.throwIfAborted();
-      const work = definition.run(parsed.data, {
-        taskId: task.id,
-        userId: task.userId,
-        signal: controller.signal,
-        progress: (fraction, message) => this.progress(task.userId, task.id, fraction, message),
-      });
-      // Work that ignores its signal still cannot hold the runner past its timeout.
-      const result = await Promise.race([work, aborted]);
-      return { status: "completed", result: result ?? null };
+      for (let attempt = 0; ; attempt++) {
+        try {
+          controller.signal.throwIfAborted();
+          const work = definition.run(parsed.data, {
+            taskId: task.id,
+            userId: task.userId,
+            signal: controller.signal,
+            progress: (fraction, message) => this.progress(task.userId, task.id, fraction, message),
+          });
+          // Work that ignores its signal still cannot hold the runner past its timeout.
+          const result = await Promise.race([work, aborted]);
+          return { status: "completed", result: result ?? null };
+        } catch (error) {
+          // The database went away under the work (a restart, a failover): work that is safe to
+          // repeat starts over once it may be back, within its timeout, instead of failing.
+          const pause = DATABASE_RETRY_DELAYS_MS[attempt];
+          if (!definition.rerunnable || controller.signal.aborted || !isDatabaseUnavailable(error) || !pause)
+            throw error;
+          this.log(`task ${task.id} (${type}): the database is unreachable, running it again in ${pause} ms`);
+          await Promise.race([new Promise((r) => setTimeout(r, pause)), aborted]);
+        }
+      }
     } catch (error) {
       // Stopped by the server (not by its own timeout), however the work reacted to the signal.
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
@@ -306,8 +322,18 @@ export class InProcessTaskRunner implements TaskRunner {
       }
     }
     webhookDelivered(false);
-    // Same delivery id as the webhook: if it did land after all, this is a harmless replay.
-    await completeTask(completion.taskId, completion);
+    // Same delivery id as the webhook: if it did land after all, this is a harmless replay. While
+    // the database is away (the webhook answered 503 too) the outcome waits for it, not lost.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await completeTask(completion.taskId, completion);
+        return;
+      } catch (error) {
+        const pause = DATABASE_RETRY_DELAYS_MS[attempt];
+        if (!isDatabaseUnavailable(error) || pause === undefined) throw error;
+        await new Promise((r) => setTimeout(r, pause));
+      }
+    }
   }
 }
 

@@ -395,3 +395,61 @@ describe("task runner", () => {
     expect(await row(id)).toMatchObject({ status: "completed", result: jsonText({ fine: true }) });
   });
 });
+
+describe("the database going away under a task", () => {
+  const unreachable = () =>
+    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+
+  it("runs re-runnable work again once the database may be back, and it completes", async () => {
+    let runs = 0;
+    const flaky = defineTask({
+      type: "test.db-flaky",
+      payload: z.unknown(),
+      rerunnable: true,
+      run: async () => {
+        runs++;
+        if (runs === 1) throw unreachable();
+        return { runs };
+      },
+    });
+    const { owner } = await ownerWithEvents();
+    const id = await insertTask({ type: flaky.type, userId: owner.id, payload: null });
+    const runner = runnerWith([flaky as TaskDefinition]);
+    await runner.runNow(id);
+    const done = await row(id);
+    expect(runs).toBe(2);
+    expect(done.status).toBe("completed");
+    expect(JSON.parse(done.result!)).toEqual({ runs: 2 });
+  });
+
+  it("fails work that is not safe to repeat, and any other error, without a second run", async () => {
+    let runs = 0;
+    const once = defineTask({
+      type: "test.db-once",
+      payload: z.unknown(),
+      rerunnable: false,
+      run: async () => {
+        runs++;
+        throw unreachable();
+      },
+    });
+    let buggyRuns = 0;
+    const buggy = defineTask({
+      type: "test.db-bug",
+      payload: z.unknown(),
+      rerunnable: true,
+      run: async () => {
+        buggyRuns++;
+        throw new Error("a bug, not an outage");
+      },
+    });
+    const { owner } = await ownerWithEvents();
+    const runner = runnerWith([once as TaskDefinition, buggy as TaskDefinition]);
+    for (const type of [once.type, buggy.type]) {
+      const id = await insertTask({ type, userId: owner.id, payload: null });
+      await runner.runNow(id);
+      expect((await row(id)).status).toBe("failed");
+    }
+    expect([runs, buggyRuns]).toEqual([1, 1]);
+  });
+});

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { productionServerArgs } from "../../scripts/server-command";
 import { onCleanup } from "./cleanup";
 
@@ -62,6 +63,9 @@ export function createInstances(options: {
     instance.child = child;
     instance.output = [];
     const keep = (d: Buffer) => {
+      // CLUSTER_LOG_DIR keeps every line of every instance, for a failure the tail does not explain.
+      if (process.env.CLUSTER_LOG_DIR)
+        appendFileSync(`${process.env.CLUSTER_LOG_DIR}/${instance.name}.log`, d);
       instance.output.push(String(d));
       if (instance.output.length > 40) instance.output.shift();
     };
