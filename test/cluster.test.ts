@@ -118,7 +118,7 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
         MAIL_API_KEY: "cluster-test",
         TASK_DEMO_DURATION_MS: String(TASK_MS),
         RATE_LIMIT_LOGIN_PER_IP: "1000",
-        LOG_LEVEL: "warn",
+        LOG_LEVEL: process.env.CLUSTER_LOG_LEVEL ?? "warn",
       },
     });
     await cluster.startAll();

@@ -56,7 +56,16 @@ export const unavailableHeaders = { "Retry-After": String(RETRY_AFTER_SECONDS) }
  * (the entry already made a page's a 503 error page) under status 503.
  */
 export const unavailableMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const response = await next();
+  let response: Response | undefined;
+  try {
+    response = await next();
+  } catch (error) {
+    // On a resource route (an API) React Router throws a failing middleware's error through next()
+    // (a page's becomes its error boundary): a session read during an outage lands here.
+    if (!noteFailure(error, context)) throw error;
+    console.error(`database unavailable: ${String(error)}`);
+    return serviceUnavailable();
+  }
   if (!(response instanceof Response) || response.status < 500 || !metUnavailableDatabase(context))
     return response;
   if (new URL(request.url).pathname.startsWith("/api/")) return serviceUnavailable();

@@ -4,6 +4,7 @@ import { type AppServer, startApp } from "../../test/app-server";
 import { setupDatabase, signedIn } from "../../test/helpers";
 import { closeDb } from "../db.server";
 import { resetEnvCache } from "../env.server";
+import { clearLocal } from "../events/cluster.server";
 
 // A request that needs an unreachable database is answered 503 with Retry-After, through the whole
 // pipeline: an API's `{"error":"unavailable"}`, a page's error boundary, a `.data` request's error.
@@ -64,6 +65,22 @@ describe("while the database is unreachable", () => {
       body: JSON.stringify({ type: "report.generate", payload: { durationMs: 10 } }),
     });
     expect(post.status).toBe(503);
+
+    // The session itself unread (another instance signed the person in, or its cache expired): the
+    // session middleware fails, which on an API route React Router throws through the middleware.
+    clearLocal("sessions");
+    const fresh = await app.fetch("/api/tasks", {
+      method: "POST",
+      cookie,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ type: "report.generate", payload: { durationMs: 10 } }),
+    });
+    expect(fresh.status).toBe(503);
+    expect(fresh.headers.get("retry-after")).toBe("2");
+    expect(await fresh.json()).toEqual({ error: "unavailable", retryAfter: 2 });
+    clearLocal("sessions");
+    const freshPage = await app.fetch("/dashboard/users", { cookie });
+    expect(freshPage.status).toBe(503);
 
     await useDatabase(ownUrl);
     expect((await app.fetch("/api/tasks", { cookie })).status).toBe(200);
