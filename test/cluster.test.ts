@@ -10,10 +10,14 @@ import { type Balancer, balancersAvailable, startHaproxy, startNginx } from "./c
 import { cleanUpEverything } from "./cluster/cleanup";
 import { createInstances } from "./cluster/instances";
 import { startReaders, startTaskUsers } from "./cluster/load";
-import { createThrowawayPostgres, postgresAvailable, type ThrowawayPostgres } from "./cluster/postgres";
 import { RequestLog } from "./cluster/requests";
 import { PASSWORD, SEED_ENV } from "./database-template";
 import { type FakePostmark, startFakePostmark } from "./fake-postmark";
+import {
+  startThrowawayPostgres,
+  type ThrowawayPostgres,
+  throwawayPostgresAvailable,
+} from "./support/throwaway-postgres";
 import { createUser } from "./support/users";
 
 // Three production instances on a PostgreSQL of the test's own, behind haproxy and nginx running
@@ -34,7 +38,7 @@ const onPostgres = process.env.TEST_DATABASE === "postgres";
 const lacking = onPostgres
   ? [
       existsSync(resolve(BUILD_DIR, "server.js")) ? "" : `the build (${BUILD_DIR}/server.js: npm run build)`,
-      postgresAvailable() ? "" : "PostgreSQL's initdb (/usr/lib/postgresql/15/bin)",
+      throwawayPostgresAvailable() ? "" : "PostgreSQL's initdb (/usr/lib/postgresql/*/bin)",
       balancersAvailable() ? "" : "haproxy and nginx (.ci/run installs them)",
     ].filter(Boolean)
   : [];
@@ -86,8 +90,7 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
 
   beforeAll(async () => {
     if (lacking.length) throw new Error(`the cluster test needs ${lacking.join(", ")}`);
-    postgres = createThrowawayPostgres(POSTGRES_PORT);
-    postgres.start();
+    postgres = await startThrowawayPostgres({ port: POSTGRES_PORT });
     const db = createDb(postgres.url);
     try {
       await migrateToLatest(db);
@@ -133,6 +136,7 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
   afterAll(async () => {
     await cluster?.stopAll().catch(() => undefined);
     await postmark?.close();
+    await postgres?.stop();
     cleanUpEverything();
   }, 60_000);
 
@@ -163,7 +167,10 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
 
     log.enter("rolling restart");
     for (const instance of [app1!, app2!, app3!]) {
+      // haproxy learns from /readyz by itself; nginx is told first (docs/deploy/README.md).
+      await nginx.setDown!(`127.0.0.1:${instance.port}`);
       const r = await cluster.restart(instance, 30_000);
+      await nginx.setDown!(undefined);
       notes.push(
         `${instance.name} stopped ${r.stopMs} ms after SIGTERM (exit ${r.exitCode}${r.killedAfterTimeout ? ", killed after 30 s" : ""})`,
       );
