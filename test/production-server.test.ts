@@ -47,6 +47,8 @@ describe.skipIf(!BUILD_DIR || !existsSync(compiled))("the compiled production se
         HOST: "127.0.0.1",
         BASE_URL: url,
         SESSION_SECRET: "production-server-test-secret",
+        // No balancer to drain away from; test/draining.test.ts covers the drain.
+        DRAIN_MS: "0",
         LOG_LEVEL: "info",
         METRICS_TOKEN,
         METRICS_PORT: String(metricsPort),

@@ -38,6 +38,8 @@ async function startInstance(port: number, extra: Record<string, string>): Promi
       BASE_URL: url,
       // Shared by every instance: sessions and the webhook must verify anywhere.
       SESSION_SECRET: "two-instance-session-secret",
+      // No balancer to drain away from (test/cluster.test.ts has one): stops take no drain.
+      DRAIN_MS: "0",
       TASK_WEBHOOK_SECRET: "whsec_dHdvLWluc3RhbmNlLXdlYmhvb2stc2VjcmV0LTEyMzQ=",
       LOG_LEVEL: "warn",
       TASK_HEARTBEAT_MS: "300",

@@ -80,6 +80,10 @@ export function createEventStream(deps: StreamDeps) {
       opened.close();
       if (current()) source = null;
     });
+    // The stream's starting point (the user's newest event id when it opened without one).
+    opened.addEventListener("ping", (message) => {
+      if (current()) track(message);
+    });
     // The server could not replay everything missed: reconcile as after any (re)connection.
     opened.addEventListener(RECONCILE, (message) => {
       if (!current()) return;

@@ -139,8 +139,8 @@ describe("a stream opened without Last-Event-ID", () => {
     const first = sink();
     openUserStream("n1", first.sink, { bus });
     await settle();
-    // A bare id line: the browser's Last-Event-ID without an event (nothing before the stream is resent).
-    expect(first.writes.join("")).toMatch(/\nid: 3\n\n/);
+    // A ping carrying the id: the client's Last-Event-ID without an event (nothing before the stream is resent).
+    expect(first.writes.join("")).toMatch(/\nid: 3\nevent: ping\n/);
     expect(frames(first.writes)).toEqual([]);
     closeAllStreams();
     await bus.publish(CH, done("n1", "missed"));

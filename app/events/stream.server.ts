@@ -260,7 +260,9 @@ async function startAtNewest(
   // Events delivered while the id was read were sent to nobody yet: they go out first.
   for (const { event, id } of takeWaiting()) text += stream.frame(event, id);
   if (newest && newest > stream.lastId) {
-    text += `id: ${newest}\n\n`;
+    // A ping carrying the id, so the page's own code sees it too (app/events/event-source.ts
+    // passes it on when it has to open a new EventSource), not only the browser's reconnect.
+    text += sseFrame("ping", new Date().toISOString(), newest);
     stream.lastId = stream.startId = newest;
   }
   if (text) stream.send(text);
