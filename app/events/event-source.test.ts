@@ -113,6 +113,16 @@ describe("the tab's event stream", () => {
     expect(seen).toEqual(["t1", "t2"]);
   });
 
+  it("resumes from the id a fresh stream starts at (on its ping) when no event came before the drop", () => {
+    const { stream, sources, fire } = harness();
+    stream.add({ type: "task-completed", handler: (() => {}) as never });
+    sources[0]!.open();
+    sources[0]!.emit("ping", { data: "2026-01-01T00:00:00.000Z", lastEventId: "300" });
+    sources[0]!.fail();
+    fire();
+    expect(sources[1]!.url).toBe("/api/events?lastEventId=300");
+  });
+
   it("does not reconnect a tab evicted for a newer one", () => {
     const { stream, sources, timers } = harness();
     stream.add({ type: "open", handler: (() => {}) as never });
