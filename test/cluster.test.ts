@@ -167,10 +167,7 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
 
     log.enter("rolling restart");
     for (const instance of [app1!, app2!, app3!]) {
-      // haproxy learns from /readyz by itself; nginx is told first (docs/deploy/README.md).
-      await nginx.setDown!(`127.0.0.1:${instance.port}`);
       const r = await cluster.restart(instance, 30_000);
-      await nginx.setDown!(undefined);
       notes.push(
         `${instance.name} stopped ${r.stopMs} ms after SIGTERM (exit ${r.exitCode}${r.killedAfterTimeout ? ", killed after 30 s" : ""})`,
       );

@@ -54,6 +54,23 @@ describe("the event stream on node's response", () => {
     await b.until((t) => t.includes('"theirs"'));
   });
 
+  it("closes the connection when the server ends a stream, so no proxy sends a request on it", async () => {
+    // A balancer keeping its connections to the instance (nginx's upstream keepalive) would put
+    // this one back in its pool when a stopping instance ends the stream, then send a request on
+    // it as the instance closes it: the request is reset, and a POST cannot be repeated (a 502).
+    const port = await serve();
+    const stream = rawGet(port, "/uclose");
+    await stream.until((t) => dechunk(t).includes("event: ping"));
+    expect(stream.headers().get("connection")).toEqual(["close"]);
+    closeAllStreams(500);
+    const closed = await Promise.race([
+      stream.ended.then(() => "closed"),
+      new Promise((r) => setTimeout(() => r("still open"), 2_000)),
+    ]);
+    expect(closed).toBe("closed");
+    expect(dechunk(stream.text())).toContain("retry: 500");
+  });
+
   it("lets go of every subscription when clients vanish, however abruptly", async () => {
     const port = await serve();
     const streams = Array.from({ length: 120 }, (_, i) => rawGet(port, `/u${i % 12}`));

@@ -36,11 +36,16 @@ export const MAX_STREAMS_PER_USER = 10;
 /** The last frame of a stream closed for a newer one; the client stops instead of reconnecting. */
 export const EVICTED_EVENT = "evicted";
 
-/** The headers of every event stream: never compressed, cached or buffered by a proxy. */
+/**
+ * The headers of every event stream: never compressed, cached or buffered by a proxy. The
+ * connection ends with the stream: a balancer that kept it (nginx's upstream keepalive) would put
+ * it back in its pool when a stopping instance ends its streams, then send a request on it just as
+ * the instance closes it (a reset POST, which it cannot repeat: 502).
+ */
 export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   "Content-Type": "text/event-stream",
   "Cache-Control": "no-cache, no-transform",
-  Connection: "keep-alive",
+  Connection: "close",
   "X-Accel-Buffering": "no",
 };
 

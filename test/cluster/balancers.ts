@@ -8,17 +8,7 @@ import { onCleanup } from "./cleanup";
  * haproxy and nginx from the distribution, each running the configuration that the docs ship
  * (docs/deploy/haproxy.cfg, docs/deploy/nginx.conf), in a temporary directory of their own.
  */
-export type Balancer = {
-  name: "haproxy" | "nginx";
-  url: string;
-  child: ChildProcess;
-  output: string[];
-  /**
-   * nginx only (it has no active health checks): marks one instance `down` (or none) and reloads,
-   * as docs/deploy/README.md has an operator do before stopping an instance.
-   */
-  setDown?(app: string | undefined): Promise<void>;
-};
+export type Balancer = { name: "haproxy" | "nginx"; url: string; child: ChildProcess; output: string[] };
 
 export type BalancerVars = { LISTEN_PORT: number; PUBLIC_HOST: string; APPS: string[] };
 
@@ -93,8 +83,10 @@ export async function startHaproxy(v: BalancerVars, readyPath: string): Promise<
 export async function startNginx(v: BalancerVars, readyPath: string): Promise<Balancer> {
   const dir = mkdtempSync(join(tmpdir(), "cluster-nginx-"));
   for (const sub of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub));
-  const dashboard = rendered("nginx.conf", vars(v, `127.0.0.1:${v.LISTEN_PORT}`), readyPath);
-  writeFileSync(join(dir, "dashboard.conf"), dashboard);
+  writeFileSync(
+    join(dir, "dashboard.conf"),
+    rendered("nginx.conf", vars(v, `127.0.0.1:${v.LISTEN_PORT}`), readyPath),
+  );
   // The main file a distribution ships, reduced to what a temporary directory allows: the docs'
   // file is included in http {} as /etc/nginx/conf.d/*.conf would be.
   const root = process.getuid?.() === 0;
@@ -130,14 +122,5 @@ http {
   });
   const url = `http://127.0.0.1:${v.LISTEN_PORT}`;
   await listening(url, output, child);
-  async function setDown(app: string | undefined) {
-    const marked = app ? dashboard.replace(new RegExp(`(server ${app} [^;]*);`), "$1 down;") : dashboard;
-    if (app && marked === dashboard) throw new Error(`no upstream line for ${app} in docs/deploy/nginx.conf`);
-    writeFileSync(join(dir, "dashboard.conf"), marked);
-    const reload = spawnSync(NGINX, [...args, "-s", "reload"], { encoding: "utf8" });
-    if (reload.status !== 0) throw new Error(`nginx -s reload: ${reload.stderr}`);
-    // The master starts workers with the new file; the old ones finish what they hold and leave.
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return { name: "nginx", url, child, output, setDown };
+  return { name: "nginx", url, child, output };
 }

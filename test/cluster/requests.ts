@@ -80,11 +80,6 @@ export class RequestLog {
     const start = Date.now();
     const headers: Record<string, string> = {};
     if (init.cookie) headers.Cookie = init.cookie;
-    // The test reloads nginx (docs/deploy/README.md: an instance is taken out before its stop), and
-    // its old workers close idle client connections: a browser sends again on a fresh one, fetch
-    // fails instead. A connection of its own per request keeps that race, made by the test on the
-    // client's side of the balancer, out of what is measured behind it.
-    if (via.name === "nginx") headers.Connection = "close";
     let body: string | undefined;
     if (init.json !== undefined) {
       headers["Content-Type"] = "application/json";
