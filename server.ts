@@ -97,7 +97,28 @@ if (metricsServer)
  * request (closing them at SIGTERM did: a request sent on one at that moment was reset). Requests
  * still running get `boundMs`, then their sockets are cut.
  */
-function closeListener(listener: Server, boundMs: number): Promise<void> {
+/**
+ * Resolves in the check phase right after a poll phase that took under a millisecond (or after
+ * `maxMs`): node has just accepted every connection the kernel had completed, and nothing is busy.
+ */
+async function calmMoment(maxMs: number): Promise<void> {
+  const start = performance.now();
+  let last = start;
+  for (;;) {
+    await new Promise((r) => setImmediate(r));
+    const now = performance.now();
+    if (now - last < 1 || now - start > maxMs) return;
+    last = now;
+  }
+}
+
+async function closeListener(listener: Server, boundMs: number): Promise<void> {
+  // Closing a listening socket makes the kernel reset the connections it has completed that node
+  // has not yet accepted; a balancer that sent a POST on one cannot repeat it (nginx, which has no
+  // readiness checks and still sends, answers it 502). Closed at a calm moment, right after node
+  // accepted what was waiting, that window is a fraction of a millisecond, not the time of
+  // whatever the stop was busy with.
+  await calmMoment(1_000);
   return new Promise((resolve, reject) => {
     const sweep = setInterval(() => listener.closeIdleConnections(), 50);
     const cut = setTimeout(() => listener.closeAllConnections(), boundMs);
