@@ -110,6 +110,8 @@ test("theme menu: Dark then System, kept across a reload", async ({ page }) => {
   await expect(menu.getByRole("menuitemradio", { name: "System" })).toHaveAttribute("aria-checked", "true");
   await expectFocused(menu.getByRole("menuitemradio", { name: "Light" }));
   await page.keyboard.press("ArrowDown");
+  // Radix moves focus on its own tick: Enter before it lands picks Light (seen once in CI).
+  await expectFocused(menu.getByRole("menuitemradio", { name: "Dark" }));
   const savedDark = page.waitForResponse(themePosted);
   await page.keyboard.press("Enter");
   await savedDark;
