@@ -78,6 +78,8 @@ describe("while the database is unreachable", () => {
     expect(fresh.status).toBe(503);
     expect(fresh.headers.get("retry-after")).toBe("2");
     expect(await fresh.json()).toEqual({ error: "unavailable", retryAfter: 2 });
+    // Built by the 503's own middleware, it still gets the security headers every answer has.
+    expect(fresh.headers.get("x-content-type-options")).toBe("nosniff");
     clearLocal("sessions");
     const freshPage = await app.fetch("/dashboard/users", { cookie });
     expect(freshPage.status).toBe(503);

@@ -127,6 +127,8 @@ export const lifecycle = {
    */
   drain(): Promise<void> {
     startDraining();
+    // Jobs fetched from now on would get only the grace period: leave them to ready instances.
+    taskRunner().stopTaking?.();
     const ms = drainMs();
     if (ms === 0) return Promise.resolve();
     return new Promise((resolve) => {

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { isDatabaseUnavailable } from "../../db/unavailable";
 import { db } from "../db.server";
 import type { Readiness } from "../http/node-server.server";
 import { taskRunner } from "../tasks/runner.server";
@@ -24,17 +25,22 @@ export function isDraining(): boolean {
   return draining;
 }
 
-/** `select 1`, bounded: an unreachable server answers at once, a cut network within a second. */
-async function selectOne(): Promise<boolean> {
+/**
+ * `select 1`, bounded. An error that says the server cannot be reached (refused, reset, shutting
+ * down) is "no". No answer within the bound is "unknown": the pool may only be busy (every client
+ * out, a load spike on every instance at once), and failing readiness everywhere for that would
+ * turn a slowdown into an outage; requests still fail fast on their own (db/connection.ts).
+ */
+async function selectOne(): Promise<boolean | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), CHECK_TIMEOUT_MS);
   });
   try {
     return await Promise.race([
       sql`select 1`.execute(db()).then(
         () => true,
-        () => false,
+        (error) => !isDatabaseUnavailable(error) || BUSY_POOL.test(String((error as Error)?.message)),
       ),
       timeout,
     ]);
@@ -43,14 +49,17 @@ async function selectOne(): Promise<boolean> {
   }
 }
 
+/** pg-pool's word for "no client free in time", which a busy pool says as well as a dead server. */
+const BUSY_POOL = /timeout exceeded when trying to connect/;
+
 /** The last answer while it is under a second old; concurrent probes share one check. */
 async function databaseReachable(): Promise<boolean> {
   if (performance.now() - checkedAt < CHECK_EVERY_MS) return reachable;
   checking ??= selectOne().then((ok) => {
-    reachable = ok;
+    if (ok !== undefined) reachable = ok;
     checkedAt = performance.now();
     checking = undefined;
-    return ok;
+    return reachable;
   });
   return checking;
 }

@@ -15,10 +15,10 @@ export const i18nMiddleware = languageMiddleware(async (args) => (await getSessi
  */
 export const rootMiddleware: MiddlewareFunction<Response>[] = [
   requestIdMiddleware,
-  // Outside every middleware that reads the database (session, language, access gate), so their
-  // failures during an outage become the 503 too.
-  unavailableMiddleware,
   securityHeadersMiddleware,
+  // Outside every middleware that reads the database (session, language, access gate), so their
+  // failures during an outage become the 503 too; inside the security headers, which the 503 gets.
+  unavailableMiddleware,
   csrfMiddleware,
   sessionMiddleware,
   i18nMiddleware,

@@ -1,5 +1,5 @@
 import { Logger, parseCrontab, type Runner, run, runMigrations } from "graphile-worker";
-import type { Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import pg from "pg";
 import { z } from "zod";
 import { postgresConfig } from "../../db/connection";
@@ -18,6 +18,9 @@ import { recoverSilentTasks, stalePendingTaskIds } from "./stalled.server";
 // task silent for STALL_BEATS beats is re-run or failed, so a dead worker's task is taken up
 // within (STALL_BEATS + 1) beats, 10 s at the default 2 s (docs/operations.md, "Tasks").
 const STALL_BEATS = 4;
+// The sweep waits for this many beats in a row that reached the database (at start, and after an
+// outage, during which every instance's beats failed alike).
+const CALM_BEATS = 3;
 // Re-adding is keyed by task id, so a job still waiting in a long queue is never doubled; a
 // pending task without a job (lost some other way) is looked for every REQUEUE_EVERY_BEATS beats.
 const REQUEUE_PENDING_AFTER_MS = 60_000;
@@ -68,6 +71,14 @@ export class QueueTaskRunner implements TaskRunner {
   private beat: ReturnType<typeof setInterval> | undefined;
   private readonly busy = new Set<"touching" | "sweeping">();
   private beats = 0;
+  /**
+   * Beats in a row whose statement reached the database. After an outage every instance's tasks
+   * look silent until its next beat lands: the sweep waits for CALM_BEATS of ours, by which time
+   * every live instance has touched its own, or it would re-run (or fail) tasks still running.
+   */
+  private reachedBeats = 0;
+  /** graphile-worker's stop, begun when the instance began to drain (stopTaking). */
+  private fetchingStopped: Promise<void> | undefined;
   private migrated: Promise<void> | undefined;
   /** The newest revision of graphile-worker's schema this process migrated to or found. */
   private knownRevision = Number.POSITIVE_INFINITY;
@@ -122,9 +133,19 @@ export class QueueTaskRunner implements TaskRunner {
    * handed back (pending, with a new job another instance fetches now) and any other fails. Every
    * step runs even when one before it failed: the pool is closed whatever the runner did.
    */
+  /**
+   * The instance began to drain: fetch no more jobs (another instance takes them now), while the
+   * running tasks go on through the drain and then stop()'s grace period.
+   */
+  stopTaking() {
+    const runner = this.watchdog.release();
+    this.fetchingStopped ??= runner?.stop();
+  }
+
   async stop() {
     const runner = this.watchdog.release();
-    const steps = await Promise.allSettled([this.executor.stop(), runner?.stop()]);
+    const steps = await Promise.allSettled([this.executor.stop(), runner?.stop(), this.fetchingStopped]);
+    this.fetchingStopped = undefined;
     // Beating until here: a task finishing in its grace period must not look silent elsewhere.
     clearInterval(this.beat);
     this.beat = undefined;
@@ -181,8 +202,25 @@ export class QueueTaskRunner implements TaskRunner {
         .catch((error) => this.log(`[queue] ${busy} failed`, error))
         .finally(() => this.busy.delete(busy));
     };
-    once("touching", () => touchTasks(this.executor.runningTaskIds()));
-    once("sweeping", () => this.sweep());
+    once("touching", async () => {
+      const running = this.executor.runningTaskIds();
+      try {
+        await touchTasks(running);
+        // Nothing to touch: a probe, so the count below tells whether the database answers.
+        if (running.length === 0 && this.reachedBeats < CALM_BEATS) await sql`select 1`.execute(db());
+        this.reachedBeats++;
+      } catch (error) {
+        this.reachedBeats = 0;
+        throw error;
+      }
+    });
+    if (this.reachedBeats < CALM_BEATS) return;
+    once("sweeping", () =>
+      this.sweep().catch((error) => {
+        this.reachedBeats = 0;
+        throw error;
+      }),
+    );
   }
 
   /**

@@ -359,6 +359,45 @@ describe.skipIf(!onPostgres)("graphile-worker queue: stopping (PostgreSQL)", () 
     await runner.stop();
   });
 
+  it("sweeps only after beats that reached the database: at start, as after an outage, others' beats may not have landed yet", async () => {
+    const owner = await createUser({ roles: ["user"] });
+    const silent = await abandoned("broadcast.email", owner.id, "worker-dead-0002");
+    const runner = createQueueRunner(
+      new InProcessTaskRunner({ deliver: deliverThroughRoute }),
+      async () => {},
+      {
+        heartbeatMs: 100,
+      },
+    );
+    await runner.start();
+    // Two beats in: no sweep yet, however silent the task looks (its worker may just be catching up).
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await row(silent)).status).toBe("processing");
+    // Three beats that reached the database: the sweep takes it up.
+    await vi.waitFor(async () => expect((await row(silent)).status).toBe("failed"), { timeout: 10_000 });
+    await runner.stop();
+  });
+
+  it("takes no new job once the instance drains, while the running task goes on to finish", async () => {
+    const g = gates();
+    const owner = await createUser({ roles: ["user"] });
+    const executor = new InProcessTaskRunner({ deliver: deliverThroughRoute, definitions: g.definitions });
+    const runner = createQueueRunner(executor);
+    await runner.start();
+    const running = await enqueued("test.once", owner.id, runner);
+    await vi.waitFor(() => expect(g.started).toEqual([running]), { timeout: 15_000 });
+    runner.stopTaking();
+    const later = await enqueued("test.once", owner.id, runner);
+    // Well past graphile-worker's LISTEN nudge and its 2 s poll: nobody fetched it here.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(g.started).toEqual([running]);
+    expect(await jobsOf(later)).toEqual([{ key: later, locked_by: null, locked_at: null }]);
+    g.release(running, { done: true });
+    await vi.waitFor(async () => expect((await row(running)).status).toBe("completed"), { timeout: 10_000 });
+    await runner.stop();
+    expect((await row(later)).status).toBe("pending");
+  });
+
   it("runs every step of stop even when the runner's own stop fails", async () => {
     const { connectionString, options } = postgresConfig(process.env.DATABASE_URL!);
     const pool = new pg.Pool({ connectionString, options, max: 4 });

@@ -37,6 +37,8 @@ export interface TaskRunner {
   stop(): Promise<void>;
   /** False while the runner that should be taking work is not (GET /readyz answers 503). */
   healthy?(): boolean;
+  /** The instance began to drain: take no new task; running ones go on (then stop()). */
+  stopTaking?(): void;
   /** A durable queue adds its job in the transaction that inserts the task row (see create-task). */
   enqueue?(taskId: string, trx: Transaction<Database>): Promise<void>;
   /** True when the runner also schedules the daily cleanup (the queue's cron), instead of a timer. */
