@@ -83,7 +83,12 @@ describe.skipIf(!onPostgres)("graphile-worker queue (PostgreSQL)", () => {
     expect(res.status).toBe(202);
     const { taskId } = res.body as { taskId: string };
     await vi.waitFor(async () => expect((await row(taskId)).status).toBe("completed"), { timeout: 15_000 });
-    expect(events).toContainEqual({ type: "task-completed", userId: user.id, taskId, status: "completed" });
+    // The event is published after the row's commit, so under load it may trail the row by a moment.
+    await vi.waitFor(
+      () =>
+        expect(events).toContainEqual({ type: "task-completed", userId: user.id, taskId, status: "completed" }),
+      { timeout: 5_000 },
+    );
   });
 
   it("adds the job in the task row's transaction: a rollback leaves neither", async () => {
