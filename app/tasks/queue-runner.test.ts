@@ -86,7 +86,12 @@ describe.skipIf(!onPostgres)("graphile-worker queue (PostgreSQL)", () => {
     // The event is published after the row's commit, so under load it may trail the row by a moment.
     await vi.waitFor(
       () =>
-        expect(events).toContainEqual({ type: "task-completed", userId: user.id, taskId, status: "completed" }),
+        expect(events).toContainEqual({
+          type: "task-completed",
+          userId: user.id,
+          taskId,
+          status: "completed",
+        }),
       { timeout: 5_000 },
     );
   });
