@@ -8,6 +8,7 @@ import { createDb } from "../db/connection";
 import { migrateToLatest } from "../db/migrate";
 import { type Balancer, balancersAvailable, startHaproxy, startNginx } from "./cluster/balancers";
 import { cleanUpEverything } from "./cluster/cleanup";
+import { EventStreamClient } from "./cluster/event-stream";
 import { createInstances } from "./cluster/instances";
 import { startReaders, startTaskUsers } from "./cluster/load";
 import { RequestLog } from "./cluster/requests";
@@ -30,7 +31,14 @@ const BUILD_DIR = resolve(process.env.TWO_INSTANCE_BUILD_DIR ?? "build");
 const READY_PATH = process.env.CLUSTER_READY_PATH ?? "/readyz";
 const POSTGRES_PORT = Number(process.env.CLUSTER_POSTGRES_PORT ?? 55433);
 const PORT_BASE = process.env.CLUSTER_PORT_BASE ? Number(process.env.CLUSTER_PORT_BASE) : undefined;
-const TASK_MS = 1_500;
+// The load CI runs (about 40 requests a second, 6 people starting tasks); the CLUSTER_* variables
+// raise it by hand, e.g. to the load of docs/deploy/README.md's reproduction.
+const TASK_MS = Number(process.env.CLUSTER_TASK_MS ?? 1_500);
+const TASK_USERS = Number(process.env.CLUSTER_TASK_USERS ?? 6);
+const READERS = Number(process.env.CLUSTER_READERS ?? 10);
+const READER_RATE = Number(process.env.CLUSTER_READER_RATE ?? 4);
+/** Event streams held open beside the task people's own, by the readers' sessions. */
+const IDLE_STREAMS = Number(process.env.CLUSTER_IDLE_STREAMS ?? 0);
 const SETTLE_MS = 30_000;
 const WHOLE_TEST_MS = 180_000;
 
@@ -95,9 +103,12 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
     try {
       await migrateToLatest(db);
       await seed(db, SEED_ENV);
-      for (let i = 0; i < 8; i++) {
+      for (let i = 0; i < TASK_USERS + 2; i++) {
         const u = await createUser(db, { roles: ["user"], password: PASSWORD, name: `Person ${i + 1}` });
-        people.push({ email: u.email, name: i < 6 ? `tasks${i + 1}` : `reader${i - 5}` });
+        people.push({
+          email: u.email,
+          name: i < TASK_USERS ? `tasks${i + 1}` : `reader${i - TASK_USERS + 1}`,
+        });
       }
     } finally {
       await db.destroy();
@@ -142,20 +153,28 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
 
   it("loses no request, task or task completion through kill -9, a rolling restart and a database restart", async () => {
     const viaOf = (i: number) => (i % 2 === 0 ? haproxy : nginx);
-    // Half of everything goes through each balancer: 6 people starting tasks (3 each) and
-    // 10 readers on 2 sessions (5 each), about 40 requests a second in all.
+    // Half of everything goes through each balancer: by default 6 people starting tasks (3 each)
+    // and 10 readers on 2 sessions (5 each), about 40 requests a second in all.
     const taskPeople = await Promise.all(
-      people.slice(0, 6).map(async (p, i) => ({
+      people.slice(0, TASK_USERS).map(async (p, i) => ({
         name: p.name,
         via: viaOf(i),
         cookie: await signIn(cluster.instances[i % 3]!, p.email),
       })),
     );
     const readerCookies = await Promise.all(
-      people.slice(6).map((p, i) => signIn(cluster.instances[i % 3]!, p.email)),
+      people.slice(TASK_USERS).map((p, i) => signIn(cluster.instances[i % 3]!, p.email)),
     );
-    const readers = Array.from({ length: 10 }, (_, i) => ({ via: viaOf(i), cookie: readerCookies[i % 2]! }));
-    const stopReaders = startReaders(log, readers, 4);
+    const readers = Array.from({ length: READERS }, (_, i) => ({
+      via: viaOf(i),
+      cookie: readerCookies[i % 2]!,
+    }));
+    const stopReaders = startReaders(log, readers, READER_RATE);
+    const idleStreams = Array.from({ length: IDLE_STREAMS }, (_, i) => {
+      const client = new EventStreamClient(viaOf(i).url, readerCookies[i % 2]!, () => {});
+      client.start();
+      return client;
+    });
     const tasks = startTaskUsers(log, taskPeople, { durationMs: TASK_MS, waitMs: 20_000 });
     const notes: string[] = [`setup (database, 3 instances, balancers) took ${setupMs} ms`];
     const [app1, app2, app3] = cluster.instances;
@@ -214,6 +233,7 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
     }
     await sleep(500); // a duplicate right behind the first delivery
     await tasks.closeStreams();
+    await Promise.all(idleStreams.map((c) => c.stop()));
     // Every task has finished and none is being started: a job still locked is locked to a worker
     // that died with it.
     let lockedJobs: number | undefined;
@@ -259,7 +279,7 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
     };
     const report = [
       "",
-      `cluster test (${READY_PATH} checks, build ${BUILD_DIR}): ${(elapsed / 1000).toFixed(1)} s`,
+      `cluster test (${READY_PATH} checks, build ${BUILD_DIR}): ${(elapsed / 1000).toFixed(1)} s; load: ${TASK_USERS} people starting ${TASK_MS} ms tasks, ${READERS} readers at ${READER_RATE}/s, ${IDLE_STREAMS} more open streams`,
       `requests: ${requests.sent} sent, ${requests.failed} failed, ${requests.cut} cut by the kill -9 (in flight on the killed instance, not counted as failed), ${requests.deferred} deferred by 503 + Retry-After`,
       log.table(),
       `tasks: ${created.length} created (202), ${completed.length} completed, ${failedTasks.length} failed, ${stuck.length} stuck (${stuck.map((t) => status.get(t.taskId) ?? "absent").join(", ") || "-"}), ${unanswered.length} in the database whose POST got no 202`,
