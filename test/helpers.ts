@@ -130,3 +130,19 @@ export async function ownTables(): Promise<string[]> {
         and name not like 'sqlite_%'`.execute(db());
   return rows.map((r) => r.name);
 }
+
+/** Every column of every table of this test file's own database, in order (see ownTables). */
+export async function ownColumns(): Promise<Map<string, string[]>> {
+  const { rows } = process.env.DATABASE_URL?.startsWith("postgres")
+    ? await sql<{
+        t: string;
+        c: string;
+      }>`select table_name as t, column_name as c from information_schema.columns
+        where table_schema = current_schema() order by table_name, ordinal_position`.execute(db())
+    : await sql<{ t: string; c: string }>`select m.name as t, p.name as c from sqlite_master m
+        join pragma_table_info(m.name) p where m.type = 'table' and m.name not like 'sqlite_%'
+        order by m.name, p.cid`.execute(db());
+  const columns = new Map<string, string[]>();
+  for (const { t, c } of rows) columns.set(t, [...(columns.get(t) ?? []), c]);
+  return columns;
+}
