@@ -148,8 +148,18 @@ export async function touchTasks(ids: readonly string[]) {
     .execute();
 }
 
-/** `attempt`: the run it comes from (claimTask); without it (an older sender), it applies to any run. */
-export type Completion = { taskId: string; status: FinalStatus; result: unknown; attempt?: number };
+/**
+ * `attempt`: the run it comes from (claimTask); without it (an older sender), it applies to any run.
+ * `silentBefore`: only while the run's last heartbeat is older than this (a sweep's verdict, which
+ * a beat landing meanwhile overturns).
+ */
+export type Completion = {
+  taskId: string;
+  status: FinalStatus;
+  result: unknown;
+  attempt?: number;
+  silentBefore?: string;
+};
 export type ApplyOutcome =
   | { kind: "applied"; userId: string }
   | { kind: "replayed" }
@@ -192,6 +202,7 @@ export async function applyCompletion(deliveryId: string, completion: Completion
         const attempt = completion.attempt;
         if (attempt !== undefined)
           update = update.where("status", "=", "processing").where("attempt", "=", attempt);
+        if (completion.silentBefore) update = update.where("updated_at", "<", completion.silentBefore);
         const updated = await update.returning("user_id").executeTakeFirst();
         // Rolls the delivery id back too: an id spent on an unknown task, or by a stale run, must
         // stay usable for the run that finishes the task.

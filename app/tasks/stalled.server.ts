@@ -41,9 +41,12 @@ export async function recoverSilentTasks(
       status: "failed",
       result: { error: STALLED_ERROR },
       attempt: task.attempt,
+      silentBefore: before,
     });
+    // Not applied: the run beat after all, or finished; its job is still its own.
+    if (outcome.kind !== "applied") continue;
     await policy.dropJob(task.id);
-    if (outcome.kind === "applied") failed.push(task.id);
+    failed.push(task.id);
   }
   return { rerun, failed };
 }
