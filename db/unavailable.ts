@@ -16,10 +16,14 @@ const NETWORK_CODES = new Set([
 
 /**
  * PostgreSQL SQLSTATEs of the same kind: class 08 (connection exception), 57P01 admin_shutdown,
- * 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up or shutting down).
+ * 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up or shutting down), 53300
+ * too_many_connections (every instance reconnecting at once after a restart) and 25006
+ * read_only_sql_transaction (a write reaching a standby during a failover).
  */
+const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300", "25006"]);
+
 function isUnavailableSqlState(code: string): boolean {
-  return code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03";
+  return code.startsWith("08") || UNAVAILABLE_STATES.has(code);
 }
 
 /**

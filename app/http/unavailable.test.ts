@@ -99,6 +99,9 @@ describe("isDatabaseUnavailable", () => {
       coded("57P01", "terminating connection due to administrator command"),
       coded("57P03", "the database system is starting up"),
       coded("08006"),
+      // Every instance reconnecting at once after a restart, and a failover's standby refusing writes.
+      coded("53300", "sorry, too many clients already"),
+      coded("25006", "cannot execute UPDATE in a read-only transaction"),
       new Error("Connection terminated unexpectedly"),
       new Error("timeout exceeded when trying to connect"),
       new AggregateError([coded("ECONNREFUSED"), coded("ECONNREFUSED")]),
