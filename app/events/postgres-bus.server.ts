@@ -209,8 +209,15 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
       reconnectLater(c);
     });
     c.on("end", () => reconnectLater(c));
-    await c.connect();
-    await c.query(`LISTEN "${channel}"`);
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel}"`);
+    } catch (error) {
+      // Not yet the bus's client, so nothing else would end it: a standby still in recovery, say,
+      // accepts the connection and refuses LISTEN, once for every try.
+      c.end().catch(() => {});
+      throw error;
+    }
     client = c;
     retryMs = 500;
     if (resync) {

@@ -134,3 +134,38 @@ describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () =>
     }
   });
 });
+
+describe.skipIf(!onPostgres)("the bus's listening connection", () => {
+  beforeAll(setupDatabase);
+
+  it("is closed when LISTEN is refused after connecting, not left open for every retry", async () => {
+    const refused: pg.Client[] = [];
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (
+      this: pg.Client,
+      ...args
+    ) {
+      if (typeof args[0] === "string" && args[0].startsWith("LISTEN")) {
+        refused.push(this);
+        return Promise.reject(new Error("cannot execute LISTEN during recovery"));
+      }
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query);
+    const end = vi.spyOn(pg.Client.prototype, "end");
+    const bus = createPostgresBus({
+      url: process.env.DATABASE_URL!,
+      local: createInProcessBus(),
+      log: createDbEventLog(),
+      notify: async () => {},
+    });
+    try {
+      await expect(bus.ready).rejects.toThrow("cannot execute LISTEN during recovery");
+      expect(refused).toHaveLength(1);
+      expect(end.mock.contexts).toContain(refused[0]);
+    } finally {
+      spy.mockRestore();
+      end.mockRestore();
+      await bus.close();
+    }
+  });
+});
