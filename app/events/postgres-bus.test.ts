@@ -143,7 +143,7 @@ describe.skipIf(!onPostgres)("the bus's listening connection", () => {
     const query = pg.Client.prototype.query;
     const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (
       this: pg.Client,
-      ...args
+      ...args: unknown[]
     ) {
       if (typeof args[0] === "string" && args[0].startsWith("LISTEN")) {
         refused.push(this);
