@@ -1,5 +1,5 @@
 import { Logger, parseCrontab, type Runner, run, runMigrations } from "graphile-worker";
-import { sql, type Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import pg from "pg";
 import { z } from "zod";
 import { postgresConfig } from "../../db/connection";
@@ -10,7 +10,7 @@ import { env } from "../env.server";
 import { addJob, dropGivenUpJobs, dropOrphanedJobs, isolateMigrationNotices } from "./queue-jobs.server";
 import { Watchdog } from "./queue-watchdog.server";
 import { taskDefinition } from "./registry.server";
-import { touchTasks } from "./repository.server";
+import { touchTasksStatement } from "./repository.server";
 import type { InProcessTaskRunner, TaskRunner } from "./runner.server";
 import { recoverSilentTasks, stalePendingTaskIds } from "./stalled.server";
 
@@ -204,10 +204,16 @@ export class QueueTaskRunner implements TaskRunner {
     };
     once("touching", async () => {
       const running = this.executor.runningTaskIds();
+      // On the queue's own pool, not the request pool: requests that hold every connection of
+      // theirs (a reconnect storm after an outage) must not silence this instance's live tasks.
+      const pool = this.options.pool();
       try {
-        await touchTasks(running);
+        if (running.length > 0) {
+          const touch = touchTasksStatement(running);
+          await pool.query(touch.sql, [...touch.parameters]);
+        }
         // Nothing to touch: a probe, so the count below tells whether the database answers.
-        if (running.length === 0 && this.reachedBeats < CALM_BEATS) await sql`select 1`.execute(db());
+        if (running.length === 0 && this.reachedBeats < CALM_BEATS) await pool.query("select 1");
         this.reachedBeats++;
       } catch (error) {
         this.reachedBeats = 0;

@@ -369,6 +369,51 @@ describe.skipIf(!onPostgres)("graphile-worker queue: stopping (PostgreSQL)", () 
     await runner.stop();
   });
 
+  it("beats for its running task while requests hold every connection of the request pool", async () => {
+    const g = gates();
+    const owner = await createUser({ roles: ["user"] });
+    const executor = new InProcessTaskRunner({ deliver: deliverThroughRoute, definitions: g.definitions });
+    const runner = createQueueRunner(executor, async () => {}, { heartbeatMs: 100 });
+    await runner.start();
+    const running = await enqueued("test.once", owner.id, runner);
+    await vi.waitFor(() => expect(g.started).toEqual([running]), { timeout: 15_000 });
+    // Read beside the request pool, which the test is about to fill.
+    const { connectionString, options } = postgresConfig(process.env.DATABASE_URL!);
+    const reader = new pg.Client({ connectionString, options });
+    await reader.connect();
+    const beat = async () =>
+      String((await reader.query("select updated_at from task where id = $1", [running])).rows[0].updated_at);
+    // Every connection of the request pool held by a transaction that waits (a reconnect storm).
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const holding = Array.from({ length: Number(process.env.DATABASE_POOL_SIZE ?? 10) }, () =>
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          await sql`select 1`.execute(trx);
+          await held;
+        }),
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 300)); // every transaction has its connection
+      const before = await beat();
+      // Ten beats' time: through the request pool, each touch waited 2 s for a connection, then failed.
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(await beat()).not.toBe(before);
+    } finally {
+      release();
+      await Promise.all(holding);
+      await reader.end();
+      g.release(running, { done: true });
+      await vi.waitFor(async () => expect((await row(running)).status).toBe("completed"), {
+        timeout: 10_000,
+      });
+      await runner.stop();
+    }
+  });
+
   it("sweeps only after beats that reached the database: at start, as after an outage, others' beats may not have landed yet", async () => {
     const owner = await createUser({ roles: ["user"] });
     const silent = await abandoned("broadcast.email", owner.id, "worker-dead-0002");

@@ -137,15 +137,18 @@ export async function releaseTask(
     });
 }
 
-/** One statement for all tasks this process runs: the heartbeat their sweepers watch. */
-export async function touchTasks(ids: readonly string[]) {
-  if (ids.length === 0) return;
-  await db()
+/** The heartbeat their sweepers watch: one statement for all tasks this process runs. */
+function touchQuery(ids: readonly string[]) {
+  return db()
     .updateTable("task")
     .set({ updated_at: now() })
     .where("id", "in", ids)
-    .where("status", "=", "processing")
-    .execute();
+    .where("status", "=", "processing");
+}
+
+/** The heartbeat as SQL, for a connection outside the request pool (the queue's own). */
+export function touchTasksStatement(ids: readonly string[]): { sql: string; parameters: readonly unknown[] } {
+  return touchQuery(ids).compile();
 }
 
 /**
