@@ -29,7 +29,7 @@ import { createUser } from "./support/users";
 // without /readyz.
 const BUILD_DIR = resolve(process.env.TWO_INSTANCE_BUILD_DIR ?? "build");
 const READY_PATH = process.env.CLUSTER_READY_PATH ?? "/readyz";
-const POSTGRES_PORT = Number(process.env.CLUSTER_POSTGRES_PORT ?? 55433);
+const POSTGRES_PORT = Number(process.env.CLUSTER_POSTGRES_PORT ?? 25433);
 const PORT_BASE = process.env.CLUSTER_PORT_BASE ? Number(process.env.CLUSTER_PORT_BASE) : undefined;
 // The load CI runs (about 40 requests a second, 6 people starting tasks); the CLUSTER_* variables
 // raise it by hand, e.g. to the load of docs/deploy/README.md's reproduction.
@@ -54,15 +54,29 @@ const lacking = onPostgres
 // rather than passing it unseen.
 const skipped = !onPostgres || (lacking.length > 0 && !process.env.CI);
 
+/** Whether `port` can be listened on at 127.0.0.1 right now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const srv = createServer()
+      .once("error", () => done(false))
+      .listen(port, "127.0.0.1", () => srv.close(() => done(true)));
+  });
+}
+
+/**
+ * A free port below Linux's ephemeral range (32768-60999): an instance restarted on its port must
+ * find it free, and a port in that range can meanwhile be the local end of some outgoing
+ * connection (seen in CI with the throwaway PostgreSQL's port: "Address already in use").
+ */
+const taken = new Set<number>();
 async function freePort(n: number): Promise<number> {
   if (PORT_BASE !== undefined) return PORT_BASE + n;
-  return new Promise((done, fail) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => done(port));
-    });
-    srv.on("error", fail);
-  });
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (taken.has(port)) continue;
+    taken.add(port);
+    if (await canListen(port)) return port;
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -23,7 +23,7 @@ import {
 const BUILD_DIR = process.env.PRODUCTION_BUILD_DIR ?? process.env.TWO_INSTANCE_BUILD_DIR ?? "build";
 const built = existsSync(resolve(BUILD_DIR, "server/index.js"));
 /** The throwaway cluster's port (one of its own: the shared server's 5432 stays untouched). */
-const PG_PORT = Number(process.env.THROWAWAY_PG_PORT ?? 55432);
+const PG_PORT = Number(process.env.THROWAWAY_PG_PORT ?? 25432);
 const DOWN_MS = 2_000;
 
 async function freePort(): Promise<number> {

@@ -12,8 +12,8 @@ import pg from "pg";
  * (`apt-get install postgresql`: /usr/lib/postgresql/<major>/bin, or PG_BIN_DIR); initdb refuses
  * to run as root, so as root every command runs as the `postgres` user (runuser).
  *
- *   const db = await startThrowawayPostgres({ port: 55432 });
- *   db.url                                  // postgres://postgres@127.0.0.1:55432/app
+ *   const db = await startThrowawayPostgres({ port: 25432 });
+ *   db.url                                  // postgres://postgres@127.0.0.1:25432/app
  *   await db.restart({ downMs: 2_000 });     // stop (fast: sessions are ended), wait, start again
  *   await db.kill();                         // SIGKILL the server and remove the directory
  *   await db.stop();                         // stop cleanly and remove the directory
