@@ -290,11 +290,15 @@ for (const viewport of ["desktop", "phone"] as const) {
 
       const open = async (trigger: Locator, panel: Locator, label: string) => {
         await trigger.focus();
+        await expect(trigger).toBeFocused();
         await page.keyboard.press("Enter");
         await expect(panel).toBeVisible();
         await axe(page, label);
         await page.keyboard.press("Escape");
         await expect(panel).toBeHidden();
+        // Radix hands focus back to the trigger a frame after closing: the next trigger's focus()
+        // must come after that, or Enter reopens this one (CI once saw the theme menu never open).
+        await expect(trigger).toBeFocused();
       };
       await open(userMenu(page), page.getByRole("menu", { name: "User menu" }), "user menu");
       await open(themeButton(page), page.getByRole("menu", { name: "Theme" }), "theme menu");
