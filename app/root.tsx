@@ -1,6 +1,5 @@
 // First: configures zod before any module builds a schema (see the module).
 import "./zod-jitless.client";
-import { useTranslation } from "react-i18next";
 import {
   data,
   isRouteErrorResponse,
@@ -13,6 +12,7 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
+import { useTranslation } from "./i18n/use-translation";
 import "./app.css";
 import { sidebarFor } from "./access/menu.server";
 import type { ForbiddenData } from "./auth/guard.server";

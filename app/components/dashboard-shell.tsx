@@ -1,7 +1,7 @@
 import { Menu } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
+import { useTranslation } from "../i18n/use-translation";
 import { type Impersonation, ImpersonationBanner } from "./impersonation-banner";
 import { NotificationBell } from "./notifications/notification-bell";
 import { Sidebar, type SidebarEntry } from "./sidebar";

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
 import { FALLBACK_LANGUAGE, intlLocale } from "../i18n/options";
+import { useTranslation } from "../i18n/use-translation";
 
 // Dates and numbers in the page's language through Intl (en → en-GB, de → de-DE). Times stay in UTC
 // and say so: the server renders the same text the browser hydrates, whatever the reader's zone.
@@ -28,6 +28,22 @@ function numberFormat(language: string): Intl.NumberFormat {
     numbers.set(language, format);
   }
   return format;
+}
+
+const dayMonths = new Map<string, Intl.DateTimeFormat>();
+
+/** "14/11" (en), "14.11." (de): a chart's day labels, from "2026-11-14". */
+export function formatDayMonthIn(language: string, day: string): string {
+  let format = dayMonths.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intlLocale(language), {
+      day: "2-digit",
+      month: "2-digit",
+      timeZone: "UTC",
+    });
+    dayMonths.set(language, format);
+  }
+  return format.format(new Date(`${day}T00:00:00Z`));
 }
 
 /** "23 Nov 2026, 07:39 UTC" (en), "23.11.2026, 07:39 UTC" (de); a dash for no date. */

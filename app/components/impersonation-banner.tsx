@@ -1,7 +1,8 @@
 import { Eye } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans } from "react-i18next";
 import { Form, useNavigation, useRevalidator } from "react-router";
+import { useTranslation } from "../i18n/use-translation";
 import { alertVariants } from "./ui/alert";
 import { Button } from "./ui/button";
 import { cn } from "./ui/cn";

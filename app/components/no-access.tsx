@@ -1,7 +1,7 @@
 import { ShieldAlert } from "lucide-react";
-import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { anyPermissionLabel } from "../access/permission-labels";
+import { useTranslation } from "../i18n/use-translation";
 import { buttonVariants } from "./ui/button";
 
 // Who may grant a missing permission (app/access/missing-permission.ts names the same one).

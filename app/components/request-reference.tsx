@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 
 // The request id on error pages (docs/decisions/026-request-ids.md): "Reference: …" is what a user
 // quotes, and it leads to the server's log lines and audit rows of that request.

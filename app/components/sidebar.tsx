@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { NavLink } from "react-router";
+import { useTranslation } from "../i18n/use-translation";
 import { menuIcon } from "./icons";
 import { menuLabel } from "./sidebar-labels";
 

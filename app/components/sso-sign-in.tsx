@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { ssoMessage } from "../auth/sso-messages";
 import { say } from "../i18n/message";
+import { useTranslation } from "../i18n/use-translation";
 import { alertVariants } from "./ui/alert";
 import { buttonVariants } from "./ui/button";
 import { cn } from "./ui/cn";

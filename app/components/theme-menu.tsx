@@ -1,8 +1,8 @@
 import type { TFunction } from "i18next";
 import { Monitor, Moon, Sun } from "lucide-react";
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
+import { useTranslation } from "../i18n/use-translation";
 import { buttonVariants } from "./ui/button";
 import {
   DropdownMenu,

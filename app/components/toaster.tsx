@@ -1,6 +1,6 @@
 import { CircleCheck, CircleX, Info, TriangleAlert, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { cn } from "./ui/cn";
 
 export type ToastMessage = { kind: "success" | "error" | "warning" | "info"; message: string };

@@ -1,6 +1,6 @@
 import { LogOut, Settings } from "lucide-react";
-import { useTranslation } from "react-i18next";
 import { useNavigate, useSubmit } from "react-router";
+import { useTranslation } from "../i18n/use-translation";
 import { buttonVariants } from "./ui/button";
 import {
   DropdownMenu,

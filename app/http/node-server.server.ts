@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequest, sendResponse } from "@remix-run/node-fetch-server";
 import compression from "compression";
 import { isDatabaseUnavailable } from "../../db/unavailable";
+import { admit } from "./admission.server";
 import { limitRequestBodies } from "./body-limit.server";
 import { redactUrl } from "./redact-url";
 import {
@@ -199,7 +200,10 @@ export function createPipeline(options: PipelineOptions) {
     }
     info.ip = clientAddress(req, options.trustProxy);
     if (options.serveRaw?.(req, res, info.ip, origin, info)) return;
-    const answer = () => compress(req as never, res as never, () => void app(req, res, origin, info));
+    // Pages and API calls start in a turn of their own (admission.server.ts); probes, static files,
+    // metrics and event streams above are answered at once.
+    const answer = () =>
+      compress(req as never, res as never, () => admit(() => void app(req, res, origin, info)));
     if (options.devMiddleware) options.devMiddleware(req, res, answer);
     else answer();
   }

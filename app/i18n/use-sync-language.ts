@@ -1,6 +1,6 @@
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
 import { loadLanguage } from "./load-language";
+import { useTranslation } from "./use-translation";
 
 /**
  * Follows the root loader's language after hydration: when a person picks another language in

@@ -1,4 +1,4 @@
-import { Trans, useTranslation } from "react-i18next";
+import { Trans } from "react-i18next";
 import { Form } from "react-router";
 import { acceptInviteSchema } from "../auth/account-schemas";
 import { acceptInvitation, describeInvitation } from "../auth/invitations.server";
@@ -16,6 +16,7 @@ import { readForm } from "../http/read-form.server";
 import { refusal } from "../http/responses";
 import { toastCookie } from "../http/toast.server";
 import { getT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/accept-invite";
 
 export async function loader({ request }: Route.LoaderArgs) {

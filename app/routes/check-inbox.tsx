@@ -1,6 +1,5 @@
 import type { TFunction } from "i18next";
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
 import { Form, Link, redirect, useRevalidator, useSearchParams } from "react-router";
 import { z } from "zod";
 import { limitPublicForm } from "../auth/public-form-limit.server";
@@ -16,6 +15,7 @@ import { pageRefusal, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/check-inbox";
 
 const POLL_MS = 2_000;

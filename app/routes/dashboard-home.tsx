@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
 import { can } from "../access/check";
 import { permissionLabel } from "../access/permission-labels";
@@ -14,6 +13,7 @@ import { pageTitle } from "../components/page-title";
 import { TaskActions } from "../components/tasks/task-actions";
 import { Badge } from "../components/ui/badge";
 import { Card } from "../components/ui/card";
+import { useTranslation } from "../i18n/use-translation";
 import { overviewFor } from "../overview/overview.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/dashboard-home";

@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import { z } from "zod";
 import { menuItems } from "../access/menu.server";
@@ -22,6 +21,7 @@ import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/dashboard.access";
 
 export async function loader(args: Route.LoaderArgs) {

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { Form, useFetcher } from "react-router";
 import { roleGrants } from "../access/role-cache.server";
 import { roleLabel } from "../access/role-labels";
@@ -30,6 +29,7 @@ import { passRetryAfter } from "../http/responses";
 import { parseSubmission } from "../http/submission";
 import { getT } from "../i18n/i18n.server";
 import { intlLocale } from "../i18n/options";
+import { useTranslation } from "../i18n/use-translation";
 import { countAudience } from "../notifications/audience.server";
 import { broadcastHistory, sendBroadcast } from "../notifications/broadcast.server";
 import {

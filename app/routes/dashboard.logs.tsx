@@ -1,5 +1,4 @@
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
 import { Form, Link, useSubmit } from "react-router";
 import { auditRowsFor } from "../access/audit-token-names.server";
 import { auditActionText } from "../audit/action-text";
@@ -29,6 +28,7 @@ import {
 import { pageRefusal } from "../http/form.server";
 import { getT } from "../i18n/i18n.server";
 import { sayIssue } from "../i18n/message";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/dashboard.logs";
 
 export async function loader(args: Route.LoaderArgs) {

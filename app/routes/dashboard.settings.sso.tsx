@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { requireSuperAdmin } from "../auth/guard.server";
 import { handleIntents } from "../auth/intents.server";
@@ -16,6 +15,7 @@ import { linkVariants } from "../components/ui/link";
 import { baseUrl } from "../env.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/dashboard.settings.sso";
 
 // Single sign-on providers: super admins only (docs/decisions/020-oidc-single-sign-on.md).

@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { requirePermission } from "../auth/guard.server";
 import { passkeyAvailability } from "../auth/passkeys.server";
 import { pageTitle } from "../components/page-title";
@@ -16,6 +15,7 @@ import { TestEmailSection } from "../components/settings/test-email-section";
 import { TwoFactorPolicySection, TwoFactorSection } from "../components/settings/two-factor-section";
 import { passRetryAfter } from "../http/responses";
 import { getLanguage, getT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/use-translation";
 import { runSettingsIntent, settingsPageData } from "../settings/settings-page.server";
 import type { Route } from "./+types/dashboard.settings";
 

@@ -1,6 +1,5 @@
 import type { TFunction } from "i18next";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { Form, Link, useFetcher } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
@@ -33,6 +32,7 @@ import { NotFound } from "../domain-errors";
 import { pageRefusal, redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/use-translation";
 import { TEAM_ROLES, type TeamRole } from "../teams/team-roles";
 import { type MemberCandidate, memberSchema, teamSchema } from "../teams/team-schemas";
 import {

@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
@@ -25,6 +24,7 @@ import {
 import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/use-translation";
 import { teamSchema } from "../teams/team-schemas";
 import { createTeam, listTeams } from "../teams/teams.server";
 import type { Route } from "./+types/dashboard.teams";

@@ -1,5 +1,4 @@
 import { ShieldAlert } from "lucide-react";
-import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { requireUser } from "../auth/guard.server";
 import { DashboardShell } from "../components/dashboard-shell";
@@ -8,6 +7,7 @@ import { errorPageName, pageTitle } from "../components/page-title";
 import { RequestReference } from "../components/request-reference";
 import { alertVariants } from "../components/ui/alert";
 import { cn } from "../components/ui/cn";
+import { useTranslation } from "../i18n/use-translation";
 import { unreadCount } from "../notifications/inbox.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/dashboard";

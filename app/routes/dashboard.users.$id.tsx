@@ -1,5 +1,4 @@
 import type { TFunction } from "i18next";
-import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
@@ -29,6 +28,7 @@ import { baseUrl } from "../env.server";
 import { pageRefusal, redirectWithToast, refused } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/use-translation";
 import { sendTwoFactorResetEmail } from "../mail/senders.server";
 import { trySend } from "../mail/try-send.server";
 import { userActivity } from "../users/detail.server";

@@ -1,5 +1,4 @@
 import { Mail, UserPlus } from "lucide-react";
-import { useTranslation } from "react-i18next";
 import { Form, useSubmit } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
@@ -34,6 +33,7 @@ import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { say } from "../i18n/message";
+import { useTranslation } from "../i18n/use-translation";
 import { type BulkResult, bulkUsers } from "../users/bulk.server";
 import { listUsers, parseUserListQuery, type UserListQuery } from "../users/list.server";
 import { PAGE_SIZES } from "../users/list-options";

@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
 import { emailOnlySchema } from "../auth/account-schemas";
 import { startPasswordReset } from "../auth/password-reset.server";
@@ -15,6 +14,7 @@ import { invalidSubmission, parseSubmission } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/forgot-password";
 
 // A 429's Retry-After reaches the browser only through this export.

@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
 import { pendingLinkView, proveAndLink } from "../auth/sso-link.server";
 import { linkCodeSchema, linkPasswordSchema, parseLinkProof } from "../auth/sso-link-schemas";
@@ -14,6 +13,7 @@ import { readForm } from "../http/read-form.server";
 import { passRetryAfter, refusal, tooManyRequestsForm } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { say } from "../i18n/message";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/login.sso-link";
 
 // A single sign-on identity waits here for the account holder's proof before it is linked to a

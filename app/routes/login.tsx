@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { Form, Link, redirect, useSearchParams } from "react-router";
 import { loginSchema } from "../auth/account-schemas";
 import { attemptLogin } from "../auth/login.server";
@@ -21,6 +20,7 @@ import { readForm } from "../http/read-form.server";
 import { passRetryAfter, refusal, safeRedirectPath, tooManyRequestsForm } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { say } from "../i18n/message";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/login";
 
 export async function loader(args: Route.LoaderArgs) {

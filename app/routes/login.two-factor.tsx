@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
 import { twoFactorCodeSchema } from "../auth/two-factor-schemas";
 import { completeSecondStep, pendingSignIn } from "../auth/two-factor-sign-in.server";
@@ -14,6 +13,7 @@ import { readForm } from "../http/read-form.server";
 import { passRetryAfter, refusal, tooManyRequestsForm } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { say, sayIssue } from "../i18n/message";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/login.two-factor";
 
 // Sign-in's second step (app/auth/two-factor-sign-in.server.ts): only reachable with the pending

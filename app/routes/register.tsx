@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
 import { registerSchema } from "../auth/account-schemas";
 import { limitPublicForm } from "../auth/public-form-limit.server";
@@ -17,6 +16,7 @@ import { invalidSubmission, parseSubmission } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/register";
 
 export async function loader(args: Route.LoaderArgs) {

@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { resetPasswordSchema } from "../auth/account-schemas";
 import { resetPassword } from "../auth/password-reset.server";
@@ -15,6 +14,7 @@ import { invalidSubmission, parseSubmission, redirectWithToast } from "../http/f
 import { readForm } from "../http/read-form.server";
 import { refusal } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/reset-password";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,9 +18,20 @@ function run(child: ChildProcess, what: string) {
   });
 }
 
-/** Builds bench/stock into bench/stock/build (only when that build is missing). */
+/** The newest change to the stock app's sources, in ms since the epoch. */
+function sourcesChangedAt(dir = join(stockDir, "app")): number {
+  return Math.max(
+    ...readdirSync(dir, { withFileTypes: true }).map((entry) => {
+      const path = join(dir, entry.name);
+      return entry.isDirectory() ? sourcesChangedAt(path) : statSync(path).mtimeMs;
+    }),
+  );
+}
+
+/** Builds bench/stock into bench/stock/build when that build is missing or older than its sources. */
 export async function buildStock() {
-  if (existsSync(join(stockDir, "build/server/index.js"))) return;
+  const built = join(stockDir, "build/server/index.js");
+  if (existsSync(built) && statSync(built).mtimeMs > sourcesChangedAt()) return;
   const child = spawn(process.execPath, [bin("@react-router/dev", "bin.js"), "build"], {
     cwd: stockDir,
     env: { ...process.env, NODE_ENV: "production" },

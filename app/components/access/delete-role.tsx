@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { useSubmit } from "react-router";
 import { roleLabel } from "../../access/role-labels";
+import { useTranslation } from "../../i18n/use-translation";
 import { useIsPending } from "../forms/use-is-pending";
 import { ConfirmDialog } from "../ui/alert-dialog";
 import { Button } from "../ui/button";

@@ -1,9 +1,9 @@
 import { ArrowDown, ArrowUp } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { saveMenuSchema } from "../../access/menu-schemas";
 import { PERMISSIONS } from "../../access/permissions";
+import { useTranslation } from "../../i18n/use-translation";
 import { FormErrors, SelectField, TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";

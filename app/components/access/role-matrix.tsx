@@ -1,11 +1,11 @@
 import { Lock } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { permissionLabel } from "../../access/permission-labels";
 import { PERMISSIONS } from "../../access/permissions";
 import { roleLabel } from "../../access/role-labels";
 import { saveMatrixSchema } from "../../access/role-schemas";
+import { useTranslation } from "../../i18n/use-translation";
 import { FormErrors } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import type { AuditDetails } from "../../audit/audit-view";
+import { useTranslation } from "../../i18n/use-translation";
 import { cn } from "../ui/cn";
 import { linkVariants } from "../ui/link";
 

@@ -1,6 +1,7 @@
-import { Trans, useTranslation } from "react-i18next";
+import { Trans } from "react-i18next";
 import { Form, Link } from "react-router";
 import { emailOnlySchema } from "../../auth/account-schemas";
+import { useTranslation } from "../../i18n/use-translation";
 import { TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";

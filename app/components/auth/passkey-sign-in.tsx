@@ -6,8 +6,8 @@ import {
   WebAuthnAbortService,
 } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { type MessageKey, say } from "../../i18n/message";
+import { useTranslation } from "../../i18n/use-translation";
 import { Button } from "../ui/button";
 
 // "Sign in with a passkey" on the login page, and the same passkey offered in the email field's

@@ -1,9 +1,9 @@
 import { type DefaultValue, getFormProps, useForm } from "@conform-to/react";
 import { useEffect, useMemo, useRef } from "react";
-import { useTranslation } from "react-i18next";
 import { useActionData } from "react-router";
 import type { z } from "zod";
 import { constraintOf, parseSubmission, toLastResult } from "../../http/submission";
+import { useTranslation } from "../../i18n/use-translation";
 import { useIsPending } from "./use-is-pending";
 
 export { getFormProps };

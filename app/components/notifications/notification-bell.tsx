@@ -1,9 +1,9 @@
 import type { TFunction } from "i18next";
 import { Bell, ShieldAlert } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { Link, useFetcher } from "react-router";
 import { onStreamOpen, onSystemEvent } from "../../events/event-source";
+import { useTranslation } from "../../i18n/use-translation";
 import { useFormat } from "../format";
 import { showToast } from "../toaster";
 import { Badge, countBadgeVariants } from "../ui/badge";

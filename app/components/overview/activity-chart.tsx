@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
-import { intlLocale } from "../../i18n/options";
+import { useTranslation } from "../../i18n/use-translation";
+import { formatDayMonthIn } from "../format";
 import { emptyStateClass } from "../ui/card";
 
 // A small server-rendered bar chart: no chart library, readable in both themes.
@@ -14,12 +14,7 @@ export function ActivityChart({
   emptyText: string;
 }) {
   const { t, i18n } = useTranslation();
-  const dayMonth = new Intl.DateTimeFormat(intlLocale(i18n.language), {
-    day: "2-digit",
-    month: "2-digit",
-    timeZone: "UTC",
-  });
-  const short = (day: string) => dayMonth.format(new Date(`${day}T00:00:00Z`));
+  const labels = days.map((day) => formatDayMonthIn(i18n.language, day));
   if (series.every((s) => s.values.every((v) => v === 0)))
     return (
       <p className={emptyStateClass} data-testid="chart-empty">
@@ -61,7 +56,7 @@ export function ActivityChart({
                 height={h}
                 className={s.className}
               >
-                <title>{`${short(day)} ${s.label}: ${value}`}</title>
+                <title>{`${labels[i]} ${s.label}: ${value}`}</title>
               </rect>
             );
           }),
@@ -75,7 +70,7 @@ export function ActivityChart({
               textAnchor="middle"
               className="fill-current text-[10px]"
             >
-              {short(day)}
+              {labels[i]}
             </text>
           ) : null,
         )}

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
+import { useTranslation } from "../../i18n/use-translation";
 import { useTaskNotifications } from "../tasks/use-task-notifications";
 import { StatCard } from "./stat-card";
 

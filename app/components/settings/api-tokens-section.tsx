@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans } from "react-i18next";
 import { useFetcher } from "react-router";
 import { anyPermissionLabel } from "../../access/permission-labels";
 import {
@@ -8,6 +8,7 @@ import {
   createApiTokenSchema,
 } from "../../auth/api-token-schemas";
 import { say } from "../../i18n/message";
+import { useTranslation } from "../../i18n/use-translation";
 import { useFormat } from "../format";
 import { CheckboxGroupField, SelectField, TextField } from "../forms/fields";
 import { Alert } from "../ui/alert";

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { roleLabel } from "../../access/role-labels";
 import { inviteSchema } from "../../auth/account-schemas";
+import { useTranslation } from "../../i18n/use-translation";
 import { CheckboxGroupField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";

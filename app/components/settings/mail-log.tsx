@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/use-translation";
 import type { MailLogEntry } from "../../mail/mail-log-entry";
 import { useFormat } from "../format";
 import { Badge, type BadgeVariant } from "../ui/badge";

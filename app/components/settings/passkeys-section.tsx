@@ -1,11 +1,12 @@
 import { browserSupportsWebAuthn, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
 import type { TFunction } from "i18next";
 import { useEffect, useId, useRef, useState } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans } from "react-i18next";
 import { useFetcher } from "react-router";
 import type { PasskeyAvailability } from "../../auth/passkey-availability";
 import { type PasskeyView, passkeyNameField } from "../../auth/passkey-schemas";
 import { say, sayIssue } from "../../i18n/message";
+import { useTranslation } from "../../i18n/use-translation";
 import { useFormat } from "../format";
 import { ConfirmDialog } from "../ui/alert-dialog";
 import { Badge } from "../ui/badge";

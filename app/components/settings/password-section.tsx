@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { changePasswordSchema } from "../../auth/account-schemas";
+import { useTranslation } from "../../i18n/use-translation";
 import { PasswordField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";

@@ -1,5 +1,6 @@
-import { Trans, useTranslation } from "react-i18next";
+import { Trans } from "react-i18next";
 import { changeEmailSchema, languageSchema, profileSchema } from "../../auth/account-schemas";
+import { useTranslation } from "../../i18n/use-translation";
 import { PasswordField, SelectField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";

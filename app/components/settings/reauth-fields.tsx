@@ -1,5 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/use-translation";
 import { PasswordField, TextField } from "../forms/fields";
 
 /** What the account re-authenticates with (reauthMethods, app/auth/account.server.ts). */

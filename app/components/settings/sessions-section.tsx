@@ -1,6 +1,7 @@
-import { Trans, useTranslation } from "react-i18next";
+import { Trans } from "react-i18next";
 import { useFetcher } from "react-router";
 import { z } from "zod";
+import { useTranslation } from "../../i18n/use-translation";
 import type { SessionDescription } from "../../settings/session-view";
 import { useFormat } from "../format";
 import { Badge } from "../ui/badge";

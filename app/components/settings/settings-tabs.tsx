@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/use-translation";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../ui/tabs";
 
 export type SettingsTab = { value: string; label: string; content: React.ReactNode };

@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { createProviderSchema, deleteProviderSchema, updateProviderSchema } from "../../auth/sso-schema";
+import { useTranslation } from "../../i18n/use-translation";
 import { PasswordField, SelectField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/use-translation";
 import { systemSettingsSchema } from "../../settings/settings-form";
 import { type ConfigView, superAdminRuleOf } from "../../system-settings/config-keys";
 import { configHelp, configLabel } from "../../system-settings/config-labels";

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
 import { emailOnlySchema } from "../../auth/account-schemas";
+import { useTranslation } from "../../i18n/use-translation";
 import { TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";

@@ -1,10 +1,10 @@
-import { useTranslation } from "react-i18next";
 import { roleLabel } from "../../access/role-labels";
 import {
   twoFactorCodeSchema,
   twoFactorReauthSchema,
   twoFactorRolesSchema,
 } from "../../auth/two-factor-schemas";
+import { useTranslation } from "../../i18n/use-translation";
 import { CheckboxGroupField, TextField } from "../forms/fields";
 import { alertVariants } from "../ui/alert";
 import { Button } from "../ui/button";

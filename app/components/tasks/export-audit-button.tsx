@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/use-translation";
 import { showToast } from "../toaster";
 import { Button } from "../ui/button";
 import { startFailureText } from "./task-text";

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/use-translation";
 import { showToast } from "../toaster";
 import { Button } from "../ui/button";
 import { Input } from "../ui/field";

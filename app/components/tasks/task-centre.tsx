@@ -1,6 +1,6 @@
 import { ListChecks } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/use-translation";
 import { showToast } from "../toaster";
 import { countBadgeVariants } from "../ui/badge";
 import { buttonVariants } from "../ui/button";

@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/use-translation";
 import { isFinal } from "../../tasks/task-types";
 import { formatNumberIn } from "../format";
 import { linkVariants } from "../ui/link";

@@ -1,6 +1,6 @@
 import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
 import { useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/use-translation";
 import { ReserveErrorSpace } from "../forms/error-space";
 import { Button, type ButtonVariant } from "./button";
 import { cn } from "./cn";

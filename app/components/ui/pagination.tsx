@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
-import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
-import { intlLocale } from "../../i18n/options";
+import { useTranslation } from "../../i18n/use-translation";
+import { formatNumberIn } from "../format";
 import { buttonVariants } from "./button";
 
 type Total = { count: number; capped: boolean };
@@ -16,11 +16,10 @@ function rangeText(
   noun: string,
 ): string {
   if (shown === 0) return t("ui:pagination.none", { noun });
-  const whole = new Intl.NumberFormat(intlLocale(language));
-  const from = whole.format(start);
-  const to = whole.format(start + shown - 1);
+  const from = formatNumberIn(language, start);
+  const to = formatNumberIn(language, start + shown - 1);
   if (!total) return t("ui:pagination.range", { from, to });
-  const count = `${whole.format(total.count)}${total.capped ? "+" : ""}`;
+  const count = `${formatNumberIn(language, total.count)}${total.capped ? "+" : ""}`;
   return t("ui:pagination.rangeOf", { from, to, total: count, noun });
 }
 

@@ -1,6 +1,6 @@
 import * as Radix from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/use-translation";
 import { buttonVariants } from "./button";
 import { cn } from "./cn";
 

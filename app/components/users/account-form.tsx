@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { roleLabel } from "../../access/role-labels";
+import { useTranslation } from "../../i18n/use-translation";
 import { updateUserSchema } from "../../users/user-schemas";
 import { CheckboxGroupField, FormErrors, TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { PERMISSIONS } from "../../access/permissions";
+import { useTranslation } from "../../i18n/use-translation";
 import { type ApiTokenItem, ApiTokenRow } from "../settings/api-tokens-section";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";

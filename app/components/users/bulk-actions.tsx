@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { useTranslation } from "../../i18n/use-translation";
 import { useIsPending } from "../forms/use-is-pending";
 import { ConfirmDialog } from "../ui/alert-dialog";
 import { Button } from "../ui/button";

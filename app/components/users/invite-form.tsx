@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { inviteSchema } from "../../auth/account-schemas";
+import { useTranslation } from "../../i18n/use-translation";
 import { CheckboxGroupField, FormErrors, TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/use-translation";
 import { TASK_STATUSES, type TaskStatus } from "../../tasks/task-types";
 import { taskStatusText } from "../tasks/task-text";
 import { Badge } from "../ui/badge";

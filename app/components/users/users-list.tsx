@@ -1,8 +1,8 @@
 import type { TFunction } from "i18next";
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { roleLabel } from "../../access/role-labels";
+import { useTranslation } from "../../i18n/use-translation";
 import { useFormat } from "../format";
 import { cardClass } from "../ui/card";
 import { cn } from "../ui/cn";
