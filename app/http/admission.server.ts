@@ -15,7 +15,7 @@ import { AsyncResource } from "node:async_hooks";
 // per turn cut by a third (a poll and a timer check per request).
 
 /** About how much work a turn starts. */
-export const TURN_TARGET_MS = 10;
+const TURN_TARGET_MS = 10;
 const MIN_BATCH = 2;
 const MAX_BATCH = 64;
 
