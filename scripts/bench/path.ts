@@ -6,12 +6,14 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import autocannon, { type Result } from "autocannon";
 import { createDb } from "../../db/connection";
 import { databaseFor } from "./databases";
 import { BENCH_ADMIN, benchFixtures } from "./fixtures";
 import { cpuMsOf, startServer } from "./server";
+import { signInFigures } from "./sign-ins";
 import { startStock } from "./stock";
 
 async function freePort(): Promise<number> {
@@ -56,6 +58,10 @@ const env = {
   // Production's own level: every request is logged, as react-router-serve's morgan logs it.
   LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
   TASK_MAX_OPEN_PER_USER: "1000000",
+  // The sign-in figures sign in from one address many times a second, 8 at once: each attempt
+  // holds a failure point of the account until its password proves right (login-limits.server.ts).
+  RATE_LIMIT_LOGIN_PER_IP: "1000000000",
+  RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: "1000",
 };
 
 const db = createDb(env.DATABASE_URL);
@@ -143,7 +149,7 @@ console.log(
   `autocannon, 50 connections, ${rounds} alternating runs of ${duration} s each; ours: ${process.env.PATH_SERVER ?? `${buildDir}/server.js`} (LOG_LEVEL=${env.LOG_LEVEL})\n`,
 );
 // POST /api/tasks last: the tasks it starts run in this process afterwards.
-const only = new Set((process.env.PATH_ONLY ?? "ping,dashboard,users,tasks").split(","));
+const only = new Set((process.env.PATH_ONLY ?? "ping,dashboard,users,tasks,sign-ins").split(","));
 if (only.has("ping")) await compare("GET /api/ping", ours.ping, "stock GET /api/ping", theirs.ping);
 if (only.has("dashboard")) {
   await compare("GET /dashboard (signed in)", ours.dashboard, "stock GET / (empty page)", theirs.page);
@@ -152,6 +158,24 @@ if (only.has("dashboard")) {
 if (only.has("users"))
   await compare("GET /dashboard/users", ours.users, "stock GET /dash (same output)", theirs.dash);
 if (only.has("tasks")) await compare("POST /api/tasks (202)", ours.tasks, "stock GET /api/ping", theirs.ping);
+
+if (only.has("sign-ins")) {
+  const s = await signInFigures({
+    base,
+    pid: server.pid,
+    email: BENCH_ADMIN.email,
+    password: BENCH_ADMIN.password,
+    page: { name: "GET /dashboard", ...ours.dashboard },
+    seconds: duration * 2,
+  });
+  console.log(
+    `password sign-ins (argon2id 19 MiB, 2 passes, 1 lane; ${availableParallelism()} cores), 8 connections: ${s.perSecond.toFixed(1)}/s, ` +
+      `${s.cpuMsPerSignIn.toFixed(1)} ms CPU each = ${s.perCoreSecond.toFixed(1)} per core-second` +
+      `${s.failed ? ` (not redirected: ${s.failed})` : ""}; ` +
+      `beside them ${s.page.name} p99 ${s.page.besideP99} ms (alone ${s.page.aloneP99} ms), ${s.page.besideOver2s} over 2 s` +
+      "\n  (published sizing: Keycloak 15 per second per vCPU; PocketBase about 28 per second on 2 vCPU)",
+  );
+}
 
 await stock.stop();
 await server.stop(); // the profile is written as the process exits
