@@ -5,7 +5,7 @@ import { load } from "./load";
 import type { HeavyFigures } from "./report";
 
 /** The stock React Router app (bench/stock/, started by scripts/bench/stock.ts when that module exists). */
-export type StockApp = { base: string; stop(): Promise<void>; resourcePath?: string; pagePath?: string };
+export type StockApp = { base: string; stop(): Promise<void> };
 
 /**
  * Starts the stock app when `scripts/bench/stock.ts` is there; without it the 50-connection figures
@@ -25,8 +25,9 @@ const plain = (name: string, path: string, headers: Record<string, string> = {})
 });
 
 /**
- * 50 connections on the bare route, the signed-in dashboard and task creation, each beside the
- * stock app's resource route or empty page measured right after it (so both see the same machine).
+ * 50 connections on the bare route, the signed-in dashboard, the users list and task creation, each
+ * beside the stock app's routes measured right after it (so both see the same machine): its
+ * resource route, its empty page and its page of the same output as our dashboard (`/dash`).
  */
 export async function heavyFigures(
   base: string,
@@ -35,27 +36,35 @@ export async function heavyFigures(
   stock: StockApp | undefined,
   idle: () => Promise<unknown>,
 ): Promise<HeavyFigures[]> {
-  const stockResource = plain("stock resource route", stock?.resourcePath ?? "/api/ping");
-  const stockPage = plain("stock empty page", stock?.pagePath ?? "/");
-  const runs: [Endpoint, Endpoint][] = [
-    [plain("GET /api/ping (bare)", "/api/ping"), stockResource],
-    [plain("GET /dashboard (signed in)", "/dashboard", { Cookie: cookie }), stockPage],
-    [postTask(cookie), stockResource],
+  const resource = plain("stock /api/ping", "/api/ping");
+  const empty = plain("stock empty page", "/");
+  const sameOutput = plain("stock page of the same output", "/dash");
+  const signedIn = { Cookie: cookie };
+  const runs: [Endpoint, Endpoint[]][] = [
+    [plain("GET /api/ping (bare)", "/api/ping"), [resource]],
+    [plain("GET /dashboard (signed in)", "/dashboard", signedIn), [sameOutput, empty]],
+    [plain("GET /dashboard/users", "/dashboard/users", signedIn), [sameOutput]],
+    [postTask(cookie), [resource]],
   ];
   await load(base, runs[0]![0], 50, 2); // warm-up
-  if (stock) await load(stock.base, stockResource, 50, 2);
+  if (stock) for (const warm of [resource, empty, sameOutput]) await load(stock.base, warm, 50, 2);
   const out: HeavyFigures[] = [];
-  for (const [endpoint, stockEndpoint] of runs) {
+  for (const [endpoint, yardsticks] of runs) {
     const app = await load(base, endpoint, 50, seconds);
     await idle();
-    const theirs = stock ? await load(stock.base, stockEndpoint, 50, seconds) : undefined;
+    const stocks = [];
+    if (stock)
+      for (const yardstick of yardsticks) {
+        const theirs = await load(stock.base, yardstick, 50, seconds);
+        stocks.push({ name: yardstick.name, rps: theirs.rps, p99: theirs.p99 });
+      }
     out.push({
       name: endpoint.name,
       rps: app.rps,
       p99: app.p99,
       over2s: app.over2s,
       bad: app.bad,
-      ...(theirs ? { stock: { name: stockEndpoint.name, rps: theirs.rps } } : {}),
+      ...(stocks.length ? { stocks } : {}),
     });
   }
   return out;

@@ -73,7 +73,10 @@ const run: BenchRun = {
           p99: 900,
           over2s: 3,
           bad: 0,
-          stock: { name: "stock page", rps: 200 },
+          stocks: [
+            { name: "stock page", rps: 200, p99: 450 },
+            { name: "stock empty page", rps: 500, p99: 100 },
+          ],
         },
       ],
     },
@@ -94,7 +97,9 @@ describe("report", () => {
     const text = sizeTable(run.sizes[1]!, run.sizes[0]!);
     expect(text).toMatch(/GET \/a\s+14\.0\s+28\.0\s+80\.0\s+1\.40x$/m);
     expect(text).toMatch(/GET \/b\s+45\.0\s+90\.0\s+20\.0\s+2\.25x\s+p50 > 30 ms, 2\.25x empty$/m);
-    expect(text).toMatch(/GET \/dashboard\s+50\.0\s+900\s+3\s+0\s+0\.25x \(stock page 200\/s\)/);
+    expect(text).toMatch(
+      /GET \/dashboard\s+50\.0\s+900\s+3\s+0\s+0\.25x, p99 2\.00x \(stock page 200\/s, p99 450 ms\); 0\.10x, p99 9\.00x \(stock empty page 500\/s, p99 100 ms\)/,
+    );
   });
 
   it("draws the curve with flagged cells marked", () => {
@@ -113,7 +118,7 @@ describe("report", () => {
       "",
       "| 50 connections | 100k |",
       "|---|---|",
-      "| `GET /dashboard` | 50.0/s, 0.25x stock, 3 over 2 s |",
+      "| `GET /dashboard` | 50.0/s, p99 900 ms, 0.25x stock page (p99 2.00x), 0.10x stock empty page (p99 9.00x), 3 over 2 s |",
     ]);
   });
 

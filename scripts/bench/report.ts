@@ -22,7 +22,8 @@ export type HeavyFigures = {
   p99: number;
   over2s: number;
   bad: number;
-  stock?: { name: string; rps: number };
+  /** the stock app's figures measured right after, each a yardstick for this one */
+  stocks?: { name: string; rps: number; p99: number }[];
 };
 
 export type SizeResult = {
@@ -91,8 +92,13 @@ export function sizeTable(result: SizeResult, empty: SizeResult | undefined): st
   if (result.heavy.length) {
     lines.push("", `${pad(["50 connections", "req/s", "p99 ms", "> 2 s", "bad"], widths)}  x stock`);
     for (const h of result.heavy) {
-      const vsStock = h.stock
-        ? `${times(ratio(h.rps, h.stock.rps))} (${h.stock.name} ${rps(h.stock.rps)}/s)`
+      const vsStock = h.stocks?.length
+        ? h.stocks
+            .map(
+              (st) =>
+                `${times(ratio(h.rps, st.rps))}, p99 ${times(ratio(h.p99, st.p99))} (${st.name} ${rps(st.rps)}/s, p99 ${ms(st.p99)} ms)`,
+            )
+            .join("; ")
         : "-";
       lines.push(
         `${pad([h.name, rps(h.rps), ms(h.p99), String(h.over2s), String(h.bad)], widths)}  ${vsStock}`,
@@ -164,8 +170,10 @@ export function markdownTables(run: BenchRun): string {
       const cells = heavy.map((s) => {
         const h = s.heavy.find((x) => x.name === name);
         if (!h) return "-";
-        const vs = h.stock ? `, ${times(ratio(h.rps, h.stock.rps))} stock` : "";
-        return `${rps(h.rps)}/s${vs}, ${h.over2s} over 2 s`;
+        const vs = (h.stocks ?? [])
+          .map((st) => `, ${times(ratio(h.rps, st.rps))} ${st.name} (p99 ${times(ratio(h.p99, st.p99))})`)
+          .join("");
+        return `${rps(h.rps)}/s, p99 ${ms(h.p99)} ms${vs}, ${h.over2s} over 2 s`;
       });
       out.push(`| \`${name}\` | ${cells.join(" | ")} |`);
     }
