@@ -82,10 +82,11 @@ export default function handleRequest(
       final(callback) {
         clearTimeout(timeoutId);
         timeoutId = undefined;
+        const html = Buffer.concat(chunks);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        resolve(
-          new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }),
-        );
+        // Known here: the server pipeline need not read the body to learn it (withKnownLength).
+        responseHeaders.set("Content-Length", String(html.byteLength));
+        resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
         callback();
       },
     });

@@ -7,11 +7,19 @@ import { readCounters, SYSTEM } from "./counters.server";
 
 const DAYS = 14;
 
+let daysFor: { today: string; n: number; days: string[] } | undefined;
+
+/** The last `n` days (UTC, oldest first), worked out once a day rather than on every overview. */
 function lastDays(n: number): string[] {
-  const today = Date.parse(new Date().toISOString().slice(0, 10));
-  return Array.from({ length: n }, (_, i) =>
-    new Date(today - (n - 1 - i) * 86_400_000).toISOString().slice(0, 10),
-  );
+  const today = new Date().toISOString().slice(0, 10);
+  if (daysFor?.today !== today || daysFor.n !== n) {
+    const start = Date.parse(today);
+    const days = Array.from({ length: n }, (_, i) =>
+      new Date(start - (n - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+    );
+    daysFor = { today, n, days };
+  }
+  return daysFor.days;
 }
 
 /** The newest audit rows: a backward walk of the log's created_at index, eight rows at any size. */
