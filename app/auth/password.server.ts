@@ -9,7 +9,9 @@ const OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 // Each hash takes a core for ~20 ms on libuv's pool (4 threads). Run four at once on two cores and
 // the event loop gets a third of a core: a page's p99 went from 250 ms to 800 ms while sign-ins
 // ran (issue 23). At most all cores but one hash at a time; the others wait their turn.
-const hashing = pLimit(Math.max(1, availableParallelism() - 1));
+// Nor more than libuv's pool less one thread: the pool also serves compression, files and DNS.
+const POOL_THREADS = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+const hashing = pLimit(Math.max(1, Math.min(availableParallelism() - 1, POOL_THREADS - 1)));
 
 export function hashPassword(password: string): Promise<string> {
   return hashing(() => hash(password, OPTIONS));

@@ -50,10 +50,16 @@ function schedule(work: Work) {
   setImmediate(runOne, work);
 }
 
-/** Starts `work` in a coming turn of the event loop, in order of arrival, a bounded batch per turn. */
-export function admit(work: Work): void {
+/**
+ * Starts `work` in a coming turn of the event loop, in order of arrival, a bounded batch per turn.
+ * When its turn comes and `gone()` says the client has left meanwhile, `abandon` runs instead: a
+ * request nobody waits for any more is not loaded, rendered or committed (under a backlog, the
+ * requests clients gave up on are the ones that would otherwise pile up).
+ */
+export function admit(work: Work, gone?: () => boolean, abandon?: Work): void {
+  const piece = gone ? () => (gone() ? abandon?.() : work()) : work;
   // Each piece keeps its own request's async context (request id, logger), not the scheduler's.
-  const bound = AsyncResource.bind(work);
+  const bound = AsyncResource.bind(piece);
   if (waiting.length === 0 && pending < batch()) schedule(bound);
   else waiting.push(bound);
 }

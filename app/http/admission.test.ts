@@ -57,6 +57,29 @@ describe("admit", () => {
     expect(polledAt).toBeLessThan(backlog / 2);
   });
 
+  it("abandons a piece whose client left while it waited, and runs the rest", async () => {
+    const ran: string[] = [];
+    let left = false;
+    await new Promise<void>((done) => {
+      admit(() => {
+        ran.push("first");
+        left = true; // the second one's client goes away before its turn
+      });
+      admit(
+        () => ran.push("second"),
+        () => left,
+        () => ran.push("second abandoned"),
+      );
+      admit(
+        () => ran.push("third"),
+        () => false,
+        () => ran.push("third abandoned"),
+      );
+      admit(done);
+    });
+    expect(ran).toEqual(["first", "second abandoned", "third"]);
+  });
+
   it("keeps going after a piece that throws", async () => {
     const ran: number[] = [];
     const uncaught: unknown[] = [];

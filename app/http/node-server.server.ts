@@ -203,7 +203,15 @@ export function createPipeline(options: PipelineOptions) {
     // Pages and API calls start in a turn of their own (admission.server.ts); probes, static files,
     // metrics and event streams above are answered at once.
     const answer = () =>
-      compress(req as never, res as never, () => admit(() => void app(req, res, origin, info)));
+      compress(req as never, res as never, () =>
+        admit(
+          () => void app(req, res, origin, info),
+          // The client left while the request waited its turn: its abort signal, wired up by
+          // createRequest in app(), would never fire, so the work would run for nobody.
+          () => req.destroyed || res.destroyed,
+          () => res.destroy(),
+        ),
+      );
     if (options.devMiddleware) options.devMiddleware(req, res, answer);
     else answer();
   }

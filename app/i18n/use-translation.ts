@@ -30,7 +30,8 @@ function tOf(i18n: I18n, language: string): TFunction {
       if (args.length !== 1 || typeof key !== "string") return i18n.t(...args);
       let text = texts.get(key);
       if (text === undefined) {
-        text = i18n.t(key);
+        // This `t`'s own language, whatever the instance's is by now (a `t` kept from before a switch).
+        text = i18n.t(key, { lng: language });
         texts.set(key, text);
       }
       return text;
