@@ -14,7 +14,8 @@ let handled = 0;
 beforeAll(async () => {
   vi.resetModules();
   vi.doMock("./admission.server", () => ({
-    admit: (work: () => void, gone?: () => boolean, abandon?: () => void) => held.push({ work, gone, abandon }),
+    admit: (work: () => void, gone?: () => boolean, abandon?: () => void) =>
+      held.push({ work, gone, abandon }),
   }));
   const { createPipeline } = await import("./node-server.server");
   const listener = createPipeline({
