@@ -294,7 +294,7 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
     const report = [
       "",
       `cluster test (${READY_PATH} checks, build ${BUILD_DIR}): ${(elapsed / 1000).toFixed(1)} s; load: ${TASK_USERS} people starting ${TASK_MS} ms tasks, ${READERS} readers at ${READER_RATE}/s, ${IDLE_STREAMS} more open streams`,
-      `requests: ${requests.sent} sent, ${requests.failed} failed, ${requests.cut} cut by the kill -9 (in flight on the killed instance, not counted as failed), ${requests.deferred} deferred by 503 + Retry-After`,
+      `requests: ${requests.sent} sent, ${requests.failed} failed, ${requests.cut} cut by the kill -9 (in flight on the killed instance, not counted as failed), ${requests.deferred} deferred by 503 + Retry-After, ${requests.resent} GETs resent once after their connection closed unanswered (as browsers do)`,
       log.table(),
       `tasks: ${created.length} created (202), ${completed.length} completed, ${failedTasks.length} failed, ${stuck.length} stuck (${stuck.map((t) => status.get(t.taskId) ?? "absent").join(", ") || "-"}), ${unanswered.length} in the database whose POST got no 202`,
       `  failed by phase of creation: ${phaseOf(failedTasks)}; stuck: ${phaseOf(stuck)}`,

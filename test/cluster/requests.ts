@@ -6,10 +6,15 @@
  * or a network error, fails it at once, except one that was in flight when an instance was
  * killed (`killed()`) and ended in a network error or a 502/504: its answer may have been
  * streaming already, which no balancer can take back and retry. Those are counted apart ("cut").
+ *
+ * A GET or HEAD whose connection closes before any answer is sent again once ("resent"), as
+ * browsers and curl do (RFC 9110 §9.2.2): haproxy answers a server-side failure on a reused
+ * client connection, when no server is left to retry on, by closing that connection without a
+ * word, precisely so that the client retries (haproxy/haproxy#2375, #1423). A POST is not resent.
  */
 export type Outcome = { ok: true; res: Response; body: string } | { ok: false; reason: string };
 
-type Counts = { sent: number; failed: number; deferred: number; cut: number };
+type Counts = { sent: number; failed: number; deferred: number; cut: number; resent: number };
 
 export type Failure = { at: string; phase: string; via: string; request: string; reason: string };
 
@@ -32,15 +37,16 @@ export class RequestLog {
 
   private countsFor(phase: string, via: string): Counts {
     const key = `${phase}\t${via}`;
-    const c = this.counts.get(key) ?? { sent: 0, failed: 0, deferred: 0, cut: 0 };
+    const c = this.counts.get(key) ?? { sent: 0, failed: 0, deferred: 0, cut: 0, resent: 0 };
     this.counts.set(key, c);
     return c;
   }
 
   total(): Counts {
-    const t = { sent: 0, failed: 0, deferred: 0, cut: 0 };
+    const t = { sent: 0, failed: 0, deferred: 0, cut: 0, resent: 0 };
     for (const c of this.counts.values()) {
       t.sent += c.sent;
+      t.resent += c.resent;
       t.failed += c.failed;
       t.deferred += c.deferred;
       t.cut += c.cut;
@@ -61,7 +67,7 @@ export class RequestLog {
         const [p, via] = key.split("\t");
         if (p !== phase) continue;
         lines.push(
-          `  ${phase.padEnd(18)} ${via!.padEnd(8)} sent ${String(c.sent).padStart(5)}  failed ${String(c.failed).padStart(4)}  cut by kill -9 ${c.cut}  deferred (503 + Retry-After) ${c.deferred}`,
+          `  ${phase.padEnd(18)} ${via!.padEnd(8)} sent ${String(c.sent).padStart(5)}  failed ${String(c.failed).padStart(4)}  cut by kill -9 ${c.cut}  deferred (503 + Retry-After) ${c.deferred}  resent ${c.resent}`,
         );
       }
     }
@@ -89,9 +95,11 @@ export class RequestLog {
       body = new URLSearchParams(init.form).toString();
     }
     let deferred = false;
+    let resent = false;
     for (;;) {
       let reason: string;
       let broken = false; // a network error, or the balancer's word for one
+      let answered = false;
       try {
         const res = await fetch(`${via.url}${path}`, {
           method,
@@ -100,6 +108,7 @@ export class RequestLog {
           redirect: "manual",
           signal: AbortSignal.timeout(15_000),
         });
+        answered = true;
         const text = await res.text();
         if (res.status < 400) return { ok: true, res, body: text };
         const retryAfter = Number(res.headers.get("retry-after"));
@@ -113,6 +122,11 @@ export class RequestLog {
         reason = `status ${res.status}${res.headers.get("retry-after") ? ` (Retry-After ${res.headers.get("retry-after")})` : ""}: ${text.slice(0, 120).replace(/\s+/g, " ")}`;
       } catch (error) {
         const e = error as Error & { cause?: { code?: string; message?: string } };
+        if (!answered && closedUnanswered(e) && (method === "GET" || method === "HEAD") && !resent) {
+          counts.resent++;
+          resent = true;
+          continue;
+        }
         broken = true;
         reason = `${e.name}: ${e.message}${e.cause ? ` (${e.cause.code ?? e.cause.message ?? e.cause})` : ""}`;
       }
@@ -134,4 +148,9 @@ export class RequestLog {
       return { ok: false, reason };
     }
   }
+}
+
+/** undici's word for a connection the other side closed before it sent any answer. */
+function closedUnanswered(error: Error & { cause?: { code?: string; message?: string } }): boolean {
+  return error.cause?.code === "UND_ERR_SOCKET" && /other side closed/.test(error.cause.message ?? "");
 }
