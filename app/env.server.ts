@@ -62,6 +62,9 @@ const schema = z.object({
   EMAIL_FROM: optionalText(),
   APP_NAME: optionalText(),
   AUDIT_RETENTION_DAYS: optionalText(),
+  // Signs the audit chain's checkpoints (app/audit/checkpoint.server.ts); derived from
+  // SESSION_SECRET when unset. A comma-separated list rotates it: the first signs, all verify.
+  AUDIT_SIGNING_KEY: optionalText(),
   // Encrypts secret settings at rest; derived from SESSION_SECRET when unset.
   SETTINGS_ENCRYPTION_KEY: optionalText(),
   // GET /metrics (app/metrics/endpoint.server.ts): on the main port to this bearer token, and/or on

@@ -25,6 +25,7 @@ import * as m022 from "./migrations/022_sqlite_compatible_counters";
 import * as m023 from "./migrations/023_notification_kind";
 import * as m024 from "./migrations/024_event_log";
 import * as m025 from "./migrations/025_task_attempt";
+import * as m026 from "./migrations/026_audit_chain";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   "023_notification_kind": m023,
   "024_event_log": m024,
   "025_task_attempt": m025,
+  "026_audit_chain": m026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

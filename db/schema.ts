@@ -93,6 +93,27 @@ export interface AuditLogTable {
   impersonator_email: string | null;
   /** The X-Request-Id of the request that wrote the row (null before migration 020 and outside requests). */
   request_id: string | null;
+  /** The row's place in the hash chain (app/audit/chain.ts); null only while a writer's insert is unfinished. */
+  seq: number | null;
+  prev_hash: string | null;
+  hash: string | null;
+}
+
+/** The chain's head: one row (id 1), the last chained row's place and hash. */
+interface AuditChainTable {
+  id: number;
+  seq: number;
+  hash: string;
+}
+
+/** A signed statement of the chain's state (app/audit/checkpoint.server.ts). */
+export interface AuditCheckpointTable {
+  id: string;
+  kind: "head" | "start";
+  seq: number;
+  hash: string;
+  created_at: string;
+  signature: string;
 }
 
 interface TeamTable {
@@ -378,6 +399,8 @@ export interface Database {
   user_role: UserRoleTable;
   session: SessionTable;
   audit_log: AuditLogTable;
+  audit_chain: AuditChainTable;
+  audit_checkpoint: AuditCheckpointTable;
   task: TaskTable;
   webhook_delivery: WebhookDeliveryTable;
   task_artifact: TaskArtifactTable;

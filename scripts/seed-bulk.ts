@@ -51,6 +51,12 @@ export async function seedBulk(
     userIds: [],
     teamIds: [],
     broadcastIds: [],
+    auditHead: await db
+      .selectFrom("audit_chain")
+      .select(["seq", "hash"])
+      .where("id", "=", 1)
+      .executeTakeFirstOrThrow()
+      .then((h) => ({ seq: Number(h.seq), hash: h.hash })),
   };
   // Order matters: later tables reference the ids earlier ones collected.
   const loads = [
@@ -74,6 +80,7 @@ export async function seedBulk(
         rows[table] = (rows[table] ?? 0) + (await insertRows(trx, table, columns, make()));
         options.onTable?.(table, rows[table], performance.now() - t);
       }
+      await trx.updateTable("audit_chain").set(ctx.auditHead).where("id", "=", 1).execute();
     }),
   );
   // PostgreSQL's autovacuum would analyze the new rows within a minute or so; done now so the

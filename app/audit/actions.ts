@@ -73,6 +73,7 @@ export const ACTION_LABELS = {
   "user.invite.cancel": "Cancelled an invitation",
   "audit.retention": "Purged old audit entries",
   "audit.export": "Exported the audit log",
+  "audit.verify": "Verified the audit log's integrity",
   // single sign-on (docs/decisions/020-oidc-single-sign-on.md)
   "sso.provider.create": "Added a sign-in provider",
   "sso.provider.update": "Changed a sign-in provider",

@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
 import { createContext, type RouterContextProvider } from "react-router";
+import { dialectOf } from "../../db/connection";
 import { db, type Executor, now } from "../db.server";
 import { currentRequestId } from "../http/request-id.server";
 import { clientIp, requestIdOf, userAgent } from "../http/request-info.server";
 import type { AuditAction } from "./actions";
+import { type ChainedFields, chainHash } from "./chain";
 
 export type AuditEntry = {
   action: AuditAction;
@@ -43,30 +46,53 @@ function redact(value: unknown): unknown {
 }
 
 /**
- * The one writer of audit rows. Rows are insert-only: nothing in the product updates or deletes them.
+ * Appends a row to the hash chain (app/audit/chain.ts) inside `trx`: the head is read and moved on
+ * in the same transaction as the row, so a rolled-back change leaves neither. On PostgreSQL the
+ * head's row lock makes concurrent writers take turns (the second reads the head the first
+ * committed), so the chain cannot fork; SQLite runs one write transaction at a time anyway.
+ */
+async function appendChained(trx: Executor, row: Omit<ChainedFields, "seq">) {
+  let head = trx.selectFrom("audit_chain").select(["seq", "hash"]).where("id", "=", 1);
+  if (dialectOf(trx as Kysely<unknown>) === "postgres") head = head.forUpdate();
+  // A missing head is tampering (nothing in the product deletes it): no row is written unchained.
+  const { seq: last, hash: prevHash } = await head.executeTakeFirstOrThrow(
+    () => new Error("the audit chain's head (table audit_chain) is missing: run npm run audit:verify"),
+  );
+  const seq = Number(last) + 1;
+  const hash = chainHash(prevHash, { ...row, seq });
+  await trx
+    .insertInto("audit_log")
+    .values({ ...row, seq, prev_hash: prevHash, hash })
+    .execute();
+  await trx.updateTable("audit_chain").set({ seq, hash }).where("id", "=", 1).execute();
+}
+
+/**
+ * The one writer of audit rows. Rows are insert-only: nothing in the product updates or deletes them
+ * but retention (retention.server.ts), and each is a link of the hash chain.
  * A change passes its transaction as `executor`, so the change and its row commit or fail together;
- * events that change nothing else (a failed sign-in, say) use the database directly.
+ * events that change nothing else (a failed sign-in, say) use the database directly, in a
+ * transaction of their own.
  */
 export async function audit(origin: AuditOrigin, entry: AuditEntry, executor: Executor = db()) {
   const impersonator = impersonatorOf(origin, entry);
-  await executor
-    .insertInto("audit_log")
-    .values({
-      id: randomUUID(),
-      actor_id: entry.actor?.id ?? null,
-      actor_email: entry.actor?.email ?? null,
-      action: entry.action,
-      target_type: entry.target?.type ?? null,
-      target_id: entry.target?.id ?? null,
-      details: entry.details ? JSON.stringify(redact(entry.details)) : null,
-      ip: clientIp(origin.context),
-      user_agent: userAgent(origin.request),
-      created_at: now(),
-      impersonator_id: impersonator?.id ?? null,
-      impersonator_email: impersonator?.email ?? null,
-      // The id the code runs under first: the task webhook runs its work under the id of the
-      // request that started the task (api.webhooks.tasks.ts); otherwise both are the request's.
-      request_id: currentRequestId() ?? requestIdOf(origin.context),
-    })
-    .execute();
+  const row = {
+    id: randomUUID(),
+    actor_id: entry.actor?.id ?? null,
+    actor_email: entry.actor?.email ?? null,
+    action: entry.action,
+    target_type: entry.target?.type ?? null,
+    target_id: entry.target?.id ?? null,
+    details: entry.details ? JSON.stringify(redact(entry.details)) : null,
+    ip: clientIp(origin.context),
+    user_agent: userAgent(origin.request),
+    created_at: now(),
+    impersonator_id: impersonator?.id ?? null,
+    impersonator_email: impersonator?.email ?? null,
+    // The id the code runs under first: the task webhook runs its work under the id of the
+    // request that started the task (api.webhooks.tasks.ts); otherwise both are the request's.
+    request_id: currentRequestId() ?? requestIdOf(origin.context),
+  };
+  if (executor.isTransaction) await appendChained(executor, row);
+  else await executor.transaction().execute((trx) => appendChained(trx, row));
 }

@@ -10,6 +10,8 @@ import { setSystemConfig } from "../system-settings/system-config.server";
 import { createTask } from "../tasks/create-task.server";
 import { auditExport } from "../tasks/definitions/audit-export.server";
 import { setTaskRunner } from "../tasks/runner.server";
+import { audit } from "./audit.server";
+import { chainHash } from "./chain";
 
 beforeAll(async () => {
   await setupDatabase();
@@ -104,11 +106,11 @@ describe("audit export", () => {
     expect(file.status).toBe(200);
     const lines = String(file.body).trim().split(/\r?\n/);
     expect(lines[0]).toBe(
-      '"time","action","actor","target_type","target_id","ip","user_agent","details","impersonator","request_id"',
+      '"time","action","actor","target_type","target_id","ip","user_agent","details","impersonator","request_id","seq","prev_hash","hash"',
     );
     expect(lines).toHaveLength(4_501);
     // The request that wrote each row, so a row leads to its log lines (decision 026).
-    expect(lines.slice(1).every((l) => l.endsWith(',"req-4bf92f35"'))).toBe(true);
+    expect(lines.slice(1).every((l) => l.includes(',"req-4bf92f35",'))).toBe(true);
     expect(String(file.body)).not.toContain("auth.login.failed");
     // Spreadsheet formulas in data are neutralised.
     expect(String(file.body)).not.toMatch(/,"?=cmd/);
@@ -121,6 +123,63 @@ describe("audit export", () => {
     );
     expect(revoked.status).toBe(403);
   });
+});
+
+// The SIEM's form: one object per line with every stored field, so the chain can be recomputed
+// from the file alone (app/audit/chain.ts).
+it("exports JSON Lines whose rows carry their place and hashes, each recomputable from the one before", async () => {
+  const admin = await signedIn(["super_admin"]);
+  for (let i = 0; i < 3; i++)
+    await audit(args(request("/dashboard")) as { request: Request }, {
+      action: "settings.update",
+      actor: { id: admin.id, email: admin.email },
+      details: { changed: ["APP_NAME"], i },
+    });
+  const taskId = randomUUID();
+  const at = new Date().toISOString();
+  await db()
+    .insertInto("task")
+    .values({
+      id: taskId,
+      type: "audit.export",
+      status: "processing",
+      user_id: admin.id,
+      payload: "{}",
+      result: null,
+      created_at: at,
+      updated_at: at,
+      completed_at: null,
+    })
+    .execute();
+  const result = (await auditExport.run(
+    auditExport.payload.parse({ action: "settings.update", format: "jsonl" }),
+    {
+      taskId,
+      userId: admin.id,
+      signal: new AbortController().signal,
+      progress: () => {},
+    },
+  )) as { rows: number; filename: string; downloadUrl: string };
+  expect(result.filename).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.jsonl$/);
+  const file = await run(() =>
+    downloadLoader(args(request(result.downloadUrl, { cookie: admin.cookie }), { id: taskId })),
+  );
+  expect(file.status).toBe(200);
+  expect(file.headers.get("Content-Type")).toMatch(/^application\/x-ndjson/);
+  const rows = String(file.body)
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  expect(rows).toHaveLength(3);
+  for (const row of rows) {
+    expect(row).toMatchObject({
+      action: "settings.update",
+      actor_email: admin.email,
+      details: { changed: ["APP_NAME"] },
+    });
+    expect(row.hash).toBe(chainHash(row.prev_hash, { ...row, details: JSON.stringify(row.details) }));
+  }
+  expect(auditExport.payload.safeParse({ format: "xml" }).success).toBe(false);
 });
 
 // A browser's user agent is the visitor's text: a spreadsheet that splits on `;` must not find a
@@ -172,6 +231,10 @@ it("writes a hostile user agent quoted, every formula after a separator neutrali
     "Mozilla;'=1+1;'=HYPERLINK(A1);x",
     "",
     "req-4bf92f35",
+    // Written outside the application (a fixture): no place in the chain.
+    "",
+    "",
+    "",
   ]);
   expect(JSON.parse(cells[7]!)).toEqual({ email: "@SUM(1,2);'-3" });
   expect(line).toContain(`"Mozilla;'=1+1;'=HYPERLINK(A1);x"`);

@@ -1,5 +1,8 @@
+import type { Kysely } from "kysely";
+import { dialectOf } from "../../db/connection";
 import { db } from "../db.server";
 import { audit } from "./audit.server";
+import { recordHead, recordStart } from "./checkpoint.server";
 
 const DAY_MS = 86_400_000;
 
@@ -7,12 +10,50 @@ const DAY_MS = 86_400_000;
  * Deletes audit rows older than `days` (the retention setting, read by the caller in
  * app/server/cleanup.server.ts). The only delete of audit rows in the product: a system job, never a
  * page or endpoint, and it records what it removed.
+ *
+ * The chain is cut at its oldest end only: every row up to the newest one past the cutoff (in
+ * chain order; a row a few milliseconds younger but earlier in the chain goes with them), and the
+ * first row left is recorded in a signed "start" checkpoint in the same transaction, so the rest
+ * still verifies and nobody else can cut it the same way unnoticed. Rows outside the chain (never
+ * written by the application) past the cutoff go too. Every run also signs the head.
  */
 export async function purgeExpiredAudit(days: number, at = new Date()): Promise<number> {
   if (!Number.isFinite(days) || days < 1) return 0;
   const cutoff = new Date(at.getTime() - days * DAY_MS).toISOString();
-  const res = await db().deleteFrom("audit_log").where("created_at", "<", cutoff).executeTakeFirst();
-  const removed = Number(res.numDeletedRows);
+  const database = db();
+  const removed = await database.transaction().execute(async (trx) => {
+    let headQuery = trx.selectFrom("audit_chain").select(["seq", "hash"]).where("id", "=", 1);
+    if (dialectOf(database as Kysely<unknown>) === "postgres") headQuery = headQuery.forUpdate();
+    const head = await headQuery.executeTakeFirstOrThrow();
+    const last = await trx
+      .selectFrom("audit_log")
+      .select((eb) => eb.fn.max("seq").as("seq"))
+      .where("created_at", "<", cutoff)
+      .executeTakeFirst();
+    const lastSeq = last?.seq == null ? null : Number(last.seq);
+    const res = await trx
+      .deleteFrom("audit_log")
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("seq", "is", null), eb("created_at", "<", cutoff)]),
+          ...(lastSeq === null ? [] : [eb("seq", "<=", lastSeq)]),
+        ]),
+      )
+      .executeTakeFirst();
+    if (lastSeq !== null) {
+      const first = await trx
+        .selectFrom("audit_log")
+        .select(["seq", "prev_hash"])
+        .where("seq", "is not", null)
+        .orderBy("seq")
+        .limit(1)
+        .executeTakeFirst();
+      // Nothing left: the chain goes on from the head, with the next row written.
+      if (first) await recordStart(trx, Number(first.seq), first.prev_hash!);
+      else await recordStart(trx, Number(head.seq) + 1, head.hash);
+    }
+    return Number(res.numDeletedRows);
+  });
   if (removed > 0) {
     await audit(
       { request: new Request("http://internal/retention", { headers: { "User-Agent": "retention-job" } }) },
@@ -23,5 +64,6 @@ export async function purgeExpiredAudit(days: number, at = new Date()): Promise<
       },
     );
   }
+  await recordHead();
   return removed;
 }

@@ -132,6 +132,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         <input type="hidden" name="size" value={query.size} />
         <Button variant="secondary">{t("audit:filter.submit")}</Button>
         <ExportAuditButton />
+        <ExportAuditButton format="jsonl" />
         {filtered ? (
           <Link to={`?size=${query.size}`} replace className={cn(linkVariants(), "self-center text-sm")}>
             {t("audit:filter.clear")}

@@ -2,6 +2,7 @@ import { requirePermission } from "../auth/guard.server";
 import { passkeyAvailability } from "../auth/passkeys.server";
 import { pageTitle } from "../components/page-title";
 import { ApiTokensSection } from "../components/settings/api-tokens-section";
+import { AuditIntegritySection } from "../components/settings/audit-integrity-section";
 import { InviteSection } from "../components/settings/invite-section";
 import { MailLog } from "../components/settings/mail-log";
 import { PasskeysSection } from "../components/settings/passkeys-section";
@@ -86,6 +87,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           {sso ? <SsoLinkCard /> : null}
           <TestEmailSection defaultTo={profile.email} />
           <MailLog entries={system.mailLog} />
+          <AuditIntegritySection integrity={system.integrity} />
         </>
       ),
     });

@@ -1,3 +1,4 @@
+import { recordHead } from "../audit/checkpoint.server";
 import { purgeExpiredAudit } from "../audit/retention.server";
 import { db, now } from "../db.server";
 import { pruneEventLog } from "../events/event-log.server";
@@ -35,11 +36,20 @@ export async function runDailyCleanup() {
   };
 }
 
+const HOUR_MS = 3_600_000;
+
+/** The hourly housekeeping: the audit chain's head, signed (app/audit/checkpoint.server.ts). */
+export async function runHourly() {
+  return { checkpoint: await recordHead() };
+}
+
 let timer: ReturnType<typeof setInterval> | undefined;
+let hourly: ReturnType<typeof setInterval> | undefined;
 
 /**
  * Without the queue's cron (SQLite): the audit retention and the event window's prune run shortly
- * after start, then once a day (the event log also prunes itself on the way).
+ * after start, then once a day (the event log also prunes itself on the way); the audit chain's
+ * checkpoint once an hour.
  */
 export function startRetentionSchedule(onError: (e: unknown) => void = console.error) {
   if (timer) return;
@@ -51,9 +61,13 @@ export function startRetentionSchedule(onError: (e: unknown) => void = console.e
   first.unref?.();
   timer = setInterval(run, DAY_MS);
   timer.unref?.();
+  hourly = setInterval(() => void runHourly().catch(onError), HOUR_MS);
+  hourly.unref?.();
 }
 
 export function stopRetentionSchedule() {
   clearInterval(timer);
+  clearInterval(hourly);
   timer = undefined;
+  hourly = undefined;
 }

@@ -8,7 +8,7 @@ import { createDbEventLog } from "../events/event-log.server";
 import { createPostgresBus } from "../events/postgres-bus.server";
 import { createQueueRunner } from "../tasks/queue-runner.server";
 import { InProcessTaskRunner, setTaskRunnerFactory } from "../tasks/runner.server";
-import { runDailyCleanup } from "./cleanup.server";
+import { runDailyCleanup, runHourly } from "./cleanup.server";
 
 /**
  * The one place that picks implementations for this deployment. SQLite serves one instance, so the
@@ -36,5 +36,7 @@ export function composeServices(databaseUrl = env().DATABASE_URL) {
     setClusterLink(bus);
     return bus;
   });
-  setTaskRunnerFactory(() => createQueueRunner(new InProcessTaskRunner(), runDailyCleanup));
+  setTaskRunnerFactory(() =>
+    createQueueRunner(new InProcessTaskRunner(), runDailyCleanup, { hourly: runHourly }),
+  );
 }

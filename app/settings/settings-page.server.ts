@@ -2,6 +2,7 @@ import type { TFunction } from "i18next";
 import { data } from "react-router";
 import { can } from "../access/check";
 import { assignableRoles } from "../access/rules.server";
+import { auditIntegrity } from "../audit/integrity.server";
 import {
   assertReauthenticated,
   changePassword,
@@ -58,7 +59,7 @@ import { applySettingsChanges } from "./update-settings.server";
 export async function settingsPageData(user: SessionUser, reader?: { language: string; t: TFunction }) {
   const manage = can(user, "settings.manage");
   const invite = can(user, "user.write");
-  const [sessions, config, mailLog, roles, twoFactor, apiTokens, passkeys] = await Promise.all([
+  const [sessions, config, mailLog, roles, twoFactor, apiTokens, passkeys, integrity] = await Promise.all([
     listMySessions(user),
     manage ? describeSystemConfig(user) : null,
     manage ? recentMail(25, user) : null,
@@ -66,6 +67,7 @@ export async function settingsPageData(user: SessionUser, reader?: { language: s
     twoFactorSettingsData(user),
     listApiTokens(user.id),
     listPasskeys(user.id),
+    manage ? auditIntegrity() : null,
   ]);
   return {
     profile: { name: user.name, email: user.email, locale: user.locale ?? null },
@@ -73,7 +75,7 @@ export async function settingsPageData(user: SessionUser, reader?: { language: s
     languages: supportedLanguages(),
     sessions: describeSessions(sessions, Date.now(), reader),
     passkeys,
-    system: manage ? { config: config!, mailLog: mailLog! } : null,
+    system: manage ? { config: config!, mailLog: mailLog!, integrity: integrity! } : null,
     sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
     twoFactor,

@@ -52,6 +52,8 @@ export type QueueRunnerOptions = {
   heartbeatMs: number;
   /** The daily housekeeping the queue's cron runs once for all instances. */
   dailyCleanup: () => Promise<unknown>;
+  /** The hourly housekeeping (the audit chain's signed checkpoint), once for all instances. */
+  hourly?: () => Promise<unknown>;
   /** The runner could not be restarted: the process should end so its supervisor starts it again. */
   onFatal?: (error: unknown) => void;
   restartDelaysMs?: readonly number[];
@@ -173,9 +175,12 @@ export class QueueTaskRunner implements TaskRunner {
         daily_cleanup: async () => {
           await this.options.dailyCleanup();
         },
+        hourly: async () => {
+          await this.options.hourly?.();
+        },
       },
       // Cron in the queue runs once per schedule across all instances.
-      parsedCronItems: parseCrontab("15 3 * * * daily_cleanup"),
+      parsedCronItems: parseCrontab("15 3 * * * daily_cleanup\n5 * * * * hourly"),
     });
   }
 
@@ -323,7 +328,9 @@ function exitForSupervisor(error: unknown) {
 export function createQueueRunner(
   executor: InProcessTaskRunner,
   dailyCleanup: () => Promise<unknown> = async () => {},
-  overrides: Partial<Pick<QueueRunnerOptions, "onFatal" | "restartDelaysMs" | "log" | "heartbeatMs">> = {},
+  overrides: Partial<
+    Pick<QueueRunnerOptions, "onFatal" | "restartDelaysMs" | "log" | "heartbeatMs" | "hourly">
+  > = {},
 ): QueueTaskRunner {
   const e = env();
   let pool: pg.Pool | undefined;

@@ -1,5 +1,6 @@
 import type { TaskDefinition } from "./definition.server";
 import { auditExport } from "./definitions/audit-export.server";
+import { auditVerify } from "./definitions/audit-verify.server";
 import { broadcastEmail } from "./definitions/broadcast-email.server";
 import { reportGenerate } from "./definitions/report-generate.server";
 import { usersExport } from "./definitions/users-export.server";
@@ -11,6 +12,7 @@ const definitions: TaskDefinition[] = [
   usersExport,
   broadcastEmail,
   auditExport,
+  auditVerify,
 ] as TaskDefinition[];
 
 export const TASK_REGISTRY: ReadonlyMap<string, TaskDefinition> = new Map(

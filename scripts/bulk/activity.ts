@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { chainHash } from "../../app/audit/chain";
 import {
   AGENTS,
   type BulkContext,
@@ -65,6 +66,9 @@ export function auditRows(ctx: BulkContext): TableLoad {
       ["ip"],
       ["user_agent"],
       ["created_at", "timestamptz"],
+      ["seq", "integer"],
+      ["prev_hash"],
+      ["hash"],
     ],
     *rows() {
       const count = ctx.spec.audits;
@@ -85,17 +89,39 @@ export function auditRows(ctx: BulkContext): TableLoad {
               : action === "settings.update"
                 ? ["settings", null]
                 : ["user", self ? actorId : ctx.userIds[Math.floor(ctx.random() * users)]!];
-        yield [
-          randomUUID(),
-          failed ? null : actorId,
-          actorEmail,
+        const row = {
+          id: randomUUID(),
+          actor_id: failed ? null : actorId,
+          actor_email: actorEmail,
           action,
-          target[0]!,
-          target[1]!,
-          auditDetails(ctx, action, n),
-          ip(ctx),
-          pick(ctx, AGENTS),
-          iso(spread(ctx, n, count, 90)),
+          target_type: target[0]!,
+          target_id: target[1]!,
+          details: auditDetails(ctx, action, n),
+          ip: ip(ctx),
+          user_agent: pick(ctx, AGENTS),
+          created_at: iso(spread(ctx, n, count, 90)),
+          impersonator_id: null,
+          impersonator_email: null,
+          request_id: null,
+        };
+        const seq = ctx.auditHead.seq + 1;
+        const prevHash = ctx.auditHead.hash;
+        const hash = chainHash(prevHash, { ...row, seq });
+        ctx.auditHead = { seq, hash };
+        yield [
+          row.id,
+          row.actor_id,
+          row.actor_email,
+          row.action,
+          row.target_type,
+          row.target_id,
+          row.details,
+          row.ip,
+          row.user_agent,
+          row.created_at,
+          seq,
+          prevHash,
+          hash,
         ];
       }
     },

@@ -13,6 +13,8 @@ export type BulkContext = {
   userIds: string[];
   teamIds: string[];
   broadcastIds: string[];
+  /** The audit chain's head: the bulk rows are chained on from it (app/audit/chain.ts). */
+  auditHead: { seq: number; hash: string };
 };
 
 export type TableLoad = { table: string; columns: readonly Column[]; rows: () => Iterable<Row> };

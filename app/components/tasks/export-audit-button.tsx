@@ -11,9 +11,9 @@ const FILTERS = ["actor", "action", "target", "from", "to"] as const;
 /**
  * Starts an audit.export task for the filters as they stand in its form, typed-but-unapplied
  * values included, so the file holds what the reader asked for even before the list caught up.
- * The file arrives in the task centre.
+ * The file arrives in the task centre: CSV for a spreadsheet, JSON Lines for a SIEM.
  */
-export function ExportAuditButton() {
+export function ExportAuditButton({ format = "csv" }: { format?: "csv" | "jsonl" }) {
   const { t } = useTranslation();
   const { start } = useTaskNotifications();
   const [busy, setBusy] = useState(false);
@@ -27,17 +27,22 @@ export function ExportAuditButton() {
         const values = form ? new FormData(form) : new FormData();
         const filters = Object.fromEntries(FILTERS.map((name) => [name, String(values.get(name) ?? "")]));
         setBusy(true);
-        const outcome = await start("audit.export", filters);
+        const outcome = await start("audit.export", { ...filters, format });
         setBusy(false);
         showToast(
           outcome.ok
-            ? { kind: "info", message: t("tasks:exportAudit.started") }
+            ? {
+                kind: "info",
+                message: t(
+                  format === "jsonl" ? "tasks:exportAudit.jsonStarted" : "tasks:exportAudit.started",
+                ),
+              }
             : { kind: "error", message: startFailureText(t, "audit.export", outcome) },
           { result: true },
         );
       }}
     >
-      {t("tasks:exportAudit.button")}
+      {t(format === "jsonl" ? "tasks:exportAudit.jsonButton" : "tasks:exportAudit.button")}
     </Button>
   );
 }

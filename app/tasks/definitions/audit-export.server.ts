@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Position } from "../../../db/keyset";
 import { auditRowsFor, auditViewerOf } from "../../access/audit-token-names.server";
 import { auditFilters, auditRowsAfter, filteredAudit } from "../../audit/query.server";
@@ -7,7 +8,75 @@ import { saveArtifact } from "../repository.server";
 
 const BATCH = 2_000;
 
-// The audit log's filtered view as CSV, built in batches in the background so a large export
+/** The page's filters, and the file's form: CSV for people, JSON Lines for a SIEM. */
+const exportRequest = auditFilters.extend({ format: z.enum(["csv", "jsonl"]).default("csv") });
+
+type Row = Awaited<ReturnType<typeof auditRowsAfter>>[number];
+
+const CSV_HEADER = [
+  "time",
+  "action",
+  "actor",
+  "target_type",
+  "target_id",
+  "ip",
+  "user_agent",
+  "details",
+  "impersonator",
+  "request_id",
+  "seq",
+  "prev_hash",
+  "hash",
+];
+
+function csvLine(r: Row): string[] {
+  return [
+    r.created_at,
+    r.action,
+    r.actor_email ?? "",
+    r.target_type ?? "",
+    r.target_id ?? "",
+    r.ip ?? "",
+    r.user_agent ?? "",
+    r.details ?? "",
+    r.impersonator_email ?? "",
+    r.request_id ?? "",
+    r.seq == null ? "" : String(r.seq),
+    r.prev_hash ?? "",
+    r.hash ?? "",
+  ];
+}
+
+/**
+ * One JSON object per line, every stored field under its column's name (details parsed), so a
+ * SIEM can index it and anyone can recompute `hash` from `prev_hash` (app/audit/chain.ts).
+ */
+function jsonLine(r: Row): string {
+  let details: unknown = r.details;
+  try {
+    details = r.details === null ? null : JSON.parse(r.details);
+  } catch {}
+  return JSON.stringify({
+    seq: r.seq == null ? null : Number(r.seq),
+    id: r.id,
+    created_at: r.created_at,
+    action: r.action,
+    actor_id: r.actor_id,
+    actor_email: r.actor_email,
+    target_type: r.target_type,
+    target_id: r.target_id,
+    details,
+    ip: r.ip,
+    user_agent: r.user_agent,
+    impersonator_id: r.impersonator_id,
+    impersonator_email: r.impersonator_email,
+    request_id: r.request_id,
+    prev_hash: r.prev_hash,
+    hash: r.hash,
+  });
+}
+
+// The audit log's filtered view as CSV or JSON Lines, built in batches in the background so a large export
 // never holds a request open; the owner downloads it from the link in the result.
 export const auditExport = defineTask({
   type: "audit.export",
@@ -15,59 +84,45 @@ export const auditExport = defineTask({
   // Reads the log and stores its own file: running it again replaces that file with the same rows.
   rerunnable: true,
   // The page's filters, dates checked when the export is asked for rather than when it runs.
-  payload: auditFilters
+  payload: exportRequest
     .partial()
     .nullish()
-    .transform((v) => auditFilters.parse(v ?? {})),
-  async run(filters, { taskId, userId, signal, progress }) {
+    .transform((v) => exportRequest.parse(v ?? {})),
+  async run({ format, ...filters }, { taskId, userId, signal, progress }) {
     // The rows as the owner may read them now (a super admin's token names for super admins).
     const viewer = await auditViewerOf(userId);
     const { total } = await filteredAudit(filters)
       .select((eb) => eb.fn.countAll<number>().as("total"))
       .executeTakeFirstOrThrow();
-    const lines: string[][] = [
-      [
-        "time",
-        "action",
-        "actor",
-        "target_type",
-        "target_id",
-        "ip",
-        "user_agent",
-        "details",
-        "impersonator",
-        "request_id",
-      ],
-    ];
+    const csv: string[][] = [CSV_HEADER];
+    const json: string[] = [];
+    let written = 0;
     let after: Position | null = null;
     for (;;) {
       signal.throwIfAborted();
       // The page's own keyset walk: each batch is one index range after the last row written.
       const rows = await auditRowsAfter(filters, after, BATCH);
       for (const r of await auditRowsFor(viewer, rows)) {
-        lines.push([
-          r.created_at,
-          r.action,
-          r.actor_email ?? "",
-          r.target_type ?? "",
-          r.target_id ?? "",
-          r.ip ?? "",
-          r.user_agent ?? "",
-          r.details ?? "",
-          r.impersonator_email ?? "",
-          r.request_id ?? "",
-        ]);
+        if (format === "jsonl") json.push(jsonLine(r));
+        else csv.push(csvLine(r));
       }
+      written += rows.length;
       if (rows.length < BATCH) break;
       const last = rows.at(-1)!;
       after = { value: last.created_at, id: last.id };
-      progress(
-        Math.min(0.99, (lines.length - 1) / Math.max(1, Number(total))),
-        `${lines.length - 1} of ${total} rows`,
-      );
+      progress(Math.min(0.99, written / Math.max(1, Number(total))), `${written} of ${total} rows`);
     }
-    const filename = `audit-${new Date().toISOString().slice(0, 10)}.csv`;
-    await saveArtifact(taskId, { filename, contentType: "text/csv; charset=utf-8", content: toCsv(lines) });
-    return { rows: lines.length - 1, filename, downloadUrl: `/api/tasks/${taskId}/download` };
+    const filename = `audit-${new Date().toISOString().slice(0, 10)}.${format}`;
+    await saveArtifact(
+      taskId,
+      format === "jsonl"
+        ? {
+            filename,
+            contentType: "application/x-ndjson; charset=utf-8",
+            content: json.map((l) => `${l}\n`).join(""),
+          }
+        : { filename, contentType: "text/csv; charset=utf-8", content: toCsv(csv) },
+    );
+    return { rows: written, filename, downloadUrl: `/api/tasks/${taskId}/download` };
   },
 });
