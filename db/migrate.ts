@@ -26,6 +26,7 @@ import * as m023 from "./migrations/023_notification_kind";
 import * as m024 from "./migrations/024_event_log";
 import * as m025 from "./migrations/025_task_attempt";
 import * as m026 from "./migrations/026_audit_chain";
+import * as m027 from "./migrations/027_webhooks";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   "024_event_log": m024,
   "025_task_attempt": m025,
   "026_audit_chain": m026,
+  "027_webhooks": m027,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

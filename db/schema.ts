@@ -99,6 +99,48 @@ export interface AuditLogTable {
   hash: string | null;
 }
 
+/** An outgoing webhook's receiver (app/webhooks). */
+interface WebhookEndpointTable {
+  id: string;
+  url: string;
+  description: Generated<string>;
+  /** JSON array of event types, or ["*"]. */
+  events: string;
+  enabled: Generated<number>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  failing_since: string | null;
+  disabled_reason: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface WebhookMessageTable {
+  id: string;
+  endpoint_id: string;
+  type: string;
+  body: string;
+  resource: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  locked_until: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+interface WebhookAttemptTable {
+  id: string;
+  message_id: string;
+  created_at: string;
+  status_code: number | null;
+  latency_ms: number;
+  response: Generated<string>;
+  ok: number;
+}
+
 /** The chain's head: one row (id 1), the last chained row's place and hash. */
 interface AuditChainTable {
   id: number;
@@ -401,6 +443,9 @@ export interface Database {
   audit_log: AuditLogTable;
   audit_chain: AuditChainTable;
   audit_checkpoint: AuditCheckpointTable;
+  webhook_endpoint: WebhookEndpointTable;
+  webhook_message: WebhookMessageTable;
+  webhook_attempt: WebhookAttemptTable;
   task: TaskTable;
   webhook_delivery: WebhookDeliveryTable;
   task_artifact: TaskArtifactTable;

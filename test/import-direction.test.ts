@@ -48,6 +48,7 @@ const INFRASTRUCTURE = [
   "app/http/",
   "app/events/",
   "app/audit/",
+  "app/webhooks/",
   "app/security/",
   "app/metrics/",
   "app/i18n/",

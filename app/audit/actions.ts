@@ -73,6 +73,15 @@ export const ACTION_LABELS = {
   "user.invite.cancel": "Cancelled an invitation",
   "audit.retention": "Purged old audit entries",
   "audit.export": "Exported the audit log",
+  // outgoing webhooks (docs/decisions/032-outgoing-webhooks.md)
+  "webhook.endpoint.create": "Added a webhook endpoint",
+  "webhook.endpoint.update": "Changed a webhook endpoint",
+  "webhook.endpoint.delete": "Removed a webhook endpoint",
+  "webhook.endpoint.rotate": "Rotated a webhook endpoint's secret",
+  "webhook.endpoint.test": "Sent a test webhook",
+  "webhook.endpoint.disabled": "Webhook endpoint disabled (deliveries kept failing)",
+  "webhook.message.retry": "Sent a webhook message again",
+  "webhook.replay": "Replayed webhook messages",
   "audit.verify": "Verified the audit log's integrity",
   // single sign-on (docs/decisions/020-oidc-single-sign-on.md)
   "sso.provider.create": "Added a sign-in provider",

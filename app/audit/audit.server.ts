@@ -5,6 +5,7 @@ import { dialectOf } from "../../db/connection";
 import { db, type Executor, now } from "../db.server";
 import { currentRequestId } from "../http/request-id.server";
 import { clientIp, requestIdOf, userAgent } from "../http/request-info.server";
+import { enqueueAuditEvents } from "../webhooks/audit-events.server";
 import type { AuditAction } from "./actions";
 import { type ChainedFields, chainHash } from "./chain";
 
@@ -65,6 +66,8 @@ async function appendChained(trx: Executor, row: Omit<ChainedFields, "seq">) {
     .values({ ...row, seq, prev_hash: prevHash, hash })
     .execute();
   await trx.updateTable("audit_chain").set({ seq, hash }).where("id", "=", 1).execute();
+  // The outgoing webhooks the row gives (audit.entry, user.created …), committed with it.
+  await enqueueAuditEvents(trx, { ...row, seq, prev_hash: prevHash, hash });
 }
 
 /**

@@ -4,6 +4,7 @@ import { dialectOf } from "../../db/connection";
 import type { AuditCheckpointTable } from "../../db/schema";
 import { db, type Executor, now } from "../db.server";
 import { env, sessionSecrets } from "../env.server";
+import { enqueueEvents } from "../webhooks/enqueue.server";
 
 // Signed statements of the audit chain's state (docs/decisions/031-tamper-evident-audit-log.md).
 // The chain alone shows an edit to anyone who cannot recompute it; someone who can write the
@@ -50,6 +51,14 @@ async function record(
     signature: signWith(keys()[0]!, unsigned).toString("hex"),
   };
   await executor.insertInto("audit_checkpoint").values(checkpoint).execute();
+  // A copy of the chain's state outside the database, with whoever subscribes (app/webhooks).
+  await enqueueEvents(executor, [
+    {
+      type: "audit.checkpoint",
+      resource: "audit",
+      data: { kind, seq, hash, createdAt: checkpoint.created_at, signature: checkpoint.signature },
+    },
+  ]);
   return checkpoint;
 }
 

@@ -48,6 +48,15 @@ export function isAllowedAddress(ip: string): boolean {
   return allowList().some(([net, bits]) => net.kind() === address.kind() && address.match(net, bits));
 }
 
+/** True for an address literal inside a range OUTBOUND_ALLOW_PRIVATE opens (not merely public). */
+export function isInOpenedRange(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return false;
+  let address = ipaddr.parse(ip);
+  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress())
+    address = (address as ipaddr.IPv6).toIPv4Address();
+  return allowList().some(([net, bits]) => net.kind() === address.kind() && address.match(net, bits));
+}
+
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
   address: string | LookupAddress[],

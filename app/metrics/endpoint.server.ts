@@ -26,6 +26,16 @@ async function collect() {
   const totals = await counterTotals(db(), "", [PENDING, PROCESSING]);
   m.queueDepth.set({ status: "pending" }, totals[PENDING]);
   m.queueDepth.set({ status: "processing" }, totals[PROCESSING]);
+  // One range of the (status, next_attempt_at) index: what is pending is what is owed.
+  const outgoing = await db()
+    .selectFrom("webhook_message")
+    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min("created_at").as("oldest")])
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  m.outgoingQueue.set(Number(outgoing?.n ?? 0));
+  m.outgoingOldest.set(
+    outgoing?.oldest ? Math.max(0, (Date.now() - Date.parse(String(outgoing.oldest))) / 1000) : 0,
+  );
 }
 
 /** The page in Prometheus' text format. */

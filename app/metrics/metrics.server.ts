@@ -67,6 +67,22 @@ function createMetrics() {
       help: "Task completion webhook attempts that failed and were tried again.",
       registers,
     }),
+    outgoingWebhooks: new Counter({
+      name: `${PREFIX}outgoing_webhook_attempts_total`,
+      help: "Outgoing webhook attempts (app/webhooks), by outcome: delivered, retrying, failed (given up).",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    outgoingQueue: new Gauge({
+      name: `${PREFIX}outgoing_webhook_queue_depth`,
+      help: "Outgoing webhook messages not yet delivered, all instances, read on scrape.",
+      registers,
+    }),
+    outgoingOldest: new Gauge({
+      name: `${PREFIX}outgoing_webhook_oldest_pending_seconds`,
+      help: "Age of the oldest outgoing webhook message not yet delivered (0 when none), read on scrape.",
+      registers,
+    }),
     mails: new Counter({
       name: `${PREFIX}mails_total`,
       help: "Emails handed to the provider (or the development outbox), by outcome.",
@@ -161,6 +177,10 @@ export function webhookDelivered(delivered: boolean) {
 
 export function webhookRetried() {
   metrics().webhookRetries.inc();
+}
+
+export function outgoingWebhookAttempt(outcome: "delivered" | "retrying" | "failed") {
+  metrics().outgoingWebhooks.inc({ outcome });
 }
 
 export function mailSent(ok: boolean) {

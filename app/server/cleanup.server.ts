@@ -5,6 +5,7 @@ import { pruneEventLog } from "../events/event-log.server";
 import { purgeExpiredRateLimits } from "../security/rate-limit.server";
 import { getSystemConfig } from "../system-settings/system-config.server";
 import { pruneDeliveries } from "../tasks/repository.server";
+import { pruneWebhookLog } from "../webhooks/deliveries.server";
 
 const DAY_MS = 86_400_000;
 
@@ -27,7 +28,9 @@ export async function runDailyCleanup() {
   await pruneDeliveries();
   const rateLimits = await purgeExpiredRateLimits();
   const events = await pruneEventLog();
+  const webhookMessages = await pruneWebhookLog();
   return {
+    webhookMessages,
     audit,
     events,
     sessions: Number(sessions.numDeletedRows),

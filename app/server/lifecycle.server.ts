@@ -15,7 +15,9 @@ import { closeAllStreams } from "../events/stream.server";
 import { currentRequestId } from "../http/request-id.server";
 import { type RequestInfo, requestInfoContext } from "../http/request-info.server";
 import { settleDeliveries } from "../mail/deliveries.server";
+import { alertEndpointDisabled } from "../settings/webhook-alerts.server";
 import { taskRunner } from "../tasks/runner.server";
+import { startWebhookDispatcher, stopWebhookDispatcher } from "../webhooks/delivery.server";
 import { startRetentionSchedule, stopRetentionSchedule } from "./cleanup.server";
 import { composeServices } from "./composition.server";
 import { startDraining } from "./readiness.server";
@@ -25,7 +27,7 @@ const STREAM_RETRY_AFTER_STOP_MS = 500;
 
 let started: Promise<void> | undefined;
 /** What startBackgroundTasks started, so stop() stops exactly that. */
-const running = { background: false, retentionSchedule: false };
+const running = { background: false, retentionSchedule: false, webhooks: false };
 
 /** Cookies, the webhook key and the settings key all derive from SESSION_SECRET: never run on the default. */
 function assertProductionSecrets() {
@@ -46,6 +48,9 @@ async function startBackgroundTasks() {
   onBusResync(closeAllStreams);
   await taskRunner().start();
   running.background = true;
+  // Outgoing webhooks: every instance sends what is due, each message claimed by one (app/webhooks).
+  startWebhookDispatcher({ onEndpointDisabled: alertEndpointDisabled });
+  running.webhooks = true;
   if (!taskRunner().ownsSchedule) {
     startRetentionSchedule();
     running.retentionSchedule = true;
@@ -80,6 +85,8 @@ function stopSteps(options: StopOptions): StopStep[] {
   let listenerClosed: Promise<void> | undefined;
   if (running.background) add("task runner", () => taskRunner().stop());
   if (running.retentionSchedule) add("retention schedule", stopRetentionSchedule);
+  // Attempts under way end within their 10 s timeout; what is not sent waits in the table.
+  if (running.webhooks) add("webhook deliveries", stopWebhookDispatcher);
   add(
     "stop accepting",
     options.closeListener &&
@@ -101,6 +108,7 @@ function stopSteps(options: StopOptions): StopStep[] {
   add("database", closeDb);
   running.background = false;
   running.retentionSchedule = false;
+  running.webhooks = false;
   return steps;
 }
 

@@ -4,6 +4,7 @@ import { type Order, rowsAfter } from "../../db/keyset";
 import { hasNoNul } from "../../db/nul";
 import type { Database, TaskTable } from "../../db/schema";
 import { db, now } from "../db.server";
+import { enqueueEvents } from "../webhooks/enqueue.server";
 import type { FinalStatus, TaskView } from "./task-types";
 
 export type TaskRow = Selectable<TaskTable>;
@@ -206,7 +207,7 @@ export async function applyCompletion(deliveryId: string, completion: Completion
         if (attempt !== undefined)
           update = update.where("status", "=", "processing").where("attempt", "=", attempt);
         if (completion.silentBefore) update = update.where("updated_at", "<", completion.silentBefore);
-        const updated = await update.returning("user_id").executeTakeFirst();
+        const updated = await update.returning(["user_id", "type"]).executeTakeFirst();
         // Rolls the delivery id back too: an id spent on an unknown task, or by a stale run, must
         // stay usable for the run that finishes the task.
         if (!updated) {
@@ -218,6 +219,22 @@ export async function applyCompletion(deliveryId: string, completion: Completion
             .executeTakeFirst();
           throw exists ? new SupersededRun() : new UnknownTask();
         }
+        // Other systems hear of it in the same commit (app/webhooks), without the result's data.
+        await enqueueEvents(trx, [
+          {
+            type: completion.status === "completed" ? "task.completed" : "task.failed",
+            resource: `task:${completion.taskId}`,
+            data: {
+              task: {
+                id: completion.taskId,
+                type: updated.type,
+                status: completion.status,
+                userId: updated.user_id,
+                completedAt: ts,
+              },
+            },
+          },
+        ]);
         return { kind: "applied", userId: updated.user_id } as const;
       });
   } catch (error) {

@@ -10,6 +10,10 @@ const token = either(fc.base64String({ minLength: 10, maxLength: 60 }));
 const anon = { caller: "anon" as const };
 const tasks = (suffix: string) => (p: Pools) => segment(p.tasks).map((id) => `/api/tasks/${id}${suffix}`);
 
+/** No endpoint exists in the fuzz database: every id is unknown, as an attacker's would be. */
+const endpoints = (suffix: string) => (p: Pools) =>
+  segment(p.tasks).map((id) => `/api/webhook-endpoints/${id}${suffix}`);
+
 export const LOADERS: FuzzTarget[] = [
   query("root", "/", () => ({ x: text })),
   query("routes/home", "/", () => ({ x: text })),
@@ -41,6 +45,18 @@ export const LOADERS: FuzzTarget[] = [
   })),
   query("routes/api.tasks.$id", tasks("")),
   query("routes/api.tasks.$id.download", tasks("/download")),
+  query("routes/api.webhook-endpoints", "/api/webhook-endpoints", () => ({ x: text })),
+  query("routes/api.webhook-endpoints.$id", endpoints("")),
+  query("routes/api.webhook-endpoints.$id.rotate-secret", endpoints("/rotate-secret")),
+  query("routes/api.webhook-endpoints.$id.send-test", endpoints("/test")),
+  query("routes/api.webhook-endpoints.$id.deliveries", endpoints("/deliveries"), () => ({
+    status: oneOf(["pending", "delivered", "failed", "x"]),
+    type: text,
+    limit: numbers,
+  })),
+  query("routes/api.webhook-deliveries.$id.retry", (p) =>
+    segment(p.tasks).map((id) => `/api/webhook-deliveries/${id}/retry`),
+  ),
   query("routes/api.events", "/api/events", () => ({ lastEventId: text })),
   query("routes/api.notifications", "/api/notifications", () => ({ limit: numbers })),
   query("routes/api.not-found", (p) => segment(p.tasks).map((s) => `/api/${s}`)),

@@ -118,6 +118,21 @@ const taskPayload = member(
   ),
 );
 
+const webhookUrls = fc.constantFrom(
+  "https://127.0.0.1/h",
+  "http://localhost:9/h",
+  "https://[::1]/h",
+  "https://10.0.0.1/h",
+  "https://169.254.169.254/latest",
+  "ftp://127.0.0.1/h",
+  "javascript:alert(1)",
+  "https://user:pw@127.0.0.1/h",
+  "",
+);
+const webhookEvents = fc.constantFrom("user.created", "audit.entry", "__proto__", "*", "nope");
+const webhookPath = (suffix: string) => (p: Pools) =>
+  segment(p.tasks).map((id) => `/api/webhook-endpoints/${id}${suffix}`);
+
 const taskPath = (p: Pools) => segment(p.tasks).map((id) => `/api/tasks/${id}`);
 
 export const API: FuzzTarget[] = [
@@ -148,6 +163,25 @@ export const API: FuzzTarget[] = [
     id: ids(p.notifications),
   })),
   apiCall("routes/api.tasks.$id", taskPath, () => ({ status: json })),
+  // Addresses only from a fixed list: any other would be looked up in DNS when saved.
+  apiCall("routes/api.webhook-endpoints", "/api/webhook-endpoints", () => ({
+    url: member(webhookUrls),
+    events: member(fc.oneof(fc.constant(["*"]), fc.array(webhookEvents, { maxLength: 3 }), json)),
+    description: member(text),
+    enabled: member(fc.oneof(fc.boolean(), json)),
+  })),
+  apiCall("routes/api.webhook-endpoints.$id", webhookPath(""), () => ({
+    url: member(webhookUrls),
+    enabled: member(fc.oneof(fc.boolean(), json)),
+  })),
+  apiCall("routes/api.webhook-endpoints.$id.rotate-secret", webhookPath("/rotate-secret")),
+  apiCall("routes/api.webhook-endpoints.$id.send-test", webhookPath("/test")),
+  apiCall("routes/api.webhook-endpoints.$id.deliveries", webhookPath("/deliveries"), () => ({
+    since: member(fc.oneof(dates, text)),
+  })),
+  apiCall("routes/api.webhook-deliveries.$id.retry", (p) =>
+    segment(p.tasks).map((id) => `/api/webhook-deliveries/${id}/retry`),
+  ),
   apiCall(
     "routes/api.not-found",
     (p) => segment(p.tasks).map((s) => `/api/${s}`),

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { db } from "../db.server";
+import { resetEnvCache } from "../env.server";
+import { action as retryAction } from "../routes/api.webhook-deliveries.$id.retry";
+import { action as createAction, loader as listLoader } from "../routes/api.webhook-endpoints";
+import { action as endpointAction, loader as endpointLoader } from "../routes/api.webhook-endpoints.$id";
+import { loader as deliveriesLoader } from "../routes/api.webhook-endpoints.$id.deliveries";
+import { action as rotateAction } from "../routes/api.webhook-endpoints.$id.rotate-secret";
+import { action as testAction } from "../routes/api.webhook-endpoints.$id.send-test";
+
+// /api/webhook-endpoints (settings.manage, docs/http-contract.md): the secret is shown once, every
+// address is checked before it is saved, and each change is audited.
+
+beforeAll(async () => {
+  await setupDatabase();
+  process.env.OUTBOUND_ALLOW_PRIVATE = "127.0.0.0/8";
+  resetEnvCache();
+});
+afterAll(() => {
+  delete process.env.OUTBOUND_ALLOW_PRIVATE;
+  resetEnvCache();
+});
+
+const json = (cookie: string, method: string, body?: unknown, path = "/api/webhook-endpoints") =>
+  request(path, {
+    method,
+    cookie,
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+describe("/api/webhook-endpoints", () => {
+  it("refuses anyone without settings.manage, on every endpoint", async () => {
+    const manager = await signedIn(["manager"]);
+    const cases = [
+      () => listLoader(args(request("/api/webhook-endpoints", { cookie: manager.cookie }))),
+      () => createAction(args(json(manager.cookie, "POST", { url: "https://example.com/h", events: ["*"] }))),
+      () =>
+        endpointLoader(
+          args(request("/api/webhook-endpoints/ep_x", { cookie: manager.cookie }), { id: "ep_x" }),
+        ),
+      () => rotateAction(args(json(manager.cookie, "POST", undefined, "/x"), { id: "ep_x" })),
+      () => testAction(args(json(manager.cookie, "POST", undefined, "/x"), { id: "ep_x" })),
+      () => retryAction(args(json(manager.cookie, "POST", undefined, "/x"), { id: "msg_x" })),
+    ];
+    for (const call of cases) expect((await run(call)).status).toBe(403);
+    expect(await db().selectFrom("webhook_endpoint").selectAll().execute()).toEqual([]);
+  });
+
+  it("creates an endpoint with a secret shown once; lists, changes and deletes it; audits each", async () => {
+    const admin = await signedIn(["admin"]);
+    const created = await run(() =>
+      createAction(
+        args(
+          json(admin.cookie, "POST", {
+            url: "http://127.0.0.1:9/hook",
+            events: ["user.created", "user.deleted", "user.created"],
+            description: "CRM",
+          }),
+        ),
+      ),
+    );
+    expect(created.status).toBe(201);
+    const body = created.body as { id: string; secret: string; events: string[]; enabled: boolean };
+    expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
+    expect(body).toMatchObject({ events: ["user.created", "user.deleted"], enabled: true });
+    // Stored encrypted, never readable again.
+    const row = await db()
+      .selectFrom("webhook_endpoint")
+      .selectAll()
+      .where("id", "=", body.id)
+      .executeTakeFirstOrThrow();
+    expect(row.secret).not.toContain(body.secret.slice(6, 20));
+    const list = await run(() =>
+      listLoader(args(request("/api/webhook-endpoints", { cookie: admin.cookie }))),
+    );
+    expect(JSON.stringify(list.body)).not.toContain(body.secret);
+    expect((list.body as { endpoints: unknown[] }).endpoints).toHaveLength(1);
+
+    const patched = await run(() =>
+      endpointAction(args(json(admin.cookie, "PATCH", { enabled: false, events: ["*"] }), { id: body.id })),
+    );
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ enabled: false, events: ["*"] });
+
+    const rotated = await run(() => rotateAction(args(json(admin.cookie, "POST"), { id: body.id })));
+    expect(rotated.status).toBe(200);
+    expect((rotated.body as { secret: string }).secret).not.toBe(body.secret);
+    const one = await run(() =>
+      endpointLoader(
+        args(request(`/api/webhook-endpoints/${body.id}`, { cookie: admin.cookie }), { id: body.id }),
+      ),
+    );
+    expect((one.body as { secretRotatedUntil: string | null }).secretRotatedUntil).not.toBeNull();
+
+    const queued = await run(() => testAction(args(json(admin.cookie, "POST"), { id: body.id })));
+    expect(queued.status).toBe(202);
+    const deliveries = await run(() =>
+      deliveriesLoader(
+        args(request(`/api/webhook-endpoints/${body.id}/deliveries`, { cookie: admin.cookie }), {
+          id: body.id,
+        }),
+      ),
+    );
+    expect((deliveries.body as { deliveries: { id: string; type: string }[] }).deliveries).toMatchObject([
+      { id: (queued.body as { messageId: string }).messageId, type: "webhook.test", status: "pending" },
+    ]);
+
+    const deleted = await run(() => endpointAction(args(json(admin.cookie, "DELETE"), { id: body.id })));
+    expect(deleted.status).toBe(204);
+    expect(await db().selectFrom("webhook_message").selectAll().execute()).toEqual([]);
+    const actions = await db()
+      .selectFrom("audit_log")
+      .select("action")
+      .where("target_id", "=", body.id)
+      .orderBy("seq")
+      .execute();
+    expect(actions.map((a) => a.action)).toEqual([
+      "webhook.endpoint.create",
+      "webhook.endpoint.update",
+      "webhook.endpoint.rotate",
+      "webhook.endpoint.test",
+      "webhook.endpoint.delete",
+    ]);
+  });
+
+  it("refuses addresses it could never deliver to, and bad input, with the field named", async () => {
+    const admin = await signedIn(["admin"]);
+    const cases: [unknown, string][] = [
+      [{ url: "https://10.0.0.1/h", events: ["*"] }, "url"],
+      [{ url: "https://169.254.169.254/latest/meta-data", events: ["*"] }, "url"],
+      [{ url: "https://[::1]/h", events: ["*"] }, "url"],
+      [{ url: "http://example.com/h", events: ["*"] }, "url"], // plain http to a public host
+      [{ url: "ftp://example.com/h", events: ["*"] }, "url"],
+      [{ url: "https://user:pw@example.com/h", events: ["*"] }, "url"],
+      [{ url: "not a url", events: ["*"] }, "url"],
+      [{ url: "https://example.com/h", events: ["user.exploded"] }, "events.0"],
+      [{ url: "https://example.com/h", events: [] }, "events"],
+    ];
+    for (const [body, field] of cases) {
+      const out = await run(() => createAction(args(json(admin.cookie, "POST", body))));
+      expect(out.status, JSON.stringify(body)).toBe(400);
+      expect(out.body, JSON.stringify(body)).toMatchObject({ error: "invalid_request", field });
+    }
+    const notJson = await run(() =>
+      createAction(
+        args(request("/api/webhook-endpoints", { method: "POST", cookie: admin.cookie, body: "{" })),
+      ),
+    );
+    expect(notJson.status).toBe(400);
+    for (const [call, status] of [
+      [() => endpointLoader(args(request("/x", { cookie: admin.cookie }), { id: "ep_missing" })), 404],
+      [() => endpointAction(args(json(admin.cookie, "PATCH", { enabled: true }), { id: "ep_missing" })), 404],
+      [() => retryAction(args(json(admin.cookie, "POST"), { id: "msg_missing" })), 404],
+      [
+        () => endpointAction(args(json(admin.cookie, "PATCH", { secret: "mine" }), { id: "ep_missing" })),
+        400,
+      ],
+    ] as const)
+      expect((await run(call)).status).toBe(status);
+    expect(await db().selectFrom("webhook_endpoint").selectAll().execute()).toEqual([]);
+  });
+});
