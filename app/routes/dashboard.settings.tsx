@@ -14,6 +14,7 @@ import { SsoLinkCard } from "../components/settings/sso-section";
 import { SystemSection } from "../components/settings/system-section";
 import { TestEmailSection } from "../components/settings/test-email-section";
 import { TwoFactorPolicySection, TwoFactorSection } from "../components/settings/two-factor-section";
+import { WebhooksSection } from "../components/settings/webhooks-section";
 import { passRetryAfter } from "../http/responses";
 import { getLanguage, getT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/use-translation";
@@ -33,7 +34,8 @@ export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { profile, languages, sessions, system, invite, twoFactor, sso, passkeys, apiTokens } = loaderData;
+  const { profile, languages, sessions, system, invite, twoFactor, sso, passkeys, apiTokens, webhooks } =
+    loaderData;
   const { passkeyAvailability } = loaderData;
   const tabs: SettingsTab[] = [
     {
@@ -90,6 +92,12 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           <AuditIntegritySection integrity={system.integrity} />
         </>
       ),
+    });
+  if (webhooks)
+    tabs.push({
+      value: "webhooks",
+      label: t("settings:tabs.webhooks"),
+      content: <WebhooksSection endpoints={webhooks.endpoints} />,
     });
   return (
     <div className="flex max-w-3xl flex-col gap-4">

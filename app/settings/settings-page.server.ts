@@ -48,6 +48,22 @@ import { supportedLanguages } from "../i18n/resources.server";
 import { recentMail } from "../mail/mail-log.server";
 import { configLabel } from "../system-settings/config-labels";
 import { describeSystemConfig } from "../system-settings/system-config.server";
+import { replaySince, sendAgain } from "../webhooks/deliveries.server";
+import {
+  webhookCreateSchema,
+  webhookEndpointSchema,
+  webhookReplaySchema,
+  webhookRetrySchema,
+  webhookToggleSchema,
+} from "../webhooks/endpoint-form";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  listEndpoints,
+  rotateSecret,
+  sendTest,
+  updateEndpoint,
+} from "../webhooks/endpoints.server";
 import { describeSessions } from "./session-view";
 import { revokeSessionSchema, systemSettingsSchema } from "./settings-form";
 import { twoFactorIntent, twoFactorSettingsData } from "./two-factor-settings.server";
@@ -59,16 +75,18 @@ import { applySettingsChanges } from "./update-settings.server";
 export async function settingsPageData(user: SessionUser, reader?: { language: string; t: TFunction }) {
   const manage = can(user, "settings.manage");
   const invite = can(user, "user.write");
-  const [sessions, config, mailLog, roles, twoFactor, apiTokens, passkeys, integrity] = await Promise.all([
-    listMySessions(user),
-    manage ? describeSystemConfig(user) : null,
-    manage ? recentMail(25, user) : null,
-    invite ? assignableRoles(user) : null,
-    twoFactorSettingsData(user),
-    listApiTokens(user.id),
-    listPasskeys(user.id),
-    manage ? auditIntegrity() : null,
-  ]);
+  const [sessions, config, mailLog, roles, twoFactor, apiTokens, passkeys, integrity, endpoints] =
+    await Promise.all([
+      listMySessions(user),
+      manage ? describeSystemConfig(user) : null,
+      manage ? recentMail(25, user) : null,
+      invite ? assignableRoles(user) : null,
+      twoFactorSettingsData(user),
+      listApiTokens(user.id),
+      listPasskeys(user.id),
+      manage ? auditIntegrity() : null,
+      manage ? listEndpoints() : null,
+    ]);
   return {
     profile: { name: user.name, email: user.email, locale: user.locale ?? null },
     // The language select offers every locale folder there is (app/locales/<language>).
@@ -78,6 +96,7 @@ export async function settingsPageData(user: SessionUser, reader?: { language: s
     system: manage ? { config: config!, mailLog: mailLog!, integrity: integrity! } : null,
     sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
+    webhooks: manage ? { endpoints: endpoints! } : null,
     twoFactor,
     apiTokens: { tokens: apiTokens, permissions: grantablePermissions(user) },
   };
@@ -235,6 +254,68 @@ export const runSettingsIntent = (args: ActionArgs) => {
               ? t("settings:system.saved", { names: names.join(", ") })
               : t("settings:nothingToChange"),
           );
+        },
+      },
+      // Outgoing webhooks (app/webhooks): the secret leaves the server at creation and rotation only.
+      "webhook-create": {
+        permission: "settings.manage",
+        schema: webhookCreateSchema,
+        run: async ({ actor, input }) => {
+          const { secret } = await createEndpoint(actor, input, args);
+          return data({
+            ...done("webhook-create", t("settings:webhooks.created", { url: input.url })).data,
+            secret,
+          });
+        },
+      },
+      "webhook-toggle": {
+        permission: "settings.manage",
+        schema: webhookToggleSchema,
+        run: async ({ actor, input }) => {
+          const on = input.enabled === "1";
+          await updateEndpoint(actor, input.endpoint, { enabled: on }, args);
+          return done("webhook-toggle", on ? t("settings:webhooks.turnedOn") : t("settings:webhooks.paused"));
+        },
+      },
+      "webhook-rotate": {
+        permission: "settings.manage",
+        schema: webhookEndpointSchema,
+        run: async ({ actor, input }) => {
+          const { secret } = await rotateSecret(actor, input.endpoint, args);
+          return data({ ...done("webhook-rotate", t("settings:webhooks.rotated")).data, secret });
+        },
+      },
+      "webhook-test": {
+        permission: "settings.manage",
+        schema: webhookEndpointSchema,
+        run: async ({ actor, input }) => {
+          await sendTest(actor, input.endpoint, args);
+          return done("webhook-test", t("settings:webhooks.testQueued"));
+        },
+      },
+      "webhook-delete": {
+        permission: "settings.manage",
+        schema: webhookEndpointSchema,
+        run: async ({ actor, input }) => {
+          await deleteEndpoint(actor, input.endpoint, args);
+          return done("webhook-delete", t("settings:webhooks.deleted"));
+        },
+      },
+      "webhook-retry": {
+        permission: "settings.manage",
+        schema: webhookRetrySchema,
+        run: async ({ actor, input }) => {
+          await sendAgain(actor, input.message, args);
+          return done("webhook-retry", t("settings:webhooks.retryQueued"));
+        },
+      },
+      "webhook-replay": {
+        permission: "settings.manage",
+        schema: webhookReplaySchema,
+        run: async ({ actor, input }) => {
+          const since = new Date(Date.now() - input.hours * 3_600_000).toISOString();
+          const count = await replaySince(actor, input.endpoint, since, args);
+          return done("webhook-replay", t("settings:webhooks.replayed", { count }));
         },
       },
       invite: {

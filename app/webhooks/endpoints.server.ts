@@ -98,9 +98,11 @@ export async function getEndpoint(id: string): Promise<EndpointView> {
 /** Creates an endpoint; the secret is in the answer and nowhere else readable. */
 export async function createEndpoint(
   actor: Actor,
-  input: z.output<typeof endpointInput>,
+  given: { url: string; description?: string; events: readonly string[]; enabled?: boolean },
   origin: AuditOrigin,
 ) {
+  // The same rules whichever form or API call gave it: "*" alone, each type once, sorted.
+  const input = endpointInput.parse(given);
   await checkUrl(input.url);
   const id = `ep_${randomUUID().replaceAll("-", "")}`;
   const secret = newSecret();
