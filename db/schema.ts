@@ -146,6 +146,8 @@ interface AuditChainTable {
   id: number;
   seq: number;
   hash: string;
+  /** JSON: the last verification's outcome (app/audit/integrity.server.ts). */
+  last_verification: string | null;
 }
 
 /** A signed statement of the chain's state (app/audit/checkpoint.server.ts). */

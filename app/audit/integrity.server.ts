@@ -1,16 +1,10 @@
-import { db } from "../db.server";
+import { db, now } from "../db.server";
 import type { AuditIntegrity } from "./integrity";
 
-/** Both are one index step: the log's (action, created_at) index and the checkpoints' seq. */
+/** One row by key and one index step: the chain's head and the newest checkpoint. */
 export async function auditIntegrity(): Promise<AuditIntegrity> {
-  const [verification, checkpoint] = await Promise.all([
-    db()
-      .selectFrom("audit_log")
-      .select(["created_at", "details"])
-      .where("action", "=", "audit.verify")
-      .orderBy("created_at", "desc")
-      .limit(1)
-      .executeTakeFirst(),
+  const [head, checkpoint] = await Promise.all([
+    db().selectFrom("audit_chain").select("last_verification").where("id", "=", 1).executeTakeFirst(),
     db()
       .selectFrom("audit_checkpoint")
       .select("created_at")
@@ -19,15 +13,16 @@ export async function auditIntegrity(): Promise<AuditIntegrity> {
       .executeTakeFirst(),
   ]);
   let lastVerification: AuditIntegrity["lastVerification"] = null;
-  if (verification) {
-    const d = JSON.parse(verification.details ?? "{}") as {
+  if (head?.last_verification) {
+    const d = JSON.parse(head.last_verification) as {
+      at: string;
       ok?: boolean;
       rows?: number;
       upTo?: string | null;
       message?: string;
     };
     lastVerification = {
-      at: verification.created_at,
+      at: d.at,
       ok: d.ok === true,
       rows: Number(d.rows ?? 0),
       upTo: d.upTo ?? null,
@@ -35,4 +30,13 @@ export async function auditIntegrity(): Promise<AuditIntegrity> {
     };
   }
   return { lastVerification, lastCheckpointAt: checkpoint?.created_at ?? null };
+}
+
+/** Keeps a verification's outcome for Settings, beside the chain's head. */
+export async function recordVerification(outcome: Record<string, unknown>) {
+  await db()
+    .updateTable("audit_chain")
+    .set({ last_verification: JSON.stringify({ ...outcome, at: now() }) })
+    .where("id", "=", 1)
+    .execute();
 }

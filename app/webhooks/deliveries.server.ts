@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasNoNul } from "../../db/nul";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { NotFound } from "../domain-errors";
@@ -11,7 +12,7 @@ type Actor = { id: string; email: string };
 
 export const deliveryQuery = z.object({
   status: z.enum(["pending", "delivered", "failed"]).optional().catch(undefined),
-  type: z.string().max(60).optional().catch(undefined),
+  type: z.string().max(60).refine(hasNoNul).optional().catch(undefined),
   limit: z.coerce.number().int().min(1).max(100).catch(50),
 });
 
@@ -74,6 +75,7 @@ export async function listDeliveries(
 
 /** One message back in the queue, due now, under its own id (receivers dedupe on `webhook-id`). */
 export async function sendAgain(actor: Actor, messageId: string, origin: AuditOrigin) {
+  if (!hasNoNul(messageId)) throw new NotFound("webhooks.messageNotFound");
   const message = await db()
     .selectFrom("webhook_message")
     .select(["id", "endpoint_id", "type"])
@@ -103,6 +105,7 @@ export async function sendAgain(actor: Actor, messageId: string, origin: AuditOr
 
 /** Every message of the endpoint since `since` sent again, in their order; returns how many. */
 export async function replaySince(actor: Actor, endpointId: string, since: string, origin: AuditOrigin) {
+  if (!hasNoNul(endpointId)) throw new NotFound("webhooks.notFound");
   const endpoint = await db()
     .selectFrom("webhook_endpoint")
     .select("id")

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { hasNoNul, NUL_MESSAGE } from "../../db/nul";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
@@ -20,8 +21,8 @@ const eventList = z
   .transform((events) => (events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)].sort()));
 
 export const endpointInput = z.object({
-  url: z.string().trim().url().max(2_000),
-  description: z.string().trim().max(200).default(""),
+  url: z.string().trim().url().max(2_000).refine(hasNoNul, NUL_MESSAGE),
+  description: z.string().trim().max(200).refine(hasNoNul, NUL_MESSAGE).default(""),
   events: eventList,
   enabled: z.boolean().default(true),
 });
@@ -86,6 +87,8 @@ export async function listEndpoints(): Promise<EndpointView[]> {
 }
 
 async function endpointRow(id: string): Promise<EndpointRow> {
+  // An id from a URL: PostgreSQL cannot compare NUL, and no id holds one.
+  if (!hasNoNul(id)) throw new NotFound("webhooks.notFound");
   const row = await db().selectFrom("webhook_endpoint").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) throw new NotFound("webhooks.notFound");
   return row;

@@ -194,5 +194,28 @@ export const DASHBOARD: FuzzTarget[] = [
     reauthCode: reauthCodes,
   })),
   formIntent(SETTINGS, "/dashboard/settings", "revoke-api-token", (p) => ({ apiToken: ids(p.apiTokens) })),
+  // Addresses from a fixed list: any other would be looked up in DNS when saved.
+  formIntent(SETTINGS, "/dashboard/settings", "webhook-create", () => ({
+    url: either(
+      fc.constantFrom(
+        "https://127.0.0.1/h",
+        "https://10.0.0.1/h",
+        "http://localhost/h",
+        "ftp://x/y",
+        "javascript:x",
+      ),
+    ),
+    description: names,
+    "events[]": either(fc.constantFrom("*", "user.created", "audit.entry", "nope")),
+    enabled: either(fc.constantFrom("on", "1", "")),
+  })),
+  ...["webhook-toggle", "webhook-rotate", "webhook-test", "webhook-delete", "webhook-replay"].map((intent) =>
+    formIntent(SETTINGS, "/dashboard/settings", intent, () => ({
+      endpoint: either(uuids),
+      enabled: either(fc.constantFrom("0", "1", "2")),
+      hours: either(fc.constantFrom("1", "24", "0", "169", "x")),
+    })),
+  ),
+  formIntent(SETTINGS, "/dashboard/settings", "webhook-retry", () => ({ message: either(uuids) })),
   formIntent(SETTINGS, "/dashboard/settings", ANY_INTENT, () => ({ name: names })),
 ];

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { audit } from "../../audit/audit.server";
+import { recordVerification } from "../../audit/integrity.server";
 import { verifyAuditChain } from "../../audit/verify.server";
 import { db } from "../../db.server";
 import { defineTask } from "../definition.server";
 
 // Walks the audit chain on demand (Settings → System), with progress, and records the outcome as
-// an audit row of its own: the last verification is then part of the log it vouches for, and the
-// page finds it through the log's action index (docs/decisions/031-tamper-evident-audit-log.md).
+// an audit row of its own (the verification is part of the log it vouches for) and beside the
+// chain's head, where the page reads it (docs/decisions/031-tamper-evident-audit-log.md).
 export const auditVerify = defineTask({
   type: "audit.verify",
   permission: "settings.manage",
@@ -40,6 +41,7 @@ export const auditVerify = defineTask({
         details: outcome,
       },
     );
+    await recordVerification(outcome);
     return result;
   },
 });
