@@ -99,7 +99,9 @@ export async function enqueueAuditEvents(trx: Executor, row: AuditRow) {
   const events: WebhookEvent[] = [
     {
       type: "audit.entry",
-      resource: "audit",
+      // Each row on its own: one refused row must not hold the whole stream back for its retries
+      // (a SIEM orders by `seq`, which every entry carries).
+      resource: `audit:${row.seq}`,
       data: { ...row, details },
     },
   ];

@@ -1,7 +1,7 @@
 // npm run bench:webhooks: outgoing webhook delivery on this machine (docs/decisions/032-outgoing-webhooks.md).
 // A receiver on 127.0.0.1 that refuses a share of attempts with 503, one endpoint for every event,
 // the dispatcher as the server runs it (polling every second), and changes written at a steady
-// rate through the audit writer; prints messages, attempts, retries and the time from a change's
+// rate through the audit writer (people's changes: user.updated and audit.entry); prints messages, attempts, retries and the time from a change's
 // commit to its delivery (p50/p99; first-attempt deliveries apart from retried ones).
 //   BENCH_WEBHOOK_CHANGES=600  BENCH_WEBHOOK_RATE=20 (a second)  BENCH_WEBHOOK_REFUSE=0.1
 //   BENCH_DATABASE_URL=postgres://… (default: a fresh SQLite file)
@@ -55,7 +55,12 @@ const started = Date.now();
 for (let i = 0; i < changes; i++) {
   const due = started + (i * 1000) / rate;
   await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
-  await audit(origin, { action: "settings.update", details: { changed: ["APP_NAME"], i } });
+  // Changes to 50 people, as an admin's day spreads them: each person's messages stay in order.
+  await audit(origin, {
+    action: "user.update",
+    target: { type: "user", id: `user-${i % 50}` },
+    details: { before: { name: `P${i}` }, after: { name: `P${i + 1}` } },
+  });
 }
 // Every message delivered, or a minute for the retries (5 s, then 30 s) to come in.
 const deadline = Date.now() + 60_000;
@@ -80,7 +85,7 @@ const direct = [...firstOk.values()].filter((r) => attemptsOf.get(r.id) === 1).m
 const retried = [...firstOk.values()]
   .filter((r) => (attemptsOf.get(r.id) ?? 0) > 1)
   .map((r) => r.at - r.createdAt);
-const ms = (v: number | undefined) => (v === undefined ? "-" : `${Math.round(v)} ms`);
+const ms = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? "-" : `${Math.round(v)} ms`);
 console.log(
   `engine: ${process.env.DATABASE_URL.startsWith("postgres") ? "PostgreSQL" : "SQLite"}; ${changes} changes at ${rate}/s, receiver refusing ${Math.round(refuse * 100)} % of attempts`,
 );
