@@ -4,13 +4,14 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { args, createUser, request, setupDatabase, signedIn } from "../../test/helpers";
 import { audit } from "../audit/audit.server";
+import { recordHead } from "../audit/checkpoint.server";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { metricsText } from "../metrics/endpoint.server";
 import { resetMetrics } from "../metrics/metrics.server";
 import { deleteUser, setUserStatus } from "../users/users.server";
-import { replaySince, sendAgain } from "./deliveries.server";
+import { pruneWebhookLog, replaySince, sendAgain } from "./deliveries.server";
 import { deliverDue, FAILING_DISABLE_MS, RETRY_DELAYS_S } from "./delivery.server";
 import { createEndpoint, rotateSecret, updateEndpoint } from "./endpoints.server";
 
@@ -342,5 +343,40 @@ describe("outgoing webhooks", () => {
     const after = (await metricsText()).body;
     expect(after).toMatch(/dashboard_outgoing_webhook_attempts_total\{outcome="delivered"\} 2/);
     expect(after).toMatch(/dashboard_outgoing_webhook_queue_depth 0/);
+  });
+
+  it("sends each signed checkpoint as audit.checkpoint, so a copy of the chain's state lives outside", async () => {
+    await endpoint(["audit.checkpoint"]);
+    await audit(origin(), { action: "settings.update" });
+    const checkpoint = (await recordHead())!;
+    await deliverDue({ jitter: 0 });
+    const sent = received.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
+    expect(sent).toEqual([
+      expect.objectContaining({
+        type: "audit.checkpoint",
+        data: expect.objectContaining({
+          kind: "head",
+          seq: checkpoint.seq,
+          hash: checkpoint.hash,
+          signature: checkpoint.signature,
+        }),
+      }),
+    ]);
+  });
+
+  it("keeps the delivery log 30 days: older messages and attempts go with the daily cleanup, pending ones stay", async () => {
+    await endpoint(["settings.updated"]);
+    await audit(origin(), { action: "settings.update" });
+    await audit(origin(), { action: "settings.update" });
+    await deliverDue({ jitter: 0 });
+    const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    await db().updateTable("webhook_message").set({ created_at: old }).execute();
+    await db().updateTable("webhook_attempt").set({ created_at: old }).execute();
+    // One still owed (sent again, say): it stays.
+    const [owed] = await messages();
+    await db().updateTable("webhook_message").set({ status: "pending" }).where("id", "=", owed!.id).execute();
+    expect(await pruneWebhookLog()).toBe(1);
+    expect((await messages()).map((m) => m.status)).toEqual(["pending"]);
+    expect(await db().selectFrom("webhook_attempt").selectAll().execute()).toEqual([]);
   });
 });

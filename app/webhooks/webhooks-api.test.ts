@@ -161,4 +161,22 @@ describe("/api/webhook-endpoints", () => {
       expect((await run(call)).status).toBe(status);
     expect(await db().selectFrom("webhook_endpoint").selectAll().execute()).toEqual([]);
   });
+
+  it("refuses a host name that resolves inside, unless OUTBOUND_ALLOW_PRIVATE opens its range", async () => {
+    const admin = await signedIn(["admin"]);
+    delete process.env.OUTBOUND_ALLOW_PRIVATE;
+    resetEnvCache();
+    try {
+      // localhost resolves to 127.0.0.1 or ::1: not a public address.
+      const out = await run(() =>
+        createAction(args(json(admin.cookie, "POST", { url: "https://localhost/h", events: ["*"] }))),
+      );
+      expect(out.status).toBe(400);
+      expect(out.body).toMatchObject({ field: "url", message: expect.stringMatching(/127\.0\.0\.1|::1/) });
+    } finally {
+      process.env.OUTBOUND_ALLOW_PRIVATE = "127.0.0.0/8";
+      resetEnvCache();
+    }
+    expect(await db().selectFrom("webhook_endpoint").selectAll().execute()).toEqual([]);
+  });
 });
