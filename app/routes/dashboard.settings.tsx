@@ -97,7 +97,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
     tabs.push({
       value: "webhooks",
       label: t("settings:tabs.webhooks"),
-      content: <WebhooksSection endpoints={webhooks.endpoints} />,
+      content: <WebhooksSection endpoints={webhooks.endpoints} events={webhooks.events} />,
     });
   return (
     <div className="flex max-w-3xl flex-col gap-4">

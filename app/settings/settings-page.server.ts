@@ -64,6 +64,7 @@ import {
   sendTest,
   updateEndpoint,
 } from "../webhooks/endpoints.server";
+import { ALL_EVENTS, permissionForEvent, SUPER_ADMIN, WEBHOOK_EVENT_TYPES } from "../webhooks/event-types";
 import { describeSessions } from "./session-view";
 import { revokeSessionSchema, systemSettingsSchema } from "./settings-form";
 import { twoFactorIntent, twoFactorSettingsData } from "./two-factor-settings.server";
@@ -96,7 +97,16 @@ export async function settingsPageData(user: SessionUser, reader?: { language: s
     system: manage ? { config: config!, mailLog: mailLog!, integrity: integrity! } : null,
     sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
-    webhooks: manage ? { endpoints: endpoints! } : null,
+    // The form offers only the events this person may have sent out (app/webhooks/event-types.ts).
+    webhooks: manage
+      ? {
+          endpoints: endpoints!,
+          events: [ALL_EVENTS, ...WEBHOOK_EVENT_TYPES].filter((e) => {
+            const needed = permissionForEvent(e);
+            return user.isSuperAdmin || (needed !== SUPER_ADMIN && user.permissions.has(needed));
+          }),
+        }
+      : null,
     twoFactor,
     apiTokens: { tokens: apiTokens, permissions: grantablePermissions(user) },
   };

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { InvalidInput, NotFound } from "../domain-errors";
+import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { apiError, payloadTooLarge } from "../http/responses";
 
@@ -33,9 +33,10 @@ export async function jsonBody<S extends z.ZodType>(
   };
 }
 
-/** A domain refusal as JSON (404 for a missing record, 400 for a field); anything else is rethrown. */
+/** A domain refusal as JSON (404 a missing record, 403 a rule, 400 a field); anything else is rethrown. */
 export function domainAnswer(error: unknown): Response {
   if (error instanceof NotFound) return apiError(404, "not_found", { message: error.message });
+  if (error instanceof RuleViolation) return apiError(403, "forbidden", { message: error.message });
   if (error instanceof InvalidInput)
     return apiError(400, "invalid_request", { field: error.field, message: error.message });
   throw error;

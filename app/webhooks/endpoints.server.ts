@@ -3,16 +3,29 @@ import { z } from "zod";
 import { hasNoNul, NUL_MESSAGE } from "../../db/nul";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
-import { InvalidInput, NotFound } from "../domain-errors";
+import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { isInOpenedRange, refusedAddressOf } from "../http/outbound.server";
 import { enqueueTo } from "./enqueue.server";
-import { ALL_EVENTS, TEST_EVENT, WEBHOOK_EVENT_TYPES } from "./event-types";
+import { ALL_EVENTS, permissionForEvent, SUPER_ADMIN, TEST_EVENT, WEBHOOK_EVENT_TYPES } from "./event-types";
 import { newSecret, ROTATION_OVERLAP_MS } from "./secrets.server";
 
 // Webhook endpoints (Settings → Webhooks and /api/webhook-endpoints, settings.manage): each change
 // audited, the secret shown once, at creation and at rotation (docs/decisions/032-outgoing-webhooks.md).
 
-type Actor = { id: string; email: string };
+type Actor = { id: string; email: string; permissions: ReadonlySet<string>; isSuperAdmin: boolean };
+
+/** Refuses events the actor could not read in the app (event-types.ts, EVENT_PERMISSION). */
+function assertMayReceive(actor: Actor, events: readonly string[]) {
+  for (const event of events) {
+    const needed = permissionForEvent(event);
+    const holds = actor.isSuperAdmin || (needed !== SUPER_ADMIN && actor.permissions.has(needed));
+    if (!holds)
+      throw new RuleViolation("webhooks.eventNotAllowed", {
+        event: event === ALL_EVENTS ? "*" : event,
+        permission: needed,
+      });
+  }
+}
 
 const eventList = z
   .array(z.enum([ALL_EVENTS, ...WEBHOOK_EVENT_TYPES]))
@@ -106,6 +119,7 @@ export async function createEndpoint(
 ) {
   // The same rules whichever form or API call gave it: "*" alone, each type once, sorted.
   const input = endpointInput.parse(given);
+  assertMayReceive(actor, input.events);
   await checkUrl(input.url);
   const id = `ep_${randomUUID().replaceAll("-", "")}`;
   const secret = newSecret();
@@ -148,6 +162,7 @@ export async function updateEndpoint(
   origin: AuditOrigin,
 ): Promise<EndpointView> {
   const before = await endpointRow(id);
+  if (patch.events !== undefined) assertMayReceive(actor, patch.events);
   if (patch.url !== undefined) await checkUrl(patch.url);
   const enabling = patch.enabled === true && before.enabled === 0;
   await db()

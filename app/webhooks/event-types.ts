@@ -26,8 +26,33 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/** Events only a super admin may subscribe to name this instead of a permission. */
+export const SUPER_ADMIN = "super_admin";
+
 /** What an endpoint subscribes to: some types, or every one ("*"). */
 export const ALL_EVENTS = "*";
 
 /** The event "Send test" delivers, whatever the endpoint subscribes to. */
 export const TEST_EVENT = "webhook.test";
+
+/**
+ * What a person must hold to have an endpoint sent an event: an endpoint is a copy of what it
+ * receives, so nobody subscribes to more than they may read in the app. `audit.entry` (and so
+ * "*") carries every row unfiltered, which only a super admin reads in full.
+ */
+const EVENT_PERMISSION: Record<string, string> = {
+  "user.": "user.read",
+  "role.": "roles.manage",
+  "team.": "team.read",
+  "session.": "log.read",
+  "task.": "log.read",
+  "settings.": "settings.manage",
+  "audit.checkpoint": "log.read",
+  "audit.entry": SUPER_ADMIN,
+  [ALL_EVENTS]: SUPER_ADMIN,
+};
+
+/** The permission `event` needs ("super_admin" for a super admin only). */
+export function permissionForEvent(event: string): string {
+  return EVENT_PERMISSION[event] ?? EVENT_PERMISSION[`${event.split(".")[0]}.`] ?? SUPER_ADMIN;
+}

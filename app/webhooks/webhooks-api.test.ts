@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { invalidateRoles } from "../access/role-cache.server";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { action as retryAction } from "../routes/api.webhook-deliveries.$id.retry";
@@ -78,11 +79,20 @@ describe("/api/webhook-endpoints", () => {
     expect(JSON.stringify(list.body)).not.toContain(body.secret);
     expect((list.body as { endpoints: unknown[] }).endpoints).toHaveLength(1);
 
+    // Every row of the log, unfiltered, only to an endpoint a super admin sets up.
+    for (const events of [["*"], ["audit.entry"]]) {
+      const refused = await run(() =>
+        endpointAction(args(json(admin.cookie, "PATCH", { events }), { id: body.id })),
+      );
+      expect(refused.status).toBe(403);
+    }
     const patched = await run(() =>
-      endpointAction(args(json(admin.cookie, "PATCH", { enabled: false, events: ["*"] }), { id: body.id })),
+      endpointAction(
+        args(json(admin.cookie, "PATCH", { enabled: false, events: ["team.created"] }), { id: body.id }),
+      ),
     );
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ enabled: false, events: ["*"] });
+    expect(patched.body).toMatchObject({ enabled: false, events: ["team.created"] });
 
     const rotated = await run(() => rotateAction(args(json(admin.cookie, "POST"), { id: body.id })));
     expect(rotated.status).toBe(200);
@@ -126,7 +136,7 @@ describe("/api/webhook-endpoints", () => {
   });
 
   it("refuses addresses it could never deliver to, and bad input, with the field named", async () => {
-    const admin = await signedIn(["admin"]);
+    const admin = await signedIn(["super_admin"]);
     const cases: [unknown, string][] = [
       [{ url: "https://10.0.0.1/h", events: ["*"] }, "url"],
       [{ url: "https://169.254.169.254/latest/meta-data", events: ["*"] }, "url"],
@@ -163,7 +173,7 @@ describe("/api/webhook-endpoints", () => {
   });
 
   it("refuses a host name that resolves inside, unless OUTBOUND_ALLOW_PRIVATE opens its range", async () => {
-    const admin = await signedIn(["admin"]);
+    const admin = await signedIn(["super_admin"]);
     delete process.env.OUTBOUND_ALLOW_PRIVATE;
     resetEnvCache();
     try {
@@ -178,5 +188,50 @@ describe("/api/webhook-endpoints", () => {
       resetEnvCache();
     }
     expect(await db().selectFrom("webhook_endpoint").selectAll().execute()).toEqual([]);
+  });
+
+  it("subscribes nobody to events they could not read in the app", async () => {
+    // settings.manage alone: no user, team, log or role events.
+    const ts = new Date().toISOString();
+    await db()
+      .insertInto("role")
+      .values({
+        id: "r-settings-only",
+        name: "settings_only",
+        label: "Settings only",
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
+    const perms = await db()
+      .selectFrom("permission")
+      .select("id")
+      .where("key", "in", ["dashboard.access", "settings.manage"])
+      .execute();
+    await db()
+      .insertInto("role_permission")
+      .values(perms.map((p) => ({ role_id: "r-settings-only", permission_id: p.id })))
+      .execute();
+    invalidateRoles();
+    const operator = await signedIn(["settings_only"]);
+    for (const events of [
+      ["user.created"],
+      ["team.deleted"],
+      ["session.signed_in"],
+      ["audit.checkpoint"],
+      ["*"],
+    ]) {
+      const out = await run(() =>
+        createAction(args(json(operator.cookie, "POST", { url: "http://127.0.0.1:9/h", events }))),
+      );
+      expect(out.status, events[0]).toBe(403);
+      expect(out.body).toMatchObject({ error: "forbidden" });
+    }
+    const allowed = await run(() =>
+      createAction(
+        args(json(operator.cookie, "POST", { url: "http://127.0.0.1:9/h", events: ["settings.updated"] })),
+      ),
+    );
+    expect(allowed.status).toBe(201);
   });
 });

@@ -47,7 +47,11 @@ const receiver = createServer(async (req, res) => {
 await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
 const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 const origin = { request: new Request("http://bench/webhooks", { headers: { "User-Agent": "bench" } }) };
-await createEndpoint({ id: "bench", email: "bench@example.test" }, { url, events: ["*"] }, origin);
+await createEndpoint(
+  { id: "bench", email: "bench@example.test", permissions: new Set(), isSuperAdmin: true },
+  { url, events: ["*"] },
+  origin,
+);
 const before = receipts.length;
 startWebhookDispatcher({ onError: (e) => console.error(e) });
 

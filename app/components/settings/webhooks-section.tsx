@@ -43,16 +43,23 @@ function SecretOnce({ secret }: { secret: string | undefined }) {
   );
 }
 
-export function WebhooksSection({ endpoints }: { endpoints: WebhookEndpointItem[] }) {
+/** `events`: what this person may have sent out (the server refuses the rest). */
+export function WebhooksSection({
+  endpoints,
+  events,
+}: {
+  endpoints: WebhookEndpointItem[];
+  events: string[];
+}) {
   const { t } = useTranslation();
   const s = useSettingsForm("webhook-create", webhookCreateSchema, {
-    defaultValue: { enabled: true, events: [ALL_EVENTS] } as never,
+    defaultValue: { enabled: true, events: events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [] } as never,
   });
   const created = s.fetcher.data as Answer | undefined;
-  const eventOptions = [
-    { value: ALL_EVENTS, label: t("settings:webhooks.allEvents") },
-    ...WEBHOOK_EVENT_TYPES.map((e) => ({ value: e, label: <code>{e}</code> })),
-  ];
+  const eventOptions = events.map((e) => ({
+    value: e,
+    label: e === ALL_EVENTS ? t("settings:webhooks.allEvents") : <code>{e}</code>,
+  }));
   return (
     <>
       <Card title={t("settings:webhooks.title")}>
