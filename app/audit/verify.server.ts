@@ -92,75 +92,86 @@ export async function verifyAuditChain(
   let previous: Link | null = null;
   let beforePrevious: Link | null = null;
   let upTo: string | null = null;
-  for (;;) {
-    options.signal?.throwIfAborted();
-    let query = database.selectFrom("audit_log").selectAll().orderBy("seq").limit(BATCH);
-    if (previous) query = query.where("seq", ">", previous.seq);
-    const batch = (await query.execute()) as unknown as Row[];
-    for (const raw of batch) {
-      const row = { ...raw, seq: Number(raw.seq) };
-      const consistent = (seq: number) =>
-        row.prev_hash !== null && row.hash === chainHash(row.prev_hash, { ...row, seq });
-      if (!previous) {
-        // The first row: the genesis, or where a signed retention checkpoint says the chain starts.
-        const signedStart = starts.some((s) => Number(s.seq) === row.seq && s.hash === row.prev_hash);
-        if (!(row.seq === 1 && row.prev_hash === GENESIS_HASH) && !signedStart)
+  // Writers go on while the walk runs: rows committed meanwhile are walked too, until the head
+  // read after a walk is the last row walked (a few passes at most).
+  let head: { seq: number; hash: string } | undefined;
+  for (let pass = 0; pass < 5; pass++) {
+    for (;;) {
+      options.signal?.throwIfAborted();
+      let query = database.selectFrom("audit_log").selectAll().orderBy("seq").limit(BATCH);
+      if (previous) query = query.where("seq", ">", previous.seq);
+      const batch = (await query.execute()) as unknown as Row[];
+      for (const raw of batch) {
+        const row = { ...raw, seq: Number(raw.seq) };
+        const consistent = (seq: number) =>
+          row.prev_hash !== null && row.hash === chainHash(row.prev_hash, { ...row, seq });
+        if (!previous) {
+          // The first row: the genesis, or where a signed retention checkpoint says the chain starts.
+          const signedStart = starts.some((s) => Number(s.seq) === row.seq && s.hash === row.prev_hash);
+          if (!(row.seq === 1 && row.prev_hash === GENESIS_HASH) && !signedStart)
+            return fail(
+              "deleted",
+              row,
+              `Rows before #${row.seq} are missing: the chain starts there without a signed retention checkpoint.`,
+            );
+        } else if (row.seq !== previous.seq + 1) {
           return fail(
             "deleted",
             row,
-            `Rows before #${row.seq} are missing: the chain starts there without a signed retention checkpoint.`,
+            `Row #${previous.seq + 1} is missing (deleted): #${previous.seq} is followed by #${row.seq}.`,
           );
-      } else if (row.seq !== previous.seq + 1) {
-        return fail(
-          "deleted",
-          row,
-          `Row #${previous.seq + 1} is missing (deleted): #${previous.seq} is followed by #${row.seq}.`,
-        );
-      } else if (row.prev_hash !== previous.hash) {
-        // The row links past its predecessor to the one before: the predecessor was slipped in.
-        if (beforePrevious && row.prev_hash === beforePrevious.hash)
-          return fail(
-            "inserted",
-            previous,
-            `Row #${previous.seq} (${previous.id}) was inserted: row #${row.seq} links to row #${beforePrevious.seq} before it.`,
-          );
-        // Intact itself but no longer linked: the predecessor was changed and its hash recomputed.
-        if (consistent(row.seq))
+        } else if (row.prev_hash !== previous.hash) {
+          // The row links past its predecessor to the one before: the predecessor was slipped in.
+          if (beforePrevious && row.prev_hash === beforePrevious.hash)
+            return fail(
+              "inserted",
+              previous,
+              `Row #${previous.seq} (${previous.id}) was inserted: row #${row.seq} links to row #${beforePrevious.seq} before it.`,
+            );
+          // Intact itself but no longer linked: the predecessor was changed and its hash recomputed.
+          if (consistent(row.seq))
+            return fail(
+              "edited",
+              previous,
+              `Row #${previous.seq} (${previous.id}) was changed and its hash recomputed: row #${row.seq} no longer links to it.`,
+            );
+        }
+        if (!consistent(row.seq)) {
+          for (let d = 1; d <= REORDER_WINDOW; d++)
+            for (const other of [row.seq - d, row.seq + d])
+              if (other > 0 && consistent(other))
+                return fail(
+                  "reordered",
+                  row,
+                  `Row #${row.seq} (${row.id}) was written as row #${other}: rows were reordered.`,
+                );
           return fail(
             "edited",
-            previous,
-            `Row #${previous.seq} (${previous.id}) was changed and its hash recomputed: row #${row.seq} no longer links to it.`,
-          );
-      }
-      if (!consistent(row.seq)) {
-        for (let d = 1; d <= REORDER_WINDOW; d++)
-          for (const other of [row.seq - d, row.seq + d])
-            if (other > 0 && consistent(other))
-              return fail(
-                "reordered",
-                row,
-                `Row #${row.seq} (${row.id}) was written as row #${other}: rows were reordered.`,
-              );
-        return fail(
-          "edited",
-          row,
-          `Row #${row.seq} (${row.id}, ${row.created_at}) was changed after it was written.`,
-        );
-      }
-      for (const c of heads.get(row.seq) ?? [])
-        if (c.hash !== row.hash)
-          return fail(
-            "rewritten",
             row,
-            `Row #${row.seq} (${row.id}) differs from the checkpoint signed ${c.created_at}: the chain was rewritten up to it.`,
+            `Row #${row.seq} (${row.id}, ${row.created_at}) was changed after it was written.`,
           );
-      beforePrevious = previous;
-      previous = { seq: row.seq, id: row.id, hash: row.hash! };
-      upTo = row.created_at;
-      rows++;
+        }
+        for (const c of heads.get(row.seq) ?? [])
+          if (c.hash !== row.hash)
+            return fail(
+              "rewritten",
+              row,
+              `Row #${row.seq} (${row.id}) differs from the checkpoint signed ${c.created_at}: the chain was rewritten up to it.`,
+            );
+        beforePrevious = previous;
+        previous = { seq: row.seq, id: row.id, hash: row.hash! };
+        upTo = row.created_at;
+        rows++;
+      }
+      options.onProgress?.(rows, Number(total));
+      if (batch.length < BATCH) break;
     }
-    options.onProgress?.(rows, Number(total));
-    if (batch.length < BATCH) break;
+    head = await database
+      .selectFrom("audit_chain")
+      .select(["seq", "hash"])
+      .where("id", "=", 1)
+      .executeTakeFirst();
+    if (!head || Number(head.seq) <= (previous?.seq ?? 0)) break;
   }
 
   // The end: every signed head, and the head the writers moved on, must be what is there.
@@ -172,11 +183,7 @@ export async function verifyAuditChain(
       previous,
       `Rows after #${lastSeq} are missing: the checkpoint signed ${lastSigned.created_at} names row #${lastSigned.seq}.`,
     );
-  const head = await database
-    .selectFrom("audit_chain")
-    .select(["seq", "hash"])
-    .where("id", "=", 1)
-    .executeTakeFirst();
+
   if (!head) return fail("deleted", previous, "The chain's head (table audit_chain) is missing.");
   if (Number(head.seq) > lastSeq)
     return fail(

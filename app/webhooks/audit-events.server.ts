@@ -107,7 +107,12 @@ export async function enqueueAuditEvents(trx: Executor, row: AuditRow) {
   ];
   const type = BY_ACTION[row.action];
   if (type) {
-    const resource = `${row.target_type ?? "none"}:${row.target_id ?? ""}`;
+    // Without a target (a failed sign-in of an unknown address) each event stands alone: one
+    // refused message must not hold back every other for its retries.
+    const resource =
+      row.target_type && row.action !== "auth.login.failed"
+        ? `${row.target_type}:${row.target_id ?? ""}`
+        : `audit:${row.seq}`;
     const current = await resourceData(trx, row.target_type, row.target_id);
     const base = { actor, at: row.created_at, requestId: row.request_id };
     const data: Record<string, unknown> = type.startsWith("session.")

@@ -3,12 +3,11 @@ import { hasNoNul } from "../../db/nul";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { NotFound } from "../domain-errors";
+import { type Actor, manageableEndpoint } from "./endpoints.server";
 
 // An endpoint's delivery log: each message with its attempts (time, status code, latency, the first
 // 1 KB of the answer), filtered by outcome and type; "Send again" for one message and "Replay
 // since" for an outage put messages back in the queue under their own ids.
-
-type Actor = { id: string; email: string };
 
 export const deliveryQuery = z.object({
   status: z.enum(["pending", "delivered", "failed"]).optional().catch(undefined),
@@ -82,6 +81,7 @@ export async function sendAgain(actor: Actor, messageId: string, origin: AuditOr
     .where("id", "=", messageId)
     .executeTakeFirst();
   if (!message) throw new NotFound("webhooks.messageNotFound");
+  await manageableEndpoint(actor, message.endpoint_id);
   await db()
     .transaction()
     .execute(async (trx) => {
@@ -105,13 +105,7 @@ export async function sendAgain(actor: Actor, messageId: string, origin: AuditOr
 
 /** Every message of the endpoint since `since` sent again, in their order; returns how many. */
 export async function replaySince(actor: Actor, endpointId: string, since: string, origin: AuditOrigin) {
-  if (!hasNoNul(endpointId)) throw new NotFound("webhooks.notFound");
-  const endpoint = await db()
-    .selectFrom("webhook_endpoint")
-    .select("id")
-    .where("id", "=", endpointId)
-    .executeTakeFirst();
-  if (!endpoint) throw new NotFound("webhooks.notFound");
+  await manageableEndpoint(actor, endpointId);
   return db()
     .transaction()
     .execute(async (trx) => {
@@ -120,6 +114,8 @@ export async function replaySince(actor: Actor, endpointId: string, since: strin
         .set({ status: "pending", attempts: 0, next_attempt_at: now(), locked_until: null })
         .where("endpoint_id", "=", endpointId)
         .where("created_at", ">=", since)
+        // A message being sent right now keeps its lease: it is not sent twice at once.
+        .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", now())]))
         .executeTakeFirst();
       const count = Number(res.numUpdatedRows);
       await audit(

@@ -73,16 +73,17 @@ async function dueHeads(at: string) {
 
 type Due = Awaited<ReturnType<typeof dueHeads>>[number];
 
-/** Takes the message for this instance until the lease ends; false when another took it first. */
-async function claim(id: string, at: Date): Promise<boolean> {
+/** Takes the message for this instance until the lease ends: the lease, or null when another took it first. */
+async function claim(id: string, at: Date): Promise<string | null> {
+  const lease = new Date(at.getTime() + LEASE_MS).toISOString();
   const res = await db()
     .updateTable("webhook_message")
-    .set({ locked_until: new Date(at.getTime() + LEASE_MS).toISOString() })
+    .set({ locked_until: lease })
     .where("id", "=", id)
     .where("status", "=", "pending")
     .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", at.toISOString())]))
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return Number(res.numUpdatedRows) === 1 ? lease : null;
 }
 
 /** The first 64 KB of the answer at most; the first 1 KB is kept. */
@@ -101,7 +102,8 @@ async function readSome(response: Response): Promise<string> {
   } finally {
     await reader.cancel().catch(() => {});
   }
-  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8");
+  // NUL cannot be stored in PostgreSQL text: a receiver answering one must not make us resend forever.
+  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8").replaceAll("\u0000", "\uFFFD");
 }
 
 type Outcome = { ok: boolean; status: number | null; response: string; latencyMs: number };
@@ -135,7 +137,7 @@ async function send(message: Due, at: Date): Promise<Outcome> {
     return {
       ok: false,
       status: null,
-      response: why.slice(0, EXCERPT_BYTES),
+      response: why.slice(0, EXCERPT_BYTES).replaceAll("\u0000", "\uFFFD"),
       latencyMs: Math.round(performance.now() - started),
     };
   }
@@ -152,7 +154,7 @@ async function disable(endpointId: string, reason: string, at: string) {
 }
 
 /** Records the attempt and moves the message and its endpoint on. */
-async function settle(message: Due, outcome: Outcome, at: Date, options: DispatchOptions) {
+async function settle(message: Due, lease: string, outcome: Outcome, at: Date, options: DispatchOptions) {
   const ts = at.toISOString();
   const attempts = Number(message.attempts) + 1;
   await db()
@@ -175,6 +177,8 @@ async function settle(message: Due, outcome: Outcome, at: Date, options: Dispatc
       .updateTable("webhook_message")
       .set({ status: "delivered", attempts, delivered_at: ts, locked_until: null })
       .where("id", "=", message.id)
+      // Only while the lease is ours: past it, another instance may have taken the message on.
+      .where("locked_until", "=", lease)
       .execute();
     if (message.failing_since)
       await db()
@@ -198,6 +202,7 @@ async function settle(message: Due, outcome: Outcome, at: Date, options: Dispatc
           },
     )
     .where("id", "=", message.id)
+    .where("locked_until", "=", lease)
     .execute();
   const failingSince = message.failing_since ?? ts;
   if (!message.failing_since)
@@ -227,13 +232,16 @@ export async function deliverDue(options: DispatchOptions = {}): Promise<number>
     const at = options.now?.() ?? new Date();
     const due = await dueHeads(at.toISOString());
     if (due.length === 0) break;
-    const mine: Due[] = [];
-    for (const m of due) if (await claim(m.id, at)) mine.push(m);
+    const mine: { m: Due; lease: string }[] = [];
+    for (const m of due) {
+      const lease = await claim(m.id, at);
+      if (lease) mine.push({ m, lease });
+    }
     if (mine.length === 0) break;
     await Promise.all(
-      mine.map(async (m) => {
+      mine.map(async ({ m, lease }) => {
         const sentAt = options.now?.() ?? new Date();
-        await settle(m, await send(m, sentAt), sentAt, options);
+        await settle(m, lease, await send(m, sentAt), sentAt, options);
       }),
     );
     made += mine.length;

@@ -12,7 +12,7 @@ import { newSecret, ROTATION_OVERLAP_MS } from "./secrets.server";
 // Webhook endpoints (Settings → Webhooks and /api/webhook-endpoints, settings.manage): each change
 // audited, the secret shown once, at creation and at rotation (docs/decisions/032-outgoing-webhooks.md).
 
-type Actor = { id: string; email: string; permissions: ReadonlySet<string>; isSuperAdmin: boolean };
+export type Actor = { id: string; email: string; permissions: ReadonlySet<string>; isSuperAdmin: boolean };
 
 /** Refuses events the actor could not read in the app (event-types.ts, EVENT_PERMISSION). */
 function assertMayReceive(actor: Actor, events: readonly string[]) {
@@ -40,7 +40,17 @@ export const endpointInput = z.object({
   enabled: z.boolean().default(true),
 });
 
-export const endpointPatch = endpointInput.partial().strict();
+// Built without defaults: a PATCH that leaves a field out leaves it as it is (a partial() of the
+// input schema would fill `enabled` and `description` with their defaults).
+export const endpointPatch = z
+  .object({
+    url: endpointInput.shape.url,
+    description: z.string().trim().max(200).refine(hasNoNul, NUL_MESSAGE),
+    events: eventList,
+    enabled: z.boolean(),
+  })
+  .partial()
+  .strict();
 
 /** Plain http only to an address in a range OUTBOUND_ALLOW_PRIVATE opens (a receiver on premises, tests). */
 function httpAllowed(host: string): boolean {
@@ -107,6 +117,16 @@ async function endpointRow(id: string): Promise<EndpointRow> {
   return row;
 }
 
+/**
+ * The endpoint, for someone about to change, redirect, replay or remove it: they must be allowed
+ * every event it receives, or they could point a super admin's stream at themselves.
+ */
+export async function manageableEndpoint(actor: Actor, id: string): Promise<EndpointRow> {
+  const row = await endpointRow(id);
+  assertMayReceive(actor, JSON.parse(row.events) as string[]);
+  return row;
+}
+
 export async function getEndpoint(id: string): Promise<EndpointView> {
   return view(await endpointRow(id));
 }
@@ -161,7 +181,7 @@ export async function updateEndpoint(
   patch: z.output<typeof endpointPatch>,
   origin: AuditOrigin,
 ): Promise<EndpointView> {
-  const before = await endpointRow(id);
+  const before = await manageableEndpoint(actor, id);
   if (patch.events !== undefined) assertMayReceive(actor, patch.events);
   if (patch.url !== undefined) await checkUrl(patch.url);
   const enabling = patch.enabled === true && before.enabled === 0;
@@ -199,11 +219,13 @@ export async function updateEndpoint(
 }
 
 export async function deleteEndpoint(actor: Actor, id: string, origin: AuditOrigin) {
-  const before = await endpointRow(id);
+  const before = await manageableEndpoint(actor, id);
   await db()
     .transaction()
     .execute(async (trx) => {
-      await trx.deleteFrom("webhook_endpoint").where("id", "=", id).execute();
+      // The audit row (and its head lock) first: an audited change elsewhere that holds the head
+      // and queues a message for this endpoint would otherwise wait on the deleted row, and this
+      // one on the head.
       await audit(
         origin,
         {
@@ -214,12 +236,13 @@ export async function deleteEndpoint(actor: Actor, id: string, origin: AuditOrig
         },
         trx,
       );
+      await trx.deleteFrom("webhook_endpoint").where("id", "=", id).execute();
     });
 }
 
 /** A new secret; the old one keeps signing for 24 hours beside it. */
 export async function rotateSecret(actor: Actor, id: string, origin: AuditOrigin) {
-  const before = await endpointRow(id);
+  const before = await manageableEndpoint(actor, id);
   const secret = newSecret();
   const until = new Date(Date.now() + ROTATION_OVERLAP_MS).toISOString();
   await db()
@@ -251,7 +274,7 @@ export async function rotateSecret(actor: Actor, id: string, origin: AuditOrigin
 
 /** Queues a `webhook.test` message to this endpoint alone, whatever it subscribes to. */
 export async function sendTest(actor: Actor, id: string, origin: AuditOrigin): Promise<string> {
-  await endpointRow(id);
+  await manageableEndpoint(actor, id);
   return db()
     .transaction()
     .execute(async (trx) => {

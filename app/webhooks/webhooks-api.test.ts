@@ -6,7 +6,10 @@ import { resetEnvCache } from "../env.server";
 import { action as retryAction } from "../routes/api.webhook-deliveries.$id.retry";
 import { action as createAction, loader as listLoader } from "../routes/api.webhook-endpoints";
 import { action as endpointAction, loader as endpointLoader } from "../routes/api.webhook-endpoints.$id";
-import { loader as deliveriesLoader } from "../routes/api.webhook-endpoints.$id.deliveries";
+import {
+  loader as deliveriesLoader,
+  action as replayAction,
+} from "../routes/api.webhook-endpoints.$id.deliveries";
 import { action as rotateAction } from "../routes/api.webhook-endpoints.$id.rotate-secret";
 import { action as testAction } from "../routes/api.webhook-endpoints.$id.send-test";
 
@@ -233,5 +236,36 @@ describe("/api/webhook-endpoints", () => {
       ),
     );
     expect(allowed.status).toBe(201);
+  });
+
+  it("lets nobody redirect, replay, rotate, test or remove an endpoint receiving more than they may read", async () => {
+    const root = await signedIn(["super_admin"]);
+    const created = await run(() =>
+      createAction(
+        args(json(root.cookie, "POST", { url: "http://127.0.0.1:9/siem", events: ["*"], enabled: false })),
+      ),
+    );
+    const id = (created.body as { id: string }).id;
+    const admin = await signedIn(["admin"]);
+    const attempts = [
+      () => endpointAction(args(json(admin.cookie, "PATCH", { url: "http://127.0.0.1:8/mine" }), { id })),
+      () => endpointAction(args(json(admin.cookie, "PATCH", { description: "harmless" }), { id })),
+      () => endpointAction(args(json(admin.cookie, "DELETE"), { id })),
+      () => rotateAction(args(json(admin.cookie, "POST"), { id })),
+      () => testAction(args(json(admin.cookie, "POST"), { id })),
+      () => replayAction(args(json(admin.cookie, "POST", { since: "2020-01-01T00:00:00Z" }), { id })),
+    ];
+    for (const attempt of attempts) expect((await run(attempt)).status).toBe(403);
+    const row = await db()
+      .selectFrom("webhook_endpoint")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ url: "http://127.0.0.1:9/siem", enabled: 0, description: "" });
+    // A PATCH leaves out what it does not name: a paused endpoint stays paused.
+    const renamed = await run(() =>
+      endpointAction(args(json(root.cookie, "PATCH", { description: "SIEM" }), { id })),
+    );
+    expect(renamed.body).toMatchObject({ description: "SIEM", enabled: false, events: ["*"] });
   });
 });
