@@ -16,6 +16,8 @@ test("switch to Deutsch in Settings by keyboard: settings, access control and th
   login,
   page,
 }) => {
+  // Four pages in two languages, each scanned by axe: over a minute on a loaded 2-core machine.
+  test.slow();
   const problems = watchConsole(page);
   const user = await createUser(["admin"], "Sprache Tastatur");
   await login(user, page, "/dashboard/settings");

@@ -88,7 +88,7 @@ for (const viewport of ["desktop", "phone"] as const) {
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       const tabs = page.getByRole("tab");
       const count = await tabs.count();
-      expect(count).toBe(6); // profile, password and sessions, API tokens, two-factor, invitations, system
+      expect(count).toBe(7); // profile, password and sessions, API tokens, two-factor, invitations, system, webhooks
       for (let i = 0; i < count; i++) {
         await tabs.nth(i).focus();
         await page.keyboard.press("Enter");
