@@ -52,13 +52,22 @@ function redact(value: unknown): unknown {
  * head's row lock makes concurrent writers take turns (the second reads the head the first
  * committed), so the chain cannot fork; SQLite runs one write transaction at a time anyway.
  */
-async function appendChained(trx: Executor, row: Omit<ChainedFields, "seq">) {
+/**
+ * The chain's head, read for moving it on: on PostgreSQL the row is locked until `trx` ends, so
+ * writers, checkpoints and retention take turns with it. Undefined when the row is gone.
+ */
+export function lockedHead(trx: Executor) {
   let head = trx.selectFrom("audit_chain").select(["seq", "hash"]).where("id", "=", 1);
   if (dialectOf(trx as Kysely<unknown>) === "postgres") head = head.forUpdate();
+  return head.executeTakeFirst();
+}
+
+async function appendChained(trx: Executor, row: Omit<ChainedFields, "seq">) {
   // A missing head is tampering (nothing in the product deletes it): no row is written unchained.
-  const { seq: last, hash: prevHash } = await head.executeTakeFirstOrThrow(
-    () => new Error("the audit chain's head (table audit_chain) is missing: run npm run audit:verify"),
-  );
+  const head = await lockedHead(trx);
+  if (!head)
+    throw new Error("the audit chain's head (table audit_chain) is missing: run npm run audit:verify");
+  const { seq: last, hash: prevHash } = head;
   const seq = Number(last) + 1;
   const hash = chainHash(prevHash, { ...row, seq });
   await trx

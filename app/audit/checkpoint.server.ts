@@ -1,10 +1,9 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import type { Kysely } from "kysely";
-import { dialectOf } from "../../db/connection";
 import type { AuditCheckpointTable } from "../../db/schema";
 import { db, type Executor, now } from "../db.server";
 import { env, sessionSecrets } from "../env.server";
 import { enqueueEvents } from "../webhooks/enqueue.server";
+import { lockedHead } from "./audit.server";
 
 // Signed statements of the audit chain's state (docs/decisions/031-tamper-evident-audit-log.md).
 // The chain alone shows an edit to anyone who cannot recompute it; someone who can write the
@@ -73,10 +72,7 @@ export function recordStart(trx: Executor, seq: number, prevHash: string): Promi
  */
 export async function recordHead(database: Executor = db()): Promise<Checkpoint | null> {
   return database.transaction().execute(async (trx) => {
-    let head = trx.selectFrom("audit_chain").select(["seq", "hash"]).where("id", "=", 1);
-    // Taken as writers take it, so the head cannot move between reading and signing it.
-    if (dialectOf(database as Kysely<unknown>) === "postgres") head = head.forUpdate();
-    const current = await head.executeTakeFirst();
+    const current = await lockedHead(trx);
     if (!current || Number(current.seq) === 0) return null;
     const last = await trx
       .selectFrom("audit_checkpoint")

@@ -1,7 +1,5 @@
-import type { Kysely } from "kysely";
-import { dialectOf } from "../../db/connection";
 import { db } from "../db.server";
-import { audit } from "./audit.server";
+import { audit, lockedHead } from "./audit.server";
 import { recordHead, recordStart } from "./checkpoint.server";
 
 const DAY_MS = 86_400_000;
@@ -22,9 +20,9 @@ export async function purgeExpiredAudit(days: number, at = new Date()): Promise<
   const cutoff = new Date(at.getTime() - days * DAY_MS).toISOString();
   const database = db();
   const removed = await database.transaction().execute(async (trx) => {
-    let headQuery = trx.selectFrom("audit_chain").select(["seq", "hash"]).where("id", "=", 1);
-    if (dialectOf(database as Kysely<unknown>) === "postgres") headQuery = headQuery.forUpdate();
-    const head = await headQuery.executeTakeFirstOrThrow();
+    const head = await lockedHead(trx);
+    if (!head)
+      throw new Error("the audit chain's head (table audit_chain) is missing: run npm run audit:verify");
     const last = await trx
       .selectFrom("audit_log")
       .select((eb) => eb.fn.max("seq").as("seq"))

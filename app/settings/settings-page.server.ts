@@ -64,7 +64,7 @@ import {
   sendTest,
   updateEndpoint,
 } from "../webhooks/endpoints.server";
-import { ALL_EVENTS, permissionForEvent, SUPER_ADMIN, WEBHOOK_EVENT_TYPES } from "../webhooks/event-types";
+import { ALL_EVENTS, mayReceive, WEBHOOK_EVENT_TYPES } from "../webhooks/event-types";
 import { describeSessions } from "./session-view";
 import { revokeSessionSchema, systemSettingsSchema } from "./settings-form";
 import { twoFactorIntent, twoFactorSettingsData } from "./two-factor-settings.server";
@@ -101,10 +101,7 @@ export async function settingsPageData(user: SessionUser, reader?: { language: s
     webhooks: manage
       ? {
           endpoints: endpoints!,
-          events: [ALL_EVENTS, ...WEBHOOK_EVENT_TYPES].filter((e) => {
-            const needed = permissionForEvent(e);
-            return user.isSuperAdmin || (needed !== SUPER_ADMIN && user.permissions.has(needed));
-          }),
+          events: [ALL_EVENTS, ...WEBHOOK_EVENT_TYPES].filter((e) => mayReceive(user, e)),
         }
       : null,
     twoFactor,

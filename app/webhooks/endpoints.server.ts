@@ -6,7 +6,7 @@ import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { isInOpenedRange, refusedAddressOf } from "../http/outbound.server";
 import { enqueueTo } from "./enqueue.server";
-import { ALL_EVENTS, permissionForEvent, SUPER_ADMIN, TEST_EVENT, WEBHOOK_EVENT_TYPES } from "./event-types";
+import { ALL_EVENTS, mayReceive, permissionForEvent, TEST_EVENT, WEBHOOK_EVENT_TYPES } from "./event-types";
 import { newSecret, ROTATION_OVERLAP_MS } from "./secrets.server";
 
 // Webhook endpoints (Settings → Webhooks and /api/webhook-endpoints, settings.manage): each change
@@ -17,12 +17,10 @@ export type Actor = { id: string; email: string; permissions: ReadonlySet<string
 /** Refuses events the actor could not read in the app (event-types.ts, EVENT_PERMISSION). */
 function assertMayReceive(actor: Actor, events: readonly string[]) {
   for (const event of events) {
-    const needed = permissionForEvent(event);
-    const holds = actor.isSuperAdmin || (needed !== SUPER_ADMIN && actor.permissions.has(needed));
-    if (!holds)
+    if (!mayReceive(actor, event))
       throw new RuleViolation("webhooks.eventNotAllowed", {
         event: event === ALL_EVENTS ? "*" : event,
-        permission: needed,
+        permission: permissionForEvent(event),
       });
   }
 }

@@ -27,7 +27,7 @@ export const WEBHOOK_EVENT_TYPES = [
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Events only a super admin may subscribe to name this instead of a permission. */
-export const SUPER_ADMIN = "super_admin";
+const SUPER_ADMIN = "super_admin";
 
 /** What an endpoint subscribes to: some types, or every one ("*"). */
 export const ALL_EVENTS = "*";
@@ -55,4 +55,13 @@ const EVENT_PERMISSION: Record<string, string> = {
 /** The permission `event` needs ("super_admin" for a super admin only). */
 export function permissionForEvent(event: string): string {
   return EVENT_PERMISSION[event] ?? EVENT_PERMISSION[`${event.split(".")[0]}.`] ?? SUPER_ADMIN;
+}
+
+/** Whether someone holding `permissions` (or a super admin) may have `event` sent to an endpoint. */
+export function mayReceive(
+  who: { isSuperAdmin: boolean; permissions: ReadonlySet<string> },
+  event: string,
+): boolean {
+  const needed = permissionForEvent(event);
+  return who.isSuperAdmin || (needed !== SUPER_ADMIN && who.permissions.has(needed));
 }
