@@ -33,6 +33,7 @@ const schema = z.object({
   RATE_LIMIT_PUBLIC_FORMS_PER_IP: z.coerce.number().int().positive().default(5),
   // Requests one personal API token may make a minute (app/auth/api-tokens.server.ts).
   RATE_LIMIT_API_TOKEN_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  RATE_LIMIT_SCIM_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // Background tasks (app/tasks). The webhook secret is derived from SESSION_SECRET when unset.
   TASK_WEBHOOK_SECRET: z.preprocess(

@@ -26,6 +26,7 @@ export default [
     route("access", "routes/dashboard.access.tsx"),
     route("settings", "routes/dashboard.settings.tsx"),
     route("settings/sso", "routes/dashboard.settings.sso.tsx"),
+    route("settings/directory", "routes/dashboard.settings.directory.tsx"),
     route("logs", "routes/dashboard.logs.tsx"),
     route("teams", "routes/dashboard.teams.tsx"),
     route("teams/:id", "routes/dashboard.teams.$id.tsx"),
@@ -45,6 +46,7 @@ export default [
   route("api/webhook-deliveries/:id/retry", "routes/api.webhook-deliveries.$id.retry.ts"),
   route("api/events", "routes/api.events.ts"),
   route("api/notifications", "routes/api.notifications.ts"),
+  route("scim/v2/*", "routes/scim.v2.$.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

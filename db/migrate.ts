@@ -27,6 +27,7 @@ import * as m024 from "./migrations/024_event_log";
 import * as m025 from "./migrations/025_task_attempt";
 import * as m026 from "./migrations/026_audit_chain";
 import * as m027 from "./migrations/027_webhooks";
+import * as m028 from "./migrations/028_directories";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   "025_task_attempt": m025,
   "026_audit_chain": m026,
   "027_webhooks": m027,
+  "028_directories": m028,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

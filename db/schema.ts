@@ -56,6 +56,44 @@ interface UserTable {
   updated_at: string;
   /** A folder name of app/locales ("de"), or null to follow the browser (app/i18n/i18n.server.ts). */
   locale: string | null;
+  /** The SCIM directory that manages this account (its name, email, status and roles), if any. */
+  directory_id: string | null;
+  /** The directory's own id for the person (SCIM externalId). */
+  external_id: string | null;
+  department: string | null;
+  directory_deleted_at: string | null;
+}
+
+interface DirectoryTable {
+  id: string;
+  name: string;
+  token_hash: string | null;
+  token_hint: string | null;
+  /** JSON array of lower-case domains. */
+  domains: string;
+  default_role_id: string | null;
+  /** JSON array of { group, roleId, team }. */
+  group_roles: Generated<string>;
+  send_password_link: Generated<number>;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  last_used_at: string | null;
+}
+
+interface DirectoryGroupTable {
+  id: string;
+  directory_id: string;
+  display_name: string;
+  external_id: string | null;
+  team_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface DirectoryGroupMemberTable {
+  group_id: string;
+  user_id: string;
 }
 
 interface UserRoleTable {
@@ -441,6 +479,9 @@ export interface Database {
   menu_item: MenuItemTable;
   user: UserTable;
   user_role: UserRoleTable;
+  directory: DirectoryTable;
+  directory_group: DirectoryGroupTable;
+  directory_group_member: DirectoryGroupMemberTable;
   session: SessionTable;
   audit_log: AuditLogTable;
   audit_chain: AuditChainTable;

@@ -32,6 +32,7 @@ const DOMAIN_ORDER = [
   "overview",
   "teams",
   "users",
+  "directory",
   "tasks",
   "settings",
 ] as const;

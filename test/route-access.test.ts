@@ -11,7 +11,9 @@ import { createUser, PASSWORD, sessionCookieFor, setupDatabase, signedIn } from 
 // dashboard layout's loader), as every kind of caller, through the real request pipeline.
 // A route missing from NEEDS fails the test: a new route must say what it needs.
 type Need = "public" | "super_admin" | "dashboard.access" | "user.read" | "roles.manage" | "log.read";
-const NEEDS: Record<string, Need | "team.read" | "settings.manage"> = {
+// "directory": settings.manage and user.write; "directory token": no session at all opens it.
+type Other = "team.read" | "settings.manage" | "directory" | "directory token";
+const NEEDS: Record<string, Need | Other> = {
   root: "public",
   "routes/home": "public",
   "routes/login": "public",
@@ -58,6 +60,8 @@ const NEEDS: Record<string, Need | "team.read" | "settings.manage"> = {
   "routes/dashboard.teams.$id": "team.read",
   "routes/dashboard.broadcast": "settings.manage",
   "routes/dashboard.settings.sso": "super_admin",
+  "routes/dashboard.settings.directory": "directory",
+  "routes/scim.v2.$": "directory token",
 };
 
 // Rows only a caller allowed to read them may see; none may appear in a refused answer.
@@ -195,6 +199,9 @@ async function holds(caller: Caller, need: string) {
     permissions: new Set(grants.flatMap((g) => [...g.permissions])),
   };
   if (need === "super_admin") return subject.isSuperAdmin;
+  if (need === "directory token") return false;
+  if (need === "directory")
+    return can(subject, "dashboard.access") && can(subject, "settings.manage") && can(subject, "user.write");
   return can(subject, "dashboard.access") && can(subject, need);
 }
 
@@ -242,7 +249,7 @@ describe("every route's data alone (`.data?_routes=`), as every caller", () => {
       }
       expect(refused(res), where).toBe(true);
       for (const m of MARKERS) expect(res.text, where).not.toContain(m);
-      if (caller.mustChange && route.isResource)
+      if (caller.mustChange && route.isResource && need !== "directory token")
         expect(res.text, where).toContain("password_change_required");
       if (caller.mustChange && !route.isResource) expect(res.text, where).toContain("/dashboard/settings");
     }

@@ -94,6 +94,15 @@ export const ACTION_LABELS = {
   "account.api_token.create": "Created an API token",
   "account.api_token.revoke": "Revoked own API token",
   "user.api_token.revoke": "Revoked a user's API token",
+  // SCIM provisioning (docs/decisions/033-scim-directories.md)
+  "directory.create": "Added a provisioning directory",
+  "directory.update": "Changed a provisioning directory",
+  "directory.token.rotate": "Issued a new token for a provisioning directory",
+  "directory.token.revoke": "Revoked a provisioning directory's token",
+  "directory.delete": "Removed a provisioning directory",
+  "directory.group.create": "Directory added a group",
+  "directory.group.update": "Directory changed a group",
+  "directory.group.delete": "Directory removed a group",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof ACTION_LABELS;

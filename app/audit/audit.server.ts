@@ -11,7 +11,8 @@ import { type ChainedFields, chainHash } from "./chain";
 
 export type AuditEntry = {
   action: AuditAction;
-  actor?: { id: string; email: string } | null;
+  /** A person, or (id null) a system acting on its own: "Directory: Okta". */
+  actor?: { id: string | null; email: string } | null;
   target?: { type: string; id: string | null } | null;
   details?: Record<string, unknown>;
   /** The real person behind `actor` ("View as"); taken from the request when not given. */

@@ -21,7 +21,11 @@ function routePath(pathname: string): string {
   return path === "" || path === "/_root" ? "/" : path;
 }
 
+/** SCIM (app/directory): a group pushed with its members is one body, thousands of ids long. */
+export const SCIM_BODY_LIMIT = 2048 * KB;
+
 export function bodyLimitFor(pathname: string): number {
+  if (pathname.startsWith("/scim/")) return SCIM_BODY_LIMIT;
   return LIMITS[routePath(pathname)] ?? FORM_BODY_LIMIT;
 }
 

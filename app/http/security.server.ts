@@ -35,12 +35,12 @@ export function isCrossOrigin(
 }
 
 /**
- * An /api/* request carrying a bearer token and no cookie at all: a browser never adds the header
- * by itself, so another site cannot make a victim send it; the token is the whole credential.
+ * An /api/* or /scim/* request carrying a bearer token and no cookie at all: a browser never adds
+ * the header by itself, so another site cannot make a victim send it; the token is the whole credential.
  */
 function isBearerOnly(request: { pathname: string; headers: { get(name: string): string | null } }) {
   return (
-    request.pathname.startsWith("/api/") &&
+    (request.pathname.startsWith("/api/") || request.pathname.startsWith("/scim/")) &&
     /^Bearer /i.test(request.headers.get("Authorization") ?? "") &&
     request.headers.get("Cookie") === null
   );

@@ -3,6 +3,7 @@ import { passkeyAvailability } from "../auth/passkeys.server";
 import { pageTitle } from "../components/page-title";
 import { ApiTokensSection } from "../components/settings/api-tokens-section";
 import { AuditIntegritySection } from "../components/settings/audit-integrity-section";
+import { DirectoryLinkCard } from "../components/settings/directory-section";
 import { InviteSection } from "../components/settings/invite-section";
 import { MailLog } from "../components/settings/mail-log";
 import { PasskeysSection } from "../components/settings/passkeys-section";
@@ -36,6 +37,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { profile, languages, sessions, system, invite, twoFactor, sso, passkeys, apiTokens, webhooks } =
     loaderData;
+  const { directory } = loaderData;
   const { passkeyAvailability } = loaderData;
   const tabs: SettingsTab[] = [
     {
@@ -87,6 +89,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         <>
           <SystemSection config={system.config} reauth={twoFactor.reauth} />
           {sso ? <SsoLinkCard /> : null}
+          {directory ? <DirectoryLinkCard /> : null}
           <TestEmailSection defaultTo={profile.email} />
           <MailLog entries={system.mailLog} />
           <AuditIntegritySection integrity={system.integrity} />

@@ -240,7 +240,18 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
       </div>
 
       <Card title={t("users:page.account")}>
-        <AccountForm key={user.updated_at} user={user} roles={roles} mayUpdate={may.update} />
+        {user.managedBy ? (
+          <p className="mb-3 text-sm text-muted-foreground" data-testid="managed-by">
+            {t("messages:directory.managed", { directory: user.managedBy })}
+            {user.department ? ` ${t("users:page.department", { department: user.department })}` : null}
+          </p>
+        ) : null}
+        <AccountForm
+          key={user.updated_at}
+          user={user}
+          roles={roles}
+          mayUpdate={may.update && !user.managedBy}
+        />
       </Card>
 
       {may.viewAs ? (
@@ -279,7 +290,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                 value="disable"
               />
             ) : null}
-            {may.update && !isSelf && user.status === "disabled" ? (
+            {may.update && !isSelf && user.status === "disabled" && !user.managedBy ? (
               <Button variant="secondary" form={statusFormId} name="intent" value="enable" pending={enabling}>
                 {t("users:page.enable")}
               </Button>

@@ -23,6 +23,7 @@ type Limiters = {
   twoFactorSlowLane: RateLimiterAbstract;
   passkeyPerIp: RateLimiterAbstract;
   apiTokenUse: RateLimiterAbstract;
+  scimPerDirectory: RateLimiterAbstract;
 };
 
 /** Once an account's shared budget is spent, unknown addresses get one attempt this often. */
@@ -74,6 +75,8 @@ export function createLimiters(pool?: pg.Pool): Limiters {
     // A passkey sign-in is two or three requests (options, perhaps again on a click, the answer).
     passkeyPerIp: make("passkey-ip", e.RATE_LIMIT_LOGIN_PER_IP * 3, 60),
     apiTokenUse: make("api-token", e.RATE_LIMIT_API_TOKEN_PER_MINUTE, 60),
+    // Per provisioning directory (app/directory): a first sync sends a request per person.
+    scimPerDirectory: make("scim-directory", e.RATE_LIMIT_SCIM_PER_MINUTE, 60),
   };
 }
 

@@ -96,6 +96,8 @@ export async function settingsPageData(user: SessionUser, reader?: { language: s
     passkeys,
     system: manage ? { config: config!, mailLog: mailLog!, integrity: integrity! } : null,
     sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
+    // Provisioning directories create and disable accounts (routes/dashboard.settings.directory).
+    directory: manage && invite,
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
     // The form offers only the events this person may have sent out (app/webhooks/event-types.ts).
     webhooks: manage

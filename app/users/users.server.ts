@@ -15,7 +15,7 @@ import { resendVerification } from "../auth/registration.server";
 import { invalidateSessions, type SessionUser, sessionHandle } from "../auth/session.server";
 import { endSessions, recheckViews } from "../auth/session-end.server";
 import { db, now } from "../db.server";
-import { InvalidInput, NotFound } from "../domain-errors";
+import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { closeStreamsOf } from "../events/stream.server";
 import type { createUserSchema, updateUserSchema } from "./user-schemas";
 
@@ -48,11 +48,32 @@ async function emailTaken(email: string, exceptId?: string) {
 export async function getUser(id: string) {
   const user = await db()
     .selectFrom("user")
-    .select(["id", "name", "email", "email_verified", "status", "last_login_at", "created_at", "updated_at"])
-    .where("id", "=", id)
+    .leftJoin("directory", "directory.id", "user.directory_id")
+    .select([
+      "user.id",
+      "user.name",
+      "user.email",
+      "user.email_verified",
+      "user.status",
+      "user.last_login_at",
+      "user.created_at",
+      "user.updated_at",
+      "user.department",
+      "directory.name as managedBy",
+    ])
+    .where("user.id", "=", id)
     .executeTakeFirst();
   if (!user) return null;
   return { ...user, roleIds: await roleIdsOf(id) };
+}
+
+/**
+ * A directory (app/directory, SCIM) owns the name, email, roles and re-activation of the people it
+ * manages: changed here, they would be overwritten at its next sync. Disabling stays open, so an
+ * admin can lock someone out at once whatever the directory says.
+ */
+function assertNotManaged(user: { managedBy: string | null }) {
+  if (user.managedBy) throw new RuleViolation("directory.managed", { directory: user.managedBy });
 }
 
 /** Creates a verified account with a temporary password the person must change at first sign-in. */
@@ -103,6 +124,7 @@ export async function updateUser(actor: SessionUser, input: UpdateUserInput, ori
   const { id } = input;
   const before = await existingUser(id);
   await assertCanManageUser(actor, id);
+  assertNotManaged(before);
   if (await emailTaken(input.email, id)) throw new InvalidInput("users.emailTaken", "email");
   await assertRoleChangeAllowed(actor, id, before.roleIds, input.roles);
   const emailChanged = input.email !== before.email;
@@ -156,7 +178,7 @@ export async function setUserStatus(
   if (status === "disabled") {
     assertNotSelf(actor.id, id, "disable");
     await assertNotLastSuperAdmin(id, "disabled");
-  }
+  } else assertNotManaged(before);
   const write = async (trx: Kysely<Database>) => {
     await trx.updateTable("user").set({ status, updated_at: now() }).where("id", "=", id).execute();
     await audit(

@@ -8,6 +8,7 @@ import { type Caller, makeCaller, makePools } from "./fixtures";
 import { encode, type Sent, webhookHeaders } from "./requests";
 import { changed, snapshot } from "./snapshot";
 import { DASHBOARD } from "./table-dashboard";
+import { DIRECTORY_TARGETS } from "./table-directory";
 import { LOADERS } from "./table-loaders";
 import { API, PUBLIC } from "./table-public";
 import { SSO_TARGETS } from "./table-sso";
@@ -18,7 +19,14 @@ import { ANY_INTENT, type CallerKind, type FuzzTarget } from "./target";
 // (test/fuzz-settings.test.ts), the other dashboard actions (test/fuzz-dashboard.test.ts), and
 // everything else (test/fuzz.test.ts). Every target is in exactly one of them (partOf).
 
-export const TABLE: FuzzTarget[] = [...DASHBOARD, ...PUBLIC, ...API, ...LOADERS, ...SSO_TARGETS];
+export const TABLE: FuzzTarget[] = [
+  ...DASHBOARD,
+  ...PUBLIC,
+  ...API,
+  ...LOADERS,
+  ...SSO_TARGETS,
+  ...DIRECTORY_TARGETS,
+];
 // FUZZ_SEED and FUZZ_RUNS (a multiplier) explore further by hand; `npm test` runs the fixed ones.
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_914);
 const SCALE = Number(process.env.FUZZ_RUNS ?? 1);

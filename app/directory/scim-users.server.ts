@@ -1,0 +1,425 @@
+import { randomUUID } from "node:crypto";
+import { mayManageUser } from "../access/rules.server";
+import { audit } from "../audit/audit.server";
+import { revokeAllApiTokens } from "../auth/api-tokens.server";
+import { requestPasswordReset } from "../auth/password-reset.server";
+import { invalidateSessions } from "../auth/session.server";
+import { deleteSessions, recheckViews, sessionsEnded } from "../auth/session-end.server";
+import { db, type Executor, now } from "../db.server";
+import { emailField } from "../email-address";
+import { closeStreamsOf } from "../events/stream.server";
+import { groupsOf, syncRoles, syncTeam } from "./membership.server";
+import { ScimError } from "./scim-error";
+import { type FilterAttributes, filterCondition } from "./scim-filter.server";
+import { applyPatch, listPage, type Page, versionOf } from "./scim-resource";
+import { SCIM, type ScimPatchInput, type ScimUserInput, scimUserInput } from "./scim-schema";
+import { emailDomain, type ScimContext, visibleTo } from "./scope.server";
+
+// SCIM Users (RFC 7643 §4.1) over the accounts a directory may see (scope.server.ts). userName is
+// the person's email address. Disabling (active false) or deleting ends every session, event
+// stream and "View as" of the person and revokes their API tokens in the same request.
+
+const ATTRIBUTES: FilterAttributes = {
+  id: { kind: "text", column: "user.id", caseExact: true },
+  username: { kind: "text", column: "user.email" },
+  emails: { kind: "text", column: "user.email" },
+  "emails.value": { kind: "text", column: "user.email" },
+  externalid: { kind: "text", column: "user.external_id", caseExact: true },
+  displayname: { kind: "text", column: "user.name" },
+  "name.formatted": { kind: "text", column: "user.name" },
+  active: { kind: "status", column: "user.status" },
+  "meta.created": { kind: "time", column: "user.created_at" },
+  "meta.lastmodified": { kind: "time", column: "user.updated_at" },
+  [`${SCIM.enterprise}:department`.toLowerCase()]: { kind: "text", column: "user.department" },
+};
+
+const COLUMNS = [
+  "user.id",
+  "user.name",
+  "user.email",
+  "user.status",
+  "user.external_id",
+  "user.department",
+  "user.directory_id",
+  "user.created_at",
+  "user.updated_at",
+] as const;
+
+type UserRow = {
+  id: string;
+  name: string;
+  email: string;
+  status: "active" | "disabled";
+  external_id: string | null;
+  department: string | null;
+  directory_id: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+type Account = {
+  name: string;
+  email: string;
+  externalId: string | null;
+  department: string | null;
+  active: boolean;
+};
+
+function resource(ctx: ScimContext, row: UserRow, groups: { id: string; display_name: string }[]) {
+  const body = {
+    schemas: [SCIM.user, ...(row.department ? [SCIM.enterprise] : [])],
+    id: row.id,
+    externalId: row.external_id ?? undefined,
+    userName: row.email,
+    name: { formatted: row.name },
+    displayName: row.name,
+    emails: [{ value: row.email, type: "work", primary: true }],
+    active: row.status === "active",
+    groups: groups.map((g) => ({
+      value: g.id,
+      display: g.display_name,
+      $ref: `${ctx.baseUrl}/Groups/${g.id}`,
+    })),
+    ...(row.department ? { [SCIM.enterprise]: { department: row.department } } : {}),
+  };
+  return {
+    ...body,
+    meta: {
+      resourceType: "User",
+      created: row.created_at,
+      lastModified: row.updated_at,
+      location: `${ctx.baseUrl}/Users/${row.id}`,
+      version: versionOf(body),
+    },
+  };
+}
+export type UserResource = ReturnType<typeof resource>;
+
+async function groupsByUser(ctx: ScimContext, userIds: string[]) {
+  const map = new Map<string, { id: string; display_name: string }[]>();
+  if (userIds.length === 0) return map;
+  const rows = await db()
+    .selectFrom("directory_group_member as m")
+    .innerJoin("directory_group as g", "g.id", "m.group_id")
+    .select(["m.user_id", "g.id", "g.display_name"])
+    .where("g.directory_id", "=", ctx.directory.id)
+    .where("m.user_id", "in", userIds)
+    .orderBy("g.display_name")
+    .execute();
+  for (const r of rows) map.set(r.user_id, [...(map.get(r.user_id) ?? []), r]);
+  return map;
+}
+
+async function visibleRow(ctx: ScimContext, id: string): Promise<UserRow> {
+  if (id.length > 64) throw new ScimError(404, "No such user.");
+  const row = await db()
+    .selectFrom("user")
+    .select(COLUMNS)
+    .where("user.id", "=", id)
+    .where(await visibleTo(ctx.directory))
+    .executeTakeFirst();
+  if (!row) throw new ScimError(404, "No such user.");
+  return row;
+}
+
+export async function getScimUser(ctx: ScimContext, id: string): Promise<UserResource> {
+  const row = await visibleRow(ctx, id);
+  return resource(ctx, row, (await groupsByUser(ctx, [id])).get(id) ?? []);
+}
+
+export async function listScimUsers(ctx: ScimContext, page: Page, filter: string | null) {
+  let q = db()
+    .selectFrom("user")
+    .where(await visibleTo(ctx.directory));
+  if (filter) q = q.where(filterCondition(filter, ATTRIBUTES));
+  const [{ total }, rows] = await Promise.all([
+    q.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+    page.count === 0
+      ? Promise.resolve([])
+      : q
+          .select(COLUMNS)
+          .orderBy("user.created_at")
+          .orderBy("user.id")
+          .limit(page.count)
+          .offset(page.startIndex - 1)
+          .execute(),
+  ]);
+  const groups = await groupsByUser(
+    ctx,
+    rows.map((r) => r.id),
+  );
+  return listPage(
+    rows.map((r) => resource(ctx, r, groups.get(r.id) ?? [])),
+    Number(total),
+    page,
+  );
+}
+
+/** The account fields a SCIM user gives; userName must be the email address. */
+function accountOf(input: ScimUserInput): Account {
+  const email = emailField.safeParse(input.userName);
+  if (!email.success)
+    throw new ScimError(400, "userName must be the person's email address.", "invalidValue");
+  const joined = [input.name?.givenName, input.name?.familyName].filter(Boolean).join(" ");
+  const name = input.displayName || input.name?.formatted || joined || email.data.split("@")[0]!;
+  return {
+    name: name.slice(0, 120),
+    email: email.data,
+    externalId: input.externalId ?? null,
+    department: input[SCIM.enterprise]?.department ?? null,
+    active: input.active ?? true,
+  };
+}
+
+function assertDomain(ctx: ScimContext, email: string) {
+  if (!ctx.directory.domains.includes(emailDomain(email)))
+    throw new ScimError(403, `${emailDomain(email)} is not one of this directory's domains.`);
+}
+
+async function assertManageable(ctx: ScimContext, id: string) {
+  if (!(await mayManageUser(ctx.actor, id)))
+    throw new ScimError(403, "This account holds a role beyond the ones this directory gives.");
+}
+
+function parseUser(body: unknown): ScimUserInput {
+  const parsed = scimUserInput.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new ScimError(400, `${issue.path.join(".") || "body"}: ${issue.message}`, "invalidValue");
+}
+
+/** POST /Users. A directory re-provisioning someone it deleted gets the same account back. */
+export async function createScimUser(ctx: ScimContext, body: unknown): Promise<UserResource> {
+  const account = accountOf(parseUser(body));
+  assertDomain(ctx, account.email);
+  const existing = await db()
+    .selectFrom("user")
+    .select(["id", "directory_id", "directory_deleted_at"])
+    .where("email", "=", account.email)
+    .executeTakeFirst();
+  if (existing) {
+    if (existing.directory_id === ctx.directory.id && existing.directory_deleted_at) {
+      await writeAccount(ctx, existing.id, account, { revive: true });
+      return getScimUser(ctx, existing.id);
+    }
+    throw new ScimError(409, "An account with this userName already exists.", "uniqueness");
+  }
+  const id = randomUUID();
+  const ts = now();
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .insertInto("user")
+        .values({
+          id,
+          name: account.name,
+          email: account.email,
+          // The directory vouches for the address; a password is set through a link, or never (SSO).
+          email_verified: 1,
+          password_hash: null,
+          status: account.active ? "active" : "disabled",
+          directory_id: ctx.directory.id,
+          external_id: account.externalId,
+          department: account.department,
+          created_at: ts,
+          updated_at: ts,
+        })
+        .execute();
+      await audit(
+        ctx.origin,
+        {
+          action: "user.create",
+          actor: { id: null, email: ctx.actor.email },
+          target: { type: "user", id },
+          details: { after: { name: account.name, email: account.email, active: account.active } },
+        },
+        trx,
+      );
+      await syncRoles(trx, ctx, [id]);
+    });
+  await invalidateSessions();
+  if (ctx.directory.sendPasswordLink && account.active) await requestPasswordReset(ctx.origin, account.email);
+  return getScimUser(ctx, id);
+}
+
+/** PUT /Users/:id: the whole user as the directory has it. */
+export async function replaceScimUser(ctx: ScimContext, id: string, body: unknown, ifMatch: string | null) {
+  const current = await getScimUser(ctx, id);
+  assertVersion(current.meta.version, ifMatch);
+  await writeAccount(ctx, id, accountOf(parseUser(body)));
+  return getScimUser(ctx, id);
+}
+
+/** PATCH /Users/:id, as Okta and Microsoft Entra ID send it ("Replace", string booleans, no path). */
+export async function patchScimUser(
+  ctx: ScimContext,
+  id: string,
+  patch: ScimPatchInput,
+  ifMatch: string | null,
+) {
+  const current = await getScimUser(ctx, id);
+  assertVersion(current.meta.version, ifMatch);
+  const patched = applyPatch(current, patch);
+  const input = parseUser(patched);
+  // Entra changes given and family names alone: the account's name follows unless the display
+  // name itself was changed too.
+  if (input.displayName === current.displayName && input.name?.formatted === current.name.formatted) {
+    const joined = [input.name?.givenName, input.name?.familyName].filter(Boolean).join(" ");
+    if (joined) input.displayName = joined;
+  }
+  await writeAccount(ctx, id, accountOf(input));
+  return getScimUser(ctx, id);
+}
+
+export function assertVersion(version: string, ifMatch: string | null) {
+  if (ifMatch && ifMatch !== "*" && !ifMatch.split(",").some((v) => v.trim() === version))
+    throw new ScimError(412, "The resource changed since this version was read.");
+}
+
+/** DELETE /Users/:id: the account is disabled and leaves the directory's view, its history stays. */
+export async function deleteScimUser(ctx: ScimContext, id: string) {
+  const row = await visibleRow(ctx, id);
+  await assertManageable(ctx, id);
+  const ended = await db()
+    .transaction()
+    .execute(async (trx) => {
+      const groups = await groupsOf(trx, ctx, id);
+      await trx
+        .deleteFrom("directory_group_member")
+        .where("user_id", "=", id)
+        .where("group_id", "in", (eb) =>
+          eb.selectFrom("directory_group").select("id").where("directory_id", "=", ctx.directory.id),
+        )
+        .execute();
+      await trx
+        .updateTable("user")
+        .set({
+          status: "disabled",
+          directory_id: ctx.directory.id,
+          directory_deleted_at: now(),
+          updated_at: now(),
+        })
+        .where("id", "=", id)
+        .execute();
+      for (const group of groups) await syncTeam(trx, ctx, group);
+      await audit(
+        ctx.origin,
+        {
+          action: row.status === "active" ? "user.disable" : "user.update",
+          actor: { id: null, email: ctx.actor.email },
+          target: { type: "user", id },
+          details: {
+            before: { status: row.status },
+            after: { status: "disabled", deletedByDirectory: true },
+          },
+        },
+        trx,
+      );
+      return cutOff(trx, id);
+    });
+  await afterCutOff(id, ended);
+}
+
+/** Ends what a disabled person still holds, in the disabling transaction; the rest after commit. */
+async function cutOff(trx: Executor, id: string) {
+  await revokeAllApiTokens(id, trx);
+  return deleteSessions(trx, { userId: id });
+}
+
+async function afterCutOff(id: string, endedSessions: string[]) {
+  // Their sessions' streams (a super admin's "View as" among them), then the streams under their id
+  // no session of theirs opened (API tokens', a View as of them); the view ends at its next request.
+  await sessionsEnded(endedSessions);
+  closeStreamsOf(id);
+  await recheckViews(id);
+}
+
+async function writeAccount(ctx: ScimContext, id: string, account: Account, opts: { revive?: boolean } = {}) {
+  const before = await db()
+    .selectFrom("user")
+    .select(COLUMNS)
+    .where("user.id", "=", id)
+    .executeTakeFirstOrThrow();
+  await assertManageable(ctx, id);
+  if (account.email !== before.email) {
+    assertDomain(ctx, account.email);
+    const taken = await db()
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", account.email)
+      .where("id", "!=", id)
+      .executeTakeFirst();
+    if (taken) throw new ScimError(409, "An account with this userName already exists.", "uniqueness");
+  }
+  const status = account.active ? "active" : "disabled";
+  const actor = { id: null, email: ctx.actor.email };
+  const target = { type: "user", id };
+  const ended = await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable("user")
+        .set({
+          name: account.name,
+          email: account.email,
+          // The directory vouches for the address it sends.
+          email_verified: 1,
+          status,
+          external_id: account.externalId,
+          department: account.department,
+          directory_id: ctx.directory.id,
+          directory_deleted_at: null,
+          updated_at: now(),
+        })
+        .where("id", "=", id)
+        .execute();
+      const was = {
+        name: before.name,
+        email: before.email,
+        externalId: before.external_id,
+        department: before.department,
+      };
+      const is = {
+        name: account.name,
+        email: account.email,
+        externalId: account.externalId,
+        department: account.department,
+      };
+      if (
+        JSON.stringify(was) !== JSON.stringify(is) ||
+        before.directory_id !== ctx.directory.id ||
+        opts.revive
+      )
+        await audit(
+          ctx.origin,
+          {
+            action: "user.update",
+            actor,
+            target,
+            details: { before: was, after: is, ...(opts.revive ? { restored: true } : {}) },
+          },
+          trx,
+        );
+      if (status !== before.status)
+        await audit(
+          ctx.origin,
+          {
+            action: status === "disabled" ? "user.disable" : "user.enable",
+            actor,
+            target,
+            details: { before: { status: before.status }, after: { status } },
+          },
+          trx,
+        );
+      // Taking over an account (or getting it back) gives it the directory's roles and teams.
+      await syncRoles(trx, ctx, [id]);
+      for (const group of await groupsOf(trx, ctx, id)) await syncTeam(trx, ctx, group);
+      return status === "disabled" && before.status === "active" ? cutOff(trx, id) : null;
+    });
+  if (ended) await afterCutOff(id, ended);
+  else {
+    await invalidateSessions();
+    await recheckViews(id);
+  }
+}
