@@ -1,18 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startApp } from "../../test/app-server";
 import { args, context, createUser, request, run, sessionCookieFor, setupDatabase } from "../../test/helpers";
+import { linkIn, withFakePostmark } from "../../test/mail-helpers";
+import { formRequest } from "../../test/support/forms";
 import { expectScimError, type ScimClient, scimClient, testOrigin } from "../../test/support/scim";
 import { createApiToken } from "../auth/api-tokens.server";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { loader as eventsLoader } from "../routes/api.events";
+import { action as userAction } from "../routes/dashboard.users.$id";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { createDirectory, revokeDirectoryToken, rotateDirectoryToken } from "./directories.server";
 
 // /scim/v2/Users: what a directory sees and may change, the SCIM shapes of every answer, and
 // deprovisioning that ends a person's access within the one request.
 
+const postmark = withFakePostmark();
 let app: AppServer;
 let admin: SessionUser;
 let scim: ScimClient;
@@ -381,6 +385,39 @@ describe("deprovisioning", () => {
     expect(again.status).toBe(201);
     expect(again.body.id).toBe(p.id);
     expect(again.body.active).toBe(true);
+  });
+});
+
+describe("what else provisioning does", () => {
+  it("ends a super admin's View as of the person it disables", async () => {
+    const id = await provision("viewed@example.com");
+    const root = await createUser({ roles: ["super_admin"] });
+    const cookie = await sessionCookieFor(root.id);
+    const view = formRequest(`/dashboard/users/${id}`, { intent: "view-as" }, { cookie });
+    expect((await run(() => userAction(args(view, { id })))).status).toBe(302);
+    const who = () => getSessionUser({ request: request("/dashboard", { cookie }), context: context() });
+    expect((await who())?.id).toBe(id);
+    await scim("PATCH", `/Users/${id}`, deactivate());
+    const after = await who();
+    expect(after?.id).toBe(root.id);
+    expect(after?.impersonator ?? null).toBeNull();
+  });
+
+  it("mails a link to set a password when the directory says so, and none otherwise", async () => {
+    const created = await createDirectory(
+      admin,
+      { name: "Links", domains: ["links.example"], defaultRoleId: null, groupRoles: [], sendPasswordLink: true },
+      testOrigin(),
+    );
+    const links = scimClient(app, created.token);
+    expect((await links("POST", "/Users", user("new@links.example"))).status).toBe(201);
+    const sent = postmark.fake.messages.filter((m) => m.To === "new@links.example");
+    expect(sent).toHaveLength(1);
+    expect(linkIn(sent[0]!.TextBody, "/reset-password?token=")).toBeTruthy();
+    // An account created inactive gets nothing, and neither does a directory that uses SSO.
+    await links("POST", "/Users", user("later@links.example", { active: false }));
+    await provision("sso-only@example.com");
+    expect(postmark.fake.messages.filter((m) => m.To !== "new@links.example")).toEqual([]);
   });
 });
 
