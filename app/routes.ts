@@ -22,6 +22,7 @@ export default [
   route("dashboard", "routes/dashboard.tsx", [
     index("routes/dashboard-home.tsx"),
     route("users", "routes/dashboard.users.tsx"),
+    route("users/import", "routes/dashboard.users.import.tsx"),
     route("users/:id", "routes/dashboard.users.$id.tsx"),
     route("access", "routes/dashboard.access.tsx"),
     route("settings", "routes/dashboard.settings.tsx"),

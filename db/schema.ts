@@ -260,6 +260,8 @@ export interface UserTokenTable {
     | "verify-email"
     | "email-change"
     | "reset-password"
+    /** A provisioned or imported account's first password (password-reset.server.ts): 7 days. */
+    | "set-password"
     | "invite"
     | "two-factor-pending"
     | "two-factor-enrol";

@@ -64,10 +64,14 @@ test("connect a directory by keyboard, provision with its token, see the account
   );
   await expect(page.getByLabel("Name", { exact: true })).toBeDisabled();
 
-  expect((await scim("PATCH", `/Users/${id}`, {
-    schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
-    Operations: [{ op: "replace", value: { active: false } }],
-  })).status()).toBe(200);
+  expect(
+    (
+      await scim("PATCH", `/Users/${id}`, {
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+        Operations: [{ op: "replace", value: { active: false } }],
+      })
+    ).status(),
+  ).toBe(200);
   await page.reload();
   await expect(page.getByTestId("user-status")).toHaveText("Disabled");
   expect(problems).toEqual([]);

@@ -12,7 +12,7 @@ import { createUser, PASSWORD, sessionCookieFor, setupDatabase, signedIn } from 
 // A route missing from NEEDS fails the test: a new route must say what it needs.
 type Need = "public" | "super_admin" | "dashboard.access" | "user.read" | "roles.manage" | "log.read";
 // "directory": settings.manage and user.write; "directory token": no session at all opens it.
-type Other = "team.read" | "settings.manage" | "directory" | "directory token";
+type Other = "team.read" | "settings.manage" | "user.write" | "directory" | "directory token";
 const NEEDS: Record<string, Need | Other> = {
   root: "public",
   "routes/home": "public",
@@ -54,6 +54,7 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/dashboard.settings": "dashboard.access",
   "routes/dashboard.users": "user.read",
   "routes/dashboard.users.$id": "user.read",
+  "routes/dashboard.users.import": "user.write",
   "routes/dashboard.access": "roles.manage",
   "routes/dashboard.logs": "log.read",
   "routes/dashboard.teams": "team.read",

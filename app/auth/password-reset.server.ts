@@ -2,7 +2,7 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { type MailJob, NO_MAIL, startDelivery, timedSend } from "../mail/deliveries.server";
 import { mailLanguage } from "../mail/mail-language.server";
-import { sendPasswordChangedEmail, sendPasswordResetEmail } from "../mail/senders.server";
+import { sendInviteEmail, sendPasswordChangedEmail, sendPasswordResetEmail } from "../mail/senders.server";
 import { trySend } from "../mail/try-send.server";
 import { revokeAllApiTokens } from "./api-tokens.server";
 import { resetPasswordUrl, settingsUrl } from "./links.server";
@@ -52,6 +52,23 @@ export async function requestPasswordReset(origin: AuditOrigin, email: string): 
   await (await passwordResetMail(origin, email))();
 }
 
+/**
+ * A new account without a password (provisioned by a directory, imported) is invited to choose
+ * one: the invitation email, whose link opens the reset page and stays good for 7 days. Answers
+ * whether the mail left; a failure is logged and audited (mail.failed), never thrown.
+ */
+export async function sendPasswordSetup(
+  origin: AuditOrigin,
+  user: { id: string; email: string; locale?: string | null },
+  inviterName: string,
+): Promise<boolean> {
+  const token = await issueToken({ kind: "set-password", userId: user.id });
+  const language = await mailLanguage(origin, user.locale ?? null);
+  return trySend(origin, { type: "invite", to: user.email }, () =>
+    sendInviteEmail({ to: user.email, inviterName, acceptUrl: resetPasswordUrl(token), language }),
+  );
+}
+
 export type ResetOutcome = { ok: true; email: string } | { ok: false; reason: TokenProblem };
 
 /**
@@ -72,7 +89,7 @@ export async function resetPassword(
     .transaction()
     .execute(
       async (tx): Promise<ResetOutcome & { user?: { id: string; name: string; locale: string | null } }> => {
-        const check = await consumeToken(["reset-password"], raw, tx);
+        const check = await consumeToken(["reset-password", "set-password"], raw, tx);
         if (!check.ok) return check;
         const user = await tx
           .selectFrom("user")
@@ -93,6 +110,7 @@ export async function resetPassword(
           .where("id", "=", user.id)
           .execute();
         await spendTokens(user.id, "reset-password", tx);
+        await spendTokens(user.id, "set-password", tx);
         await spendTokens(user.id, "verify-email", tx);
         await spendTokens(user.id, "two-factor-pending", tx);
         const revokedApiTokens = await revokeAllApiTokens(user.id, tx);

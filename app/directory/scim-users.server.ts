@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mayManageUser } from "../access/rules.server";
 import { audit } from "../audit/audit.server";
 import { revokeAllApiTokens } from "../auth/api-tokens.server";
-import { requestPasswordReset } from "../auth/password-reset.server";
+import { sendPasswordSetup } from "../auth/password-reset.server";
 import { invalidateSessions } from "../auth/session.server";
 import { deleteSessions, recheckViews, sessionsEnded } from "../auth/session-end.server";
 import { db, type Executor, now } from "../db.server";
@@ -239,7 +239,8 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<U
       await syncRoles(trx, ctx, [id]);
     });
   await invalidateSessions();
-  if (ctx.directory.sendPasswordLink && account.active) await requestPasswordReset(ctx.origin, account.email);
+  if (ctx.directory.sendPasswordLink && account.active)
+    await sendPasswordSetup(ctx.origin, { id, email: account.email }, ctx.directory.name);
   return getScimUser(ctx, id);
 }
 

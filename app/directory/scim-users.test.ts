@@ -406,7 +406,13 @@ describe("what else provisioning does", () => {
   it("mails a link to set a password when the directory says so, and none otherwise", async () => {
     const created = await createDirectory(
       admin,
-      { name: "Links", domains: ["links.example"], defaultRoleId: null, groupRoles: [], sendPasswordLink: true },
+      {
+        name: "Links",
+        domains: ["links.example"],
+        defaultRoleId: null,
+        groupRoles: [],
+        sendPasswordLink: true,
+      },
       testOrigin(),
     );
     const links = scimClient(app, created.token);

@@ -6,7 +6,11 @@ export const KB = 1024;
 /** A form post: a few fields; the biggest real one (a role's permission checkboxes) is far below. */
 export const FORM_BODY_LIMIT = 64 * KB;
 
+/** Users → Import: the CSV file and a few fields. */
+export const IMPORT_UPLOAD_LIMIT = 8 * 1024 * KB;
+
 const LIMITS: Record<string, number> = {
+  "/dashboard/users/import": IMPORT_UPLOAD_LIMIT + 64 * KB,
   "/api/tasks": 64 * KB,
   "/api/webhooks/tasks": 1024 * KB, // a finished task's result travels in the signed body
   "/api/mail": 4 * KB,

@@ -1,5 +1,5 @@
-import { Mail, UserPlus } from "lucide-react";
-import { Form, useSubmit } from "react-router";
+import { FileUp, Mail, UserPlus } from "lucide-react";
+import { Form, Link, useSubmit } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { roleGrants } from "../access/role-cache.server";
@@ -17,7 +17,7 @@ import {
 } from "../auth/invitations.server";
 import { useFormat } from "../components/format";
 import { pageTitle } from "../components/page-title";
-import { Button } from "../components/ui/button";
+import { Button, buttonVariants } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
 import { Pagination } from "../components/ui/pagination";
@@ -209,6 +209,10 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             >
               <CreateUserForm roles={assignable} defaultRoles={defaultRoles} />
             </FormDialog>
+            <Link to="/dashboard/users/import" className={buttonVariants({ variant: "secondary" })}>
+              <FileUp aria-hidden className="size-4" />
+              {t("users:import.button")}
+            </Link>
           </div>
         ) : null}
       </div>

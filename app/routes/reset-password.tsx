@@ -19,7 +19,7 @@ import type { Route } from "./+types/reset-password";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const check = await inspectToken(["reset-password"], token);
+  const check = await inspectToken(["reset-password", "set-password"], token);
   if (!check.ok)
     return refusal(400, "invalid_request", { ok: false as const, reason: check.reason, token: "" });
   // After a contested registration (email-verification.server): say why a password is asked for.

@@ -4,6 +4,7 @@ import { auditVerify } from "./definitions/audit-verify.server";
 import { broadcastEmail } from "./definitions/broadcast-email.server";
 import { reportGenerate } from "./definitions/report-generate.server";
 import { usersExport } from "./definitions/users-export.server";
+import { usersImport } from "./definitions/users-import.server";
 
 // The one list of task types: POST /api/tasks accepts exactly these. Adding a type is one file in
 // definitions/ and one line here (docs/extending.md, "Add a task type").
@@ -13,6 +14,7 @@ const definitions: TaskDefinition[] = [
   broadcastEmail,
   auditExport,
   auditVerify,
+  usersImport,
 ] as TaskDefinition[];
 
 export const TASK_REGISTRY: ReadonlyMap<string, TaskDefinition> = new Map(

@@ -3,7 +3,7 @@ import type { Pools } from "./fixtures";
 import { ANY_INTENT, apiCall, type FuzzTarget, formIntent, query } from "./target";
 import { either, ids, json, names, oneOf, segment, text } from "./values";
 
-// Provisioning directories (app/directory): the settings page's intents, and /scim/v2 as callers
+// Provisioning directories (app/directory): the settings page's intents, Users → Import, and /scim/v2 as callers
 // with a session or none (refused: only a directory token opens it; hostile SCIM input with a
 // valid token is app/directory/scim-fuzz.test.ts).
 
@@ -33,6 +33,15 @@ export const DIRECTORY_TARGETS: FuzzTarget[] = [
     formIntent(PAGE, "/dashboard/settings/directory", intent, () => ({ id: ids([]) })),
   ),
   formIntent(PAGE, "/dashboard/settings/directory", ANY_INTENT, () => ({ id: text })),
+  query("routes/dashboard.users.import", "/dashboard/users/import"),
+  ...["preview", "import", ANY_INTENT].map((intent) =>
+    formIntent("routes/dashboard.users.import", "/dashboard/users/import", intent, () => ({
+      file: either(
+        fc.constantFrom("name,email\nFuzz,fuzz@example.com\n", "email\n=cmd,x\n", "\u00ff\u00fe", ""),
+      ),
+      invite: oneOf(["on", ""]),
+    })),
+  ),
   query("routes/scim.v2.$", scimPath, () => ({ filter: text, startIndex: text, count: text })),
   apiCall("routes/scim.v2.$", scimPath, () => ({ userName: text, displayName: text, Operations: json })),
 ];

@@ -52,6 +52,13 @@ export function resultSummary(t: TFunction, language: string, type: string, resu
     ]
       .filter(Boolean)
       .join(" · ");
+  if (type === "users.import" && typeof r.created === "number")
+    return t("tasks:result.imported", {
+      created: n(r.created),
+      updated: n(Number(r.updated ?? 0)),
+      skipped: n(Number(r.skipped ?? 0)),
+      failed: n(Number(r.failed ?? 0)),
+    });
   return typeof r.rows === "number" ? t("tasks:result.rows", { count: r.rows, n: n(r.rows) }) : null;
 }
 

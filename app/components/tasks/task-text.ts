@@ -10,6 +10,7 @@ import type { StartFailure } from "./task-store";
 const LABELS: Record<string, (t: TFunction) => string> = {
   "report.generate": (t) => t("tasks:type.reportGenerate"),
   "users.export": (t) => t("tasks:type.usersExport"),
+  "users.import": (t) => t("tasks:type.usersImport"),
   "audit.export": (t) => t("tasks:type.auditExport"),
   "audit.verify": (t) => t("tasks:type.auditVerify"),
   "broadcast.email": (t) => t("tasks:type.broadcastEmail"),
