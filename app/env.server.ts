@@ -62,6 +62,7 @@ const schema = z.object({
   MAIL_API_URL: z.preprocess(blankToUndefined, z.string().url().optional()),
   EMAIL_FROM: optionalText(),
   APP_NAME: optionalText(),
+  SIGN_IN_ALERTS: optionalText(),
   AUDIT_RETENTION_DAYS: optionalText(),
   // Signs the audit chain's checkpoints (app/audit/checkpoint.server.ts); derived from
   // SESSION_SECRET when unset. A comma-separated list rotates it: the first signs, all verify.

@@ -15,6 +15,7 @@ export default [
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),
   route("accept-invite", "routes/accept-invite.tsx"),
+  route("account/not-me", "routes/account.not-me.tsx"),
   route("auth/oidc/:provider", "routes/auth.oidc.$provider.ts"),
   route("auth/oidc/:provider/callback", "routes/auth.oidc.$provider.callback.ts"),
   route("api/auth/verify-email", "routes/api.auth.verify-email.tsx"),

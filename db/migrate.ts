@@ -28,6 +28,7 @@ import * as m025 from "./migrations/025_task_attempt";
 import * as m026 from "./migrations/026_audit_chain";
 import * as m027 from "./migrations/027_webhooks";
 import * as m028 from "./migrations/028_directories";
+import * as m029 from "./migrations/029_sign_in_alerts";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   "026_audit_chain": m026,
   "027_webhooks": m027,
   "028_directories": m028,
+  "029_sign_in_alerts": m029,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

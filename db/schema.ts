@@ -62,6 +62,20 @@ interface UserTable {
   external_id: string | null;
   department: string | null;
   directory_deleted_at: string | null;
+  /** 1: email about sign-ins from a new device (SIGN_IN_ALERTS may require it regardless). */
+  sign_in_alerts: Generated<number>;
+}
+
+interface KnownDeviceTable {
+  id: string;
+  user_id: string;
+  device_hash: string;
+  ua_family: string;
+  user_agent: string | null;
+  network: string;
+  first_seen_at: string;
+  last_seen_at: string;
+  alerted_at: string | null;
 }
 
 interface DirectoryTable {
@@ -262,6 +276,8 @@ export interface UserTokenTable {
     | "reset-password"
     /** A provisioned or imported account's first password (password-reset.server.ts): 7 days. */
     | "set-password"
+    /** "This wasn't me" in a new sign-in email (sign-in-alerts.server.ts): 7 days. */
+    | "not-me"
     | "invite"
     | "two-factor-pending"
     | "two-factor-enrol";
@@ -482,6 +498,7 @@ export interface Database {
   user: UserTable;
   user_role: UserRoleTable;
   directory: DirectoryTable;
+  known_device: KnownDeviceTable;
   directory_group: DirectoryGroupTable;
   directory_group_member: DirectoryGroupMemberTable;
   session: SessionTable;

@@ -46,6 +46,12 @@ const TEXTS = {
     message: t("emails:settingsChanged.message"),
     button: t("emails:settingsChanged.button"),
   }),
+  "sign-in-alert": (t: TFunction) => ({
+    subject: t("emails:signInAlert.subject"),
+    label: t("emails:signInAlert.label"),
+    message: t("emails:signInAlert.message"),
+    button: t("emails:signInAlert.button"),
+  }),
   notification: (t: TFunction) => ({
     subject: t("emails:notification.subject"),
     label: t("emails:notification.label"),

@@ -9,6 +9,7 @@ const SAMPLE_LINKS: Record<EmailType, string> = {
   invite: "http://localhost:3000/accept-invite?token=sample",
   "two-factor-reset": "http://localhost:3000/dashboard/settings#two-factor",
   "settings-changed": "http://localhost:3000/dashboard/settings#system",
+  "sign-in-alert": "http://localhost:3000/account/not-me?token=sample",
   notification: "http://localhost:3000/dashboard",
 };
 

@@ -78,6 +78,7 @@ describe("TransactionalEmail", () => {
       "invite",
       "two-factor-reset",
       "settings-changed",
+      "sign-in-alert",
       "notification",
     ]);
     for (const type of EMAIL_TYPES) {

@@ -29,6 +29,7 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/forgot-password": "public",
   "routes/reset-password": "public",
   "routes/accept-invite": "public",
+  "routes/account.not-me": "public",
   "routes/api.auth.verify-email": "public",
   "routes/auth.oidc.$provider": "public",
   "routes/auth.oidc.$provider.callback": "public",

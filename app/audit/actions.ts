@@ -94,6 +94,11 @@ export const ACTION_LABELS = {
   "account.api_token.create": "Created an API token",
   "account.api_token.revoke": "Revoked own API token",
   "user.api_token.revoke": "Revoked a user's API token",
+  // new sign-in alerts (docs/decisions/035-sign-in-alerts.md)
+  "auth.login.new_device": "Signed in from a new device",
+  "account.device.forget": "Forgot a known device",
+  "account.sign_in_alerts": "Changed own new sign-in alerts",
+  "account.not_me": "Reported a sign-in as not theirs",
   // SCIM provisioning (docs/decisions/033-scim-directories.md)
   "directory.create": "Added a provisioning directory",
   "directory.update": "Changed a provisioning directory",

@@ -18,6 +18,11 @@ const EXEMPT: Record<string, string> = {
   "app/auth/passkeys.server.ts": "sets last_login_at, which no session carries",
   "app/auth/registration.server.ts": "writes new or pending accounts, which can not sign in before verifying",
   "app/auth/invitations.server.ts": "creates the invited user",
+  "app/auth/sign-in-alerts.server.ts": "sets sign_in_alerts, which no session carries",
+  "app/directory/directories.server.ts":
+    "releases a removed directory's accounts (directory_id), which no session carries",
+  "app/directory/membership.server.ts":
+    "writes roles inside its caller's transaction; the callers (scim-users, scim-groups) clear the cache once it commits",
   "app/access/roles-admin.server.ts":
     "removes a deleted role's links; the role leaves the role cache (invalidateRoles), so it grants nothing",
 };

@@ -3,6 +3,7 @@ import { audit } from "../audit/audit.server";
 import { safeRedirectPath } from "../http/responses";
 import { signIn } from "../metrics/metrics.server";
 import { startSession } from "./session.server";
+import { noteSignIn } from "./sign-in-alerts.server";
 import { secondFactorSatisfied } from "./two-factor.server";
 import { askForSecondFactor } from "./two-factor-sign-in.server";
 
@@ -30,6 +31,7 @@ export async function completeSignIn(args: Args, userId: string, proof: SignInPr
     return askForSecondFactor(userId, proof.method, proof.redirectTo);
   const headers = new Headers();
   for (const cookie of await startSession(userId, args)) headers.append("Set-Cookie", cookie);
+  for (const cookie of await noteSignIn(userId, args)) headers.append("Set-Cookie", cookie);
   signIn(proof.method, true);
   return redirect(safeRedirectPath(proof.redirectTo ?? null), { headers });
 }

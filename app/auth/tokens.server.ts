@@ -13,6 +13,7 @@ export const TOKEN_LIFETIME_MS: Record<TokenKind, number> = {
   "email-change": 24 * 60 * 60 * 1000,
   "reset-password": 60 * 60 * 1000,
   "set-password": 7 * 24 * 60 * 60 * 1000,
+  "not-me": 7 * 24 * 60 * 60 * 1000,
   invite: 7 * 24 * 60 * 60 * 1000,
   "two-factor-pending": 5 * 60 * 1000,
   // Not a link: the session that started a TOTP enrolment (two-factor.server.ts), for as long as it waits.

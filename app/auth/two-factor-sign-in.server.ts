@@ -8,6 +8,7 @@ import { type Message, message } from "../i18n/message";
 import { signIn } from "../metrics/metrics.server";
 import { type LimitScope, reserveSecondFactorAttempt } from "../security/login-limits.server";
 import { startSession } from "./session.server";
+import { noteSignIn } from "./sign-in-alerts.server";
 import { consumeToken, inspectToken, issueToken, TOKEN_LIFETIME_MS } from "./tokens.server";
 import { spendSecondFactorCode } from "./two-factor.server";
 
@@ -160,6 +161,7 @@ export async function completeSecondStep(args: Args, code: string): Promise<Seco
   });
   const headers = new Headers();
   for (const c of await startSession(user.id, args)) headers.append("Set-Cookie", c);
+  for (const c of await noteSignIn(user.id, args)) headers.append("Set-Cookie", c);
   signIn("two-factor", true);
   headers.append("Set-Cookie", await clearPendingSignIn());
   return { ok: true, response: redirect(pending.redirectTo, { headers }) };

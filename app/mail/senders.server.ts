@@ -64,6 +64,35 @@ export function sendInviteEmail(input: {
   });
 }
 
+/** A sign-in from a new device and network (app/auth/sign-in-alerts.server.ts), with "This wasn't me". */
+export function sendSignInAlertEmail(input: {
+  to: string;
+  name: string;
+  notMeUrl: string;
+  when: string;
+  device: string;
+  network: string;
+  ip: string;
+  language?: string;
+}) {
+  const t = tFor(input.language);
+  return send("mail.sendFailed.signInAlert", {
+    to: input.to,
+    type: "sign-in-alert",
+    actionUrl: input.notMeUrl,
+    userName: input.name,
+    list: {
+      intro: t("emails:signInAlert.intro"),
+      items: [
+        t("emails:signInAlert.when", { when: input.when }),
+        t("emails:signInAlert.device", { device: input.device }),
+        t("emails:signInAlert.network", { network: input.network, ip: input.ip }),
+      ],
+    },
+    language: input.language,
+  });
+}
+
 export function sendNotificationEmail(input: {
   to: string;
   name?: string;

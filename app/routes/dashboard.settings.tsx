@@ -5,6 +5,7 @@ import { ApiTokensSection } from "../components/settings/api-tokens-section";
 import { AuditIntegritySection } from "../components/settings/audit-integrity-section";
 import { DirectoryLinkCard } from "../components/settings/directory-section";
 import { InviteSection } from "../components/settings/invite-section";
+import { KnownDevicesSection } from "../components/settings/known-devices-section";
 import { MailLog } from "../components/settings/mail-log";
 import { PasskeysSection } from "../components/settings/passkeys-section";
 import { PasswordSection } from "../components/settings/password-section";
@@ -24,7 +25,11 @@ import type { Route } from "./+types/dashboard.settings";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "dashboard.access");
-  const page = await settingsPageData(user, { language: getLanguage(args.context), t: getT(args.context) });
+  const page = await settingsPageData(
+    user,
+    { language: getLanguage(args.context), t: getT(args.context) },
+    args.request,
+  );
   return { ...page, passkeyAvailability: passkeyAvailability(args.request) };
 }
 
@@ -53,6 +58,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           <PasswordSection />
           <PasskeysSection passkeys={passkeys} availability={passkeyAvailability} reauth={twoFactor.reauth} />
           <SessionsSection sessions={sessions} />
+          <KnownDevicesSection {...loaderData.devices} />
         </>
       ),
     },

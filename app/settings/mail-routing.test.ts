@@ -115,6 +115,7 @@ describe("mail routing settings: an admin", () => {
       EMAIL_FROM: true,
       APP_NAME: false,
       AUDIT_RETENTION_DAYS: false,
+      SIGN_IN_ALERTS: false,
     });
     const root = await signedIn(["super_admin"]);
     const rootPage = await run(() => loader(args(request("/dashboard/settings", { cookie: root.cookie }))));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeSessions, describeUserAgent, timeAgo } from "./session-view";
+import { describeUserAgent } from "../http/user-agent";
+import { describeSessions, timeAgo } from "./session-view";
 
 const CHROME_MAC =
   "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { UAParser } from "ua-parser-js";
+import { describeUserAgent, english } from "../http/user-agent";
 import { intlLocale } from "../i18n/options";
 
 // How a signed-in session reads on the Settings page: "Chrome on macOS, last used 5 minutes ago",
@@ -22,35 +22,6 @@ export type SessionDescription = SessionRow & {
   /** "5 minutes ago" */
   lastUsed: string;
 };
-
-/** English, for callers without a request's `t` (the words match app/locales/en/settings.json). */
-const ENGLISH = {
-  "settings:sessions.unknownBrowser": "Unknown browser",
-  "settings:sessions.unknownSystem": "an unknown system",
-  "settings:sessions.justNow": "just now",
-} as Record<string, string>;
-const english = ((key: string, options?: { browser?: string; os?: string }) =>
-  key === "settings:sessions.device"
-    ? `${options?.browser} on ${options?.os}`
-    : (ENGLISH[key] ?? key)) as TFunction;
-
-/** The browser and operating system a user agent names; "Unknown browser" when it names none. */
-export function describeUserAgent(
-  userAgent: string | null,
-  t: TFunction = english,
-): { browser: string; os: string; device: string } {
-  const parsed = new UAParser(userAgent ?? "").getResult();
-  const browser = parsed.browser.name ?? t("settings:sessions.unknownBrowser");
-  const osName = parsed.os.name === "Mac OS" ? "macOS" : parsed.os.name;
-  const os = osName
-    ? [osName, parsed.os.name === "Windows" ? parsed.os.version : null].filter(Boolean).join(" ")
-    : "";
-  return {
-    browser,
-    os: os || t("settings:sessions.unknownSystem"),
-    device: os ? t("settings:sessions.device", { browser, os }) : browser,
-  };
-}
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["day", 86_400_000],

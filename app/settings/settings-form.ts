@@ -65,3 +65,6 @@ export const systemSettingsSchema = z
 
 /** A session handle as sent; one that names no session of the caller's is answered as already ended. */
 export const revokeSessionSchema = z.object({ session: z.string().max(200).catch("") });
+
+export const forgetDeviceSchema = z.object({ device: z.string().min(1).max(64) });
+export const signInAlertsSchema = z.object({ on: z.enum(["0", "1"]) });

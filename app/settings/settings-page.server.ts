@@ -43,6 +43,12 @@ import {
   renamePasskey,
 } from "../auth/passkeys.server";
 import type { SessionUser } from "../auth/session.server";
+import {
+  forgetDevice,
+  listKnownDevices,
+  setSignInAlerts,
+  signInAlertsOf,
+} from "../auth/sign-in-alerts.server";
 import { getT, i18nFor, resolveLanguage } from "../i18n/i18n.server";
 import { supportedLanguages } from "../i18n/resources.server";
 import { recentMail } from "../mail/mail-log.server";
@@ -66,34 +72,57 @@ import {
 } from "../webhooks/endpoints.server";
 import { ALL_EVENTS, mayReceive, WEBHOOK_EVENT_TYPES } from "../webhooks/event-types";
 import { describeSessions } from "./session-view";
-import { revokeSessionSchema, systemSettingsSchema } from "./settings-form";
+import {
+  forgetDeviceSchema,
+  revokeSessionSchema,
+  signInAlertsSchema,
+  systemSettingsSchema,
+} from "./settings-form";
 import { twoFactorIntent, twoFactorSettingsData } from "./two-factor-settings.server";
 import { applySettingsChanges } from "./update-settings.server";
 
 // The Settings page's data and its form intents, kept out of the route module so it stays thin.
 
 /** `reader`: the request's language and `t`, for what the server words (sessions' devices, times). */
-export async function settingsPageData(user: SessionUser, reader?: { language: string; t: TFunction }) {
+export async function settingsPageData(
+  user: SessionUser,
+  reader?: { language: string; t: TFunction },
+  request?: Request,
+) {
   const manage = can(user, "settings.manage");
   const invite = can(user, "user.write");
-  const [sessions, config, mailLog, roles, twoFactor, apiTokens, passkeys, integrity, endpoints] =
-    await Promise.all([
-      listMySessions(user),
-      manage ? describeSystemConfig(user) : null,
-      manage ? recentMail(25, user) : null,
-      invite ? assignableRoles(user) : null,
-      twoFactorSettingsData(user),
-      listApiTokens(user.id),
-      listPasskeys(user.id),
-      manage ? auditIntegrity() : null,
-      manage ? listEndpoints() : null,
-    ]);
+  const [
+    sessions,
+    config,
+    mailLog,
+    roles,
+    twoFactor,
+    apiTokens,
+    passkeys,
+    integrity,
+    endpoints,
+    devices,
+    alerts,
+  ] = await Promise.all([
+    listMySessions(user),
+    manage ? describeSystemConfig(user) : null,
+    manage ? recentMail(25, user) : null,
+    invite ? assignableRoles(user) : null,
+    twoFactorSettingsData(user),
+    listApiTokens(user.id),
+    listPasskeys(user.id),
+    manage ? auditIntegrity() : null,
+    manage ? listEndpoints() : null,
+    listKnownDevices(user.id, request ?? new Request("http://localhost/"), reader?.t),
+    signInAlertsOf(user.id),
+  ]);
   return {
     profile: { name: user.name, email: user.email, locale: user.locale ?? null },
     // The language select offers every locale folder there is (app/locales/<language>).
     languages: supportedLanguages(),
     sessions: describeSessions(sessions, Date.now(), reader),
     passkeys,
+    devices: { devices, alerts },
     system: manage ? { config: config!, mailLog: mailLog!, integrity: integrity! } : null,
     sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
     // Provisioning directories create and disable accounts (routes/dashboard.settings.directory).
@@ -167,6 +196,25 @@ export const runSettingsIntent = (args: ActionArgs) => {
           return done(
             "revoke-session",
             count ? t("settings:sessions.revoked") : t("settings:sessions.alreadyEnded"),
+          );
+        },
+      },
+      "forget-device": {
+        schema: forgetDeviceSchema,
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args, actor);
+          await forgetDevice(actor, input.device, args);
+          return done("forget-device", t("settings:devices.forgotten"));
+        },
+      },
+      "sign-in-alerts": {
+        schema: signInAlertsSchema,
+        run: async ({ actor, input }) => {
+          refuseWhileImpersonating(args, actor);
+          await setSignInAlerts(actor, input.on === "1", args);
+          return done(
+            "sign-in-alerts",
+            input.on === "1" ? t("settings:devices.alertsSavedOn") : t("settings:devices.alertsSavedOff"),
           );
         },
       },

@@ -78,6 +78,16 @@ export const SYSTEM_CONFIG = {
     // Shorter retention erases the trail of whoever shortened it (the daily cleanup).
     superAdminOnly: "audit_trail",
   },
+  SIGN_IN_ALERTS: {
+    label: "New sign-in alerts",
+    help: "An email when an account is signed in from a device and network it has not used before: each person may turn it off, or it is required for everyone.",
+    secret: false,
+    schema: z.enum(["optional", "required"], "settings.choice"),
+    envVar: "SIGN_IN_ALERTS",
+    fixedDefault: "optional",
+    superAdminOnly: false,
+    choices: ["optional", "required"],
+  },
 } as const satisfies Record<
   string,
   {
@@ -89,6 +99,8 @@ export const SYSTEM_CONFIG = {
     fixedDefault: string | undefined;
     /** See SuperAdminRule: false when anyone with settings.manage may change it. */
     superAdminOnly: SuperAdminRule | false;
+    /** The only values it takes, offered as a choice (settings:system.choices.<value>). */
+    choices?: readonly string[];
   }
 >;
 
@@ -147,4 +159,5 @@ export type ConfigView = {
   value: string | null;
   hint: string | null;
   updatedAt: string | null;
+  choices: readonly string[] | null;
 };

@@ -131,6 +131,7 @@ export async function describeSystemConfig(viewer: { isSuperAdmin: boolean }): P
       value: def.secret ? null : (effective ?? null),
       hint: def.secret && effective ? secretHint(effective) : null,
       updatedAt: dbValue?.updatedAt ?? null,
+      choices: "choices" in def ? def.choices : null,
     };
   });
 }

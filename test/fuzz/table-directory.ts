@@ -33,6 +33,18 @@ export const DIRECTORY_TARGETS: FuzzTarget[] = [
     formIntent(PAGE, "/dashboard/settings/directory", intent, () => ({ id: ids([]) })),
   ),
   formIntent(PAGE, "/dashboard/settings/directory", ANY_INTENT, () => ({ id: text })),
+  // New sign-in alerts (app/auth/sign-in-alerts.server.ts): the public "This wasn't me" page and
+  // the Settings intents.
+  query("routes/account.not-me", "/account/not-me", () => ({ token: text }), { caller: "anon" }),
+  formIntent("routes/account.not-me", "/account/not-me", undefined, () => ({ token: text }), {
+    caller: "anon",
+  }),
+  formIntent("routes/dashboard.settings", "/dashboard/settings", "forget-device", () => ({
+    device: either(fc.uuid().map(String)),
+  })),
+  formIntent("routes/dashboard.settings", "/dashboard/settings", "sign-in-alerts", () => ({
+    on: either(fc.constantFrom("0", "1")),
+  })),
   query("routes/dashboard.users.import", "/dashboard/users/import"),
   ...["preview", "import", ANY_INTENT].map((intent) =>
     formIntent("routes/dashboard.users.import", "/dashboard/users/import", intent, () => ({

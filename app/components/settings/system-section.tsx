@@ -3,7 +3,7 @@ import { systemSettingsSchema } from "../../settings/settings-form";
 import { type ConfigView, superAdminRuleOf } from "../../system-settings/config-keys";
 import { configHelp, configLabel } from "../../system-settings/config-labels";
 import { useFormat } from "../format";
-import { PasswordField, TextField } from "../forms/fields";
+import { PasswordField, SelectField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
 import { cn } from "../ui/cn";
@@ -52,6 +52,7 @@ function SystemForm({
 }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
+  const choiceLabel = (value: string | null) => (value ? t(`settings:system.choices.${value}`) : "");
   const sourceLabel: Record<ConfigView["source"], string> = {
     database: t("settings:system.source.database"),
     environment: t("settings:system.source.environment"),
@@ -77,22 +78,33 @@ function SystemForm({
           const label = configLabel(t, c.key);
           return (
             <div key={c.key} className="flex flex-col gap-1">
-              <Input
-                meta={save.fields[c.key]}
-                label={label}
-                autoComplete="off"
-                // Mail routing settings are a super admin's (docs/rules.md); a disabled field is not sent.
-                // The audit retention stays open: an admin may lengthen it, the field says why not shorten.
-                disabled={c.locked}
-                description={c.restriction ? t(`settings:system.restriction.${c.restriction}`) : undefined}
-                placeholder={
-                  c.secret
-                    ? c.hint
-                      ? t("settings:system.secretPlaceholder", { hint: c.hint })
-                      : t("settings:system.source.unset")
-                    : (c.value ?? "")
-                }
-              />
+              {c.choices ? (
+                <SelectField meta={save.fields[c.key]} label={label} disabled={c.locked}>
+                  <option value="">{t("settings:system.keepChoice", { value: choiceLabel(c.value) })}</option>
+                  {c.choices.map((choice) => (
+                    <option key={choice} value={choice}>
+                      {choiceLabel(choice)}
+                    </option>
+                  ))}
+                </SelectField>
+              ) : (
+                <Input
+                  meta={save.fields[c.key]}
+                  label={label}
+                  autoComplete="off"
+                  // Mail routing settings are a super admin's (docs/rules.md); a disabled field is not sent.
+                  // The audit retention stays open: an admin may lengthen it, the field says why not shorten.
+                  disabled={c.locked}
+                  description={c.restriction ? t(`settings:system.restriction.${c.restriction}`) : undefined}
+                  placeholder={
+                    c.secret
+                      ? c.hint
+                        ? t("settings:system.secretPlaceholder", { hint: c.hint })
+                        : t("settings:system.source.unset")
+                      : (c.value ?? "")
+                  }
+                />
+              )}
               <p className="text-xs text-muted-foreground" data-testid={`source-${c.key}`}>
                 {c.secret
                   ? c.hint
