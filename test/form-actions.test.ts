@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../app/db.server";
-import { FORM_BODY_LIMIT } from "../app/http/body-limits";
+import { bodyLimitFor } from "../app/http/body-limits";
 import { args, ORIGIN, ownTables, request, run, setupDatabase, signedIn } from "./helpers";
 
 // Every page action, found by file rather than listed, so a new page cannot forget the rule.
@@ -71,7 +71,7 @@ describe("page actions refuse a body that is not a form", () => {
     "%s: a form over the limit (no Content-Length) → 413, nothing changed",
     async (route, action) => {
       const before = await snapshot();
-      const big = `email=${"a".repeat(FORM_BODY_LIMIT)}`;
+      const big = `email=${"a".repeat(bodyLimitFor(urlOf(route)))}`;
       const out = await run(() =>
         action(
           args(

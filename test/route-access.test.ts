@@ -11,7 +11,7 @@ import { createUser, PASSWORD, sessionCookieFor, setupDatabase, signedIn } from 
 // dashboard layout's loader), as every kind of caller, through the real request pipeline.
 // A route missing from NEEDS fails the test: a new route must say what it needs.
 type Need = "public" | "super_admin" | "dashboard.access" | "user.read" | "roles.manage" | "log.read";
-// "directory": settings.manage and user.write; "directory token": no session at all opens it.
+// "directory": settings.manage, user.write and user.update; "directory token": no session opens it.
 type Other = "team.read" | "settings.manage" | "user.write" | "directory" | "directory token";
 const NEEDS: Record<string, Need | Other> = {
   root: "public",
@@ -203,7 +203,12 @@ async function holds(caller: Caller, need: string) {
   if (need === "super_admin") return subject.isSuperAdmin;
   if (need === "directory token") return false;
   if (need === "directory")
-    return can(subject, "dashboard.access") && can(subject, "settings.manage") && can(subject, "user.write");
+    return (
+      can(subject, "dashboard.access") &&
+      can(subject, "settings.manage") &&
+      can(subject, "user.write") &&
+      can(subject, "user.update")
+    );
   return can(subject, "dashboard.access") && can(subject, need);
 }
 

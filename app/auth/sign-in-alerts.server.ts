@@ -77,6 +77,16 @@ async function alertsRequired(): Promise<boolean> {
  * on every sign-in).
  */
 export async function noteSignIn(userId: string, args: Args): Promise<string[]> {
+  try {
+    return await recordDevice(userId, args);
+  } catch (error) {
+    // The session exists: a failure here must not turn the sign-in into an error page.
+    console.error("[sign-in alerts] could not record the device:", error);
+    return [];
+  }
+}
+
+async function recordDevice(userId: string, args: Args): Promise<string[]> {
   const value = (await deviceValue(args.request)) ?? randomBytes(32).toString("base64url");
   const deviceHash = hash(value);
   const agent = userAgent(args.request);
@@ -89,14 +99,15 @@ export async function noteSignIn(userId: string, args: Args): Promise<string[]> 
     .select(["id", "device_hash", "ua_family", "network", "alerted_at"])
     .where("user_id", "=", userId)
     .execute();
-  const known =
-    devices.find((d) => d.device_hash === deviceHash) ??
-    devices.find((d) => d.ua_family === family && d.network === network);
   const setCookie = [await deviceCookie().serialize(value)];
+  const byCookie = devices.find((d) => d.device_hash === deviceHash);
+  // A browser of a known family on a known network is known too; that record is only touched,
+  // never handed this cookie (whoever shares the network could otherwise take it over).
+  const known = byCookie ?? devices.find((d) => d.ua_family === family && d.network === network);
   if (known) {
     await db()
       .updateTable("known_device")
-      .set({ device_hash: deviceHash, user_agent: agent, last_seen_at: ts })
+      .set(byCookie ? { user_agent: agent, last_seen_at: ts } : { last_seen_at: ts })
       .where("id", "=", known.id)
       .execute();
     return setCookie;
@@ -142,7 +153,8 @@ export async function noteSignIn(userId: string, args: Args): Promise<string[]> 
     await db().updateTable("known_device").set({ alerted_at: ts }).where("id", "=", id).execute();
     const token = await issueToken({ kind: "not-me", userId, data: { deviceId: id } });
     const language = await mailLanguage(args, user.locale);
-    await trySend(args, { type: "sign-in-alert", to: user.email }, () =>
+    // Not awaited: a slow mail provider must not hold the sign-in (trySend logs and audits a failure).
+    void trySend(args, { type: "sign-in-alert", to: user.email }, () =>
       sendSignInAlertEmail({
         to: user.email,
         name: user.name,

@@ -97,8 +97,17 @@ function rolesOf(directory: Pick<Directory, "defaultRoleId" | "groupRoles">): st
   ];
 }
 
-/** Every role a directory would hand out must be one the admin configuring it may grant. */
-async function assertRolesGrantable(actor: AuditedActor, input: DirectoryInput) {
+/**
+ * Every role a directory would hand out must be one the admin configuring it (or rotating,
+ * revoking or removing it) may grant, and a directory that keeps teams needs team.write: whoever
+ * holds its token acts with what it hands out.
+ */
+async function assertRolesGrantable(
+  actor: AuditedActor,
+  input: Pick<Directory, "defaultRoleId" | "groupRoles">,
+) {
+  if (input.groupRoles.some((g) => g.team) && !actor.isSuperAdmin && !actor.permissions.has("team.write"))
+    throw new RuleViolation("directory.teamsNeedTeamWrite");
   const grantable = new Set((await assignableRoles(actor)).map((r) => r.id));
   const grants = await roleGrants();
   for (const id of rolesOf(input)) {
@@ -200,6 +209,8 @@ export async function updateDirectory(
   origin: AuditOrigin,
 ) {
   const before = await getDirectory(id);
+  // What it hands out now must be the admin's to grant as well as what it will hand out.
+  await assertRolesGrantable(actor, before);
   await assertRolesGrantable(actor, input);
   await assertNameFree(input.name, id);
   await db()
@@ -226,7 +237,7 @@ export async function updateDirectory(
 
 /** A new token; the old one stops working at once. Returned here only. */
 export async function rotateDirectoryToken(actor: AuditedActor, id: string, origin: AuditOrigin) {
-  await getDirectory(id);
+  await assertRolesGrantable(actor, await getDirectory(id));
   const { token, hash, hint } = newToken();
   await db()
     .transaction()
@@ -247,7 +258,7 @@ export async function rotateDirectoryToken(actor: AuditedActor, id: string, orig
 
 /** Stops the directory's requests; the accounts it manages stay as they are. */
 export async function revokeDirectoryToken(actor: AuditedActor, id: string, origin: AuditOrigin) {
-  await getDirectory(id);
+  await assertRolesGrantable(actor, await getDirectory(id));
   await db()
     .transaction()
     .execute(async (trx) => {
@@ -270,6 +281,7 @@ export async function revokeDirectoryToken(actor: AuditedActor, id: string, orig
  */
 export async function deleteDirectory(actor: AuditedActor, id: string, origin: AuditOrigin) {
   const before = await getDirectory(id);
+  await assertRolesGrantable(actor, before);
   await db()
     .transaction()
     .execute(async (trx) => {

@@ -196,6 +196,42 @@ describe("Settings → Directory", () => {
     ]);
   });
 
+  it("refuses to rotate, revoke or remove a directory handing out roles beyond the admin's own", async () => {
+    const root = (await getSessionUser({
+      request: request("/dashboard", { cookie: (await signedIn(["super_admin"])).cookie }),
+      context: context(),
+    }))!;
+    await createRole(
+      root,
+      {
+        name: "helpdesk",
+        label: "Helpdesk",
+        permissions: ["dashboard.access", "settings.manage", "user.write", "user.update"],
+      },
+      { request: request("/dashboard/access"), context: context() },
+    );
+    const superAdmin = await signedIn(["super_admin"]);
+    await connect(superAdmin.cookie, {
+      name: "Mapped to admin",
+      domains: "mapped.example",
+      defaultRoleId: await roleId("admin"),
+    });
+    const { id, token_hash } = await db()
+      .selectFrom("directory")
+      .select(["id", "token_hash"])
+      .where("name", "=", "Mapped to admin")
+      .executeTakeFirstOrThrow();
+    const helpdesk = await signedIn(["helpdesk"]);
+    for (const intent of ["rotate-directory-token", "revoke-directory-token", "delete-directory"])
+      expect((await post(helpdesk.cookie, { intent, id })).status).toBe(403);
+    const after = await db()
+      .selectFrom("directory")
+      .select("token_hash")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(after.token_hash).toBe(token_hash);
+  });
+
   it("answers a missing directory with 404", async () => {
     const admin = await signedIn(["admin"]);
     for (const intent of ["rotate-directory-token", "revoke-directory-token", "delete-directory"])

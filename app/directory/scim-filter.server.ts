@@ -18,7 +18,7 @@ const URN_PREFIX = /^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i;
 
 function attributeOf(attributes: FilterAttributes, path: string): FilterAttribute {
   const name = path.replace(URN_PREFIX, "").toLowerCase();
-  const attribute = attributes[name];
+  const attribute = Object.hasOwn(attributes, name) ? attributes[name] : undefined;
   if (!attribute) throw new ScimError(400, `Filtering on "${path}" is not supported.`, "invalidFilter");
   return attribute;
 }

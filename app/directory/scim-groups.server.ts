@@ -285,6 +285,8 @@ export async function deleteScimGroup(ctx: ScimContext, id: string) {
         await trx.selectFrom("directory_group_member").select("user_id").where("group_id", "=", id).execute()
       ).map((r) => r.user_id);
       await trx.deleteFrom("directory_group").where("id", "=", id).execute();
+      // Its team stays, without the people the directory put there for this group.
+      await syncTeam(trx, ctx, { id, display_name: row.display_name, team_id: row.team_id });
       await audit(
         ctx.origin,
         {

@@ -186,8 +186,8 @@ export async function handleScim(origin: AuditOrigin & { request: Request }): Pr
     );
   const limit = await hit("scimPerDirectory", directory.id);
   if (!limit.ok) {
-    const { headers } = tooManyRequestsInit(limit.retryAfterSeconds);
-    return scimErrorResponse(429, "Too many requests from this directory: slow down.", "tooMany", headers);
+    const { status, headers } = tooManyRequestsInit(limit.retryAfterSeconds);
+    return scimErrorResponse(status, "Too many requests from this directory: slow down.", "tooMany", headers);
   }
   await noteDirectoryUse(directory.id);
   const ctx: ScimContext = {

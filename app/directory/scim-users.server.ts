@@ -5,6 +5,7 @@ import { revokeAllApiTokens } from "../auth/api-tokens.server";
 import { sendPasswordSetup } from "../auth/password-reset.server";
 import { invalidateSessions } from "../auth/session.server";
 import { deleteSessions, recheckViews, sessionsEnded } from "../auth/session-end.server";
+import { spendTokens } from "../auth/tokens.server";
 import { db, type Executor, now } from "../db.server";
 import { emailField } from "../email-address";
 import { closeStreamsOf } from "../events/stream.server";
@@ -62,7 +63,8 @@ type Account = {
   email: string;
   externalId: string | null;
   department: string | null;
-  active: boolean;
+  /** Null when the directory did not say: a new account is active, an existing one stays as it is. */
+  active: boolean | null;
 };
 
 function resource(ctx: ScimContext, row: UserRow, groups: { id: string; display_name: string }[]) {
@@ -167,7 +169,7 @@ function accountOf(input: ScimUserInput): Account {
     email: email.data,
     externalId: input.externalId ?? null,
     department: input[SCIM.enterprise]?.department ?? null,
-    active: input.active ?? true,
+    active: input.active ?? null,
   };
 }
 
@@ -199,7 +201,9 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<U
     .executeTakeFirst();
   if (existing) {
     if (existing.directory_id === ctx.directory.id && existing.directory_deleted_at) {
-      await writeAccount(ctx, existing.id, account, { revive: true });
+      await writeAccount(ctx, existing.id, { ...account, active: account.active ?? true }, { revive: true });
+      if (ctx.directory.sendPasswordLink && account.active !== false)
+        await sendPasswordSetup(ctx.origin, { id: existing.id, email: account.email }, ctx.directory.name);
       return getScimUser(ctx, existing.id);
     }
     throw new ScimError(409, "An account with this userName already exists.", "uniqueness");
@@ -218,7 +222,7 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<U
           // The directory vouches for the address; a password is set through a link, or never (SSO).
           email_verified: 1,
           password_hash: null,
-          status: account.active ? "active" : "disabled",
+          status: account.active === false ? "disabled" : "active",
           directory_id: ctx.directory.id,
           external_id: account.externalId,
           department: account.department,
@@ -232,14 +236,14 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<U
           action: "user.create",
           actor: { id: null, email: ctx.actor.email },
           target: { type: "user", id },
-          details: { after: { name: account.name, email: account.email, active: account.active } },
+          details: { after: { name: account.name, email: account.email, active: account.active !== false } },
         },
         trx,
       );
       await syncRoles(trx, ctx, [id]);
     });
   await invalidateSessions();
-  if (ctx.directory.sendPasswordLink && account.active)
+  if (ctx.directory.sendPasswordLink && account.active !== false)
     await sendPasswordSetup(ctx.origin, { id, email: account.email }, ctx.directory.name);
   return getScimUser(ctx, id);
 }
@@ -353,7 +357,7 @@ async function writeAccount(ctx: ScimContext, id: string, account: Account, opts
       .executeTakeFirst();
     if (taken) throw new ScimError(409, "An account with this userName already exists.", "uniqueness");
   }
-  const status = account.active ? "active" : "disabled";
+  const status = account.active === null ? before.status : account.active ? "active" : "disabled";
   const actor = { id: null, email: ctx.actor.email };
   const target = { type: "user", id };
   const ended = await db()
@@ -375,6 +379,22 @@ async function writeAccount(ctx: ScimContext, id: string, account: Account, opts
         })
         .where("id", "=", id)
         .execute();
+      // Links mailed to the old address must not work once the address changed; an account given
+      // back to its address (someone rehired, or the address reused) starts without the old
+      // holder's password, passkeys, two-factor and devices.
+      if (account.email !== before.email || opts.revive)
+        for (const kind of ["reset-password", "set-password", "verify-email", "email-change"] as const)
+          await spendTokens(id, kind, trx);
+      if (opts.revive) {
+        await trx.updateTable("user").set({ password_hash: null }).where("id", "=", id).execute();
+        for (const table of [
+          "passkey",
+          "two_factor_recovery_code",
+          "user_two_factor",
+          "known_device",
+        ] as const)
+          await trx.deleteFrom(table).where("user_id", "=", id).execute();
+      }
       const was = {
         name: before.name,
         email: before.email,

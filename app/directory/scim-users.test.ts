@@ -381,10 +381,18 @@ describe("deprovisioning", () => {
     expect(row.directory_deleted_at).not.toBeNull();
     expect(await db().selectFrom("session").select("id").where("user_id", "=", p.id).execute()).toEqual([]);
 
+    // Whoever held the address before left a password: the account comes back without it.
+    await db().updateTable("user").set({ password_hash: "old-holder" }).where("id", "=", p.id).execute();
     const again = await scim("POST", "/Users", user("deleted@example.com"));
     expect(again.status).toBe(201);
     expect(again.body.id).toBe(p.id);
     expect(again.body.active).toBe(true);
+    const revived = await db()
+      .selectFrom("user")
+      .select("password_hash")
+      .where("id", "=", p.id)
+      .executeTakeFirstOrThrow();
+    expect(revived.password_hash).toBeNull();
   });
 });
 
@@ -442,6 +450,10 @@ describe("PUT and versions", () => {
     expect(put.body).toMatchObject({ displayName: "Renamed", externalId: "e2" });
     expect(put.headers.get("ETag")).not.toBe(version);
     expectScimError(await scim("PUT", `/Users/${id}`, user("put@example.com"), { "If-Match": version }), 412);
+    // A PUT that does not say `active` leaves an admin's disabling as it is.
+    await db().updateTable("user").set({ status: "disabled" }).where("id", "=", id).execute();
+    const { active: _, ...withoutActive } = user("put@example.com", { displayName: "Renamed" });
+    expect((await scim("PUT", `/Users/${id}`, withoutActive)).body.active).toBe(false);
     expectScimError(await scim("PUT", `/Users/${id}`, user("put@elsewhere.net")), 403);
     const name = await db().selectFrom("user").select("name").where("id", "=", id).executeTakeFirstOrThrow();
     expect(name.name).toBe("Renamed");

@@ -22,12 +22,14 @@ import { getT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/dashboard.settings.directory";
 
-// Provisioning directories (SCIM): settings.manage, and user.write because a directory creates,
-// changes and disables accounts (docs/decisions/033-scim-directories.md).
+// Provisioning directories (SCIM): settings.manage, and user.write and user.update because a
+// directory creates, changes and disables accounts (docs/decisions/033-scim-directories.md).
 
 async function requireDirectoryAdmin(args: Route.LoaderArgs | Route.ActionArgs) {
   const user = await requirePermission(args, "settings.manage");
-  return can(user, "user.write") ? user : requirePermission(args, "user.write");
+  for (const permission of ["user.write", "user.update"] as const)
+    if (!can(user, permission)) await requirePermission(args, permission);
+  return user;
 }
 
 export async function loader(args: Route.LoaderArgs) {

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { requirePermission } from "../auth/guard.server";
+import { refuseWhileImpersonating, requirePermission } from "../auth/guard.server";
 import { handleIntents } from "../auth/intents.server";
 import { pageTitle } from "../components/page-title";
 import { ImportUsers } from "../components/users/import-users";
@@ -59,6 +59,9 @@ export async function action(args: Route.ActionArgs) {
     },
     import: {
       run: async ({ actor, form }) => {
+        // The task runs as the person, not as whoever views as them: the audit rows would lose
+        // the super admin's name.
+        refuseWhileImpersonating(args, actor);
         const parsed = await fileRows(form);
         if (!parsed.ok) return refused("import", say(t, parsed.problem));
         const outcome = await createTask(actor, {

@@ -126,7 +126,7 @@ export async function settingsPageData(
     system: manage ? { config: config!, mailLog: mailLog!, integrity: integrity! } : null,
     sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
     // Provisioning directories create and disable accounts (routes/dashboard.settings.directory).
-    directory: manage && invite,
+    directory: manage && invite && can(user, "user.update"),
     invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
     // The form offers only the events this person may have sent out (app/webhooks/event-types.ts).
     webhooks: manage

@@ -57,6 +57,8 @@ export async function createTask(
     };
   if (definition.permission && !can(user, definition.permission))
     return { ok: false, status: 403, permission: definition.permission };
+  if (definition.pageOnly && user.via === "token")
+    return { ok: false, status: 403, permission: definition.permission ?? "dashboard.access" };
   const checked = definition.payload.safeParse(payload);
   if (!checked.success) return { ok: false, status: 400, issues: issuesOf(checked.error, "payload") };
 

@@ -23,6 +23,11 @@ export type TaskDefinition<Schema extends z.ZodType = z.ZodType> = {
    * a clear result.error instead, so its effects never happen twice. Absent means false.
    */
   rerunnable?: boolean;
+  /**
+   * Started from its page only, never with an API token: the run acts with its owner's roles, which
+   * a token limited to fewer permissions would otherwise widen (users.import grants roles).
+   */
+  pageOnly?: boolean;
   /** Overrides TASK_TIMEOUT_MS for this type. */
   timeoutMs?: number;
   /** Does the work; the returned JSON value becomes `result`. A throw fails the task. */

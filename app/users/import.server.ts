@@ -66,10 +66,9 @@ async function contextFor(
 ): Promise<Context> {
   const grants = await roleGrants();
   const rolesByName = new Map<string, { id: string; label: string; all: boolean }>();
-  for (const g of grants.values()) {
-    rolesByName.set(g.name.toLowerCase(), g);
-    rolesByName.set(g.label.toLowerCase(), g);
-  }
+  // A role's name wins over another role's label that reads the same.
+  for (const g of grants.values()) rolesByName.set(g.label.toLowerCase(), g);
+  for (const g of grants.values()) rolesByName.set(g.name.toLowerCase(), g);
   const grantable = new Set((await assignableRoles(actor)).map((r) => r.id));
   const teamNames = [...new Set(rows.flatMap((r) => r.teams))];
   const teams = await inChunks(teamNames, (part) =>
@@ -175,6 +174,7 @@ function planRow(row: ImportRow, ctx: Context, seen: Map<string, number>): RowPl
   }
   if (user.managedBy)
     return refuse(row, email, { key: "users.import.managed", values: { directory: user.managedBy } });
+  if (!can(ctx.actor, "user.update")) return refuse(row, email, { key: "users.import.updateNotAllowed" });
   if (!ctx.manageable.has(user.id) || user.id === ctx.actor.id)
     return refuse(row, email, { key: "users.import.notManageable" });
   const changes: string[] = [];
@@ -342,58 +342,67 @@ export async function runImport(
   const results: RowResult[] = [];
   const seen = new Map<string, number>();
   let rolesChanged = false;
-  for (let i = 0; i < rows.length; i += BATCH) {
-    opts.signal?.throwIfAborted();
-    const part = rows.slice(i, i + BATCH);
-    // Planned just before it is written (the access rules read through their own connection, so
-    // not inside the transaction: SQLite has one). A batch is one transaction (a commit per row
-    // made 10,000 rows take a minute on PostgreSQL), each row under its own savepoint.
-    const ctx = await contextFor(actor, part);
-    const invites: { id: string; email: string; at: number }[] = [];
-    await db()
-      .transaction()
-      .execute(async (trx) => {
-        for (const row of part) {
-          const plan = planRow(row, ctx, seen);
-          if (!plan.apply) {
+  try {
+    for (let i = 0; i < rows.length; i += BATCH) {
+      opts.signal?.throwIfAborted();
+      const part = rows.slice(i, i + BATCH);
+      // Planned just before it is written (the access rules read through their own connection, so
+      // not inside the transaction: SQLite has one). A batch is one transaction (a commit per row
+      // made 10,000 rows take a minute on PostgreSQL), each row under its own savepoint.
+      const ctx = await contextFor(actor, part);
+      const invites: { id: string; email: string; at: number }[] = [];
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          for (const row of part) {
+            const plan = planRow(row, ctx, seen);
+            if (!plan.apply) {
+              results.push({
+                line: plan.line,
+                email: plan.email,
+                outcome: plan.outcome,
+                message: plan.message,
+              });
+              continue;
+            }
+            const written = await alone(trx, () => applyRow(trx, actor, plan, opts.origin));
+            if (!written.ok) {
+              // A row the database refused (another import created the same address meanwhile).
+              results.push({
+                line: plan.line,
+                email: plan.email,
+                outcome: "error",
+                message: {
+                  key: "users.import.changed",
+                  values: { reason: written.error.message.slice(0, 200) },
+                },
+              });
+              continue;
+            }
+            if (plan.apply.userId && plan.apply.roleIds) rolesChanged = true;
+            if (!plan.apply.userId && opts.invite)
+              invites.push({ id: written.value, email: plan.email, at: results.length });
             results.push({
               line: plan.line,
               email: plan.email,
               outcome: plan.outcome,
               message: plan.message,
             });
-            continue;
           }
-          const written = await alone(trx, () => applyRow(trx, actor, plan, opts.origin));
-          if (!written.ok) {
-            // A row the database refused (another import created the same address meanwhile).
-            results.push({
-              line: plan.line,
-              email: plan.email,
-              outcome: "error",
-              message: {
-                key: "users.import.changed",
-                values: { reason: written.error.message.slice(0, 200) },
-              },
-            });
-            continue;
-          }
-          if (plan.apply.userId && plan.apply.roleIds) rolesChanged = true;
-          if (!plan.apply.userId && opts.invite)
-            invites.push({ id: written.value, email: plan.email, at: results.length });
-          results.push({ line: plan.line, email: plan.email, outcome: plan.outcome, message: plan.message });
-        }
-      });
-    // Mail only for what committed.
-    for (const invite of invites) {
-      const sent = await sendPasswordSetup(opts.origin, invite, actor.name);
-      results[invite.at]!.message = { key: sent ? "users.import.invited" : "users.import.inviteFailed" };
+        });
+      // Mail only for what committed.
+      for (const invite of invites) {
+        const sent = await sendPasswordSetup(opts.origin, invite, actor.name);
+        results[invite.at]!.message = { key: sent ? "users.import.invited" : "users.import.inviteFailed" };
+      }
+      opts.progress?.(Math.min(rows.length, i + BATCH));
     }
-    opts.progress?.(Math.min(rows.length, i + BATCH));
-  }
-  if (rolesChanged) {
-    await invalidateSessions();
-    await recheckViews();
+  } finally {
+    // Roles that changed in a committed batch apply at once, even if a later batch stops the run.
+    if (rolesChanged) {
+      await invalidateSessions();
+      await recheckViews();
+    }
   }
   return results;
 }

@@ -4,10 +4,12 @@ import { args, context, createUser, request, run, setupDatabase, signedIn } from
 import { linkIn, withFakePostmark } from "../../test/mail-helpers";
 import { deliverThroughRoute } from "../../test/tasks";
 import { createRole } from "../access/roles-admin.server";
+import { createApiToken } from "../auth/api-tokens.server";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "../events/event-types";
+import { action as tasksAction } from "../routes/api.tasks";
 import { loader as download } from "../routes/api.tasks.$id.download";
 import { action as importAction, loader as importLoader } from "../routes/dashboard.users.import";
 import { loader as resetLoader } from "../routes/reset-password";
@@ -133,16 +135,19 @@ describe("the plan", () => {
       origin(),
     );
     const importer = await actorOf(["importer"]);
+    await createUser({ name: "Existing", email: "existing1@example.com", roles: ["user"] });
     const plans = await planImport(
       importer,
       rowsOf(
-        "name,email,roles,teams\nA,a1@example.com,,Engineering\nB,b1@example.com,manager,\nC,c1@example.com,,\n",
+        "name,email,roles,teams\nA,a1@example.com,,Engineering\nB,b1@example.com,manager,\nC,c1@example.com,,\nRenamed,existing1@example.com,,\n",
       ),
     );
     expect(plans.map((p) => p.message.key)).toEqual([
       "users.import.teamsNotAllowed",
       "users.import.roleNotAllowed",
       "users.import.created",
+      // Creating accounts is user.write's; changing existing ones is user.update's.
+      "users.import.updateNotAllowed",
     ]);
   });
 });
@@ -330,6 +335,42 @@ describe("the page", () => {
       ),
     );
   };
+
+  it("is started from the page only: an API token cannot start users.import", async () => {
+    const owner = await actorOf(["admin"]);
+    const { secret } = await createApiToken(
+      owner,
+      { name: "narrow", permissions: ["dashboard.access", "user.write"], expiresInDays: 30 },
+      origin(),
+    );
+    const out = await run(() =>
+      tasksAction(
+        args(
+          request("/api/tasks", {
+            method: "POST",
+            headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
+            body: JSON.stringify({
+              type: "users.import",
+              payload: {
+                rows: [
+                  { line: 2, name: "Via token", email: "token@example.com", roles: ["admin"], teams: [] },
+                ],
+              },
+            }),
+          }),
+        ),
+      ),
+    );
+    expect(out.status).toBe(403);
+    expect(
+      await db()
+        .selectFrom("task")
+        .select("id")
+        .where("type", "=", "users.import")
+        .where("user_id", "=", owner.id)
+        .execute(),
+    ).toEqual([]);
+  });
 
   it("needs user.write", async () => {
     const manager = await signedIn(["manager"]);

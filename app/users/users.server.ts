@@ -59,12 +59,16 @@ export async function getUser(id: string) {
       "user.created_at",
       "user.updated_at",
       "user.department",
-      "directory.name as managedBy",
+      "directory.name as directoryName",
+      "user.directory_deleted_at",
     ])
     .where("user.id", "=", id)
     .executeTakeFirst();
   if (!user) return null;
-  return { ...user, roleIds: await roleIdsOf(id) };
+  const { directoryName, directory_deleted_at, ...fields } = user;
+  // An account its directory deleted is the admins' again.
+  const managedBy = directory_deleted_at ? null : directoryName;
+  return { ...fields, managedBy, roleIds: await roleIdsOf(id) };
 }
 
 /**

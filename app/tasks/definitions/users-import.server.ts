@@ -29,6 +29,7 @@ export const usersImport = defineTask({
   permission: "user.write",
   // Creates accounts and mails invitations: never run twice.
   rerunnable: false,
+  pageOnly: true,
   timeoutMs: 15 * 60_000,
   payload: z.object({ rows: z.array(row).min(1).max(IMPORT_MAX_ROWS), invite: z.boolean().default(false) }),
   async run({ rows, invite }, { taskId, userId, signal, progress }) {
