@@ -42,6 +42,18 @@ test("import people from a CSV by keyboard: preview, run with live progress, inv
   const scan = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(scan.violations.map((v) => v.id)).toEqual([]);
 
+  // Another file: the preview of the first one goes, and nothing can be imported until it is checked.
+  await file.setInputFiles({
+    name: "other.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("email\nz@example.com\n"),
+  });
+  await expect(summary).toBeHidden();
+  await expect(page.getByRole("button", { name: /^Import \d/ })).toBeHidden();
+  await file.setInputFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("button", { name: "Check the file" }).click();
+  await expect(summary).toContainText("2 to create");
+
   await tabTo(page, page.getByRole("button", { name: "Import 2 rows" }));
   await page.keyboard.press("Enter");
   const task = page.getByTestId("import-task");

@@ -33,12 +33,16 @@ export function ImportUsers({ maxBytes, maxRows }: { maxBytes: number; maxRows: 
   const fetcher = useFetcher<Answer>();
   const [tooLarge, setTooLarge] = useState(false);
   const [chosen, setChosen] = useState(false);
+  // A preview belongs to the file it checked: choosing another hides it until that one is checked.
+  const [fileVersion, setFileVersion] = useState(0);
+  const [previewedVersion, setPreviewedVersion] = useState(-1);
   const fileId = useId();
   const inviteId = useId();
   const answer = fetcher.data;
   const busy = fetcher.state !== "idle";
   const submitting = (intent: string) => busy && fetcher.formData?.get("intent") === intent;
-  const preview = answer?.ok && answer.intent === "preview" ? answer : null;
+  const preview =
+    answer?.ok && answer.intent === "preview" && previewedVersion === fileVersion ? answer : null;
   const started = answer?.ok && answer.intent === "import" ? answer.taskId : null;
   const importable = preview ? preview.summary.create + preview.summary.update : 0;
   const outcomeText = (o: Outcome) => t(`users:import.outcome.${o}`);
@@ -72,6 +76,7 @@ export function ImportUsers({ maxBytes, maxRows }: { maxBytes: number; maxRows: 
               onChange={(e) => {
                 const file = e.currentTarget.files?.[0];
                 setChosen(Boolean(file));
+                setFileVersion((v) => v + 1);
                 setTooLarge(Boolean(file && file.size > maxBytes));
               }}
               className="text-sm file:mr-3 file:rounded-md file:border file:bg-secondary file:px-3 file:py-1.5 file:text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
@@ -91,6 +96,7 @@ export function ImportUsers({ maxBytes, maxRows }: { maxBytes: number; maxRows: 
             <Button
               name="intent"
               value="preview"
+              onClick={() => setPreviewedVersion(fileVersion)}
               variant="secondary"
               pending={submitting("preview")}
               disabled={tooLarge || !chosen}
