@@ -8,7 +8,8 @@ import { ScimError } from "./scim-error";
 // userName, emails and displayName are caseExact=false; ids and externalId exactly.
 
 type FilterAttribute =
-  | { kind: "text"; column: string; caseExact?: boolean }
+  /** `storedLower`: the column is kept in lower case (email), so eq compares it as it is, on its index. */
+  | { kind: "text"; column: string; caseExact?: boolean; storedLower?: boolean }
   | { kind: "status"; column: string }
   | { kind: "time"; column: string };
 
@@ -39,7 +40,8 @@ function compare(attribute: FilterAttribute, op: string, value: unknown): RawBui
   if (typeof value !== "string")
     throw new ScimError(400, "This attribute compares only with a string.", "invalidFilter");
   const exact = attribute.kind === "time" || attribute.caseExact;
-  const left = exact ? column : sql`lower(${column})`;
+  const lowered = attribute.kind === "text" && attribute.storedLower;
+  const left = exact || lowered ? column : sql`lower(${column})`;
   const right = exact ? value : value.toLowerCase();
   switch (op) {
     case "eq":

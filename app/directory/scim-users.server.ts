@@ -22,9 +22,11 @@ import { emailDomain, type ScimContext, visibleTo } from "./scope.server";
 
 const ATTRIBUTES: FilterAttributes = {
   id: { kind: "text", column: "user.id", caseExact: true },
-  username: { kind: "text", column: "user.email" },
-  emails: { kind: "text", column: "user.email" },
-  "emails.value": { kind: "text", column: "user.email" },
+  // Addresses are stored in lower case (app/email-address.ts): Okta's lookup before every create
+  // is then one read of the email index, however many accounts there are.
+  username: { kind: "text", column: "user.email", storedLower: true },
+  emails: { kind: "text", column: "user.email", storedLower: true },
+  "emails.value": { kind: "text", column: "user.email", storedLower: true },
   externalid: { kind: "text", column: "user.external_id", caseExact: true },
   displayname: { kind: "text", column: "user.name" },
   "name.formatted": { kind: "text", column: "user.name" },
