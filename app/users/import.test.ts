@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { args, context, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { linkIn, withFakePostmark } from "../../test/mail-helpers";
+import { formRequest } from "../../test/support/forms";
 import { deliverThroughRoute } from "../../test/tasks";
 import { createRole } from "../access/roles-admin.server";
 import { createApiToken } from "../auth/api-tokens.server";
@@ -11,6 +12,7 @@ import { systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "../events/event-types";
 import { action as tasksAction } from "../routes/api.tasks";
 import { loader as download } from "../routes/api.tasks.$id.download";
+import { action as userAction } from "../routes/dashboard.users.$id";
 import { action as importAction, loader as importLoader } from "../routes/dashboard.users.import";
 import { loader as resetLoader } from "../routes/reset-password";
 import { insertTask } from "../tasks/repository.server";
@@ -368,6 +370,23 @@ describe("the page", () => {
         .select("id")
         .where("type", "=", "users.import")
         .where("user_id", "=", owner.id)
+        .execute(),
+    ).toEqual([]);
+  });
+
+  it("is not started while a super admin views as someone: the rows would lose the super admin's name", async () => {
+    const root = await signedIn(["super_admin"]);
+    const viewed = await createUser({ roles: ["admin"] });
+    const view = formRequest(`/dashboard/users/${viewed.id}`, { intent: "view-as" }, { cookie: root.cookie });
+    expect((await run(() => userAction(args(view, { id: viewed.id })))).status).toBe(302);
+    const out = await upload(root.cookie, "import", "name,email\nViewed Import,viewed-import@example.com\n");
+    expect(out.status).toBe(403);
+    expect(
+      await db()
+        .selectFrom("task")
+        .select("id")
+        .where("type", "=", "users.import")
+        .where("user_id", "=", viewed.id)
         .execute(),
     ).toEqual([]);
   });
