@@ -4,13 +4,13 @@ import { directorySchema, updateDirectorySchema } from "../../directory/director
 import { useTranslation } from "../../i18n/use-translation";
 import { useFormat } from "../format";
 import { SelectField, TextField } from "../forms/fields";
-import { Alert } from "../ui/alert";
 import { ConfirmDialog } from "../ui/alert-dialog";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
 import { controlVariants, labelClass } from "../ui/field";
 import { linkVariants } from "../ui/link";
+import { ShownOnce } from "./shown-once";
 import { SectionStatus, useSettingsForm } from "./use-settings-form";
 
 // Settings → Directory (settings.manage and user.write; docs/decisions/033-scim-directories.md):
@@ -48,15 +48,7 @@ export function DirectoryLinkCard() {
 
 function TokenOnce({ token }: { token: string | undefined }) {
   const { t } = useTranslation();
-  if (!token) return null;
-  return (
-    <Alert variant="warning" framed>
-      <p className="font-medium">{t("settings:directory.tokenOnce")}</p>
-      <code className="mt-1 block break-all select-all" data-testid="directory-token">
-        {token}
-      </code>
-    </Alert>
-  );
+  return <ShownOnce value={token} note={t("settings:directory.tokenOnce")} testId="directory-token" />;
 }
 
 export function DirectorySection({

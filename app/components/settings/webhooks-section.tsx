@@ -5,12 +5,12 @@ import { REPLAY_HOURS, webhookCreateSchema } from "../../webhooks/endpoint-form"
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../webhooks/event-types";
 import { useFormat } from "../format";
 import { CheckboxGroupField, TextField } from "../forms/fields";
-import { Alert } from "../ui/alert";
 import { ConfirmDialog } from "../ui/alert-dialog";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
 import { Select } from "../ui/select";
+import { ShownOnce } from "./shown-once";
 import { SectionStatus, useSettingsForm } from "./use-settings-form";
 
 // Settings → Webhooks (settings.manage; docs/decisions/032-outgoing-webhooks.md): endpoints are
@@ -32,15 +32,7 @@ type Answer = { ok: boolean; intent?: string; message?: string; secret?: string 
 
 function SecretOnce({ secret }: { secret: string | undefined }) {
   const { t } = useTranslation();
-  if (!secret) return null;
-  return (
-    <Alert variant="warning" framed>
-      <p className="font-medium">{t("settings:webhooks.secretOnce")}</p>
-      <code className="mt-1 block break-all select-all" data-testid="webhook-secret">
-        {secret}
-      </code>
-    </Alert>
-  );
+  return <ShownOnce value={secret} note={t("settings:webhooks.secretOnce")} testId="webhook-secret" />;
 }
 
 /** `events`: what this person may have sent out (the server refuses the rest). */
