@@ -99,6 +99,9 @@ test("npm run dev on a fresh clone: sign in, a dialog and a header menu work on 
     const problems = watchConsole(page);
 
     await page.goto("/login");
+    // As a person waits for the first page to be ready: a click before hydration finished was once
+    // lost on a loaded machine (the form stayed filled on /login). Hydrating at all is the check.
+    await waitForHydration(page, 60_000);
     await page.getByLabel("Email").fill("admin@localhost.test");
     await page.getByLabel("Password").fill(password);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
