@@ -7,7 +7,8 @@ import { axeBuilder, chooseTheme, createUser, expect, test, watchConsole } from 
 
 // The audit log by keyboard: a partial actor name narrows the list as it is typed, the export
 // takes the filters as they stand in the form (a second one typed but not yet applied included)
-// and holds exactly the rows the list shows, and "Clear filters" empties both.
+// and holds exactly the rows the list shows; each applied filter is a chip, and "Clear all" empties
+// both. On a phone the entries are cards and nothing scrolls sideways.
 
 const PHONE = { width: 390, height: 844 };
 
@@ -79,6 +80,9 @@ test("filter the log by part of an actor's name, export exactly what is filtered
     `/dashboard/users/${target.id}`,
   );
   await expect(actorField).toBeFocused();
+  // Applied as typed: no Filter button to press, and the filter shows as a chip.
+  await expect(page.getByRole("button", { name: "Filter", exact: true })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: `Remove filter Actor: ${token.toLowerCase()}` })).toBeVisible();
 
   // A second filter, typed and left at once for the Export button: not applied yet.
   await page.keyboard.press("Tab"); // the action
@@ -107,12 +111,17 @@ test("filter the log by part of an actor's name, export exactly what is filtered
   await page.keyboard.press("Escape");
 
   await page.getByLabel("Target (name contains)").focus();
-  await tabUntil(page, "Clear filters");
+  await expect(page.getByTestId("filter-chips").getByRole("link")).toHaveText([
+    `Actor: ${token.toLowerCase()}`,
+    `Target: ${token} subj`,
+    "Clear all",
+  ]);
+  await tabUntil(page, "Clear all");
   await page.keyboard.press("Enter");
   await expect(page).not.toHaveURL(/actor=/);
   await expect(page.getByLabel("Actor (name or email contains)")).toHaveValue("");
   await expect(page.getByLabel("Target (name contains)")).toHaveValue("");
-  await expect(page.getByRole("link", { name: "Clear filters" })).toHaveCount(0);
+  await expect(page.getByTestId("filter-chips")).toHaveCount(0);
   expect(await rows.count()).toBeGreaterThan(3);
   expect(problems).toEqual([]);
 });
@@ -183,10 +192,40 @@ for (const viewport of ["desktop", "phone"] as const) {
       await chooseTheme(page, theme);
       await login(actor, page, "/dashboard/logs");
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-      await page.getByTestId("audit-row").first().locator("summary").click();
+      const entry = page.getByTestId(viewport === "phone" ? "audit-card" : "audit-row").first();
+      await entry.locator("summary").click();
       const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
       expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
       expect(problems).toEqual([]);
     });
   }
 }
+
+test("phone: the log is a list of cards, a chip removes its filter, nothing scrolls sideways", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await page.setViewportSize(PHONE);
+  const token = `Ph${Date.now().toString(36)}`;
+  const actor = await createUser(["admin"], `Phone ${token} Auditor`);
+  const target = await createUser(["user"], `Phone ${token} Target`);
+  await seedRows(actor, target.id);
+  await login(actor, page, `/dashboard/logs?actor=${token}&action=user.disable`);
+  const cards = page.getByTestId("audit-card");
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText("Disabled an account");
+  await expect(cards.first()).toContainText(`Phone ${token} Auditor`);
+  await expect(cards.first().getByRole("link", { name: `Phone ${token} Target` })).toBeVisible();
+  await expect(page.getByTestId("audit-row").first()).toBeHidden();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+  const actionChip = page.getByRole("link", { name: "Remove filter Action: Disabled an account" });
+  await actionChip.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).not.toHaveURL(/action=/);
+  await expect(page).toHaveURL(new RegExp(`actor=${token}`));
+  await expect(page.getByLabel("Action")).toHaveValue("");
+  await expect(cards).toHaveCount(5);
+  expect(problems).toEqual([]);
+});

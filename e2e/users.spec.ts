@@ -146,6 +146,65 @@ test("page through the users by keyboard: Next and Previous keep the filter and 
   expect(problems).toEqual([]);
 });
 
+test("filters by keyboard: search applies as typed, a choice at once, each shows as a chip that removes it, Clear all resets", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const token = `chip${tag()}`;
+  const ts = new Date().toISOString();
+  await inDb((db) =>
+    db
+      .insertInto("user")
+      .values(
+        ["Ann", "Ben", "Cat"].map((name, i) => ({
+          id: randomUUID(),
+          name: `${token} ${name}`,
+          email: `${token}-${i}@e2e.test`,
+          status: i === 0 ? "disabled" : "active",
+          created_at: ts,
+          updated_at: ts,
+        })),
+      )
+      .execute(),
+  );
+  await login(E2E_ADMIN, page, "/dashboard/users");
+  const names = page
+    .getByRole("table", { name: "Users" })
+    .getByRole("link", { name: new RegExp(`^${token} `) });
+  await expect(page.getByRole("button", { name: "Apply" })).toHaveCount(0);
+
+  await tabTo(page, page.getByRole("searchbox", { name: "Search" }));
+  await page.keyboard.type(token);
+  // No Enter: the list follows once typing settles, and the address holds only what filters.
+  await expect(names).toHaveCount(3);
+  await expect(page).toHaveURL(new RegExp(`q=${token}`));
+  await expect(page).not.toHaveURL(/role=|status=|verified=/);
+  await expect(page.getByRole("searchbox", { name: "Search" })).toBeFocused();
+
+  await tabTo(page, page.getByLabel("Status", { exact: true }));
+  await page.keyboard.press("ArrowDown"); // Active
+  await page.keyboard.press("ArrowDown"); // Disabled
+  await expect(names).toHaveText([`${token} Ann`]);
+  await expect(page).toHaveURL(/status=disabled/);
+  const chips = page.getByTestId("filter-chips").getByRole("link");
+  await expect(chips).toHaveText([`Search: ${token}`, "Status: Disabled", "Clear all"]);
+
+  await tabTo(page, page.getByRole("link", { name: "Remove filter Status: Disabled" }));
+  await page.keyboard.press("Enter");
+  await expect(page).not.toHaveURL(/status=/);
+  await expect(names).toHaveCount(3);
+  await expect(page.getByLabel("Status", { exact: true })).toHaveValue("");
+  await expect(chips).toHaveText([`Search: ${token}`, "Clear all"]);
+
+  await tabTo(page, page.getByRole("link", { name: "Clear all" }));
+  await page.keyboard.press("Enter");
+  await expect(page).not.toHaveURL(/q=/);
+  await expect(page.getByRole("searchbox", { name: "Search" })).toHaveValue("");
+  await expect(page.getByTestId("filter-chips")).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
 test("change a role on the user page by keyboard; the result takes focus", async ({ login, page }) => {
   const problems = watchConsole(page);
   const person = await createUser(["user"], `Role Keys ${tag()}`);

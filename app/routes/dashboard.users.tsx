@@ -1,5 +1,5 @@
 import { FileUp, Mail, UserPlus } from "lucide-react";
-import { Form, Link, useSubmit } from "react-router";
+import { Form, Link } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { roleGrants } from "../access/role-cache.server";
@@ -20,6 +20,7 @@ import { pageTitle } from "../components/page-title";
 import { Button, buttonVariants } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { Field } from "../components/ui/field";
+import { type FilterChip, FilterChips, FilterForm } from "../components/ui/list-filters";
 import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
 import { useRowSelection } from "../components/ui/table";
@@ -292,60 +293,68 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
   );
 }
 
-/**
- * The list's filters: a choice applies at once; the search applies on Enter or the button (which
- * also makes the form work without JavaScript).
- */
+/** The list's filters (app/components/ui/list-filters.tsx): each applies at once, shown as chips. */
 function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: string; label: string }[] }) {
   const { t } = useTranslation();
-  const submit = useSubmit();
+  const roleText = (name: string) => {
+    const role = roles.find((r) => r.name === name);
+    return role ? roleLabel(t, role) : name;
+  };
+  const chips: FilterChip[] = [
+    query.q ? { name: "q", label: t("users:filters.search"), value: query.q } : null,
+    query.role ? { name: "role", label: t("users:filters.role"), value: roleText(query.role) } : null,
+    query.status
+      ? { name: "status", label: t("users:filters.status"), value: t(`users:status.${query.status}`) }
+      : null,
+    query.verified
+      ? { name: "verified", label: t("users:filters.verified"), value: t(`users:verified.${query.verified}`) }
+      : null,
+  ].filter((c) => c !== null);
   return (
-    <Form
-      method="get"
-      className="flex flex-wrap items-end gap-3"
-      aria-label={t("users:filters.label")}
-      onChange={(event) => {
-        if (event.target instanceof HTMLSelectElement)
-          submit(event.currentTarget, { replace: true, preventScrollReset: true });
-      }}
-    >
-      <Field
-        label={t("users:filters.search")}
-        name="q"
-        type="search"
-        defaultValue={query.q}
-        placeholder={t("users:filters.searchPlaceholder")}
-        className="w-full sm:w-64"
-      />
-      <Select label={t("users:filters.role")} name="role" defaultValue={query.role}>
-        <option value="">{t("users:filters.anyRole")}</option>
-        {roles.map((r) => (
-          <option key={r.name} value={r.name}>
-            {roleLabel(t, r)}
-          </option>
-        ))}
-      </Select>
-      <Select label={t("users:filters.status")} name="status" defaultValue={query.status}>
-        <option value="">{t("users:filters.anyStatus")}</option>
-        <option value="active">{t("users:status.active")}</option>
-        <option value="disabled">{t("users:status.disabled")}</option>
-      </Select>
-      <Select label={t("users:filters.verified")} name="verified" defaultValue={query.verified}>
-        <option value="">{t("users:filters.any")}</option>
-        <option value="yes">{t("users:verified.yes")}</option>
-        <option value="no">{t("users:verified.no")}</option>
-      </Select>
-      <Select label={t("users:filters.pageSize")} name="size" defaultValue={String(query.size)}>
-        {PAGE_SIZES.map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
-      </Select>
-      <input type="hidden" name="sort" value={query.sort} />
-      <input type="hidden" name="dir" value={query.dir} />
-      <Button variant="secondary">{t("users:filters.apply")}</Button>
-    </Form>
+    <div className="flex flex-col gap-3">
+      <FilterForm
+        label={t("users:filters.label")}
+        applyLabel={t("users:filters.apply")}
+        applied={{ q: query.q, role: query.role, status: query.status, verified: query.verified }}
+      >
+        <Field
+          label={t("users:filters.search")}
+          name="q"
+          type="search"
+          defaultValue={query.q}
+          placeholder={t("users:filters.searchPlaceholder")}
+          className="w-full sm:w-64"
+        />
+        <Select label={t("users:filters.role")} name="role" defaultValue={query.role}>
+          <option value="">{t("users:filters.anyRole")}</option>
+          {roles.map((r) => (
+            <option key={r.name} value={r.name}>
+              {roleLabel(t, r)}
+            </option>
+          ))}
+        </Select>
+        <Select label={t("users:filters.status")} name="status" defaultValue={query.status}>
+          <option value="">{t("users:filters.anyStatus")}</option>
+          <option value="active">{t("users:status.active")}</option>
+          <option value="disabled">{t("users:status.disabled")}</option>
+        </Select>
+        <Select label={t("users:filters.verified")} name="verified" defaultValue={query.verified}>
+          <option value="">{t("users:filters.any")}</option>
+          <option value="yes">{t("users:verified.yes")}</option>
+          <option value="no">{t("users:verified.no")}</option>
+        </Select>
+        <Select label={t("users:filters.pageSize")} name="size" defaultValue={String(query.size)}>
+          {PAGE_SIZES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+        <input type="hidden" name="sort" value={query.sort} />
+        <input type="hidden" name="dir" value={query.dir} />
+      </FilterForm>
+      <FilterChips chips={chips} />
+    </div>
   );
 }
 
