@@ -33,26 +33,26 @@ import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
-import { say } from "../i18n/message";
 import { useTranslation } from "../i18n/use-translation";
-import { type BulkResult, bulkUsers } from "../users/bulk.server";
+import { teamChoices } from "../teams/teams.server";
+import { bulkIntents } from "../users/bulk-intents.server";
 import { listUsers, parseUserListQuery, type UserListQuery } from "../users/list.server";
 import { PAGE_SIZES } from "../users/list-options";
 import { createUserSchema } from "../users/user-schemas";
 import { createUser } from "../users/users.server";
 import type { Route } from "./+types/dashboard.users";
 
-const bulkSchema = z.object({ ids: z.array(z.string().uuid()).min(1, "users.selectSome").max(100) });
-
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "user.read");
   const query = parseUserListQuery(new URL(args.request.url));
   const mayWrite = can(user, "user.write");
-  const [list, grants, assignable, invitations] = await Promise.all([
+  const mayTeams = can(user, "team.write");
+  const [list, grants, assignable, invitations, teams] = await Promise.all([
     listUsers(query),
     roleGrants(),
     assignableRoles(user),
     mayWrite ? pendingInvitations() : Promise.resolve([]),
+    mayTeams ? teamChoices() : Promise.resolve([]),
   ]);
   const offered = mayWrite ? assignable.map((r) => ({ id: r.id, name: r.name, label: r.label })) : [];
   return {
@@ -64,10 +64,13 @@ export async function loader(args: Route.LoaderArgs) {
     // Ticked by default in both the invite and the create form.
     defaultRoles: offered.filter((r) => r.name === DEFAULT_ROLE_FOR_NEW_USERS).map((r) => r.id),
     invitations,
+    // The bulk bar's teams (those it may add people to); its roles are `assignable`.
+    teams,
     may: {
       write: mayWrite,
       update: can(user, "user.update"),
       delete: can(user, "user.delete"),
+      teams: mayTeams,
     },
   };
 }
@@ -86,21 +89,6 @@ function invitationId(form: FormData) {
   const id = z.string().uuid().safeParse(form.get("invitationId"));
   if (!id.success) throw new NotFound("auth.invitationGone");
   return id.data;
-}
-
-async function bulk(args: Route.ActionArgs, action: "disable" | "delete", result: BulkResult) {
-  const t = getT(args.context);
-  const done =
-    action === "delete"
-      ? t("users:bulk.deleted", { count: result.done })
-      : t("users:bulk.disabled", { count: result.done });
-  const note = result.refused.length
-    ? ` ${t("users:bulk.refused", {
-        count: result.refused.length,
-        reasons: [...new Set(result.refused.map((m) => say(t, m)))].join(" "),
-      })}`
-    : "";
-  return backWith(args, result.refused.length ? "error" : "success", `${done}${note}`);
 }
 
 export const action = (args: Route.ActionArgs) => {
@@ -139,18 +127,7 @@ export const action = (args: Route.ActionArgs) => {
         return backWith(args, "success", t("users:toast.inviteCancelled"));
       },
     },
-    "bulk-disable": {
-      permission: "user.update",
-      schema: bulkSchema,
-      run: async ({ actor, input }) =>
-        bulk(args, "disable", await bulkUsers(actor, { ids: input.ids, action: "disable" }, args)),
-    },
-    "bulk-delete": {
-      permission: "user.delete",
-      schema: bulkSchema,
-      run: async ({ actor, input }) =>
-        bulk(args, "delete", await bulkUsers(actor, { ids: input.ids, action: "delete" }, args)),
-    },
+    ...bulkIntents(args),
   });
 };
 
@@ -169,10 +146,10 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
     assignable,
     defaultRoles,
     invitations,
+    teams,
     may,
   } = loaderData;
   const selection = useRowSelection(rows.map((r) => r.id));
-  const bulk = may.update || may.delete;
   const bulkError =
     actionData?.formError && actionData.intent?.startsWith("bulk") ? actionData.formError : null;
   const invitationError =
@@ -220,13 +197,24 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
 
       <UserFilters query={query} roles={roles} />
 
-      {bulk && rows.length > 0 ? <BulkActions selection={selection} rows={rows} may={may} /> : null}
+      {rows.length > 0 ? (
+        // Export needs only the list itself: everyone who sees it may tick people.
+        <BulkActions
+          selection={selection}
+          rows={rows}
+          may={may}
+          roles={assignable.map((r) => ({ id: r.id, label: roleLabel(t, r) }))}
+          teams={teams}
+          total={{ count: total, capped: totalCapped }}
+          filter={{ q: query.q, role: query.role, status: query.status, verified: query.verified }}
+        />
+      ) : null}
       {bulkError ? <FormError message={bulkError} /> : null}
 
       {rows.length === 0 ? (
         <EmptyState>{t("users:list.empty")}</EmptyState>
       ) : (
-        <UsersList rows={rows} selection={bulk ? selection : null} />
+        <UsersList rows={rows} selection={selection} />
       )}
       <Pagination
         label={t("users:list.pages")}

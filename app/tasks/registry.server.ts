@@ -3,6 +3,7 @@ import { auditExport } from "./definitions/audit-export.server";
 import { auditVerify } from "./definitions/audit-verify.server";
 import { broadcastEmail } from "./definitions/broadcast-email.server";
 import { reportGenerate } from "./definitions/report-generate.server";
+import { usersBulk } from "./definitions/users-bulk.server";
 import { usersExport } from "./definitions/users-export.server";
 import { usersImport } from "./definitions/users-import.server";
 
@@ -15,6 +16,7 @@ const definitions: TaskDefinition[] = [
   auditExport,
   auditVerify,
   usersImport,
+  usersBulk,
 ] as TaskDefinition[];
 
 export const TASK_REGISTRY: ReadonlyMap<string, TaskDefinition> = new Map(

@@ -43,4 +43,33 @@ describe("users.export", () => {
     expect((await get(plain.cookie)).status).toBe(404); // not theirs: no hint that it exists
     expect((await get()).status).toBe(401);
   });
+
+  it("exports only the people ticked, or everyone the list's filters match; refuses other payloads", async () => {
+    const tag = `exp${Date.now().toString(36)}`;
+    const a = await createUser({ name: `${tag} Ann`, email: `${tag}-a@example.test` });
+    const b = await createUser({ name: `${tag} Ben`, email: `${tag}-b@example.test` });
+    await db().updateTable("user").set({ status: "disabled" }).where("id", "=", b.id).execute();
+    const owner = await signedIn(["manager"]);
+    const csvOf = async (payload: unknown) => {
+      const id = await insertTask({ type: "users.export", userId: owner.id, payload });
+      const runner = new InProcessTaskRunner({ deliver: deliverThroughRoute, log: () => {} });
+      runner.dispatch(id);
+      await runner.idle();
+      const res = await run(() =>
+        download(args(request(`/api/tasks/${id}/download`, { cookie: owner.cookie }), { id })),
+      );
+      return (res.body as string)
+        .trimEnd()
+        .split("\r\n")
+        .slice(1)
+        .map((l) => l.split(",")[1]);
+    };
+    expect(await csvOf({ ids: [b.id] })).toEqual([`"${tag}-b@example.test"`]);
+    expect(await csvOf({ filter: { q: tag } })).toEqual([
+      `"${tag}-a@example.test"`,
+      `"${tag}-b@example.test"`,
+    ]);
+    expect(await csvOf({ filter: { q: tag, status: "active" } })).toEqual([`"${tag}-a@example.test"`]);
+    expect(a.id).toBeTruthy();
+  });
 });

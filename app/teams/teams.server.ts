@@ -7,6 +7,7 @@ import { searchText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
 import type { Database } from "../../db/schema";
 import { type AccessSubject, can } from "../access/check";
+import type { AuditedActor } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
@@ -261,6 +262,53 @@ export async function setMember(
         },
         trx,
       );
+    });
+}
+
+/** Up to this many teams are offered by name in the users list's "Add to team". */
+const TEAM_CHOICES = 500;
+
+/** Teams to pick from by name (the users list's bulk "Add to team"). */
+export async function teamChoices(): Promise<{ id: string; label: string }[]> {
+  const rows = await db()
+    .selectFrom("team")
+    .select(["id", "name"])
+    .orderBy("name")
+    .limit(TEAM_CHOICES)
+    .execute();
+  return rows.map((r) => ({ id: r.id, label: r.name }));
+}
+
+/**
+ * Adds someone as a member unless they already belong (the users list's bulk "Add to team"): an
+ * existing lead stays a lead. False when nothing changed.
+ */
+export async function joinTeam(
+  actor: AuditedActor,
+  input: { teamId: string; userId: string },
+  origin: AuditOrigin,
+) {
+  const { teamId, userId } = input;
+  return db()
+    .transaction()
+    .execute(async (trx) => {
+      const added = await trx
+        .insertInto("team_member")
+        .values({ team_id: teamId, user_id: userId, team_role: "member", created_at: now() })
+        .onConflict((oc) => oc.columns(["team_id", "user_id"]).doNothing())
+        .executeTakeFirst();
+      if (Number(added.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+      await audit(
+        origin,
+        {
+          action: "team.member.add",
+          actor,
+          target: { type: "team", id: teamId },
+          details: { user: userId, after: { team_role: "member" } },
+        },
+        trx,
+      );
+      return true;
     });
 }
 

@@ -1,30 +1,149 @@
+import { can } from "../access/check";
+import type { PermissionKey } from "../access/permissions";
+import { roleGrants } from "../access/role-cache.server";
+import type { AuditedActor } from "../access/rules.server";
 import type { AuditOrigin } from "../audit/audit.server";
-import type { SessionUser } from "../auth/session.server";
+import { db } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
 import type { Message } from "../i18n/message";
-import { deleteUser, setUserStatus } from "./users.server";
+import { joinTeam } from "../teams/teams.server";
+import { listUsers, type UserListQuery } from "./list.server";
+import { changeUserRole, deleteUser, setUserStatus } from "./users.server";
 
-export type BulkResult = { done: number; refused: Message[] };
+// The users list's bulk bar: one act on the people ticked on the page, or on everyone the list's
+// filters match ("Select all 304 matching"). For the latter the server reads the filters from the
+// page's own address and finds the people itself: the browser never sends that list of ids.
+
+export const BULK_ACTIONS = [
+  "enable",
+  "disable",
+  "delete",
+  "add-role",
+  "remove-role",
+  "add-to-team",
+] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/** What each act needs, on top of user.read (the list itself). */
+export const BULK_PERMISSION: Record<BulkAction, PermissionKey> = {
+  enable: "user.update",
+  disable: "user.update",
+  delete: "user.delete",
+  "add-role": "user.update",
+  "remove-role": "user.update",
+  "add-to-team": "team.write",
+};
+
+export type BulkInput = { action: BulkAction; roleId?: string; teamId?: string };
+export type BulkResult = { done: number; unchanged: number; refused: Message[] };
+
+/** Up to this many act in the request; more become a users.bulk task with progress. */
+export const BULK_INLINE_MAX = 100;
+/** "All matching" acts on at most this many at once: a wider act asks for a narrower filter. */
+export const BULK_MATCHING_MAX = 10_000;
+const WALK_PAGE = 100;
+
+/** The filters of the list alone (no sort, page or cursor): what "all matching" means. */
+export type UserFilter = Pick<UserListQuery, "q" | "role" | "status" | "verified">;
+
+export function filterOf(q: UserListQuery): UserFilter {
+  return { q: q.q, role: q.role, status: q.status, verified: q.verified };
+}
 
 /**
- * Applies one action to each selected user; a rule that refuses one row does not stop the others,
- * and a row deleted meanwhile is skipped. Each user's change commits with its own audit row.
+ * The ids of everyone the filters match, in the list's order, walked a page at a time with the
+ * list's own query so "matching" means exactly what the list shows; null past `max`.
+ */
+export async function matchingUserIds(filter: UserFilter, max = BULK_MATCHING_MAX): Promise<string[] | null> {
+  const ids: string[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await listUsers({
+      ...filter,
+      sort: "created_at",
+      dir: "desc",
+      size: WALK_PAGE as UserListQuery["size"],
+      after,
+      before: undefined,
+    });
+    ids.push(...page.rows.map((r) => r.id));
+    if (ids.length > max) return null;
+    if (!page.next) return ids;
+    after = page.next;
+  }
+}
+
+/** Refuses an act the person may not do at all, or a role or team that is not there. */
+export async function checkBulk(actor: AuditedActor, input: BulkInput): Promise<void> {
+  if (!can(actor, BULK_PERMISSION[input.action])) throw new RuleViolation("users.bulk.notAllowed");
+  if (input.action === "add-role" || input.action === "remove-role") {
+    if (!input.roleId || !(await roleGrants()).has(input.roleId)) throw new NotFound("users.bulk.noRole");
+  }
+  if (input.action === "add-to-team") {
+    const team = input.teamId
+      ? await db().selectFrom("team").select("id").where("id", "=", input.teamId).executeTakeFirst()
+      : undefined;
+    if (!team) throw new NotFound("teams.notFound");
+  }
+}
+
+async function actOn(
+  actor: AuditedActor,
+  id: string,
+  input: BulkInput,
+  origin: AuditOrigin,
+): Promise<boolean> {
+  switch (input.action) {
+    case "delete":
+      await deleteUser(actor, { id }, origin);
+      return true;
+    case "disable":
+    case "enable": {
+      const status = input.action === "disable" ? "disabled" : "active";
+      const now = await db().selectFrom("user").select("status").where("id", "=", id).executeTakeFirst();
+      if (!now) throw new NotFound("users.notFound");
+      if (now.status === status) return false;
+      await setUserStatus(actor, { id, status }, origin);
+      return true;
+    }
+    case "add-role":
+    case "remove-role":
+      return changeUserRole(
+        actor,
+        { id, roleId: input.roleId!, change: input.action === "add-role" ? "add" : "remove" },
+        origin,
+      );
+    case "add-to-team": {
+      const exists = await db().selectFrom("user").select("id").where("id", "=", id).executeTakeFirst();
+      if (!exists) throw new NotFound("users.notFound");
+      return joinTeam(actor, { teamId: input.teamId!, userId: id }, origin);
+    }
+  }
+}
+
+/**
+ * Applies one act to each person; a rule that refuses one (oneself, a super admin, a role the
+ * actor may not grant) does not stop the others, and someone deleted meanwhile is skipped. Each
+ * change commits with its own audit row, as if made on the person's page.
  */
 export async function bulkUsers(
-  actor: SessionUser,
-  input: { ids: string[]; action: "disable" | "delete" },
+  actor: AuditedActor,
+  input: BulkInput & { ids: string[] },
   origin: AuditOrigin,
+  progress?: (done: number) => void,
 ): Promise<BulkResult> {
-  const result: BulkResult = { done: 0, refused: [] };
-  for (const id of input.ids) {
+  await checkBulk(actor, input);
+  const result: BulkResult = { done: 0, unchanged: 0, refused: [] };
+  for (const [i, id] of input.ids.entries()) {
     try {
-      if (input.action === "delete") await deleteUser(actor, { id }, origin);
-      else await setUserStatus(actor, { id, status: "disabled" }, origin);
-      result.done++;
+      if (await actOn(actor, id, input, origin)) result.done++;
+      else result.unchanged++;
     } catch (error) {
       if (error instanceof NotFound) continue;
       if (!(error instanceof RuleViolation)) throw error;
       result.refused.push(error.said);
+    } finally {
+      progress?.(i + 1);
     }
   }
   return result;

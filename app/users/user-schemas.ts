@@ -17,3 +17,20 @@ export const updateUserSchema = z.object({
   email: emailField,
   roles: roleIdsField,
 });
+
+// The users list's bulk bar (app/users/bulk-intents.server.ts): the people ticked on the page, or
+// "all matching", whose filters the server reads from the page's own address.
+const chosen = (message: string) =>
+  z.preprocess((v) => (v === "" ? undefined : v), z.string({ message }).uuid(message));
+const bulkBase = z.object({
+  scope: z.enum(["selected", "matching"]).default("selected"),
+  ids: z.array(z.string().uuid("users.selectSome")).max(100).default([]),
+});
+const someChosen = <T extends z.infer<typeof bulkBase>>(v: T) => v.scope === "matching" || v.ids.length > 0;
+export const bulkSchema = bulkBase.refine(someChosen, { message: "users.selectSome", path: ["ids"] });
+export const bulkRoleSchema = bulkBase
+  .extend({ roleId: chosen("users.bulk.chooseRole") })
+  .refine(someChosen, { message: "users.selectSome", path: ["ids"] });
+export const bulkTeamSchema = bulkBase
+  .extend({ teamId: chosen("users.bulk.chooseTeam") })
+  .refine(someChosen, { message: "users.selectSome", path: ["ids"] });

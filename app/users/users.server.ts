@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { z } from "zod";
 import type { Database } from "../../db/schema";
 import {
+  type AuditedActor,
   assertCanManageUser,
   assertNotLastSuperAdmin,
   assertNotSelf,
@@ -165,6 +166,46 @@ export async function updateUser(actor: SessionUser, input: UpdateUserInput, ori
   await recheckViews(id);
 }
 
+/**
+ * Adds or removes one role and leaves the others (the users list's bulk bar): false when the person
+ * already had it (or did not), so nothing is written or audited. Same rules as a full edit.
+ */
+export async function changeUserRole(
+  actor: AuditedActor,
+  input: { id: string; roleId: string; change: "add" | "remove" },
+  origin: AuditOrigin,
+): Promise<boolean> {
+  const { id, roleId, change } = input;
+  const before = await existingUser(id);
+  await assertCanManageUser(actor, id);
+  assertNotManaged(before);
+  const had = before.roleIds.includes(roleId);
+  if (had === (change === "add")) return false;
+  const after = change === "add" ? [...before.roleIds, roleId] : before.roleIds.filter((r) => r !== roleId);
+  await assertRoleChangeAllowed(actor, id, before.roleIds, after);
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      if (change === "add") await writeRoles(trx, id, [roleId], { replace: false });
+      else
+        await trx.deleteFrom("user_role").where("user_id", "=", id).where("role_id", "=", roleId).execute();
+      await trx.updateTable("user").set({ updated_at: now() }).where("id", "=", id).execute();
+      await audit(
+        origin,
+        {
+          action: "user.update",
+          actor,
+          target: { type: "user", id },
+          details: { before: { roles: before.roleIds }, after: { roles: after } },
+        },
+        trx,
+      );
+    });
+  await invalidateSessions();
+  await recheckViews(id);
+  return true;
+}
+
 async function existingUser(id: string) {
   const user = await getUser(id);
   if (!user) throw new NotFound("users.notFound");
@@ -172,7 +213,7 @@ async function existingUser(id: string) {
 }
 
 export async function setUserStatus(
-  actor: SessionUser,
+  actor: AuditedActor,
   input: { id: string; status: "active" | "disabled" },
   origin: AuditOrigin,
 ) {
@@ -207,7 +248,7 @@ export async function setUserStatus(
   }
 }
 
-export async function deleteUser(actor: SessionUser, input: { id: string }, origin: AuditOrigin) {
+export async function deleteUser(actor: AuditedActor, input: { id: string }, origin: AuditOrigin) {
   const { id } = input;
   const before = await existingUser(id);
   assertNotSelf(actor.id, id, "delete");

@@ -32,6 +32,8 @@ const userPath = (p: Pools) => segment(p.users).map((id) => `/dashboard/users/${
 const teamPath = (p: Pools) => segment(p.teams).map((id) => `/dashboard/teams/${id}`);
 const roleName = either(fc.constantFrom("fuzz_role", "auditor", "super_admin", "Bad Name"));
 const menuUrl = either(fc.constantFrom("/dashboard/x", "/dashboard", "https://example.test", "javascript:x"));
+// "All matching" only where it does no harm to the pools the other runs draw from (never delete).
+const bulkScope = either(fc.constantFrom("selected", "matching"));
 const reauthCodes = either(fc.constantFrom("000000", "123456", "abcde-fghij", "1".repeat(21)));
 
 export const DASHBOARD: FuzzTarget[] = [
@@ -46,6 +48,20 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(USERS, "/dashboard/users", "cancel-invite", (p) => ({ invitationId: ids(p.invitations) })),
   formIntent(USERS, "/dashboard/users", "bulk-disable", (p) => ({ "ids[]": ids(p.users) })),
   formIntent(USERS, "/dashboard/users", "bulk-delete", (p) => ({ "ids[]": ids(p.users) })),
+  formIntent(USERS, "/dashboard/users", "bulk-enable", (p) => ({ "ids[]": ids(p.users), scope: bulkScope })),
+  formIntent(USERS, "/dashboard/users", "bulk-add-role", (p) => ({
+    "ids[]": ids(p.users),
+    roleId: ids(p.roles),
+  })),
+  formIntent(USERS, "/dashboard/users", "bulk-remove-role", (p) => ({
+    "ids[]": ids(p.users),
+    roleId: ids(p.roles),
+  })),
+  formIntent(USERS, "/dashboard/users", "bulk-add-to-team", (p) => ({
+    "ids[]": ids(p.users),
+    teamId: ids(p.teams),
+    scope: bulkScope,
+  })),
   formIntent(USERS, "/dashboard/users", ANY_INTENT, (p) => ({ "ids[]": ids(p.users), name: names })),
 
   formIntent(USER, userPath, "update", (p) => ({ name: names, email: emails, "roles[]": ids(p.roles) })),

@@ -3,8 +3,8 @@ import { useFetchers, useFormAction, useNavigation } from "react-router";
 type Submission = { state: string; formAction?: string; formMethod?: string; formData?: FormData };
 
 export type PendingFilter = {
-  /** Only a submission whose `intent` field has this value. */
-  intent?: string;
+  /** Only a submission whose `intent` field has this value (or one of these). */
+  intent?: string | readonly string[];
   /** Only a submission to this action; defaults to the current route's own action. */
   formAction?: string;
   /** Defaults to POST. */
@@ -29,6 +29,6 @@ export function useIsPending({ intent, formAction, formMethod = "POST" }: Pendin
     s.state !== "idle" &&
     s.formMethod?.toUpperCase() === formMethod.toUpperCase() &&
     pathOf(s.formAction) === action &&
-    (intent === undefined || s.formData?.get("intent") === intent);
+    (intent === undefined || [intent].flat().includes(String(s.formData?.get("intent"))));
   return matches(navigation) || fetchers.some(matches);
 }

@@ -11,6 +11,7 @@ const LABELS: Record<string, (t: TFunction) => string> = {
   "report.generate": (t) => t("tasks:type.reportGenerate"),
   "users.export": (t) => t("tasks:type.usersExport"),
   "users.import": (t) => t("tasks:type.usersImport"),
+  "users.bulk": (t) => t("tasks:type.usersBulk"),
   "audit.export": (t) => t("tasks:type.auditExport"),
   "audit.verify": (t) => t("tasks:type.auditVerify"),
   "broadcast.email": (t) => t("tasks:type.broadcastEmail"),

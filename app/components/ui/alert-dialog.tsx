@@ -75,6 +75,8 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       // the submitter, so React Router's <Form> (and conform) see its name and value.
       event.preventDefault();
       const form = document.getElementById(props.formId);
+      // A field in the dialog still to be filled (a role to choose) keeps it open, pointing there.
+      if (form instanceof HTMLFormElement && !form.reportValidity()) return;
       if (form instanceof HTMLFormElement) form.requestSubmit(event.currentTarget);
     } else {
       props.onConfirm();

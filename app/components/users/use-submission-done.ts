@@ -3,11 +3,11 @@ import { useActionData } from "react-router";
 import { useIsPending } from "../forms/use-is-pending";
 
 /**
- * Calls `onDone(ok)` once a submission of `intent` to this route has finished and the page shows
+ * Calls `onDone(ok)` once a submission of `intent` (or one of several) to this route has finished and the page shows
  * its result: `ok` is false when the action refused it (an answer carrying this intent), true when
  * it redirected (every success on the users pages does).
  */
-export function useSubmissionDone(intent: string, onDone: (ok: boolean) => void) {
+export function useSubmissionDone(intent: string | readonly string[], onDone: (ok: boolean) => void) {
   const pending = useIsPending({ intent });
   const answer = useActionData() as { ok?: boolean; intent?: string } | undefined;
   const wasPending = useRef(false);
@@ -20,6 +20,6 @@ export function useSubmissionDone(intent: string, onDone: (ok: boolean) => void)
     }
     if (!wasPending.current) return;
     wasPending.current = false;
-    callback.current(!(answer?.ok === false && answer.intent === intent));
+    callback.current(!(answer?.ok === false && [intent].flat().includes(String(answer.intent))));
   }, [pending, answer, intent]);
 }

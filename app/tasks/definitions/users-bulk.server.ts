@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { hasNoNul } from "../../../db/nul";
+import { auditViewerOf } from "../../access/audit-token-names.server";
+import { db } from "../../db.server";
+import { NotFound, RuleViolation } from "../../domain-errors";
+import { english } from "../../i18n/english.server";
+import {
+  BULK_ACTIONS,
+  BULK_MATCHING_MAX,
+  bulkUsers,
+  checkBulk,
+  matchingUserIds,
+} from "../../users/bulk.server";
+import { defineTask, TaskError } from "../definition.server";
+
+// The users list's "all matching" act when it is more than a request should do
+// (app/users/bulk.server.ts): the filters are resolved again when it runs, each person changes
+// with their own audit row, and the owner sees how far it is.
+
+const text = z.string().trim().max(200).refine(hasNoNul);
+
+export const usersBulk = defineTask({
+  type: "users.bulk",
+  permission: "user.read",
+  // Deletes, disables and grants: never run twice.
+  rerunnable: false,
+  // Acts with its owner's roles, which a narrower API token must not widen.
+  pageOnly: true,
+  timeoutMs: 15 * 60_000,
+  payload: z
+    .object({
+      action: z.enum(BULK_ACTIONS),
+      roleId: z.string().uuid().optional(),
+      teamId: z.string().uuid().optional(),
+      filter: z.object({
+        q: text.default(""),
+        role: text.default(""),
+        status: z.enum(["", "active", "disabled"]).default(""),
+        verified: z.enum(["", "yes", "no"]).default(""),
+      }),
+    })
+    .strict(),
+  async run({ filter, ...input }, { userId, signal, progress }) {
+    const [viewer, owner] = await Promise.all([
+      auditViewerOf(userId),
+      db().selectFrom("user").select(["email", "name"]).where("id", "=", userId).executeTakeFirst(),
+    ]);
+    if (!owner) throw new TaskError(english("users.notFound"));
+    // Permissions as they are now: someone who lost the permission since starting changes nobody.
+    const actor = { ...viewer, email: owner.email, name: owner.name };
+    try {
+      await checkBulk(actor, input);
+    } catch (error) {
+      if (error instanceof RuleViolation || error instanceof NotFound) throw new TaskError(error.message);
+      throw error;
+    }
+    const ids = await matchingUserIds(filter);
+    if (!ids) throw new TaskError(english("users.bulk.tooMany", { max: BULK_MATCHING_MAX }));
+    const origin = {
+      request: new Request("http://internal/users-bulk", { headers: { "User-Agent": "users.bulk" } }),
+    };
+    const result = await bulkUsers(actor, { ...input, ids }, origin, (done) => {
+      signal.throwIfAborted();
+      progress(Math.min(0.99, done / ids.length), `${done} of ${ids.length}`);
+    });
+    return {
+      matched: ids.length,
+      done: result.done,
+      unchanged: result.unchanged,
+      refused: result.refused.length,
+      reasons: [...new Set(result.refused.map((m) => english(m)))],
+    };
+  },
+});
