@@ -280,6 +280,8 @@ test("the app icons and manifest are served", async ({ request }) => {
 for (const viewport of ["desktop", "phone"] as const) {
   for (const theme of ["light", "dark"] as const) {
     test(`axe: the shell with each menu and popover open, ${viewport}, ${theme}`, async ({ page }) => {
+      // Two sign-ins and seven axe scans: near a minute on a loaded 2-core machine.
+      test.slow();
       if (viewport === "phone") await page.setViewportSize(PHONE);
       await page.emulateMedia({ colorScheme: theme });
       await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);

@@ -50,6 +50,7 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/api.webhook-endpoints.$id.deliveries": "settings.manage",
   "routes/api.webhook-deliveries.$id.retry": "settings.manage",
   "routes/api.notifications": "dashboard.access",
+  "routes/api.search": "dashboard.access",
   "routes/dashboard": "dashboard.access",
   "routes/dashboard-home": "dashboard.access",
   "routes/dashboard.settings": "dashboard.access",

@@ -2,6 +2,7 @@ import { Menu } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import { useTranslation } from "../i18n/use-translation";
+import { CommandPalette } from "./command-palette/command-palette";
 import { type Impersonation, ImpersonationBanner } from "./impersonation-banner";
 import { NotificationBell } from "./notifications/notification-bell";
 import { Sidebar, type SidebarEntry } from "./sidebar";
@@ -15,7 +16,14 @@ import { UserMenu } from "./user-menu";
 
 export type ShellProps = {
   appName: string;
-  user: { name: string; email: string; impersonation?: Impersonation | null };
+  user: {
+    id: string;
+    name: string;
+    email: string;
+    permissions: string[];
+    isSuperAdmin: boolean;
+    impersonation?: Impersonation | null;
+  };
   sidebar: SidebarEntry[];
   theme: "light" | "dark" | "system";
   unread: number;
@@ -79,6 +87,11 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
           )}
           <span className="font-semibold md:hidden">{appName}</span>
           <div className="flex-1" />
+          <CommandPalette
+            userId={user.id}
+            pages={sidebar}
+            may={(permission) => user.isSuperAdmin || user.permissions.includes(permission)}
+          />
           <TaskCentre />
           <NotificationBell initialUnread={unread} />
           <ThemeMenu theme={theme} />

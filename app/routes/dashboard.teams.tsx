@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { useEffect } from "react";
+import { Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { requirePermission } from "../auth/guard.server";
@@ -125,6 +126,12 @@ function CreateTeam() {
   const { t } = useTranslation();
   const [form, fields] = useAppForm({ schema: teamSchema, id: "create-team", intent: "create" });
   const creating = useIsPending({ intent: "create" });
+  // The command palette's "Create a team" opens this page at `?new=team`, ready to type.
+  const opening = useSearchParams()[0].get("new") === "team";
+  const nameId = fields.name.id;
+  useEffect(() => {
+    if (opening) document.getElementById(nameId)?.focus();
+  }, [opening, nameId]);
   return (
     <Card title={t("teams:create.title")}>
       <Form method="post" className="grid gap-3 sm:grid-cols-2" {...getFormProps(form)}>

@@ -1,5 +1,5 @@
 import { FileUp, Mail, UserPlus } from "lucide-react";
-import { Form, Link } from "react-router";
+import { Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { roleGrants } from "../access/role-cache.server";
@@ -150,6 +150,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
     may,
   } = loaderData;
   const selection = useRowSelection(rows.map((r) => r.id));
+  const opening = useSearchParams()[0].get("new");
   const bulkError =
     actionData?.formError && actionData.intent?.startsWith("bulk") ? actionData.formError : null;
   const invitationError =
@@ -163,6 +164,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
           <div className="flex flex-wrap gap-2">
             <FormDialog
               intent="invite"
+              defaultOpen={opening === "invite"}
               title={t("users:invite.title")}
               description={t("users:invite.description")}
               trigger={
@@ -176,6 +178,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             </FormDialog>
             <FormDialog
               intent="create"
+              defaultOpen={opening === "user"}
               title={t("users:create.title")}
               description={t("users:create.description")}
               trigger={

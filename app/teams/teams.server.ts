@@ -379,3 +379,16 @@ export async function searchUsers(
 export function mayFindMembers(actor: AccessSubject): boolean {
   return can(actor, "team.write") && can(actor, "user.read");
 }
+
+/** Teams whose name contains `text`, by name: the command palette's "Teams". */
+export async function findTeams(text: string) {
+  if (!text.trim() || !hasNoNul(text)) return [];
+  return db()
+    .selectFrom("team")
+    .select(["team.id", "team.name"])
+    .where(searchText(db(), "team", ["name"], text.trim()))
+    .orderBy("team.name")
+    .orderBy("team.id")
+    .limit(6)
+    .execute();
+}

@@ -253,3 +253,19 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
     })),
   };
 }
+
+/** Up to this many people are offered by the command palette for a search. */
+const FIND_LIMIT = 6;
+
+/** People whose name or email contains `text`, by name: the command palette's "People". */
+export async function findUsers(text: string) {
+  if (!text.trim() || !hasNoNul(text)) return [];
+  return db()
+    .selectFrom("user")
+    .select(["user.id", "user.name", "user.email", "user.status"])
+    .where(searchText(db(), "user", ["name", "email"], text.trim()))
+    .orderBy("user.name")
+    .orderBy("user.id")
+    .limit(FIND_LIMIT)
+    .execute();
+}

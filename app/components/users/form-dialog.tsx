@@ -13,15 +13,18 @@ export function FormDialog({
   trigger,
   title,
   description,
+  defaultOpen = false,
   children,
 }: {
   intent: string;
+  /** Opens with the page (the command palette's "Invite a user" links to `?new=invite`). */
+  defaultOpen?: boolean;
   trigger: React.ReactNode;
   title: string;
   description?: React.ReactNode;
   children: React.ReactNode;
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(defaultOpen);
   const succeeded = useRef(false);
   useSubmissionDone(intent, (ok) => {
     if (!ok || !open) return;

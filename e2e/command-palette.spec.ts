@@ -1,0 +1,124 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { createDb } from "../db/connection";
+import { E2E_ADMIN, E2E_DB } from "./env";
+import { axeBuilder, createUser, expect, test, watchConsole } from "./fixtures";
+
+// The command palette by keyboard only: Ctrl+K finds a person and opens their page, "/" brings it
+// back with that person under Recent, pages and actions follow the person's permissions, "?" lists
+// the keys, and it speaks German to a German browser.
+
+const palette = (page: Page) => page.getByRole("dialog", { name: /Go to or do|Wohin oder was tun/ });
+
+async function axe(page: Page, label: string) {
+  const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(
+    result.violations.map((v) => `${label}: ${v.id} (${v.nodes.map((n) => n.target).join(" | ")})`),
+  ).toEqual([]);
+}
+
+test("Ctrl+K finds a person by part of their email and opens their page; / reopens it with them under Recent", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const tag = `pal${randomUUID().slice(0, 6)}`;
+  const person = await createUser(["user"], `Palette ${tag} Person`);
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    await db
+      .updateTable("user")
+      .set({ email: `${tag}.person@e2e.test` })
+      .where("id", "=", person.id)
+      .execute();
+  } finally {
+    await db.destroy();
+  }
+  await login(E2E_ADMIN, page, "/dashboard");
+  await page.keyboard.press("Control+k");
+  const dialog = palette(page);
+  await expect(dialog).toBeVisible();
+  const input = dialog.getByRole("combobox");
+  await expect(input).toBeFocused();
+  await axe(page, "palette open");
+  await page.keyboard.type(`${tag}.per`);
+  const people = dialog.getByRole("group", { name: "People" });
+  await expect(people.getByRole("option")).toHaveText([`Palette ${tag} Person${tag}.person@e2e.test`]);
+  await page.keyboard.press("ArrowDown");
+  await expect(people.getByRole("option").first()).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(`/dashboard/users/${person.id}`);
+  await expect(dialog).toHaveCount(0);
+
+  // "/" anywhere but in a field opens it again; the person is first, under Recent.
+  await page.locator("main h1").click();
+  await page.keyboard.press("/");
+  await expect(dialog.getByRole("group", { name: "Recent" }).getByRole("option").first()).toContainText(
+    `Palette ${tag} Person`,
+  );
+  // Pages by name; an action opens its dialog on its page.
+  await page.keyboard.type("audit");
+  await expect(dialog.getByRole("group", { name: "Pages" }).getByRole("option")).toHaveText(["Audit Logs"]);
+  await page.keyboard.press("Control+a");
+  await page.keyboard.type("invite");
+  await expect(dialog.getByRole("option")).toHaveText(["Invite a user"]);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard\/users\?new=invite/);
+  await expect(page.getByRole("dialog", { name: "Invite by email" })).toBeVisible();
+  await page.keyboard.press("Escape");
+
+  // "?" lists the keys.
+  await page.locator("main h1").click();
+  await page.keyboard.press("?");
+  const keys = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  await expect(keys).toContainText("Open the command palette");
+  await page.keyboard.press("Escape");
+  await expect(keys).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test("a plain user's palette offers only what they may open: no people, no admin pages or actions", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const tag = `plain${randomUUID().slice(0, 6)}`;
+  await createUser(["admin"], `Someone ${tag}`);
+  const plain = await createUser(["user"], `Plain ${tag}`);
+  await login(plain, page, "/dashboard");
+  await page.getByRole("button", { name: "Search and commands (Ctrl+K)" }).focus();
+  await page.keyboard.press("Enter");
+  const dialog = palette(page);
+  await expect(dialog.getByRole("group", { name: "Pages" }).getByRole("option")).toHaveText([
+    "Dashboard",
+    "Settings",
+  ]);
+  await expect(dialog.getByRole("group", { name: "Actions" }).getByRole("option")).toHaveText([
+    "Keyboard shortcuts",
+  ]);
+  await page.keyboard.type(tag);
+  await expect(dialog.getByText("Nothing matches.")).toBeVisible();
+  await expect(dialog.getByRole("group", { name: "People" })).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test.describe("in German", () => {
+  test.use({ locale: "de-DE" });
+  test("the palette speaks German: headings, actions, the empty result", async ({ login, page }) => {
+    const problems = watchConsole(page);
+    await login(E2E_ADMIN, page, "/dashboard");
+    await page.keyboard.press("Control+k");
+    const dialog = palette(page);
+    await expect(dialog.getByRole("combobox")).toHaveAttribute(
+      "placeholder",
+      "Seiten, Personen, Teams und Aktionen suchen",
+    );
+    await expect(dialog.getByRole("group", { name: "Aktionen" }).getByRole("option").first()).toHaveText(
+      "Benutzer einladen",
+    );
+    await page.keyboard.type("zzzz-nichts");
+    await expect(dialog.getByText("Keine Treffer.")).toBeVisible();
+    await axe(page, "palette in German");
+    expect(problems).toEqual([]);
+  });
+});
