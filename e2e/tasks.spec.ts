@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { E2E_ADMIN } from "./env";
-import { axeBuilder, chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
+import { axeBuilder, chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 /** The demo controls (duration, simulated failure) exist for super admins only. */
 async function startReport(page: Page, seconds?: string, fail = false) {
@@ -83,6 +83,46 @@ test("a completion that happens while the page is away is there after reconnecti
     "href",
     /\/api\/tasks\/.+\/download$/,
   );
+});
+
+test("two audit exports are told apart by their filters in the task centre; the finished toast links to the file", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await login(E2E_ADMIN, page, "/dashboard/logs?action=auth.login.succeeded");
+  await tabTo(page, page.getByRole("button", { name: "Export CSV" }));
+  await page.keyboard.press("Enter");
+  const finished = page
+    .getByRole("status")
+    .filter({ hasText: "Audit log export (CSV · Signed in) finished." });
+  await expect(finished).toBeVisible({ timeout: 20_000 });
+  const fromToast = finished.getByRole("link", { name: "Download CSV" });
+  await expect(fromToast).toHaveAttribute("href", /^\/api\/tasks\/[0-9a-f-]{36}\/download$/);
+  const [file] = await Promise.all([page.waitForEvent("download"), fromToast.click()]);
+  expect(file.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.csv$/);
+
+  await page.goto("/dashboard/logs?actor=root%40e2e.test&from=2020-01-01");
+  await tabTo(page, page.getByRole("button", { name: "Export JSON Lines" }));
+  await page.keyboard.press("Enter");
+  await expect(
+    page.getByRole("status").filter({
+      hasText: "Audit log export (JSON Lines · actor “root@e2e.test” · from 1 Jan 2020) finished.",
+    }),
+  ).toBeVisible({ timeout: 20_000 });
+
+  const centre = page.getByRole("button", { name: /^Tasks, \d+ running$/ });
+  await centre.focus();
+  await page.keyboard.press("Enter");
+  const exports = taskCentre(page).getByTestId("task-item").filter({ hasText: "Audit log export" });
+  // Newest first; earlier tests of this worker may have left older exports of the super admin's below.
+  await expect(exports.nth(0).getByTestId("task-input")).toHaveText(
+    "JSON Lines · actor “root@e2e.test” · from 1 Jan 2020",
+  );
+  await expect(exports.nth(1).getByTestId("task-input")).toHaveText("CSV · Signed in");
+  await expect(exports.first().getByRole("link", { name: "Download JSON Lines" })).toBeVisible();
+  await expect(exports.nth(1).getByRole("link", { name: "Download CSV" })).toBeVisible();
+  expect(problems).toEqual([]);
 });
 
 test("a completion still arrives after the event stream was refused (503) and the browser gave up on it", async ({

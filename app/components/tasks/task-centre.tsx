@@ -8,14 +8,15 @@ import { cn } from "../ui/cn";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
 import { useHydrated } from "../use-hydrated";
+import { taskInputSummary } from "./task-input";
 import { TaskItem } from "./task-item";
 import { taskStore } from "./task-store";
-import { taskFailureText, taskLabel } from "./task-text";
+import { taskDownload, taskFailureText, taskLabel } from "./task-text";
 import { useTaskNotifications } from "./use-task-notifications";
 
 /** The header's task centre: a badge with the running count and a popover with the user's tasks. */
 export function TaskCentre() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { tasks, running, loaded } = useTaskNotifications();
   const [open, setOpen] = useState(false);
 
@@ -23,9 +24,17 @@ export function TaskCentre() {
     taskStore.onFinished((task) => {
       const name = taskLabel(t, task.type);
       const error = (task.result as { error?: unknown } | null)?.error;
+      const input = taskInputSummary(t, i18n.language, task.type, task.payload);
+      const download = taskDownload(t, task);
       showToast(
         task.status === "completed"
-          ? { kind: "success", message: t("tasks:toast.finished", { task: name }) }
+          ? {
+              kind: "success",
+              message: input
+                ? t("tasks:toast.finishedWith", { task: name, input })
+                : t("tasks:toast.finished", { task: name }),
+              ...(download ? { download } : {}),
+            }
           : {
               kind: "error",
               message:
@@ -35,7 +44,7 @@ export function TaskCentre() {
             },
       );
     });
-  }, [t]);
+  }, [t, i18n.language]);
 
   const label = t("tasks:centre.button", { count: running });
   const className = cn(buttonVariants({ variant: "ghost", size: "icon" }), "relative");
