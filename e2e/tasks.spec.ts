@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { E2E_ADMIN } from "./env";
+import { createDb } from "../db/connection";
+import { E2E_ADMIN, E2E_DB } from "./env";
 import { axeBuilder, chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 /** The demo controls (duration, simulated failure) exist for super admins only. */
@@ -215,4 +217,194 @@ for (const viewport of ["desktop", "phone"] as const) {
       expect(problems).toEqual([]);
     });
   }
+}
+
+type Seeded = { type: string; status: string; payload?: unknown; file?: string };
+
+/** Tasks of `userId`'s straight in the e2e database, oldest first, one second apart. */
+async function seedTasks(userId: string, tasks: Seeded[]) {
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    const start = Date.now() - 60 * 60_000;
+    const ids: string[] = [];
+    for (const [i, task] of tasks.entries()) {
+      const id = randomUUID();
+      const at = new Date(start + i * 1000).toISOString();
+      const final = task.status === "completed" || task.status === "failed";
+      const result = task.file
+        ? { rows: 1, filename: task.file, downloadUrl: `/api/tasks/${id}/download` }
+        : task.status === "failed"
+          ? { error: "The report failed, as asked: this was a simulated failure." }
+          : final
+            ? { users: 1, roles: 1 }
+            : null;
+      await db
+        .insertInto("task")
+        .values({
+          id,
+          type: task.type,
+          status: task.status as "completed",
+          user_id: userId,
+          payload: task.payload === undefined ? null : JSON.stringify(task.payload),
+          result: result && JSON.stringify(result),
+          created_at: at,
+          updated_at: new Date().toISOString(),
+          completed_at: final ? at : null,
+        })
+        .execute();
+      if (task.file)
+        await db
+          .insertInto("task_artifact")
+          .values({
+            task_id: id,
+            filename: task.file,
+            content_type: "text/csv",
+            content: "time,action\n",
+            created_at: at,
+          })
+          .execute();
+      ids.push(id);
+    }
+    return ids;
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function taskIds(userId: string) {
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    return (await db.selectFrom("task").select("id").where("user_id", "=", userId).execute()).map(
+      (r) => r.id,
+    );
+  } finally {
+    await db.destroy();
+  }
+}
+
+test("the task history by keyboard: one's own tasks, filters in the URL, a file downloaded, finished ones cleared behind a confirmation", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const owner = await createUser(["admin"], `History Owner ${randomUUID().slice(0, 6)}`);
+  const other = await createUser(["admin"], "History Other");
+  const [exported, failed, running] = await seedTasks(owner.id, [
+    {
+      type: "audit.export",
+      status: "completed",
+      payload: { action: "user.update", format: "csv" },
+      file: "audit.csv",
+    },
+    { type: "report.generate", status: "failed" },
+    { type: "report.generate", status: "processing" },
+  ]);
+  const [theirs] = await seedTasks(other.id, [
+    { type: "audit.export", status: "completed", payload: { actor: "OtherMarker" }, file: "x.csv" },
+  ]);
+  await login(owner);
+
+  // From the task centre, by keyboard.
+  const centre = page.getByRole("button", { name: /^Tasks, \d+ running$/ });
+  await tabTo(page, centre);
+  await page.keyboard.press("Enter");
+  await tabTo(page, taskCentre(page).getByRole("link", { name: "All your tasks" }));
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard\/tasks$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Your tasks" })).toBeVisible();
+  const items = page.getByTestId("task-history-item");
+  await expect(items).toHaveCount(3);
+  await expect(page.getByTestId("task-history")).not.toContainText("OtherMarker");
+  await expect(items.nth(0)).toContainText("System report");
+  await expect(items.nth(0)).toContainText("Running");
+  await expect(items.nth(0).getByRole("button", { name: /^Clear/ })).toHaveCount(0);
+  await expect(items.nth(1)).toContainText("simulated failure");
+  await expect(items.nth(2).getByTestId("task-input")).toHaveText(
+    "CSV · Changed a user (name, email, roles)",
+  );
+
+  // Filters apply at once and live in the URL.
+  await tabTo(page, page.getByLabel("Type"));
+  await page.keyboard.type("Audit log export");
+  await expect(page).toHaveURL(/type=audit\.export/);
+  await expect(items).toHaveCount(1);
+  const download = items.first().getByRole("link", { name: "Download CSV" });
+  await tabTo(page, download);
+  const [file] = await Promise.all([page.waitForEvent("download"), page.keyboard.press("Enter")]);
+  expect(file.suggestedFilename()).toBe("audit.csv");
+
+  await tabTo(page, page.getByLabel("Status"));
+  await page.keyboard.type("Failed");
+  await expect(page).toHaveURL(/status=failed/);
+  await expect(page.getByText("None of your tasks match these filters.")).toBeVisible();
+  await tabTo(page, page.getByLabel("Type"), { back: true });
+  await page.keyboard.type("Any type");
+  await expect(page).not.toHaveURL(/type=audit/);
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText("Failed");
+  await page.goto("/dashboard/tasks");
+
+  // Clearing the finished ones asks first, and leaves the running one (and everyone else's).
+  const clear = page.getByRole("button", { name: "Clear finished tasks" });
+  await tabTo(page, clear);
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("alertdialog", { name: "Clear 2 finished tasks?" });
+  await expect(dialog).toContainText("Waiting and running tasks stay.");
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await axeClean(page);
+  await tabTo(page, dialog.getByRole("button", { name: "Clear 2 tasks" }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "2 finished tasks cleared." })).toBeVisible();
+  await expect(items).toHaveCount(1);
+  await expect(clear).toHaveCount(0);
+  expect(await taskIds(owner.id)).toEqual([running]);
+  expect(await taskIds(other.id)).toEqual([theirs]);
+  expect([exported, failed]).not.toContain(running);
+  await axeClean(page);
+  expect(problems).toEqual([]);
+});
+
+test("the task history pages by keyboard, and clears one task from its own row; the user menu leads there", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const owner = await createUser(["user"], "History Pager");
+  const ids = await seedTasks(
+    owner.id,
+    Array.from({ length: 26 }, () => ({ type: "report.generate", status: "completed" })),
+  );
+  await login(owner);
+  await tabTo(page, page.getByRole("button", { name: /user menu$/ }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("menuitem", { name: "Settings" })).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("menuitem", { name: "Your tasks" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard\/tasks$/);
+  const items = page.getByTestId("task-history-item");
+  await expect(items).toHaveCount(25);
+  await tabTo(page, page.getByRole("link", { name: "Older tasks" }));
+  await page.keyboard.press("Enter");
+  await expect(items).toHaveCount(1);
+  await expect(page.getByTestId("page-range")).toContainText("26");
+
+  const clearOne = items.first().getByRole("button", { name: /^Clear System report, started / });
+  await tabTo(page, clearOne);
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("alertdialog", { name: "Clear this System report?" });
+  await tabTo(page, dialog.getByRole("button", { name: "Clear task" }));
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Task cleared." })).toBeVisible();
+  const left = await taskIds(owner.id);
+  expect(left).toHaveLength(25);
+  expect(left).not.toContain(ids[0]);
+  expect(problems).toEqual([]);
+});
+
+async function axeClean(page: Page) {
+  const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(
+    result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
 }

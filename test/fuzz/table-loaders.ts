@@ -63,6 +63,12 @@ export const LOADERS: FuzzTarget[] = [
   query("routes/not-found", (p) => segment(p.tasks).map((s) => `/${s}/deeper`)),
   query("routes/dashboard", "/dashboard", () => ({ x: text })),
   query("routes/dashboard-home", "/dashboard", () => ({ x: text })),
+  query("routes/dashboard.tasks", "/dashboard/tasks", () => ({
+    type: either(fc.constantFrom("report.generate", "users.export", "audit.export", "no.such")),
+    status: oneOf(["", "pending", "processing", "completed", "failed", "finished"]),
+    after: cursors,
+    before: cursors,
+  })),
   query(
     "routes/dashboard.users",
     "/dashboard/users",

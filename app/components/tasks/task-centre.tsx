@@ -1,10 +1,12 @@
 import { ListChecks } from "lucide-react";
 import { useEffect, useState } from "react";
+import { Link } from "react-router";
 import { useTranslation } from "../../i18n/use-translation";
 import { showToast } from "../toaster";
 import { countBadgeVariants } from "../ui/badge";
 import { buttonVariants } from "../ui/button";
 import { cn } from "../ui/cn";
+import { linkVariants } from "../ui/link";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
 import { useHydrated } from "../use-hydrated";
@@ -90,6 +92,11 @@ export function TaskCentre() {
         {loaded && tasks.length === 0 ? (
           <p className="px-2 py-3 text-sm text-muted-foreground">{t("tasks:centre.empty")}</p>
         ) : null}
+        <p className="mt-2 border-t px-2 pt-2 text-sm">
+          <Link to="/dashboard/tasks" className={linkVariants()} onClick={() => setOpen(false)}>
+            {t("tasks:history.all")}
+          </Link>
+        </p>
       </PopoverContent>
     </Popover>
   );
