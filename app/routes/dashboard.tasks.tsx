@@ -1,11 +1,10 @@
-import { useEffect, useRef } from "react";
-import { useRevalidator } from "react-router";
 import { z } from "zod";
 import { requirePermission } from "../auth/guard.server";
 import { handleIntents } from "../auth/intents.server";
 import { pageTitle } from "../components/page-title";
+import { ReportDemo } from "../components/tasks/report-demo";
 import { ClearFinishedTasks, TaskHistoryFilters, TaskHistoryList } from "../components/tasks/task-history";
-import { useTaskNotifications } from "../components/tasks/use-task-notifications";
+import { useRevalidateOnTaskChange } from "../components/tasks/use-task-notifications";
 import { EmptyState } from "../components/ui/card";
 import { Pagination } from "../components/ui/pagination";
 import { redirectWithToast } from "../http/form.server";
@@ -24,6 +23,8 @@ export async function loader(args: Route.LoaderArgs) {
     query: { type: query.type, status: query.status },
     ...(await taskHistory(user.id, query)),
     types: [...TASK_REGISTRY.keys()],
+    /** The report's demonstration controls: super admins trying the task system out. */
+    demo: user.isSuperAdmin,
   };
 }
 
@@ -55,23 +56,11 @@ export const action = (args: Route.ActionArgs) => {
   );
 };
 
-/** A task of this page's list that starts or finishes elsewhere (the task centre) shows here too. */
-function useFollowTasks() {
-  const { tasks, loaded } = useTaskNotifications();
-  const { revalidate } = useRevalidator();
-  const signature = tasks.map((task) => `${task.id}:${task.status}`).join(",");
-  const seen = useRef<string | null>(null);
-  useEffect(() => {
-    if (!loaded) return;
-    if (seen.current !== null && seen.current !== signature) void revalidate();
-    seen.current = signature;
-  }, [loaded, signature, revalidate]);
-}
-
 export default function TaskHistoryPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { query, rows, start, prev, next, finished, types } = loaderData;
-  useFollowTasks();
+  const { query, rows, start, prev, next, finished, types, demo } = loaderData;
+  // A task of this list that starts or finishes meanwhile (from the task centre) shows here too.
+  useRevalidateOnTaskChange();
   const filtered = Boolean(query.type || query.status);
   return (
     <div className="flex max-w-4xl flex-col gap-6">
@@ -98,6 +87,7 @@ export default function TaskHistoryPage({ loaderData }: Route.ComponentProps) {
         prevLabel={t("tasks:history.newer")}
         nextLabel={t("tasks:history.older")}
       />
+      {demo ? <ReportDemo /> : null}
     </div>
   );
 }

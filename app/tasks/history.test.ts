@@ -118,6 +118,14 @@ describe("the task history", () => {
     expect(back.rows.map((r) => r.id)).toEqual(ids.slice(0, 25));
   });
 
+  it("offers the report's demonstration controls to super admins alone", async () => {
+    const demo = async (roles: string[]) =>
+      ((await history((await signedIn(roles)).cookie)) as Page & { demo: boolean }).demo;
+    expect(await demo(["super_admin"])).toBe(true);
+    expect(await demo(["admin"])).toBe(false);
+    expect(await demo(["user"])).toBe(false);
+  });
+
   it("is for signed-in staff: a guest without dashboard access is refused", async () => {
     const guest = await signedIn(["guest"]);
     const out = await run(() => loader(args(request("/dashboard/tasks", { cookie: guest.cookie }))));

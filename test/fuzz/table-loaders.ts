@@ -77,6 +77,7 @@ export const LOADERS: FuzzTarget[] = [
       role: either(fc.constantFrom(...p.roles, "super_admin", "admin")),
       status: oneOf(["", "active", "disabled"]),
       verified: oneOf(["", "yes", "no"]),
+      created: oneOf(["", "7d", "30d", "7D"]),
       sort: oneOf(USER_SORTS),
       dir: oneOf(["asc", "desc"]),
       page: numbers,
