@@ -8,6 +8,7 @@ import { useRevalidateOnTaskChange } from "../components/tasks/use-task-notifica
 import { EmptyState } from "../components/ui/card";
 import { Pagination } from "../components/ui/pagination";
 import { redirectWithToast } from "../http/form.server";
+import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/use-translation";
 import { clearFinishedTasks, clearTask, parseTaskHistoryQuery, taskHistory } from "../tasks/history.server";
@@ -27,6 +28,9 @@ export async function loader(args: Route.LoaderArgs) {
     demo: user.isSuperAdmin,
   };
 }
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 const clearSchema = z.object({ taskId: z.string().max(100) });
 
