@@ -33,6 +33,7 @@ export default [
     route("teams", "routes/dashboard.teams.tsx"),
     route("teams/:id", "routes/dashboard.teams.$id.tsx"),
     route("broadcast", "routes/dashboard.broadcast.tsx"),
+    route("tasks", "routes/dashboard.tasks.tsx"),
   ]),
   route("api/access/sync", "routes/api.access.sync.ts"),
   route("api/ping", "routes/api.ping.ts"),

@@ -65,6 +65,53 @@ async function teamWithMember(userId: string) {
   }
 }
 
+/** A finished export (with its download link and filters) and a failed report, for the task history. */
+async function tasksFor(email: string) {
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    const { id: userId } = await db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
+    const ts = new Date().toISOString();
+    const exportId = randomUUID();
+    await db
+      .insertInto("task")
+      .values([
+        {
+          id: exportId,
+          type: "audit.export",
+          status: "completed",
+          user_id: userId,
+          payload: JSON.stringify({ action: "auth.login.succeeded", format: "csv" }),
+          result: JSON.stringify({
+            rows: 3,
+            filename: "audit.csv",
+            downloadUrl: `/api/tasks/${exportId}/download`,
+          }),
+          created_at: ts,
+          updated_at: ts,
+          completed_at: ts,
+        },
+        {
+          id: randomUUID(),
+          type: "report.generate",
+          status: "failed",
+          user_id: userId,
+          payload: null,
+          result: JSON.stringify({ error: "The report failed, as asked: this was a simulated failure." }),
+          created_at: ts,
+          updated_at: ts,
+          completed_at: ts,
+        },
+      ])
+      .execute();
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** The dashboard pages the signed-in person's sidebar offers, plus the detail pages under them. */
 async function pagesOf(page: Page, teamId: string, userId: string) {
   await page.setViewportSize(VIEWPORTS.desktop);
@@ -76,6 +123,8 @@ async function pagesOf(page: Page, teamId: string, userId: string) {
   const pages = new Set(["/dashboard", ...hrefs.filter((h) => h.startsWith("/dashboard"))]);
   if (pages.has("/dashboard/users")) pages.add(`/dashboard/users/${userId}`);
   if (pages.has("/dashboard/teams")) pages.add(`/dashboard/teams/${teamId}`);
+  // One's own task history (the user menu and the task centre link it; a guest is refused).
+  pages.add("/dashboard/tasks");
   // A refusal inside the shell, and a missing page.
   if (!pages.has("/dashboard/logs")) pages.add("/dashboard/logs");
   pages.add("/dashboard/no-such-page");
@@ -99,6 +148,7 @@ for (const role of ROLES) {
           : await createUser([role], `A11y ${role} ${viewport} ${theme}`);
       const subject = await createUser(["user"], `A11y subject ${role} ${viewport} ${theme}`);
       const teamId = await teamWithMember(subject.id);
+      await tasksFor(person.email);
       await login(person);
       await setTheme(page, theme);
       const pages = await pagesOf(page, teamId, subject.id);

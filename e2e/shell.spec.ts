@@ -239,6 +239,7 @@ test("toasts: a result takes focus when the submit lost it, Escape dismisses, at
   const problems = watchConsole(page);
   await page.setViewportSize(PHONE);
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.goto("/dashboard/tasks"); // the report's demonstration controls
   await page.getByLabel("Report duration (seconds)").fill("1");
   // The button is disabled while the task starts, which drops its focus: the toast receives it.
   await page.getByRole("button", { name: "Generate report" }).focus();

@@ -435,6 +435,78 @@ test("delete one account: the confirmation asks for their email", async ({ login
   expect(problems).toEqual([]);
 });
 
+const MAC_CHROME =
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+
+/** An invitation's raw token, issued as inviteUser issues it (its mail is not the subject here). */
+async function invitationFor(email: string) {
+  process.env.DATABASE_URL = `file:${E2E_DB}`; // as the login fixture does, for the app's modules
+  const { issueToken } = await import("../app/auth/tokens.server");
+  const { db } = await import("../app/db.server");
+  const role = await db()
+    .selectFrom("role")
+    .select("id")
+    .where("name", "=", "user")
+    .executeTakeFirstOrThrow();
+  return issueToken({ kind: "invite", userId: null, data: { email, roleIds: [role.id], invitedBy: "e2e" } });
+}
+
+test("the user page in words: an accepted invitation, the browser of a session, the sign-in it made; disable and delete in a Danger zone at the end", async ({
+  login,
+  page,
+  browser,
+}) => {
+  const problems = watchConsole(page);
+  const email = `accepted-${tag()}@e2e.test`;
+  const name = `Accepted Invitee ${tag()}`;
+  const token = await invitationFor(email);
+  const theirs = await browser.newContext({ userAgent: MAC_CHROME });
+  const invitee = await theirs.newPage();
+  await invitee.goto(`/accept-invite?token=${token}`);
+  await tabTo(invitee, invitee.getByLabel("Name"));
+  await invitee.keyboard.type(name);
+  await tabTo(invitee, invitee.getByLabel("Password", { exact: true }));
+  await invitee.keyboard.type(PASSWORD);
+  await tabTo(invitee, invitee.getByLabel("Repeat the password"));
+  await invitee.keyboard.type(PASSWORD);
+  await invitee.keyboard.press("Enter");
+  await expect(invitee.getByRole("heading", { name: `Welcome, ${name}` })).toBeVisible();
+  await theirs.close();
+
+  const { id } = await inDb((db) =>
+    db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow(),
+  );
+  await login(E2E_ADMIN, page, `/dashboard/users/${id}`);
+  // Accepting signed them in, so the page says when rather than "never".
+  await expect(page.getByTestId("last-sign-in")).toContainText("last sign-in");
+  await expect(page.getByTestId("last-sign-in")).not.toContainText("never");
+  await expect(page.getByTestId("user-sessions")).toContainText("Chrome on macOS");
+  await expect(page.getByTestId("user-sessions")).not.toContainText("Mozilla");
+  await expect(page.getByTestId("user-activity")).toContainText("Accepted an invitation");
+  await expect(page.getByTestId("user-activity")).not.toContainText("auth.invite.accepted");
+
+  // Everyday help first; the acts that hurt together in the Danger zone, the page's last section.
+  const danger = page.getByRole("region", { name: "Danger zone" });
+  await expect(page.getByRole("main").getByRole("heading", { level: 2 }).last()).toHaveText("Danger zone");
+  await expect(danger.getByRole("button", { name: "Disable account" })).toBeVisible();
+  await expect(danger.getByRole("button", { name: `Delete ${name}` })).toBeVisible();
+  await expect(danger.getByRole("button", { name: "Send password reset link" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Send password reset link" })).toBeVisible();
+
+  // By keyboard: from the reset link onwards, Disable comes before Delete and nothing else follows.
+  await tabTo(page, page.getByRole("button", { name: "Send password reset link" }));
+  await tabTo(page, danger.getByRole("button", { name: "Disable account" }));
+  await page.keyboard.press("Tab");
+  await expect(danger.getByRole("button", { name: `Delete ${name}` })).toBeFocused();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("alertdialog", { name: `Delete ${name}?` });
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(danger.getByRole("button", { name: `Delete ${name}` })).toBeFocused();
+  await axe(page, "user page");
+  expect(problems).toEqual([]);
+});
+
 test("phone: the users are a card list with status and roles, and nothing scrolls sideways", async ({
   login,
   page,

@@ -51,6 +51,7 @@ export const ACTION_LABELS = {
   "mail.failed": "Email failed",
   "task.create": "Started a task",
   "task.download": "Downloaded a task file",
+  "task.clear": "Cleared finished tasks",
   "user.create": "Created a user",
   "user.update": "Changed a user (name, email, roles)",
   "user.disable": "Disabled an account",

@@ -241,6 +241,8 @@ describe("invitations", () => {
     expect(out.headers.get("Set-Cookie")).toContain("__session=");
     const user = await userByEmail("guest.person@example.test");
     expect(user).toMatchObject({ name: "Guest Person", email_verified: 1 });
+    // Accepting signed them in: the user page's "last sign-in" says when, not "never".
+    expect(user?.last_login_at).toBe(user?.created_at);
     const roles = await db()
       .selectFrom("user_role")
       .innerJoin("role", "role.id", "user_role.role_id")

@@ -98,6 +98,9 @@ export async function acceptInvitation(
           email: data.email,
           email_verified: 1,
           password_hash: passwordHash,
+          // The accept page signs them in at once (a new account has no second factor to ask
+          // for), as every other sign-in records the time where its proof is checked.
+          last_login_at: ts,
           created_at: ts,
           updated_at: ts,
         })

@@ -46,6 +46,19 @@ export function formatDayMonthIn(language: string, day: string): string {
   return format.format(new Date(`${day}T00:00:00Z`));
 }
 
+const dates = new Map<string, Intl.DateTimeFormat>();
+
+/** "14 Nov 2026" (en), "14.11.2026" (de): a day without a time, from "2026-11-14". */
+export function formatDateIn(language: string, day: string): string {
+  let format = dates.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intlLocale(language), { dateStyle: "medium", timeZone: "UTC" });
+    dates.set(language, format);
+  }
+  const date = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? day : format.format(date);
+}
+
 /** "23 Nov 2026, 07:39 UTC" (en), "23.11.2026, 07:39 UTC" (de); a dash for no date. */
 export function formatDateTimeIn(language: string, iso: string | null | undefined): string {
   return iso ? `${dateTimeFormat(language).format(new Date(iso))} UTC` : "—";

@@ -2,8 +2,14 @@ import { CircleCheck, CircleX, Info, TriangleAlert, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "../i18n/use-translation";
 import { cn } from "./ui/cn";
+import { linkVariants } from "./ui/link";
 
-export type ToastMessage = { kind: "success" | "error" | "warning" | "info"; message: string };
+export type ToastMessage = {
+  kind: "success" | "error" | "warning" | "info";
+  message: string;
+  /** A file the news is about (a finished export): a download link in the toast itself. */
+  download?: { href: string; label: string };
+};
 type Item = ToastMessage & { id: number };
 
 // A toast floats over the page, so it is opaque (the popover token); the kind shows in its edge and icon.
@@ -128,7 +134,14 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
             )}
           >
             <Icon aria-hidden className="mt-0.5 size-4 shrink-0" />
-            <p className="flex-1 text-sm">{item.message}</p>
+            <div className="flex-1 text-sm">
+              <p>{item.message}</p>
+              {item.download ? (
+                <a className={cn(linkVariants(), "mt-1 inline-block")} href={item.download.href} download>
+                  {item.download.label}
+                </a>
+              ) : null}
+            </div>
             <button
               type="button"
               aria-label={t("shell:toaster.dismiss", { message: item.message })}

@@ -1,4 +1,4 @@
-import { LogOut, Settings } from "lucide-react";
+import { ListChecks, LogOut, Settings } from "lucide-react";
 import { useNavigate, useSubmit } from "react-router";
 import { useTranslation } from "../i18n/use-translation";
 import { buttonVariants } from "./ui/button";
@@ -48,6 +48,9 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => navigate("/dashboard/settings")}>
           <Settings aria-hidden className="size-4" /> {t("shell:userMenu.settings")}
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate("/dashboard/tasks")}>
+          <ListChecks aria-hidden className="size-4" /> {t("shell:userMenu.tasks")}
         </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => submit(null, { method: "post", action: "/logout" })}>
           <LogOut aria-hidden className="size-4" /> {t("shell:signOut")}

@@ -74,10 +74,5 @@ export async function overviewFor(user: SessionUser) {
       })) ?? null,
     /** The viewer's roles: the page says each in its language (roleLabel), never the key. */
     roles: user.roles.map((name) => ({ name, label: labelOf.get(name) ?? name })),
-    /**
-     * The report's demonstration controls (a chosen duration, a simulated failure) are for super
-     * admins trying the system out; everyone else gets the plain "Generate report".
-     */
-    taskDemoControls: user.isSuperAdmin,
   };
 }

@@ -29,7 +29,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   if (!root?.user) return null;
   const { user } = root;
-  const { users, teams, tasks, mail, chart, recent, roles, taskDemoControls } = loaderData;
+  const { users, teams, tasks, mail, chart, recent, roles } = loaderData;
   const held = user.isSuperAdmin ? PERMISSIONS : PERMISSIONS.filter((p) => user.permissions.includes(p.key));
   return (
     <div className="flex max-w-5xl flex-col gap-6">
@@ -43,32 +43,44 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
           <StatCard
             title={t("overview:users.title")}
             value={users.total}
-            details={t("overview:users.details", {
-              verified: users.verified,
-              disabled: users.disabled,
-              newThisWeek: users.newThisWeek,
-            })}
+            testId="users-card"
+            details={[
+              {
+                label: t("overview:users.verified", { n: users.verified }),
+                to: "/dashboard/users?verified=yes",
+              },
+              {
+                label: t("overview:users.disabled", { n: users.disabled }),
+                to: "/dashboard/users?status=disabled",
+              },
+              // The same week the count covers (list.server.ts createdSince).
+              {
+                label: t("overview:users.newThisWeek", { n: users.newThisWeek }),
+                to: "/dashboard/users?created=7d",
+              },
+            ]}
           />
         ) : null}
         {teams ? <StatCard title={t("overview:teams.title")} value={teams.total} /> : null}
         <TasksCard
           title={user.isSuperAdmin ? t("overview:tasks.titleAll") : t("overview:tasks.titleOwn")}
           counts={tasks}
+          own={!user.isSuperAdmin}
         />
         {mail ? (
           <StatCard
             title={t("overview:mail.title")}
             value={(mail.sent ?? 0) + (mail.outbox ?? 0)}
-            details={t("overview:mail.details", {
-              sent: mail.sent ?? 0,
-              outbox: mail.outbox ?? 0,
-              failed: mail.failed ?? 0,
-            })}
+            details={[
+              { label: t("overview:mail.sent", { n: mail.sent ?? 0 }) },
+              { label: t("overview:mail.outbox", { n: mail.outbox ?? 0 }) },
+              { label: t("overview:mail.failed", { n: mail.failed ?? 0 }) },
+            ]}
           />
         ) : null}
       </div>
 
-      <TaskActions canExportUsers={can(user, "user.read")} demoControls={taskDemoControls} />
+      <TaskActions canExportUsers={can(user, "user.read")} />
 
       <Card title={t("overview:chart.title")}>
         <ActivityChart

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { can } from "../access/check";
 import { roleGrants } from "../access/role-cache.server";
 import { assignableRoles } from "../access/rules.server";
+import { auditActionText } from "../audit/action-text";
 import { revokeApiTokenSchema } from "../auth/api-token-schemas";
 import { apiTokensShownTo, revokeUserApiToken } from "../auth/api-tokens.server";
 import { refuseWhileImpersonating, requirePermission } from "../auth/guard.server";
@@ -14,11 +15,13 @@ import { hasTwoFactor, resetTwoFactor } from "../auth/two-factor.server";
 import { useFormat } from "../components/format";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
+import { taskLabel } from "../components/tasks/task-text";
 import { teamRoleText } from "../components/teams/team-role";
 import { ConfirmDialog } from "../components/ui/alert-dialog";
 import { Button } from "../components/ui/button";
 import { Card, EmptyState, FormError } from "../components/ui/card";
 import { cn } from "../components/ui/cn";
+import { DangerRow, DangerZone } from "../components/ui/danger-zone";
 import { linkVariants } from "../components/ui/link";
 import { AccountForm } from "../components/users/account-form";
 import { ApiTokensCard } from "../components/users/api-tokens-card";
@@ -55,8 +58,9 @@ export async function loader(args: Route.LoaderArgs) {
   const user = id.success ? await getUser(id.data) : null;
   if (!user) throw missing(getT(args.context));
   const mayUpdate = can(actor, "user.update");
+  const t = getT(args.context);
   const [activity, grants, assignable, viewAs, twoFactor, apiTokens] = await Promise.all([
-    userActivity(actor, user.id),
+    userActivity(actor, user.id, t),
     roleGrants(),
     assignableRoles(actor),
     mayViewAs(actor, user.id),
@@ -197,7 +201,10 @@ function sessionHandleIn(form: FormData) {
   return handle.data;
 }
 
-const statusFormId = "account-status";
+const actionsFormId = "account-actions";
+const dangerFormId = "account-danger";
+/** The acts the Danger zone holds; their refusals are shown there. */
+const DANGEROUS = new Set(["disable", "delete", "reset-two-factor"]);
 
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -215,13 +222,23 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
   const sendingReset = useIsPending({ intent: "send-reset" });
   const resendingVerification = useIsPending({ intent: "resend-verification" });
   const viewingAs = useIsPending({ intent: "view-as" });
-  // The account form shows its own refusals; the buttons' refusals are shown above them.
-  const otherError =
+  // The account form shows its own refusals; the buttons' refusals are shown beside them.
+  const buttonError =
     actionData?.intent !== "update" && actionData?.intent !== "view-as" ? actionData?.formError : null;
+  const dangerError = buttonError && DANGEROUS.has(String(actionData?.intent)) ? buttonError : null;
+  const actionsError = buttonError && !dangerError ? buttonError : null;
   const signedOut =
     sessions === null
       ? t("users:page.disableDescriptionEverywhere", { name: user.name, email: user.email })
       : t("users:page.disableDescription", { name: user.name, email: user.email, count: sessions.length });
+  const mayDisable = may.update && !isSelf && user.status === "active";
+  const mayDelete = may.delete && !isSelf;
+  const dangerous = (may.update || may.delete) && (isSelf || mayDisable || may.resetTwoFactor || mayDelete);
+  const everydayActions = [
+    may.update && !isSelf && user.status === "disabled" && !user.managedBy,
+    may.update && user.status === "active",
+    may.update && !user.email_verified,
+  ].some(Boolean);
   return (
     <div className="flex max-w-4xl flex-col gap-6">
       <div>
@@ -235,7 +252,11 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
             <StatusBadge status={user.status} />
           </span>
           <VerifiedBadge verified={user.email_verified} />
-          <span>{t("users:page.lastSignIn", { when: formatDateTime(user.last_login_at) })}</span>
+          <span data-testid="last-sign-in">
+            {user.last_login_at
+              ? t("users:page.lastSignIn", { when: formatDateTime(user.last_login_at) })
+              : t("users:page.neverSignedIn")}
+          </span>
         </div>
       </div>
 
@@ -270,52 +291,26 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
         </Card>
       ) : null}
 
-      {may.update || may.delete ? (
-        <Card title={t("users:page.status")}>
-          {otherError ? <FormError message={otherError} /> : null}
-          <Form method="post" id={statusFormId} />
+      {everydayActions ? (
+        <Card title={t("users:page.signInHelp")}>
+          {actionsError ? <FormError message={actionsError} /> : null}
+          <Form method="post" id={actionsFormId} />
           <div className="flex flex-wrap gap-3">
-            {may.update && !isSelf && user.status === "active" ? (
-              <ConfirmDialog
-                trigger={
-                  <Button type="button" variant="secondary" pending={disabling}>
-                    {t("users:page.disable")}
-                  </Button>
-                }
-                title={t("users:page.disableTitle", { name: user.name })}
-                description={signedOut}
-                actionLabel={t("users:page.disable")}
-                cancelLabel={t("users:cancel")}
-                formId={statusFormId}
-                value="disable"
-              />
-            ) : null}
             {may.update && !isSelf && user.status === "disabled" && !user.managedBy ? (
-              <Button variant="secondary" form={statusFormId} name="intent" value="enable" pending={enabling}>
+              <Button
+                variant="secondary"
+                form={actionsFormId}
+                name="intent"
+                value="enable"
+                pending={enabling}
+              >
                 {t("users:page.enable")}
               </Button>
-            ) : null}
-            {may.delete && !isSelf ? (
-              <ConfirmDialog
-                trigger={
-                  <Button type="button" variant="destructive" pending={deleting}>
-                    {t("users:page.deleteButton", { name: user.name })}
-                  </Button>
-                }
-                title={t("users:page.deleteTitle", { name: user.name })}
-                description={t("users:page.deleteDescription", { name: user.name })}
-                actionLabel={t("users:page.deleteAction")}
-                confirmLabel={t("users:page.deleteConfirm")}
-                cancelLabel={t("users:cancel")}
-                confirmText={user.email}
-                formId={statusFormId}
-                value="delete"
-              />
             ) : null}
             {may.update && user.status === "active" ? (
               <Button
                 variant="secondary"
-                form={statusFormId}
+                form={actionsFormId}
                 name="intent"
                 value="send-reset"
                 pending={sendingReset}
@@ -323,25 +318,10 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                 {t("users:page.sendReset")}
               </Button>
             ) : null}
-            {may.resetTwoFactor ? (
-              <ConfirmDialog
-                trigger={
-                  <Button type="button" variant="secondary" pending={resettingTwoFactor}>
-                    {t("users:page.resetTwoFactor")}
-                  </Button>
-                }
-                title={t("users:page.resetTwoFactorTitle", { name: user.name })}
-                description={t("users:page.resetTwoFactorDescription", { name: user.name })}
-                actionLabel={t("users:page.resetTwoFactorAction")}
-                cancelLabel={t("users:cancel")}
-                formId={statusFormId}
-                value="reset-two-factor"
-              />
-            ) : null}
             {may.update && !user.email_verified ? (
               <Button
                 variant="secondary"
-                form={statusFormId}
+                form={actionsFormId}
                 name="intent"
                 value="resend-verification"
                 pending={resendingVerification}
@@ -349,7 +329,6 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                 {t("users:page.resendVerification")}
               </Button>
             ) : null}
-            {isSelf ? <p className="text-sm text-muted-foreground">{t("users:page.notSelf")}</p> : null}
           </div>
         </Card>
       ) : null}
@@ -378,12 +357,15 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
           ) : (
             <ul className="flex flex-col gap-2 text-sm" data-testid="user-sessions">
               {sessions.map((s) => {
-                const device = s.user_agent ?? t("users:page.unknownDevice");
                 const lastSeen = formatDateTime(s.last_seen_at);
                 return (
                   <li key={s.handle} className="flex flex-wrap items-center justify-between gap-2">
                     <span className="min-w-0 break-words">
-                      {t("users:page.session", { device, ip: s.ip ?? t("users:page.unknownIp"), lastSeen })}
+                      {t("users:page.session", {
+                        device: s.device,
+                        ip: s.ip ?? t("users:page.unknownIp"),
+                        lastSeen,
+                      })}
                     </span>
                     {may.update ? (
                       <Form method="post">
@@ -392,7 +374,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
                           variant="secondary"
                           name="intent"
                           value="revoke-session"
-                          aria-label={t("users:page.revokeSessionLabel", { device, lastSeen })}
+                          aria-label={t("users:page.revokeSessionLabel", { device: s.device, lastSeen })}
                         >
                           {t("users:page.revokeSession")}
                         </Button>
@@ -415,7 +397,8 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
           <ul className="flex flex-col gap-1 text-sm" data-testid="user-tasks">
             {tasks.map((task) => (
               <li key={task.id} className="flex flex-wrap items-center gap-2">
-                <code>{task.type}</code> <TaskStatusBadge status={task.status} />{" "}
+                <span className="font-medium">{taskLabel(t, task.type)}</span>{" "}
+                <TaskStatusBadge status={task.status} />{" "}
                 {t("users:page.taskStarted", { when: formatDateTime(task.created_at) })}
                 {task.completed_at
                   ? ` · ${t("users:page.taskFinished", { when: formatDateTime(task.completed_at) })}`
@@ -431,10 +414,10 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
           {audit.length === 0 ? (
             <EmptyState>{t("users:page.noActivity")}</EmptyState>
           ) : (
-            <ul className="flex flex-col gap-1 text-sm">
+            <ul className="flex flex-col gap-1 text-sm" data-testid="user-activity">
               {audit.map((a) => (
                 <li key={a.id}>
-                  <code>{a.action}</code>{" "}
+                  {auditActionText(t, a.action)}{" "}
                   {t("users:page.activityBy", {
                     who: a.impersonator_email
                       ? t("users:page.activityAs", { by: a.impersonator_email, as: a.actor_email })
@@ -446,6 +429,81 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
             </ul>
           )}
         </Card>
+      ) : null}
+
+      {dangerous ? (
+        <DangerZone title={t("users:page.dangerZone")}>
+          {dangerError ? <FormError message={dangerError} /> : null}
+          <Form method="post" id={dangerFormId} />
+          {isSelf ? (
+            <p className="py-3 text-sm text-muted-foreground last:pb-0">{t("users:page.notSelf")}</p>
+          ) : null}
+          {mayDisable ? (
+            <DangerRow
+              title={t("users:page.disable")}
+              description={t("users:page.disableSummary")}
+              action={
+                <ConfirmDialog
+                  trigger={
+                    <Button type="button" variant="secondary" pending={disabling}>
+                      {t("users:page.disable")}
+                    </Button>
+                  }
+                  title={t("users:page.disableTitle", { name: user.name })}
+                  description={signedOut}
+                  actionLabel={t("users:page.disable")}
+                  cancelLabel={t("users:cancel")}
+                  formId={dangerFormId}
+                  value="disable"
+                />
+              }
+            />
+          ) : null}
+          {may.resetTwoFactor ? (
+            <DangerRow
+              title={t("users:page.resetTwoFactor")}
+              description={t("users:page.resetTwoFactorSummary")}
+              action={
+                <ConfirmDialog
+                  trigger={
+                    <Button type="button" variant="secondary" pending={resettingTwoFactor}>
+                      {t("users:page.resetTwoFactor")}
+                    </Button>
+                  }
+                  title={t("users:page.resetTwoFactorTitle", { name: user.name })}
+                  description={t("users:page.resetTwoFactorDescription", { name: user.name })}
+                  actionLabel={t("users:page.resetTwoFactorAction")}
+                  cancelLabel={t("users:cancel")}
+                  formId={dangerFormId}
+                  value="reset-two-factor"
+                />
+              }
+            />
+          ) : null}
+          {mayDelete ? (
+            <DangerRow
+              title={t("users:page.deleteAction")}
+              description={t("users:page.deleteSummary")}
+              action={
+                <ConfirmDialog
+                  trigger={
+                    <Button type="button" variant="destructive" pending={deleting}>
+                      {t("users:page.deleteButton", { name: user.name })}
+                    </Button>
+                  }
+                  title={t("users:page.deleteTitle", { name: user.name })}
+                  description={t("users:page.deleteDescription", { name: user.name })}
+                  actionLabel={t("users:page.deleteAction")}
+                  confirmLabel={t("users:page.deleteConfirm")}
+                  cancelLabel={t("users:cancel")}
+                  confirmText={user.email}
+                  formId={dangerFormId}
+                  value="delete"
+                />
+              }
+            />
+          ) : null}
+        </DangerZone>
       ) : null}
     </div>
   );

@@ -1,13 +1,21 @@
+import type { TFunction } from "i18next";
 import { type AccessSubject, can } from "../access/check";
 import { sessionHandle } from "../auth/session.server";
 import { db } from "../db.server";
+import { describeUserAgent, english } from "../http/user-agent";
 
 /**
  * What the user page shows beside the account: teams, sessions, recent audit entries and tasks.
  * Sessions (devices, IPs) and the audit trail are audit-log material: `log.read` sees them, an
  * account sees its own sessions; anyone else gets null, so user.read alone reveals no IPs.
+ * A session's device is said as Settings says it ("Chrome on macOS", in the reader's `t`); the raw
+ * user agent stays on the server.
  */
-export async function userActivity(viewer: AccessSubject & { id: string }, userId: string) {
+export async function userActivity(
+  viewer: AccessSubject & { id: string },
+  userId: string,
+  t: TFunction = english,
+) {
   const readsLogs = can(viewer, "log.read");
   const showSessions = readsLogs || viewer.id === userId;
   const [teams, sessions, audit, tasks] = await Promise.all([
@@ -38,7 +46,12 @@ export async function userActivity(viewer: AccessSubject & { id: string }, userI
   ]);
   return {
     teams,
-    sessions: sessions?.map(({ id, ...rest }) => ({ ...rest, handle: sessionHandle(id) })) ?? null,
+    sessions:
+      sessions?.map(({ id, user_agent, ...rest }) => ({
+        ...rest,
+        device: describeUserAgent(user_agent, t).device,
+        handle: sessionHandle(id),
+      })) ?? null,
     audit,
     tasks,
   };

@@ -75,6 +75,32 @@ describe("user page: sessions and IPs", () => {
   });
 });
 
+describe("user page: in words", () => {
+  const MAC_CHROME =
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+
+  it("says a session's device as Settings does, and keeps the raw user agent on the server", async () => {
+    const someone = await target();
+    await db()
+      .updateTable("session")
+      .set({ user_agent: MAC_CHROME })
+      .where("user_id", "=", someone.id)
+      .execute();
+    const admin = await signedIn(["admin"]);
+    const page = (await pageOf(admin.cookie, someone.id)) as unknown as { sessions: { device: string }[] };
+    expect(page.sessions.map((s) => s.device)).toEqual(["Chrome on macOS"]);
+    expect(JSON.stringify(page)).not.toContain("AppleWebKit");
+  });
+
+  it("a session without a user agent is an unknown browser, not an empty line", async () => {
+    const someone = await target();
+    await db().updateTable("session").set({ user_agent: null }).where("user_id", "=", someone.id).execute();
+    const admin = await signedIn(["admin"]);
+    const page = (await pageOf(admin.cookie, someone.id)) as unknown as { sessions: { device: string }[] };
+    expect(page.sessions.map((s) => s.device)).toEqual(["Unknown browser"]);
+  });
+});
+
 describe("user page: API tokens", () => {
   type TokenPage = { apiTokens: { id: string; name: string; lastUsedAt: string | null }[] | null };
 

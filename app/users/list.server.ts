@@ -17,7 +17,7 @@ import { searchText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
 import { compareRoles } from "../access/role-order";
 import { db } from "../db.server";
-import { PAGE_SIZES, USER_SORTS } from "./list-options";
+import { PAGE_SIZES, USER_CREATED_WINDOWS, USER_SORTS } from "./list-options";
 
 // The list state lives in the URL; this parses it, falling back to defaults on anything odd.
 export const userListQuery = z.object({
@@ -25,6 +25,7 @@ export const userListQuery = z.object({
   role: z.string().max(100).refine(hasNoNul).catch(""),
   status: z.enum(["", "active", "disabled"]).catch(""),
   verified: z.enum(["", "yes", "no"]).catch(""),
+  created: z.enum(["", ...USER_CREATED_WINDOWS]).catch(""),
   sort: z.enum(USER_SORTS).catch("created_at"),
   dir: z.enum(["asc", "desc"]).catch("desc"),
   // Opaque keyset cursors (db/keyset.ts); a bad one means the first page. An old `?page=N` link
@@ -41,6 +42,13 @@ export type UserListQuery = z.infer<typeof userListQuery>;
 
 export function parseUserListQuery(url: URL): UserListQuery {
   return userListQuery.parse(Object.fromEntries(url.searchParams));
+}
+
+/** The first instant the `created` window holds: 00:00 UTC six days before today's date. */
+export function createdSince(window: (typeof USER_CREATED_WINDOWS)[number], now = new Date()): string {
+  const days = Number.parseInt(window, 10);
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Date(today - (days - 1) * 86_400_000).toISOString();
 }
 
 const TOTAL_CAP = 1000;
@@ -122,7 +130,7 @@ export type UserPage = {
  * with the data (docs/decisions/023-list-paths.md); three primary-key reads do not.
  */
 function countedTotal(q: UserListQuery): Promise<{ count: number; capped: boolean }> | null {
-  if (q.q || q.role || (q.status && q.verified)) return null;
+  if (q.q || q.role || q.created || (q.status && q.verified)) return null;
   return counterTotals(db(), "", ["users.total", "users.disabled", "users.verified"]).then((c) => {
     const all = c["users.total"];
     const count = q.status
@@ -147,6 +155,7 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
   }
   if (q.status) base = base.where("user.status", "=", q.status);
   if (q.verified) base = base.where("user.email_verified", "=", q.verified === "yes" ? 1 : 0);
+  if (q.created) base = base.where("user.created_at", ">=", createdSince(q.created));
   const role = q.role ? await roleMembers(q.role) : null;
   if (role === "none") return { rows: [], total: 0, totalCapped: false, start: 1, prev: null, next: null };
 

@@ -27,6 +27,7 @@ const ACCESS = "routes/dashboard.access";
 const TEAMS = "routes/dashboard.teams";
 const TEAM = "routes/dashboard.teams.$id";
 const SETTINGS = "routes/dashboard.settings";
+const TASKS = "routes/dashboard.tasks";
 
 const userPath = (p: Pools) => segment(p.users).map((id) => `/dashboard/users/${id}`);
 const teamPath = (p: Pools) => segment(p.teams).map((id) => `/dashboard/teams/${id}`);
@@ -116,6 +117,10 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(ACCESS, "/dashboard/access", "move-up", (p) => ({ id: ids(p.menu) })),
   formIntent(ACCESS, "/dashboard/access", "move-down", (p) => ({ id: ids(p.menu) })),
   formIntent(ACCESS, "/dashboard/access", ANY_INTENT, (p) => ({ id: ids(p.menu), roleId: ids(p.roles) })),
+
+  formIntent(TASKS, "/dashboard/tasks", "clear", (p) => ({ taskId: ids(p.tasks) })),
+  formIntent(TASKS, "/dashboard/tasks", "clear-finished"),
+  formIntent(TASKS, "/dashboard/tasks", ANY_INTENT, (p) => ({ taskId: ids(p.tasks) })),
 
   formIntent(TEAMS, "/dashboard/teams", "create", () => ({ name: names, description: text })),
   formIntent(TEAMS, "/dashboard/teams", ANY_INTENT, () => ({ name: names })),

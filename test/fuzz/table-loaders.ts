@@ -63,6 +63,12 @@ export const LOADERS: FuzzTarget[] = [
   query("routes/not-found", (p) => segment(p.tasks).map((s) => `/${s}/deeper`)),
   query("routes/dashboard", "/dashboard", () => ({ x: text })),
   query("routes/dashboard-home", "/dashboard", () => ({ x: text })),
+  query("routes/dashboard.tasks", "/dashboard/tasks", () => ({
+    type: either(fc.constantFrom("report.generate", "users.export", "audit.export", "no.such")),
+    status: oneOf(["", "pending", "processing", "completed", "failed", "finished"]),
+    after: cursors,
+    before: cursors,
+  })),
   query(
     "routes/dashboard.users",
     "/dashboard/users",
@@ -71,6 +77,7 @@ export const LOADERS: FuzzTarget[] = [
       role: either(fc.constantFrom(...p.roles, "super_admin", "admin")),
       status: oneOf(["", "active", "disabled"]),
       verified: oneOf(["", "yes", "no"]),
+      created: oneOf(["", "7d", "30d", "7D"]),
       sort: oneOf(USER_SORTS),
       dir: oneOf(["asc", "desc"]),
       page: numbers,

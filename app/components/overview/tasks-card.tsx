@@ -1,7 +1,6 @@
-import { useEffect, useRef } from "react";
-import { useRevalidator } from "react-router";
 import { useTranslation } from "../../i18n/use-translation";
-import { useTaskNotifications } from "../tasks/use-task-notifications";
+import type { TaskStatus } from "../../tasks/task-types";
+import { useRevalidateOnTaskChange } from "../tasks/use-task-notifications";
 import { StatCard } from "./stat-card";
 
 /**
@@ -9,31 +8,35 @@ import { StatCard } from "./stat-card";
  * stream) tells it when one of the viewer's tasks starts or finishes, and the counts are asked
  * again from the server (which also knows tasks the store does not hold), without a reload.
  */
-export function TasksCard({ title, counts }: { title: string; counts: Record<string, number> }) {
+export function TasksCard({
+  title,
+  counts,
+  own,
+}: {
+  title: string;
+  counts: Record<string, number>;
+  /** The viewer's own tasks: each count opens the task history filtered to it. */
+  own: boolean;
+}) {
   const { t } = useTranslation();
-  const { tasks, loaded } = useTaskNotifications();
-  const revalidator = useRevalidator();
-  const revalidate = revalidator.revalidate;
-  const signature = tasks.map((t) => `${t.id}:${t.status}`).join(",");
-  const seen = useRef<string | null>(null);
-  useEffect(() => {
-    if (!loaded) return;
-    if (seen.current !== null && seen.current !== signature) void revalidate();
-    seen.current = signature;
-  }, [loaded, signature, revalidate]);
+  useRevalidateOnTaskChange();
 
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const detail = (status: TaskStatus, label: string) => ({
+    label,
+    to: own ? `/dashboard/tasks?status=${status}` : undefined,
+  });
   return (
     <StatCard
       title={title}
       value={total}
       testId="tasks-card"
-      details={t("overview:tasks.details", {
-        pending: counts.pending ?? 0,
-        processing: counts.processing ?? 0,
-        completed: counts.completed ?? 0,
-        failed: counts.failed ?? 0,
-      })}
+      details={[
+        detail("pending", t("overview:tasks.pending", { n: counts.pending ?? 0 })),
+        detail("processing", t("overview:tasks.processing", { n: counts.processing ?? 0 })),
+        detail("completed", t("overview:tasks.completed", { n: counts.completed ?? 0 })),
+        detail("failed", t("overview:tasks.failed", { n: counts.failed ?? 0 })),
+      ]}
     />
   );
 }

@@ -1,21 +1,24 @@
 import { ListChecks } from "lucide-react";
 import { useEffect, useState } from "react";
+import { Link } from "react-router";
 import { useTranslation } from "../../i18n/use-translation";
 import { showToast } from "../toaster";
 import { countBadgeVariants } from "../ui/badge";
 import { buttonVariants } from "../ui/button";
 import { cn } from "../ui/cn";
+import { linkVariants } from "../ui/link";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
 import { Tooltip } from "../ui/tooltip";
 import { useHydrated } from "../use-hydrated";
+import { taskInputSummary } from "./task-input";
 import { TaskItem } from "./task-item";
 import { taskStore } from "./task-store";
-import { taskFailureText, taskLabel } from "./task-text";
+import { taskDownload, taskFailureText, taskLabel } from "./task-text";
 import { useTaskNotifications } from "./use-task-notifications";
 
 /** The header's task centre: a badge with the running count and a popover with the user's tasks. */
 export function TaskCentre() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { tasks, running, loaded } = useTaskNotifications();
   const [open, setOpen] = useState(false);
 
@@ -23,9 +26,17 @@ export function TaskCentre() {
     taskStore.onFinished((task) => {
       const name = taskLabel(t, task.type);
       const error = (task.result as { error?: unknown } | null)?.error;
+      const input = taskInputSummary(t, i18n.language, task.type, task.payload);
+      const download = taskDownload(t, task);
       showToast(
         task.status === "completed"
-          ? { kind: "success", message: t("tasks:toast.finished", { task: name }) }
+          ? {
+              kind: "success",
+              message: input
+                ? t("tasks:toast.finishedWith", { task: name, input })
+                : t("tasks:toast.finished", { task: name }),
+              ...(download ? { download } : {}),
+            }
           : {
               kind: "error",
               message:
@@ -35,7 +46,7 @@ export function TaskCentre() {
             },
       );
     });
-  }, [t]);
+  }, [t, i18n.language]);
 
   const label = t("tasks:centre.button", { count: running });
   const className = cn(buttonVariants({ variant: "ghost", size: "icon" }), "relative");
@@ -81,6 +92,11 @@ export function TaskCentre() {
         {loaded && tasks.length === 0 ? (
           <p className="px-2 py-3 text-sm text-muted-foreground">{t("tasks:centre.empty")}</p>
         ) : null}
+        <p className="mt-2 border-t px-2 pt-2 text-sm">
+          <Link to="/dashboard/tasks" className={linkVariants()} onClick={() => setOpen(false)}>
+            {t("tasks:history.all")}
+          </Link>
+        </p>
       </PopoverContent>
     </Popover>
   );

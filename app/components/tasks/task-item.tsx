@@ -5,8 +5,9 @@ import { isFinal } from "../../tasks/task-types";
 import { formatNumberIn } from "../format";
 import { linkVariants } from "../ui/link";
 import { TaskStatusBadge } from "../users/user-badges";
+import { taskInputSummary } from "./task-input";
 import type { TrackedTask } from "./task-store";
-import { taskFailureText, taskLabel } from "./task-text";
+import { taskDownload, taskFailureText, taskLabel } from "./task-text";
 
 function useNow(active: boolean) {
   const [now, setNow] = useState(() => Date.now());
@@ -67,8 +68,10 @@ export function TaskItem({ task }: { task: TrackedTask }) {
   const done = isFinal(task.status);
   const now = useNow(!done);
   const end = task.completedAt ? Date.parse(task.completedAt) : now;
-  const result = (task.result ?? {}) as { error?: unknown; downloadUrl?: unknown };
+  const result = (task.result ?? {}) as { error?: unknown };
   const label = taskLabel(t, task.type);
+  const input = taskInputSummary(t, i18n.language, task.type, task.payload);
+  const download = taskDownload(t, task);
   const summary =
     task.status === "completed" ? resultSummary(t, i18n.language, task.type, task.result) : null;
   return (
@@ -77,6 +80,11 @@ export function TaskItem({ task }: { task: TrackedTask }) {
         <span className="font-medium">{label}</span>
         <TaskStatusBadge status={task.status} />
       </div>
+      {input ? (
+        <p className="mt-0.5 break-words text-xs" data-testid="task-input">
+          {input}
+        </p>
+      ) : null}
       <p className="mt-1 text-xs text-muted-foreground">
         {done ? t("tasks:item.took") : t("tasks:item.elapsed")}{" "}
         <time dateTime={task.createdAt}>{elapsed(t, task.createdAt, end)}</time>
@@ -96,9 +104,9 @@ export function TaskItem({ task }: { task: TrackedTask }) {
       ) : null}
       {task.status === "completed" ? (
         <div className="mt-1 flex flex-wrap items-center gap-3 text-xs">
-          {typeof result.downloadUrl === "string" ? (
-            <a className={linkVariants()} href={result.downloadUrl} download>
-              {t("tasks:item.downloadCsv")}
+          {download ? (
+            <a className={linkVariants()} href={download.href} download>
+              {download.label}
             </a>
           ) : null}
           {summary ? <span data-testid="task-result">{summary}</span> : null}

@@ -138,6 +138,10 @@ export const taskStore = {
     };
   },
   getSnapshot: () => state,
+  /** Reads the list again from the server (after tasks were cleared on the history page). */
+  refresh() {
+    if (disconnect) void reconcile();
+  },
   getServerSnapshot: () => EMPTY,
   /** Called once per finished task (live or found on reconnect); the UI shows a toast. */
   onFinished(callback: Notify) {

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { tFor } from "../../i18n/i18n.server";
 import { TASK_REGISTRY } from "../../tasks/registry.server";
 import { TASK_STATUSES } from "../../tasks/task-types";
+import { taskInputSummary } from "./task-input";
 import { resultSummary } from "./task-item";
-import { NAMED_TASK_TYPES, startFailureText, taskLabel, taskStatusText } from "./task-text";
+import { NAMED_TASK_TYPES, startFailureText, taskDownload, taskLabel, taskStatusText } from "./task-text";
 
 describe("tasks in words", () => {
   it("names every registered task type and every status, in English and German", () => {
@@ -44,5 +45,62 @@ describe("tasks in words", () => {
       "1,234 users · 1 role",
     );
     expect(resultSummary(tFor("de"), "de", "users.export", { rows: 1234 })).toBe("1.234 Zeilen");
+  });
+});
+
+describe("an audit export's filters in words", () => {
+  const en = tFor("en");
+  it("tells two exports apart by what they were asked for", () => {
+    const all = taskInputSummary(en, "en", "audit.export", { actor: "", action: "", format: "csv" });
+    const signIns = taskInputSummary(en, "en", "audit.export", {
+      action: "auth.login.succeeded",
+      actor: "ada@example.test",
+      from: "2026-01-01",
+      to: "2026-01-31",
+      format: "jsonl",
+    });
+    expect(all).toBe("CSV · all entries");
+    expect(signIns).toBe("JSON Lines · Signed in · actor “ada@example.test” · 1 Jan 2026 – 31 Jan 2026");
+    expect(taskInputSummary(tFor("de"), "de", "audit.export", { target: "Ops", from: "2026-03-02" })).toBe(
+      "CSV · Ziel „Ops“ · ab 02.03.2026",
+    );
+  });
+
+  it("shows what a client stored without trusting its shape", () => {
+    expect(taskInputSummary(en, "en", "audit.export", null)).toBe("CSV · all entries");
+    expect(taskInputSummary(en, "en", "audit.export", ["x"])).toBe("CSV · all entries");
+    expect(taskInputSummary(en, "en", "audit.export", { action: 5, actor: { a: 1 }, to: "nonsense" })).toBe(
+      "CSV · until nonsense",
+    );
+    expect(taskInputSummary(en, "en", "audit.export", { actor: "x".repeat(300) })).toMatch(
+      /^CSV · actor “x{39}…”$/,
+    );
+    expect(taskInputSummary(en, "en", "users.export", { format: "csv" })).toBeNull();
+  });
+});
+
+describe("a finished task's file", () => {
+  const en = tFor("en");
+  const id = "0b7e2a8e-5d5c-4c55-9a51-2d0f5c9b1e11";
+  const done = (result: unknown) => ({ status: "completed" as const, result });
+  it("is a link to the app's own download route, named by its format", () => {
+    expect(
+      taskDownload(en, done({ downloadUrl: `/api/tasks/${id}/download`, filename: "audit.csv" })),
+    ).toEqual({
+      href: `/api/tasks/${id}/download`,
+      label: "Download CSV",
+    });
+    expect(
+      taskDownload(en, done({ downloadUrl: `/api/tasks/${id}/download`, filename: "a.jsonl" }))?.label,
+    ).toBe("Download JSON Lines");
+  });
+
+  it("is no link for an unfinished task, or an address elsewhere", () => {
+    expect(
+      taskDownload(en, { status: "processing", result: { downloadUrl: `/api/tasks/${id}/download` } }),
+    ).toBeNull();
+    expect(taskDownload(en, done({ downloadUrl: "https://evil.example/x" }))).toBeNull();
+    expect(taskDownload(en, done({ downloadUrl: "javascript:alert(1)" }))).toBeNull();
+    expect(taskDownload(en, done(null))).toBeNull();
   });
 });

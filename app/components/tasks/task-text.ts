@@ -2,7 +2,7 @@ import type { TFunction } from "i18next";
 import { type MessageKey, say } from "../../i18n/message";
 // Only this subtree reaches the browser's bundle (Vite's named JSON exports).
 import { tasks as englishTasks } from "../../locales/en/messages.json";
-import type { TaskStatus } from "../../tasks/task-types";
+import type { TaskStatus, TaskView } from "../../tasks/task-types";
 import type { StartFailure } from "./task-store";
 
 // Task types and statuses are codes (the API's words); people read them through these.
@@ -60,4 +60,22 @@ export function startFailureText(t: TFunction, type: string, failure: StartFailu
 export function taskFailureText(t: TFunction, error: string): string {
   const reason = Object.entries(englishTasks.failure).find(([, english]) => english === error)?.[0];
   return reason ? say(t, `tasks.failure.${reason}` as MessageKey) : error;
+}
+
+/** Only the app's own download route: a result is the API's data, never a link to elsewhere. */
+const DOWNLOAD_URL = /^\/api\/tasks\/[0-9a-f-]{36}\/download$/i;
+
+/**
+ * The file a finished task offers, as a link's address and words ("Download JSON Lines" for a
+ * .jsonl file, else "Download CSV"), or null when it produced none.
+ */
+export function taskDownload(
+  t: TFunction,
+  task: Pick<TaskView, "status" | "result">,
+): { href: string; label: string } | null {
+  if (task.status !== "completed" || !task.result || typeof task.result !== "object") return null;
+  const { downloadUrl, filename } = task.result as { downloadUrl?: unknown; filename?: unknown };
+  if (typeof downloadUrl !== "string" || !DOWNLOAD_URL.test(downloadUrl)) return null;
+  const jsonl = typeof filename === "string" && filename.endsWith(".jsonl");
+  return { href: downloadUrl, label: jsonl ? t("tasks:item.downloadJsonl") : t("tasks:item.downloadCsv") };
 }

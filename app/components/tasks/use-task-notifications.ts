@@ -1,4 +1,5 @@
-import { useSyncExternalStore } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useRevalidator } from "react-router";
 import { isFinal } from "../../tasks/task-types";
 import { type TaskState, taskStore } from "./task-store";
 
@@ -10,4 +11,20 @@ export function useTaskNotifications(): TaskState & { running: number; start: ty
     running: state.tasks.filter((t) => !isFinal(t.status)).length,
     start: taskStore.start,
   };
+}
+
+/**
+ * Asks the page's loaders again when one of the viewer's tasks starts or finishes (the store,
+ * fed by the event stream, tells it): counts and lists built from tasks follow without a reload.
+ */
+export function useRevalidateOnTaskChange() {
+  const { tasks, loaded } = useTaskNotifications();
+  const { revalidate } = useRevalidator();
+  const signature = tasks.map((t) => `${t.id}:${t.status}`).join(",");
+  const seen = useRef<string | null>(null);
+  useEffect(() => {
+    if (!loaded) return;
+    if (seen.current !== null && seen.current !== signature) void revalidate();
+    seen.current = signature;
+  }, [loaded, signature, revalidate]);
 }
