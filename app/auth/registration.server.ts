@@ -6,7 +6,7 @@ import { tFor } from "../i18n/i18n.server";
 import { type MailJob, NO_MAIL, startDelivery, timedSend } from "../mail/deliveries.server";
 import { mailLanguage } from "../mail/mail-language.server";
 import { sendNotificationEmail, sendVerificationEmail } from "../mail/senders.server";
-import { trySend } from "../mail/try-send.server";
+import { type MailOutcome, sendReporting, trySend } from "../mail/try-send.server";
 import { forgotPasswordUrl, verifyEmailUrl } from "./links.server";
 import { hashPassword } from "./password.server";
 import { issueToken, spendTokens } from "./tokens.server";
@@ -51,11 +51,15 @@ type ExistingUser = NonNullable<Awaited<ReturnType<typeof findByEmail>>>;
 const isPending = (u: ExistingUser) =>
   u.status === "active" && u.email_verified !== 1 && u.pending_registration === 1;
 
-/** The job that issues a verification link (with the credentials it applies, if any) and mails it. */
+/**
+ * The job that issues a verification link (with the credentials it applies, if any) and mails it;
+ * `report` hears how the email fared (an admin's resend says so, the public forms never do).
+ */
 function verificationMail(
   origin: AuditOrigin,
   user: { id: string; name: string; email: string; locale?: string | null },
   credentials: PendingCredentials | null,
+  report?: (outcome: MailOutcome) => void,
 ): MailJob {
   return timedSend(async () => {
     const language = await mailLanguage(origin, user.locale);
@@ -64,7 +68,7 @@ function verificationMail(
       userId: user.id,
       data: credentials ?? undefined,
     });
-    return trySend(origin, { type: "verification", to: user.email }, () =>
+    const outcome = await sendReporting(origin, { type: "verification", to: user.email }, () =>
       sendVerificationEmail({
         to: user.email,
         name: user.name,
@@ -72,6 +76,9 @@ function verificationMail(
         language,
       }),
     );
+    report?.(outcome);
+    // As trySend: "check your inbox" counts the development outbox as sent.
+    return outcome.sent || outcome.why === "no_provider";
   });
 }
 
@@ -181,7 +188,11 @@ async function registrationForExisting(
 }
 
 /** A resend for unverified accounts; pending ones get the newest registrant's credentials again. */
-async function resend(origin: AuditOrigin, email: string): Promise<MailJob> {
+async function resend(
+  origin: AuditOrigin,
+  email: string,
+  report?: (outcome: MailOutcome) => void,
+): Promise<MailJob> {
   const user = await findByEmail(email);
   const eligible = !!user && user.email_verified !== 1 && user.status === "active";
   await audit(origin, {
@@ -194,7 +205,7 @@ async function resend(origin: AuditOrigin, email: string): Promise<MailJob> {
     user.pending_registration === 1 && user.password_hash
       ? { name: user.name, passwordHash: user.password_hash }
       : null;
-  return verificationMail(origin, user, credentials);
+  return verificationMail(origin, user, credentials, report);
 }
 
 /** POST /register: the answer never waits for the mail; returns the delivery id for check-inbox. */
@@ -218,7 +229,13 @@ export async function retryRegistrationMail(origin: AuditOrigin, email: string):
   return startDelivery("register", email, job);
 }
 
-/** An admin's "send verification link": mails it now and answers after. */
-export async function resendVerification(origin: AuditOrigin, email: string): Promise<void> {
-  await (await resend(origin, email))();
+/** An admin's "send verification link": mails it now and answers how it fared (null: no link due). */
+export async function resendVerification(origin: AuditOrigin, email: string): Promise<MailOutcome | null> {
+  let outcome: MailOutcome | null = null;
+  await (
+    await resend(origin, email, (o) => {
+      outcome = o;
+    })
+  )();
+  return outcome;
 }

@@ -1,5 +1,5 @@
 import { FileUp, Mail, UserPlus } from "lucide-react";
-import { Form, Link, useSubmit } from "react-router";
+import { data, Form, Link, useSubmit } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { roleGrants } from "../access/role-cache.server";
@@ -9,6 +9,8 @@ import { assignableRoles } from "../access/rules.server";
 import { inviteSchema } from "../auth/account-schemas";
 import { requirePermission } from "../auth/guard.server";
 import { handleIntents } from "../auth/intents.server";
+import { revealInvitationLink } from "../auth/invitation-links.server";
+import { invitationOutcomeText } from "../auth/invitation-text";
 import {
   cancelInvitation,
   inviteUser,
@@ -27,6 +29,7 @@ import { BulkActions } from "../components/users/bulk-actions";
 import { CreateUserForm } from "../components/users/create-user-form";
 import { FormDialog } from "../components/users/form-dialog";
 import { InviteForm } from "../components/users/invite-form";
+import { PendingInvitationStatus } from "../components/users/invite-link";
 import { UsersList } from "../components/users/users-list";
 import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
@@ -51,7 +54,7 @@ export async function loader(args: Route.LoaderArgs) {
     listUsers(query),
     roleGrants(),
     assignableRoles(user),
-    mayWrite ? pendingInvitations() : Promise.resolve([]),
+    mayWrite ? pendingInvitations(user) : Promise.resolve([]),
   ]);
   const offered = mayWrite ? assignable.map((r) => ({ id: r.id, name: r.name, label: r.label })) : [];
   return {
@@ -75,7 +78,7 @@ export async function loader(args: Route.LoaderArgs) {
 export const headers = passRetryAfter;
 
 /** Back to the list as it was filtered, with a toast. */
-function backWith(args: Route.ActionArgs, kind: "success" | "error", message: string) {
+function backWith(args: Route.ActionArgs, kind: "success" | "error" | "warning", message: string) {
   const back = args.url; // the page's address, not the raw `.data` one (decision 027)
   return redirectWithToast(back.pathname + back.search, { kind, message });
 }
@@ -120,15 +123,41 @@ export const action = (args: Route.ActionArgs) => {
       permission: "user.write",
       schema: inviteSchema,
       run: async ({ actor, input }) => {
-        await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
-        return backWith(args, "success", t("users:toast.invited", { email: input.email }));
+        const outcome = await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
+        const sent = t("users:toast.invited", { email: input.email });
+        return backWith(
+          args,
+          outcome.mail.sent ? "success" : "warning",
+          invitationOutcomeText(t, outcome, sent),
+        );
       },
     },
     "resend-invite": {
       permission: "user.write",
       run: async ({ actor, form }) => {
-        await resendInvitation(actor, { id: invitationId(form) }, args);
-        return backWith(args, "success", t("users:toast.inviteResent"));
+        const outcome = await resendInvitation(actor, { id: invitationId(form) }, args);
+        const sent = t("users:toast.inviteResent");
+        return backWith(
+          args,
+          outcome.mail.sent ? "success" : "warning",
+          invitationOutcomeText(t, outcome, sent),
+        );
+      },
+    },
+    // The link of an invitation that was not mailed, to pass on by hand (app/auth/invitation-links.server.ts).
+    // Answered to this request only: never in a toast cookie, a loader's data or a log line.
+    "invite-link": {
+      permission: "user.write",
+      run: async ({ actor, form }) => {
+        const { email, link, expiresAt } = await revealInvitationLink(
+          actor,
+          { id: invitationId(form) },
+          args,
+        );
+        return data(
+          { ok: true as const, intent: "invite-link", errors: {}, formError: null, email, link, expiresAt },
+          { headers: { "Cache-Control": "no-store" } },
+        );
       },
     },
     "cancel-invite": {
@@ -283,6 +312,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                     {t("users:invitations.cancel")}
                   </Button>
                 </Form>
+                <PendingInvitationStatus invitation={inv} />
               </li>
             ))}
           </ul>
