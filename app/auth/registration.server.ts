@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { DEFAULT_ROLE_FOR_NEW_USERS } from "../access/roles";
+import { selfRegistrationRole } from "../access/self-registration.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
+import { RuleViolation } from "../domain-errors";
 import { tFor } from "../i18n/i18n.server";
 import { type MailJob, NO_MAIL, startDelivery, timedSend } from "../mail/deliveries.server";
 import { mailLanguage } from "../mail/mail-language.server";
 import { sendNotificationEmail, sendVerificationEmail } from "../mail/senders.server";
 import { type MailOutcome, sendReporting, trySend } from "../mail/try-send.server";
+import { getSystemConfig } from "../system-settings/system-config.server";
 import { forgotPasswordUrl, verifyEmailUrl } from "./links.server";
 import { hashPassword } from "./password.server";
 import { issueToken, spendTokens } from "./tokens.server";
@@ -110,6 +112,8 @@ async function registration(origin: AuditOrigin, input: NewAccount): Promise<Mai
   const existing = await findByEmail(input.email);
   if (existing) return registrationForExisting(origin, existing, credentials, input.binding);
 
+  // Read before the transaction (SQLite: one connection, and the role cache may query).
+  const roleId = await newAccountRole();
   const id = randomUUID();
   const ts = now();
   try {
@@ -130,12 +134,11 @@ async function registration(origin: AuditOrigin, input: NewAccount): Promise<Mai
             updated_at: ts,
           })
           .execute();
-        const role = await tx
-          .selectFrom("role")
-          .select("id")
-          .where("name", "=", DEFAULT_ROLE_FOR_NEW_USERS)
-          .executeTakeFirstOrThrow();
-        await tx.insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
+        // A role deleted meanwhile is skipped, as a role that stopped fitting is (newAccountRole).
+        const role = roleId
+          ? await tx.selectFrom("role").select("id").where("id", "=", roleId).executeTakeFirst()
+          : undefined;
+        if (role) await tx.insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
       });
   } catch (error) {
     // Two sign-ups for one address at once: the loser is answered like any existing address.
@@ -208,8 +211,29 @@ async function resend(
   return verificationMail(origin, user, credentials, report);
 }
 
+/** Whether strangers may register: Settings → System (REGISTRATION), closed in production unless set. */
+export async function registrationOpen(): Promise<boolean> {
+  return (await getSystemConfig("REGISTRATION")) === "open";
+}
+
+/**
+ * The role a self-registered account gets (REGISTRATION_ROLE, `user` unless set), checked again
+ * now: a role deleted since, or given more than the dashboard since it was chosen, gives no role
+ * at all rather than more than intended (app/access/self-registration.server.ts).
+ */
+async function newAccountRole(): Promise<string | null> {
+  const name = await getSystemConfig("REGISTRATION_ROLE");
+  const role = await selfRegistrationRole(name);
+  if (!role)
+    console.warn(
+      `[registration] role "${name}" is gone or grants more than the dashboard: the account gets none`,
+    );
+  return role?.id ?? null;
+}
+
 /** POST /register: the answer never waits for the mail; returns the delivery id for check-inbox. */
 export async function registerAccount(origin: AuditOrigin, input: NewAccount): Promise<string> {
+  if (!(await registrationOpen())) throw new RuleViolation("auth.registrationClosed");
   return startDelivery("register", input.email, await registration(origin, input));
 }
 
