@@ -23,6 +23,7 @@ import { linkVariants } from "../components/ui/link";
 import { AccountForm } from "../components/users/account-form";
 import { ApiTokensCard } from "../components/users/api-tokens-card";
 import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../components/users/user-badges";
+import { ViewingAsLock } from "../components/viewing-as-lock";
 import { NotFound } from "../domain-errors";
 import { baseUrl } from "../env.server";
 import { pageRefusal, redirectWithToast, refused } from "../http/form.server";
@@ -232,8 +233,9 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
     sessions === null
       ? t("users:page.disableDescriptionEverywhere", { name: user.name, email: user.email })
       : t("users:page.disableDescription", { name: user.name, email: user.email, count: sessions.length });
+  // The viewed person's own record is theirs alone (the action refuses it whole): every form locked.
   return (
-    <div className="flex max-w-4xl flex-col gap-6">
+    <ViewingAsLock lock={{ ownRecord: isSelf }} className="flex max-w-4xl flex-col gap-6">
       <div>
         <Link to="/dashboard/users" className={cn(linkVariants({ variant: "quiet" }), "text-sm")}>
           ← {t("users:list.title")}
@@ -457,7 +459,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
           )}
         </Card>
       ) : null}
-    </div>
+    </ViewingAsLock>
   );
 }
 
