@@ -1,4 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startApp } from "../../test/app-server";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
@@ -17,7 +18,12 @@ import { describeInvitation } from "./invitations.server";
 
 // No key in the environment: the development outbox, i.e. no mail provider set up.
 const postmark = withFakePostmark({ withKey: false });
-beforeAll(setupDatabase);
+let app: AppServer;
+beforeAll(async () => {
+  await setupDatabase();
+  app = await startApp();
+}, 60_000);
+afterAll(() => app?.close());
 afterEach(() => resetSystemConfig("MAIL_API_KEY"));
 
 async function roleId(name: string) {
@@ -177,6 +183,26 @@ describe("an invitation that could not be mailed", () => {
     expect(body.message).toContain("was not emailed: no mail provider is set up");
     expect(body.unsent.email).toBe(email);
     expect(JSON.stringify(body)).not.toContain("accept-invite");
+  });
+});
+
+describe("the answer carrying the link", () => {
+  it("is not stored by the browser or a proxy, page or data request alike", async () => {
+    const admin = await signedIn(["admin"]);
+    const email = "no-store@example.test";
+    await onList(admin.cookie, { intent: "invite", email, roles: [await roleId("user")] });
+    const { found } = await pending(admin.cookie, email);
+    for (const path of ["/dashboard/users", "/dashboard/users.data"]) {
+      const res = await app.fetch(path, {
+        method: "POST",
+        cookie: admin.cookie,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "invite-link", invitationId: found!.id }).toString(),
+      });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("Cache-Control"), path).toBe("no-store");
+      expect(await res.text(), path).toContain("/accept-invite?token=");
+    }
   });
 });
 

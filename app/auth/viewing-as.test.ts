@@ -58,6 +58,7 @@ describe("forms only the person may send, while a super admin views as them", ()
     }
   });
 
+  // Twenty-odd actions run for real (some hash a password): a loaded machine takes its time.
   it("the same forms, sent by the person themselves, reach their actions", async () => {
     const admin = await createUser({ roles: ["admin"] });
     const cookie = await sessionCookieFor(admin.id);
@@ -65,7 +66,7 @@ describe("forms only the person may send, while a super admin views as them", ()
       const res = await post(path, cookie, { intent });
       expect(await res.text(), `${path} ${intent}`).not.toContain(REFUSAL);
     }
-  });
+  }, 60_000);
 
   it("what stays open while viewing as someone is not refused for it (their name, an invitation)", async () => {
     const { cookie } = await viewingAs(["admin"]);
