@@ -63,6 +63,9 @@ const schema = z.object({
   EMAIL_FROM: optionalText(),
   APP_NAME: optionalText(),
   SIGN_IN_ALERTS: optionalText(),
+  // Public registration (open|closed) and the role it gives; Settings wins (app/system-settings/config-keys.ts).
+  REGISTRATION: z.preprocess(blankToUndefined, z.enum(["open", "closed"]).optional()),
+  REGISTRATION_ROLE: optionalText(),
   AUDIT_RETENTION_DAYS: optionalText(),
   // Signs the audit chain's checkpoints (app/audit/checkpoint.server.ts); derived from
   // SESSION_SECRET when unset. A comma-separated list rotates it: the first signs, all verify.

@@ -1,13 +1,13 @@
+import { OWN_ACCOUNT_INTENTS } from "../app/auth/viewing-as";
 import { createDb } from "../db/connection";
-import { E2E_ADMIN, E2E_DB, E2E_PASSWORD } from "./env";
+import { E2E_ADMIN, E2E_DB } from "./env";
 import { axeBuilder, createUser, expect, test, watchConsole } from "./fixtures";
 
 // "View as": a super admin opens a user, views the dashboard as them (banner, their sidebar), finds
 // the password form locked, and stops, back as themselves. All by keyboard; axe finds nothing.
 
 test("view as a user, password locked, stop", async ({ login, page }) => {
-  // The refused password change answers 403 on purpose.
-  const problems = watchConsole(page, { allowStatus: [403] });
+  const problems = watchConsole(page);
   const target = await createUser(["user"], "Viewed Person");
   await login(E2E_ADMIN);
   const sidebar = page.getByRole("navigation", { name: "Main" });
@@ -29,15 +29,14 @@ test("view as a user, password locked, stop", async ({ login, page }) => {
   const found = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(found.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" | ")}`)).toEqual([]);
 
-  // The banner is on every page, and the password form refuses.
+  // The banner is on every page, and the password form is locked before anyone types, saying why.
   await page.goto("/dashboard/settings#security");
   await expect(banner).toBeVisible();
-  await page.locator("#settings-password-currentPassword").fill(E2E_PASSWORD);
-  await page.locator("#settings-password-newPassword").fill("an entirely new passphrase");
-  await page.locator("#settings-password-confirm").fill("an entirely new passphrase");
-  await page.getByRole("button", { name: "Change password" }).click();
-  await expect(page.getByText(/viewing as another person/i).first()).toBeVisible();
-  await expect(banner).toBeVisible();
+  const password = page.locator("section", { has: page.getByRole("heading", { name: "Password" }) });
+  await expect(password.getByText(`Not available while viewing as Viewed Person`)).toBeVisible();
+  for (const id of ["currentPassword", "newPassword", "confirm"])
+    await expect(page.locator(`#settings-password-${id}`)).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Change password" })).toBeDisabled();
 
   // Stop, by keyboard: back on the user's page as the super admin.
   const stop = banner.getByRole("button", { name: "Stop viewing as Viewed Person" });
@@ -80,4 +79,103 @@ test("view as someone who must change their password: the dashboard, the banner,
   await expect(page).toHaveURL(new RegExp(`/dashboard/users/${target.id}$`));
   await expect(banner).toHaveCount(0);
   expect(problems).toEqual([]);
+});
+
+/** Every form control naming an intent on the page: the intent, and whether a lock covers it. */
+function intentControls(page: import("@playwright/test").Page) {
+  return page.locator("[name=intent]").evaluateAll((els) =>
+    els.map((el) => ({
+      intent: (el as HTMLInputElement).value,
+      locked: el.closest("fieldset[disabled]") !== null,
+    })),
+  );
+}
+
+test("viewing as an admin: every form only they may send is locked, with the reason, before anyone types; the rest stays open", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const target = await createUser(["admin"], "Jane Doe");
+  await login(E2E_ADMIN, page, `/dashboard/users/${target.id}`);
+  await page.getByRole("button", { name: "View as Jane Doe" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const reason = "Not available while viewing as Jane Doe: only Jane Doe can do this, in their own session.";
+
+  // Settings: every section is in the page (the tabs hide the others), so one look covers them.
+  await page.goto("/dashboard/settings#security");
+  const listed = new Set<string>(OWN_ACCOUNT_INTENTS["/dashboard/settings"]);
+  const controls = await intentControls(page);
+  for (const c of controls) expect(c.locked, c.intent).toBe(listed.has(c.intent));
+  // What an admin's Settings shows of the list, and what stays open beside it.
+  expect(new Set(controls.filter((c) => c.locked).map((c) => c.intent))).toEqual(
+    new Set(["language", "email", "password", "sign-in-alerts", "create-api-token", "two-factor-start"]),
+  );
+  expect(controls.filter((c) => !c.locked).map((c) => c.intent)).toEqual(
+    expect.arrayContaining(["profile", "system", "invite"]),
+  );
+  const panel = page.getByRole("tabpanel", { name: "Password and sessions" });
+  await expect(panel.getByText(reason).first()).toBeVisible();
+  await expect(page.locator("#settings-password-currentPassword")).toBeDisabled();
+  // By keyboard: from the tab, Tab never lands on a locked control.
+  await page.getByRole("tab", { name: "Password and sessions" }).focus();
+  for (let i = 0; i < 15; i++) {
+    await page.keyboard.press("Tab");
+    expect(
+      await page.evaluate(() => document.activeElement?.closest("fieldset[disabled]") ?? null),
+    ).toBeNull();
+  }
+  expect((await axeBuilder(page).analyze()).violations).toEqual([]);
+
+  // The name is not account security: it stays open and saves.
+  await page.getByRole("tab", { name: "Profile" }).click();
+  const name = page.getByLabel("Name", { exact: true });
+  await expect(name).toBeEnabled();
+  await name.fill("Jane Q. Doe");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Your name was saved." })).toBeVisible();
+  await expect(page.getByRole("tabpanel", { name: "Profile" }).getByLabel("Language")).toBeDisabled();
+
+  // Users → Import: the preview is open, the import itself locked.
+  await page.goto("/dashboard/users/import");
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "people.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(
+      `name,email,roles,teams\nViewed Import,viewed-import-${target.id.slice(0, 8)}@example.com,,\n`,
+    ),
+  });
+  await page.getByRole("button", { name: "Check the file" }).click();
+  const run = page.getByRole("button", { name: /^Import 1 / });
+  await expect(run).toBeDisabled();
+  await expect(page.getByText("Not available while viewing as Jane Q. Doe").first()).toBeVisible();
+
+  // Their own record: every form on it locked, under one note.
+  await page.goto(`/dashboard/users/${target.id}`);
+  await expect(page.getByText("Not available while viewing as Jane Q. Doe")).toHaveCount(1);
+  const own = await intentControls(page);
+  expect(own.length).toBeGreaterThan(0);
+  expect(own.filter((c) => !c.locked)).toEqual([]);
+  await expect(page.getByLabel("Name", { exact: true })).toBeDisabled();
+  expect(problems).toEqual([]);
+});
+
+test("the lock says why in the reader's language (German)", async ({ login, browser }) => {
+  const target = await createUser(["manager"], "Grete Beispiel");
+  const german = await browser.newContext({ locale: "de-DE" });
+  const page = await german.newPage();
+  await login(E2E_ADMIN, page, `/dashboard/users/${target.id}`);
+  await page.getByRole("button", { name: "Als Grete Beispiel ansehen" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto("/dashboard/settings#security");
+  await expect(
+    page
+      .getByRole("tabpanel")
+      .getByText(
+        "Nicht verfügbar, solange Sie die Anwendung als Grete Beispiel sehen: Das kann nur Grete Beispiel selbst, in der eigenen Sitzung.",
+      )
+      .first(),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: "Passwort ändern" })).toBeDisabled();
+  await german.close();
 });

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { createUser, expect, signIn, test } from "./fixtures";
+import { createUser, expect, signIn, tabTo, test } from "./fixtures";
 import { FAKE_POSTMARK_URL, linkFromMail, receivedMail } from "./mail";
 
 const PASSWORD = "a long e2e passphrase";
@@ -192,4 +192,133 @@ test("Settings: the app name saved in the database wins over the default, and re
   await section.getByRole("button", { name: "Reset Application name to the environment value" }).click();
   await expect(page.getByTestId("source-APP_NAME")).toContainText("built-in default");
   await expect(page).not.toHaveTitle(/Acme Control/);
+});
+
+/** The fake Postmark refuses the next email to `to`, as a real provider refuses an inactive address. */
+async function refuseMailTo(to: string) {
+  await fetch(`${FAKE_POSTMARK_URL}/__fail`, {
+    method: "POST",
+    body: JSON.stringify({ ErrorCode: 406, Message: "Inactive recipient.", To: to }),
+  });
+}
+
+test("an invitation the provider refuses says so; by keyboard the admin copies its link, which works once", async ({
+  login,
+  page,
+  browser,
+}) => {
+  const email = unique("unmailed");
+  await refuseMailTo(email);
+  const admin = await createUser(["admin"], "Ada Admin");
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await login(admin, page, "/dashboard/users");
+  await tabTo(page, page.getByRole("button", { name: "Invite", exact: true }));
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Invite by email" });
+  await expect(dialog.getByLabel("Email to invite")).toBeFocused();
+  await page.keyboard.type(email);
+  await tabTo(page, dialog.getByRole("button", { name: "Send invitation" }));
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeHidden();
+  // Never "sent": the truth, and what to do.
+  await expect(page.getByRole("region", { name: "Updates" }).getByRole("status")).toHaveText(
+    `The invitation for ${email} was not emailed: the mail provider refused it (Inactive recipient.). Copy its link and pass it on yourself.`,
+  );
+  const item = page.getByTestId("pending-invitations").getByRole("listitem").filter({ hasText: email });
+  await expect(item.getByText("Not emailed: the provider refused it")).toBeVisible();
+
+  const copy = item.getByRole("button", { name: `Copy the invite link for ${email}` });
+  await tabTo(page, copy);
+  await page.keyboard.press("Enter");
+  await expect(item.getByRole("status")).toContainText(`Invite link for ${email} copied.`);
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toMatch(/\/accept-invite\?token=/);
+  // The link is on the clipboard only: not on the page, not in its address.
+  expect(await page.content()).not.toContain(new URL(link).searchParams.get("token"));
+
+  const guest = await browser.newContext();
+  const invitee = await guest.newPage();
+  await invitee.goto(link);
+  await expect(invitee.getByText(email)).toBeVisible();
+  await invitee.getByLabel("Name").fill("Copied Link");
+  await invitee.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await invitee.getByLabel("Repeat the password").fill(PASSWORD);
+  await invitee.getByRole("button", { name: "Create my account" }).click();
+  await expect(invitee.getByRole("heading", { name: "Welcome, Copied Link" })).toBeVisible();
+  await guest.close();
+
+  // The copy is in the audit log under its own label.
+  await page.goto("/dashboard/logs?action=user.invite.link_copied");
+  await expect(page.getByRole("table")).toContainText("Copied an invitation's link (not emailed)");
+});
+
+test("a lesser admin reads why an invitation granting more than they hold offers no link; in German from Settings", async ({
+  login,
+  page,
+}) => {
+  const email = unique("boss");
+  await refuseMailTo(email);
+  // A super admin invites someone as super admin; the email is refused.
+  await login(E2E_ADMIN, page, "/dashboard/settings#invite");
+  const invite = page.locator("section", { has: page.getByRole("heading", { name: "Invite someone" }) });
+  await invite.getByLabel("Email address to invite").fill(email);
+  await invite.getByLabel("Super Admin").check();
+  await invite.getByRole("button", { name: "Send invitation" }).click();
+  const notice = page.getByTestId("invite-unsent");
+  await expect(notice.getByRole("status").first()).toContainText(
+    `The invitation for ${email} was not emailed`,
+  );
+  await expect(notice.getByRole("button", { name: `Copy the invite link for ${email}` })).toBeVisible();
+
+  // An admin (German) sees it pending, not mailed, and no way to its link.
+  const admin = await createUser(["admin"], "Anna Admin");
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    await db.updateTable("user").set({ locale: "de" }).where("email", "=", admin.email).execute();
+  } finally {
+    await db.destroy();
+  }
+  await page.context().clearCookies();
+  await login(admin, page, "/dashboard/users");
+  const item = page.getByTestId("pending-invitations").getByRole("listitem").filter({ hasText: email });
+  await expect(item.getByText("Nicht verschickt: vom Anbieter abgelehnt")).toBeVisible();
+  await expect(
+    item.getByText("Den Link kann nur kopieren, wer alle ihre Rollen vergeben darf."),
+  ).toBeVisible();
+  await expect(item.getByRole("button", { name: /Einladungslink/ })).toHaveCount(0);
+});
+
+test("the mail log explains an email that went nowhere (no provider), in production without its link", async ({
+  login,
+  page,
+}) => {
+  const to = unique("nowhere");
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    // What a send without any key leaves in production (app/mail/send-email.server.ts): no link.
+    await db
+      .insertInto("mail_log")
+      .values({
+        id: randomUUID(),
+        to_address: to,
+        type: "invite",
+        subject: "You are invited",
+        status: "outbox",
+        provider_message_id: "outbox-e2e",
+        error: null,
+        outbox_link: null,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+  } finally {
+    await db.destroy();
+  }
+  await login(E2E_ADMIN, page, "/dashboard/settings#system");
+  const row = page.getByTestId("mail-log").getByRole("row").filter({ hasText: to });
+  const badge = row.getByText("Not sent: no mail provider");
+  await expect(badge).toBeVisible();
+  await expect(badge).toHaveAccessibleDescription(
+    /no mail API key is set \(above\), so these emails reached nobody/,
+  );
+  await expect(page.getByTestId("outbox-note")).toContainText("“Copy invite link”");
 });

@@ -45,6 +45,9 @@ export async function startE2eServer(buildDir: string): Promise<() => Promise<vo
     MAIL_API_URL: `http://127.0.0.1:${FAKE_POSTMARK_PORT}`,
     MAIL_API_KEY: E2E_MAIL_KEY,
     EMAIL_FROM: "E2E <no-reply@e2e.test>",
+    // Production closes public registration unless set; the specs register (a test that closes it
+    // in Settings puts it back).
+    REGISTRATION: "open",
     // The single sign-on spec's identity provider listens on 127.0.0.1 (app/http/outbound.server.ts).
     OUTBOUND_ALLOW_PRIVATE: "127.0.0.0/8",
   };

@@ -1,5 +1,5 @@
 import { E2E_ADMIN, E2E_PASSWORD } from "./env";
-import { axeBuilder, chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
+import { axeBuilder, chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 // Settings by keyboard: sections are tabs (arrow keys, each with its own #hash), a saved name's
 // answer takes focus, and another session is signed out by a button that names it.
@@ -105,3 +105,75 @@ for (const viewport of ["desktop", "phone"] as const) {
     });
   }
 }
+
+test("System: close public registration and choose the new accounts' role by keyboard; /register and the sign-in page follow, in both languages", async ({
+  login,
+  page,
+  browser,
+}) => {
+  await login(E2E_ADMIN, page, "/dashboard/settings#system");
+  const reset = async () => {
+    for (const key of ["REGISTRATION", "REGISTRATION_ROLE"])
+      await page.request.post("/dashboard/settings", { form: { intent: "system", reset: key } });
+  };
+  try {
+    const registration = page.getByLabel("Public registration", { exact: true });
+    await tabTo(page, registration);
+    await page.keyboard.press("c"); // "Closed: by invitation only"
+    await expect(registration).toHaveValue("closed");
+    const role = page.getByLabel("Role of self-registered accounts", { exact: true });
+    await tabTo(page, role);
+    await expect(role.getByRole("option")).toHaveText(["Keep: User", "User", "Guest"]);
+    await page.keyboard.press("g");
+    await expect(role).toHaveValue("guest");
+    await tabTo(page, page.getByRole("button", { name: "Save settings" }));
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status").filter({ hasText: "Saved:" })).toHaveText(
+      "Saved: Public registration, Role of self-registered accounts.",
+    );
+
+    for (const [locale, closed] of [
+      ["en-GB", "Registration is closed"],
+      ["de-DE", "Registrierung geschlossen"],
+    ] as const) {
+      const guest = await browser.newContext({ locale });
+      const visitor = await guest.newPage();
+      await visitor.goto("/login");
+      await expect(visitor.locator('a[href="/register"]')).toHaveCount(0);
+      const response = await visitor.goto("/register");
+      expect(response?.status()).toBe(200);
+      await expect(visitor.getByRole("heading", { name: closed })).toBeVisible();
+      await expect(visitor.getByTestId("registration-closed")).toBeVisible();
+      await expect(visitor.getByRole("textbox")).toHaveCount(0);
+      expect((await axeBuilder(visitor).analyze()).violations).toEqual([]);
+      const refused = await guest.request.post("/register", {
+        form: { name: "Sneaky", email: `sneaky-${locale}@e2e.test`, password: "a long e2e passphrase" },
+      });
+      expect(refused.status()).toBe(403);
+      await guest.close();
+    }
+
+    // Open again (the role stays Guest): the link is back and a new account gets Guest.
+    await page.goto("/dashboard/settings#system");
+    await page.getByLabel("Public registration", { exact: true }).selectOption("open");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved:" })).toHaveText(
+      "Saved: Public registration.",
+    );
+    const guest = await browser.newContext();
+    const visitor = await guest.newPage();
+    await visitor.goto("/login");
+    await visitor.getByRole("link", { name: "Create an account" }).click();
+    const email = `guest-role-${Date.now()}@e2e.test`;
+    await visitor.getByLabel("Name").fill("Guest Role");
+    await visitor.getByLabel("Email").fill(email);
+    await visitor.getByLabel("Password").fill("a long e2e passphrase");
+    await visitor.getByRole("button", { name: "Create account" }).click();
+    await expect(visitor.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+    await guest.close();
+    await page.goto(`/dashboard/users?q=${encodeURIComponent(email)}`);
+    await expect(page.getByRole("row").filter({ hasText: email })).toContainText("Guest");
+  } finally {
+    await reset();
+  }
+});

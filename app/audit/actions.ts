@@ -72,6 +72,8 @@ export const ACTION_LABELS = {
   "team.member.remove": "Removed a team member",
   "broadcast.send": "Sent a broadcast",
   "user.invite.cancel": "Cancelled an invitation",
+  "user.invite.link_copied": "Copied an invitation's link (not emailed)",
+  "user.invite.link_refused": "Refused an invitation's link (roles the admin may not grant)",
   "audit.retention": "Purged old audit entries",
   "audit.export": "Exported the audit log",
   // outgoing webhooks (docs/decisions/032-outgoing-webhooks.md)

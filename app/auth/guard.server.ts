@@ -11,6 +11,7 @@ import { englishTranslator } from "../i18n/english.server";
 import { getT } from "../i18n/i18n.server";
 import { type MessageKey, say } from "../i18n/message";
 import { getSessionUser, type SessionUser } from "./session.server";
+import { isOwnAccountPage, refusedWhileViewingAs } from "./viewing-as";
 
 /**
  * A loader's, action's or middleware's arguments. `url` is the page's address: with
@@ -147,6 +148,13 @@ function twoFactorFirst(args: Args, shell: GateShell): never {
   throw refusedFor(args, "two_factor_enrolment_required", "access.twoFactorFirst", shell);
 }
 
+/** A form that only the account's own person may send (OWN_ACCOUNT_INTENTS), by its route and intent. */
+async function ownAccountForm(request: Request, pattern: string): Promise<boolean> {
+  if (request.method === "GET" || request.method === "HEAD" || !isOwnAccountPage(pattern)) return false;
+  const intent = await formIntent(request);
+  return intent !== null && refusedWhileViewingAs(pattern, intent);
+}
+
 async function gateShell(args: Parameters<MiddlewareFunction<Response>>[0]): Promise<GateShell> {
   return { theme: await readTheme(args.request), nonce: args.context.get(nonceContext) };
 }
@@ -170,6 +178,10 @@ export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, n
       shell: await gateShell(args),
     });
   }
+  // The forms only the person may send (app/auth/viewing-as.ts), refused while viewing as them
+  // before any action reads them; the pages show the same forms locked.
+  if (user.impersonator && (await ownAccountForm(args.request, pattern)))
+    throw refusedFor(args, "impersonating", "auth.impersonating", await gateShell(args));
   // Neither demand is set while a super admin views as someone (impersonation-state.server.ts);
   // the banner's Stop (/impersonation/stop) is outside the gated area, so it always answers.
   if (user.mustChangePassword && !(await mayWhileChangingPassword(args.request, pattern)))

@@ -6,23 +6,27 @@ import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
 import { mailLanguage } from "../mail/mail-language.server";
 import { sendInviteEmail } from "../mail/senders.server";
+import { type MailOutcome, sendReporting } from "../mail/try-send.server";
+import { type InviteData, keepUnsentLink, mayCopyLink, type UnsentReason } from "./invitation-links.server";
 import { acceptInviteUrl } from "./links.server";
 import { hashPassword } from "./password.server";
 import type { SessionUser } from "./session.server";
-import { consumeToken, inspectToken, issueToken, type TokenProblem } from "./tokens.server";
+import { consumeToken, inspectToken, issueTokenRow, type TokenProblem } from "./tokens.server";
 
-type InviteData = { email: string; roleIds: string[]; invitedBy: string };
+/** The invitation made, and how its email fared (the inviter is told the truth either way). */
+export type InviteOutcome = { id: string; email: string; mail: MailOutcome };
 
 /**
  * Mails a 7-day invitation for `email` with the chosen roles. Roles must be ones the inviter may
  * hand out (never above their own); an address that already has an account is refused.
- * Mail failures propagate: the inviter should see them.
+ * The invitation stands even when its email did not go out (no mail provider, or the provider
+ * refused it): the outcome says so, and its link is kept for "Copy invite link" (invitation-links).
  */
 export async function inviteUser(
   actor: SessionUser,
   input: { email: string; roleIds: string[] },
   origin: AuditOrigin,
-) {
+): Promise<InviteOutcome> {
   // The same rule as granting roles to an existing account: never above the inviter's own.
   await assertRoleChangeAllowed(actor, "invitation", [], input.roleIds);
   const grants = await roleGrants();
@@ -37,7 +41,7 @@ export async function inviteUser(
   const token = await db()
     .transaction()
     .execute(async (trx) => {
-      const token = await issueToken({ kind: "invite", userId: null, data }, trx);
+      const token = await issueTokenRow({ kind: "invite", userId: null, data }, trx);
       await audit(
         origin,
         {
@@ -51,12 +55,17 @@ export async function inviteUser(
       return token;
     });
   // Nobody knows the invitee's language yet: the inviting admin's is the best guess (mailLanguage).
-  await sendInviteEmail({
-    to: input.email,
-    inviterName: actor.name,
-    acceptUrl: acceptInviteUrl(token),
-    language: await mailLanguage(origin, actor.locale),
-  });
+  const language = await mailLanguage(origin, actor.locale);
+  const mail = await sendReporting(origin, { type: "invite", to: input.email }, () =>
+    sendInviteEmail({
+      to: input.email,
+      inviterName: actor.name,
+      acceptUrl: acceptInviteUrl(token.raw),
+      language,
+    }),
+  );
+  await keepUnsentLink(token.id, data, token.raw, mail);
+  return { id: token.id, email: input.email, mail };
 }
 
 export type InvitationView = { ok: true; email: string } | { ok: false; reason: TokenProblem };
@@ -131,10 +140,14 @@ export type PendingInvitation = {
   roles: string[];
   expiresAt: string;
   createdAt: string;
+  /** Why its email did not go out, or null when it was mailed. */
+  unsent: UnsentReason | null;
+  /** Whether the viewer may copy its link: unsent, and roles they may grant (invitation-links). */
+  mayCopyLink: boolean;
 };
 
-/** Invitations sent but neither accepted, cancelled nor expired, newest first. */
-export async function pendingInvitations(limit = 50): Promise<PendingInvitation[]> {
+/** Invitations sent but neither accepted, cancelled nor expired, newest first, as `viewer` sees them. */
+export async function pendingInvitations(viewer: SessionUser, limit = 50): Promise<PendingInvitation[]> {
   const [rows, grants] = await Promise.all([
     db()
       .selectFrom("user_token")
@@ -147,16 +160,21 @@ export async function pendingInvitations(limit = 50): Promise<PendingInvitation[
       .execute(),
     roleGrants(),
   ]);
-  return rows.map((r) => {
-    const data = JSON.parse(r.data ?? "{}") as InviteData;
-    return {
-      id: r.id,
-      email: data.email,
-      roles: rolesNamed(grants, data.roleIds ?? []),
-      expiresAt: r.expires_at,
-      createdAt: r.created_at,
-    };
-  });
+  return Promise.all(
+    rows.map(async (r) => {
+      const data = JSON.parse(r.data ?? "{}") as InviteData;
+      return {
+        id: r.id,
+        email: data.email,
+        roles: rolesNamed(grants, data.roleIds ?? []),
+        expiresAt: r.expires_at,
+        createdAt: r.created_at,
+        // Never the sealed link itself: only the reveal hands it out, audited.
+        unsent: data.unsent?.why ?? null,
+        mayCopyLink: !!data.unsent && (await mayCopyLink(viewer, data.roleIds ?? [])),
+      };
+    }),
+  );
 }
 
 /** The invited roles' labels in the role order (the grants map's), then any deleted since. */
@@ -207,14 +225,19 @@ export async function cancelInvitation(actor: SessionUser, input: { id: string }
  * Sends a fresh 7-day link for a pending invitation and retires the old one. The roles are checked
  * again against the sender, who may hold fewer permissions than the original inviter.
  */
-export async function resendInvitation(actor: SessionUser, input: { id: string }, origin: AuditOrigin) {
+export async function resendInvitation(
+  actor: SessionUser,
+  input: { id: string },
+  origin: AuditOrigin,
+): Promise<InviteOutcome> {
   const row = await pendingInvitation(input.id);
   if (!row) throw new NotFound("auth.invitationGone");
   const data = JSON.parse(row.data ?? "{}") as InviteData;
   // The new invitation first: if the sender may not grant those roles, the old link keeps working.
-  await inviteUser(actor, { email: data.email, roleIds: data.roleIds ?? [] }, origin);
+  const outcome = await inviteUser(actor, { email: data.email, roleIds: data.roleIds ?? [] }, origin);
   // Spent meanwhile (accepted or cancelled in another tab): the new link went out all the same.
   await cancelInvitation(actor, input, origin).catch((error) => {
     if (!(error instanceof NotFound)) throw error;
   });
+  return outcome;
 }

@@ -3,7 +3,7 @@ import { db, now } from "../db.server";
 import { type MailJob, NO_MAIL, startDelivery, timedSend } from "../mail/deliveries.server";
 import { mailLanguage } from "../mail/mail-language.server";
 import { sendInviteEmail, sendPasswordChangedEmail, sendPasswordResetEmail } from "../mail/senders.server";
-import { trySend } from "../mail/try-send.server";
+import { type MailOutcome, sendReporting, trySend } from "../mail/try-send.server";
 import { revokeAllApiTokens } from "./api-tokens.server";
 import { resetPasswordUrl, settingsUrl } from "./links.server";
 import { listPasskeys } from "./passkeys.server";
@@ -12,8 +12,15 @@ import { endAllSessions } from "./session.server";
 import { passwordBlockedBy } from "./sso-providers.server";
 import { consumeToken, issueToken, spendTokens, type TokenProblem } from "./tokens.server";
 
-/** Looks the address up (same work either way) and returns the job that mails a one-hour link. */
-async function passwordResetMail(origin: AuditOrigin, email: string): Promise<MailJob> {
+/**
+ * Looks the address up (same work either way) and returns the job that mails a one-hour link.
+ * `report` hears how the email fared (an admin's request says so; the public form never does).
+ */
+async function passwordResetMail(
+  origin: AuditOrigin,
+  email: string,
+  report?: (outcome: MailOutcome) => void,
+): Promise<MailJob> {
   const user = await db()
     .selectFrom("user")
     .select(["id", "name", "email", "status", "locale"])
@@ -31,7 +38,7 @@ async function passwordResetMail(origin: AuditOrigin, email: string): Promise<Ma
   return timedSend(async () => {
     const token = await issueToken({ kind: "reset-password", userId: user.id });
     const language = await mailLanguage(origin, user.locale);
-    return trySend(origin, { type: "reset-password", to: user.email }, () =>
+    const outcome = await sendReporting(origin, { type: "reset-password", to: user.email }, () =>
       sendPasswordResetEmail({
         to: user.email,
         name: user.name,
@@ -39,6 +46,9 @@ async function passwordResetMail(origin: AuditOrigin, email: string): Promise<Ma
         language,
       }),
     );
+    report?.(outcome);
+    // As trySend: the public form's "check your inbox" counts the development outbox as sent.
+    return outcome.sent || outcome.why === "no_provider";
   });
 }
 
@@ -47,9 +57,19 @@ export async function startPasswordReset(origin: AuditOrigin, email: string): Pr
   return startDelivery("reset", email, await passwordResetMail(origin, email));
 }
 
-/** An admin's "send reset link": mails it now (when the account is active) and answers after. */
-export async function requestPasswordReset(origin: AuditOrigin, email: string): Promise<void> {
-  await (await passwordResetMail(origin, email))();
+/**
+ * An admin's "send reset link": mails it now (when the account is active) and answers how it
+ * fared, or null when the account gets no link (inactive, or it signs in through single sign-on).
+ * The link itself never reaches the admin: it would let them take the account over.
+ */
+export async function requestPasswordReset(origin: AuditOrigin, email: string): Promise<MailOutcome | null> {
+  let outcome: MailOutcome | null = null;
+  await (
+    await passwordResetMail(origin, email, (o) => {
+      outcome = o;
+    })
+  )();
+  return outcome;
 }
 
 /**

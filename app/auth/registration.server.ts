@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { DEFAULT_ROLE_FOR_NEW_USERS } from "../access/roles";
+import { selfRegistrationRole } from "../access/self-registration.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
+import { RuleViolation } from "../domain-errors";
 import { tFor } from "../i18n/i18n.server";
 import { type MailJob, NO_MAIL, startDelivery, timedSend } from "../mail/deliveries.server";
 import { mailLanguage } from "../mail/mail-language.server";
 import { sendNotificationEmail, sendVerificationEmail } from "../mail/senders.server";
-import { trySend } from "../mail/try-send.server";
+import { type MailOutcome, sendReporting, trySend } from "../mail/try-send.server";
+import { getSystemConfig } from "../system-settings/system-config.server";
 import { forgotPasswordUrl, verifyEmailUrl } from "./links.server";
 import { hashPassword } from "./password.server";
 import { issueToken, spendTokens } from "./tokens.server";
@@ -51,11 +53,15 @@ type ExistingUser = NonNullable<Awaited<ReturnType<typeof findByEmail>>>;
 const isPending = (u: ExistingUser) =>
   u.status === "active" && u.email_verified !== 1 && u.pending_registration === 1;
 
-/** The job that issues a verification link (with the credentials it applies, if any) and mails it. */
+/**
+ * The job that issues a verification link (with the credentials it applies, if any) and mails it;
+ * `report` hears how the email fared (an admin's resend says so, the public forms never do).
+ */
 function verificationMail(
   origin: AuditOrigin,
   user: { id: string; name: string; email: string; locale?: string | null },
   credentials: PendingCredentials | null,
+  report?: (outcome: MailOutcome) => void,
 ): MailJob {
   return timedSend(async () => {
     const language = await mailLanguage(origin, user.locale);
@@ -64,7 +70,7 @@ function verificationMail(
       userId: user.id,
       data: credentials ?? undefined,
     });
-    return trySend(origin, { type: "verification", to: user.email }, () =>
+    const outcome = await sendReporting(origin, { type: "verification", to: user.email }, () =>
       sendVerificationEmail({
         to: user.email,
         name: user.name,
@@ -72,6 +78,9 @@ function verificationMail(
         language,
       }),
     );
+    report?.(outcome);
+    // As trySend: "check your inbox" counts the development outbox as sent.
+    return outcome.sent || outcome.why === "no_provider";
   });
 }
 
@@ -103,6 +112,8 @@ async function registration(origin: AuditOrigin, input: NewAccount): Promise<Mai
   const existing = await findByEmail(input.email);
   if (existing) return registrationForExisting(origin, existing, credentials, input.binding);
 
+  // Read before the transaction (SQLite: one connection, and the role cache may query).
+  const roleId = await newAccountRole();
   const id = randomUUID();
   const ts = now();
   try {
@@ -123,12 +134,11 @@ async function registration(origin: AuditOrigin, input: NewAccount): Promise<Mai
             updated_at: ts,
           })
           .execute();
-        const role = await tx
-          .selectFrom("role")
-          .select("id")
-          .where("name", "=", DEFAULT_ROLE_FOR_NEW_USERS)
-          .executeTakeFirstOrThrow();
-        await tx.insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
+        // A role deleted meanwhile is skipped, as a role that stopped fitting is (newAccountRole).
+        const role = roleId
+          ? await tx.selectFrom("role").select("id").where("id", "=", roleId).executeTakeFirst()
+          : undefined;
+        if (role) await tx.insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
       });
   } catch (error) {
     // Two sign-ups for one address at once: the loser is answered like any existing address.
@@ -181,7 +191,11 @@ async function registrationForExisting(
 }
 
 /** A resend for unverified accounts; pending ones get the newest registrant's credentials again. */
-async function resend(origin: AuditOrigin, email: string): Promise<MailJob> {
+async function resend(
+  origin: AuditOrigin,
+  email: string,
+  report?: (outcome: MailOutcome) => void,
+): Promise<MailJob> {
   const user = await findByEmail(email);
   const eligible = !!user && user.email_verified !== 1 && user.status === "active";
   await audit(origin, {
@@ -194,11 +208,32 @@ async function resend(origin: AuditOrigin, email: string): Promise<MailJob> {
     user.pending_registration === 1 && user.password_hash
       ? { name: user.name, passwordHash: user.password_hash }
       : null;
-  return verificationMail(origin, user, credentials);
+  return verificationMail(origin, user, credentials, report);
+}
+
+/** Whether strangers may register: Settings → System (REGISTRATION), closed in production unless set. */
+export async function registrationOpen(): Promise<boolean> {
+  return (await getSystemConfig("REGISTRATION")) === "open";
+}
+
+/**
+ * The role a self-registered account gets (REGISTRATION_ROLE, `user` unless set), checked again
+ * now: a role deleted since, or given more than the dashboard since it was chosen, gives no role
+ * at all rather than more than intended (app/access/self-registration.server.ts).
+ */
+async function newAccountRole(): Promise<string | null> {
+  const name = await getSystemConfig("REGISTRATION_ROLE");
+  const role = await selfRegistrationRole(name);
+  if (!role)
+    console.warn(
+      `[registration] role "${name}" is gone or grants more than the dashboard: the account gets none`,
+    );
+  return role?.id ?? null;
 }
 
 /** POST /register: the answer never waits for the mail; returns the delivery id for check-inbox. */
 export async function registerAccount(origin: AuditOrigin, input: NewAccount): Promise<string> {
+  if (!(await registrationOpen())) throw new RuleViolation("auth.registrationClosed");
   return startDelivery("register", input.email, await registration(origin, input));
 }
 
@@ -218,7 +253,13 @@ export async function retryRegistrationMail(origin: AuditOrigin, email: string):
   return startDelivery("register", email, job);
 }
 
-/** An admin's "send verification link": mails it now and answers after. */
-export async function resendVerification(origin: AuditOrigin, email: string): Promise<void> {
-  await (await resend(origin, email))();
+/** An admin's "send verification link": mails it now and answers how it fared (null: no link due). */
+export async function resendVerification(origin: AuditOrigin, email: string): Promise<MailOutcome | null> {
+  let outcome: MailOutcome | null = null;
+  await (
+    await resend(origin, email, (o) => {
+      outcome = o;
+    })
+  )();
+  return outcome;
 }

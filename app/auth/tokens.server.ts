@@ -30,12 +30,21 @@ export async function issueToken(
   input: { kind: TokenKind; userId: string | null; data?: Record<string, unknown> },
   executor: Executor = db(),
 ): Promise<string> {
+  return (await issueTokenRow(input, executor)).raw;
+}
+
+/** issueToken, also naming the row (an invitation's id, which the pending list shows). */
+export async function issueTokenRow(
+  input: { kind: TokenKind; userId: string | null; data?: Record<string, unknown> },
+  executor: Executor = db(),
+): Promise<{ id: string; raw: string }> {
   const raw = randomBytes(32).toString("base64url");
+  const id = randomUUID();
   const created = Date.now();
   await executor
     .insertInto("user_token")
     .values({
-      id: randomUUID(),
+      id,
       user_id: input.userId,
       kind: input.kind,
       token_hash: hashToken(raw),
@@ -45,7 +54,7 @@ export async function issueToken(
       created_at: new Date(created).toISOString(),
     })
     .execute();
-  return raw;
+  return { id, raw };
 }
 
 export type TokenProblem = "invalid" | "used" | "expired";

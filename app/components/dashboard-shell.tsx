@@ -13,6 +13,7 @@ import { cn } from "./ui/cn";
 import { Sheet, SheetContent, SheetTrigger } from "./ui/sheet";
 import { useHydrated } from "./use-hydrated";
 import { UserMenu } from "./user-menu";
+import { ViewingAsProvider } from "./viewing-as-lock";
 
 export type ShellProps = {
   appName: string;
@@ -98,7 +99,7 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
           <UserMenu name={user.name} email={user.email} />
         </header>
         <main id="main" className="flex-1 p-4 md:p-8">
-          {children}
+          <ViewingAsProvider name={user.impersonation ? user.name : null}>{children}</ViewingAsProvider>
         </main>
       </div>
     </div>

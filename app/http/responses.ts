@@ -79,6 +79,17 @@ export function passRetryAfter({ actionHeaders, loaderHeaders, parentHeaders }: 
   return headers;
 }
 
+/**
+ * passRetryAfter, plus an action's `Cache-Control`: an answer that carries a secret (an invitation's
+ * link) says `no-store`, which React Router drops unless the route's `headers` passes it on.
+ */
+export function passRetryAfterAndCacheControl(args: HeadersArgs): Headers {
+  const headers = passRetryAfter(args);
+  const cacheControl = args.actionHeaders.get("Cache-Control");
+  if (cacheControl) headers.set("Cache-Control", cacheControl);
+  return headers;
+}
+
 /** Accepts same-origin absolute paths only ("/x", never "//x" or "https://x"). */
 export function safeRedirectPath(value: unknown, fallback = "/dashboard"): string {
   if (

@@ -1,7 +1,7 @@
 import { createCookieSessionStorage } from "react-router";
 import { secureCookies, sessionSecrets } from "../env.server";
 
-export type Toast = { kind: "success" | "error" | "info"; message: string };
+export type Toast = { kind: "success" | "error" | "warning" | "info"; message: string };
 
 let storage:
   | ReturnType<typeof createCookieSessionStorage<Record<string, never>, { toast: Toast }>>

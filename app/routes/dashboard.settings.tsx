@@ -97,7 +97,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           {sso ? <SsoLinkCard /> : null}
           {directory ? <DirectoryLinkCard /> : null}
           <TestEmailSection defaultTo={profile.email} />
-          <MailLog entries={system.mailLog} />
+          <MailLog entries={system.mailLog} outboxKeepsLinks={system.outboxKeepsLinks} />
           <AuditIntegritySection integrity={system.integrity} />
         </>
       ),

@@ -26,6 +26,7 @@ import { linkVariants } from "../components/ui/link";
 import { AccountForm } from "../components/users/account-form";
 import { ApiTokensCard } from "../components/users/api-tokens-card";
 import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../components/users/user-badges";
+import { ViewingAsLock } from "../components/viewing-as-lock";
 import { NotFound } from "../domain-errors";
 import { baseUrl } from "../env.server";
 import { pageRefusal, redirectWithToast, refused } from "../http/form.server";
@@ -33,7 +34,7 @@ import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/use-translation";
 import { sendTwoFactorResetEmail } from "../mail/senders.server";
-import { trySend } from "../mail/try-send.server";
+import { sendReporting } from "../mail/try-send.server";
 import { userActivity } from "../users/detail.server";
 import { updateUserSchema } from "../users/user-schemas";
 import {
@@ -98,13 +99,23 @@ export async function action(args: Route.ActionArgs) {
   if (!id.success) throw missing(t);
   const self = `/dashboard/users/${id.data}`;
   const done = (message: string, to = self) => redirectWithToast(to, { kind: "success", message });
+  // Said as it went: "sent" only when the provider took it. The link never comes back to the admin.
   const sendLink = async (actor: SessionUser, kind: "reset" | "verification", intent: string) => {
     const sent = await sendAccountLink(actor, { id: id.data, kind }, args);
     if (!sent.ok) return refused(t, "users.alreadyVerified", 400, intent);
+    const { email, mail } = sent;
+    if (!mail)
+      return redirectWithToast(self, { kind: "warning", message: t("users:toast.linkNotDue", { email }) });
+    if (!mail.sent)
+      return redirectWithToast(self, {
+        kind: "warning",
+        message:
+          mail.why === "refused"
+            ? t("users:toast.linkNotSent.refused", { email, problem: mail.problem })
+            : t("users:toast.linkNotSent.no_provider", { email }),
+      });
     return done(
-      kind === "reset"
-        ? t("users:toast.resetSent", { email: sent.email })
-        : t("users:toast.verificationSent", { email: sent.email }),
+      kind === "reset" ? t("users:toast.resetSent", { email }) : t("users:toast.verificationSent", { email }),
     );
   };
   // While viewing as someone, their own record (email, sessions, reset link) is theirs alone.
@@ -170,7 +181,7 @@ export async function action(args: Route.ActionArgs) {
       run: async ({ actor }) => {
         refuseWhileImpersonating(args, actor);
         const account = await resetTwoFactor(actor, { id: id.data }, args);
-        const mailed = await trySend(args, { type: "two-factor-reset", to: account.email }, () =>
+        const mailed = await sendReporting(args, { type: "two-factor-reset", to: account.email }, () =>
           sendTwoFactorResetEmail({
             to: account.email,
             name: account.name,
@@ -178,7 +189,7 @@ export async function action(args: Route.ActionArgs) {
           }),
         );
         return done(
-          mailed
+          mailed.sent
             ? t("users:toast.twoFactorReset", { email: account.email })
             : t("users:toast.twoFactorResetMailFailed"),
         );
@@ -239,8 +250,9 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
     may.update && user.status === "active",
     may.update && !user.email_verified,
   ].some(Boolean);
+  // The viewed person's own record is theirs alone (the action refuses it whole): every form locked.
   return (
-    <div className="flex max-w-4xl flex-col gap-6">
+    <ViewingAsLock lock={{ ownRecord: isSelf }} className="flex max-w-4xl flex-col gap-6">
       <div>
         <Link to="/dashboard/users" className={cn(linkVariants({ variant: "quiet" }), "text-sm")}>
           ← {t("users:list.title")}
@@ -505,7 +517,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
           ) : null}
         </DangerZone>
       ) : null}
-    </div>
+    </ViewingAsLock>
   );
 }
 

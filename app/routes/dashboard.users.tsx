@@ -1,5 +1,5 @@
 import { FileUp, Mail, UserPlus } from "lucide-react";
-import { Form, Link, useSearchParams } from "react-router";
+import { data, Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { roleGrants } from "../access/role-cache.server";
@@ -9,6 +9,8 @@ import { assignableRoles } from "../access/rules.server";
 import { inviteSchema } from "../auth/account-schemas";
 import { requirePermission } from "../auth/guard.server";
 import { handleIntents } from "../auth/intents.server";
+import { revealInvitationLink } from "../auth/invitation-links.server";
+import { invitationOutcomeText } from "../auth/invitation-text";
 import {
   cancelInvitation,
   inviteUser,
@@ -28,10 +30,11 @@ import { BulkActions } from "../components/users/bulk-actions";
 import { CreateUserForm } from "../components/users/create-user-form";
 import { FormDialog } from "../components/users/form-dialog";
 import { InviteForm } from "../components/users/invite-form";
+import { PendingInvitationStatus } from "../components/users/invite-link";
 import { UsersList } from "../components/users/users-list";
 import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
-import { passRetryAfter } from "../http/responses";
+import { passRetryAfterAndCacheControl } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/use-translation";
 import { teamChoices } from "../teams/teams.server";
@@ -51,7 +54,7 @@ export async function loader(args: Route.LoaderArgs) {
     listUsers(query),
     roleGrants(),
     assignableRoles(user),
-    mayWrite ? pendingInvitations() : Promise.resolve([]),
+    mayWrite ? pendingInvitations(user) : Promise.resolve([]),
     mayTeams ? teamChoices() : Promise.resolve([]),
   ]);
   const offered = mayWrite ? assignable.map((r) => ({ id: r.id, name: r.name, label: r.label })) : [];
@@ -75,11 +78,12 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-// A 429's Retry-After reaches the browser only through this export.
-export const headers = passRetryAfter;
+// A 429's Retry-After, and the no-store of the answer carrying an invitation's link, reach the
+// browser only through this export.
+export const headers = passRetryAfterAndCacheControl;
 
 /** Back to the list as it was filtered, with a toast. */
-function backWith(args: Route.ActionArgs, kind: "success" | "error", message: string) {
+function backWith(args: Route.ActionArgs, kind: "success" | "error" | "warning", message: string) {
   const back = args.url; // the page's address, not the raw `.data` one (decision 027)
   return redirectWithToast(back.pathname + back.search, { kind, message });
 }
@@ -109,15 +113,41 @@ export const action = (args: Route.ActionArgs) => {
       permission: "user.write",
       schema: inviteSchema,
       run: async ({ actor, input }) => {
-        await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
-        return backWith(args, "success", t("users:toast.invited", { email: input.email }));
+        const outcome = await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
+        const sent = t("users:toast.invited", { email: input.email });
+        return backWith(
+          args,
+          outcome.mail.sent ? "success" : "warning",
+          invitationOutcomeText(t, outcome, sent),
+        );
       },
     },
     "resend-invite": {
       permission: "user.write",
       run: async ({ actor, form }) => {
-        await resendInvitation(actor, { id: invitationId(form) }, args);
-        return backWith(args, "success", t("users:toast.inviteResent"));
+        const outcome = await resendInvitation(actor, { id: invitationId(form) }, args);
+        const sent = t("users:toast.inviteResent");
+        return backWith(
+          args,
+          outcome.mail.sent ? "success" : "warning",
+          invitationOutcomeText(t, outcome, sent),
+        );
+      },
+    },
+    // The link of an invitation that was not mailed, to pass on by hand (app/auth/invitation-links.server.ts).
+    // Answered to this request only: never in a toast cookie, a loader's data or a log line.
+    "invite-link": {
+      permission: "user.write",
+      run: async ({ actor, form }) => {
+        const { email, link, expiresAt } = await revealInvitationLink(
+          actor,
+          { id: invitationId(form) },
+          args,
+        );
+        return data(
+          { ok: true as const, intent: "invite-link", errors: {}, formError: null, email, link, expiresAt },
+          { headers: { "Cache-Control": "no-store" } },
+        );
       },
     },
     "cancel-invite": {
@@ -209,7 +239,13 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
           roles={assignable.map((r) => ({ id: r.id, label: roleLabel(t, r) }))}
           teams={teams}
           total={{ count: total, capped: totalCapped }}
-          filter={{ q: query.q, role: query.role, status: query.status, verified: query.verified }}
+          filter={{
+            q: query.q,
+            role: query.role,
+            status: query.status,
+            verified: query.verified,
+            created: query.created,
+          }}
         />
       ) : null}
       {bulkError ? <FormError message={bulkError} /> : null}
@@ -275,6 +311,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                     {t("users:invitations.cancel")}
                   </Button>
                 </Form>
+                <PendingInvitationStatus invitation={inv} />
               </li>
             ))}
           </ul>
@@ -299,6 +336,9 @@ function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: st
       : null,
     query.verified
       ? { name: "verified", label: t("users:filters.verified"), value: t(`users:verified.${query.verified}`) }
+      : null,
+    query.created
+      ? { name: "created", label: t("users:filters.created"), value: t("users:filters.createdWeek") }
       : null,
   ].filter((c) => c !== null);
   return (
@@ -341,6 +381,7 @@ function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: st
             </option>
           ))}
         </Select>
+        {query.created ? <input type="hidden" name="created" value={query.created} /> : null}
         <input type="hidden" name="sort" value={query.sort} />
         <input type="hidden" name="dir" value={query.dir} />
       </FilterForm>

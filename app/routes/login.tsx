@@ -2,6 +2,7 @@ import { Form, Link, redirect, useSearchParams } from "react-router";
 import { loginSchema } from "../auth/account-schemas";
 import { attemptLogin } from "../auth/login.server";
 import { passkeyAvailability } from "../auth/passkeys.server";
+import { registrationOpen } from "../auth/registration.server";
 import { getSessionUser } from "../auth/session.server";
 import { completeSignIn } from "../auth/sign-in.server";
 import { signInProviders } from "../auth/sso-providers.server";
@@ -27,7 +28,12 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await getSessionUser(args);
   if (user) throw redirect(safeRedirectPath(new URL(args.request.url).searchParams.get("redirectTo")));
   // No passkey button nor autofill request where the browser would refuse them (an IP address).
-  return { sso: await signInProviders(), passkeys: passkeyAvailability(args.request).available };
+  return {
+    sso: await signInProviders(),
+    passkeys: passkeyAvailability(args.request).available,
+    // No way to a form that would refuse (Settings → System, public registration).
+    registration: await registrationOpen(),
+  };
 }
 
 // A 429's Retry-After reaches the browser only through this export.
@@ -108,9 +114,11 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
           <Link to="/forgot-password" className={linkVariants()}>
             {t("auth:login.forgotPassword")}
           </Link>
-          <Link to="/register" className={linkVariants()}>
-            {t("auth:login.register")}
-          </Link>
+          {loaderData.registration ? (
+            <Link to="/register" className={linkVariants()}>
+              {t("auth:login.register")}
+            </Link>
+          ) : null}
         </p>
       </div>
     </main>

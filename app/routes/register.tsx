@@ -2,7 +2,7 @@ import { Form, Link, redirect } from "react-router";
 import { registerSchema } from "../auth/account-schemas";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { checkInboxUrl } from "../auth/public-mail.server";
-import { registerAccount } from "../auth/registration.server";
+import { registerAccount, registrationOpen } from "../auth/registration.server";
 import { registrationBinding } from "../auth/registration-binding.server";
 import { getSessionUser } from "../auth/session.server";
 import { AuthCard, AuthLinks } from "../components/auth/auth-card";
@@ -14,20 +14,28 @@ import { Button } from "../components/ui/button";
 import { linkVariants } from "../components/ui/link";
 import { invalidSubmission, parseSubmission } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
-import { passRetryAfter } from "../http/responses";
+import { passRetryAfter, refusal } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
+import { say } from "../i18n/message";
 import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/register";
 
 export async function loader(args: Route.LoaderArgs) {
   if (await getSessionUser(args)) throw redirect("/dashboard");
-  return null;
+  return { open: await registrationOpen() };
 }
 
 // A 429's Retry-After reaches the browser only through this export.
 export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
+  // Closed (Settings → System): refused before anything is read or counted, and nothing is written.
+  if (!(await registrationOpen()))
+    return refusal(403, "registration_closed", {
+      ok: false as const,
+      errors: {},
+      formError: say(getT(args.context), "auth.registrationClosed"),
+    });
   const limited = await limitPublicForm(args, "register");
   if (limited) return limited;
   const form = await readForm(args.request);
@@ -39,7 +47,30 @@ export async function action(args: Route.ActionArgs) {
   throw redirect(checkInboxUrl("register", deliveryId), { headers: { "Set-Cookie": binding.setCookie } });
 }
 
-export default function Register() {
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
+  const closed =
+    !loaderData.open || (actionData && "error" in actionData && actionData.error === "registration_closed");
+  return closed ? <RegistrationClosed /> : <RegisterForm />;
+}
+
+/** Closed to the public: said plainly, with the ways in that remain. */
+function RegistrationClosed() {
+  const { t } = useTranslation();
+  return (
+    <AuthCard title={t("auth:register.closedTitle")}>
+      <p className="mt-3 text-sm" data-testid="registration-closed">
+        {t("auth:register.closed")}
+      </p>
+      <AuthLinks>
+        <Link to="/login" className={linkVariants()}>
+          {t("auth:register.haveAccount")}
+        </Link>
+      </AuthLinks>
+    </AuthCard>
+  );
+}
+
+function RegisterForm() {
   const { t } = useTranslation();
   const [form, fields] = useAppForm({ schema: registerSchema });
   const pending = useIsPending();

@@ -115,6 +115,8 @@ describe("mail routing settings: an admin", () => {
       EMAIL_FROM: true,
       APP_NAME: false,
       AUDIT_RETENTION_DAYS: false,
+      REGISTRATION: false,
+      REGISTRATION_ROLE: false,
       SIGN_IN_ALERTS: false,
     });
     const root = await signedIn(["super_admin"]);

@@ -28,6 +28,7 @@ import {
 } from "../auth/api-tokens.server";
 import { refuseWhileImpersonating } from "../auth/guard.server";
 import { type ActionArgs, handleIntents } from "../auth/intents.server";
+import { invitationOutcomeText } from "../auth/invitation-text";
 import { inviteUser } from "../auth/invitations.server";
 import {
   addPasskeySchema,
@@ -49,6 +50,7 @@ import {
   setSignInAlerts,
   signInAlertsOf,
 } from "../auth/sign-in-alerts.server";
+import { env } from "../env.server";
 import { getT, i18nFor, resolveLanguage } from "../i18n/i18n.server";
 import { supportedLanguages } from "../i18n/resources.server";
 import { recentMail } from "../mail/mail-log.server";
@@ -123,7 +125,15 @@ export async function settingsPageData(
     sessions: describeSessions(sessions, Date.now(), reader),
     passkeys,
     devices: { devices, alerts },
-    system: manage ? { config: config!, mailLog: mailLog!, integrity: integrity! } : null,
+    system: manage
+      ? {
+          config: config!,
+          mailLog: mailLog!,
+          // The development outbox shows its links on a laptop only (app/mail/send-email.server.ts).
+          outboxKeepsLinks: env().NODE_ENV !== "production",
+          integrity: integrity!,
+        }
+      : null,
     sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
     // Provisioning directories create and disable accounts (routes/dashboard.settings.directory).
     directory: manage && invite && can(user, "user.update"),
@@ -379,8 +389,15 @@ export const runSettingsIntent = (args: ActionArgs) => {
         permission: "user.write",
         schema: inviteSchema,
         run: async ({ actor, input }) => {
-          await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
-          return done("invite", t("settings:invite.sent", { email: input.email }));
+          const outcome = await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
+          const message = invitationOutcomeText(
+            t,
+            outcome,
+            t("settings:invite.sent", { email: input.email }),
+          );
+          // Not mailed: the section offers "Copy invite link" for it (the link itself is asked for apart).
+          const unsent = outcome.mail.sent ? null : { id: outcome.id, email: outcome.email };
+          return data({ ...done("invite", message).data, unsent });
         },
       },
     },

@@ -29,7 +29,7 @@ beforeAll(async () => {
 
 describe("settings query plans", () => {
   it("sessions, the mail log and pending invitations read index ranges", async () => {
-    const fns: (() => Promise<unknown>)[] = [() => settingsPageData(admin), () => pendingInvitations()];
+    const fns: (() => Promise<unknown>)[] = [() => settingsPageData(admin), () => pendingInvitations(admin)];
     for (const fn of fns) {
       const { plans } = await plansOf(db(), fn, { sortsAllowed: ["session"] });
       expect(badPlans(plans)).toEqual([]);

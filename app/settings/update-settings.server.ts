@@ -1,7 +1,10 @@
+import { assertRoleChangeAllowed } from "../access/rules.server";
+import { selfRegistrationRole } from "../access/self-registration.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { ReauthProof } from "../auth/account.server";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
+import { InvalidInput } from "../domain-errors";
 import { env } from "../env.server";
 import { type ConfigKey, SYSTEM_CONFIG, superAdminRuleFor } from "../system-settings/config-keys";
 import {
@@ -45,6 +48,7 @@ export async function applySettingsChanges(
   if (applied.length === 0) return { changed: [] as ConfigKey[] };
 
   const changedKeys = applied.map((c) => c.key);
+  await assertRolesAllowed(actor, applied);
   const guarded = superAdminChanges(applied, before);
   if (guarded.length > 0) await assertMayChangeSuperAdminSettings(actor, guarded, input.reauth ?? {}, origin);
   const notice = guarded.length > 0 ? await superAdminSettingsNotice(actor, guarded) : null;
@@ -77,6 +81,20 @@ export async function applySettingsChanges(
   }
   await notice?.deliver(origin);
   return { changed: changedKeys };
+}
+
+/**
+ * A setting that names a role (the role of self-registered accounts) takes only a role that fits
+ * self-registration (app/access/self-registration.server.ts), and one the actor may grant: never
+ * super_admin, never a role that reads or changes anything.
+ */
+async function assertRolesAllowed(actor: SessionUser, applied: SettingsChange[]) {
+  for (const change of applied) {
+    if (change.kind !== "set" || !("roleChoice" in SYSTEM_CONFIG[change.key])) continue;
+    const role = await selfRegistrationRole(change.value);
+    if (!role) throw new InvalidInput("settings.registrationRole", change.key);
+    await assertRoleChangeAllowed(actor, "self-registration", [], [role.id]);
+  }
 }
 
 /** The applied changes that are a super admin's, with their effective values before and after. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_ROLE_FOR_NEW_USERS } from "../access/roles";
 import { APP_NAME } from "../config";
 import { emailField } from "../email-address";
 import type { MessageKey } from "../i18n/message";
@@ -78,6 +79,34 @@ export const SYSTEM_CONFIG = {
     // Shorter retention erases the trail of whoever shortened it (the daily cleanup).
     superAdminOnly: "audit_trail",
   },
+  REGISTRATION: {
+    label: "Public registration",
+    help: "Whether anyone may create an account from the sign-in page. Unless set: open in development, closed in production.",
+    secret: false,
+    schema: z.enum(["open", "closed"], "settings.choice"),
+    envVar: "REGISTRATION",
+    // Closed unless chosen: a production instance is not open to strangers by accident.
+    fixedDefault: "closed",
+    developmentDefault: "open",
+    superAdminOnly: false,
+    choices: ["open", "closed"],
+  },
+  REGISTRATION_ROLE: {
+    label: "Role of self-registered accounts",
+    help: "The role an account gets when someone registers. Only roles that grant nothing beyond opening the dashboard are offered; a role that grants more later gives no role at all.",
+    secret: false,
+    // A role's name; that it exists and grants nothing more is checked when saved and when used
+    // (app/access/self-registration.ts).
+    schema: z
+      .string()
+      .trim()
+      .max(40)
+      .regex(/^[a-z][a-z0-9_]*$/, "settings.registrationRole"),
+    envVar: "REGISTRATION_ROLE",
+    fixedDefault: DEFAULT_ROLE_FOR_NEW_USERS,
+    superAdminOnly: false,
+    roleChoice: true,
+  },
   SIGN_IN_ALERTS: {
     label: "New sign-in alerts",
     help: "An email when an account is signed in from a device and network it has not used before: each person may turn it off, or it is required for everyone.",
@@ -101,6 +130,10 @@ export const SYSTEM_CONFIG = {
     superAdminOnly: SuperAdminRule | false;
     /** The only values it takes, offered as a choice (settings:system.choices.<value>). */
     choices?: readonly string[];
+    /** The fallback outside production, when it differs from `fixedDefault` (which production keeps). */
+    developmentDefault?: string;
+    /** Its value names a role, offered among the roles it may name (describeSystemConfig). */
+    roleChoice?: true;
   }
 >;
 
@@ -160,4 +193,6 @@ export type ConfigView = {
   hint: string | null;
   updatedAt: string | null;
   choices: readonly string[] | null;
+  /** For a setting that names a role: the roles offered, by name and stored label. */
+  roles: { name: string; label: string }[] | null;
 };

@@ -1,3 +1,4 @@
+import { selfRegistrationRoles } from "../access/self-registration.server";
 import { db, type Executor, now } from "../db.server";
 import { env } from "../env.server";
 import { invalidateEverywhere, registerCache } from "../events/cluster.server";
@@ -40,10 +41,17 @@ export function clearSystemConfigCache(): Promise<void> {
   return invalidateEverywhere("settings");
 }
 
-/** The declared fallback: the environment variable, else the fixed default (if any). */
+/** The declared fallback: the environment variable, else the default (if any). */
 export function configFallback(key: ConfigKey): string | undefined {
   const def = SYSTEM_CONFIG[key];
-  return (env()[def.envVar] as string | undefined) ?? def.fixedDefault;
+  return (env()[def.envVar] as string | undefined) ?? builtInDefault(key);
+}
+
+/** The default with nothing set: `developmentDefault` outside production where one is declared. */
+function builtInDefault(key: ConfigKey): string | undefined {
+  const def: { fixedDefault: string | undefined; developmentDefault?: string } = SYSTEM_CONFIG[key];
+  if (def.developmentDefault !== undefined && env().NODE_ENV !== "production") return def.developmentDefault;
+  return def.fixedDefault;
 }
 
 /** Keys with a fixed default always have a value. */
@@ -113,13 +121,14 @@ function secretHint(value: string): string {
  * theirs to lengthen only (superAdminOnly in config-keys.ts).
  */
 export async function describeSystemConfig(viewer: { isSuperAdmin: boolean }): Promise<ConfigView[]> {
-  const values = await stored();
+  const [values, roles] = await Promise.all([stored(), selfRegistrationRoles()]);
   return (Object.keys(SYSTEM_CONFIG) as ConfigKey[]).map((key) => {
     const def = SYSTEM_CONFIG[key];
     const dbValue = values.get(key);
     const envValue = env()[def.envVar] as string | undefined;
-    const effective = dbValue?.value ?? envValue ?? def.fixedDefault;
-    const source = dbValue ? "database" : envValue ? "environment" : def.fixedDefault ? "default" : "unset";
+    const fallback = builtInDefault(key);
+    const effective = dbValue?.value ?? envValue ?? fallback;
+    const source = dbValue ? "database" : envValue ? "environment" : fallback ? "default" : "unset";
     return {
       key,
       label: def.label,
@@ -131,7 +140,8 @@ export async function describeSystemConfig(viewer: { isSuperAdmin: boolean }): P
       value: def.secret ? null : (effective ?? null),
       hint: def.secret && effective ? secretHint(effective) : null,
       updatedAt: dbValue?.updatedAt ?? null,
-      choices: "choices" in def ? def.choices : null,
+      choices: "choices" in def ? def.choices : "roleChoice" in def ? roles.map((r) => r.name) : null,
+      roles: "roleChoice" in def ? roles.map((r) => ({ name: r.name, label: r.label })) : null,
     };
   });
 }

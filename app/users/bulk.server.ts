@@ -44,10 +44,10 @@ export const BULK_MATCHING_MAX = 10_000;
 const WALK_PAGE = 100;
 
 /** The filters of the list alone (no sort, page or cursor): what "all matching" means. */
-export type UserFilter = Pick<UserListQuery, "q" | "role" | "status" | "verified">;
+export type UserFilter = Pick<UserListQuery, "q" | "role" | "status" | "verified" | "created">;
 
 export function filterOf(q: UserListQuery): UserFilter {
-  return { q: q.q, role: q.role, status: q.status, verified: q.verified };
+  return { q: q.q, role: q.role, status: q.status, verified: q.verified, created: q.created };
 }
 
 /**

@@ -18,6 +18,7 @@ import { endSessions, recheckViews } from "../auth/session-end.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { closeStreamsOf } from "../events/stream.server";
+import type { MailOutcome } from "../mail/try-send.server";
 import type { createUserSchema, updateUserSchema } from "./user-schemas";
 
 async function writeRoles(
@@ -293,21 +294,23 @@ export async function revokeSession(
 /**
  * Mails a password reset link, or a fresh verification link to an unverified address, on an
  * admin's behalf. Changes no row of its own: the link's token is issued by the mail job, so the
- * audit row records the sending once it succeeded.
+ * audit row records the sending once it succeeded. `mail` says how the email fared (null: the
+ * account gets no link); the link itself never comes back to the admin.
  */
 export async function sendAccountLink(
   actor: SessionUser,
   input: { id: string; kind: "reset" | "verification" },
   origin: AuditOrigin,
-): Promise<{ ok: true; email: string } | { ok: false; reason: "already_verified" }> {
+): Promise<
+  { ok: true; email: string; mail: MailOutcome | null } | { ok: false; reason: "already_verified" }
+> {
   const user = await existingUser(input.id);
   await assertCanManageUser(actor, user.id);
   if (input.kind === "reset") {
-    await requestPasswordReset(origin, user.email);
+    const mail = await requestPasswordReset(origin, user.email);
     await audit(origin, { action: "user.password_reset", actor, target: { type: "user", id: user.id } });
-  } else {
-    if (user.email_verified) return { ok: false, reason: "already_verified" };
-    await resendVerification(origin, user.email);
+    return { ok: true, email: user.email, mail };
   }
-  return { ok: true, email: user.email };
+  if (user.email_verified) return { ok: false, reason: "already_verified" };
+  return { ok: true, email: user.email, mail: await resendVerification(origin, user.email) };
 }

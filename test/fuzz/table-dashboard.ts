@@ -47,6 +47,7 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(USERS, "/dashboard/users", "invite", (p) => ({ email: emails, "roles[]": ids(p.roles) })),
   formIntent(USERS, "/dashboard/users", "resend-invite", (p) => ({ invitationId: ids(p.invitations) })),
   formIntent(USERS, "/dashboard/users", "cancel-invite", (p) => ({ invitationId: ids(p.invitations) })),
+  formIntent(USERS, "/dashboard/users", "invite-link", (p) => ({ invitationId: ids(p.invitations) })),
   formIntent(USERS, "/dashboard/users", "bulk-disable", (p) => ({ "ids[]": ids(p.users) })),
   formIntent(USERS, "/dashboard/users", "bulk-delete", (p) => ({ "ids[]": ids(p.users) })),
   formIntent(USERS, "/dashboard/users", "bulk-enable", (p) => ({ "ids[]": ids(p.users), scope: bulkScope })),

@@ -16,6 +16,7 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
 import { Input } from "../ui/field";
+import { ViewingAsLock } from "../viewing-as-lock";
 import { ReauthFields, type ReauthMethods } from "./reauth-fields";
 import { SectionStatus, useSettingsForm } from "./use-settings-form";
 
@@ -57,67 +58,71 @@ export function ApiTokensSection({
   return (
     <>
       <Card title={t("settings:apiTokens.createTitle")}>
-        <p className="mb-3 text-sm text-muted-foreground">
-          <Trans
-            i18nKey="settings:apiTokens.intro"
-            components={{ api: <code />, header: <code>Authorization: Bearer &lt;token&gt;</code> }}
-          />
-        </p>
-        <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
-          <input type="hidden" name="intent" value="create-api-token" />
-          <TextField meta={s.fields.name} label={t("settings:apiTokens.name")} autoComplete="off" />
-          <SelectField meta={s.fields.expiresInDays} label={t("settings:apiTokens.expires")}>
-            {API_TOKEN_EXPIRY_CHOICES.map((days) => (
-              <option key={days} value={days}>
-                {days === 365
-                  ? t("settings:apiTokens.oneYear")
-                  : t("settings:apiTokens.days", { count: days })}
-              </option>
-            ))}
-          </SelectField>
-          <CheckboxGroupField
-            meta={s.fields.permissions}
-            legend={t("settings:apiTokens.permissions")}
-            options={permissions.map((p) => ({ value: p.key, label: labels.get(p.key) ?? p.label }))}
-            description={t("settings:apiTokens.permissionsHint")}
-          />
-          <ReauthFields reauth={reauth} fields={s.fields} />
-          {s.errors}
-          {s.status}
-          <div>
-            <Button pending={s.pending}>{t("settings:apiTokens.create")}</Button>
-          </div>
-        </s.fetcher.Form>
-        {secret ? <NewToken secret={secret} /> : null}
+        <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["create-api-token"] }}>
+          <p className="mb-3 text-sm text-muted-foreground">
+            <Trans
+              i18nKey="settings:apiTokens.intro"
+              components={{ api: <code />, header: <code>Authorization: Bearer &lt;token&gt;</code> }}
+            />
+          </p>
+          <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
+            <input type="hidden" name="intent" value="create-api-token" />
+            <TextField meta={s.fields.name} label={t("settings:apiTokens.name")} autoComplete="off" />
+            <SelectField meta={s.fields.expiresInDays} label={t("settings:apiTokens.expires")}>
+              {API_TOKEN_EXPIRY_CHOICES.map((days) => (
+                <option key={days} value={days}>
+                  {days === 365
+                    ? t("settings:apiTokens.oneYear")
+                    : t("settings:apiTokens.days", { count: days })}
+                </option>
+              ))}
+            </SelectField>
+            <CheckboxGroupField
+              meta={s.fields.permissions}
+              legend={t("settings:apiTokens.permissions")}
+              options={permissions.map((p) => ({ value: p.key, label: labels.get(p.key) ?? p.label }))}
+              description={t("settings:apiTokens.permissionsHint")}
+            />
+            <ReauthFields reauth={reauth} fields={s.fields} />
+            {s.errors}
+            {s.status}
+            <div>
+              <Button pending={s.pending}>{t("settings:apiTokens.create")}</Button>
+            </div>
+          </s.fetcher.Form>
+          {secret ? <NewToken secret={secret} /> : null}
+        </ViewingAsLock>
       </Card>
       <Card title={t("settings:apiTokens.listTitle")}>
-        {tokens.length === 0 ? (
-          <EmptyState>{t("settings:apiTokens.none")}</EmptyState>
-        ) : (
-          <ul className="divide-y" data-testid="api-tokens">
-            {tokens.map((token) => (
-              <ApiTokenRow key={token.id} token={token} labels={labels}>
-                <revoke.Form method="post">
-                  <input type="hidden" name="intent" value="revoke-api-token" />
-                  <input type="hidden" name="apiToken" value={token.id} />
-                  <Button
-                    variant="secondary"
-                    pending={revoke.state !== "idle" && revoke.formData?.get("apiToken") === token.id}
-                    aria-label={t("settings:apiTokens.revokeLabel", { name: token.name })}
-                  >
-                    {t("settings:apiTokens.revoke")}
-                  </Button>
-                </revoke.Form>
-              </ApiTokenRow>
-            ))}
-          </ul>
-        )}
-        <SectionStatus answer={revoke.data?.intent === "revoke-api-token" ? revoke.data : undefined} />
-        {revoke.data && !revoke.data.ok ? (
-          <p role="alert" className="text-sm text-destructive">
-            {(revoke.data as { formError?: string }).formError ?? say(t, "apiTokens.revokeFailed")}
-          </p>
-        ) : null}
+        <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["revoke-api-token"] }}>
+          {tokens.length === 0 ? (
+            <EmptyState>{t("settings:apiTokens.none")}</EmptyState>
+          ) : (
+            <ul className="divide-y" data-testid="api-tokens">
+              {tokens.map((token) => (
+                <ApiTokenRow key={token.id} token={token} labels={labels}>
+                  <revoke.Form method="post">
+                    <input type="hidden" name="intent" value="revoke-api-token" />
+                    <input type="hidden" name="apiToken" value={token.id} />
+                    <Button
+                      variant="secondary"
+                      pending={revoke.state !== "idle" && revoke.formData?.get("apiToken") === token.id}
+                      aria-label={t("settings:apiTokens.revokeLabel", { name: token.name })}
+                    >
+                      {t("settings:apiTokens.revoke")}
+                    </Button>
+                  </revoke.Form>
+                </ApiTokenRow>
+              ))}
+            </ul>
+          )}
+          <SectionStatus answer={revoke.data?.intent === "revoke-api-token" ? revoke.data : undefined} />
+          {revoke.data && !revoke.data.ok ? (
+            <p role="alert" className="text-sm text-destructive">
+              {(revoke.data as { formError?: string }).formError ?? say(t, "apiTokens.revokeFailed")}
+            </p>
+          ) : null}
+        </ViewingAsLock>
       </Card>
     </>
   );

@@ -1,9 +1,11 @@
+import { useId } from "react";
 import { useTranslation } from "../../i18n/use-translation";
 import type { MailLogEntry } from "../../mail/mail-log-entry";
 import { useFormat } from "../format";
 import { Badge, type BadgeVariant } from "../ui/badge";
 import { Card } from "../ui/card";
 import { cn } from "../ui/cn";
+import { hintClass } from "../ui/field";
 import { linkVariants } from "../ui/link";
 import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "../ui/table";
 
@@ -13,15 +15,29 @@ const STATUS: Record<MailLogEntry["status"], BadgeVariant> = {
   failed: "destructive",
 };
 
-/** Recent sends; development-outbox rows carry their link, since nobody received them. */
-export function MailLog({ entries }: { entries: MailLogEntry[] }) {
+/**
+ * Recent sends; development-outbox rows carry their link, since nobody received them. What the
+ * outbox is (no provider set up, nobody got the email) is said under the table whenever it holds
+ * such a row, and each such badge points at that text.
+ */
+export function MailLog({
+  entries,
+  outboxKeepsLinks,
+}: {
+  entries: MailLogEntry[];
+  outboxKeepsLinks: boolean;
+}) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
+  const noteId = useId();
   const statusLabel = {
     sent: t("settings:mailLog.status.sent"),
-    outbox: t("settings:mailLog.status.outbox"),
+    outbox: outboxKeepsLinks
+      ? t("settings:mailLog.status.outbox")
+      : t("settings:mailLog.status.outboxProduction"),
     failed: t("settings:mailLog.status.failed"),
   };
+  const hasOutbox = entries.some((e) => e.status === "outbox");
   return (
     <Card title={t("settings:mailLog.title")}>
       <div data-testid="mail-log">
@@ -49,7 +65,12 @@ export function MailLog({ entries }: { entries: MailLogEntry[] }) {
                     ) : null}
                   </TableCell>
                   <TableCell className="align-top">
-                    <Badge variant={STATUS[e.status]}>{statusLabel[e.status]}</Badge>
+                    <Badge
+                      variant={STATUS[e.status]}
+                      aria-describedby={e.status === "outbox" ? noteId : undefined}
+                    >
+                      {statusLabel[e.status]}
+                    </Badge>
                     {e.error ? <p className="mt-1 text-xs text-destructive">{e.error}</p> : null}
                   </TableCell>
                 </TableRow>
@@ -57,6 +78,13 @@ export function MailLog({ entries }: { entries: MailLogEntry[] }) {
             )}
           </TableBody>
         </Table>
+        {hasOutbox ? (
+          <p id={noteId} className={hintClass} data-testid="outbox-note">
+            {outboxKeepsLinks
+              ? t("settings:mailLog.outboxNote.development")
+              : t("settings:mailLog.outboxNote.production")}
+          </p>
+        ) : null}
       </div>
     </Card>
   );

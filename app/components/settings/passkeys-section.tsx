@@ -13,6 +13,7 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
 import { Input, labelClass } from "../ui/field";
+import { ViewingAsLock } from "../viewing-as-lock";
 import type { ReauthMethods } from "./reauth-fields";
 import { SectionStatus } from "./use-settings-form";
 
@@ -139,116 +140,123 @@ export function PasskeysSection({
 
   return (
     <Card title={t("settings:passkeys.title")}>
-      <p className="mb-3 text-sm text-muted-foreground">{t("settings:passkeys.intro")}</p>
-      {passkeys.length ? (
-        <ul className="divide-y" data-testid="passkeys">
-          {passkeys.map((p) => (
-            <PasskeyItem key={p.id} passkey={p} fetcher={change} />
-          ))}
-        </ul>
-      ) : (
-        <EmptyState>{t("settings:passkeys.none")}</EmptyState>
-      )}
-      <SectionStatus answer={changeAnswer} />
-      {changeAnswer && !changeAnswer.ok ? (
-        <p role="alert" className="text-sm text-destructive">
-          {problemOf(t, changeAnswer)}
-        </p>
-      ) : null}
-      {!availability.available ? (
-        <p className="mt-4 text-sm text-muted-foreground" data-testid="passkeys-unavailable">
-          {availability.reason === "ip-address"
-            ? t("settings:passkeys.unavailableIp")
-            : t("settings:passkeys.unavailableOrigin", { origin: availability.origin })}
-        </p>
-      ) : supported ? (
-        <form onSubmit={start} className="mt-4 flex flex-col gap-3" noValidate>
-          <div>
-            <label htmlFor={nameId} className={labelClass}>
-              {t("settings:passkeys.nameLabel")}
-            </label>
-            <Input
-              id={nameId}
-              name="name"
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              placeholder="Passkey"
-              maxLength={60}
-              autoComplete="off"
-              aria-invalid={nameError ? true : undefined}
-              aria-describedby={nameError ? `${nameId}-error` : undefined}
-            />
-            {nameError ? (
-              <p id={`${nameId}-error`} className="mt-1 text-sm text-destructive">
-                {nameError}
+      <ViewingAsLock
+        lock={{
+          page: "/dashboard/settings",
+          intents: ["passkey-options", "passkey-add", "passkey-rename", "passkey-remove"],
+        }}
+      >
+        <p className="mb-3 text-sm text-muted-foreground">{t("settings:passkeys.intro")}</p>
+        {passkeys.length ? (
+          <ul className="divide-y" data-testid="passkeys">
+            {passkeys.map((p) => (
+              <PasskeyItem key={p.id} passkey={p} fetcher={change} />
+            ))}
+          </ul>
+        ) : (
+          <EmptyState>{t("settings:passkeys.none")}</EmptyState>
+        )}
+        <SectionStatus answer={changeAnswer} />
+        {changeAnswer && !changeAnswer.ok ? (
+          <p role="alert" className="text-sm text-destructive">
+            {problemOf(t, changeAnswer)}
+          </p>
+        ) : null}
+        {!availability.available ? (
+          <p className="mt-4 text-sm text-muted-foreground" data-testid="passkeys-unavailable">
+            {availability.reason === "ip-address"
+              ? t("settings:passkeys.unavailableIp")
+              : t("settings:passkeys.unavailableOrigin", { origin: availability.origin })}
+          </p>
+        ) : supported ? (
+          <form onSubmit={start} className="mt-4 flex flex-col gap-3" noValidate>
+            <div>
+              <label htmlFor={nameId} className={labelClass}>
+                {t("settings:passkeys.nameLabel")}
+              </label>
+              <Input
+                id={nameId}
+                name="name"
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+                placeholder="Passkey"
+                maxLength={60}
+                autoComplete="off"
+                aria-invalid={nameError ? true : undefined}
+                aria-describedby={nameError ? `${nameId}-error` : undefined}
+              />
+              {nameError ? (
+                <p id={`${nameId}-error`} className="mt-1 text-sm text-destructive">
+                  {nameError}
+                </p>
+              ) : null}
+            </div>
+            {reauth.password ? (
+              <div>
+                <label htmlFor={passwordId} className={labelClass}>
+                  {t("settings:currentPassword")}
+                </label>
+                <Input
+                  id={passwordId}
+                  name="currentPassword"
+                  type="password"
+                  value={password}
+                  onChange={(event) => setPassword(event.target.value)}
+                  autoComplete="current-password"
+                  aria-invalid={passwordError ? true : undefined}
+                  aria-describedby={passwordError ? `${passwordId}-error` : undefined}
+                />
+                {passwordError ? (
+                  <p id={`${passwordId}-error`} className="mt-1 text-sm text-destructive">
+                    {passwordError}
+                  </p>
+                ) : null}
+              </div>
+            ) : null}
+            {reauth.code ? (
+              <div>
+                <label htmlFor={codeId} className={labelClass}>
+                  {reauth.password ? t("settings:reauthCode") : t("settings:reauthCodeOnly")}
+                </label>
+                <Input
+                  id={codeId}
+                  name="reauthCode"
+                  value={code}
+                  onChange={(event) => setCode(event.target.value)}
+                  autoComplete="one-time-code"
+                  maxLength={20}
+                  aria-invalid={codeError ? true : undefined}
+                  aria-describedby={codeError ? `${codeId}-help ${codeId}-error` : `${codeId}-help`}
+                />
+                <p id={`${codeId}-help`} className="mt-1 text-sm text-muted-foreground">
+                  {t("settings:reauthCodeHelp")}
+                </p>
+                {codeError ? (
+                  <p id={`${codeId}-error`} className="mt-1 text-sm text-destructive">
+                    {codeError}
+                  </p>
+                ) : null}
+              </div>
+            ) : null}
+            {!reauth.password && !reauth.code ? (
+              <p className="text-sm">{t("settings:reauthFreshSignIn")}</p>
+            ) : null}
+            {problem ? (
+              <p role="alert" className="text-sm text-destructive">
+                {problem}
               </p>
             ) : null}
-          </div>
-          {reauth.password ? (
+            <SectionStatus
+              answer={add.data?.intent === "passkey-add" && add.state === "idle" ? add.data : undefined}
+            />
             <div>
-              <label htmlFor={passwordId} className={labelClass}>
-                {t("settings:currentPassword")}
-              </label>
-              <Input
-                id={passwordId}
-                name="currentPassword"
-                type="password"
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-                autoComplete="current-password"
-                aria-invalid={passwordError ? true : undefined}
-                aria-describedby={passwordError ? `${passwordId}-error` : undefined}
-              />
-              {passwordError ? (
-                <p id={`${passwordId}-error`} className="mt-1 text-sm text-destructive">
-                  {passwordError}
-                </p>
-              ) : null}
+              <Button pending={busy}>{t("settings:passkeys.add")}</Button>
             </div>
-          ) : null}
-          {reauth.code ? (
-            <div>
-              <label htmlFor={codeId} className={labelClass}>
-                {reauth.password ? t("settings:reauthCode") : t("settings:reauthCodeOnly")}
-              </label>
-              <Input
-                id={codeId}
-                name="reauthCode"
-                value={code}
-                onChange={(event) => setCode(event.target.value)}
-                autoComplete="one-time-code"
-                maxLength={20}
-                aria-invalid={codeError ? true : undefined}
-                aria-describedby={codeError ? `${codeId}-help ${codeId}-error` : `${codeId}-help`}
-              />
-              <p id={`${codeId}-help`} className="mt-1 text-sm text-muted-foreground">
-                {t("settings:reauthCodeHelp")}
-              </p>
-              {codeError ? (
-                <p id={`${codeId}-error`} className="mt-1 text-sm text-destructive">
-                  {codeError}
-                </p>
-              ) : null}
-            </div>
-          ) : null}
-          {!reauth.password && !reauth.code ? (
-            <p className="text-sm">{t("settings:reauthFreshSignIn")}</p>
-          ) : null}
-          {problem ? (
-            <p role="alert" className="text-sm text-destructive">
-              {problem}
-            </p>
-          ) : null}
-          <SectionStatus
-            answer={add.data?.intent === "passkey-add" && add.state === "idle" ? add.data : undefined}
-          />
-          <div>
-            <Button pending={busy}>{t("settings:passkeys.add")}</Button>
-          </div>
-        </form>
-      ) : (
-        <p className="mt-4 text-sm text-muted-foreground">{t("settings:passkeys.unsupported")}</p>
-      )}
+          </form>
+        ) : (
+          <p className="mt-4 text-sm text-muted-foreground">{t("settings:passkeys.unsupported")}</p>
+        )}
+      </ViewingAsLock>
     </Card>
   );
 }

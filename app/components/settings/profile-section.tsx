@@ -4,6 +4,7 @@ import { useTranslation } from "../../i18n/use-translation";
 import { PasswordField, SelectField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { ViewingAsLock } from "../viewing-as-lock";
 import {
   SectionStatus,
   type SettingsFetcher,
@@ -23,16 +24,19 @@ export function ProfileSection({ profile, languages }: { profile: Profile; langu
           the answer (and the focus on it) stays with the section. */}
       <NameForm key={profile.name} name={profile.name} fetcher={nameFetcher} />
       <SectionStatus answer={nameFetcher.data?.intent === "profile" ? nameFetcher.data : undefined} />
-      <LanguageForm
-        key={profile.locale ?? ""}
-        locale={profile.locale}
-        languages={languages}
-        fetcher={languageFetcher}
-      />
-      <SectionStatus
-        answer={languageFetcher.data?.intent === "language" ? languageFetcher.data : undefined}
-      />
-      <EmailForm email={profile.email} />
+      {/* The name stays open while viewing as someone; the language and the address are theirs. */}
+      <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["language", "email"] }} className="mt-6">
+        <LanguageForm
+          key={profile.locale ?? ""}
+          locale={profile.locale}
+          languages={languages}
+          fetcher={languageFetcher}
+        />
+        <SectionStatus
+          answer={languageFetcher.data?.intent === "language" ? languageFetcher.data : undefined}
+        />
+        <EmailForm email={profile.email} />
+      </ViewingAsLock>
     </Card>
   );
 }
@@ -78,7 +82,7 @@ function LanguageForm({
     fetcher,
   });
   return (
-    <s.fetcher.Form method="post" className="mt-6 flex flex-col gap-3" {...s.formProps}>
+    <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
       <input type="hidden" name="intent" value="language" />
       <SelectField meta={s.fields.locale} label={t("settings:profile.language.label")}>
         <option value="">{t("settings:profile.language.automatic")}</option>

@@ -7,9 +7,11 @@ import { useFormat } from "../format";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { ViewingAsLock } from "../viewing-as-lock";
 import { SectionStatus, useSettingsForm } from "./use-settings-form";
 
 const noFields = z.object({});
+const LOCK = { page: "/dashboard/settings", intents: ["revoke-session", "revoke-others"] } as const;
 
 export function SessionsSection({ sessions }: { sessions: SessionDescription[] }) {
   const { t } = useTranslation();
@@ -23,28 +25,33 @@ export function SessionsSection({ sessions }: { sessions: SessionDescription[] }
       title={t("settings:sessions.title")}
       actions={
         hasOthers ? (
-          <others.fetcher.Form method="post" {...others.formProps}>
-            <input type="hidden" name="intent" value="revoke-others" />
-            <Button variant="secondary" pending={others.pending}>
-              {t("settings:sessions.signOutOthers")}
-            </Button>
-          </others.fetcher.Form>
+          // Locked with the list below, which says why.
+          <ViewingAsLock lock={LOCK} note={false}>
+            <others.fetcher.Form method="post" {...others.formProps}>
+              <input type="hidden" name="intent" value="revoke-others" />
+              <Button variant="secondary" pending={others.pending}>
+                {t("settings:sessions.signOutOthers")}
+              </Button>
+            </others.fetcher.Form>
+          </ViewingAsLock>
         ) : null
       }
     >
-      <ul className="divide-y" data-testid="sessions">
-        {sessions.map((s) => (
-          <SessionItem
-            key={s.id}
-            session={s}
-            form={revoke.Form}
-            pending={revoke.state !== "idle" && revoke.formData?.get("session") === s.id}
-          />
-        ))}
-      </ul>
-      <SectionStatus answer={revoke.data?.intent === "revoke-session" ? revoke.data : undefined} />
-      {others.errors}
-      {others.status}
+      <ViewingAsLock lock={LOCK}>
+        <ul className="divide-y" data-testid="sessions">
+          {sessions.map((s) => (
+            <SessionItem
+              key={s.id}
+              session={s}
+              form={revoke.Form}
+              pending={revoke.state !== "idle" && revoke.formData?.get("session") === s.id}
+            />
+          ))}
+        </ul>
+        <SectionStatus answer={revoke.data?.intent === "revoke-session" ? revoke.data : undefined} />
+        {others.errors}
+        {others.status}
+      </ViewingAsLock>
     </Card>
   );
 }

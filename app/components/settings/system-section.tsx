@@ -1,3 +1,4 @@
+import { roleLabel } from "../../access/role-labels";
 import { useTranslation } from "../../i18n/use-translation";
 import { systemSettingsSchema } from "../../settings/settings-form";
 import { type ConfigView, superAdminRuleOf } from "../../system-settings/config-keys";
@@ -52,7 +53,12 @@ function SystemForm({
 }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
-  const choiceLabel = (value: string | null) => (value ? t(`settings:system.choices.${value}`) : "");
+  // A role is said by its label (a system role's in the page's language); other choices by their key.
+  const choiceLabel = (c: ConfigView, value: string | null) => {
+    if (!value) return "";
+    const role = c.roles?.find((r) => r.name === value);
+    return c.roles ? (role ? roleLabel(t, role) : value) : t(`settings:system.choices.${value}`);
+  };
   const sourceLabel: Record<ConfigView["source"], string> = {
     database: t("settings:system.source.database"),
     environment: t("settings:system.source.environment"),
@@ -80,10 +86,12 @@ function SystemForm({
             <div key={c.key} className="flex flex-col gap-1">
               {c.choices ? (
                 <SelectField meta={save.fields[c.key]} label={label} disabled={c.locked}>
-                  <option value="">{t("settings:system.keepChoice", { value: choiceLabel(c.value) })}</option>
+                  <option value="">
+                    {t("settings:system.keepChoice", { value: choiceLabel(c, c.value) })}
+                  </option>
                   {c.choices.map((choice) => (
                     <option key={choice} value={choice}>
-                      {choiceLabel(choice)}
+                      {choiceLabel(c, choice)}
                     </option>
                   ))}
                 </SelectField>

@@ -10,6 +10,7 @@ import { alertVariants } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
 import { cn } from "../ui/cn";
+import { ViewingAsLock } from "../viewing-as-lock";
 import { ReauthFields, type ReauthMethods } from "./reauth-fields";
 import { useSettingsForm } from "./use-settings-form";
 
@@ -63,87 +64,103 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
   const codes = codesOf(confirm.fetcher.data) ?? codesOf(regenerate.fetcher.data);
   return (
     <Card title={t("settings:twoFactor.title")}>
-      <div className="flex flex-col gap-4">
-        {twoFactor.due ? (
-          <p role="alert" className={alertVariants({ variant: "warning" })}>
-            {t("settings:twoFactor.due")}
-          </p>
-        ) : null}
-        {codes ? <RecoveryCodes codes={codes} /> : null}
-        {view.state === "off" || view.state === "elsewhere" ? (
-          <start.fetcher.Form method="post" className="flex flex-col gap-3" {...start.formProps}>
-            <input type="hidden" name="intent" value="two-factor-start" />
-            {view.state === "elsewhere" ? (
-              <p className="text-sm" data-testid="two-factor-elsewhere">
-                {t("settings:twoFactor.elsewhere")}
-              </p>
-            ) : null}
-            <p className="text-sm">{t("settings:twoFactor.offIntro")}</p>
-            <ReauthFields reauth={twoFactor.reauth} fields={start.fields} />
-            {start.errors}
-            {start.status}
-            <div>
-              <Button pending={start.pending}>{t("settings:twoFactor.setUp")}</Button>
-            </div>
-          </start.fetcher.Form>
-        ) : null}
-        {view.state === "pending" ? (
-          <confirm.fetcher.Form method="post" className="flex flex-col gap-3" {...confirm.formProps}>
-            <input type="hidden" name="intent" value="two-factor-confirm" />
-            <p className="text-sm">{t("settings:twoFactor.scan")}</p>
-            <img src={view.qrCode} alt={t("settings:twoFactor.qrAlt")} width={200} height={200} />
-            <p className="text-sm">
-              {t("settings:twoFactor.key")}{" "}
-              <code className="break-all font-mono" data-testid="two-factor-secret">
-                {view.secret}
-              </code>
+      <ViewingAsLock
+        lock={{
+          page: "/dashboard/settings",
+          intents: [
+            "two-factor-start",
+            "two-factor-confirm",
+            "two-factor-recovery-codes",
+            "two-factor-disable",
+          ],
+        }}
+      >
+        <div className="flex flex-col gap-4">
+          {twoFactor.due ? (
+            <p role="alert" className={alertVariants({ variant: "warning" })}>
+              {t("settings:twoFactor.due")}
             </p>
-            <TextField
-              meta={confirm.fields.code}
-              label={t("settings:twoFactor.code")}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-            />
-            {confirm.errors}
-            {confirm.status}
-            <div>
-              <Button pending={confirm.pending}>{t("settings:twoFactor.turnOn")}</Button>
-            </div>
-          </confirm.fetcher.Form>
-        ) : null}
-        {view.state === "on" ? (
-          <>
-            <p className="text-sm">{t("settings:twoFactor.onStatus", { count: view.recoveryCodesLeft })}</p>
-            {/* The confirmation stays once the page's data says "on" (the pending form is gone by then). */}
-            {codes ? null : start.status}
-            {confirm.status}
-            <regenerate.fetcher.Form method="post" className="flex flex-col gap-3" {...regenerate.formProps}>
-              <input type="hidden" name="intent" value="two-factor-recovery-codes" />
-              <h3 className="text-sm font-semibold">{t("settings:twoFactor.newCodesTitle")}</h3>
-              <ReauthFields reauth={twoFactor.reauth} fields={regenerate.fields} />
-              {regenerate.errors}
-              {regenerate.status}
+          ) : null}
+          {codes ? <RecoveryCodes codes={codes} /> : null}
+          {view.state === "off" || view.state === "elsewhere" ? (
+            <start.fetcher.Form method="post" className="flex flex-col gap-3" {...start.formProps}>
+              <input type="hidden" name="intent" value="two-factor-start" />
+              {view.state === "elsewhere" ? (
+                <p className="text-sm" data-testid="two-factor-elsewhere">
+                  {t("settings:twoFactor.elsewhere")}
+                </p>
+              ) : null}
+              <p className="text-sm">{t("settings:twoFactor.offIntro")}</p>
+              <ReauthFields reauth={twoFactor.reauth} fields={start.fields} />
+              {start.errors}
+              {start.status}
               <div>
-                <Button variant="secondary" pending={regenerate.pending}>
-                  {t("settings:twoFactor.makeNewCodes")}
-                </Button>
+                <Button pending={start.pending}>{t("settings:twoFactor.setUp")}</Button>
               </div>
-            </regenerate.fetcher.Form>
-            <disable.fetcher.Form method="post" className="flex flex-col gap-3" {...disable.formProps}>
-              <input type="hidden" name="intent" value="two-factor-disable" />
-              <h3 className="text-sm font-semibold">{t("settings:twoFactor.turnOffTitle")}</h3>
-              <ReauthFields reauth={twoFactor.reauth} fields={disable.fields} />
-              {disable.errors}
+            </start.fetcher.Form>
+          ) : null}
+          {view.state === "pending" ? (
+            <confirm.fetcher.Form method="post" className="flex flex-col gap-3" {...confirm.formProps}>
+              <input type="hidden" name="intent" value="two-factor-confirm" />
+              <p className="text-sm">{t("settings:twoFactor.scan")}</p>
+              <img src={view.qrCode} alt={t("settings:twoFactor.qrAlt")} width={200} height={200} />
+              <p className="text-sm">
+                {t("settings:twoFactor.key")}{" "}
+                <code className="break-all font-mono" data-testid="two-factor-secret">
+                  {view.secret}
+                </code>
+              </p>
+              <TextField
+                meta={confirm.fields.code}
+                label={t("settings:twoFactor.code")}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+              />
+              {confirm.errors}
+              {confirm.status}
               <div>
-                <Button variant="destructive" pending={disable.pending}>
-                  {t("settings:twoFactor.turnOff")}
-                </Button>
+                <Button pending={confirm.pending}>{t("settings:twoFactor.turnOn")}</Button>
               </div>
-            </disable.fetcher.Form>
-          </>
-        ) : null}
-        {view.state === "off" ? disable.status : null}
-      </div>
+            </confirm.fetcher.Form>
+          ) : null}
+          {view.state === "on" ? (
+            <>
+              <p className="text-sm">{t("settings:twoFactor.onStatus", { count: view.recoveryCodesLeft })}</p>
+              {/* The confirmation stays once the page's data says "on" (the pending form is gone by then). */}
+              {codes ? null : start.status}
+              {confirm.status}
+              <regenerate.fetcher.Form
+                method="post"
+                className="flex flex-col gap-3"
+                {...regenerate.formProps}
+              >
+                <input type="hidden" name="intent" value="two-factor-recovery-codes" />
+                <h3 className="text-sm font-semibold">{t("settings:twoFactor.newCodesTitle")}</h3>
+                <ReauthFields reauth={twoFactor.reauth} fields={regenerate.fields} />
+                {regenerate.errors}
+                {regenerate.status}
+                <div>
+                  <Button variant="secondary" pending={regenerate.pending}>
+                    {t("settings:twoFactor.makeNewCodes")}
+                  </Button>
+                </div>
+              </regenerate.fetcher.Form>
+              <disable.fetcher.Form method="post" className="flex flex-col gap-3" {...disable.formProps}>
+                <input type="hidden" name="intent" value="two-factor-disable" />
+                <h3 className="text-sm font-semibold">{t("settings:twoFactor.turnOffTitle")}</h3>
+                <ReauthFields reauth={twoFactor.reauth} fields={disable.fields} />
+                {disable.errors}
+                <div>
+                  <Button variant="destructive" pending={disable.pending}>
+                    {t("settings:twoFactor.turnOff")}
+                  </Button>
+                </div>
+              </disable.fetcher.Form>
+            </>
+          ) : null}
+          {view.state === "off" ? disable.status : null}
+        </div>
+      </ViewingAsLock>
     </Card>
   );
 }
@@ -156,20 +173,22 @@ export function TwoFactorPolicySection({ policy }: { policy: NonNullable<TwoFact
   });
   return (
     <Card title={t("settings:twoFactor.policyTitle")}>
-      <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
-        <input type="hidden" name="intent" value="two-factor-roles" />
-        <CheckboxGroupField
-          meta={s.fields.roles}
-          legend={t("settings:twoFactor.policyLegend")}
-          description={t("settings:twoFactor.policyDescription")}
-          options={policy.roles.map((r) => ({ value: r.id, label: roleLabel(t, r) }))}
-        />
-        {s.errors}
-        {s.status}
-        <div>
-          <Button pending={s.pending}>{t("settings:save")}</Button>
-        </div>
-      </s.fetcher.Form>
+      <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["two-factor-roles"] }}>
+        <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
+          <input type="hidden" name="intent" value="two-factor-roles" />
+          <CheckboxGroupField
+            meta={s.fields.roles}
+            legend={t("settings:twoFactor.policyLegend")}
+            description={t("settings:twoFactor.policyDescription")}
+            options={policy.roles.map((r) => ({ value: r.id, label: roleLabel(t, r) }))}
+          />
+          {s.errors}
+          {s.status}
+          <div>
+            <Button pending={s.pending}>{t("settings:save")}</Button>
+          </div>
+        </s.fetcher.Form>
+      </ViewingAsLock>
     </Card>
   );
 }

@@ -24,7 +24,7 @@ const INTENTS = [
 ] as const;
 
 type Option = { id: string; label: string };
-export type BulkFilter = { q: string; role: string; status: string; verified: string };
+export type BulkFilter = { q: string; role: string; status: string; verified: string; created: string };
 
 /**
  * The bar over the users list once someone is ticked: enable, disable, add or remove a role, add to

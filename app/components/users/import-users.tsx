@@ -8,10 +8,10 @@ import { useTaskNotifications } from "../tasks/use-task-notifications";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, FormError } from "../ui/card";
-
 import { labelClass } from "../ui/field";
 import { linkVariants } from "../ui/link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
+import { ViewingAsLock } from "../viewing-as-lock";
 
 // Users → Import: choose a CSV, see what each row would do, then run it as a background task whose
 // progress and per-row result (a file to download) appear here live.
@@ -104,14 +104,16 @@ export function ImportUsers({ maxBytes, maxRows }: { maxBytes: number; maxRows: 
               {t("users:import.preview")}
             </Button>
             {preview ? (
-              <Button
-                name="intent"
-                value="import"
-                pending={submitting("import")}
-                disabled={importable === 0 || tooLarge}
-              >
-                {t("users:import.run", { count: importable, n: formatNumber(importable) })}
-              </Button>
+              <ViewingAsLock lock={{ page: "/dashboard/users/import", intents: ["import"] }}>
+                <Button
+                  name="intent"
+                  value="import"
+                  pending={submitting("import")}
+                  disabled={importable === 0 || tooLarge}
+                >
+                  {t("users:import.run", { count: importable, n: formatNumber(importable) })}
+                </Button>
+              </ViewingAsLock>
             ) : null}
           </div>
         </fetcher.Form>

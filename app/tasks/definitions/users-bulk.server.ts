@@ -37,6 +37,7 @@ export const usersBulk = defineTask({
         role: text.default(""),
         status: z.enum(["", "active", "disabled"]).default(""),
         verified: z.enum(["", "yes", "no"]).default(""),
+        created: z.enum(["", "7d"]).default(""),
       }),
     })
     .strict(),

@@ -21,6 +21,7 @@ const payload = z
         role: text.default(""),
         status: z.enum(["", "active", "disabled"]).default(""),
         verified: z.enum(["", "yes", "no"]).default(""),
+        created: z.enum(["", "7d"]).default(""),
       })
       .optional(),
   })

@@ -1,0 +1,131 @@
+import { Link2 } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import { useTranslation } from "../../i18n/use-translation";
+import { useFormat } from "../format";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { FormError } from "../ui/card";
+import { Input, labelClass } from "../ui/field";
+
+type UnsentReason = "no_provider" | "refused";
+
+/** The answer of the users page's "invite-link" intent (app/routes/dashboard.users.tsx). */
+type LinkAnswer = {
+  ok: boolean;
+  intent?: string;
+  formError?: string | null;
+  email?: string;
+  link?: string;
+  expiresAt?: string;
+};
+
+/**
+ * A pending invitation whose email did not go out: why, and "Copy invite link" for whoever may
+ * have its link (roles they may grant); anyone else reads why they do not get one.
+ */
+export function PendingInvitationStatus({
+  invitation,
+}: {
+  invitation: { id: string; email: string; unsent: UnsentReason | null; mayCopyLink: boolean };
+}) {
+  const { t } = useTranslation();
+  if (!invitation.unsent) return null;
+  return (
+    <div className="flex w-full flex-col gap-1">
+      <p className="flex flex-wrap items-center gap-2">
+        <Badge variant="warning">{t(`users:invitations.unsent.${invitation.unsent}`)}</Badge>
+        {invitation.mayCopyLink ? null : (
+          <span className="text-xs text-muted-foreground">{t("users:invitations.copyNotYours")}</span>
+        )}
+      </p>
+      {invitation.mayCopyLink ? (
+        <CopyInviteLink invitationId={invitation.id} email={invitation.email} />
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Asks the server for the link (each time: every reveal is audited) and puts it on the clipboard.
+ * Where the browser refuses the clipboard (a page served over plain http), the link is shown in a
+ * read-only field, selected, to copy by hand. The link lives in this component only: never in a
+ * toast, the page's data or the address bar.
+ */
+export function CopyInviteLink({ invitationId, email }: { invitationId: string; email: string }) {
+  const { t } = useTranslation();
+  const { formatDateTime } = useFormat();
+  const fetcher = useFetcher<LinkAnswer>();
+  const [copy, setCopy] = useState<{ link: string; copied: boolean; expiresAt: string } | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+  const fieldId = useId();
+  const answer = fetcher.data?.intent === "invite-link" ? fetcher.data : undefined;
+
+  useEffect(() => {
+    const link = answer?.link;
+    if (!link || !answer.expiresAt) return;
+    const expiresAt = answer.expiresAt;
+    let live = true;
+    const done = (copied: boolean) => live && setCopy({ link, copied, expiresAt });
+    if (navigator.clipboard)
+      navigator.clipboard.writeText(link).then(
+        () => done(true),
+        () => done(false),
+      );
+    else done(false);
+    return () => {
+      live = false;
+    };
+  }, [answer]);
+
+  useEffect(() => {
+    if (copy && !copy.copied) field.current?.select();
+  }, [copy]);
+
+  return (
+    <fetcher.Form
+      method="post"
+      action="/dashboard/users"
+      className="flex flex-col gap-2"
+      onSubmit={() => setCopy(null)}
+    >
+      <input type="hidden" name="invitationId" value={invitationId} />
+      <div>
+        <Button
+          variant="secondary"
+          size="xs"
+          name="intent"
+          value="invite-link"
+          pending={fetcher.state !== "idle"}
+          aria-label={t("users:invitations.copyLinkLabel", { email })}
+        >
+          <Link2 aria-hidden className="size-3.5" />
+          {t("users:invitations.copyLink")}
+        </Button>
+      </div>
+      {answer && !answer.ok ? <FormError message={answer.formError} /> : null}
+      {copy && !copy.copied ? (
+        <div>
+          <label htmlFor={fieldId} className={labelClass}>
+            {t("users:invitations.linkField", { email })}
+          </label>
+          <Input
+            id={fieldId}
+            ref={field}
+            value={copy.link}
+            readOnly
+            onFocus={(e) => e.currentTarget.select()}
+          />
+        </div>
+      ) : null}
+      <p role="status" className="text-xs text-muted-foreground">
+        {copy
+          ? t(copy.copied ? "users:invitations.copied" : "users:invitations.copyByHand", {
+              email,
+              expires: formatDateTime(copy.expiresAt),
+            })
+          : null}
+      </p>
+    </fetcher.Form>
+  );
+}
