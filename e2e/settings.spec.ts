@@ -1,4 +1,5 @@
-import { E2E_ADMIN, E2E_PASSWORD } from "./env";
+import { createDb } from "../db/connection";
+import { E2E_ADMIN, E2E_BASE_URL, E2E_DB, E2E_PASSWORD } from "./env";
 import { axeBuilder, chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 
 // Settings by keyboard: sections are tabs (arrow keys, each with its own #hash), a saved name's
@@ -59,6 +60,66 @@ test("move between sections with the arrow keys, save the name, sign out another
   await otherPage.goto("/dashboard");
   await expect(otherPage).toHaveURL(/\/login/);
   await other.close();
+  expect(problems).toEqual([]);
+});
+
+/** An account whose password an administrator set: the access gate holds it to Settings. */
+async function withTemporaryPassword(roles: string[], name: string) {
+  const user = await createUser(roles, name);
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    await db.updateTable("user").set({ must_change_password: 1 }).where("id", "=", user.id).execute();
+  } finally {
+    await db.destroy();
+  }
+  return user;
+}
+
+test("a forced password change opens its tab with the field focused, then goes where the person was headed", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const user = await withTemporaryPassword(["admin"], "Forced Change");
+  // Headed for a filtered users list: the gate sends the person to Settings first.
+  await login(user, page, "/dashboard/users?status=active");
+  await expect(page).toHaveURL(/\/dashboard\/settings\?mustChange=1&redirectTo=/);
+  await expect(page.getByRole("tab", { name: "Password and sessions" })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  // The password form's own field (the passkey form asks for the current password too).
+  const current = page.locator("#settings-password-currentPassword");
+  await expect(current).toBeFocused();
+  await expect(page.getByText("The temporary password you signed in with.")).toBeVisible();
+  // By keyboard alone, from the focused field.
+  await page.keyboard.type(E2E_PASSWORD);
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("New password", { exact: true })).toBeFocused();
+  await page.keyboard.type("a brand new passphrase");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("a brand new passphrase");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard\/users\?status=active$/);
+  await expect(page.getByRole("status").filter({ hasText: "Your password was changed." })).toBeVisible();
+  await expect(page.getByText("Your password was set by an administrator.")).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test("a forced password change never follows a link to another site", async ({ login, page }) => {
+  const problems = watchConsole(page);
+  const user = await withTemporaryPassword(["user"], "Forced Elsewhere");
+  await login(
+    user,
+    page,
+    "/dashboard/settings?mustChange=1&redirectTo=https%3A%2F%2Fevil.example%2Fdashboard",
+  );
+  await page.locator("#settings-password-currentPassword").fill(E2E_PASSWORD);
+  await page.getByLabel("New password", { exact: true }).fill("another brand new passphrase");
+  await page.getByLabel("Repeat the new password").fill("another brand new passphrase");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect(page.url().startsWith(E2E_BASE_URL)).toBe(true);
   expect(problems).toEqual([]);
 });
 

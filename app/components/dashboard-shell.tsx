@@ -19,6 +19,8 @@ export type ShellProps = {
   sidebar: SidebarEntry[];
   theme: "light" | "dark" | "system";
   unread: number;
+  /** Held to Settings by the access gate (a password or two-factor to set first): no live widgets. */
+  held?: boolean;
   children: React.ReactNode;
 };
 
@@ -27,7 +29,15 @@ export type ShellProps = {
  * and the dashboard's error boundary (no access, not found) both render inside it, so a refusal is
  * never a dead end. On phones the sidebar is a drawer (a Sheet), rendered only while open.
  */
-export function DashboardShell({ appName, user, sidebar, theme, unread, children }: ShellProps) {
+export function DashboardShell({
+  appName,
+  user,
+  sidebar,
+  theme,
+  unread,
+  held = false,
+  children,
+}: ShellProps) {
   const { t } = useTranslation();
   const [drawer, setDrawer] = useState(false);
   const { pathname } = useLocation();
@@ -79,8 +89,12 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
           )}
           <span className="font-semibold md:hidden">{appName}</span>
           <div className="flex-1" />
-          <TaskCentre />
-          <NotificationBell initialUnread={unread} />
+          {held ? null : (
+            <>
+              <TaskCentre />
+              <NotificationBell initialUnread={unread} />
+            </>
+          )}
           <ThemeMenu theme={theme} />
           <UserMenu name={user.name} email={user.email} />
         </header>

@@ -1,3 +1,4 @@
+import { useSearchParams } from "react-router";
 import { requirePermission } from "../auth/guard.server";
 import { passkeyAvailability } from "../auth/passkeys.server";
 import { pageTitle } from "../components/page-title";
@@ -30,7 +31,12 @@ export async function loader(args: Route.LoaderArgs) {
     { language: getLanguage(args.context), t: getT(args.context) },
     args.request,
   );
-  return { ...page, passkeyAvailability: passkeyAvailability(args.request) };
+  return {
+    ...page,
+    passkeyAvailability: passkeyAvailability(args.request),
+    // Never set while someone views as this account (impersonation-state.server.ts).
+    mustChangePassword: user.mustChangePassword,
+  };
 }
 
 // A 429's Retry-After reaches the browser only through this export.
@@ -40,10 +46,11 @@ export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const [params] = useSearchParams();
   const { profile, languages, sessions, system, invite, twoFactor, sso, passkeys, apiTokens, webhooks } =
     loaderData;
   const { directory } = loaderData;
-  const { passkeyAvailability } = loaderData;
+  const { passkeyAvailability, mustChangePassword } = loaderData;
   const tabs: SettingsTab[] = [
     {
       value: "profile",
@@ -55,7 +62,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       label: t("settings:tabs.security"),
       content: (
         <>
-          <PasswordSection />
+          <PasswordSection forced={mustChangePassword} redirectTo={params.get("redirectTo")} />
           <PasskeysSection passkeys={passkeys} availability={passkeyAvailability} reauth={twoFactor.reauth} />
           <SessionsSection sessions={sessions} />
           <KnownDevicesSection {...loaderData.devices} />
@@ -111,7 +118,8 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex max-w-3xl flex-col gap-4">
       <h1 className="text-2xl font-semibold">{t("settings:title")}</h1>
-      <SettingsTabs tabs={tabs} />
+      {/* A password the gate demands: its tab is open first (two-factor enrolment puts its own first). */}
+      <SettingsTabs tabs={tabs} initial={mustChangePassword ? "security" : undefined} />
     </div>
   );
 }
