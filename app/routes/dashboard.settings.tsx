@@ -1,4 +1,4 @@
-import { useSearchParams } from "react-router";
+import { useRouteLoaderData, useSearchParams } from "react-router";
 import { requirePermission } from "../auth/guard.server";
 import { passkeyAvailability } from "../auth/passkeys.server";
 import { pageTitle } from "../components/page-title";
@@ -21,6 +21,7 @@ import { WebhooksSection } from "../components/settings/webhooks-section";
 import { passRetryAfter } from "../http/responses";
 import { getLanguage, getT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/use-translation";
+import type { loader as rootLoader } from "../root";
 import { runSettingsIntent, settingsPageData } from "../settings/settings-page.server";
 import type { Route } from "./+types/dashboard.settings";
 
@@ -47,6 +48,7 @@ export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
   const { profile, languages, sessions, system, invite, twoFactor, sso, passkeys, apiTokens, webhooks } =
     loaderData;
   const { directory } = loaderData;
@@ -80,7 +82,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
     label: t("settings:tabs.twoFactor"),
     content: (
       <>
-        <TwoFactorSection twoFactor={twoFactor} />
+        <TwoFactorSection twoFactor={twoFactor} appName={root?.appName ?? ""} email={profile.email} />
         {twoFactor.policy ? <TwoFactorPolicySection policy={twoFactor.policy} /> : null}
       </>
     ),
