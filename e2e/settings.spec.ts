@@ -123,6 +123,62 @@ test("a forced password change never follows a link to another site", async ({ l
   expect(problems).toEqual([]);
 });
 
+for (const { locale, last, first } of [
+  { locale: "en-GB", last: "Webhooks", first: "Profile" },
+  { locale: "de-DE", last: "Webhooks", first: "Profil" },
+]) {
+  test(`on a phone the tabs scroll sideways with a fade where more are, by keyboard (${locale})`, async ({
+    browser,
+    login,
+  }) => {
+    const context = await browser.newContext({ locale, viewport: PHONE });
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await login(E2E_ADMIN, page, "/dashboard/settings");
+    const list = page.getByRole("tablist");
+    const fade = () => list.getAttribute("data-fade");
+    // Wider than the screen, and the page itself does not scroll sideways.
+    expect(await list.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await expect.poll(fade).toBe("end");
+    const fadeEnd = await list.evaluate((el) => getComputedStyle(el).maskImage);
+    expect(fadeEnd).toContain("linear-gradient");
+
+    // Arrow keys walk to the last tab, which comes out from under the fade.
+    const lastTab = page.getByRole("tab", { name: last });
+    await page.getByRole("tab", { name: first }).focus();
+    for (let i = 0; i < 10 && !(await lastTab.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press("ArrowRight");
+    await expect(lastTab).toBeFocused();
+    await expect(lastTab).toHaveAttribute("aria-selected", "true");
+    await expect.poll(fade).toBe("start");
+    /** The tab is on screen and clear of any fade (which reaches 40 px in). */
+    const within = async () => {
+      const [tab, box, f] = [await lastTab.boundingBox(), await list.boundingBox(), await fade()];
+      const clearStart = f === "start" || f === "both" ? 39 : 0;
+      const clearEnd = f === "end" || f === "both" ? 39 : 0;
+      return (
+        tab!.x >= box!.x + clearStart - 0.5 && tab!.x + tab!.width <= box!.x + box!.width - clearEnd + 0.5
+      );
+    };
+    await expect.poll(within).toBe(true);
+    // Home goes back; the middle of the way shows a fade on both sides.
+    await page.keyboard.press("Home");
+    await expect.poll(fade).toBe("end");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(fade).toBe("both");
+
+    // A tab opened by its address is scrolled into view, not left under the fade.
+    await page.goto("/dashboard/settings#webhooks");
+    await expect(lastTab).toHaveAttribute("aria-selected", "true");
+    await expect.poll(within).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+}
+
 test("without JavaScript every section is on the page and the tabs jump to them", async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();

@@ -46,7 +46,7 @@ export function DashboardShell({
   useEffect(() => setDrawer(false), [pathname]);
   // The drawer's machinery once scripts run (use-hydrated.ts); the same button before.
   const hydrated = useHydrated();
-  const menuButton = cn(buttonVariants({ variant: "ghost", size: "icon" }), "md:hidden");
+  const menuButton = cn(buttonVariants({ variant: "ghost", size: "icon" }), "shrink-0 md:hidden");
 
   return (
     <div className="flex min-h-dvh">
@@ -58,7 +58,9 @@ export function DashboardShell({
       </a>
       <aside className="hidden w-64 shrink-0 border-r bg-card md:block">
         <div className="flex h-14 items-center border-b px-4">
-          <span className="font-semibold">{appName}</span>
+          <span className="truncate font-semibold" title={appName}>
+            {appName}
+          </span>
         </div>
         <Sidebar items={sidebar} />
       </aside>
@@ -87,16 +89,19 @@ export function DashboardShell({
               <Menu aria-hidden className="size-5" />
             </button>
           )}
-          <span className="font-semibold md:hidden">{appName}</span>
-          <div className="flex-1" />
-          {held ? null : (
-            <>
-              <TaskCentre />
-              <NotificationBell initialUnread={unread} />
-            </>
-          )}
-          <ThemeMenu theme={theme} />
-          <UserMenu name={user.name} email={user.email} />
+          {/* One line at any width: a long name ends in "…" before the header's buttons. */}
+          <span className="min-w-0 flex-1 truncate font-semibold md:hidden">{appName}</span>
+          <div className="hidden flex-1 md:block" />
+          <div className="flex shrink-0 items-center gap-1 sm:gap-2">
+            {held ? null : (
+              <>
+                <TaskCentre />
+                <NotificationBell initialUnread={unread} />
+              </>
+            )}
+            <ThemeMenu theme={theme} />
+            <UserMenu name={user.name} email={user.email} />
+          </div>
         </header>
         <main id="main" className="flex-1 p-4 md:p-8">
           {children}
