@@ -1,4 +1,5 @@
-import { E2E_ADMIN, E2E_PASSWORD } from "./env";
+import { createDb } from "../db/connection";
+import { E2E_ADMIN, E2E_BASE_URL, E2E_DB, E2E_PASSWORD } from "./env";
 import { axeBuilder, chooseTheme, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 // Settings by keyboard: sections are tabs (arrow keys, each with its own #hash), a saved name's
@@ -61,6 +62,122 @@ test("move between sections with the arrow keys, save the name, sign out another
   await other.close();
   expect(problems).toEqual([]);
 });
+
+/** An account whose password an administrator set: the access gate holds it to Settings. */
+async function withTemporaryPassword(roles: string[], name: string) {
+  const user = await createUser(roles, name);
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    await db.updateTable("user").set({ must_change_password: 1 }).where("id", "=", user.id).execute();
+  } finally {
+    await db.destroy();
+  }
+  return user;
+}
+
+test("a forced password change opens its tab with the field focused, then goes where the person was headed", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const user = await withTemporaryPassword(["admin"], "Forced Change");
+  // Headed for a filtered users list: the gate sends the person to Settings first.
+  await login(user, page, "/dashboard/users?status=active");
+  await expect(page).toHaveURL(/\/dashboard\/settings\?mustChange=1&redirectTo=/);
+  await expect(page.getByRole("tab", { name: "Password and sessions" })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  // The password form's own field (the passkey form asks for the current password too).
+  const current = page.locator("#settings-password-currentPassword");
+  await expect(current).toBeFocused();
+  await expect(page.getByText("The temporary password you signed in with.")).toBeVisible();
+  // By keyboard alone, from the focused field.
+  await page.keyboard.type(E2E_PASSWORD);
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("New password", { exact: true })).toBeFocused();
+  await page.keyboard.type("a brand new passphrase");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("a brand new passphrase");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard\/users\?status=active$/);
+  await expect(page.getByRole("status").filter({ hasText: "Your password was changed." })).toBeVisible();
+  await expect(page.getByText("Your password was set by an administrator.")).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test("a forced password change never follows a link to another site", async ({ login, page }) => {
+  const problems = watchConsole(page);
+  const user = await withTemporaryPassword(["user"], "Forced Elsewhere");
+  await login(
+    user,
+    page,
+    "/dashboard/settings?mustChange=1&redirectTo=https%3A%2F%2Fevil.example%2Fdashboard",
+  );
+  await page.locator("#settings-password-currentPassword").fill(E2E_PASSWORD);
+  await page.getByLabel("New password", { exact: true }).fill("another brand new passphrase");
+  await page.getByLabel("Repeat the new password").fill("another brand new passphrase");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect(page.url().startsWith(E2E_BASE_URL)).toBe(true);
+  expect(problems).toEqual([]);
+});
+
+for (const { locale, last, first } of [
+  { locale: "en-GB", last: "Webhooks", first: "Profile" },
+  { locale: "de-DE", last: "Webhooks", first: "Profil" },
+]) {
+  test(`on a phone the tabs scroll sideways with a fade where more are, by keyboard (${locale})`, async ({
+    browser,
+    login,
+  }) => {
+    const context = await browser.newContext({ locale, viewport: PHONE });
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await login(E2E_ADMIN, page, "/dashboard/settings");
+    const list = page.getByRole("tablist");
+    const fade = () => list.getAttribute("data-fade");
+    // Wider than the screen, and the page itself does not scroll sideways.
+    expect(await list.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await expect.poll(fade).toBe("end");
+    const fadeEnd = await list.evaluate((el) => getComputedStyle(el).maskImage);
+    expect(fadeEnd).toContain("linear-gradient");
+
+    // Arrow keys walk to the last tab, which comes out from under the fade.
+    const lastTab = page.getByRole("tab", { name: last });
+    await page.getByRole("tab", { name: first }).focus();
+    for (let i = 0; i < 10 && !(await lastTab.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press("ArrowRight");
+    await expect(lastTab).toBeFocused();
+    await expect(lastTab).toHaveAttribute("aria-selected", "true");
+    await expect.poll(fade).toBe("start");
+    /** The tab is on screen and clear of any fade (which reaches 40 px in). */
+    const within = async () => {
+      const [tab, box, f] = [await lastTab.boundingBox(), await list.boundingBox(), await fade()];
+      const clearStart = f === "start" || f === "both" ? 39 : 0;
+      const clearEnd = f === "end" || f === "both" ? 39 : 0;
+      return (
+        tab!.x >= box!.x + clearStart - 0.5 && tab!.x + tab!.width <= box!.x + box!.width - clearEnd + 0.5
+      );
+    };
+    await expect.poll(within).toBe(true);
+    // Home goes back; the middle of the way shows a fade on both sides.
+    await page.keyboard.press("Home");
+    await expect.poll(fade).toBe("end");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(fade).toBe("both");
+
+    // A tab opened by its address is scrolled into view, not left under the fade.
+    await page.goto("/dashboard/settings#webhooks");
+    await expect(lastTab).toHaveAttribute("aria-selected", "true");
+    await expect.poll(within).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+}
 
 test("without JavaScript every section is on the page and the tabs jump to them", async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });

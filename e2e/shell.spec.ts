@@ -323,3 +323,74 @@ for (const viewport of ["desktop", "phone"] as const) {
     });
   }
 }
+
+/** Saves an application name in Settings → System (as an admin), or resets it with `null`. */
+async function setAppName(page: Page, name: string | null) {
+  await page.goto("/dashboard/settings#system");
+  const section = page.locator("section", { has: page.getByRole("heading", { name: "Mail and branding" }) });
+  if (name === null) {
+    await section.getByRole("button", { name: "Reset Application name to the environment value" }).click();
+    await expect(page.getByTestId("source-APP_NAME")).toContainText("built-in default");
+    return;
+  }
+  await section.getByLabel("Application name").fill(name);
+  await section.getByRole("button", { name: "Save settings" }).click();
+  await expect(section.getByRole("status").first()).toHaveText("Saved: Application name.");
+}
+
+test("on a phone a long app name stays on one line in the header; the sign-in page names the product", async ({
+  browser,
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const long = "Northwind Traders Regional Operations Console";
+  await login(E2E_ADMIN, page, "/dashboard/settings");
+  await setAppName(page, long);
+  try {
+    await page.setViewportSize(PHONE);
+    await page.goto("/dashboard");
+    const header = page.getByRole("banner");
+    const name = header.getByText(long, { exact: true });
+    await expect(name).toBeVisible();
+    // One line, cut with an ellipsis: no taller than a line, its text wider than its box.
+    const { lineHeight, height, cut, ellipsis } = await name.evaluate((el) => ({
+      lineHeight: Number.parseFloat(getComputedStyle(el).lineHeight),
+      height: el.getBoundingClientRect().height,
+      cut: el.scrollWidth > el.clientWidth,
+      ellipsis: getComputedStyle(el).textOverflow,
+    }));
+    expect(height).toBeLessThanOrEqual(lineHeight + 1);
+    expect(cut).toBe(true);
+    expect(ellipsis).toBe("ellipsis");
+    // The header keeps its height and every button stays whole on screen, clear of the name.
+    expect((await header.boundingBox())!.height).toBeLessThanOrEqual(57);
+    const nameBox = (await name.boundingBox())!;
+    for (const button of await header.getByRole("button").all()) {
+      const box = (await button.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+      expect(box.width).toBeGreaterThanOrEqual(32);
+      const left = box.x >= nameBox.x + nameBox.width || box.x + box.width <= nameBox.x;
+      expect(left, (await button.getAttribute("aria-label")) ?? "").toBe(true);
+    }
+
+    // Signed out, in both languages, the sign-in page names the product the header names.
+    for (const locale of ["en-GB", "de-DE"]) {
+      const guest = await browser.newContext({ locale, viewport: PHONE });
+      const signInPage = await guest.newPage();
+      await signInPage.goto("/login");
+      await expect(signInPage.getByRole("main").getByText(long, { exact: true })).toBeVisible();
+      await expect(signInPage.getByRole("heading", { level: 1 })).toHaveText(
+        locale === "de-DE" ? "Anmelden" : "Sign in",
+      );
+      const found = (await axeBuilder(signInPage).withTags(["wcag2a", "wcag2aa"]).analyze()).violations;
+      expect(found.map((v) => v.id)).toEqual([]);
+      await guest.close();
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await setAppName(page, null);
+  }
+  expect(problems).toEqual([]);
+});

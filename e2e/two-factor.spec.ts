@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { E2E_PASSWORD } from "./env";
 import { axeBuilder, createUser, expect, signIn, tabTo, test, watchConsole } from "./fixtures";
@@ -118,6 +119,97 @@ test("set up two-factor by keyboard, then sign in with a code and with a recover
   await page.getByLabel("Code").press("Enter");
   await expect(page.getByRole("alert")).toContainText("That code is not right");
   await expect(page).toHaveURL(/\/login\/two-factor$/);
+  expect(await axe(page)).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+/** Two-factor on for `user` through Settings (password, key, code); the page shows the codes. */
+async function turnOn(page: Page) {
+  await page.goto("/dashboard/settings#two-factor");
+  await page.getByRole("tabpanel").getByLabel("Current password").fill(E2E_PASSWORD);
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim();
+  await page.getByLabel("Code from your app").fill(codeForStep(secret, currentStep()));
+  await page.getByLabel("Code from your app").press("Enter");
+  await expect(page.getByTestId("recovery-codes").getByRole("listitem")).toHaveCount(10);
+  return page.getByTestId("recovery-codes").getByRole("listitem").allTextContents();
+}
+
+test("recovery codes: copy, download as a named .txt and print them alone, by keyboard; turning off stands apart", async ({
+  login,
+  page,
+  context,
+}) => {
+  const problems = watchConsole(page);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const user = await createUser(["user"], "Recovery Keeper");
+  await login(user, page, "/dashboard/settings#two-factor");
+  const codes = await turnOn(page);
+  const box = page.getByRole("region", { name: "Your recovery codes" });
+  const said = box.getByRole("status");
+
+  const copy = box.getByRole("button", { name: "Copy codes" });
+  await copy.focus();
+  await page.keyboard.press("Enter");
+  await expect(said).toHaveText("Codes copied to the clipboard.");
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  for (const code of codes) expect(copied).toContain(code);
+  expect(copied).toContain(user.email);
+
+  await page.keyboard.press("Tab");
+  await expect(box.getByRole("button", { name: "Download .txt" })).toBeFocused();
+  const downloading = page.waitForEvent("download");
+  await page.keyboard.press("Enter");
+  const file = await downloading;
+  expect(file.suggestedFilename()).toBe("admin-dashboard-recovery-codes.txt");
+  const text = readFileSync((await file.path())!, "utf8");
+  expect(text.split("\n")[0]).toBe("Admin Dashboard: two-factor recovery codes");
+  for (const code of codes) expect(text).toContain(`\n${code}\n`);
+  await expect(said).toHaveText("Codes downloaded as a text file.");
+
+  // Print: the browser's dialog is replaced by a note of what the page was when it opened.
+  await page.evaluate(() => {
+    window.print = () => {
+      (window as unknown as { printedAlone: boolean }).printedAlone =
+        document.documentElement.hasAttribute("data-printing");
+    };
+  });
+  await page.keyboard.press("Tab");
+  await expect(box.getByRole("button", { name: "Print codes" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  expect(await page.evaluate(() => (window as unknown as { printedAlone: boolean }).printedAlone)).toBe(true);
+  await page.emulateMedia({ media: "print" });
+  await expect(box.getByRole("listitem")).toHaveCount(10);
+  for (const item of await box.getByRole("listitem").all()) await expect(item).toBeVisible();
+  await expect(box.getByText(`Admin Dashboard: two-factor recovery codes · ${user.email}`)).toBeVisible();
+  // Located by CSS, not by role: what print leaves out leaves the accessibility tree too.
+  const leftOut = [
+    box.locator("button"),
+    page.locator("h1"),
+    page.locator("[role=tablist]"),
+    page.locator("header"),
+    page.locator("aside"),
+    page.locator("section").filter({ hasText: "Turn off two-factor authentication" }).last(),
+  ];
+  for (const part of leftOut) {
+    expect(await part.count()).toBeGreaterThan(0);
+    for (const one of await part.all()) await expect(one).toBeHidden();
+  }
+  // Once the dialog closes, the page prints whole again.
+  await page.evaluate(() => window.dispatchEvent(new Event("afterprint")));
+  await expect(page.locator("html")).not.toHaveAttribute("data-printing");
+  await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+  await page.emulateMedia({ media: "screen" });
+
+  // Turning off is its own section, in the danger style, away from the codes and their buttons.
+  const turnOff = page
+    .locator("section")
+    .filter({ has: page.getByRole("heading", { name: "Turn off two-factor authentication", level: 2 }) });
+  await expect(turnOff).toHaveCount(1);
+  await expect(turnOff.getByRole("button", { name: "Turn off two-factor authentication" })).toBeVisible();
+  await expect(turnOff.getByTestId("recovery-codes")).toHaveCount(0);
+  await expect(turnOff.getByRole("button", { name: "Make new recovery codes" })).toHaveCount(0);
+  expect(await turnOff.evaluate((el) => el.className)).toContain("border-destructive");
   expect(await axe(page)).toEqual([]);
   expect(problems).toEqual([]);
 });

@@ -78,6 +78,8 @@ export const changePasswordSchema = z
     currentPassword: z.string().min(1, "auth.enterCurrentPassword").max(1024),
     newPassword: newPasswordField,
     confirm: z.string(),
+    // Where a forced change goes next (the gate's redirectTo); checked by afterPasswordChange.
+    redirectTo: z.string().max(2000).optional(),
   })
   .refine((v) => v.newPassword === v.confirm, { path: ["confirm"], message: "auth.passwordsDiffer" });
 

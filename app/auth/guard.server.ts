@@ -4,7 +4,7 @@ import { missingPermission } from "../access/missing-permission";
 import type { PermissionKey } from "../access/permissions";
 import { readForm } from "../http/read-form.server";
 import { isApiRequest } from "../http/request-info.server";
-import { apiError, refusal } from "../http/responses";
+import { apiError, refusal, safeRedirectPath } from "../http/responses";
 import { nonceContext } from "../http/security.server";
 import { readTheme, type Theme } from "../http/theme.server";
 import { englishTranslator } from "../i18n/english.server";
@@ -125,10 +125,26 @@ async function mayWhileChangingPassword(request: Request, pattern: string): Prom
 }
 
 function passwordFirst(args: Args, shell: GateShell): never {
-  const { request } = args;
+  const { request, url = new URL(request.url) } = args;
   if (isApiRequest(request)) throw apiError(403, "password_change_required");
-  if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?mustChange=1`);
+  if (request.method === "GET" || request.method === "HEAD") {
+    // The page asked for is where the person goes once the new password is set.
+    const headed = url.pathname + url.search;
+    const query = new URLSearchParams({ mustChange: "1" });
+    if (afterPasswordChange(headed) !== "/dashboard") query.set("redirectTo", headed);
+    throw redirect(`${PASSWORD_PAGE}?${query}`);
+  }
   throw refusedFor(args, "password_change_required", "access.passwordFirst", shell);
+}
+
+/**
+ * Where a forced password change ends: the page the person was headed for when the gate sent them
+ * to Settings, taken from the form as sent, so it is checked again here: a same-origin path in the
+ * signed-in area only (no other host, no /api answer, no sign-in page), else the dashboard.
+ */
+export function afterPasswordChange(value: unknown): string {
+  const path = safeRedirectPath(value, "/dashboard");
+  return /^\/dashboard(?:[/?#]|$)/.test(path) ? path : "/dashboard";
 }
 
 // Two-factor enrolment a role requires (app/auth/two-factor.server.ts): only Settings and the

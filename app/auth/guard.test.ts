@@ -6,7 +6,7 @@ import { invalidateRoles } from "../access/role-cache.server";
 import { db, now } from "../db.server";
 import { loader as rootLoader } from "../root";
 import { loader as dashboardLoader } from "../routes/dashboard";
-import { accessGateMiddleware, requirePermission } from "./guard.server";
+import { accessGateMiddleware, afterPasswordChange, requirePermission } from "./guard.server";
 
 beforeAll(setupDatabase);
 
@@ -147,7 +147,12 @@ describe("the access gate (root middleware)", () => {
     const { cookie } = await temporaryPassword(["super_admin"]);
     const page = await gate("/dashboard/users", "/dashboard/users", { cookie });
     expect(page.status).toBe(302);
-    expect(page.headers.get("Location")).toBe("/dashboard/settings?mustChange=1");
+    // The page asked for rides along: the person goes there once the password is changed.
+    expect(page.headers.get("Location")).toBe(
+      "/dashboard/settings?mustChange=1&redirectTo=%2Fdashboard%2Fusers",
+    );
+    const home = await gate("/dashboard", "/dashboard", { cookie });
+    expect(home.headers.get("Location")).toBe("/dashboard/settings?mustChange=1");
     expect(await gate("/api/tasks", "/api/tasks", { cookie })).toMatchObject({
       status: 403,
       body: { error: "password_change_required" },
@@ -164,6 +169,26 @@ describe("the access gate (root middleware)", () => {
       formPost(cookie, "intent=profile"),
     );
     expect(profile.status).toBe(403);
+  });
+
+  it("with a temporary password: a client navigation keeps the page's own address, not its .data request", async () => {
+    const { cookie } = await temporaryPassword(["user"]);
+    const req = request("/dashboard/teams.data?q=a&_routes=routes%2Fdashboard.teams", { cookie });
+    const out = await run(() =>
+      accessGateMiddleware(
+        {
+          request: req,
+          url: new URL("http://localhost:3000/dashboard/teams?q=a"),
+          context: context(),
+          params: {},
+          pattern: "/dashboard/teams",
+        } as never,
+        passed as never,
+      ),
+    );
+    expect(out.headers.get("Location")).toBe(
+      `/dashboard/settings?mustChange=1&redirectTo=${encodeURIComponent("/dashboard/teams?q=a")}`,
+    );
   });
 
   it("with a temporary password: the settings page, its password form and logout stay open", async () => {
@@ -241,5 +266,34 @@ describe("sidebar from the root loader", () => {
     await db().insertInto("role_permission").values({ role_id: guest.id, permission_id: perm.id }).execute();
     invalidateRoles();
     expect(await sidebarOf(["guest"])).toEqual(["Dashboard", "Reports", "Settings"]);
+  });
+});
+
+describe("afterPasswordChange: where a forced password change ends", () => {
+  it("keeps a page of the signed-in area, with its query and hash", () => {
+    for (const path of ["/dashboard", "/dashboard/users?status=disabled", "/dashboard/teams/t1#members"])
+      expect(afterPasswordChange(path), path).toBe(path);
+  });
+
+  it("sends anything else to the dashboard: other hosts, other areas, nothing at all", () => {
+    for (const value of [
+      undefined,
+      null,
+      "",
+      42,
+      "https://evil.example/dashboard",
+      "//evil.example/dashboard",
+      "/\\evil.example/dashboard",
+      "/.//evil.example",
+      "javascript:alert(1)",
+      "dashboard/users",
+      "/dashboardx",
+      "/dashboard/../api/tasks",
+      "/dashboard/%2e%2e/login",
+      "/api/tasks",
+      "/login?redirectTo=//evil.example",
+      "/logout",
+    ])
+      expect(afterPasswordChange(value), String(value)).toBe("/dashboard");
   });
 });

@@ -28,6 +28,8 @@ export type ShellProps = {
   sidebar: SidebarEntry[];
   theme: "light" | "dark" | "system";
   unread: number;
+  /** Held to Settings by the access gate (a password or two-factor to set first): no live widgets. */
+  held?: boolean;
   children: React.ReactNode;
 };
 
@@ -36,7 +38,15 @@ export type ShellProps = {
  * and the dashboard's error boundary (no access, not found) both render inside it, so a refusal is
  * never a dead end. On phones the sidebar is a drawer (a Sheet), rendered only while open.
  */
-export function DashboardShell({ appName, user, sidebar, theme, unread, children }: ShellProps) {
+export function DashboardShell({
+  appName,
+  user,
+  sidebar,
+  theme,
+  unread,
+  held = false,
+  children,
+}: ShellProps) {
   const { t } = useTranslation();
   const [drawer, setDrawer] = useState(false);
   const { pathname } = useLocation();
@@ -45,7 +55,7 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
   useEffect(() => setDrawer(false), [pathname]);
   // The drawer's machinery once scripts run (use-hydrated.ts); the same button before.
   const hydrated = useHydrated();
-  const menuButton = cn(buttonVariants({ variant: "ghost", size: "icon" }), "md:hidden");
+  const menuButton = cn(buttonVariants({ variant: "ghost", size: "icon" }), "shrink-0 md:hidden");
 
   return (
     <div className="flex min-h-dvh">
@@ -57,7 +67,9 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
       </a>
       <aside className="hidden w-64 shrink-0 border-r bg-card md:block">
         <div className="flex h-14 items-center border-b px-4">
-          <span className="font-semibold">{appName}</span>
+          <span className="truncate font-semibold" title={appName}>
+            {appName}
+          </span>
         </div>
         <Sidebar items={sidebar} />
       </aside>
@@ -86,17 +98,24 @@ export function DashboardShell({ appName, user, sidebar, theme, unread, children
               <Menu aria-hidden className="size-5" />
             </button>
           )}
-          <span className="font-semibold md:hidden">{appName}</span>
-          <div className="flex-1" />
-          <CommandPalette
-            userId={user.id}
-            pages={sidebar}
-            may={(permission) => user.isSuperAdmin || user.permissions.includes(permission)}
-          />
-          <TaskCentre />
-          <NotificationBell initialUnread={unread} />
-          <ThemeMenu theme={theme} />
-          <UserMenu name={user.name} email={user.email} />
+          {/* One line at any width: a long name ends in "…" before the header's buttons. */}
+          <span className="min-w-0 flex-1 truncate font-semibold md:hidden">{appName}</span>
+          <div className="hidden flex-1 md:block" />
+          <div className="flex shrink-0 items-center gap-1 sm:gap-2">
+            {held ? null : (
+              <>
+                <CommandPalette
+                  userId={user.id}
+                  pages={sidebar}
+                  may={(permission) => user.isSuperAdmin || user.permissions.includes(permission)}
+                />
+                <TaskCentre />
+                <NotificationBell initialUnread={unread} />
+              </>
+            )}
+            <ThemeMenu theme={theme} />
+            <UserMenu name={user.name} email={user.email} />
+          </div>
         </header>
         <main id="main" className="flex-1 p-4 md:p-8">
           <ViewingAsProvider name={user.impersonation ? user.name : null}>{children}</ViewingAsProvider>

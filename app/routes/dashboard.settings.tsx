@@ -1,3 +1,4 @@
+import { useRouteLoaderData, useSearchParams } from "react-router";
 import { requirePermission } from "../auth/guard.server";
 import { passkeyAvailability } from "../auth/passkeys.server";
 import { pageTitle } from "../components/page-title";
@@ -20,6 +21,7 @@ import { WebhooksSection } from "../components/settings/webhooks-section";
 import { passRetryAfter } from "../http/responses";
 import { getLanguage, getT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/use-translation";
+import type { loader as rootLoader } from "../root";
 import { runSettingsIntent, settingsPageData } from "../settings/settings-page.server";
 import type { Route } from "./+types/dashboard.settings";
 
@@ -30,7 +32,12 @@ export async function loader(args: Route.LoaderArgs) {
     { language: getLanguage(args.context), t: getT(args.context) },
     args.request,
   );
-  return { ...page, passkeyAvailability: passkeyAvailability(args.request) };
+  return {
+    ...page,
+    passkeyAvailability: passkeyAvailability(args.request),
+    // Never set while someone views as this account (impersonation-state.server.ts).
+    mustChangePassword: user.mustChangePassword,
+  };
 }
 
 // A 429's Retry-After reaches the browser only through this export.
@@ -40,10 +47,12 @@ export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
 
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
   const { profile, languages, sessions, system, invite, twoFactor, sso, passkeys, apiTokens, webhooks } =
     loaderData;
   const { directory } = loaderData;
-  const { passkeyAvailability } = loaderData;
+  const { passkeyAvailability, mustChangePassword } = loaderData;
   const tabs: SettingsTab[] = [
     {
       value: "profile",
@@ -55,7 +64,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
       label: t("settings:tabs.security"),
       content: (
         <>
-          <PasswordSection />
+          <PasswordSection forced={mustChangePassword} redirectTo={params.get("redirectTo")} />
           <PasskeysSection passkeys={passkeys} availability={passkeyAvailability} reauth={twoFactor.reauth} />
           <SessionsSection sessions={sessions} />
           <KnownDevicesSection {...loaderData.devices} />
@@ -73,7 +82,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
     label: t("settings:tabs.twoFactor"),
     content: (
       <>
-        <TwoFactorSection twoFactor={twoFactor} />
+        <TwoFactorSection twoFactor={twoFactor} appName={root?.appName ?? ""} email={profile.email} />
         {twoFactor.policy ? <TwoFactorPolicySection policy={twoFactor.policy} /> : null}
       </>
     ),
@@ -111,7 +120,8 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex max-w-3xl flex-col gap-4">
       <h1 className="text-2xl font-semibold">{t("settings:title")}</h1>
-      <SettingsTabs tabs={tabs} />
+      {/* A password the gate demands: its tab is open first (two-factor enrolment puts its own first). */}
+      <SettingsTabs tabs={tabs} initial={mustChangePassword ? "security" : undefined} />
     </div>
   );
 }

@@ -16,7 +16,12 @@ import type { Route } from "./+types/dashboard";
 // also covers the child routes' own data requests and actions that never run this loader.
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
-  return { unread: await unreadCount(user.id), mustChangePassword: user.mustChangePassword };
+  return {
+    unread: await unreadCount(user.id),
+    mustChangePassword: user.mustChangePassword,
+    // The gate holds the account to Settings: the live header widgets' endpoints refuse it.
+    held: user.mustChangePassword || Boolean(user.twoFactorEnrolmentDue),
+  };
 }
 
 /** The shell around whatever this route renders: a page, or its boundary's message. */
@@ -33,6 +38,7 @@ function Shell({ children }: { children: React.ReactNode }) {
       sidebar={root.sidebar}
       theme={root.theme}
       unread={layout?.unread ?? 0}
+      held={layout?.held ?? false}
     >
       {layout?.mustChangePassword ? (
         <p role="alert" className={cn(alertVariants({ variant: "warning" }), "mb-4 p-3")}>

@@ -1,13 +1,12 @@
 import { Form, Link, redirect } from "react-router";
 import { pendingLinkView, proveAndLink } from "../auth/sso-link.server";
 import { linkCodeSchema, linkPasswordSchema, parseLinkProof } from "../auth/sso-link-schemas";
+import { AuthFrame } from "../components/auth/auth-card";
 import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
-import { cardClass } from "../components/ui/card";
-import { cn } from "../components/ui/cn";
 import { linkVariants } from "../components/ui/link";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter, refusal, tooManyRequestsForm } from "../http/responses";
@@ -59,52 +58,50 @@ export default function ConfirmSingleSignOnLink({ loaderData, actionData }: Rout
     ) : null;
   const names = { provider: loaderData.provider, email: loaderData.email };
   return (
-    <main className="grid min-h-dvh place-items-center p-4">
-      <div className={cn(cardClass, "w-full max-w-sm p-6 shadow-sm")}>
-        <h1 className="text-xl font-semibold">{t("auth:ssoLink.title")}</h1>
-        <p className="mt-2 text-sm text-muted-foreground">{t("auth:ssoLink.intro", names)}</p>
-        <p className="mt-2 text-sm text-muted-foreground">{t("auth:ssoLink.once", names)}</p>
-        {loaderData.canUsePassword ? (
-          <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(passwordForm)}>
-            <input type="hidden" name="intent" value="password" />
-            <PasswordField
-              meta={passwordFields.password}
-              label={t("auth:fields.password")}
-              autoComplete="current-password"
-              autoFocus
-            />
-            {error("password") ?? <FormErrors form={passwordForm} />}
-            <Button pending={pending}>{t("auth:ssoLink.withPassword")}</Button>
-          </Form>
-        ) : null}
-        {loaderData.canUseCode ? (
-          <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(codeForm)}>
-            <input type="hidden" name="intent" value="code" />
-            <TextField
-              meta={codeFields.code}
-              label={t("auth:fields.code")}
-              autoComplete="one-time-code"
-              autoFocus={!loaderData.canUsePassword}
-              spellCheck={false}
-            />
-            {error("code") ?? <FormErrors form={codeForm} />}
-            <Button variant={loaderData.canUsePassword ? "secondary" : undefined} pending={pending}>
-              {t("auth:ssoLink.withCode")}
-            </Button>
-          </Form>
-        ) : null}
-        {!loaderData.canUsePassword && !loaderData.canUseCode ? (
-          <p role="alert" className="mt-4 text-sm text-destructive">
-            {t("auth:ssoLink.noProof", names)}
-          </p>
-        ) : null}
-        <p className="mt-4 text-sm">
-          <Link to="/login" className={linkVariants()}>
-            {t("auth:ssoLink.cancel")}
-          </Link>
+    <AuthFrame>
+      <h1 className="text-xl font-semibold">{t("auth:ssoLink.title")}</h1>
+      <p className="mt-2 text-sm text-muted-foreground">{t("auth:ssoLink.intro", names)}</p>
+      <p className="mt-2 text-sm text-muted-foreground">{t("auth:ssoLink.once", names)}</p>
+      {loaderData.canUsePassword ? (
+        <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(passwordForm)}>
+          <input type="hidden" name="intent" value="password" />
+          <PasswordField
+            meta={passwordFields.password}
+            label={t("auth:fields.password")}
+            autoComplete="current-password"
+            autoFocus
+          />
+          {error("password") ?? <FormErrors form={passwordForm} />}
+          <Button pending={pending}>{t("auth:ssoLink.withPassword")}</Button>
+        </Form>
+      ) : null}
+      {loaderData.canUseCode ? (
+        <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(codeForm)}>
+          <input type="hidden" name="intent" value="code" />
+          <TextField
+            meta={codeFields.code}
+            label={t("auth:fields.code")}
+            autoComplete="one-time-code"
+            autoFocus={!loaderData.canUsePassword}
+            spellCheck={false}
+          />
+          {error("code") ?? <FormErrors form={codeForm} />}
+          <Button variant={loaderData.canUsePassword ? "secondary" : undefined} pending={pending}>
+            {t("auth:ssoLink.withCode")}
+          </Button>
+        </Form>
+      ) : null}
+      {!loaderData.canUsePassword && !loaderData.canUseCode ? (
+        <p role="alert" className="mt-4 text-sm text-destructive">
+          {t("auth:ssoLink.noProof", names)}
         </p>
-      </div>
-    </main>
+      ) : null}
+      <p className="mt-4 text-sm">
+        <Link to="/login" className={linkVariants()}>
+          {t("auth:ssoLink.cancel")}
+        </Link>
+      </p>
+    </AuthFrame>
   );
 }
 

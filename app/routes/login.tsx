@@ -6,6 +6,7 @@ import { registrationOpen } from "../auth/registration.server";
 import { getSessionUser } from "../auth/session.server";
 import { completeSignIn } from "../auth/sign-in.server";
 import { signInProviders } from "../auth/sso-providers.server";
+import { AuthFrame } from "../components/auth/auth-card";
 import { PasskeySignIn } from "../components/auth/passkey-sign-in";
 import { FormErrors, PasswordField, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
@@ -14,7 +15,6 @@ import { pageTitle } from "../components/page-title";
 import { SsoSignIn } from "../components/sso-sign-in";
 import { alertVariants } from "../components/ui/alert";
 import { Button } from "../components/ui/button";
-import { cardClass } from "../components/ui/card";
 import { cn } from "../components/ui/cn";
 import { linkVariants } from "../components/ui/link";
 import { readForm } from "../http/read-form.server";
@@ -66,62 +66,60 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
   const pending = useIsPending();
   const resending = useIsPending({ formAction: "/resend-verification" });
   return (
-    <main className="grid min-h-dvh place-items-center p-4">
-      <div className={cn(cardClass, "w-full max-w-sm p-6 shadow-sm")}>
-        <h1 className="text-xl font-semibold">{t("auth:login.title")}</h1>
-        {params.get("verified") === "1" ? (
-          <p role="status" className={cn(alertVariants({ variant: "success" }), "mt-3")}>
-            {t("auth:login.verified")}
-          </p>
-        ) : null}
-        {params.get("twoFactor") === "expired" ? (
-          <p role="status" className={cn(alertVariants({ variant: "warning" }), "mt-3")}>
-            {t("auth:login.twoFactorExpired")}
-          </p>
-        ) : null}
-        <SsoSignIn
-          providers={loaderData.sso}
-          refusal={params.get("sso")}
-          redirectTo={params.get("redirectTo")}
-        />
-        <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
-          <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/dashboard"} />
-          {/* "webauthn" last: the browser may offer passkeys in this field's autofill (conditional UI). */}
-          <TextField
-            meta={fields.email}
-            label={t("auth:fields.email")}
-            type="email"
-            autoComplete={loaderData.passkeys ? "username webauthn" : "username"}
-          />
-          <PasswordField
-            meta={fields.password}
-            label={t("auth:fields.password")}
-            autoComplete="current-password"
-          />
-          <FormErrors form={form} />
-          <Button pending={pending}>{t("auth:login.submit")}</Button>
-        </Form>
-        {loaderData.passkeys ? <PasskeySignIn redirectTo={params.get("redirectTo") ?? "/dashboard"} /> : null}
-        {actionData?.unverified ? (
-          <Form method="post" action="/resend-verification" className="mt-3">
-            <input type="hidden" name="email" value={actionData.email} />
-            <Button variant="secondary" className="w-full" pending={resending}>
-              {t("auth:login.resendVerification")}
-            </Button>
-          </Form>
-        ) : null}
-        <p className="mt-4 flex flex-wrap justify-between gap-2 text-sm">
-          <Link to="/forgot-password" className={linkVariants()}>
-            {t("auth:login.forgotPassword")}
-          </Link>
-          {loaderData.registration ? (
-            <Link to="/register" className={linkVariants()}>
-              {t("auth:login.register")}
-            </Link>
-          ) : null}
+    <AuthFrame>
+      <h1 className="text-xl font-semibold">{t("auth:login.title")}</h1>
+      {params.get("verified") === "1" ? (
+        <p role="status" className={cn(alertVariants({ variant: "success" }), "mt-3")}>
+          {t("auth:login.verified")}
         </p>
-      </div>
-    </main>
+      ) : null}
+      {params.get("twoFactor") === "expired" ? (
+        <p role="status" className={cn(alertVariants({ variant: "warning" }), "mt-3")}>
+          {t("auth:login.twoFactorExpired")}
+        </p>
+      ) : null}
+      <SsoSignIn
+        providers={loaderData.sso}
+        refusal={params.get("sso")}
+        redirectTo={params.get("redirectTo")}
+      />
+      <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
+        <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/dashboard"} />
+        {/* "webauthn" last: the browser may offer passkeys in this field's autofill (conditional UI). */}
+        <TextField
+          meta={fields.email}
+          label={t("auth:fields.email")}
+          type="email"
+          autoComplete={loaderData.passkeys ? "username webauthn" : "username"}
+        />
+        <PasswordField
+          meta={fields.password}
+          label={t("auth:fields.password")}
+          autoComplete="current-password"
+        />
+        <FormErrors form={form} />
+        <Button pending={pending}>{t("auth:login.submit")}</Button>
+      </Form>
+      {loaderData.passkeys ? <PasskeySignIn redirectTo={params.get("redirectTo") ?? "/dashboard"} /> : null}
+      {actionData?.unverified ? (
+        <Form method="post" action="/resend-verification" className="mt-3">
+          <input type="hidden" name="email" value={actionData.email} />
+          <Button variant="secondary" className="w-full" pending={resending}>
+            {t("auth:login.resendVerification")}
+          </Button>
+        </Form>
+      ) : null}
+      <p className="mt-4 flex flex-wrap justify-between gap-2 text-sm">
+        <Link to="/forgot-password" className={linkVariants()}>
+          {t("auth:login.forgotPassword")}
+        </Link>
+        {loaderData.registration ? (
+          <Link to="/register" className={linkVariants()}>
+            {t("auth:login.register")}
+          </Link>
+        ) : null}
+      </p>
+    </AuthFrame>
   );
 }
 

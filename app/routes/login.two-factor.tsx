@@ -1,13 +1,12 @@
 import { Form, Link, redirect } from "react-router";
 import { twoFactorCodeSchema } from "../auth/two-factor-schemas";
 import { completeSecondStep, pendingSignIn } from "../auth/two-factor-sign-in.server";
+import { AuthFrame } from "../components/auth/auth-card";
 import { FormErrors, TextField } from "../components/forms/fields";
 import { getFormProps, useAppForm } from "../components/forms/use-app-form";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
 import { Button } from "../components/ui/button";
-import { cardClass } from "../components/ui/card";
-import { cn } from "../components/ui/cn";
 import { linkVariants } from "../components/ui/link";
 import { readForm } from "../http/read-form.server";
 import { passRetryAfter, refusal, tooManyRequestsForm } from "../http/responses";
@@ -52,34 +51,32 @@ export default function TwoFactorStep({ actionData }: Route.ComponentProps) {
   const [form, fields] = useAppForm({ schema: twoFactorCodeSchema });
   const pending = useIsPending();
   return (
-    <main className="grid min-h-dvh place-items-center p-4">
-      <div className={cn(cardClass, "w-full max-w-sm p-6 shadow-sm")}>
-        <h1 className="text-xl font-semibold">{t("auth:twoFactor.title")}</h1>
-        <p className="mt-2 text-sm text-muted-foreground">{t("auth:twoFactor.intro")}</p>
-        <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
-          <TextField
-            meta={fields.code}
-            label={t("auth:fields.code")}
-            autoComplete="one-time-code"
-            autoFocus
-            spellCheck={false}
-          />
-          {actionData?.formError ? (
-            <p role="alert" className="text-sm text-destructive">
-              {actionData.formError}
-            </p>
-          ) : (
-            <FormErrors form={form} />
-          )}
-          <Button pending={pending}>{t("auth:twoFactor.submit")}</Button>
-        </Form>
-        <p className="mt-4 text-sm">
-          <Link to="/login" className={linkVariants()}>
-            {t("auth:twoFactor.startAgain")}
-          </Link>
-        </p>
-      </div>
-    </main>
+    <AuthFrame>
+      <h1 className="text-xl font-semibold">{t("auth:twoFactor.title")}</h1>
+      <p className="mt-2 text-sm text-muted-foreground">{t("auth:twoFactor.intro")}</p>
+      <Form method="post" className="mt-4 flex flex-col gap-4" {...getFormProps(form)}>
+        <TextField
+          meta={fields.code}
+          label={t("auth:fields.code")}
+          autoComplete="one-time-code"
+          autoFocus
+          spellCheck={false}
+        />
+        {actionData?.formError ? (
+          <p role="alert" className="text-sm text-destructive">
+            {actionData.formError}
+          </p>
+        ) : (
+          <FormErrors form={form} />
+        )}
+        <Button pending={pending}>{t("auth:twoFactor.submit")}</Button>
+      </Form>
+      <p className="mt-4 text-sm">
+        <Link to="/login" className={linkVariants()}>
+          {t("auth:twoFactor.startAgain")}
+        </Link>
+      </p>
+    </AuthFrame>
   );
 }
 

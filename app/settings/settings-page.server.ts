@@ -26,7 +26,7 @@ import {
   listApiTokens,
   revokeOwnApiToken,
 } from "../auth/api-tokens.server";
-import { refuseWhileImpersonating } from "../auth/guard.server";
+import { afterPasswordChange, refuseWhileImpersonating } from "../auth/guard.server";
 import { type ActionArgs, handleIntents } from "../auth/intents.server";
 import { invitationOutcomeText } from "../auth/invitation-text";
 import { inviteUser } from "../auth/invitations.server";
@@ -51,6 +51,7 @@ import {
   signInAlertsOf,
 } from "../auth/sign-in-alerts.server";
 import { env } from "../env.server";
+import { redirectWithToast } from "../http/form.server";
 import { getT, i18nFor, resolveLanguage } from "../i18n/i18n.server";
 import { supportedLanguages } from "../i18n/resources.server";
 import { recentMail } from "../mail/mail-log.server";
@@ -195,6 +196,12 @@ export const runSettingsIntent = (args: ActionArgs) => {
         run: async ({ actor, input }) => {
           refuseWhileImpersonating(args, actor);
           await changePassword(actor, input, args);
+          // A change the gate demanded ends where the person was headed, not on Settings.
+          if (actor.mustChangePassword)
+            await redirectWithToast(afterPasswordChange(input.redirectTo), {
+              kind: "success",
+              message: t("settings:password.changed"),
+            });
           return done("password", t("settings:password.changed"));
         },
       },

@@ -181,6 +181,69 @@ describe("personal settings", () => {
     );
   });
 
+  describe("a password change the access gate demanded", () => {
+    const change = (cookie: string, redirectTo?: string) =>
+      submit(
+        {
+          intent: "password",
+          currentPassword: PASSWORD,
+          newPassword: "another good phrase",
+          confirm: "another good phrase",
+          ...(redirectTo === undefined ? {} : { redirectTo }),
+        },
+        cookie,
+      );
+    async function temporary() {
+      const u = await signedIn(["user"]);
+      await db().updateTable("user").set({ must_change_password: 1 }).where("id", "=", u.id).execute();
+      return u;
+    }
+
+    it("goes where the person was headed, with the confirmation as a toast", async () => {
+      const u = await temporary();
+      const out = await change(u.cookie, "/dashboard/teams?q=ops");
+      expect(out.status).toBe(302);
+      expect(out.headers.get("Location")).toBe("/dashboard/teams?q=ops");
+      expect(out.headers.get("Set-Cookie")).toContain("__flash=");
+      const row = await db()
+        .selectFrom("user")
+        .select("must_change_password")
+        .where("id", "=", u.id)
+        .executeTakeFirstOrThrow();
+      expect(row.must_change_password).toBe(0);
+    });
+
+    it("goes to the dashboard when no page or another site is named (never an open redirect)", async () => {
+      for (const target of [undefined, "https://evil.example/", "//evil.example/x", "/api/tasks"]) {
+        const u = await temporary();
+        const out = await change(u.cookie, target);
+        expect(out.headers.get("Location"), String(target)).toBe("/dashboard");
+      }
+    });
+
+    it("a wrong current password changes nothing and goes nowhere", async () => {
+      const u = await temporary();
+      const out = await submit(
+        {
+          intent: "password",
+          currentPassword: "wrong",
+          newPassword: "another good phrase",
+          confirm: "another good phrase",
+          redirectTo: "/dashboard/teams",
+        },
+        u.cookie,
+      );
+      expect(out.status).toBe(400);
+    });
+
+    it("a change nobody demanded stays on Settings, whatever the form names", async () => {
+      const u = await signedIn(["user"]);
+      const out = await change(u.cookie, "/dashboard/teams");
+      expect(out.status).toBe(200);
+      expect(out.headers.get("Location")).toBeNull();
+    });
+  });
+
   it("lists sessions by handle and signs out one, or all others, but never the current one", async () => {
     const u = await signedIn(["user"]);
     await sessionCookieFor(u.id);

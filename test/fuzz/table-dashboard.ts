@@ -160,6 +160,7 @@ export const DASHBOARD: FuzzTarget[] = [
     currentPassword: passwords,
     newPassword: passwords,
     confirm: passwords,
+    redirectTo: either(fc.constantFrom("/dashboard/users", "//evil.example", "/api/tasks", "/\\evil")),
   })),
   formIntent(SETTINGS, "/dashboard/settings", "revoke-session", (p) => ({ session: ids(p.sessions) })),
   formIntent(SETTINGS, "/dashboard/settings", "revoke-others"),

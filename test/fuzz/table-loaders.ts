@@ -89,7 +89,11 @@ export const LOADERS: FuzzTarget[] = [
   ),
   query("routes/dashboard.users.$id", (p) => segment(p.users).map((id) => `/dashboard/users/${id}`)),
   query("routes/dashboard.access", "/dashboard/access"),
-  query("routes/dashboard.settings", "/dashboard/settings", () => ({ tab: text })),
+  query("routes/dashboard.settings", "/dashboard/settings", () => ({
+    tab: text,
+    mustChange: text,
+    redirectTo: text,
+  })),
   query(
     "routes/dashboard.logs",
     "/dashboard/logs",

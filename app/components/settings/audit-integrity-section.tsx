@@ -18,10 +18,11 @@ import { Card } from "../ui/card";
 export function AuditIntegritySection({ integrity }: { integrity: AuditIntegrity }) {
   const { t } = useTranslation();
   const { formatDateTime, formatNumber } = useFormat();
-  const { tasks, start } = useTaskNotifications();
   const { revalidate } = useRevalidator();
   const [taskId, setTaskId] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
+  // Follows only the verification it starts (the header's task centre keeps the stream open anyway).
+  const { tasks, start } = useTaskNotifications({ live: starting || taskId !== null });
   const task = taskId ? tasks.find((t) => t.id === taskId) : undefined;
   const running =
     starting || (task !== undefined && (task.status === "pending" || task.status === "processing"));

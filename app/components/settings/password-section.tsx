@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { changePasswordSchema } from "../../auth/account-schemas";
 import { useTranslation } from "../../i18n/use-translation";
 import { PasswordField } from "../forms/fields";
@@ -6,17 +7,34 @@ import { Card } from "../ui/card";
 import { ViewingAsLock } from "../viewing-as-lock";
 import { useSettingsForm } from "./use-settings-form";
 
-export function PasswordSection() {
+/**
+ * `forced`: the account must replace a password an administrator set (the access gate sent the
+ * person here). The form's first field takes focus, and `redirectTo` (where they were headed, as
+ * the gate put it in the address) goes with the form; the server checks it before going there.
+ */
+export function PasswordSection({
+  forced = false,
+  redirectTo = null,
+}: {
+  forced?: boolean;
+  redirectTo?: string | null;
+}) {
   const { t } = useTranslation();
   const s = useSettingsForm("password", changePasswordSchema);
+  const firstField = s.fields.currentPassword.id;
+  useEffect(() => {
+    if (forced) document.getElementById(firstField)?.focus();
+  }, [forced, firstField]);
   return (
     <Card title={t("settings:password.title")}>
       <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["password"] }}>
         <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
           <input type="hidden" name="intent" value="password" />
+          {forced && redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
           <PasswordField
             meta={s.fields.currentPassword}
             label={t("settings:currentPassword")}
+            description={forced ? t("settings:password.temporaryHint") : undefined}
             autoComplete="current-password"
           />
           <PasswordField

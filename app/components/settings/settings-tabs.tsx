@@ -19,9 +19,9 @@ export function useRevealOwnTab() {
  * hash, so a section has an address and, without JavaScript, the links jump down a page that shows
  * every section (the inactive ones are hidden only by script).
  */
-export function SettingsTabs({ tabs }: { tabs: SettingsTab[] }) {
+export function SettingsTabs({ tabs, initial }: { tabs: SettingsTab[]; initial?: string }) {
   const { t } = useTranslation();
-  const [active, setActive] = useState(tabs[0]!.value);
+  const [active, setActive] = useState(tabs.some((tab) => tab.value === initial) ? initial! : tabs[0]!.value);
   const [scripted, setScripted] = useState(false);
 
   const select = useCallback((value: string) => {

@@ -9,9 +9,9 @@ import { CheckboxGroupField, TextField } from "../forms/fields";
 import { alertVariants } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
-import { cn } from "../ui/cn";
 import { ViewingAsLock } from "../viewing-as-lock";
 import { ReauthFields, type ReauthMethods } from "./reauth-fields";
+import { RecoveryCodes } from "./recovery-codes";
 import { useSettingsForm } from "./use-settings-form";
 
 export type TwoFactorData = {
@@ -32,29 +32,17 @@ function codesOf(data: unknown): string[] | null {
   return Array.isArray(codes) ? (codes as string[]) : null;
 }
 
-/** Recovery codes, shown once right after they were made. */
-function RecoveryCodes({ codes }: { codes: string[] }) {
-  const { t } = useTranslation();
-  return (
-    <section
-      aria-labelledby="recovery-codes-heading"
-      className={cn(alertVariants({ variant: "warning", framed: true }), "text-foreground")}
-    >
-      <h3 id="recovery-codes-heading" className="text-sm font-semibold">
-        {t("settings:twoFactor.codesTitle")}
-      </h3>
-      <p className="mt-1 text-sm">{t("settings:twoFactor.codesIntro")}</p>
-      <ul className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm" data-testid="recovery-codes">
-        {codes.map((code) => (
-          <li key={code}>{code}</li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
 /** Settings' two-factor section: set up with an app, turn off, new recovery codes. */
-export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
+export function TwoFactorSection({
+  twoFactor,
+  appName,
+  email,
+}: {
+  twoFactor: TwoFactorData;
+  /** The product's name and the account, for the recovery codes' file and print. */
+  appName: string;
+  email: string;
+}) {
   const { t } = useTranslation();
   const start = useSettingsForm("two-factor-start", twoFactorReauthSchema);
   const confirm = useSettingsForm("two-factor-confirm", twoFactorCodeSchema);
@@ -63,105 +51,111 @@ export function TwoFactorSection({ twoFactor }: { twoFactor: TwoFactorData }) {
   const { view } = twoFactor;
   const codes = codesOf(confirm.fetcher.data) ?? codesOf(regenerate.fetcher.data);
   return (
-    <Card title={t("settings:twoFactor.title")}>
-      <ViewingAsLock
-        lock={{
-          page: "/dashboard/settings",
-          intents: [
-            "two-factor-start",
-            "two-factor-confirm",
-            "two-factor-recovery-codes",
-            "two-factor-disable",
-          ],
-        }}
-      >
-        <div className="flex flex-col gap-4">
-          {twoFactor.due ? (
-            <p role="alert" className={alertVariants({ variant: "warning" })}>
-              {t("settings:twoFactor.due")}
-            </p>
-          ) : null}
-          {codes ? <RecoveryCodes codes={codes} /> : null}
-          {view.state === "off" || view.state === "elsewhere" ? (
-            <start.fetcher.Form method="post" className="flex flex-col gap-3" {...start.formProps}>
-              <input type="hidden" name="intent" value="two-factor-start" />
-              {view.state === "elsewhere" ? (
-                <p className="text-sm" data-testid="two-factor-elsewhere">
-                  {t("settings:twoFactor.elsewhere")}
-                </p>
-              ) : null}
-              <p className="text-sm">{t("settings:twoFactor.offIntro")}</p>
-              <ReauthFields reauth={twoFactor.reauth} fields={start.fields} />
-              {start.errors}
-              {start.status}
-              <div>
-                <Button pending={start.pending}>{t("settings:twoFactor.setUp")}</Button>
-              </div>
-            </start.fetcher.Form>
-          ) : null}
-          {view.state === "pending" ? (
-            <confirm.fetcher.Form method="post" className="flex flex-col gap-3" {...confirm.formProps}>
-              <input type="hidden" name="intent" value="two-factor-confirm" />
-              <p className="text-sm">{t("settings:twoFactor.scan")}</p>
-              <img src={view.qrCode} alt={t("settings:twoFactor.qrAlt")} width={200} height={200} />
-              <p className="text-sm">
-                {t("settings:twoFactor.key")}{" "}
-                <code className="break-all font-mono" data-testid="two-factor-secret">
-                  {view.secret}
-                </code>
+    <>
+      <Card title={t("settings:twoFactor.title")}>
+        <ViewingAsLock
+          lock={{
+            page: "/dashboard/settings",
+            intents: ["two-factor-start", "two-factor-confirm", "two-factor-recovery-codes"],
+          }}
+        >
+          <div className="flex flex-col gap-4">
+            {twoFactor.due ? (
+              <p role="alert" className={alertVariants({ variant: "warning" })}>
+                {t("settings:twoFactor.due")}
               </p>
-              <TextField
-                meta={confirm.fields.code}
-                label={t("settings:twoFactor.code")}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-              />
-              {confirm.errors}
-              {confirm.status}
+            ) : null}
+            {codes ? <RecoveryCodes codes={codes} appName={appName} email={email} /> : null}
+            {view.state === "off" || view.state === "elsewhere" ? (
+              <start.fetcher.Form method="post" className="flex flex-col gap-3" {...start.formProps}>
+                <input type="hidden" name="intent" value="two-factor-start" />
+                {view.state === "elsewhere" ? (
+                  <p className="text-sm" data-testid="two-factor-elsewhere">
+                    {t("settings:twoFactor.elsewhere")}
+                  </p>
+                ) : null}
+                <p className="text-sm">{t("settings:twoFactor.offIntro")}</p>
+                <ReauthFields reauth={twoFactor.reauth} fields={start.fields} />
+                {start.errors}
+                {start.status}
+                <div>
+                  <Button pending={start.pending}>{t("settings:twoFactor.setUp")}</Button>
+                </div>
+              </start.fetcher.Form>
+            ) : null}
+            {view.state === "pending" ? (
+              <confirm.fetcher.Form method="post" className="flex flex-col gap-3" {...confirm.formProps}>
+                <input type="hidden" name="intent" value="two-factor-confirm" />
+                <p className="text-sm">{t("settings:twoFactor.scan")}</p>
+                <img src={view.qrCode} alt={t("settings:twoFactor.qrAlt")} width={200} height={200} />
+                <p className="text-sm">
+                  {t("settings:twoFactor.key")}{" "}
+                  <code className="break-all font-mono" data-testid="two-factor-secret">
+                    {view.secret}
+                  </code>
+                </p>
+                <TextField
+                  meta={confirm.fields.code}
+                  label={t("settings:twoFactor.code")}
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                />
+                {confirm.errors}
+                {confirm.status}
+                <div>
+                  <Button pending={confirm.pending}>{t("settings:twoFactor.turnOn")}</Button>
+                </div>
+              </confirm.fetcher.Form>
+            ) : null}
+            {view.state === "on" ? (
+              <>
+                <p className="text-sm">
+                  {t("settings:twoFactor.onStatus", { count: view.recoveryCodesLeft })}
+                </p>
+                {/* The confirmation stays once the page's data says "on" (the pending form is gone by then). */}
+                {codes ? null : start.status}
+                {confirm.status}
+                <regenerate.fetcher.Form
+                  method="post"
+                  className="flex flex-col gap-3"
+                  {...regenerate.formProps}
+                >
+                  <input type="hidden" name="intent" value="two-factor-recovery-codes" />
+                  <h3 className="text-sm font-semibold">{t("settings:twoFactor.newCodesTitle")}</h3>
+                  <ReauthFields reauth={twoFactor.reauth} fields={regenerate.fields} />
+                  {regenerate.errors}
+                  {regenerate.status}
+                  <div>
+                    <Button variant="secondary" pending={regenerate.pending}>
+                      {t("settings:twoFactor.makeNewCodes")}
+                    </Button>
+                  </div>
+                </regenerate.fetcher.Form>
+              </>
+            ) : null}
+            {view.state === "off" ? disable.status : null}
+          </div>
+        </ViewingAsLock>
+      </Card>
+      {/* Apart from the codes, in the danger style: turning off is never one slip of the mouse away. */}
+      {view.state === "on" ? (
+        <Card title={t("settings:twoFactor.turnOffTitle")} className="border-destructive/50">
+          <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["two-factor-disable"] }}>
+            <disable.fetcher.Form method="post" className="flex flex-col gap-3" {...disable.formProps}>
+              <input type="hidden" name="intent" value="two-factor-disable" />
+              <p className="text-sm">{t("settings:twoFactor.turnOffIntro")}</p>
+              <ReauthFields reauth={twoFactor.reauth} fields={disable.fields} />
+              {disable.errors}
               <div>
-                <Button pending={confirm.pending}>{t("settings:twoFactor.turnOn")}</Button>
+                <Button variant="destructive" pending={disable.pending}>
+                  {t("settings:twoFactor.turnOff")}
+                </Button>
               </div>
-            </confirm.fetcher.Form>
-          ) : null}
-          {view.state === "on" ? (
-            <>
-              <p className="text-sm">{t("settings:twoFactor.onStatus", { count: view.recoveryCodesLeft })}</p>
-              {/* The confirmation stays once the page's data says "on" (the pending form is gone by then). */}
-              {codes ? null : start.status}
-              {confirm.status}
-              <regenerate.fetcher.Form
-                method="post"
-                className="flex flex-col gap-3"
-                {...regenerate.formProps}
-              >
-                <input type="hidden" name="intent" value="two-factor-recovery-codes" />
-                <h3 className="text-sm font-semibold">{t("settings:twoFactor.newCodesTitle")}</h3>
-                <ReauthFields reauth={twoFactor.reauth} fields={regenerate.fields} />
-                {regenerate.errors}
-                {regenerate.status}
-                <div>
-                  <Button variant="secondary" pending={regenerate.pending}>
-                    {t("settings:twoFactor.makeNewCodes")}
-                  </Button>
-                </div>
-              </regenerate.fetcher.Form>
-              <disable.fetcher.Form method="post" className="flex flex-col gap-3" {...disable.formProps}>
-                <input type="hidden" name="intent" value="two-factor-disable" />
-                <h3 className="text-sm font-semibold">{t("settings:twoFactor.turnOffTitle")}</h3>
-                <ReauthFields reauth={twoFactor.reauth} fields={disable.fields} />
-                {disable.errors}
-                <div>
-                  <Button variant="destructive" pending={disable.pending}>
-                    {t("settings:twoFactor.turnOff")}
-                  </Button>
-                </div>
-              </disable.fetcher.Form>
-            </>
-          ) : null}
-          {view.state === "off" ? disable.status : null}
-        </div>
-      </ViewingAsLock>
-    </Card>
+            </disable.fetcher.Form>
+          </ViewingAsLock>
+        </Card>
+      ) : null}
+    </>
   );
 }
 

@@ -3,9 +3,22 @@ import { useRevalidator } from "react-router";
 import { isFinal } from "../../tasks/task-types";
 import { type TaskState, taskStore } from "./task-store";
 
-/** The signed-in user's tasks, kept live over /api/events; `running` counts unfinished ones. */
-export function useTaskNotifications(): TaskState & { running: number; start: typeof taskStore.start } {
-  const state = useSyncExternalStore(taskStore.subscribe, taskStore.getSnapshot, taskStore.getServerSnapshot);
+const idle = () => () => {};
+
+/**
+ * The signed-in user's tasks, kept live over /api/events; `running` counts unfinished ones.
+ * `live: false` leaves the stream closed until the caller needs it (a section that only follows
+ * the task it starts), so a page whose header has no task centre opens no stream for nothing.
+ */
+export function useTaskNotifications({ live = true }: { live?: boolean } = {}): TaskState & {
+  running: number;
+  start: typeof taskStore.start;
+} {
+  const state = useSyncExternalStore(
+    live ? taskStore.subscribe : idle,
+    live ? taskStore.getSnapshot : taskStore.getServerSnapshot,
+    taskStore.getServerSnapshot,
+  );
   return {
     ...state,
     running: state.tasks.filter((t) => !isFinal(t.status)).length,
