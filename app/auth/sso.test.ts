@@ -344,7 +344,7 @@ describe("refusals change no account, link or session", () => {
 describe("the login page and the password policy", () => {
   it("lists the providers", async () => {
     const out = await run(() => loginLoader(args(request("/login"))));
-    expect(out.body).toEqual({ sso: [{ slug: "corp", name: "Corp" }], passkeys: true });
+    expect(out.body).toEqual({ sso: [{ slug: "corp", name: "Corp" }], passkeys: true, registration: true });
   });
 
   it("refuses passwords for a domain whose provider turned them off, only after the right password", async () => {

@@ -71,21 +71,14 @@ export function tooManyRequestsForm<T extends object>(retryAfterSeconds: number,
  * The `headers` export of every route whose action or loader can answer 429: React Router passes
  * on only Set-Cookie of what they return (page and `.data` requests alike), so Retry-After is
  * carried here. Routes that use the helpers above are checked for it (too-many-requests.test.ts).
+ * An action's Cache-Control comes along too: an answer carrying a secret (an invitation's link)
+ * says `no-store`.
  */
 export function passRetryAfter({ actionHeaders, loaderHeaders, parentHeaders }: HeadersArgs): Headers {
   const headers = new Headers(parentHeaders);
   const retryAfter = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
   if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-}
-
-/**
- * passRetryAfter, plus an action's `Cache-Control`: an answer that carries a secret (an invitation's
- * link) says `no-store`, which React Router drops unless the route's `headers` passes it on.
- */
-export function passRetryAfterAndCacheControl(args: HeadersArgs): Headers {
-  const headers = passRetryAfter(args);
-  const cacheControl = args.actionHeaders.get("Cache-Control");
+  const cacheControl = actionHeaders.get("Cache-Control");
   if (cacheControl) headers.set("Cache-Control", cacheControl);
   return headers;
 }

@@ -34,7 +34,7 @@ import { PendingInvitationStatus } from "../components/users/invite-link";
 import { UsersList } from "../components/users/users-list";
 import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
-import { passRetryAfterAndCacheControl } from "../http/responses";
+import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/use-translation";
 import { teamChoices } from "../teams/teams.server";
@@ -80,7 +80,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 // A 429's Retry-After, and the no-store of the answer carrying an invitation's link, reach the
 // browser only through this export.
-export const headers = passRetryAfterAndCacheControl;
+export const headers = passRetryAfter;
 
 /** Back to the list as it was filtered, with a toast. */
 function backWith(args: Route.ActionArgs, kind: "success" | "error" | "warning", message: string) {
