@@ -14,8 +14,8 @@ import { i18nMiddleware } from "../server/root-middleware.server";
 import { getSystemConfig, resetSystemConfig, setSystemConfig } from "../system-settings/system-config.server";
 import { registrationOpen } from "./registration.server";
 
-// Public registration is a setting (Settings → System): open in development, closed in production
-// unless set; closed, /register says so and its POST is refused with 403; the role a new account
+// Public registration is a setting (Settings → System): open unless closed (the shared HTTP contract
+// has POST /register create accounts on a stock instance); closed, /register says so and its POST is refused with 403; the role a new account
 // gets is one that grants nothing beyond the dashboard (docs/rules.md, "Accounts and access").
 
 withFakePostmark();
@@ -78,12 +78,14 @@ const userExists = async (email: string) =>
   !!(await db().selectFrom("user").select("id").where("email", "=", email).executeTakeFirst());
 
 describe("whether registration is open", () => {
-  it("is open in development, closed in production unless set; Settings wins over the environment", async () => {
+  it("is open unless closed, in production too (the HTTP contract's POST /register); Settings wins over the environment", async () => {
     expect(await registrationOpen()).toBe(true);
     setEnv({ NODE_ENV: "production" });
+    expect(await registrationOpen()).toBe(true);
+    expect(await getSystemConfig("REGISTRATION")).toBe("open");
+    setEnv({ REGISTRATION: "closed" });
     expect(await registrationOpen()).toBe(false);
-    expect(await getSystemConfig("REGISTRATION")).toBe("closed");
-    setEnv({ REGISTRATION: "open" });
+    await setSystemConfig("REGISTRATION", "open", null);
     expect(await registrationOpen()).toBe(true);
     await setSystemConfig("REGISTRATION", "closed", null);
     expect(await registrationOpen()).toBe(false);

@@ -211,7 +211,7 @@ async function resend(
   return verificationMail(origin, user, credentials, report);
 }
 
-/** Whether strangers may register: Settings → System (REGISTRATION), closed in production unless set. */
+/** Whether strangers may register: Settings → System (REGISTRATION), open unless closed. */
 export async function registrationOpen(): Promise<boolean> {
   return (await getSystemConfig("REGISTRATION")) === "open";
 }

@@ -81,13 +81,13 @@ export const SYSTEM_CONFIG = {
   },
   REGISTRATION: {
     label: "Public registration",
-    help: "Whether anyone may create an account from the sign-in page. Unless set: open in development, closed in production.",
+    help: "Whether anyone may create an account from the sign-in page. Open unless closed here or by REGISTRATION=closed.",
     secret: false,
     schema: z.enum(["open", "closed"], "settings.choice"),
     envVar: "REGISTRATION",
-    // Closed unless chosen: a production instance is not open to strangers by accident.
-    fixedDefault: "closed",
-    developmentDefault: "open",
+    // Open unless closed: the shared HTTP contract (POST /register creates an account) holds for a
+    // stock instance; an operator closes it here or with REGISTRATION=closed.
+    fixedDefault: "open",
     superAdminOnly: false,
     choices: ["open", "closed"],
   },
@@ -130,8 +130,6 @@ export const SYSTEM_CONFIG = {
     superAdminOnly: SuperAdminRule | false;
     /** The only values it takes, offered as a choice (settings:system.choices.<value>). */
     choices?: readonly string[];
-    /** The fallback outside production, when it differs from `fixedDefault` (which production keeps). */
-    developmentDefault?: string;
     /** Its value names a role, offered among the roles it may name (describeSystemConfig). */
     roleChoice?: true;
   }

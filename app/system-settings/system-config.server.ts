@@ -47,11 +47,9 @@ export function configFallback(key: ConfigKey): string | undefined {
   return (env()[def.envVar] as string | undefined) ?? builtInDefault(key);
 }
 
-/** The default with nothing set: `developmentDefault` outside production where one is declared. */
+/** The default with nothing set. */
 function builtInDefault(key: ConfigKey): string | undefined {
-  const def: { fixedDefault: string | undefined; developmentDefault?: string } = SYSTEM_CONFIG[key];
-  if (def.developmentDefault !== undefined && env().NODE_ENV !== "production") return def.developmentDefault;
-  return def.fixedDefault;
+  return SYSTEM_CONFIG[key].fixedDefault;
 }
 
 /** Keys with a fixed default always have a value. */
