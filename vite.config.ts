@@ -27,6 +27,7 @@ export default defineConfig({
       "@radix-ui/react-dropdown-menu",
       "@radix-ui/react-popover",
       "@radix-ui/react-tabs",
+      "cmdk",
       "@radix-ui/react-tooltip",
       "@simplewebauthn/browser",
       "class-variance-authority",

@@ -199,7 +199,7 @@ describe("bulk acts on all matching", () => {
     expect(task.user_id).toBe(admin.id);
     expect(JSON.parse(task.payload!)).toEqual({
       action: "disable",
-      filter: { q: tag, role: "", status: "", verified: "" },
+      filter: { q: tag, role: "", status: "", verified: "", created: "" },
     });
 
     const runner = new InProcessTaskRunner({ deliver: deliverThroughRoute, log: () => {} });

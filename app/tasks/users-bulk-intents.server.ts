@@ -9,7 +9,6 @@ import { RuleViolation } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { getT } from "../i18n/i18n.server";
 import { say } from "../i18n/message";
-import { createTask } from "../tasks/create-task.server";
 import {
   BULK_INLINE_MAX,
   BULK_MATCHING_MAX,
@@ -20,11 +19,12 @@ import {
   checkBulk,
   filterOf,
   matchingUserIds,
-} from "./bulk.server";
-import { parseUserListQuery } from "./list.server";
-import { bulkRoleSchema, bulkSchema, bulkTeamSchema } from "./user-schemas";
+} from "../users/bulk.server";
+import { parseUserListQuery } from "../users/list.server";
+import { bulkRoleSchema, bulkSchema, bulkTeamSchema } from "../users/user-schemas";
+import { createTask } from "./create-task.server";
 
-// The users page's bulk intents, one per act (each with its own permission): the people ticked
+// The users page's bulk intents (here, above users, because past BULK_INLINE_MAX they start a task), one per act (each with its own permission): the people ticked
 // on the page act in the request; "all matching" reads the list's filters from the page's own
 // address and, past BULK_INLINE_MAX people, becomes a users.bulk task with progress.
 
