@@ -1,5 +1,5 @@
 import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { useTranslation } from "../../i18n/use-translation";
 import { ReserveErrorSpace } from "../forms/error-space";
 import { Button, type ButtonVariant } from "./button";
@@ -59,6 +59,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   const inputId = useId();
   const [typed, setTyped] = useState("");
   const [ownOpen, setOwnOpen] = useState(false);
+  const panel = useRef<HTMLDivElement>(null);
   const matches = confirmText === undefined || typed === confirmText;
 
   function setOpen(next: boolean) {
@@ -76,7 +77,11 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       event.preventDefault();
       const form = document.getElementById(props.formId);
       // A field in the dialog still to be filled (a role to choose) keeps it open, pointing there.
-      if (form instanceof HTMLFormElement && !form.reportValidity()) return;
+      // Only the dialog's own fields: the page's form is checked by its schema on submit, and its
+      // constraint attributes need not match it (conform marks a defaulted field required).
+      const own =
+        panel.current?.querySelectorAll<HTMLInputElement | HTMLSelectElement>("input, select") ?? [];
+      for (const field of own) if (field.form === form && !field.reportValidity()) return;
       if (form instanceof HTMLFormElement) form.requestSubmit(event.currentTarget);
     } else {
       props.onConfirm();
@@ -89,7 +94,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       <AlertDialogPrimitive.Trigger asChild>{trigger}</AlertDialogPrimitive.Trigger>
       <AlertDialogPrimitive.Portal>
         <AlertDialogPrimitive.Overlay className={overlayClass} />
-        <AlertDialogPrimitive.Content className={panelClass}>
+        <AlertDialogPrimitive.Content ref={panel} className={panelClass}>
           <AlertDialogPrimitive.Title className={titleClass}>{title}</AlertDialogPrimitive.Title>
           <AlertDialogPrimitive.Description className={descriptionClass}>
             {description}
