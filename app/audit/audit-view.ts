@@ -34,6 +34,8 @@ export type AuditView = {
   details: AuditDetails;
   ip: string | null;
   userAgent: string | null;
+  /** What the user agent names (parsed on the server), to say "Chrome on macOS". */
+  device: { browser: string | null; os: string | null } | null;
   /** The request that wrote the row (its X-Request-Id), to find its log lines. */
   requestId: string | null;
 };

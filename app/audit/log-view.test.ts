@@ -74,7 +74,13 @@ beforeAll(async () => {
         target_type: "user",
         target_id: goneId,
       }),
-      row({ actor_id: alice.id, actor_email: alice.email, action: "auth.login.succeeded" }),
+      row({
+        actor_id: alice.id,
+        actor_email: alice.email,
+        action: "auth.login.succeeded",
+        user_agent:
+          "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+      }),
       row({
         actor_email: "p1x@example.test",
         action: "user.invite",
@@ -111,6 +117,14 @@ describe("audit log in words", () => {
     const deleted = rows.find((r) => r.action === "user.delete")!;
     expect(deleted.target).toEqual({ type: "User", typeKey: "user", id: goneId, name: null, href: null });
     expect(rows.find((r) => r.action === "auth.login.succeeded")!.actionLabel).toBe("Signed in");
+  });
+
+  it("names the browser and system as the sessions list does, keeping the exact string", async () => {
+    const { rows } = await list("");
+    const login = rows.find((r) => r.action === "auth.login.succeeded")!;
+    expect(login.device).toEqual({ browser: "Chrome", os: "macOS" });
+    expect(login.userAgent).toContain("Chrome/131");
+    expect(rows.find((r) => r.action === "team.create")!.device).toEqual({ browser: null, os: null });
   });
 
   it("shows role names, not ids or keys, in a diff and in the facts", async () => {

@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import type { AuditLogTable } from "../../db/schema";
 import { db } from "../db.server";
+import { userAgentParts } from "../http/user-agent";
 import { actionLabel } from "./actions";
 import type { AuditDetails, AuditTarget, AuditView } from "./audit-view";
 
@@ -198,6 +199,7 @@ export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> 
       details,
       ip: r.ip,
       userAgent: r.user_agent,
+      device: r.user_agent ? userAgentParts(r.user_agent) : null,
       requestId: r.request_id,
     };
   });

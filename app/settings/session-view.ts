@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
-import { describeUserAgent, english } from "../http/user-agent";
+import { english } from "../http/device-words";
+import { describeUserAgent } from "../http/user-agent";
 import { intlLocale } from "../i18n/options";
 
 // How a signed-in session reads on the Settings page: "Chrome on macOS, last used 5 minutes ago",

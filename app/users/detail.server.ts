@@ -2,7 +2,8 @@ import type { TFunction } from "i18next";
 import { type AccessSubject, can } from "../access/check";
 import { sessionHandle } from "../auth/session.server";
 import { db } from "../db.server";
-import { describeUserAgent, english } from "../http/user-agent";
+import { english } from "../http/device-words";
+import { describeUserAgent } from "../http/user-agent";
 
 /**
  * What the user page shows beside the account: teams, sessions, recent audit entries and tasks.

@@ -1,4 +1,5 @@
 import type { AuditDetails } from "../../audit/audit-view";
+import { deviceWords } from "../../http/device-words";
 import { useTranslation } from "../../i18n/use-translation";
 import { cn } from "../ui/cn";
 import { linkVariants } from "../ui/link";
@@ -7,10 +8,12 @@ import { linkVariants } from "../ui/link";
 export function AuditDetailsView({
   details,
   userAgent,
+  device,
   requestId,
 }: {
   details: AuditDetails;
   userAgent: string | null;
+  device?: { browser: string | null; os: string | null } | null;
   requestId?: string | null;
 }) {
   const { t } = useTranslation();
@@ -65,8 +68,9 @@ export function AuditDetailsView({
           </dl>
         ) : null}
         {!details ? <p>{t("audit:details.none")}</p> : null}
-        <p className="break-all text-muted-foreground">
-          {t("audit:details.browser", { userAgent: userAgent ?? "—" })}
+        {/* In words, as on the sessions list; the exact string stays on hover and in the export. */}
+        <p className="break-all text-muted-foreground" title={userAgent ?? undefined}>
+          {t("audit:details.browser", { userAgent: device ? deviceWords(device, t).device : "—" })}
         </p>
         {requestId ? (
           <p className="break-all font-mono text-muted-foreground">

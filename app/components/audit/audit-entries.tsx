@@ -100,7 +100,12 @@ export function AuditEntries({ rows }: { rows: AuditView[] }) {
                 </TableCell>
                 <TableCell className="whitespace-nowrap align-top">{r.ip ?? "—"}</TableCell>
                 <TableCell className="min-w-64 align-top">
-                  <AuditDetailsView details={r.details} userAgent={r.userAgent} requestId={r.requestId} />
+                  <AuditDetailsView
+                    details={r.details}
+                    userAgent={r.userAgent}
+                    device={r.device}
+                    requestId={r.requestId}
+                  />
                 </TableCell>
               </TableRow>
             ))
@@ -142,7 +147,12 @@ export function AuditEntries({ rows }: { rows: AuditView[] }) {
                     {t("audit:table.ip")}: {r.ip}
                   </p>
                 ) : null}
-                <AuditDetailsView details={r.details} userAgent={r.userAgent} requestId={r.requestId} />
+                <AuditDetailsView
+                  details={r.details}
+                  userAgent={r.userAgent}
+                  device={r.device}
+                  requestId={r.requestId}
+                />
               </li>
             ))}
           </ul>
