@@ -1,7 +1,8 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { E2E_PASSWORD } from "./env";
+import { createDb } from "../db/connection";
+import { E2E_DB, E2E_PASSWORD } from "./env";
 import { axeBuilder, createUser, expect, signIn, tabTo, test, watchConsole } from "./fixtures";
 
 // Two-factor authentication end to end, by keyboard: set it up in Settings by reading the key
@@ -211,5 +212,49 @@ test("recovery codes: copy, download as a named .txt and print them alone, by ke
   await expect(turnOff.getByRole("button", { name: "Make new recovery codes" })).toHaveCount(0);
   expect(await turnOff.evaluate((el) => el.className)).toContain("border-destructive");
   expect(await axe(page)).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+test("a role that requires two-factor: enrolment first, then on to the page asked for", async ({ page }) => {
+  const problems = watchConsole(page);
+  const name = `e2e-2fa-${randomUUID().slice(0, 8)}`;
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    const now = new Date().toISOString();
+    const id = randomUUID();
+    await db
+      .insertInto("role")
+      .values({
+        id,
+        name,
+        label: "Must enrol",
+        all_permissions: 0,
+        is_system: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await db.insertInto("two_factor_required_role").values({ role_id: id, created_at: now }).execute();
+  } finally {
+    await db.destroy();
+  }
+  const user = await createUser(["user", name], "Must Enrol");
+  await signIn(page, user.email, E2E_PASSWORD);
+  await page.goto("/dashboard/tasks?status=done");
+  await expect(page).toHaveURL(
+    /\/dashboard\/settings\?twoFactor=1&redirectTo=%2Fdashboard%2Ftasks%3Fstatus%3Ddone/,
+  );
+  await expect(page.getByRole("tab", { name: "Two-factor" })).toHaveAttribute("aria-selected", "true");
+  const panel = page.getByRole("tabpanel");
+  await panel.getByLabel("Current password").fill(E2E_PASSWORD);
+  await panel.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim();
+  await page.getByLabel("Code from your app").fill(codeForStep(secret, currentStep()));
+  await page.getByLabel("Code from your app").press("Enter");
+  await expect(page.getByTestId("recovery-codes")).toBeVisible();
+  const onward = page.getByRole("link", { name: "I have kept them: continue" });
+  await tabTo(page, onward);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard\/tasks\?status=done$/);
   expect(problems).toEqual([]);
 });

@@ -87,6 +87,27 @@ describe("enrolment a role requires", () => {
     expect(page.headers.get("Location")).toBe("/dashboard/settings?twoFactor=1");
   });
 
+  it("remembers the page asked for, and Settings offers to go on there once enrolled; never off the dashboard", async () => {
+    const teams = await app.fetch("/dashboard/teams?q=x", { cookie: due.cookie });
+    expect(teams.status).toBe(302);
+    const location = teams.headers.get("Location")!;
+    expect(location).toBe(
+      `/dashboard/settings?twoFactor=1&redirectTo=${encodeURIComponent("/dashboard/teams?q=x")}`,
+    );
+    const settings = (query: string) =>
+      app.fetch(`/dashboard/settings.data?${query}&_routes=routes%2Fdashboard.settings`, {
+        cookie: due.cookie,
+      });
+    expect(await (await settings(location.split("?")[1]!)).text()).toContain("/dashboard/teams?q=x");
+    for (const evil of ["https://evil.example/", "//evil.example/x", "/api/tasks", "/login"]) {
+      const text = await (
+        await settings(new URLSearchParams({ twoFactor: "1", redirectTo: evil }).toString())
+      ).text();
+      expect(text, evil).not.toContain("evil.example");
+      expect(text, evil).toContain('"afterEnrolment","/dashboard"');
+    }
+  });
+
   it("refuses every other action, changing nothing", async () => {
     const targets = [
       { path: "/dashboard/settings", headers: form, body: "intent=profile&name=Renamed" },

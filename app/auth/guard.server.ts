@@ -138,7 +138,7 @@ function passwordFirst(args: Args, shell: GateShell): never {
 }
 
 /**
- * Where a forced password change ends: the page the person was headed for when the gate sent them
+ * Where a forced password change (or two-factor enrolment) ends: the page the person was headed for when the gate sent them
  * to Settings, taken from the form as sent, so it is checked again here: a same-origin path in the
  * signed-in area only (no other host, no /api answer, no sign-in page), else the dashboard.
  */
@@ -158,9 +158,16 @@ async function mayWhileEnrolling(request: Request, pattern: string): Promise<boo
 }
 
 function twoFactorFirst(args: Args, shell: GateShell): never {
-  const { request } = args;
+  const { request, url = new URL(request.url) } = args;
   if (isApiRequest(request)) throw apiError(403, "two_factor_enrolment_required");
-  if (request.method === "GET" || request.method === "HEAD") throw redirect(`${PASSWORD_PAGE}?twoFactor=1`);
+  if (request.method === "GET" || request.method === "HEAD") {
+    // As with a forced password change: once enrolled (and the recovery codes kept), a link goes on
+    // to the page asked for.
+    const headed = url.pathname + url.search;
+    const query = new URLSearchParams({ twoFactor: "1" });
+    if (afterPasswordChange(headed) !== "/dashboard") query.set("redirectTo", headed);
+    throw redirect(`${PASSWORD_PAGE}?${query}`);
+  }
   throw refusedFor(args, "two_factor_enrolment_required", "access.twoFactorFirst", shell);
 }
 

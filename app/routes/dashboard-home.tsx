@@ -72,9 +72,10 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
             title={t("overview:mail.title")}
             value={(mail.sent ?? 0) + (mail.outbox ?? 0)}
             details={[
-              { label: t("overview:mail.sent", { n: mail.sent ?? 0 }) },
-              { label: t("overview:mail.outbox", { n: mail.outbox ?? 0 }) },
-              { label: t("overview:mail.failed", { n: mail.failed ?? 0 }) },
+              // The mail log that lists them is on Settings' System tab.
+              { label: t("overview:mail.sent", { n: mail.sent ?? 0 }), to: "/dashboard/settings#system" },
+              { label: t("overview:mail.outbox", { n: mail.outbox ?? 0 }), to: "/dashboard/settings#system" },
+              { label: t("overview:mail.failed", { n: mail.failed ?? 0 }), to: "/dashboard/settings#system" },
             ]}
           />
         ) : null}

@@ -1,5 +1,5 @@
 import { useRouteLoaderData, useSearchParams } from "react-router";
-import { requirePermission } from "../auth/guard.server";
+import { afterPasswordChange, requirePermission } from "../auth/guard.server";
 import { passkeyAvailability } from "../auth/passkeys.server";
 import { pageTitle } from "../components/page-title";
 import { ApiTokensSection } from "../components/settings/api-tokens-section";
@@ -27,6 +27,7 @@ import type { Route } from "./+types/dashboard.settings";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "dashboard.access");
+  const url = new URL(args.request.url);
   const page = await settingsPageData(
     user,
     { language: getLanguage(args.context), t: getT(args.context) },
@@ -37,6 +38,10 @@ export async function loader(args: Route.LoaderArgs) {
     passkeyAvailability: passkeyAvailability(args.request),
     // Never set while someone views as this account (impersonation-state.server.ts).
     mustChangePassword: user.mustChangePassword,
+    // Where enrolment the gate demanded goes on to, checked as a forced password change's is.
+    afterEnrolment: url.searchParams.has("twoFactor")
+      ? afterPasswordChange(url.searchParams.get("redirectTo"))
+      : null,
   };
 }
 
@@ -82,7 +87,12 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
     label: t("settings:tabs.twoFactor"),
     content: (
       <>
-        <TwoFactorSection twoFactor={twoFactor} appName={root?.appName ?? ""} email={profile.email} />
+        <TwoFactorSection
+          twoFactor={twoFactor}
+          appName={root?.appName ?? ""}
+          email={profile.email}
+          continueTo={loaderData.afterEnrolment}
+        />
         {twoFactor.policy ? <TwoFactorPolicySection policy={twoFactor.policy} /> : null}
       </>
     ),

@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import {
   twoFactorCodeSchema,
@@ -7,7 +8,7 @@ import {
 import { useTranslation } from "../../i18n/use-translation";
 import { CheckboxGroupField, TextField } from "../forms/fields";
 import { alertVariants } from "../ui/alert";
-import { Button } from "../ui/button";
+import { Button, buttonVariants } from "../ui/button";
 import { Card } from "../ui/card";
 import { ViewingAsLock } from "../viewing-as-lock";
 import { ReauthFields, type ReauthMethods } from "./reauth-fields";
@@ -37,11 +38,14 @@ export function TwoFactorSection({
   twoFactor,
   appName,
   email,
+  continueTo = null,
 }: {
   twoFactor: TwoFactorData;
   /** The product's name and the account, for the recovery codes' file and print. */
   appName: string;
   email: string;
+  /** Where an enrolment the gate demanded goes on to, once the codes are kept. */
+  continueTo?: string | null;
 }) {
   const { t } = useTranslation();
   const start = useSettingsForm("two-factor-start", twoFactorReauthSchema);
@@ -66,6 +70,11 @@ export function TwoFactorSection({
               </p>
             ) : null}
             {codes ? <RecoveryCodes codes={codes} appName={appName} email={email} /> : null}
+            {codes && continueTo && codesOf(confirm.fetcher.data) ? (
+              <Link to={continueTo} className={buttonVariants({ className: "self-start" })}>
+                {t("settings:twoFactor.continue")}
+              </Link>
+            ) : null}
             {view.state === "off" || view.state === "elsewhere" ? (
               <start.fetcher.Form method="post" className="flex flex-col gap-3" {...start.formProps}>
                 <input type="hidden" name="intent" value="two-factor-start" />
