@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { audit } from "../audit/audit.server";
-import { requirePermission, requireUser } from "../auth/guard.server";
+import { refuseWhileImpersonating, requirePermission, requireUser } from "../auth/guard.server";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { apiError, payloadTooLarge, tooManyRequests } from "../http/responses";
 import { createTask, MAX_TASK_BODY_BYTES } from "../tasks/create-task.server";
+import { taskDefinition } from "../tasks/registry.server";
 import { listTasks } from "../tasks/repository.server";
 import type { Route } from "./+types/api.tasks";
 
@@ -45,6 +46,11 @@ export async function action(args: Route.ActionArgs) {
     if (error instanceof BodyTooLarge) return payloadTooLarge(MAX_TASK_BODY_BYTES);
     return apiError(400, "invalid_request", { message: "The body must be JSON: {type, payload}." });
   }
+
+  // A task that acts on other people as its owner (a bulk act, an import) would write audit rows
+  // without the super admin viewing as them: their pages refuse it too.
+  const type = (body as { type?: unknown } | null)?.type;
+  if (typeof type === "string" && taskDefinition(type)?.pageOnly) refuseWhileImpersonating(args, user);
 
   // The audit row commits with the task (one transaction): both or neither, and one commit.
   const outcome = await createTask(user, body, (taskId, trx) =>

@@ -57,7 +57,8 @@ export async function loader(args: Route.LoaderArgs) {
     mayWrite ? pendingInvitations(user) : Promise.resolve([]),
     mayTeams ? teamChoices() : Promise.resolve([]),
   ]);
-  const offered = mayWrite ? assignable.map((r) => ({ id: r.id, name: r.name, label: r.label })) : [];
+  const grantable = assignable.map((r) => ({ id: r.id, name: r.name, label: r.label }));
+  const offered = mayWrite ? grantable : [];
   return {
     query,
     ...list,
@@ -67,7 +68,9 @@ export async function loader(args: Route.LoaderArgs) {
     // Ticked by default in both the invite and the create form.
     defaultRoles: offered.filter((r) => r.name === DEFAULT_ROLE_FOR_NEW_USERS).map((r) => r.id),
     invitations,
-    // The bulk bar's teams (those it may add people to); its roles are `assignable`.
+    // The bulk bar's roles: user.update gives and takes roles, as on a person's page.
+    bulkRoles: can(user, "user.update") ? grantable : [],
+    // The bulk bar's teams (those it may add people to).
     teams,
     may: {
       write: mayWrite,
@@ -97,68 +100,74 @@ function invitationId(form: FormData) {
 
 export const action = (args: Route.ActionArgs) => {
   const t = getT(args.context);
-  return handleIntents(args, {
-    create: {
-      permission: "user.write",
-      schema: createUserSchema,
-      run: async ({ actor, input }) => {
-        const id = await createUser(actor, input, args);
-        return redirectWithToast(`/dashboard/users/${id}`, {
-          kind: "success",
-          message: t("users:toast.created", { email: input.email }),
-        });
+  return handleIntents(
+    args,
+    {
+      create: {
+        permission: "user.write",
+        schema: createUserSchema,
+        run: async ({ actor, input }) => {
+          const id = await createUser(actor, input, args);
+          return redirectWithToast(`/dashboard/users/${id}`, {
+            kind: "success",
+            message: t("users:toast.created", { email: input.email }),
+          });
+        },
       },
-    },
-    invite: {
-      permission: "user.write",
-      schema: inviteSchema,
-      run: async ({ actor, input }) => {
-        const outcome = await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
-        const sent = t("users:toast.invited", { email: input.email });
-        return backWith(
-          args,
-          outcome.mail.sent ? "success" : "warning",
-          invitationOutcomeText(t, outcome, sent),
-        );
+      invite: {
+        permission: "user.write",
+        schema: inviteSchema,
+        run: async ({ actor, input }) => {
+          const outcome = await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
+          const sent = t("users:toast.invited", { email: input.email });
+          return backWith(
+            args,
+            outcome.mail.sent ? "success" : "warning",
+            invitationOutcomeText(t, outcome, sent),
+          );
+        },
       },
-    },
-    "resend-invite": {
-      permission: "user.write",
-      run: async ({ actor, form }) => {
-        const outcome = await resendInvitation(actor, { id: invitationId(form) }, args);
-        const sent = t("users:toast.inviteResent");
-        return backWith(
-          args,
-          outcome.mail.sent ? "success" : "warning",
-          invitationOutcomeText(t, outcome, sent),
-        );
+      "resend-invite": {
+        permission: "user.write",
+        run: async ({ actor, form }) => {
+          const outcome = await resendInvitation(actor, { id: invitationId(form) }, args);
+          const sent = t("users:toast.inviteResent");
+          return backWith(
+            args,
+            outcome.mail.sent ? "success" : "warning",
+            invitationOutcomeText(t, outcome, sent),
+          );
+        },
       },
-    },
-    // The link of an invitation that was not mailed, to pass on by hand (app/auth/invitation-links.server.ts).
-    // Answered to this request only: never in a toast cookie, a loader's data or a log line.
-    "invite-link": {
-      permission: "user.write",
-      run: async ({ actor, form }) => {
-        const { email, link, expiresAt } = await revealInvitationLink(
-          actor,
-          { id: invitationId(form) },
-          args,
-        );
-        return data(
-          { ok: true as const, intent: "invite-link", errors: {}, formError: null, email, link, expiresAt },
-          { headers: { "Cache-Control": "no-store" } },
-        );
+      // The link of an invitation that was not mailed, to pass on by hand (app/auth/invitation-links.server.ts).
+      // Answered to this request only: never in a toast cookie, a loader's data or a log line.
+      "invite-link": {
+        permission: "user.write",
+        run: async ({ actor, form }) => {
+          const { email, link, expiresAt } = await revealInvitationLink(
+            actor,
+            { id: invitationId(form) },
+            args,
+          );
+          return data(
+            { ok: true as const, intent: "invite-link", errors: {}, formError: null, email, link, expiresAt },
+            { headers: { "Cache-Control": "no-store" } },
+          );
+        },
       },
-    },
-    "cancel-invite": {
-      permission: "user.write",
-      run: async ({ actor, form }) => {
-        await cancelInvitation(actor, { id: invitationId(form) }, args);
-        return backWith(args, "success", t("users:toast.inviteCancelled"));
+      "cancel-invite": {
+        permission: "user.write",
+        run: async ({ actor, form }) => {
+          await cancelInvitation(actor, { id: invitationId(form) }, args);
+          return backWith(args, "success", t("users:toast.inviteCancelled"));
+        },
       },
+      ...bulkIntents(args),
     },
-    ...bulkIntents(args),
-  });
+    // The page's own permission, as its loader's: "all matching" must never act on a list the
+    // person cannot see (nor its toast's count tell them who exists).
+    { permission: "user.read" },
+  );
 };
 
 export default function Users({ loaderData, actionData }: Route.ComponentProps) {
@@ -174,6 +183,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
     query,
     roles,
     assignable,
+    bulkRoles,
     defaultRoles,
     invitations,
     teams,
@@ -236,7 +246,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
           selection={selection}
           rows={rows}
           may={may}
-          roles={assignable.map((r) => ({ id: r.id, label: roleLabel(t, r) }))}
+          roles={bulkRoles.map((r) => ({ id: r.id, label: roleLabel(t, r) }))}
           teams={teams}
           total={{ count: total, capped: totalCapped }}
           filter={{

@@ -75,7 +75,9 @@ export async function matchingUserIds(filter: UserFilter, max = BULK_MATCHING_MA
 
 /** Refuses an act the person may not do at all, or a role or team that is not there. */
 export async function checkBulk(actor: AuditedActor, input: BulkInput): Promise<void> {
-  if (!can(actor, BULK_PERMISSION[input.action])) throw new RuleViolation("users.bulk.notAllowed");
+  // user.read too: the task path has no page loader in front of it.
+  if (!can(actor, "user.read") || !can(actor, BULK_PERMISSION[input.action]))
+    throw new RuleViolation("users.bulk.notAllowed");
   if (input.action === "add-role" || input.action === "remove-role") {
     if (!input.roleId || !(await roleGrants()).has(input.roleId)) throw new NotFound("users.bulk.noRole");
   }
@@ -134,8 +136,11 @@ export async function bulkUsers(
 ): Promise<BulkResult> {
   await checkBulk(actor, input);
   const result: BulkResult = { done: 0, unchanged: 0, refused: [] };
+  // Viewing as someone, their own record is theirs alone (decision 021), as on their user page.
+  const viewedAs = (actor as { impersonator?: unknown }).impersonator ? actor.id : null;
   for (const [i, id] of input.ids.entries()) {
     try {
+      if (id === viewedAs) throw new RuleViolation("auth.impersonating");
       if (await actOn(actor, id, input, origin)) result.done++;
       else result.unchanged++;
     } catch (error) {

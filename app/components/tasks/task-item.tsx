@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
 import { useEffect, useState } from "react";
+import { type Message, say } from "../../i18n/message";
 import { useTranslation } from "../../i18n/use-translation";
 import { isFinal } from "../../tasks/task-types";
 import { formatNumberIn } from "../format";
@@ -60,6 +61,19 @@ export function resultSummary(t: TFunction, language: string, type: string, resu
       skipped: n(Number(r.skipped ?? 0)),
       failed: n(Number(r.failed ?? 0)),
     });
+  if (type === "users.bulk" && typeof r.done === "number") {
+    const refused = Number(r.refused ?? 0);
+    const reasons = Array.isArray(r.reasonMessages)
+      ? (r.reasonMessages as Message[]).map((m) => say(t, m)).join(" ")
+      : "";
+    return [
+      t("tasks:result.changed", { count: r.done, n: n(r.done) }),
+      r.unchanged ? t("tasks:result.unchanged", { n: n(Number(r.unchanged)) }) : null,
+      refused ? t("tasks:result.refused", { n: n(refused), reasons }).trim() : null,
+    ]
+      .filter(Boolean)
+      .join(" · ");
+  }
   return typeof r.rows === "number" ? t("tasks:result.rows", { count: r.rows, n: n(r.rows) }) : null;
 }
 

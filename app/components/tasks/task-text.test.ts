@@ -46,6 +46,23 @@ describe("tasks in words", () => {
     );
     expect(resultSummary(tFor("de"), "de", "users.export", { rows: 1234 })).toBe("1.234 Zeilen");
   });
+
+  it("says what a bulk change did, and why people were refused, in the reader's language", () => {
+    const result = {
+      matched: 1300,
+      done: 1234,
+      unchanged: 60,
+      refused: 6,
+      reasons: ["This user does not exist."],
+      reasonMessages: [{ key: "users.notFound" }],
+    };
+    expect(resultSummary(tFor("en"), "en", "users.bulk", result)).toBe(
+      "1,234 users changed · 60 already so · 6 refused: This user does not exist.",
+    );
+    expect(resultSummary(tFor("de"), "de", "users.bulk", { ...result, unchanged: 0, refused: 0 })).toBe(
+      "1.234 Benutzer geändert",
+    );
+  });
 });
 
 describe("an audit export's filters in words", () => {

@@ -70,6 +70,8 @@ export const usersBulk = defineTask({
       unchanged: result.unchanged,
       refused: result.refused.length,
       reasons: [...new Set(result.refused.map((m) => english(m)))],
+      // The same reasons as messages, for the task centre to say in the reader's language.
+      reasonMessages: [...new Map(result.refused.map((m) => [JSON.stringify(m), m])).values()],
     };
   },
 });
