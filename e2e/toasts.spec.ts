@@ -102,6 +102,21 @@ test("on a phone, a toast moves out of the way of the field in use", async ({ lo
   await axe(page, "a toast on a phone");
 });
 
+test("a toast does not sit over an open dialog, on a phone", async ({ login, page }) => {
+  await page.setViewportSize(PHONE);
+  const person = await createUser(["user"], `Dialog ${randomUUID().slice(0, 6)}`);
+  await login(E2E_ADMIN, page, `/dashboard/users/${person.id}`);
+  const { toast } = await saveName(page, `${person.name} C`);
+  await page.getByRole("button", { name: "Disable account" }).focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("alertdialog", { name: `Disable ${person.name} C's account?` });
+  await expect(dialog).toBeVisible();
+  await expect(toast).toBeVisible();
+  await expect.poll(async () => overlaps(await box(toast), await box(dialog))).toBe(false);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+});
+
 test("Undo after disabling, by keyboard only: the person is active again and the log shows the undo", async ({
   login,
   page,
