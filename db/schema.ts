@@ -280,7 +280,9 @@ export interface UserTokenTable {
     | "not-me"
     | "invite"
     | "two-factor-pending"
-    | "two-factor-enrol";
+    | "two-factor-enrol"
+    /** An Undo a toast offers (app/users/undo.server.ts): `user_id` is the actor, `data` the act. */
+    | "undo";
   token_hash: string;
   data: string | null;
   expires_at: string;

@@ -57,6 +57,10 @@ export const ACTION_LABELS = {
   "user.disable": "Disabled an account",
   "user.enable": "Enabled an account",
   "user.delete": "Deleted an account",
+  // Undo from a toast (app/users/undo.server.ts): the inverse, audited as an undo
+  "user.disable.undone": "Undid disabling an account (enabled again)",
+  "user.role_removal.undone": "Undid removing roles (granted again)",
+  "team.member.remove.undone": "Undid removing a team member (added again)",
   "user.password_reset": "Sent a password reset",
   "session.revoke": "Signed out a user's sessions",
   "role.create": "Created a role",

@@ -18,6 +18,9 @@ export const TOKEN_LIFETIME_MS: Record<TokenKind, number> = {
   "two-factor-pending": 5 * 60 * 1000,
   // Not a link: the session that started a TOTP enrolment (two-factor.server.ts), for as long as it waits.
   "two-factor-enrol": 15 * 60 * 1000,
+  // Not a link: the Undo of a toast (app/users/undo.server.ts). The toast shows it for 10 s, longer
+  // while hovered or focused; two minutes leaves room for that, and no more.
+  undo: 2 * 60 * 1000,
 };
 
 type Executor = Kysely<Database> | Transaction<Database>;

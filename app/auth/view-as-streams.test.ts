@@ -203,7 +203,7 @@ describe("a View-as stream ends with the view, whatever ends it", () => {
 
 describe("on every instance", () => {
   /** Runs `fn` with a cluster link that records which sessions' streams the others are asked to end. */
-  async function announced(fn: () => Promise<void>): Promise<string[]> {
+  async function announced(fn: () => Promise<unknown>): Promise<string[]> {
     const previous = clusterLink();
     const sessions: string[] = [];
     setClusterLink({

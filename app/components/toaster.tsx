@@ -1,6 +1,8 @@
 import { CircleCheck, CircleX, Info, TriangleAlert, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
 import { useTranslation } from "../i18n/use-translation";
+import { useToastPlacement } from "./toast-placement";
 import { cn } from "./ui/cn";
 import { linkVariants } from "./ui/link";
 
@@ -9,6 +11,8 @@ export type ToastMessage = {
   message: string;
   /** A file the news is about (a finished export): a download link in the toast itself. */
   download?: { href: string; label: string };
+  /** The token of the Undo it offers (app/users/undo.server.ts, POST /api/undo). */
+  undo?: string;
 };
 type Item = ToastMessage & { id: number };
 
@@ -22,6 +26,8 @@ const STYLES = {
 const ICONS = { success: CircleCheck, error: CircleX, warning: TriangleAlert, info: Info } as const;
 // Success and info fade after this; errors stay until dismissed (someone may need to copy them).
 const LIFETIME_MS = 6000;
+// A toast offering Undo stays longer, so the button can be reached from the keyboard.
+const UNDO_LIFETIME_MS = 10_000;
 
 let push: ((t: ToastMessage, result: boolean) => void) | undefined;
 
@@ -54,7 +60,8 @@ function focusWasLost(): boolean {
  * The one toast region. It is in the page from the start (a live region added together with its
  * text is often not read) and each toast is a role=status. Escape inside it dismisses the newest,
  * every toast has a dismiss button, and the timer pauses while the pointer or focus is inside.
- * On phones it sits at the top, clear of the buttons at the bottom of forms.
+ * It stands top right below the header, moving to the bottom when that would cover the focused
+ * control or an open dialog (toast-placement.ts), above a dialog's overlay.
  * The flash toast of the root loader is the result of a submit, so it follows the focus rule too.
  */
 export function Toaster({ toast }: { toast: ToastMessage | null }) {
@@ -90,9 +97,14 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
   useEffect(() => {
     const oldest = items.find((t) => t.kind !== "error");
     if (!oldest || paused) return;
-    const timer = setTimeout(() => setItems((list) => list.filter((x) => x.id !== oldest.id)), LIFETIME_MS);
+    const timer = setTimeout(
+      () => setItems((list) => list.filter((x) => x.id !== oldest.id)),
+      oldest.undo ? UNDO_LIFETIME_MS : LIFETIME_MS,
+    );
     return () => clearTimeout(timer);
   }, [items, paused]);
+
+  const placement = useToastPlacement(region, items.length > 0, items);
 
   const dismiss = (id: number) => {
     const focusInside = region.current?.contains(document.activeElement);
@@ -120,7 +132,12 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
       onBlur={(e) => {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setPaused(false);
       }}
-      className={`fixed inset-x-2 top-2 z-50 flex flex-col gap-2 rounded-md sm:inset-x-auto sm:top-auto sm:right-4 sm:bottom-4 sm:w-80 ${items.length === 0 ? "pointer-events-none" : ""}`}
+      style={{ [placement.edge]: placement.offset }}
+      className={cn(
+        "fixed inset-x-2 z-[60] flex flex-col gap-2 rounded-md sm:inset-x-auto sm:right-4 sm:w-80",
+        // A modal dialog turns the page's pointer events off; the toasts above its overlay keep theirs.
+        items.length === 0 ? "pointer-events-none" : "pointer-events-auto",
+      )}
     >
       {items.map((item) => {
         const Icon = ICONS[item.kind];
@@ -142,6 +159,16 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
                 </a>
               ) : null}
             </div>
+            {item.undo ? (
+              <UndoButton
+                token={item.undo}
+                message={item.message}
+                onAnswer={(answer) => {
+                  dismiss(item.id);
+                  push?.(answer, true);
+                }}
+              />
+            ) : null}
             <button
               type="button"
               aria-label={t("shell:toaster.dismiss", { message: item.message })}
@@ -154,5 +181,52 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
         );
       })}
     </section>
+  );
+}
+
+type UndoAnswer = { ok?: boolean; message?: string; formError?: string | null };
+
+/**
+ * The toast's Undo: posts only the token. Its answer replaces the toast: what was undone, or why
+ * it could not be (spent, expired, changed meanwhile).
+ */
+function UndoButton({
+  token,
+  message,
+  onAnswer,
+}: {
+  token: string;
+  message: string;
+  onAnswer: (answer: ToastMessage) => void;
+}) {
+  const { t } = useTranslation();
+  const fetcher = useFetcher<UndoAnswer>();
+  const busy = fetcher.state !== "idle";
+  const answer = fetcher.data;
+  // A new function each render: the answer alone is the news.
+  const handler = useRef(onAnswer);
+  handler.current = onAnswer;
+  useEffect(() => {
+    if (!answer) return;
+    handler.current(
+      answer.ok
+        ? { kind: "success", message: answer.message ?? "" }
+        : { kind: "error", message: answer.formError ?? answer.message ?? "" },
+    );
+  }, [answer]);
+  return (
+    <fetcher.Form method="post" action="/api/undo" className="mt-1">
+      <input type="hidden" name="token" value={token} />
+      <button
+        type="submit"
+        onClick={(e) => {
+          if (busy) e.preventDefault();
+        }}
+        className={cn(linkVariants(), "font-medium")}
+      >
+        {busy ? t("shell:toaster.undoing") : t("shell:toaster.undo")}
+        <span className="sr-only">{t("shell:toaster.undoWhat", { message })}</span>
+      </button>
+    </fetcher.Form>
   );
 }

@@ -17,6 +17,8 @@ const CODES: Record<number, string> = {
   400: "invalid_request",
   403: "forbidden",
   404: "not_found",
+  409: "conflict",
+  410: "gone",
   429: "rate_limited",
   502: "mail_failed",
 };

@@ -1,7 +1,12 @@
 import { createCookieSessionStorage } from "react-router";
 import { secureCookies, sessionSecrets } from "../env.server";
 
-export type Toast = { kind: "success" | "error" | "warning" | "info"; message: string };
+export type Toast = {
+  kind: "success" | "error" | "warning" | "info";
+  message: string;
+  /** The token of the Undo the toast offers (app/users/undo.server.ts): it names nothing by itself. */
+  undo?: string;
+};
 
 let storage:
   | ReturnType<typeof createCookieSessionStorage<Record<string, never>, { toast: Toast }>>

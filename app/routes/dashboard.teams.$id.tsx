@@ -44,6 +44,7 @@ import {
   setMember,
   updateTeam,
 } from "../teams/teams.server";
+import { offerUndo } from "../users/undo.server";
 import type { Route } from "./+types/dashboard.teams.$id";
 
 const idSchema = z.string().uuid();
@@ -88,8 +89,8 @@ export function action(args: Route.ActionArgs) {
     return id.data;
   };
   const t = getT(args.context);
-  const ok = (message: string, to = `/dashboard/teams/${teamId()}`) =>
-    redirectWithToast(to, { kind: "success", message });
+  const ok = (message: string, to = `/dashboard/teams/${teamId()}`, undo?: string) =>
+    redirectWithToast(to, { kind: "success", message, undo });
   return handleIntents(
     args,
     {
@@ -117,8 +118,14 @@ export function action(args: Route.ActionArgs) {
         run: async ({ actor, form }) => {
           const userId = idSchema.safeParse(form.get("userId"));
           if (!userId.success) throw new NotFound("teams.notMember");
-          await removeMember(actor, { teamId: teamId(), userId: userId.data }, args);
-          return ok(t("teams:toast.memberRemoved"));
+          const teamRole = await removeMember(actor, { teamId: teamId(), userId: userId.data }, args);
+          const undo = await offerUndo(actor, {
+            kind: "team.member.remove",
+            teamId: teamId(),
+            userId: userId.data,
+            teamRole,
+          });
+          return ok(t("teams:toast.memberRemoved"), undefined, undo);
         },
       },
     },

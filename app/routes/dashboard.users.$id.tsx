@@ -3,6 +3,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
 import { roleGrants } from "../access/role-cache.server";
+import { roleLabel } from "../access/role-labels";
 import { assignableRoles } from "../access/rules.server";
 import { auditActionText } from "../audit/action-text";
 import { revokeApiTokenSchema } from "../auth/api-token-schemas";
@@ -36,6 +37,7 @@ import { useTranslation } from "../i18n/use-translation";
 import { sendTwoFactorResetEmail } from "../mail/senders.server";
 import { sendReporting } from "../mail/try-send.server";
 import { userActivity } from "../users/detail.server";
+import { offerUndo } from "../users/undo.server";
 import { updateUserSchema } from "../users/user-schemas";
 import {
   deleteUser,
@@ -98,7 +100,8 @@ export async function action(args: Route.ActionArgs) {
   const t = getT(args.context);
   if (!id.success) throw missing(t);
   const self = `/dashboard/users/${id.data}`;
-  const done = (message: string, to = self) => redirectWithToast(to, { kind: "success", message });
+  const done = (message: string, to = self, undo?: string) =>
+    redirectWithToast(to, { kind: "success", message, undo });
   // Said as it went: "sent" only when the provider took it. The link never comes back to the admin.
   const sendLink = async (actor: SessionUser, kind: "reset" | "verification", intent: string) => {
     const sent = await sendAccountLink(actor, { id: id.data, kind }, args);
@@ -126,15 +129,25 @@ export async function action(args: Route.ActionArgs) {
       permission: "user.update",
       schema: updateUserSchema,
       run: async ({ actor, input }) => {
-        await updateUser(actor, { id: id.data, ...input }, args);
-        return done(t("users:toast.saved"));
+        const { removedRoles } = await updateUser(actor, { id: id.data, ...input }, args);
+        if (!removedRoles.length) return done(t("users:toast.saved"));
+        // Taking a role away is the part of an edit worth an Undo; the toast says which.
+        const grants = await roleGrants();
+        const roles = removedRoles.map((r) => (grants.get(r) ? roleLabel(t, grants.get(r)!) : r)).join(", ");
+        const undo = await offerUndo(actor, {
+          kind: "user.role_removal",
+          userIds: [id.data],
+          roleIds: removedRoles,
+        });
+        return done(t("users:toast.savedRolesRemoved", { roles }), self, undo);
       },
     },
     disable: {
       permission: "user.update",
       run: async ({ actor }) => {
         await setUserStatus(actor, { id: id.data, status: "disabled" }, args);
-        return done(t("users:toast.disabled"));
+        const undo = await offerUndo(actor, { kind: "user.disable", userIds: [id.data] });
+        return done(t("users:toast.disabled"), self, undo);
       },
     },
     enable: {

@@ -21,6 +21,7 @@ import {
   matchingUserIds,
 } from "../users/bulk.server";
 import { parseUserListQuery } from "../users/list.server";
+import { offerUndo } from "../users/undo.server";
 import { bulkRoleSchema, bulkSchema, bulkTeamSchema } from "../users/user-schemas";
 import { createTask } from "./create-task.server";
 
@@ -31,8 +32,17 @@ import { createTask } from "./create-task.server";
 type Args = ActionArgs & { url: URL };
 type Chosen = { scope: "selected" | "matching"; ids: string[]; roleId?: string; teamId?: string };
 
-function back(args: Args, kind: "success" | "error" | "info", message: string) {
-  return redirectWithToast(args.url.pathname + args.url.search, { kind, message });
+function back(args: Args, kind: "success" | "error" | "info", message: string, undo?: string) {
+  return redirectWithToast(args.url.pathname + args.url.search, { kind, message, undo });
+}
+
+/** Disabling and taking a role away can be undone from the toast (app/users/undo.server.ts). */
+function undoOf(actor: SessionUser, action: BulkAction, input: Chosen, changed: string[]) {
+  if (changed.length === 0) return undefined;
+  if (action === "disable") return offerUndo(actor, { kind: "user.disable", userIds: changed });
+  if (action === "remove-role" && input.roleId)
+    return offerUndo(actor, { kind: "user.role_removal", userIds: changed, roleIds: [input.roleId] });
+  return undefined;
 }
 
 async function doneText(t: TFunction, action: BulkAction, input: Chosen, result: BulkResult) {
@@ -97,7 +107,12 @@ async function run(args: Args, actor: SessionUser, action: BulkAction, input: Ch
     return back(args, "info", t("users:bulk.started", { count: ids.length }));
   }
   const result = await bulkUsers(actor, { ...act, ids }, args);
-  return back(args, result.refused.length ? "error" : "success", await doneText(t, action, input, result));
+  return back(
+    args,
+    result.refused.length ? "error" : "success",
+    await doneText(t, action, input, result),
+    await undoOf(actor, action, input, result.changed),
+  );
 }
 
 /** The bulk bar's intents, to spread into the users page's handleIntents table. */

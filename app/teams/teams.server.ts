@@ -12,6 +12,7 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
+import type { TeamRole } from "./team-roles";
 import { MEMBER_SEARCH_LIMIT, type MemberCandidate, type memberSchema, type TeamInput } from "./team-schemas";
 
 const TEAM_PAGE = 50;
@@ -312,31 +313,78 @@ export async function joinTeam(
     });
 }
 
+/** Removes a member; answers the team role they had (what an Undo gives back). */
 export async function removeMember(
   actor: SessionUser,
   input: { teamId: string; userId: string },
   origin: AuditOrigin,
-) {
+): Promise<TeamRole> {
   const { teamId, userId } = input;
-  await db()
+  return db()
     .transaction()
     .execute(async (trx) => {
+      const had = await trx
+        .selectFrom("team_member")
+        .select("team_role")
+        .where("team_id", "=", teamId)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
       const res = await trx
         .deleteFrom("team_member")
         .where("team_id", "=", teamId)
         .where("user_id", "=", userId)
         .executeTakeFirst();
-      if (Number(res.numDeletedRows) === 0) throw new NotFound("teams.notMember");
+      if (!had || Number(res.numDeletedRows) === 0) throw new NotFound("teams.notMember");
       await audit(
         origin,
         {
           action: "team.member.remove",
           actor,
           target: { type: "team", id: teamId },
-          details: { user: userId },
+          details: { user: userId, before: { team_role: had.team_role } },
         },
         trx,
       );
+      return had.team_role;
+    });
+}
+
+/**
+ * Puts a removed member back with the team role they had (the Undo of a removal,
+ * app/users/undo.server.ts): false, with nothing written, when the team or the person is gone or
+ * they belong to the team again meanwhile.
+ */
+export async function rejoinTeam(
+  actor: AuditedActor,
+  input: { teamId: string; userId: string; teamRole: TeamRole },
+  origin: AuditOrigin,
+): Promise<boolean> {
+  const { teamId, userId, teamRole } = input;
+  const [team, user] = await Promise.all([
+    db().selectFrom("team").select("id").where("id", "=", teamId).executeTakeFirst(),
+    db().selectFrom("user").select("id").where("id", "=", userId).executeTakeFirst(),
+  ]);
+  if (!team || !user) return false;
+  return db()
+    .transaction()
+    .execute(async (trx) => {
+      const added = await trx
+        .insertInto("team_member")
+        .values({ team_id: teamId, user_id: userId, team_role: teamRole, created_at: now() })
+        .onConflict((oc) => oc.columns(["team_id", "user_id"]).doNothing())
+        .executeTakeFirst();
+      if (Number(added.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+      await audit(
+        origin,
+        {
+          action: "team.member.remove.undone",
+          actor,
+          target: { type: "team", id: teamId },
+          details: { user: userId, after: { team_role: teamRole } },
+        },
+        trx,
+      );
+      return true;
     });
 }
 

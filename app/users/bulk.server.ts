@@ -35,7 +35,8 @@ export const BULK_PERMISSION: Record<BulkAction, PermissionKey> = {
 };
 
 export type BulkInput = { action: BulkAction; roleId?: string; teamId?: string };
-export type BulkResult = { done: number; unchanged: number; refused: Message[] };
+/** `changed`: who the act changed (what an Undo may give back). */
+export type BulkResult = { done: number; unchanged: number; refused: Message[]; changed: string[] };
 
 /** Up to this many act in the request; more become a users.bulk task with progress. */
 export const BULK_INLINE_MAX = 100;
@@ -135,14 +136,16 @@ export async function bulkUsers(
   progress?: (done: number) => void,
 ): Promise<BulkResult> {
   await checkBulk(actor, input);
-  const result: BulkResult = { done: 0, unchanged: 0, refused: [] };
+  const result: BulkResult = { done: 0, unchanged: 0, refused: [], changed: [] };
   // Viewing as someone, their own record is theirs alone (decision 021), as on their user page.
   const viewedAs = (actor as { impersonator?: unknown }).impersonator ? actor.id : null;
   for (const [i, id] of input.ids.entries()) {
     try {
       if (id === viewedAs) throw new RuleViolation("auth.impersonating");
-      if (await actOn(actor, id, input, origin)) result.done++;
-      else result.unchanged++;
+      if (await actOn(actor, id, input, origin)) {
+        result.done++;
+        result.changed.push(id);
+      } else result.unchanged++;
     } catch (error) {
       if (error instanceof NotFound) continue;
       if (!(error instanceof RuleViolation)) throw error;

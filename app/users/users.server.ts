@@ -126,7 +126,12 @@ export async function createUser(
 
 export type UpdateUserInput = { id: string } & z.infer<typeof updateUserSchema>;
 
-export async function updateUser(actor: SessionUser, input: UpdateUserInput, origin: AuditOrigin) {
+/** Answers the roles the edit took away (what an Undo may give back). */
+export async function updateUser(
+  actor: SessionUser,
+  input: UpdateUserInput,
+  origin: AuditOrigin,
+): Promise<{ removedRoles: string[] }> {
   const { id } = input;
   const before = await existingUser(id);
   await assertCanManageUser(actor, id);
@@ -165,6 +170,7 @@ export async function updateUser(actor: SessionUser, input: UpdateUserInput, ori
   await invalidateSessions();
   // A View as by or of this person may no longer hold (super admin taken or given, dashboard access lost).
   await recheckViews(id);
+  return { removedRoles: before.roleIds.filter((r) => !input.roles.includes(r)) };
 }
 
 /**
@@ -207,6 +213,43 @@ export async function changeUserRole(
   return true;
 }
 
+/**
+ * Grants roles back that an act took (the Undo of a role removal, app/users/undo.server.ts), under
+ * the rules of a full edit; false, with nothing written, when any of them is held again meanwhile.
+ */
+export async function restoreRoles(
+  actor: AuditedActor,
+  input: { id: string; roleIds: string[] },
+  origin: AuditOrigin,
+): Promise<boolean> {
+  const { id, roleIds } = input;
+  const before = await existingUser(id);
+  await assertCanManageUser(actor, id);
+  assertNotManaged(before);
+  if (roleIds.some((r) => before.roleIds.includes(r))) return false;
+  const after = [...before.roleIds, ...roleIds];
+  await assertRoleChangeAllowed(actor, id, before.roleIds, after);
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await writeRoles(trx, id, roleIds, { replace: false });
+      await trx.updateTable("user").set({ updated_at: now() }).where("id", "=", id).execute();
+      await audit(
+        origin,
+        {
+          action: "user.role_removal.undone",
+          actor,
+          target: { type: "user", id },
+          details: { before: { roles: before.roleIds }, after: { roles: after } },
+        },
+        trx,
+      );
+    });
+  await invalidateSessions();
+  await recheckViews(id);
+  return true;
+}
+
 async function existingUser(id: string) {
   const user = await getUser(id);
   if (!user) throw new NotFound("users.notFound");
@@ -215,10 +258,12 @@ async function existingUser(id: string) {
 
 export async function setUserStatus(
   actor: AuditedActor,
-  input: { id: string; status: "active" | "disabled" },
+  /** `undo`: the Undo of a disabling (app/users/undo.server.ts), audited as such. */
+  input: { id: string; status: "active" | "disabled"; undo?: boolean },
   origin: AuditOrigin,
 ) {
   const { id, status } = input;
+  const action = input.undo ? "user.disable.undone" : status === "disabled" ? "user.disable" : "user.enable";
   const before = await existingUser(id);
   await assertCanManageUser(actor, id);
   if (status === "disabled") {
@@ -230,7 +275,7 @@ export async function setUserStatus(
     await audit(
       origin,
       {
-        action: status === "disabled" ? "user.disable" : "user.enable",
+        action,
         actor,
         target: { type: "user", id },
         details: { before: { status: before.status }, after: { status } },

@@ -17,6 +17,9 @@ const BY_ACTION: Record<string, WebhookEventType> = {
   "user.update": "user.updated",
   "user.disable": "user.disabled",
   "user.enable": "user.enabled",
+  // An undo is the inverse act: subscribers learn of it as of that act.
+  "user.disable.undone": "user.enabled",
+  "user.role_removal.undone": "user.updated",
   "user.delete": "user.deleted",
   "role.create": "role.created",
   "role.update": "role.updated",
@@ -27,6 +30,7 @@ const BY_ACTION: Record<string, WebhookEventType> = {
   "team.delete": "team.deleted",
   "team.member.add": "team.member_added",
   "team.member.remove": "team.member_removed",
+  "team.member.remove.undone": "team.member_added",
   "auth.login.succeeded": "session.signed_in",
   "auth.login.failed": "session.sign_in_failed",
   "settings.update": "settings.updated",
@@ -127,7 +131,7 @@ export async function enqueueAuditEvents(trx: Executor, row: AuditRow) {
         ? { ...base, changes: details }
         : { ...base, [row.target_type ?? "resource"]: current ?? { id: row.target_id }, details };
     events.push({ type, resource, data });
-    if (row.action === "user.update") {
+    if (row.action === "user.update" || row.action === "user.role_removal.undone") {
       const before = (details.before ?? {}) as { roles?: unknown };
       const after = (details.after ?? {}) as { roles?: unknown };
       if (!sameRoles(before.roles, after.roles))

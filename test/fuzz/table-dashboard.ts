@@ -119,6 +119,9 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(ACCESS, "/dashboard/access", "move-down", (p) => ({ id: ids(p.menu) })),
   formIntent(ACCESS, "/dashboard/access", ANY_INTENT, (p) => ({ id: ids(p.menu), roleId: ids(p.roles) })),
 
+  // A toast's Undo carries only its token: anything made up is refused (a real one is single-use).
+  formIntent("routes/api.undo", "/api/undo", undefined, () => ({ token: text })),
+
   formIntent(TASKS, "/dashboard/tasks", "clear", (p) => ({ taskId: ids(p.tasks) })),
   formIntent(TASKS, "/dashboard/tasks", "clear-finished"),
   formIntent(TASKS, "/dashboard/tasks", ANY_INTENT, (p) => ({ taskId: ids(p.tasks) })),
