@@ -43,6 +43,7 @@ describe("toasts of the users and teams pages", () => {
     );
     expect(out.status).toBe(302);
     expect(await toastOf(out)).toEqual({
+      undo: expect.any(String), // the one disabled can be enabled again from the toast
       kind: "error",
       message: "1 Benutzer deaktiviert. 1 abgelehnt: Sie können Ihr eigenes Konto nicht deaktivieren.",
     });
@@ -57,7 +58,11 @@ describe("toasts of the users and teams pages", () => {
       { intent: "bulk-disable", ids: [other.id] },
       { cookie: admin.cookie, headers: { "Accept-Language": "en-US" } },
     );
-    expect(await toastOf(out)).toEqual({ kind: "success", message: "Disabled 1 user." });
+    expect(await toastOf(out)).toEqual({
+      kind: "success",
+      message: "Disabled 1 user.",
+      undo: expect.any(String),
+    });
   });
 
   it("follow the person's own setting over the browser's", async () => {
@@ -71,7 +76,11 @@ describe("toasts of the users and teams pages", () => {
       { intent: "disable" },
       { cookie: admin.cookie, headers: { "Accept-Language": "en-US" }, params: { id: target.id } },
     );
-    expect(await toastOf(out)).toEqual({ kind: "success", message: "Benutzer deaktiviert und abgemeldet." });
+    expect(await toastOf(out)).toEqual({
+      kind: "success",
+      message: "Benutzer deaktiviert und abgemeldet.",
+      undo: expect.any(String),
+    });
 
     const team = await runIn(
       teamsAction as never,
