@@ -34,6 +34,7 @@ export function labelTranslationsSchema(max: number) {
         .max(max, "validation.maxLength")
         .refine((text) => !CONTROL.test(text), "validation.oneLine")
         .optional(),
+      { message: "access.labelLanguage" },
     )
     .optional()
     .transform(
