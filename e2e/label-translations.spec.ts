@@ -74,7 +74,9 @@ test("a German label for a new role and a renamed menu item, by keyboard: German
     await expect(page.getByLabel("Label", { exact: true })).toBeFocused();
     await page.keyboard.type(label);
     await page.keyboard.press("Tab");
-    const germanField = page.getByRole("textbox", { name: "German label" }).first();
+    const germanField = page
+      .locator("form#create-role")
+      .getByRole("textbox", { name: "German label", exact: true });
     await expect(germanField).toBeFocused();
     await expect(germanField).toHaveAccessibleDescription(/Optional\. Shown to people using this language/);
     await page.keyboard.type(german);
@@ -92,12 +94,18 @@ test("a German label for a new role and a renamed menu item, by keyboard: German
       .getByRole("listitem")
       .filter({ has: page.locator('input[value="/dashboard/teams"]') });
     await typeInto(page, teamsRow.getByLabel("Title"), "Squads");
-    await typeInto(page, teamsRow.getByRole("textbox", { name: "German label" }), "Mannschaften");
+    await typeInto(
+      page,
+      teamsRow.getByRole("textbox", { name: "German label", exact: true }),
+      "Mannschaften",
+    );
     await tabTo(page, page.getByRole("button", { name: "Save menu" }));
     await page.keyboard.press("Enter");
     await expect(page.getByRole("status").filter({ hasText: "Menu saved." })).toBeVisible();
     await expect(page.getByTestId("sidebar").getByRole("link", { name: "Squads" })).toBeVisible();
-    await expect(teamsRow.getByRole("textbox", { name: "German label" })).toHaveValue("Mannschaften");
+    await expect(teamsRow.getByRole("textbox", { name: "German label", exact: true })).toHaveValue(
+      "Mannschaften",
+    );
     await axe(page, "access page with the label fields (en)");
 
     // The admin switches to German.
