@@ -17,6 +17,8 @@ interface RoleTable {
   all_permissions: Generated<number>;
   /** 1 for the five seeded roles, which cannot be deleted. */
   is_system: Generated<number>;
+  /** The label per language an admin wrote, JSON `{"de": "…"}` (app/access/label-translations.ts). */
+  label_translations: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -33,6 +35,8 @@ interface MenuItemTable {
   icon: string;
   required_permission: string;
   position: number;
+  /** The title per language an admin wrote, JSON `{"de": "…"}` (app/access/label-translations.ts). */
+  label_translations: Generated<string>;
   created_at: string;
   updated_at: string;
 }

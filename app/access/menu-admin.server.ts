@@ -3,15 +3,24 @@ import type { MenuItem } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
+import {
+  type MaybeTranslated,
+  readLabelTranslations,
+  sameTranslations,
+  writeLabelTranslations,
+} from "./label-translations";
+import { assertKnownLanguages } from "./label-translations.server";
 import { invalidateMenu, menuItems } from "./menu.server";
 import type { menuItemSchema, saveMenuSchema } from "./menu-schemas";
 import type { AuditedActor } from "./rules.server";
 
 export async function updateMenuItem(
   actor: AuditedActor,
-  input: z.infer<typeof menuItemSchema>,
+  input: MaybeTranslated<z.infer<typeof menuItemSchema>>,
   origin: AuditOrigin,
 ) {
+  const translations = input.translations ?? {};
+  assertKnownLanguages(translations, "translations");
   const before = await db().selectFrom("menu_item").selectAll().where("id", "=", input.id).executeTakeFirst();
   if (!before) throw new NotFound("access.menuItemGone");
   const clash = await db()
@@ -23,6 +32,7 @@ export async function updateMenuItem(
   if (clash) throw new InvalidInput("access.menuUrlTaken", "url", { title: clash.title, url: input.url });
   const after = {
     title: input.title,
+    translations,
     url: input.url,
     icon: input.icon,
     required_permission: input.requiredPermission,
@@ -32,7 +42,7 @@ export async function updateMenuItem(
     .execute(async (trx) => {
       await trx
         .updateTable("menu_item")
-        .set({ ...after, updated_at: now() })
+        .set({ ...columnsOf(after), updated_at: now() })
         .where("id", "=", input.id)
         .execute();
       await audit(
@@ -42,12 +52,7 @@ export async function updateMenuItem(
           actor,
           target: { type: "menu_item", id: input.id },
           details: {
-            before: {
-              title: before.title,
-              url: before.url,
-              icon: before.icon,
-              required_permission: before.required_permission,
-            },
+            before: fieldsOf(before),
             after,
           },
         },
@@ -94,12 +99,19 @@ export async function moveMenuItem(
   await invalidateMenu();
 }
 
+/** An item's editable fields as the audit row tells them: the translations as an object. */
 const fieldsOf = (row: MenuItem) => ({
   title: row.title,
+  translations: readLabelTranslations(row.label_translations),
   url: row.url,
   icon: row.icon,
   required_permission: row.required_permission,
 });
+
+/** The fields as the table stores them. */
+function columnsOf<T extends { translations: Record<string, string> }>({ translations, ...rest }: T) {
+  return { ...rest, label_translations: writeLabelTranslations(translations) };
+}
 
 /**
  * Saves every item's fields and the order in one transaction, with one audit row per item that
@@ -108,7 +120,7 @@ const fieldsOf = (row: MenuItem) => ({
  */
 export async function saveMenu(
   actor: AuditedActor,
-  input: z.infer<typeof saveMenuSchema>,
+  input: { items: MaybeTranslated<z.infer<typeof saveMenuSchema>["items"][number]>[] },
   origin: AuditOrigin,
 ) {
   const rows = await db().selectFrom("menu_item").selectAll().orderBy("position").orderBy("title").execute();
@@ -117,6 +129,7 @@ export async function saveMenu(
   const sent = new Set(input.items.map((i) => i.id));
   const untouched = rows.filter((r) => !sent.has(r.id));
   for (const [i, item] of input.items.entries()) {
+    assertKnownLanguages(item.translations ?? {}, `items[${i}].translations`);
     const clash = untouched.find((r) => r.url === item.url);
     if (clash)
       throw new InvalidInput("access.menuUrlTaken", `items[${i}].url`, { title: clash.title, url: item.url });
@@ -125,6 +138,7 @@ export async function saveMenu(
     ...input.items.map((item) => ({
       id: item.id,
       title: item.title,
+      translations: item.translations ?? {},
       url: item.url,
       icon: item.icon,
       required_permission: item.requiredPermission,
@@ -135,6 +149,7 @@ export async function saveMenu(
     const row = byId.get(item.id)!;
     return (
       row.title !== item.title ||
+      !sameTranslations(readLabelTranslations(row.label_translations), item.translations) ||
       row.url !== item.url ||
       row.icon !== item.icon ||
       row.required_permission !== item.required_permission ||
@@ -158,7 +173,7 @@ export async function saveMenu(
         const { id, ...after } = item;
         await trx
           .updateTable("menu_item")
-          .set({ ...after, updated_at: now() })
+          .set({ ...columnsOf(after), updated_at: now() })
           .where("id", "=", id)
           .execute();
         await audit(

@@ -1,12 +1,17 @@
 import { z } from "zod";
+import { labelTranslationsSchema } from "./label-translations";
 import { MENU_ICON_NAMES } from "./menu";
 import { PERMISSION_KEYS } from "./permissions";
 
 // The menu editor's schemas, read by the action and by the browser (the form pipeline).
 
+const MENU_TITLE_MAX = 60;
+
 export const menuItemSchema = z.object({
   id: z.string().uuid(),
-  title: z.string().trim().min(1, "validation.title").max(60),
+  title: z.string().trim().min(1, "validation.title").max(MENU_TITLE_MAX),
+  /** The title in other languages, e.g. { de: "Berichte" }; empty ones fall back to `title`. */
+  translations: labelTranslationsSchema(MENU_TITLE_MAX),
   url: z
     .string()
     .trim()

@@ -3,9 +3,13 @@ import { db } from "../db.server";
 import { invalidateEverywhere, registerCache } from "../events/cluster.server";
 import type { AccessSubject } from "./check";
 import { can } from "./check";
+import { type LabelTranslations, readLabelTranslations } from "./label-translations";
 import { MENU_VERSION_KEY } from "./menu";
 
-let rows: Promise<MenuItem[]> | undefined;
+/** A menu row with its per-language titles read (the column's JSON, checked). */
+export type MenuEntry = Omit<MenuItem, "label_translations"> & { translations: LabelTranslations };
+
+let rows: Promise<MenuEntry[]> | undefined;
 let loadedVersion: string | null | undefined;
 let versionReadAt = Number.NEGATIVE_INFINITY;
 
@@ -30,7 +34,7 @@ async function menuVersion(): Promise<string | null> {
  * Menu rows in display order, cached in process until invalidateMenu() is called by an edit
  * (on any instance) or the seed, run as its own process, bumps the menu version.
  */
-export async function menuItems(): Promise<MenuItem[]> {
+export async function menuItems(): Promise<MenuEntry[]> {
   if (Date.now() - versionReadAt >= MENU_VERSION_CHECK_MS) {
     versionReadAt = Date.now();
     const version = await menuVersion().catch((error) => {
@@ -43,7 +47,18 @@ export async function menuItems(): Promise<MenuItem[]> {
     }
   }
   if (!rows) {
-    rows = db().selectFrom("menu_item").selectAll().orderBy("position").orderBy("title").execute();
+    rows = db()
+      .selectFrom("menu_item")
+      .selectAll()
+      .orderBy("position")
+      .orderBy("title")
+      .execute()
+      .then((all) =>
+        all.map(({ label_translations, ...row }) => ({
+          ...row,
+          translations: readLabelTranslations(label_translations),
+        })),
+      );
     rows.catch(() => {
       rows = undefined;
     });
@@ -60,7 +75,7 @@ export function invalidateMenu(): Promise<void> {
   return invalidateEverywhere("menu");
 }
 
-export type SidebarItem = Pick<MenuItem, "id" | "title" | "url" | "icon">;
+export type SidebarItem = Pick<MenuEntry, "id" | "title" | "url" | "icon" | "translations">;
 
 /** The rows whose required permission the subject holds. */
 export async function sidebarFor(subject: AccessSubject | null): Promise<SidebarItem[]> {
@@ -68,5 +83,5 @@ export async function sidebarFor(subject: AccessSubject | null): Promise<Sidebar
   const all = await menuItems();
   return all
     .filter((item) => can(subject, item.required_permission))
-    .map(({ id, title, url, icon }) => ({ id, title, url, icon }));
+    .map(({ id, title, url, icon, translations }) => ({ id, title, url, icon, translations }));
 }

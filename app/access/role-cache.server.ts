@@ -1,14 +1,26 @@
 import { db } from "../db.server";
 import { invalidateEverywhere, registerCache } from "../events/cluster.server";
+import { type LabelTranslations, readLabelTranslations } from "./label-translations";
 import { sortRoles } from "./role-order";
 
-export type RoleGrant = { id: string; name: string; label: string; all: boolean; permissions: Set<string> };
+export type RoleGrant = {
+  id: string;
+  name: string;
+  label: string;
+  /** The label per language an admin wrote (roleLabel says which one a page shows). */
+  translations: LabelTranslations;
+  all: boolean;
+  permissions: Set<string>;
+};
 
 let roles: Promise<Map<string, RoleGrant>> | undefined;
 
 async function loadRoles(): Promise<Map<string, RoleGrant>> {
   const [roleRows, links] = await Promise.all([
-    db().selectFrom("role").select(["id", "name", "label", "all_permissions"]).execute(),
+    db()
+      .selectFrom("role")
+      .select(["id", "name", "label", "label_translations", "all_permissions"])
+      .execute(),
     db()
       .selectFrom("role_permission")
       .innerJoin("permission", "permission.id", "role_permission.permission_id")
@@ -22,6 +34,7 @@ async function loadRoles(): Promise<Map<string, RoleGrant>> {
       id: r.id,
       name: r.name,
       label: r.label,
+      translations: readLabelTranslations(r.label_translations),
       all: r.all_permissions === 1,
       permissions: new Set(),
     });

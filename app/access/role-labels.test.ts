@@ -18,4 +18,26 @@ describe("role labels", () => {
     expect(roleLabel(tFor("de"), { name: "guest", label: "Besucher" })).toBe("Besucher");
     expect(roleLabel(tFor("de"), { name: "auditor", label: "Auditor" })).toBe("Auditor");
   });
+
+  it("says the label an admin wrote for the reader's language first, else falls back in order", () => {
+    const de = tFor("de");
+    const en = tFor("en");
+    // 1. The admin's German label, for a role of their own and for a system role alike.
+    expect(roleLabel(de, { name: "auditor", label: "Auditor", translations: { de: "Prüfer" } })).toBe(
+      "Prüfer",
+    );
+    expect(roleLabel(de, { name: "guest", label: "Guest", translations: { de: "Besucher" } })).toBe(
+      "Besucher",
+    );
+    // 2. None for German: a system role never renamed is said in our German.
+    expect(roleLabel(de, { name: "guest", label: "Guest", translations: {} })).toBe("Gast");
+    // 3. Else the label as written.
+    expect(roleLabel(de, { name: "auditor", label: "Auditor", translations: {} })).toBe("Auditor");
+    expect(roleLabel(de, { name: "guest", label: "Visitor", translations: {} })).toBe("Visitor");
+    // A reader in English is not shown the German label.
+    expect(roleLabel(en, { name: "auditor", label: "Auditor", translations: { de: "Prüfer" } })).toBe(
+      "Auditor",
+    );
+    expect(roleLabel(en, { name: "guest", label: "Guest", translations: { de: "Besucher" } })).toBe("Guest");
+  });
 });

@@ -1,9 +1,11 @@
 import type { TFunction } from "i18next";
+import { type LabelTranslations, ownTranslation } from "./label-translations";
 import { SYSTEM_ROLES } from "./roles";
 
-// Roles live in the database with the English label the seed wrote (roles.ts). A system role still
-// carrying that label is said in the page's language; a role an admin created, or a system role an
-// admin relabelled, shows the row's own label: their words are not ours to replace.
+// Roles live in the database with the English label the seed wrote (roles.ts). In a language L a
+// role is said by, in this order: the label an admin wrote for L (label-translations.ts); for a
+// system role still carrying its seeded label, our translation; else the row's own label, as
+// written: an admin's words are not ours to replace.
 
 const SEEDED: Record<string, (t: TFunction) => string> = {
   super_admin: (t) => t("roles:super_admin"),
@@ -18,7 +20,12 @@ const seededLabel = new Map(SYSTEM_ROLES.map((r) => [r.name, r.label]));
 /** Names of system roles that have a translation (the test checks every system role is among them). */
 export const TRANSLATED_ROLE_NAMES = Object.keys(SEEDED);
 
-export function roleLabel(t: TFunction, role: { name: string; label: string }): string {
+export function roleLabel(
+  t: TFunction,
+  role: { name: string; label: string; translations?: LabelTranslations },
+): string {
+  const own = ownTranslation(t, role.translations);
+  if (own) return own;
   const say = SEEDED[role.name];
   return say && seededLabel.get(role.name) === role.label ? say(t) : role.label;
 }

@@ -1,8 +1,14 @@
 import { z } from "zod";
+import { labelTranslationsSchema } from "./label-translations";
 import { PERMISSION_KEYS } from "./permissions";
 
 // The access page's role forms, one schema per form, read by the action and by the browser
 // (through the form pipeline), so both sides check the same rules.
+
+const ROLE_LABEL_MAX = 80;
+const roleLabelSchema = z.string().trim().min(1, "validation.label").max(ROLE_LABEL_MAX);
+/** The label in other languages, e.g. { de: "Prüfer" }; empty ones fall back to the label. */
+const roleTranslationsSchema = labelTranslationsSchema(ROLE_LABEL_MAX);
 
 const roleNameSchema = z
   .string()
@@ -13,13 +19,15 @@ const roleNameSchema = z
 
 export const createRoleSchema = z.object({
   name: roleNameSchema,
-  label: z.string().trim().min(1, "validation.label").max(80),
+  label: roleLabelSchema,
+  translations: roleTranslationsSchema,
   permissions: z.array(z.enum(PERMISSION_KEYS as [string, ...string[]])).max(100),
 });
 
 export const updateRoleSchema = z.object({
   roleId: z.string().uuid(),
-  label: z.string().trim().min(1, "validation.label").max(80),
+  label: roleLabelSchema,
+  translations: roleTranslationsSchema,
   permissions: z.array(z.enum(PERMISSION_KEYS as [string, ...string[]])).max(100),
 });
 
@@ -34,7 +42,8 @@ export const saveMatrixSchema = z.object({
     .array(
       z.object({
         roleId: z.string().uuid(),
-        label: z.string().trim().min(1, "validation.label").max(80),
+        label: roleLabelSchema,
+        translations: roleTranslationsSchema,
         permissions: permissionList,
       }),
     )

@@ -5,6 +5,13 @@ import type { Database } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
+import {
+  type LabelTranslations,
+  type MaybeTranslated,
+  sameTranslations,
+  writeLabelTranslations,
+} from "./label-translations";
+import { assertKnownLanguages } from "./label-translations.server";
 import { invalidateRoles, type RoleGrant, roleGrants, rolesChanged } from "./role-cache.server";
 import type { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "./role-schemas";
 import { type AuditedActor, assertMayEditRole } from "./rules.server";
@@ -24,6 +31,7 @@ export async function listRoles(actor?: AuditedActor) {
     id: r.id,
     name: r.name,
     label: r.label,
+    translations: r.translations,
     all: r.all,
     system: system.has(r.id),
     permissions: [...r.permissions].sort(),
@@ -78,10 +86,12 @@ async function setLinks(roleId: string, keys: string[], trx: Kysely<Database>) {
 
 export async function createRole(
   actor: AuditedActor,
-  input: z.infer<typeof createRoleSchema>,
+  input: MaybeTranslated<z.infer<typeof createRoleSchema>>,
   origin: AuditOrigin,
 ) {
   assertHolds(actor, input.permissions);
+  const translations = input.translations ?? {};
+  assertKnownLanguages(translations, "translations");
   const exists = await db().selectFrom("role").select("id").where("name", "=", input.name).executeTakeFirst();
   if (exists) throw new RuleViolation("access.roleNameTaken", { name: input.name });
   const id = randomUUID();
@@ -91,12 +101,24 @@ export async function createRole(
     .execute(async (trx) => {
       await trx
         .insertInto("role")
-        .values({ id, name: input.name, label: input.label, created_at: ts, updated_at: ts })
+        .values({
+          id,
+          name: input.name,
+          label: input.label,
+          label_translations: writeLabelTranslations(translations),
+          created_at: ts,
+          updated_at: ts,
+        })
         .execute();
       await setLinks(id, input.permissions, trx);
       await audit(
         origin,
-        { action: "role.create", actor, target: { type: "role", id }, details: { after: input } },
+        {
+          action: "role.create",
+          actor,
+          target: { type: "role", id },
+          details: { after: { ...input, translations } },
+        },
         trx,
       );
     });
@@ -104,14 +126,27 @@ export async function createRole(
   return id;
 }
 
-type RoleEdit = z.infer<typeof updateRoleSchema>;
-type RoleChange = { role: RoleGrant; label: string; before: string[]; after: string[] };
+type RoleEdit = MaybeTranslated<z.infer<typeof updateRoleSchema>>;
+type RoleChange = {
+  role: RoleGrant;
+  label: string;
+  translations: LabelTranslations;
+  before: string[];
+  after: string[];
+};
 
 /** The rules for changing one role, checked before anything is written. */
-function checkedChange(actor: AuditedActor, role: RoleGrant | undefined, input: RoleEdit): RoleChange {
+function checkedChange(
+  actor: AuditedActor,
+  role: RoleGrant | undefined,
+  input: RoleEdit,
+  field = "translations",
+): RoleChange {
   if (!role) throw new NotFound("access.roleGone");
   if (role.all) throw new RuleViolation("access.superAdminFixed");
   assertMayEditRole(actor, role);
+  const translations = input.translations ?? {};
+  assertKnownLanguages(translations, field);
   const before = [...role.permissions].sort();
   const after = [...new Set(input.permissions)].sort();
   // Adding needs the permission; so does taking one away from others.
@@ -119,7 +154,7 @@ function checkedChange(actor: AuditedActor, role: RoleGrant | undefined, input: 
     ...after.filter((p) => !before.includes(p)),
     ...before.filter((p) => !after.includes(p)),
   ]);
-  return { role, label: input.label, before, after };
+  return { role, label: input.label, translations, before, after };
 }
 
 async function applyChange(
@@ -128,8 +163,12 @@ async function applyChange(
   origin: AuditOrigin,
   trx: Kysely<Database>,
 ) {
-  const { role, label, before, after } = change;
-  await trx.updateTable("role").set({ label, updated_at: now() }).where("id", "=", role.id).execute();
+  const { role, label, translations, before, after } = change;
+  await trx
+    .updateTable("role")
+    .set({ label, label_translations: writeLabelTranslations(translations), updated_at: now() })
+    .where("id", "=", role.id)
+    .execute();
   await setLinks(role.id, after, trx);
   await audit(
     origin,
@@ -137,7 +176,10 @@ async function applyChange(
       action: "role.permissions.update",
       actor,
       target: { type: "role", id: role.id },
-      details: { before: { label: role.label, permissions: before }, after: { label, permissions: after } },
+      details: {
+        before: { label: role.label, translations: role.translations, permissions: before },
+        after: { label, translations, permissions: after },
+      },
     },
     trx,
   );
@@ -166,10 +208,10 @@ export async function saveRoleMatrix(
 ) {
   const grants = await roleGrants();
   const changes: RoleChange[] = [];
-  for (const edit of input.roles) {
+  for (const [i, edit] of input.roles.entries()) {
     const role = grants.get(edit.roleId);
     if (role && !role.all && unchanged(role, edit)) continue;
-    changes.push(checkedChange(actor, role, edit));
+    changes.push(checkedChange(actor, role, edit, `roles[${i}].translations`));
   }
   if (!changes.length) return 0;
   await db()
@@ -186,6 +228,7 @@ function unchanged(role: RoleGrant, edit: RoleEdit) {
   const after = new Set(edit.permissions);
   return (
     role.label === edit.label &&
+    sameTranslations(role.translations, edit.translations) &&
     after.size === role.permissions.size &&
     [...after].every((p) => role.permissions.has(p))
   );
@@ -224,6 +267,7 @@ export async function deleteRole(actor: AuditedActor, input: { roleId: string },
             before: {
               name: role.name,
               label: role.label,
+              translations: grant?.translations ?? {},
               permissions: grant ? [...grant.permissions].sort() : [],
             },
             removedFrom: members,

@@ -74,7 +74,7 @@ export async function signInProviders(): Promise<{ slug: string; name: string }[
 export async function rolesForNewAccounts() {
   return [...(await roleGrants()).values()]
     .filter((g) => !g.all)
-    .map((g) => ({ id: g.id, name: g.name, label: g.label }));
+    .map((g) => ({ id: g.id, name: g.name, label: g.label, translations: g.translations }));
 }
 
 async function assertRoleAllowed(roleId: string) {

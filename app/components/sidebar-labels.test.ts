@@ -26,4 +26,27 @@ describe("sidebar labels", () => {
     );
     expect(menuLabel(de, { url: "/dashboard/logs", title: "Compliance" })).toBe("Compliance");
   });
+
+  it("says the title an admin wrote for the reader's language first, else falls back in order", () => {
+    const de = tFor("de");
+    const en = tFor("en");
+    const renamed = { url: "/dashboard/logs", title: "Compliance", translations: { de: "Prüfpfad" } };
+    // 1. The admin's German title, for a renamed seeded row, an unrenamed one and an added one.
+    expect(menuLabel(de, renamed)).toBe("Prüfpfad");
+    expect(menuLabel(de, { url: "/dashboard/users", title: "Users", translations: { de: "Personal" } })).toBe(
+      "Personal",
+    );
+    expect(
+      menuLabel(de, { url: "/dashboard/reports", title: "Reports", translations: { de: "Berichte" } }),
+    ).toBe("Berichte");
+    // 2. None for German: a seeded row never renamed is said in our German.
+    expect(menuLabel(de, { url: "/dashboard/users", title: "Users", translations: {} })).toBe("Benutzer");
+    // 3. Else the title as written.
+    expect(menuLabel(de, { ...renamed, translations: {} })).toBe("Compliance");
+    // A reader in English sees the title as written, or our English for an unrenamed seeded row.
+    expect(menuLabel(en, renamed)).toBe("Compliance");
+    expect(menuLabel(en, { url: "/dashboard/users", title: "Users", translations: { de: "Personal" } })).toBe(
+      "Users",
+    );
+  });
 });

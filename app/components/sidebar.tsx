@@ -1,9 +1,16 @@
 import { NavLink } from "react-router";
+import type { LabelTranslations } from "../access/label-translations";
 import { useTranslation } from "../i18n/use-translation";
 import { menuIcon } from "./icons";
 import { menuLabel } from "./sidebar-labels";
 
-export type SidebarEntry = { id: string; title: string; url: string; icon: string };
+export type SidebarEntry = {
+  id: string;
+  title: string;
+  url: string;
+  icon: string;
+  translations?: LabelTranslations;
+};
 
 export function Sidebar({ items, onNavigate }: { items: SidebarEntry[]; onNavigate?: () => void }) {
   const { t } = useTranslation();

@@ -19,3 +19,8 @@ export async function loadLanguage(language: string): Promise<ResourceLanguage> 
   );
   return bundle;
 }
+
+/** Every language there is a folder for, English first, known without loading any of them. */
+export const availableLanguages: readonly string[] = [
+  ...new Set(Object.keys(files).map((path) => path.split("/").at(-2) ?? "")),
+].sort((a, b) => (a === "en" ? -1 : b === "en" ? 1 : a.localeCompare(b)));

@@ -43,7 +43,7 @@ export async function overviewFor(user: SessionUser) {
     roleGrants(),
   ]);
   const tasks = own ?? system;
-  const labelOf = new Map([...grants.values()].map((g) => [g.name, g.label]));
+  const byName = new Map([...grants.values()].map((g) => [g.name, g]));
 
   return {
     users: can(user, "user.read")
@@ -73,6 +73,10 @@ export async function overviewFor(user: SessionUser) {
         created_at: r.created_at,
       })) ?? null,
     /** The viewer's roles: the page says each in its language (roleLabel), never the key. */
-    roles: user.roles.map((name) => ({ name, label: labelOf.get(name) ?? name })),
+    roles: user.roles.map((name) => ({
+      name,
+      label: byName.get(name)?.label ?? name,
+      translations: byName.get(name)?.translations ?? {},
+    })),
   };
 }

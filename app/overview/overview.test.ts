@@ -70,7 +70,7 @@ describe("overview", () => {
       roles: { name: string; label: string }[];
     };
     expect(mine).not.toHaveProperty("taskDemoControls");
-    expect(mine.roles).toEqual([{ name: "user", label: "User" }]);
+    expect(mine.roles).toEqual([{ name: "user", label: "User", translations: {} }]);
 
     const admin = await signedIn(["admin"]);
     await db()
@@ -96,6 +96,6 @@ describe("overview", () => {
     };
     // A super admin tries the task system out on the task history page (app/tasks/history.test.ts).
     expect(all).not.toHaveProperty("taskDemoControls");
-    expect(all.roles).toEqual([{ name: "super_admin", label: "Super Admin" }]);
+    expect(all.roles).toEqual([{ name: "super_admin", label: "Super Admin", translations: {} }]);
   });
 });

@@ -65,7 +65,12 @@ export async function loader(args: Route.LoaderArgs) {
     asked?.success ? countAudience(asked.data) : null,
   ]);
   return {
-    roles: [...grants.values()].map((r) => ({ id: r.id, name: r.name, label: r.label })),
+    roles: [...grants.values()].map((r) => ({
+      id: r.id,
+      name: r.name,
+      label: r.label,
+      translations: r.translations,
+    })),
     teams,
     history,
     audienceSize,

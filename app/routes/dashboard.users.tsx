@@ -57,13 +57,23 @@ export async function loader(args: Route.LoaderArgs) {
     mayWrite ? pendingInvitations(user) : Promise.resolve([]),
     mayTeams ? teamChoices() : Promise.resolve([]),
   ]);
-  const grantable = assignable.map((r) => ({ id: r.id, name: r.name, label: r.label }));
+  const grantable = assignable.map((r) => ({
+    id: r.id,
+    name: r.name,
+    label: r.label,
+    translations: r.translations,
+  }));
   const offered = mayWrite ? grantable : [];
   return {
     query,
     ...list,
     // Both lists come in the one role order (app/access/role-order.ts) from the role cache.
-    roles: [...grants.values()].map((r) => ({ id: r.id, name: r.name, label: r.label })),
+    roles: [...grants.values()].map((r) => ({
+      id: r.id,
+      name: r.name,
+      label: r.label,
+      translations: r.translations,
+    })),
     assignable: offered,
     // Ticked by default in both the invite and the create form.
     defaultRoles: offered.filter((r) => r.name === DEFAULT_ROLE_FOR_NEW_USERS).map((r) => r.id),

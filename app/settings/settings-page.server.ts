@@ -138,7 +138,16 @@ export async function settingsPageData(
     sso: user.isSuperAdmin, // single sign-on providers: super admins only (routes/dashboard.settings.sso)
     // Provisioning directories create and disable accounts (routes/dashboard.settings.directory).
     directory: manage && invite && can(user, "user.update"),
-    invite: invite ? { roles: roles!.map((r) => ({ id: r.id, name: r.name, label: r.label })) } : null,
+    invite: invite
+      ? {
+          roles: roles!.map((r) => ({
+            id: r.id,
+            name: r.name,
+            label: r.label,
+            translations: r.translations,
+          })),
+        }
+      : null,
     // The form offers only the events this person may have sent out (app/webhooks/event-types.ts).
     webhooks: manage
       ? {

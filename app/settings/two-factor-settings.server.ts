@@ -31,7 +31,12 @@ export async function twoFactorSettingsData(user: SessionUser) {
 async function rolePolicy() {
   const [grants, required] = await Promise.all([roleGrants(), requiredRoleIds()]);
   return {
-    roles: [...grants.values()].map((r) => ({ id: r.id, name: r.name, label: r.label })),
+    roles: [...grants.values()].map((r) => ({
+      id: r.id,
+      name: r.name,
+      label: r.label,
+      translations: r.translations,
+    })),
     required,
   };
 }

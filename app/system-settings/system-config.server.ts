@@ -139,7 +139,10 @@ export async function describeSystemConfig(viewer: { isSuperAdmin: boolean }): P
       hint: def.secret && effective ? secretHint(effective) : null,
       updatedAt: dbValue?.updatedAt ?? null,
       choices: "choices" in def ? def.choices : "roleChoice" in def ? roles.map((r) => r.name) : null,
-      roles: "roleChoice" in def ? roles.map((r) => ({ name: r.name, label: r.label })) : null,
+      roles:
+        "roleChoice" in def
+          ? roles.map((r) => ({ name: r.name, label: r.label, translations: r.translations }))
+          : null,
     };
   });
 }

@@ -15,6 +15,7 @@ import {
 } from "../../db/keyset";
 import { searchText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
+import { type LabelTranslations, readLabelTranslations } from "../access/label-translations";
 import { compareRoles } from "../access/role-order";
 import { db } from "../db.server";
 import { PAGE_SIZES, USER_CREATED_WINDOWS, USER_SORTS } from "./list-options";
@@ -113,7 +114,7 @@ type UserRow = {
   status: "active" | "disabled";
   last_login_at: string | null;
   created_at: string;
-  roles: { name: string; label: string }[];
+  roles: { name: string; label: string; translations: LabelTranslations }[];
 };
 
 export type UserPage = {
@@ -243,7 +244,7 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
     ? await db()
         .selectFrom("user_role")
         .innerJoin("role", "role.id", "user_role.role_id")
-        .select(["user_role.user_id", "role.name", "role.label"])
+        .select(["user_role.user_id", "role.name", "role.label", "role.label_translations"])
         .where("user_role.user_id", "in", ids)
         .execute()
     : [];
@@ -257,7 +258,11 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
       ...r,
       roles: links
         .filter((l) => l.user_id === r.id)
-        .map(({ name, label }) => ({ name, label }))
+        .map(({ name, label, label_translations }) => ({
+          name,
+          label,
+          translations: readLabelTranslations(label_translations),
+        }))
         .sort(compareRoles),
     })),
   };

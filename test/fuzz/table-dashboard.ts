@@ -82,18 +82,21 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(ACCESS, "/dashboard/access", "create-role", (p) => ({
     name: roleName,
     label: names,
+    "translations.de": names,
     "permissions[]": oneOf(p.permissions),
     currentPassword: passwords,
   })),
   formIntent(ACCESS, "/dashboard/access", "update-role", (p) => ({
     roleId: ids(p.roles),
     label: names,
+    "translations.de": names,
     "permissions[]": oneOf(p.permissions),
     currentPassword: passwords,
   })),
   formIntent(ACCESS, "/dashboard/access", "save-matrix", (p) => ({
     "roles[0].roleId": ids(p.roles),
     "roles[0].label": names,
+    "roles[0].translations.de": names,
     "roles[0].permissions": oneOf(p.permissions),
     "roles[1].roleId": ids(p.roles),
     "roles[1].permissions": oneOf(p.permissions),
@@ -101,6 +104,7 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(ACCESS, "/dashboard/access", "save-menu", (p) => ({
     "items[0].id": ids(p.menu),
     "items[0].title": names,
+    "items[0].translations.de": names,
     "items[0].url": menuUrl,
     "items[0].icon": oneOf(["users", "settings", "shield", "x"]),
     "items[0].requiredPermission": oneOf(p.permissions),
@@ -111,6 +115,7 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(ACCESS, "/dashboard/access", "update-menu", (p) => ({
     id: ids(p.menu),
     title: names,
+    "translations.de": names,
     url: menuUrl,
     icon: oneOf(["users", "settings", "shield", "x"]),
     requiredPermission: oneOf(p.permissions),

@@ -7,6 +7,7 @@ import { CheckboxGroupField, FormErrors, TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
 import { Button } from "../ui/button";
+import { LocalizedLabelFields } from "./localized-label-fields";
 
 const INTENT = "create-role";
 
@@ -31,6 +32,7 @@ export function CreateRole() {
           placeholder={t("access:create.labelPlaceholder")}
           autoComplete="off"
         />
+        <LocalizedLabelFields meta={fields.translations} max={80} className="sm:col-start-2" />
       </div>
       <CheckboxGroupField
         meta={fields.permissions}

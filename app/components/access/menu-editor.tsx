@@ -9,6 +9,7 @@ import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
 import { MENU_ICONS, menuIcon } from "../icons";
 import { Button } from "../ui/button";
+import { LocalizedLabelFields } from "./localized-label-fields";
 import type { MenuRow } from "./types";
 
 const INTENT = "save-menu";
@@ -26,6 +27,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
       items: menu.map((m) => ({
         id: m.id,
         title: m.title,
+        translations: m.translations,
         url: m.url,
         icon: m.icon,
         requiredPermission: m.required_permission,
@@ -117,6 +119,9 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
                     <ArrowDown aria-hidden className="size-4" />
                   </Button>
                 </div>
+              </div>
+              <div className="mt-2 grid gap-2 sm:grid-cols-2">
+                <LocalizedLabelFields meta={f.translations} max={60} />
               </div>
             </li>
           );

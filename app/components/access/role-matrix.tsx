@@ -14,6 +14,7 @@ import { cn } from "../ui/cn";
 import { controlVariants } from "../ui/field";
 import { tableStyles } from "../ui/table";
 import { DeleteRole } from "./delete-role";
+import { LocalizedLabelRows } from "./localized-label-fields";
 import type { RoleRow } from "./types";
 
 const INTENT = "save-matrix";
@@ -190,6 +191,13 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                 );
               })}
             </tr>
+            <LocalizedLabelRows
+              roles={roles}
+              editable={editable}
+              formId={FORM_ID}
+              errorsOf={(index, language) => rows[index]?.getFieldset().translations.getFieldset()[language]}
+              cellClass={`${stickyCell} px-3 py-2 text-left font-normal`}
+            />
           </tbody>
         </table>
       </div>

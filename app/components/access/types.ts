@@ -1,8 +1,12 @@
+import type { LabelTranslations } from "../../access/label-translations";
+
 /** A role as the access page's loader lists it. */
 export type RoleRow = {
   id: string;
   name: string;
   label: string;
+  /** The label per language an admin wrote. */
+  translations: LabelTranslations;
   all: boolean;
   system: boolean;
   permissions: string[];
@@ -11,4 +15,11 @@ export type RoleRow = {
   editable: boolean;
 };
 
-export type MenuRow = { id: string; title: string; url: string; icon: string; required_permission: string };
+export type MenuRow = {
+  id: string;
+  title: string;
+  url: string;
+  icon: string;
+  required_permission: string;
+  translations: LabelTranslations;
+};

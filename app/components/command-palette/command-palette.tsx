@@ -2,6 +2,7 @@ import { Command } from "cmdk";
 import { Clock, FileDown, Keyboard, Mail, Search, UserPlus, Users, UsersRound } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
+import type { LabelTranslations } from "../../access/label-translations";
 import { useTranslation } from "../../i18n/use-translation";
 import { menuIcon } from "../icons";
 import { menuLabel } from "../sidebar-labels";
@@ -18,7 +19,7 @@ import { useShortcuts } from "./use-shortcuts";
 // ⌘K / Ctrl+K (and "/"): go to any page the person may open, find a person or a team, run what
 // they may do; "?" lists the keys. cmdk gives the combobox and list semantics and the arrow keys.
 
-type Page = { id: string; title: string; url: string; icon: string };
+type Page = { id: string; title: string; url: string; icon: string; translations?: LabelTranslations };
 type Found = {
   users: { id: string; name: string; email: string; status: string }[];
   teams: { id: string; name: string }[];
