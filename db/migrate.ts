@@ -29,6 +29,7 @@ import * as m026 from "./migrations/026_audit_chain";
 import * as m027 from "./migrations/027_webhooks";
 import * as m028 from "./migrations/028_directories";
 import * as m029 from "./migrations/029_sign_in_alerts";
+import * as m031 from "./migrations/031_saved_views";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   "027_webhooks": m027,
   "028_directories": m028,
   "029_sign_in_alerts": m029,
+  "031_saved_views": m031,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
