@@ -47,6 +47,12 @@ export function SavedViewsControl({ saved }: { saved: SavedViewsData }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<"save" | "manage" | null>(null);
+  // The menu item that opened a dialog is gone when it closes: focus returns to the Views button.
+  const trigger = useRef<HTMLButtonElement>(null);
+  const backToTrigger = (event: Event) => {
+    event.preventDefault();
+    trigger.current?.focus();
+  };
   const open =
     saved.current === null
       ? undefined
@@ -75,7 +81,7 @@ export function SavedViewsControl({ saved }: { saved: SavedViewsData }) {
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="saved-views">
       <DropdownMenu>
-        <DropdownMenuTrigger>
+        <DropdownMenuTrigger ref={trigger}>
           <Button type="button" variant="secondary">
             <Bookmark aria-hidden className="size-4" />
             <span className="max-w-64 truncate">
@@ -83,7 +89,7 @@ export function SavedViewsControl({ saved }: { saved: SavedViewsData }) {
             </span>
           </Button>
         </DropdownMenuTrigger>
-        <DropdownMenuContent align="start" label={t("views:menuLabel")} className="max-w-sm">
+        <DropdownMenuContent align="start" className="max-w-sm">
           {saved.views.length === 0 ? (
             <DropdownMenuLabel>
               <span className="text-muted-foreground">{t("views:none")}</span>
@@ -111,11 +117,13 @@ export function SavedViewsControl({ saved }: { saved: SavedViewsData }) {
         onOpenChange={(next) => setDialog(next ? "save" : null)}
         list={saved.list}
         roles={saved.shareRoles}
+        onCancelled={backToTrigger}
       />
       <ManageViewsDialog
         open={dialog === "manage"}
         onOpenChange={(next) => setDialog(next ? "manage" : null)}
         views={saved.views.filter((v) => v.manageable)}
+        onClosed={backToTrigger}
       />
     </div>
   );
@@ -141,11 +149,13 @@ function SaveViewDialog({
   onOpenChange,
   list,
   roles,
+  onCancelled,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   list: ViewList;
   roles: Role[];
+  onCancelled: (event: Event) => void;
 }) {
   const { t } = useTranslation();
   const succeeded = useRef(false);
@@ -156,7 +166,7 @@ function SaveViewDialog({
         description={t("views:saveDescription")}
         onCloseAutoFocus={(event) => {
           // A saved view's news is in the toast: focus goes there, not back to the menu.
-          if (!succeeded.current) return;
+          if (!succeeded.current) return onCancelled(event);
           succeeded.current = false;
           event.preventDefault();
           focusUpdates();
@@ -232,10 +242,12 @@ function ManageViewsDialog({
   open,
   onOpenChange,
   views,
+  onClosed,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   views: SavedViewItem[];
+  onClosed: (event: Event) => void;
 }) {
   const { t } = useTranslation();
   const footer = useRef<HTMLDivElement>(null);
@@ -243,7 +255,11 @@ function ManageViewsDialog({
   const renamed = useRef<string | null>(null);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent title={t("views:manageTitle")} description={t("views:manageDescription")}>
+      <DialogContent
+        title={t("views:manageTitle")}
+        description={t("views:manageDescription")}
+        onCloseAutoFocus={onClosed}
+      >
         {views.length === 0 ? (
           <p className="text-sm text-muted-foreground">{t("views:manageNone")}</p>
         ) : (
