@@ -250,9 +250,22 @@ function ManageViewsDialog({
   onClosed: (event: Event) => void;
 }) {
   const { t } = useTranslation();
+  // The fetchers live here, not in the rows: a row goes away (deleted) or is remounted (renamed) as
+  // the page's data comes back, possibly in the same render as the answer.
+  const rename = useFetcher<Answer>();
+  const remove = useFetcher<Answer>();
+  const [renaming, setRenaming] = useState<string | null>(null);
+  // The row being renamed: remounted with its new name, it takes focus back.
+  const focusAfterRename = useRef<string | null>(null);
   const footer = useRef<HTMLDivElement>(null);
-  // The row renamed last: remounted with its new name, it takes focus back.
-  const renamed = useRef<string | null>(null);
+  useAnswered(rename, (answer) =>
+    showToast({ kind: "success", message: t("views:renamed", { name: answer.name }) }),
+  );
+  useAnswered(remove, (answer) => {
+    // The deleted row's buttons go away: focus waits on Close.
+    footer.current?.querySelector("button")?.focus();
+    showToast({ kind: "success", message: t("views:deleted", { name: answer.name }) });
+  });
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
@@ -269,9 +282,14 @@ function ManageViewsDialog({
               <li key={`${view.id}:${view.name}`}>
                 <ManageViewRow
                   view={view}
-                  renamed={renamed}
-                  // The deleted row's buttons go away: focus waits on Close.
-                  onDeleted={() => footer.current?.querySelector("button")?.focus()}
+                  rename={rename}
+                  remove={remove}
+                  answer={renaming === view.id ? (rename.data ?? null) : null}
+                  onRename={() => {
+                    setRenaming(view.id);
+                    focusAfterRename.current = view.id;
+                  }}
+                  focusAfterRename={focusAfterRename}
                 />
               </li>
             ))}
@@ -291,40 +309,42 @@ function ManageViewsDialog({
   );
 }
 
+type ViewFetcher = ReturnType<typeof useFetcher<Answer>>;
+
 function ManageViewRow({
   view,
-  renamed,
-  onDeleted,
+  rename,
+  remove,
+  answer,
+  onRename,
+  focusAfterRename,
 }: {
   view: SavedViewItem;
-  renamed: React.RefObject<string | null>;
-  onDeleted: () => void;
+  rename: ViewFetcher;
+  remove: ViewFetcher;
+  /** The rename answer when it is this row's. */
+  answer: Answer | null;
+  onRename: () => void;
+  focusAfterRename: React.RefObject<string | null>;
 }) {
   const { t } = useTranslation();
-  const rename = useFetcher<Answer>();
-  const remove = useFetcher<Answer>();
   const row = useRef<HTMLDivElement>(null);
   const [form, fields] = useAppForm({
     schema: renameViewSchema,
     id: `rename-view-${view.id}`,
     intent: "view-rename",
     action: API,
-    lastResult: rename.data ?? null,
+    lastResult: answer,
     defaultValue: { id: view.id, name: view.name },
   });
+  // Mounted again under its new name after a rename: focus returns to the name.
   useEffect(() => {
-    if (renamed.current !== view.id) return;
-    renamed.current = null;
+    if (focusAfterRename.current !== view.id) return;
+    focusAfterRename.current = null;
     row.current?.querySelector<HTMLInputElement>('input[name="name"]')?.focus();
-  }, [renamed, view.id]);
-  useAnswered(rename, (answer) => {
-    renamed.current = view.id;
-    showToast({ kind: "success", message: t("views:renamed", { name: answer.name }) });
-  });
-  useAnswered(remove, () => {
-    onDeleted();
-    showToast({ kind: "success", message: t("views:deleted", { name: view.name }) });
-  });
+  }, [focusAfterRename, view.id]);
+  const deleting = remove.state !== "idle" && remove.formData?.get("id") === view.id;
+  const renamingThis = rename.state !== "idle" && rename.formData?.get("id") === view.id;
   return (
     <div ref={row} className="flex flex-wrap items-end gap-2">
       <rename.Form
@@ -332,6 +352,11 @@ function ManageViewRow({
         action={API}
         className="flex flex-1 flex-wrap items-end gap-2"
         {...getFormProps(form)}
+        onSubmit={(event) => {
+          // Conform's check first: it prevents the submit when the name is refused in the browser.
+          getFormProps(form).onSubmit(event);
+          if (!event.defaultPrevented) onRename();
+        }}
       >
         <input type="hidden" name="intent" value="view-rename" />
         <input type="hidden" name="id" value={view.id} />
@@ -343,7 +368,7 @@ function ManageViewRow({
         />
         <Button
           variant="secondary"
-          pending={rename.state !== "idle"}
+          pending={renamingThis}
           aria-label={t("views:renameLabel", { name: view.name })}
         >
           {t("views:rename")}
@@ -354,7 +379,7 @@ function ManageViewRow({
         <input type="hidden" name="id" value={view.id} />
         <Button
           variant="destructive"
-          pending={remove.state !== "idle"}
+          pending={deleting}
           aria-label={t("views:deleteLabel", { name: view.name })}
         >
           {t("views:delete")}
