@@ -51,6 +51,7 @@ export default [
   route("api/notifications", "routes/api.notifications.ts"),
   route("api/search", "routes/api.search.ts"),
   route("api/undo", "routes/api.undo.ts"),
+  route("api/views", "routes/api.views.ts"),
   route("scim/v2/*", "routes/scim.v2.$.ts"),
   route("api/*", "routes/api.not-found.ts"),
   route("*", "routes/not-found.tsx"),

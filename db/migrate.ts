@@ -30,6 +30,7 @@ import * as m027 from "./migrations/027_webhooks";
 import * as m028 from "./migrations/028_directories";
 import * as m029 from "./migrations/029_sign_in_alerts";
 import * as m030 from "./migrations/030_label_translations";
+import * as m031 from "./migrations/031_saved_views";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   "028_directories": m028,
   "029_sign_in_alerts": m029,
   "030_label_translations": m030,
+  "031_saved_views": m031,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -82,6 +82,17 @@ interface KnownDeviceTable {
   alerted_at: string | null;
 }
 
+interface SavedViewTable {
+  id: string;
+  owner_id: string;
+  list: "users" | "audit";
+  name: string;
+  query: string;
+  shared_role_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 interface DirectoryTable {
   id: string;
   name: string;
@@ -505,6 +516,7 @@ export interface Database {
   user_role: UserRoleTable;
   directory: DirectoryTable;
   known_device: KnownDeviceTable;
+  saved_view: SavedViewTable;
   directory_group: DirectoryGroupTable;
   directory_group_member: DirectoryGroupMemberTable;
   session: SessionTable;

@@ -32,6 +32,7 @@ const DOMAIN_ORDER = [
   "overview",
   "teams",
   "users",
+  "views",
   "directory",
   "tasks",
   "settings",

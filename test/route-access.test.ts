@@ -51,6 +51,7 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/api.webhook-deliveries.$id.retry": "settings.manage",
   "routes/api.notifications": "dashboard.access",
   "routes/api.search": "dashboard.access",
+  "routes/api.views": "dashboard.access",
   "routes/dashboard": "dashboard.access",
   "routes/dashboard-home": "dashboard.access",
   "routes/dashboard.settings": "dashboard.access",

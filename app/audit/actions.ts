@@ -115,6 +115,10 @@ export const ACTION_LABELS = {
   "directory.group.create": "Directory added a group",
   "directory.group.update": "Directory changed a group",
   "directory.group.delete": "Directory removed a group",
+  // saved views shared with a role (docs/decisions/039-saved-views.md); personal ones are not logged
+  "view.shared.create": "Shared a saved view with a role",
+  "view.shared.rename": "Renamed a shared saved view",
+  "view.shared.delete": "Deleted a shared saved view",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof ACTION_LABELS;

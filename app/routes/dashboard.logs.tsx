@@ -11,10 +11,12 @@ import { Field } from "../components/ui/field";
 import { type FilterChip, FilterChips, FilterForm } from "../components/ui/list-filters";
 import { Pagination } from "../components/ui/pagination";
 import { Select } from "../components/ui/select";
+import { SavedViewsControl } from "../components/views/saved-views-control";
 import { pageRefusal } from "../http/form.server";
 import { getT } from "../i18n/i18n.server";
 import { sayIssue } from "../i18n/message";
 import { useTranslation } from "../i18n/use-translation";
+import { viewsForList } from "../views/saved-views.server";
 import type { Route } from "./+types/dashboard.logs";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -25,9 +27,13 @@ export async function loader(args: Route.LoaderArgs) {
     const values = { field: parsed.field, problem: sayIssue(t, parsed.issue) };
     throw pageRefusal(t, { key: "audit.badFilter", values }, 400);
   }
-  const { rows, start, prev, next } = await listAudit(parsed.value);
+  const [{ rows, start, prev, next }, savedViews] = await Promise.all([
+    listAudit(parsed.value),
+    viewsForList(viewer, "audit", args.url),
+  ]);
   return {
     query: parsed.value,
+    savedViews,
     start,
     prev,
     next,
@@ -37,7 +43,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { rows, start, prev, next, query } = loaderData;
+  const { rows, start, prev, next, query, savedViews } = loaderData;
   const chip = (name: "actor" | "target", value: string) =>
     value ? { name, label: t(`audit:filter.${name}Chip`), value } : null;
   const day = (name: "from" | "to", value: string) =>
@@ -55,6 +61,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">{t("audit:title")}</h1>
+      <SavedViewsControl saved={savedViews} />
       <div className="flex flex-col gap-3">
         <FilterForm
           label={t("audit:filter.label")}

@@ -32,6 +32,7 @@ import { FormDialog } from "../components/users/form-dialog";
 import { InviteForm } from "../components/users/invite-form";
 import { PendingInvitationStatus } from "../components/users/invite-link";
 import { UsersList } from "../components/users/users-list";
+import { SavedViewsControl } from "../components/views/saved-views-control";
 import { NotFound } from "../domain-errors";
 import { redirectWithToast } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
@@ -43,6 +44,7 @@ import { listUsers, parseUserListQuery, type UserListQuery } from "../users/list
 import { PAGE_SIZES } from "../users/list-options";
 import { createUserSchema } from "../users/user-schemas";
 import { createUser } from "../users/users.server";
+import { viewsForList } from "../views/saved-views.server";
 import type { Route } from "./+types/dashboard.users";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -50,12 +52,13 @@ export async function loader(args: Route.LoaderArgs) {
   const query = parseUserListQuery(new URL(args.request.url));
   const mayWrite = can(user, "user.write");
   const mayTeams = can(user, "team.write");
-  const [list, grants, assignable, invitations, teams] = await Promise.all([
+  const [list, grants, assignable, invitations, teams, savedViews] = await Promise.all([
     listUsers(query),
     roleGrants(),
     assignableRoles(user),
     mayWrite ? pendingInvitations(user) : Promise.resolve([]),
     mayTeams ? teamChoices() : Promise.resolve([]),
+    viewsForList(user, "users", args.url),
   ]);
   const grantable = assignable.map((r) => ({
     id: r.id,
@@ -82,6 +85,7 @@ export async function loader(args: Route.LoaderArgs) {
     bulkRoles: can(user, "user.update") ? grantable : [],
     // The bulk bar's teams (those it may add people to).
     teams,
+    savedViews,
     may: {
       write: mayWrite,
       update: can(user, "user.update"),
@@ -198,6 +202,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
     invitations,
     teams,
     may,
+    savedViews,
   } = loaderData;
   const selection = useRowSelection(rows.map((r) => r.id));
   const opening = useSearchParams()[0].get("new");
@@ -248,6 +253,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         ) : null}
       </div>
 
+      <SavedViewsControl saved={savedViews} />
       <UserFilters query={query} roles={roles} />
 
       {rows.length > 0 ? (

@@ -28,7 +28,27 @@ export type Pools = {
   deliveries: string[];
   /** API token ids: the caller's and somebody else's. */
   apiTokens: string[];
+  /** Saved view ids: the caller's and somebody else's. */
+  views: string[];
 };
+
+async function savedView(ownerId: string) {
+  const id = randomUUID();
+  await db()
+    .insertInto("saved_view")
+    .values({
+      id,
+      owner_id: ownerId,
+      list: "users",
+      name: `Fuzz ${id.slice(0, 8)}`,
+      query: "status=disabled",
+      shared_role_id: null,
+      created_at: now(),
+      updated_at: now(),
+    })
+    .execute();
+  return id;
+}
 
 async function notification(userId: string) {
   const id = randomUUID();
@@ -127,6 +147,7 @@ export async function makePools(caller: Caller): Promise<Pools> {
     tasks: [ownTask, otherTask],
     notifications: [await notification(caller.id), await notification(victim.id)],
     deliveries: [delivery],
+    views: [await savedView(caller.id), await savedView(victim.id)],
     apiTokens: await Promise.all(
       [caller, victim].map(async (owner) => {
         const actor = {

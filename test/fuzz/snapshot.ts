@@ -46,6 +46,7 @@ const COLUMNS: Partial<Record<Table, readonly string[] | "*">> = {
   oidc_flow: "*",
   oidc_pending_link: "*",
   passkey: "*",
+  saved_view: "*",
   // Not last_used_at: a request with the token notes its use, refused or not (like rate_limit).
   api_token: ["id", "user_id", "name", "token_hash", "permissions", "expires_at", "revoked_at"],
 };

@@ -60,6 +60,7 @@ export const LOADERS: FuzzTarget[] = [
   query("routes/api.events", "/api/events", () => ({ lastEventId: text })),
   query("routes/api.notifications", "/api/notifications", () => ({ limit: numbers })),
   query("routes/api.search", "/api/search", () => ({ q: either(names) })),
+  query("routes/api.views", "/api/views", () => ({ list: text })),
   query("routes/api.not-found", (p) => segment(p.tasks).map((s) => `/api/${s}`)),
   query("routes/not-found", (p) => segment(p.tasks).map((s) => `/${s}/deeper`)),
   query("routes/dashboard", "/dashboard", () => ({ x: text })),

@@ -162,6 +162,15 @@ export const API: FuzzTarget[] = [
   formIntent("routes/api.notifications", "/api/notifications", ANY_INTENT, (p) => ({
     id: ids(p.notifications),
   })),
+  formIntent("routes/api.views", "/api/views", "view-create", (p) => ({
+    list: oneOf(["users", "audit", "teams"]),
+    name: names,
+    query: either(fc.constantFrom("q=a&sort=name", "from=2026-02-30", "size=9999&after=x", "")),
+    sharedRoleId: ids(p.roles),
+  })),
+  formIntent("routes/api.views", "/api/views", "view-rename", (p) => ({ id: ids(p.views), name: names })),
+  formIntent("routes/api.views", "/api/views", "view-delete", (p) => ({ id: ids(p.views) })),
+  formIntent("routes/api.views", "/api/views", ANY_INTENT, (p) => ({ id: ids(p.views), name: names })),
   apiCall("routes/api.tasks.$id", taskPath, () => ({ status: json })),
   // Addresses only from a fixed list: any other would be looked up in DNS when saved.
   apiCall("routes/api.webhook-endpoints", "/api/webhook-endpoints", () => ({

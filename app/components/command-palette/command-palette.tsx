@@ -1,9 +1,10 @@
 import { Command } from "cmdk";
-import { Clock, FileDown, Keyboard, Mail, Search, UserPlus, Users, UsersRound } from "lucide-react";
+import { Bookmark, Clock, FileDown, Keyboard, Mail, Search, UserPlus, Users, UsersRound } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
 import type { LabelTranslations } from "../../access/label-translations";
 import { useTranslation } from "../../i18n/use-translation";
+import type { SavedViewItem } from "../../views/view-schemas";
 import { menuIcon } from "../icons";
 import { menuLabel } from "../sidebar-labels";
 import { startFailureText } from "../tasks/task-text";
@@ -103,6 +104,9 @@ function PaletteBody({
   const navigate = useNavigate();
   const { start } = useTaskNotifications();
   const search = useFetcher<Found>();
+  // Saved views of the lists the person may read (GET /api/views), once per opening; filtered here.
+  const saved = useFetcher<{ views: SavedViewItem[] }>();
+  const readsALists = may("user.read") || may("log.read");
   const [query, setQuery] = useState("");
   const [recent] = useState(() => readRecent(userId));
   const q = fold(query.trim());
@@ -114,6 +118,11 @@ function PaletteBody({
     const timer = setTimeout(() => search.load(`/api/search?q=${encodeURIComponent(text)}`), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [query]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once when the palette opens
+  useEffect(() => {
+    if (readsALists) saved.load("/api/views");
+  }, []);
 
   const go = (item: RecentItem) => {
     rememberRecent(userId, item);
@@ -173,6 +182,10 @@ function PaletteBody({
     .map((p) => ({ ...p, label: menuLabel(t, p) }))
     .filter((p) => !q || fold(p.label).includes(q));
   const shownActions = actions.filter((a) => !q || fold(a.label).includes(q));
+  const listName = (view: SavedViewItem) => t(`views:lists.${view.list}`);
+  const shownViews = (saved.data?.views ?? []).filter(
+    (v) => !q || fold(v.name).includes(q) || fold(listName(v)).includes(q),
+  );
   const found = q && search.data ? search.data : { users: [], teams: [] };
   const nothing =
     !(!q && recent.length) &&
@@ -180,6 +193,7 @@ function PaletteBody({
     !found.users.length &&
     !found.teams.length &&
     !shownActions.length &&
+    !shownViews.length &&
     search.state !== "loading";
 
   return (
@@ -234,6 +248,24 @@ function PaletteBody({
                 </Command.Item>
               );
             })}
+          </Command.Group>
+        ) : null}
+        {shownViews.length ? (
+          <Command.Group heading={t("views:palette")} className={groupClass}>
+            {shownViews.map((v) => (
+              <Command.Item
+                key={`view:${v.id}`}
+                value={`view:${v.id}`}
+                onSelect={() =>
+                  go({ kind: "view", id: v.id, label: v.name, detail: listName(v), url: v.url })
+                }
+                className={itemClass}
+              >
+                <Bookmark aria-hidden className="size-4 text-muted-foreground" />
+                <span>{v.name}</span>
+                <span className="truncate text-muted-foreground">{listName(v)}</span>
+              </Command.Item>
+            ))}
           </Command.Group>
         ) : null}
         {found.users.length ? (

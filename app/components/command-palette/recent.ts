@@ -2,7 +2,7 @@
 // (another account signing in on the same browser never sees them).
 
 export type RecentItem = {
-  kind: "page" | "user" | "team";
+  kind: "page" | "user" | "team" | "view";
   id: string;
   label: string;
   detail?: string;

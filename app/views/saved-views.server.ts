@@ -1,0 +1,279 @@
+import { randomUUID } from "node:crypto";
+import type { Selectable } from "kysely";
+import type { z } from "zod";
+import type { Database } from "../../db/schema";
+import { type AccessSubject, can } from "../access/check";
+import type { PermissionKey } from "../access/permissions";
+import { type RoleGrant, roleGrants } from "../access/role-cache.server";
+import { type AuditOrigin, audit } from "../audit/audit.server";
+import { auditQuery } from "../audit/query.server";
+import { db, type Executor, now } from "../db.server";
+import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
+import { userListQuery } from "../users/list.server";
+import {
+  type createViewSchema,
+  MAX_VIEWS_PER_PERSON,
+  type renameViewSchema,
+  type SavedViewItem,
+  VIEW_LISTS,
+  type ViewList,
+  viewUrl,
+} from "./view-schemas";
+
+// Saved views (docs/decisions/039-saved-views.md): a named, normalised query of a list, kept for
+// its owner or shared with a role. Who may see one is decided here, from the session alone: the
+// list's read permission always, and ownership or the role for the view itself.
+
+/** Reading the list is what saving, seeing and opening its views takes. */
+const READ: Record<ViewList, PermissionKey> = { users: "user.read", audit: "log.read" };
+
+/** Sharing with a role, and renaming or deleting what someone else shared: whoever manages roles. */
+const SHARE: PermissionKey = "roles.manage";
+
+/** Shared views a person sees for one list, at most (each owner keeps MAX_VIEWS_PER_PERSON). */
+const SHARED_LIMIT = 200;
+
+type Actor = AccessSubject & { id: string; email: string; roles: readonly string[] };
+type Row = Selectable<Database["saved_view"]>;
+
+// The list parsers' own schemas: a view keeps exactly what the list would apply, never the address
+// as sent. Page cursors are left out: a view opens the list at its first page.
+const LIST_SCHEMAS: Record<ViewList, z.ZodObject> = { users: userListQuery, audit: auditQuery };
+const CURSORS = new Set(["after", "before"]);
+
+/**
+ * The list's query as its schema reads it, without cursors and without values equal to the list's
+ * defaults, in the schema's key order: two addresses that show the same list give the same string.
+ * Refused (400 on `query`) when the list itself would refuse the address (the audit log's dates).
+ */
+export function normaliseQuery(list: ViewList, raw: string): string {
+  const schema = LIST_SCHEMAS[list];
+  const params = new URLSearchParams(raw.startsWith("?") ? raw.slice(1) : raw);
+  const parsed = schema.safeParse(Object.fromEntries(params));
+  if (!parsed.success) throw new InvalidInput("views.badQuery", "query");
+  const defaults = schema.parse({}) as Record<string, unknown>;
+  const value = parsed.data as Record<string, unknown>;
+  const out = new URLSearchParams();
+  for (const key of Object.keys(schema.shape)) {
+    if (CURSORS.has(key)) continue;
+    const v = value[key];
+    if (v === undefined || v === null || String(v) === String(defaults[key] ?? "")) continue;
+    out.set(key, String(v));
+  }
+  return out.toString();
+}
+
+const mayRead = (actor: AccessSubject, list: ViewList) => can(actor, READ[list]);
+
+async function heldRoleIds(actor: Actor, grants: Map<string, RoleGrant>) {
+  return [...grants.values()].filter((g) => actor.roles.includes(g.name)).map((g) => g.id);
+}
+
+function toItem(actor: Actor, row: Row, grants: Map<string, RoleGrant>): SavedViewItem {
+  const role = row.shared_role_id ? grants.get(row.shared_role_id) : undefined;
+  const mine = row.owner_id === actor.id;
+  return {
+    id: row.id,
+    list: row.list,
+    name: row.name,
+    query: row.query,
+    url: viewUrl(row.list, row.query),
+    sharedWith: role ? { id: role.id, name: role.name, label: role.label } : null,
+    manageable: mine || (row.shared_role_id !== null && can(actor, SHARE)),
+    mine,
+  };
+}
+
+/**
+ * The views of `list` this person sees: their own, and those shared with a role they hold; none
+ * without the list's read permission. Their own first, each part by name.
+ */
+async function visibleViews(actor: Actor, list: ViewList): Promise<SavedViewItem[]> {
+  if (!mayRead(actor, list)) return [];
+  const grants = await roleGrants();
+  const roleIds = await heldRoleIds(actor, grants);
+  const base = db().selectFrom("saved_view").selectAll().where("list", "=", list);
+  const [own, shared] = await Promise.all([
+    base.where("owner_id", "=", actor.id).execute(),
+    roleIds.length
+      ? base
+          .where("shared_role_id", "in", roleIds)
+          .where("owner_id", "!=", actor.id)
+          .orderBy("name")
+          .limit(SHARED_LIMIT)
+          .execute()
+      : Promise.resolve([]),
+  ]);
+  const byName = (a: Row, b: Row) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
+  return [...own.sort(byName), ...shared.sort(byName)].map((r) => toItem(actor, r, grants));
+}
+
+/** Every list's views this person sees (the command palette's "Saved views"). */
+export async function allVisibleViews(actor: Actor): Promise<SavedViewItem[]> {
+  return (await Promise.all(VIEW_LISTS.map((list) => visibleViews(actor, list)))).flat();
+}
+
+/**
+ * What a list page needs for its Views control: the views, the normalised query of the address
+ * it shows (the open view is the one whose query equals it), and the roles a view may be shared
+ * with (none unless the person may share).
+ */
+export async function viewsForList(actor: Actor, list: ViewList, url: URL) {
+  const [views, grants] = await Promise.all([visibleViews(actor, list), roleGrants()]);
+  let current: string | null;
+  try {
+    current = normaliseQuery(list, url.search);
+  } catch {
+    current = null;
+  }
+  const shareRoles = can(actor, SHARE)
+    ? [...grants.values()].map((g) => ({ id: g.id, name: g.name, label: g.label }))
+    : [];
+  return { list, views, current, shareRoles };
+}
+
+async function nameTaken(trx: Executor, owner: string, list: ViewList, name: string, exceptId?: string) {
+  let q = trx
+    .selectFrom("saved_view")
+    .select("id")
+    .where("owner_id", "=", owner)
+    .where("list", "=", list)
+    .where("name", "=", name);
+  if (exceptId) q = q.where("id", "!=", exceptId);
+  return Boolean(await q.executeTakeFirst());
+}
+
+/** A concurrent save of the same name loses to the unique index: said as the same field error. */
+function duplicateName(error: unknown, name: string): never {
+  if (error instanceof Error && /unique|duplicate/i.test(error.message))
+    throw new InvalidInput("views.nameTaken", "name", { name });
+  throw error;
+}
+
+function auditShared(
+  origin: AuditOrigin,
+  actor: Actor,
+  action: "view.shared.create" | "view.shared.rename" | "view.shared.delete",
+  row: Pick<Row, "id" | "list" | "shared_role_id" | "owner_id">,
+  details: Record<string, unknown>,
+  trx: Executor,
+) {
+  return audit(
+    origin,
+    {
+      action,
+      actor,
+      target: { type: "saved_view", id: row.id },
+      details: { list: row.list, role: row.shared_role_id, owner: row.owner_id, ...details },
+    },
+    trx,
+  );
+}
+
+/**
+ * Saves the list's query under a name for its owner (the session's user), shared with a role when
+ * asked and allowed. Names are unique per owner and list; a person keeps MAX_VIEWS_PER_PERSON.
+ */
+export async function createView(
+  actor: Actor,
+  input: z.output<typeof createViewSchema>,
+  origin: AuditOrigin,
+): Promise<SavedViewItem> {
+  if (!mayRead(actor, input.list)) throw new RuleViolation("views.cannotRead");
+  const sharedRoleId = input.sharedRoleId || null;
+  const grants = await roleGrants();
+  if (sharedRoleId) {
+    if (!can(actor, SHARE)) throw new RuleViolation("views.cannotShare");
+    if (!grants.has(sharedRoleId)) throw new InvalidInput("views.noSuchRole", "sharedRoleId");
+  }
+  const query = normaliseQuery(input.list, input.query);
+  const ts = now();
+  const row: Row = {
+    id: randomUUID(),
+    owner_id: actor.id,
+    list: input.list,
+    name: input.name,
+    query,
+    shared_role_id: sharedRoleId,
+    created_at: ts,
+    updated_at: ts,
+  };
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      const count = await trx
+        .selectFrom("saved_view")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("owner_id", "=", actor.id)
+        .executeTakeFirst();
+      if (Number(count?.n ?? 0) >= MAX_VIEWS_PER_PERSON)
+        throw new RuleViolation("views.tooMany", { max: MAX_VIEWS_PER_PERSON });
+      if (await nameTaken(trx, actor.id, input.list, input.name))
+        throw new InvalidInput("views.nameTaken", "name", { name: input.name });
+      await trx
+        .insertInto("saved_view")
+        .values(row)
+        .execute()
+        .catch((e) => duplicateName(e, input.name));
+      if (sharedRoleId) await auditShared(origin, actor, "view.shared.create", row, { name: row.name }, trx);
+    });
+  return toItem(actor, row, grants);
+}
+
+/**
+ * The view `id` if this person may rename or delete it: their own, or (for whoever manages roles)
+ * one shared with a role; of a list they may read. Anything else is "not found", so nobody learns
+ * of another person's views by guessing ids.
+ */
+async function manageableView(actor: Actor, id: string): Promise<Row> {
+  const row = await db().selectFrom("saved_view").selectAll().where("id", "=", id).executeTakeFirst();
+  const allowed =
+    row &&
+    mayRead(actor, row.list) &&
+    (row.owner_id === actor.id || (row.shared_role_id !== null && can(actor, SHARE)));
+  if (!allowed) throw new NotFound("views.notFound");
+  return row;
+}
+
+export async function renameView(
+  actor: Actor,
+  input: z.output<typeof renameViewSchema>,
+  origin: AuditOrigin,
+): Promise<void> {
+  const row = await manageableView(actor, input.id);
+  if (row.name === input.name) return;
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      // Unique among the owner's views, whoever renames it.
+      if (await nameTaken(trx, row.owner_id, row.list, input.name, row.id))
+        throw new InvalidInput("views.nameTaken", "name", { name: input.name });
+      await trx
+        .updateTable("saved_view")
+        .set({ name: input.name, updated_at: now() })
+        .where("id", "=", row.id)
+        .execute()
+        .catch((e) => duplicateName(e, input.name));
+      if (row.shared_role_id)
+        await auditShared(
+          origin,
+          actor,
+          "view.shared.rename",
+          row,
+          { name: { before: row.name, after: input.name } },
+          trx,
+        );
+    });
+}
+
+export async function deleteView(actor: Actor, id: string, origin: AuditOrigin): Promise<{ name: string }> {
+  const row = await manageableView(actor, id);
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom("saved_view").where("id", "=", row.id).execute();
+      if (row.shared_role_id)
+        await auditShared(origin, actor, "view.shared.delete", row, { name: row.name }, trx);
+    });
+  return { name: row.name };
+}
