@@ -29,6 +29,7 @@ import * as m026 from "./migrations/026_audit_chain";
 import * as m027 from "./migrations/027_webhooks";
 import * as m028 from "./migrations/028_directories";
 import * as m029 from "./migrations/029_sign_in_alerts";
+import * as m032 from "./migrations/032_menu_item_hidden";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   "027_webhooks": m027,
   "028_directories": m028,
   "029_sign_in_alerts": m029,
+  "032_menu_item_hidden": m032,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -33,6 +33,8 @@ interface MenuItemTable {
   icon: string;
   required_permission: string;
   position: number;
+  /** 1: kept in the editor, left out of every sidebar. */
+  hidden: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -1,10 +1,11 @@
+import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { MenuItem } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
 import { invalidateMenu, menuItems } from "./menu.server";
-import type { menuItemSchema, saveMenuSchema } from "./menu-schemas";
+import type { addMenuItemSchema, menuItemSchema, saveMenuSchema } from "./menu-schemas";
 import type { AuditedActor } from "./rules.server";
 
 export async function updateMenuItem(
@@ -175,4 +176,94 @@ export async function saveMenu(
     });
   await invalidateMenu();
   return changed.length;
+}
+
+/**
+ * A new item at the end of the menu. Its page is one the app has (the schema) and not one another
+ * item already leads to (the URL is unique). Returns its id.
+ */
+export async function addMenuItem(
+  actor: AuditedActor,
+  input: z.infer<typeof addMenuItemSchema>,
+  origin: AuditOrigin,
+) {
+  const clash = await db()
+    .selectFrom("menu_item")
+    .select("title")
+    .where("url", "=", input.url)
+    .executeTakeFirst();
+  if (clash) throw new InvalidInput("access.menuUrlTaken", "url", { title: clash.title, url: input.url });
+  const id = randomUUID();
+  const ts = now();
+  const fields = {
+    title: input.title,
+    url: input.url,
+    icon: input.icon,
+    required_permission: input.requiredPermission,
+  };
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      const last = await trx
+        .selectFrom("menu_item")
+        .select((eb) => eb.fn.max("position").as("position"))
+        .executeTakeFirst();
+      const position = Number(last?.position ?? 0) + 1;
+      await trx
+        .insertInto("menu_item")
+        .values({ id, ...fields, position, hidden: 0, created_at: ts, updated_at: ts })
+        .execute();
+      await audit(
+        origin,
+        {
+          action: "menu.create",
+          actor,
+          target: { type: "menu_item", id },
+          details: { after: { ...fields, position } },
+        },
+        trx,
+      );
+    });
+  await invalidateMenu();
+  return id;
+}
+
+/**
+ * Hides an item from every sidebar, or shows it again; it stays in the editor either way.
+ * Returns false when it already was so (nothing written, nothing audited).
+ */
+export async function setMenuItemHidden(
+  actor: AuditedActor,
+  input: { id: string; hidden: boolean },
+  origin: AuditOrigin,
+) {
+  const before = await db()
+    .selectFrom("menu_item")
+    .select(["id", "title", "url", "hidden"])
+    .where("id", "=", input.id)
+    .executeTakeFirst();
+  if (!before) throw new NotFound("access.menuItemGone");
+  const hidden = input.hidden ? 1 : 0;
+  if (before.hidden === hidden) return false;
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable("menu_item")
+        .set({ hidden, updated_at: now() })
+        .where("id", "=", input.id)
+        .execute();
+      await audit(
+        origin,
+        {
+          action: input.hidden ? "menu.hide" : "menu.show",
+          actor,
+          target: { type: "menu_item", id: input.id },
+          details: { title: before.title, url: before.url },
+        },
+        trx,
+      );
+    });
+  await invalidateMenu();
+  return true;
 }

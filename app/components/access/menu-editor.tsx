@@ -1,6 +1,6 @@
-import { ArrowDown, ArrowUp } from "lucide-react";
+import { ArrowDown, ArrowUp, Eye, EyeOff } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { Form } from "react-router";
+import { Form, useSubmit } from "react-router";
 import { saveMenuSchema } from "../../access/menu-schemas";
 import { PERMISSIONS } from "../../access/permissions";
 import { useTranslation } from "../../i18n/use-translation";
@@ -8,10 +8,35 @@ import { FormErrors, SelectField, TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
 import { MENU_ICONS, menuIcon } from "../icons";
+import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
+import { cn } from "../ui/cn";
 import type { MenuRow } from "./types";
 
 const INTENT = "save-menu";
+
+/**
+ * Hide or Show, at once (not part of the form's Save): a hidden item keeps its place and fields
+ * here, and is left out of every sidebar.
+ */
+function HideToggle({ id, title, hidden }: { id: string; title: string; hidden: boolean }) {
+  const { t } = useTranslation();
+  const submit = useSubmit();
+  const intent = hidden ? "show-menu-item" : "hide-menu-item";
+  const pending = useIsPending({ intent });
+  const Icon = hidden ? Eye : EyeOff;
+  return (
+    <Button
+      type="button"
+      variant="secondary"
+      pending={pending}
+      aria-label={t(hidden ? "access:menu.show" : "access:menu.hide", { title })}
+      onClick={() => submit({ intent, id }, { method: "post" })}
+    >
+      <Icon aria-hidden className="size-4" />
+    </Button>
+  );
+}
 
 /**
  * The sidebar menu as one form: every item's fields, "Move up"/"Move down" to reorder (buttons
@@ -39,6 +64,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
   const listRef = useRef<HTMLOListElement>(null);
   const [moved, setMoved] = useState<{ id: string; direction: "up" | "down" } | null>(null);
   const [announce, setAnnounce] = useState("");
+  const hiddenIds = new Set(menu.filter((m) => m.hidden).map((m) => m.id));
 
   useEffect(() => onDirty(form.dirty), [form.dirty, onDirty]);
 
@@ -74,9 +100,15 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
           const id = String(f.id.value ?? f.id.initialValue ?? "");
           const title = String(f.title.value ?? f.title.initialValue ?? "");
           const Icon = menuIcon(String(f.icon.value ?? f.icon.initialValue ?? ""));
+          const hidden = hiddenIds.has(id);
           return (
-            <li key={item.key} data-item={id} className="rounded-md border p-3">
+            <li
+              key={item.key}
+              data-item={id}
+              className={cn("rounded-md border p-3", hidden && "border-dashed bg-muted/40")}
+            >
               <input type="hidden" name={f.id.name} value={id} />
+              {hidden ? <Badge className="mb-2">{t("access:menu.hidden")}</Badge> : null}
               <div className="grid items-end gap-2 sm:grid-cols-[auto_1fr_1fr_1fr_1fr_auto]">
                 <Icon aria-hidden className="mb-2 size-5" />
                 <TextField meta={f.title} label={t("access:menu.itemTitle")} />
@@ -116,6 +148,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
                   >
                     <ArrowDown aria-hidden className="size-4" />
                   </Button>
+                  <HideToggle id={id} title={title} hidden={hidden} />
                 </div>
               </div>
             </li>

@@ -11,4 +11,12 @@ export type RoleRow = {
   editable: boolean;
 };
 
-export type MenuRow = { id: string; title: string; url: string; icon: string; required_permission: string };
+export type MenuRow = {
+  id: string;
+  title: string;
+  url: string;
+  icon: string;
+  required_permission: string;
+  /** 1: in the editor, in nobody's sidebar. */
+  hidden: number;
+};
