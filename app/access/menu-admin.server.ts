@@ -4,9 +4,19 @@ import type { MenuItem } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
+import { MENU_PATHS } from "./menu";
 import { invalidateMenu, menuItems } from "./menu.server";
 import type { addMenuItemSchema, menuItemSchema, saveMenuSchema } from "./menu-schemas";
 import type { AuditedActor } from "./rules.server";
+
+/**
+ * A URL an item is given must be a page the app has; one it already had (saved before pages were
+ * chosen from the list) may stay.
+ */
+function assertKnownPath(url: string, before: string, field: string) {
+  if (url !== before && !(MENU_PATHS as readonly string[]).includes(url))
+    throw new InvalidInput("access.menuPathUnknown", field);
+}
 
 export async function updateMenuItem(
   actor: AuditedActor,
@@ -15,6 +25,7 @@ export async function updateMenuItem(
 ) {
   const before = await db().selectFrom("menu_item").selectAll().where("id", "=", input.id).executeTakeFirst();
   if (!before) throw new NotFound("access.menuItemGone");
+  assertKnownPath(input.url, before.url, "url");
   const clash = await db()
     .selectFrom("menu_item")
     .select("title")
@@ -115,6 +126,8 @@ export async function saveMenu(
   const rows = await db().selectFrom("menu_item").selectAll().orderBy("position").orderBy("title").execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const item of input.items) if (!byId.has(item.id)) throw new NotFound("access.menuItemGone");
+  for (const [i, item] of input.items.entries())
+    assertKnownPath(item.url, byId.get(item.id)!.url, `items[${i}].url`);
   const sent = new Set(input.items.map((i) => i.id));
   const untouched = rows.filter((r) => !sent.has(r.id));
   for (const [i, item] of input.items.entries()) {

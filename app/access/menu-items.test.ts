@@ -201,3 +201,48 @@ describe("hiding and showing a menu item", () => {
     expect((await sidebarFor(all)).map((s) => s.url)).toContain("/dashboard/settings");
   });
 });
+
+describe("editing an item's page", () => {
+  it("only to a page the app has (400 on that field, nothing changed); an address it already had may stay", async () => {
+    const admin = await signedIn(["admin"]);
+    const teams = await byUrl("/dashboard/teams");
+    const edit = (url: string, title = teams.title) => ({
+      intent: "update-menu",
+      id: teams.id,
+      title,
+      url,
+      icon: teams.icon,
+      requiredPermission: teams.required_permission,
+    });
+    const before = await rows();
+    const out = await post(admin.cookie, edit("/dashboard/reports"));
+    expect(out.status).toBe(400);
+    expect((out.body as { errors: Record<string, string> }).errors.url).toBe("Choose a page from the list.");
+    const form: Record<string, string> = { intent: "save-menu" };
+    for (const [i, item] of before.entries()) {
+      form[`items[${i}].id`] = item.id;
+      form[`items[${i}].title`] = item.title;
+      form[`items[${i}].url`] = item.id === teams.id ? "/dashboard/reports" : item.url;
+      form[`items[${i}].icon`] = item.icon;
+      form[`items[${i}].requiredPermission`] = item.required_permission;
+    }
+    const whole = await post(admin.cookie, form);
+    expect(whole.status).toBe(400);
+    const at = before.findIndex((r) => r.id === teams.id);
+    expect((whole.body as { errors: Record<string, string> }).errors).toEqual({
+      [`items[${at}].url`]: "Choose a page from the list.",
+    });
+    expect(await rows()).toEqual(before);
+
+    // An address from before the list (written behind the app's back here) is kept on a save.
+    await db()
+      .updateTable("menu_item")
+      .set({ url: "/dashboard/legacy" })
+      .where("id", "=", teams.id)
+      .execute();
+    await invalidateMenu();
+    expect((await post(admin.cookie, edit("/dashboard/legacy", "Legacy teams"))).status).toBe(302);
+    expect(await byUrl("/dashboard/legacy")).toMatchObject({ title: "Legacy teams" });
+    expect((await post(admin.cookie, edit("/dashboard/teams", teams.title))).status).toBe(302);
+  });
+});

@@ -239,10 +239,11 @@ export default function AccessControl({ loaderData, actionData }: Route.Componen
           menu: (
             <>
               <Card title={t("access:menu.title")}>
-                <MenuEditor menu={menu} onDirty={setMenuDirty} />
+                {/* An item added (here or by another admin) starts the list afresh with it. */}
+                <MenuEditor key={menu.map((m) => m.id).join()} menu={menu} onDirty={setMenuDirty} />
               </Card>
               <Card title={t("access:add.title")}>
-                <AddMenuItem menu={menu} />
+                <AddMenuItem menu={menu} menuDirty={menuDirty} />
               </Card>
             </>
           ),

@@ -14,8 +14,9 @@ const INTENT = "add-menu-item";
 /**
  * A new sidebar item, placed last. Its page is chosen from the app's own (never typed, so it
  * cannot lead elsewhere); a page another item already leads to is listed, marked, and not offered.
+ * While the menu above has unsaved changes it waits: the list is rebuilt with the new item.
  */
-export function AddMenuItem({ menu }: { menu: MenuRow[] }) {
+export function AddMenuItem({ menu, menuDirty }: { menu: MenuRow[]; menuDirty: boolean }) {
   const { t } = useTranslation();
   const [form, fields] = useAppForm({
     schema: addMenuItemSchema,
@@ -56,10 +57,21 @@ export function AddMenuItem({ menu }: { menu: MenuRow[] }) {
           ))}
         </SelectField>
       </div>
-      <div>
-        <Button name="intent" value={INTENT} pending={pending}>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button
+          name="intent"
+          value={INTENT}
+          pending={pending}
+          disabled={menuDirty}
+          aria-describedby={menuDirty ? "add-menu-item-wait" : undefined}
+        >
           {t("access:add.submit")}
         </Button>
+        {menuDirty ? (
+          <p id="add-menu-item-wait" className="text-sm text-muted-foreground">
+            {t("access:add.saveFirst")}
+          </p>
+        ) : null}
       </div>
     </Form>
   );

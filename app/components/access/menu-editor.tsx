@@ -1,6 +1,7 @@
 import { ArrowDown, ArrowUp, Eye, EyeOff } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Form, useSubmit } from "react-router";
+import { MENU_PATHS } from "../../access/menu";
 import { saveMenuSchema } from "../../access/menu-schemas";
 import { PERMISSIONS } from "../../access/permissions";
 import { useTranslation } from "../../i18n/use-translation";
@@ -34,6 +35,7 @@ function HideToggle({ id, title, hidden }: { id: string; title: string; hidden: 
       onClick={() => submit({ intent, id }, { method: "post" })}
     >
       <Icon aria-hidden className="size-4" />
+      {t(hidden ? "access:menu.showShort" : "access:menu.hideShort")}
     </Button>
   );
 }
@@ -112,7 +114,16 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
               <div className="grid items-end gap-2 sm:grid-cols-[auto_1fr_1fr_1fr_1fr_auto]">
                 <Icon aria-hidden className="mb-2 size-5" />
                 <TextField meta={f.title} label={t("access:menu.itemTitle")} />
-                <TextField meta={f.url} label={t("access:menu.url")} />
+                <SelectField meta={f.url} label={t("access:menu.url")}>
+                  {/* An address saved before pages were chosen from the list stays until changed. */}
+                  {[...new Set([...MENU_PATHS, String(f.url.initialValue ?? "")])]
+                    .filter(Boolean)
+                    .map((path) => (
+                      <option key={path} value={path}>
+                        {path}
+                      </option>
+                    ))}
+                </SelectField>
                 <SelectField meta={f.icon} label={t("access:menu.icon")}>
                   {Object.keys(MENU_ICONS).map((name) => (
                     <option key={name} value={name}>

@@ -14,7 +14,8 @@ export function RoleList({ roles }: { roles: RoleRow[] }) {
   const { t } = useTranslation();
   return (
     <div className="flex flex-col gap-3">
-      <Table caption={t("access:roles.caption")}>
+      {/* `relative`: the screen-reader-only header text stays inside the scrolling frame on a phone. */}
+      <Table caption={t("access:roles.caption")} className="relative">
         <TableHead>
           <TableHeader>{t("access:roles.role")}</TableHeader>
           <TableHeader>{t("access:roles.kind")}</TableHeader>
