@@ -130,6 +130,39 @@ test("leaving with an unsaved tick asks first: Escape stays, Leave discards", as
   await expect(page.getByRole("checkbox", { name: "Manager: Manage Teams" })).toBeChecked({ checked: was });
 });
 
+test("unsaved ticks survive a tab switch: the tab says so, the address follows, the page's data is not loaded again", async ({
+  login,
+  page,
+}) => {
+  await login(E2E_ADMIN);
+  await openAccess(page);
+  const box = page.getByRole("checkbox", { name: "Guest: View Teams" });
+  const was = await box.isChecked();
+  await tabTo(page, box);
+  await page.keyboard.press("Space");
+  const permissions = page.getByRole("tab", { name: /^Permissions/ });
+  await expect(permissions).toHaveAccessibleName("Permissions (unsaved changes)");
+  const loads: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname.endsWith(".data")) loads.push(decodeURIComponent(r.url()));
+  });
+  await openTab(page, "Menu");
+  await expect(page).toHaveURL(/\?tab=menu$/);
+  await expect(box).toBeHidden();
+  // Another tab of the same page: no leave warning.
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard\/access$/);
+  await expect(box).toBeChecked({ checked: !was });
+  await expect(page.getByRole("status").filter({ hasText: /unsaved/ })).toHaveText("1 unsaved change");
+  // Every tab is on the page already: switching loads the shell's data (root, layout), not the page's.
+  expect(loads.length).toBeGreaterThan(0);
+  expect(loads.filter((url) => url.includes("dashboard.access"))).toEqual([]);
+  await tabTo(page, page.getByRole("button", { name: "Discard" }));
+  await page.keyboard.press("Enter");
+  await expect(permissions).toHaveAccessibleName("Permissions");
+});
+
 test("create a role (form empties), then delete it while someone holds it: type its name", async ({
   login,
   page,
