@@ -31,6 +31,7 @@ import * as m028 from "./migrations/028_directories";
 import * as m029 from "./migrations/029_sign_in_alerts";
 import * as m030 from "./migrations/030_label_translations";
 import * as m031 from "./migrations/031_saved_views";
+import * as m032 from "./migrations/032_menu_item_hidden";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   "029_sign_in_alerts": m029,
   "030_label_translations": m030,
   "031_saved_views": m031,
+  "032_menu_item_hidden": m032,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -37,6 +37,8 @@ interface MenuItemTable {
   position: number;
   /** The title per language an admin wrote, JSON `{"de": "…"}` (app/access/label-translations.ts). */
   label_translations: Generated<string>;
+  /** 1: kept in the editor, left out of every sidebar. */
+  hidden: Generated<number>;
   created_at: string;
   updated_at: string;
 }

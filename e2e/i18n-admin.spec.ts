@@ -60,7 +60,7 @@ test("switch to Deutsch in Settings by keyboard: settings, access control and th
   await expect(page.getByRole("heading", { name: "Rollen und Berechtigungen" })).toBeVisible();
   await expect(page.getByRole("columnheader", { name: "Berechtigung" })).toBeVisible();
   await expect(page.getByRole("rowheader", { name: /Benutzer ansehen/ })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Rolle anlegen" })).toBeVisible();
+  await expect(page.getByRole("tab", { name: "Rollen" })).toBeVisible();
   await expectAccessible(page, "access (de)");
 
   await page.goto("/dashboard/logs");

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { MenuItem } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
@@ -10,9 +11,19 @@ import {
   writeLabelTranslations,
 } from "./label-translations";
 import { assertKnownLanguages } from "./label-translations.server";
+import { MENU_PATHS } from "./menu";
 import { invalidateMenu, menuItems } from "./menu.server";
-import type { menuItemSchema, saveMenuSchema } from "./menu-schemas";
+import type { addMenuItemSchema, menuItemSchema, saveMenuSchema } from "./menu-schemas";
 import type { AuditedActor } from "./rules.server";
+
+/**
+ * A URL an item is given must be a page the app has; one it already had (saved before pages were
+ * chosen from the list) may stay.
+ */
+function assertKnownPath(url: string, before: string, field: string) {
+  if (url !== before && !(MENU_PATHS as readonly string[]).includes(url))
+    throw new InvalidInput("access.menuPathUnknown", field);
+}
 
 export async function updateMenuItem(
   actor: AuditedActor,
@@ -23,6 +34,7 @@ export async function updateMenuItem(
   assertKnownLanguages(translations, "translations");
   const before = await db().selectFrom("menu_item").selectAll().where("id", "=", input.id).executeTakeFirst();
   if (!before) throw new NotFound("access.menuItemGone");
+  assertKnownPath(input.url, before.url, "url");
   const clash = await db()
     .selectFrom("menu_item")
     .select("title")
@@ -126,6 +138,8 @@ export async function saveMenu(
   const rows = await db().selectFrom("menu_item").selectAll().orderBy("position").orderBy("title").execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const item of input.items) if (!byId.has(item.id)) throw new NotFound("access.menuItemGone");
+  for (const [i, item] of input.items.entries())
+    assertKnownPath(item.url, byId.get(item.id)!.url, `items[${i}].url`);
   const sent = new Set(input.items.map((i) => i.id));
   const untouched = rows.filter((r) => !sent.has(r.id));
   for (const [i, item] of input.items.entries()) {
@@ -190,4 +204,94 @@ export async function saveMenu(
     });
   await invalidateMenu();
   return changed.length;
+}
+
+/**
+ * A new item at the end of the menu. Its page is one the app has (the schema) and not one another
+ * item already leads to (the URL is unique). Returns its id.
+ */
+export async function addMenuItem(
+  actor: AuditedActor,
+  input: z.infer<typeof addMenuItemSchema>,
+  origin: AuditOrigin,
+) {
+  const clash = await db()
+    .selectFrom("menu_item")
+    .select("title")
+    .where("url", "=", input.url)
+    .executeTakeFirst();
+  if (clash) throw new InvalidInput("access.menuUrlTaken", "url", { title: clash.title, url: input.url });
+  const id = randomUUID();
+  const ts = now();
+  const fields = {
+    title: input.title,
+    url: input.url,
+    icon: input.icon,
+    required_permission: input.requiredPermission,
+  };
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      const last = await trx
+        .selectFrom("menu_item")
+        .select((eb) => eb.fn.max("position").as("position"))
+        .executeTakeFirst();
+      const position = Number(last?.position ?? 0) + 1;
+      await trx
+        .insertInto("menu_item")
+        .values({ id, ...fields, position, hidden: 0, created_at: ts, updated_at: ts })
+        .execute();
+      await audit(
+        origin,
+        {
+          action: "menu.create",
+          actor,
+          target: { type: "menu_item", id },
+          details: { after: { ...fields, position } },
+        },
+        trx,
+      );
+    });
+  await invalidateMenu();
+  return id;
+}
+
+/**
+ * Hides an item from every sidebar, or shows it again; it stays in the editor either way.
+ * Returns false when it already was so (nothing written, nothing audited).
+ */
+export async function setMenuItemHidden(
+  actor: AuditedActor,
+  input: { id: string; hidden: boolean },
+  origin: AuditOrigin,
+) {
+  const before = await db()
+    .selectFrom("menu_item")
+    .select(["id", "title", "url", "hidden"])
+    .where("id", "=", input.id)
+    .executeTakeFirst();
+  if (!before) throw new NotFound("access.menuItemGone");
+  const hidden = input.hidden ? 1 : 0;
+  if (before.hidden === hidden) return false;
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable("menu_item")
+        .set({ hidden, updated_at: now() })
+        .where("id", "=", input.id)
+        .execute();
+      await audit(
+        origin,
+        {
+          action: input.hidden ? "menu.hide" : "menu.show",
+          actor,
+          target: { type: "menu_item", id: input.id },
+          details: { title: before.title, url: before.url },
+        },
+        trx,
+      );
+    });
+  await invalidateMenu();
+  return true;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { labelTranslationsSchema } from "./label-translations";
-import { MENU_ICON_NAMES } from "./menu";
+import { MENU_ICON_NAMES, MENU_PATHS } from "./menu";
 import { PERMISSION_KEYS } from "./permissions";
 
 // The menu editor's schemas, read by the action and by the browser (the form pipeline).
@@ -59,4 +59,14 @@ export const saveMenuSchema = z.object({
         else seenUrls.set(item.url, item.title);
       }
     }),
+});
+
+/** A new item: its page is one the app has (MENU_PATHS), chosen from a list, never typed. */
+export const addMenuItemSchema = z.object({
+  title: z.string().trim().min(1, "validation.title").max(60),
+  url: z.enum(MENU_PATHS, { message: "access.menuPathUnknown" }),
+  icon: z.enum(MENU_ICON_NAMES, { message: "access.menuIcon" }),
+  requiredPermission: z.enum(PERMISSION_KEYS as [string, ...string[]], {
+    message: "access.menuPermission",
+  }),
 });

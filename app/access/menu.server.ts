@@ -77,11 +77,11 @@ export function invalidateMenu(): Promise<void> {
 
 export type SidebarItem = Pick<MenuEntry, "id" | "title" | "url" | "icon" | "translations">;
 
-/** The rows whose required permission the subject holds. */
+/** The rows whose required permission the subject holds, less the hidden ones. */
 export async function sidebarFor(subject: AccessSubject | null): Promise<SidebarItem[]> {
   if (!subject) return [];
   const all = await menuItems();
   return all
-    .filter((item) => can(subject, item.required_permission))
+    .filter((item) => !item.hidden && can(subject, item.required_permission))
     .map(({ id, title, url, icon, translations }) => ({ id, title, url, icon, translations }));
 }

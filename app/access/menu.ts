@@ -23,6 +23,25 @@ export const MENU_ICON_NAMES = [
 ] as const;
 export type MenuIconName = (typeof MENU_ICON_NAMES)[number];
 
+/**
+ * The pages a menu item may lead to: every dashboard page without a parameter in its path
+ * (app/routes.ts; app/access/menu-paths.test.ts keeps the two in step). A menu item is chosen
+ * from these, never typed, so it cannot lead off the app or to a page that does not exist.
+ */
+export const MENU_PATHS = [
+  "/dashboard",
+  "/dashboard/users",
+  "/dashboard/users/import",
+  "/dashboard/teams",
+  "/dashboard/access",
+  "/dashboard/logs",
+  "/dashboard/settings",
+  "/dashboard/settings/sso",
+  "/dashboard/settings/directory",
+  "/dashboard/broadcast",
+  "/dashboard/tasks",
+] as const;
+
 export type SeedMenuItem = {
   order: number;
   title: string;

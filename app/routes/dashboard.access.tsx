@@ -1,17 +1,26 @@
 import { useState } from "react";
-import { useFetcher } from "react-router";
+import { type ShouldRevalidateFunctionArgs, useFetcher } from "react-router";
 import { z } from "zod";
 import { menuItems } from "../access/menu.server";
-import { moveMenuItem, saveMenu, updateMenuItem } from "../access/menu-admin.server";
-import { menuItemSchema, saveMenuSchema } from "../access/menu-schemas";
+import {
+  addMenuItem,
+  moveMenuItem,
+  saveMenu,
+  setMenuItemHidden,
+  updateMenuItem,
+} from "../access/menu-admin.server";
+import { addMenuItemSchema, menuItemSchema, saveMenuSchema } from "../access/menu-schemas";
 import { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "../access/role-schemas";
 import { createRole, deleteRole, listRoles, saveRoleMatrix, updateRole } from "../access/roles-admin.server";
 import { stalePermissions } from "../access/sync.server";
 import { requirePermission } from "../auth/guard.server";
 import { handleIntents } from "../auth/intents.server";
+import { type AccessTab, AccessTabs, accessTabOf } from "../components/access/access-tabs";
+import { AddMenuItem } from "../components/access/add-menu-item";
 import { CreateRole } from "../components/access/create-role";
 import { LeaveGuard } from "../components/access/leave-guard";
 import { MenuEditor } from "../components/access/menu-editor";
+import { RoleList } from "../components/access/role-list";
 import { RoleMatrix } from "../components/access/role-matrix";
 import { useIsPending } from "../components/forms/use-is-pending";
 import { pageTitle } from "../components/page-title";
@@ -33,7 +42,28 @@ export async function loader(args: Route.LoaderArgs) {
 // A 429's Retry-After reaches the browser only through this export.
 export const headers = passRetryAfter;
 
-const done = (message: string) => redirectWithToast("/dashboard/access", { kind: "success", message });
+/** Back to the tab the change was made on; the permissions tab is the page's plain address. */
+const done = (message: string, tab: AccessTab = "permissions") =>
+  redirectWithToast(tab === "permissions" ? "/dashboard/access" : `/dashboard/access?tab=${tab}`, {
+    kind: "success",
+    message,
+  });
+
+/** Switching tabs changes only `?tab=`: every tab is on the page already, nothing to load again. */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
+  const rest = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete("tab");
+    return params.toString();
+  };
+  return rest(currentUrl) === rest(nextUrl) ? false : defaultShouldRevalidate;
+}
 
 const GONE = { role: "access.roleGone", "menu item": "access.menuItemGone" } as const;
 
@@ -57,7 +87,7 @@ export const action = (args: Route.ActionArgs) => {
         schema: createRoleSchema,
         run: async ({ actor, input }) => {
           await createRole(actor, input, args);
-          return done(t("access:toast.roleCreated", { label: input.label }));
+          return done(t("access:toast.roleCreated", { label: input.label }), "roles");
         },
       },
       "save-matrix": {
@@ -79,7 +109,8 @@ export const action = (args: Route.ActionArgs) => {
       "delete-role": {
         run: async ({ actor, form }) => {
           await deleteRole(actor, { roleId: existingId(form.get("roleId"), "role") }, args);
-          return done(t("access:toast.roleDeleted"));
+          // Deleted from the matrix's header or from the roles tab: back to the same one.
+          return done(t("access:toast.roleDeleted"), accessTabOf(form.get("tab")) ?? "roles");
         },
       },
       "update-menu": {
@@ -87,26 +118,47 @@ export const action = (args: Route.ActionArgs) => {
         answerAs: menuRow,
         run: async ({ actor, input }) => {
           await updateMenuItem(actor, input, args);
-          return done(t("access:toast.menuItemSaved"));
+          return done(t("access:toast.menuItemSaved"), "menu");
         },
       },
       "save-menu": {
         schema: saveMenuSchema,
         run: async ({ actor, input }) => {
           const changed = await saveMenu(actor, input, args);
-          return done(changed ? t("access:toast.menuSaved") : t("access:toast.nothingToSave"));
+          return done(changed ? t("access:toast.menuSaved") : t("access:toast.nothingToSave"), "menu");
         },
       },
       "move-up": {
         run: async ({ actor, form }) => {
           await moveMenuItem(actor, { id: existingId(form.get("id"), "menu item"), direction: "up" }, args);
-          return done(t("access:toast.menuOrderSaved"));
+          return done(t("access:toast.menuOrderSaved"), "menu");
         },
       },
       "move-down": {
         run: async ({ actor, form }) => {
           await moveMenuItem(actor, { id: existingId(form.get("id"), "menu item"), direction: "down" }, args);
-          return done(t("access:toast.menuOrderSaved"));
+          return done(t("access:toast.menuOrderSaved"), "menu");
+        },
+      },
+      "add-menu-item": {
+        schema: addMenuItemSchema,
+        run: async ({ actor, input }) => {
+          await addMenuItem(actor, input, args);
+          return done(t("access:toast.menuItemAdded", { title: input.title }), "menu");
+        },
+      },
+      "hide-menu-item": {
+        run: async ({ actor, form }) => {
+          const id = existingId(form.get("id"), "menu item");
+          await setMenuItemHidden(actor, { id, hidden: true }, args);
+          return done(t("access:toast.menuItemHidden"), "menu");
+        },
+      },
+      "show-menu-item": {
+        run: async ({ actor, form }) => {
+          const id = existingId(form.get("id"), "menu item");
+          await setMenuItemHidden(actor, { id, hidden: false }, args);
+          return done(t("access:toast.menuItemShown"), "menu");
         },
       },
     },
@@ -145,8 +197,11 @@ export default function AccessControl({ loaderData, actionData }: Route.Componen
   const { roles, menu, stale, isSuperAdmin } = loaderData;
   const [matrixChanges, setMatrixChanges] = useState(0);
   const [menuDirty, setMenuDirty] = useState(false);
-  // Answers no form of its own shows (a refused delete).
-  const pageError = actionData?.intent === "delete-role" ? actionData.formError : null;
+  // Answers no form of its own shows (a refused delete, hide or show).
+  const pageError =
+    actionData && ["delete-role", "hide-menu-item", "show-menu-item"].includes(String(actionData.intent))
+      ? actionData.formError
+      : null;
   const unsaved =
     matrixChanges && menuDirty
       ? t("access:unsaved.both")
@@ -160,20 +215,40 @@ export default function AccessControl({ loaderData, actionData }: Route.Componen
     <div className="flex min-w-0 flex-col gap-6">
       <h1 className="text-2xl font-semibold">{t("access:title")}</h1>
       <FormError message={pageError} />
-
-      <Card title={t("access:matrix.title")}>
-        <RoleMatrix roles={roles} onChanges={setMatrixChanges} />
-      </Card>
-
-      <Card title={t("access:create.title")}>
-        <CreateRole />
-      </Card>
-
-      <Card title={t("access:menu.title")}>
-        <MenuEditor menu={menu} onDirty={setMenuDirty} />
-      </Card>
-
-      {isSuperAdmin ? <SyncPermissions stale={stale} /> : null}
+      <AccessTabs
+        unsaved={{ permissions: matrixChanges > 0, menu: menuDirty }}
+        panels={{
+          permissions: (
+            <>
+              <Card title={t("access:matrix.title")}>
+                <RoleMatrix roles={roles} onChanges={setMatrixChanges} />
+              </Card>
+              {isSuperAdmin ? <SyncPermissions stale={stale} /> : null}
+            </>
+          ),
+          roles: (
+            <>
+              <Card title={t("access:roles.title")}>
+                <RoleList roles={roles} />
+              </Card>
+              <Card title={t("access:create.title")}>
+                <CreateRole />
+              </Card>
+            </>
+          ),
+          menu: (
+            <>
+              <Card title={t("access:menu.title")}>
+                {/* An item added (here or by another admin) starts the list afresh with it. */}
+                <MenuEditor key={menu.map((m) => m.id).join()} menu={menu} onDirty={setMenuDirty} />
+              </Card>
+              <Card title={t("access:add.title")}>
+                <AddMenuItem menu={menu} menuDirty={menuDirty} />
+              </Card>
+            </>
+          ),
+        }}
+      />
       <LeaveGuard when={Boolean(unsaved)} what={unsaved} />
     </div>
   );

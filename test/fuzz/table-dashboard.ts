@@ -32,7 +32,9 @@ const TASKS = "routes/dashboard.tasks";
 const userPath = (p: Pools) => segment(p.users).map((id) => `/dashboard/users/${id}`);
 const teamPath = (p: Pools) => segment(p.teams).map((id) => `/dashboard/teams/${id}`);
 const roleName = either(fc.constantFrom("fuzz_role", "auditor", "super_admin", "Bad Name"));
-const menuUrl = either(fc.constantFrom("/dashboard/x", "/dashboard", "https://example.test", "javascript:x"));
+const menuUrl = either(
+  fc.constantFrom("/dashboard/x", "/dashboard", "/dashboard/tasks", "https://example.test", "javascript:x"),
+);
 // "All matching" only where it does no harm to the pools the other runs draw from (never delete).
 const bulkScope = either(fc.constantFrom("selected", "matching"));
 const reauthCodes = either(fc.constantFrom("000000", "123456", "abcde-fghij", "1".repeat(21)));
@@ -122,6 +124,14 @@ export const DASHBOARD: FuzzTarget[] = [
   })),
   formIntent(ACCESS, "/dashboard/access", "move-up", (p) => ({ id: ids(p.menu) })),
   formIntent(ACCESS, "/dashboard/access", "move-down", (p) => ({ id: ids(p.menu) })),
+  formIntent(ACCESS, "/dashboard/access", "add-menu-item", (p) => ({
+    title: names,
+    url: menuUrl,
+    icon: oneOf(["Users", "Folder", "x"]),
+    requiredPermission: oneOf(p.permissions),
+  })),
+  formIntent(ACCESS, "/dashboard/access", "hide-menu-item", (p) => ({ id: ids(p.menu) })),
+  formIntent(ACCESS, "/dashboard/access", "show-menu-item", (p) => ({ id: ids(p.menu) })),
   formIntent(ACCESS, "/dashboard/access", ANY_INTENT, (p) => ({ id: ids(p.menu), roleId: ids(p.roles) })),
 
   // A toast's Undo carries only its token: anything made up is refused (a real one is single-use).

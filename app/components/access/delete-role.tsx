@@ -10,14 +10,20 @@ import type { RoleRow } from "./types";
  * Delete with a confirmation that says who loses the role; when anyone holds it, the role's name
  * must be typed first.
  */
-export function DeleteRole({ role }: { role: RoleRow }) {
+export function DeleteRole({ role, tab }: { role: RoleRow; tab: "permissions" | "roles" }) {
   const { t } = useTranslation();
   const submit = useSubmit();
   const pending = useIsPending({ intent: "delete-role" });
   return (
     <ConfirmDialog
       trigger={
-        <Button type="button" variant="secondary" size="xs" className="mt-1" pending={pending}>
+        <Button
+          type="button"
+          variant="secondary"
+          size="xs"
+          className={tab === "permissions" ? "mt-1" : undefined}
+          pending={pending}
+        >
           {t("access:delete.button")}
           <span className="sr-only"> {roleLabel(t, role)}</span>
         </Button>
@@ -29,7 +35,7 @@ export function DeleteRole({ role }: { role: RoleRow }) {
       actionLabel={t("access:delete.action")}
       confirmText={role.users > 0 ? role.name : undefined}
       confirmLabel={t("access:delete.confirmLabel")}
-      onConfirm={() => submit({ intent: "delete-role", roleId: role.id }, { method: "post" })}
+      onConfirm={() => submit({ intent: "delete-role", roleId: role.id, tab }, { method: "post" })}
     />
   );
 }

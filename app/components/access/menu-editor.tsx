@@ -1,6 +1,7 @@
-import { ArrowDown, ArrowUp } from "lucide-react";
+import { ArrowDown, ArrowUp, Eye, EyeOff } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { Form } from "react-router";
+import { Form, useSubmit } from "react-router";
+import { MENU_PATHS } from "../../access/menu";
 import { saveMenuSchema } from "../../access/menu-schemas";
 import { PERMISSIONS } from "../../access/permissions";
 import { useTranslation } from "../../i18n/use-translation";
@@ -8,11 +9,37 @@ import { FormErrors, SelectField, TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
 import { MENU_ICONS, menuIcon } from "../icons";
+import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
+import { cn } from "../ui/cn";
 import { LocalizedLabelFields } from "./localized-label-fields";
 import type { MenuRow } from "./types";
 
 const INTENT = "save-menu";
+
+/**
+ * Hide or Show, at once (not part of the form's Save): a hidden item keeps its place and fields
+ * here, and is left out of every sidebar.
+ */
+function HideToggle({ id, title, hidden }: { id: string; title: string; hidden: boolean }) {
+  const { t } = useTranslation();
+  const submit = useSubmit();
+  const intent = hidden ? "show-menu-item" : "hide-menu-item";
+  const pending = useIsPending({ intent });
+  const Icon = hidden ? Eye : EyeOff;
+  return (
+    <Button
+      type="button"
+      variant="secondary"
+      pending={pending}
+      aria-label={t(hidden ? "access:menu.show" : "access:menu.hide", { title })}
+      onClick={() => submit({ intent, id }, { method: "post" })}
+    >
+      <Icon aria-hidden className="size-4" />
+      {t(hidden ? "access:menu.showShort" : "access:menu.hideShort")}
+    </Button>
+  );
+}
 
 /**
  * The sidebar menu as one form: every item's fields, "Move up"/"Move down" to reorder (buttons
@@ -41,6 +68,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
   const listRef = useRef<HTMLOListElement>(null);
   const [moved, setMoved] = useState<{ id: string; direction: "up" | "down" } | null>(null);
   const [announce, setAnnounce] = useState("");
+  const hiddenIds = new Set(menu.filter((m) => m.hidden).map((m) => m.id));
 
   useEffect(() => onDirty(form.dirty), [form.dirty, onDirty]);
 
@@ -76,13 +104,28 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
           const id = String(f.id.value ?? f.id.initialValue ?? "");
           const title = String(f.title.value ?? f.title.initialValue ?? "");
           const Icon = menuIcon(String(f.icon.value ?? f.icon.initialValue ?? ""));
+          const hidden = hiddenIds.has(id);
           return (
-            <li key={item.key} data-item={id} className="rounded-md border p-3">
+            <li
+              key={item.key}
+              data-item={id}
+              className={cn("rounded-md border p-3", hidden && "border-dashed bg-muted/40")}
+            >
               <input type="hidden" name={f.id.name} value={id} />
+              {hidden ? <Badge className="mb-2">{t("access:menu.hidden")}</Badge> : null}
               <div className="grid items-end gap-2 sm:grid-cols-[auto_1fr_1fr_1fr_1fr_auto]">
                 <Icon aria-hidden className="mb-2 size-5" />
                 <TextField meta={f.title} label={t("access:menu.itemTitle")} />
-                <TextField meta={f.url} label={t("access:menu.url")} />
+                <SelectField meta={f.url} label={t("access:menu.url")}>
+                  {/* An address saved before pages were chosen from the list stays until changed. */}
+                  {[...new Set([...MENU_PATHS, String(f.url.initialValue ?? "")])]
+                    .filter(Boolean)
+                    .map((path) => (
+                      <option key={path} value={path}>
+                        {path}
+                      </option>
+                    ))}
+                </SelectField>
                 <SelectField meta={f.icon} label={t("access:menu.icon")}>
                   {Object.keys(MENU_ICONS).map((name) => (
                     <option key={name} value={name}>
@@ -118,6 +161,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
                   >
                     <ArrowDown aria-hidden className="size-4" />
                   </Button>
+                  <HideToggle id={id} title={title} hidden={hidden} />
                 </div>
               </div>
               <div className="mt-2 grid gap-2 sm:grid-cols-2">

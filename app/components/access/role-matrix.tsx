@@ -34,7 +34,10 @@ function countChanges(form: HTMLFormElement) {
   return n;
 }
 
-const stickyCell = "sticky left-0 z-10 bg-card";
+// Inside the region, which scrolls both ways: the permission names stay at the left, the role names
+// (with their Delete) at the top, and the corner above both.
+const stickyCell = "sticky left-0 z-10 bg-card shadow-[inset_-1px_0_0_var(--color-border)]";
+const stickyHead = "sticky top-0 z-20 bg-muted shadow-[inset_0_-1px_0_var(--color-border)]";
 
 /**
  * The role × permission matrix as one form: tick across any roles, then one Save (or Discard).
@@ -87,31 +90,40 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
       className="flex flex-col gap-3"
     >
       <FormErrors form={form} />
-      {/* Scrolls on its own on a narrow screen; focusable so the keyboard can scroll it too. */}
+      {/* Scrolls on its own, both ways, never the page; focusable so the keyboard can scroll it too. */}
       <div
         ref={regionRef}
         role="region"
         aria-label={t("access:matrix.region")}
         // A scrollable region must be reachable by keyboard (axe: scrollable-region-focusable).
         // Inline-size containment keeps the table's width, and `relative` its screen-reader-only
-        // texts, from widening the page on a phone.
+        // texts, from widening the page. Its height stops short of the window (below the sticky
+        // header, above the unsaved bar), so the role names stay in view while it scrolls down.
         tabIndex={0}
-        className="relative max-w-full overflow-x-auto rounded-md [contain:inline-size] border bg-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        data-testid="matrix-region"
+        className="relative max-h-[calc(100dvh-12rem)] min-h-64 max-w-full overflow-auto rounded-md [contain:inline-size] border bg-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
       >
         <table className="w-full text-sm">
           <caption className="sr-only">{t("access:matrix.caption")}</caption>
           <thead className={tableStyles.head}>
             <tr>
-              <th scope="col" className={cn(stickyCell, "bg-muted px-3 py-2 text-left")}>
+              <th
+                scope="col"
+                className="sticky top-0 left-0 z-30 bg-muted px-3 py-2 text-left shadow-[inset_-1px_-1px_0_var(--color-border)]"
+              >
                 {t("access:matrix.permission")}
               </th>
               {roles.map((r) => (
-                <th key={r.id} scope="col" className="px-3 py-2 text-center align-top font-medium">
+                <th
+                  key={r.id}
+                  scope="col"
+                  className={cn(stickyHead, "px-3 py-2 text-center align-top font-medium")}
+                >
                   {roleLabel(t, r)}
                   <span className="block text-xs font-normal text-muted-foreground">
                     {t("access:matrix.users", { count: r.users })}
                   </span>
-                  {!r.system && r.editable ? <DeleteRole role={r} /> : null}
+                  {!r.system && r.editable ? <DeleteRole role={r} tab="permissions" /> : null}
                 </th>
               ))}
             </tr>

@@ -22,4 +22,6 @@ export type MenuRow = {
   icon: string;
   required_permission: string;
   translations: LabelTranslations;
+  /** 1: in the editor, in nobody's sidebar. */
+  hidden: number;
 };
