@@ -65,7 +65,8 @@ test("a German label for a new role and a renamed menu item, by keyboard: German
   const label = `Auditor ${suffix}`;
   const german = `Prüfer ${suffix}`;
   const admin = await createUser(["admin"], "Label Admin");
-  await login(admin, page, "/dashboard/access");
+  // Roles are created on the Roles tab, the matrix is the Permissions tab, the menu its own tab.
+  await login(admin, page, "/dashboard/access?tab=roles");
 
   try {
     // A new role, its German label beside its label.
@@ -83,6 +84,7 @@ test("a German label for a new role and a renamed menu item, by keyboard: German
     await tabTo(page, page.getByRole("button", { name: "Create role" }));
     await page.keyboard.press("Enter");
     await expect(page.getByRole("status").filter({ hasText: `Role "${label}" created.` })).toBeVisible();
+    await page.goto("/dashboard/access");
     await expect(page.getByRole("columnheader", { name: new RegExp(label) })).toBeVisible();
     // The matrix has the German label under the label, for each role the admin may change.
     await expect(page.getByRole("textbox", { name: `German label of auditor_${suffix}` })).toHaveValue(
@@ -90,9 +92,8 @@ test("a German label for a new role and a renamed menu item, by keyboard: German
     );
 
     // A menu item renamed, with its German title.
-    const teamsRow = page
-      .getByRole("listitem")
-      .filter({ has: page.locator('input[value="/dashboard/teams"]') });
+    await page.goto("/dashboard/access?tab=menu");
+    const teamsRow = page.locator(`li[data-item="${(await teamsItem()).id}"]`);
     await typeInto(page, teamsRow.getByLabel("Title"), "Squads");
     await typeInto(
       page,
