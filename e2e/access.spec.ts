@@ -51,7 +51,9 @@ async function openTab(page: Page, name: Tab) {
   const selected = tabs.getByRole("tab", { selected: true });
   await tabTo(page, selected);
   const order: Tab[] = ["Permissions", "Roles", "Menu"];
-  const from = order.indexOf((await selected.textContent())!.trim() as Tab);
+  // Its name may carry " (unsaved changes)".
+  const text = (await selected.textContent())!.trim();
+  const from = order.findIndex((tab) => text.startsWith(tab));
   const to = order.indexOf(name);
   for (let i = from; i !== to; i += Math.sign(to - from))
     await page.keyboard.press(to > from ? "ArrowRight" : "ArrowLeft");
@@ -151,7 +153,11 @@ test("unsaved ticks survive a tab switch: the tab says so, the address follows, 
   await expect(box).toBeHidden();
   // Another tab of the same page: no leave warning.
   await expect(page.getByRole("dialog")).toHaveCount(0);
+  // Back returns through the tabs. The Roles tab passed on the way has its own entry only if its
+  // navigation committed before the next key (keys faster than that leave one entry).
   await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard\/access(\?tab=roles)?$/);
+  if (page.url().endsWith("?tab=roles")) await page.goBack();
   await expect(page).toHaveURL(/\/dashboard\/access$/);
   await expect(box).toBeChecked({ checked: !was });
   await expect(page.getByRole("status").filter({ hasText: /unsaved/ })).toHaveText("1 unsaved change");

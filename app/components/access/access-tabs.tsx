@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "../../i18n/use-translation";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../ui/tabs";
@@ -26,13 +27,21 @@ export function AccessTabs({
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const active = accessTabOf(params.get("tab")) ?? "permissions";
+  const addressed = accessTabOf(params.get("tab")) ?? "permissions";
+  // The tab follows the keys at once; the address catches up (arrow keys pressed faster than a
+  // navigation commits must not bounce focus back to the tab before).
+  const [active, setActive] = useState(addressed);
+  useEffect(() => setActive(addressed), [addressed]);
   const href = (tab: AccessTab) => (tab === "permissions" ? pathname : `${pathname}?tab=${tab}`);
 
   return (
     <Tabs
       value={active}
-      onValueChange={(tab) => navigate(href(tab as AccessTab), { preventScrollReset: true })}
+      onValueChange={(value) => {
+        const tab = value as AccessTab;
+        setActive(tab);
+        navigate(href(tab), { preventScrollReset: true });
+      }}
     >
       <TabsList aria-label={t("access:tabs.label")}>
         {ACCESS_TABS.map((tab) => (
