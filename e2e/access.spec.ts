@@ -43,6 +43,8 @@ type Tab = "Permissions" | "Roles" | "Menu";
 async function openAccess(page: Page) {
   await page.goto("/dashboard/access");
   await expect(page.getByRole("heading", { name: "Access control" })).toBeVisible();
+  // Arrow keys on the tabs before hydration would go nowhere.
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "");
 }
 
 /** Into a tab as a keyboard user does: Tab into the tab list, then the arrow keys. */
@@ -55,8 +57,13 @@ async function openTab(page: Page, name: Tab) {
   const text = (await selected.textContent())!.trim();
   const from = order.findIndex((tab) => text.startsWith(tab));
   const to = order.indexOf(name);
-  for (let i = from; i !== to; i += Math.sign(to - from))
+  for (let i = from; i !== to; i += Math.sign(to - from)) {
     await page.keyboard.press(to > from ? "ArrowRight" : "ArrowLeft");
+    // Each step shown before the next key, as a person reads the tab they arrive on.
+    await expect(tabs.getByRole("tab", { selected: true })).toHaveText(
+      new RegExp(`^${order[i + Math.sign(to - from)]}`),
+    );
+  }
   await expect(tabs.getByRole("tab", { name })).toHaveAttribute("aria-selected", "true");
 }
 

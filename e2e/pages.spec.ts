@@ -50,18 +50,27 @@ test("an admin creates a custom role and edits a menu item, which the sidebar sh
 }) => {
   await login(E2E_ADMIN);
   await page.getByTestId("sidebar").getByRole("link", { name: "Access Control" }).click();
+  // Roles are created on the Roles tab; the matrix is the Permissions tab, the menu its own tab.
+  await page.getByRole("tab", { name: "Roles" }).click();
   await page.getByLabel("Name", { exact: true }).fill("support_agent");
   await page.getByLabel("Label", { exact: true }).fill("Support Agent");
   await page.getByRole("checkbox", { name: "View Users" }).last().check();
   await page.getByRole("button", { name: "Create role" }).click();
   await expect(page.getByRole("status").filter({ hasText: 'Role "Support Agent" created.' })).toBeVisible();
+  await page.getByRole("tab", { name: "Permissions" }).click();
   await expect(page.getByRole("columnheader", { name: /Support Agent/ })).toBeVisible();
   await expect(page.getByRole("checkbox", { name: "Support Agent: View Users" })).toBeChecked();
 
   // The menu editor is one form with one Save.
-  const teamsRow = page
-    .getByRole("listitem")
-    .filter({ has: page.locator('input[value="/dashboard/teams"]') });
+  await page.getByRole("tab", { name: "Menu" }).click();
+  const rows = page.locator("li[data-item]");
+  const index = await rows.evaluateAll((items) =>
+    items.findIndex(
+      (item) => item.querySelector<HTMLSelectElement>('select[name$="url"]')?.value === "/dashboard/teams",
+    ),
+  );
+  expect(index).toBeGreaterThanOrEqual(0);
+  const teamsRow = rows.nth(index);
   await teamsRow.getByLabel("Title").fill("Squads");
   await page.getByRole("button", { name: "Save menu" }).click();
   await expect(page.getByTestId("sidebar").getByRole("link", { name: "Squads" })).toBeVisible();

@@ -38,6 +38,9 @@ export async function startE2eServer(buildDir: string): Promise<() => Promise<vo
     RATE_LIMIT_LOGIN_PER_IP: "1000",
     RATE_LIMIT_PUBLIC_FORMS_PER_IP: "1000",
     TASK_MAX_OPEN_PER_USER: "100",
+    // One server serves every spec of its worker: tasks other specs left running (reports, retried
+    // failures) must not hold a spec's export in "Waiting" (seen for 20 s in CI at the default 4).
+    TASK_CONCURRENCY: "16",
     // Staff start the report without choosing a duration: short here, yet long enough that a test
     // sees it running on a busy machine.
     TASK_DEMO_DURATION_MS: "4000",

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useLocation, useNavigate, useSearchParams } from "react-router";
+import { useLocation, useNavigate, useNavigation, useSearchParams } from "react-router";
 import { useTranslation } from "../../i18n/use-translation";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../ui/tabs";
 
@@ -31,7 +31,12 @@ export function AccessTabs({
   // The tab follows the keys at once; the address catches up (arrow keys pressed faster than a
   // navigation commits must not bounce focus back to the tab before).
   const [active, setActive] = useState(addressed);
-  useEffect(() => setActive(addressed), [addressed]);
+  // Synced from the address once no navigation is pending: an earlier tab's navigation that
+  // commits after a later key must not win.
+  const idle = useNavigation().state === "idle";
+  useEffect(() => {
+    if (idle) setActive(addressed);
+  }, [addressed, idle]);
   const href = (tab: AccessTab) => (tab === "permissions" ? pathname : `${pathname}?tab=${tab}`);
 
   return (
