@@ -7,7 +7,8 @@ import { currentRequestId } from "../http/request-id.server";
 import { clientIp, requestIdOf, userAgent } from "../http/request-info.server";
 import { enqueueAuditEvents } from "../webhooks/audit-events.server";
 import type { AuditAction } from "./actions";
-import { type ChainedFields, chainHash } from "./chain";
+import { type ChainedFields, keyedChainHash } from "./chain";
+import { chainKey } from "./signing.server";
 
 export type AuditEntry = {
   action: AuditAction;
@@ -48,12 +49,6 @@ function redact(value: unknown): unknown {
 }
 
 /**
- * Appends a row to the hash chain (app/audit/chain.ts) inside `trx`: the head is read and moved on
- * in the same transaction as the row, so a rolled-back change leaves neither. On PostgreSQL the
- * head's row lock makes concurrent writers take turns (the second reads the head the first
- * committed), so the chain cannot fork; SQLite runs one write transaction at a time anyway.
- */
-/**
  * The chain's head, read for moving it on: on PostgreSQL the row is locked until `trx` ends, so
  * writers, checkpoints and retention take turns with it. Undefined when the row is gone.
  */
@@ -63,6 +58,12 @@ export function lockedHead(trx: Executor) {
   return head.executeTakeFirst();
 }
 
+/**
+ * Appends a row to the hash chain (app/audit/chain.ts) inside `trx`: the head is read and moved on
+ * in the same transaction as the row, so a rolled-back change leaves neither. On PostgreSQL the
+ * head's row lock makes concurrent writers take turns (the second reads the head the first
+ * committed), so the chain cannot fork; SQLite runs one write transaction at a time anyway.
+ */
 async function appendChained(trx: Executor, row: Omit<ChainedFields, "seq">) {
   // A missing head is tampering (nothing in the product deletes it): no row is written unchained.
   const head = await lockedHead(trx);
@@ -70,7 +71,8 @@ async function appendChained(trx: Executor, row: Omit<ChainedFields, "seq">) {
     throw new Error("the audit chain's head (table audit_chain) is missing: run npm run audit:verify");
   const { seq: last, hash: prevHash } = head;
   const seq = Number(last) + 1;
-  const hash = chainHash(prevHash, { ...row, seq });
+  // Keyed, so a row added or changed by someone holding only the database does not verify.
+  const hash = keyedChainHash(chainKey(), prevHash, { ...row, seq });
   await trx
     .insertInto("audit_log")
     .values({ ...row, seq, prev_hash: prevHash, hash })

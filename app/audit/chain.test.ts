@@ -1,40 +1,26 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
-import { args, request, setupDatabase } from "../../test/helpers";
+import { auditOrigin as origin, freshLog, rowAt } from "../../test/audit-chain";
+import { setupDatabase } from "../../test/helpers";
 import { onPostgres } from "../../test/postgres-schema";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { audit } from "./audit.server";
-import { chainHash } from "./chain";
+import { type ChainedFields, chainHash, keyedChainHash } from "./chain";
 import { recordHead } from "./checkpoint.server";
 import { purgeExpiredAudit } from "./retention.server";
+import { chainKey } from "./signing.server";
 import { verifyAuditChain } from "./verify.server";
 
 // The audit log's hash chain and its checkpoints (docs/decisions/031-tamper-evident-audit-log.md):
 // each way of tampering with the table is caught by the verifier, naming the row it concerns.
 
-const origin = () => args(request("/dashboard")) as { request: Request };
-
-/** A fresh log of `n` rows written by the application. */
-async function freshLog(n: number) {
-  await db().deleteFrom("audit_checkpoint").execute();
-  await db().deleteFrom("audit_log").execute();
-  await db()
-    .updateTable("audit_chain")
-    .set({ seq: 0, hash: "0".repeat(64) })
-    .execute();
-  for (let i = 0; i < n; i++)
-    await audit(origin(), {
-      action: "settings.update",
-      target: { type: "settings", id: null },
-      details: { i },
-    });
-}
-
-async function rowAt(seq: number) {
-  return db().selectFrom("audit_log").selectAll().where("seq", "=", seq).executeTakeFirstOrThrow();
-}
+/**
+ * A link as the application computes it. The tampering below is by someone who holds the key too:
+ * the chain's structure and the checkpoints still name it (without the key, see checkpoint.test.ts).
+ */
+const link = (prevHash: string, row: ChainedFields) => keyedChainHash(chainKey(), prevHash, row);
 
 beforeEach(async () => {
   await setupDatabase();
@@ -83,7 +69,7 @@ describe("the audit hash chain", () => {
   it("names an edited row whose hash was recomputed (the next row no longer links to it)", async () => {
     const row = await rowAt(3);
     const details = JSON.stringify({ i: 99 });
-    const hash = chainHash(row.prev_hash!, { ...row, seq: 3, details });
+    const hash = link(row.prev_hash!, { ...row, seq: 3, details });
     await db().updateTable("audit_log").set({ details, hash }).where("seq", "=", 3).execute();
     expect(await verifyAuditChain()).toMatchObject({ ok: false, problem: "edited", seq: 3, id: row.id });
   });
@@ -126,7 +112,7 @@ describe("the audit hash chain", () => {
     const forged = { ...three, id: randomUUID(), seq: 4, action: "role.update", details: null };
     await db()
       .insertInto("audit_log")
-      .values({ ...forged, prev_hash: three.hash, hash: chainHash(three.hash!, forged) })
+      .values({ ...forged, prev_hash: three.hash, hash: link(three.hash!, forged) })
       .execute();
     expect(await verifyAuditChain()).toMatchObject({ ok: false, problem: "inserted", seq: 4, id: forged.id });
 
@@ -135,7 +121,7 @@ describe("the audit hash chain", () => {
     const tail = { ...six, id: randomUUID(), seq: 7 };
     await db()
       .insertInto("audit_log")
-      .values({ ...tail, prev_hash: six.hash, hash: chainHash(six.hash!, tail) })
+      .values({ ...tail, prev_hash: six.hash, hash: link(six.hash!, tail) })
       .execute();
     expect(await verifyAuditChain()).toMatchObject({ ok: false, problem: "inserted", seq: 7, id: tail.id });
   });
@@ -162,7 +148,7 @@ describe("the audit hash chain", () => {
     for (let seq = 2; seq <= 6; seq++) {
       const row = await rowAt(seq);
       const changed = seq === 2 ? { ...row, seq, actor_email: "nobody@example.test" } : { ...row, seq };
-      const hash = chainHash(prev, changed);
+      const hash = link(prev, changed);
       await db()
         .updateTable("audit_log")
         .set({ actor_email: changed.actor_email, prev_hash: prev, hash })
@@ -203,7 +189,8 @@ describe("the audit hash chain", () => {
   it("retention cuts the oldest end only and leaves a chain that verifies; a cut without it does not", async () => {
     const old = new Date(Date.now() - 400 * 86_400_000).toISOString();
     await db().updateTable("audit_log").set({ created_at: old }).where("seq", "<=", 2).execute();
-    // Editing created_at broke rows 1-2: re-chain them as if written then.
+    // Editing created_at broke rows 1-2: re-chain them as if written then, before the keyed chain
+    // (version 1, plain SHA-256): they verify as they are, and retention's keyed row follows them.
     let prev = "0".repeat(64);
     for (let seq = 1; seq <= 6; seq++) {
       const row = await rowAt(seq);

@@ -1,10 +1,13 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import canonicalize from "canonicalize";
 
 // The audit log's hash chain (docs/decisions/031-tamper-evident-audit-log.md): each row's `hash`
 // is SHA-256 over the previous row's hash and the row's own fields, so an edited, deleted,
 // inserted or reordered row breaks every link after it. Pure, so the migration that chained the
 // rows written before it and `npm run audit:verify` compute exactly what the writer did.
+// Version 1 (plain SHA-256) needs no secret, so anyone who can write the table could extend it;
+// rows are now written as version 2, an HMAC keyed with the audit signing key and marked by the
+// prefix of their hash. Version 1 rows written before that still verify as they are.
 
 /** The `prev_hash` of the first row ever written. */
 export const GENESIS_HASH = "0".repeat(64);
@@ -40,10 +43,17 @@ function canonicalDetails(details: string | null): string | null {
   }
 }
 
-/** The row's hash, given the hash of the row before it. */
-export function chainHash(prevHash: string, row: ChainedFields): string {
-  const fields = canonicalize({
-    v: 1,
+/** Marks a version 2 (keyed) hash; a version 1 hash is 64 hex digits with no prefix. */
+const KEYED_PREFIX = "hmac:";
+
+/** Whether `hash` is a keyed (version 2) link, which only a holder of the key can compute. */
+export function isKeyed(hash: string | null): boolean {
+  return hash?.startsWith(KEYED_PREFIX) === true;
+}
+
+function serialise(v: 1 | 2, row: ChainedFields): string {
+  return canonicalize({
+    v,
     seq: row.seq,
     id: row.id,
     created_at: row.created_at,
@@ -58,6 +68,16 @@ export function chainHash(prevHash: string, row: ChainedFields): string {
     impersonator_id: row.impersonator_id,
     impersonator_email: row.impersonator_email,
     request_id: row.request_id,
-  });
-  return createHash("sha256").update(prevHash).update("\n").update(fields!).digest("hex");
+  })!;
+}
+
+/** A version 1 row's hash, given the hash of the row before it (migration 026 and older rows). */
+export function chainHash(prevHash: string, row: ChainedFields): string {
+  return createHash("sha256").update(prevHash).update("\n").update(serialise(1, row)).digest("hex");
+}
+
+/** A version 2 row's hash: the same link, keyed with the audit signing key (app/audit/signing.server.ts). */
+export function keyedChainHash(key: Buffer, prevHash: string, row: ChainedFields): string {
+  const mac = createHmac("sha256", key).update(prevHash).update("\n").update(serialise(2, row)).digest("hex");
+  return KEYED_PREFIX + mac;
 }

@@ -1,41 +1,19 @@
-import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import type { AuditCheckpointTable } from "../../db/schema";
+import { randomUUID } from "node:crypto";
 import { db, type Executor, now } from "../db.server";
-import { env, sessionSecrets } from "../env.server";
+import { auditIntegrityFailed } from "../metrics/metrics.server";
 import { enqueueEvents } from "../webhooks/enqueue.server";
 import { lockedHead } from "./audit.server";
+import { type Checkpoint, signCheckpoint } from "./signing.server";
+import { type Verification, verifyAuditChain } from "./verify.server";
 
 // Signed statements of the audit chain's state (docs/decisions/031-tamper-evident-audit-log.md).
-// The chain alone shows an edit to anyone who cannot recompute it; someone who can write the
-// database can recompute every hash after the row they changed. A checkpoint's HMAC needs a key
-// the database does not hold (AUDIT_SIGNING_KEY, else derived from SESSION_SECRET), so a rewritten
-// chain no longer matches the signed hash of a row it passed, and a shortened one misses rows a
-// checkpoint names. "head": the last row, hourly and at every retention run; "start": the first
-// row left by retention, so a chain that no longer starts at the genesis still verifies.
+// A checkpoint's HMAC needs a key the database does not hold (AUDIT_SIGNING_KEY, else derived from
+// SESSION_SECRET), so a rewritten chain no longer matches the signed hash of a row it passed, and
+// a shortened one misses rows a checkpoint names. "head": the last row, hourly, at every retention
+// run and on `npm run audit:checkpoint`; "start": the first row left by retention, so a chain that
+// no longer starts at the genesis still verifies.
 
-export type Checkpoint = AuditCheckpointTable;
-
-function keys(): Buffer[] {
-  const dedicated = (env().AUDIT_SIGNING_KEY ?? "")
-    .split(",")
-    .map((k) => k.trim())
-    .filter(Boolean);
-  const material = dedicated.length ? dedicated : sessionSecrets();
-  return material.map((m) => createHmac("sha256", "audit-checkpoint").update(m).digest());
-}
-
-function signWith(key: Buffer, c: Omit<Checkpoint, "id" | "signature">): Buffer {
-  return createHmac("sha256", key).update(`v1\n${c.kind}\n${c.seq}\n${c.hash}\n${c.created_at}`).digest();
-}
-
-/** Whether a stored checkpoint was signed by one of the configured keys. */
-export function checkpointSigned(c: Checkpoint): boolean {
-  const given = Buffer.from(c.signature, "hex");
-  return keys().some((key) => {
-    const expected = signWith(key, c);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}
+export type { Checkpoint };
 
 async function record(
   executor: Executor,
@@ -44,11 +22,7 @@ async function record(
   hash: string,
 ): Promise<Checkpoint> {
   const unsigned = { kind, seq, hash, created_at: now() };
-  const checkpoint = {
-    id: randomUUID(),
-    ...unsigned,
-    signature: signWith(keys()[0]!, unsigned).toString("hex"),
-  };
+  const checkpoint = { id: randomUUID(), ...unsigned, signature: signCheckpoint(unsigned) };
   await executor.insertInto("audit_checkpoint").values(checkpoint).execute();
   // A copy of the chain's state outside the database, with whoever subscribes (app/webhooks).
   await enqueueEvents(executor, [
@@ -66,12 +40,41 @@ export function recordStart(trx: Executor, seq: number, prevHash: string): Promi
   return record(trx, "start", seq, prevHash);
 }
 
+type Refused = Extract<Verification, { ok: false }>;
+
+/** A head checkpoint refused because the chain does not verify; nothing was signed. */
+export class AuditIntegrityError extends Error {
+  constructor(readonly verification: Refused) {
+    super(`audit log NOT intact (${verification.problem}): ${verification.message}`);
+  }
+}
+
+/**
+ * Says, everywhere an operator looks, that the chain failed: a log line, the metric
+ * `dashboard_audit_integrity_failures_total`, and an `audit.integrity_failed` webhook event
+ * (committed on its own: the checkpoint's transaction wrote nothing).
+ */
+async function alert(verification: Refused) {
+  console.error(`[audit] checkpoint refused, nothing signed: ${verification.message}`);
+  auditIntegrityFailed();
+  const { problem, seq, id, message } = verification;
+  await enqueueEvents(db(), [
+    {
+      type: "audit.integrity_failed",
+      resource: "audit",
+      data: { problem, seq, id, message, detectedAt: now() },
+    },
+  ]);
+}
+
 /**
  * Signs the chain's head, unless the last head checkpoint already names it (an idle hour adds
- * nothing). Returns the new checkpoint, or null.
+ * nothing): returns the new checkpoint, or null. Only a chain that verifies from the newest
+ * checkpoint to the head is signed: otherwise a checkpoint would seal rows added or changed
+ * outside the application, so it signs nothing, raises the alert and throws AuditIntegrityError.
  */
 export async function recordHead(database: Executor = db()): Promise<Checkpoint | null> {
-  return database.transaction().execute(async (trx) => {
+  const outcome = await database.transaction().execute(async (trx) => {
     const current = await lockedHead(trx);
     if (!current || Number(current.seq) === 0) return null;
     const last = await trx
@@ -81,7 +84,30 @@ export async function recordHead(database: Executor = db()): Promise<Checkpoint 
       .orderBy("seq", "desc")
       .limit(1)
       .executeTakeFirst();
+    // Under the head's lock, so the segment verified is the one signed; an idle hour verifies
+    // the one row the last checkpoint names, so an edit to it is alerted too.
+    const verification = await verifyAuditChain({ database: trx, sinceLastCheckpoint: true });
+    if (!verification.ok) return verification;
     if (last && Number(last.seq) === Number(current.seq)) return null;
     return record(trx, "head", Number(current.seq), current.hash);
   });
+  if (outcome && "ok" in outcome) {
+    await alert(outcome);
+    throw new AuditIntegrityError(outcome);
+  }
+  return outcome;
+}
+
+/**
+ * The scheduled checkpoint (hourly, and after retention): the same rule, but a refusal, alerted
+ * already, is not an error to retry: the next hour tries again and refuses again until someone
+ * looks (`npm run audit:verify`).
+ */
+export async function scheduledCheckpoint(): Promise<Checkpoint | null> {
+  try {
+    return await recordHead();
+  } catch (error) {
+    if (error instanceof AuditIntegrityError) return null;
+    throw error;
+  }
 }

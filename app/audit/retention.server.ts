@@ -1,6 +1,6 @@
 import { db } from "../db.server";
 import { audit, lockedHead } from "./audit.server";
-import { recordHead, recordStart } from "./checkpoint.server";
+import { recordStart, scheduledCheckpoint } from "./checkpoint.server";
 
 const DAY_MS = 86_400_000;
 
@@ -62,6 +62,6 @@ export async function purgeExpiredAudit(days: number, at = new Date()): Promise<
       },
     );
   }
-  await recordHead();
+  await scheduledCheckpoint();
   return removed;
 }

@@ -1,10 +1,13 @@
 import { db, type Executor } from "../db.server";
-import { type ChainedFields, chainHash, GENESIS_HASH } from "./chain";
-import { type Checkpoint, checkpointSigned } from "./checkpoint.server";
+import { type ChainedFields, chainHash, GENESIS_HASH, isKeyed } from "./chain";
+import { type Checkpoint, checkpointSigned, keyedLinkChecker } from "./signing.server";
 
 // Walks the audit chain in order of place (`seq`), a batch at a time, so a million rows verify in
 // the memory of one batch plus the checkpoints (one an hour). It stops at the first row that does
 // not match and says what is wrong with it (docs/decisions/031-tamper-evident-audit-log.md).
+// Rows are linked by a keyed hash (version 2) since the keyed chain; the version 1 rows before
+// them verify as they were written, and none may follow a keyed row: a plain link after a keyed
+// one was computed without the key.
 
 const BATCH = 5_000;
 
@@ -14,6 +17,7 @@ type Problem =
   | "inserted"
   | "reordered"
   | "outside the chain"
+  | "not signed"
   | "checkpoint forged"
   | "rewritten";
 
@@ -39,6 +43,11 @@ export async function verifyAuditChain(
     database?: Executor;
     onProgress?: (rows: number, total: number) => void;
     signal?: AbortSignal;
+    /**
+     * Only from the newest signed checkpoint to the head (what a new checkpoint would seal), not
+     * from the chain's start; the rows before it were verified when it was signed.
+     */
+    sinceLastCheckpoint?: boolean;
   } = {},
 ): Promise<Verification> {
   const database = options.database ?? db();
@@ -69,6 +78,11 @@ export async function verifyAuditChain(
     heads.set(seq, [...(heads.get(seq) ?? []), c as Checkpoint]);
   }
   const starts = checkpoints.filter((c) => c.kind === "start");
+  // Where a segment starts: the newest checkpoint's row (a head names it, a start its link).
+  const from = options.sinceLastCheckpoint
+    ? checkpoints.reduce<number | null>((max, c) => Math.max(max ?? 0, Number(c.seq)), null)
+    : null;
+  const keyedLink = keyedLinkChecker();
 
   const loose = await database
     .selectFrom("audit_log")
@@ -100,15 +114,22 @@ export async function verifyAuditChain(
       options.signal?.throwIfAborted();
       let query = database.selectFrom("audit_log").selectAll().orderBy("seq").limit(BATCH);
       if (previous) query = query.where("seq", ">", previous.seq);
+      else if (from !== null) query = query.where("seq", ">=", from);
       const batch = (await query.execute()) as unknown as Row[];
       for (const raw of batch) {
         const row = { ...raw, seq: Number(raw.seq) };
         const consistent = (seq: number) =>
-          row.prev_hash !== null && row.hash === chainHash(row.prev_hash, { ...row, seq });
+          row.prev_hash !== null &&
+          row.hash !== null &&
+          (isKeyed(row.hash)
+            ? keyedLink(row.prev_hash, { ...row, seq }, row.hash)
+            : row.hash === chainHash(row.prev_hash, { ...row, seq }));
         if (!previous) {
-          // The first row: the genesis, or where a signed retention checkpoint says the chain starts.
+          // The first row: the genesis, where a signed retention checkpoint says the chain starts,
+          // or, for a segment, the row the newest checkpoint names (its hash is compared below).
           const signedStart = starts.some((s) => Number(s.seq) === row.seq && s.hash === row.prev_hash);
-          if (!(row.seq === 1 && row.prev_hash === GENESIS_HASH) && !signedStart)
+          const signedHead = from !== null && row.seq === from && heads.has(from);
+          if (!(row.seq === 1 && row.prev_hash === GENESIS_HASH) && !signedStart && !signedHead)
             return fail(
               "deleted",
               row,
@@ -148,9 +169,15 @@ export async function verifyAuditChain(
           return fail(
             "edited",
             row,
-            `Row #${row.seq} (${row.id}, ${row.created_at}) was changed after it was written.`,
+            `Row #${row.seq} (${row.id}, ${row.created_at}) was changed after it was written, or written without the audit signing key.`,
           );
         }
+        if (isKeyed(row.prev_hash) && !isKeyed(row.hash))
+          return fail(
+            "not signed",
+            row,
+            `Row #${row.seq} (${row.id}, ${row.created_at}) is not signed with the audit signing key, though the row before it is: it was added or changed outside the application.`,
+          );
         for (const c of heads.get(row.seq) ?? [])
           if (c.hash !== row.hash)
             return fail(
@@ -175,7 +202,7 @@ export async function verifyAuditChain(
   }
 
   // The end: every signed head, and the head the writers moved on, must be what is there.
-  const lastSeq = previous?.seq ?? 0;
+  const lastSeq = previous?.seq ?? (from !== null ? from - 1 : 0);
   const lastSigned = checkpoints.filter((c) => c.kind === "head").at(-1);
   if (lastSigned && Number(lastSigned.seq) > lastSeq)
     return fail(

@@ -101,6 +101,11 @@ function createMetrics() {
       labelNames: ["limit"] as const,
       registers,
     }),
+    auditIntegrityFailures: new Counter({
+      name: `${PREFIX}audit_integrity_failures_total`,
+      help: "Audit checkpoints refused because the chain did not verify since the last one (nothing was signed).",
+      registers,
+    }),
     queryDuration: new Histogram({
       name: `${PREFIX}db_query_duration_seconds`,
       help: "Database query time as Kysely measures it, by outcome.",
@@ -191,6 +196,10 @@ export type SignInMetricMethod = "password" | "oidc" | "passkey" | "invite" | "t
 
 export function signIn(method: SignInMetricMethod, ok: boolean) {
   metrics().signIns.inc({ method, outcome: ok ? "succeeded" : "failed" });
+}
+
+export function auditIntegrityFailed() {
+  metrics().auditIntegrityFailures.inc();
 }
 
 export function rateLimitRefused(limit: string) {

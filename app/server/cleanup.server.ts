@@ -1,4 +1,4 @@
-import { recordHead } from "../audit/checkpoint.server";
+import { scheduledCheckpoint } from "../audit/checkpoint.server";
 import { purgeExpiredAudit } from "../audit/retention.server";
 import { db, now } from "../db.server";
 import { pruneEventLog } from "../events/event-log.server";
@@ -41,9 +41,12 @@ export async function runDailyCleanup() {
 
 const HOUR_MS = 3_600_000;
 
-/** The hourly housekeeping: the audit chain's head, signed (app/audit/checkpoint.server.ts). */
+/**
+ * The hourly housekeeping: the audit chain's head, signed only when the chain verifies since the
+ * last checkpoint (app/audit/checkpoint.server.ts; otherwise it alerts and signs nothing).
+ */
 export async function runHourly() {
-  return { checkpoint: await recordHead() };
+  return { checkpoint: await scheduledCheckpoint() };
 }
 
 let timer: ReturnType<typeof setInterval> | undefined;

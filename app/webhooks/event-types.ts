@@ -22,6 +22,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "settings.updated",
   "audit.entry",
   "audit.checkpoint",
+  "audit.integrity_failed",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -48,6 +49,7 @@ const EVENT_PERMISSION: Record<string, string> = {
   "task.": "log.read",
   "settings.": "settings.manage",
   "audit.checkpoint": "log.read",
+  "audit.integrity_failed": "log.read",
   "audit.entry": SUPER_ADMIN,
   [ALL_EVENTS]: SUPER_ADMIN,
 };
