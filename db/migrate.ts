@@ -32,6 +32,7 @@ import * as m029 from "./migrations/029_sign_in_alerts";
 import * as m030 from "./migrations/030_label_translations";
 import * as m031 from "./migrations/031_saved_views";
 import * as m032 from "./migrations/032_menu_item_hidden";
+import * as m033 from "./migrations/033_audit_hash_version";
 
 // A static list (not a folder scan) so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   "030_label_translations": m030,
   "031_saved_views": m031,
   "032_menu_item_hidden": m032,
+  "033_audit_hash_version": m033,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -166,6 +166,8 @@ export interface AuditLogTable {
   seq: number | null;
   prev_hash: string | null;
   hash: string | null;
+  /** How `hash` was computed (app/audit/chain.ts): null for version 1 (plain SHA-256), 2 keyed. */
+  hash_version: number | null;
 }
 
 /** An outgoing webhook's receiver (app/webhooks). */

@@ -1,5 +1,5 @@
-import { db } from "../app/db.server";
 import { audit } from "../app/audit/audit.server";
+import { db } from "../app/db.server";
 import { args, request } from "./helpers";
 
 // The audit chain's tests share these (app/audit/chain.test.ts, checkpoint.test.ts).

@@ -7,7 +7,7 @@ import { currentRequestId } from "../http/request-id.server";
 import { clientIp, requestIdOf, userAgent } from "../http/request-info.server";
 import { enqueueAuditEvents } from "../webhooks/audit-events.server";
 import type { AuditAction } from "./actions";
-import { type ChainedFields, keyedChainHash } from "./chain";
+import { type ChainedFields, KEYED, keyedChainHash } from "./chain";
 import { chainKey } from "./signing.server";
 
 export type AuditEntry = {
@@ -75,11 +75,11 @@ async function appendChained(trx: Executor, row: Omit<ChainedFields, "seq">) {
   const hash = keyedChainHash(chainKey(), prevHash, { ...row, seq });
   await trx
     .insertInto("audit_log")
-    .values({ ...row, seq, prev_hash: prevHash, hash })
+    .values({ ...row, seq, prev_hash: prevHash, hash, hash_version: KEYED })
     .execute();
   await trx.updateTable("audit_chain").set({ seq, hash }).where("id", "=", 1).execute();
   // The outgoing webhooks the row gives (audit.entry, user.created …), committed with it.
-  await enqueueAuditEvents(trx, { ...row, seq, prev_hash: prevHash, hash });
+  await enqueueAuditEvents(trx, { ...row, seq, prev_hash: prevHash, hash, hash_version: KEYED });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
-import { auditOrigin as origin, freshLog, rowAt } from "../../test/audit-chain";
+import { freshLog, auditOrigin as origin, rowAt } from "../../test/audit-chain";
 import { setupDatabase } from "../../test/helpers";
 import { onPostgres } from "../../test/postgres-schema";
 import { db } from "../db.server";
@@ -195,7 +195,11 @@ describe("the audit hash chain", () => {
     for (let seq = 1; seq <= 6; seq++) {
       const row = await rowAt(seq);
       const hash = chainHash(prev, { ...row, seq });
-      await db().updateTable("audit_log").set({ prev_hash: prev, hash }).where("seq", "=", seq).execute();
+      await db()
+        .updateTable("audit_log")
+        .set({ prev_hash: prev, hash, hash_version: null })
+        .where("seq", "=", seq)
+        .execute();
       prev = hash;
     }
     await db().updateTable("audit_chain").set({ hash: prev }).execute();

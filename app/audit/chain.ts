@@ -6,8 +6,8 @@ import canonicalize from "canonicalize";
 // inserted or reordered row breaks every link after it. Pure, so the migration that chained the
 // rows written before it and `npm run audit:verify` compute exactly what the writer did.
 // Version 1 (plain SHA-256) needs no secret, so anyone who can write the table could extend it;
-// rows are now written as version 2, an HMAC keyed with the audit signing key and marked by the
-// prefix of their hash. Version 1 rows written before that still verify as they are.
+// rows are now written as version 2, an HMAC keyed with the audit signing key, marked in the row's
+// `hash_version` (migration 033). Version 1 rows written before that still verify as they are.
 
 /** The `prev_hash` of the first row ever written. */
 export const GENESIS_HASH = "0".repeat(64);
@@ -43,13 +43,8 @@ function canonicalDetails(details: string | null): string | null {
   }
 }
 
-/** Marks a version 2 (keyed) hash; a version 1 hash is 64 hex digits with no prefix. */
-const KEYED_PREFIX = "hmac:";
-
-/** Whether `hash` is a keyed (version 2) link, which only a holder of the key can compute. */
-export function isKeyed(hash: string | null): boolean {
-  return hash?.startsWith(KEYED_PREFIX) === true;
-}
+/** The `hash_version` of a keyed row, which only a holder of the key can compute. */
+export const KEYED = 2;
 
 function serialise(v: 1 | 2, row: ChainedFields): string {
   return canonicalize({
@@ -78,6 +73,5 @@ export function chainHash(prevHash: string, row: ChainedFields): string {
 
 /** A version 2 row's hash: the same link, keyed with the audit signing key (app/audit/signing.server.ts). */
 export function keyedChainHash(key: Buffer, prevHash: string, row: ChainedFields): string {
-  const mac = createHmac("sha256", key).update(prevHash).update("\n").update(serialise(2, row)).digest("hex");
-  return KEYED_PREFIX + mac;
+  return createHmac("sha256", key).update(prevHash).update("\n").update(serialise(2, row)).digest("hex");
 }

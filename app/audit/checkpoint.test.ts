@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
+import { auditCheckpoint } from "../../scripts/audit-checkpoint";
 import { freshLog, rowAt } from "../../test/audit-chain";
 import { setupDatabase } from "../../test/helpers";
 import { db, now } from "../db.server";
 import { metrics, resetMetrics } from "../metrics/metrics.server";
-import { auditCheckpoint } from "../../scripts/audit-checkpoint";
 import { chainHash, keyedChainHash } from "./chain";
 import { recordHead } from "./checkpoint.server";
 import { chainKey } from "./signing.server";
@@ -41,7 +41,14 @@ beforeEach(async () => {
 /** Appends a forged row #5 linked to the head with a correct plain SHA-256 hash, and moves the head to it. */
 async function forgeTail() {
   const four = await rowAt(4);
-  const forged = { ...four, id: randomUUID(), seq: 5, action: "user.delete", details: null };
+  const forged = {
+    ...four,
+    id: randomUUID(),
+    seq: 5,
+    action: "user.delete",
+    details: null,
+    hash_version: null,
+  };
   const hash = chainHash(four.hash!, forged);
   await db()
     .insertInto("audit_log")
@@ -52,7 +59,11 @@ async function forgeTail() {
 }
 
 const alerts = () =>
-  db().selectFrom("webhook_message").select(["type", "body"]).where("type", "=", "audit.integrity_failed").execute();
+  db()
+    .selectFrom("webhook_message")
+    .select(["type", "body"])
+    .where("type", "=", "audit.integrity_failed")
+    .execute();
 
 describe("a row forged with database access alone", () => {
   it("is named by the verifier, before any checkpoint and after one", async () => {
@@ -69,9 +80,9 @@ describe("a row forged with database access alone", () => {
     expect(await recordHead()).toMatchObject({ kind: "head", seq: 4 });
     const forged = await forgeTail();
     await expect(recordHead()).rejects.toThrow(/Row #5/);
-    expect(
-      await db().selectFrom("audit_checkpoint").select(["kind", "seq"]).execute(),
-    ).toEqual([{ kind: "head", seq: 4 }]);
+    expect(await db().selectFrom("audit_checkpoint").select(["kind", "seq"]).execute()).toEqual([
+      { kind: "head", seq: 4 },
+    ]);
     expect((await metrics().auditIntegrityFailures.get()).values[0]?.value).toBe(1);
     const [message, ...more] = await alerts();
     expect(more).toEqual([]);
@@ -87,7 +98,11 @@ describe("a row forged with database access alone", () => {
     const four = await rowAt(4);
     const details = JSON.stringify({ i: 99 });
     const hash = chainHash(four.prev_hash!, { ...four, seq: 4, details });
-    await db().updateTable("audit_log").set({ details, hash }).where("seq", "=", 4).execute();
+    await db()
+      .updateTable("audit_log")
+      .set({ details, hash, hash_version: null })
+      .where("seq", "=", 4)
+      .execute();
     await db().updateTable("audit_chain").set({ hash }).execute();
     expect(await verifyAuditChain()).toMatchObject({ ok: false, seq: 4, id: four.id });
     await expect(recordHead()).rejects.toThrow(/Row #4/);
@@ -101,12 +116,16 @@ describe("rows of both hash versions", () => {
     let prev = "0".repeat(64);
     for (let seq = 1; seq <= 4; seq++) {
       const row = { ...(await rowAt(seq)), seq };
-      const hash = seq <= 2 ? chainHash(prev, row) : keyedChainHash(chainKey(), prev, row);
-      await db().updateTable("audit_log").set({ prev_hash: prev, hash }).where("seq", "=", seq).execute();
+      const legacy = seq <= 2;
+      const hash = legacy ? chainHash(prev, row) : keyedChainHash(chainKey(), prev, row);
+      await db()
+        .updateTable("audit_log")
+        .set({ prev_hash: prev, hash, hash_version: legacy ? null : 2 })
+        .where("seq", "=", seq)
+        .execute();
       prev = hash;
     }
     await db().updateTable("audit_chain").set({ hash: prev }).execute();
-    expect((await rowAt(1)).hash).toMatch(/^[0-9a-f]{64}$/);
     expect(await verifyAuditChain()).toMatchObject({ ok: true, rows: 4 });
     expect(await recordHead()).toMatchObject({ kind: "head", seq: 4 });
   });
@@ -128,7 +147,11 @@ describe("npm run audit:checkpoint", () => {
   it("signs the head of a chain that verifies, and refuses a forged one naming the row (exit 1)", async () => {
     const out: string[] = [];
     const err: string[] = [];
-    const run = () => auditCheckpoint((l) => out.push(l), (l) => err.push(l));
+    const run = () =>
+      auditCheckpoint(
+        (l) => out.push(l),
+        (l) => err.push(l),
+      );
     expect(await run()).toBe(0);
     expect(out).toEqual(["signed checkpoint at row 4"]);
     expect(await run()).toBe(0);

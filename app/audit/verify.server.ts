@@ -1,5 +1,5 @@
 import { db, type Executor } from "../db.server";
-import { type ChainedFields, chainHash, GENESIS_HASH, isKeyed } from "./chain";
+import { type ChainedFields, chainHash, GENESIS_HASH, KEYED } from "./chain";
 import { type Checkpoint, checkpointSigned, keyedLinkChecker } from "./signing.server";
 
 // Walks the audit chain in order of place (`seq`), a batch at a time, so a million rows verify in
@@ -36,7 +36,7 @@ export type Verification =
       ms: number;
     };
 
-type Row = ChainedFields & { prev_hash: string | null; hash: string | null };
+type Row = ChainedFields & { prev_hash: string | null; hash: string | null; hash_version: number | null };
 
 export async function verifyAuditChain(
   options: {
@@ -102,7 +102,7 @@ export async function verifyAuditChain(
     .select((eb) => eb.fn.countAll<number>().as("total"))
     .executeTakeFirstOrThrow();
 
-  type Link = { seq: number; id: string; hash: string };
+  type Link = { seq: number; id: string; hash: string; keyed: boolean };
   let previous: Link | null = null;
   let beforePrevious: Link | null = null;
   let upTo: string | null = null;
@@ -118,10 +118,11 @@ export async function verifyAuditChain(
       const batch = (await query.execute()) as unknown as Row[];
       for (const raw of batch) {
         const row = { ...raw, seq: Number(raw.seq) };
+        const keyed = Number(row.hash_version) === KEYED;
         const consistent = (seq: number) =>
           row.prev_hash !== null &&
           row.hash !== null &&
-          (isKeyed(row.hash)
+          (keyed
             ? keyedLink(row.prev_hash, { ...row, seq }, row.hash)
             : row.hash === chainHash(row.prev_hash, { ...row, seq }));
         if (!previous) {
@@ -172,7 +173,7 @@ export async function verifyAuditChain(
             `Row #${row.seq} (${row.id}, ${row.created_at}) was changed after it was written, or written without the audit signing key.`,
           );
         }
-        if (isKeyed(row.prev_hash) && !isKeyed(row.hash))
+        if (previous?.keyed && !keyed)
           return fail(
             "not signed",
             row,
@@ -186,7 +187,7 @@ export async function verifyAuditChain(
               `Row #${row.seq} (${row.id}) differs from the checkpoint signed ${c.created_at}: the chain was rewritten up to it.`,
             );
         beforePrevious = previous;
-        previous = { seq: row.seq, id: row.id, hash: row.hash! };
+        previous = { seq: row.seq, id: row.id, hash: row.hash!, keyed };
         upTo = row.created_at;
         rows++;
       }

@@ -7,7 +7,7 @@ import type { WebhookEventType } from "./event-types";
 // row is where webhook events are born: `audit.entry` for every row (the SIEM stream) and, for the
 // actions other systems follow, the event named for what changed, with the resource as it is now.
 
-type AuditRow = ChainedFields & { prev_hash: string; hash: string };
+type AuditRow = ChainedFields & { prev_hash: string; hash: string; hash_version: number };
 
 const BY_ACTION: Record<string, WebhookEventType> = {
   "user.create": "user.created",

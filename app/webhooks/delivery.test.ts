@@ -316,13 +316,15 @@ describe("outgoing webhooks", () => {
     await audit(origin(), { action: "mail.test", details: { to: "x@example.test" } });
     await deliverDue({ jitter: 0 });
     const entries = received.map(
-      (r) => JSON.parse(r.body) as { data: { action: string; seq: number; hash: string } },
+      (r) =>
+        JSON.parse(r.body) as { data: { action: string; seq: number; hash: string; hash_version: number } },
     );
     const entry = entries.find((e) => e.data.action === "mail.test")!;
     expect(entry.data).toMatchObject({
       action: "mail.test",
       seq: expect.any(Number),
       hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      hash_version: 2,
     });
   });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { chainHash } from "../../app/audit/chain";
+import { keyedChainHash } from "../../app/audit/chain";
+import { chainKey } from "../../app/audit/signing.server";
 import {
   AGENTS,
   type BulkContext,
@@ -73,6 +74,7 @@ export function auditRows(ctx: BulkContext): TableLoad {
     *rows() {
       const count = ctx.spec.audits;
       const users = ctx.userIds.length;
+      const key = chainKey();
       for (let n = 0; n < count; n++) {
         const action = pick(ctx, ACTION_TABLE);
         const byOwner = ctx.random() < 0.02;
@@ -106,7 +108,8 @@ export function auditRows(ctx: BulkContext): TableLoad {
         };
         const seq = ctx.auditHead.seq + 1;
         const prevHash = ctx.auditHead.hash;
-        const hash = chainHash(prevHash, { ...row, seq });
+        // Keyed as the application writes them (docs/decisions/031), so the bench log verifies.
+        const hash = keyedChainHash(key, prevHash, { ...row, seq });
         ctx.auditHead = { seq, hash };
         yield [
           row.id,

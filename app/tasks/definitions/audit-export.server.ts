@@ -49,7 +49,8 @@ function csvLine(r: Row): string[] {
 
 /**
  * One JSON object per line, every stored field under its column's name (details parsed), so a
- * SIEM can index it and anyone can recompute `hash` from `prev_hash` (app/audit/chain.ts).
+ * SIEM can index it and recompute `hash` from `prev_hash` (app/audit/chain.ts): anyone for a
+ * version 1 row, whoever holds the audit signing key for a keyed one (`hash_version` 2).
  */
 function jsonLine(r: Row): string {
   let details: unknown = r.details;
@@ -73,6 +74,7 @@ function jsonLine(r: Row): string {
     request_id: r.request_id,
     prev_hash: r.prev_hash,
     hash: r.hash,
+    hash_version: r.hash_version ?? 1,
   });
 }
 
