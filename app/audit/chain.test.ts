@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
+import { signLegacyHead } from "../../db/migrations/033_audit_hash_version";
 import { freshLog, auditOrigin as origin, rowAt } from "../../test/audit-chain";
 import { setupDatabase } from "../../test/helpers";
 import { onPostgres } from "../../test/postgres-schema";
@@ -203,6 +204,7 @@ describe("the audit hash chain", () => {
       prev = hash;
     }
     await db().updateTable("audit_chain").set({ hash: prev }).execute();
+    await signLegacyHead(db() as unknown as Kysely<unknown>);
     expect(await verifyAuditChain()).toMatchObject({ ok: true, rows: 6 });
 
     expect(await purgeExpiredAudit(365)).toBe(2);
@@ -213,6 +215,7 @@ describe("the audit hash chain", () => {
       await db().selectFrom("audit_checkpoint").select(["kind", "seq"]).orderBy("seq").execute(),
     ).toEqual([
       { kind: "start", seq: 3 },
+      { kind: "head", seq: 6 },
       { kind: "head", seq: 7 },
     ]);
     expect(await verifyAuditChain()).toMatchObject({ ok: true, rows: 5 });

@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
+import { signLegacyHead } from "../../db/migrations/033_audit_hash_version";
 import { auditCheckpoint } from "../../scripts/audit-checkpoint";
-import { freshLog, rowAt } from "../../test/audit-chain";
+import { auditOrigin, freshLog, rowAt } from "../../test/audit-chain";
 import { setupDatabase } from "../../test/helpers";
 import { db, now } from "../db.server";
 import { metrics, resetMetrics } from "../metrics/metrics.server";
+import { audit } from "./audit.server";
 import { chainHash, keyedChainHash } from "./chain";
 import { recordHead } from "./checkpoint.server";
-import { chainKey } from "./signing.server";
 import { verifyAuditChain } from "./verify.server";
 
 // Someone who can write the database but does not hold AUDIT_SIGNING_KEY
@@ -111,23 +113,48 @@ describe("a row forged with database access alone", () => {
 });
 
 describe("rows of both hash versions", () => {
-  it("verifies rows written before the keyed chain as they are, and keyed rows after them", async () => {
-    // Rows 1-2 as the version before wrote them (plain SHA-256), 3-4 keyed on from them.
+  /** Rows 1-2 as the version before wrote them (plain SHA-256), their head signed by migration 033. */
+  async function legacyLog() {
+    await freshLog(2);
     let prev = "0".repeat(64);
-    for (let seq = 1; seq <= 4; seq++) {
-      const row = { ...(await rowAt(seq)), seq };
-      const legacy = seq <= 2;
-      const hash = legacy ? chainHash(prev, row) : keyedChainHash(chainKey(), prev, row);
+    for (let seq = 1; seq <= 2; seq++) {
+      const hash = chainHash(prev, { ...(await rowAt(seq)), seq });
       await db()
         .updateTable("audit_log")
-        .set({ prev_hash: prev, hash, hash_version: legacy ? null : 2 })
+        .set({ prev_hash: prev, hash, hash_version: null })
         .where("seq", "=", seq)
         .execute();
       prev = hash;
     }
     await db().updateTable("audit_chain").set({ hash: prev }).execute();
+    await signLegacyHead(db() as unknown as Kysely<unknown>);
+  }
+
+  it("verifies rows written before the keyed chain as they are, and keyed rows after them", async () => {
+    await legacyLog();
+    await audit(auditOrigin(), { action: "settings.update" });
+    await audit(auditOrigin(), { action: "settings.update" });
+    expect((await rowAt(3)).hash_version).toBe(2);
     expect(await verifyAuditChain()).toMatchObject({ ok: true, rows: 4 });
     expect(await recordHead()).toMatchObject({ kind: "head", seq: 4 });
+  });
+
+  it("names a plain row appended after the last row written before the keyed chain", async () => {
+    await legacyLog();
+    const two = await rowAt(2);
+    const forged = { ...two, id: randomUUID(), seq: 3, hash_version: null };
+    const hash = chainHash(two.hash!, forged);
+    await db()
+      .insertInto("audit_log")
+      .values({ ...forged, prev_hash: two.hash, hash })
+      .execute();
+    await db().updateTable("audit_chain").set({ seq: 3, hash }).execute();
+    expect(await verifyAuditChain()).toMatchObject({
+      ok: false,
+      problem: "not signed",
+      seq: 3,
+      id: forged.id,
+    });
   });
 
   it("names a keyed-looking row whose link was computed with another key", async () => {

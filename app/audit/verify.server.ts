@@ -6,8 +6,8 @@ import { type Checkpoint, checkpointSigned, keyedLinkChecker } from "./signing.s
 // the memory of one batch plus the checkpoints (one an hour). It stops at the first row that does
 // not match and says what is wrong with it (docs/decisions/031-tamper-evident-audit-log.md).
 // Rows are linked by a keyed hash (version 2) since the keyed chain; the version 1 rows before
-// them verify as they were written, and none may follow a keyed row: a plain link after a keyed
-// one was computed without the key.
+// them verify as they were written, up to the head signed when the keyed chain began (migration
+// 033): a plain link after that, or after a keyed row, was computed without the key.
 
 const BATCH = 5_000;
 
@@ -78,6 +78,7 @@ export async function verifyAuditChain(
     heads.set(seq, [...(heads.get(seq) ?? []), c as Checkpoint]);
   }
   const starts = checkpoints.filter((c) => c.kind === "start");
+  const lastSignedHead = [...heads.keys()].reduce((max, seq) => Math.max(max, seq), 0);
   // Where a segment starts: the newest checkpoint's row (a head names it, a start its link).
   const from = options.sinceLastCheckpoint
     ? checkpoints.reduce<number | null>((max, c) => Math.max(max ?? 0, Number(c.seq)), null)
@@ -173,11 +174,11 @@ export async function verifyAuditChain(
             `Row #${row.seq} (${row.id}, ${row.created_at}) was changed after it was written, or written without the audit signing key.`,
           );
         }
-        if (previous?.keyed && !keyed)
+        if (!keyed && (previous?.keyed || row.seq > lastSignedHead))
           return fail(
             "not signed",
             row,
-            `Row #${row.seq} (${row.id}, ${row.created_at}) is not signed with the audit signing key, though the row before it is: it was added or changed outside the application.`,
+            `Row #${row.seq} (${row.id}, ${row.created_at}) is not signed with the audit signing key, and no checkpoint covers it: it was added or changed outside the application.`,
           );
         for (const c of heads.get(row.seq) ?? [])
           if (c.hash !== row.hash)
