@@ -1,5 +1,5 @@
 import { db, type Executor } from "../db.server";
-import { type ChainedFields, chainHash, GENESIS_HASH } from "./chain";
+import { chainHash, GENESIS_HASH } from "./chain";
 import { type Checkpoint, checkpointSigned } from "./checkpoint.server";
 
 // Walks the audit chain in order of place (`seq`), a batch at a time, so a million rows verify in
@@ -31,8 +31,6 @@ export type Verification =
       message: string;
       ms: number;
     };
-
-type Row = ChainedFields & { prev_hash: string | null; hash: string | null };
 
 export async function verifyAuditChain(
   options: {
@@ -100,7 +98,7 @@ export async function verifyAuditChain(
       options.signal?.throwIfAborted();
       let query = database.selectFrom("audit_log").selectAll().orderBy("seq").limit(BATCH);
       if (previous) query = query.where("seq", ">", previous.seq);
-      const batch = (await query.execute()) as unknown as Row[];
+      const batch = await query.execute();
       for (const raw of batch) {
         const row = { ...raw, seq: Number(raw.seq) };
         const consistent = (seq: number) =>
