@@ -1,24 +1,8 @@
+import type { Actor } from "../audit/actor";
 import { db } from "../db.server";
 import { InvalidInput, RuleViolation } from "../domain-errors";
 import { type RoleGrant, roleGrants } from "./role-cache.server";
 
-/**
- * Whoever acts in the domain layer: the one type every domain module takes its caller as, a
- * function that reads less takes a Pick of it. Access sits below auth (docs/architecture.md), so
- * it names the fields; auth's SessionUser is one, an API token's caller another. `email` is what
- * an audit row names (app/audit/audit.server.ts).
- */
-export type Actor = {
-  id: string;
-  email: string;
-  isSuperAdmin: boolean;
-  permissions: ReadonlySet<string>;
-  /** The role names held (a saved view shared with a role). */
-  roles: readonly string[];
-  /** "token" when an API token signed the request in; absent or "session" otherwise. */
-  via?: "session" | "token";
-};
-export type AuditedActor = Pick<Actor, "id" | "email" | "isSuperAdmin" | "permissions">;
 /** What the rules below read of whoever acts. */
 type Subject = Pick<Actor, "id" | "isSuperAdmin" | "permissions">;
 

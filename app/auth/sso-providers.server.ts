@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { roleGrants } from "../access/role-cache.server";
-import type { Actor } from "../access/rules.server";
+import type { Actor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";

@@ -5,7 +5,7 @@ import type { Database } from "../../db/schema";
 import { type AccessSubject, can } from "../access/check";
 import type { PermissionKey } from "../access/permissions";
 import { type RoleGrant, roleGrants } from "../access/role-cache.server";
-import type { Actor } from "../access/rules.server";
+import type { Actor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { auditQuery } from "../audit/query.server";
 import { db, type Executor, now } from "../db.server";

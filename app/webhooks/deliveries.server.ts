@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { hasNoNul } from "../../db/nul";
-import type { AuditedActor } from "../access/rules.server";
+import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { NotFound } from "../domain-errors";
