@@ -25,6 +25,20 @@ const logger = pino(
 
 type AppEntry = typeof Entry;
 
+/**
+ * The build's entry module as app/entry.server.tsx writes it: React Router types it as its own
+ * entry only, so the server's exports beside handleRequest are checked for here.
+ */
+function appEntryOf(module: ServerBuild["entry"]["module"]): AppEntry {
+  if (!isAppEntry(module))
+    throw new Error("The build's entry.server lacks the server's exports: rebuild it.");
+  return module;
+}
+
+function isAppEntry(module: object): module is AppEntry {
+  return ["lifecycle", "createAppListener", "startMetricsListener"].every((name) => name in module);
+}
+
 /** The compiled copy sits in the build directory it serves; this source file beside build/. */
 function buildDirectory(): string {
   if (process.env.BUILD_DIR) return resolve(process.env.BUILD_DIR);
@@ -44,7 +58,7 @@ if (production) {
   // The build object itself, not a function returning it: React Router then derives its route
   // tables once instead of on every request.
   build = loaded;
-  const entry = loaded.entry.module as unknown as AppEntry;
+  const entry = appEntryOf(loaded.entry.module);
   getEntry = async () => entry;
 } else {
   // Vite's live-reload socket on this server's own port, not on a fixed second one (24678) that
@@ -56,7 +70,7 @@ if (production) {
   const load = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   build = load;
   // Vite reloads changed modules: each request takes the current entry's context.
-  getEntry = async () => (await load()).entry.module as unknown as AppEntry;
+  getEntry = async () => appEntryOf((await load()).entry.module);
 }
 
 const entry = await getEntry();

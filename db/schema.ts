@@ -51,7 +51,7 @@ interface UserTable {
   password_hash: string | null;
   status: Generated<"active" | "disabled">;
   must_change_password: Generated<number>;
-  /** 1 while a self-registered account was never verified (see registration.server). */
+  /** 1 while a self-registered account is not verified yet (see registration.server). */
   pending_registration: Generated<number>;
   /** SHA-256 of the newest pending registrant's browser cookie (registration-binding.server). */
   registration_binding: string | null;

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { roleGrants } from "../app/access/role-cache.server";
-import type { AuditedActor } from "../app/access/rules.server";
+import type { AuditedActor } from "../app/audit/actor";
 import { closeDb, db } from "../app/db.server";
 import { createDirectory, rotateDirectoryToken } from "../app/directory/directories.server";
 import { directorySchema } from "../app/directory/directory-schemas";

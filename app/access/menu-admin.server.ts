@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { MenuItem } from "../../db/schema";
+import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
@@ -14,7 +15,6 @@ import { assertKnownLanguages } from "./label-translations.server";
 import { MENU_PATHS } from "./menu";
 import { invalidateMenu, menuItems } from "./menu.server";
 import type { addMenuItemSchema, menuItemSchema, saveMenuSchema } from "./menu-schemas";
-import type { AuditedActor } from "./rules.server";
 
 /**
  * A URL an item is given must be a page the app has; one it already had (saved before pages were

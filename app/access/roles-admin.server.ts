@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { z } from "zod";
 import type { Database } from "../../db/schema";
+import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
@@ -14,7 +15,7 @@ import {
 import { assertKnownLanguages } from "./label-translations.server";
 import { invalidateRoles, type RoleGrant, roleGrants, rolesChanged } from "./role-cache.server";
 import type { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "./role-schemas";
-import { type AuditedActor, assertMayEditRole } from "./rules.server";
+import { assertMayEditRole } from "./rules.server";
 
 /**
  * Roles with how many users hold each, for the access page; `editable` says whether the actor may

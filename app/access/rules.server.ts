@@ -1,16 +1,12 @@
+import type { Actor } from "../audit/actor";
 import { db } from "../db.server";
 import { InvalidInput, RuleViolation } from "../domain-errors";
 import { type RoleGrant, roleGrants } from "./role-cache.server";
 
-/**
- * Whoever acts, as the access rules see them. Access sits below auth (docs/architecture.md), so it
- * names the fields it reads; auth's SessionUser is one, and so is anything else that carries them.
- * `email` is what an audit row names (app/audit/audit.server.ts).
- */
-export type Actor = { id: string; isSuperAdmin: boolean; permissions: ReadonlySet<string> };
-export type AuditedActor = Actor & { email: string };
+/** What the rules below read of whoever acts. */
+type Subject = Pick<Actor, "id" | "isSuperAdmin" | "permissions">;
 
-function holdsAll(actor: Actor, role: RoleGrant): boolean {
+function holdsAll(actor: Subject, role: RoleGrant): boolean {
   if (actor.isSuperAdmin) return true;
   if (role.all) return false;
   for (const p of role.permissions) if (!actor.permissions.has(p)) return false;
@@ -22,7 +18,7 @@ function holdsAll(actor: Actor, role: RoleGrant): boolean {
  * removes super_admin; nobody removes their own roles.
  */
 export async function assertRoleChangeAllowed(
-  actor: Actor,
+  actor: Subject,
   targetUserId: string,
   before: string[],
   after: string[],
@@ -49,12 +45,12 @@ export async function assertRoleChangeAllowed(
  * Nobody changes a role that holds more than they do: not its permissions, and not its label
  * either (renaming `admin` to "Guest" would make others grant it unawares).
  */
-export function assertMayEditRole(actor: Actor, role: RoleGrant) {
+export function assertMayEditRole(actor: Subject, role: RoleGrant) {
   if (!holdsAll(actor, role)) throw new RuleViolation("access.changeRole", { role: role.label });
 }
 
 /** The roles an actor may hand out (used to limit the choices shown in forms), in the role order. */
-export async function assignableRoles(actor: Actor): Promise<RoleGrant[]> {
+export async function assignableRoles(actor: Subject): Promise<RoleGrant[]> {
   const grants = await roleGrants();
   return [...grants.values()].filter((r) => holdsAll(actor, r));
 }
@@ -84,12 +80,12 @@ export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | 
  * Whether the actor may change (or see what only those who change it see, like its API tokens) the
  * account: nobody may for an account that holds a permission they lack (a super admin's, say).
  */
-export async function mayManageUser(actor: Actor, targetUserId: string): Promise<boolean> {
+export async function mayManageUser(actor: Subject, targetUserId: string): Promise<boolean> {
   return (await manageableUsers(actor, [targetUserId])).has(targetUserId);
 }
 
 /** Of the given accounts, those the actor may manage (mayManageUser), in one query. */
-export async function manageableUsers(actor: Actor, userIds: string[]): Promise<Set<string>> {
+export async function manageableUsers(actor: Subject, userIds: string[]): Promise<Set<string>> {
   const ids = new Set(userIds);
   if (actor.isSuperAdmin || ids.size === 0) return ids;
   const grants = await roleGrants();
@@ -109,7 +105,7 @@ export async function manageableUsers(actor: Actor, userIds: string[]): Promise<
  * Nobody changes an account that holds a permission they lack (a super admin's, say): otherwise an
  * admin could take it over by changing its email and asking for a reset link.
  */
-export async function assertCanManageUser(actor: Actor, targetUserId: string) {
+export async function assertCanManageUser(actor: Subject, targetUserId: string) {
   if (!(await mayManageUser(actor, targetUserId))) throw new RuleViolation("access.manageUser");
 }
 

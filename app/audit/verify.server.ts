@@ -1,5 +1,5 @@
 import { db, type Executor } from "../db.server";
-import { type ChainedFields, chainHash, GENESIS_HASH, KEYED } from "./chain";
+import { chainHash, GENESIS_HASH, KEYED } from "./chain";
 import { type Checkpoint, checkpointSigned, keyedLinkChecker } from "./signing.server";
 
 // Walks the audit chain in order of place (`seq`), a batch at a time, so a million rows verify in
@@ -35,8 +35,6 @@ export type Verification =
       message: string;
       ms: number;
     };
-
-type Row = ChainedFields & { prev_hash: string | null; hash: string | null; hash_version: number | null };
 
 export async function verifyAuditChain(
   options: {
@@ -116,7 +114,7 @@ export async function verifyAuditChain(
       let query = database.selectFrom("audit_log").selectAll().orderBy("seq").limit(BATCH);
       if (previous) query = query.where("seq", ">", previous.seq);
       else if (from !== null) query = query.where("seq", ">=", from);
-      const batch = (await query.execute()) as unknown as Row[];
+      const batch = await query.execute();
       for (const raw of batch) {
         const row = { ...raw, seq: Number(raw.seq) };
         const keyed = Number(row.hash_version) === KEYED;

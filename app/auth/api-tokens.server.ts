@@ -3,6 +3,7 @@ import { can } from "../access/check";
 import { PERMISSION_KEYS, PERMISSIONS } from "../access/permissions";
 import { roleGrants } from "../access/role-cache.server";
 import { assertCanManageUser, mayManageUser } from "../access/rules.server";
+import type { Actor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
@@ -29,19 +30,14 @@ const MAX_API_TOKENS = 50;
 /** last_used_at is written at most this often per token, never on every request. */
 export const LAST_USED_EVERY_MS = 60_000;
 
-type Actor = {
-  id: string;
-  email: string;
-  isSuperAdmin: boolean;
-  permissions: ReadonlySet<string>;
-  via?: "session" | "token";
-};
+/** Whoever makes or revokes a token: `via` refuses it to a token itself. */
+type TokenOwner = Omit<Actor, "roles">;
 
 /** The stored form of a token: the same SHA-256 as every other emailed or shown secret. */
 export const hashApiToken = hashToken;
 
 /** The permissions the actor holds now, in the list's order, with labels: what a token may be given. */
-export function grantablePermissions(actor: Actor): { key: string; label: string }[] {
+export function grantablePermissions(actor: TokenOwner): { key: string; label: string }[] {
   return PERMISSIONS.filter((p) => can(actor, p.key)).map((p) => ({ key: p.key, label: p.label }));
 }
 
@@ -58,7 +54,7 @@ function parseKeys(json: string): string[] {
  * Creates a token holding `input.permissions`, every one of which the actor must hold now.
  * Returns the secret, which is never stored or shown again.
  */
-export async function createApiToken(actor: Actor, input: CreateApiTokenInput, origin: AuditOrigin) {
+export async function createApiToken(actor: TokenOwner, input: CreateApiTokenInput, origin: AuditOrigin) {
   if (actor.via === "token") throw new RuleViolation("apiTokens.noCreateByToken");
   const held = new Set(grantablePermissions(actor).map((p) => p.key));
   if (input.permissions.some((key) => !held.has(key)))
@@ -157,7 +153,7 @@ export async function apiTokensShownTo(
 
 /** Marks the user's token revoked (404 when it is not theirs or already revoked); its streams end. */
 async function revoke(
-  actor: Actor,
+  actor: TokenOwner,
   userId: string,
   tokenId: string,
   origin: AuditOrigin,
@@ -205,14 +201,14 @@ export async function revokeAllApiTokens(userId: string, executor: Executor): Pr
 }
 
 /** The actor revokes one of their own tokens. */
-export async function revokeOwnApiToken(actor: Actor, input: { id: string }, origin: AuditOrigin) {
+export async function revokeOwnApiToken(actor: TokenOwner, input: { id: string }, origin: AuditOrigin) {
   if (actor.via === "token") throw new RuleViolation("apiTokens.noRevokeByToken");
   await revoke(actor, actor.id, input.id, origin, "account.api_token.revoke");
 }
 
 /** An admin (user.update, checked by the route) revokes another account's token. */
 export async function revokeUserApiToken(
-  actor: Actor,
+  actor: TokenOwner,
   input: { userId: string; id: string },
   origin: AuditOrigin,
 ) {

@@ -125,7 +125,7 @@ async function runHandler<A extends ActionArgs>(
     input = submission.value;
   }
   try {
-    return await handler.run({ actor, input, form, args, intent } as never);
+    return await handler.run({ actor, input, form, args, intent });
   } catch (error) {
     return actionError(error, t, answerAs);
   }

@@ -382,7 +382,7 @@ export async function attemptPasskeySignIn(
       id: stored.credential_id,
       publicKey: isoBase64URL.toBuffer(stored.public_key),
       counter: Number(stored.counter),
-      transports: stored.transports ? (stored.transports.split(",") as never) : undefined,
+      transports: stored.transports ? stored.transports.split(",") : undefined,
     },
   }).catch(() => null);
   if (!verification?.verified) return fail("invalid", "signature", account);

@@ -1,18 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { roleGrants } from "../access/role-cache.server";
+import type { Actor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { refusedAddressOf } from "../http/outbound.server";
 import type { MessageKey } from "../i18n/message";
 import { encryptSecret } from "../security/secret-box.server";
-import type { SessionUser } from "./session.server";
 import type { CreateProviderInput, UpdateProviderInput } from "./sso-schema";
 
 // The identity providers a super admin configures for single sign-on (OpenID Connect), and the
 // password policy they set for their email domains. docs/decisions/020-oidc-single-sign-on.md.
 
-type Actor = Pick<SessionUser, "id" | "email" | "isSuperAdmin">;
+/** Only a super admin configures providers; the email names them in the audit log. */
+type Admin = Pick<Actor, "id" | "email" | "isSuperAdmin">;
 
 /** What the Settings page shows of a provider: never the client secret. */
 export type ProviderView = {
@@ -27,7 +28,7 @@ export type ProviderView = {
   hasSecret: boolean;
 };
 
-function assertSuperAdmin(actor: Actor) {
+function assertSuperAdmin(actor: Admin) {
   if (!actor.isSuperAdmin) throw new RuleViolation("sso.superAdminOnly");
 }
 
@@ -44,7 +45,7 @@ export function domainOf(email: string): string {
   return email.slice(email.lastIndexOf("@") + 1).toLowerCase();
 }
 
-export async function listProviders(actor: Actor): Promise<ProviderView[]> {
+export async function listProviders(actor: Admin): Promise<ProviderView[]> {
   assertSuperAdmin(actor);
   const rows = await db()
     .selectFrom("oidc_provider")
@@ -108,7 +109,7 @@ function described(input: CreateProviderInput | UpdateProviderInput) {
   };
 }
 
-export async function createProvider(actor: Actor, input: CreateProviderInput, origin: AuditOrigin) {
+export async function createProvider(actor: Admin, input: CreateProviderInput, origin: AuditOrigin) {
   assertSuperAdmin(actor);
   await assertRoleAllowed(input.roleId);
   await assertSlugFree(input.slug);
@@ -148,7 +149,7 @@ export async function createProvider(actor: Actor, input: CreateProviderInput, o
   return id;
 }
 
-export async function updateProvider(actor: Actor, input: UpdateProviderInput, origin: AuditOrigin) {
+export async function updateProvider(actor: Admin, input: UpdateProviderInput, origin: AuditOrigin) {
   assertSuperAdmin(actor);
   const existing = await db()
     .selectFrom("oidc_provider")
@@ -191,7 +192,7 @@ export async function updateProvider(actor: Actor, input: UpdateProviderInput, o
     });
 }
 
-export async function deleteProvider(actor: Actor, id: string, origin: AuditOrigin) {
+export async function deleteProvider(actor: Admin, id: string, origin: AuditOrigin) {
   assertSuperAdmin(actor);
   await db()
     .transaction()

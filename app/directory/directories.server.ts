@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { roleGrants } from "../access/role-cache.server";
-import { type AuditedActor, assignableRoles } from "../access/rules.server";
+import { assignableRoles } from "../access/rules.server";
+import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { hashToken } from "../auth/tokens.server";
 import { db, now } from "../db.server";

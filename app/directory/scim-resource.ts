@@ -56,14 +56,25 @@ function normalised(operation: ScimPatchInput["Operations"][number]): ScimPatchO
   return [{ ...operation, op } as ScimPatchOperation];
 }
 
+type PatchedResource = {
+  schemas: string[];
+  meta: { created: string; lastModified: string; location?: string };
+};
+
 /**
  * The resource with the operations applied by scim-patch (a copy; op in lower case, as Entra sends
  * "Replace"). What comes back is checked by the resource's schema, like a PUT's body.
  */
-export function applyPatch(resource: object, patch: ScimPatchInput): unknown {
+export function applyPatch(resource: PatchedResource, patch: ScimPatchInput): unknown {
   const operations = patch.Operations.flatMap(normalised);
+  // scim-patch types meta's times as Dates; the resource carries them as sent (ISO strings).
+  const { meta } = resource;
+  const document: ScimResource = {
+    ...structuredClone(resource),
+    meta: { ...meta, created: new Date(meta.created), lastModified: new Date(meta.lastModified) },
+  };
   try {
-    return scimPatch(structuredClone(resource) as unknown as ScimResource, operations, {
+    return scimPatch(document, operations, {
       mutateDocument: false,
     });
   } catch (error) {

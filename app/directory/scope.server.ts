@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
-import type { AuditedActor } from "../access/rules.server";
 import { superAdminRoleIds } from "../access/rules.server";
+import type { AuditedActor } from "../audit/actor";
 import type { AuditOrigin } from "../audit/audit.server";
 import type { Directory } from "./directories.server";
 

@@ -126,7 +126,7 @@ class OpenStream {
   /**
    * A stream opened without Last-Event-ID starts at the user's newest id (sent as a bare `id:`
    * line, so a reconnect replays from there). An older event that reaches this instance only
-   * afterwards (another instance's NOTIFY still on its way) was never sent here: it goes out
+   * afterwards (another instance's NOTIFY still on its way) was not sent here: it goes out
    * without an id, which would otherwise move the browser's Last-Event-ID back.
    */
   startId = 0;

@@ -78,5 +78,5 @@ export function tagConsole(target: Logger) {
  * replaced since (a test spying on console.error, a library patching console).
  */
 function ensureConsoleTagged() {
-  tagConsole(console as unknown as Logger);
+  tagConsole(console);
 }

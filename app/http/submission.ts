@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { configureCoercion } from "@conform-to/zod/v4/future";
 import type { TFunction } from "i18next";
-import type { z } from "zod";
+import { z } from "zod";
 import type { $ZodIssue } from "zod/v4/core";
 import { sayIssue } from "../i18n/message";
 
@@ -32,15 +32,17 @@ export function parseSubmission<S extends z.ZodType>(
 }
 
 type Constraint = ReturnType<typeof getZodConstraint>[string];
-type Def = { type: string; in?: Inner; out?: Inner; innerType?: Inner; shape?: Record<string, Inner> };
-type Inner = { _zod: { def: Def }; minLength?: number | null; maxLength?: number | null };
 
 /** The string schema a field's rule rests on: through optional/default wrappers and pipes' input side. */
-function innermost(schema: Inner): Inner {
-  const def = schema._zod.def;
-  if (def.type === "pipe" && def.in) return innermost(def.in);
-  if (def.innerType && ["optional", "nullable", "default", "readonly"].includes(def.type))
-    return innermost(def.innerType);
+function innermost(schema: z.core.$ZodType): z.core.$ZodType {
+  if (schema instanceof z.core.$ZodPipe) return innermost(schema._zod.def.in);
+  if (
+    schema instanceof z.core.$ZodOptional ||
+    schema instanceof z.core.$ZodNullable ||
+    schema instanceof z.core.$ZodDefault ||
+    schema instanceof z.core.$ZodReadonly
+  )
+    return innermost(schema._zod.def.innerType);
   return schema;
 }
 
@@ -52,12 +54,13 @@ function innermost(schema: Inner): Inner {
 export function constraintOf(schema: z.ZodType): Record<string, Constraint> {
   // A schema that computes its output (app/settings/settings-form.ts) is read on its input side,
   // the form's fields: conform cannot read a transform.
-  const input = innermost(schema as unknown as Inner);
-  const constraint = getZodConstraint(input as unknown as z.ZodType);
-  const shape = input._zod.def.shape ?? {};
+  const input = innermost(schema);
+  const constraint = getZodConstraint(input);
+  const shape = input instanceof z.core.$ZodObject ? input._zod.def.shape : {};
   for (const [name, field] of Object.entries(shape)) {
     const leaf = innermost(field);
-    if (leaf._zod.def.type !== "string") continue;
+    // Plain strings and string formats (email, url) alike.
+    if (!(leaf instanceof z.ZodString || leaf instanceof z.ZodStringFormat)) continue;
     const entry = constraint[name] ?? {};
     constraint[name] = entry;
     if (typeof leaf.minLength === "number" && leaf.minLength > 0) entry.minLength = leaf.minLength;

@@ -1,11 +1,11 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { can } from "../access/check";
 import { assignableRoles } from "../access/rules.server";
 import { requirePermission } from "../auth/guard.server";
 import { handleIntents } from "../auth/intents.server";
 import { pageTitle } from "../components/page-title";
 import { DirectorySection } from "../components/settings/directory-section";
-import { linkVariants } from "../components/ui/link";
+import { SettingsSubpage } from "../components/settings/settings-subpage";
 import {
   createDirectory,
   deleteDirectory,
@@ -101,15 +101,9 @@ export async function action(args: Route.ActionArgs) {
 export default function DirectorySettings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (
-    <div className="flex max-w-3xl flex-col gap-4">
-      <p className="text-sm">
-        <Link to="/dashboard/settings#system" className={linkVariants()}>
-          {t("settings:sso.back")}
-        </Link>
-      </p>
-      <h1 className="text-2xl font-semibold">{t("settings:directory.title")}</h1>
+    <SettingsSubpage title={t("settings:directory.title")}>
       <DirectorySection {...loaderData} />
-    </div>
+    </SettingsSubpage>
   );
 }
 

@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { requireSuperAdmin } from "../auth/guard.server";
 import { handleIntents } from "../auth/intents.server";
 import {
@@ -10,8 +9,8 @@ import {
 } from "../auth/sso-providers.server";
 import { createProviderSchema, deleteProviderSchema, updateProviderSchema } from "../auth/sso-schema";
 import { pageTitle } from "../components/page-title";
+import { SettingsSubpage } from "../components/settings/settings-subpage";
 import { SsoSection } from "../components/settings/sso-section";
-import { linkVariants } from "../components/ui/link";
 import { baseUrl } from "../env.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
@@ -68,15 +67,9 @@ export async function action(args: Route.ActionArgs) {
 export default function SingleSignOnSettings({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (
-    <div className="flex max-w-3xl flex-col gap-4">
-      <p className="text-sm">
-        <Link to="/dashboard/settings#system" className={linkVariants()}>
-          {t("settings:sso.back")}
-        </Link>
-      </p>
-      <h1 className="text-2xl font-semibold">{t("settings:sso.title")}</h1>
+    <SettingsSubpage title={t("settings:sso.title")}>
       <SsoSection {...loaderData} />
-    </div>
+    </SettingsSubpage>
   );
 }
 

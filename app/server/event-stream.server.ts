@@ -107,8 +107,8 @@ export async function serveEventStream(
   const request = requestOf(req, origin!);
   const context: RouterContextProvider = createRequestContext({ ip });
   const opening = new Response(null, { headers: EVENT_STREAM_HEADERS });
-  const args = { request, context, params: {}, pattern: PATH, url: new URL(request.url), matches: [] };
-  const response = await runMiddleware(rootMiddleware, args as unknown as MiddlewareArgs, opening);
+  const args: MiddlewareArgs = { request, context, params: {}, pattern: PATH, url: new URL(request.url) };
+  const response = await runMiddleware(rootMiddleware, args, opening);
   // Anything but the stream's own opening (a refusal, an error) is sent as it is.
   if (response !== opening) return send(res, response);
   // The gate let the request through, so the session it resolved (cached in the context) is a user.

@@ -7,7 +7,7 @@ import { searchText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
 import type { Database } from "../../db/schema";
 import { type AccessSubject, can } from "../access/check";
-import type { AuditedActor } from "../access/rules.server";
+import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";

@@ -1,7 +1,7 @@
 import { can } from "../access/check";
 import type { PermissionKey } from "../access/permissions";
 import { roleGrants } from "../access/role-cache.server";
-import type { AuditedActor } from "../access/rules.server";
+import type { AuditedActor } from "../audit/actor";
 import type { AuditOrigin } from "../audit/audit.server";
 import { db } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";

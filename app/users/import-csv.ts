@@ -38,7 +38,9 @@ export function parseImportFile(bytes: Uint8Array): ParsedFile {
     return { ok: false, problem: { key: "users.import.notUtf8" } };
   }
   if (text.includes("\u0000")) return { ok: false, problem: { key: "users.import.notUtf8" } };
-  let records: { record: string[]; info: { lines: number } }[];
+  let records: string[][];
+  // The file's line each record ends on, in the records' order (a quoted cell may span several).
+  const lines: number[] = [];
   try {
     records = parse(text, {
       bom: true,
@@ -46,18 +48,21 @@ export function parseImportFile(bytes: Uint8Array): ParsedFile {
       relax_quotes: true,
       relax_column_count: true,
       trim: true,
-      info: true,
+      on_record: (record, context) => {
+        lines.push(context.lines);
+        return record;
+      },
       // One row past the limit is enough to know the file is too long; the rest is never read.
       to: IMPORT_MAX_ROWS + 2,
       max_record_size: 64 * 1024,
-    }) as unknown as { record: string[]; info: { lines: number } }[];
+    });
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     return { ok: false, problem: { key: "users.import.notCsv", values: { line: line ?? 1 } } };
   }
   const [header, ...body] = records;
   if (!header) return { ok: false, problem: { key: "users.import.empty" } };
-  const columns = header.record.map((h) => h.trim().toLowerCase());
+  const columns = header.map((h) => h.trim().toLowerCase());
   const at = (name: (typeof IMPORT_COLUMNS)[number]) => columns.indexOf(name);
   if (at("email") < 0) return { ok: false, problem: { key: "users.import.noEmailColumn" } };
   if (body.length === 0) return { ok: false, problem: { key: "users.import.empty" } };
@@ -67,9 +72,9 @@ export function parseImportFile(bytes: Uint8Array): ParsedFile {
     at(name) < 0 ? "" : (record[at(name)] ?? "").trim();
   return {
     ok: true,
-    rows: body.map(({ record, info }) => ({
+    rows: body.map((record, i) => ({
       // The file's line a person finds it on (a quoted cell may span several: its last).
-      line: info.lines,
+      line: lines[i + 1] ?? 0,
       name: cell(record, "name"),
       email: cell(record, "email"),
       roles: list(cell(record, "roles")),

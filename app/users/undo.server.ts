@@ -2,7 +2,7 @@ import { z } from "zod";
 import { can } from "../access/check";
 import type { PermissionKey } from "../access/permissions";
 import { roleGrants } from "../access/role-cache.server";
-import type { AuditedActor } from "../access/rules.server";
+import type { AuditedActor } from "../audit/actor";
 import type { AuditOrigin } from "../audit/audit.server";
 import { consumeToken, inspectToken, issueToken } from "../auth/tokens.server";
 import { db } from "../db.server";

@@ -3,12 +3,12 @@ import type { Kysely } from "kysely";
 import type { z } from "zod";
 import type { Database } from "../../db/schema";
 import {
-  type AuditedActor,
   assertCanManageUser,
   assertNotLastSuperAdmin,
   assertNotSelf,
   assertRoleChangeAllowed,
 } from "../access/rules.server";
+import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { hashPassword } from "../auth/password.server";
 import { requestPasswordReset } from "../auth/password-reset.server";

@@ -5,6 +5,7 @@ import type { Database } from "../../db/schema";
 import { type AccessSubject, can } from "../access/check";
 import type { PermissionKey } from "../access/permissions";
 import { type RoleGrant, roleGrants } from "../access/role-cache.server";
+import type { Actor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { auditQuery } from "../audit/query.server";
 import { db, type Executor, now } from "../db.server";
@@ -33,7 +34,6 @@ const SHARE: PermissionKey = "roles.manage";
 /** Shared views a person sees for one list, at most (each owner keeps MAX_VIEWS_PER_PERSON). */
 const SHARED_LIMIT = 200;
 
-type Actor = AccessSubject & { id: string; email: string; roles: readonly string[] };
 type Row = Selectable<Database["saved_view"]>;
 
 // The list parsers' own schemas: a view keeps exactly what the list would apply, never the address

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { hasNoNul } from "../../db/nul";
+import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { NotFound } from "../domain-errors";
-import { type Actor, manageableEndpoint } from "./endpoints.server";
+import { manageableEndpoint } from "./endpoints.server";
 
 // An endpoint's delivery log: each message with its attempts (time, status code, latency, the first
 // 1 KB of the answer), filtered by outcome and type; "Send again" for one message and "Replay
@@ -73,7 +74,7 @@ export async function listDeliveries(
 }
 
 /** One message back in the queue, due now, under its own id (receivers dedupe on `webhook-id`). */
-export async function sendAgain(actor: Actor, messageId: string, origin: AuditOrigin) {
+export async function sendAgain(actor: AuditedActor, messageId: string, origin: AuditOrigin) {
   if (!hasNoNul(messageId)) throw new NotFound("webhooks.messageNotFound");
   const message = await db()
     .selectFrom("webhook_message")
@@ -104,7 +105,12 @@ export async function sendAgain(actor: Actor, messageId: string, origin: AuditOr
 }
 
 /** Every message of the endpoint since `since` sent again, in their order; returns how many. */
-export async function replaySince(actor: Actor, endpointId: string, since: string, origin: AuditOrigin) {
+export async function replaySince(
+  actor: AuditedActor,
+  endpointId: string,
+  since: string,
+  origin: AuditOrigin,
+) {
   await manageableEndpoint(actor, endpointId);
   return db()
     .transaction()

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { hasNoNul, NUL_MESSAGE } from "../../db/nul";
+import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
@@ -12,10 +13,8 @@ import { newSecret, ROTATION_OVERLAP_MS } from "./secrets.server";
 // Webhook endpoints (Settings → Webhooks and /api/webhook-endpoints, settings.manage): each change
 // audited, the secret shown once, at creation and at rotation (docs/decisions/032-outgoing-webhooks.md).
 
-export type Actor = { id: string; email: string; permissions: ReadonlySet<string>; isSuperAdmin: boolean };
-
 /** Refuses events the actor could not read in the app (event-types.ts, EVENT_PERMISSION). */
-function assertMayReceive(actor: Actor, events: readonly string[]) {
+function assertMayReceive(actor: AuditedActor, events: readonly string[]) {
   for (const event of events) {
     if (!mayReceive(actor, event))
       throw new RuleViolation("webhooks.eventNotAllowed", {
@@ -119,7 +118,7 @@ async function endpointRow(id: string): Promise<EndpointRow> {
  * The endpoint, for someone about to change, redirect, replay or remove it: they must be allowed
  * every event it receives, or they could point a super admin's stream at themselves.
  */
-export async function manageableEndpoint(actor: Actor, id: string): Promise<EndpointRow> {
+export async function manageableEndpoint(actor: AuditedActor, id: string): Promise<EndpointRow> {
   const row = await endpointRow(id);
   assertMayReceive(actor, JSON.parse(row.events) as string[]);
   return row;
@@ -131,7 +130,7 @@ export async function getEndpoint(id: string): Promise<EndpointView> {
 
 /** Creates an endpoint; the secret is in the answer and nowhere else readable. */
 export async function createEndpoint(
-  actor: Actor,
+  actor: AuditedActor,
   given: { url: string; description?: string; events: readonly string[]; enabled?: boolean },
   origin: AuditOrigin,
 ) {
@@ -174,7 +173,7 @@ export async function createEndpoint(
 }
 
 export async function updateEndpoint(
-  actor: Actor,
+  actor: AuditedActor,
   id: string,
   patch: z.output<typeof endpointPatch>,
   origin: AuditOrigin,
@@ -216,7 +215,7 @@ export async function updateEndpoint(
   return getEndpoint(id);
 }
 
-export async function deleteEndpoint(actor: Actor, id: string, origin: AuditOrigin) {
+export async function deleteEndpoint(actor: AuditedActor, id: string, origin: AuditOrigin) {
   const before = await manageableEndpoint(actor, id);
   await db()
     .transaction()
@@ -239,7 +238,7 @@ export async function deleteEndpoint(actor: Actor, id: string, origin: AuditOrig
 }
 
 /** A new secret; the old one keeps signing for 24 hours beside it. */
-export async function rotateSecret(actor: Actor, id: string, origin: AuditOrigin) {
+export async function rotateSecret(actor: AuditedActor, id: string, origin: AuditOrigin) {
   const before = await manageableEndpoint(actor, id);
   const secret = newSecret();
   const until = new Date(Date.now() + ROTATION_OVERLAP_MS).toISOString();
@@ -271,7 +270,7 @@ export async function rotateSecret(actor: Actor, id: string, origin: AuditOrigin
 }
 
 /** Queues a `webhook.test` message to this endpoint alone, whatever it subscribes to. */
-export async function sendTest(actor: Actor, id: string, origin: AuditOrigin): Promise<string> {
+export async function sendTest(actor: AuditedActor, id: string, origin: AuditOrigin): Promise<string> {
   await manageableEndpoint(actor, id);
   return db()
     .transaction()

@@ -3,7 +3,7 @@ import { columnTypes } from "../column-types";
 
 // `mail_delivery`: the state of the email a public form (register, forgot password, resend) sends
 // after its answer, so "check your inbox" can say sending / sent / failed on any instance.
-// `user.pending_registration`: 1 while a self-registered account has never been verified; only
+// `user.pending_registration`: 1 while a self-registered account is not verified yet; only
 // such an account takes the credentials a later registration carries in its verification link.
 // `user.registration_binding`: SHA-256 of the newest registrant's browser cookie, and
 // `user.registration_contested`: 1 once two browsers registered the address; a contested link

@@ -20,7 +20,7 @@ type Tables = {
 };
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const data = db as unknown as Kysely<Tables>;
+  const data = db.withTables<Tables>();
   const t = columnTypes(db);
   const pg = dialectOf(db) === "postgres";
   const seqType = pg ? "bigint" : "integer";

@@ -59,8 +59,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
         icon: m.icon,
         requiredPermission: m.required_permission,
       })),
-      // conform's DefaultValue type has an index signature of strings that a list cannot satisfy
-    } as never,
+    },
   });
   const { t } = useTranslation();
   const saving = useIsPending({ intent: INTENT });

@@ -8,7 +8,9 @@ import { useIsPending } from "./use-is-pending";
 
 export { getFormProps };
 
-type Values<S extends z.ZodType> = z.input<S> & Record<string, unknown>;
+// The form's fields as the schema takes them in: conform's types read field names and list
+// fields from this, so a default value is checked against the schema (no index signature).
+type Values<S extends z.ZodType> = Extract<z.input<S>, Record<string, unknown>>;
 
 export type AppFormOptions<S extends z.ZodType> = {
   /** The domain's schema for this form: the same one the action parses with. */

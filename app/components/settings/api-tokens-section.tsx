@@ -46,11 +46,10 @@ export function ApiTokensSection({
   const labels = new Map(permissions.map((p) => [p.key, anyPermissionLabel(t, p.key)]));
   const held = new Set(permissions.map((p) => p.key));
   const s = useSettingsForm("create-api-token", createApiTokenSchema, {
-    // Conform's default-value type has no room for an array field; the value is what it expects.
     defaultValue: {
       expiresInDays: String(API_TOKEN_DEFAULT_DAYS),
       permissions: held.has("dashboard.access") ? ["dashboard.access"] : [],
-    } as never,
+    },
   });
   const created = s.fetcher.data as { ok?: boolean; intent?: string; secret?: string } | undefined;
   const secret = created?.ok && created.intent === "create-api-token" ? created.secret : undefined;

@@ -106,15 +106,14 @@ function DirectoryForm({ directory, roles }: { directory?: DirectoryItem; roles:
   const intent = directory ? "update-directory" : "create-directory";
   const s = useSettingsForm(intent, directory ? updateDirectorySchema : directorySchema, {
     id: directory ? `directory-${directory.id}` : "directory-new",
-    defaultValue: (directory
+    defaultValue: directory
       ? {
-          id: directory.id,
           name: directory.name,
           domains: directory.domains.join(", "),
           defaultRoleId: directory.defaultRoleId ?? "",
           sendPasswordLink: directory.sendPasswordLink,
         }
-      : { defaultRoleId: roles.find((r) => r.name === "user")?.id ?? "" }) as never,
+      : { defaultRoleId: roles.find((r) => r.name === "user")?.id ?? "" },
   });
   const answer = s.fetcher.data as Answer | undefined;
   const f = s.fields as Record<string, (typeof s.fields)[keyof typeof s.fields]>;

@@ -21,8 +21,7 @@ export function InviteSection({ roles }: { roles: { id: string; name: string; la
   const { t } = useTranslation();
   const plain = roles.filter((r) => r.name === "user").map((r) => r.id);
   const s = useSettingsForm("invite", inviteSchema, {
-    // Conform's default-value type has no room for an array field; the value is what it expects.
-    defaultValue: { roles: plain } as never,
+    defaultValue: { roles: plain },
   });
   const answer = s.fetcher.data as InviteAnswer | undefined;
   const unsent = answer?.intent === "invite" && answer.ok ? answer.unsent : null;

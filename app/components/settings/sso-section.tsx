@@ -87,7 +87,7 @@ function ProviderForm({ provider, roles }: { provider?: SsoProvider; roles: Role
           passwordAllowed: provider.passwordAllowed ? "on" : undefined,
         }
       : { roleId: roles.find((r) => r.name === "user")?.id ?? "", passwordAllowed: "on" },
-  } as never);
+  });
   const f = s.fields as Record<string, (typeof s.fields)[keyof typeof s.fields]>;
   const passwordBox = f.passwordAllowed!;
   return (

@@ -172,7 +172,7 @@ export function TwoFactorSection({
 export function TwoFactorPolicySection({ policy }: { policy: NonNullable<TwoFactorData["policy"]> }) {
   const { t } = useTranslation();
   const s = useSettingsForm("two-factor-roles", twoFactorRolesSchema, {
-    defaultValue: { roles: policy.required } as never,
+    defaultValue: { roles: policy.required },
   });
   return (
     <Card title={t("settings:twoFactor.policyTitle")}>

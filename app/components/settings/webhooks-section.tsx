@@ -45,7 +45,7 @@ export function WebhooksSection({
 }) {
   const { t } = useTranslation();
   const s = useSettingsForm("webhook-create", webhookCreateSchema, {
-    defaultValue: { enabled: true, events: events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [] } as never,
+    defaultValue: { enabled: true, events: events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [] },
   });
   const created = s.fetcher.data as Answer | undefined;
   const eventOptions = events.map((e) => ({

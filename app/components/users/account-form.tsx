@@ -24,10 +24,7 @@ export function AccountForm({
     schema: updateUserSchema,
     id: "account-form",
     intent: "update",
-    defaultValue: { name: user.name, email: user.email, roles: user.roleIds } as Record<
-      string,
-      unknown
-    > as never,
+    defaultValue: { name: user.name, email: user.email, roles: user.roleIds },
   });
   const pending = useIsPending({ intent: "update" });
   return (

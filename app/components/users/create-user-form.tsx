@@ -16,9 +16,7 @@ export function CreateUserForm({ roles, defaultRoles }: { roles: RoleOption[]; d
     schema: createUserSchema,
     id: "create-user-form",
     intent: "create",
-    // The kit types defaultValue through an index signature that rejects arrays; the schema's own
-    // input type says roles is a list of ids.
-    defaultValue: { roles: defaultRoles } as Record<string, unknown> as never,
+    defaultValue: { roles: defaultRoles },
   });
   const pending = useIsPending({ intent: "create" });
   return (

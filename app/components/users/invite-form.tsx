@@ -21,9 +21,7 @@ export function InviteForm({ roles, defaultRoles }: { roles: RoleOption[]; defau
     schema: inviteSchema,
     id: "invite-form",
     intent: "invite",
-    // The kit types defaultValue through an index signature that rejects arrays; the schema's own
-    // input type says roles is a list of ids.
-    defaultValue: { roles: defaultRoles } as Record<string, unknown> as never,
+    defaultValue: { roles: defaultRoles },
   });
   const pending = useIsPending({ intent: "invite" });
   return (
