@@ -5,14 +5,14 @@ import { revokeAllApiTokens } from "./api-tokens.server";
 import { deleteSessions, sessionsEnded } from "./session-end.server";
 
 // A trusted source (a directory over SCIM, an identity provider, an accepted invitation, an
-// admin's import) taking over an account whose address nobody proved: a self-registration never
+// admin's import, the mailbox itself through a reset link) taking over an account whose address nobody proved: a self-registration never
 // verified, or an address an admin corrected. Whoever set its credentials never proved the address,
 // so trust moves to the source and nothing they could sign in or call the API with survives
 // (docs/decisions/008-public-form-mail-and-pending-registrations.md, "Trusted takeover").
 
 /** Who takes the account over; `actor` is the audit row's actor (the source's own name when it has no id). */
 export type TrustedSource = {
-  kind: "directory" | "sso" | "invitation" | "import";
+  kind: "directory" | "sso" | "invitation" | "import" | "password_reset";
   actor: { id: string | null; email: string };
   /** The directory's, provider's or invitation's own name for itself, for the audit row. */
   name?: string;

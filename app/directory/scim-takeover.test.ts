@@ -65,13 +65,14 @@ const user = (userName: string, extra: Record<string, unknown> = {}) => ({
 async function lookUp(email: string): Promise<string> {
   const found = await scim("GET", `/Users?filter=${encodeURIComponent(`userName eq "${email}"`)}`);
   expect(found.body.totalResults).toBe(1);
-  return found.body.Resources[0].id as string;
+  return (found.body.Resources as { id: string }[])[0]!.id;
 }
 
 /** Puts the account in the one group mapped to admin (made afresh: each test starts without it). */
 async function makeAdmin(id: string, email: string) {
   const old = await scim("GET", `/Groups?filter=${encodeURIComponent('displayName eq "Admins"')}`);
-  for (const g of old.body.Resources ?? []) await scim("DELETE", `/Groups/${g.id}`);
+  for (const g of (old.body.Resources as { id: string }[] | undefined) ?? [])
+    await scim("DELETE", `/Groups/${g.id}`);
   const group = await scim("POST", "/Groups", {
     schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
     displayName: "Admins",

@@ -5,14 +5,18 @@ import { postPublicForm } from "../../test/support/public-forms";
 import { expectSquatterLockedOut, registerAsAttacker } from "../../test/support/squatter";
 import { db } from "../db.server";
 import { action as acceptAction } from "../routes/accept-invite";
+import { action as forgotAction } from "../routes/forgot-password";
 import { action as loginAction } from "../routes/login";
+import { action as resetAction } from "../routes/reset-password";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { inviteUser } from "./invitations.server";
 import { getSessionUser } from "./session.server";
 
-// Issue 34 part 2 (SECURITY-PLAYBOOK §1): an invitation's link proves the mailbox, so accepting it
-// takes over a self-registration of the address nobody verified (registered before the invitation
-// or between sending and accepting), keeping nothing its registrant set and none of its roles.
+// Issue 34 part 2 (SECURITY-PLAYBOOK §1): a link mailed to the address proves the mailbox. Accepting
+// an invitation takes over a self-registration of the address nobody verified (registered before
+// the invitation or between sending and accepting), keeping nothing its registrant set and none of
+// its roles; a reset by the mailbox's owner does the same. (Directories, identity providers and
+// imports: app/directory/scim-takeover.test.ts, sso.test.ts, app/users/import-takeover.test.ts.)
 
 const postmark = withFakePostmark();
 beforeAll(setupDatabase);
@@ -100,5 +104,30 @@ describe("an invitation to an address someone registered first", () => {
       .where("id", "=", later.id)
       .executeTakeFirstOrThrow();
     expect(row.password_hash).not.toBeNull();
+  });
+});
+
+describe("a password reset by the owner of an address someone registered first", () => {
+  it("takes the account over: only the password chosen through the link remains", async () => {
+    const squatter = await registerAsAttacker("owner@example.test");
+    expect(
+      (await postPublicForm("/forgot-password", forgotAction, { email: "owner@example.test" })).status,
+    ).toBe(302);
+    const mail = postmark.fake.messages.filter(
+      (m) => m.To === "owner@example.test" && m.Tag === "reset-password",
+    );
+    const token = new URL(linkIn(mail.at(-1)?.TextBody, "/reset-password?token=")).searchParams.get("token")!;
+    const done = await postPublicForm("/reset-password", resetAction, {
+      token,
+      password: INVITEE_PASSWORD,
+      confirm: INVITEE_PASSWORD,
+    });
+    expect(done.status).toBe(302);
+    await expectSquatterLockedOut(squatter, "password_reset");
+    const login = await postPublicForm("/login", loginAction, {
+      email: "owner@example.test",
+      password: INVITEE_PASSWORD,
+    });
+    expect(login.status).toBe(302);
   });
 });
