@@ -14,7 +14,7 @@ import { formRequest } from "./forms";
 // credential an unverified account can carry (an admin's correction of a used account's address
 // leaves its sessions, tokens and factors). After the claim none of it may work.
 
-export const ATTACKER_PASSWORD = "squatter's own passphrase";
+const ATTACKER_PASSWORD = "squatter's own passphrase";
 
 let ip = 0;
 const nextIp = () => `198.51.100.${(ip++ % 250) + 1}`;
