@@ -20,6 +20,7 @@ export const ACTION_LABELS = {
   "account.language.update": "Changed own language",
   "account.email.change_requested": "Requested an email change",
   "account.email.changed": "Changed email address",
+  "account.taken_over": "Unverified account taken over by a trusted source",
   "account.password.change": "Changed own password",
   "account.sessions.revoke": "Signed out own sessions",
   "account.reauth.failed": "Wrong password or code when confirming",

@@ -7,6 +7,7 @@ import { InvalidInput, NotFound } from "../domain-errors";
 import { mailLanguage } from "../mail/mail-language.server";
 import { sendInviteEmail } from "../mail/senders.server";
 import { type MailOutcome, sendReporting } from "../mail/try-send.server";
+import { afterTakeOver, isUnproven, takeOverUnproven } from "./account-takeover.server";
 import { type InviteData, keepUnsentLink, mayCopyLink, type UnsentReason } from "./invitation-links.server";
 import { acceptInviteUrl } from "./links.server";
 import { hashPassword } from "./password.server";
@@ -16,9 +17,23 @@ import { consumeToken, inspectToken, issueTokenRow, type TokenProblem } from "./
 /** The invitation made, and how its email fared (the inviter is told the truth either way). */
 export type InviteOutcome = { id: string; email: string; mail: MailOutcome };
 
+/** Who holds the address: an invitation accepted takes over a self-registration nobody verified. */
+async function holderOf(email: string, executor: Executor) {
+  const row = await executor
+    .selectFrom("user")
+    .select(["id", "status", "directory_id", "email_verified", "pending_registration"])
+    .where("email", "=", email)
+    .executeTakeFirst();
+  if (!row) return null;
+  const squatted =
+    row.status === "active" && row.directory_id === null && row.pending_registration === 1 && isUnproven(row);
+  return { id: row.id, squatted };
+}
+
 /**
  * Mails a 7-day invitation for `email` with the chosen roles. Roles must be ones the inviter may
- * hand out (never above their own); an address that already has an account is refused.
+ * hand out (never above their own); an address that already has an account is refused, unless it
+ * is a self-registration nobody verified (the invitation, once accepted, takes it over).
  * The invitation stands even when its email did not go out (no mail provider, or the provider
  * refused it): the outcome says so, and its link is kept for "Copy invite link" (invitation-links).
  */
@@ -30,12 +45,8 @@ export async function inviteUser(
   // The same rule as granting roles to an existing account: never above the inviter's own.
   await assertRoleChangeAllowed(actor, "invitation", [], input.roleIds);
   const grants = await roleGrants();
-  const existing = await db()
-    .selectFrom("user")
-    .select("id")
-    .where("email", "=", input.email)
-    .executeTakeFirst();
-  if (existing) throw new InvalidInput("auth.inviteAddressTaken", "email");
+  const existing = await holderOf(input.email, db());
+  if (existing && !existing.squatted) throw new InvalidInput("auth.inviteAddressTaken", "email");
 
   const data: InviteData = { email: input.email, roleIds: input.roleIds, invitedBy: actor.id };
   const token = await db()
@@ -78,42 +89,48 @@ export async function describeInvitation(raw: unknown): Promise<InvitationView> 
 
 export type AcceptOutcome = { ok: true; userId: string } | { ok: false; reason: TokenProblem | "taken" };
 
-/** Creates the invited account, verified and holding the invited roles. */
+/**
+ * Creates the invited account, verified and holding the invited roles. The link proves the mailbox:
+ * a self-registration of the address nobody verified is taken over instead, keeping nothing its
+ * registrant set (account-takeover.server.ts), its roles replaced by the invited ones.
+ */
 export async function acceptInvitation(
   origin: AuditOrigin,
   raw: string,
   input: { name: string; password: string },
 ) {
   const passwordHash = await hashPassword(input.password);
-  return db()
+  const takenOver: { id: string; ended: string[] }[] = [];
+  const outcome = await db()
     .transaction()
     .execute(async (tx): Promise<AcceptOutcome> => {
       const check = await consumeToken(["invite"], raw, tx);
       if (!check.ok) return check;
       const data = check.token.data as InviteData;
-      const taken = await tx
-        .selectFrom("user")
-        .select("id")
-        .where("email", "=", data.email)
-        .executeTakeFirst();
-      if (taken) return { ok: false, reason: "taken" };
-      const id = randomUUID();
+      const holder = await holderOf(data.email, tx);
+      if (holder && !holder.squatted) return { ok: false, reason: "taken" };
+      const id = holder?.id ?? randomUUID();
       const ts = now();
-      await tx
-        .insertInto("user")
-        .values({
-          id,
-          name: input.name,
-          email: data.email,
-          email_verified: 1,
-          password_hash: passwordHash,
-          // The accept page signs them in at once (a new account has no second factor to ask
-          // for), as every other sign-in records the time where its proof is checked.
-          last_login_at: ts,
-          created_at: ts,
-          updated_at: ts,
-        })
-        .execute();
+      const account = {
+        name: input.name,
+        email_verified: 1,
+        password_hash: passwordHash,
+        // The accept page signs them in at once (a new account has no second factor to ask
+        // for), as every other sign-in records the time where its proof is checked.
+        last_login_at: ts,
+        updated_at: ts,
+      };
+      if (holder) {
+        const actor = { id, email: data.email };
+        const ended = await takeOverUnproven(tx, origin, id, { kind: "invitation", actor });
+        takenOver.push({ id, ended });
+        await tx.updateTable("user").set(account).where("id", "=", id).execute();
+        await tx.deleteFrom("user_role").where("user_id", "=", id).execute();
+      } else
+        await tx
+          .insertInto("user")
+          .values({ id, email: data.email, created_at: ts, ...account })
+          .execute();
       // Roles deleted since the invitation was sent are skipped rather than failing the acceptance.
       const roles = data.roleIds.length
         ? await tx.selectFrom("role").select("id").where("id", "in", data.roleIds).execute()
@@ -126,12 +143,14 @@ export async function acceptInvitation(
           action: "auth.invite.accepted",
           actor: { id, email: data.email },
           target: { type: "user", id },
-          details: { invitedBy: data.invitedBy },
+          details: { invitedBy: data.invitedBy, ...(holder ? { tookOver: true } : {}) },
         },
         tx,
       );
       return { ok: true, userId: id };
     });
+  if (outcome.ok) for (const { id, ended } of takenOver) await afterTakeOver(id, ended);
+  return outcome;
 }
 
 export type PendingInvitation = {

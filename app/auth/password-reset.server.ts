@@ -4,6 +4,7 @@ import { type MailJob, NO_MAIL, startDelivery, timedSend } from "../mail/deliver
 import { mailLanguage } from "../mail/mail-language.server";
 import { sendInviteEmail, sendPasswordChangedEmail, sendPasswordResetEmail } from "../mail/senders.server";
 import { type MailOutcome, sendReporting, trySend } from "../mail/try-send.server";
+import { afterTakeOver, isUnproven, takeOverUnproven } from "./account-takeover.server";
 import { revokeAllApiTokens } from "./api-tokens.server";
 import { resetPasswordUrl, settingsUrl } from "./links.server";
 import { listPasskeys } from "./passkeys.server";
@@ -94,7 +95,8 @@ export type ResetOutcome = { ok: true; email: string } | { ok: false; reason: To
 /**
  * Sets the new password, spends every open reset link and ends every session of the user.
  * Following an emailed link proves the address, so an unverified account becomes verified, with
- * the password chosen here: pending registrations' links are spent, so none can replace it later.
+ * the password chosen here, and keeps nothing whoever set its credentials before had set
+ * (account-takeover.server.ts): pending registrations' links are spent, so none can replace it later.
  * Whoever held the account before may have left a way back in: its API tokens are revoked and
  * half-finished two-factor sign-ins spent; passkeys stay (the owner's phone may be one), listed
  * in the confirmation mailed to the account so the owner can spot one they never added.
@@ -105,6 +107,7 @@ export async function resetPassword(
   password: string,
 ): Promise<ResetOutcome> {
   const passwordHash = await hashPassword(password);
+  let takenOver: string[] = [];
   const outcome = await db()
     .transaction()
     .execute(
@@ -113,11 +116,16 @@ export async function resetPassword(
         if (!check.ok) return check;
         const user = await tx
           .selectFrom("user")
-          .select(["id", "email", "name", "locale"])
+          .select(["id", "email", "name", "locale", "email_verified", "pending_registration"])
           .where("id", "=", check.token.userId!)
           .where("status", "=", "active")
           .executeTakeFirst();
         if (!user) return { ok: false, reason: "invalid" };
+        if (isUnproven(user))
+          takenOver = await takeOverUnproven(tx, origin, user.id, {
+            kind: "password_reset",
+            actor: { id: user.id, email: user.email },
+          });
         await tx
           .updateTable("user")
           .set({
@@ -144,10 +152,11 @@ export async function resetPassword(
           },
           tx,
         );
-        return { ok: true, email: user.email, user };
+        return { ok: true, email: user.email, user: { id: user.id, name: user.name, locale: user.locale } };
       },
     );
   if (!outcome.ok || !outcome.user) return outcome.ok ? { ok: true, email: outcome.email } : outcome;
+  await afterTakeOver(outcome.user.id, takenOver);
   await endAllSessions(outcome.user.id);
   const { user } = outcome;
   const passkeys = await listPasskeys(user.id);

@@ -6,14 +6,13 @@ import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { emailField } from "../email-address";
 import { baseUrl, secureCookies, sessionSecrets } from "../env.server";
-import { closeStreamsOf } from "../events/stream.server";
 import { isOutboundRefusal, outboundFetch } from "../http/outbound.server";
 import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath, tooManyRequests } from "../http/responses";
 import { hit } from "../security/rate-limit.server";
 import { decryptSecret } from "../security/secret-box.server";
+import { afterTakeOver, isUnproven, takeOverUnproven } from "./account-takeover.server";
 import { invalidateSessions } from "./session-cache.server";
-import { deleteSessions, sessionsEnded } from "./session-end.server";
 import { finishOidcSignIn } from "./sign-in.server";
 import { holdPendingLink, linkIdentity, type ProofReason, proofNeeded } from "./sso-link.server";
 import type { SsoRefusal } from "./sso-messages";
@@ -295,7 +294,7 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
       const ts = now();
       const existing = await tx
         .selectFrom("user")
-        .select(["id", "email", "status", "email_verified"])
+        .select(["id", "email", "status", "email_verified", "pending_registration"])
         .where("email", "=", email)
         .executeTakeFirst();
       if (existing && existing.status !== "active") return existing;
@@ -317,22 +316,14 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
       let account: Account;
       if (existing) {
         account = existing;
-        if (existing.email_verified !== 1) {
-          // Whoever registered the address never proved it: their password goes, the provider's proof
-          // stays, and so does nothing else they could sign in or call the API with.
-          await tx
-            .updateTable("user")
-            .set({ email_verified: 1, pending_registration: 0, password_hash: null, updated_at: ts })
-            .where("id", "=", existing.id)
-            .execute();
-          endedSessions = await deleteSessions(tx, { userId: existing.id });
-          for (const table of [
-            "passkey",
-            "api_token",
-            "two_factor_recovery_code",
-            "user_two_factor",
-          ] as const)
-            await tx.deleteFrom(table).where("user_id", "=", existing.id).execute();
+        // Whoever registered the address never proved it: the provider's proof wins and nothing
+        // of theirs they could sign in or call the API with stays (account-takeover.server.ts).
+        if (isUnproven(existing)) {
+          endedSessions = await takeOverUnproven(tx, args, existing.id, {
+            kind: "sso",
+            actor: { id: existing.id, email },
+            name: provider.slug,
+          });
           takenOver = existing.id;
         }
         linkedNow = true;
@@ -384,10 +375,6 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
     })
     .finally(async () => {
       await invalidateSessions();
-      if (takenOver) {
-        // Their sessions' streams (a "View as" among them), then any other under their id.
-        await sessionsEnded(endedSessions);
-        closeStreamsOf(takenOver);
-      }
+      if (takenOver) await afterTakeOver(takenOver, endedSessions);
     });
 }

@@ -12,6 +12,7 @@ import {
 } from "../../test/helpers";
 import { formRequest } from "../../test/support/forms";
 import type { IdpUser } from "../../test/support/oidc-idp";
+import { expectSquatterLockedOut, registerAsAttacker } from "../../test/support/squatter";
 import {
   accounts,
   callback,
@@ -179,6 +180,21 @@ describe("signing in through the provider", () => {
     expect(
       await db().selectFrom("user_two_factor").select("user_id").where("user_id", "=", pending.id).execute(),
     ).toEqual([]);
+  });
+});
+
+describe("an address someone registered first (SECURITY-PLAYBOOK §1)", () => {
+  it("the provider's first sign-in takes the account over: the registrant's password, session, token and factors are gone", async () => {
+    const squatter = await registerAsAttacker("ceo@corp.test");
+    const out = await signIn({ sub: "ceo-sub", email: "ceo@corp.test", email_verified: true });
+    expect(out.status).toBe(302);
+    const links = await db()
+      .selectFrom("oidc_identity")
+      .select("user_id")
+      .where("subject", "=", "ceo-sub")
+      .execute();
+    expect(links).toEqual([{ user_id: squatter.id }]);
+    await expectSquatterLockedOut(squatter, "sso");
   });
 });
 

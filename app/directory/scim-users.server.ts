@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mayManageUser } from "../access/rules.server";
 import { audit } from "../audit/audit.server";
+import { isUnproven, takeOverUnproven } from "../auth/account-takeover.server";
 import { revokeAllApiTokens } from "../auth/api-tokens.server";
 import { sendPasswordSetup } from "../auth/password-reset.server";
 import { invalidateSessions } from "../auth/session.server";
@@ -345,9 +346,12 @@ async function afterCutOff(id: string, endedSessions: string[]) {
 async function writeAccount(ctx: ScimContext, id: string, account: Account, opts: { revive?: boolean } = {}) {
   const before = await db()
     .selectFrom("user")
-    .select(COLUMNS)
+    .select([...COLUMNS, "user.email_verified", "user.pending_registration"])
     .where("user.id", "=", id)
     .executeTakeFirstOrThrow();
+  // Adopting an account nobody proved the address of (someone registered it first), or giving a
+  // deleted one back to its address: nothing its earlier holder set survives (account-takeover).
+  const takeOver = opts.revive || isUnproven(before);
   await assertManageable(ctx, id);
   if (account.email !== before.email) {
     assertDomain(ctx, account.email);
@@ -381,22 +385,18 @@ async function writeAccount(ctx: ScimContext, id: string, account: Account, opts
         })
         .where("id", "=", id)
         .execute();
-      // Links mailed to the old address must not work once the address changed; an account given
-      // back to its address (someone rehired, or the address reused) starts without the old
-      // holder's password, passkeys, two-factor and devices.
-      if (account.email !== before.email || opts.revive)
+      // Links mailed to the old address must not work once the address changed.
+      if (account.email !== before.email)
         for (const kind of ["reset-password", "set-password", "verify-email", "email-change"] as const)
           await spendTokens(id, kind, trx);
-      if (opts.revive) {
-        await trx.updateTable("user").set({ password_hash: null }).where("id", "=", id).execute();
-        for (const table of [
-          "passkey",
-          "two_factor_recovery_code",
-          "user_two_factor",
-          "known_device",
-        ] as const)
-          await trx.deleteFrom(table).where("user_id", "=", id).execute();
-      }
+      const takenOver = takeOver
+        ? await takeOverUnproven(trx, ctx.origin, id, {
+            kind: "directory",
+            actor,
+            name: ctx.directory.name,
+            restored: opts.revive,
+          })
+        : [];
       const was = {
         name: before.name,
         email: before.email,
@@ -438,9 +438,10 @@ async function writeAccount(ctx: ScimContext, id: string, account: Account, opts
       // Taking over an account (or getting it back) gives it the directory's roles and teams.
       await syncRoles(trx, ctx, [id]);
       for (const group of await groupsOf(trx, ctx, id)) await syncTeam(trx, ctx, group);
-      return status === "disabled" && before.status === "active" ? cutOff(trx, id) : null;
+      const cut = status === "disabled" && before.status === "active" ? await cutOff(trx, id) : [];
+      return [...takenOver, ...cut];
     });
-  if (ended) await afterCutOff(id, ended);
+  if (ended.length > 0 || takeOver) await afterCutOff(id, ended);
   else {
     await invalidateSessions();
     await recheckViews(id);

@@ -6,6 +6,7 @@ import { DEFAULT_ROLE_FOR_NEW_USERS } from "../access/roles";
 import { assignableRoles, manageableUsers } from "../access/rules.server";
 import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
+import { afterTakeOver, isUnproven, takeOverUnproven } from "../auth/account-takeover.server";
 import { sendPasswordSetup } from "../auth/password-reset.server";
 import { invalidateSessions } from "../auth/session.server";
 import { recheckViews } from "../auth/session-end.server";
@@ -34,10 +35,19 @@ export type RowPlan = {
     /** Null: roles stay as they are (an existing account, no roles in the file). */
     roleIds: string[] | null;
     addTeamIds: string[];
+    /** An existing account whose address nobody proved: the import vouches for it (account-takeover). */
+    takeOver?: boolean;
   };
 };
 
-type Existing = { id: string; name: string; managedBy: string | null; roleIds: string[]; teamIds: string[] };
+type Existing = {
+  id: string;
+  name: string;
+  managedBy: string | null;
+  roleIds: string[];
+  teamIds: string[];
+  unproven: boolean;
+};
 
 type Context = {
   actor: AuditedActor;
@@ -83,6 +93,7 @@ async function contextFor(
       .selectFrom("user")
       .leftJoin("directory", "directory.id", "user.directory_id")
       .select(["user.id", "user.email", "user.name", "directory.name as managedBy"])
+      .select(["user.email_verified", "user.pending_registration"])
       .where("user.email", "in", part)
       .execute(),
   );
@@ -106,6 +117,7 @@ async function contextFor(
       id: u.id,
       name: u.name,
       managedBy: u.managedBy,
+      unproven: isUnproven(u),
       roleIds: roleLinks.filter((l) => l.user_id === u.id).map((l) => l.role_id),
       teamIds: teamLinks.filter((l) => l.user_id === u.id).map((l) => l.team_id),
     });
@@ -192,6 +204,9 @@ function planRow(row: ImportRow, ctx: Context, seen: Map<string, number>): RowPl
   }
   const addTeamIds = teamIds.filter((t) => !user.teamIds.includes(t));
   if (addTeamIds.length) changes.push("teams");
+  // The file vouches for the address, as it does for a new account: whoever registered it first
+  // and never proved it loses what they set.
+  if (user.unproven) changes.push("verified");
   if (changes.length === 0)
     return { line: row.line, email, outcome: "skip", message: { key: "users.import.unchanged" } };
   return {
@@ -199,7 +214,13 @@ function planRow(row: ImportRow, ctx: Context, seen: Map<string, number>): RowPl
     email,
     outcome: "update",
     message: { key: "users.import.updated", values: { changes: changes.join(", ") } },
-    apply: { userId: user.id, name, roleIds: sameRoles ? null : roleIds, addTeamIds },
+    apply: {
+      userId: user.id,
+      name,
+      roleIds: sameRoles ? null : roleIds,
+      addTeamIds,
+      takeOver: user.unproven,
+    },
   };
 }
 
@@ -218,16 +239,17 @@ export function summarise(plans: RowPlan[]): ImportSummary {
   return out;
 }
 
-/** Writes one planned row in `trx`, audited as the importing admin's change. */
+/** Writes one planned row in `trx`, audited as the importing admin's change; `ended`: sessions it ended. */
 async function applyRow(
   trx: Executor,
   actor: AuditedActor,
   plan: RowPlan,
   origin: AuditOrigin,
-): Promise<string> {
+): Promise<{ id: string; ended: string[] }> {
   const apply = plan.apply!;
   const id = apply.userId ?? randomUUID();
   const ts = now();
+  let ended: string[] = [];
   if (!apply.userId) {
     await trx
       .insertInto("user")
@@ -267,6 +289,7 @@ async function applyRow(
       await trx.selectFrom("user_role").select("role_id").where("user_id", "=", id).execute()
     ).map((r) => r.role_id);
     await trx.updateTable("user").set({ name: apply.name, updated_at: ts }).where("id", "=", id).execute();
+    if (apply.takeOver) ended = await takeOverUnproven(trx, origin, id, { kind: "import", actor });
     if (apply.roleIds) {
       await trx.deleteFrom("user_role").where("user_id", "=", id).execute();
       if (apply.roleIds.length)
@@ -307,7 +330,7 @@ async function applyRow(
       trx,
     );
   }
-  return id;
+  return { id, ended };
 }
 
 /**
@@ -352,6 +375,7 @@ export async function runImport(
       // made 10,000 rows take a minute on PostgreSQL), each row under its own savepoint.
       const ctx = await contextFor(actor, part);
       const invites: { id: string; email: string; at: number }[] = [];
+      const takenOver: { id: string; ended: string[] }[] = [];
       await db()
         .transaction()
         .execute(async (trx) => {
@@ -381,8 +405,10 @@ export async function runImport(
               continue;
             }
             if (plan.apply.userId && plan.apply.roleIds) rolesChanged = true;
-            if (!plan.apply.userId && opts.invite)
-              invites.push({ id: written.value, email: plan.email, at: results.length });
+            if (plan.apply.takeOver) takenOver.push(written.value);
+            // A taken-over account has no password left either: it is invited like a new one.
+            if ((!plan.apply.userId || plan.apply.takeOver) && opts.invite)
+              invites.push({ id: written.value.id, email: plan.email, at: results.length });
             results.push({
               line: plan.line,
               email: plan.email,
@@ -391,6 +417,7 @@ export async function runImport(
             });
           }
         });
+      for (const { id, ended } of takenOver) await afterTakeOver(id, ended);
       // Mail only for what committed.
       for (const invite of invites) {
         const sent = await sendPasswordSetup(opts.origin, invite, actor.name);
