@@ -93,6 +93,7 @@ describe.skipIf(skipped)(title, () => {
       buildDir: BUILD_DIR,
       ports,
       readyPath: "/readyz",
+      liveWaitMs: 90_000,
       env: {
         DATABASE_URL: postgres.url,
         DATABASE_POOL_SIZE: "4",
@@ -104,9 +105,18 @@ describe.skipIf(skipped)(title, () => {
         LOG_LEVEL: "warn",
       },
     });
+    // The peer loads meanwhile; it takes the lock when told (the test below).
+    holder = spawn(process.execPath, ["--import", "tsx", "test/support/paused-event-writer.ts"], {
+      env: { ...process.env, DATABASE_URL: postgres.url, USER_ID: userId },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const peer = holder;
+    onCleanup(() => peer.kill("SIGKILL"));
+    holder.stdout!.on("data", (d) => holderOutput.push(String(d)));
+    holder.stderr!.on("data", (d) => holderOutput.push(String(d)));
     await cluster.startAll();
     expect(cluster.notReady).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
     if (holder?.pid && holder.exitCode === null) holder.kill("SIGKILL");
@@ -117,7 +127,8 @@ describe.skipIf(skipped)(title, () => {
   }, 30_000);
 
   it("lets the other instances write events and deliver completions within 10 s, and answer /readyz", async () => {
-    const [a, b] = cluster.instances as [{ url: string }, { url: string }];
+    const a = cluster.instances[0]!;
+    const b = cluster.instances[1]!;
     const login = await fetch(`${a.url}/login`, {
       method: "POST",
       body: new URLSearchParams({ email, password: PASSWORD }),
@@ -133,20 +144,14 @@ describe.skipIf(skipped)(title, () => {
     stream.start();
     await vi.waitFor(() => expect(stream.opened).toBe(1), { timeout: 5_000 });
 
+    const peer = holder!;
     // The peer takes the lock and stops inside the locked section.
-    holder = spawn(process.execPath, ["--import", "tsx", "test/support/paused-event-writer.ts"], {
-      env: { ...process.env, DATABASE_URL: postgres.url, USER_ID: userId },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const paused = holder;
-    onCleanup(() => paused.kill("SIGKILL"));
-    holder.stdout!.on("data", (d) => holderOutput.push(String(d)));
-    holder.stderr!.on("data", (d) => holderOutput.push(String(d)));
+    peer.stdin!.write("go\n");
     let heldBy: number | undefined;
     await vi.waitFor(
       async () => {
-        expect(holder!.exitCode, holderOutput.join("")).toBeNull();
-        expect(isStopped(holder!.pid!)).toBe(true);
+        expect(peer.exitCode, holderOutput.join("")).toBeNull();
+        expect(isStopped(peer.pid!)).toBe(true);
         heldBy = await lockHolder(db);
         expect(heldBy).toBeDefined();
       },
@@ -199,8 +204,8 @@ describe.skipIf(skipped)(title, () => {
     for (const instance of [a, b]) expect((await fetch(`${instance.url}/readyz`)).status).toBe(200);
 
     // Resumed, the peer learns its transaction is gone rather than committing it.
-    holder.kill("SIGCONT");
-    await vi.waitFor(() => expect(holder!.exitCode).not.toBeNull(), { timeout: 10_000 });
+    peer.kill("SIGCONT");
+    await vi.waitFor(() => expect(peer.exitCode).not.toBeNull(), { timeout: 10_000 });
     expect(holderOutput.join("")).toMatch(/append failed/);
   }, 60_000);
 });

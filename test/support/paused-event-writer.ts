@@ -5,10 +5,12 @@ import { createDb } from "../../db/connection";
 // that writes one event through the app's own event log and connection settings, and stops itself
 // (SIGSTOP, as a paused VM would) inside the locked section, after the lock and the insert and
 // before the commit. Deterministic: the announce callback runs inside that transaction.
-// test/paused-peer.test.ts finds the lock held, then continues and kills it.
+// test/paused-peer.test.ts starts it early (loading takes seconds) and writes a line to its stdin
+// when the write should begin; it finds the lock held, later continues and kills it.
 
 const db = createDb(process.env.DATABASE_URL!, { poolSize: 2 });
 const log = createDbEventLog(() => db);
+await new Promise((go) => process.stdin.once("data", go));
 
 await log
   .append(
@@ -31,3 +33,4 @@ await log
     (error) => console.log(`append failed: ${(error as Error).message}`),
   );
 await db.destroy();
+process.exit(0);
