@@ -5,7 +5,8 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { createDb, reuseStatements } from "./connection";
+import { onPostgres } from "../test/postgres-schema";
+import { connectionSettings, createDb, postgresConfig, reuseStatements } from "./connection";
 
 describe("a SQLite database", () => {
   it("is analysed when opened, so the planner has real row counts (db/like.ts relies on them)", async () => {
@@ -58,5 +59,37 @@ describe("SQLite prepared statements", () => {
     for (let i = 1; i <= 3; i++)
       expect((await sql`select name from t where id = ${i}`.execute(db)).rows).toEqual([{ name: `n${i}` }]);
     await db.destroy();
+  });
+});
+
+// Issue 34: a peer stopped inside a transaction must not hold its locks for hours, nor a vanished
+// server keep a connection waiting (the bounds are explained in connection.ts).
+describe("PostgreSQL connection bounds", () => {
+  const url = "postgres://app@db.example:5432/app?schema=tenant_a";
+
+  it("are on the app's pool and on what the queue and the event listener open", () => {
+    for (const config of [postgresConfig(url, { poolSize: 3 }), connectionSettings(url)]) {
+      expect(config).toMatchObject({
+        connectionTimeoutMillis: 2_000,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
+        idle_in_transaction_session_timeout: 5_000,
+        options: "-c TimeZone=UTC -c search_path=tenant_a",
+      });
+      expect(config.connectionString).toBe("postgres://app@db.example:5432/app");
+    }
+    expect(postgresConfig(url, { poolSize: 3 }).max).toBe(3);
+  });
+
+  it.skipIf(!onPostgres)("reach the server: its idle-in-transaction limit is 5 s", async () => {
+    const handle = createDb(process.env.DATABASE_URL!);
+    try {
+      const { rows } = await sql<{
+        idle_in_transaction_session_timeout: string;
+      }>`show idle_in_transaction_session_timeout`.execute(handle);
+      expect(rows[0]!.idle_in_transaction_session_timeout).toBe("5s");
+    } finally {
+      await handle.destroy();
+    }
   });
 });

@@ -150,24 +150,44 @@ const types = {
 const CONNECT_TIMEOUT_MS = 2_000;
 
 /**
- * `?schema=NAME` on the URL puts every connection's search_path on that schema, which is how
- * each test file (and the two-instance test) gets a database of its own inside one PostgreSQL.
+ * What bounds a connection's waits, on every pool and client the app opens (requests, the queue
+ * and its heartbeat, the event listener). A peer that stops inside a transaction (a paused VM, a
+ * cut network) would otherwise hold its locks, the event log's among them, until its socket dies,
+ * hours later (issue 34; docs/operations.md, "A database restart or failover"):
+ * - the server ends a session left idle inside a transaction for 5 s, which rolls it back and
+ *   releases its locks; the app's transactions wait on nothing but their own queries, so a gap that
+ *   long means the process stopped (a transaction that must outlive it sets its own);
+ * - TCP keepalive from 10 s of silence on, so a connection whose server vanished is found dead
+ *   (the operating system's probes then decide how soon) rather than waited on for hours;
+ * - connecting gives up after 2 s: a request then fails as unavailable (503, db/unavailable.ts).
+ * No statement_timeout or lock_timeout for every session: migrations and the schema-change lock
+ * may rightly wait long. The event log bounds its own lock wait (app/events/event-log.server.ts).
  */
-export function postgresConfig(databaseUrl: string, options: CreateDbOptions = {}): pg.PoolConfig {
+const CONNECTION_BOUNDS = {
+  connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
+  idle_in_transaction_session_timeout: 5_000,
+} as const satisfies pg.ClientConfig;
+
+/**
+ * Where and how to connect, for a pool or a client of any library: the address, the session's
+ * settings and the bounds. `?schema=NAME` on the URL puts every connection's search_path on that
+ * schema, which is how each test file (and the two-instance test) gets a database of its own
+ * inside one PostgreSQL.
+ */
+export function connectionSettings(databaseUrl: string) {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get("schema");
   url.searchParams.delete("schema");
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name in DATABASE_URL`);
   const settings = ["-c TimeZone=UTC", ...(schema ? [`-c search_path=${schema}`] : [])];
-  return {
-    connectionString: url.toString(),
-    max: options.poolSize ?? 10,
-    options: settings.join(" "),
-    types,
-    // While the server is unreachable (a restart, a failover) a request waits at most this long
-    // for a connection and then fails as unavailable (503, db/unavailable.ts), instead of hanging.
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-  };
+  return { connectionString: url.toString(), options: settings.join(" "), ...CONNECTION_BOUNDS };
+}
+
+/** The app's own pool: the settings above, its size, and the type parsers that keep rows engine-neutral. */
+export function postgresConfig(databaseUrl: string, options: CreateDbOptions = {}): pg.PoolConfig {
+  return { ...connectionSettings(databaseUrl), max: options.poolSize ?? 10, types };
 }
 
 function postgresPool(databaseUrl: string, options: CreateDbOptions): pg.Pool {

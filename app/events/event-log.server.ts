@@ -20,7 +20,15 @@ export const REPLAY_LIMIT = 500;
 const CHUNK = 500;
 // One lock for every event written on this database (beside db/migrate.ts's SCHEMA_CHANGE_LOCK): held
 // from the id's assignment to the commit, so ids commit, and their NOTIFYs arrive, in id order.
-const EVENT_ORDER_LOCK = 4_200_118;
+export const EVENT_ORDER_LOCK = 4_200_118;
+// A holder that stopped inside its transaction is ended by the server within seconds
+// (idle_in_transaction_session_timeout, db/connection.ts); the wait for the lock is bounded too, so
+// a holder stuck some other way costs a few retries, after which the append fails and the bus
+// delivers the events without ids (app/events/postgres-bus.server.ts) instead of holding them.
+const EVENT_LOCK_WAIT_MS = 3_000;
+const EVENT_LOCK_ATTEMPTS = 3;
+/** PostgreSQL's lock_not_available: lock_timeout ran out. */
+const LOCK_TIMEOUT = "55P03";
 
 export type LoggedEvent = { id: number; event: SystemEvent };
 
@@ -74,7 +82,11 @@ export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog 
     const postgres = dialectOf(database as Kysely<unknown>) === "postgres";
     const created_at = now();
     return database.transaction().execute(async (trx) => {
-      if (postgres) await sql`select pg_advisory_xact_lock(${EVENT_ORDER_LOCK})`.execute(trx);
+      // lock_timeout for this transaction only, set (in the subquery, evaluated first) before the wait begins.
+      if (postgres)
+        await sql`select pg_advisory_xact_lock(${EVENT_ORDER_LOCK}) from (select set_config('lock_timeout', ${String(EVENT_LOCK_WAIT_MS)}, true)) as bounded`.execute(
+          trx,
+        );
       const all = batch.flatMap((p) => p.events);
       const ids: number[] = [];
       for (let i = 0; i < all.length; i += CHUNK) {
@@ -111,6 +123,17 @@ export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog 
     });
   }
 
+  async function writeRetrying(batch: Pending[]): Promise<LoggedEvent[][]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write(batch);
+      } catch (error) {
+        if (attempt >= EVENT_LOCK_ATTEMPTS || (error as { code?: string })?.code !== LOCK_TIMEOUT)
+          throw error;
+      }
+    }
+  }
+
   async function drain() {
     writing = true;
     // Whatever else is published in this tick (a loop of publishes) joins the first batch; a
@@ -120,7 +143,7 @@ export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog 
       const batch = pending;
       pending = [];
       try {
-        const logged = await write(batch);
+        const logged = await writeRetrying(batch);
         batch.forEach((p, i) => {
           p.resolve(logged[i]!);
         });

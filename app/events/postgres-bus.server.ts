@@ -194,13 +194,9 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
   }
 
   async function connect(resync: boolean): Promise<void> {
-    const {
-      connectionString,
-      options: settings,
-      types,
-      connectionTimeoutMillis,
-    } = postgresConfig(options.url);
-    const c = new pg.Client({ connectionString, options: settings, types, connectionTimeoutMillis });
+    // The app's settings and bounds (a client ignores the pool's size); keepalive matters most
+    // here, on a connection that only listens and would never notice its server gone otherwise.
+    const c = new pg.Client(postgresConfig(options.url));
     c.on("notification", (n) => {
       if (n.channel === channel) receive(n.payload);
     });

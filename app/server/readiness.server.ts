@@ -10,11 +10,15 @@ import { taskRunner } from "../tasks/runner.server";
 
 const CHECK_EVERY_MS = 1_000;
 const CHECK_TIMEOUT_MS = 1_000;
+/** Checks with no answer for this long in a row mean "no" (issue 34): a silent database is not a busy pool. */
+const NO_ANSWER_LIMIT_MS = 2_000;
 
 let draining = false;
 let checkedAt = Number.NEGATIVE_INFINITY;
 let reachable = true;
 let checking: Promise<boolean> | undefined;
+/** When the first of the checks in a row that got no answer began. */
+let unansweredSince: number | undefined;
 
 /** From SIGTERM on: /readyz answers 503 so balancers send no more (app/server/lifecycle.server.ts). */
 export function startDraining() {
@@ -29,7 +33,9 @@ export function isDraining(): boolean {
  * `select 1`, bounded. An error that says the server cannot be reached (refused, reset, shutting
  * down) is "no". No answer within the bound is "unknown": the pool may only be busy (every client
  * out, a load spike on every instance at once), and failing readiness everywhere for that would
- * turn a slowdown into an outage; requests still fail fast on their own (db/connection.ts).
+ * turn a slowdown into an outage; requests still fail fast on their own (db/connection.ts). An
+ * unknown that lasts NO_ANSWER_LIMIT_MS is "no" (databaseReachable): a server behind a cut network
+ * or a stopped host never answers, and the balancer should stop sending work here meanwhile.
  */
 async function selectOne(): Promise<boolean | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -55,8 +61,15 @@ const BUSY_POOL = /timeout exceeded when trying to connect/;
 /** The last answer while it is under a second old; concurrent probes share one check. */
 async function databaseReachable(): Promise<boolean> {
   if (performance.now() - checkedAt < CHECK_EVERY_MS) return reachable;
+  const began = performance.now();
   checking ??= selectOne().then((ok) => {
-    if (ok !== undefined) reachable = ok;
+    if (ok !== undefined) {
+      reachable = ok;
+      unansweredSince = undefined;
+    } else {
+      unansweredSince ??= began;
+      if (performance.now() - unansweredSince >= NO_ANSWER_LIMIT_MS) reachable = false;
+    }
     checkedAt = performance.now();
     checking = undefined;
     return reachable;

@@ -1,5 +1,6 @@
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { setupDatabase } from "../../test/helpers";
 import { onPostgres } from "../../test/postgres-schema";
 import { closeDb, db } from "../db.server";
@@ -64,6 +65,27 @@ describe("readiness", () => {
       await useDatabase(ownUrl);
     },
   );
+
+  it("fails once the database has given no answer for 2 s (a cut network, a stopped server)", async () => {
+    // Accepts connections and never says a word, as a server behind a cut network or a paused VM.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    onTestFinished(async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => silent.close(r));
+      await useDatabase(ownUrl);
+      await vi.waitFor(async () => expect(await readiness()).toEqual({ ready: true }), { timeout: 3_000 });
+    });
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(await readiness()).toEqual({ ready: true });
+    await useDatabase(`postgres://nobody@127.0.0.1:${(silent.address() as AddressInfo).port}/silent`);
+    // Each check gives up within its second; the silence becomes "no" once it has lasted 2 s.
+    await vi.waitFor(async () => expect(await readiness()).toEqual({ ready: false, reason: "database" }), {
+      timeout: 6_000,
+      interval: 200,
+    });
+  });
 
   it("fails while the task runner says it is not healthy", async () => {
     let healthy = true;

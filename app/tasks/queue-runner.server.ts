@@ -2,7 +2,7 @@ import { Logger, parseCrontab, type Runner, run, runMigrations } from "graphile-
 import type { Transaction } from "kysely";
 import pg from "pg";
 import { z } from "zod";
-import { postgresConfig } from "../../db/connection";
+import { connectionSettings } from "../../db/connection";
 import { withSchemaChangeLock } from "../../db/migrate";
 import type { Database } from "../../db/schema";
 import { db } from "../db.server";
@@ -338,8 +338,8 @@ export function createQueueRunner(
     // A pool of its own: the app's pool returns JSON as text, graphile-worker expects objects.
     pool: () => {
       if (!pool) {
-        const { connectionString, options } = postgresConfig(e.DATABASE_URL);
-        pool = new pg.Pool({ connectionString, options, max: e.TASK_CONCURRENCY + 2 });
+        // With the app's bounds: the heartbeat's connect gives up after 2 s like a request's.
+        pool = new pg.Pool({ ...connectionSettings(e.DATABASE_URL), max: e.TASK_CONCURRENCY + 2 });
         // A dropped connection is reported by the query that needed it; these only keep the process up.
         pool.on("error", () => {});
         pool.on("connect", (client) => client.on("error", () => {}));

@@ -34,6 +34,8 @@ export function createInstances(options: {
   readyPath: string;
   /** Told the moment an instance gets SIGKILL. */
   onKill?: () => void;
+  /** How long a new process may take to answer /healthz (30 s; more on a crowded machine). */
+  liveWaitMs?: number;
 }) {
   const unexpectedExits: UnexpectedExit[] = [];
   const notReady: string[] = [];
@@ -110,7 +112,7 @@ export function createInstances(options: {
    * never turns ready is recorded and the run goes on, so its counts still come out.
    */
   async function ready(instance: Instance) {
-    await waitFor(instance, "/healthz");
+    await waitFor(instance, "/healthz", options.liveWaitMs);
     if (options.readyPath === "/healthz") return;
     try {
       await waitFor(instance, options.readyPath, READY_WAIT_MS);
