@@ -2,11 +2,16 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startApp } from "../../test/app-server";
 import { context, createUser, request, sessionCookieFor, setupDatabase } from "../../test/helpers";
+import {
+  expectPrototypesClean,
+  HOSTILE_PATHS,
+  hostileBodies,
+  scrubPrototypes,
+} from "../../test/support/hostile-keys";
 import { testOrigin } from "../../test/support/scim";
 import { getSessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { createDirectory } from "./directories.server";
-import { expectPrototypesClean, HOSTILE_PATHS, hostileBodies, scrubPrototypes } from "../../test/support/hostile-keys";
 
 // Hostile SCIM with a valid directory token: filters, paging, bodies and PATCH operations a
 // directory should never send. Every answer is below 500 and in SCIM's error shape when refused,

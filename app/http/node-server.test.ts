@@ -329,7 +329,7 @@ describe("the node:http request path", () => {
   });
 
   it("keeps serving when recording a request's metrics throws: the error is reported, not thrown into the listener", async () => {
-    observeThrows = new Error("Added label \"polluted\" is not included in initial labelset");
+    observeThrows = new Error('Added label "polluted" is not included in initial labelset');
     expect((await send("/api/small")).status).toBe(200);
     await expect.poll(() => errors.length).toBe(1);
     expect(String(errors[0])).toMatch(/polluted/);

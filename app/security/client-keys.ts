@@ -53,3 +53,9 @@ export function parseClientJson(text: string): ClientJson {
   const problem = jsonProblem(value);
   return problem ? { ok: false, problem } : { ok: true, value };
 }
+
+/** What an /api route says when parseClientJson refuses (English: the API's messages are). */
+export const CLIENT_JSON_REFUSAL: Record<JsonProblem, string> = {
+  tooDeep: "The body is nested too deeply.",
+  hostileKey: "The body names a key no endpoint takes (__proto__, constructor, prototype).",
+};

@@ -25,8 +25,11 @@ function added(): [object, PropertyKey][] {
 
 /** Fails when any built-in prototype gained a property (`({}).polluted` and every other name). */
 export function expectPrototypesClean(where = "") {
-  expect((({}) as Record<string, unknown>).polluted, where).toBeUndefined();
-  expect(added().map(([, k]) => String(k)), where).toEqual([]);
+  expect(({} as Record<string, unknown>).polluted, where).toBeUndefined();
+  expect(
+    added().map(([, k]) => String(k)),
+    where,
+  ).toEqual([]);
 }
 
 /** Removes what a failed test added, so the tests after it run on clean prototypes. */
