@@ -4,6 +4,7 @@ import { type AppServer, startApp } from "../../test/app-server";
 import { context, createUser, request, sessionCookieFor, setupDatabase } from "../../test/helpers";
 import {
   expectPrototypesClean,
+  HOSTILE_MEMBERS,
   HOSTILE_PATHS,
   hostileBodies,
   scrubPrototypes,
@@ -14,8 +15,9 @@ import { db } from "../db.server";
 import { createDirectory } from "./directories.server";
 
 // Hostile SCIM with a valid directory token: filters, paging, bodies and PATCH operations a
-// directory should never send. Every answer is below 500 and in SCIM's error shape when refused,
-// and nobody outside the directory's reach (a super admin) is ever changed. Fixed seed.
+// directory should never send, hostile keys and paths at every depth among them. Every answer is
+// below 500 and in SCIM's error shape when refused, no built-in prototype gains a property, and
+// nobody outside the directory's reach (a super admin) is ever changed. Fixed seed.
 
 let app: AppServer;
 let token: string;
@@ -67,6 +69,9 @@ const text = fc.oneof(
 const value: fc.Arbitrary<unknown> = fc.oneof(
   text,
   fc.integer(),
+  // Keys that walk into a prototype, at every depth, and numbers past any column (issue 34).
+  fc.constantFrom(...HOSTILE_MEMBERS).map((m): unknown => JSON.parse(m)),
+  fc.constantFrom(1e308, -1e308, 2 ** 64, 2 ** 31),
   fc.boolean(),
   fc.constant(null),
   fc.array(
@@ -88,7 +93,10 @@ const userBody = fc.record(
 );
 const patchBody = fc.record(
   {
-    schemas: fc.oneof(fc.constant(["urn:ietf:params:scim:api:messages:2.0:PatchOp"]), value),
+    schemas: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(["urn:ietf:params:scim:api:messages:2.0:PatchOp"]) },
+      { weight: 1, arbitrary: value },
+    ),
     Operations: fc.oneof(
       fc.array(
         fc.record(
@@ -104,6 +112,7 @@ const patchBody = fc.record(
                 "meta.created",
                 "id",
               ),
+              fc.constantFrom(...HOSTILE_PATHS),
               text,
             ),
             value,
@@ -131,11 +140,23 @@ function send(method: string, path: string, body?: unknown) {
 describe("fuzz: hostile SCIM with a valid token", () => {
   it("never answers 500, refuses in SCIM's shape, and never changes a super admin", async () => {
     const id = fc.oneof(fc.constantFrom(...ids, "%zz", "%E0%A4%A", "a/b"), text.map(encodeURIComponent));
+    // PATCH targets nothing else deletes, so most PATCHes reach scim-patch with a hostile path or value.
+    const patchUser = (await createUser({ roles: ["user"], email: "patched@fuzz.example" })).id;
+    const created = await send("POST", "/Groups", { displayName: "Patched" });
+    const patchGroup = ((await created.json()) as { id: string }).id;
+    const patchTarget = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(`/Users/${patchUser}`, `/Groups/${patchGroup}`) },
+      { weight: 1, arbitrary: fc.tuple(fc.constantFrom("/Users/", "/Groups/"), id).map(([c, i]) => c + i) },
+    );
+    const paging = fc.oneof(
+      text,
+      fc.constantFrom("1e300", "-1e300", "2147483648", "NaN", "Infinity", "0x10"),
+    );
     const call = fc.oneof(
       fc.record({
         method: fc.constant("GET"),
         path: fc
-          .tuple(fc.constantFrom("/Users", "/Groups"), text, text, text)
+          .tuple(fc.constantFrom("/Users", "/Groups"), text, paging, paging)
           .map(
             ([c, f, s, n]) =>
               `${c}?filter=${encodeURIComponent(f)}&startIndex=${encodeURIComponent(s)}&count=${encodeURIComponent(n)}`,
@@ -153,7 +174,7 @@ describe("fuzz: hostile SCIM with a valid token", () => {
       }),
       fc.record({
         method: fc.constant("PATCH"),
-        path: fc.tuple(fc.constantFrom("/Users/", "/Groups/"), id).map(([c, i]) => c + i),
+        path: patchTarget,
         body: patchBody,
       }),
     );
@@ -171,8 +192,9 @@ describe("fuzz: hostile SCIM with a valid token", () => {
           expect(res.headers.get("Content-Type"), where).toMatch(/^application\/scim\+json/);
           expect(JSON.parse(text), where).toMatchObject({ status: String(res.status) });
         }
+        expectPrototypesClean(where);
       }),
-      { seed: 20261127, numRuns: 300 },
+      { seed: 20261127, numRuns: 200 },
     );
     const boss = await db()
       .selectFrom("user")
@@ -181,6 +203,7 @@ describe("fuzz: hostile SCIM with a valid token", () => {
       .executeTakeFirstOrThrow();
     expect(boss.status).toBe("active");
     expect(boss.directory_id).toBeNull();
+    expect((await send("GET", "/ServiceProviderConfig")).status).toBe(200);
   }, 120_000);
 });
 
