@@ -17,7 +17,7 @@ export function isHostileKey(key: string): boolean {
 }
 
 /** Deeper than any document this product reads (a SCIM resource is 4 levels; a task payload a few). */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 export type JsonProblem = "tooDeep" | "hostileKey";
 
