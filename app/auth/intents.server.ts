@@ -133,7 +133,8 @@ async function runHandler<A extends ActionArgs>(
 
 /** The form as a plain object, one string per field: the input of a handler without a schema. */
 function formObject(form: FormData): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Field names are the client's: a null prototype makes `__proto__` a field like any other.
+  const out: Record<string, unknown> = Object.create(null);
   for (const key of new Set(form.keys())) {
     const value = form.get(key);
     if (key !== "intent" && typeof value === "string") out[key] = value;

@@ -1,15 +1,23 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startApp } from "../../test/app-server";
 import { context, createUser, request, sessionCookieFor, setupDatabase } from "../../test/helpers";
+import {
+  expectPrototypesClean,
+  HOSTILE_MEMBERS,
+  HOSTILE_PATHS,
+  hostileBodies,
+  scrubPrototypes,
+} from "../../test/support/hostile-keys";
 import { testOrigin } from "../../test/support/scim";
 import { getSessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { createDirectory } from "./directories.server";
 
 // Hostile SCIM with a valid directory token: filters, paging, bodies and PATCH operations a
-// directory should never send. Every answer is below 500 and in SCIM's error shape when refused,
-// and nobody outside the directory's reach (a super admin) is ever changed. Fixed seed.
+// directory should never send, hostile keys and paths at every depth among them. Every answer is
+// below 500 and in SCIM's error shape when refused, no built-in prototype gains a property, and
+// nobody outside the directory's reach (a super admin) is ever changed. Fixed seed.
 
 let app: AppServer;
 let token: string;
@@ -42,6 +50,8 @@ beforeAll(async () => {
   ids.push(bossId, (await createUser({ roles: ["user"], email: "member@fuzz.example" })).id);
 });
 afterAll(() => app.close());
+// A failure below must not leave Object.prototype polluted for the tests after it.
+afterEach(scrubPrototypes);
 
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -59,6 +69,9 @@ const text = fc.oneof(
 const value: fc.Arbitrary<unknown> = fc.oneof(
   text,
   fc.integer(),
+  // Keys that walk into a prototype, at every depth, and numbers past any column (issue 34).
+  fc.constantFrom(...HOSTILE_MEMBERS).map((m): unknown => JSON.parse(m)),
+  fc.constantFrom(1e308, -1e308, 2 ** 64, 2 ** 31),
   fc.boolean(),
   fc.constant(null),
   fc.array(
@@ -80,7 +93,10 @@ const userBody = fc.record(
 );
 const patchBody = fc.record(
   {
-    schemas: fc.oneof(fc.constant(["urn:ietf:params:scim:api:messages:2.0:PatchOp"]), value),
+    schemas: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(["urn:ietf:params:scim:api:messages:2.0:PatchOp"]) },
+      { weight: 1, arbitrary: value },
+    ),
     Operations: fc.oneof(
       fc.array(
         fc.record(
@@ -96,6 +112,7 @@ const patchBody = fc.record(
                 "meta.created",
                 "id",
               ),
+              fc.constantFrom(...HOSTILE_PATHS),
               text,
             ),
             value,
@@ -123,11 +140,23 @@ function send(method: string, path: string, body?: unknown) {
 describe("fuzz: hostile SCIM with a valid token", () => {
   it("never answers 500, refuses in SCIM's shape, and never changes a super admin", async () => {
     const id = fc.oneof(fc.constantFrom(...ids, "%zz", "%E0%A4%A", "a/b"), text.map(encodeURIComponent));
+    // PATCH targets nothing else deletes, so most PATCHes reach scim-patch with a hostile path or value.
+    const patchUser = (await createUser({ roles: ["user"], email: "patched@fuzz.example" })).id;
+    const created = await send("POST", "/Groups", { displayName: "Patched" });
+    const patchGroup = ((await created.json()) as { id: string }).id;
+    const patchTarget = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(`/Users/${patchUser}`, `/Groups/${patchGroup}`) },
+      { weight: 1, arbitrary: fc.tuple(fc.constantFrom("/Users/", "/Groups/"), id).map(([c, i]) => c + i) },
+    );
+    const paging = fc.oneof(
+      text,
+      fc.constantFrom("1e300", "-1e300", "2147483648", "NaN", "Infinity", "0x10"),
+    );
     const call = fc.oneof(
       fc.record({
         method: fc.constant("GET"),
         path: fc
-          .tuple(fc.constantFrom("/Users", "/Groups"), text, text, text)
+          .tuple(fc.constantFrom("/Users", "/Groups"), text, paging, paging)
           .map(
             ([c, f, s, n]) =>
               `${c}?filter=${encodeURIComponent(f)}&startIndex=${encodeURIComponent(s)}&count=${encodeURIComponent(n)}`,
@@ -145,7 +174,7 @@ describe("fuzz: hostile SCIM with a valid token", () => {
       }),
       fc.record({
         method: fc.constant("PATCH"),
-        path: fc.tuple(fc.constantFrom("/Users/", "/Groups/"), id).map(([c, i]) => c + i),
+        path: patchTarget,
         body: patchBody,
       }),
     );
@@ -163,8 +192,9 @@ describe("fuzz: hostile SCIM with a valid token", () => {
           expect(res.headers.get("Content-Type"), where).toMatch(/^application\/scim\+json/);
           expect(JSON.parse(text), where).toMatchObject({ status: String(res.status) });
         }
+        expectPrototypesClean(where);
       }),
-      { seed: 20261127, numRuns: 300 },
+      { seed: 20261127, numRuns: 200 },
     );
     const boss = await db()
       .selectFrom("user")
@@ -173,5 +203,100 @@ describe("fuzz: hostile SCIM with a valid token", () => {
       .executeTakeFirstOrThrow();
     expect(boss.status).toBe("active");
     expect(boss.directory_id).toBeNull();
+    expect((await send("GET", "/ServiceProviderConfig")).status).toBe(200);
   }, 120_000);
+});
+
+describe("hostile keys, paths, numbers and nesting (issue 34)", () => {
+  const PATCH = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+  const patch = (Operations: unknown) => ({ schemas: [PATCH], Operations });
+
+  async function expectRefused(res: Response, scimType: string, where: string) {
+    const body = await res.text();
+    expect(res.status, `${where} -> ${body.slice(0, 300)}`).toBe(400);
+    expect(JSON.parse(body), where).toMatchObject({ status: "400", scimType });
+    expectPrototypesClean(where);
+  }
+
+  it("refuses a PATCH path or value naming __proto__, constructor or prototype at any depth, on Users and Groups", async () => {
+    const user = await send("POST", "/Users", { userName: "hostile@fuzz.example", name: { givenName: "H" } });
+    expect(user.status).toBe(201);
+    const userId = ((await user.json()) as { id: string }).id;
+    const group = await send("POST", "/Groups", { displayName: "Hostile" });
+    expect(group.status).toBe(201);
+    const groupId = ((await group.json()) as { id: string }).id;
+    for (const at of [`/Users/${userId}`, `/Groups/${groupId}`]) {
+      for (const path of HOSTILE_PATHS)
+        for (const op of ["add", "replace", "remove"])
+          await expectRefused(
+            await send("PATCH", at, patch([{ op, path, value: "yes" }])),
+            "invalidPath",
+            `${op} ${path}`,
+          );
+      const values = [
+        ...hostileBodies(patch([{ op: "add", value: "$" }])),
+        ...hostileBodies(patch([{ op: "replace", path: "name", value: "$" }])),
+        ...hostileBodies(patch([{ op: "add", path: "members", value: "$" }])),
+      ];
+      for (const body of values) await expectRefused(await send("PATCH", at, body), "invalidValue", body);
+    }
+    const bodies = [
+      ...hostileBodies({ userName: "polluter@fuzz.example", name: "$" }),
+      ...hostileBodies({ userName: "polluter@fuzz.example", emails: "$" }),
+      ...hostileBodies({ userName: "polluter@fuzz.example", "urn:x": "$" }),
+    ];
+    for (const body of bodies) {
+      await expectRefused(await send("POST", "/Users", body), "invalidValue", body);
+      await expectRefused(await send("PUT", `/Users/${userId}`, body), "invalidValue", body);
+    }
+    for (const body of hostileBodies({ displayName: "Polluters", members: "$" }))
+      await expectRefused(await send("POST", "/Groups", body), "invalidValue", body);
+    const row = await db()
+      .selectFrom("user")
+      .select(["name", "email"])
+      .where("id", "=", userId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ name: "H", email: "hostile@fuzz.example" });
+    expect(
+      await db().selectFrom("user").select("id").where("email", "=", "polluter@fuzz.example").execute(),
+    ).toEqual([]);
+    expect((await send("GET", "/ServiceProviderConfig")).status).toBe(200);
+  }, 60_000);
+
+  it("refuses startIndex and count that are no 32-bit integer with 400 invalidValue; clamps the rest", async () => {
+    for (const collection of ["/Users", "/Groups"]) {
+      for (const q of [
+        "startIndex=1e300",
+        "startIndex=2147483648",
+        "startIndex=99999999999999999999",
+        "startIndex=-1e300",
+        "startIndex=NaN",
+        "startIndex=Infinity",
+        "startIndex=1.5",
+        "count=1e300",
+        "count=-99999999999999999999",
+        "count=NaN",
+      ])
+        await expectRefused(await send("GET", `${collection}?${q}`), "invalidValue", `${collection}?${q}`);
+      for (const q of ["startIndex=2147483647", "startIndex=-5", "count=-1", "count=100000"]) {
+        const res = await send("GET", `${collection}?${q}`);
+        expect(res.status, q).toBe(200);
+      }
+    }
+    const last = await send("GET", "/Users?startIndex=2147483647&count=100000");
+    expect(await last.json()).toMatchObject({ startIndex: 2147483647, itemsPerPage: 0 });
+  });
+
+  it("refuses a body nested deeper than any resource with 400 invalidSyntax", async () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const wide = `{"userName":"deep@fuzz.example","name":${'{"a":'.repeat(1000)}1${"}".repeat(1000)}}`;
+    for (const [method, path] of [
+      ["POST", "/Users"],
+      ["PUT", `/Users/${ids[1]}`],
+      ["PATCH", `/Users/${ids[1]}`],
+      ["POST", "/Groups"],
+    ] as const)
+      for (const body of [deep, wide])
+        await expectRefused(await send(method, path, body), "invalidSyntax", `${method} ${path}`);
+  });
 });

@@ -4,6 +4,7 @@ import { RuleViolation } from "../domain-errors";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { SCIM_BODY_LIMIT } from "../http/body-limits";
 import { tooManyRequestsInit } from "../http/responses";
+import { parseClientJson } from "../security/client-keys";
 import { hit } from "../security/rate-limit.server";
 import { directoryActor, directoryForToken, noteDirectoryUse } from "./directories.server";
 import { resourceTypes, schemas, serviceProviderConfig } from "./scim-discovery";
@@ -40,15 +41,17 @@ async function jsonOf(request: Request): Promise<unknown> {
     if (error instanceof BodyTooLarge) throw new ScimError(413, "The request body is too large.");
     throw error;
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ScimError(400, "The body must be JSON.", "invalidSyntax");
+  const parsed = parseClientJson(text);
+  if (!parsed.ok) {
+    if (parsed.problem === "hostileKey")
+      throw new ScimError(400, "The body names no attribute this server has.", "invalidValue");
+    const detail = parsed.problem === "tooDeep" ? "The body is nested too deeply." : "The body must be JSON.";
+    throw new ScimError(400, detail, "invalidSyntax");
   }
-  // PostgreSQL cannot store or compare a NUL character; no directory attribute holds one.
-  if (!nulFree(body)) throw new ScimError(400, "The body holds a NUL character.", "invalidValue");
-  return body;
+  // PostgreSQL cannot store or compare a NUL character; no directory attribute holds one. The
+  // recursion is bounded: parseClientJson refused anything deeper than MAX_JSON_DEPTH.
+  if (!nulFree(parsed.value)) throw new ScimError(400, "The body holds a NUL character.", "invalidValue");
+  return parsed.value;
 }
 
 function nulFree(value: unknown): boolean {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { type ScimPatchOperation, type ScimResource, scimPatch } from "scim-patch";
+import { isHostileKey, jsonProblem } from "../security/client-keys";
 import { ScimError } from "./scim-error";
 import { SCIM, type ScimPatchInput } from "./scim-schema";
 
@@ -10,13 +11,22 @@ export type Page = { startIndex: number; count: number };
 
 const MAX_COUNT = 200;
 
-/** startIndex is 1-based (below 1 means 1); count defaults to and is capped at MAX_COUNT. */
+/** Paging numbers travel as 32-bit integers in SCIM clients; anything past that is no page. */
+const INT32 = /^[+-]?\d{1,10}$/;
+const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * startIndex is 1-based (below 1 means 1, RFC 7644 §3.4.2.4); count defaults to and is capped at
+ * MAX_COUNT (negative means 0). Either outside a 32-bit integer (1e300, NaN, 1.5) is 400
+ * invalidValue before it reaches SQL, where it was a datatype mismatch (issue 34).
+ */
 export function pageOf(params: URLSearchParams): Page {
   const number = (name: string) => {
-    const raw = params.get(name);
-    if (raw === null || raw === "") return null;
-    const value = Number(raw);
-    if (!Number.isInteger(value)) throw new ScimError(400, `${name} must be an integer.`, "invalidValue");
+    const raw = params.get(name)?.trim();
+    if (raw === undefined || raw === "") return null;
+    const value = INT32.test(raw) ? Number(raw) : Number.NaN;
+    if (!(Math.abs(value) <= INT32_MAX))
+      throw new ScimError(400, `${name} must be an integer of at most 32 bits.`, "invalidValue");
     return value;
   };
   const startIndex = Math.max(1, number("startIndex") ?? 1);
@@ -66,6 +76,14 @@ type PatchedResource = {
  * "Replace"). What comes back is checked by the resource's schema, like a PUT's body.
  */
 export function applyPatch(resource: PatchedResource, patch: ScimPatchInput): unknown {
+  // scim-patch walks paths and value keys as given (`__proto__.x`, `constructor.prototype.x`):
+  // each is vetted here first, whoever calls (issue 34).
+  for (const { path, value } of patch.Operations) {
+    if (path !== undefined && isHostileKey(path))
+      throw new ScimError(400, "The path names no attribute this server has.", "invalidPath");
+    if (jsonProblem(value) !== null)
+      throw new ScimError(400, "The value names no attribute this server has.", "invalidValue");
+  }
   const operations = patch.Operations.flatMap(normalised);
   // scim-patch types meta's times as Dates; the resource carries them as sent (ISO strings).
   const { meta } = resource;

@@ -218,6 +218,48 @@ describe("what a directory sees", () => {
     expect(boss).toEqual({ status: "active", directory_id: null });
   });
 
+  it("answers a create for an address it cannot see exactly as for a taken one it can; outside its domains the same 403 either way (decision 033)", async () => {
+    const seen = await createUser({ roles: ["user"], email: "seen@example.com" });
+    await createUser({ roles: ["super_admin"], email: "chief@example.com" });
+    const other = await createDirectory(
+      admin,
+      {
+        name: "Entra",
+        domains: ["example.com"],
+        defaultRoleId: await roleId("user"),
+        groupRoles: [],
+        sendPasswordLink: false,
+      },
+      testOrigin(),
+    );
+    const theirs = await scimClient(app, other.token)("POST", "/Users", user("theirs@example.com"));
+    expect(theirs.status).toBe(201);
+    const refusal = async (email: string) => {
+      const answer = await scim("POST", "/Users", user(email));
+      return { status: answer.status, body: answer.body };
+    };
+    // A conflict it can see (RFC 7644: 409 uniqueness), and two it cannot: one answer for all three.
+    const visible = await refusal(seen.email);
+    expect(visible).toMatchObject({ status: 409, body: { scimType: "uniqueness" } });
+    expect(await refusal("chief@example.com")).toEqual(visible);
+    expect(await refusal("theirs@example.com")).toEqual(visible);
+    // Outside its domains, whether the address has an account or not is never said.
+    await createUser({ roles: ["super_admin"], email: "chief@elsewhere.net" });
+    const foreign = await refusal("chief@elsewhere.net");
+    expect(foreign.status).toBe(403);
+    expect((await refusal("nobody@elsewhere.net")).body.detail).toBe(foreign.body.detail);
+    const rows = await db()
+      .selectFrom("user")
+      .select(["email", "directory_id"])
+      .where("email", "in", ["chief@example.com", "theirs@example.com", "nobody@elsewhere.net"])
+      .orderBy("email")
+      .execute();
+    expect(rows).toEqual([
+      { email: "chief@example.com", directory_id: null },
+      { email: "theirs@example.com", directory_id: other.id },
+    ]);
+  });
+
   it("refuses to change someone holding more than the roles it gives (an admin)", async () => {
     const peer = await createUser({ roles: ["admin"], email: "peer-admin@example.com" });
     expectScimError(await scim("PATCH", `/Users/${peer.id}`, deactivate()), 403);

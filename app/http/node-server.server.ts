@@ -135,15 +135,23 @@ export function createPipeline(options: PipelineOptions) {
   function logWhenDone(req: IncomingMessage, res: ServerResponse, info: RequestInfo) {
     const start = performance.now();
     res.once("finish", () => {
-      const ms = performance.now() - start;
-      options.log({
-        method: req.method ?? "GET",
-        url: redactUrl(req.url ?? "/"),
-        status: res.statusCode,
-        ms: Math.round(ms * 10) / 10,
-        requestId: info.requestId,
-      });
-      options.metrics?.observe(info.route!, res.statusCode, ms);
+      // Nothing catches a throw in this listener: it would end the process for everyone (issue 34,
+      // a polluted prototype made prom-client throw here). The request is answered; report and go on.
+      try {
+        const ms = performance.now() - start;
+        options.log({
+          method: req.method ?? "GET",
+          url: redactUrl(req.url ?? "/"),
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          requestId: info.requestId,
+        });
+        options.metrics?.observe(info.route!, res.statusCode, ms);
+      } catch (error) {
+        try {
+          options.onError(error, info.requestId);
+        } catch {}
+      }
     });
   }
 

@@ -17,6 +17,9 @@ let logs: RequestLog[] = [];
 let seen: { url: string; ip: string; signal?: AbortSignal }[] = [];
 let readiness: Readiness = { ready: true };
 let draining = false;
+let errors: unknown[] = [];
+/** What the metrics' recorder throws (a polluted prototype made prom-client do so: issue 34). */
+let observeThrows: Error | null = null;
 
 const big = JSON.stringify({ rows: Array.from({ length: 200 }, (_, i) => ({ i, text: "some row text" })) });
 
@@ -97,7 +100,13 @@ beforeAll(async () => {
       return true;
     },
     handle: (request, info) => app(request, info.ip),
-    onError: () => {},
+    metrics: {
+      observe() {
+        if (observeThrows) throw observeThrows;
+      },
+      serve: () => false,
+    },
+    onError: (error) => errors.push(error),
   });
   server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -109,6 +118,8 @@ beforeEach(() => {
   seen = [];
   readiness = { ready: true };
   draining = false;
+  errors = [];
+  observeThrows = null;
 });
 
 type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
@@ -315,6 +326,15 @@ describe("the node:http request path", () => {
     await expect.poll(() => logs.length).toBe(1);
     expect(logs[0]).toMatchObject({ method: "GET", url: "/api/small?token=[redacted]&page=2", status: 200 });
     expect(JSON.stringify(logs)).not.toContain("abc123");
+  });
+
+  it("keeps serving when recording a request's metrics throws: the error is reported, not thrown into the listener", async () => {
+    observeThrows = new Error('Added label "polluted" is not included in initial labelset');
+    expect((await send("/api/small")).status).toBe(200);
+    await expect.poll(() => errors.length).toBe(1);
+    expect(String(errors[0])).toMatch(/polluted/);
+    expect((await send("/healthz")).status).toBe(200);
+    expect((await send("/api/small")).status).toBe(200);
   });
 
   it("passes a bearer-only cross-site /api post to the app (CSRF rule), and never logs the token", async () => {

@@ -18,8 +18,19 @@ function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
   const registers = [registry];
+  // Counted outside prom-client: what failed may be prom-client itself (see `safely`).
+  const failures = { count: 0 };
   return {
     registry,
+    failures,
+    recordingErrors: new Gauge({
+      name: `${PREFIX}metric_recording_errors_total`,
+      help: "Metric recordings that threw and were dropped (never thrown into the code recording them).",
+      registers,
+      collect() {
+        this.set(failures.count);
+      },
+    }),
     httpDuration: new Histogram({
       name: `${PREFIX}http_request_duration_seconds`,
       help: "Time to answer an HTTP request, by route pattern and status class.",
@@ -128,7 +139,20 @@ export function metrics(): Metrics {
 /** Zeroes every metric (tests start from nothing). */
 export function resetMetrics() {
   metrics().registry.resetMetrics();
+  metrics().failures.count = 0;
   httpChildren.clear();
+}
+
+/**
+ * Runs a recording; one that throws (prom-client does for any label a polluted prototype adds,
+ * issue 34) is counted and dropped: observability never fails the work it watches, nor a listener.
+ */
+function safely(record: () => void) {
+  try {
+    record();
+  } catch {
+    metrics().failures.count += 1;
+  }
 }
 
 type HistogramChild = ReturnType<Histogram<"route" | "status">["labels"]>;
@@ -141,13 +165,15 @@ function statusClass(status: number): number {
 
 /** One answered request (server.ts's pipeline calls this on `finish`). */
 export function observeRequest(route: string, status: number, ms: number) {
-  let children = httpChildren.get(route);
-  if (!children) {
-    const h = metrics().httpDuration;
-    children = STATUS_CLASSES.map((c) => h.labels(route, c));
-    httpChildren.set(route, children);
-  }
-  children[statusClass(status)]!.observe(ms / 1000);
+  safely(() => {
+    let children = httpChildren.get(route);
+    if (!children) {
+      const h = metrics().httpDuration;
+      children = STATUS_CLASSES.map((c) => h.labels(route, c));
+      httpChildren.set(route, children);
+    }
+    children[statusClass(status)]!.observe(ms / 1000);
+  });
 }
 
 const routeLabels = new Map<string, string>();
@@ -166,36 +192,38 @@ export function routeLabel(pattern: string): string {
 }
 
 export function eventDelivered() {
-  metrics().eventsDelivered.inc();
+  safely(() => metrics().eventsDelivered.inc());
 }
 
 /** `type` must be one the runner has a definition for (else "unknown"): a label set stays bounded. */
 export function taskFinished(type: string, status: "completed" | "failed", ms: number) {
-  const m = metrics();
-  m.tasks.inc({ type, status });
-  m.taskDuration.observe({ type, status }, ms / 1000);
+  safely(() => {
+    const m = metrics();
+    m.tasks.inc({ type, status });
+    m.taskDuration.observe({ type, status }, ms / 1000);
+  });
 }
 
 export function webhookDelivered(delivered: boolean) {
-  metrics().webhookDeliveries.inc({ outcome: delivered ? "delivered" : "failed" });
+  safely(() => metrics().webhookDeliveries.inc({ outcome: delivered ? "delivered" : "failed" }));
 }
 
 export function webhookRetried() {
-  metrics().webhookRetries.inc();
+  safely(() => metrics().webhookRetries.inc());
 }
 
 export function outgoingWebhookAttempt(outcome: "delivered" | "retrying" | "failed") {
-  metrics().outgoingWebhooks.inc({ outcome });
+  safely(() => metrics().outgoingWebhooks.inc({ outcome }));
 }
 
 export function mailSent(ok: boolean) {
-  metrics().mails.inc({ outcome: ok ? "sent" : "failed" });
+  safely(() => metrics().mails.inc({ outcome: ok ? "sent" : "failed" }));
 }
 
 export type SignInMetricMethod = "password" | "oidc" | "passkey" | "invite" | "two-factor";
 
 export function signIn(method: SignInMetricMethod, ok: boolean) {
-  metrics().signIns.inc({ method, outcome: ok ? "succeeded" : "failed" });
+  safely(() => metrics().signIns.inc({ method, outcome: ok ? "succeeded" : "failed" }));
 }
 
 export function auditIntegrityFailed() {
@@ -203,14 +231,16 @@ export function auditIntegrityFailed() {
 }
 
 export function rateLimitRefused(limit: string) {
-  metrics().rateLimited.inc({ limit });
+  safely(() => metrics().rateLimited.inc({ limit }));
 }
 
 type QueryEvent = { level: "query" | "error"; queryDurationMillis: number };
 
 /** Kysely's `log` option (db/connection.ts): every query's duration. */
 export function observeQuery(event: QueryEvent) {
-  metrics().queryDuration.observe(event.level === "error" ? ERROR : OK, event.queryDurationMillis / 1000);
+  safely(() =>
+    metrics().queryDuration.observe(event.level === "error" ? ERROR : OK, event.queryDurationMillis / 1000),
+  );
 }
 const OK = { outcome: "ok" } as const;
 const ERROR = { outcome: "error" } as const;

@@ -408,3 +408,20 @@ describe("what /metrics shows", () => {
     expect(value(all.get("dashboard_mails_total"), { outcome: "failed" })).toBe(1);
   });
 });
+
+describe("recording never throws", () => {
+  it("counts a recorder that failed (a polluted prototype made prom-client throw: issue 34) instead of throwing", async () => {
+    const { signIn, observeRequest, taskFinished } = await import("./metrics.server");
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.polluted = "yes";
+    try {
+      expect(() => signIn("password", true)).not.toThrow();
+      expect(() => observeRequest("/issue-34", 200, 1)).not.toThrow();
+      expect(() => taskFinished("report.generate", "completed", 1)).not.toThrow();
+    } finally {
+      delete proto.polluted;
+    }
+    const all = await families();
+    expect(value(all.get("dashboard_metric_recording_errors_total"), {})).toBeGreaterThanOrEqual(2);
+  });
+});

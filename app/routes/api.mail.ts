@@ -8,6 +8,7 @@ import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { bodyLimitFor } from "../http/body-limits";
 import { apiError, payloadTooLarge, tooManyRequests } from "../http/responses";
 import { sendNotificationEmail } from "../mail/senders.server";
+import { parseClientJson } from "../security/client-keys";
 import { hit } from "../security/rate-limit.server";
 import { getSystemConfig } from "../system-settings/system-config.server";
 import type { Route } from "./+types/api.mail";
@@ -17,14 +18,17 @@ const bodySchema = z.object({ to: emailField });
 // Sends one test email of type notification with the current settings (spec 4.4).
 export async function action(args: Route.ActionArgs) {
   const user = await requirePermission(args, "settings.manage");
-  let body: unknown;
+  let text: string;
   try {
-    body = JSON.parse(await readBodyText(args.request, bodyLimitFor("/api/mail")));
+    text = await readBodyText(args.request, bodyLimitFor("/api/mail"));
   } catch (error) {
     if (error instanceof BodyTooLarge) return payloadTooLarge(bodyLimitFor("/api/mail"));
-    return apiError(400, "invalid_request", { message: 'The body must be JSON: {"to": "address"}.' });
+    text = "{"; // a body that could not be read is answered as one that is no JSON
   }
-  const parsed = bodySchema.safeParse(body);
+  const body = parseClientJson(text);
+  if (!body.ok)
+    return apiError(400, "invalid_request", { message: 'The body must be JSON: {"to": "address"}.' });
+  const parsed = bodySchema.safeParse(body.value);
   if (!parsed.success) {
     return apiError(400, "invalid_request", { message: '"to" must be a valid email address.', field: "to" });
   }

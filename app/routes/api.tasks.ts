@@ -3,6 +3,7 @@ import { audit } from "../audit/audit.server";
 import { refuseWhileImpersonating, requirePermission, requireUser } from "../auth/guard.server";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { apiError, payloadTooLarge, tooManyRequests } from "../http/responses";
+import { CLIENT_JSON_REFUSAL, parseClientJson } from "../security/client-keys";
 import { createTask, MAX_TASK_BODY_BYTES } from "../tasks/create-task.server";
 import { taskDefinition } from "../tasks/registry.server";
 import { listTasks } from "../tasks/repository.server";
@@ -39,13 +40,22 @@ export async function action(args: Route.ActionArgs) {
     return apiError(405, "method_not_allowed", {}, { headers: { Allow: "GET, POST" } });
   const user = await requirePermission(args, "dashboard.access");
 
-  let body: unknown;
+  let text: string;
   try {
-    body = JSON.parse(await readBodyText(args.request, MAX_TASK_BODY_BYTES));
+    text = await readBodyText(args.request, MAX_TASK_BODY_BYTES);
   } catch (error) {
     if (error instanceof BodyTooLarge) return payloadTooLarge(MAX_TASK_BODY_BYTES);
-    return apiError(400, "invalid_request", { message: "The body must be JSON: {type, payload}." });
+    text = "{"; // a body that could not be read is answered as one that is no JSON
   }
+  const json = parseClientJson(text);
+  if (!json.ok)
+    return apiError(400, "invalid_request", {
+      message:
+        json.problem === "syntax"
+          ? "The body must be JSON: {type, payload}."
+          : CLIENT_JSON_REFUSAL[json.problem],
+    });
+  const body = json.value;
 
   // A task that acts on other people as its owner (a bulk act, an import) would write audit rows
   // without the super admin viewing as them: their pages refuse it too.

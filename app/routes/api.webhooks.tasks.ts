@@ -4,6 +4,7 @@ import { bodyLimitFor } from "../http/body-limits";
 import { isSaneRequestId, REQUEST_ID_HEADER, runWithRequestId } from "../http/request-id.server";
 import { requestIdOf } from "../http/request-info.server";
 import { apiError, payloadTooLarge } from "../http/responses";
+import { parseClientJson } from "../security/client-keys";
 import { completeTask } from "../tasks/completion.server";
 import { taskPayloadSchema } from "../tasks/payload";
 import { verifyWebhook } from "../tasks/webhook-signature.server";
@@ -37,13 +38,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const deliveryId = verifyWebhook(raw, request.headers);
   if (!deliveryId) return apiError(401, "unauthorized", { reason: "invalid_signature" });
 
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return apiError(400, "invalid_request", { message: "The body must be JSON." });
-  }
-  const body = completionSchema.safeParse(json);
+  const json = parseClientJson(raw);
+  if (!json.ok) return apiError(400, "invalid_request", { message: "The body must be JSON." });
+  const body = completionSchema.safeParse(json.value);
   if (!body.success) {
     return apiError(400, "invalid_request", {
       issues: body.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),

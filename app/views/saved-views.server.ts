@@ -10,6 +10,7 @@ import { type AuditOrigin, audit } from "../audit/audit.server";
 import { auditQuery } from "../audit/query.server";
 import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
+import { isHostileKey } from "../security/client-keys";
 import { userListQuery } from "../users/list.server";
 import {
   type createViewSchema,
@@ -49,6 +50,8 @@ const CURSORS = new Set(["after", "before"]);
 export function normaliseQuery(list: ViewList, raw: string): string {
   const schema = LIST_SCHEMAS[list];
   const params = new URLSearchParams(raw.startsWith("?") ? raw.slice(1) : raw);
+  // No list reads such a name; refused rather than stripped, like any key a client chose (issue 34).
+  if ([...params.keys()].some(isHostileKey)) throw new InvalidInput("views.badQuery", "query");
   const parsed = schema.safeParse(Object.fromEntries(params));
   if (!parsed.success) throw new InvalidInput("views.badQuery", "query");
   const defaults = schema.parse({}) as Record<string, unknown>;

@@ -59,6 +59,9 @@ describe("saving a view", () => {
     );
     expect(normaliseQuery("users", "")).toBe("");
     expect(normaliseQuery("users", "sort=created_at&dir=desc&size=25")).toBe("");
+    // A key no list reads that names prototype machinery is refused, not stripped (issue 34).
+    for (const query of ["__proto__[polluted]=yes", "q=a&constructor.prototype.polluted=1", "prototype=x"])
+      expect(() => normaliseQuery("users", query), query).toThrow(/cannot be saved/);
     const admin = await signedIn(["admin"]);
     const bad = await post(admin.cookie, {
       intent: "view-create",

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { apiError, payloadTooLarge } from "../http/responses";
+import { CLIENT_JSON_REFUSAL, parseClientJson } from "../security/client-keys";
 
 // What /api/webhook-endpoints and /api/webhook-deliveries answer besides their data (the contract's
 // `{"error": CODE, …}`), so each route stays a few lines.
@@ -13,15 +14,19 @@ export async function jsonBody<S extends z.ZodType>(
   request: Request,
   schema: S,
 ): Promise<{ ok: true; value: z.output<S> } | { ok: false; response: Response }> {
-  let body: unknown;
+  let text: string;
   try {
-    const text = await readBodyText(request, BODY_LIMIT);
-    body = text.trim() === "" ? {} : JSON.parse(text);
+    text = await readBodyText(request, BODY_LIMIT);
   } catch (error) {
     if (error instanceof BodyTooLarge) return { ok: false, response: payloadTooLarge(BODY_LIMIT) };
-    return { ok: false, response: apiError(400, "invalid_request", { message: "The body must be JSON." }) };
+    text = "{"; // a body that could not be read is answered as one that is no JSON
   }
-  const parsed = schema.safeParse(body);
+  const body = text.trim() === "" ? { ok: true as const, value: {} } : parseClientJson(text);
+  if (!body.ok) {
+    const message = body.problem === "syntax" ? "The body must be JSON." : CLIENT_JSON_REFUSAL[body.problem];
+    return { ok: false, response: apiError(400, "invalid_request", { message }) };
+  }
+  const parsed = schema.safeParse(body.value);
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0]!;
   return {

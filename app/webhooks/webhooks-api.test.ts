@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { expectPrototypesClean, hostileBodies } from "../../test/support/hostile-keys";
 import { invalidateRoles } from "../access/role-cache.server";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
@@ -173,6 +174,31 @@ describe("/api/webhook-endpoints", () => {
     ] as const)
       expect((await run(call)).status).toBe(status);
     expect(await db().selectFrom("webhook_endpoint").selectAll().execute()).toEqual([]);
+  });
+
+  it("refuses a body naming __proto__, constructor or prototype at any depth, or nested too deeply (issue 34)", async () => {
+    const admin = await signedIn(["admin"]);
+    const raw = (method: string, body: string, path = "/api/webhook-endpoints") =>
+      request(path, { method, cookie: admin.cookie, headers: { "Content-Type": "application/json" }, body });
+    const valid = { url: "http://127.0.0.1:9/hostile", events: ["user.created"] };
+    const bodies = [
+      ...hostileBodies({ ...valid, extra: "$" }),
+      ...hostileBodies({ ...valid, events: "$" }),
+      `{"a":${"[".repeat(5_000)}${"]".repeat(5_000)}}`,
+    ];
+    for (const body of bodies) {
+      const created = await run(() => createAction(args(raw("POST", body))));
+      expect(created.status, body).toBe(400);
+      expect(created.body, body).toMatchObject({ error: "invalid_request" });
+      const patched = await run(() =>
+        endpointAction(args(raw("PATCH", body, "/api/webhook-endpoints/ep_x"), { id: "ep_x" })),
+      );
+      expect(patched.status, body).toBe(400);
+      expectPrototypesClean(body);
+    }
+    expect(
+      await db().selectFrom("webhook_endpoint").select("id").where("url", "=", valid.url).execute(),
+    ).toEqual([]);
   });
 
   it("refuses a host name that resolves inside, unless OUTBOUND_ALLOW_PRIVATE opens its range", async () => {

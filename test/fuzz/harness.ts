@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
-import { afterAll, beforeAll, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { type AppServer, startApp } from "../app-server";
 import { sessionCookieFor, setupDatabase } from "../helpers";
 import { intentTableKeys } from "../intent-tables";
+import { expectPrototypesClean, scrubPrototypes } from "../support/hostile-keys";
 import { type Caller, makeCaller, makePools } from "./fixtures";
 import { encode, type Sent, webhookHeaders } from "./requests";
 import { changed, snapshot } from "./snapshot";
@@ -14,7 +15,8 @@ import { API, PUBLIC } from "./table-public";
 import { SSO_TARGETS } from "./table-sso";
 import { ANY_INTENT, type CallerKind, type FuzzTarget } from "./target";
 
-// The fuzz test's machinery (test/fuzz.test.ts says what it checks). Its table is run in three
+// The fuzz test's machinery (test/fuzz.test.ts says what it checks). After every request no
+// built-in prototype has gained a property, and after every target the app still answers. Its table is run in three
 // files, so that vitest spreads it over its workers: the Settings page's actions
 // (test/fuzz-settings.test.ts), the other dashboard actions (test/fuzz-dashboard.test.ts), and
 // everything else (test/fuzz.test.ts). Every target is in exactly one of them (partOf).
@@ -53,6 +55,8 @@ function partOf(t: FuzzTarget): FuzzPart {
 export function startFuzzApp() {
   beforeAll(startForFuzz, 60_000);
   afterAll(() => app?.close());
+  // A target that polluted a prototype fails alone; the ones after it run on clean prototypes.
+  afterEach(scrubPrototypes);
 }
 
 async function startForFuzz() {
@@ -155,6 +159,7 @@ export function fuzzTargets(part: FuzzPart) {
           statuses[res.status] = (statuses[res.status] ?? 0) + 1;
           const where = `as ${as}: ${sent.method} ${sent.path.slice(0, 200)} -> ${res.status} ${res.text.slice(0, 300)}`;
           if (res.status >= 500) throw new Error(`server error ${where}`);
+          expectPrototypesClean(where);
           if (res.status >= 400) {
             const diff = changed(before, await snapshot(target.mayWrite));
             if (diff.length) throw new Error(`refused, yet changed ${diff.join(", ")}: ${where}`);
@@ -165,6 +170,8 @@ export function fuzzTargets(part: FuzzPart) {
         }),
         { numRuns: Math.ceil((target.runs ?? RUNS) * SCALE), seed: SEED, endOnFailure: true },
       );
+      // Still serving after the whole target (a throw in a listener would have ended a real server).
+      expect((await app.fetch("/login")).status).toBe(200);
       // FUZZ_STATS=1 shows how each target was answered, to see that validation is reached.
       if (process.env.FUZZ_STATS) console.log(label(target), JSON.stringify(statuses));
     },

@@ -36,7 +36,19 @@ export type Sent = {
 export type FieldSpec = Record<string, fc.Arbitrary<unknown>>;
 
 const EXTRA_NAMES = fc.oneof(
-  fc.constantFrom("__proto__", "constructor", "prototype", "intent", "id", "roles", "toString", "_data"),
+  fc.constantFrom(
+    "__proto__",
+    "constructor",
+    "prototype",
+    "__proto__.polluted",
+    "__proto__[polluted]",
+    "constructor[prototype][polluted]",
+    "intent",
+    "id",
+    "roles",
+    "toString",
+    "_data",
+  ),
   text,
 );
 

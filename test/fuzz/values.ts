@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { PASSWORD } from "../helpers";
+import { HOSTILE_MEMBERS } from "../support/hostile-keys";
 
 // Hostile values for the fuzz test (test/fuzz.test.ts): what a form field, a JSON member or a URL
 // part may hold when the sender is careless, curious or malicious. Every "kind" below mixes values
@@ -131,6 +132,13 @@ export const json: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(40, 300).map((n) => nested(n)) },
   { weight: 1, arbitrary: fc.constantFrom(...[1_000, 20_000]).map((n) => Array(n).fill(0)) },
   { weight: 1, arbitrary: fc.constant({ __proto__: { isSuperAdmin: true }, constructor: { prototype: 1 } }) },
+  // Keys that walk into a prototype, at every depth (as parsed JSON holds them: own keys), and
+  // numbers past what a column or a 32-bit client holds (issue 34).
+  { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_MEMBERS).map((m): unknown => JSON.parse(m)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(1e308, -1e308, 2 ** 64, 2 ** 31, Number.MAX_SAFE_INTEGER + 2, 5e-324),
+  },
 );
 
 function nested(depth: number): unknown {
