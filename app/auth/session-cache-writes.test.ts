@@ -23,6 +23,8 @@ const EXEMPT: Record<string, string> = {
     "releases a removed directory's accounts (directory_id), which no session carries",
   "app/directory/membership.server.ts":
     "writes roles inside its caller's transaction; the callers (scim-users, scim-groups) clear the cache once it commits",
+  "app/auth/account-takeover.server.ts":
+    "writes inside its caller's transaction; afterTakeOver (sessionsEnded) clears the cache once it commits",
   "app/access/roles-admin.server.ts":
     "removes a deleted role's links; the role leaves the role cache (invalidateRoles), so it grants nothing",
 };
