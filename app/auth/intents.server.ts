@@ -133,11 +133,11 @@ async function runHandler<A extends ActionArgs>(
 
 /** The form as a plain object, one string per field: the input of a handler without a schema. */
 function formObject(form: FormData): Record<string, unknown> {
-  // Field names are the client's: a null prototype makes `__proto__` a field like any other.
-  const out: Record<string, unknown> = Object.create(null);
-  for (const key of new Set(form.keys())) {
+  // Field names are the client's: Object.fromEntries defines each as an own property, so
+  // `__proto__` is a field like any other, and the object stays plain (answers serialise it).
+  const fields = [...new Set(form.keys())].flatMap((key) => {
     const value = form.get(key);
-    if (key !== "intent" && typeof value === "string") out[key] = value;
-  }
-  return out;
+    return key !== "intent" && typeof value === "string" ? [[key, value] as const] : [];
+  });
+  return Object.fromEntries(fields);
 }
