@@ -41,6 +41,8 @@ test("a filtered users list is saved by keyboard, named after a reload, and open
   login,
   page,
 }) => {
+  // A long keyboard walk with six axe scans: 31 s alone, past the default 60 s beside two other workers.
+  test.setTimeout(120_000);
   const problems = watchConsole(page);
   const tag = `sv${randomUUID().slice(0, 6)}`;
   await createUser(["user"], `Saved ${tag} Person`);
