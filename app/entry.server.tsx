@@ -49,7 +49,7 @@ function isOriginRefusal(error: unknown): boolean {
  * Renders the whole document, then answers it as one body with a length. The app has no Suspense
  * boundary of its own (loaders finish before rendering starts), so the shell is the page: waiting
  * for all of it costs no time to first byte, and one buffer is one write to the socket instead of
- * a chain of stream chunks, each a syscall (decision 013).
+ * a chain of stream chunks, each a syscall (decision 041).
  */
 export default function handleRequest(
   request: Request,

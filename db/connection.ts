@@ -103,7 +103,7 @@ const STATEMENT_CACHE_SIZE = 1_000;
 
 /**
  * Kysely prepares every query afresh, and preparing (parsing and planning the SQL) was a tenth of
- * a page's database time (decision 013). The same SQL text gets the same prepared statement back
+ * a page's database time (decision 041). The same SQL text gets the same prepared statement back
  * instead, unless that one is busy (a streamed read still running), which gets a fresh one.
  * SQLite re-prepares a statement itself when a migration changes the schema under it.
  */

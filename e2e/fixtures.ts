@@ -143,6 +143,40 @@ export function axeBuilder(page: Page) {
   return new AxeBuilder({ page }).setLegacyMode();
 }
 
+export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+/** The axe rules (of WCAG_TAGS) whose answer depends on colours; every other one reads the DOM. */
+const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
+type Theme = "light" | "dark";
+
+/**
+ * axe over the page in both themes, as lines `label: rule (targets)`: every rule in the theme the
+ * page has, then the colour rules in the other, and the page put back. The theme is only colours
+ * (html[data-theme] picks the palette in app/app.css; no element shows or hides by theme), so the
+ * second theme's other rules would find the same, at half again the cost of a scan: this replaced
+ * a second test per viewport that repeated the whole walk in the other theme.
+ */
+export async function axeBothThemes(page: Page, label: string, tags = WCAG_TAGS): Promise<string[]> {
+  const lines = (violations: { id: string; nodes: { target: unknown }[] }[], suffix: string) =>
+    violations.map((v) => `${label}: ${v.id}${suffix} (${v.nodes.map((n) => n.target).join(" | ")})`);
+  const found = lines((await axeBuilder(page).withTags(tags).analyze()).violations, "");
+  const theme = (await page.locator("html").getAttribute("data-theme")) as Theme | "system";
+  const other: Theme = theme === "dark" ? "light" : "dark";
+  await paint(page, other);
+  found.push(...lines((await axeBuilder(page).withRules(COLOUR_RULES).analyze()).violations, ` in ${other}`));
+  await paint(page, theme);
+  return found;
+}
+
+/** The page in `theme` as the server renders it for that cookie, its colour transitions run out. */
+async function paint(page: Page, theme: Theme | "system") {
+  await page.evaluate(async (t) => {
+    document.documentElement.dataset.theme = t;
+    // A spinner's animation never finishes; the colour transitions it waits for do.
+    const ending = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
+  }, theme);
+}
+
 /**
  * Presses Tab or Shift+Tab until `target` has focus: how a keyboard user gets there. Without `back`
  * it goes the way a person would, backwards when the focus is already past the target (tabbing
@@ -151,7 +185,11 @@ export function axeBuilder(page: Page) {
  * only if a render replaced it): finding it by role on a large page, at every press, was most of the
  * time of the keyboard specs.
  */
-export async function tabTo(page: Page, target: Locator, { back, max = 200 }: { back?: boolean; max?: number } = {}) {
+export async function tabTo(
+  page: Page,
+  target: Locator,
+  { back, max = 200 }: { back?: boolean; max?: number } = {},
+) {
   let element = await target.elementHandle();
   back ??= await element.evaluate((el) => {
     const active = document.activeElement;

@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { csvCells } from "../test/support/csv";
 import { E2E_DB } from "./env";
-import { axeBuilder, chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
+import { axeBothThemes, chooseTheme, createUser, expect, test, watchConsole } from "./fixtures";
 
 // The audit log by keyboard: a partial actor name narrows the list as it is typed, the export
 // takes the filters as they stand in the form (a second one typed but not yet applied included)
@@ -182,23 +182,20 @@ test("page through a long log by keyboard: Older and Newer entries, the range sh
 });
 
 for (const viewport of ["desktop", "phone"] as const) {
-  for (const theme of ["light", "dark"] as const) {
-    test(`axe: the audit log, ${viewport}, ${theme}`, async ({ login, page }) => {
-      const problems = watchConsole(page);
-      if (viewport === "phone") await page.setViewportSize(PHONE);
-      await page.emulateMedia({ colorScheme: theme });
-      const actor = await createUser(["admin"], `Axe Auditor ${viewport} ${theme}`);
-      await seedRows(actor, actor.id);
-      await chooseTheme(page, theme);
-      await login(actor, page, "/dashboard/logs");
-      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-      const entry = page.getByTestId(viewport === "phone" ? "audit-card" : "audit-row").first();
-      await entry.locator("summary").click();
-      const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-      expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
-      expect(problems).toEqual([]);
-    });
-  }
+  test(`axe: the audit log, ${viewport}, light and dark`, async ({ login, page }) => {
+    const problems = watchConsole(page);
+    if (viewport === "phone") await page.setViewportSize(PHONE);
+    await page.emulateMedia({ colorScheme: "light" });
+    const actor = await createUser(["admin"], `Axe Auditor ${viewport} light`);
+    await seedRows(actor, actor.id);
+    await chooseTheme(page, "light");
+    await login(actor, page, "/dashboard/logs");
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+    const entry = page.getByTestId(viewport === "phone" ? "audit-card" : "audit-row").first();
+    await entry.locator("summary").click();
+    expect(await axeBothThemes(page, "audit log with an entry open")).toEqual([]);
+    expect(problems).toEqual([]);
+  });
 }
 
 test("phone: the log is a list of cards, a chip removes its filter, nothing scrolls sideways", async ({

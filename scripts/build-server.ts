@@ -1,7 +1,7 @@
 // `npm run build`, after `react-router build`: compiles server.ts into the build directory
 // (build/server.js, run by `npm start` as plain JavaScript, no tsx) and writes .br/.gz beside the
 // client files worth compressing, which sirv serves (app/http/static-files.server.ts), so no request
-// compresses an asset (decision 013). server.ts takes the app from the build's entry, so the bundle
+// compresses an asset (decision 041). server.ts takes the app from the build's entry, so the bundle
 // holds no app module (decision 002). esbuild comes with Vite and tsx; packages stay imports of
 // node_modules.
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";

@@ -3,10 +3,8 @@ import { join } from "node:path";
 
 /**
  * Node flags of the production server, also in package.json's `start` (a test keeps the two the same).
- * A larger young generation: a page render allocates a few MB of short-lived objects, and with
- * node's default 16 MB semi-space they were scavenged (and partly promoted) several times a second
- * at 50 connections; 32 MB took 8-12% off the CPU of a signed-in /dashboard, in process
- * (decision 017), for at most ~50 MB more memory.
+ * A larger young generation: renders filled node's default 16 MB semi-space several times a second
+ * at 50 connections, and 32 MB took 8-12 % off a signed-in /dashboard's CPU (decision 041).
  */
 export const PRODUCTION_NODE_FLAGS = ["--max-semi-space-size=32"];
 

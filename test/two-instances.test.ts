@@ -158,7 +158,7 @@ describe.skipIf(!onPostgres || !built)("two instances on one PostgreSQL", () => 
     expect(await page()).toContain(name);
   });
 
-  // B keeps sessions, roles and the menu in memory (decision 013); A's changes clear them over
+  // B keeps sessions, roles and the menu in memory (decision 041); A's changes clear them over
   // LISTEN/NOTIFY before A answers, so B's very next request sees them.
   it("applies a role change, a menu edit and a disabled account made on A to B's next request", async () => {
     const person = await createUser({ roles: ["user"] });

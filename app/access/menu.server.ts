@@ -16,7 +16,7 @@ let versionReadAt = Number.NEGATIVE_INFINITY;
 /**
  * How often the menu version is read. Edits through the app clear the cache at once on every
  * instance (invalidateMenu); only rows the seed adds from another process wait up to this long,
- * where reading the version on every request was a query per page view (decision 013).
+ * where reading the version on every request was a query per page view (decision 041).
  */
 export const MENU_VERSION_CHECK_MS = 2_000;
 

@@ -1,7 +1,7 @@
 import { invalidateEverywhere, registerCache } from "../events/cluster.server";
 
 // Signed-in requests used to read the session, its user and the user's roles from the database on
-// every request (decision 013). Here they are read once per session and kept in process until a
+// every request (decision 041). Here they are read once per session and kept in process until a
 // change that could alter the answer clears them on every instance (invalidateSessions(), carried
 // by the event bus like the role and menu caches). Only sessions that exist are kept: a new
 // session needs no clearing, and a session past its expiry is read again (another instance may

@@ -18,7 +18,7 @@ import type { RequestInfo } from "./request-info.server";
 import type { StaticFiles } from "./static-files.server";
 import { unavailableHeaders } from "./unavailable.server";
 
-// The request path on node:http (docs/decisions/013-request-path.md): a thin wrapper of guards
+// The request path on node:http (docs/decisions/041-request-path.md): a thin wrapper of guards
 // around libraries. In the order each request meets it: the request id (X-Request-Id on every
 // answer, and the rest runs under it: decision 026), the log line (on finish, URL redacted),
 // /healthz and /readyz (any Host: load balancers probe by address), the Host guards (a usable Host, one the
@@ -88,7 +88,7 @@ export type PipelineOptions = {
 };
 
 /**
- * What compresses (decision 013): compressible types as `compression` knows them, except event
+ * What compresses (decision 041): compressible types as `compression` knows them, except event
  * streams, whose frames must leave at once; bodies known to be under 1 KB are left alone (its
  * threshold), and brotli runs at quality 4 (its default) when the client takes it.
  */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import sirv from "sirv";
 
-// The build's client files, served by sirv (docs/decisions/013-request-path.md): /assets/* have
+// The build's client files, served by sirv (docs/decisions/041-request-path.md): /assets/* have
 // content-hashed names, so they are cached for a year as immutable, and an unknown name there is a
 // 404, never a page render; the files at the root of build/client (favicon, manifest) for an hour.
 // sirv lists the files once at start, so no path a client sends reaches another file, and answers

@@ -1,4 +1,4 @@
-// Two production builds side by side (docs/decisions/013-request-path.md): both servers
+// Two production builds side by side (docs/decisions/041-request-path.md): both servers
 // run at once on one database, each path is loaded on them in alternating runs, and the CPU time
 // per request of each server process is compared run by run. On a shared machine this says more
 // than two separate runs beside the stock app, whose own figures move with the load.

@@ -1,4 +1,4 @@
-// The request path beside the stock React Router app, in one run (docs/decisions/013-request-path.md):
+// The request path beside the stock React Router app, in one run (docs/decisions/041-request-path.md):
 //   tsx scripts/bench/path.ts              our production build vs bench/stock, 50 connections
 //   PATH_PROFILE=dir tsx scripts/bench/path.ts   also writes a CPU profile of our server (node --cpu-prof)
 // It builds nothing of ours: run `npm run build` first (or set BUILD_DIR). Compare ratios, not

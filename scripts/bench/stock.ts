@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-// The yardstick of the request-path figures (docs/decisions/013-request-path.md): the stock React Router app in bench/stock, built with the project's
+// The yardstick of the request-path figures (docs/decisions/041-request-path.md): the stock React Router app in bench/stock, built with the project's
 // own packages and served by react-router-serve exactly as a stock deployment runs it.
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const stockDir = join(root, "bench/stock");
