@@ -77,10 +77,18 @@ export async function handleIntents<A extends ActionArgs, S, T>(
   const routeActor = await guard(args, options.permission);
   const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
-  const entries = table as unknown as Record<string, IntentHandler<A, Schema>>;
-  const handler = Object.hasOwn(entries, intent) ? entries[intent] : undefined;
+  const handler = handlerFor<A>(table, intent);
   if (!handler) return refused(getT(args.context), "form.unknownAction", 400);
   return (await runHandler(args, form, intent, handler, routeActor)) as Answer<T> | Failure;
+}
+
+/**
+ * The table's own entry the form names, never an inherited one (`constructor`, `__proto__`). Each
+ * entry was typed against its schema where the route wrote the table; a name from the form can
+ * only be looked up, so here they are handlers of some schema.
+ */
+function handlerFor<A>(table: object, intent: string): IntentHandler<A, Schema> | undefined {
+  return Object.entries(table).find(([name]) => name === intent)?.[1];
 }
 
 /**

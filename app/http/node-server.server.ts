@@ -98,6 +98,14 @@ const compress = compression({
 });
 
 /**
+ * `compression` is a Connect middleware, typed for Express's request and response; it reads and
+ * wraps only what Node's own have, which is all it is given here.
+ */
+function compressNode(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  Reflect.apply(compress, undefined, [req, res, next]);
+}
+
+/**
  * A body that ends with its first chunk (a rendered document, JSON) goes out with its length, so
  * compression skips small ones; a longer stream is passed on as it comes.
  */
@@ -211,7 +219,7 @@ export function createPipeline(options: PipelineOptions) {
     // Pages and API calls start in a turn of their own (admission.server.ts); probes, static files,
     // metrics and event streams above are answered at once.
     const answer = () =>
-      compress(req as never, res as never, () =>
+      compressNode(req, res, () =>
         admit(
           () => void app(req, res, origin, info),
           // The client left while the request waited its turn: its abort signal, wired up by

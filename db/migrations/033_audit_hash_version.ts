@@ -24,7 +24,7 @@ type Tables = {
  * the key, before the first keyed row is written) is covered by no checkpoint and is named.
  */
 export async function signLegacyHead(db: Kysely<unknown>) {
-  const data = db as unknown as Kysely<Tables>;
+  const data = db.withTables<Tables>();
   const head = await data
     .selectFrom("audit_chain")
     .select(["seq", "hash"])
