@@ -229,7 +229,6 @@ test("System: close public registration and choose the new accounts' role by key
   page,
   browser,
 }) => {
-  test.slow(); // three browser contexts, two languages and a registration: 12 s alone, past 60 s beside two axe walks
   await login(E2E_ADMIN, page, "/dashboard/settings#system");
   const reset = async () => {
     for (const key of ["REGISTRATION", "REGISTRATION_ROLE"])

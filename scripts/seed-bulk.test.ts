@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
+import { verifyAuditChain } from "../app/audit/verify.server";
 import { db } from "../app/db.server";
 import type { Database } from "../db/schema";
 import { setupDatabase } from "../test/helpers";
@@ -86,6 +87,9 @@ describe(`seedBulk (${onPostgres ? "PostgreSQL" : "SQLite"})`, () => {
     });
     expect(report.rows).toEqual(added);
     expect(await probe()).toBe(250);
+    // Linked as the application links them, so `npm run audit:verify` and the hourly checkpoint
+    // accept the bench's log.
+    expect(await verifyAuditChain()).toMatchObject({ ok: true });
   });
 
   it("spreads tasks over users, statuses and 90 days, finished, with JSON payload and result", async () => {

@@ -263,6 +263,30 @@ describe("hostile keys, paths, numbers and nesting (issue 34)", () => {
     expect((await send("GET", "/ServiceProviderConfig")).status).toBe(200);
   }, 60_000);
 
+  it("reads a quoted filter value as a value: a group or address merely containing those words is patched", async () => {
+    const created = await send("POST", "/Users", {
+      userName: "prototype@fuzz.example",
+      emails: [{ value: "prototype@fuzz.example", type: "work", primary: false }],
+    });
+    expect(created.status).toBe(201);
+    const id = ((await created.json()) as { id: string }).id;
+    const out = await send(
+      "PATCH",
+      `/Users/${id}`,
+      patch([{ op: "replace", path: 'emails[value eq "prototype@fuzz.example"].primary', value: true }]),
+    );
+    expect(out.status).toBe(200);
+    const group = await send("POST", "/Groups", { displayName: "Constructor Team" });
+    const groupId = ((await group.json()) as { id: string }).id;
+    const renamed = await send(
+      "PATCH",
+      `/Groups/${groupId}`,
+      patch([{ op: "remove", path: `members[value eq "${id}" and display eq "__proto__ fans"]` }]),
+    );
+    expect(renamed.status).toBe(200);
+    expectPrototypesClean("quoted values");
+  });
+
   it("refuses startIndex and count that are no 32-bit integer with 400 invalidValue; clamps the rest", async () => {
     for (const collection of ["/Users", "/Groups"]) {
       for (const q of [

@@ -71,6 +71,11 @@ type PatchedResource = {
   meta: { created: string; lastModified: string; location?: string };
 };
 
+/** The path with the quoted values of its filters emptied: `emails[value eq "prototype@corp.com"]` compares that text, never walks it. */
+function unquoted(path: string): string {
+  return path.replace(/\[[^\]]*\]/g, (filter) => filter.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
+}
+
 /**
  * The resource with the operations applied by scim-patch (a copy; op in lower case, as Entra sends
  * "Replace"). What comes back is checked by the resource's schema, like a PUT's body.
@@ -79,7 +84,7 @@ export function applyPatch(resource: PatchedResource, patch: ScimPatchInput): un
   // scim-patch walks paths and value keys as given (`__proto__.x`, `constructor.prototype.x`):
   // each is vetted here first, whoever calls (issue 34).
   for (const { path, value } of patch.Operations) {
-    if (path !== undefined && isHostileKey(path))
+    if (path !== undefined && isHostileKey(unquoted(path)))
       throw new ScimError(400, "The path names no attribute this server has.", "invalidPath");
     if (jsonProblem(value) !== null)
       throw new ScimError(400, "The value names no attribute this server has.", "invalidValue");

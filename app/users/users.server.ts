@@ -15,6 +15,7 @@ import { requestPasswordReset } from "../auth/password-reset.server";
 import { resendVerification } from "../auth/registration.server";
 import { invalidateSessions, type SessionUser, sessionHandle } from "../auth/session.server";
 import { endSessions, recheckViews } from "../auth/session-end.server";
+import { spendTokens } from "../auth/tokens.server";
 import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { closeStreamsOf } from "../events/stream.server";
@@ -124,6 +125,9 @@ export async function createUser(
   return id;
 }
 
+/** The links a person's address receives that sign in, set a password or prove the address. */
+const MAILED_LINKS = ["set-password", "reset-password", "verify-email", "email-change"] as const;
+
 export type UpdateUserInput = { id: string } & z.infer<typeof updateUserSchema>;
 
 /** Answers the roles the edit took away (what an Undo may give back). */
@@ -152,6 +156,9 @@ export async function updateUser(
         })
         .where("id", "=", id)
         .execute();
+      // A link mailed to the old address is no proof of the new one: whoever reads the mistyped
+      // mailbox must not set the password (and, on an unverified account, take it over).
+      if (emailChanged) for (const kind of MAILED_LINKS) await spendTokens(id, kind, trx);
       await writeRoles(trx, id, input.roles, { replace: true });
       await audit(
         origin,

@@ -2,11 +2,14 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { formRequest } from "../../test/support/forms";
+import { inspectToken, issueToken } from "../auth/tokens.server";
 import { db, now } from "../db.server";
 import { action as listAction, loader as listLoader } from "../routes/dashboard.users";
 import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id";
 
 beforeAll(setupDatabase);
+
+const MAILED = ["set-password", "reset-password", "verify-email", "email-change"] as const;
 
 async function roleId(name: string) {
   return (await db().selectFrom("role").select("id").where("name", "=", name).executeTakeFirstOrThrow()).id;
@@ -201,6 +204,42 @@ describe("editing users", () => {
       .where("target_id", "=", target.id)
       .executeTakeFirstOrThrow();
     expect(JSON.parse(row.details!)).toMatchObject({ before: { name: "Before" }, after: { name: "After" } });
+  });
+
+  it("correcting the address spends the links mailed to the old one", async () => {
+    const admin = await signedIn(["admin"]);
+    const target = await createUser({ roles: ["user"] });
+    const mailed = await Promise.all(
+      (["set-password", "reset-password", "verify-email", "email-change"] as const).map((kind) =>
+        issueToken({ kind, userId: target.id }),
+      ),
+    );
+    const alert = await issueToken({ kind: "not-me", userId: target.id });
+    const out = await onUser(target.id, admin.cookie, {
+      intent: "update",
+      name: target.name,
+      email: `corrected-${randomUUID().slice(0, 8)}@example.test`,
+      roles: [await roleId("user")],
+    });
+    expect(out.status).toBe(302);
+    for (const raw of mailed)
+      expect(await inspectToken([...MAILED], raw)).toMatchObject({ ok: false, reason: "used" });
+    // Not a way in: "this was not me" after a sign-in only ends sessions.
+    expect(await inspectToken(["not-me"], alert)).toMatchObject({ ok: true });
+  });
+
+  it("keeps the open links when the address stays", async () => {
+    const admin = await signedIn(["admin"]);
+    const target = await createUser({ roles: ["user"] });
+    const raw = await issueToken({ kind: "set-password", userId: target.id });
+    const out = await onUser(target.id, admin.cookie, {
+      intent: "update",
+      name: "Renamed",
+      email: target.email,
+      roles: [await roleId("user")],
+    });
+    expect(out.status).toBe(302);
+    expect(await inspectToken(["set-password"], raw)).toMatchObject({ ok: true });
   });
 
   it("refuses granting a role whose permissions the actor lacks", async () => {

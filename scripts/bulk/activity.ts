@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { keyedChainHash } from "../../app/audit/chain";
+import { KEYED, keyedChainHash } from "../../app/audit/chain";
 import { chainKey } from "../../app/audit/signing.server";
 import {
   AGENTS,
@@ -70,6 +70,7 @@ export function auditRows(ctx: BulkContext): TableLoad {
       ["seq", "integer"],
       ["prev_hash"],
       ["hash"],
+      ["hash_version", "integer"],
     ],
     *rows() {
       const count = ctx.spec.audits;
@@ -125,6 +126,7 @@ export function auditRows(ctx: BulkContext): TableLoad {
           seq,
           prevHash,
           hash,
+          KEYED,
         ];
       }
     },
