@@ -14,6 +14,9 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: [["list"]],
   use: {
+    // A click or a key press waiting for an element that never comes fails on its own, naming it,
+    // instead of spending the test's whole minute (and its retry's).
+    actionTimeout: 30_000,
     // A trace recorded for every test took a sixth of the CPU (e2e/teams.spec.ts: 75 s against 59 s):
     // only a retried test records one.
     trace: "on-first-retry",

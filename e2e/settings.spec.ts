@@ -288,6 +288,9 @@ test("System: close public registration and choose the new accounts' role by key
     const guest = await browser.newContext();
     const visitor = await guest.newPage();
     await visitor.goto("/login");
+    // Asserted before the click: twice in CI (never alone) the first try waited here to the
+    // test's timeout, in a server other specs had used; a failure should say what the page shows.
+    await expect(visitor.getByRole("link", { name: "Create an account" })).toBeVisible();
     await visitor.getByRole("link", { name: "Create an account" }).click();
     const email = `guest-role-${Date.now()}@e2e.test`;
     await visitor.getByLabel("Name").fill("Guest Role");
