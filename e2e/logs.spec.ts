@@ -222,7 +222,7 @@ test("phone: the log is a list of cards, a chip removes its filter, nothing scro
   await page.keyboard.press("Enter");
   await expect(page).not.toHaveURL(/action=/);
   await expect(page).toHaveURL(new RegExp(`actor=${token}`));
-  await expect(page.getByLabel("Action")).toHaveValue("");
+  await expect(page.getByLabel("Action", { exact: true })).toHaveValue("");
   await expect(cards).toHaveCount(5);
   expect(problems).toEqual([]);
 });
