@@ -111,13 +111,18 @@ export async function consumeToken(
   return check;
 }
 
-/** Spends every open token of a kind for a user (e.g. older reset links once one was used). */
-export async function spendTokens(userId: string, kind: TokenKind, executor: Executor = db()) {
+/** Spends every open token of the kinds for a user (e.g. older reset links once one was used). */
+export async function spendTokens(
+  userId: string,
+  kind: TokenKind | readonly TokenKind[],
+  executor: Executor = db(),
+) {
+  const kinds: readonly TokenKind[] = typeof kind === "string" ? [kind] : kind;
   await executor
     .updateTable("user_token")
     .set({ used_at: now() })
     .where("user_id", "=", userId)
-    .where("kind", "=", kind)
+    .where("kind", "in", kinds)
     .where("used_at", "is", null)
     .execute();
 }

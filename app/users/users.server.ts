@@ -158,7 +158,7 @@ export async function updateUser(
         .execute();
       // A link mailed to the old address is no proof of the new one: whoever reads the mistyped
       // mailbox must not set the password (and, on an unverified account, take it over).
-      if (emailChanged) for (const kind of MAILED_LINKS) await spendTokens(id, kind, trx);
+      if (emailChanged) await spendTokens(id, MAILED_LINKS, trx);
       await writeRoles(trx, id, input.roles, { replace: true });
       await audit(
         origin,
