@@ -47,7 +47,7 @@ export default defineConfig({
     isolate: false,
     // vitest's default leaves a core idle (one worker on a 2-core machine); the tests wait on
     // their databases often enough to keep one worker per core busy beside vitest itself.
-    maxWorkers: Math.max(2, availableParallelism()),
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, availableParallelism())),
     sequence: { sequencer: SlowFirst },
     testTimeout: 20_000,
     hookTimeout: 60_000,

@@ -15,8 +15,8 @@ import {
 
 // Every page a person can reach, for each seeded role, on desktop and phone, light and dark: axe
 // finds nothing, and the page logs no console error and no failed request. The pages come from
-// the role's own sidebar (so a new menu item is covered without editing this file), plus the
-// detail pages, a refusal and a missing page. Open dialogs and menus are checked by the specs of
+// the role's own sidebar (so a new menu item is covered without editing this file) and the role's
+// own Settings menu, plus the detail pages, a refusal and a missing page. Open dialogs and menus are checked by the specs of
 // their pages (shell.spec.ts for the header). The super admin sees every control, so that role gets
 // both viewports in both themes (each page scanned in light, then its colours in dark:
 // axeBothThemes); the other roles see subsets of the same pages and get both viewports and both
@@ -135,6 +135,17 @@ async function pagesOf(page: Page, teamId: string, userId: string) {
   const pages = new Set(["/dashboard", ...hrefs.filter((h) => h.startsWith("/dashboard"))]);
   if (pages.has("/dashboard/users")) pages.add(`/dashboard/users/${userId}`);
   if (pages.has("/dashboard/teams")) pages.add(`/dashboard/teams/${teamId}`);
+  // Settings is a menu of pages, its own address a redirect to the first: every page the person's
+  // menu offers (the workspace's only to those who may open them).
+  if (pages.delete("/dashboard/settings")) {
+    await page.goto("/dashboard/settings");
+    const settings = await page
+      .getByRole("navigation", { name: "Settings pages" })
+      .getByRole("link")
+      .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+    expect(settings.length).toBeGreaterThanOrEqual(3);
+    for (const path of settings) pages.add(path);
+  }
   // One's own task history (the user menu and the task centre link it; a guest is refused).
   pages.add("/dashboard/tasks");
   // A refusal inside the shell, and a missing page.

@@ -43,13 +43,15 @@ test("create a token in Settings, call /api/tasks with it, revoke it", async ({
   const problems = watchConsole(page, { allowStatus: [400] });
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const user = await createUser(["user"], "Token Maker");
-  await login(user, page, "/dashboard/settings#api-tokens");
-  const tab = page.getByRole("tab", { name: "API tokens" });
-  await expect(tab).toHaveAttribute("aria-selected", "true");
+  await login(user, page, "/dashboard/settings/api-tokens");
+  const link = page
+    .getByRole("navigation", { name: "Settings pages" })
+    .getByRole("link", { name: "API tokens" });
+  await expect(link).toHaveAttribute("aria-current", "page");
   await expect(page.getByText("You have no API tokens.")).toBeVisible();
 
-  // By keyboard from the tab: the name, the expiry, the permissions, then Enter.
-  await tab.focus();
+  // By keyboard from the page's link in the menu: the name, the expiry, the permissions, then Enter.
+  await link.focus();
   const name = page.getByLabel("What the token is for");
   for (let i = 0; i < 5 && !(await name.evaluate((el) => el === document.activeElement)); i++)
     await page.keyboard.press("Tab");
@@ -105,14 +107,14 @@ test("create a token in Settings, call /api/tasks with it, revoke it", async ({
 
   // Shown once: after a reload the list has the token, the page no longer the secret.
   await page.reload();
-  await expect(tab).toHaveAttribute("aria-selected", "true");
+  await expect(link).toHaveAttribute("aria-current", "page");
   const row = page.getByTestId("api-tokens").getByRole("listitem").filter({ hasText: "E2E script" });
   await expect(row).toContainText("Access Dashboard");
   await expect(row).not.toContainText("last used never");
   expect(await page.content()).not.toContain(secret);
 
   const revoke = page.getByRole("button", { name: "Revoke the token E2E script" });
-  await tab.focus();
+  await link.focus();
   for (let i = 0; i < 20 && !(await revoke.evaluate((el) => el === document.activeElement)); i++)
     await page.keyboard.press("Tab");
   await expect(revoke).toBeFocused();

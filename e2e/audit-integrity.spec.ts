@@ -23,7 +23,7 @@ test("verify the audit log from Settings by keyboard; a row inserted outside the
   } finally {
     await db.destroy();
   }
-  await login(admin, page, "/dashboard/settings#system");
+  await login(admin, page, "/dashboard/settings/system");
   const section = page
     .getByRole("region", { name: "Audit log integrity" })
     .or(page.locator("section", { has: page.getByRole("heading", { name: "Audit log integrity" }) }));

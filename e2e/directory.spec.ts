@@ -12,9 +12,13 @@ test("connect a directory by keyboard, provision with its token, see the account
 }) => {
   const problems = watchConsole(page);
   const admin = await createUser(["admin"], "Directory Keeper");
-  await login(admin, page, "/dashboard/settings#system");
-  await page.getByRole("link", { name: "Configure directories" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Directory provisioning (SCIM)" })).toBeVisible();
+  await login(admin, page, "/dashboard/settings/system");
+  await page
+    .getByRole("navigation", { name: "Settings pages" })
+    .getByRole("link", { name: "Directory provisioning" })
+    .click();
+  await expect(page).toHaveURL(/\/dashboard\/settings\/directory$/);
+  await expect(page.getByRole("heading", { level: 2, name: "Directory provisioning (SCIM)" })).toBeVisible();
   await expect(page.getByText("No directory is connected yet.")).toBeVisible();
 
   const suffix = randomUUID().slice(0, 8);

@@ -40,15 +40,17 @@ test("switch to Deutsch in Settings by keyboard: settings, access control and th
   await expect(page.locator("html")).toHaveAttribute("lang", "de");
   await expect(page.getByRole("heading", { level: 1, name: "Einstellungen" })).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: "Ihre Sprache wurde gespeichert." })).toBeFocused();
-  await expect(page.getByRole("tab", { name: "Profil" })).toHaveAttribute("aria-selected", "true");
+  const menu = page.getByRole("navigation", { name: "Einstellungsseiten" });
+  await expect(menu.getByRole("link", { name: "Profil" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByLabel("Sprache", { exact: true })).toHaveValue("de");
   await expect(page.getByRole("button", { name: "Namen speichern" })).toBeVisible();
-  await page.getByRole("tab", { name: "Profil" }).focus();
-  await page.keyboard.press("ArrowRight");
-  await expect(page.getByRole("tab", { name: "Passwort und Sitzungen" })).toHaveAttribute(
-    "aria-selected",
-    "true",
-  );
+  await menu.getByRole("link", { name: "Profil" }).focus();
+  await page.keyboard.press("Tab");
+  const security = menu.getByRole("link", { name: "Passwort und Anmeldung" });
+  await expect(security).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard\/settings\/security$/);
+  await expect(security).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("heading", { name: "Aktive Sitzungen" })).toBeVisible();
   await expect(page.getByText("Diese Sitzung")).toBeVisible();
   await expectAccessible(page, "settings (de)");

@@ -30,7 +30,7 @@ test("view as a user, password locked, stop", async ({ login, page }) => {
   expect(found.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" | ")}`)).toEqual([]);
 
   // The banner is on every page, and the password form is locked before anyone types, saying why.
-  await page.goto("/dashboard/settings#security");
+  await page.goto("/dashboard/settings/security");
   await expect(banner).toBeVisible();
   const password = page.locator("section", { has: page.getByRole("heading", { name: "Password" }) });
   await expect(password.getByText(`Not available while viewing as Viewed Person`)).toBeVisible();
@@ -102,47 +102,63 @@ test("viewing as an admin: every form only they may send is locked, with the rea
   await expect(page).toHaveURL(/\/dashboard$/);
   const reason = "Not available while viewing as Jane Doe: only Jane Doe can do this, in their own session.";
 
-  // Settings: every section is in the page (the tabs hide the others), so one look covers them.
-  await page.goto("/dashboard/settings#security");
-  const listed = new Set<string>(OWN_ACCOUNT_INTENTS["/dashboard/settings"]);
-  const controls = await intentControls(page);
-  for (const c of controls) expect(c.locked, c.intent).toBe(listed.has(c.intent));
-  // What an admin's Settings shows of the list, and what stays open beside it.
+  // Settings: each page of their menu, every form on it locked exactly when its page's list names it.
+  await page.goto("/dashboard/settings");
+  const menu = page.getByRole("navigation", { name: "Settings pages" });
+  const sections = await menu
+    .getByRole("link")
+    .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  expect(sections).toEqual(
+    expect.arrayContaining(["/dashboard/settings/security", "/dashboard/settings/system"]),
+  );
+  const lists = OWN_ACCOUNT_INTENTS as Record<string, readonly string[]>;
+  const controls: { intent: string; locked: boolean }[] = [];
+  for (const path of sections) {
+    await page.goto(path);
+    const listed = new Set<string>(lists[path] ?? []);
+    const here = await intentControls(page);
+    for (const c of here) expect(c.locked, `${path}: ${c.intent}`).toBe(listed.has(c.intent));
+    controls.push(...here);
+  }
+  // What an admin's Settings shows of the lists, and what stays open beside it.
   expect(new Set(controls.filter((c) => c.locked).map((c) => c.intent))).toEqual(
     new Set(["language", "email", "password", "sign-in-alerts", "create-api-token", "two-factor-start"]),
   );
   expect(controls.filter((c) => !c.locked).map((c) => c.intent)).toEqual(
     expect.arrayContaining(["profile", "system", "invite"]),
   );
-  const panel = page.getByRole("tabpanel", { name: "Password and sessions" });
-  await expect(panel.getByText(reason).first()).toBeVisible();
+  await page.goto("/dashboard/settings/security");
+  await expect(page.getByRole("main").getByText(reason).first()).toBeVisible();
   await expect(page.locator("#settings-password-currentPassword")).toBeDisabled();
-  // By keyboard: from the tab, Tab never lands on a locked control.
-  await page.getByRole("tab", { name: "Password and sessions" }).focus();
-  // Through the whole panel, until focus leaves it (further on, it wraps round to the header,
-  // whose tooltips open on focus).
-  let inPanel = 0;
-  for (let i = 0; i < 40; i++) {
+  // By keyboard: from the page's link in the menu, Tab never lands on a locked control.
+  const securityLink = menu.getByRole("link", { name: "Password and authentication" });
+  await expect(securityLink).toHaveAttribute("aria-current", "page");
+  await securityLink.focus();
+  // Through the rest of the menu and the whole page, until focus leaves the main area (further
+  // on, it wraps round to the header, whose tooltips open on focus).
+  let inMain = 0;
+  for (let i = 0; i < 60; i++) {
     await page.keyboard.press("Tab");
     const where = await page.evaluate(() => ({
       locked: document.activeElement?.closest("fieldset[disabled]") !== null,
-      inPanel: document.activeElement?.closest('[role="tabpanel"]') !== null,
+      inMain: document.activeElement?.closest("main") != null,
     }));
     expect(where.locked).toBe(false);
-    if (!where.inPanel) break;
-    inPanel++;
+    if (!where.inMain) break;
+    inMain++;
   }
-  expect(inPanel).toBeGreaterThan(0); // the panel itself takes focus first
+  expect(inMain).toBeGreaterThan(0); // the menu's next links at least
   expect((await axeBuilder(page).analyze()).violations).toEqual([]);
 
   // The name is not account security: it stays open and saves.
-  await page.getByRole("tab", { name: "Profile" }).click();
+  await menu.getByRole("link", { name: "Profile" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/settings\/profile$/);
   const name = page.getByLabel("Name", { exact: true });
   await expect(name).toBeEnabled();
   await name.fill("Jane Q. Doe");
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: "Your name was saved." })).toBeVisible();
-  await expect(page.getByRole("tabpanel", { name: "Profile" }).getByLabel("Language")).toBeDisabled();
+  await expect(page.getByRole("main").getByLabel("Language")).toBeDisabled();
 
   // Users → Import: the preview is open, the import itself locked.
   await page.goto("/dashboard/users/import");
@@ -175,10 +191,10 @@ test("the lock says why in the reader's language (German)", async ({ login, brow
   await login(E2E_ADMIN, page, `/dashboard/users/${target.id}`);
   await page.getByRole("button", { name: "Als Grete Beispiel ansehen" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.goto("/dashboard/settings#security");
+  await page.goto("/dashboard/settings/security");
   await expect(
     page
-      .getByRole("tabpanel")
+      .getByRole("main")
       .getByText(
         "Nicht verfügbar, solange Sie die Anwendung als Grete Beispiel sehen: Das kann nur Grete Beispiel selbst, in der eigenen Sitzung.",
       )

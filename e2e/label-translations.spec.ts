@@ -110,7 +110,7 @@ test("a German label for a new role and a renamed menu item, by keyboard: German
     await axe(page, "access page with the label fields (en)");
 
     // The admin switches to German.
-    const saved = await page.request.post("/dashboard/settings", {
+    const saved = await page.request.post("/dashboard/settings/profile", {
       form: { intent: "language", locale: "de" },
       headers: { Origin: new URL(page.url()).origin },
       maxRedirects: 0,

@@ -137,7 +137,7 @@ test("an admin invites from Settings; the invitee sets a password and lands sign
   browser,
 }) => {
   const email = unique("invitee");
-  await login(E2E_ADMIN, page, "/dashboard/settings#invite");
+  await login(E2E_ADMIN, page, "/dashboard/settings/invite");
   const invite = page.locator("section", { has: page.getByRole("heading", { name: "Invite someone" }) });
   await invite.getByLabel("Email address to invite").fill(email);
   await invite.getByLabel("Manager").check();
@@ -165,7 +165,7 @@ test("Settings: a test email goes through the provider and shows in the mail log
   login,
   page,
 }) => {
-  await login(E2E_ADMIN, page, "/dashboard/settings#system");
+  await login(E2E_ADMIN, page, "/dashboard/settings/system");
   await expect(page.getByTestId("source-MAIL_API_KEY")).toContainText("from the environment");
   const to = unique("ops");
   const section = page.locator("section", { has: page.getByRole("heading", { name: "Send a test email" }) });
@@ -181,13 +181,13 @@ test("Settings: the app name saved in the database wins over the default, and re
   login,
   page,
 }) => {
-  await login(E2E_ADMIN, page, "/dashboard/settings#system");
+  await login(E2E_ADMIN, page, "/dashboard/settings/system");
   const section = page.locator("section", { has: page.getByRole("heading", { name: "Mail and branding" }) });
   await section.getByLabel("Application name").fill("Acme Control");
   await section.getByRole("button", { name: "Save settings" }).click();
   await expect(section.getByRole("status").first()).toHaveText("Saved: Application name.");
   // The shell and the title name the app (the sidebar only lists pages now).
-  await expect(page).toHaveTitle("Settings · Acme Control");
+  await expect(page).toHaveTitle("System · Settings · Acme Control");
   await expect(page.getByTestId("source-APP_NAME")).toContainText("from Settings (database)");
   await section.getByRole("button", { name: "Reset Application name to the environment value" }).click();
   await expect(page.getByTestId("source-APP_NAME")).toContainText("built-in default");
@@ -259,7 +259,7 @@ test("a lesser admin reads why an invitation granting more than they hold offers
   const email = unique("boss");
   await refuseMailTo(email);
   // A super admin invites someone as super admin; the email is refused.
-  await login(E2E_ADMIN, page, "/dashboard/settings#invite");
+  await login(E2E_ADMIN, page, "/dashboard/settings/invite");
   const invite = page.locator("section", { has: page.getByRole("heading", { name: "Invite someone" }) });
   await invite.getByLabel("Email address to invite").fill(email);
   await invite.getByLabel("Super Admin").check();
@@ -313,7 +313,7 @@ test("the mail log explains an email that went nowhere (no provider), in product
   } finally {
     await db.destroy();
   }
-  await login(E2E_ADMIN, page, "/dashboard/settings#system");
+  await login(E2E_ADMIN, page, "/dashboard/settings/system");
   const row = page.getByTestId("mail-log").getByRole("row").filter({ hasText: to });
   const badge = row.getByText("Not sent: no mail provider");
   await expect(badge).toBeVisible();

@@ -43,7 +43,7 @@ test("add a passkey, sign out, sign in with it, remove it", async ({ login, page
   const problems = watchConsole(page, { allowStatus: [400] });
   const authenticator = await virtualAuthenticator(page);
   const user = await createUser(["user"], "Passkey Person");
-  await login(user, page, "/dashboard/settings#security");
+  await login(user, page, "/dashboard/settings/security");
   await expect(page.getByRole("heading", { name: "Passkeys" })).toBeVisible();
   await expect(page.getByText("No passkeys yet.")).toBeVisible();
   expect(await axe(page)).toEqual([]);
@@ -101,7 +101,7 @@ test("add a passkey, sign out, sign in with it, remove it", async ({ login, page
   await expect(page.getByRole("button", { name: /user menu/i })).toBeVisible();
 
   // Settings now shows when it was last used; remove it through the confirmation, by keyboard.
-  await page.goto("/dashboard/settings#security");
+  await page.goto("/dashboard/settings/security");
   await expect(list).toContainText("last used");
   const remove = page.getByRole("button", { name: "Remove E2E laptop" });
   await remove.focus();

@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_BASE_URL, E2E_DB, E2E_PASSWORD } from "./env";
 import {
@@ -11,12 +12,26 @@ import {
   watchConsole,
 } from "./fixtures";
 
-// Settings by keyboard: sections are tabs (arrow keys, each with its own #hash), a saved name's
-// answer takes focus, and another session is signed out by a button that names it.
+// Settings by keyboard: its pages are links in a menu (on a phone, a select and its Open button),
+// each page an address of its own; a saved name's answer takes focus, and another session is
+// signed out by a button that names it.
 
 const PHONE = { width: 390, height: 844 };
+/** Every Settings page a super admin's menu offers, in its order (app/access/settings-pages.ts). */
+const ALL_PAGES = [
+  ["profile", "Profile"],
+  ["security", "Password and authentication"],
+  ["api-tokens", "API tokens"],
+  ["invite", "Invitations"],
+  ["system", "System"],
+  ["webhooks", "Webhooks"],
+  ["sso", "Single sign-on"],
+  ["directory", "Directory provisioning"],
+] as const;
 
-test("move between sections with the arrow keys, save the name, sign out another session", async ({
+const settingsMenu = (page: Page) => page.getByRole("navigation", { name: "Settings pages" });
+
+test("move between pages by keyboard, save the name, sign out another session", async ({
   login,
   page,
   browser,
@@ -24,21 +39,29 @@ test("move between sections with the arrow keys, save the name, sign out another
   const problems = watchConsole(page);
   const user = await createUser(["user"], "Settings Keyboard");
   await login(user, page, "/dashboard/settings");
-  const profileTab = page.getByRole("tab", { name: "Profile" });
-  const securityTab = page.getByRole("tab", { name: "Password and sessions" });
-  await expect(profileTab).toHaveAttribute("aria-selected", "true");
-  await profileTab.focus();
-  await page.keyboard.press("ArrowRight");
-  await expect(securityTab).toBeFocused();
-  await expect(securityTab).toHaveAttribute("aria-selected", "true");
-  await expect(page).toHaveURL(/#security$/);
+  await expect(page).toHaveURL(/\/dashboard\/settings\/profile$/);
+  const profileLink = settingsMenu(page).getByRole("link", { name: "Profile" });
+  const securityLink = settingsMenu(page).getByRole("link", { name: "Password and authentication" });
+  await expect(profileLink).toHaveAttribute("aria-current", "page");
+  await profileLink.focus();
+  await page.keyboard.press("Tab");
+  await expect(securityLink).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard\/settings\/security$/);
+  await expect(securityLink).toHaveAttribute("aria-current", "page");
+  await expect(profileLink).not.toHaveAttribute("aria-current");
+  await expect(page).toHaveTitle(/^Password and authentication · Settings · \S/);
   await expect(page.getByRole("heading", { name: "Active sessions" })).toBeVisible();
   await expect(page.getByLabel("Name")).toBeHidden();
-  await page.keyboard.press("ArrowLeft");
-  await expect(profileTab).toHaveAttribute("aria-selected", "true");
+  await expect(securityLink).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(profileLink).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard\/settings\/profile$/);
+  await expect(profileLink).toHaveAttribute("aria-current", "page");
 
-  await page.keyboard.press("Tab"); // the tab panel
-  await page.keyboard.press("Tab");
+  // From the menu (the two other pages of the person's account) into the page: the name first.
+  await tabTo(page, page.getByLabel("Name"), { max: 4 });
   await expect(page.getByLabel("Name")).toBeFocused();
   await page.keyboard.press("ControlOrMeta+a");
   await page.keyboard.type("Renamed By Keyboard");
@@ -51,16 +74,15 @@ test("move between sections with the arrow keys, save the name, sign out another
   const other = await browser.newContext();
   const otherPage = await other.newPage();
   await login(user, otherPage);
-  // Same page, another hash: a reload lists the new session.
-  await page.goto("/dashboard/settings#security");
-  await page.reload();
-  await expect(securityTab).toHaveAttribute("aria-selected", "true");
+  // The security page, loaded now, lists the new session.
+  await page.goto("/dashboard/settings/security");
+  await expect(securityLink).toHaveAttribute("aria-current", "page");
   await expect(page.getByText("This session")).toBeVisible();
   const signOut = page.getByRole("button", { name: /^Sign out Unknown browser, last used / });
   await expect(signOut).toHaveCount(1);
-  await securityTab.focus();
-  for (let i = 0; i < 15 && !(await signOut.evaluate((el) => el === document.activeElement)); i++)
-    await page.keyboard.press("Tab");
+  // From the page's link in the menu, through the page's forms above the sessions.
+  await securityLink.focus();
+  await tabTo(page, signOut, { max: 40 });
   await expect(signOut).toBeFocused();
   await page.keyboard.press("Enter");
   const ended = page.getByRole("status").filter({ hasText: "That session was signed out." });
@@ -84,7 +106,7 @@ async function withTemporaryPassword(roles: string[], name: string) {
   return user;
 }
 
-test("a forced password change opens its tab with the field focused, then goes where the person was headed", async ({
+test("a forced password change opens its page with the field focused, then goes where the person was headed", async ({
   login,
   page,
 }) => {
@@ -92,10 +114,10 @@ test("a forced password change opens its tab with the field focused, then goes w
   const user = await withTemporaryPassword(["admin"], "Forced Change");
   // Headed for a filtered users list: the gate sends the person to Settings first.
   await login(user, page, "/dashboard/users?status=active");
-  await expect(page).toHaveURL(/\/dashboard\/settings\?mustChange=1&redirectTo=/);
-  await expect(page.getByRole("tab", { name: "Password and sessions" })).toHaveAttribute(
-    "aria-selected",
-    "true",
+  await expect(page).toHaveURL(/\/dashboard\/settings\/security\?mustChange=1&redirectTo=/);
+  await expect(settingsMenu(page).getByRole("link", { name: "Password and authentication" })).toHaveAttribute(
+    "aria-current",
+    "page",
   );
   // The password form's own field (the passkey form asks for the current password too).
   const current = page.locator("#settings-password-currentPassword");
@@ -121,7 +143,7 @@ test("a forced password change never follows a link to another site", async ({ l
   await login(
     user,
     page,
-    "/dashboard/settings?mustChange=1&redirectTo=https%3A%2F%2Fevil.example%2Fdashboard",
+    "/dashboard/settings/security?mustChange=1&redirectTo=https%3A%2F%2Fevil.example%2Fdashboard",
   );
   await page.locator("#settings-password-currentPassword").fill(E2E_PASSWORD);
   await page.getByLabel("New password", { exact: true }).fill("another brand new passphrase");
@@ -132,11 +154,34 @@ test("a forced password change never follows a link to another site", async ({ l
   expect(problems).toEqual([]);
 });
 
-for (const { locale, last, first } of [
-  { locale: "en-GB", last: "Webhooks", first: "Profile" },
-  { locale: "de-DE", last: "Webhooks", first: "Profil" },
+for (const { locale, choose, open, groups, labels, last } of [
+  {
+    locale: "en-GB",
+    choose: "Settings page",
+    open: "Open",
+    groups: ["Your account", "Workspace"],
+    labels: ALL_PAGES.map(([, label]) => label),
+    last: "Directory provisioning",
+  },
+  {
+    locale: "de-DE",
+    choose: "Einstellungsseite",
+    open: "Öffnen",
+    groups: ["Ihr Konto", "Arbeitsbereich"],
+    labels: [
+      "Profil",
+      "Passwort und Anmeldung",
+      "API-Tokens",
+      "Einladungen",
+      "System",
+      "Webhooks",
+      "Single Sign-on",
+      "Verzeichnis-Bereitstellung",
+    ],
+    last: "Verzeichnis-Bereitstellung",
+  },
 ]) {
-  test(`on a phone the tabs scroll sideways with a fade where more are, by keyboard (${locale})`, async ({
+  test(`on a phone the pages are a select with an Open button, by keyboard (${locale})`, async ({
     browser,
     login,
   }) => {
@@ -144,51 +189,61 @@ for (const { locale, last, first } of [
     const page = await context.newPage();
     const problems = watchConsole(page);
     await login(E2E_ADMIN, page, "/dashboard/settings");
-    const list = page.getByRole("tablist");
-    const fade = () => list.getAttribute("data-fade");
-    // Wider than the screen, and the page itself does not scroll sideways.
-    expect(await list.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    // The menu's links are for wider screens; here a select names every page, in the menu's groups.
+    await expect(
+      page.locator("nav").filter({ has: page.getByRole("link", { name: labels[0] }) }),
+    ).toBeHidden();
+    const select = page.getByRole("combobox", { name: choose, exact: true });
+    const openButton = page.getByRole("button", { name: open, exact: true });
+    await expect(select).toBeVisible();
+    await expect(select).toHaveValue("profile");
+    await expect(select.locator("optgroup")).toHaveCount(2);
+    expect(
+      await select.locator("optgroup").evaluateAll((els) => els.map((el) => el.getAttribute("label"))),
+    ).toEqual(groups);
+    await expect(select.locator("option")).toHaveText(labels);
+    // The page itself does not scroll sideways, and the select and its button are whole on screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    await expect.poll(fade).toBe("end");
-    const fadeEnd = await list.evaluate((el) => getComputedStyle(el).maskImage);
-    expect(fadeEnd).toContain("linear-gradient");
+    for (const control of [select, openButton]) {
+      const box = (await control.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    }
 
-    // Arrow keys walk to the last tab, which comes out from under the fade.
-    const lastTab = page.getByRole("tab", { name: last });
-    await page.getByRole("tab", { name: first }).focus();
-    for (let i = 0; i < 10 && !(await lastTab.evaluate((el) => el === document.activeElement)); i++)
-      await page.keyboard.press("ArrowRight");
-    await expect(lastTab).toBeFocused();
-    await expect(lastTab).toHaveAttribute("aria-selected", "true");
-    await expect.poll(fade).toBe("start");
-    /** The tab is on screen and clear of any fade (which reaches 40 px in). */
-    const within = async () => {
-      const [tab, box, f] = [await lastTab.boundingBox(), await list.boundingBox(), await fade()];
-      const clearStart = f === "start" || f === "both" ? 39 : 0;
-      const clearEnd = f === "end" || f === "both" ? 39 : 0;
-      return (
-        tab!.x >= box!.x + clearStart - 0.5 && tab!.x + tab!.width <= box!.x + box!.width - clearEnd + 0.5
-      );
-    };
-    await expect.poll(within).toBe(true);
-    // Home goes back; the middle of the way shows a fade on both sides.
+    // By keyboard: to the select, End for the last page, Tab to Open, Enter.
+    await tabTo(page, select);
+    await page.keyboard.press("End");
+    await expect(select).toHaveValue("directory");
+    await expect(select.locator("option:checked")).toHaveText(last);
+    await page.keyboard.press("Tab");
+    await expect(openButton).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/dashboard\/settings\/directory$/);
+    await expect(
+      page.getByRole("heading", {
+        level: 2,
+        name: /^(Directory provisioning|Verzeichnis-Bereitstellung) \(SCIM\)$/,
+      }),
+    ).toBeVisible();
+    await expect(select).toHaveValue("directory");
+    // Home goes back to the first page, which the same button opens.
+    await select.focus();
     await page.keyboard.press("Home");
-    await expect.poll(fade).toBe("end");
-    await page.keyboard.press("ArrowRight");
-    await page.keyboard.press("ArrowRight");
-    await page.keyboard.press("ArrowRight");
-    await expect.poll(fade).toBe("both");
+    await expect(select).toHaveValue("profile");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/dashboard\/settings\/profile$/);
 
-    // A tab opened by its address is scrolled into view, not left under the fade.
-    await page.goto("/dashboard/settings#webhooks");
-    await expect(lastTab).toHaveAttribute("aria-selected", "true");
-    await expect.poll(within).toBe(true);
+    // A page opened by its address is the one the select shows.
+    await page.goto("/dashboard/settings/webhooks");
+    await expect(select).toHaveValue("webhooks");
+    await expect(select).toBeInViewport();
     expect(problems).toEqual([]);
     await context.close();
   });
 }
 
-test("without JavaScript every section is on the page and the tabs jump to them", async ({ browser }) => {
+test("without JavaScript the menu's links and the phone's select open the pages", async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   const user = await createUser(["user"], "Settings No Script");
@@ -197,42 +252,162 @@ test("without JavaScript every section is on the page and the tabs jump to them"
   await page.getByLabel("Password").fill(E2E_PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.goto("/dashboard/settings");
+  await expect(page).toHaveURL(/\/dashboard\/settings\/profile$/);
   await expect(page.getByLabel("Name")).toBeVisible();
+  const securityLink = settingsMenu(page).getByRole("link", { name: "Password and authentication" });
+  await expect(securityLink).toHaveAttribute("href", "/dashboard/settings/security");
+  await securityLink.click();
+  await expect(page).toHaveURL(/\/dashboard\/settings\/security$/);
   await expect(page.getByRole("heading", { name: "Active sessions" })).toBeVisible();
-  await expect(page.getByRole("tab", { name: "Password and sessions" })).toHaveAttribute("href", "#security");
+  // The phone's form is a plain GET: the index opens the page it names (one the person may open).
+  await page.goto("/dashboard/settings?section=api-tokens");
+  await expect(page).toHaveURL(/\/dashboard\/settings\/api-tokens$/);
+  await page.goto("/dashboard/settings?section=system");
+  await expect(page).toHaveURL(/\/dashboard\/settings\/profile$/);
   await context.close();
 });
 
 for (const viewport of ["desktop", "phone"] as const) {
-  test(`axe: every Settings tab, ${viewport}, light and dark`, async ({ login, page }) => {
+  test(`axe: every Settings page, ${viewport}, light and dark`, async ({ login, page }) => {
+    test.slow(); // eight pages, each scanned twice
     const problems = watchConsole(page);
     if (viewport === "phone") await page.setViewportSize(PHONE);
     await page.emulateMedia({ colorScheme: "light" });
     await chooseTheme(page, "light");
     await login(E2E_ADMIN, page, "/dashboard/settings");
     await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
-    const tabs = page.getByRole("tab");
-    const count = await tabs.count();
-    expect(count).toBe(7); // profile, password and sessions, API tokens, two-factor, invitations, system, webhooks
-    for (let i = 0; i < count; i++) {
-      await tabs.nth(i).focus();
-      await page.keyboard.press("Enter");
-      await expect(tabs.nth(i)).toHaveAttribute("aria-selected", "true");
-      expect(await axeBothThemes(page, String(await tabs.nth(i).textContent()))).toEqual([]);
+    if (viewport === "desktop") {
+      const links = settingsMenu(page).getByRole("link");
+      const count = await links.count();
+      // profile, password and authentication, API tokens, invitations, system, webhooks, single sign-on, directories
+      expect(count).toBe(8);
+      await expect(links).toHaveText(ALL_PAGES.map(([, label]) => label));
+      for (let i = 0; i < count; i++) {
+        await links.nth(i).focus();
+        await page.keyboard.press("Enter");
+        await expect(page).toHaveURL(new RegExp(`/dashboard/settings/${ALL_PAGES[i]![0]}$`));
+        await expect(links.nth(i)).toHaveAttribute("aria-current", "page");
+        expect(await axeBothThemes(page, String(await links.nth(i).textContent()))).toEqual([]);
+      }
+    } else {
+      await expect(settingsMenu(page)).toBeHidden();
+      const select = page.getByRole("combobox", { name: "Settings page", exact: true });
+      const options = select.locator("option");
+      expect(await options.count()).toBe(8);
+      await expect(options).toHaveText(ALL_PAGES.map(([, label]) => label));
+      for (const [section, label] of ALL_PAGES) {
+        await select.selectOption(section);
+        await page.getByRole("button", { name: "Open", exact: true }).click();
+        await expect(page).toHaveURL(new RegExp(`/dashboard/settings/${section}$`));
+        await expect(select).toHaveValue(section);
+        expect(await axeBothThemes(page, `${label} (phone)`)).toEqual([]);
+      }
     }
     expect(problems).toEqual([]);
   });
 }
+
+test("an old bookmark of a Settings tab opens the page the tab became", async ({ login, page }) => {
+  const problems = watchConsole(page);
+  await login(E2E_ADMIN, page, "/dashboard/settings#webhooks");
+  await expect(page).toHaveURL(/\/dashboard\/settings\/webhooks$/);
+  await expect(settingsMenu(page).getByRole("link", { name: "Webhooks" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+  await expect(page.getByLabel("Receiver address (https://…)")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Add endpoint" })).toBeVisible();
+
+  // The two-factor tab is a part of the security page now: its anchor is kept.
+  await page.goto("/dashboard/settings#two-factor");
+  await expect(page).toHaveURL(/\/dashboard\/settings\/security#two-factor$/);
+  await expect(settingsMenu(page).getByRole("link", { name: "Password and authentication" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+  await expect(
+    page.locator("#two-factor").getByRole("heading", { name: "Two-factor authentication" }),
+  ).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test("by keyboard alone: Tab to the Workspace group's System link, Enter opens the System page", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await login(E2E_ADMIN, page, "/dashboard/settings/profile");
+  const workspace = settingsMenu(page)
+    .locator("div")
+    .filter({ has: page.getByRole("heading", { name: "Workspace", exact: true }) });
+  const system = workspace.getByRole("link", { name: "System", exact: true });
+  await expect(system).not.toHaveAttribute("aria-current");
+  // From the top of the page, as a person who has just opened it.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await tabTo(page, system, { back: false, max: 60 });
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/dashboard\/settings\/system$/);
+  await expect(system).toHaveAttribute("aria-current", "page");
+  await expect(system).toBeFocused();
+  await expect(page).toHaveTitle(/^System · Settings · \S/);
+  await expect(page.getByRole("heading", { name: "Mail and branding" })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test("on a phone: choose Webhooks in the Settings page select, Open lands on the webhooks page", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await page.setViewportSize(PHONE);
+  await login(E2E_ADMIN, page, "/dashboard/settings");
+  await expect(page).toHaveURL(/\/dashboard\/settings\/profile$/);
+  const select = page.getByRole("combobox", { name: "Settings page", exact: true });
+  await select.selectOption({ label: "Webhooks" });
+  await page.getByRole("button", { name: "Open", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/settings\/webhooks$/);
+  await expect(select).toHaveValue("webhooks");
+  await expect(page.getByLabel("Receiver address (https://…)")).toBeVisible();
+  await expect(page).toHaveTitle(/^Webhooks · Settings · \S/);
+  expect(problems).toEqual([]);
+});
+
+test("a person with only the user role sees no Workspace group, and its pages refuse them", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page, { allowStatus: [403] });
+  const user = await createUser(["user"], "Settings Plain User");
+  await login(user, page, "/dashboard/settings");
+  const menu = settingsMenu(page);
+  await expect(menu.getByRole("heading")).toHaveText(["Your account"]);
+  await expect(menu.getByText("Workspace", { exact: true })).toHaveCount(0);
+  await expect(menu.getByRole("link")).toHaveText(["Profile", "Password and authentication", "API tokens"]);
+  // Nor on a phone.
+  await page.setViewportSize(PHONE);
+  const select = page.getByRole("combobox", { name: "Settings page", exact: true });
+  await expect(select).toBeVisible();
+  expect(
+    await select.locator("optgroup").evaluateAll((els) => els.map((el) => el.getAttribute("label"))),
+  ).toEqual(["Your account"]);
+  await expect(select.locator("option")).toHaveText(["Profile", "Password and authentication", "API tokens"]);
+  // The workspace's pages answer 403 to a direct address.
+  for (const section of ["system", "webhooks", "invite"]) {
+    const response = await page.goto(`/dashboard/settings/${section}`);
+    expect(response?.status(), section).toBe(403);
+  }
+  expect(problems).toEqual([]);
+});
 
 test("System: close public registration and choose the new accounts' role by keyboard; /register and the sign-in page follow, in both languages", async ({
   login,
   page,
   browser,
 }) => {
-  await login(E2E_ADMIN, page, "/dashboard/settings#system");
+  await login(E2E_ADMIN, page, "/dashboard/settings/system");
   const reset = async () => {
     for (const key of ["REGISTRATION", "REGISTRATION_ROLE"])
-      await page.request.post("/dashboard/settings", { form: { intent: "system", reset: key } });
+      await page.request.post("/dashboard/settings/system", { form: { intent: "system", reset: key } });
   };
   try {
     const registration = page.getByLabel("Public registration", { exact: true });
@@ -279,7 +454,7 @@ test("System: close public registration and choose the new accounts' role by key
     }
 
     // Open again (the role stays Guest): the link is back and a new account gets Guest.
-    await page.goto("/dashboard/settings#system");
+    await page.goto("/dashboard/settings/system");
     await page.getByLabel("Public registration", { exact: true }).selectOption("open");
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Saved:" })).toHaveText(

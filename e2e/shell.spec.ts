@@ -207,7 +207,7 @@ test("no access keeps the shell, names the missing permission and who grants it,
   await expect(page).toHaveTitle(`No access · ${appName}`);
   // The shell still works from here.
   await page.getByTestId("sidebar").getByRole("link", { name: "Settings" }).click();
-  await expect(page).toHaveTitle(`Settings · ${appName}`);
+  await expect(page).toHaveTitle(`Profile · Settings · ${appName}`);
   expect(problems).toEqual([]);
 });
 
@@ -325,7 +325,7 @@ for (const viewport of ["desktop", "phone"] as const) {
 
 /** Saves an application name in Settings → System (as an admin), or resets it with `null`. */
 async function setAppName(page: Page, name: string | null) {
-  await page.goto("/dashboard/settings#system");
+  await page.goto("/dashboard/settings/system");
   const section = page.locator("section", { has: page.getByRole("heading", { name: "Mail and branding" }) });
   if (name === null) {
     await section.getByRole("button", { name: "Reset Application name to the environment value" }).click();

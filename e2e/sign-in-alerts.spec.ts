@@ -34,7 +34,7 @@ test("a sign-in from a new browser is emailed; This wasn't me ends every session
   await signIn(stranger, user.email, E2E_PASSWORD);
   const link = await linkFromMail(user.email, "sign-in-alert", "/account/not-me?token=");
 
-  await page.goto("/dashboard/settings#security");
+  await page.goto("/dashboard/settings/security");
   const devices = page.getByTestId("known-devices");
   await expect(devices.getByRole("listitem")).toHaveCount(2);
   await expect(devices.getByRole("listitem").filter({ hasText: "This device" })).toHaveCount(1);

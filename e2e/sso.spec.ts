@@ -36,11 +36,12 @@ async function axe(page: Page) {
 
 test("configure a provider in Settings, then sign in with it by keyboard", async ({ login, page }) => {
   const problems = watchConsole(page);
-  await login(E2E_ADMIN, page, "/dashboard/settings#system");
-  await expect(page.getByRole("tab", { name: "System" })).toHaveAttribute("aria-selected", "true");
-  await page.getByRole("link", { name: "Configure sign-in providers" }).click();
+  await login(E2E_ADMIN, page, "/dashboard/settings/system");
+  const menu = page.getByRole("navigation", { name: "Settings pages" });
+  await expect(menu.getByRole("link", { name: "System" })).toHaveAttribute("aria-current", "page");
+  await menu.getByRole("link", { name: "Single sign-on" }).click();
   await expect(page).toHaveURL(/\/dashboard\/settings\/sso$/);
-  await expect(page.getByRole("heading", { name: "Single sign-on", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Single sign-on", level: 2 })).toBeVisible();
   expect(await axe(page)).toEqual([]);
 
   const add = page.locator("#sso-new");

@@ -55,12 +55,14 @@ test("set up two-factor by keyboard, then sign in with a code and with a recover
   const user = await createUser(["user"], "Two Factor");
   await signIn(page, user.email, E2E_PASSWORD);
 
-  await page.goto("/dashboard/settings#two-factor");
-  const tab = page.getByRole("tab", { name: "Two-factor" });
-  await expect(tab).toHaveAttribute("aria-selected", "true");
-  await tab.focus();
+  await page.goto("/dashboard/settings/security#two-factor");
+  const link = page
+    .getByRole("navigation", { name: "Settings pages" })
+    .getByRole("link", { name: "Password and authentication" });
+  await expect(link).toHaveAttribute("aria-current", "page");
+  await link.focus();
   // Setting up asks for the password again (a stolen session must not attach its own app).
-  const password = page.getByRole("tabpanel").getByLabel("Current password");
+  const password = page.locator("#two-factor").getByLabel("Current password");
   await tabTo(page, password);
   await page.keyboard.type(E2E_PASSWORD);
   const setUp = page.getByRole("button", { name: "Set up two-factor authentication" });
@@ -111,7 +113,7 @@ test("set up two-factor by keyboard, then sign in with a code and with a recover
   await page.getByLabel("Code").fill(codes[0]!);
   await page.getByRole("button", { name: "Verify" }).press("Enter");
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.goto("/dashboard/settings#two-factor");
+  await page.goto("/dashboard/settings/security#two-factor");
   await expect(page.getByText("9 unused recovery codes left.")).toBeVisible();
 
   await signOut(page, "Two Factor");
@@ -126,8 +128,8 @@ test("set up two-factor by keyboard, then sign in with a code and with a recover
 
 /** Two-factor on for `user` through Settings (password, key, code); the page shows the codes. */
 async function turnOn(page: Page) {
-  await page.goto("/dashboard/settings#two-factor");
-  await page.getByRole("tabpanel").getByLabel("Current password").fill(E2E_PASSWORD);
+  await page.goto("/dashboard/settings/security#two-factor");
+  await page.locator("#two-factor").getByLabel("Current password").fill(E2E_PASSWORD);
   await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
   const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim();
   await page.getByLabel("Code from your app").fill(codeForStep(secret, currentStep()));
@@ -144,7 +146,7 @@ test("recovery codes: copy, download as a named .txt and print them alone, by ke
   const problems = watchConsole(page);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const user = await createUser(["user"], "Recovery Keeper");
-  await login(user, page, "/dashboard/settings#two-factor");
+  await login(user, page, "/dashboard/settings/security#two-factor");
   const codes = await turnOn(page);
   const box = page.getByRole("region", { name: "Your recovery codes" });
   const said = box.getByRole("status");
@@ -187,7 +189,7 @@ test("recovery codes: copy, download as a named .txt and print them alone, by ke
   const leftOut = [
     box.locator("button"),
     page.locator("h1"),
-    page.locator("[role=tablist]"),
+    page.locator('nav[aria-label="Settings pages"]'),
     page.locator("header"),
     page.locator("aside"),
     page.locator("section").filter({ hasText: "Turn off two-factor authentication" }).last(),
@@ -242,10 +244,14 @@ test("a role that requires two-factor: enrolment first, then on to the page aske
   await signIn(page, user.email, E2E_PASSWORD);
   await page.goto("/dashboard/tasks?status=done");
   await expect(page).toHaveURL(
-    /\/dashboard\/settings\?twoFactor=1&redirectTo=%2Fdashboard%2Ftasks%3Fstatus%3Ddone/,
+    /\/dashboard\/settings\/security\?twoFactor=1&redirectTo=%2Fdashboard%2Ftasks%3Fstatus%3Ddone/,
   );
-  await expect(page.getByRole("tab", { name: "Two-factor" })).toHaveAttribute("aria-selected", "true");
-  const panel = page.getByRole("tabpanel");
+  await expect(
+    page
+      .getByRole("navigation", { name: "Settings pages" })
+      .getByRole("link", { name: "Password and authentication" }),
+  ).toHaveAttribute("aria-current", "page");
+  const panel = page.locator("#two-factor");
   await panel.getByLabel("Current password").fill(E2E_PASSWORD);
   await panel.getByRole("button", { name: "Set up two-factor authentication" }).click();
   const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim();

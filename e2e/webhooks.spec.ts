@@ -40,9 +40,11 @@ test("add an endpoint by keyboard, see a test delivery fail then succeed, send i
   test.slow(); // the retry comes 5 s after the failure
   const problems = watchConsole(page);
   const admin = await createUser(["super_admin"], "Webhook Keeper");
-  await login(admin, page, "/dashboard/settings#webhooks");
-  const tab = page.getByRole("tab", { name: "Webhooks" });
-  await expect(tab).toHaveAttribute("aria-selected", "true");
+  await login(admin, page, "/dashboard/settings/webhooks");
+  const link = page
+    .getByRole("navigation", { name: "Settings pages" })
+    .getByRole("link", { name: "Webhooks" });
+  await expect(link).toHaveAttribute("aria-current", "page");
 
   const address = page.getByLabel("Receiver address (https://…)");
   await tabTo(page, address);

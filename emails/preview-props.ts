@@ -5,10 +5,10 @@ import type { TransactionalEmailProps } from "./transactional-email";
 const SAMPLE_LINKS: Record<EmailType, string> = {
   verification: "http://localhost:3000/api/auth/verify-email?token=sample",
   "reset-password": "http://localhost:3000/reset-password?token=sample",
-  "password-changed": "http://localhost:3000/dashboard/settings#security",
+  "password-changed": "http://localhost:3000/dashboard/settings/security",
   invite: "http://localhost:3000/accept-invite?token=sample",
-  "two-factor-reset": "http://localhost:3000/dashboard/settings#two-factor",
-  "settings-changed": "http://localhost:3000/dashboard/settings#system",
+  "two-factor-reset": "http://localhost:3000/dashboard/settings/security#two-factor",
+  "settings-changed": "http://localhost:3000/dashboard/settings/system",
   "sign-in-alert": "http://localhost:3000/account/not-me?token=sample",
   notification: "http://localhost:3000/dashboard",
 };

@@ -10,7 +10,9 @@ describe("dashboard layout", () => {
   it("tells the page about a temporary password, for the banner; the header's live widgets stay off", async () => {
     const user = await signedIn(["user"]);
     await db().updateTable("user").set({ must_change_password: 1 }).where("id", "=", user.id).execute();
-    const settings = await run(() => loader(args(request("/dashboard/settings", { cookie: user.cookie }))));
+    const settings = await run(() =>
+      loader(args(request("/dashboard/settings/security", { cookie: user.cookie }))),
+    );
     expect(settings).toMatchObject({ status: 200, body: { mustChangePassword: true, held: true } });
   });
 

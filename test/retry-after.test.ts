@@ -46,7 +46,7 @@ describe("Retry-After on every 429 of the forms", () => {
   );
 
   it("Settings' current-password check, page and data request", async () => {
-    for (const path of ["/dashboard/settings", "/dashboard/settings.data"]) {
+    for (const path of ["/dashboard/settings/security", "/dashboard/settings/security.data"]) {
       const { cookie } = await signedIn(["user"]);
       const values = {
         intent: "password",

@@ -45,7 +45,7 @@ beforeAll(async () => {
     .select("id")
     .where("name", "=", "manager")
     .executeTakeFirstOrThrow();
-  const res = await app.fetch("/dashboard/settings", {
+  const res = await app.fetch("/dashboard/settings/system", {
     method: "POST",
     cookie: root.cookie,
     headers: form,
@@ -71,7 +71,7 @@ describe("enrolment a role requires", () => {
       );
       const text = await res.text();
       const where = `GET ${path} -> ${res.status} ${text.slice(0, 200)}`;
-      if (route.id === "routes/dashboard.settings") {
+      if (route.id === "routes/dashboard.settings.security") {
         expect(res.status, where).toBe(200);
         continue;
       }
@@ -79,12 +79,12 @@ describe("enrolment a role requires", () => {
         expect(res.status, where).toBe(403);
         expect(JSON.parse(text), where).toEqual({ error: "two_factor_enrolment_required" });
       } else {
-        expect(text, where).toContain("/dashboard/settings?twoFactor=1");
+        expect(text, where).toContain("/dashboard/settings/security?twoFactor=1");
       }
     }
     const page = await app.fetch("/dashboard", { cookie: due.cookie });
     expect(page.status).toBe(302);
-    expect(page.headers.get("Location")).toBe("/dashboard/settings?twoFactor=1");
+    expect(page.headers.get("Location")).toBe("/dashboard/settings/security?twoFactor=1");
   });
 
   it("remembers the page asked for, and Settings offers to go on there once enrolled; never off the dashboard", async () => {
@@ -92,10 +92,10 @@ describe("enrolment a role requires", () => {
     expect(teams.status).toBe(302);
     const location = teams.headers.get("Location")!;
     expect(location).toBe(
-      `/dashboard/settings?twoFactor=1&redirectTo=${encodeURIComponent("/dashboard/teams?q=x")}`,
+      `/dashboard/settings/security?twoFactor=1&redirectTo=${encodeURIComponent("/dashboard/teams?q=x")}`,
     );
     const settings = (query: string) =>
-      app.fetch(`/dashboard/settings.data?${query}&_routes=routes%2Fdashboard.settings`, {
+      app.fetch(`/dashboard/settings/security.data?${query}&_routes=routes%2Fdashboard.settings.security`, {
         cookie: due.cookie,
       });
     expect(await (await settings(location.split("?")[1]!)).text()).toContain("/dashboard/teams?q=x");
@@ -110,8 +110,8 @@ describe("enrolment a role requires", () => {
 
   it("refuses every other action, changing nothing", async () => {
     const targets = [
-      { path: "/dashboard/settings", headers: form, body: "intent=profile&name=Renamed" },
-      { path: "/dashboard/settings", headers: form, body: "intent=revoke-others" },
+      { path: "/dashboard/settings/profile", headers: form, body: "intent=profile&name=Renamed" },
+      { path: "/dashboard/settings/security", headers: form, body: "intent=revoke-others" },
       { path: "/dashboard/teams", headers: form, body: "intent=create&name=Sneaky" },
       { path: "/api/tasks", headers: json, body: JSON.stringify({ type: "users.export" }) },
       { path: "/api/notifications", headers: form, body: "intent=read-all" },
@@ -130,7 +130,7 @@ describe("enrolment a role requires", () => {
 
   it("lets the account enrol, then everything opens", async () => {
     const post = (values: Record<string, string>) =>
-      app.fetch("/dashboard/settings", {
+      app.fetch("/dashboard/settings/security", {
         method: "POST",
         cookie: due.cookie,
         headers: form,
@@ -200,7 +200,7 @@ describe("the gate and the action read the same form", () => {
   it("refuses a form whose action would run another intent than the gate let through", async () => {
     for (const { who, user, allowed } of accounts()) {
       for (const attack of attacks(allowed)) {
-        for (const path of ["/dashboard/settings", "/dashboard/settings.data"]) {
+        for (const path of ["/dashboard/settings/security", "/dashboard/settings/security.data"]) {
           const before = await snapshot();
           const res = await app.fetch(path, {
             method: "POST",
@@ -235,7 +235,7 @@ describe("the gate and the action read the same form", () => {
             .formData()
             .then((f) => f.get("intent"));
           if (actionIntent === "two-factor-start") return; // the open intent itself runs, as it should
-          const res = await app.fetch("/dashboard/settings", {
+          const res = await app.fetch("/dashboard/settings/security", {
             method: "POST",
             cookie: dueAdmin.cookie,
             headers: { "Content-Type": `application/x-www-form-urlencoded${charset}` },

@@ -3,7 +3,8 @@ import { args, request, run, setupDatabase, signedIn } from "../../test/helpers"
 import { RecordingRunner } from "../../test/tasks";
 import { getSessionUser } from "../auth/session.server";
 import { db } from "../db.server";
-import { loader as settingsLoader } from "../routes/dashboard.settings";
+import { loader as settingsMenuLoader } from "../routes/dashboard.settings";
+import { loader as settingsLoader } from "../routes/dashboard.settings.system";
 import { createTask } from "../tasks/create-task.server";
 import { auditVerify } from "../tasks/definitions/audit-verify.server";
 import { setTaskRunner } from "../tasks/runner.server";
@@ -56,10 +57,10 @@ describe("audit.verify", () => {
     expect(integrity.lastVerification).toMatchObject({ ok: true, rows: (first as { rows: number }).rows });
 
     const page = await run(() =>
-      settingsLoader(args(request("/dashboard/settings", { cookie: admin.cookie }))),
+      settingsLoader(args(request("/dashboard/settings/system", { cookie: admin.cookie }))),
     );
     expect(page.status).toBe(200);
-    expect((page.body as { system: { integrity: unknown } }).system.integrity).toEqual(integrity);
+    expect((page.body as { integrity: unknown }).integrity).toEqual(integrity);
 
     // An entry changed behind the application's back: the next verification says which.
     const target = await db()
@@ -78,10 +79,16 @@ describe("audit.verify", () => {
 
   it("is not in the settings data of someone who does not manage settings", async () => {
     const manager = await signedIn(["manager"]);
+    // The System page (where the integrity card is) answers 403, and Settings' menu lacks it.
     const page = await run(() =>
-      settingsLoader(args(request("/dashboard/settings", { cookie: manager.cookie }))),
+      settingsLoader(args(request("/dashboard/settings/system", { cookie: manager.cookie }))),
     );
-    expect(page.status).toBe(200);
-    expect((page.body as { system: unknown }).system).toBeNull();
+    expect(page.status).toBe(403);
+    expect(JSON.stringify(page.body)).not.toContain("lastVerification");
+    const menu = await run(() =>
+      settingsMenuLoader(args(request("/dashboard/settings", { cookie: manager.cookie }))),
+    );
+    expect(menu.status).toBe(200);
+    expect((menu.body as { workspace: string[] }).workspace).not.toContain("system");
   });
 });

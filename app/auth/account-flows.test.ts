@@ -203,7 +203,7 @@ describe("invitations", () => {
     const session = (await getSessionUser(args(request("/", { cookie }))))!;
     return session;
   }
-  const origin = () => ({ request: request("/dashboard/settings"), context: context() });
+  const origin = () => ({ request: request("/dashboard/settings/invite"), context: context() });
   const roleId = async (name: string) =>
     (await db().selectFrom("role").select("id").where("name", "=", name).executeTakeFirstOrThrow()).id;
 

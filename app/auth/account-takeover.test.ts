@@ -23,7 +23,7 @@ beforeAll(setupDatabase);
 beforeEach(() => resetRateLimits());
 
 const INVITEE_PASSWORD = "the invitee's own passphrase";
-const origin = () => ({ request: request("/dashboard/settings"), context: context() });
+const origin = () => ({ request: request("/dashboard/settings/invite"), context: context() });
 const roleId = async (name: string) =>
   (await db().selectFrom("role").select("id").where("name", "=", name).executeTakeFirstOrThrow()).id;
 

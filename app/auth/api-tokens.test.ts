@@ -17,7 +17,7 @@ import { db, now } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { action as userPageAction } from "../routes/dashboard.users.$id";
 import { resetRateLimits } from "../security/rate-limit.server";
-import { runSettingsIntent } from "../settings/settings-page.server";
+import { runApiTokensIntent } from "../settings/account-settings.server";
 import { createApiToken, hashApiToken, LAST_USED_EVERY_MS } from "./api-tokens.server";
 import { authContext, getSessionUser, type SessionUser } from "./session.server";
 
@@ -55,13 +55,13 @@ async function snapshot() {
   return { tokens: tokens.map(({ last_used_at, ...t }) => t), audit: audit.length, tasks: tasks.length };
 }
 
-/** The Settings action as `cookie`'s user, optionally as a super admin viewing as them. */
+/** Settings → API tokens' action as `cookie`'s user, optionally as a super admin viewing as them. */
 async function settings(
   cookie: string,
   fields: [string, string][],
   impersonator?: SessionUser["impersonator"],
 ) {
-  const req = request("/dashboard/settings", {
+  const req = request("/dashboard/settings/api-tokens", {
     method: "POST",
     cookie,
     headers: FORM,
@@ -72,7 +72,7 @@ async function settings(
     const user = await getSessionUser({ request: req, context: ctx });
     ctx.set(authContext, { user: { ...user!, impersonator }, renewCookie: null });
   }
-  return run(() => runSettingsIntent(args(req, {}, ctx)));
+  return run(() => runApiTokensIntent(args(req, {}, ctx)));
 }
 
 /** The create form's fields; the current password is asked again (null leaves the field out). */
@@ -143,9 +143,12 @@ describe("creating a token in Settings", () => {
     expect(JSON.stringify(audit)).not.toContain(secret.slice(5));
 
     // The page lists it without the secret or its hash.
-    const page = await app.fetch("/dashboard/settings.data?_routes=routes%2Fdashboard.settings", {
-      cookie: me.cookie,
-    });
+    const page = await app.fetch(
+      "/dashboard/settings/api-tokens.data?_routes=routes%2Fdashboard.settings.api-tokens",
+      {
+        cookie: me.cookie,
+      },
+    );
     const text = await page.text();
     expect(text).toContain("CI deploy");
     expect(text).not.toContain(secret.slice(5));
@@ -241,7 +244,7 @@ describe("creating a token in Settings", () => {
     const me = await signedIn(["user"]);
     const { secret } = await tokenFor(me.id, ["dashboard.access"]);
     const before = await snapshot();
-    for (const path of ["/dashboard/settings", "/dashboard/settings.data"]) {
+    for (const path of ["/dashboard/settings/api-tokens", "/dashboard/settings/api-tokens.data"]) {
       const res = await app.handle(
         new Request(ORIGIN + path, {
           method: "POST",

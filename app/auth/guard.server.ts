@@ -95,7 +95,7 @@ export function refuseWhileImpersonating(args: Args, user: SessionUser): void {
 
 // Resource routes any visitor may call: signed links, signed webhooks, the bench baseline, 404s.
 const OPEN_API = new Set(["/api/auth/verify-email", "/api/webhooks/tasks", "/api/ping", "/api/*"]);
-const PASSWORD_PAGE = "/dashboard/settings";
+const PASSWORD_PAGE = "/dashboard/settings/security";
 
 /** The signed-in area: every /dashboard page and every /api route not listed as open. */
 function isGated(pattern: string): boolean {

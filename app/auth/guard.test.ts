@@ -149,10 +149,10 @@ describe("the access gate (root middleware)", () => {
     expect(page.status).toBe(302);
     // The page asked for rides along: the person goes there once the password is changed.
     expect(page.headers.get("Location")).toBe(
-      "/dashboard/settings?mustChange=1&redirectTo=%2Fdashboard%2Fusers",
+      "/dashboard/settings/security?mustChange=1&redirectTo=%2Fdashboard%2Fusers",
     );
     const home = await gate("/dashboard", "/dashboard", { cookie });
-    expect(home.headers.get("Location")).toBe("/dashboard/settings?mustChange=1");
+    expect(home.headers.get("Location")).toBe("/dashboard/settings/security?mustChange=1");
     expect(await gate("/api/tasks", "/api/tasks", { cookie })).toMatchObject({
       status: 403,
       body: { error: "password_change_required" },
@@ -164,11 +164,18 @@ describe("the access gate (root middleware)", () => {
     );
     expect(create).toMatchObject({ status: 403, body: { error: "password_change_required" } });
     const profile = await gate(
-      "/dashboard/settings",
-      "/dashboard/settings",
+      "/dashboard/settings/profile",
+      "/dashboard/settings/profile",
       formPost(cookie, "intent=profile"),
     );
     expect(profile.status).toBe(403);
+    // On the password's own page, only the password form.
+    const others = await gate(
+      "/dashboard/settings/security",
+      "/dashboard/settings/security",
+      formPost(cookie, "intent=revoke-others"),
+    );
+    expect(others.status).toBe(403);
   });
 
   it("with a temporary password: a client navigation keeps the page's own address, not its .data request", async () => {
@@ -187,16 +194,18 @@ describe("the access gate (root middleware)", () => {
       ),
     );
     expect(out.headers.get("Location")).toBe(
-      `/dashboard/settings?mustChange=1&redirectTo=${encodeURIComponent("/dashboard/teams?q=a")}`,
+      `/dashboard/settings/security?mustChange=1&redirectTo=${encodeURIComponent("/dashboard/teams?q=a")}`,
     );
   });
 
   it("with a temporary password: the settings page, its password form and logout stay open", async () => {
     const { cookie } = await temporaryPassword(["user"]);
-    expect((await gate("/dashboard/settings", "/dashboard/settings", { cookie })).body).toBe("passed");
+    expect(
+      (await gate("/dashboard/settings/security", "/dashboard/settings/security", { cookie })).body,
+    ).toBe("passed");
     const change = await gate(
-      "/dashboard/settings",
-      "/dashboard/settings",
+      "/dashboard/settings/security",
+      "/dashboard/settings/security",
       formPost(cookie, "intent=password"),
     );
     expect(change.body).toBe("passed");

@@ -33,7 +33,10 @@ function post(path: string, cookie: string, fields: Record<string, string>) {
 async function requireTwoFactorFor(role: string, root: { cookie: string }) {
   const id = (await db().selectFrom("role").select("id").where("name", "=", role).executeTakeFirstOrThrow())
     .id;
-  const res = await post("/dashboard/settings", root.cookie, { intent: "two-factor-roles", roles: id });
+  const res = await post("/dashboard/settings/system", root.cookie, {
+    intent: "two-factor-roles",
+    roles: id,
+  });
   expect(res.status).toBe(200);
 }
 
@@ -63,13 +66,20 @@ describe("View as an account with a gate of its own", () => {
     // The target meets its gate when it signs in itself.
     const own = await app.fetch("/dashboard", { cookie: await sessionCookieFor(targetId) });
     expect(own.status).toBe(302);
-    expect(own.headers.get("Location")).toMatch(/^\/dashboard\/settings\?(mustChange|twoFactor)=1$/);
+    expect(own.headers.get("Location")).toMatch(
+      /^\/dashboard\/settings\/security\?(mustChange|twoFactor)=1$/,
+    );
 
     const started = await post(`/dashboard/users/${targetId}`, root.cookie, { intent: "view-as" });
     expect(started.status).toBe(302);
     expect(started.headers.get("Location")).toBe("/dashboard");
 
-    for (const path of ["/dashboard", "/dashboard/settings", `/dashboard/users/${targetId}`]) {
+    for (const path of [
+      "/dashboard",
+      "/dashboard/settings/security",
+      "/dashboard/settings/profile",
+      `/dashboard/users/${targetId}`,
+    ]) {
       const page = await app.fetch(path, { cookie: root.cookie });
       const html = await page.text();
       expect(page.status, path).not.toBe(500);
@@ -128,6 +138,6 @@ describe("Stop", () => {
     expect(await stopped.text()).toContain(`/dashboard/users/${target.id}`);
     const after = await app.fetch("/dashboard", { cookie: root.cookie });
     expect(after.status).toBe(302);
-    expect(after.headers.get("Location")).toBe("/dashboard/settings?mustChange=1");
+    expect(after.headers.get("Location")).toBe("/dashboard/settings/security?mustChange=1");
   });
 });

@@ -17,7 +17,8 @@ import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { openStreamCount } from "../events/stream.server";
 import { loader as rootLoader } from "../root";
 import { loader as eventsLoader } from "../routes/api.events";
-import { action as settingsAction } from "../routes/dashboard.settings";
+import { action as profileAction } from "../routes/dashboard.settings.profile";
+import { action as securityAction } from "../routes/dashboard.settings.security";
 import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id";
 import { action as stopAction } from "../routes/impersonation.stop";
 import { action as logoutAction } from "../routes/logout";
@@ -49,8 +50,13 @@ function stop(cookie: string) {
   return run(() => stopAction(args(formRequest("/impersonation/stop", {}, { cookie }))));
 }
 
+/** The intent's Settings page: Profile's (profile, language, email) or Security's (the rest used here). */
 function settings(cookie: string, fields: Record<string, string>) {
-  return run(() => settingsAction(args(formRequest("/dashboard/settings", fields, { cookie }))));
+  const profile = ["profile", "language", "email"].includes(fields.intent ?? "");
+  const { path, action } = profile
+    ? { path: "/dashboard/settings/profile", action: profileAction }
+    : { path: "/dashboard/settings/security", action: securityAction };
+  return run(() => action(args(formRequest(path, fields, { cookie }))));
 }
 
 /** Everything a refused request could have changed: users, sessions, tokens, audit rows. */

@@ -12,8 +12,11 @@ const read = (path: string) => readFileSync(join(root, path), "utf8");
 const routes = readdirSync(join(root, "app", "routes"))
   .filter((f) => /\.tsx?$/.test(f) && !f.includes(".test."))
   .map((f) => `app/routes/${f}`);
-// Modules an action hands its whole form to.
-const ACTION_MODULES = ["app/settings/settings-page.server.ts"];
+// Modules an action hands its whole form to (Settings' pages: the account's and the workspace's).
+const ACTION_MODULES = [
+  "app/settings/account-settings.server.ts",
+  "app/settings/workspace-settings.server.ts",
+];
 
 describe("actions are intent tables", () => {
   it("no route compares or switches on the intent", () => {

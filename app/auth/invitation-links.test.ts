@@ -6,7 +6,7 @@ import { formRequest } from "../../test/support/forms";
 import { invalidateRoles } from "../access/role-cache.server";
 import { db } from "../db.server";
 import { readToast } from "../http/toast.server";
-import { action as settingsAction } from "../routes/dashboard.settings";
+import { action as inviteAction } from "../routes/dashboard.settings.invite";
 import { action as listAction, loader as listLoader } from "../routes/dashboard.users";
 import { action as userAction } from "../routes/dashboard.users.$id";
 import { i18nMiddleware } from "../server/root-middleware.server";
@@ -173,7 +173,7 @@ describe("an invitation that could not be mailed", () => {
   it("from Settings: the answer says it was not mailed and names the invitation to copy", async () => {
     const admin = await signedIn(["admin"]);
     const email = "from-settings@example.test";
-    const out = await post(settingsAction as never, "/dashboard/settings", admin.cookie, {
+    const out = await post(inviteAction as never, "/dashboard/settings/invite", admin.cookie, {
       intent: "invite",
       email,
       roles: [await roleId("user")],

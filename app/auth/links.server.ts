@@ -1,4 +1,5 @@
 import { baseUrl } from "../env.server";
+import { type SettingsSection, settingsPath } from "../access/settings-pages";
 
 // Every link an email carries points at BASE_URL, the service's public address (spec 4.7).
 
@@ -9,4 +10,5 @@ export const resetPasswordUrl = (token: string) =>
 export const acceptInviteUrl = (token: string) =>
   `${baseUrl()}/accept-invite?token=${encodeURIComponent(token)}`;
 export const forgotPasswordUrl = () => `${baseUrl()}/forgot-password`;
-export const settingsUrl = (section: string) => `${baseUrl()}/dashboard/settings#${section}`;
+export const settingsUrl = (section: SettingsSection, anchor?: string) =>
+  `${baseUrl()}${settingsPath(section)}${anchor ? `#${anchor}` : ""}`;

@@ -6,7 +6,7 @@ import { db } from "../db.server";
 import { env, resetEnvCache } from "../env.server";
 import { english } from "../i18n/english.server";
 import type { Message } from "../i18n/message";
-import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings";
+import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.security";
 import { loader as loginLoader } from "../routes/login";
 import { action as passkeyAction } from "../routes/login.passkey";
 import { resetRateLimits } from "../security/rate-limit.server";
@@ -52,7 +52,9 @@ type Body = {
 };
 
 async function settings(cookie: string, fields: Record<string, string | undefined>) {
-  const out = await run(() => settingsAction(args(formRequest("/dashboard/settings", fields, { cookie }))));
+  const out = await run(() =>
+    settingsAction(args(formRequest("/dashboard/settings/security", fields, { cookie }))),
+  );
   return { ...out, body: out.body as Body };
 }
 
@@ -143,7 +145,7 @@ describe("registering a passkey in Settings", () => {
     const audited = (await auditOf("account.passkey.add")).filter((a) => a.actor_id === me.id);
     expect(audited).toHaveLength(1);
     const page = await run(() =>
-      settingsLoader(args(formRequest("/dashboard/settings", {}, { cookie: me.cookie }))),
+      settingsLoader(args(formRequest("/dashboard/settings/security", {}, { cookie: me.cookie }))),
     );
     const data = page.body as { passkeys: { name: string; lastUsedAt: string | null }[] };
     expect(data.passkeys).toEqual([expect.objectContaining({ name: "Work laptop", lastUsedAt: null })]);
@@ -348,7 +350,12 @@ describe("registering a passkey in Settings", () => {
   it("refuses without a session", async () => {
     const out = await run(() =>
       settingsAction(
-        args(formRequest("/dashboard/settings", { intent: "passkey-options", currentPassword: PASSWORD })),
+        args(
+          formRequest("/dashboard/settings/security", {
+            intent: "passkey-options",
+            currentPassword: PASSWORD,
+          }),
+        ),
       ),
     );
     expect([302, 401]).toContain(out.status);
@@ -527,15 +534,18 @@ describe("where passkeys cannot work, they are not offered", () => {
     const me = await signedIn(["user"]);
     at("http://127.0.0.1:3000");
     expect(
-      (await settingsPage("http://127.0.0.1:3000/dashboard/settings", me.cookie)).passkeyAvailability,
+      (await settingsPage("http://127.0.0.1:3000/dashboard/settings/security", me.cookie))
+        .passkeyAvailability,
     ).toEqual({ available: false, reason: "ip-address", origin: "http://127.0.0.1:3000" });
     at("http://dash.example.test");
     expect(
-      (await settingsPage("http://other.example.test/dashboard/settings", me.cookie)).passkeyAvailability,
+      (await settingsPage("http://other.example.test/dashboard/settings/security", me.cookie))
+        .passkeyAvailability,
     ).toEqual({ available: false, reason: "other-origin", origin: "http://dash.example.test" });
     at("http://localhost:3000");
     expect(
-      (await settingsPage("http://localhost:3000/dashboard/settings", me.cookie)).passkeyAvailability,
+      (await settingsPage("http://localhost:3000/dashboard/settings/security", me.cookie))
+        .passkeyAvailability,
     ).toEqual({ available: true });
   });
 });

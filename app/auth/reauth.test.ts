@@ -4,7 +4,9 @@ import { args, PASSWORD, run, sessionCookieFor, setupDatabase, signedIn } from "
 import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
-import { action, loader } from "../routes/dashboard.settings";
+import { action as apiTokensAction } from "../routes/dashboard.settings.api-tokens";
+import { loader, action as securityAction } from "../routes/dashboard.settings.security";
+import { action as systemAction } from "../routes/dashboard.settings.system";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { clearSystemConfigCache, getSystemConfig } from "../system-settings/system-config.server";
 import { hasTwoFactor } from "./two-factor.server";
@@ -26,8 +28,17 @@ afterEach(() => vi.useRealTimers());
 
 type User = Awaited<ReturnType<typeof signedIn>>;
 
+/** The Settings page whose action handles the intent: System's, API tokens' or Security's. */
+function pageFor(intent: string | undefined) {
+  if (intent === "system") return { path: "/dashboard/settings/system", action: systemAction };
+  if (intent === "create-api-token")
+    return { path: "/dashboard/settings/api-tokens", action: apiTokensAction };
+  return { path: "/dashboard/settings/security", action: securityAction };
+}
+
 function submit(values: Record<string, string>, cookie: string) {
-  return run(() => action(args(formRequest("/dashboard/settings", values, { cookie }))));
+  const { path, action } = pageFor(values.intent);
+  return run(() => action(args(formRequest(path, values, { cookie }))));
 }
 
 /** Moves the clock (Date only) on by a TOTP step or more: a code counts once per step. */
@@ -49,7 +60,7 @@ const audits = (userId: string, action: string) =>
     .execute();
 
 async function pageOf(cookie: string) {
-  const out = await run(() => loader(args(formRequest("/dashboard/settings", {}, { cookie }))));
+  const out = await run(() => loader(args(formRequest("/dashboard/settings/security", {}, { cookie }))));
   return out.body as {
     twoFactor: { view: { secret?: string }; reauth: { password: boolean; code: boolean } };
   };

@@ -6,7 +6,7 @@ import { invalidateRoles } from "../access/role-cache.server";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { settleDeliveries } from "../mail/deliveries.server";
-import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings";
+import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.system";
 import { loader as loginLoader } from "../routes/login";
 import { action as registerAction, loader as registerLoader } from "../routes/register";
 import { resetRateLimits } from "../security/rate-limit.server";
@@ -62,7 +62,7 @@ const register = (email: string, opts: { language?: string; ip?: string } = {}) 
     opts,
   );
 const setting = (cookie: string, values: Record<string, string>) =>
-  post(settingsAction as never, "/dashboard/settings", { intent: "system", ...values }, { cookie });
+  post(settingsAction as never, "/dashboard/settings/system", { intent: "system", ...values }, { cookie });
 
 async function rolesOf(email: string) {
   const rows = await db()
@@ -130,10 +130,9 @@ describe("the role of self-registered accounts", () => {
   it("offers and takes only roles that grant nothing beyond the dashboard: never super admin", async () => {
     const admin = await signedIn(["admin"]);
     const page = await run(() =>
-      settingsLoader(args(request("/dashboard/settings", { cookie: admin.cookie }))),
+      settingsLoader(args(request("/dashboard/settings/system", { cookie: admin.cookie }))),
     );
-    const view = (page.body as { system: { config: { key: string; choices: string[] | null }[] } }).system
-      .config;
+    const view = (page.body as { config: { key: string; choices: string[] | null }[] }).config;
     expect(view.find((c) => c.key === "REGISTRATION_ROLE")?.choices).toEqual(["user", "guest"]);
     expect(view.find((c) => c.key === "REGISTRATION")?.choices).toEqual(["open", "closed"]);
 

@@ -5,7 +5,7 @@ import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { action as notMeAction, loader as notMeLoader } from "../routes/account.not-me";
 import { loader as dashboardLoader } from "../routes/dashboard";
-import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings";
+import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.security";
 import { action as loginAction } from "../routes/login";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { setSystemConfig } from "../system-settings/system-config.server";
@@ -127,7 +127,7 @@ describe("new sign-in alerts", () => {
       settingsAction(
         args(
           formRequest(
-            "/dashboard/settings",
+            "/dashboard/settings/security",
             { intent: "sign-in-alerts", on: "0" },
             { cookie: first.session },
           ),
@@ -144,7 +144,7 @@ describe("new sign-in alerts", () => {
         settingsAction(
           args(
             formRequest(
-              "/dashboard/settings",
+              "/dashboard/settings/security",
               { intent: "sign-in-alerts", on: "0" },
               { cookie: first.session },
             ),
@@ -167,7 +167,7 @@ describe("new sign-in alerts", () => {
     const laptop = await signIn(user.email, { ua: CHROME_MAC, ip: "203.0.113.40" });
     const phone = await signIn(user.email, { ua: FIREFOX_WIN, ip: "198.51.100.40" });
     const cookie = `${laptop.session}; ${laptop.device}`;
-    const page = await run(() => settingsLoader(args(request("/dashboard/settings", { cookie }))));
+    const page = await run(() => settingsLoader(args(request("/dashboard/settings/security", { cookie }))));
     const { devices } = (
       page.body as { devices: { devices: { id: string; device: string; current: boolean }[] } }
     ).devices;
@@ -182,7 +182,7 @@ describe("new sign-in alerts", () => {
       settingsAction(
         args(
           formRequest(
-            "/dashboard/settings",
+            "/dashboard/settings/security",
             { intent: "forget-device", device: firefox.id },
             { cookie: strangerSession },
           ),
@@ -192,7 +192,13 @@ describe("new sign-in alerts", () => {
     expect(notTheirs.status).toBe(404);
     const forgot = await run(() =>
       settingsAction(
-        args(formRequest("/dashboard/settings", { intent: "forget-device", device: firefox.id }, { cookie })),
+        args(
+          formRequest(
+            "/dashboard/settings/security",
+            { intent: "forget-device", device: firefox.id },
+            { cookie },
+          ),
+        ),
       ),
     );
     expect(forgot.status).toBe(200);

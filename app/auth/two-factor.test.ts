@@ -5,7 +5,8 @@ import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { env } from "../env.server";
-import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings";
+import { action as securityAction, loader as settingsLoader } from "../routes/dashboard.settings.security";
+import { action as systemAction } from "../routes/dashboard.settings.system";
 import { action as userAction } from "../routes/dashboard.users.$id";
 import { action as loginAction } from "../routes/login";
 import { action as stepAction, loader as stepLoader } from "../routes/login.two-factor";
@@ -40,12 +41,19 @@ async function codeFor(secret: string) {
   return (await generateTOTP({ secret, period: 30, digits: 6, algorithm: "SHA-1" })).otp;
 }
 
+/** The intent's Settings page: the roles policy is System's, every other two-factor form Security's. */
 function settings(values: Record<string, string>, cookie: string, ctx = context()) {
-  return run(() => settingsAction(args(formRequest("/dashboard/settings", values, { cookie }), {}, ctx)));
+  const { path, action } =
+    values.intent === "two-factor-roles"
+      ? { path: "/dashboard/settings/system", action: systemAction }
+      : { path: "/dashboard/settings/security", action: securityAction };
+  return run(() => action(args(formRequest(path, values, { cookie }), {}, ctx)));
 }
 
 async function view(cookie: string) {
-  const out = await run(() => settingsLoader(args(formRequest("/dashboard/settings", {}, { cookie }))));
+  const out = await run(() =>
+    settingsLoader(args(formRequest("/dashboard/settings/security", {}, { cookie }))),
+  );
   return (out.body as { twoFactor: { view: { state: string; secret?: string; recoveryCodesLeft?: number } } })
     .twoFactor;
 }
@@ -312,7 +320,9 @@ describe("a pending enrolment belongs to the session that started it", () => {
       return ctx;
     };
     const page = await run(() =>
-      settingsLoader(args(formRequest("/dashboard/settings", {}, { cookie: owner.cookie }), {}, viewingAs())),
+      settingsLoader(
+        args(formRequest("/dashboard/settings/security", {}, { cookie: owner.cookie }), {}, viewingAs()),
+      ),
     );
     expect(page.status).toBe(200);
     expect(JSON.stringify(page.body)).not.toContain(secret);

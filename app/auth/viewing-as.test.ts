@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startApp } from "../../test/app-server";
 import { createUser, sessionCookieFor, setupDatabase } from "../../test/helpers";
 import { intentTableKeys } from "../../test/intent-tables";
-import { OWN_ACCOUNT_INTENTS, type OwnAccountPage } from "./viewing-as";
+import { isOwnAccountPage, OWN_ACCOUNT_INTENTS, type OwnAccountPage } from "./viewing-as";
 
 // The forms only an account's own person may send (app/auth/viewing-as.ts): one list, which the
 // access gate refuses while a super admin views as that person (before any action reads the form)
@@ -70,12 +70,15 @@ describe("forms only the person may send, while a super admin views as them", ()
 
   it("what stays open while viewing as someone is not refused for it (their name, an invitation)", async () => {
     const { cookie } = await viewingAs(["admin"]);
-    const name = await post("/dashboard/settings", cookie, {
+    const name = await post("/dashboard/settings/profile", cookie, {
       intent: "profile",
       name: "Renamed While Viewed",
     });
     expect(name.status).toBe(200);
-    const invite = await post("/dashboard/settings", cookie, { intent: "invite", email: "not-an-address" });
+    const invite = await post("/dashboard/settings/invite", cookie, {
+      intent: "invite",
+      email: "not-an-address",
+    });
     expect(invite.status).toBe(400);
     expect(await invite.text()).not.toContain(REFUSAL);
   });
@@ -114,13 +117,48 @@ describe("the list", () => {
       entry.replace(/if \(actor\.id === id\.data\) refuse\w+\([^)]*\);/g, ""),
     );
 
-  it.each([
-    ["/dashboard/settings", "app/settings/settings-page.server.ts"],
+  /**
+   * The source holding a route's intent table: the route's own, or, where its action hands the
+   * form to a domain function (Settings' pages), that function's in the module it imports it from.
+   */
+  function actionSource(file: string): string {
+    const source = read(file);
+    const delegate = /export const action = \([^)]*\) =>\s*(\w+)\(args\)/.exec(source)?.[1];
+    if (!delegate) return source;
+    const from = new RegExp(`import \\{[^}]*\\b${delegate}\\b[^}]*\\} from "\\.\\./([\\w/.-]+)"`).exec(
+      source,
+    )?.[1];
+    expect(from, `${file}: where ${delegate} comes from`).toBeDefined();
+    const module = read(`app/${from}.ts`);
+    const start = module.indexOf(`export const ${delegate} =`);
+    expect(start, `${from}: ${delegate}`).toBeGreaterThan(-1);
+    const end = module.indexOf("\nexport ", start + 1);
+    return module.slice(start, end === -1 ? undefined : end);
+  }
+  // Settings' pages that are not listed (webhooks, invitations) must refuse none of their forms.
+  const listed = (page: string): readonly string[] =>
+    isOwnAccountPage(page) ? OWN_ACCOUNT_INTENTS[page] : [];
+
+  const PAGES = [
+    ["/dashboard/settings/profile", "app/routes/dashboard.settings.profile.tsx"],
+    ["/dashboard/settings/security", "app/routes/dashboard.settings.security.tsx"],
+    ["/dashboard/settings/api-tokens", "app/routes/dashboard.settings.api-tokens.tsx"],
+    ["/dashboard/settings/system", "app/routes/dashboard.settings.system.tsx"],
+    ["/dashboard/settings/webhooks", "app/routes/dashboard.settings.webhooks.tsx"],
+    ["/dashboard/settings/invite", "app/routes/dashboard.settings.invite.tsx"],
     ["/dashboard/users/import", "app/routes/dashboard.users.import.tsx"],
     ["/dashboard/users/:id", "app/routes/dashboard.users.$id.tsx"],
-  ] as const)("%s: exactly the intents its actions refuse while viewing as someone", (page, file) => {
-    const table = entries(read(file));
+  ] as const;
+
+  it.each(PAGES)("%s: exactly the intents its actions refuse while viewing as someone", (page, file) => {
+    const table = entries(actionSource(file));
+    expect(table.size, file).toBeGreaterThan(0);
     const refused = [...table].filter(([, entry]) => refusesWhileViewing(body(entry))).map(([key]) => key);
-    expect([...OWN_ACCOUNT_INTENTS[page]].sort()).toEqual(refused.sort());
+    expect([...listed(page)].sort()).toEqual(refused.sort());
+  });
+
+  it("every page of the list is one checked above", () => {
+    const checked: string[] = PAGES.map(([page]) => page);
+    expect(Object.keys(OWN_ACCOUNT_INTENTS).filter((page) => !checked.includes(page))).toEqual([]);
   });
 });

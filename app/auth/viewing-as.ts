@@ -5,9 +5,8 @@
 // actions' own refuseWhileImpersonating stays behind it), and the page shows their forms locked,
 // with the reason, before anyone types (app/components/viewing-as-lock.tsx).
 export const OWN_ACCOUNT_INTENTS = {
-  "/dashboard/settings": [
-    "language",
-    "email",
+  "/dashboard/settings/profile": ["language", "email"],
+  "/dashboard/settings/security": [
     "password",
     "revoke-session",
     "revoke-others",
@@ -17,14 +16,14 @@ export const OWN_ACCOUNT_INTENTS = {
     "two-factor-confirm",
     "two-factor-disable",
     "two-factor-recovery-codes",
-    "two-factor-roles",
     "passkey-options",
     "passkey-add",
     "passkey-rename",
     "passkey-remove",
-    "create-api-token",
-    "revoke-api-token",
   ],
+  "/dashboard/settings/api-tokens": ["create-api-token", "revoke-api-token"],
+  // Which roles must use two-factor: changed with the super admin's own re-authentication.
+  "/dashboard/settings/system": ["two-factor-roles"],
   // The import task runs as the person, so its audit rows would lose the super admin's name.
   "/dashboard/users/import": ["import"],
   // Another "View as" and a two-factor reset. On the viewed person's own record every form is

@@ -6,7 +6,7 @@ import { db, type Executor, now } from "../db.server";
 import { syncRoles, syncTeam } from "./membership.server";
 import { ScimError } from "./scim-error";
 import { type FilterAttributes, filterCondition } from "./scim-filter.server";
-import { applyPatch, listPage, type Page, versionOf } from "./scim-resource";
+import { applyPatch, listPage, type Page, readPage, versionOf } from "./scim-resource";
 import { SCIM, type ScimGroupInput, type ScimPatchInput, scimGroupInput } from "./scim-schema";
 import { assertVersion } from "./scim-users.server";
 import { type ScimContext, visibleTo } from "./scope.server";
@@ -99,22 +99,16 @@ export async function listScimGroups(
 ) {
   let q = db().selectFrom("directory_group").where("directory_id", "=", ctx.directory.id);
   if (filter) q = q.where(filterCondition(filter, ATTRIBUTES));
-  const [{ total }, rows] = await Promise.all([
-    q.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
-    page.count === 0
-      ? Promise.resolve([])
-      : q
-          .select(COLUMNS)
-          .orderBy("created_at")
-          .orderBy("id")
-          .limit(page.count)
-          .offset(page.startIndex - 1)
-          .execute(),
-  ]);
+  const { total, rows } = await readPage(
+    page,
+    () => q.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+    (limit, offset) =>
+      q.select(COLUMNS).orderBy("created_at").orderBy("id").limit(limit).offset(offset).execute(),
+  );
   const members = opts.members ? await membersOf(rows.map((r) => r.id)) : null;
   return listPage(
     rows.map((r) => resource(ctx, r, members ? (members.get(r.id) ?? []) : null)),
-    Number(total),
+    total,
     page,
   );
 }

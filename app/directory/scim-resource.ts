@@ -36,6 +36,22 @@ export function pageOf(params: URLSearchParams): Page {
 
 export const PAGE_LIMIT = MAX_COUNT;
 
+/**
+ * The count of everything the filter matches and one page of it, read side by side (a page of 0
+ * reads no rows): Users and Groups page the same way, over different tables.
+ */
+export async function readPage<R>(
+  page: Page,
+  count: () => Promise<{ total: number | string | bigint }>,
+  rows: (limit: number, offset: number) => Promise<R[]>,
+): Promise<{ total: number; rows: R[] }> {
+  const [counted, found] = await Promise.all([
+    count(),
+    page.count === 0 ? Promise.resolve([]) : rows(page.count, page.startIndex - 1),
+  ]);
+  return { total: Number(counted.total), rows: found };
+}
+
 export function listPage<T>(resources: T[], total: number, page: Page) {
   return {
     schemas: [SCIM.list],

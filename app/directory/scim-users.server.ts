@@ -13,7 +13,7 @@ import { closeStreamsOf } from "../events/stream.server";
 import { groupsOf, syncRoles, syncTeam } from "./membership.server";
 import { ScimError } from "./scim-error";
 import { type FilterAttributes, filterCondition } from "./scim-filter.server";
-import { applyPatch, listPage, type Page, versionOf } from "./scim-resource";
+import { applyPatch, listPage, type Page, readPage, versionOf } from "./scim-resource";
 import { SCIM, type ScimPatchInput, type ScimUserInput, scimUserInput } from "./scim-schema";
 import { emailDomain, type ScimContext, visibleTo } from "./scope.server";
 
@@ -137,25 +137,19 @@ export async function listScimUsers(ctx: ScimContext, page: Page, filter: string
     .selectFrom("user")
     .where(await visibleTo(ctx.directory));
   if (filter) q = q.where(filterCondition(filter, ATTRIBUTES));
-  const [{ total }, rows] = await Promise.all([
-    q.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
-    page.count === 0
-      ? Promise.resolve([])
-      : q
-          .select(COLUMNS)
-          .orderBy("user.created_at")
-          .orderBy("user.id")
-          .limit(page.count)
-          .offset(page.startIndex - 1)
-          .execute(),
-  ]);
+  const { total, rows } = await readPage(
+    page,
+    () => q.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+    (limit, offset) =>
+      q.select(COLUMNS).orderBy("user.created_at").orderBy("user.id").limit(limit).offset(offset).execute(),
+  );
   const groups = await groupsByUser(
     ctx,
     rows.map((r) => r.id),
   );
   return listPage(
     rows.map((r) => resource(ctx, r, groups.get(r.id) ?? [])),
-    Number(total),
+    total,
     page,
   );
 }

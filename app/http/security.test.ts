@@ -72,7 +72,7 @@ describe("CSRF middleware", () => {
     expect(await statusOf(post("/api/tasks", { ...crossSite, ...auth }))).toBe(200);
     expect(await statusOf(post("/api/tasks", { ...crossSite, ...auth, Cookie: "theme=dark" }))).toBe(403);
     expect(await statusOf(post("/api/tasks", { ...crossSite, Authorization: "Basic YTpi" }))).toBe(403);
-    expect(await statusOf(post("/dashboard/settings", { ...crossSite, ...auth }))).toBe(403);
+    expect(await statusOf(post("/dashboard/settings/api-tokens", { ...crossSite, ...auth }))).toBe(403);
   });
 
   it("does not check safe methods", async () => {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, sessionCookieFor, setupDatabase } from "../../test/helpers";
 import { withFakePostmark } from "../../test/mail-helpers";
 import { getSessionUser } from "../auth/session.server";
-import { settingsPageData } from "../settings/settings-page.server";
+import { systemData } from "../settings/workspace-settings.server";
 import { resetSystemConfig, setSystemConfig } from "../system-settings/system-config.server";
 import { recentMail } from "./mail-log.server";
 import { sendPasswordResetEmail } from "./senders.server";
@@ -46,10 +46,10 @@ describe("development outbox", () => {
     await sendPasswordResetEmail({ to: root.email, name: "Root", resetUrl: rootLink });
     await sendPasswordResetEmail({ to: admin.email, name: "Admin", resetUrl: adminLink });
     const linksFor = async (id: string) => {
-      const req = request("/dashboard/settings", { cookie: await sessionCookieFor(id) });
+      const req = request("/dashboard/settings/system", { cookie: await sessionCookieFor(id) });
       const user = (await getSessionUser(args(req)))!;
-      const page = await settingsPageData(user);
-      return Object.fromEntries(page.system!.mailLog.map((e) => [e.to, e.outboxLink]));
+      const page = await systemData(user);
+      return Object.fromEntries(page.mailLog.map((e) => [e.to, e.outboxLink]));
     };
     const asAdmin = await linksFor(admin.id);
     expect(asAdmin[root.email]).toBeNull();

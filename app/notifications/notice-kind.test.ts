@@ -8,7 +8,7 @@ import { systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "../events/event-types";
 import { loader as notificationsLoader } from "../routes/api.notifications";
 import { action as broadcastAction } from "../routes/dashboard.broadcast";
-import { action as settingsAction } from "../routes/dashboard.settings";
+import { action as settingsAction } from "../routes/dashboard.settings.system";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { clearSystemConfigCache } from "../system-settings/system-config.server";
 import { setTaskRunner } from "../tasks/runner.server";
@@ -71,7 +71,7 @@ describe("security notices and broadcasts in the bell", () => {
             "/dashboard/broadcast",
             {
               ...LOOKALIKE,
-              link: "/dashboard/settings#system",
+              link: "/dashboard/settings/system",
               kind: "security",
               audience: "roles",
               roleIds: [superAdmins],
@@ -87,7 +87,7 @@ describe("security notices and broadcasts in the bell", () => {
       settingsAction(
         args(
           formRequest(
-            "/dashboard/settings",
+            "/dashboard/settings/system",
             { intent: "system", AUDIT_RETENTION_DAYS: "100", currentPassword: PASSWORD },
             { cookie: root.cookie },
           ),

@@ -41,7 +41,7 @@ export async function action(args: Route.ActionArgs) {
       to,
       subject: `Test email from ${appName}`,
       message: `This is a test email sent by ${user.name} from the Settings page. If it arrived, the mail settings work.`,
-      actionUrl: `${baseUrl()}/dashboard/settings`,
+      actionUrl: `${baseUrl()}/dashboard/settings/system`,
     });
     await audit(args, {
       action: "mail.test",

@@ -73,9 +73,9 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
             value={(mail.sent ?? 0) + (mail.outbox ?? 0)}
             details={[
               // The mail log that lists them is on Settings' System tab.
-              { label: t("overview:mail.sent", { n: mail.sent ?? 0 }), to: "/dashboard/settings#system" },
-              { label: t("overview:mail.outbox", { n: mail.outbox ?? 0 }), to: "/dashboard/settings#system" },
-              { label: t("overview:mail.failed", { n: mail.failed ?? 0 }), to: "/dashboard/settings#system" },
+              { label: t("overview:mail.sent", { n: mail.sent ?? 0 }), to: "/dashboard/settings/system" },
+              { label: t("overview:mail.outbox", { n: mail.outbox ?? 0 }), to: "/dashboard/settings/system" },
+              { label: t("overview:mail.failed", { n: mail.failed ?? 0 }), to: "/dashboard/settings/system" },
             ]}
           />
         ) : null}

@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import { can } from "../access/check";
 import { assignableRoles } from "../access/rules.server";
 import { requirePermission } from "../auth/guard.server";
@@ -20,6 +19,7 @@ import { baseUrl } from "../env.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/use-translation";
+import { done } from "../settings/answers.server";
 import type { Route } from "./+types/dashboard.settings.directory";
 
 // Provisioning directories (SCIM): settings.manage, and user.write and user.update because a
@@ -45,16 +45,6 @@ export async function loader(args: Route.LoaderArgs) {
 
 export const headers = passRetryAfter;
 
-const ok = <I extends string>(intent: I, message: string, extra: { token?: string } = {}) =>
-  data({
-    ok: true as const,
-    intent,
-    errors: {} as Record<string, string>,
-    formError: null,
-    message,
-    ...extra,
-  });
-
 export async function action(args: Route.ActionArgs) {
   await requireDirectoryAdmin(args);
   const t = getT(args.context);
@@ -63,7 +53,7 @@ export async function action(args: Route.ActionArgs) {
       schema: directorySchema,
       run: async ({ actor, input }) => {
         const { token } = await createDirectory(actor, input, args);
-        return ok("create-directory", t("settings:directory.added", { name: input.name }), { token });
+        return done("create-directory", t("settings:directory.added", { name: input.name }), { token });
       },
     },
     "update-directory": {
@@ -71,28 +61,28 @@ export async function action(args: Route.ActionArgs) {
       run: async ({ actor, input }) => {
         const { id, ...fields } = input;
         await updateDirectory(actor, id, fields, args);
-        return ok("update-directory", t("settings:directory.saved", { name: input.name }));
+        return done("update-directory", t("settings:directory.saved", { name: input.name }));
       },
     },
     "rotate-directory-token": {
       schema: directoryIdSchema,
       run: async ({ actor, input }) => {
         const token = await rotateDirectoryToken(actor, input.id, args);
-        return ok("rotate-directory-token", t("settings:directory.rotated"), { token });
+        return done("rotate-directory-token", t("settings:directory.rotated"), { token });
       },
     },
     "revoke-directory-token": {
       schema: directoryIdSchema,
       run: async ({ actor, input }) => {
         await revokeDirectoryToken(actor, input.id, args);
-        return ok("revoke-directory-token", t("settings:directory.revoked"));
+        return done("revoke-directory-token", t("settings:directory.revoked"));
       },
     },
     "delete-directory": {
       schema: directoryIdSchema,
       run: async ({ actor, input }) => {
         await deleteDirectory(actor, input.id, args);
-        return ok("delete-directory", t("settings:directory.removed"));
+        return done("delete-directory", t("settings:directory.removed"));
       },
     },
   });

@@ -15,6 +15,7 @@ import { baseUrl } from "../env.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { useTranslation } from "../i18n/use-translation";
+import { done } from "../settings/answers.server";
 import type { Route } from "./+types/dashboard.settings.sso";
 
 // Single sign-on providers: super admins only (docs/decisions/020-oidc-single-sign-on.md).
@@ -28,14 +29,6 @@ export async function loader(args: Route.LoaderArgs) {
 // A 429's Retry-After reaches the browser only through this export.
 export const headers = passRetryAfter;
 
-const ok = <I extends string>(intent: I, message: string) => ({
-  ok: true as const,
-  intent,
-  errors: {} as Record<string, string>,
-  formError: null,
-  message,
-});
-
 export async function action(args: Route.ActionArgs) {
   await requireSuperAdmin(args);
   const t = getT(args.context);
@@ -44,21 +37,21 @@ export async function action(args: Route.ActionArgs) {
       schema: createProviderSchema,
       run: async ({ actor, input }) => {
         await createProvider(actor, input, args);
-        return ok("create-provider", t("settings:sso.added", { name: input.name }));
+        return done("create-provider", t("settings:sso.added", { name: input.name }));
       },
     },
     "update-provider": {
       schema: updateProviderSchema,
       run: async ({ actor, input }) => {
         await updateProvider(actor, input, args);
-        return ok("update-provider", t("settings:sso.saved", { name: input.name }));
+        return done("update-provider", t("settings:sso.saved", { name: input.name }));
       },
     },
     "delete-provider": {
       schema: deleteProviderSchema,
       run: async ({ actor, input }) => {
         await deleteProvider(actor, input.id, args);
-        return ok("delete-provider", t("settings:sso.removed"));
+        return done("delete-provider", t("settings:sso.removed"));
       },
     },
   });

@@ -1,139 +1,105 @@
-import { useRouteLoaderData, useSearchParams } from "react-router";
-import { afterPasswordChange, requirePermission } from "../auth/guard.server";
-import { passkeyAvailability } from "../auth/passkeys.server";
-import { pageTitle } from "../components/page-title";
-import { ApiTokensSection } from "../components/settings/api-tokens-section";
-import { AuditIntegritySection } from "../components/settings/audit-integrity-section";
-import { DirectoryLinkCard } from "../components/settings/directory-section";
-import { InviteSection } from "../components/settings/invite-section";
-import { KnownDevicesSection } from "../components/settings/known-devices-section";
-import { MailLog } from "../components/settings/mail-log";
-import { PasskeysSection } from "../components/settings/passkeys-section";
-import { PasswordSection } from "../components/settings/password-section";
-import { ProfileSection } from "../components/settings/profile-section";
-import { SessionsSection } from "../components/settings/sessions-section";
-import { type SettingsTab, SettingsTabs } from "../components/settings/settings-tabs";
-import { SsoLinkCard } from "../components/settings/sso-section";
-import { SystemSection } from "../components/settings/system-section";
-import { TestEmailSection } from "../components/settings/test-email-section";
-import { TwoFactorPolicySection, TwoFactorSection } from "../components/settings/two-factor-section";
-import { WebhooksSection } from "../components/settings/webhooks-section";
-import { passRetryAfter } from "../http/responses";
-import { getLanguage, getT } from "../i18n/i18n.server";
+import { useEffect } from "react";
+import { Form, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { requirePermission } from "../auth/guard.server";
+import { Button, focusRing } from "../components/ui/button";
+import { controlVariants } from "../components/ui/field";
 import { useTranslation } from "../i18n/use-translation";
-import type { loader as rootLoader } from "../root";
-import { runSettingsIntent, settingsPageData } from "../settings/settings-page.server";
+import { OLD_TABS, type SettingsSection, settingsMenu, settingsPath } from "../access/settings-pages";
 import type { Route } from "./+types/dashboard.settings";
+
+// Settings' frame: the heading and the menu of its pages, in two groups (app/access/settings-pages.ts).
+// Each page is a route of its own with its own loader, action and error boundary.
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "dashboard.access");
-  const url = new URL(args.request.url);
-  const page = await settingsPageData(
-    user,
-    { language: getLanguage(args.context), t: getT(args.context) },
-    args.request,
-  );
-  return {
-    ...page,
-    passkeyAvailability: passkeyAvailability(args.request),
-    // Never set while someone views as this account (impersonation-state.server.ts).
-    mustChangePassword: user.mustChangePassword,
-    // Where enrolment the gate demanded goes on to, checked as a forced password change's is.
-    afterEnrolment: url.searchParams.has("twoFactor")
-      ? afterPasswordChange(url.searchParams.get("redirectTo"))
-      : null,
-  };
+  return settingsMenu(user);
 }
 
-// A 429's Retry-After reaches the browser only through this export.
-export const headers = passRetryAfter;
+const LABEL_KEY = {
+  profile: "settings:menu.profile",
+  security: "settings:menu.security",
+  "api-tokens": "settings:menu.apiTokens",
+  invite: "settings:menu.invite",
+  system: "settings:menu.system",
+  webhooks: "settings:menu.webhooks",
+  sso: "settings:menu.sso",
+  directory: "settings:menu.directory",
+} as const satisfies Record<SettingsSection, string>;
 
-export const action = (args: Route.ActionArgs) => runSettingsIntent(args);
+/** An address of the single page Settings was (`#system`) opens the page its tab became. */
+function useOldTabAddresses() {
+  const { hash } = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const old = OLD_TABS[hash.slice(1)];
+    if (!old) return;
+    const to = settingsPath(old.section) + (old.anchor ? `#${old.anchor}` : "");
+    if (window.location.pathname + window.location.hash !== to) navigate(to, { replace: true });
+  }, [hash, navigate]);
+}
 
-export default function Settings({ loaderData }: Route.ComponentProps) {
+export default function SettingsLayout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
-  const root = useRouteLoaderData<typeof rootLoader>("root");
-  const { profile, languages, sessions, system, invite, twoFactor, sso, passkeys, apiTokens, webhooks } =
-    loaderData;
-  const { directory } = loaderData;
-  const { passkeyAvailability, mustChangePassword } = loaderData;
-  const tabs: SettingsTab[] = [
-    {
-      value: "profile",
-      label: t("settings:tabs.profile"),
-      content: <ProfileSection profile={profile} languages={languages} />,
-    },
-    {
-      value: "security",
-      label: t("settings:tabs.security"),
-      content: (
-        <>
-          <PasswordSection forced={mustChangePassword} redirectTo={params.get("redirectTo")} />
-          <PasskeysSection passkeys={passkeys} availability={passkeyAvailability} reauth={twoFactor.reauth} />
-          <SessionsSection sessions={sessions} />
-          <KnownDevicesSection {...loaderData.devices} />
-        </>
-      ),
-    },
-    {
-      value: "api-tokens",
-      label: t("settings:tabs.apiTokens"),
-      content: <ApiTokensSection {...apiTokens} reauth={twoFactor.reauth} />,
-    },
-  ];
-  const twoFactorTab: SettingsTab = {
-    value: "two-factor",
-    label: t("settings:tabs.twoFactor"),
-    content: (
-      <>
-        <TwoFactorSection
-          twoFactor={twoFactor}
-          appName={root?.appName ?? ""}
-          email={profile.email}
-          continueTo={loaderData.afterEnrolment}
-        />
-        {twoFactor.policy ? <TwoFactorPolicySection policy={twoFactor.policy} /> : null}
-      </>
-    ),
-  };
-  // When a role requires it, enrolment is the one thing open: its tab comes first.
-  if (twoFactor.due) tabs.unshift(twoFactorTab);
-  else tabs.push(twoFactorTab);
-  if (invite)
-    tabs.push({
-      value: "invite",
-      label: t("settings:tabs.invite"),
-      content: <InviteSection roles={invite.roles} />,
-    });
-  if (system)
-    tabs.push({
-      value: "system",
-      label: t("settings:tabs.system"),
-      content: (
-        <>
-          <SystemSection config={system.config} reauth={twoFactor.reauth} />
-          {sso ? <SsoLinkCard /> : null}
-          {directory ? <DirectoryLinkCard /> : null}
-          <TestEmailSection defaultTo={profile.email} />
-          <MailLog entries={system.mailLog} outboxKeepsLinks={system.outboxKeepsLinks} />
-          <AuditIntegritySection integrity={system.integrity} />
-        </>
-      ),
-    });
-  if (webhooks)
-    tabs.push({
-      value: "webhooks",
-      label: t("settings:tabs.webhooks"),
-      content: <WebhooksSection endpoints={webhooks.endpoints} events={webhooks.events} />,
-    });
+  const { pathname } = useLocation();
+  useOldTabAddresses();
+  const groups = [
+    { name: t("settings:menu.account"), sections: loaderData.account },
+    { name: t("settings:menu.workspace"), sections: loaderData.workspace },
+  ].filter((g) => g.sections.length > 0);
+  const current = pathname.split("/")[3] ?? "profile";
   return (
-    <div className="flex max-w-3xl flex-col gap-4">
+    <div className="flex max-w-5xl flex-col gap-4">
       <h1 className="text-2xl font-semibold">{t("settings:title")}</h1>
-      {/* A password the gate demands: its tab is open first (two-factor enrolment puts its own first). */}
-      <SettingsTabs tabs={tabs} initial={mustChangePassword ? "security" : undefined} />
+      {/* Phones: the pages as a select, opened by its button (the index route follows ?section=). */}
+      <Form method="get" action="/dashboard/settings" className="flex items-end gap-2 md:hidden">
+        <label className="flex flex-1 flex-col gap-1 text-sm font-medium">
+          {t("settings:menu.choose")}
+          <select name="section" defaultValue={current} key={current} className={controlVariants()}>
+            {groups.map((g) => (
+              <optgroup key={g.name} label={g.name}>
+                {g.sections.map((s) => (
+                  <option key={s} value={s}>
+                    {t(LABEL_KEY[s])}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </label>
+        <Button type="submit" variant="outline">
+          {t("settings:menu.open")}
+        </Button>
+      </Form>
+      <div className="flex flex-col gap-6 md:flex-row">
+        <nav aria-label={t("settings:menu.label")} className="hidden w-56 shrink-0 md:block">
+          {groups.map((g) => (
+            <div key={g.name} className="mb-4">
+              <h2 className="mb-1 px-3 text-xs font-semibold uppercase tracking-wide text-muted-foreground">
+                {g.name}
+              </h2>
+              <ul className="flex flex-col gap-1">
+                {g.sections.map((s) => (
+                  <li key={s}>
+                    <NavLink
+                      to={settingsPath(s)}
+                      className={({ isActive }) =>
+                        `block rounded-md px-3 py-2 text-sm font-medium ${focusRing} ${
+                          isActive ? "bg-accent text-accent-foreground" : "text-foreground hover:bg-accent"
+                        }`
+                      }
+                    >
+                      {t(LABEL_KEY[s])}
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </nav>
+        <div className="flex min-w-0 max-w-3xl flex-1 flex-col gap-6">
+          <Outlet />
+        </div>
+      </div>
     </div>
   );
 }
-
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "settings");

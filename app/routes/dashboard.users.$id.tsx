@@ -11,6 +11,7 @@ import { apiTokensShownTo, revokeUserApiToken } from "../auth/api-tokens.server"
 import { refuseWhileImpersonating, requirePermission } from "../auth/guard.server";
 import { mayViewAs, startImpersonation } from "../auth/impersonation.server";
 import { handleIntents } from "../auth/intents.server";
+import { settingsUrl } from "../auth/links.server";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { hasTwoFactor, resetTwoFactor } from "../auth/two-factor.server";
 import { useFormat } from "../components/format";
@@ -29,7 +30,6 @@ import { ApiTokensCard } from "../components/users/api-tokens-card";
 import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../components/users/user-badges";
 import { ViewingAsLock } from "../components/viewing-as-lock";
 import { NotFound } from "../domain-errors";
-import { baseUrl } from "../env.server";
 import { pageRefusal, redirectWithToast, refused } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
@@ -198,7 +198,7 @@ export async function action(args: Route.ActionArgs) {
           sendTwoFactorResetEmail({
             to: account.email,
             name: account.name,
-            settingsUrl: `${baseUrl()}/dashboard/settings#two-factor`,
+            settingsUrl: settingsUrl("security", "two-factor"),
           }),
         );
         return done(

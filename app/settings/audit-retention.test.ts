@@ -3,7 +3,7 @@ import { args, PASSWORD, request, run, setupDatabase, signedIn } from "../../tes
 import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
-import { action, loader } from "../routes/dashboard.settings";
+import { action, loader } from "../routes/dashboard.settings.system";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { purgeAuditPastRetention } from "../server/cleanup.server";
 import {
@@ -27,7 +27,7 @@ beforeEach(async () => {
 });
 
 function submit(values: Record<string, string>, cookie: string) {
-  const req = formRequest("/dashboard/settings", values, { cookie });
+  const req = formRequest("/dashboard/settings/system", values, { cookie });
   return run(() => action(args(req)));
 }
 
@@ -85,9 +85,11 @@ describe("audit retention: an admin", () => {
 
   it("sees the field open, with why shortening it is a super admin's", async () => {
     const admin = await signedIn(["admin"]);
-    const page = await run(() => loader(args(request("/dashboard/settings", { cookie: admin.cookie }))));
+    const page = await run(() =>
+      loader(args(request("/dashboard/settings/system", { cookie: admin.cookie }))),
+    );
     type View = { key: string; locked: boolean; restriction: string | null };
-    const config = (page.body as { system: { config: View[] } }).system.config;
+    const config = (page.body as { config: View[] }).config;
     const retention = config.find((c) => c.key === "AUDIT_RETENTION_DAYS")!;
     expect(retention).toMatchObject({ locked: false, restriction: "audit_trail" });
     expect(config.find((c) => c.key === "MAIL_API_KEY")).toMatchObject({

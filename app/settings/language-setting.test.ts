@@ -4,7 +4,7 @@ import { args, createUser, run, sessionCookieFor, setupDatabase } from "../../te
 import { formBody, formRequest } from "../../test/support/forms";
 import { invalidateSessions } from "../auth/session.server";
 import { db } from "../db.server";
-import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings";
+import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.profile";
 import { action as userAction } from "../routes/dashboard.users.$id";
 
 // Settings → Profile → Language: the person's own language, saved as user.locale (null: follow
@@ -36,12 +36,14 @@ const languageAudits = (id: string) =>
 
 const save = (cookie: string, locale: string) =>
   run(() =>
-    settingsAction(args(formRequest("/dashboard/settings", { intent: "language", locale }, { cookie }))),
+    settingsAction(
+      args(formRequest("/dashboard/settings/profile", { intent: "language", locale }, { cookie })),
+    ),
   );
 
 /** Through the whole app, as a browser asking for English: middleware, root loader, the document. */
 async function page(cookie: string) {
-  const response = await app.fetch("/dashboard/settings", {
+  const response = await app.fetch("/dashboard/settings/profile", {
     cookie,
     headers: { "Accept-Language": "en-US,en;q=0.9" },
   });
@@ -57,7 +59,7 @@ describe("the language setting", () => {
     const me = await person(["user"]);
     expect(htmlLang(await page(me.cookie))).toBe("en");
 
-    const saved = await app.fetch("/dashboard/settings", {
+    const saved = await app.fetch("/dashboard/settings/profile", {
       method: "POST",
       cookie: me.cookie,
       headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept-Language": "en" },
@@ -74,7 +76,7 @@ describe("the language setting", () => {
     expect(german).toMatch(/<option value="de" lang="de" selected="">Deutsch<\/option>/);
     expect(german).toContain('<option value="en" lang="en">English</option>');
 
-    const back = await app.fetch("/dashboard/settings", {
+    const back = await app.fetch("/dashboard/settings/profile", {
       method: "POST",
       cookie: me.cookie,
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -116,7 +118,9 @@ describe("the language setting", () => {
       );
     }
     const missing = await run(() =>
-      settingsAction(args(formRequest("/dashboard/settings", { intent: "language" }, { cookie: me.cookie }))),
+      settingsAction(
+        args(formRequest("/dashboard/settings/profile", { intent: "language" }, { cookie: me.cookie })),
+      ),
     );
     // No field at all is Automatic, as an empty select sends it.
     expect(missing.status).toBe(200);
@@ -148,7 +152,9 @@ describe("the language setting", () => {
     await invalidateSessions();
     const out = await run(() =>
       settingsLoader(
-        args(new Request("http://localhost:3000/dashboard/settings", { headers: { Cookie: me.cookie } })),
+        args(
+          new Request("http://localhost:3000/dashboard/settings/profile", { headers: { Cookie: me.cookie } }),
+        ),
       ),
     );
     expect(out.body).toMatchObject({ languages: ["en", "de"], profile: { locale: "de" } });

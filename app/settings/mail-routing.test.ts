@@ -4,7 +4,7 @@ import { linkIn, TEST_MAIL_KEY, withFakePostmark } from "../../test/mail-helpers
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { settleDeliveries } from "../mail/deliveries.server";
-import { action, loader } from "../routes/dashboard.settings";
+import { action, loader } from "../routes/dashboard.settings.system";
 import { action as forgotAction } from "../routes/forgot-password";
 import { resetRateLimits } from "../security/rate-limit.server";
 import {
@@ -31,7 +31,7 @@ const ATTACKER_KEY = "attacker-owned-token-0001";
 const NEW_KEY = "rotated-server-token-7777";
 
 function submit(values: Record<string, string>, cookie: string, ip?: string) {
-  const req = formRequest("/dashboard/settings", values, { cookie });
+  const req = formRequest("/dashboard/settings/system", values, { cookie });
   return run(() => action(args(req, {}, ip ? context(ip) : undefined)));
 }
 
@@ -107,8 +107,10 @@ describe("mail routing settings: an admin", () => {
 
   it("sees the mail fields locked, with the reason; a super admin sees them open", async () => {
     const admin = await signedIn(["admin"]);
-    const page = await run(() => loader(args(request("/dashboard/settings", { cookie: admin.cookie }))));
-    const system = (page.body as { system: { config: { key: string; locked: boolean }[] } }).system;
+    const page = await run(() =>
+      loader(args(request("/dashboard/settings/system", { cookie: admin.cookie }))),
+    );
+    const system = page.body as { config: { key: string; locked: boolean }[] };
     const locked = Object.fromEntries(system.config.map((c) => [c.key, c.locked]));
     expect(locked).toEqual({
       MAIL_API_KEY: true,
@@ -120,8 +122,10 @@ describe("mail routing settings: an admin", () => {
       SIGN_IN_ALERTS: false,
     });
     const root = await signedIn(["super_admin"]);
-    const rootPage = await run(() => loader(args(request("/dashboard/settings", { cookie: root.cookie }))));
-    const rootSystem = (rootPage.body as { system: { config: { locked: boolean }[] } }).system;
+    const rootPage = await run(() =>
+      loader(args(request("/dashboard/settings/system", { cookie: root.cookie }))),
+    );
+    const rootSystem = rootPage.body as { config: { locked: boolean }[] };
     expect(rootSystem.config.every((c) => !c.locked)).toBe(true);
   });
 });
@@ -184,7 +188,7 @@ describe("mail routing settings: a super admin", () => {
       expect(mail.TextBody).toContain(root.email);
       expect(mail.TextBody).toMatch(/Mail API key/);
       expect(mail.TextBody).toMatch(/Sender address/);
-      expect(linkIn(mail.TextBody, "/dashboard/settings")).toBeTruthy();
+      expect(linkIn(mail.TextBody, "/dashboard/settings/system")).toBeTruthy();
     }
     const inApp = await db().selectFrom("notification").selectAll().execute();
     expect(inApp.map((n) => n.user_id).sort()).toEqual(supers.map((s) => s.id).sort());

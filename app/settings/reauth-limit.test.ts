@@ -3,7 +3,8 @@ import { args, PASSWORD, run, setupDatabase, signedIn } from "../../test/helpers
 import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
-import { action } from "../routes/dashboard.settings";
+import { action as profileAction } from "../routes/dashboard.settings.profile";
+import { action as securityAction } from "../routes/dashboard.settings.security";
 import { resetRateLimits } from "../security/rate-limit.server";
 
 // Settings' "current password" check is a password oracle for whoever holds a session.
@@ -12,8 +13,13 @@ withFakePostmark();
 beforeAll(setupDatabase);
 beforeEach(() => resetRateLimits());
 
+// A password change is Security's; an address change Profile's. The limit counts across both pages.
 function submit(values: Record<string, string>, cookie: string) {
-  const req = formRequest("/dashboard/settings", values, { cookie });
+  const [path, action] =
+    values.intent === "email"
+      ? ["/dashboard/settings/profile", profileAction]
+      : ["/dashboard/settings/security", securityAction];
+  const req = formRequest(path, values, { cookie });
   return run(() => action(args(req)));
 }
 

@@ -1,6 +1,8 @@
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type AppServer, startApp } from "../../test/app-server";
 import {
   args,
+  context,
   createUser,
   PASSWORD,
   request,
@@ -11,22 +13,75 @@ import {
 } from "../../test/helpers";
 import { linkIn, withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
+import { getSessionUser } from "../auth/session.server";
 import { db } from "../db.server";
+import { RuleViolation } from "../domain-errors";
 import { loader as verifyLoader } from "../routes/api.auth.verify-email";
-import { action, loader } from "../routes/dashboard.settings";
+import { loader as menuLoader } from "../routes/dashboard.settings";
+import {
+  action as apiTokensAction,
+  loader as apiTokensLoader,
+} from "../routes/dashboard.settings.api-tokens";
+import { action as inviteAction, loader as inviteLoader } from "../routes/dashboard.settings.invite";
+import { action as profileAction, loader as profileLoader } from "../routes/dashboard.settings.profile";
+import { action as securityAction, loader as securityLoader } from "../routes/dashboard.settings.security";
+import { action as systemAction, loader as systemLoader } from "../routes/dashboard.settings.system";
+import { action as webhooksAction, loader as webhooksLoader } from "../routes/dashboard.settings.webhooks";
 import { clearSystemConfigCache, getSystemConfig } from "../system-settings/system-config.server";
+import { applySettingsChanges } from "./update-settings.server";
+
+// Settings' pages (app/access/settings-pages.ts), each a route of its own under /dashboard/settings/:
+// the layout's menu, the index's redirect, and each page's loader and action.
 
 const postmark = withFakePostmark();
-beforeAll(setupDatabase);
+let app: AppServer;
+beforeAll(async () => {
+  await setupDatabase();
+  app = await startApp();
+}, 60_000);
+afterAll(() => app?.close());
 beforeEach(async () => {
   await db().deleteFrom("system_setting").execute();
   clearSystemConfigCache();
 });
 
-function submit(values: Record<string, string>, cookie?: string) {
-  const req = formRequest("/dashboard/settings", values, { cookie });
-  return run(() => action(args(req)));
+/** The pages with a loader and an action of their own (sso and directory: their own tests). */
+const PAGES = {
+  profile: { action: profileAction, loader: profileLoader },
+  security: { action: securityAction, loader: securityLoader },
+  "api-tokens": { action: apiTokensAction, loader: apiTokensLoader },
+  invite: { action: inviteAction, loader: inviteLoader },
+  system: { action: systemAction, loader: systemLoader },
+  webhooks: { action: webhooksAction, loader: webhooksLoader },
+};
+type Page = keyof typeof PAGES;
+
+/** The page whose action handles each intent this file sends. */
+const PAGE_OF: Record<string, Page> = {
+  profile: "profile",
+  email: "profile",
+  password: "security",
+  "revoke-session": "security",
+  "revoke-others": "security",
+  system: "system",
+  invite: "invite",
+};
+
+function submitTo(page: Page, values: Record<string, string>, cookie?: string) {
+  const req = formRequest(`/dashboard/settings/${page}`, values, { cookie });
+  return run(() => PAGES[page].action(args(req)));
 }
+
+function submit(values: Record<string, string>, cookie?: string) {
+  const page = PAGE_OF[values.intent ?? ""];
+  if (!page) throw new Error(`no page for intent ${values.intent}`);
+  return submitTo(page, values, cookie);
+}
+
+const open = (page: Page, cookie: string) =>
+  run(() => PAGES[page].loader(args(request(`/dashboard/settings/${page}`, { cookie }))));
+const menuOf = (cookie: string) =>
+  run(() => menuLoader(args(request("/dashboard/settings/profile", { cookie }))));
 
 const settingsRows = () => db().selectFrom("system_setting").selectAll().execute();
 const audits = (actor: string) =>
@@ -49,6 +104,22 @@ describe("system settings", () => {
       );
       expect(out.status).toBe(403);
     }
+    expect(await settingsRows()).toEqual([]);
+  });
+
+  it("the domain refuses a caller without settings.manage too, whoever calls it; nothing changed", async () => {
+    const u = await signedIn(["manager"]);
+    const actor = (await getSessionUser(args(request("/", { cookie: u.cookie }))))!;
+    await expect(
+      applySettingsChanges(
+        actor,
+        { changes: [{ kind: "set", key: "APP_NAME", value: "Hacked" }] },
+        {
+          request: request("/dashboard/settings/system"),
+          context: context(),
+        },
+      ),
+    ).rejects.toBeInstanceOf(RuleViolation);
     expect(await settingsRows()).toEqual([]);
   });
 
@@ -124,7 +195,7 @@ describe("system settings", () => {
     expect(rows.filter((r) => r.action === "settings.update")).toHaveLength(1);
 
     // The page shows the secret only as a hint.
-    const page = await run(() => loader(args(request("/dashboard/settings", { cookie: admin.cookie }))));
+    const page = await open("system", admin.cookie);
     expect(JSON.stringify(page.body)).not.toContain(key);
     expect(JSON.stringify(page.body)).toContain("…3456");
 
@@ -136,8 +207,15 @@ describe("system settings", () => {
 
   it("shows no system section to users without settings.manage", async () => {
     const user = await signedIn(["user"]);
-    const page = await run(() => loader(args(request("/dashboard/settings", { cookie: user.cookie }))));
-    expect(page.body).toMatchObject({ system: null, invite: null, profile: { email: user.email } });
+    // Neither in the menu nor behind the address: the system and invite pages answer 403.
+    expect((await menuOf(user.cookie)).body).toEqual({
+      account: ["profile", "security", "api-tokens"],
+      workspace: [],
+    });
+    expect((await open("system", user.cookie)).status).toBe(403);
+    expect((await open("invite", user.cookie)).status).toBe(403);
+    const page = await open("profile", user.cookie);
+    expect(page.body).toMatchObject({ profile: { email: user.email } });
   });
 });
 
@@ -176,9 +254,7 @@ describe("personal settings", () => {
     expect(ok.status).toBe(200);
     const sessions = await db().selectFrom("session").select("id").where("user_id", "=", u.id).execute();
     expect(sessions).toHaveLength(1);
-    expect((await run(() => loader(args(request("/dashboard/settings", { cookie: other }))))).status).toBe(
-      302,
-    );
+    expect((await open("security", other)).status).toBe(302);
   });
 
   describe("a password change the access gate demanded", () => {
@@ -248,7 +324,7 @@ describe("personal settings", () => {
     const u = await signedIn(["user"]);
     await sessionCookieFor(u.id);
     await sessionCookieFor(u.id);
-    const page = await run(() => loader(args(request("/dashboard/settings", { cookie: u.cookie }))));
+    const page = await open("security", u.cookie);
     const sessions = (page.body as { sessions: { id: string; current: boolean }[] }).sessions;
     expect(sessions).toHaveLength(3);
     const ids = (await db().selectFrom("session").select("id").where("user_id", "=", u.id).execute()).map(
@@ -265,7 +341,7 @@ describe("personal settings", () => {
       })
       .where("user_id", "=", u.id)
       .execute();
-    const described = await run(() => loader(args(request("/dashboard/settings", { cookie: u.cookie }))));
+    const described = await open("security", u.cookie);
     expect((described.body as { sessions: unknown[] }).sessions).toContainEqual(
       expect.objectContaining({ device: "Chrome on macOS", lastUsed: "5 minutes ago", current: false }),
     );
@@ -316,8 +392,8 @@ describe("personal settings", () => {
       (await submit({ intent: "invite", email: "i@example.test", roles: "x" }, user.cookie)).status,
     ).toBe(403);
     const admin = await signedIn(["admin"]);
-    const page = await run(() => loader(args(request("/dashboard/settings", { cookie: admin.cookie }))));
-    const roles = (page.body as { invite: { roles: { id: string; name: string }[] } }).invite.roles;
+    const page = await open("invite", admin.cookie);
+    const roles = (page.body as { roles: { id: string; name: string }[] }).roles;
     expect(roles.map((r) => r.name)).not.toContain("super_admin");
     expect((await submit({ intent: "invite", email: "i@example.test" }, admin.cookie)).status).toBe(400);
     const userRole = roles.find((r) => r.name === "user")!;
@@ -328,6 +404,162 @@ describe("personal settings", () => {
 
   it("rejects an unknown intent with 400", async () => {
     const u = await signedIn(["user"]);
-    expect((await submit({ intent: "drop-tables" }, u.cookie)).status).toBe(400);
+    for (const page of ["profile", "security", "api-tokens"] as const)
+      expect((await submitTo(page, { intent: "drop-tables" }, u.cookie)).status, page).toBe(400);
+  });
+});
+
+describe("the pages and their menu", () => {
+  const ALL = ["profile", "security", "api-tokens", "invite", "system", "webhooks", "sso", "directory"];
+
+  /** The seeded super admin (test/database-template.ts), signed in afresh. */
+  async function root() {
+    const row = await db()
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", "root@example.test")
+      .executeTakeFirstOrThrow();
+    return { id: row.id, cookie: await sessionCookieFor(row.id) };
+  }
+
+  /** The links of the layout's menu in a page as served: `<nav aria-label="Settings pages">`. */
+  function menuLinks(html: string) {
+    const nav = html.match(/<nav[^>]*aria-label="Settings pages"[^>]*>([\s\S]*?)<\/nav>/)?.[1];
+    if (nav === undefined) throw new Error(`no settings menu in: ${html.slice(0, 2000)}`);
+    return [...nav.matchAll(/href="\/dashboard\/settings\/([^"#?]+)"/g)].map((m) => m[1]);
+  }
+
+  it("every page answers 200 to the seeded super admin through the whole app, its menu listing all eight", async () => {
+    const { cookie } = await root();
+    for (const page of ALL) {
+      const res = await app.fetch(`/dashboard/settings/${page}`, { cookie });
+      const html = await res.text();
+      expect(res.status, `${page}: ${html.slice(0, 500)}`).toBe(200);
+      expect(menuLinks(html), page).toEqual(ALL);
+    }
+  });
+
+  it("/dashboard/settings opens Profile; ?section= opens that page only for whom it is in the menu", async () => {
+    const { cookie } = await root();
+    const user = await signedIn(["user"]);
+    const goes = async (path: string, who: string) => {
+      const res = await app.fetch(path, { cookie: who });
+      expect(res.status, path).toBe(302);
+      return res.headers.get("Location");
+    };
+    expect(await goes("/dashboard/settings", cookie)).toBe("/dashboard/settings/profile");
+    expect(await goes("/dashboard/settings", user.cookie)).toBe("/dashboard/settings/profile");
+    expect(await goes("/dashboard/settings?section=webhooks", cookie)).toBe("/dashboard/settings/webhooks");
+    expect(await goes("/dashboard/settings?section=security", user.cookie)).toBe(
+      "/dashboard/settings/security",
+    );
+    for (const section of ["webhooks", "system", "invite", "sso", "directory", "nonsense", ""])
+      expect(await goes(`/dashboard/settings?section=${section}`, user.cookie), section).toBe(
+        "/dashboard/settings/profile",
+      );
+  });
+
+  it("a person with the user role sees their account's pages only; a super admin all eight", async () => {
+    const user = await signedIn(["user"]);
+    expect((await menuOf(user.cookie)).body).toEqual({
+      account: ["profile", "security", "api-tokens"],
+      workspace: [],
+    });
+    const res = await app.fetch("/dashboard/settings/profile", { cookie: user.cookie });
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(menuLinks(html)).toEqual(["profile", "security", "api-tokens"]);
+    // No "Workspace" group without a page in it.
+    expect(html).toContain(">Your account</h2>");
+    expect(html).not.toContain(">Workspace</h2>");
+
+    const { cookie } = await root();
+    expect((await menuOf(cookie)).body).toEqual({
+      account: ["profile", "security", "api-tokens"],
+      workspace: ["invite", "system", "webhooks", "sso", "directory"],
+    });
+  });
+
+  it("the system, webhooks and invite pages answer 403 to the user role, loader and action; nothing changes", async () => {
+    await db().deleteFrom("webhook_endpoint").execute();
+    const user = await signedIn(["user"]);
+    const mailsBefore = postmark.fake.messages.length;
+    const attempts: [Page, Record<string, string>][] = [
+      ["system", { intent: "system", APP_NAME: "Hacked" }],
+      ["webhooks", { intent: "webhook-create", url: "https://example.com/in", events: "*" }],
+      ["invite", { intent: "invite", email: "sneaky@example.test", roles: "x" }],
+    ];
+    for (const [page, values] of attempts) {
+      expect((await open(page, user.cookie)).status, page).toBe(403);
+      expect((await submitTo(page, values, user.cookie)).status, page).toBe(403);
+      // Through the whole app too: the document, its data, and the form post.
+      expect((await app.fetch(`/dashboard/settings/${page}`, { cookie: user.cookie })).status, page).toBe(
+        403,
+      );
+      const post = await app.fetch(`/dashboard/settings/${page}`, {
+        method: "POST",
+        cookie: user.cookie,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(values).toString(),
+      });
+      expect(post.status, page).toBe(403);
+    }
+    expect(await settingsRows()).toEqual([]);
+    expect(await db().selectFrom("webhook_endpoint").selectAll().execute()).toEqual([]);
+    expect(postmark.fake.messages.slice(mailsBefore)).toEqual([]);
+  });
+
+  it("an intent sent to another page than its own answers 400 and changes nothing", async () => {
+    const { id, cookie } = await root();
+    const nameBefore = await db()
+      .selectFrom("user")
+      .select(["name", "password_hash"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    const mailsBefore = postmark.fake.messages.length;
+    const misplaced: [Page, Record<string, string>][] = [
+      ["profile", { intent: "system", APP_NAME: "Wrong Page" }],
+      ["security", { intent: "system", APP_NAME: "Wrong Page" }],
+      ["webhooks", { intent: "system", APP_NAME: "Wrong Page" }],
+      ["system", { intent: "profile", name: "Wrong Page" }],
+      ["profile", { intent: "invite", email: "wrong-page@example.test", roles: "x" }],
+      [
+        "profile",
+        {
+          intent: "password",
+          currentPassword: PASSWORD,
+          newPassword: "a wrong page phrase",
+          confirm: "a wrong page phrase",
+        },
+      ],
+      ["system", { intent: "webhook-create", url: "https://example.com/in", events: "*" }],
+    ];
+    for (const [page, values] of misplaced) {
+      const out = await submitTo(page, values, cookie);
+      expect(out.status, `${values.intent} to ${page}`).toBe(400);
+      expect(out.body, `${values.intent} to ${page}`).toMatchObject({
+        ok: false,
+        formError: "Unknown action.",
+      });
+    }
+    // Through the whole app: the profile page's form post.
+    const post = await app.fetch("/dashboard/settings/profile", {
+      method: "POST",
+      cookie,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "system", APP_NAME: "Wrong Page" }).toString(),
+    });
+    expect(post.status).toBe(400);
+    expect(await settingsRows()).toEqual([]);
+    expect(await getSystemConfig("APP_NAME")).not.toBe("Wrong Page");
+    expect(
+      await db()
+        .selectFrom("user")
+        .select(["name", "password_hash"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual(nameBefore);
+    expect(await db().selectFrom("webhook_endpoint").selectAll().execute()).toEqual([]);
+    expect(postmark.fake.messages.slice(mailsBefore)).toEqual([]);
   });
 });

@@ -4,7 +4,9 @@ import { badPlans, plansOf } from "../../test/support/plans";
 import { pendingInvitations } from "../auth/invitations.server";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
-import { settingsPageData } from "./settings-page.server";
+import { tFor } from "../i18n/i18n.server";
+import { apiTokensData, profileData, securityData } from "./account-settings.server";
+import { inviteData, systemData, webhooksData } from "./workspace-settings.server";
 
 // Settings lists a person's live sessions (bounded by nature: they expire, and signing in is
 // rate limited, so sorting them is fine) and the newest 25 emails (a bounded view of the mail
@@ -29,7 +31,17 @@ beforeAll(async () => {
 
 describe("settings query plans", () => {
   it("sessions, the mail log and pending invitations read index ranges", async () => {
-    const fns: (() => Promise<unknown>)[] = [() => settingsPageData(admin), () => pendingInvitations(admin)];
+    // Every Settings page's data, as the single page's was (app/access/settings-pages.ts lists them).
+    const reader = { language: "en", t: tFor("en") };
+    const fns: (() => Promise<unknown>)[] = [
+      async () => profileData(admin),
+      () => securityData(admin, reader, new Request("http://localhost/")),
+      () => apiTokensData(admin),
+      () => systemData(admin),
+      () => webhooksData(admin),
+      () => inviteData(admin),
+      () => pendingInvitations(admin),
+    ];
     for (const fn of fns) {
       const { plans } = await plansOf(db(), fn, { sortsAllowed: ["session"] });
       expect(badPlans(plans)).toEqual([]);

@@ -81,7 +81,7 @@ export async function superAdminSettingsNotice(actor: SessionUser, changes: Supe
   const [via, recipients] = await Promise.all([currentMailRouting(), activeSuperAdmins()]);
   const ts = now();
   const at = `${ts.slice(0, 16).replace("T", " ")} UTC`;
-  const link = "/dashboard/settings#system";
+  const link = "/dashboard/settings/system";
   const notices = recipients.map((r) => {
     const t = tFor(r.locale);
     const who = { actor: actor.name, email: actor.email, at };

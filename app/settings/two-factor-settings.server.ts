@@ -16,7 +16,7 @@ import {
 } from "../auth/two-factor.server";
 import { twoFactorCodeSchema, twoFactorReauthSchema, twoFactorRolesSchema } from "../auth/two-factor-schemas";
 
-// Settings' two-factor section: its data and its intents (registered in settings-page.server.ts).
+// Settings' two-factor section: its data and its intents (registered in account-settings.server.ts; the roles policy in workspace-settings.server.ts).
 
 export async function twoFactorSettingsData(user: SessionUser) {
   const [view, policy, reauth] = await Promise.all([

@@ -1,10 +1,11 @@
+import { can } from "../access/check";
 import { assertRoleChangeAllowed } from "../access/rules.server";
 import { selfRegistrationRole } from "../access/self-registration.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { ReauthProof } from "../auth/account.server";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
-import { InvalidInput } from "../domain-errors";
+import { InvalidInput, RuleViolation } from "../domain-errors";
 import { env } from "../env.server";
 import { type ConfigKey, SYSTEM_CONFIG, superAdminRuleFor } from "../system-settings/config-keys";
 import {
@@ -34,6 +35,9 @@ export async function applySettingsChanges(
   input: { changes: SettingsChange[]; reauth?: ReauthProof },
   origin: AuditOrigin,
 ) {
+  // The page's action asks first; this holds for any other caller of the domain.
+  if (!can(actor, "settings.manage"))
+    throw new RuleViolation("access.needsPermission", { permission: "settings.manage" });
   const before = new Map((await describeSystemConfig(actor)).map((v) => [v.key, v]));
   const stored = new Map<string, string | undefined>();
   for (const change of input.changes) {

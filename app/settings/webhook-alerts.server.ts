@@ -43,7 +43,7 @@ async function settingsManagers() {
 export async function alertEndpointDisabled(endpoint: DisabledEndpoint) {
   const recipients = await settingsManagers();
   const ts = now();
-  const link = "/dashboard/settings#webhooks";
+  const link = "/dashboard/settings/webhooks";
   const rows: NoticeRow[] = recipients.map((r) => {
     const t = tFor(r.locale);
     return {

@@ -33,7 +33,7 @@ describe("a disabled webhook endpoint", () => {
     expect(to.has(manager.id)).toBe(false);
     expect(notices.find((n) => n.user_id === admin.id)).toMatchObject({
       kind: "security",
-      link: "/dashboard/settings#webhooks",
+      link: "/dashboard/settings/webhooks",
       message: expect.stringContaining("https://hooks.example.test/in"),
     });
     const mailed = postmark.fake.messages.map((m) => m.To);

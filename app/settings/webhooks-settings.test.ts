@@ -3,7 +3,7 @@ import { args, run, setupDatabase, signedIn } from "../../test/helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
-import { action, loader } from "../routes/dashboard.settings";
+import { action, loader } from "../routes/dashboard.settings.webhooks";
 
 // Settings → Webhooks' intents: only settings.manage; the secret in the answer to creation and
 // rotation only; the domain's address rules answer on the field.
@@ -19,7 +19,7 @@ afterAll(() => {
 });
 
 const submit = (values: Record<string, string | string[]>, cookie: string) =>
-  run(() => action(args(formRequest("/dashboard/settings", values, { cookie }))));
+  run(() => action(args(formRequest("/dashboard/settings/webhooks", values, { cookie }))));
 
 describe("Settings → Webhooks", () => {
   it("adds, pauses, rotates and deletes an endpoint; the secret only in the answers that make one", async () => {
@@ -41,11 +41,10 @@ describe("Settings → Webhooks", () => {
       secret: expect.stringMatching(/^whsec_/),
     });
     const page = await run(() =>
-      loader(args(formRequest("/dashboard/settings", {}, { cookie: admin.cookie }))),
+      loader(args(formRequest("/dashboard/settings/webhooks", {}, { cookie: admin.cookie }))),
     );
-    const endpoints = (
-      page.body as { webhooks: { endpoints: { id: string; events: string[]; enabled: boolean }[] } }
-    ).webhooks.endpoints;
+    const endpoints = (page.body as { endpoints: { id: string; events: string[]; enabled: boolean }[] })
+      .endpoints;
     expect(endpoints).toMatchObject([{ events: ["team.created", "user.created"], enabled: true }]);
     expect(JSON.stringify(page.body)).not.toContain((created.body as { secret: string }).secret);
     const id = endpoints[0]!.id;

@@ -3,7 +3,7 @@ import { args, run, setupDatabase, signedIn } from "../../test/helpers";
 import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
-import { action as settingsAction } from "../routes/dashboard.settings";
+import { action as settingsAction } from "../routes/dashboard.settings.invite";
 import { action as listAction } from "../routes/dashboard.users";
 import { action as userAction } from "../routes/dashboard.users.$id";
 
@@ -23,7 +23,7 @@ const onList = (cookie: string, values: Record<string, string | string[]>) =>
 const onUser = (id: string, cookie: string, values: Record<string, string | string[]>) =>
   run(() => userAction(args(post(`/dashboard/users/${id}`, cookie, values), { id })));
 const onSettings = (cookie: string, values: Record<string, string | string[]>) =>
-  run(() => settingsAction(args(post("/dashboard/settings", cookie, values))));
+  run(() => settingsAction(args(post("/dashboard/settings/invite", cookie, values))));
 
 const userByEmail = (email: string) =>
   db().selectFrom("user").select("id").where("email", "=", email).executeTakeFirst();

@@ -62,7 +62,7 @@ beforeEach(async () => {
   answers = [];
 });
 
-const origin = () => args(request("/dashboard/settings")) as { request: Request };
+const origin = () => args(request("/dashboard/settings/webhooks")) as { request: Request };
 
 async function actor(): Promise<SessionUser> {
   const { cookie } = await signedIn(["super_admin"]);

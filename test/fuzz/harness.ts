@@ -85,21 +85,40 @@ async function startForFuzz() {
   );
 }
 
-/** Every intent a route module (or the module it hands its form to) tests for or lists in its table. */
+const read = (file: string) => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+/** Settings' pages hand their forms to one function each of the account and workspace modules. */
+const SETTINGS_RUNNERS: Record<string, [file: string, runner: string]> = {
+  "routes/dashboard.settings.profile": ["account-settings", "runProfileIntent"],
+  "routes/dashboard.settings.security": ["account-settings", "runSecurityIntent"],
+  "routes/dashboard.settings.api-tokens": ["account-settings", "runApiTokensIntent"],
+  "routes/dashboard.settings.system": ["workspace-settings", "runSystemIntent"],
+  "routes/dashboard.settings.webhooks": ["workspace-settings", "runWebhooksIntent"],
+  "routes/dashboard.settings.invite": ["workspace-settings", "runInviteIntent"],
+};
+
+/** The source of the function a route hands its form to (its intent table), or nothing. */
+function handedTo(route: string): string {
+  const runner = SETTINGS_RUNNERS[route];
+  if (!runner) return "";
+  const source = read(`app/settings/${runner[0]}.server.ts`);
+  const start = source.indexOf(`export const ${runner[1]} =`);
+  if (start < 0)
+    throw new Error(`${runner[1]} not found: test/fuzz/harness.ts's SETTINGS_RUNNERS is out of date`);
+  const end = source.indexOf("\nexport ", start + 1);
+  return source.slice(start, end < 0 ? undefined : end);
+}
+
+/** Every intent a route module (or the function it hands its form to) tests for or lists in its table. */
 export function intentsIn(route: string): string[] {
   const files = [`app/${route}.tsx`, `app/${route}.ts`];
-  if (route === "routes/dashboard.settings") files.push("app/settings/settings-page.server.ts");
-  const source = files
-    .map((f) =>
-      (() => {
-        try {
-          return readFileSync(f, "utf8");
-        } catch {
-          return "";
-        }
-      })(),
-    )
-    .join("\n");
+  const source = [...files.map(read), handedTo(route)].join("\n");
   const patterns = [
     /(?<!typeof )intent"?\)?\s*[!=]==\s*"([\w-]+)"/g,
     /case\s+"([\w-]+)"/g,
@@ -166,7 +185,8 @@ export function fuzzTargets(part: FuzzPart) {
           }
           // A saved mail API key (valid input) would send the rest of the run's mail to the real
           // provider, unreachable here: 502 mail_failed, as documented. Mail stays in the outbox.
-          if (target.route === "routes/dashboard.settings") await config.resetSystemConfig("MAIL_API_KEY");
+          if (target.route === "routes/dashboard.settings.system")
+            await config.resetSystemConfig("MAIL_API_KEY");
         }),
         { numRuns: Math.ceil((target.runs ?? RUNS) * SCALE), seed: SEED, endOnFailure: true },
       );

@@ -26,7 +26,8 @@ const USER = "routes/dashboard.users.$id";
 const ACCESS = "routes/dashboard.access";
 const TEAMS = "routes/dashboard.teams";
 const TEAM = "routes/dashboard.teams.$id";
-const SETTINGS = "routes/dashboard.settings";
+/** A Settings page's route (app/access/settings-pages.ts): each page takes only its own intents. */
+const settingsRoute = (section: string) => `routes/dashboard.settings.${section}`;
 const TASKS = "routes/dashboard.tasks";
 
 const userPath = (p: Pools) => segment(p.users).map((id) => `/dashboard/users/${id}`);
@@ -169,74 +170,89 @@ export const DASHBOARD: FuzzTarget[] = [
     { mayWrite: ["broadcast"] },
   ),
 
-  formIntent(SETTINGS, "/dashboard/settings", "profile", () => ({ name: names })),
-  formIntent(SETTINGS, "/dashboard/settings", "language", () => ({
+  formIntent(settingsRoute("profile"), "/dashboard/settings/profile", "profile", () => ({ name: names })),
+  formIntent(settingsRoute("profile"), "/dashboard/settings/profile", "language", () => ({
     locale: either(fc.constantFrom("", "de", "en", "xx", "../en", "DE")),
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "email", () => ({ email: emails, currentPassword: passwords })),
-  formIntent(SETTINGS, "/dashboard/settings", "password", () => ({
+  formIntent(settingsRoute("profile"), "/dashboard/settings/profile", "email", () => ({
+    email: emails,
+    currentPassword: passwords,
+  })),
+  formIntent(settingsRoute("security"), "/dashboard/settings/security", "password", () => ({
     currentPassword: passwords,
     newPassword: passwords,
     confirm: passwords,
     redirectTo: either(fc.constantFrom("/dashboard/users", "//evil.example", "/api/tasks", "/\\evil")),
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "revoke-session", (p) => ({ session: ids(p.sessions) })),
-  formIntent(SETTINGS, "/dashboard/settings", "revoke-others"),
+  formIntent(settingsRoute("security"), "/dashboard/settings/security", "revoke-session", (p) => ({
+    session: ids(p.sessions),
+  })),
+  formIntent(settingsRoute("security"), "/dashboard/settings/security", "revoke-others"),
   // The mail key and sender ask for the password again (right, wrong, missing).
   // Re-authentication (assertReauthenticated): the password, or a code where the account has two-factor.
-  formIntent(SETTINGS, "/dashboard/settings", "system", () => ({
+  formIntent(settingsRoute("system"), "/dashboard/settings/system", "system", () => ({
     ...Object.fromEntries(CONFIG_KEYS.map((key) => [key, key === "EMAIL_FROM" ? emails : numbers])),
     APP_NAME: names,
     currentPassword: passwords,
     reauthCode: reauthCodes,
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "system", () => ({
+  formIntent(settingsRoute("system"), "/dashboard/settings/system", "system", () => ({
     reset: oneOf(CONFIG_KEYS),
     currentPassword: passwords,
     reauthCode: reauthCodes,
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "invite", (p) => ({ email: emails, "roles[]": ids(p.roles) })),
+  formIntent(settingsRoute("invite"), "/dashboard/settings/invite", "invite", (p) => ({
+    email: emails,
+    "roles[]": ids(p.roles),
+  })),
   // Two-factor (app/settings/two-factor-settings.server.ts). Role ids are never the pool's: a
   // policy naming the fuzzing super admin's role would gate every later request.
-  formIntent(SETTINGS, "/dashboard/settings", "two-factor-start", () => ({
+  formIntent(settingsRoute("security"), "/dashboard/settings/security", "two-factor-start", () => ({
     currentPassword: passwords,
     reauthCode: reauthCodes,
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "two-factor-confirm", () => ({
+  formIntent(settingsRoute("security"), "/dashboard/settings/security", "two-factor-confirm", () => ({
     code: either(fc.constantFrom("000000", "123456", "abcde-fghij")),
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "two-factor-disable", () => ({
+  formIntent(settingsRoute("security"), "/dashboard/settings/security", "two-factor-disable", () => ({
     currentPassword: passwords,
     reauthCode: reauthCodes,
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "two-factor-recovery-codes", () => ({
+  formIntent(settingsRoute("security"), "/dashboard/settings/security", "two-factor-recovery-codes", () => ({
     currentPassword: either(fc.constantFrom("not the password")),
     reauthCode: reauthCodes,
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "two-factor-roles", () => ({
+  formIntent(settingsRoute("system"), "/dashboard/settings/system", "two-factor-roles", () => ({
     "roles[]": either(fc.constantFrom("7b4f7f6e-6d1c-4c52-9d8f-111111111111", "not-a-role")),
   })),
   // Adding a passkey and creating a token ask for the password again (right, wrong, missing).
-  formIntent(SETTINGS, "/dashboard/settings", "passkey-options", () => ({
+  formIntent(settingsRoute("security"), "/dashboard/settings/security", "passkey-options", () => ({
     currentPassword: passwords,
     reauthCode: reauthCodes,
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "passkey-add", () => ({
+  formIntent(settingsRoute("security"), "/dashboard/settings/security", "passkey-add", () => ({
     name: names,
     response: webauthnAnswers,
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "passkey-rename", () => ({ id: either(uuids), name: names })),
-  formIntent(SETTINGS, "/dashboard/settings", "passkey-remove", () => ({ id: either(uuids) })),
-  formIntent(SETTINGS, "/dashboard/settings", "create-api-token", (p) => ({
+  formIntent(settingsRoute("security"), "/dashboard/settings/security", "passkey-rename", () => ({
+    id: either(uuids),
+    name: names,
+  })),
+  formIntent(settingsRoute("security"), "/dashboard/settings/security", "passkey-remove", () => ({
+    id: either(uuids),
+  })),
+  formIntent(settingsRoute("api-tokens"), "/dashboard/settings/api-tokens", "create-api-token", (p) => ({
     name: names,
     expiresInDays: either(fc.constantFrom("1", "90", "365", "366", "0", "-1", "1e3")),
     "permissions[]": oneOf(p.permissions),
     currentPassword: passwords,
     reauthCode: reauthCodes,
   })),
-  formIntent(SETTINGS, "/dashboard/settings", "revoke-api-token", (p) => ({ apiToken: ids(p.apiTokens) })),
+  formIntent(settingsRoute("api-tokens"), "/dashboard/settings/api-tokens", "revoke-api-token", (p) => ({
+    apiToken: ids(p.apiTokens),
+  })),
   // Addresses from a fixed list: any other would be looked up in DNS when saved.
-  formIntent(SETTINGS, "/dashboard/settings", "webhook-create", () => ({
+  formIntent(settingsRoute("webhooks"), "/dashboard/settings/webhooks", "webhook-create", () => ({
     url: either(
       fc.constantFrom(
         "https://127.0.0.1/h",
@@ -251,12 +267,14 @@ export const DASHBOARD: FuzzTarget[] = [
     enabled: either(fc.constantFrom("on", "1", "")),
   })),
   ...["webhook-toggle", "webhook-rotate", "webhook-test", "webhook-delete", "webhook-replay"].map((intent) =>
-    formIntent(SETTINGS, "/dashboard/settings", intent, () => ({
+    formIntent(settingsRoute("webhooks"), "/dashboard/settings/webhooks", intent, () => ({
       endpoint: either(uuids),
       enabled: either(fc.constantFrom("0", "1", "2")),
       hours: either(fc.constantFrom("1", "24", "0", "169", "x")),
     })),
   ),
-  formIntent(SETTINGS, "/dashboard/settings", "webhook-retry", () => ({ message: either(uuids) })),
-  formIntent(SETTINGS, "/dashboard/settings", ANY_INTENT, () => ({ name: names })),
+  formIntent(settingsRoute("webhooks"), "/dashboard/settings/webhooks", "webhook-retry", () => ({
+    message: either(uuids),
+  })),
+  formIntent(settingsRoute("profile"), "/dashboard/settings/profile", ANY_INTENT, () => ({ name: names })),
 ];

@@ -39,10 +39,10 @@ export const DIRECTORY_TARGETS: FuzzTarget[] = [
   formIntent("routes/account.not-me", "/account/not-me", undefined, () => ({ token: text }), {
     caller: "anon",
   }),
-  formIntent("routes/dashboard.settings", "/dashboard/settings", "forget-device", () => ({
+  formIntent("routes/dashboard.settings.security", "/dashboard/settings/security", "forget-device", () => ({
     device: either(fc.uuid().map(String)),
   })),
-  formIntent("routes/dashboard.settings", "/dashboard/settings", "sign-in-alerts", () => ({
+  formIntent("routes/dashboard.settings.security", "/dashboard/settings/security", "sign-in-alerts", () => ({
     on: either(fc.constantFrom("0", "1")),
   })),
   query("routes/dashboard.users.import", "/dashboard/users/import"),

@@ -91,11 +91,19 @@ export const LOADERS: FuzzTarget[] = [
   ),
   query("routes/dashboard.users.$id", (p) => segment(p.users).map((id) => `/dashboard/users/${id}`)),
   query("routes/dashboard.access", "/dashboard/access"),
-  query("routes/dashboard.settings", "/dashboard/settings", () => ({
-    tab: text,
+  // The layout's loader answers with each page's; the index redirects to a page (?section=).
+  query("routes/dashboard.settings", "/dashboard/settings/profile"),
+  query("routes/dashboard.settings._index", "/dashboard/settings", () => ({ section: text })),
+  query("routes/dashboard.settings.profile", "/dashboard/settings/profile"),
+  query("routes/dashboard.settings.security", "/dashboard/settings/security", () => ({
+    twoFactor: text,
     mustChange: text,
     redirectTo: text,
   })),
+  query("routes/dashboard.settings.api-tokens", "/dashboard/settings/api-tokens"),
+  query("routes/dashboard.settings.invite", "/dashboard/settings/invite"),
+  query("routes/dashboard.settings.system", "/dashboard/settings/system"),
+  query("routes/dashboard.settings.webhooks", "/dashboard/settings/webhooks"),
   query(
     "routes/dashboard.logs",
     "/dashboard/logs",

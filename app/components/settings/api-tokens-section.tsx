@@ -57,7 +57,7 @@ export function ApiTokensSection({
   return (
     <>
       <Card title={t("settings:apiTokens.createTitle")}>
-        <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["create-api-token"] }}>
+        <ViewingAsLock lock={{ page: "/dashboard/settings/api-tokens", intents: ["create-api-token"] }}>
           <p className="mb-3 text-sm text-muted-foreground">
             <Trans
               i18nKey="settings:apiTokens.intro"
@@ -93,7 +93,7 @@ export function ApiTokensSection({
         </ViewingAsLock>
       </Card>
       <Card title={t("settings:apiTokens.listTitle")}>
-        <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["revoke-api-token"] }}>
+        <ViewingAsLock lock={{ page: "/dashboard/settings/api-tokens", intents: ["revoke-api-token"] }}>
           {tokens.length === 0 ? (
             <EmptyState>{t("settings:apiTokens.none")}</EmptyState>
           ) : (

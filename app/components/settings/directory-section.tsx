@@ -1,4 +1,4 @@
-import { Link, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { directorySchema, updateDirectorySchema } from "../../directory/directory-schemas";
 import { useTranslation } from "../../i18n/use-translation";
@@ -9,7 +9,6 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
 import { controlVariants, labelClass } from "../ui/field";
-import { linkVariants } from "../ui/link";
 import { ShownOnce } from "./shown-once";
 import { SectionStatus, useSettingsForm } from "./use-settings-form";
 
@@ -30,21 +29,6 @@ export type DirectoryItem = {
 };
 type Role = { id: string; name: string; label: string };
 type Answer = { ok: boolean; intent?: string; message?: string; token?: string };
-
-/** The System tab's way to the directories page. */
-export function DirectoryLinkCard() {
-  const { t } = useTranslation();
-  return (
-    <Card title={t("settings:directory.title")}>
-      <p className="text-sm">
-        {t("settings:directory.linkIntro")}{" "}
-        <Link to="/dashboard/settings/directory" className={linkVariants()}>
-          {t("settings:directory.configure")}
-        </Link>
-      </p>
-    </Card>
-  );
-}
 
 function TokenOnce({ token }: { token: string | undefined }) {
   const { t } = useTranslation();

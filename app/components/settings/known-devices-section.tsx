@@ -37,7 +37,9 @@ export function KnownDevicesSection({
   const answer = toggle.data ?? forget.data;
   return (
     <Card title={t("settings:devices.title")}>
-      <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["sign-in-alerts", "forget-device"] }}>
+      <ViewingAsLock
+        lock={{ page: "/dashboard/settings/security", intents: ["sign-in-alerts", "forget-device"] }}
+      >
         <p className="mb-3 text-sm text-muted-foreground">{t("settings:devices.intro")}</p>
         <toggle.Form method="post" className="mb-4 flex flex-wrap items-center gap-3 text-sm">
           <input type="hidden" name="intent" value="sign-in-alerts" />

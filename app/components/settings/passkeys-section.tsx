@@ -18,7 +18,7 @@ import type { ReauthMethods } from "./reauth-fields";
 import { SectionStatus } from "./use-settings-form";
 
 // Settings → Passkeys: add one (the server's options, the browser's ceremony, the server checks
-// the answer), rename or remove the account's own. The intents live in settings-page.server.ts.
+// the answer), rename or remove the account's own. The intents live in app/settings/account-settings.server.ts.
 
 type Answer = {
   ok: boolean;
@@ -142,7 +142,7 @@ export function PasskeysSection({
     <Card title={t("settings:passkeys.title")}>
       <ViewingAsLock
         lock={{
-          page: "/dashboard/settings",
+          page: "/dashboard/settings/security",
           intents: ["passkey-options", "passkey-add", "passkey-rename", "passkey-remove"],
         }}
       >

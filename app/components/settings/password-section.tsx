@@ -27,7 +27,7 @@ export function PasswordSection({
   }, [forced, firstField]);
   return (
     <Card title={t("settings:password.title")}>
-      <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["password"] }}>
+      <ViewingAsLock lock={{ page: "/dashboard/settings/security", intents: ["password"] }}>
         <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
           <input type="hidden" name="intent" value="password" />
           {forced && redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}

@@ -25,7 +25,10 @@ export function ProfileSection({ profile, languages }: { profile: Profile; langu
       <NameForm key={profile.name} name={profile.name} fetcher={nameFetcher} />
       <SectionStatus answer={nameFetcher.data?.intent === "profile" ? nameFetcher.data : undefined} />
       {/* The name stays open while viewing as someone; the language and the address are theirs. */}
-      <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["language", "email"] }} className="mt-6">
+      <ViewingAsLock
+        lock={{ page: "/dashboard/settings/profile", intents: ["language", "email"] }}
+        className="mt-6"
+      >
         <LanguageForm
           key={profile.locale ?? ""}
           locale={profile.locale}

@@ -11,7 +11,7 @@ import { ViewingAsLock } from "../viewing-as-lock";
 import { SectionStatus, useSettingsForm } from "./use-settings-form";
 
 const noFields = z.object({});
-const LOCK = { page: "/dashboard/settings", intents: ["revoke-session", "revoke-others"] } as const;
+const LOCK = { page: "/dashboard/settings/security", intents: ["revoke-session", "revoke-others"] } as const;
 
 export function SessionsSection({ sessions }: { sessions: SessionDescription[] }) {
   const { t } = useTranslation();

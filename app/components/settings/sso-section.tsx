@@ -1,11 +1,9 @@
-import { Link } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { createProviderSchema, deleteProviderSchema, updateProviderSchema } from "../../auth/sso-schema";
 import { useTranslation } from "../../i18n/use-translation";
 import { PasswordField, SelectField, TextField } from "../forms/fields";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
-import { linkVariants } from "../ui/link";
 import { useSettingsForm } from "./use-settings-form";
 
 // Single sign-on providers (super admins only): one form per provider and one to add another.
@@ -23,21 +21,6 @@ export type SsoProvider = {
   hasSecret: boolean;
 };
 type Role = { id: string; name: string; label: string };
-
-/** The System tab's way to the providers page (shown to super admins). */
-export function SsoLinkCard() {
-  const { t } = useTranslation();
-  return (
-    <Card title={t("settings:sso.title")}>
-      <p className="text-sm">
-        {t("settings:sso.linkIntro")}{" "}
-        <Link to="/dashboard/settings/sso" className={linkVariants()}>
-          {t("settings:sso.configure")}
-        </Link>
-      </p>
-    </Card>
-  );
-}
 
 export function SsoSection({
   providers,

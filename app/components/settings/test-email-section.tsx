@@ -7,7 +7,6 @@ import { getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
 import { Button, focusRing } from "../ui/button";
 import { Card, FormError } from "../ui/card";
-import { useRevealOwnTab } from "./settings-tabs";
 
 type MailAnswer = { ok: true; messageId: string; via: string } | { error: string; message?: string };
 
@@ -27,12 +26,9 @@ export function TestEmailSection({ defaultTo }: { defaultTo: string }) {
   });
   const formProps = getFormProps(form);
   const status = useRef<HTMLParagraphElement>(null);
-  const reveal = useRevealOwnTab();
   useEffect(() => {
-    if (!answer) return;
-    if ("ok" in answer) status.current?.focus();
-    else reveal();
-  }, [answer, reveal]);
+    if (answer && "ok" in answer) status.current?.focus();
+  }, [answer]);
   return (
     <Card title={t("settings:testEmail.title")}>
       <form

@@ -59,7 +59,7 @@ export function TwoFactorSection({
       <Card title={t("settings:twoFactor.title")}>
         <ViewingAsLock
           lock={{
-            page: "/dashboard/settings",
+            page: "/dashboard/settings/security",
             intents: ["two-factor-start", "two-factor-confirm", "two-factor-recovery-codes"],
           }}
         >
@@ -149,7 +149,7 @@ export function TwoFactorSection({
       {/* Apart from the codes, in the danger style: turning off is never one slip of the mouse away. */}
       {view.state === "on" ? (
         <Card title={t("settings:twoFactor.turnOffTitle")} className="border-destructive/50">
-          <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["two-factor-disable"] }}>
+          <ViewingAsLock lock={{ page: "/dashboard/settings/security", intents: ["two-factor-disable"] }}>
             <disable.fetcher.Form method="post" className="flex flex-col gap-3" {...disable.formProps}>
               <input type="hidden" name="intent" value="two-factor-disable" />
               <p className="text-sm">{t("settings:twoFactor.turnOffIntro")}</p>
@@ -176,7 +176,7 @@ export function TwoFactorPolicySection({ policy }: { policy: NonNullable<TwoFact
   });
   return (
     <Card title={t("settings:twoFactor.policyTitle")}>
-      <ViewingAsLock lock={{ page: "/dashboard/settings", intents: ["two-factor-roles"] }}>
+      <ViewingAsLock lock={{ page: "/dashboard/settings/system", intents: ["two-factor-roles"] }}>
         <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
           <input type="hidden" name="intent" value="two-factor-roles" />
           <CheckboxGroupField

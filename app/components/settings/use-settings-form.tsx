@@ -5,7 +5,6 @@ import { FormErrors } from "../forms/fields";
 import { type AppFormOptions, getFormProps, useAppForm } from "../forms/use-app-form";
 import { useIsPending } from "../forms/use-is-pending";
 import { focusRing } from "../ui/button";
-import { useRevealOwnTab } from "./settings-tabs";
 
 type Answer = { ok: boolean; intent?: string; message?: string };
 export type SettingsFetcher = ReturnType<typeof useFetcher<Answer>>;
@@ -14,7 +13,7 @@ export const useSettingsFetcher = () => useFetcher<Answer>();
 /**
  * One Settings section's form on the form pipeline: its own fetcher (each section keeps its own
  * pending state and answer), conform with the domain's schema, reset after a success, the answer
- * in a status line that takes focus, and the section's tab shown when the answer is a refusal.
+ * in a status line that takes focus.
  */
 export function useSettingsForm<S extends z.ZodType>(
   intent: string,
@@ -37,10 +36,6 @@ export function useSettingsForm<S extends z.ZodType>(
     defaultValue: options.defaultValue,
   });
   const pending = useIsPending({ intent });
-  const reveal = useRevealOwnTab();
-  useEffect(() => {
-    if (answer && !answer.ok) reveal();
-  }, [answer, reveal]);
   const status = <SectionStatus answer={answer} />;
   const errors = <FormErrors form={form} />;
   return { fetcher, form, fields, pending, formProps: getFormProps(form), status, errors };
