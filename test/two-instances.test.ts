@@ -149,7 +149,7 @@ describe.skipIf(!onPostgres || !built)("two instances on one PostgreSQL", () => 
     const page = async () => (await fetch(`${b.url}/dashboard`, { headers: { Cookie: cookieB } })).text();
     await page(); // B has the settings cached now
     const name = `Scaled ${Date.now()}`;
-    const saved = await fetch(`${a.url}/dashboard/settings`, {
+    const saved = await fetch(`${a.url}/dashboard/settings/system`, {
       method: "POST",
       headers: { Cookie: cookieA },
       body: new URLSearchParams({ intent: "system", APP_NAME: name }),
