@@ -37,7 +37,7 @@ export const settingsPath = (section: SettingsSection) => `/dashboard/settings/$
  * Where an address of the single Settings page (`/dashboard/settings#tab`) lives now: bookmarks,
  * old mail and links written before Settings became pages land on their section.
  */
-export const OLD_TABS: Record<string, { section: SettingsSection; anchor?: string }> = {
+const OLD_TABS: Record<string, { section: SettingsSection; anchor?: string }> = {
   profile: { section: "profile" },
   security: { section: "security" },
   "two-factor": { section: "security", anchor: "two-factor" },
@@ -46,3 +46,21 @@ export const OLD_TABS: Record<string, { section: SettingsSection; anchor?: strin
   system: { section: "system" },
   webhooks: { section: "webhooks" },
 };
+
+/** The page an old address's fragment (`#webhooks`) names: an own key only (`#constructor` is none). */
+export function oldTabPath(hash: string): string | undefined {
+  const key = hash.replace(/^#/, "");
+  if (!Object.hasOwn(OLD_TABS, key)) return undefined;
+  const { section, anchor } = OLD_TABS[key]!;
+  return settingsPath(section) + (anchor ? `#${anchor}` : "");
+}
+
+/**
+ * A link stored before Settings had pages (a notice's or a broadcast's `/dashboard/settings#system`)
+ * as the page it meant: a link followed inside the app loses its fragment at the redirect, where a
+ * page load keeps it for the layout to read.
+ */
+export function currentSettingsLink(link: string): string {
+  const old = /^\/dashboard\/settings(#[\w-]+)$/.exec(link);
+  return (old && oldTabPath(old[1]!)) || link;
+}

@@ -1,5 +1,5 @@
-import { baseUrl } from "../env.server";
 import { type SettingsSection, settingsPath } from "../access/settings-pages";
+import { baseUrl } from "../env.server";
 
 // Every link an email carries points at BASE_URL, the service's public address (spec 4.7).
 

@@ -22,7 +22,7 @@ export const OWN_ACCOUNT_INTENTS = {
     "passkey-remove",
   ],
   "/dashboard/settings/api-tokens": ["create-api-token", "revoke-api-token"],
-  // Which roles must use two-factor: changed with the super admin's own re-authentication.
+  // Which roles must use two-factor: the super admin's own decision, never one made as someone else.
   "/dashboard/settings/system": ["two-factor-roles"],
   // The import task runs as the person, so its audit rows would lose the super admin's name.
   "/dashboard/users/import": ["import"],

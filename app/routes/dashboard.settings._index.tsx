@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { requirePermission } from "../auth/guard.server";
 import { settingsMenu, settingsPath } from "../access/settings-pages";
+import { requirePermission } from "../auth/guard.server";
 import type { Route } from "./+types/dashboard.settings._index";
 
 // /dashboard/settings opens its first page, or the one the phones' menu chose (?section=). An old

@@ -1,10 +1,10 @@
 import { useEffect } from "react";
 import { Form, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { oldTabPath, type SettingsSection, settingsMenu, settingsPath } from "../access/settings-pages";
 import { requirePermission } from "../auth/guard.server";
 import { Button, focusRing } from "../components/ui/button";
 import { controlVariants } from "../components/ui/field";
 import { useTranslation } from "../i18n/use-translation";
-import { OLD_TABS, type SettingsSection, settingsMenu, settingsPath } from "../access/settings-pages";
 import type { Route } from "./+types/dashboard.settings";
 
 // Settings' frame: the heading and the menu of its pages, in two groups (app/access/settings-pages.ts).
@@ -26,16 +26,20 @@ const LABEL_KEY = {
   directory: "settings:menu.directory",
 } as const satisfies Record<SettingsSection, string>;
 
-/** An address of the single page Settings was (`#system`) opens the page its tab became. */
+/**
+ * An address of the single page Settings was (`#system`) opens the page its tab became, keeping
+ * its query (the gates' `?mustChange=1&redirectTo=`).
+ */
 function useOldTabAddresses() {
-  const { hash } = useLocation();
+  const { hash, search, pathname } = useLocation();
   const navigate = useNavigate();
   useEffect(() => {
-    const old = OLD_TABS[hash.slice(1)];
-    if (!old) return;
-    const to = settingsPath(old.section) + (old.anchor ? `#${old.anchor}` : "");
-    if (window.location.pathname + window.location.hash !== to) navigate(to, { replace: true });
-  }, [hash, navigate]);
+    const to = oldTabPath(hash);
+    if (!to) return;
+    const [path, anchor] = to.split("#");
+    if (path === pathname && (anchor ?? "") === hash.slice(1)) return;
+    navigate({ pathname: path, search, hash: anchor ? `#${anchor}` : "" }, { replace: true });
+  }, [hash, search, pathname, navigate]);
 }
 
 export default function SettingsLayout({ loaderData }: Route.ComponentProps) {

@@ -2,6 +2,7 @@ import type { TFunction } from "i18next";
 import { Bell, ShieldAlert } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
+import { currentSettingsLink } from "../../access/settings-pages";
 import { onStreamOpen, onSystemEvent } from "../../events/event-source";
 import { useTranslation } from "../../i18n/use-translation";
 import { useFormat } from "../format";
@@ -45,7 +46,7 @@ function NoticeLink({ link }: { link: string }) {
   const className = linkVariants();
   if (link.startsWith("/") && !link.startsWith("//") && !link.startsWith("/\\"))
     return (
-      <Link to={link} className={className}>
+      <Link to={currentSettingsLink(link)} className={className}>
         {t("shell:notifications.open")}
       </Link>
     );
