@@ -3,6 +3,7 @@ import {
   assertReauthenticated,
   changePassword,
   listMySessions,
+  reauthMethods,
   requestEmailChange,
   revokeMySessions,
   updateLanguage,
@@ -80,13 +81,13 @@ export async function securityData(
     sessions: describeSessions(sessions, Date.now(), reader),
     passkeys,
     devices: { devices, alerts },
-    twoFactor: { ...twoFactor, policy: null },
+    twoFactor,
   };
 }
 
 export async function apiTokensData(user: SessionUser) {
-  const [tokens, twoFactor] = await Promise.all([listApiTokens(user.id), twoFactorSettingsData(user)]);
-  return { tokens, permissions: grantablePermissions(user), reauth: twoFactor.reauth };
+  const [tokens, reauth] = await Promise.all([listApiTokens(user.id), reauthMethods(user.id)]);
+  return { tokens, permissions: grantablePermissions(user), reauth };
 }
 
 /** Settings → Profile: the name, the language, the address (a change is confirmed by mail). */

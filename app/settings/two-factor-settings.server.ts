@@ -18,14 +18,16 @@ import { twoFactorCodeSchema, twoFactorReauthSchema, twoFactorRolesSchema } from
 
 // Settings' two-factor section: its data and its intents (registered in account-settings.server.ts; the roles policy in workspace-settings.server.ts).
 
+/** The person's own two-factor card (Security); the roles policy is System's (`twoFactorPolicy`). */
 export async function twoFactorSettingsData(user: SessionUser) {
-  const [view, policy, reauth] = await Promise.all([
-    twoFactorView(user),
-    user.isSuperAdmin ? rolePolicy() : null,
-    reauthMethods(user.id),
-  ]);
+  const [view, reauth] = await Promise.all([twoFactorView(user), reauthMethods(user.id)]);
   // How the forms re-authenticate: password, code, or (neither) a recent sign-in.
-  return { view, due: user.twoFactorEnrolmentDue ?? false, policy, reauth };
+  return { view, due: user.twoFactorEnrolmentDue ?? false, policy: null, reauth };
+}
+
+/** Which roles must use two-factor: a super admin's policy, read for super admins only. */
+export function twoFactorPolicy(user: SessionUser) {
+  return user.isSuperAdmin ? rolePolicy() : null;
 }
 
 async function rolePolicy() {

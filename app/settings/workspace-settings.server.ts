@@ -1,5 +1,6 @@
 import { assignableRoles } from "../access/rules.server";
 import { auditIntegrity } from "../audit/integrity.server";
+import { reauthMethods } from "../auth/account.server";
 import { inviteSchema } from "../auth/account-schemas";
 import { type ActionArgs, handleIntents } from "../auth/intents.server";
 import { invitationOutcomeText } from "../auth/invitation-text";
@@ -29,18 +30,19 @@ import {
 import { ALL_EVENTS, mayReceive, WEBHOOK_EVENT_TYPES } from "../webhooks/event-types";
 import { done } from "./answers.server";
 import { systemSettingsSchema } from "./settings-form";
-import { twoFactorIntent, twoFactorSettingsData } from "./two-factor-settings.server";
+import { twoFactorIntent, twoFactorPolicy } from "./two-factor-settings.server";
 import { applySettingsChanges } from "./update-settings.server";
 
 // The workspace in Settings (System, Webhooks, Invitations): each page's data and its form intents,
 // each page behind the permission its loader and action both demand (app/access/settings-pages.ts).
 
 export async function systemData(user: SessionUser) {
-  const [config, mailLog, integrity, twoFactor] = await Promise.all([
+  const [config, mailLog, integrity, reauth, twoFactorRoles] = await Promise.all([
     describeSystemConfig(user),
     recentMail(25, user),
     auditIntegrity(),
-    twoFactorSettingsData(user),
+    reauthMethods(user.id),
+    twoFactorPolicy(user),
   ]);
   return {
     config,
@@ -49,9 +51,9 @@ export async function systemData(user: SessionUser) {
     outboxKeepsLinks: env().NODE_ENV !== "production",
     integrity,
     email: user.email,
-    reauth: twoFactor.reauth,
+    reauth,
     // Which roles must use two-factor: a super admin's policy (two-factor-settings.server.ts).
-    twoFactorPolicy: twoFactor.policy,
+    twoFactorPolicy: twoFactorRoles,
   };
 }
 
