@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
 import { db, now } from "../../app/db.server";
+import { createDb } from "../../db/connection";
 import { sessionCookieFor, setupDatabase, signedIn } from "../helpers";
 import { changed, snapshot } from "./snapshot";
 
@@ -32,4 +33,25 @@ it("leaves out what a refusal may write: a session sliding, the audit log, one r
     .execute();
   expect(changed(before, await snapshot(["team"]))).toEqual([]);
   expect(Object.keys(before)).not.toContain("audit_log");
+});
+
+it("sees a write made while a table was left out, or on another connection", async () => {
+  const first = await snapshot();
+  await snapshot(["team"]);
+  await db()
+    .insertInto("team")
+    .values({ id: "t-later", name: "Later", description: "", created_at: now(), updated_at: now() })
+    .execute();
+  expect(changed(first, await snapshot())).toEqual(["team"]);
+  const before = await snapshot();
+  const other = createDb(process.env.DATABASE_URL!);
+  try {
+    await other.updateTable("team").set({ name: "Renamed" }).where("id", "=", "t-later").execute();
+  } finally {
+    await other.destroy();
+  }
+  expect(changed(before, await snapshot())).toEqual(["team"]);
+  const renamed = await snapshot();
+  await db().updateTable("team").set({ name: "Renamed" }).where("id", "=", "t-later").execute();
+  expect(changed(renamed, await snapshot())).toEqual([]);
 });
