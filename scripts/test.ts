@@ -29,12 +29,8 @@ const e2e: Step = { name: "end to end", command: ["npx", "playwright", "test"] }
 /**
  * Stages run one after another; the lanes of a stage side by side, each lane's steps in order.
  * tsc is one thread for most of its 35 s, so the lint and the build fit beside it on a second core.
- * Vitest keeps about a third of the machine idle (its tests wait on PostgreSQL, on the processes
- * they start, on timers), and the browser tests fill it: run one after the other they took 565 and
- * 534 s on the 2-core CI machine; side by side see the step times. They share nothing: the browser
- * tests' servers take fixed ports 3210-3218 and data/e2e-*.db, Vitest ephemeral ports and tmpdir.
  */
-const stages: Step[][][] = [[[typegen]], [[typecheck], [lint, build]], [[vitest], [e2e]]];
+const stages: Step[][][] = [[[typegen]], [[typecheck], [lint, build]], [[vitest]], [[e2e]]];
 
 try {
   chromiumPath();
