@@ -81,6 +81,14 @@ describe("PostgreSQL connection bounds", () => {
     expect(postgresConfig(url, { poolSize: 3 }).max).toBe(3);
   });
 
+  it("keep the URL's own session settings (libpq's ?options=), after the app's", () => {
+    const own = `${url}&options=${encodeURIComponent("-c statement_timeout=30s")}`;
+    expect(connectionSettings(own)).toMatchObject({
+      connectionString: "postgres://app@db.example:5432/app",
+      options: "-c TimeZone=UTC -c search_path=tenant_a -c statement_timeout=30s",
+    });
+  });
+
   it.skipIf(!onPostgres)("reach the server: its idle-in-transaction limit is 5 s", async () => {
     const handle = createDb(process.env.DATABASE_URL!);
     try {

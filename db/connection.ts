@@ -174,14 +174,22 @@ const CONNECTION_BOUNDS = {
  * Where and how to connect, for a pool or a client of any library: the address, the session's
  * settings and the bounds. `?schema=NAME` on the URL puts every connection's search_path on that
  * schema, which is how each test file (and the two-instance test) gets a database of its own
- * inside one PostgreSQL.
+ * inside one PostgreSQL; `?options=` adds settings of the operator's (or the tests') own.
  */
 export function connectionSettings(databaseUrl: string) {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get("schema");
+  // libpq's own `?options=-c name=value` (a setting for every session) would be dropped by the
+  // `options` given below, which node-postgres prefers to the URL's: it goes after the app's.
+  const own = url.searchParams.get("options");
   url.searchParams.delete("schema");
+  url.searchParams.delete("options");
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name in DATABASE_URL`);
-  const settings = ["-c TimeZone=UTC", ...(schema ? [`-c search_path=${schema}`] : [])];
+  const settings = [
+    "-c TimeZone=UTC",
+    ...(schema ? [`-c search_path=${schema}`] : []),
+    ...(own ? [own] : []),
+  ];
   return { connectionString: url.toString(), options: settings.join(" "), ...CONNECTION_BOUNDS };
 }
 
