@@ -179,8 +179,9 @@ const CONNECTION_BOUNDS = {
 export function connectionSettings(databaseUrl: string) {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get("schema");
-  // libpq's own `?options=-c name=value` (a setting for every session) would be dropped by the
-  // `options` given below, which node-postgres prefers to the URL's: it goes after the app's.
+  // libpq's own `?options=-c name=value` (settings for every session): node-postgres lets the URL's
+  // replace the `options` given below, which silently lost the app's TimeZone and search_path.
+  // Both are kept, the URL's after the app's.
   const own = url.searchParams.get("options");
   url.searchParams.delete("schema");
   url.searchParams.delete("options");
