@@ -24,9 +24,15 @@ import {
 } from "../routes/dashboard.settings.api-tokens/route";
 import { action as inviteAction, loader as inviteLoader } from "../routes/dashboard.settings.invite/route";
 import { action as profileAction, loader as profileLoader } from "../routes/dashboard.settings.profile/route";
-import { action as securityAction, loader as securityLoader } from "../routes/dashboard.settings.security/route";
+import {
+  action as securityAction,
+  loader as securityLoader,
+} from "../routes/dashboard.settings.security/route";
 import { action as systemAction, loader as systemLoader } from "../routes/dashboard.settings.system/route";
-import { action as webhooksAction, loader as webhooksLoader } from "../routes/dashboard.settings.webhooks/route";
+import {
+  action as webhooksAction,
+  loader as webhooksLoader,
+} from "../routes/dashboard.settings.webhooks/route";
 import { clearSystemConfigCache, getSystemConfig } from "../system-settings/system-config.server";
 import { applySettingsChanges } from "./update-settings.server";
 

@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { Trans } from "react-i18next";
-import { useFetcher } from "react-router";
 import { anyPermissionLabel } from "../../access/permission-labels";
 import {
   API_TOKEN_DEFAULT_DAYS,
@@ -17,7 +16,8 @@ import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { say } from "../../i18n/message";
 import { useTranslation } from "../../i18n/use-translation";
 import { ReauthFields, type ReauthMethods } from "../dashboard.settings/reauth-fields";
-import { SectionStatus, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import { SectionStatus, useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
 
 type Permission = { key: string; label: string };
 
@@ -35,14 +35,15 @@ export function ApiTokensSection({
   const labels = new Map(permissions.map((p) => [p.key, anyPermissionLabel(t, p.key)]));
   const held = new Set(permissions.map((p) => p.key));
   const s = useSettingsForm("create-api-token", createApiTokenSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
     defaultValue: {
       expiresInDays: String(API_TOKEN_DEFAULT_DAYS),
       permissions: held.has("dashboard.access") ? ["dashboard.access"] : [],
     },
   });
-  const created = s.fetcher.data as { ok?: boolean; intent?: string; secret?: string } | undefined;
+  const created = s.fetcher.data;
   const secret = created?.ok && created.intent === "create-api-token" ? created.secret : undefined;
-  const revoke = useFetcher<{ ok: boolean; intent?: string; message?: string }>();
+  const revoke = useSettingsFetcher<typeof action>();
   return (
     <>
       <Card title={t("settings:apiTokens.createTitle")}>
@@ -107,7 +108,7 @@ export function ApiTokensSection({
           <SectionStatus answer={revoke.data?.intent === "revoke-api-token" ? revoke.data : undefined} />
           {revoke.data && !revoke.data.ok ? (
             <p role="alert" className="text-sm text-destructive">
-              {(revoke.data as { formError?: string }).formError ?? say(t, "apiTokens.revokeFailed")}
+              {revoke.data.formError ?? say(t, "apiTokens.revokeFailed")}
             </p>
           ) : null}
         </ViewingAsLock>

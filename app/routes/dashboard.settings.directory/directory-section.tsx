@@ -1,4 +1,3 @@
-import { useFetcher } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { useFormat } from "../../components/format";
 import { SelectField, TextField } from "../../components/forms/fields";
@@ -10,7 +9,8 @@ import { controlVariants, labelClass } from "../../components/ui/field";
 import { directorySchema, updateDirectorySchema } from "../../directory/directory-schemas";
 import { useTranslation } from "../../i18n/use-translation";
 import { ShownOnce } from "../dashboard.settings/shown-once";
-import { SectionStatus, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import { SectionStatus, useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
 
 // Settings → Directory (settings.manage and user.write; docs/decisions/033-scim-directories.md):
 // the directories that provision accounts over SCIM, each with its token (shown once), domains,
@@ -28,7 +28,6 @@ export type DirectoryItem = {
   managedCount: number;
 };
 type Role = { id: string; name: string; label: string };
-type Answer = { ok: boolean; intent?: string; message?: string; token?: string };
 
 function TokenOnce({ token }: { token: string | undefined }) {
   const { t } = useTranslation();
@@ -89,6 +88,7 @@ function DirectoryForm({ directory, roles }: { directory?: DirectoryItem; roles:
   const { t } = useTranslation();
   const intent = directory ? "update-directory" : "create-directory";
   const s = useSettingsForm(intent, directory ? updateDirectorySchema : directorySchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
     id: directory ? `directory-${directory.id}` : "directory-new",
     defaultValue: directory
       ? {
@@ -99,7 +99,7 @@ function DirectoryForm({ directory, roles }: { directory?: DirectoryItem; roles:
         }
       : { defaultRoleId: roles.find((r) => r.name === "user")?.id ?? "" },
   });
-  const answer = s.fetcher.data as Answer | undefined;
+  const answer = s.fetcher.data;
   const f = s.fields as Record<string, (typeof s.fields)[keyof typeof s.fields]>;
   // The saved mappings and one empty row to add another (a row left without a group is dropped).
   const rows = [...(directory?.groupRoles ?? []), { group: "", roleId: "", team: false }];
@@ -197,7 +197,7 @@ function DirectoryForm({ directory, roles }: { directory?: DirectoryItem; roles:
 
 function TokenActions({ directory: d }: { directory: DirectoryItem }) {
   const { t } = useTranslation();
-  const fetcher = useFetcher<Answer>();
+  const fetcher = useSettingsFetcher<typeof action>();
   const answer = fetcher.data;
   const busy = fetcher.state !== "idle";
   const act = (intent: string) => fetcher.submit({ intent, id: d.id }, { method: "post" });
@@ -244,7 +244,7 @@ function TokenActions({ directory: d }: { directory: DirectoryItem }) {
         />
       </div>
       <SectionStatus answer={answer} />
-      {answer && !answer.ok && answer.message ? (
+      {answer && !answer.ok && "message" in answer && typeof answer.message === "string" && answer.message ? (
         <p role="alert" className="text-sm text-destructive">
           {answer.message}
         </p>

@@ -7,24 +7,20 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { CopyInviteLink } from "../../components/users/invite-link";
 import { useTranslation } from "../../i18n/use-translation";
-import { useSettingsForm } from "../dashboard.settings/use-settings-form";
-
-type InviteAnswer = {
-  ok: boolean;
-  intent?: string;
-  message?: string;
-  unsent?: { id: string; email: string } | null;
-};
+import { useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
 
 /** Shown to holders of user.write; the roles offered are only those they may grant. */
 export function InviteSection({ roles }: { roles: { id: string; name: string; label: string }[] }) {
   const { t } = useTranslation();
   const plain = roles.filter((r) => r.name === "user").map((r) => r.id);
   const s = useSettingsForm("invite", inviteSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
     defaultValue: { roles: plain },
   });
-  const answer = s.fetcher.data as InviteAnswer | undefined;
-  const unsent = answer?.intent === "invite" && answer.ok ? answer.unsent : null;
+  const answer = s.fetcher.data;
+  const sent = answer?.intent === "invite" && answer.ok ? answer : undefined;
+  const unsent = sent?.unsent ?? null;
   return (
     <Card title={t("settings:invite.title")}>
       <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
@@ -41,8 +37,8 @@ export function InviteSection({ roles }: { roles: { id: string; name: string; la
           <Button pending={s.pending}>{t("settings:invite.send")}</Button>
         </div>
       </s.fetcher.Form>
-      {unsent && answer?.message ? (
-        <UnsentNotice key={unsent.id} message={answer.message} invitation={unsent} />
+      {unsent && sent?.message ? (
+        <UnsentNotice key={unsent.id} message={sent.message} invitation={unsent} />
       ) : null}
     </Card>
   );

@@ -11,13 +11,14 @@ import {
   useSettingsFetcher,
   useSettingsForm,
 } from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
 
 type Profile = { name: string; email: string; locale: string | null };
 
 export function ProfileSection({ profile, languages }: { profile: Profile; languages: string[] }) {
   const { t } = useTranslation();
-  const nameFetcher = useSettingsFetcher();
-  const languageFetcher = useSettingsFetcher();
+  const nameFetcher = useSettingsFetcher<typeof action>();
+  const languageFetcher = useSettingsFetcher<typeof action>();
   return (
     <Card title={t("settings:profile.title")}>
       {/* Keyed by the saved name: after a save the form starts again from what is stored, while
@@ -44,7 +45,7 @@ export function ProfileSection({ profile, languages }: { profile: Profile; langu
   );
 }
 
-function NameForm({ name, fetcher }: { name: string; fetcher: SettingsFetcher }) {
+function NameForm({ name, fetcher }: { name: string; fetcher: SettingsFetcher<typeof action> }) {
   const { t } = useTranslation();
   const s = useSettingsForm("profile", profileSchema, { defaultValue: { name }, fetcher });
   return (
@@ -76,7 +77,7 @@ function LanguageForm({
 }: {
   locale: string | null;
   languages: string[];
-  fetcher: SettingsFetcher;
+  fetcher: SettingsFetcher<typeof action>;
 }) {
   const { t } = useTranslation();
   const s = useSettingsForm("language", languageSchema(languages), {
@@ -105,7 +106,7 @@ function LanguageForm({
 
 function EmailForm({ email }: { email: string }) {
   const { t } = useTranslation();
-  const s = useSettingsForm("email", changeEmailSchema);
+  const s = useSettingsForm("email", changeEmailSchema, { fetcher: useSettingsFetcher<typeof action>() });
   return (
     <s.fetcher.Form method="post" className="mt-6 flex flex-col gap-3" {...s.formProps}>
       <input type="hidden" name="intent" value="email" />

@@ -1,11 +1,11 @@
-import { useFetcher } from "react-router";
 import { useFormat } from "../../components/format";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, EmptyState } from "../../components/ui/card";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { useTranslation } from "../../i18n/use-translation";
-import { SectionStatus } from "../dashboard.settings/use-settings-form";
+import { SectionStatus, useSettingsFetcher } from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
 
 type KnownDevice = {
   id: string;
@@ -15,8 +15,6 @@ type KnownDevice = {
   lastSeenAt: string;
   current: boolean;
 };
-
-type Answer = { ok: boolean; intent?: string; message?: string; formError?: string | null };
 
 /**
  * Settings → Password and sessions: the devices the account signed in from, each to forget, and
@@ -31,8 +29,8 @@ export function KnownDevicesSection({
 }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
-  const forget = useFetcher<Answer>();
-  const toggle = useFetcher<Answer>();
+  const forget = useSettingsFetcher<typeof action>();
+  const toggle = useSettingsFetcher<typeof action>();
   const on = alerts.on || alerts.required;
   const answer = toggle.data ?? forget.data;
   return (

@@ -2,7 +2,6 @@ import { browserSupportsWebAuthn, startRegistration, WebAuthnError } from "@simp
 import type { TFunction } from "i18next";
 import { useEffect, useId, useRef, useState } from "react";
 import { Trans } from "react-i18next";
-import { useFetcher } from "react-router";
 import type { PasskeyAvailability } from "../../auth/passkey-availability";
 import { type PasskeyView, passkeyNameField } from "../../auth/passkey-schemas";
 import { useFormat } from "../../components/format";
@@ -15,22 +14,20 @@ import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { say, sayIssue } from "../../i18n/message";
 import { useTranslation } from "../../i18n/use-translation";
 import type { ReauthMethods } from "../dashboard.settings/reauth-fields";
-import { SectionStatus } from "../dashboard.settings/use-settings-form";
+import {
+  SectionStatus,
+  type SettingsFetcher,
+  useSettingsFetcher,
+} from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
 
 // Settings → Passkeys: add one (the server's options, the browser's ceremony, the server checks
 // the answer), rename or remove the account's own. The intents live in app/settings/account-settings.server.ts.
 
-type Answer = {
-  ok: boolean;
-  intent?: string;
-  message?: string;
-  formError?: string | null;
-  errors?: Record<string, string>;
-  options?: Parameters<typeof startRegistration>[0]["optionsJSON"];
-};
+type Answer = SettingsFetcher<typeof action>["data"];
 
 /** What went wrong, in words: the server's answer (said in the page's language) or a fallback. */
-function problemOf(t: TFunction, answer: Answer | undefined): string | null {
+function problemOf(t: TFunction, answer: Answer): string | null {
   if (!answer || answer.ok) return null;
   return answer.formError ?? Object.values(answer.errors ?? {})[0] ?? say(t, "passkeys.failed");
 }
@@ -54,9 +51,9 @@ export function PasskeysSection({
   reauth: ReauthMethods;
 }) {
   const { t } = useTranslation();
-  const options = useFetcher<Answer>();
-  const add = useFetcher<Answer>();
-  const change = useFetcher<Answer>();
+  const options = useSettingsFetcher<typeof action>();
+  const add = useSettingsFetcher<typeof action>();
+  const change = useSettingsFetcher<typeof action>();
   const nameId = useId();
   const passwordId = useId();
   const codeId = useId();
@@ -78,7 +75,7 @@ export function PasskeysSection({
   // The server's options arrive: run the browser's ceremony once, then send its answer.
   useEffect(() => {
     const data = options.data;
-    if (!data?.ok || !data.options || handled.current === data) return;
+    if (!data?.ok || !("options" in data) || handled.current === data) return;
     handled.current = data;
     setCeremony(true);
     startRegistration({ optionsJSON: data.options })
@@ -266,7 +263,7 @@ function PasskeyItem({
   fetcher,
 }: {
   passkey: PasskeyView;
-  fetcher: ReturnType<typeof useFetcher<Answer>>;
+  fetcher: SettingsFetcher<typeof action>;
 }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();

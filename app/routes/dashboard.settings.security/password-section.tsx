@@ -5,7 +5,8 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { useTranslation } from "../../i18n/use-translation";
-import { useSettingsForm } from "../dashboard.settings/use-settings-form";
+import { useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
 
 /**
  * `forced`: the account must replace a password an administrator set (the access gate sent the
@@ -20,7 +21,9 @@ export function PasswordSection({
   redirectTo?: string | null;
 }) {
   const { t } = useTranslation();
-  const s = useSettingsForm("password", changePasswordSchema);
+  const s = useSettingsForm("password", changePasswordSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
+  });
   const firstField = s.fields.currentPassword.id;
   useEffect(() => {
     if (forced) document.getElementById(firstField)?.focus();

@@ -1,5 +1,4 @@
 import { Trans } from "react-i18next";
-import { useFetcher } from "react-router";
 import { z } from "zod";
 import { useFormat } from "../../components/format";
 import { Badge } from "../../components/ui/badge";
@@ -8,17 +7,23 @@ import { Card } from "../../components/ui/card";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { useTranslation } from "../../i18n/use-translation";
 import type { SessionDescription } from "../../settings/session-view";
-import { SectionStatus, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import {
+  SectionStatus,
+  type SettingsFetcher,
+  useSettingsFetcher,
+  useSettingsForm,
+} from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
 
 const noFields = z.object({});
 const LOCK = { page: "/dashboard/settings/security", intents: ["revoke-session", "revoke-others"] } as const;
 
 export function SessionsSection({ sessions }: { sessions: SessionDescription[] }) {
   const { t } = useTranslation();
-  const others = useSettingsForm("revoke-others", noFields);
+  const others = useSettingsForm("revoke-others", noFields, { fetcher: useSettingsFetcher<typeof action>() });
   // One fetcher for every row's "Sign out": the answer outlives the row it signed out, so the
   // status line (which takes focus) sits under the list, not in the row that disappears.
-  const revoke = useFetcher<{ ok: boolean; intent?: string; message?: string }>();
+  const revoke = useSettingsFetcher<typeof action>();
   const hasOthers = sessions.some((s) => !s.current);
   return (
     <Card
@@ -62,7 +67,7 @@ function SessionItem({
   pending,
 }: {
   session: SessionDescription;
-  form: ReturnType<typeof useFetcher>["Form"];
+  form: SettingsFetcher<typeof action>["Form"];
   pending: boolean;
 }) {
   const { t } = useTranslation();

@@ -7,8 +7,13 @@ import { Card } from "../../components/ui/card";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { useTranslation } from "../../i18n/use-translation";
 import { ReauthFields, type ReauthMethods } from "../dashboard.settings/reauth-fields";
-import { useSettingsForm } from "../dashboard.settings/use-settings-form";
+import {
+  type SettingsFetcher,
+  useSettingsFetcher,
+  useSettingsForm,
+} from "../dashboard.settings/use-settings-form";
 import { RecoveryCodes } from "./recovery-codes";
+import type { action } from "./route";
 
 export type TwoFactorData = {
   view:
@@ -23,10 +28,8 @@ export type TwoFactorData = {
   policy: { roles: { id: string; name: string; label: string }[]; required: string[] } | null;
 };
 
-function codesOf(data: unknown): string[] | null {
-  const codes = (data as { recoveryCodes?: unknown } | undefined)?.recoveryCodes;
-  return Array.isArray(codes) ? (codes as string[]) : null;
-}
+const codesOf = (data: SettingsFetcher<typeof action>["data"]) =>
+  data && "recoveryCodes" in data ? data.recoveryCodes : null;
 
 /** Settings' two-factor section: set up with an app, turn off, new recovery codes. */
 export function TwoFactorSection({
@@ -43,10 +46,18 @@ export function TwoFactorSection({
   continueTo?: string | null;
 }) {
   const { t } = useTranslation();
-  const start = useSettingsForm("two-factor-start", twoFactorReauthSchema);
-  const confirm = useSettingsForm("two-factor-confirm", twoFactorCodeSchema);
-  const regenerate = useSettingsForm("two-factor-recovery-codes", twoFactorReauthSchema);
-  const disable = useSettingsForm("two-factor-disable", twoFactorReauthSchema);
+  const start = useSettingsForm("two-factor-start", twoFactorReauthSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
+  });
+  const confirm = useSettingsForm("two-factor-confirm", twoFactorCodeSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
+  });
+  const regenerate = useSettingsForm("two-factor-recovery-codes", twoFactorReauthSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
+  });
+  const disable = useSettingsForm("two-factor-disable", twoFactorReauthSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
+  });
   const { view } = twoFactor;
   const codes = codesOf(confirm.fetcher.data) ?? codesOf(regenerate.fetcher.data);
   return (

@@ -4,7 +4,8 @@ import { PasswordField, SelectField, TextField } from "../../components/forms/fi
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { useTranslation } from "../../i18n/use-translation";
-import { useSettingsForm } from "../dashboard.settings/use-settings-form";
+import { useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
 
 // Single sign-on providers (super admins only): one form per provider and one to add another.
 // The client secret is write-only: the page only knows whether one is stored.
@@ -57,6 +58,7 @@ function ProviderForm({ provider, roles }: { provider?: SsoProvider; roles: Role
   const { t } = useTranslation();
   const intent = provider ? "update-provider" : "create-provider";
   const s = useSettingsForm(intent, provider ? updateProviderSchema : createProviderSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
     id: provider ? `sso-${provider.id}` : "sso-new",
     defaultValue: provider
       ? {
@@ -129,7 +131,10 @@ function ProviderForm({ provider, roles }: { provider?: SsoProvider; roles: Role
 
 function DeleteProvider({ provider }: { provider: SsoProvider }) {
   const { t } = useTranslation();
-  const s = useSettingsForm("delete-provider", deleteProviderSchema, { id: `sso-delete-${provider.id}` });
+  const s = useSettingsForm("delete-provider", deleteProviderSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
+    id: `sso-delete-${provider.id}`,
+  });
   return (
     <s.fetcher.Form method="post" className="mt-3 flex flex-col gap-2" {...s.formProps}>
       <input type="hidden" name="intent" value="delete-provider" />

@@ -16,15 +16,16 @@ import {
   useSettingsFetcher,
   useSettingsForm,
 } from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
 
 export function SystemSection({ config, reauth }: { config: ConfigView[]; reauth: ReauthMethods }) {
   // Keyed by what is stored: after a save or a reset the fields start again from it.
   // The answers stay with the section, outside the keyed form.
   const { t } = useTranslation();
   const stored = config.map((c) => `${c.key}:${c.source}:${c.updatedAt ?? ""}`).join("|");
-  const saveFetcher = useSettingsFetcher();
-  const resetFetcher = useSettingsFetcher();
-  const answer = (f: SettingsFetcher) => (f.data?.intent === "system" ? f.data : undefined);
+  const saveFetcher = useSettingsFetcher<typeof action>();
+  const resetFetcher = useSettingsFetcher<typeof action>();
+  const answer = (f: SettingsFetcher<typeof action>) => (f.data?.intent === "system" ? f.data : undefined);
   return (
     <Card title={t("settings:system.title")}>
       <SystemForm
@@ -48,8 +49,8 @@ function SystemForm({
 }: {
   config: ConfigView[];
   reauth: ReauthMethods;
-  saveFetcher: SettingsFetcher;
-  resetFetcher: SettingsFetcher;
+  saveFetcher: SettingsFetcher<typeof action>;
+  resetFetcher: SettingsFetcher<typeof action>;
 }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();

@@ -5,7 +5,8 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { useTranslation } from "../../i18n/use-translation";
-import { useSettingsForm } from "../dashboard.settings/use-settings-form";
+import { useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
 
 type TwoFactorPolicy = { roles: { id: string; name: string; label: string }[]; required: string[] };
 
@@ -13,6 +14,7 @@ type TwoFactorPolicy = { roles: { id: string; name: string; label: string }[]; r
 export function TwoFactorPolicySection({ policy }: { policy: TwoFactorPolicy }) {
   const { t } = useTranslation();
   const s = useSettingsForm("two-factor-roles", twoFactorRolesSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
     defaultValue: { roles: policy.required },
   });
   return (

@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useState } from "react";
-import { useFetcher } from "react-router";
 import { useFormat } from "../../components/format";
 import { CheckboxGroupField, TextField } from "../../components/forms/fields";
 import { ConfirmDialog } from "../../components/ui/alert-dialog";
@@ -11,7 +10,8 @@ import { useTranslation } from "../../i18n/use-translation";
 import { REPLAY_HOURS, webhookCreateSchema } from "../../webhooks/endpoint-form";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../webhooks/event-types";
 import { ShownOnce } from "../dashboard.settings/shown-once";
-import { SectionStatus, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import { SectionStatus, useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
 
 // Settings → Webhooks (settings.manage; docs/decisions/032-outgoing-webhooks.md): endpoints are
 // added, paused, tested, rotated and removed through the page's intents; each endpoint's delivery
@@ -28,8 +28,6 @@ export type WebhookEndpointItem = {
   secretRotatedUntil: string | null;
 };
 
-type Answer = { ok: boolean; intent?: string; message?: string; secret?: string };
-
 function SecretOnce({ secret }: { secret: string | undefined }) {
   const { t } = useTranslation();
   return <ShownOnce value={secret} note={t("settings:webhooks.secretOnce")} testId="webhook-secret" />;
@@ -45,9 +43,10 @@ export function WebhooksSection({
 }) {
   const { t } = useTranslation();
   const s = useSettingsForm("webhook-create", webhookCreateSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
     defaultValue: { enabled: true, events: events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [] },
   });
-  const created = s.fetcher.data as Answer | undefined;
+  const created = s.fetcher.data;
   const eventOptions = events.map((e) => ({
     value: e,
     label: e === ALL_EVENTS ? t("settings:webhooks.allEvents") : <code>{e}</code>,
@@ -102,7 +101,7 @@ export function WebhooksSection({
 function EndpointItem({ endpoint: e }: { endpoint: WebhookEndpointItem }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
-  const fetcher = useFetcher<Answer>();
+  const fetcher = useSettingsFetcher<typeof action>();
   const [showLog, setShowLog] = useState(false);
   const answer = fetcher.data;
   const act = (intent: string, extra: Record<string, string> = {}) =>
@@ -190,7 +189,7 @@ function EndpointItem({ endpoint: e }: { endpoint: WebhookEndpointItem }) {
         />
       </div>
       <SectionStatus answer={answer} />
-      {answer && !answer.ok && answer.message ? (
+      {answer && !answer.ok && "message" in answer && typeof answer.message === "string" && answer.message ? (
         <p role="alert" className="text-sm text-destructive">
           {answer.message}
         </p>
@@ -220,7 +219,7 @@ function DeliveryLog({ endpointId, refreshKey }: { endpointId: string; refreshKe
   const [type, setType] = useState("");
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
   const [failed, setFailed] = useState(false);
-  const fetcher = useFetcher<Answer>();
+  const fetcher = useSettingsFetcher<typeof action>();
   const load = useCallback(async () => {
     const query = new URLSearchParams({
       limit: "50",

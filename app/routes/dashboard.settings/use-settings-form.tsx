@@ -1,32 +1,40 @@
 import { useEffect, useRef } from "react";
-import { useFetcher } from "react-router";
+import { type FetcherWithComponents, useFetcher } from "react-router";
 import type { z } from "zod";
 import { FormErrors } from "../../components/forms/fields";
 import { type AppFormOptions, getFormProps, useAppForm } from "../../components/forms/use-app-form";
 import { useIsPending } from "../../components/forms/use-is-pending";
 import { focusRing } from "../../components/ui/button";
 
+/** What every Settings answer carries: done() (app/settings/answers.server.ts) or a refusal. */
 type Answer = { ok: boolean; intent?: string; message?: string };
-export type SettingsFetcher = ReturnType<typeof useFetcher<Answer>>;
-export const useSettingsFetcher = () => useFetcher<Answer>();
+
+/**
+ * A fetcher whose answers are typed by the action of the page it posts to:
+ * `useSettingsFetcher<typeof action>()`, with `import type { action } from "./route"`.
+ */
+export const useSettingsFetcher = <Action,>() => useFetcher<Action>();
+export type SettingsFetcher<Action> = ReturnType<typeof useSettingsFetcher<Action>>;
 
 /**
  * One Settings section's form on the form pipeline: its own fetcher (each section keeps its own
  * pending state and answer), conform with the domain's schema, reset after a success, the answer
  * in a status line that takes focus.
  */
-export function useSettingsForm<S extends z.ZodType>(
+export function useSettingsForm<S extends z.ZodType, Data extends Answer>(
   intent: string,
   schema: S,
   options: {
+    /**
+     * The section's fetcher, `useSettingsFetcher<typeof action>()`: its answers are typed by the
+     * page's action. Made outside a form that is remounted (keyed) when its answer must stay.
+     */
+    fetcher: FetcherWithComponents<Data>;
     defaultValue?: AppFormOptions<S>["defaultValue"];
     id?: string;
-    /** The section's fetcher when the form is remounted (keyed) but its answer must stay. */
-    fetcher?: SettingsFetcher;
-  } = {},
+  },
 ) {
-  const own = useFetcher<Answer>();
-  const fetcher = options.fetcher ?? own;
+  const { fetcher } = options;
   const answer = fetcher.data?.intent === intent ? fetcher.data : undefined;
   const [form, fields] = useAppForm({
     schema,
