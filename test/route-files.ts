@@ -1,6 +1,5 @@
+import type { RouteConfigEntry } from "@react-router/dev/routes";
 import routes from "../app/routes";
-
-type Entry = { id?: string; file: string; children?: Entry[] };
 
 /**
  * Every route module of app/routes.ts (and the root route) by route id, as a path from the project
@@ -9,10 +8,10 @@ type Entry = { id?: string; file: string; children?: Entry[] };
  */
 export const ROUTE_FILES: ReadonlyMap<string, string> = new Map([
   ["root", "app/root.tsx"],
-  ...(function walk(list: readonly Entry[]): [string, string][] {
-    return list.flatMap((r) => [
-      [r.id ?? r.file.replace(/\.[a-z0-9]+$/i, ""), `app/${r.file}`] as [string, string],
+  ...(function walk(list: readonly RouteConfigEntry[]): [string, string][] {
+    return list.flatMap((r): [string, string][] => [
+      [r.id ?? r.file.replace(/\.[a-z0-9]+$/i, ""), `app/${r.file}`],
       ...walk(r.children ?? []),
     ]);
-  })(routes as Entry[]),
+  })(routes),
 ]);
