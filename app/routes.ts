@@ -1,5 +1,11 @@
 import { index, type RouteConfig, route } from "@react-router/dev/routes";
 
+/**
+ * A route in a folder of its own, beside the parts only it uses (`routes/<name>/route.tsx`), keeps
+ * the id a file `routes/<name>.tsx` has: tests, the fuzz tables and `?_routes=` requests name it so.
+ */
+const folder = (name: string) => [`routes/${name}/route.tsx`, { id: `routes/${name}` }] as const;
+
 export default [
   index("routes/home.tsx"),
   route("login", "routes/login.tsx"),
@@ -26,16 +32,16 @@ export default [
     route("users/import", "routes/dashboard.users.import.tsx"),
     route("users/:id", "routes/dashboard.users.$id.tsx"),
     route("access", "routes/dashboard.access.tsx"),
-    route("settings", "routes/dashboard.settings.tsx", [
-      index("routes/dashboard.settings._index.tsx"),
-      route("profile", "routes/dashboard.settings.profile.tsx"),
-      route("security", "routes/dashboard.settings.security.tsx"),
-      route("api-tokens", "routes/dashboard.settings.api-tokens.tsx"),
-      route("invite", "routes/dashboard.settings.invite.tsx"),
-      route("system", "routes/dashboard.settings.system.tsx"),
-      route("webhooks", "routes/dashboard.settings.webhooks.tsx"),
-      route("sso", "routes/dashboard.settings.sso.tsx"),
-      route("directory", "routes/dashboard.settings.directory.tsx"),
+    route("settings", ...folder("dashboard.settings"), [
+      index(...folder("dashboard.settings._index")),
+      route("profile", ...folder("dashboard.settings.profile")),
+      route("security", ...folder("dashboard.settings.security")),
+      route("api-tokens", ...folder("dashboard.settings.api-tokens")),
+      route("invite", ...folder("dashboard.settings.invite")),
+      route("system", ...folder("dashboard.settings.system")),
+      route("webhooks", ...folder("dashboard.settings.webhooks")),
+      route("sso", ...folder("dashboard.settings.sso")),
+      route("directory", ...folder("dashboard.settings.directory")),
     ]),
     route("logs", "routes/dashboard.logs.tsx"),
     route("teams", "routes/dashboard.teams.tsx"),

@@ -5,11 +5,15 @@ import { db } from "../app/db.server";
 import { bodyLimitFor } from "../app/http/body-limits";
 import { args, ORIGIN, ownTables, request, run, setupDatabase, signedIn } from "./helpers";
 
-// Every page action, found by file rather than listed, so a new page cannot forget the rule.
+// Every page action, found by file rather than listed, so a new page cannot forget the rule. A
+// page is `routes/<name>.tsx` or, kept in a folder with its parts, `routes/<name>/route.tsx`.
 type RouteModule = { action?: (a: unknown) => Promise<unknown> };
-const pages = Object.entries(import.meta.glob<RouteModule>("../app/routes/*.tsx", { eager: true }))
+const modules = import.meta.glob<RouteModule>(["../app/routes/*.tsx", "../app/routes/*/route.tsx"], {
+  eager: true,
+});
+const pages = Object.entries(modules)
   .filter(([, mod]) => typeof mod.action === "function")
-  .map(([file, mod]) => [file.replace(/^.*\/|\.tsx$/g, ""), mod.action!] as const);
+  .map(([file, mod]) => [file.replace(/^.*\/routes\/|(\/route)?\.tsx$/g, ""), mod.action!] as const);
 
 // Actions that never read a body: signing out needs nothing but the session.
 const BODYLESS = new Set(["logout"]);

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 // The layering of docs/architecture.md, checked on every import (type imports, re-exports and
 // dynamic imports too) of every source file in the repository: every folder is scanned, every
 // import is followed to the file it names (a JSON or CSS file too), every file must have a layer,
-// and the graph may hold no cycle.
+// and the graph may hold no cycle of imports that run (an `import type` is erased, so it closes none).
 
 const ROOT = join(import.meta.dirname, "..");
 
@@ -104,17 +104,34 @@ function domainOf(file: string): string | undefined {
 }
 
 const rank = (layer: Layer) => LAYERS.indexOf(layer);
+
+/** A route module: `app/routes/<name>.ts(x)`, or `app/routes/<name>/route.ts(x)` in a folder with its parts. */
+const isRouteModule = (file: string) => /^app\/routes\/([^/]+|[^/]+\/route)\.tsx?$/.test(file);
+/** The route folder a file sits in (`<name>` of `app/routes/<name>/…`), or undefined. */
+const routeFolderOf = (file: string) => /^app\/routes\/([^/]+)\//.exec(file)?.[1];
+/** A part of a route folder: what only that route, or the routes nested in it, use. */
+const isRoutePart = (file: string) => routeFolderOf(file) !== undefined && !isRouteModule(file);
+/** `app/routes/a.b/…` is in `a.b`'s folder or in a child route's (`a.b.c/`): the flat routes' naming. */
+const inFolderOrChild = (file: string, folder: string) => {
+  const own = routeFolderOf(file);
+  return own === folder || own?.startsWith(`${folder}.`) === true;
+};
 const isServerModule = (file: string) => /\.server(\.[jt]sx?)?$/.test(file) || file.includes("/.server/");
 
-/** Why `from` may not import `to`, or undefined when it may. */
-function violation(from: string, to: string): string | undefined {
+/** Why `from` may not import `to` (`typeOnly`: by an `import type`), or undefined when it may. */
+function violation(from: string, to: string, typeOnly = false): string | undefined {
   const source = layerOf(from);
   const target = layerOf(to);
   if (!source || !target) return "a file without a layer";
   if (source === "tests") return undefined;
   if (target === "tests") return "nothing but a test imports test code";
-  if (to.startsWith("app/routes/") && !from.startsWith("app/routes/") && from !== "app/routes.ts")
+  // A part types its fetchers from its route's action; the route imports the part's component.
+  if (isRouteModule(to) && isRoutePart(from) && routeFolderOf(from) === routeFolderOf(to))
+    return typeOnly ? undefined : "a route's part imports only its route's types (import type)";
+  if (isRouteModule(to) && !isRouteModule(from) && from !== "app/routes.ts")
     return "nothing but the route table imports a route module";
+  if (isRoutePart(to) && !inFolderOrChild(from, routeFolderOf(to)!))
+    return "a route folder's parts are its own and its child routes'";
   if (source === "components" && isServerModule(to)) return "components import no *.server module";
   // The root route is composition (it exports the root middleware); pages read its loader's type.
   if (source === "routes" && to === "app/root.tsx") return undefined;
@@ -144,15 +161,30 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
 
 const isFile = (path: string) => existsSync(join(ROOT, path)) && statSync(join(ROOT, path)).isFile();
 
+type Import = { to: string; typeOnly: boolean };
+
+/**
+ * The module named by each `import type` and `export type … from` statement, once per statement.
+ * `ts.preProcessFile` does not tell these apart, and only they are erased: under
+ * `verbatimModuleSyntax` an `import { type X }` stays an import of the module.
+ */
+function typeOnlySpecifiers(text: string): string[] {
+  const statement =
+    /^\s*(?:import|export)\s+type\s+(?:\{[^}]*\}|\*(?:\s+as\s+\w+)?|\w+)\s+from\s+["']([^"']+)["']/gm;
+  return [...text.matchAll(statement)].map((m) => m[1]!);
+}
+
 /**
  * Relative imports, each resolved to the repository file it names (`x` → `x.ts`, `x.tsx`,
- * `x/index.ts`; `x.js` → `x.ts`; a `?url` query dropped). An import that names no file stays as
- * written, and the test fails on it. Packages are outside the layering. A route's own generated
- * types (`./+types/<route>`, written by `react-router typegen` outside the source tree) are the
- * one import not followed; any other `+types` import fails.
+ * `x/index.ts`; `x.js` → `x.ts`; a `?url` query dropped), and whether every import of it is an
+ * `import type`. An import that names no file stays as written, and the test fails on it.
+ * Packages are outside the layering. A route's own generated types (`./+types/<route>`, written by
+ * `react-router typegen` outside the source tree) are the one import not followed; any other
+ * `+types` import fails.
  */
-function importsOf(file: string, text: string): string[] {
-  const found: string[] = [];
+function importsOf(file: string, text: string): Import[] {
+  const typeOnly = typeOnlySpecifiers(text);
+  const found = new Map<string, boolean>();
   for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
     if (!fileName.startsWith(".")) continue;
     const own = basename(file, extname(file));
@@ -161,18 +193,30 @@ function importsOf(file: string, text: string): string[] {
     const base = normalize(join(dirname(file), fileName.replace(/\?.*$/, "")));
     const stem = base.replace(/\.(c|m)?js$/, "");
     const candidates = [base, `${base}.ts`, `${base}.tsx`, `${stem}.ts`, `${stem}.tsx`, `${base}/index.ts`];
-    found.push(candidates.find(isFile) ?? base);
+    const to = candidates.find(isFile) ?? base;
+    // Each statement is one entry of preProcessFile's: an `import type` accounts for one of them.
+    const at = typeOnly.indexOf(fileName);
+    if (at >= 0) typeOnly.splice(at, 1);
+    found.set(to, (found.get(to) ?? true) && at >= 0);
   }
-  return found;
+  return [...found].map(([to, typeOnly]) => ({ to, typeOnly }));
 }
 
 /** Every scanned file with what it imports; imported files that were not scanned (JSON, CSS) join as leaves. */
-function importGraph(): Map<string, string[]> {
-  const edges = new Map<string, string[]>();
+function importGraph(): Map<string, Import[]> {
+  const edges = new Map<string, Import[]>();
   for (const file of sourceFiles(""))
     edges.set(file, importsOf(file, readFileSync(join(ROOT, file), "utf8")));
-  for (const targets of [...edges.values()]) for (const to of targets) if (!edges.has(to)) edges.set(to, []);
+  for (const targets of [...edges.values()])
+    for (const { to } of targets) if (!edges.has(to)) edges.set(to, []);
   return edges;
+}
+
+/** The imports that run: `import type` statements are erased, so they close no loop. */
+function runtimeEdges(edges: Map<string, Import[]>): Map<string, string[]> {
+  return new Map(
+    [...edges].map(([from, imports]) => [from, imports.filter((i) => !i.typeOnly).map((i) => i.to)]),
+  );
 }
 
 /** Every cycle's member set (Tarjan's strongly connected components of size > 1, or a self-import). */
@@ -220,8 +264,8 @@ describe("import direction (docs/architecture.md)", () => {
   });
 
   it("resolves every relative import to a file", () => {
-    const missing = [...edges].flatMap(([from, tos]) =>
-      tos.filter((to) => !isFile(to)).map((to) => `${from} -> ${to}`),
+    const missing = [...edges].flatMap(([from, imports]) =>
+      imports.filter(({ to }) => !isFile(to)).map(({ to }) => `${from} -> ${to}`),
     );
     expect(missing).toEqual([]);
   });
@@ -231,9 +275,9 @@ describe("import direction (docs/architecture.md)", () => {
   });
 
   it("imports only in the documented direction", () => {
-    const broken = [...edges].flatMap(([from, tos]) =>
-      tos.flatMap((to) => {
-        const why = violation(from, to);
+    const broken = [...edges].flatMap(([from, imports]) =>
+      imports.flatMap(({ to, typeOnly }) => {
+        const why = violation(from, to, typeOnly);
         return why ? [`${from} -> ${to}: ${why}`] : [];
       }),
     );
@@ -241,7 +285,7 @@ describe("import direction (docs/architecture.md)", () => {
   });
 
   it("has no import cycles", () => {
-    expect(cycles(edges)).toEqual([]);
+    expect(cycles(runtimeEdges(edges))).toEqual([]);
   });
 
   it("would catch a violation, an unlayered file and a cycle", () => {
@@ -268,5 +312,44 @@ describe("import direction (docs/architecture.md)", () => {
     const looped = new Map(loop.map((file, i) => [file, [loop[(i + 1) % loop.length]!]]));
     looped.set("app/root.tsx", ["app/auth/session.server.ts"]);
     expect(cycles(looped)).toEqual([[...loop].sort()]);
+  });
+
+  it("lets a route's parts import its types, and nothing else import a route module", () => {
+    const page = "app/routes/dashboard.settings.profile/route.tsx";
+    const part = "app/routes/dashboard.settings.profile/profile-section.tsx";
+    const shared = "app/routes/dashboard.settings/use-settings-form.tsx";
+    expect(violation(part, page, true)).toBeUndefined();
+    expect(violation(part, page)).toMatch(/only its route's types/);
+    expect(violation("app/components/sidebar.tsx", page)).toMatch(/route table/);
+    expect(violation("app/components/sidebar.tsx", page, true)).toMatch(/route table/);
+    expect(violation("app/routes/dashboard.settings.system/system-section.tsx", page, true)).toMatch(
+      /route table/,
+    );
+    expect(violation("app/routes.ts", page)).toBeUndefined();
+    // The layout's folder holds what its child routes share; nobody else takes a route's parts.
+    expect(violation(page, part)).toBeUndefined();
+    expect(violation(part, shared)).toBeUndefined();
+    expect(violation("app/routes/dashboard.users.tsx", shared)).toMatch(/its own and its child/);
+    expect(violation("app/routes/dashboard.settingsx/route.tsx", shared)).toMatch(/its own and its child/);
+    expect(violation("app/components/sidebar.tsx", part)).toMatch(/its own and its child/);
+  });
+
+  it("tells an `import type` from an import that runs, and leaves the former out of the cycles", () => {
+    const part = "app/routes/dashboard.settings.profile/profile-section.tsx";
+    const page = "app/routes/dashboard.settings.profile/route.tsx";
+    const typed = (text: string) => importsOf(part, text).map((i) => i.typeOnly);
+    expect(typed('import type { action } from "./route";')).toEqual([true]);
+    expect(typed('import type {\n  action,\n  loader,\n} from "./route";')).toEqual([true]);
+    expect(typed('export type { action } from "./route";')).toEqual([true]);
+    // Kept as an import of the module under verbatimModuleSyntax.
+    expect(typed('import { type action } from "./route";')).toEqual([false]);
+    expect(typed('import type { action } from "./route";\nimport { x } from "./route";')).toEqual([false]);
+    const loop = new Map<string, Import[]>([
+      [page, [{ to: part, typeOnly: false }]],
+      [part, [{ to: page, typeOnly: true }]],
+    ]);
+    expect(cycles(runtimeEdges(loop))).toEqual([]);
+    loop.set(part, [{ to: page, typeOnly: false }]);
+    expect(cycles(runtimeEdges(loop))).toEqual([[page, part].sort()]);
   });
 });

@@ -18,9 +18,9 @@ const WORKSPACE_RULE: Record<(typeof WORKSPACE_SECTIONS)[number], (user: Holder)
   invite: (u) => needs(u, "user.write"),
   system: (u) => needs(u, "settings.manage"),
   webhooks: (u) => needs(u, "settings.manage"),
-  // Single sign-on providers: super admins only (routes/dashboard.settings.sso.tsx).
+  // Single sign-on providers: super admins only (routes/dashboard.settings.sso/route.tsx).
   sso: (u) => u.isSuperAdmin,
-  // A directory creates and disables accounts (routes/dashboard.settings.directory.tsx).
+  // A directory creates and disables accounts (routes/dashboard.settings.directory/route.tsx).
   directory: (u) => needs(u, "settings.manage", "user.write", "user.update"),
 };
 

@@ -3,8 +3,8 @@ import { args, request, run, setupDatabase, signedIn } from "../../test/helpers"
 import { RecordingRunner } from "../../test/tasks";
 import { getSessionUser } from "../auth/session.server";
 import { db } from "../db.server";
-import { loader as settingsMenuLoader } from "../routes/dashboard.settings";
-import { loader as settingsLoader } from "../routes/dashboard.settings.system";
+import { loader as settingsMenuLoader } from "../routes/dashboard.settings/route";
+import { loader as settingsLoader } from "../routes/dashboard.settings.system/route";
 import { createTask } from "../tasks/create-task.server";
 import { auditVerify } from "../tasks/definitions/audit-verify.server";
 import { setTaskRunner } from "../tasks/runner.server";

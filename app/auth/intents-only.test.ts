@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { intentTableKeys } from "../../test/intent-tables";
+import { ROUTE_FILES } from "../../test/route-files";
 
 // The shape of every dashboard action (app/auth/intents.server.ts): an intent table run by
 // handleIntents (or handleAction for a form without intents), never an if-chain or a switch on
@@ -9,9 +10,7 @@ import { intentTableKeys } from "../../test/intent-tables";
 
 const root = join(import.meta.dirname, "..", "..");
 const read = (path: string) => readFileSync(join(root, path), "utf8");
-const routes = readdirSync(join(root, "app", "routes"))
-  .filter((f) => /\.tsx?$/.test(f) && !f.includes(".test."))
-  .map((f) => `app/routes/${f}`);
+const routes = [...ROUTE_FILES.values()].filter((f) => f.startsWith("app/routes/"));
 // Modules an action hands its whole form to (Settings' pages: the account's and the workspace's).
 const ACTION_MODULES = [
   "app/settings/account-settings.server.ts",

@@ -6,7 +6,7 @@ import { formRequest } from "../../test/support/forms";
 import { invalidateRoles } from "../access/role-cache.server";
 import { db } from "../db.server";
 import { readToast } from "../http/toast.server";
-import { action as inviteAction } from "../routes/dashboard.settings.invite";
+import { action as inviteAction } from "../routes/dashboard.settings.invite/route";
 import { action as listAction, loader as listLoader } from "../routes/dashboard.users";
 import { action as userAction } from "../routes/dashboard.users.$id";
 import { i18nMiddleware } from "../server/root-middleware.server";

@@ -6,7 +6,10 @@ import { db } from "../db.server";
 import { env, resetEnvCache } from "../env.server";
 import { english } from "../i18n/english.server";
 import type { Message } from "../i18n/message";
-import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.security";
+import {
+  action as settingsAction,
+  loader as settingsLoader,
+} from "../routes/dashboard.settings.security/route";
 import { loader as loginLoader } from "../routes/login";
 import { action as passkeyAction } from "../routes/login.passkey";
 import { resetRateLimits } from "../security/rate-limit.server";

@@ -4,9 +4,9 @@ import { args, PASSWORD, run, sessionCookieFor, setupDatabase, signedIn } from "
 import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
-import { action as apiTokensAction } from "../routes/dashboard.settings.api-tokens";
-import { loader, action as securityAction } from "../routes/dashboard.settings.security";
-import { action as systemAction } from "../routes/dashboard.settings.system";
+import { action as apiTokensAction } from "../routes/dashboard.settings.api-tokens/route";
+import { loader, action as securityAction } from "../routes/dashboard.settings.security/route";
+import { action as systemAction } from "../routes/dashboard.settings.system/route";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { clearSystemConfigCache, getSystemConfig } from "../system-settings/system-config.server";
 import { hasTwoFactor } from "./two-factor.server";

@@ -6,7 +6,10 @@ import { invalidateRoles } from "../access/role-cache.server";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { settleDeliveries } from "../mail/deliveries.server";
-import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.system";
+import {
+  action as settingsAction,
+  loader as settingsLoader,
+} from "../routes/dashboard.settings.system/route";
 import { loader as loginLoader } from "../routes/login";
 import { action as registerAction, loader as registerLoader } from "../routes/register";
 import { resetRateLimits } from "../security/rate-limit.server";

@@ -5,7 +5,10 @@ import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { action as notMeAction, loader as notMeLoader } from "../routes/account.not-me";
 import { loader as dashboardLoader } from "../routes/dashboard";
-import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.security";
+import {
+  action as settingsAction,
+  loader as settingsLoader,
+} from "../routes/dashboard.settings.security/route";
 import { action as loginAction } from "../routes/login";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { setSystemConfig } from "../system-settings/system-config.server";

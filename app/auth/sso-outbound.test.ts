@@ -20,7 +20,7 @@ import {
 import { db, now } from "../db.server";
 import { english } from "../i18n/english.server";
 import { loader as startLoader } from "../routes/auth.oidc.$provider";
-import { action as settingsAction } from "../routes/dashboard.settings.sso";
+import { action as settingsAction } from "../routes/dashboard.settings.sso/route";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { encryptSecret } from "../security/secret-box.server";
 import { resetDiscoveryCache } from "./sso-flow.server";

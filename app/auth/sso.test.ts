@@ -32,7 +32,7 @@ import { db } from "../db.server";
 import { english } from "../i18n/english.server";
 import type { Message } from "../i18n/message";
 import { loader as startLoader } from "../routes/auth.oidc.$provider";
-import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.sso";
+import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.sso/route";
 import { loader as loginLoader } from "../routes/login";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { decryptSecret } from "../security/secret-box.server";

@@ -5,8 +5,11 @@ import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { env } from "../env.server";
-import { action as securityAction, loader as settingsLoader } from "../routes/dashboard.settings.security";
-import { action as systemAction } from "../routes/dashboard.settings.system";
+import {
+  action as securityAction,
+  loader as settingsLoader,
+} from "../routes/dashboard.settings.security/route";
+import { action as systemAction } from "../routes/dashboard.settings.system/route";
 import { action as userAction } from "../routes/dashboard.users.$id";
 import { action as loginAction } from "../routes/login";
 import { action as stepAction, loader as stepLoader } from "../routes/login.two-factor";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startApp } from "../../test/app-server";
 import { createUser, sessionCookieFor, setupDatabase } from "../../test/helpers";
@@ -125,11 +125,12 @@ describe("the list", () => {
     const source = read(file);
     const delegate = /export const action = \([^)]*\) =>\s*(\w+)\(args\)/.exec(source)?.[1];
     if (!delegate) return source;
-    const from = new RegExp(`import \\{[^}]*\\b${delegate}\\b[^}]*\\} from "\\.\\./([\\w/.-]+)"`).exec(
+    const spec = new RegExp(`import \\{[^}]*\\b${delegate}\\b[^}]*\\} from "(\\.[\\w/.-]+)"`).exec(
       source,
     )?.[1];
-    expect(from, `${file}: where ${delegate} comes from`).toBeDefined();
-    const module = read(`app/${from}.ts`);
+    expect(spec, `${file}: where ${delegate} comes from`).toBeDefined();
+    const from = join(dirname(file), `${spec}.ts`);
+    const module = read(from);
     const start = module.indexOf(`export const ${delegate} =`);
     expect(start, `${from}: ${delegate}`).toBeGreaterThan(-1);
     const end = module.indexOf("\nexport ", start + 1);
@@ -140,12 +141,12 @@ describe("the list", () => {
     isOwnAccountPage(page) ? OWN_ACCOUNT_INTENTS[page] : [];
 
   const PAGES = [
-    ["/dashboard/settings/profile", "app/routes/dashboard.settings.profile.tsx"],
-    ["/dashboard/settings/security", "app/routes/dashboard.settings.security.tsx"],
-    ["/dashboard/settings/api-tokens", "app/routes/dashboard.settings.api-tokens.tsx"],
-    ["/dashboard/settings/system", "app/routes/dashboard.settings.system.tsx"],
-    ["/dashboard/settings/webhooks", "app/routes/dashboard.settings.webhooks.tsx"],
-    ["/dashboard/settings/invite", "app/routes/dashboard.settings.invite.tsx"],
+    ["/dashboard/settings/profile", "app/routes/dashboard.settings.profile/route.tsx"],
+    ["/dashboard/settings/security", "app/routes/dashboard.settings.security/route.tsx"],
+    ["/dashboard/settings/api-tokens", "app/routes/dashboard.settings.api-tokens/route.tsx"],
+    ["/dashboard/settings/system", "app/routes/dashboard.settings.system/route.tsx"],
+    ["/dashboard/settings/webhooks", "app/routes/dashboard.settings.webhooks/route.tsx"],
+    ["/dashboard/settings/invite", "app/routes/dashboard.settings.invite/route.tsx"],
     ["/dashboard/users/import", "app/routes/dashboard.users.import.tsx"],
     ["/dashboard/users/:id", "app/routes/dashboard.users.$id.tsx"],
   ] as const;

@@ -14,7 +14,7 @@ import { createRole } from "../access/roles-admin.server";
 import { getSessionUser } from "../auth/session.server";
 import { hashToken } from "../auth/tokens.server";
 import { db } from "../db.server";
-import { action, loader } from "../routes/dashboard.settings.directory";
+import { action, loader } from "../routes/dashboard.settings.directory/route";
 import { action as userAction } from "../routes/dashboard.users.$id";
 
 // Settings → Directory: who may connect a directory (settings.manage and user.write), what it may

@@ -8,7 +8,7 @@ import { systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "../events/event-types";
 import { loader as notificationsLoader } from "../routes/api.notifications";
 import { action as broadcastAction } from "../routes/dashboard.broadcast";
-import { action as settingsAction } from "../routes/dashboard.settings.system";
+import { action as settingsAction } from "../routes/dashboard.settings.system/route";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { clearSystemConfigCache } from "../system-settings/system-config.server";
 import { setTaskRunner } from "../tasks/runner.server";

@@ -3,7 +3,7 @@ import { args, PASSWORD, request, run, setupDatabase, signedIn } from "../../tes
 import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
-import { action, loader } from "../routes/dashboard.settings.system";
+import { action, loader } from "../routes/dashboard.settings.system/route";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { purgeAuditPastRetention } from "../server/cleanup.server";
 import {

@@ -4,7 +4,10 @@ import { args, createUser, run, sessionCookieFor, setupDatabase } from "../../te
 import { formBody, formRequest } from "../../test/support/forms";
 import { invalidateSessions } from "../auth/session.server";
 import { db } from "../db.server";
-import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.profile";
+import {
+  action as settingsAction,
+  loader as settingsLoader,
+} from "../routes/dashboard.settings.profile/route";
 import { action as userAction } from "../routes/dashboard.users.$id";
 
 // Settings → Profile → Language: the person's own language, saved as user.locale (null: follow

@@ -4,7 +4,7 @@ import { linkIn, TEST_MAIL_KEY, withFakePostmark } from "../../test/mail-helpers
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { settleDeliveries } from "../mail/deliveries.server";
-import { action, loader } from "../routes/dashboard.settings.system";
+import { action, loader } from "../routes/dashboard.settings.system/route";
 import { action as forgotAction } from "../routes/forgot-password";
 import { resetRateLimits } from "../security/rate-limit.server";
 import {

@@ -3,8 +3,8 @@ import { args, PASSWORD, run, setupDatabase, signedIn } from "../../test/helpers
 import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
-import { action as profileAction } from "../routes/dashboard.settings.profile";
-import { action as securityAction } from "../routes/dashboard.settings.security";
+import { action as profileAction } from "../routes/dashboard.settings.profile/route";
+import { action as securityAction } from "../routes/dashboard.settings.security/route";
 import { resetRateLimits } from "../security/rate-limit.server";
 
 // Settings' "current password" check is a password oracle for whoever holds a session.

@@ -17,16 +17,22 @@ import { getSessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { RuleViolation } from "../domain-errors";
 import { loader as verifyLoader } from "../routes/api.auth.verify-email";
-import { loader as menuLoader } from "../routes/dashboard.settings";
+import { loader as menuLoader } from "../routes/dashboard.settings/route";
 import {
   action as apiTokensAction,
   loader as apiTokensLoader,
-} from "../routes/dashboard.settings.api-tokens";
-import { action as inviteAction, loader as inviteLoader } from "../routes/dashboard.settings.invite";
-import { action as profileAction, loader as profileLoader } from "../routes/dashboard.settings.profile";
-import { action as securityAction, loader as securityLoader } from "../routes/dashboard.settings.security";
-import { action as systemAction, loader as systemLoader } from "../routes/dashboard.settings.system";
-import { action as webhooksAction, loader as webhooksLoader } from "../routes/dashboard.settings.webhooks";
+} from "../routes/dashboard.settings.api-tokens/route";
+import { action as inviteAction, loader as inviteLoader } from "../routes/dashboard.settings.invite/route";
+import { action as profileAction, loader as profileLoader } from "../routes/dashboard.settings.profile/route";
+import {
+  action as securityAction,
+  loader as securityLoader,
+} from "../routes/dashboard.settings.security/route";
+import { action as systemAction, loader as systemLoader } from "../routes/dashboard.settings.system/route";
+import {
+  action as webhooksAction,
+  loader as webhooksLoader,
+} from "../routes/dashboard.settings.webhooks/route";
 import { clearSystemConfigCache, getSystemConfig } from "../system-settings/system-config.server";
 import { applySettingsChanges } from "./update-settings.server";
 

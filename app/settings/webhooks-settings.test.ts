@@ -3,7 +3,7 @@ import { args, run, setupDatabase, signedIn } from "../../test/helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
-import { action, loader } from "../routes/dashboard.settings.webhooks";
+import { action, loader } from "../routes/dashboard.settings.webhooks/route";
 
 // Settings → Webhooks' intents: only settings.manage; the secret in the answer to creation and
 // rotation only; the domain's address rules answer on the field.

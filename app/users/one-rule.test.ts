@@ -3,7 +3,7 @@ import { args, run, setupDatabase, signedIn } from "../../test/helpers";
 import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
-import { action as settingsAction } from "../routes/dashboard.settings.invite";
+import { action as settingsAction } from "../routes/dashboard.settings.invite/route";
 import { action as listAction } from "../routes/dashboard.users";
 import { action as userAction } from "../routes/dashboard.users.$id";
 

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { type AppServer, startApp } from "../app-server";
 import { sessionCookieFor, setupDatabase } from "../helpers";
 import { intentTableKeys } from "../intent-tables";
+import { ROUTE_FILES } from "../route-files";
 import { expectPrototypesClean, scrubPrototypes } from "../support/hostile-keys";
 import { type Caller, makeCaller, makePools } from "./fixtures";
 import { encode, type Sent, webhookHeaders } from "./requests";
@@ -117,8 +118,9 @@ function handedTo(route: string): string {
 
 /** Every intent a route module (or the function it hands its form to) tests for or lists in its table. */
 export function intentsIn(route: string): string[] {
-  const files = [`app/${route}.tsx`, `app/${route}.ts`];
-  const source = [...files.map(read), handedTo(route)].join("\n");
+  const file = ROUTE_FILES.get(route);
+  if (!file) throw new Error(`${route}: no such route in app/routes.ts`);
+  const source = [read(file), handedTo(route)].join("\n");
   const patterns = [
     /(?<!typeof )intent"?\)?\s*[!=]==\s*"([\w-]+)"/g,
     /case\s+"([\w-]+)"/g,

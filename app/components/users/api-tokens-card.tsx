@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { PERMISSIONS } from "../../access/permissions";
 import { useTranslation } from "../../i18n/use-translation";
-import { type ApiTokenItem, ApiTokenRow } from "../settings/api-tokens-section";
+import { type ApiTokenItem, ApiTokenRow } from "../settings/api-token-row";
 import { Button } from "../ui/button";
 import { Card, EmptyState } from "../ui/card";
 

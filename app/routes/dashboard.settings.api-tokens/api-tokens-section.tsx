@@ -1,0 +1,154 @@
+import { useState } from "react";
+import { Trans } from "react-i18next";
+import { anyPermissionLabel } from "../../access/permission-labels";
+import {
+  API_TOKEN_DEFAULT_DAYS,
+  API_TOKEN_EXPIRY_CHOICES,
+  createApiTokenSchema,
+} from "../../auth/api-token-schemas";
+import { CheckboxGroupField, SelectField, TextField } from "../../components/forms/fields";
+import { type ApiTokenItem, ApiTokenRow } from "../../components/settings/api-token-row";
+import { Alert } from "../../components/ui/alert";
+import { Button } from "../../components/ui/button";
+import { Card, EmptyState } from "../../components/ui/card";
+import { Input } from "../../components/ui/field";
+import { ViewingAsLock } from "../../components/viewing-as-lock";
+import { say } from "../../i18n/message";
+import { useTranslation } from "../../i18n/use-translation";
+import { ReauthFields, type ReauthMethods } from "../dashboard.settings/reauth-fields";
+import { SectionStatus, useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
+
+type Permission = { key: string; label: string };
+
+/** Settings' personal API tokens: create (shown once), list, revoke. */
+export function ApiTokensSection({
+  tokens,
+  permissions,
+  reauth,
+}: {
+  tokens: ApiTokenItem[];
+  permissions: Permission[];
+  reauth: ReauthMethods;
+}) {
+  const { t } = useTranslation();
+  const labels = new Map(permissions.map((p) => [p.key, anyPermissionLabel(t, p.key)]));
+  const held = new Set(permissions.map((p) => p.key));
+  const s = useSettingsForm("create-api-token", createApiTokenSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
+    defaultValue: {
+      expiresInDays: String(API_TOKEN_DEFAULT_DAYS),
+      permissions: held.has("dashboard.access") ? ["dashboard.access"] : [],
+    },
+  });
+  const created = s.fetcher.data;
+  const secret = created?.ok && created.intent === "create-api-token" ? created.secret : undefined;
+  const revoke = useSettingsFetcher<typeof action>();
+  return (
+    <>
+      <Card title={t("settings:apiTokens.createTitle")}>
+        <ViewingAsLock lock={{ page: "/dashboard/settings/api-tokens", intents: ["create-api-token"] }}>
+          <p className="mb-3 text-sm text-muted-foreground">
+            <Trans
+              i18nKey="settings:apiTokens.intro"
+              components={{ api: <code />, header: <code>Authorization: Bearer &lt;token&gt;</code> }}
+            />
+          </p>
+          <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
+            <input type="hidden" name="intent" value="create-api-token" />
+            <TextField meta={s.fields.name} label={t("settings:apiTokens.name")} autoComplete="off" />
+            <SelectField meta={s.fields.expiresInDays} label={t("settings:apiTokens.expires")}>
+              {API_TOKEN_EXPIRY_CHOICES.map((days) => (
+                <option key={days} value={days}>
+                  {days === 365
+                    ? t("settings:apiTokens.oneYear")
+                    : t("settings:apiTokens.days", { count: days })}
+                </option>
+              ))}
+            </SelectField>
+            <CheckboxGroupField
+              meta={s.fields.permissions}
+              legend={t("settings:apiTokens.permissions")}
+              options={permissions.map((p) => ({ value: p.key, label: labels.get(p.key) ?? p.label }))}
+              description={t("settings:apiTokens.permissionsHint")}
+            />
+            <ReauthFields reauth={reauth} fields={s.fields} />
+            {s.errors}
+            {s.status}
+            <div>
+              <Button pending={s.pending}>{t("settings:apiTokens.create")}</Button>
+            </div>
+          </s.fetcher.Form>
+          {secret ? <NewToken secret={secret} /> : null}
+        </ViewingAsLock>
+      </Card>
+      <Card title={t("settings:apiTokens.listTitle")}>
+        <ViewingAsLock lock={{ page: "/dashboard/settings/api-tokens", intents: ["revoke-api-token"] }}>
+          {tokens.length === 0 ? (
+            <EmptyState>{t("settings:apiTokens.none")}</EmptyState>
+          ) : (
+            <ul className="divide-y" data-testid="api-tokens">
+              {tokens.map((token) => (
+                <ApiTokenRow key={token.id} token={token} labels={labels}>
+                  <revoke.Form method="post">
+                    <input type="hidden" name="intent" value="revoke-api-token" />
+                    <input type="hidden" name="apiToken" value={token.id} />
+                    <Button
+                      variant="secondary"
+                      pending={revoke.state !== "idle" && revoke.formData?.get("apiToken") === token.id}
+                      aria-label={t("settings:apiTokens.revokeLabel", { name: token.name })}
+                    >
+                      {t("settings:apiTokens.revoke")}
+                    </Button>
+                  </revoke.Form>
+                </ApiTokenRow>
+              ))}
+            </ul>
+          )}
+          <SectionStatus answer={revoke.data?.intent === "revoke-api-token" ? revoke.data : undefined} />
+          {revoke.data && !revoke.data.ok ? (
+            <p role="alert" className="text-sm text-destructive">
+              {revoke.data.formError ?? say(t, "apiTokens.revokeFailed")}
+            </p>
+          ) : null}
+        </ViewingAsLock>
+      </Card>
+    </>
+  );
+}
+
+/** The secret, this once, with a copy button. */
+function NewToken({ secret }: { secret: string }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  return (
+    <Alert variant="warning" framed className="mt-4">
+      <label htmlFor="new-api-token" className="block text-sm font-medium">
+        {t("settings:apiTokens.newToken")}
+      </label>
+      <div className="mt-2 flex flex-wrap gap-2">
+        <Input
+          id="new-api-token"
+          readOnly
+          value={secret}
+          data-testid="new-api-token"
+          onFocus={(e) => e.currentTarget.select()}
+          className="mt-0 w-auto min-w-0 flex-1 font-mono"
+        />
+        <Button
+          type="button"
+          variant="secondary"
+          onClick={async () => {
+            await navigator.clipboard.writeText(secret);
+            setCopied(true);
+          }}
+        >
+          {t("settings:apiTokens.copy")}
+        </Button>
+      </div>
+      <p role="status" className="mt-1 text-sm">
+        {copied ? t("settings:apiTokens.copied") : ""}
+      </p>
+    </Alert>
+  );
+}

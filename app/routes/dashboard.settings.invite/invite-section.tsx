@@ -1,0 +1,68 @@
+import { useEffect, useRef } from "react";
+import { roleLabel } from "../../access/role-labels";
+import { inviteSchema } from "../../auth/account-schemas";
+import { CheckboxGroupField, TextField } from "../../components/forms/fields";
+import { Alert } from "../../components/ui/alert";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { CopyInviteLink } from "../../components/users/invite-link";
+import { useTranslation } from "../../i18n/use-translation";
+import { useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import type { action } from "./route";
+
+/** Shown to holders of user.write; the roles offered are only those they may grant. */
+export function InviteSection({ roles }: { roles: { id: string; name: string; label: string }[] }) {
+  const { t } = useTranslation();
+  const plain = roles.filter((r) => r.name === "user").map((r) => r.id);
+  const s = useSettingsForm("invite", inviteSchema, {
+    fetcher: useSettingsFetcher<typeof action>(),
+    defaultValue: { roles: plain },
+  });
+  const answer = s.fetcher.data;
+  const sent = answer?.intent === "invite" && answer.ok ? answer : undefined;
+  const unsent = sent?.unsent ?? null;
+  return (
+    <Card title={t("settings:invite.title")}>
+      <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
+        <input type="hidden" name="intent" value="invite" />
+        <TextField meta={s.fields.email} label={t("settings:invite.email")} type="email" autoComplete="off" />
+        <CheckboxGroupField
+          meta={s.fields.roles}
+          legend={t("settings:invite.roles")}
+          options={roles.map((r) => ({ value: r.id, label: roleLabel(t, r) }))}
+        />
+        {s.errors}
+        {unsent ? null : s.status}
+        <div>
+          <Button pending={s.pending}>{t("settings:invite.send")}</Button>
+        </div>
+      </s.fetcher.Form>
+      {unsent && sent?.message ? (
+        <UnsentNotice key={unsent.id} message={sent.message} invitation={unsent} />
+      ) : null}
+    </Card>
+  );
+}
+
+/** The invitation stands but its email did not go out: said as such, with its link to copy. */
+function UnsentNotice({
+  message,
+  invitation,
+}: {
+  message: string;
+  invitation: { id: string; email: string };
+}) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  // Keyed by the invitation: a new one mounts afresh and takes focus, so it is read out at once.
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return (
+    <Alert variant="warning" framed className="mt-3 flex flex-col gap-2" data-testid="invite-unsent">
+      <p ref={ref} role="status" tabIndex={-1}>
+        {message}
+      </p>
+      <CopyInviteLink invitationId={invitation.id} email={invitation.email} />
+    </Alert>
+  );
+}

@@ -1,0 +1,63 @@
+import { useEffect, useRef } from "react";
+import { type FetcherWithComponents, useFetcher } from "react-router";
+import type { z } from "zod";
+import { FormErrors } from "../../components/forms/fields";
+import { type AppFormOptions, getFormProps, useAppForm } from "../../components/forms/use-app-form";
+import { useIsPending } from "../../components/forms/use-is-pending";
+import { focusRing } from "../../components/ui/button";
+
+/** What every Settings answer carries: done() (app/settings/answers.server.ts) or a refusal. */
+type Answer = { ok: boolean; intent?: string; message?: string };
+
+/**
+ * A fetcher whose answers are typed by the action of the page it posts to:
+ * `useSettingsFetcher<typeof action>()`, with `import type { action } from "./route"`.
+ */
+export const useSettingsFetcher = <Action,>() => useFetcher<Action>();
+export type SettingsFetcher<Action> = ReturnType<typeof useSettingsFetcher<Action>>;
+
+/**
+ * One Settings section's form on the form pipeline: its own fetcher (each section keeps its own
+ * pending state and answer), conform with the domain's schema, reset after a success, the answer
+ * in a status line that takes focus.
+ */
+export function useSettingsForm<S extends z.ZodType, Data extends Answer>(
+  intent: string,
+  schema: S,
+  options: {
+    /**
+     * The section's fetcher, `useSettingsFetcher<typeof action>()`: its answers are typed by the
+     * page's action. Made outside a form that is remounted (keyed) when its answer must stay.
+     */
+    fetcher: FetcherWithComponents<Data>;
+    defaultValue?: AppFormOptions<S>["defaultValue"];
+    id?: string;
+  },
+) {
+  const { fetcher } = options;
+  const answer = fetcher.data?.intent === intent ? fetcher.data : undefined;
+  const [form, fields] = useAppForm({
+    schema,
+    intent,
+    id: options.id ?? `settings-${intent}`,
+    lastResult: fetcher.data,
+    defaultValue: options.defaultValue,
+  });
+  const pending = useIsPending({ intent });
+  const status = <SectionStatus answer={answer} />;
+  const errors = <FormErrors form={form} />;
+  return { fetcher, form, fields, pending, formProps: getFormProps(form), status, errors };
+}
+
+/** The answer to a section's submit; focus moves here on a success so it is read out at once. */
+export function SectionStatus({ answer }: { answer: { ok: boolean; message?: string } | undefined }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (answer?.ok) ref.current?.focus();
+  }, [answer]);
+  return (
+    <p ref={ref} role="status" tabIndex={-1} className={`text-sm text-success ${focusRing}`}>
+      {answer?.ok ? answer.message : null}
+    </p>
+  );
+}
