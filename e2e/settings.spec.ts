@@ -9,6 +9,7 @@ import {
   expect,
   tabTo,
   test,
+  waitForHydration,
   watchConsole,
 } from "./fixtures";
 
@@ -463,8 +464,10 @@ test("System: close public registration and choose the new accounts' role by key
     const guest = await browser.newContext();
     const visitor = await guest.newPage();
     await visitor.goto("/login");
-    // Asserted before the click: twice in CI (never alone) the first try waited here to the
-    // test's timeout, in a server other specs had used; a failure should say what the page shows.
+    // A page of a context of its own is not the fixture's, whose goto waits for hydration: on a
+    // busy machine the click below landed while the page hydrated and was lost, and the visitor
+    // stayed on /login (no Name field: this test's one flake, in CI and beside other runs).
+    await waitForHydration(visitor);
     await expect(visitor.getByRole("link", { name: "Create an account" })).toBeVisible();
     await visitor.getByRole("link", { name: "Create an account" }).click();
     const email = `guest-role-${Date.now()}@e2e.test`;
