@@ -9,7 +9,12 @@ import { controlVariants, labelClass } from "../../components/ui/field";
 import { directorySchema, updateDirectorySchema } from "../../directory/directory-schemas";
 import { useTranslation } from "../../i18n/use-translation";
 import { ShownOnce } from "../dashboard.settings/shown-once";
-import { SectionStatus, useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import {
+  RowRefusal,
+  SectionStatus,
+  useSettingsFetcher,
+  useSettingsForm,
+} from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
 // Settings → Directory (settings.manage and user.write; docs/decisions/033-scim-directories.md):
@@ -244,11 +249,7 @@ function TokenActions({ directory: d }: { directory: DirectoryItem }) {
         />
       </div>
       <SectionStatus answer={answer} />
-      {answer && !answer.ok && "message" in answer && typeof answer.message === "string" && answer.message ? (
-        <p role="alert" className="text-sm text-destructive">
-          {answer.message}
-        </p>
-      ) : null}
+      <RowRefusal answer={answer} />
       <TokenOnce
         token={answer?.ok && answer.intent === "rotate-directory-token" ? answer.token : undefined}
       />

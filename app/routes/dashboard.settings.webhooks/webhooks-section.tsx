@@ -10,7 +10,12 @@ import { useTranslation } from "../../i18n/use-translation";
 import { REPLAY_HOURS, webhookCreateSchema } from "../../webhooks/endpoint-form";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../webhooks/event-types";
 import { ShownOnce } from "../dashboard.settings/shown-once";
-import { SectionStatus, useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import {
+  RowRefusal,
+  SectionStatus,
+  useSettingsFetcher,
+  useSettingsForm,
+} from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
 // Settings → Webhooks (settings.manage; docs/decisions/032-outgoing-webhooks.md): endpoints are
@@ -189,11 +194,7 @@ function EndpointItem({ endpoint: e }: { endpoint: WebhookEndpointItem }) {
         />
       </div>
       <SectionStatus answer={answer} />
-      {answer && !answer.ok && "message" in answer && typeof answer.message === "string" && answer.message ? (
-        <p role="alert" className="text-sm text-destructive">
-          {answer.message}
-        </p>
-      ) : null}
+      <RowRefusal answer={answer} />
       <SecretOnce secret={answer?.ok && answer.intent === "webhook-rotate" ? answer.secret : undefined} />
       {showLog ? <DeliveryLog endpointId={e.id} refreshKey={answer} /> : null}
     </li>

@@ -61,3 +61,17 @@ export function SectionStatus({ answer }: { answer: { ok: boolean; message?: str
     </p>
   );
 }
+
+/**
+ * Why a row's own action (rotate, delete, send a test) was refused: a refusal's `formError`, e.g. the
+ * endpoint another admin removed meanwhile. Row actions have no conform form to show it.
+ */
+export function RowRefusal({ answer }: { answer: object | undefined }) {
+  const reason =
+    answer && "formError" in answer && typeof answer.formError === "string" ? answer.formError : null;
+  return reason ? (
+    <p role="alert" className="text-sm text-destructive">
+      {reason}
+    </p>
+  ) : null;
+}
