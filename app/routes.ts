@@ -31,7 +31,7 @@ export default [
     route("users", "routes/dashboard.users.tsx"),
     route("users/import", "routes/dashboard.users.import.tsx"),
     route("users/:id", "routes/dashboard.users.$id.tsx"),
-    route("access", "routes/dashboard.access.tsx"),
+    route("access", ...folder("dashboard.access")),
     route("settings", ...folder("dashboard.settings"), [
       index(...folder("dashboard.settings._index")),
       route("profile", ...folder("dashboard.settings.profile")),

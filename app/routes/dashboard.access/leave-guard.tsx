@@ -1,8 +1,8 @@
 import { useEffect, useRef } from "react";
 import { useBlocker } from "react-router";
+import { Button } from "../../components/ui/button";
+import { Dialog, DialogContent, DialogFooter } from "../../components/ui/dialog";
 import { useTranslation } from "../../i18n/use-translation";
-import { Button } from "../ui/button";
-import { Dialog, DialogContent, DialogFooter } from "../ui/dialog";
 
 /**
  * Warns before unsaved changes are dropped: a dialog for a link inside the app (Escape or "Stay"

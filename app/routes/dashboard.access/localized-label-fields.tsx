@@ -1,12 +1,12 @@
 import type { FieldMetadata } from "@conform-to/react";
 import type { TFunction } from "i18next";
 import { type LabelTranslations, languageOf } from "../../access/label-translations";
+import { TextField } from "../../components/forms/fields";
+import { cn } from "../../components/ui/cn";
+import { controlVariants } from "../../components/ui/field";
 import { availableLanguages } from "../../i18n/load-language";
 import { FALLBACK_LANGUAGE } from "../../i18n/options";
 import { useTranslation } from "../../i18n/use-translation";
-import { TextField } from "../forms/fields";
-import { cn } from "../ui/cn";
-import { controlVariants } from "../ui/field";
 
 // An admin writes a label (a menu item's title, a role's label) once, in whatever language they
 // like; these fields give it in each other language the app speaks. A field left empty shows the

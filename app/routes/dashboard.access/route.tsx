@@ -1,37 +1,43 @@
 import { useState } from "react";
 import { type ShouldRevalidateFunctionArgs, useFetcher } from "react-router";
 import { z } from "zod";
-import { menuItems } from "../access/menu.server";
+import { menuItems } from "../../access/menu.server";
 import {
   addMenuItem,
   moveMenuItem,
   saveMenu,
   setMenuItemHidden,
   updateMenuItem,
-} from "../access/menu-admin.server";
-import { addMenuItemSchema, menuItemSchema, saveMenuSchema } from "../access/menu-schemas";
-import { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "../access/role-schemas";
-import { createRole, deleteRole, listRoles, saveRoleMatrix, updateRole } from "../access/roles-admin.server";
-import { stalePermissions } from "../access/sync.server";
-import { requirePermission } from "../auth/guard.server";
-import { handleIntents } from "../auth/intents.server";
-import { type AccessTab, AccessTabs, accessTabOf } from "../components/access/access-tabs";
-import { AddMenuItem } from "../components/access/add-menu-item";
-import { CreateRole } from "../components/access/create-role";
-import { LeaveGuard } from "../components/access/leave-guard";
-import { MenuEditor } from "../components/access/menu-editor";
-import { RoleList } from "../components/access/role-list";
-import { RoleMatrix } from "../components/access/role-matrix";
-import { useIsPending } from "../components/forms/use-is-pending";
-import { pageTitle } from "../components/page-title";
-import { Button } from "../components/ui/button";
-import { Card, FormError } from "../components/ui/card";
-import { NotFound } from "../domain-errors";
-import { redirectWithToast } from "../http/form.server";
-import { passRetryAfter } from "../http/responses";
-import { getT } from "../i18n/i18n.server";
-import { useTranslation } from "../i18n/use-translation";
-import type { Route } from "./+types/dashboard.access";
+} from "../../access/menu-admin.server";
+import { addMenuItemSchema, menuItemSchema, saveMenuSchema } from "../../access/menu-schemas";
+import { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "../../access/role-schemas";
+import {
+  createRole,
+  deleteRole,
+  listRoles,
+  saveRoleMatrix,
+  updateRole,
+} from "../../access/roles-admin.server";
+import { stalePermissions } from "../../access/sync.server";
+import { requirePermission } from "../../auth/guard.server";
+import { handleIntents } from "../../auth/intents.server";
+import { useIsPending } from "../../components/forms/use-is-pending";
+import { pageTitle } from "../../components/page-title";
+import { Button } from "../../components/ui/button";
+import { Card, FormError } from "../../components/ui/card";
+import { NotFound } from "../../domain-errors";
+import { redirectWithToast } from "../../http/form.server";
+import { passRetryAfter } from "../../http/responses";
+import { getT } from "../../i18n/i18n.server";
+import { useTranslation } from "../../i18n/use-translation";
+import type { Route } from "./+types/route";
+import { type AccessTab, AccessTabs, accessTabOf } from "./access-tabs";
+import { AddMenuItem } from "./add-menu-item";
+import { CreateRole } from "./create-role";
+import { LeaveGuard } from "./leave-guard";
+import { MenuEditor } from "./menu-editor";
+import { RoleList } from "./role-list";
+import { RoleMatrix } from "./role-matrix";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "roles.manage");

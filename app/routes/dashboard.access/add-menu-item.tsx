@@ -2,11 +2,11 @@ import { Form } from "react-router";
 import { MENU_ICON_NAMES, MENU_PATHS } from "../../access/menu";
 import { addMenuItemSchema } from "../../access/menu-schemas";
 import { PERMISSIONS } from "../../access/permissions";
+import { FormErrors, SelectField, TextField } from "../../components/forms/fields";
+import { getFormProps, useAppForm } from "../../components/forms/use-app-form";
+import { useIsPending } from "../../components/forms/use-is-pending";
+import { Button } from "../../components/ui/button";
 import { useTranslation } from "../../i18n/use-translation";
-import { FormErrors, SelectField, TextField } from "../forms/fields";
-import { getFormProps, useAppForm } from "../forms/use-app-form";
-import { useIsPending } from "../forms/use-is-pending";
-import { Button } from "../ui/button";
 import type { MenuRow } from "./types";
 
 const INTENT = "add-menu-item";

@@ -2,11 +2,11 @@ import { Form } from "react-router";
 import { permissionLabel } from "../../access/permission-labels";
 import { PERMISSIONS } from "../../access/permissions";
 import { createRoleSchema } from "../../access/role-schemas";
+import { CheckboxGroupField, FormErrors, TextField } from "../../components/forms/fields";
+import { getFormProps, useAppForm } from "../../components/forms/use-app-form";
+import { useIsPending } from "../../components/forms/use-is-pending";
+import { Button } from "../../components/ui/button";
 import { useTranslation } from "../../i18n/use-translation";
-import { CheckboxGroupField, FormErrors, TextField } from "../forms/fields";
-import { getFormProps, useAppForm } from "../forms/use-app-form";
-import { useIsPending } from "../forms/use-is-pending";
-import { Button } from "../ui/button";
 import { LocalizedLabelFields } from "./localized-label-fields";
 
 const INTENT = "create-role";

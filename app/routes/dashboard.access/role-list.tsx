@@ -1,7 +1,7 @@
 import { roleLabel } from "../../access/role-labels";
+import { Badge } from "../../components/ui/badge";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
 import { useTranslation } from "../../i18n/use-translation";
-import { Badge } from "../ui/badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
 import { DeleteRole } from "./delete-role";
 import type { RoleRow } from "./types";
 

@@ -1,9 +1,9 @@
 import { useSubmit } from "react-router";
 import { roleLabel } from "../../access/role-labels";
+import { useIsPending } from "../../components/forms/use-is-pending";
+import { ConfirmDialog } from "../../components/ui/alert-dialog";
+import { Button } from "../../components/ui/button";
 import { useTranslation } from "../../i18n/use-translation";
-import { useIsPending } from "../forms/use-is-pending";
-import { ConfirmDialog } from "../ui/alert-dialog";
-import { Button } from "../ui/button";
 import type { RoleRow } from "./types";
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useLocation, useNavigate, useNavigation, useSearchParams } from "react-router";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { useTranslation } from "../../i18n/use-translation";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "../ui/tabs";
 
 const ACCESS_TABS = ["permissions", "roles", "menu"] as const;
 export type AccessTab = (typeof ACCESS_TABS)[number];
