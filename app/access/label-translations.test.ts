@@ -6,7 +6,7 @@ import { tFor } from "../i18n/i18n.server";
 import { supportedLanguages } from "../i18n/resources.server";
 import { loader as rootLoader } from "../root";
 import { action, loader } from "../routes/dashboard.access/route";
-import { loader as usersLoader } from "../routes/dashboard.users";
+import { loader as usersLoader } from "../routes/dashboard.users/route";
 import { languageOf, readLabelTranslations } from "./label-translations";
 import { invalidateRoles } from "./role-cache.server";
 

@@ -10,7 +10,7 @@ import {
   loader as settingsLoader,
 } from "../routes/dashboard.settings.security/route";
 import { action as systemAction } from "../routes/dashboard.settings.system/route";
-import { action as userAction } from "../routes/dashboard.users.$id";
+import { action as userAction } from "../routes/dashboard.users.$id/route";
 import { action as loginAction } from "../routes/login";
 import { action as stepAction, loader as stepLoader } from "../routes/login.two-factor";
 import { action as logoutAction } from "../routes/logout";

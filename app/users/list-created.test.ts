@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { db } from "../db.server";
-import { loader as listLoader } from "../routes/dashboard.users";
+import { loader as listLoader } from "../routes/dashboard.users/route";
 import { loader as overviewLoader } from "../routes/dashboard-home";
 import { createdSince, parseUserListQuery } from "./list.server";
 

@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
-import { focusUpdates } from "../toaster";
-import { Dialog, DialogContent, DialogTrigger } from "../ui/dialog";
-import { useSubmissionDone } from "./use-submission-done";
+import { focusUpdates } from "../../components/toaster";
+import { Dialog, DialogContent, DialogTrigger } from "../../components/ui/dialog";
+import { useSubmissionDone } from "../../components/users/use-submission-done";
 
 /**
  * A dialog holding one form of the page. It closes once a submission of `intent` succeeded and

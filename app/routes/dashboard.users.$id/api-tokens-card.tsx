@@ -1,9 +1,9 @@
 import { Form } from "react-router";
 import { PERMISSIONS } from "../../access/permissions";
+import { type ApiTokenItem, ApiTokenRow } from "../../components/settings/api-token-row";
+import { Button } from "../../components/ui/button";
+import { Card, EmptyState } from "../../components/ui/card";
 import { useTranslation } from "../../i18n/use-translation";
-import { type ApiTokenItem, ApiTokenRow } from "../settings/api-token-row";
-import { Button } from "../ui/button";
-import { Card, EmptyState } from "../ui/card";
 
 const LABELS = new Map<string, string>(PERMISSIONS.map((p) => [p.key, p.label]));
 

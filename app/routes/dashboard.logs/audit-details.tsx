@@ -1,8 +1,8 @@
 import type { AuditDetails } from "../../audit/audit-view";
+import { cn } from "../../components/ui/cn";
+import { linkVariants } from "../../components/ui/link";
 import { deviceWords } from "../../http/device-words";
 import { useTranslation } from "../../i18n/use-translation";
-import { cn } from "../ui/cn";
-import { linkVariants } from "../ui/link";
 
 /** An entry's details behind a disclosure: what changed (before → after) and the facts recorded. */
 export function AuditDetailsView({

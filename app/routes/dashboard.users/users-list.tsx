@@ -2,11 +2,10 @@ import type { TFunction } from "i18next";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { roleLabel } from "../../access/role-labels";
-import { useTranslation } from "../../i18n/use-translation";
-import { useFormat } from "../format";
-import { cardClass } from "../ui/card";
-import { cn } from "../ui/cn";
-import { linkVariants } from "../ui/link";
+import { useFormat } from "../../components/format";
+import { cardClass } from "../../components/ui/card";
+import { cn } from "../../components/ui/cn";
+import { linkVariants } from "../../components/ui/link";
 import {
   checkboxClass,
   type RowSelection,
@@ -19,8 +18,9 @@ import {
   TableHead,
   TableHeader,
   TableRow,
-} from "../ui/table";
-import { StatusBadge, VerifiedBadge } from "./user-badges";
+} from "../../components/ui/table";
+import { StatusBadge, VerifiedBadge } from "../../components/users/user-badges";
+import { useTranslation } from "../../i18n/use-translation";
 
 export type UserListRow = {
   id: string;

@@ -1,19 +1,24 @@
 import { z } from "zod";
-import { requirePermission } from "../auth/guard.server";
-import { handleIntents } from "../auth/intents.server";
-import { pageTitle } from "../components/page-title";
-import { ReportDemo } from "../components/tasks/report-demo";
-import { ClearFinishedTasks, TaskHistoryFilters, TaskHistoryList } from "../components/tasks/task-history";
-import { useRevalidateOnTaskChange } from "../components/tasks/use-task-notifications";
-import { EmptyState } from "../components/ui/card";
-import { Pagination } from "../components/ui/pagination";
-import { redirectWithToast } from "../http/form.server";
-import { passRetryAfter } from "../http/responses";
-import { getT } from "../i18n/i18n.server";
-import { useTranslation } from "../i18n/use-translation";
-import { clearFinishedTasks, clearTask, parseTaskHistoryQuery, taskHistory } from "../tasks/history.server";
-import { TASK_REGISTRY } from "../tasks/registry.server";
-import type { Route } from "./+types/dashboard.tasks";
+import { requirePermission } from "../../auth/guard.server";
+import { handleIntents } from "../../auth/intents.server";
+import { pageTitle } from "../../components/page-title";
+import { useRevalidateOnTaskChange } from "../../components/tasks/use-task-notifications";
+import { EmptyState } from "../../components/ui/card";
+import { Pagination } from "../../components/ui/pagination";
+import { redirectWithToast } from "../../http/form.server";
+import { passRetryAfter } from "../../http/responses";
+import { getT } from "../../i18n/i18n.server";
+import { useTranslation } from "../../i18n/use-translation";
+import {
+  clearFinishedTasks,
+  clearTask,
+  parseTaskHistoryQuery,
+  taskHistory,
+} from "../../tasks/history.server";
+import { TASK_REGISTRY } from "../../tasks/registry.server";
+import type { Route } from "./+types/route";
+import { ReportDemo } from "./report-demo";
+import { ClearFinishedTasks, TaskHistoryFilters, TaskHistoryList } from "./task-history";
 
 // The signed-in person's own tasks: whoever asks sees theirs alone (a super admin too).
 

@@ -1,15 +1,15 @@
 import { data } from "react-router";
-import { refuseWhileImpersonating, requirePermission } from "../auth/guard.server";
-import { handleIntents } from "../auth/intents.server";
-import { pageTitle } from "../components/page-title";
-import { ImportUsers } from "../components/users/import-users";
-import { passRetryAfter } from "../http/responses";
-import { getT } from "../i18n/i18n.server";
-import { say } from "../i18n/message";
-import { createTask } from "../tasks/create-task.server";
-import { planImport, summarise } from "../users/import.server";
-import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, parseImportFile } from "../users/import-csv";
-import type { Route } from "./+types/dashboard.users.import";
+import { refuseWhileImpersonating, requirePermission } from "../../auth/guard.server";
+import { handleIntents } from "../../auth/intents.server";
+import { pageTitle } from "../../components/page-title";
+import { passRetryAfter } from "../../http/responses";
+import { getT } from "../../i18n/i18n.server";
+import { say } from "../../i18n/message";
+import { createTask } from "../../tasks/create-task.server";
+import { planImport, summarise } from "../../users/import.server";
+import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, parseImportFile } from "../../users/import-csv";
+import type { Route } from "./+types/route";
+import { ImportUsers } from "./import-users";
 
 // Users → Import (user.write): a CSV previewed row by row, then imported as a background task.
 

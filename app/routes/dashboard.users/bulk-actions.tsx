@@ -1,17 +1,17 @@
 import { useEffect, useState } from "react";
 import { Form } from "react-router";
+import { useFormat } from "../../components/format";
+import { useIsPending } from "../../components/forms/use-is-pending";
+import { startFailureText } from "../../components/tasks/task-text";
+import { useTaskNotifications } from "../../components/tasks/use-task-notifications";
+import { showToast } from "../../components/toaster";
+import { ConfirmDialog } from "../../components/ui/alert-dialog";
+import { Button } from "../../components/ui/button";
+import { Select } from "../../components/ui/select";
+import type { RowSelection } from "../../components/ui/table";
+import { useSubmissionDone } from "../../components/users/use-submission-done";
 import { useTranslation } from "../../i18n/use-translation";
-import { useFormat } from "../format";
-import { useIsPending } from "../forms/use-is-pending";
-import { startFailureText } from "../tasks/task-text";
-import { useTaskNotifications } from "../tasks/use-task-notifications";
-import { showToast } from "../toaster";
-import { ConfirmDialog } from "../ui/alert-dialog";
-import { Button } from "../ui/button";
-import { Select } from "../ui/select";
-import type { RowSelection } from "../ui/table";
 import { nameList } from "./name-list";
-import { useSubmissionDone } from "./use-submission-done";
 
 const FORM_ID = "bulk-users";
 const INTENTS = [

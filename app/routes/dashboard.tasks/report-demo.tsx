@@ -1,9 +1,9 @@
 import { useId, useState } from "react";
+import { useStartTask } from "../../components/tasks/task-actions";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { Input } from "../../components/ui/field";
 import { useTranslation } from "../../i18n/use-translation";
-import { Button } from "../ui/button";
-import { Card } from "../ui/card";
-import { Input } from "../ui/field";
-import { useStartTask } from "./task-actions";
 
 /**
  * Trying the task system out (super admins, on the task history page): a report of a chosen

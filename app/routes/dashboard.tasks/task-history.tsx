@@ -1,20 +1,20 @@
 import { Form, useSubmit } from "react-router";
+import { useFormat } from "../../components/format";
+import { useIsPending } from "../../components/forms/use-is-pending";
+import { taskInputSummary } from "../../components/tasks/task-input";
+import { resultSummary } from "../../components/tasks/task-item";
+import { taskStore } from "../../components/tasks/task-store";
+import { taskDownload, taskFailureText, taskLabel, taskStatusText } from "../../components/tasks/task-text";
+import { ConfirmDialog } from "../../components/ui/alert-dialog";
+import { Button } from "../../components/ui/button";
+import { cardClass } from "../../components/ui/card";
+import { cn } from "../../components/ui/cn";
+import { linkVariants } from "../../components/ui/link";
+import { Select } from "../../components/ui/select";
+import { useSubmissionDone } from "../../components/users/use-submission-done";
+import { TaskStatusBadge } from "../../components/users/user-badges";
 import { useTranslation } from "../../i18n/use-translation";
 import { isFinal, TASK_STATUSES, type TaskView } from "../../tasks/task-types";
-import { useFormat } from "../format";
-import { useIsPending } from "../forms/use-is-pending";
-import { ConfirmDialog } from "../ui/alert-dialog";
-import { Button } from "../ui/button";
-import { cardClass } from "../ui/card";
-import { cn } from "../ui/cn";
-import { linkVariants } from "../ui/link";
-import { Select } from "../ui/select";
-import { useSubmissionDone } from "../users/use-submission-done";
-import { TaskStatusBadge } from "../users/user-badges";
-import { taskInputSummary } from "./task-input";
-import { resultSummary } from "./task-item";
-import { taskStore } from "./task-store";
-import { taskDownload, taskFailureText, taskLabel, taskStatusText } from "./task-text";
 
 /**
  * The history's filters: a choice applies at once and lives in the URL. Without scripts the

@@ -1,9 +1,9 @@
 import { useState } from "react";
+import { startFailureText } from "../../components/tasks/task-text";
+import { useTaskNotifications } from "../../components/tasks/use-task-notifications";
+import { showToast } from "../../components/toaster";
+import { Button } from "../../components/ui/button";
 import { useTranslation } from "../../i18n/use-translation";
-import { showToast } from "../toaster";
-import { Button } from "../ui/button";
-import { startFailureText } from "./task-text";
-import { useTaskNotifications } from "./use-task-notifications";
 
 /** The filter fields the export takes from the form it sits in. */
 const FILTERS = ["actor", "action", "target", "from", "to"] as const;

@@ -1,17 +1,17 @@
 import { useId, useState } from "react";
 import { Link, useFetcher } from "react-router";
+import { useFormat } from "../../components/format";
+import { TaskItem } from "../../components/tasks/task-item";
+import { useTaskNotifications } from "../../components/tasks/use-task-notifications";
+import { Badge } from "../../components/ui/badge";
+import { Button } from "../../components/ui/button";
+import { Card, FormError } from "../../components/ui/card";
+import { labelClass } from "../../components/ui/field";
+import { linkVariants } from "../../components/ui/link";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
+import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { useTranslation } from "../../i18n/use-translation";
 import { IMPORT_TEMPLATE } from "../../users/import-format";
-import { useFormat } from "../format";
-import { TaskItem } from "../tasks/task-item";
-import { useTaskNotifications } from "../tasks/use-task-notifications";
-import { Badge } from "../ui/badge";
-import { Button } from "../ui/button";
-import { Card, FormError } from "../ui/card";
-import { labelClass } from "../ui/field";
-import { linkVariants } from "../ui/link";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
-import { ViewingAsLock } from "../viewing-as-lock";
 
 // Users → Import: choose a CSV, see what each row would do, then run it as a background task whose
 // progress and per-row result (a file to download) appear here live.

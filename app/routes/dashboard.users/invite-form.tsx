@@ -1,12 +1,12 @@
 import { Form } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { inviteSchema } from "../../auth/account-schemas";
+import { CheckboxGroupField, FormErrors, TextField } from "../../components/forms/fields";
+import { getFormProps, useAppForm } from "../../components/forms/use-app-form";
+import { useIsPending } from "../../components/forms/use-is-pending";
+import { Button } from "../../components/ui/button";
+import { DialogClose, DialogFooter } from "../../components/ui/dialog";
 import { useTranslation } from "../../i18n/use-translation";
-import { CheckboxGroupField, FormErrors, TextField } from "../forms/fields";
-import { getFormProps, useAppForm } from "../forms/use-app-form";
-import { useIsPending } from "../forms/use-is-pending";
-import { Button } from "../ui/button";
-import { DialogClose, DialogFooter } from "../ui/dialog";
 
 export type RoleOption = { id: string; name: string; label: string };
 

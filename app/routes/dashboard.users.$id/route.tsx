@@ -1,44 +1,42 @@
 import type { TFunction } from "i18next";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
-import { can } from "../access/check";
-import { roleGrants } from "../access/role-cache.server";
-import { roleLabel } from "../access/role-labels";
-import { assignableRoles } from "../access/rules.server";
-import { auditActionText } from "../audit/action-text";
-import { revokeApiTokenSchema } from "../auth/api-token-schemas";
-import { apiTokensShownTo, revokeUserApiToken } from "../auth/api-tokens.server";
-import { refuseWhileImpersonating, requirePermission } from "../auth/guard.server";
-import { mayViewAs, startImpersonation } from "../auth/impersonation.server";
-import { handleIntents } from "../auth/intents.server";
-import { settingsUrl } from "../auth/links.server";
-import { getSessionUser, type SessionUser } from "../auth/session.server";
-import { hasTwoFactor, resetTwoFactor } from "../auth/two-factor.server";
-import { useFormat } from "../components/format";
-import { useIsPending } from "../components/forms/use-is-pending";
-import { pageTitle } from "../components/page-title";
-import { taskLabel } from "../components/tasks/task-text";
-import { teamRoleText } from "../components/teams/team-role";
-import { ConfirmDialog } from "../components/ui/alert-dialog";
-import { Button } from "../components/ui/button";
-import { Card, EmptyState, FormError } from "../components/ui/card";
-import { cn } from "../components/ui/cn";
-import { DangerRow, DangerZone } from "../components/ui/danger-zone";
-import { linkVariants } from "../components/ui/link";
-import { AccountForm } from "../components/users/account-form";
-import { ApiTokensCard } from "../components/users/api-tokens-card";
-import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../components/users/user-badges";
-import { ViewingAsLock } from "../components/viewing-as-lock";
-import { NotFound } from "../domain-errors";
-import { pageRefusal, redirectWithToast, refused } from "../http/form.server";
-import { passRetryAfter } from "../http/responses";
-import { getT } from "../i18n/i18n.server";
-import { useTranslation } from "../i18n/use-translation";
-import { sendTwoFactorResetEmail } from "../mail/senders.server";
-import { sendReporting } from "../mail/try-send.server";
-import { userActivity } from "../users/detail.server";
-import { offerUndo } from "../users/undo.server";
-import { updateUserSchema } from "../users/user-schemas";
+import { can } from "../../access/check";
+import { roleGrants } from "../../access/role-cache.server";
+import { roleLabel } from "../../access/role-labels";
+import { assignableRoles } from "../../access/rules.server";
+import { auditActionText } from "../../audit/action-text";
+import { revokeApiTokenSchema } from "../../auth/api-token-schemas";
+import { apiTokensShownTo, revokeUserApiToken } from "../../auth/api-tokens.server";
+import { refuseWhileImpersonating, requirePermission } from "../../auth/guard.server";
+import { mayViewAs, startImpersonation } from "../../auth/impersonation.server";
+import { handleIntents } from "../../auth/intents.server";
+import { settingsUrl } from "../../auth/links.server";
+import { getSessionUser, type SessionUser } from "../../auth/session.server";
+import { hasTwoFactor, resetTwoFactor } from "../../auth/two-factor.server";
+import { useFormat } from "../../components/format";
+import { useIsPending } from "../../components/forms/use-is-pending";
+import { pageTitle } from "../../components/page-title";
+import { taskLabel } from "../../components/tasks/task-text";
+import { teamRoleText } from "../../components/teams/team-role";
+import { ConfirmDialog } from "../../components/ui/alert-dialog";
+import { Button } from "../../components/ui/button";
+import { Card, EmptyState, FormError } from "../../components/ui/card";
+import { cn } from "../../components/ui/cn";
+import { DangerRow, DangerZone } from "../../components/ui/danger-zone";
+import { linkVariants } from "../../components/ui/link";
+import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../../components/users/user-badges";
+import { ViewingAsLock } from "../../components/viewing-as-lock";
+import { NotFound } from "../../domain-errors";
+import { pageRefusal, redirectWithToast, refused } from "../../http/form.server";
+import { passRetryAfter } from "../../http/responses";
+import { getT } from "../../i18n/i18n.server";
+import { useTranslation } from "../../i18n/use-translation";
+import { sendTwoFactorResetEmail } from "../../mail/senders.server";
+import { sendReporting } from "../../mail/try-send.server";
+import { userActivity } from "../../users/detail.server";
+import { offerUndo } from "../../users/undo.server";
+import { updateUserSchema } from "../../users/user-schemas";
 import {
   deleteUser,
   getUser,
@@ -46,8 +44,10 @@ import {
   sendAccountLink,
   setUserStatus,
   updateUser,
-} from "../users/users.server";
-import type { Route } from "./+types/dashboard.users.$id";
+} from "../../users/users.server";
+import type { Route } from "./+types/route";
+import { AccountForm } from "./account-form";
+import { ApiTokensCard } from "./api-tokens-card";
 
 const idSchema = z.string().uuid();
 

@@ -1,11 +1,11 @@
 import { Form } from "react-router";
 import { roleLabel } from "../../access/role-labels";
+import { CheckboxGroupField, FormErrors, TextField } from "../../components/forms/fields";
+import { getFormProps, useAppForm } from "../../components/forms/use-app-form";
+import { useIsPending } from "../../components/forms/use-is-pending";
+import { Button } from "../../components/ui/button";
 import { useTranslation } from "../../i18n/use-translation";
 import { updateUserSchema } from "../../users/user-schemas";
-import { CheckboxGroupField, FormErrors, TextField } from "../forms/fields";
-import { getFormProps, useAppForm } from "../forms/use-app-form";
-import { useIsPending } from "../forms/use-is-pending";
-import { Button } from "../ui/button";
 
 type Role = { id: string; name: string; label: string; assignable: boolean };
 

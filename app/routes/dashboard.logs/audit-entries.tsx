@@ -1,12 +1,20 @@
 import { Link } from "react-router";
 import { auditActionText } from "../../audit/action-text";
 import type { AuditView } from "../../audit/audit-view";
+import { useFormat } from "../../components/format";
+import { cardClass } from "../../components/ui/card";
+import { cn } from "../../components/ui/cn";
+import { linkVariants } from "../../components/ui/link";
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableEmpty,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "../../components/ui/table";
 import { useTranslation } from "../../i18n/use-translation";
-import { useFormat } from "../format";
-import { cardClass } from "../ui/card";
-import { cn } from "../ui/cn";
-import { linkVariants } from "../ui/link";
-import { Table, TableBody, TableCell, TableEmpty, TableHead, TableHeader, TableRow } from "../ui/table";
 import { AuditDetailsView } from "./audit-details";
 
 // The audit log's entries: a table from a tablet up, a card per entry on a phone (the six columns
