@@ -12,16 +12,16 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from ".
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { useTranslation } from "../../i18n/use-translation";
 import { IMPORT_TEMPLATE } from "../../users/import-format";
+import type { action } from "./route";
 
 // Users → Import: choose a CSV, see what each row would do, then run it as a background task whose
 // progress and per-row result (a file to download) appear here live.
 
 type Outcome = "create" | "update" | "skip" | "error";
-type PreviewRow = { line: number; email: string; outcome: Outcome; message: string };
-type Answer =
-  | { ok: false; intent: string; formError: string }
-  | { ok: true; intent: "preview"; summary: Record<Outcome, number>; total: number; rows: PreviewRow[] }
-  | { ok: true; intent: "import"; taskId: string };
+type Preview = Extract<
+  NonNullable<ReturnType<typeof useFetcher<typeof action>>["data"]>,
+  { intent: "preview" }
+>;
 
 const VARIANT = { create: "success", update: "info", skip: "neutral", error: "destructive" } as const;
 
@@ -30,7 +30,7 @@ const TEMPLATE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(IMPORT_T
 export function ImportUsers({ maxBytes, maxRows }: { maxBytes: number; maxRows: number }) {
   const { t } = useTranslation();
   const { formatNumber } = useFormat();
-  const fetcher = useFetcher<Answer>();
+  const fetcher = useFetcher<typeof action>();
   const [tooLarge, setTooLarge] = useState(false);
   const [chosen, setChosen] = useState(false);
   // A preview belongs to the file it checked: choosing another hides it until that one is checked.
@@ -124,13 +124,7 @@ export function ImportUsers({ maxBytes, maxRows }: { maxBytes: number; maxRows: 
   );
 }
 
-function PreviewTable({
-  preview,
-  outcomeText,
-}: {
-  preview: Extract<Answer, { intent: "preview"; ok: true }>;
-  outcomeText: (o: Outcome) => string;
-}) {
+function PreviewTable({ preview, outcomeText }: { preview: Preview; outcomeText: (o: Outcome) => string }) {
   const { t } = useTranslation();
   const { formatNumber } = useFormat();
   const { summary } = preview;

@@ -43,7 +43,7 @@ export async function action(args: Route.ActionArgs) {
         const plans = await planImport(actor, parsed.rows);
         return data({
           ok: true as const,
-          intent: "preview",
+          intent: "preview" as const,
           errors: {},
           formError: null,
           summary: summarise(plans),
@@ -84,7 +84,7 @@ export async function action(args: Route.ActionArgs) {
         }
         return data({
           ok: true as const,
-          intent: "import",
+          intent: "import" as const,
           errors: {},
           formError: null,
           taskId: outcome.taskId,
