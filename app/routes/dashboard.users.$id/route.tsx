@@ -3,7 +3,6 @@ import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../../access/check";
 import { roleGrants } from "../../access/role-cache.server";
-import { roleLabel } from "../../access/role-labels";
 import { assignableRoles } from "../../access/rules.server";
 import { auditActionText } from "../../audit/action-text";
 import { revokeApiTokenSchema } from "../../auth/api-token-schemas";
@@ -11,9 +10,8 @@ import { apiTokensShownTo, revokeUserApiToken } from "../../auth/api-tokens.serv
 import { refuseWhileImpersonating, requirePermission } from "../../auth/guard.server";
 import { mayViewAs, startImpersonation } from "../../auth/impersonation.server";
 import { handleIntents } from "../../auth/intents.server";
-import { settingsUrl } from "../../auth/links.server";
 import { getSessionUser, type SessionUser } from "../../auth/session.server";
-import { hasTwoFactor, resetTwoFactor } from "../../auth/two-factor.server";
+import { hasTwoFactor } from "../../auth/two-factor.server";
 import { useFormat } from "../../components/format";
 import { useIsPending } from "../../components/forms/use-is-pending";
 import { pageTitle } from "../../components/page-title";
@@ -32,19 +30,10 @@ import { pageRefusal, redirectWithToast, refused } from "../../http/form.server"
 import { passRetryAfter } from "../../http/responses";
 import { getT } from "../../i18n/i18n.server";
 import { useTranslation } from "../../i18n/use-translation";
-import { sendTwoFactorResetEmail } from "../../mail/senders.server";
-import { sendReporting } from "../../mail/try-send.server";
+import { disableAccount, editAccount, resetAccountTwoFactor } from "../../users/account-actions.server";
 import { userActivity } from "../../users/detail.server";
-import { offerUndo } from "../../users/undo.server";
 import { updateUserSchema } from "../../users/user-schemas";
-import {
-  deleteUser,
-  getUser,
-  revokeSession,
-  sendAccountLink,
-  setUserStatus,
-  updateUser,
-} from "../../users/users.server";
+import { deleteUser, getUser, revokeSession, sendAccountLink, setUserStatus } from "../../users/users.server";
 import type { Route } from "./+types/route";
 import { AccountForm } from "./account-form";
 import { ApiTokensCard } from "./api-tokens-card";
@@ -129,24 +118,15 @@ export async function action(args: Route.ActionArgs) {
       permission: "user.update",
       schema: updateUserSchema,
       run: async ({ actor, input }) => {
-        const { removedRoles } = await updateUser(actor, { id: id.data, ...input }, args);
+        const { removedRoles, undo } = await editAccount(actor, { id: id.data, ...input }, args, t);
         if (!removedRoles.length) return done(t("users:toast.saved"));
-        // Taking a role away is the part of an edit worth an Undo; the toast says which.
-        const grants = await roleGrants();
-        const roles = removedRoles.map((r) => (grants.get(r) ? roleLabel(t, grants.get(r)!) : r)).join(", ");
-        const undo = await offerUndo(actor, {
-          kind: "user.role_removal",
-          userIds: [id.data],
-          roleIds: removedRoles,
-        });
-        return done(t("users:toast.savedRolesRemoved", { roles }), self, undo);
+        return done(t("users:toast.savedRolesRemoved", { roles: removedRoles.join(", ") }), self, undo);
       },
     },
     disable: {
       permission: "user.update",
       run: async ({ actor }) => {
-        await setUserStatus(actor, { id: id.data, status: "disabled" }, args);
-        const undo = await offerUndo(actor, { kind: "user.disable", userIds: [id.data] });
+        const { undo } = await disableAccount(actor, { id: id.data }, args);
         return done(t("users:toast.disabled"), self, undo);
       },
     },
@@ -193,18 +173,9 @@ export async function action(args: Route.ActionArgs) {
       permission: "user.update",
       run: async ({ actor }) => {
         refuseWhileImpersonating(args, actor);
-        const account = await resetTwoFactor(actor, { id: id.data }, args);
-        const mailed = await sendReporting(args, { type: "two-factor-reset", to: account.email }, () =>
-          sendTwoFactorResetEmail({
-            to: account.email,
-            name: account.name,
-            settingsUrl: settingsUrl("security", "two-factor"),
-          }),
-        );
+        const { email, mail } = await resetAccountTwoFactor(actor, { id: id.data }, args);
         return done(
-          mailed.sent
-            ? t("users:toast.twoFactorReset", { email: account.email })
-            : t("users:toast.twoFactorResetMailFailed"),
+          mail.sent ? t("users:toast.twoFactorReset", { email }) : t("users:toast.twoFactorResetMailFailed"),
         );
       },
     },
