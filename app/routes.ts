@@ -8,7 +8,7 @@ const folder = (name: string) => [`routes/${name}/route.tsx`, { id: `routes/${na
 
 export default [
   index("routes/home.tsx"),
-  route("login", "routes/login.tsx"),
+  route("login", ...folder("login")),
   route("login/two-factor", "routes/login.two-factor.tsx"),
   route("login/passkey", "routes/login.passkey.tsx"),
   route("login/sso-link", "routes/login.sso-link.tsx"),
@@ -27,7 +27,7 @@ export default [
   route("api/auth/verify-email", "routes/api.auth.verify-email.tsx"),
   route("api/mail", "routes/api.mail.ts"),
   route("dashboard", "routes/dashboard.tsx", [
-    index("routes/dashboard-home.tsx"),
+    index(...folder("dashboard-home")),
     route("users", ...folder("dashboard.users")),
     route("users/import", ...folder("dashboard.users.import")),
     route("users/:id", ...folder("dashboard.users.$id")),

@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
+import { formatDateIn, formatDayMonthIn, formatNumberIn } from "../../components/format";
+import { emptyStateClass } from "../../components/ui/card";
 import { useTranslation } from "../../i18n/use-translation";
-import { formatDateIn, formatDayMonthIn, formatNumberIn } from "../format";
-import { emptyStateClass } from "../ui/card";
 
 type Series = { label: string; values: number[]; className: string };
 

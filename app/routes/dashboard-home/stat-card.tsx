@@ -1,7 +1,7 @@
 import { Fragment } from "react";
 import { Link } from "react-router";
-import { useFormat } from "../format";
-import { linkVariants } from "../ui/link";
+import { useFormat } from "../../components/format";
+import { linkVariants } from "../../components/ui/link";
 
 /** A part of a card's details ("17 disabled"); with `to`, a link to the list it counts. */
 export type StatDetail = { label: string; to?: string };

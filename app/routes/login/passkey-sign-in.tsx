@@ -6,9 +6,9 @@ import {
   WebAuthnAbortService,
 } from "@simplewebauthn/browser";
 import { useEffect, useState } from "react";
+import { Button } from "../../components/ui/button";
 import { type MessageKey, say } from "../../i18n/message";
 import { useTranslation } from "../../i18n/use-translation";
-import { Button } from "../ui/button";
 
 // "Sign in with a passkey" on the login page, and the same passkey offered in the email field's
 // autofill where the browser supports it (conditional UI: the field's autocomplete ends in

@@ -1,6 +1,6 @@
+import { useRevalidateOnTaskChange } from "../../components/tasks/use-task-notifications";
 import { useTranslation } from "../../i18n/use-translation";
 import type { TaskStatus } from "../../tasks/task-types";
-import { useRevalidateOnTaskChange } from "../tasks/use-task-notifications";
 import { StatCard } from "./stat-card";
 
 /**
