@@ -3,7 +3,7 @@ import { args, request, run, setupDatabase, signedIn } from "../../test/helpers"
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { loader as rootLoader } from "../root";
-import { action, loader } from "../routes/dashboard.access";
+import { action, loader } from "../routes/dashboard.access/route";
 import { seed } from "../server/seed.server";
 import { invalidateMenu, MENU_VERSION_CHECK_MS } from "./menu.server";
 import { invalidateRoles } from "./role-cache.server";

@@ -4,7 +4,7 @@ import { manageableUsers } from "./rules.server";
 
 // An API token's name is for those who may manage its owner (a super admin's for super admins
 // alone), as on the user page (apiTokensShownTo). Audit rows about a token name it in their details;
-// the log page (routes/dashboard.logs.tsx) and the CSV export (tasks/definitions/audit-export) both
+// the log page (routes/dashboard.logs/route.tsx) and the CSV export (tasks/definitions/audit-export) both
 // pass their rows through `auditRowsFor` so neither shows it to anyone else. The stored rows stay
 // whole. Here, in the access domain, because the audit module is infrastructure and knows no rules.
 

@@ -5,7 +5,7 @@ import { csvCells } from "../../test/support/csv";
 import type { AuditView } from "../audit/audit-view";
 import { db } from "../db.server";
 import { loader as downloadLoader } from "../routes/api.tasks.$id.download";
-import { loader } from "../routes/dashboard.logs";
+import { loader } from "../routes/dashboard.logs/route";
 import { auditExport } from "../tasks/definitions/audit-export.server";
 
 // A super admin's API token names are for super admins (as on the user page, users/detail). The

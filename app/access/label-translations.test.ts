@@ -5,8 +5,8 @@ import { db } from "../db.server";
 import { tFor } from "../i18n/i18n.server";
 import { supportedLanguages } from "../i18n/resources.server";
 import { loader as rootLoader } from "../root";
-import { action, loader } from "../routes/dashboard.access";
-import { loader as usersLoader } from "../routes/dashboard.users";
+import { action, loader } from "../routes/dashboard.access/route";
+import { loader as usersLoader } from "../routes/dashboard.users/route";
 import { languageOf, readLabelTranslations } from "./label-translations";
 import { invalidateRoles } from "./role-cache.server";
 

@@ -4,7 +4,7 @@ import { args, request, run, setupDatabase, signedIn } from "../../test/helpers"
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { loader as rootLoader } from "../root";
-import { action, loader } from "../routes/dashboard.access";
+import { action, loader } from "../routes/dashboard.access/route";
 import { seed } from "../server/seed.server";
 import type { AccessSubject } from "./check";
 import { invalidateMenu, sidebarFor } from "./menu.server";

@@ -4,7 +4,7 @@ import { args, createUser, request, run, setupDatabase, signedIn } from "../../t
 import { csvCells } from "../../test/support/csv";
 import { db } from "../db.server";
 import { loader as downloadLoader } from "../routes/api.tasks.$id.download";
-import { loader } from "../routes/dashboard.logs";
+import { loader } from "../routes/dashboard.logs/route";
 import { auditExport } from "../tasks/definitions/audit-export.server";
 import type { AuditView } from "./audit-view";
 import { auditQuery } from "./query.server";

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { badPlans, plansOf } from "../../test/support/plans";
 import { db } from "../db.server";
-import { loader } from "../routes/dashboard.logs";
+import { loader } from "../routes/dashboard.logs/route";
 import { type AuditQuery, auditQuery, auditRowsAfter, filteredAudit, listAudit } from "./query.server";
 
 // The log's keyset pages and the export's batches against one ORDER BY of the same rows, with

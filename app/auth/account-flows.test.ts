@@ -6,7 +6,7 @@ import { db } from "../db.server";
 import { action as acceptAction, loader as acceptLoader } from "../routes/accept-invite";
 import { loader as verifyLoader } from "../routes/api.auth.verify-email";
 import { action as forgotAction } from "../routes/forgot-password";
-import { action as loginAction } from "../routes/login";
+import { action as loginAction } from "../routes/login/route";
 import { action as registerAction } from "../routes/register";
 import { action as resendAction } from "../routes/resend-verification";
 import { resetRateLimits } from "../security/rate-limit.server";

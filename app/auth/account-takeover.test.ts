@@ -6,7 +6,7 @@ import { expectSquatterLockedOut, registerAsAttacker } from "../../test/support/
 import { db } from "../db.server";
 import { action as acceptAction } from "../routes/accept-invite";
 import { action as forgotAction } from "../routes/forgot-password";
-import { action as loginAction } from "../routes/login";
+import { action as loginAction } from "../routes/login/route";
 import { action as resetAction } from "../routes/reset-password";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { inviteUser } from "./invitations.server";

@@ -15,7 +15,7 @@ import {
 import { listen, rawGet, wholeBody } from "../../test/support/sse";
 import { db, now } from "../db.server";
 import { resetEnvCache } from "../env.server";
-import { action as userPageAction } from "../routes/dashboard.users.$id";
+import { action as userPageAction } from "../routes/dashboard.users.$id/route";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { runApiTokensIntent } from "../settings/account-settings.server";
 import { createApiToken, hashApiToken, LAST_USED_EVERY_MS } from "./api-tokens.server";

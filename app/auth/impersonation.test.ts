@@ -19,7 +19,7 @@ import { loader as rootLoader } from "../root";
 import { loader as eventsLoader } from "../routes/api.events";
 import { action as profileAction } from "../routes/dashboard.settings.profile/route";
 import { action as securityAction } from "../routes/dashboard.settings.security/route";
-import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id";
+import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id/route";
 import { action as stopAction } from "../routes/impersonation.stop";
 import { action as logoutAction } from "../routes/logout";
 import { refuseWhileImpersonating } from "./guard.server";

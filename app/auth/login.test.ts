@@ -13,7 +13,7 @@ import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { english } from "../i18n/english.server";
-import { action as loginAction } from "../routes/login";
+import { action as loginAction } from "../routes/login/route";
 import { action as logoutAction } from "../routes/logout";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { BAD_CREDENTIALS } from "./login.server";

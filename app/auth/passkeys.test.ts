@@ -10,7 +10,7 @@ import {
   action as settingsAction,
   loader as settingsLoader,
 } from "../routes/dashboard.settings.security/route";
-import { loader as loginLoader } from "../routes/login";
+import { loader as loginLoader } from "../routes/login/route";
 import { action as passkeyAction } from "../routes/login.passkey";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { DISABLED, UNVERIFIED } from "./login.server";

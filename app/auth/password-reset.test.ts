@@ -4,7 +4,7 @@ import { linkIn, withFakePostmark } from "../../test/mail-helpers";
 import { getPage, pathOf, postPublicForm } from "../../test/support/public-forms";
 import { db } from "../db.server";
 import { action as forgotAction } from "../routes/forgot-password";
-import { action as loginAction } from "../routes/login";
+import { action as loginAction } from "../routes/login/route";
 import { action as resetAction, loader as resetLoader } from "../routes/reset-password";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { authenticateBearer, createApiToken } from "./api-tokens.server";

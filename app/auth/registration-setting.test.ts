@@ -10,7 +10,7 @@ import {
   action as settingsAction,
   loader as settingsLoader,
 } from "../routes/dashboard.settings.system/route";
-import { loader as loginLoader } from "../routes/login";
+import { loader as loginLoader } from "../routes/login/route";
 import { action as registerAction, loader as registerLoader } from "../routes/register";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { i18nMiddleware } from "../server/root-middleware.server";

@@ -6,7 +6,7 @@ import { db } from "../db.server";
 import { settleDeliveries } from "../mail/deliveries.server";
 import { loader as verifyLoader } from "../routes/api.auth.verify-email";
 import { action as forgotAction } from "../routes/forgot-password";
-import { action as loginAction } from "../routes/login";
+import { action as loginAction } from "../routes/login/route";
 import { action as registerAction } from "../routes/register";
 import { action as resendAction } from "../routes/resend-verification";
 import { action as resetAction } from "../routes/reset-password";

@@ -9,7 +9,7 @@ import {
   action as settingsAction,
   loader as settingsLoader,
 } from "../routes/dashboard.settings.security/route";
-import { action as loginAction } from "../routes/login";
+import { action as loginAction } from "../routes/login/route";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { setSystemConfig } from "../system-settings/system-config.server";
 import { createApiToken } from "./api-tokens.server";

@@ -33,7 +33,7 @@ import { english } from "../i18n/english.server";
 import type { Message } from "../i18n/message";
 import { loader as startLoader } from "../routes/auth.oidc.$provider";
 import { action as settingsAction, loader as settingsLoader } from "../routes/dashboard.settings.sso/route";
-import { loader as loginLoader } from "../routes/login";
+import { loader as loginLoader } from "../routes/login/route";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { decryptSecret } from "../security/secret-box.server";
 import { attemptLogin, BAD_CREDENTIALS } from "./login.server";

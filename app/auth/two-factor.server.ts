@@ -488,7 +488,8 @@ async function removeTwoFactor(userId: string, trx: Executor) {
 
 /**
  * Removes another account's two-factor (a lost phone): super admin only, never one's own (that
- * goes through Settings with the password). Audited; the caller emails the account.
+ * goes through Settings with the password). Audited; the caller emails the account
+ * (resetAccountTwoFactor, app/users/account-actions.server.ts).
  */
 export async function resetTwoFactor(
   actor: SessionUser,

@@ -10,8 +10,8 @@ import {
   loader as settingsLoader,
 } from "../routes/dashboard.settings.security/route";
 import { action as systemAction } from "../routes/dashboard.settings.system/route";
-import { action as userAction } from "../routes/dashboard.users.$id";
-import { action as loginAction } from "../routes/login";
+import { action as userAction } from "../routes/dashboard.users.$id/route";
+import { action as loginAction } from "../routes/login/route";
 import { action as stepAction, loader as stepLoader } from "../routes/login.two-factor";
 import { action as logoutAction } from "../routes/logout";
 import { resetRateLimits } from "../security/rate-limit.server";

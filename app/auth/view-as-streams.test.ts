@@ -7,7 +7,7 @@ import { systemBus } from "../events/bus.server";
 import { clusterLink, setClusterLink } from "../events/cluster.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { loader as eventsLoader } from "../routes/api.events";
-import { action as userAction } from "../routes/dashboard.users.$id";
+import { action as userAction } from "../routes/dashboard.users.$id/route";
 import { revokeSession, setUserStatus, updateUser } from "../users/users.server";
 import { revokeMySessions } from "./account.server";
 import { resetPassword } from "./password-reset.server";

@@ -147,8 +147,8 @@ describe("the list", () => {
     ["/dashboard/settings/system", "app/routes/dashboard.settings.system/route.tsx"],
     ["/dashboard/settings/webhooks", "app/routes/dashboard.settings.webhooks/route.tsx"],
     ["/dashboard/settings/invite", "app/routes/dashboard.settings.invite/route.tsx"],
-    ["/dashboard/users/import", "app/routes/dashboard.users.import.tsx"],
-    ["/dashboard/users/:id", "app/routes/dashboard.users.$id.tsx"],
+    ["/dashboard/users/import", "app/routes/dashboard.users.import/route.tsx"],
+    ["/dashboard/users/:id", "app/routes/dashboard.users.$id/route.tsx"],
   ] as const;
 
   it.each(PAGES)("%s: exactly the intents its actions refuse while viewing as someone", (page, file) => {

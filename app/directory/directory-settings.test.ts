@@ -15,7 +15,7 @@ import { getSessionUser } from "../auth/session.server";
 import { hashToken } from "../auth/tokens.server";
 import { db } from "../db.server";
 import { action, loader } from "../routes/dashboard.settings.directory/route";
-import { action as userAction } from "../routes/dashboard.users.$id";
+import { action as userAction } from "../routes/dashboard.users.$id/route";
 
 // Settings → Directory: who may connect a directory (settings.manage and user.write), what it may
 // hand out (never super admin, never a role the admin could not grant), the token shown once and

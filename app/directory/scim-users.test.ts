@@ -9,7 +9,7 @@ import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { loader as eventsLoader } from "../routes/api.events";
-import { action as userAction } from "../routes/dashboard.users.$id";
+import { action as userAction } from "../routes/dashboard.users.$id/route";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { createDirectory, revokeDirectoryToken, rotateDirectoryToken } from "./directories.server";
 
@@ -505,7 +505,7 @@ describe("PUT and versions", () => {
 describe("the admin UI", () => {
   it("keeps an account's directory-managed fields read-only", async () => {
     const id = await provision("readonly@example.com");
-    const { action } = await import("../routes/dashboard.users.$id");
+    const { action } = await import("../routes/dashboard.users.$id/route");
     const { formRequest } = await import("../../test/support/forms");
     const cookie = await sessionCookieFor(admin.id);
     const req = formRequest(

@@ -23,7 +23,7 @@ import { db } from "../db.server";
 import { recordMail } from "../mail/mail-log.server";
 import { broadcastHistory, sendBroadcast } from "../notifications/broadcast.server";
 import { markAllRead, markRead } from "../notifications/inbox.server";
-import { loader } from "../routes/dashboard-home";
+import { loader } from "../routes/dashboard-home/route";
 import { completeTask } from "../tasks/completion.server";
 import { claimTask, insertTask } from "../tasks/repository.server";
 import { createTeam, deleteTeam, getTeam, listTeams, removeMember, setMember } from "../teams/teams.server";

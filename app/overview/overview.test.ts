@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { db, now } from "../db.server";
-import { loader } from "../routes/dashboard-home";
+import { loader } from "../routes/dashboard-home/route";
 
 beforeAll(setupDatabase);
 

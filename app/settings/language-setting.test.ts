@@ -8,7 +8,7 @@ import {
   action as settingsAction,
   loader as settingsLoader,
 } from "../routes/dashboard.settings.profile/route";
-import { action as userAction } from "../routes/dashboard.users.$id";
+import { action as userAction } from "../routes/dashboard.users.$id/route";
 
 // Settings → Profile → Language: the person's own language, saved as user.locale (null: follow
 // the browser), audited, and in force from the very next request (the session cache is dropped).

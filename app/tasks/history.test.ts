@@ -3,7 +3,7 @@ import { args, request, run, setupDatabase, signedIn } from "../../test/helpers"
 import { jsonText } from "../../test/json-text";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
-import { action, loader } from "../routes/dashboard.tasks";
+import { action, loader } from "../routes/dashboard.tasks/route";
 import { insertTask, saveArtifact } from "./repository.server";
 import type { TaskStatus, TaskView } from "./task-types";
 

@@ -5,8 +5,8 @@ import { formRequest } from "../../test/support/forms";
 import { RecordingRunner } from "../../test/tasks";
 import { db, now } from "../db.server";
 import { action as tasksAction } from "../routes/api.tasks";
-import { action as listAction } from "../routes/dashboard.users";
-import { action as userAction } from "../routes/dashboard.users.$id";
+import { action as listAction } from "../routes/dashboard.users/route";
+import { action as userAction } from "../routes/dashboard.users.$id/route";
 import { setTaskRunner } from "../tasks/runner.server";
 
 // The bulk bar as an insider would try it: a role that may change teams but not read the people

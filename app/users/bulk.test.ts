@@ -5,7 +5,7 @@ import { formRequest } from "../../test/support/forms";
 import { deliverThroughRoute, RecordingRunner } from "../../test/tasks";
 import { db, now } from "../db.server";
 import { readToast } from "../http/toast.server";
-import { action as listAction } from "../routes/dashboard.users";
+import { action as listAction } from "../routes/dashboard.users/route";
 import { InProcessTaskRunner, setTaskRunner } from "../tasks/runner.server";
 import { BULK_INLINE_MAX } from "./bulk.server";
 

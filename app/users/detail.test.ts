@@ -11,7 +11,7 @@ import {
 } from "../../test/helpers";
 import { createApiToken } from "../auth/api-tokens.server";
 import { db, now } from "../db.server";
-import { loader } from "../routes/dashboard.users.$id";
+import { loader } from "../routes/dashboard.users.$id/route";
 
 beforeAll(setupDatabase);
 

@@ -5,8 +5,8 @@ import { invalidateSessions } from "../auth/session.server";
 import { db } from "../db.server";
 import { readToast } from "../http/toast.server";
 import { action as teamsAction } from "../routes/dashboard.teams";
-import { action as listAction } from "../routes/dashboard.users";
-import { action as userAction } from "../routes/dashboard.users.$id";
+import { action as listAction } from "../routes/dashboard.users/route";
+import { action as userAction } from "../routes/dashboard.users.$id/route";
 import { i18nMiddleware } from "../server/root-middleware.server";
 
 // Toasts written by the users and teams actions are said at source in the request's language:

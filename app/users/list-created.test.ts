@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { db } from "../db.server";
-import { loader as listLoader } from "../routes/dashboard.users";
-import { loader as overviewLoader } from "../routes/dashboard-home";
+import { loader as listLoader } from "../routes/dashboard.users/route";
+import { loader as overviewLoader } from "../routes/dashboard-home/route";
 import { createdSince, parseUserListQuery } from "./list.server";
 
 // `?created=7d` on the users list: the people the overview counts as "new this week" (the last

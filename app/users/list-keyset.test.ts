@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { db } from "../db.server";
-import { loader } from "../routes/dashboard.users";
+import { loader } from "../routes/dashboard.users/route";
 import { listUsers, type UserListQuery, userListQuery } from "./list.server";
 import { USER_SORTS } from "./list-options";
 

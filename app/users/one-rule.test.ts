@@ -4,8 +4,8 @@ import { withFakePostmark } from "../../test/mail-helpers";
 import { formRequest } from "../../test/support/forms";
 import { db } from "../db.server";
 import { action as settingsAction } from "../routes/dashboard.settings.invite/route";
-import { action as listAction } from "../routes/dashboard.users";
-import { action as userAction } from "../routes/dashboard.users.$id";
+import { action as listAction } from "../routes/dashboard.users/route";
+import { action as userAction } from "../routes/dashboard.users.$id/route";
 
 // One rule, one place: the same input gets the same answer from every page that takes it.
 const postmark = withFakePostmark();

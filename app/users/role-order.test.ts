@@ -4,8 +4,8 @@ import { args, createUser, request, run, setupDatabase, signedIn } from "../../t
 import { formRequest } from "../../test/support/forms";
 import { invalidateRoles } from "../access/role-cache.server";
 import { db, now } from "../db.server";
-import { action as listAction, loader as listLoader } from "../routes/dashboard.users";
-import { loader as userLoader } from "../routes/dashboard.users.$id";
+import { action as listAction, loader as listLoader } from "../routes/dashboard.users/route";
+import { loader as userLoader } from "../routes/dashboard.users.$id/route";
 
 // Roles are listed in one order on the users pages (app/access/role-order.ts): system roles by
 // rank, then custom roles by label, whatever order the database or the labels would give.

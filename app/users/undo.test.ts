@@ -7,8 +7,8 @@ import { db, now } from "../db.server";
 import { readToast } from "../http/toast.server";
 import { action as undoAction } from "../routes/api.undo";
 import { action as teamAction } from "../routes/dashboard.teams.$id";
-import { action as listAction } from "../routes/dashboard.users";
-import { action as userAction } from "../routes/dashboard.users.$id";
+import { action as listAction } from "../routes/dashboard.users/route";
+import { action as userAction } from "../routes/dashboard.users.$id/route";
 
 // Undo from a toast: the act's answer carries an opaque token; POST /api/undo with it applies
 // the inverse once, for the person who acted, while they may and while nothing changed meanwhile.

@@ -4,8 +4,8 @@ import { args, createUser, request, run, setupDatabase, signedIn } from "../../t
 import { formRequest } from "../../test/support/forms";
 import { inspectToken, issueToken } from "../auth/tokens.server";
 import { db, now } from "../db.server";
-import { action as listAction, loader as listLoader } from "../routes/dashboard.users";
-import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id";
+import { action as listAction, loader as listLoader } from "../routes/dashboard.users/route";
+import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id/route";
 
 beforeAll(setupDatabase);
 

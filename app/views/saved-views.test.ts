@@ -5,8 +5,8 @@ import { formRequest } from "../../test/support/forms";
 import { roleGrants } from "../access/role-cache.server";
 import { db } from "../db.server";
 import { action, loader } from "../routes/api.views";
-import { loader as logsLoader } from "../routes/dashboard.logs";
-import { loader as usersLoader } from "../routes/dashboard.users";
+import { loader as logsLoader } from "../routes/dashboard.logs/route";
+import { loader as usersLoader } from "../routes/dashboard.users/route";
 import { normaliseQuery } from "./saved-views.server";
 import { MAX_VIEWS_PER_PERSON, type SavedViewItem } from "./view-schemas";
 

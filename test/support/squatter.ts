@@ -4,7 +4,7 @@ import { authenticateBearer, hashApiToken } from "../../app/auth/api-tokens.serv
 import { getSessionUser } from "../../app/auth/session.server";
 import { db } from "../../app/db.server";
 import { settleDeliveries } from "../../app/mail/deliveries.server";
-import { action as loginAction } from "../../app/routes/login";
+import { action as loginAction } from "../../app/routes/login/route";
 import { action as registerAction } from "../../app/routes/register";
 import { args, context, ORIGIN, request, run, sessionCookieFor } from "../helpers";
 import { formRequest } from "./forms";

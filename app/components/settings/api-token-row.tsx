@@ -4,7 +4,7 @@ import { useTranslation } from "../../i18n/use-translation";
 import { useFormat } from "../format";
 import { Badge } from "../ui/badge";
 
-// Settings' API tokens page and a user's page (app/components/users/api-tokens-card.tsx) list
+// Settings' API tokens page and a user's page (app/routes/dashboard.users.$id/api-tokens-card.tsx) list
 // tokens the same way, so the row is a component rather than a part of either route.
 
 export type ApiTokenItem = {

@@ -26,7 +26,7 @@ export function useStartTask() {
 
 /**
  * "Generate report" and "Export users" on the dashboard home; progress shows in the task centre.
- * The report's demonstration controls live on the task history page (report-demo.tsx).
+ * The report's demonstration controls live on the task history page (app/routes/dashboard.tasks/report-demo.tsx).
  */
 export function TaskActions({ canExportUsers }: { canExportUsers: boolean }) {
   const { t } = useTranslation();

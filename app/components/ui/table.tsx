@@ -11,7 +11,7 @@ import { cn } from "./cn";
 
 const cellPad = "px-3 py-2";
 
-/** The table's parts, for a table the components below do not fit (app/components/access/role-matrix.tsx). */
+/** The table's parts, for a table the components below do not fit (app/routes/dashboard.access/role-matrix.tsx). */
 export const tableStyles = {
   frame: "overflow-x-auto rounded-lg border bg-card text-card-foreground",
   head: "border-b bg-muted",

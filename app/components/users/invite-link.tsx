@@ -10,7 +10,7 @@ import { Input, labelClass } from "../ui/field";
 
 type UnsentReason = "no_provider" | "refused";
 
-/** The answer of the users page's "invite-link" intent (app/routes/dashboard.users.tsx). */
+/** The answer of the users page's "invite-link" intent (app/routes/dashboard.users/route.tsx). */
 type LinkAnswer = {
   ok: boolean;
   intent?: string;

@@ -1,0 +1,52 @@
+import { roleLabel } from "../../access/role-labels";
+import { Badge } from "../../components/ui/badge";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
+import { useTranslation } from "../../i18n/use-translation";
+import { DeleteRole } from "./delete-role";
+import type { RoleRow } from "./types";
+
+/**
+ * Every role as a row: what it is called, who holds it, how much it grants, and Delete for a
+ * custom role the viewer may change. Labels are renamed in the permissions tab's Label row, beside
+ * what the role grants.
+ */
+export function RoleList({ roles }: { roles: RoleRow[] }) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex flex-col gap-3">
+      {/* `relative`: the screen-reader-only header text stays inside the scrolling frame on a phone. */}
+      <Table caption={t("access:roles.caption")} className="relative">
+        <TableHead>
+          <TableHeader>{t("access:roles.role")}</TableHeader>
+          <TableHeader>{t("access:roles.kind")}</TableHeader>
+          <TableHeader align="right">{t("access:roles.members")}</TableHeader>
+          <TableHeader align="right">{t("access:roles.permissions")}</TableHeader>
+          <TableHeader>
+            <span className="sr-only">{t("access:roles.actions")}</span>
+          </TableHeader>
+        </TableHead>
+        <TableBody>
+          {roles.map((r) => (
+            <TableRow key={r.id}>
+              <TableCell>
+                <span className="font-medium">{roleLabel(t, r)}</span>
+                <code className="block text-xs text-muted-foreground">{r.name}</code>
+              </TableCell>
+              <TableCell>
+                <Badge variant={r.system ? "neutral" : "info"}>
+                  {r.system ? t("access:roles.builtIn") : t("access:roles.custom")}
+                </Badge>
+              </TableCell>
+              <TableCell align="right">{r.users}</TableCell>
+              <TableCell align="right">{r.all ? t("access:roles.all") : r.permissions.length}</TableCell>
+              <TableCell align="right">
+                {!r.system && r.editable ? <DeleteRole role={r} tab="roles" /> : null}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      <p className="text-sm text-muted-foreground">{t("access:roles.renameHint")}</p>
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import { auditRowsFor } from "../../access/audit-token-names.server";
+import { auditActionText } from "../../audit/action-text";
+import { AUDIT_ACTIONS } from "../../audit/actions";
+import { listAudit, parseAuditQuery } from "../../audit/query.server";
+import { describeAuditRows } from "../../audit/view.server";
+import { requirePermission } from "../../auth/guard.server";
+import { pageTitle } from "../../components/page-title";
+import { Field } from "../../components/ui/field";
+import { type FilterChip, FilterChips, FilterForm } from "../../components/ui/list-filters";
+import { Pagination } from "../../components/ui/pagination";
+import { Select } from "../../components/ui/select";
+import { SavedViewsControl } from "../../components/views/saved-views-control";
+import { pageRefusal } from "../../http/form.server";
+import { getT } from "../../i18n/i18n.server";
+import { sayIssue } from "../../i18n/message";
+import { useTranslation } from "../../i18n/use-translation";
+import { viewsForList } from "../../views/saved-views.server";
+import type { Route } from "./+types/route";
+import { AuditEntries } from "./audit-entries";
+import { ExportAuditButton } from "./export-audit-button";
+
+export async function loader(args: Route.LoaderArgs) {
+  const viewer = await requirePermission(args, "log.read");
+  const parsed = parseAuditQuery(new URL(args.request.url).searchParams);
+  if (!parsed.ok) {
+    const t = getT(args.context);
+    const values = { field: parsed.field, problem: sayIssue(t, parsed.issue) };
+    throw pageRefusal(t, { key: "audit.badFilter", values }, 400);
+  }
+  const [{ rows, start, prev, next }, savedViews] = await Promise.all([
+    listAudit(parsed.value),
+    viewsForList(viewer, "audit", args.url),
+  ]);
+  return {
+    query: parsed.value,
+    savedViews,
+    start,
+    prev,
+    next,
+    rows: await describeAuditRows(await auditRowsFor(viewer, rows)),
+  };
+}
+
+export default function AuditLog({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { rows, start, prev, next, query, savedViews } = loaderData;
+  const chip = (name: "actor" | "target", value: string) =>
+    value ? { name, label: t(`audit:filter.${name}Chip`), value } : null;
+  const day = (name: "from" | "to", value: string) =>
+    value ? { name, label: t(`audit:filter.${name}`), value } : null;
+  const chips: FilterChip[] = [
+    chip("actor", query.actor),
+    query.action
+      ? { name: "action", label: t("audit:filter.action"), value: auditActionText(t, query.action) }
+      : null,
+    chip("target", query.target),
+    day("from", query.from),
+    day("to", query.to),
+  ].filter((c) => c !== null);
+
+  return (
+    <div className="flex flex-col gap-6">
+      <h1 className="text-2xl font-semibold">{t("audit:title")}</h1>
+      <SavedViewsControl saved={savedViews} />
+      <div className="flex flex-col gap-3">
+        <FilterForm
+          label={t("audit:filter.label")}
+          applyLabel={t("audit:filter.submit")}
+          applied={{
+            actor: query.actor,
+            action: query.action,
+            target: query.target,
+            from: query.from,
+            to: query.to,
+          }}
+        >
+          <Field
+            label={t("audit:filter.actor")}
+            name="actor"
+            type="text"
+            defaultValue={query.actor}
+            className="w-full sm:w-56"
+          />
+          <Select label={t("audit:filter.action")} name="action" defaultValue={query.action}>
+            <option value="">{t("audit:filter.anyAction")}</option>
+            {AUDIT_ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {auditActionText(t, a)}
+              </option>
+            ))}
+          </Select>
+          <Field
+            label={t("audit:filter.target")}
+            name="target"
+            type="text"
+            defaultValue={query.target}
+            className="w-full sm:w-56"
+          />
+          <Field label={t("audit:filter.from")} name="from" type="date" defaultValue={query.from} />
+          <Field label={t("audit:filter.to")} name="to" type="date" defaultValue={query.to} />
+          <input type="hidden" name="size" value={query.size} />
+          <ExportAuditButton />
+          <ExportAuditButton format="jsonl" />
+        </FilterForm>
+        <FilterChips chips={chips} />
+      </div>
+
+      <AuditEntries rows={rows} />
+      <Pagination
+        label={t("audit:pages.label")}
+        noun={t("audit:pages.noun")}
+        start={start}
+        shown={rows.length}
+        prev={prev}
+        next={next}
+        prevLabel={t("audit:pages.newer")}
+        nextLabel={t("audit:pages.older")}
+      />
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "auditLog");

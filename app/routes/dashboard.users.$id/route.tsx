@@ -1,0 +1,509 @@
+import type { TFunction } from "i18next";
+import { Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import { can } from "../../access/check";
+import { roleGrants } from "../../access/role-cache.server";
+import { assignableRoles } from "../../access/rules.server";
+import { auditActionText } from "../../audit/action-text";
+import { revokeApiTokenSchema } from "../../auth/api-token-schemas";
+import { apiTokensShownTo, revokeUserApiToken } from "../../auth/api-tokens.server";
+import { refuseWhileImpersonating, requirePermission } from "../../auth/guard.server";
+import { mayViewAs, startImpersonation } from "../../auth/impersonation.server";
+import { handleIntents } from "../../auth/intents.server";
+import { getSessionUser, type SessionUser } from "../../auth/session.server";
+import { hasTwoFactor } from "../../auth/two-factor.server";
+import { useFormat } from "../../components/format";
+import { useIsPending } from "../../components/forms/use-is-pending";
+import { pageTitle } from "../../components/page-title";
+import { taskLabel } from "../../components/tasks/task-text";
+import { teamRoleText } from "../../components/teams/team-role";
+import { ConfirmDialog } from "../../components/ui/alert-dialog";
+import { Button } from "../../components/ui/button";
+import { Card, EmptyState, FormError } from "../../components/ui/card";
+import { cn } from "../../components/ui/cn";
+import { DangerRow, DangerZone } from "../../components/ui/danger-zone";
+import { linkVariants } from "../../components/ui/link";
+import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../../components/users/user-badges";
+import { ViewingAsLock } from "../../components/viewing-as-lock";
+import { NotFound } from "../../domain-errors";
+import { pageRefusal, redirectWithToast, refused } from "../../http/form.server";
+import { passRetryAfter } from "../../http/responses";
+import { getT } from "../../i18n/i18n.server";
+import { useTranslation } from "../../i18n/use-translation";
+import { disableAccount, editAccount, resetAccountTwoFactor } from "../../users/account-actions.server";
+import { userActivity } from "../../users/detail.server";
+import { updateUserSchema } from "../../users/user-schemas";
+import { deleteUser, getUser, revokeSession, sendAccountLink, setUserStatus } from "../../users/users.server";
+import type { Route } from "./+types/route";
+import { AccountForm } from "./account-form";
+import { ApiTokensCard } from "./api-tokens-card";
+
+const idSchema = z.string().uuid();
+
+function missing(t: TFunction) {
+  return pageRefusal(t, "users.notFound", 404);
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const actor = await requirePermission(args, "user.read");
+  const id = idSchema.safeParse(args.params.id);
+  const user = id.success ? await getUser(id.data) : null;
+  if (!user) throw missing(getT(args.context));
+  const mayUpdate = can(actor, "user.update");
+  const t = getT(args.context);
+  const [activity, grants, assignable, viewAs, twoFactor, apiTokens] = await Promise.all([
+    userActivity(actor, user.id, t),
+    roleGrants(),
+    assignableRoles(actor),
+    mayViewAs(actor, user.id),
+    actor.isSuperAdmin ? hasTwoFactor(user.id) : false,
+    apiTokensShownTo(actor, user.id),
+  ]);
+  const assignableIds = new Set(assignable.map((r) => r.id));
+  return {
+    user,
+    ...activity,
+    isSelf: actor.id === user.id,
+    roles: [...grants.values()].map((r) => ({
+      id: r.id,
+      name: r.name,
+      label: r.label,
+      assignable: assignableIds.has(r.id),
+    })),
+    apiTokens,
+    may: {
+      update: mayUpdate,
+      delete: can(actor, "user.delete"),
+      viewAs,
+      // A super admin resets someone else's two-factor (a lost phone); one's own goes through Settings.
+      resetTwoFactor: actor.isSuperAdmin && twoFactor && actor.id !== user.id,
+    },
+  };
+}
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
+
+export async function action(args: Route.ActionArgs) {
+  const id = idSchema.safeParse(args.params.id);
+  const t = getT(args.context);
+  if (!id.success) throw missing(t);
+  const self = `/dashboard/users/${id.data}`;
+  const done = (message: string, to = self, undo?: string) =>
+    redirectWithToast(to, { kind: "success", message, undo });
+  // Said as it went: "sent" only when the provider took it. The link never comes back to the admin.
+  const sendLink = async (actor: SessionUser, kind: "reset" | "verification", intent: string) => {
+    const sent = await sendAccountLink(actor, { id: id.data, kind }, args);
+    if (!sent.ok) return refused(t, "users.alreadyVerified", 400, intent);
+    const { email, mail } = sent;
+    if (!mail)
+      return redirectWithToast(self, { kind: "warning", message: t("users:toast.linkNotDue", { email }) });
+    if (!mail.sent)
+      return redirectWithToast(self, {
+        kind: "warning",
+        message:
+          mail.why === "refused"
+            ? t("users:toast.linkNotSent.refused", { email, problem: mail.problem })
+            : t("users:toast.linkNotSent.no_provider", { email }),
+      });
+    return done(
+      kind === "reset" ? t("users:toast.resetSent", { email }) : t("users:toast.verificationSent", { email }),
+    );
+  };
+  // While viewing as someone, their own record (email, sessions, reset link) is theirs alone.
+  const viewer = await getSessionUser(args);
+  if (viewer?.id === id.data) refuseWhileImpersonating(args, viewer);
+  return handleIntents(args, {
+    update: {
+      permission: "user.update",
+      schema: updateUserSchema,
+      run: async ({ actor, input }) => {
+        const { removedRoles, undo } = await editAccount(actor, { id: id.data, ...input }, args, t);
+        if (!removedRoles.length) return done(t("users:toast.saved"));
+        return done(t("users:toast.savedRolesRemoved", { roles: removedRoles.join(", ") }), self, undo);
+      },
+    },
+    disable: {
+      permission: "user.update",
+      run: async ({ actor }) => {
+        const { undo } = await disableAccount(actor, { id: id.data }, args);
+        return done(t("users:toast.disabled"), self, undo);
+      },
+    },
+    enable: {
+      permission: "user.update",
+      run: async ({ actor }) => {
+        await setUserStatus(actor, { id: id.data, status: "active" }, args);
+        return done(t("users:toast.enabled"));
+      },
+    },
+    "revoke-session": {
+      permission: "user.update",
+      run: async ({ actor, form }) => {
+        await revokeSession(actor, { userId: id.data, handle: sessionHandleIn(form) }, args);
+        return done(t("users:toast.sessionRevoked"));
+      },
+    },
+    "revoke-api-token": {
+      permission: "user.update",
+      schema: revokeApiTokenSchema,
+      run: async ({ actor, input }) => {
+        if (actor.id === id.data) refuseWhileImpersonating(args, actor);
+        await revokeUserApiToken(actor, { userId: id.data, id: input.apiToken }, args);
+        return done(t("users:toast.apiTokenRevoked"));
+      },
+    },
+    "send-reset": { permission: "user.update", run: ({ actor, intent }) => sendLink(actor, "reset", intent) },
+    "resend-verification": {
+      permission: "user.update",
+      run: ({ actor, intent }) => sendLink(actor, "verification", intent),
+    },
+    // Super admins only (startImpersonation checks it, and every other rule of "View as").
+    "view-as": {
+      run: async ({ actor }) => {
+        refuseWhileImpersonating(args, actor);
+        const { name } = await startImpersonation(actor, { userId: id.data }, args);
+        return redirectWithToast("/dashboard", {
+          kind: "success",
+          message: t("users:toast.viewingAs", { name }),
+        });
+      },
+    },
+    "reset-two-factor": {
+      permission: "user.update",
+      run: async ({ actor }) => {
+        refuseWhileImpersonating(args, actor);
+        const { email, mail } = await resetAccountTwoFactor(actor, { id: id.data }, args);
+        return done(
+          mail.sent ? t("users:toast.twoFactorReset", { email }) : t("users:toast.twoFactorResetMailFailed"),
+        );
+      },
+    },
+    delete: {
+      permission: "user.delete",
+      run: async ({ actor }) => {
+        await deleteUser(actor, { id: id.data }, args);
+        return done(t("users:toast.deleted"), "/dashboard/users");
+      },
+    },
+  });
+}
+
+/** A malformed handle names no session: the same 404 as one that ended meanwhile. */
+function sessionHandleIn(form: FormData) {
+  const handle = z.string().min(1).max(100).safeParse(form.get("session"));
+  if (!handle.success) throw new NotFound("users.sessionGone");
+  return handle.data;
+}
+
+const actionsFormId = "account-actions";
+const dangerFormId = "account-danger";
+/** The acts the Danger zone holds; their refusals are shown there. */
+const DANGEROUS = new Set(["disable", "delete", "reset-two-factor"]);
+
+export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { formatDateTime } = useFormat();
+  const { user, teams, sessions, audit, tasks, roles, may, isSelf, apiTokens } = loaderData;
+  const navigation = useNavigation();
+  const revokingToken =
+    navigation.formData?.get("intent") === "revoke-api-token"
+      ? String(navigation.formData.get("apiToken"))
+      : null;
+  const enabling = useIsPending({ intent: "enable" });
+  const disabling = useIsPending({ intent: "disable" });
+  const deleting = useIsPending({ intent: "delete" });
+  const resettingTwoFactor = useIsPending({ intent: "reset-two-factor" });
+  const sendingReset = useIsPending({ intent: "send-reset" });
+  const resendingVerification = useIsPending({ intent: "resend-verification" });
+  const viewingAs = useIsPending({ intent: "view-as" });
+  // The account form shows its own refusals; the buttons' refusals are shown beside them.
+  const buttonError =
+    actionData?.intent !== "update" && actionData?.intent !== "view-as" ? actionData?.formError : null;
+  const dangerError = buttonError && DANGEROUS.has(String(actionData?.intent)) ? buttonError : null;
+  const actionsError = buttonError && !dangerError ? buttonError : null;
+  const signedOut =
+    sessions === null
+      ? t("users:page.disableDescriptionEverywhere", { name: user.name, email: user.email })
+      : t("users:page.disableDescription", { name: user.name, email: user.email, count: sessions.length });
+  const mayDisable = may.update && !isSelf && user.status === "active";
+  const mayDelete = may.delete && !isSelf;
+  const dangerous = (may.update || may.delete) && (isSelf || mayDisable || may.resetTwoFactor || mayDelete);
+  const everydayActions = [
+    may.update && !isSelf && user.status === "disabled" && !user.managedBy,
+    may.update && user.status === "active",
+    may.update && !user.email_verified,
+  ].some(Boolean);
+  // The viewed person's own record is theirs alone (the action refuses it whole): every form locked.
+  return (
+    <ViewingAsLock lock={{ ownRecord: isSelf }} className="flex max-w-4xl flex-col gap-6">
+      <div>
+        <Link to="/dashboard/users" className={cn(linkVariants({ variant: "quiet" }), "text-sm")}>
+          ← {t("users:list.title")}
+        </Link>
+        <h1 className="mt-1 text-2xl font-semibold">{user.name}</h1>
+        <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+          <span className="break-all">{user.email}</span>
+          <span data-testid="user-status">
+            <StatusBadge status={user.status} />
+          </span>
+          <VerifiedBadge verified={user.email_verified} />
+          <span data-testid="last-sign-in">
+            {user.last_login_at
+              ? t("users:page.lastSignIn", { when: formatDateTime(user.last_login_at) })
+              : t("users:page.neverSignedIn")}
+          </span>
+        </div>
+      </div>
+
+      <Card title={t("users:page.account")}>
+        {user.managedBy ? (
+          <p className="mb-3 text-sm text-muted-foreground" data-testid="managed-by">
+            {t("messages:directory.managed", { directory: user.managedBy })}
+            {user.department ? ` ${t("users:page.department", { department: user.department })}` : null}
+          </p>
+        ) : null}
+        <AccountForm
+          key={user.updated_at}
+          user={user}
+          roles={roles}
+          mayUpdate={may.update && !user.managedBy}
+        />
+      </Card>
+
+      {may.viewAs ? (
+        <Card title={t("users:viewAs.title")}>
+          {actionData?.intent === "view-as" && actionData.formError ? (
+            <FormError message={actionData.formError} />
+          ) : null}
+          <Form method="post" className="flex flex-wrap items-center gap-3">
+            <p className="text-sm text-muted-foreground">
+              {t("users:viewAs.description", { name: user.name })}
+            </p>
+            <Button variant="secondary" name="intent" value="view-as" pending={viewingAs}>
+              {t("users:viewAs.button", { name: user.name })}
+            </Button>
+          </Form>
+        </Card>
+      ) : null}
+
+      {everydayActions ? (
+        <Card title={t("users:page.signInHelp")}>
+          {actionsError ? <FormError message={actionsError} /> : null}
+          <Form method="post" id={actionsFormId} />
+          <div className="flex flex-wrap gap-3">
+            {may.update && !isSelf && user.status === "disabled" && !user.managedBy ? (
+              <Button
+                variant="secondary"
+                form={actionsFormId}
+                name="intent"
+                value="enable"
+                pending={enabling}
+              >
+                {t("users:page.enable")}
+              </Button>
+            ) : null}
+            {may.update && user.status === "active" ? (
+              <Button
+                variant="secondary"
+                form={actionsFormId}
+                name="intent"
+                value="send-reset"
+                pending={sendingReset}
+              >
+                {t("users:page.sendReset")}
+              </Button>
+            ) : null}
+            {may.update && !user.email_verified ? (
+              <Button
+                variant="secondary"
+                form={actionsFormId}
+                name="intent"
+                value="resend-verification"
+                pending={resendingVerification}
+              >
+                {t("users:page.resendVerification")}
+              </Button>
+            ) : null}
+          </div>
+        </Card>
+      ) : null}
+
+      <Card title={t("users:page.teams")}>
+        {teams.length === 0 ? (
+          <EmptyState>{t("users:page.noTeams")}</EmptyState>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm">
+            {teams.map((team) => (
+              <li key={team.id}>
+                <Link to={`/dashboard/teams/${team.id}`} className={linkVariants({ variant: "quiet" })}>
+                  {team.name}
+                </Link>{" "}
+                ({teamRoleText(t, team.team_role)})
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      {sessions ? (
+        <Card title={t("users:page.sessions")}>
+          {sessions.length === 0 ? (
+            <EmptyState>{t("users:page.noSessions")}</EmptyState>
+          ) : (
+            <ul className="flex flex-col gap-2 text-sm" data-testid="user-sessions">
+              {sessions.map((s) => {
+                const lastSeen = formatDateTime(s.last_seen_at);
+                return (
+                  <li key={s.handle} className="flex flex-wrap items-center justify-between gap-2">
+                    <span className="min-w-0 break-words">
+                      {t("users:page.session", {
+                        device: s.device,
+                        ip: s.ip ?? t("users:page.unknownIp"),
+                        lastSeen,
+                      })}
+                    </span>
+                    {may.update ? (
+                      <Form method="post">
+                        <input type="hidden" name="session" value={s.handle} />
+                        <Button
+                          variant="secondary"
+                          name="intent"
+                          value="revoke-session"
+                          aria-label={t("users:page.revokeSessionLabel", { device: s.device, lastSeen })}
+                        >
+                          {t("users:page.revokeSession")}
+                        </Button>
+                      </Form>
+                    ) : null}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </Card>
+      ) : null}
+
+      {apiTokens ? <ApiTokensCard tokens={apiTokens} pendingId={revokingToken} /> : null}
+
+      <Card title={t("users:page.tasks")}>
+        {tasks.length === 0 ? (
+          <EmptyState>{t("users:page.noTasks")}</EmptyState>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm" data-testid="user-tasks">
+            {tasks.map((task) => (
+              <li key={task.id} className="flex flex-wrap items-center gap-2">
+                <span className="font-medium">{taskLabel(t, task.type)}</span>{" "}
+                <TaskStatusBadge status={task.status} />{" "}
+                {t("users:page.taskStarted", { when: formatDateTime(task.created_at) })}
+                {task.completed_at
+                  ? ` · ${t("users:page.taskFinished", { when: formatDateTime(task.completed_at) })}`
+                  : ""}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      {audit ? (
+        <Card title={t("users:page.activity")}>
+          {audit.length === 0 ? (
+            <EmptyState>{t("users:page.noActivity")}</EmptyState>
+          ) : (
+            <ul className="flex flex-col gap-1 text-sm" data-testid="user-activity">
+              {audit.map((a) => (
+                <li key={a.id}>
+                  {auditActionText(t, a.action)}{" "}
+                  {t("users:page.activityBy", {
+                    who: a.impersonator_email
+                      ? t("users:page.activityAs", { by: a.impersonator_email, as: a.actor_email })
+                      : (a.actor_email ?? t("users:page.system")),
+                  })}{" "}
+                  · {formatDateTime(a.created_at)}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      ) : null}
+
+      {dangerous ? (
+        <DangerZone title={t("users:page.dangerZone")}>
+          {dangerError ? <FormError message={dangerError} /> : null}
+          <Form method="post" id={dangerFormId} />
+          {isSelf ? (
+            <p className="py-3 text-sm text-muted-foreground last:pb-0">{t("users:page.notSelf")}</p>
+          ) : null}
+          {mayDisable ? (
+            <DangerRow
+              title={t("users:page.disable")}
+              description={t("users:page.disableSummary")}
+              action={
+                <ConfirmDialog
+                  trigger={
+                    <Button type="button" variant="secondary" pending={disabling}>
+                      {t("users:page.disable")}
+                    </Button>
+                  }
+                  title={t("users:page.disableTitle", { name: user.name })}
+                  description={signedOut}
+                  actionLabel={t("users:page.disable")}
+                  cancelLabel={t("users:cancel")}
+                  formId={dangerFormId}
+                  value="disable"
+                />
+              }
+            />
+          ) : null}
+          {may.resetTwoFactor ? (
+            <DangerRow
+              title={t("users:page.resetTwoFactor")}
+              description={t("users:page.resetTwoFactorSummary")}
+              action={
+                <ConfirmDialog
+                  trigger={
+                    <Button type="button" variant="secondary" pending={resettingTwoFactor}>
+                      {t("users:page.resetTwoFactor")}
+                    </Button>
+                  }
+                  title={t("users:page.resetTwoFactorTitle", { name: user.name })}
+                  description={t("users:page.resetTwoFactorDescription", { name: user.name })}
+                  actionLabel={t("users:page.resetTwoFactorAction")}
+                  cancelLabel={t("users:cancel")}
+                  formId={dangerFormId}
+                  value="reset-two-factor"
+                />
+              }
+            />
+          ) : null}
+          {mayDelete ? (
+            <DangerRow
+              title={t("users:page.deleteAction")}
+              description={t("users:page.deleteSummary")}
+              action={
+                <ConfirmDialog
+                  trigger={
+                    <Button type="button" variant="destructive" pending={deleting}>
+                      {t("users:page.deleteButton", { name: user.name })}
+                    </Button>
+                  }
+                  title={t("users:page.deleteTitle", { name: user.name })}
+                  description={t("users:page.deleteDescription", { name: user.name })}
+                  actionLabel={t("users:page.deleteAction")}
+                  confirmLabel={t("users:page.deleteConfirm")}
+                  cancelLabel={t("users:cancel")}
+                  confirmText={user.email}
+                  formId={dangerFormId}
+                  value="delete"
+                />
+              }
+            />
+          ) : null}
+        </DangerZone>
+      ) : null}
+    </ViewingAsLock>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData?.user.name ? { name: loaderData.user.name } : "user");

@@ -1,0 +1,419 @@
+import { FileUp, Mail, UserPlus } from "lucide-react";
+import { data, Form, Link, useSearchParams } from "react-router";
+import { z } from "zod";
+import { can } from "../../access/check";
+import { roleGrants } from "../../access/role-cache.server";
+import { roleLabel } from "../../access/role-labels";
+import { DEFAULT_ROLE_FOR_NEW_USERS } from "../../access/roles";
+import { assignableRoles } from "../../access/rules.server";
+import { inviteSchema } from "../../auth/account-schemas";
+import { requirePermission } from "../../auth/guard.server";
+import { handleIntents } from "../../auth/intents.server";
+import { revealInvitationLink } from "../../auth/invitation-links.server";
+import { invitationOutcomeText } from "../../auth/invitation-text";
+import {
+  cancelInvitation,
+  inviteUser,
+  pendingInvitations,
+  resendInvitation,
+} from "../../auth/invitations.server";
+import { useFormat } from "../../components/format";
+import { pageTitle } from "../../components/page-title";
+import { Button, buttonVariants } from "../../components/ui/button";
+import { Card, EmptyState, FormError } from "../../components/ui/card";
+import { Field } from "../../components/ui/field";
+import { type FilterChip, FilterChips, FilterForm } from "../../components/ui/list-filters";
+import { Pagination } from "../../components/ui/pagination";
+import { Select } from "../../components/ui/select";
+import { useRowSelection } from "../../components/ui/table";
+import { PendingInvitationStatus } from "../../components/users/invite-link";
+import { SavedViewsControl } from "../../components/views/saved-views-control";
+import { NotFound } from "../../domain-errors";
+import { redirectWithToast } from "../../http/form.server";
+import { passRetryAfter } from "../../http/responses";
+import { getT } from "../../i18n/i18n.server";
+import { useTranslation } from "../../i18n/use-translation";
+import { bulkIntents } from "../../tasks/users-bulk-intents.server";
+import { teamChoices } from "../../teams/teams.server";
+import { listUsers, parseUserListQuery, type UserListQuery } from "../../users/list.server";
+import { PAGE_SIZES } from "../../users/list-options";
+import { createUserSchema } from "../../users/user-schemas";
+import { createUser } from "../../users/users.server";
+import { viewsForList } from "../../views/saved-views.server";
+import type { Route } from "./+types/route";
+import { BulkActions } from "./bulk-actions";
+import { CreateUserForm } from "./create-user-form";
+import { FormDialog } from "./form-dialog";
+import { InviteForm } from "./invite-form";
+import { UsersList } from "./users-list";
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requirePermission(args, "user.read");
+  const query = parseUserListQuery(new URL(args.request.url));
+  const mayWrite = can(user, "user.write");
+  const mayTeams = can(user, "team.write");
+  const [list, grants, assignable, invitations, teams, savedViews] = await Promise.all([
+    listUsers(query),
+    roleGrants(),
+    assignableRoles(user),
+    mayWrite ? pendingInvitations(user) : Promise.resolve([]),
+    mayTeams ? teamChoices() : Promise.resolve([]),
+    viewsForList(user, "users", args.url),
+  ]);
+  const grantable = assignable.map((r) => ({
+    id: r.id,
+    name: r.name,
+    label: r.label,
+    translations: r.translations,
+  }));
+  const offered = mayWrite ? grantable : [];
+  return {
+    query,
+    ...list,
+    // Both lists come in the one role order (app/access/role-order.ts) from the role cache.
+    roles: [...grants.values()].map((r) => ({
+      id: r.id,
+      name: r.name,
+      label: r.label,
+      translations: r.translations,
+    })),
+    assignable: offered,
+    // Ticked by default in both the invite and the create form.
+    defaultRoles: offered.filter((r) => r.name === DEFAULT_ROLE_FOR_NEW_USERS).map((r) => r.id),
+    invitations,
+    // The bulk bar's roles: user.update gives and takes roles, as on a person's page.
+    bulkRoles: can(user, "user.update") ? grantable : [],
+    // The bulk bar's teams (those it may add people to).
+    teams,
+    savedViews,
+    may: {
+      write: mayWrite,
+      update: can(user, "user.update"),
+      delete: can(user, "user.delete"),
+      teams: mayTeams,
+    },
+  };
+}
+
+// A 429's Retry-After, and the no-store of the answer carrying an invitation's link, reach the
+// browser only through this export.
+export const headers = passRetryAfter;
+
+/** Back to the list as it was filtered, with a toast. */
+function backWith(args: Route.ActionArgs, kind: "success" | "error" | "warning", message: string) {
+  const back = args.url; // the page's address, not the raw `.data` one (decision 027)
+  return redirectWithToast(back.pathname + back.search, { kind, message });
+}
+
+/** A malformed id names no pending invitation: the same 404 as one spent meanwhile. */
+function invitationId(form: FormData) {
+  const id = z.string().uuid().safeParse(form.get("invitationId"));
+  if (!id.success) throw new NotFound("auth.invitationGone");
+  return id.data;
+}
+
+export const action = (args: Route.ActionArgs) => {
+  const t = getT(args.context);
+  return handleIntents(
+    args,
+    {
+      create: {
+        permission: "user.write",
+        schema: createUserSchema,
+        run: async ({ actor, input }) => {
+          const id = await createUser(actor, input, args);
+          return redirectWithToast(`/dashboard/users/${id}`, {
+            kind: "success",
+            message: t("users:toast.created", { email: input.email }),
+          });
+        },
+      },
+      invite: {
+        permission: "user.write",
+        schema: inviteSchema,
+        run: async ({ actor, input }) => {
+          const outcome = await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
+          const sent = t("users:toast.invited", { email: input.email });
+          return backWith(
+            args,
+            outcome.mail.sent ? "success" : "warning",
+            invitationOutcomeText(t, outcome, sent),
+          );
+        },
+      },
+      "resend-invite": {
+        permission: "user.write",
+        run: async ({ actor, form }) => {
+          const outcome = await resendInvitation(actor, { id: invitationId(form) }, args);
+          const sent = t("users:toast.inviteResent");
+          return backWith(
+            args,
+            outcome.mail.sent ? "success" : "warning",
+            invitationOutcomeText(t, outcome, sent),
+          );
+        },
+      },
+      // The link of an invitation that was not mailed, to pass on by hand (app/auth/invitation-links.server.ts).
+      // Answered to this request only: never in a toast cookie, a loader's data or a log line.
+      "invite-link": {
+        permission: "user.write",
+        run: async ({ actor, form }) => {
+          const { email, link, expiresAt } = await revealInvitationLink(
+            actor,
+            { id: invitationId(form) },
+            args,
+          );
+          return data(
+            { ok: true as const, intent: "invite-link", errors: {}, formError: null, email, link, expiresAt },
+            { headers: { "Cache-Control": "no-store" } },
+          );
+        },
+      },
+      "cancel-invite": {
+        permission: "user.write",
+        run: async ({ actor, form }) => {
+          await cancelInvitation(actor, { id: invitationId(form) }, args);
+          return backWith(args, "success", t("users:toast.inviteCancelled"));
+        },
+      },
+      ...bulkIntents(args),
+    },
+    // The page's own permission, as its loader's: "all matching" must never act on a list the
+    // person cannot see (nor its toast's count tell them who exists).
+    { permission: "user.read" },
+  );
+};
+
+export default function Users({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { formatDateTime, formatNumber } = useFormat();
+  const {
+    rows,
+    total,
+    totalCapped,
+    start,
+    prev,
+    next,
+    query,
+    roles,
+    assignable,
+    bulkRoles,
+    defaultRoles,
+    invitations,
+    teams,
+    may,
+    savedViews,
+  } = loaderData;
+  const selection = useRowSelection(rows.map((r) => r.id));
+  const opening = useSearchParams()[0].get("new");
+  const bulkError =
+    actionData?.formError && actionData.intent?.startsWith("bulk") ? actionData.formError : null;
+  const invitationError =
+    actionData?.formError && actionData.intent?.endsWith("-invite") ? actionData.formError : null;
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold">{t("users:list.title")}</h1>
+        {may.write ? (
+          <div className="flex flex-wrap gap-2">
+            <FormDialog
+              intent="invite"
+              defaultOpen={opening === "invite"}
+              title={t("users:invite.title")}
+              description={t("users:invite.description")}
+              trigger={
+                <Button type="button">
+                  <Mail aria-hidden className="size-4" />
+                  {t("users:invite.button")}
+                </Button>
+              }
+            >
+              <InviteForm roles={assignable} defaultRoles={defaultRoles} />
+            </FormDialog>
+            <FormDialog
+              intent="create"
+              defaultOpen={opening === "user"}
+              title={t("users:create.title")}
+              description={t("users:create.description")}
+              trigger={
+                <Button type="button" variant="secondary">
+                  <UserPlus aria-hidden className="size-4" />
+                  {t("users:create.button")}
+                </Button>
+              }
+            >
+              <CreateUserForm roles={assignable} defaultRoles={defaultRoles} />
+            </FormDialog>
+            <Link to="/dashboard/users/import" className={buttonVariants({ variant: "secondary" })}>
+              <FileUp aria-hidden className="size-4" />
+              {t("users:import.button")}
+            </Link>
+          </div>
+        ) : null}
+      </div>
+
+      <SavedViewsControl saved={savedViews} />
+      <UserFilters query={query} roles={roles} />
+
+      {rows.length > 0 ? (
+        // Export needs only the list itself: everyone who sees it may tick people.
+        <BulkActions
+          selection={selection}
+          rows={rows}
+          may={may}
+          roles={bulkRoles.map((r) => ({ id: r.id, label: roleLabel(t, r) }))}
+          teams={teams}
+          total={{ count: total, capped: totalCapped }}
+          filter={{
+            q: query.q,
+            role: query.role,
+            status: query.status,
+            verified: query.verified,
+            created: query.created,
+          }}
+        />
+      ) : null}
+      {bulkError ? <FormError message={bulkError} /> : null}
+
+      {rows.length === 0 ? (
+        <EmptyState>{t("users:list.empty")}</EmptyState>
+      ) : (
+        <UsersList rows={rows} selection={selection} />
+      )}
+      <Pagination
+        label={t("users:list.pages")}
+        noun="users"
+        range={
+          rows.length === 0
+            ? t("users:list.rangeNone")
+            : t("users:list.range", {
+                from: formatNumber(start),
+                to: formatNumber(start + rows.length - 1),
+                total: `${formatNumber(total)}${totalCapped ? "+" : ""}`,
+                count: total,
+              })
+        }
+        prevLabel={t("users:list.previous")}
+        nextLabel={t("users:list.next")}
+        start={start}
+        shown={rows.length}
+        total={{ count: total, capped: totalCapped }}
+        prev={prev}
+        next={next}
+      />
+
+      {may.write && invitations.length > 0 ? (
+        <Card title={t("users:invitations.title")}>
+          {invitationError ? <FormError message={invitationError} /> : null}
+          <ul className="flex flex-col gap-2 text-sm" data-testid="pending-invitations">
+            {invitations.map((inv) => (
+              <li key={inv.id} className="flex flex-wrap items-center justify-between gap-2">
+                <span className="break-all">
+                  {t("users:invitations.item", {
+                    email: inv.email,
+                    roles: inv.roles.join(", ") || t("users:invitations.noRoles"),
+                    expires: formatDateTime(inv.expiresAt),
+                  })}
+                </span>
+                <Form method="post" className="flex gap-2">
+                  <input type="hidden" name="invitationId" value={inv.id} />
+                  <Button
+                    variant="secondary"
+                    name="intent"
+                    value="resend-invite"
+                    className="px-2 py-1 text-xs"
+                    aria-label={t("users:invitations.resendLabel", { email: inv.email })}
+                  >
+                    {t("users:invitations.resend")}
+                  </Button>
+                  <Button
+                    variant="secondary"
+                    name="intent"
+                    value="cancel-invite"
+                    className="px-2 py-1 text-xs"
+                    aria-label={t("users:invitations.cancelLabel", { email: inv.email })}
+                  >
+                    {t("users:invitations.cancel")}
+                  </Button>
+                </Form>
+                <PendingInvitationStatus invitation={inv} />
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
+    </div>
+  );
+}
+
+/** The list's filters (app/components/ui/list-filters.tsx): each applies at once, shown as chips. */
+function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: string; label: string }[] }) {
+  const { t } = useTranslation();
+  const roleText = (name: string) => {
+    const role = roles.find((r) => r.name === name);
+    return role ? roleLabel(t, role) : name;
+  };
+  const chips: FilterChip[] = [
+    query.q ? { name: "q", label: t("users:filters.search"), value: query.q } : null,
+    query.role ? { name: "role", label: t("users:filters.role"), value: roleText(query.role) } : null,
+    query.status
+      ? { name: "status", label: t("users:filters.status"), value: t(`users:status.${query.status}`) }
+      : null,
+    query.verified
+      ? { name: "verified", label: t("users:filters.verified"), value: t(`users:verified.${query.verified}`) }
+      : null,
+    query.created
+      ? { name: "created", label: t("users:filters.created"), value: t("users:filters.createdWeek") }
+      : null,
+  ].filter((c) => c !== null);
+  return (
+    <div className="flex flex-col gap-3">
+      <FilterForm
+        label={t("users:filters.label")}
+        applyLabel={t("users:filters.apply")}
+        applied={{ q: query.q, role: query.role, status: query.status, verified: query.verified }}
+      >
+        <Field
+          label={t("users:filters.search")}
+          name="q"
+          type="search"
+          defaultValue={query.q}
+          placeholder={t("users:filters.searchPlaceholder")}
+          className="w-full sm:w-64"
+        />
+        <Select label={t("users:filters.role")} name="role" defaultValue={query.role}>
+          <option value="">{t("users:filters.anyRole")}</option>
+          {roles.map((r) => (
+            <option key={r.name} value={r.name}>
+              {roleLabel(t, r)}
+            </option>
+          ))}
+        </Select>
+        <Select label={t("users:filters.status")} name="status" defaultValue={query.status}>
+          <option value="">{t("users:filters.anyStatus")}</option>
+          <option value="active">{t("users:status.active")}</option>
+          <option value="disabled">{t("users:status.disabled")}</option>
+        </Select>
+        <Select label={t("users:filters.verified")} name="verified" defaultValue={query.verified}>
+          <option value="">{t("users:filters.any")}</option>
+          <option value="yes">{t("users:verified.yes")}</option>
+          <option value="no">{t("users:verified.no")}</option>
+        </Select>
+        <Select label={t("users:filters.pageSize")} name="size" defaultValue={String(query.size)}>
+          {PAGE_SIZES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </Select>
+        {query.created ? <input type="hidden" name="created" value={query.created} /> : null}
+        <input type="hidden" name="sort" value={query.sort} />
+        <input type="hidden" name="dir" value={query.dir} />
+      </FilterForm>
+      <FilterChips chips={chips} />
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "users");

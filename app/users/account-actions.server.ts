@@ -1,0 +1,68 @@
+import type { TFunction } from "i18next";
+import { roleGrants } from "../access/role-cache.server";
+import { roleLabel } from "../access/role-labels";
+import type { AuditOrigin } from "../audit/audit.server";
+import { settingsUrl } from "../auth/links.server";
+import type { SessionUser } from "../auth/session.server";
+import { resetTwoFactor } from "../auth/two-factor.server";
+import { sendTwoFactorResetEmail } from "../mail/senders.server";
+import { type MailOutcome, sendReporting } from "../mail/try-send.server";
+import { offerUndo } from "./undo.server";
+import { setUserStatus, type UpdateUserInput, updateUser } from "./users.server";
+
+// An admin's acts on one person's account (a user's page) that bring more than the change itself:
+// the Undo a toast offers for what can be given back (docs/decisions/038-undo.md) and the email a
+// two-factor reset sends. Here rather than in users.server.ts, which undo.server.ts calls to undo.
+
+/**
+ * Saves an edit. When it took roles away, answers their names in `t` and the Undo that gives them
+ * back: taking a role away is the part of an edit worth an Undo, and the toast says which.
+ */
+export async function editAccount(
+  actor: SessionUser,
+  input: UpdateUserInput,
+  origin: AuditOrigin,
+  t: TFunction,
+): Promise<{ removedRoles: string[]; undo?: string }> {
+  const { removedRoles } = await updateUser(actor, input, origin);
+  if (!removedRoles.length) return { removedRoles };
+  const grants = await roleGrants();
+  // A role deleted meanwhile has no label left: its id stands in.
+  const names = removedRoles.map((r) => (grants.get(r) ? roleLabel(t, grants.get(r)!) : r));
+  const undo = await offerUndo(actor, {
+    kind: "user.role_removal",
+    userIds: [input.id],
+    roleIds: removedRoles,
+  });
+  return { removedRoles: names, undo };
+}
+
+/** Disables the account (its sessions end) and answers the Undo that enables it again. */
+export async function disableAccount(
+  actor: SessionUser,
+  input: { id: string },
+  origin: AuditOrigin,
+): Promise<{ undo: string }> {
+  await setUserStatus(actor, { id: input.id, status: "disabled" }, origin);
+  return { undo: await offerUndo(actor, { kind: "user.disable", userIds: [input.id] }) };
+}
+
+/**
+ * Removes the account's two-factor (a lost phone; resetTwoFactor's rules) and emails the person the
+ * way to enrol again. The reset stands whether or not the email went out; `mail` says how it fared.
+ */
+export async function resetAccountTwoFactor(
+  actor: SessionUser,
+  input: { id: string },
+  origin: AuditOrigin,
+): Promise<{ email: string; mail: MailOutcome }> {
+  const account = await resetTwoFactor(actor, input, origin);
+  const mail = await sendReporting(origin, { type: "two-factor-reset", to: account.email }, () =>
+    sendTwoFactorResetEmail({
+      to: account.email,
+      name: account.name,
+      settingsUrl: settingsUrl("security", "two-factor"),
+    }),
+  );
+  return { email: account.email, mail };
+}
