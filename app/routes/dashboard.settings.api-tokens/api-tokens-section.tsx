@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Trans } from "react-i18next";
+import { useFetcher } from "react-router";
 import { anyPermissionLabel } from "../../access/permission-labels";
 import {
   API_TOKEN_DEFAULT_DAYS,
@@ -16,7 +17,7 @@ import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { say } from "../../i18n/message";
 import { useTranslation } from "../../i18n/use-translation";
 import { ReauthFields, type ReauthMethods } from "../dashboard.settings/reauth-fields";
-import { SectionStatus, useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import { SectionStatus, useSettingsForm } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
 type Permission = { key: string; label: string };
@@ -35,7 +36,7 @@ export function ApiTokensSection({
   const labels = new Map(permissions.map((p) => [p.key, anyPermissionLabel(t, p.key)]));
   const held = new Set(permissions.map((p) => p.key));
   const s = useSettingsForm("create-api-token", createApiTokenSchema, {
-    fetcher: useSettingsFetcher<typeof action>(),
+    fetcher: useFetcher<typeof action>(),
     defaultValue: {
       expiresInDays: String(API_TOKEN_DEFAULT_DAYS),
       permissions: held.has("dashboard.access") ? ["dashboard.access"] : [],
@@ -43,7 +44,7 @@ export function ApiTokensSection({
   });
   const created = s.fetcher.data;
   const secret = created?.ok && created.intent === "create-api-token" ? created.secret : undefined;
-  const revoke = useSettingsFetcher<typeof action>();
+  const revoke = useFetcher<typeof action>();
   return (
     <>
       <Card title={t("settings:apiTokens.createTitle")}>

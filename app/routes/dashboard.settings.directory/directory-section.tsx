@@ -1,3 +1,4 @@
+import { useFetcher } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { useFormat } from "../../components/format";
 import { SelectField, TextField } from "../../components/forms/fields";
@@ -9,12 +10,7 @@ import { controlVariants, labelClass } from "../../components/ui/field";
 import { directorySchema, updateDirectorySchema } from "../../directory/directory-schemas";
 import { useTranslation } from "../../i18n/use-translation";
 import { ShownOnce } from "../dashboard.settings/shown-once";
-import {
-  RowRefusal,
-  SectionStatus,
-  useSettingsFetcher,
-  useSettingsForm,
-} from "../dashboard.settings/use-settings-form";
+import { RowRefusal, SectionStatus, useSettingsForm } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
 // Settings → Directory (settings.manage and user.write; docs/decisions/033-scim-directories.md):
@@ -93,7 +89,7 @@ function DirectoryForm({ directory, roles }: { directory?: DirectoryItem; roles:
   const { t } = useTranslation();
   const intent = directory ? "update-directory" : "create-directory";
   const s = useSettingsForm(intent, directory ? updateDirectorySchema : directorySchema, {
-    fetcher: useSettingsFetcher<typeof action>(),
+    fetcher: useFetcher<typeof action>(),
     id: directory ? `directory-${directory.id}` : "directory-new",
     defaultValue: directory
       ? {
@@ -202,7 +198,7 @@ function DirectoryForm({ directory, roles }: { directory?: DirectoryItem; roles:
 
 function TokenActions({ directory: d }: { directory: DirectoryItem }) {
   const { t } = useTranslation();
-  const fetcher = useSettingsFetcher<typeof action>();
+  const fetcher = useFetcher<typeof action>();
   const answer = fetcher.data;
   const busy = fetcher.state !== "idle";
   const act = (intent: string) => fetcher.submit({ intent, id: d.id }, { method: "post" });

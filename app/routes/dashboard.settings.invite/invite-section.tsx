@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { useFetcher } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { inviteSchema } from "../../auth/account-schemas";
 import { CheckboxGroupField, TextField } from "../../components/forms/fields";
@@ -7,7 +8,7 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { CopyInviteLink } from "../../components/users/invite-link";
 import { useTranslation } from "../../i18n/use-translation";
-import { useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import { useSettingsForm } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
 /** Shown to holders of user.write; the roles offered are only those they may grant. */
@@ -15,7 +16,7 @@ export function InviteSection({ roles }: { roles: { id: string; name: string; la
   const { t } = useTranslation();
   const plain = roles.filter((r) => r.name === "user").map((r) => r.id);
   const s = useSettingsForm("invite", inviteSchema, {
-    fetcher: useSettingsFetcher<typeof action>(),
+    fetcher: useFetcher<typeof action>(),
     defaultValue: { roles: plain },
   });
   const answer = s.fetcher.data;

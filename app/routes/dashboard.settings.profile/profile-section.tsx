@@ -1,4 +1,5 @@
 import { Trans } from "react-i18next";
+import { useFetcher } from "react-router";
 import { changeEmailSchema, languageSchema, profileSchema } from "../../auth/account-schemas";
 import { PasswordField, SelectField, TextField } from "../../components/forms/fields";
 import { Button } from "../../components/ui/button";
@@ -8,7 +9,6 @@ import { useTranslation } from "../../i18n/use-translation";
 import {
   SectionStatus,
   type SettingsFetcher,
-  useSettingsFetcher,
   useSettingsForm,
 } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
@@ -17,8 +17,8 @@ type Profile = { name: string; email: string; locale: string | null };
 
 export function ProfileSection({ profile, languages }: { profile: Profile; languages: string[] }) {
   const { t } = useTranslation();
-  const nameFetcher = useSettingsFetcher<typeof action>();
-  const languageFetcher = useSettingsFetcher<typeof action>();
+  const nameFetcher = useFetcher<typeof action>();
+  const languageFetcher = useFetcher<typeof action>();
   return (
     <Card title={t("settings:profile.title")}>
       {/* Keyed by the saved name: after a save the form starts again from what is stored, while
@@ -106,7 +106,7 @@ function LanguageForm({
 
 function EmailForm({ email }: { email: string }) {
   const { t } = useTranslation();
-  const s = useSettingsForm("email", changeEmailSchema, { fetcher: useSettingsFetcher<typeof action>() });
+  const s = useSettingsForm("email", changeEmailSchema, { fetcher: useFetcher<typeof action>() });
   return (
     <s.fetcher.Form method="post" className="mt-6 flex flex-col gap-3" {...s.formProps}>
       <input type="hidden" name="intent" value="email" />

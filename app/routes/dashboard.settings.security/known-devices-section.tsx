@@ -1,10 +1,11 @@
+import { useFetcher } from "react-router";
 import { useFormat } from "../../components/format";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, EmptyState } from "../../components/ui/card";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { useTranslation } from "../../i18n/use-translation";
-import { SectionStatus, useSettingsFetcher } from "../dashboard.settings/use-settings-form";
+import { SectionStatus } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
 type KnownDevice = {
@@ -29,8 +30,8 @@ export function KnownDevicesSection({
 }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
-  const forget = useSettingsFetcher<typeof action>();
-  const toggle = useSettingsFetcher<typeof action>();
+  const forget = useFetcher<typeof action>();
+  const toggle = useFetcher<typeof action>();
   const on = alerts.on || alerts.required;
   const answer = toggle.data ?? forget.data;
   return (

@@ -2,6 +2,7 @@ import { browserSupportsWebAuthn, startRegistration, WebAuthnError } from "@simp
 import type { TFunction } from "i18next";
 import { useEffect, useId, useRef, useState } from "react";
 import { Trans } from "react-i18next";
+import { useFetcher } from "react-router";
 import type { PasskeyAvailability } from "../../auth/passkey-availability";
 import { type PasskeyView, passkeyNameField } from "../../auth/passkey-schemas";
 import { useFormat } from "../../components/format";
@@ -14,11 +15,7 @@ import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { say, sayIssue } from "../../i18n/message";
 import { useTranslation } from "../../i18n/use-translation";
 import type { ReauthMethods } from "../dashboard.settings/reauth-fields";
-import {
-  SectionStatus,
-  type SettingsFetcher,
-  useSettingsFetcher,
-} from "../dashboard.settings/use-settings-form";
+import { SectionStatus, type SettingsFetcher } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
 // Settings → Passkeys: add one (the server's options, the browser's ceremony, the server checks
@@ -51,9 +48,9 @@ export function PasskeysSection({
   reauth: ReauthMethods;
 }) {
   const { t } = useTranslation();
-  const options = useSettingsFetcher<typeof action>();
-  const add = useSettingsFetcher<typeof action>();
-  const change = useSettingsFetcher<typeof action>();
+  const options = useFetcher<typeof action>();
+  const add = useFetcher<typeof action>();
+  const change = useFetcher<typeof action>();
   const nameId = useId();
   const passwordId = useId();
   const codeId = useId();

@@ -1,11 +1,12 @@
 import { useEffect } from "react";
+import { useFetcher } from "react-router";
 import { changePasswordSchema } from "../../auth/account-schemas";
 import { PasswordField } from "../../components/forms/fields";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { useTranslation } from "../../i18n/use-translation";
-import { useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import { useSettingsForm } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
 /**
@@ -22,7 +23,7 @@ export function PasswordSection({
 }) {
   const { t } = useTranslation();
   const s = useSettingsForm("password", changePasswordSchema, {
-    fetcher: useSettingsFetcher<typeof action>(),
+    fetcher: useFetcher<typeof action>(),
   });
   const firstField = s.fields.currentPassword.id;
   useEffect(() => {

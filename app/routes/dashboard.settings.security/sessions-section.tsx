@@ -1,4 +1,5 @@
 import { Trans } from "react-i18next";
+import { useFetcher } from "react-router";
 import { z } from "zod";
 import { useFormat } from "../../components/format";
 import { Badge } from "../../components/ui/badge";
@@ -10,7 +11,6 @@ import type { SessionDescription } from "../../settings/session-view";
 import {
   SectionStatus,
   type SettingsFetcher,
-  useSettingsFetcher,
   useSettingsForm,
 } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
@@ -20,10 +20,10 @@ const LOCK = { page: "/dashboard/settings/security", intents: ["revoke-session",
 
 export function SessionsSection({ sessions }: { sessions: SessionDescription[] }) {
   const { t } = useTranslation();
-  const others = useSettingsForm("revoke-others", noFields, { fetcher: useSettingsFetcher<typeof action>() });
+  const others = useSettingsForm("revoke-others", noFields, { fetcher: useFetcher<typeof action>() });
   // One fetcher for every row's "Sign out": the answer outlives the row it signed out, so the
   // status line (which takes focus) sits under the list, not in the row that disappears.
-  const revoke = useSettingsFetcher<typeof action>();
+  const revoke = useFetcher<typeof action>();
   const hasOthers = sessions.some((s) => !s.current);
   return (
     <Card

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { twoFactorCodeSchema, twoFactorReauthSchema } from "../../auth/two-factor-schemas";
 import { TextField } from "../../components/forms/fields";
 import { alertVariants } from "../../components/ui/alert";
@@ -7,11 +7,7 @@ import { Card } from "../../components/ui/card";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { useTranslation } from "../../i18n/use-translation";
 import { ReauthFields, type ReauthMethods } from "../dashboard.settings/reauth-fields";
-import {
-  type SettingsFetcher,
-  useSettingsFetcher,
-  useSettingsForm,
-} from "../dashboard.settings/use-settings-form";
+import { type SettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
 import { RecoveryCodes } from "./recovery-codes";
 import type { action } from "./route";
 
@@ -47,16 +43,16 @@ export function TwoFactorSection({
 }) {
   const { t } = useTranslation();
   const start = useSettingsForm("two-factor-start", twoFactorReauthSchema, {
-    fetcher: useSettingsFetcher<typeof action>(),
+    fetcher: useFetcher<typeof action>(),
   });
   const confirm = useSettingsForm("two-factor-confirm", twoFactorCodeSchema, {
-    fetcher: useSettingsFetcher<typeof action>(),
+    fetcher: useFetcher<typeof action>(),
   });
   const regenerate = useSettingsForm("two-factor-recovery-codes", twoFactorReauthSchema, {
-    fetcher: useSettingsFetcher<typeof action>(),
+    fetcher: useFetcher<typeof action>(),
   });
   const disable = useSettingsForm("two-factor-disable", twoFactorReauthSchema, {
-    fetcher: useSettingsFetcher<typeof action>(),
+    fetcher: useFetcher<typeof action>(),
   });
   const { view } = twoFactor;
   const codes = codesOf(confirm.fetcher.data) ?? codesOf(regenerate.fetcher.data);

@@ -1,10 +1,11 @@
+import { useFetcher } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { createProviderSchema, deleteProviderSchema, updateProviderSchema } from "../../auth/sso-schema";
 import { PasswordField, SelectField, TextField } from "../../components/forms/fields";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { useTranslation } from "../../i18n/use-translation";
-import { useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import { useSettingsForm } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
 // Single sign-on providers (super admins only): one form per provider and one to add another.
@@ -58,7 +59,7 @@ function ProviderForm({ provider, roles }: { provider?: SsoProvider; roles: Role
   const { t } = useTranslation();
   const intent = provider ? "update-provider" : "create-provider";
   const s = useSettingsForm(intent, provider ? updateProviderSchema : createProviderSchema, {
-    fetcher: useSettingsFetcher<typeof action>(),
+    fetcher: useFetcher<typeof action>(),
     id: provider ? `sso-${provider.id}` : "sso-new",
     defaultValue: provider
       ? {
@@ -132,7 +133,7 @@ function ProviderForm({ provider, roles }: { provider?: SsoProvider; roles: Role
 function DeleteProvider({ provider }: { provider: SsoProvider }) {
   const { t } = useTranslation();
   const s = useSettingsForm("delete-provider", deleteProviderSchema, {
-    fetcher: useSettingsFetcher<typeof action>(),
+    fetcher: useFetcher<typeof action>(),
     id: `sso-delete-${provider.id}`,
   });
   return (

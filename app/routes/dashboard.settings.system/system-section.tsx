@@ -1,3 +1,4 @@
+import { useFetcher } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { useFormat } from "../../components/format";
 import { PasswordField, SelectField, TextField } from "../../components/forms/fields";
@@ -13,7 +14,6 @@ import { ReauthFields, type ReauthMethods } from "../dashboard.settings/reauth-f
 import {
   SectionStatus,
   type SettingsFetcher,
-  useSettingsFetcher,
   useSettingsForm,
 } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
@@ -23,8 +23,8 @@ export function SystemSection({ config, reauth }: { config: ConfigView[]; reauth
   // The answers stay with the section, outside the keyed form.
   const { t } = useTranslation();
   const stored = config.map((c) => `${c.key}:${c.source}:${c.updatedAt ?? ""}`).join("|");
-  const saveFetcher = useSettingsFetcher<typeof action>();
-  const resetFetcher = useSettingsFetcher<typeof action>();
+  const saveFetcher = useFetcher<typeof action>();
+  const resetFetcher = useFetcher<typeof action>();
   const answer = (f: SettingsFetcher<typeof action>) => (f.data?.intent === "system" ? f.data : undefined);
   return (
     <Card title={t("settings:system.title")}>

@@ -1,3 +1,4 @@
+import { useFetcher } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { twoFactorRolesSchema } from "../../auth/two-factor-schemas";
 import { CheckboxGroupField } from "../../components/forms/fields";
@@ -5,7 +6,7 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { useTranslation } from "../../i18n/use-translation";
-import { useSettingsFetcher, useSettingsForm } from "../dashboard.settings/use-settings-form";
+import { useSettingsForm } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
 type TwoFactorPolicy = { roles: { id: string; name: string; label: string }[]; required: string[] };
@@ -14,7 +15,7 @@ type TwoFactorPolicy = { roles: { id: string; name: string; label: string }[]; r
 export function TwoFactorPolicySection({ policy }: { policy: TwoFactorPolicy }) {
   const { t } = useTranslation();
   const s = useSettingsForm("two-factor-roles", twoFactorRolesSchema, {
-    fetcher: useSettingsFetcher<typeof action>(),
+    fetcher: useFetcher<typeof action>(),
     defaultValue: { roles: policy.required },
   });
   return (

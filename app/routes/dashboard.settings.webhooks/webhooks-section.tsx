@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
+import { useFetcher } from "react-router";
 import { useFormat } from "../../components/format";
 import { CheckboxGroupField, TextField } from "../../components/forms/fields";
 import { ConfirmDialog } from "../../components/ui/alert-dialog";
@@ -10,12 +11,7 @@ import { useTranslation } from "../../i18n/use-translation";
 import { REPLAY_HOURS, webhookCreateSchema } from "../../webhooks/endpoint-form";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../webhooks/event-types";
 import { ShownOnce } from "../dashboard.settings/shown-once";
-import {
-  RowRefusal,
-  SectionStatus,
-  useSettingsFetcher,
-  useSettingsForm,
-} from "../dashboard.settings/use-settings-form";
+import { RowRefusal, SectionStatus, useSettingsForm } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
 // Settings → Webhooks (settings.manage; docs/decisions/032-outgoing-webhooks.md): endpoints are
@@ -48,7 +44,7 @@ export function WebhooksSection({
 }) {
   const { t } = useTranslation();
   const s = useSettingsForm("webhook-create", webhookCreateSchema, {
-    fetcher: useSettingsFetcher<typeof action>(),
+    fetcher: useFetcher<typeof action>(),
     defaultValue: { enabled: true, events: events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [] },
   });
   const created = s.fetcher.data;
@@ -106,7 +102,7 @@ export function WebhooksSection({
 function EndpointItem({ endpoint: e }: { endpoint: WebhookEndpointItem }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
-  const fetcher = useSettingsFetcher<typeof action>();
+  const fetcher = useFetcher<typeof action>();
   const [showLog, setShowLog] = useState(false);
   const answer = fetcher.data;
   const act = (intent: string, extra: Record<string, string> = {}) =>
@@ -220,7 +216,7 @@ function DeliveryLog({ endpointId, refreshKey }: { endpointId: string; refreshKe
   const [type, setType] = useState("");
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
   const [failed, setFailed] = useState(false);
-  const fetcher = useSettingsFetcher<typeof action>();
+  const fetcher = useFetcher<typeof action>();
   const load = useCallback(async () => {
     const query = new URLSearchParams({
       limit: "50",

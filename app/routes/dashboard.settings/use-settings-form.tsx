@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { type FetcherWithComponents, useFetcher } from "react-router";
+import type { FetcherWithComponents, useFetcher } from "react-router";
 import type { z } from "zod";
 import { FormErrors } from "../../components/forms/fields";
 import { type AppFormOptions, getFormProps, useAppForm } from "../../components/forms/use-app-form";
@@ -10,11 +10,10 @@ import { focusRing } from "../../components/ui/button";
 type Answer = { ok: boolean; intent?: string; message?: string };
 
 /**
- * A fetcher whose answers are typed by the action of the page it posts to:
- * `useSettingsFetcher<typeof action>()`, with `import type { action } from "./route"`.
+ * A section's fetcher typed by the action of the page it posts to: `useFetcher<typeof action>()`,
+ * with `import type { action } from "./route"`.
  */
-export const useSettingsFetcher = <Action,>() => useFetcher<Action>();
-export type SettingsFetcher<Action> = ReturnType<typeof useSettingsFetcher<Action>>;
+export type SettingsFetcher<Action> = ReturnType<typeof useFetcher<Action>>;
 
 /**
  * One Settings section's form on the form pipeline: its own fetcher (each section keeps its own
@@ -26,7 +25,7 @@ export function useSettingsForm<S extends z.ZodType, Data extends Answer>(
   schema: S,
   options: {
     /**
-     * The section's fetcher, `useSettingsFetcher<typeof action>()`: its answers are typed by the
+     * The section's fetcher, `useFetcher<typeof action>()`: its answers are typed by the
      * page's action. Made outside a form that is remounted (keyed) when its answer must stay.
      */
     fetcher: FetcherWithComponents<Data>;
