@@ -27,6 +27,7 @@ function clientModulesStubbed(): Plugin {
  * (test/database-template.ts); `--project sqlite` or `--project postgres` narrows a run.
  */
 const wanted = process.env.TEST_DATABASE ?? "sqlite";
+const workers = Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, availableParallelism()));
 const databases = (["sqlite", "postgres"] as const).filter((name) => wanted === "all" || wanted === name);
 
 // Kept apart from vite.config.ts: the React Router plugin must not run under vitest.
@@ -47,7 +48,11 @@ export default defineConfig({
     isolate: false,
     // vitest's default leaves a core idle (one worker on a 2-core machine); the tests wait on
     // their databases often enough to keep one worker per core busy beside vitest itself.
-    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, availableParallelism())),
+    maxWorkers: workers,
+    // All of them for the whole run: vitest's default minimum is one, and tinypool ends a worker
+    // the moment it is idle above the minimum, which raced a file handed to it at a project's
+    // start ("Terminating worker thread", an unhandled rejection that failed the run).
+    minWorkers: workers,
     sequence: { sequencer: SlowFirst },
     testTimeout: 20_000,
     hookTimeout: 60_000,
