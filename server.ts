@@ -8,12 +8,8 @@ import { createRequestHandler, type ServerBuild } from "react-router";
 import type * as Entry from "./app/entry.server";
 import { loadDotEnv } from "./scripts/dotenv";
 
-// node:http around the React Router build (docs/decisions/002-lean-server.md): the request listener,
-// its guards, client files, /healthz and /metrics come from the build's own entry
-// (app/server/http-server.server.ts), so this file holds no second copy of an app module; here are
-// the logger, the listening socket and the graceful stop. In production it runs compiled
-// (`npm run build` writes build/server.js beside the build it serves); `npm run dev` runs this
-// file through tsx with Vite in middleware mode.
+// node:http around the React Router build (decision 002): the request listener comes from the
+// build's own entry, so this file holds no second copy of an app module.
 loadDotEnv();
 const production = process.env.NODE_ENV === "production";
 const port = Number(process.env.PORT ?? 3000);
@@ -25,10 +21,7 @@ const logger = pino(
 
 type AppEntry = typeof Entry;
 
-/**
- * The build's entry module as app/entry.server.tsx writes it: React Router types it as its own
- * entry only, so the server's exports beside handleRequest are checked for here.
- */
+/** React Router types the entry module as its own entry only, so the server's exports are checked here. */
 function appEntryOf(module: ServerBuild["entry"]["module"]): AppEntry {
   if (!isAppEntry(module))
     throw new Error("The build's entry.server lacks the server's exports: rebuild it.");
@@ -39,7 +32,6 @@ function isAppEntry(module: object): module is AppEntry {
   return ["lifecycle", "createAppListener", "startMetricsListener"].every((name) => name in module);
 }
 
-/** The compiled copy sits in the build directory it serves; this source file beside build/. */
 function buildDirectory(): string {
   if (process.env.BUILD_DIR) return resolve(process.env.BUILD_DIR);
   const here = dirname(fileURLToPath(import.meta.url));
@@ -49,27 +41,22 @@ function buildDirectory(): string {
 let build: ServerBuild | (() => Promise<ServerBuild>);
 let getEntry: () => Promise<AppEntry>;
 let vite: import("vite").ViteDevServer | undefined;
-// Created first so the dev server's live-reload socket can share it; it listens further down.
 const httpServer = createServer();
 const buildDir = buildDirectory();
 
 if (production) {
   const loaded = (await import(pathToFileURL(join(buildDir, "server/index.js")).href)) as ServerBuild;
-  // The build object itself, not a function returning it: React Router then derives its route
-  // tables once instead of on every request.
+  // The build object itself, not a function: React Router then derives its route tables once.
   build = loaded;
   const entry = appEntryOf(loaded.entry.module);
   getEntry = async () => entry;
 } else {
-  // Vite's live-reload socket on this server's own port, not on a fixed second one (24678) that
-  // another Vite process on the machine (a second checkout, a test run) may hold: the browser
-  // then failed to connect and threw "WebSocket closed without opened".
+  // Vite's live-reload socket on this server's port, not a fixed one another Vite process may hold.
   vite = await import("vite").then((m) =>
     m.createServer({ server: { middlewareMode: true, hmr: { server: httpServer } } }),
   );
   const load = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   build = load;
-  // Vite reloads changed modules: each request takes the current entry's context.
   getEntry = async () => appEntryOf((await load()).entry.module);
 }
 
@@ -89,13 +76,12 @@ const server = httpServer.on(
     handle: async (request, info) => handleRequest(request, (await getEntry()).createRequestContext(info)),
   }),
 );
-// A restart makes every open tab reconnect at once: room for them in the accept queue (node's default
-// is 511; the kernel caps it at net.core.somaxconn), or the overflow is reset or delayed by seconds.
+// A restart makes every open tab reconnect at once: room for them in the accept queue.
 server.listen({ port, host, backlog: 4096 }, () => {
   logger.info({ port, host, mode: production ? "production" : "development" }, "listening");
   if (!production) console.log(`Dashboard running at http://localhost:${port}`);
 });
-// METRICS_PORT: /metrics on 127.0.0.1 only (app/metrics/endpoint.server.ts); the token is never logged.
+// The metrics token is never logged.
 const metricsServer = await entry.startMetricsListener();
 if (metricsServer)
   logger.info(
@@ -103,18 +89,7 @@ if (metricsServer)
     "metrics listening on 127.0.0.1",
   );
 
-/**
- * Stops accepting at once; resolves once every connection has ended. Idle keep-alive sockets are
- * closed now, and those that fall idle later (an answer finishing, an event stream ended) as they
- * do: node's close() closes only the ones idle at the call, and a client may hold the rest for its
- * own keep-alive time. After the drain no balancer sends on them any more, so closing one races no
- * request (closing them at SIGTERM did: a request sent on one at that moment was reset). Requests
- * still running get `boundMs`, then their sockets are cut.
- */
-/**
- * Resolves in the check phase right after a poll phase that took under a millisecond (or after
- * `maxMs`): node has just accepted every connection the kernel had completed, and nothing is busy.
- */
+/** Resolves right after a poll phase under a millisecond: node has just accepted every completed connection. */
 async function calmMoment(maxMs: number): Promise<void> {
   const start = performance.now();
   let last = start;
@@ -126,12 +101,13 @@ async function calmMoment(maxMs: number): Promise<void> {
   }
 }
 
+/**
+ * Idle keep-alive sockets are closed as they fall idle, after the drain, so closing one races no
+ * request; requests still running get `boundMs`, then their sockets are cut.
+ */
 async function closeListener(listener: Server, boundMs: number): Promise<void> {
-  // Closing a listening socket makes the kernel reset the connections it has completed that node
-  // has not yet accepted; a balancer that sent a POST on one cannot repeat it (nginx, which has no
-  // readiness checks and still sends, answers it 502). Closed at a calm moment, right after node
-  // accepted what was waiting, that window is a fraction of a millisecond, not the time of
-  // whatever the stop was busy with.
+  // Closing a listening socket resets connections the kernel completed but node has not accepted (a
+  // POST a balancer cannot repeat: 502); at a calm moment that window is a fraction of a millisecond.
   await calmMoment(1_000);
   return new Promise((resolve, reject) => {
     const sweep = setInterval(() => listener.closeIdleConnections(), 50);
@@ -147,12 +123,7 @@ async function closeListener(listener: Server, boundMs: number): Promise<void> {
 }
 
 let stopping = false;
-/**
- * SIGTERM (docs/operations.md, "Draining"): /readyz turns 503 at once while requests are still
- * served for DRAIN_MS with `Connection: close`, so the balancer moves the traffic elsewhere; then
- * the lifecycle's stop steps, each run even if one before it fails. A second signal skips the rest
- * of the drain. SHUTDOWN_GRACE_MS bounds the whole of it.
- */
+/** SIGTERM: /readyz turns 503 while requests are still served for DRAIN_MS (docs/operations.md, "Draining"). */
 async function shutdown(signal: string) {
   if (stopping) {
     logger.info({ signal }, "second signal: ending the drain now");

@@ -21,16 +21,10 @@ export { createRequestContext, lifecycle } from "./server/lifecycle.server";
 
 export const streamTimeout = 5_000;
 
-/**
- * React Router logs every error with its stack. A 4xx it raises itself (a POST to a page without an
- * action, an unknown path, an action from another origin) is an answer to a bad request, not a
- * fault: logging it would let anyone flood the logs. Aborted requests (the client left) are not
- * faults either.
- */
+/** A 4xx React Router raises itself is no fault, and logging it would let anyone flood the logs. */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  // An unreachable database (a restart, a failover) is answered 503 (app/http/unavailable.server.ts):
-  // one line, not a stack per request while it lasts; the 503 page thrown below is no fault either.
+  // An unreachable database is one line, not a stack per request while it lasts.
   if (noteFailure(error, context)) {
     if (!(error instanceof Response)) console.error(`database unavailable: ${String(error)}`);
     return;
@@ -40,17 +34,11 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   console.error(error);
 };
 
-/** React Router's own refusal of a page action from another origin (a 400 it has answered already). */
 function isOriginRefusal(error: unknown): boolean {
   return error instanceof Error && (error.message === "Bad Request" || /`origin` header/.test(error.message));
 }
 
-/**
- * Renders the whole document, then answers it as one body with a length. The app has no Suspense
- * boundary of its own (loaders finish before rendering starts), so the shell is the page: waiting
- * for all of it costs no time to first byte, and one buffer is one write to the socket instead of
- * a chain of stream chunks, each a syscall (decision 041).
- */
+/** Buffered whole: the app has no Suspense boundary, so one write beats a chain of chunks (decision 041). */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -58,8 +46,6 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
-  // A loader or middleware met an unreachable database: React Router renders the error boundary
-  // again with this 503 (app/http/unavailable.server.ts), which says to try again shortly.
   if (responseStatusCode === 500 && metUnavailableDatabase(loadContext))
     throw unavailablePage(getI18n(loadContext).t("common:error.unavailable"));
   if (request.method.toUpperCase() === "HEAD") {
@@ -84,7 +70,6 @@ export default function handleRequest(
         timeoutId = undefined;
         const html = Buffer.concat(chunks);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        // Known here: the server pipeline need not read the body to learn it (withKnownLength).
         responseHeaders.set("Content-Length", String(html.byteLength));
         resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
         callback();

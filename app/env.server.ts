@@ -6,19 +6,17 @@ import { parseCidrList } from "./http/cidr";
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalText = () => z.preprocess(blankToUndefined, z.string().optional());
 
-// One place that reads process.env, so every default and its meaning lives here.
-/** Development-only fallback; production refuses to start with it (lifecycle.start). */
+/** Production refuses to start with it. */
 export const DEV_SESSION_SECRET = "dev-only-insecure-secret";
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().default("file:./data/app.db"),
-  // Connections per instance when DATABASE_URL is postgres://; keep instances × size under max_connections.
+  // Per instance; keep instances × size under max_connections.
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
   PORT: z.coerce.number().int().positive().default(3000),
   HOST: z.string().default("0.0.0.0"),
   BASE_URL: z.string().url().optional(),
-  // Host names the server answers to besides BASE_URL's (app/http/allowed-hosts.server.ts).
   ALLOWED_HOSTS: optionalText(),
   SESSION_SECRET: z.string().min(1).default(DEV_SESSION_SECRET),
   SESSION_MAX_AGE_DAYS: z.coerce.number().positive().default(14),
@@ -26,61 +24,50 @@ const schema = z.object({
   SUPER_ADMIN_PASSWORD: z.string().optional(),
   TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   RATE_LIMIT_LOGIN_PER_IP: z.coerce.number().int().positive().default(10),
-  // Per account AND address (also the per-user budget of Settings' current-password check).
+  // Per account AND address.
   RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
-  // Per account over all addresses; past it, sign-in slows down instead of locking (app/security/login-limits.server.ts).
+  // Per account over all addresses; past it, sign-in slows down instead of locking.
   RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT_GLOBAL: z.coerce.number().int().positive().default(50),
   RATE_LIMIT_PUBLIC_FORMS_PER_IP: z.coerce.number().int().positive().default(5),
-  // Requests one personal API token may make a minute (app/auth/api-tokens.server.ts).
   RATE_LIMIT_API_TOKEN_PER_MINUTE: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_SCIM_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  // Background tasks (app/tasks). The webhook secret is derived from SESSION_SECRET when unset.
+  // Derived from SESSION_SECRET when unset.
   TASK_WEBHOOK_SECRET: z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
     z.string().startsWith("whsec_").optional(),
   ),
   TASK_DEMO_DURATION_MS: z.coerce.number().int().min(0).max(60_000).default(15_000),
   TASK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
-  // Pending plus running tasks one user may have; the next gets 429. Kept below TASK_CONCURRENCY,
-  // so one account alone never occupies every running slot and other users' work still starts.
+  // Kept below TASK_CONCURRENCY, so one account alone never occupies every running slot.
   TASK_MAX_OPEN_PER_USER: z.coerce.number().int().min(1).default(3),
   TASK_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   TASK_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(8_000),
-  // SIGTERM: how long /readyz answers 503 while requests are still served, before the instance
-  // stops (docs/operations.md, "Draining"). Unset: 4000 in production, 0 otherwise (drainMs()).
+  // Unset: 4000 in production, 0 otherwise (docs/operations.md, "Draining").
   DRAIN_MS: z.coerce.number().int().min(0).max(600_000).optional(),
-  // The whole stop's bound; past it the process exits 1. Unset: derived (shutdownGraceMs()).
+  // Past it the process exits 1.
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().optional(),
-  // PostgreSQL only: "separate" leaves the queued tasks to `npm run worker` processes.
   TASK_WORKER: z.enum(["in-app", "separate"]).default("in-app"),
-  // PostgreSQL only: every beat an instance touches the tasks it runs and sweeps; a task silent for
-  // 4 beats is run again elsewhere (re-runnable) or failed as stalled (app/tasks/queue-runner.server.ts).
   TASK_HEARTBEAT_MS: z.coerce.number().int().min(100).default(2_000),
-  // Mail and branding: fallbacks only; a value saved in Settings wins (app/system-settings/config-keys.ts).
+  // Fallbacks only: a value saved in Settings wins.
   MAIL_API_KEY: optionalText(),
   MAIL_API_URL: z.preprocess(blankToUndefined, z.string().url().optional()),
   EMAIL_FROM: optionalText(),
   APP_NAME: optionalText(),
   SIGN_IN_ALERTS: optionalText(),
-  // Public registration (open|closed) and the role it gives; Settings wins (app/system-settings/config-keys.ts).
   REGISTRATION: z.preprocess(blankToUndefined, z.enum(["open", "closed"]).optional()),
   REGISTRATION_ROLE: optionalText(),
   AUDIT_RETENTION_DAYS: optionalText(),
-  // Signs the audit chain's checkpoints (app/audit/checkpoint.server.ts); derived from
-  // SESSION_SECRET when unset. A comma-separated list rotates it: the first signs, all verify.
+  // A comma-separated list rotates it: the first signs, all verify.
   AUDIT_SIGNING_KEY: optionalText(),
-  // Encrypts secret settings at rest; derived from SESSION_SECRET when unset.
   SETTINGS_ENCRYPTION_KEY: optionalText(),
-  // GET /metrics (app/metrics/endpoint.server.ts): on the main port to this bearer token, and/or on
-  // 127.0.0.1:METRICS_PORT without one. Neither set: no metrics are served.
+  // Main port with this bearer token, and/or 127.0.0.1:METRICS_PORT without one; neither: none served.
   METRICS_TOKEN: z.preprocess(
     blankToUndefined,
     z.string().min(16, "METRICS_TOKEN must be at least 16 characters long").optional(),
   ),
   METRICS_PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(65_535).optional()),
-  // Private ranges the server may still connect to for addresses an admin typed (SSO issuers;
-  // webhooks when they land): comma-separated CIDRs, none by default (app/http/outbound.server.ts).
+  // Comma-separated CIDRs admins' typed addresses may still reach (app/http/outbound.server.ts).
   OUTBOUND_ALLOW_PRIVATE: optionalText().superRefine((value, ctx) => {
     try {
       parseCidrList(value);
@@ -90,28 +77,18 @@ const schema = z.object({
   }),
 });
 
-/**
- * The drain after SIGTERM: a balancer that checks /readyz every second and takes an instance out
- * after 3 failures has stopped sending to it after ~3 s; 4 s leaves a margin. `npm run dev` and
- * the tests stop at once.
- */
+/** A balancer checking /readyz every second takes an instance out after ~3 s; 4 s leaves a margin. */
 export function drainMs(e: Pick<Env, "DRAIN_MS" | "NODE_ENV"> = env()): number {
   return e.DRAIN_MS ?? (e.NODE_ENV === "production" ? 4_000 : 0);
 }
 
-/** How long the stop after the drain waits for in-flight requests to finish (app/server/lifecycle.server.ts). */
 export const LISTENER_CLOSE_MS = 5_000;
 
-/**
- * The whole stop's bound (the process exits 1 past it): the drain, the tasks' grace, the
- * listener's wait and a margin for the rest, unless SHUTDOWN_GRACE_MS says otherwise.
- */
 export function shutdownGraceMs(e: Env = env()): number {
   return e.SHUTDOWN_GRACE_MS ?? drainMs(e) + e.TASK_SHUTDOWN_GRACE_MS + LISTENER_CLOSE_MS + 5_000;
 }
 
 const checked = schema.superRefine((e, ctx) => {
-  // A bound shorter than the drain plus the tasks' grace would cut every stop short.
   if (e.SHUTDOWN_GRACE_MS !== undefined && e.SHUTDOWN_GRACE_MS <= drainMs(e) + e.TASK_SHUTDOWN_GRACE_MS)
     ctx.addIssue({
       code: "custom",
@@ -124,7 +101,6 @@ export type Env = z.infer<typeof schema>;
 
 let cached: Env | undefined;
 
-/** `KEY=` (or blanks) means unset for every variable, so the declared default applies. */
 function withoutBlanks(source: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(source))
@@ -137,7 +113,6 @@ export function env(): Env {
   return cached;
 }
 
-/** Tests change process.env between cases; this drops the parsed copy. */
 export function resetEnvCache() {
   cached = undefined;
 }
@@ -154,7 +129,7 @@ export function sessionSecrets(): string[] {
     .filter(Boolean);
 }
 
-/** Secure cookies whenever the public address is https; production assumes https unless told otherwise. */
+/** Production assumes https unless told otherwise. */
 export function secureCookies(): boolean {
   const e = env();
   if (e.BASE_URL) return e.BASE_URL.startsWith("https://");

@@ -14,17 +14,13 @@ import { basename, dirname, extname, join, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 import { knownMigrationNames } from "./migrate";
 
-// Backup and restore of a SQLite deployment (docs/decisions/027-backup-and-upgrades.md).
-// PostgreSQL deployments use pg_dump/pg_restore (docs/operations.md, "Backup and restore").
+// Backup and restore of a SQLite deployment (decision 027); PostgreSQL uses pg_dump/pg_restore.
 
-/** A refusal the command line prints as one line and exits 1 on. */
 export class BackupError extends Error {}
 
 const HEADER = "SQLite format 3\u0000";
-/** Kysely's bookkeeping table: the names of the migrations a database has run. */
 const MIGRATION_TABLE = "kysely_migration";
 
-/** `backups/<name>-<UTC timestamp>.db` beside the database file. */
 export function defaultBackupPath(databaseFile: string, now = new Date()): string {
   const stamp = now
     .toISOString()
@@ -35,11 +31,8 @@ export function defaultBackupPath(databaseFile: string, now = new Date()): strin
 }
 
 /**
- * A consistent copy of the live database while the server keeps running: `VACUUM INTO` reads one
- * snapshot in a single read transaction, which in WAL mode never blocks the server's writers
- * (the online backup API restarts whenever another connection writes, so a busy server could keep
- * it from finishing). The copy is written beside its target, verified, fsynced and renamed into
- * place, so a file at `target` is always a whole, checked backup.
+ * `VACUUM INTO` reads one snapshot without blocking the server's writers (decision 027); the copy is
+ * verified, fsynced and renamed into place, so a file at `target` is always a whole, checked backup.
  */
 export function backupSqlite(databaseFile: string, target: string): { path: string; migrations: number } {
   const source = resolve(databaseFile);
@@ -69,19 +62,14 @@ export function backupSqlite(databaseFile: string, target: string): { path: stri
   }
 }
 
-/**
- * Whether `file` is a whole database of this app that this code can run on: an SQLite file, intact
- * (`PRAGMA integrity_check`), with the app's migration table listing only migrations this code
- * knows. An older schema passes (migrating on start brings it up to date); one that ran a
- * migration this code does not know is from a newer release, whose tables this code would misuse.
- */
+/** A migration this code does not know means a newer release, whose tables this code would misuse. */
 export function verifySqliteBackup(file: string): { migrations: number } {
   const path = resolve(file);
   if (!existsSync(path)) throw new BackupError(`no file at ${path}`);
   if (!hasSqliteHeader(path)) throw new BackupError(`${path} is not an SQLite database`);
   let db: SQLite.Database;
   try {
-    // Read-only: a check must not change the file (nor create -wal/-shm beside a WAL-mode copy).
+    // Read-only: a check must not change the file (nor create -wal/-shm beside it).
     db = new SQLite(path, { readonly: true, fileMustExist: true });
   } catch (error) {
     throw new BackupError(`${path} cannot be opened as an SQLite database: ${(error as Error).message}`);
@@ -118,15 +106,9 @@ export function verifySqliteBackup(file: string): { migrations: number } {
 }
 
 /**
- * Puts a verified copy of `backup` in place of the database, with the server stopped. "Stopped"
- * is checked by taking SQLite's exclusive lock on the live file: every connection in WAL mode
- * (the server, `npm run worker`, an sqlite3 shell) holds a shared lock for as long as it is open,
- * so the lock is refused while any of them runs, whoever started it and however (a pid file
- * would only know about processes that wrote one, and would lie after a crash). The lock is held
- * until the new file is in place. The copy is written beside the database, verified, fsynced and
- * renamed over it (atomic); the previous database stays as `backups/<name>-before-restore-….db`;
- * the old -wal and -shm files, which belong to the previous file, are removed so SQLite never
- * replays them onto the restored one.
+ * SQLite's exclusive lock on the live file proves the server is stopped: every WAL-mode connection
+ * holds a shared lock while open (decision 027). The old -wal and -shm files are removed so SQLite
+ * never replays them onto the restored file.
  */
 export function restoreSqlite(
   backup: string,
@@ -141,7 +123,7 @@ export function restoreSqlite(
   const incoming = `${path}.restore-${process.pid}`;
   try {
     removeDatabaseFiles(incoming);
-    // Copied through SQLite (not byte for byte) so a copy left in WAL mode arrives whole.
+    // Copied through SQLite, not byte for byte, so a copy left in WAL mode arrives whole.
     const reader = new SQLite(source, { readonly: true, fileMustExist: true });
     try {
       reader.prepare("VACUUM INTO ?").run(incoming);
@@ -152,7 +134,6 @@ export function restoreSqlite(
     fsyncFile(incoming);
     let previous: string | null = null;
     if (lock) {
-      // Everything the old file holds is in it now (the lock's checkpoint), so a link keeps it whole.
       previous = defaultBackupPath(path, now).replace(/(-\d{8}T\d{6}Z\.db)$/, "-before-restore$1");
       mkdirSync(dirname(previous), { recursive: true });
       linkSync(path, previous);
@@ -169,18 +150,13 @@ export function restoreSqlite(
   }
 }
 
-/**
- * The live database's exclusive lock, or a refusal when another process has it open.
- * `locking_mode = EXCLUSIVE` keeps the lock after the transaction ends, so no server can open
- * the file until the restored one has replaced it.
- */
+/** `locking_mode = EXCLUSIVE` keeps the lock, so no server opens the file until it is replaced. */
 function lockForRestore(path: string): SQLite.Database {
   const db = new SQLite(path, { fileMustExist: true, timeout: 0 });
   try {
     db.pragma("locking_mode = EXCLUSIVE");
     db.exec("BEGIN EXCLUSIVE");
     db.exec("COMMIT");
-    // Moves the old file's WAL into it, so the copy kept of it is complete.
     db.pragma("wal_checkpoint(TRUNCATE)");
     return db;
   } catch (error) {
@@ -204,7 +180,7 @@ function hasSqliteHeader(path: string): boolean {
   }
 }
 
-/** Flushes a file's (or a directory's entries') writes to disk before the rename that publishes it. */
+/** Flushes writes to disk before the rename that publishes the file. */
 function fsyncFile(path: string) {
   const fd = openSync(path, "r");
   try {

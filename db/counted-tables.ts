@@ -1,38 +1,30 @@
-// What the overview counts (docs/decisions/010-maintained-aggregates.md): for each counted
-// table, the keys a row adds 1 to. `scope` is '' for the whole system or a user id (that user's
-// own tasks) or a role id (its members); `day` is a UTC date or '' for a total. Changing this needs a migration that
-// reinstalls the triggers and recounts (as 009 does), or deployed databases keep the old ones.
+// What the overview counts (decision 010). Changing this needs a migration that reinstalls the
+// triggers and recounts, or deployed databases keep the old ones.
 
-/** `r` is how the key's expressions name the row (NEW, OLD, or a row of a table). */
+/** `r` names the row (NEW, OLD, or a row of a table). */
 type CountedKey = {
   /** '' (the default) for the whole system, or an expression: a user's own counters. */
   scope?: (r: string) => string;
   name: (r: string) => string;
   /** A timestamp column: the key is per UTC day of it ('' when absent). */
   day?: string;
-  /** Only rows for which this holds count under the key. */
   when?: (r: string) => string;
 };
 
 export type CountedTable = {
   table: string;
-  /** Every counter name of this table starts with it (a TRUNCATE on PostgreSQL drops them). */
+  /** A TRUNCATE on PostgreSQL drops every counter with this prefix. */
   prefix: string;
-  /** The columns the keys read: updating none of them moves no counter. */
+  /** Updating none of them moves no counter. */
   columns: string[];
   keys: CountedKey[];
 };
 
 const LOGIN = "auth.login.succeeded";
-/** A team's members (scope: the team's id). */
 export const TEAM_MEMBERS = "team.members";
-/** A broadcast's notifications that were read (scope: the broadcast's id). */
 export const BROADCAST_READS = "broadcast.reads";
 
-/**
- * How many people hold each role (the access page), scoped by the role's id: the counter goes
- * with the role's last link, so a deleted role leaves none behind (migration 018_list_paths).
- */
+/** The counter goes with the role's last link, so a deleted role leaves none behind. */
 export const ROLE_MEMBERS: CountedTable = {
   table: "user_role",
   prefix: "roles.",
@@ -40,12 +32,7 @@ export const ROLE_MEMBERS: CountedTable = {
   keys: [{ scope: (r) => `${r}.role_id`, name: () => "'roles.members'" }],
 };
 
-/**
- * Migration 012 (docs/decisions/016-maintained-counts.md), which installs and backfills exactly
- * these: the teams list's and a team page's member counts, and the broadcast history's read
- * counts, one counter per team or broadcast (scope = its id, a UUID like a user's, so no scope is
- * shared). "team." is not a prefix of "teams.total", nor the other way round.
- */
+/** Migration 012 installs exactly these (decision 016); "team." is not a prefix of "teams.total". */
 export const COUNTED_012: CountedTable[] = [
   {
     table: "team_member",
@@ -67,7 +54,6 @@ export const COUNTED_012: CountedTable[] = [
   },
 ];
 
-/** What migration 009 installed and backfilled. */
 export const COUNTED_009: CountedTable[] = [
   {
     table: "user",
@@ -106,5 +92,4 @@ export const COUNTED_009: CountedTable[] = [
   },
 ];
 
-/** Every counted table: what the triggers of migrations 009, 012 and 018 keep, and writeUncounted recounts. */
 export const COUNTED: CountedTable[] = [...COUNTED_009, ...COUNTED_012, ROLE_MEMBERS];

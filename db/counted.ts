@@ -3,11 +3,8 @@ import { dialectOf } from "./connection";
 import { COUNTED, type CountedTable } from "./counted-tables";
 import type { Database } from "./schema";
 
-// Maintained counters (docs/decisions/010-maintained-aggregates.md): triggers keep `stat_count`
-// in step with the tables it counts, in the transaction of the write that moves it, on every
-// write path (domain code, the task runner, webhooks, retention, raw SQL, bulk seeding).
-// One spec per counted table (counted-tables.ts) says which keys a row adds 1 to; this turns it into
-// SQLite triggers, PostgreSQL functions + triggers, and the statement that recounts from scratch.
+// Maintained counters (decision 010): triggers keep `stat_count` in step with the tables it counts,
+// in the writing transaction, on every write path; one spec per table (counted-tables.ts).
 
 export const STAT_TABLE = "stat_count";
 
@@ -16,7 +13,7 @@ type Source = { row: string; from: string; sign: 1 | -1 };
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 function dayOf(pg: boolean, column: string): string {
-  // The overview's buckets have always been UTC dates; on PostgreSQL independent of the session's TimeZone.
+  // UTC dates, on PostgreSQL independent of the session's TimeZone.
   return pg ? `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')` : `substr(${column}, 1, 10)`;
 }
 
@@ -36,12 +33,8 @@ function keySelects(spec: CountedTable, pg: boolean, sources: Source[]): string 
 }
 
 /**
- * Adds the rows' keys (+1 per new row, -1 per old row) to the counters, concurrency-safe.
- * SQLite gets no target alias: an older SQLite (3.40: Debian 12's shell, Python's module) reads
- * `insert into … as c` inside a trigger as a syntax error and then refuses the whole file as a
- * "malformed database schema"; the table's own name qualifies the old count instead (migration
- * 022, db/older-sqlite.test.ts: the schema stays readable by SQLite 3.37 or newer). PostgreSQL
- * keeps its alias (its target is schema-qualified).
+ * Concurrency-safe. SQLite gets no target alias: older SQLite reads `insert into … as c` in a
+ * trigger as a malformed schema (decision 010, db/older-sqlite.test.ts).
  */
 function upsert(target: string, spec: CountedTable, pg: boolean, sources: Source[]): string {
   const into = pg ? `${target} as c` : target;
@@ -54,11 +47,7 @@ function upsert(target: string, spec: CountedTable, pg: boolean, sources: Source
   on conflict (scope, day, name) do update set n = ${current} + excluded.n`;
 }
 
-/**
- * A scoped counter (a user's own) goes when it reaches zero, so a user's counters exist only
- * while they count something, and deleting a user (their tasks cascade) leaves none behind.
- * Point deletes of exactly the keys the old rows took down, by primary key.
- */
+/** A user's counters exist only while they count something, so deleting a user leaves none behind. */
 function dropZeros(target: string, spec: CountedTable, pg: boolean, old: Omit<Source, "sign">): string[] {
   return spec.keys
     .filter((key) => key.scope)
@@ -104,9 +93,8 @@ end`);
 }
 
 /**
- * PostgreSQL: inserts and deletes count per statement over the transition tables (one grouped
- * upsert for a 1,000-row batch, a retention purge or a cascade), updates per row and only when a
- * counted column changed (a task's heartbeat, a user's last sign-in time move nothing).
+ * PostgreSQL: inserts and deletes count per statement over the transition tables; updates per row
+ * and only when a counted column changed (a heartbeat moves nothing).
  */
 function postgresStatements(spec: CountedTable, schema: string): string[] {
   const target = `${q(schema)}.${STAT_TABLE}`;
@@ -150,7 +138,6 @@ end $fn$`,
   ];
 }
 
-/** Creates the triggers that keep `stat_count` in step with `specs`' tables. */
 export async function installCountTriggers(db: Kysely<unknown>, specs: CountedTable[]) {
   const pg = dialectOf(db) === "postgres";
   const schema = pg ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]!.s : "";
@@ -161,7 +148,6 @@ export async function installCountTriggers(db: Kysely<unknown>, specs: CountedTa
   }
 }
 
-/** Removes what installCountTriggers created. */
 export async function dropCountTriggers(db: Kysely<unknown>, specs: CountedTable[]) {
   const pg = dialectOf(db) === "postgres";
   for (const { table } of specs) {
@@ -180,11 +166,8 @@ export async function dropCountTriggers(db: Kysely<unknown>, specs: CountedTable
 }
 
 /**
- * Bulk loading (the benchmark's million rows): `fn` writes without the triggers, and the
- * counters are recounted once at the end, in one transaction, which keeps every other writer
- * out meanwhile (PostgreSQL locks the tables when the triggers are dropped; SQLite has one
- * writer), so nothing written elsewhere goes uncounted. Measured at 100k users / 1M audit rows /
- * 1M tasks: about half the time of counting row by row on PostgreSQL (decision 010).
+ * Bulk loading: `fn` writes without the triggers and the counters are recounted once, in one
+ * transaction that keeps every other writer out, so nothing goes uncounted (decision 010).
  */
 export async function writeUncounted<T>(
   db: Kysely<Database>,
@@ -201,7 +184,6 @@ export async function writeUncounted<T>(
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
-/** Recounts every counter of `specs` from the rows themselves (the backfill, or a repair). */
 export async function recount(db: Kysely<unknown>, specs: CountedTable[]) {
   const pg = dialectOf(db) === "postgres";
   for (const spec of specs) {
@@ -211,11 +193,7 @@ export async function recount(db: Kysely<unknown>, specs: CountedTable[]) {
   }
 }
 
-/**
- * The totals (day '') named `names` in `scope` ('' for the system, a user's id for their own),
- * by name; 0 for a counter that does not exist. Point reads of the primary key: the same cost
- * at any size of the counted tables.
- */
+/** 0 for a counter that does not exist; point reads, the same cost at any table size. */
 export async function counterTotals<N extends string>(
   db: Kysely<Database>,
   scope: string,

@@ -3,20 +3,16 @@ import { z } from "zod";
 import { hasNoNul } from "./nul";
 import type { Database } from "./schema";
 
-// Keyset (cursor) pagination: a page starts right after the last row of the one before, found
-// by an index range, so page 4,000 costs what page 1 does (docs/decisions/012-keyset-pagination.md).
+// Keyset pagination: docs/decisions/012-keyset-pagination.md.
 
 export type SortDir = "asc" | "desc";
 export type SortValue = string | number | null;
 
-/** A row's place in an order: its sort value and its id, the tie-breaker. */
 export type Position = { value: SortValue; id: string };
 
 /**
- * The order a list walks: `column` (qualified, for WHERE and ORDER BY) then `id`, both in `dir`.
- * `output`/`idOutput` name the same values in the rows the query returns. NULL sorts as the
- * smallest value on both engines (first ascending, last descending), which is SQLite's native
- * order; PostgreSQL never has to order a NULL because NULLs are walked as a segment of their own.
+ * `column` is qualified, for WHERE and ORDER BY; `output`/`idOutput` name it in the returned rows.
+ * NULL sorts as the smallest value on both engines (SQLite's native order).
  */
 export type Order = {
   column: string;
@@ -28,9 +24,8 @@ export type Order = {
 };
 
 /**
- * Part of the rows whose order the caller knows: `fixed` when the segment's query pins the sort
- * column to one value (a partition of the list by that very column), else the column varies.
- * Fixed values are compared in JavaScript, so they must be NULL, numbers or plain ASCII words.
+ * `fixed` when the segment's query pins the sort column to one value; fixed values are compared
+ * in JavaScript, so they must be NULL, numbers or plain ASCII words.
  */
 export type Segment<DB, TB extends keyof DB, O> = {
   query: SelectQueryBuilder<DB, TB, O>;
@@ -46,7 +41,6 @@ function compareValues(a: SortValue, b: SortValue): number {
   return a < b ? -1 : 1;
 }
 
-/** One segment's query for the rows after `after`, or null when none of its rows come after it. */
 function segmentQuery<DB, TB extends keyof DB, O>(
   segment: Segment<DB, TB, O>,
   order: Order,
@@ -69,13 +63,12 @@ function segmentQuery<DB, TB extends keyof DB, O>(
     // NULLs are the smallest: walking down from one, no non-NULL row is left.
     if (order.dir === "desc") return null;
   } else if (after) {
-    // A row value, so both engines take it as one index range (not an OR they cannot seek).
+    // A row value, so both engines take it as one index range, not an OR they cannot seek.
     query = query.where(sql<boolean>`(${column}, ${id}) ${sql.raw(op)} (${after.value}, ${after.id})`);
   }
   return query.orderBy(column, order.dir).orderBy(id, order.dir).limit(limit);
 }
 
-/** A nullable column's segment walks as two: its NULLs (by id alone) and the rest (by value, id). */
 function splitNulls<DB, TB extends keyof DB, O>(
   segment: Segment<DB, TB, O>,
   order: Order,
@@ -88,11 +81,7 @@ function splitNulls<DB, TB extends keyof DB, O>(
   ];
 }
 
-/**
- * Up to `limit` rows that follow `after` (or from the start) in `order`, in one statement: each
- * segment is an index range read for at most `limit` rows, and several are merged by UNION ALL
- * under an outer ORDER BY that sorts at most segments × limit rows.
- */
+/** Each segment is an index range read for at most `limit` rows, merged by UNION ALL. */
 export async function rowsAfter<DB, TB extends keyof DB, O>(
   db: Kysely<Database>,
   segments: Segment<DB, TB, O>[],
@@ -115,7 +104,7 @@ export async function rowsAfter<DB, TB extends keyof DB, O>(
   return (await merged.limit(limit).execute()) as O[];
 }
 
-/** `select count(*)` of at most `cap + 1` rows: "1,000+" costs 1,001 index entries, not a million. */
+/** "1,000+" costs 1,001 index entries, not a million. */
 export async function cappedCount<TB extends keyof Database, O>(
   db: Kysely<Database>,
   query: SelectQueryBuilder<Database, TB, O>,
@@ -135,17 +124,11 @@ export async function cappedCount<TB extends keyof Database, O>(
   return { count: Math.min(n, cap), capped: n > cap };
 }
 
-// --- Cursors in URLs -------------------------------------------------------------------------
-
-/** A cursor: the position of a row, which order it belongs to and its place (1-based) in it. */
 type Cursor = Position & { n: number };
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/**
- * What a cursor's sort value may be, per column type. A value that is not what the column holds
- * would be a 500 on PostgreSQL (a timestamptz compared with "yesterday"), so it is refused here.
- */
+/** A value the column cannot hold would be a 500 on PostgreSQL, so it is refused here. */
 export const cursorValue = {
   timestamp: z
     .string()
@@ -166,15 +149,12 @@ const cursorShape = z.object({
   n: z.number().int().min(1).max(1_000_000_000),
 });
 
-/** base64url of JSON: opaque in the URL, and read back only through decodeCursor's checks. */
+/** Opaque in the URL, and read back only through decodeCursor's checks. */
 export function encodeCursor(key: string, row: Position, n: number): string {
   return Buffer.from(JSON.stringify({ k: key, v: row.value, id: row.id, n })).toString("base64url");
 }
 
-/**
- * The cursor's position, or null for anything else: malformed, tampered with, or made for
- * another order (`key`). Null means "the first page", never an error.
- */
+/** Null (anything malformed, tampered with or for another order) means "the first page", never an error. */
 function decodeCursor(
   key: string,
   text: string | null | undefined,
@@ -195,18 +175,11 @@ function decodeCursor(
   return { value: v, id: shape.data.id, n: shape.data.n };
 }
 
-// --- Pages -----------------------------------------------------------------------------------
-
 export type PageRequest = { after?: string; before?: string };
 
-/** A page and its links: `start` is its first row's place; prev/next are cursors or null. */
 export type KeysetPage<R> = { rows: R[]; start: number; prev: string | null; next: string | null };
 
-/**
- * One page of a keyset-walked list. `fetch(after, reverse, limit)` returns up to `limit` rows
- * after `after` in the list's order, or (reverse) before it, nearest first. `?before=` walks
- * back: Previous is the same index range read the other way.
- */
+/** `?before=` walks back: Previous is the same index range read the other way. */
 export async function keysetPage<R>(
   request: PageRequest,
   options: {
@@ -227,7 +200,6 @@ export async function keysetPage<R>(
     const rows = await fetch(before, true, size + 1);
     const more = rows.length > size;
     const page = rows.slice(0, size).reverse();
-    // Fewer than a page before the cursor: that is the start, shown as a full first page.
     if (more || page.length === size) {
       const start = more ? Math.max(2, before.n - page.length) : 1;
       return {
@@ -240,7 +212,7 @@ export async function keysetPage<R>(
   }
 
   const rows = await fetch(after, false, size + 1);
-  // Nothing after the cursor (those rows went meanwhile): the first page rather than an empty one.
+  // The rows after the cursor went meanwhile: the first page rather than an empty one.
   if (after && rows.length === 0) return keysetPage({}, options);
   const page = rows.slice(0, size);
   const start = after ? after.n + 1 : 1;

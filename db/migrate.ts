@@ -34,7 +34,7 @@ import * as m031 from "./migrations/031_saved_views";
 import * as m032 from "./migrations/032_menu_item_hidden";
 import * as m033 from "./migrations/033_audit_hash_version";
 
-// A static list (not a folder scan) so the migrations bundle with the server build.
+// A static list, not a folder scan, so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
   "001_initial": m001,
   "002_tasks": m002,
@@ -73,18 +73,12 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** The migrations this code knows, by name: a restore refuses a database that has run others (db/backup.ts). */
+/** A restore refuses a database that has run others. */
 export const knownMigrationNames: readonly string[] = Object.keys(migrations);
 
-/** One advisory lock for every schema change in a PostgreSQL database (see withSchemaChangeLock). */
 export const SCHEMA_CHANGE_LOCK = 4_200_117;
 
-/**
- * Runs `fn` while holding the database-wide schema-change lock (PostgreSQL; at once on SQLite).
- * Kysely's migrator reads the catalog of every schema, which fails when another schema is
- * altered at that moment (parallel test files, a second deployment migrating), so our schema
- * changes (app and queue migrations, test schemas) take turns.
- */
+/** Kysely's migrator fails when another schema is altered meanwhile, so schema changes take turns. */
 export async function withSchemaChangeLock<T, R>(db: Kysely<T>, fn: () => Promise<R>): Promise<R> {
   if (dialectOf(db as Kysely<unknown>) !== "postgres") return fn();
   return db.connection().execute(async (conn) => {
@@ -99,8 +93,7 @@ export async function withSchemaChangeLock<T, R>(db: Kysely<T>, fn: () => Promis
 
 export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
   return withSchemaChangeLock(db, async () => {
-    // Kysely looks for its bookkeeping tables in every schema unless told which: on PostgreSQL,
-    // another schema's copy (a parallel test file, another deployment) would be taken for ours.
+    // Otherwise another schema's bookkeeping tables would be taken for ours.
     const migrationTableSchema =
       dialectOf(db as Kysely<unknown>) === "postgres" ? await ensureSchema(db) : undefined;
     const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, migrationTableSchema });
@@ -110,10 +103,7 @@ export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
   });
 }
 
-/**
- * The schema `?schema=NAME` points at, created when missing: migrating is how a database gets
- * its tables, so a fresh schema is made the same way instead of failing with a stack trace.
- */
+/** Migrating is how a database gets its tables, so a fresh schema is made the same way. */
 async function ensureSchema<T>(db: Kysely<T>): Promise<string> {
   const current = (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db))
     .rows[0]?.schema;
@@ -121,7 +111,7 @@ async function ensureSchema<T>(db: Kysely<T>): Promise<string> {
   const path = (await sql<{ path: string }>`select current_setting('search_path') as path`.execute(db))
     .rows[0]?.path;
   const wanted = path?.split(",")[0]?.trim().replace(/^"|"$/g, "");
-  // postgresConfig already refuses other names; checked again because it goes into DDL as is.
+  // Checked again because it goes into DDL as is.
   if (!wanted || !/^[a-z_][a-z0-9_]*$/.test(wanted))
     throw new Error(`no schema to migrate into (search_path is "${path}")`);
   await sql.raw(`create schema if not exists ${wanted}`).execute(db);

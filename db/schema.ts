@@ -15,9 +15,8 @@ interface RoleTable {
   label: string;
   /** 1 grants every permission, present and future (super_admin's '*'). */
   all_permissions: Generated<number>;
-  /** 1 for the five seeded roles, which cannot be deleted. */
   is_system: Generated<number>;
-  /** The label per language an admin wrote, JSON `{"de": "…"}` (app/access/label-translations.ts). */
+  /** JSON `{"de": "…"}` (app/access/label-translations.ts). */
   label_translations: Generated<string>;
   created_at: string;
   updated_at: string;
@@ -35,9 +34,8 @@ interface MenuItemTable {
   icon: string;
   required_permission: string;
   position: number;
-  /** The title per language an admin wrote, JSON `{"de": "…"}` (app/access/label-translations.ts). */
+  /** JSON `{"de": "…"}` (app/access/label-translations.ts). */
   label_translations: Generated<string>;
-  /** 1: kept in the editor, left out of every sidebar. */
   hidden: Generated<number>;
   created_at: string;
   updated_at: string;
@@ -51,24 +49,20 @@ interface UserTable {
   password_hash: string | null;
   status: Generated<"active" | "disabled">;
   must_change_password: Generated<number>;
-  /** 1 while a self-registered account is not verified yet (see registration.server). */
   pending_registration: Generated<number>;
   /** SHA-256 of the newest pending registrant's browser cookie (registration-binding.server). */
   registration_binding: string | null;
-  /** 1 once a pending address was registered from two browsers. */
   registration_contested: Generated<number>;
   last_login_at: string | null;
   created_at: string;
   updated_at: string;
-  /** A folder name of app/locales ("de"), or null to follow the browser (app/i18n/i18n.server.ts). */
+  /** Null follows the browser. */
   locale: string | null;
-  /** The SCIM directory that manages this account (its name, email, status and roles), if any. */
+  /** The SCIM directory that manages this account, if any. */
   directory_id: string | null;
-  /** The directory's own id for the person (SCIM externalId). */
   external_id: string | null;
   department: string | null;
   directory_deleted_at: string | null;
-  /** 1: email about sign-ins from a new device (SIGN_IN_ALERTS may require it regardless). */
   sign_in_alerts: Generated<number>;
 }
 
@@ -141,7 +135,6 @@ interface SessionTable {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
-  /** "View as": the account this (super admin's) session acts as, until impersonation_expires_at. */
   impersonated_user_id: string | null;
   impersonation_expires_at: string | null;
 }
@@ -157,20 +150,17 @@ export interface AuditLogTable {
   ip: string | null;
   user_agent: string | null;
   created_at: string;
-  /** The super admin really acting when the row was written while viewing as actor_id. */
   impersonator_id: string | null;
   impersonator_email: string | null;
-  /** The X-Request-Id of the request that wrote the row (null before migration 020 and outside requests). */
   request_id: string | null;
-  /** The row's place in the hash chain (app/audit/chain.ts); null only while a writer's insert is unfinished. */
+  /** Null only while a writer's insert is unfinished (app/audit/chain.ts). */
   seq: number | null;
   prev_hash: string | null;
   hash: string | null;
-  /** How `hash` was computed (app/audit/chain.ts): null for version 1 (plain SHA-256), 2 keyed. */
+  /** Null for version 1 (plain SHA-256), 2 keyed. */
   hash_version: number | null;
 }
 
-/** An outgoing webhook's receiver (app/webhooks). */
 interface WebhookEndpointTable {
   id: string;
   url: string;
@@ -212,16 +202,13 @@ interface WebhookAttemptTable {
   ok: number;
 }
 
-/** The chain's head: one row (id 1), the last chained row's place and hash. */
 interface AuditChainTable {
   id: number;
   seq: number;
   hash: string;
-  /** JSON: the last verification's outcome (app/audit/integrity.server.ts). */
   last_verification: string | null;
 }
 
-/** A signed statement of the chain's state (app/audit/checkpoint.server.ts). */
 export interface AuditCheckpointTable {
   id: string;
   kind: "head" | "start";
@@ -244,7 +231,7 @@ interface TeamMemberTable {
   user_id: string;
   team_role: "lead" | "member";
   created_at: string;
-  /** The member's user.name, kept by triggers (migration 012) for the team's members-by-name index. */
+  /** Kept by triggers for the team's members-by-name index. */
   member_name: Generated<string>;
 }
 
@@ -265,12 +252,12 @@ export interface MailLogTable {
   status: "sent" | "failed" | "outbox";
   provider_message_id: string | null;
   error: string | null;
-  /** Only for development-outbox mail, which nobody receives: the link is how the flow continues. */
+  /** Only for development-outbox mail, which nobody receives. */
   outbox_link: string | null;
   created_at: string;
 }
 
-/** The email a public form sends after answering; its id is the unguessable `d` of /check-inbox. */
+/** Its id is the unguessable `d` of /check-inbox. */
 export interface MailDeliveryTable {
   id: string;
   purpose: "register" | "reset" | "resend";
@@ -282,25 +269,18 @@ export interface MailDeliveryTable {
 
 export interface UserTokenTable {
   id: string;
-  /** Null for invitations, whose account does not exist yet. */
   user_id: string | null;
-  /**
-   * "two-factor-pending": a sign-in waiting for its second factor (two-factor-sign-in.server.ts).
-   * "two-factor-enrol": the session that started a TOTP enrolment; `token_hash` is a hash of its
-   * id (two-factor.server.ts).
-   */
+  /** "two-factor-enrol": `token_hash` is a hash of the id of the session that started it. */
   kind:
     | "verify-email"
     | "email-change"
     | "reset-password"
-    /** A provisioned or imported account's first password (password-reset.server.ts): 7 days. */
     | "set-password"
-    /** "This wasn't me" in a new sign-in email (sign-in-alerts.server.ts): 7 days. */
     | "not-me"
     | "invite"
     | "two-factor-pending"
     | "two-factor-enrol"
-    /** An Undo a toast offers (app/users/undo.server.ts): `user_id` is the actor, `data` the act. */
+    /** `user_id` is the actor, `data` the act. */
     | "undo";
   token_hash: string;
   data: string | null;
@@ -314,16 +294,13 @@ export interface TaskTable {
   type: string;
   status: "pending" | "processing" | "completed" | "failed";
   user_id: string;
-  /** JSON text, as the client sent it. */
   payload: string | null;
-  /** JSON text; a failed task carries `error`. */
   result: string | null;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
-  /** The X-Request-Id of the request that started the task; its completion webhook carries it. */
   request_id: string | null;
-  /** Counts the task's claims; a completion applies only to the run that holds it (db/migrations/025_task_attempt.ts). */
+  /** A completion applies only to the run that holds it. */
   attempt: Generated<number>;
 }
 
@@ -358,14 +335,12 @@ interface BroadcastTable {
   created_at: string;
 }
 
-/** Who wrote a notification: a person's broadcast, or the app's own security notice (migration 023). */
 export type NotificationKind = "broadcast" | "security";
 
 interface NotificationTable {
   id: string;
   user_id: string;
   broadcast_id: string | null;
-  /** Only the app writes "security"; a broadcast's rows are always "broadcast". */
   kind: Generated<NotificationKind>;
   title: string;
   message: string;
@@ -375,10 +350,7 @@ interface NotificationTable {
   created_at: string;
 }
 
-/**
- * Counters the overview reads instead of counting tables, kept by triggers (db/counted.ts,
- * migration 009): `scope` '' for the system or a user id, `day` a UTC date or '' for a total.
- */
+/** Kept by triggers (db/counted.ts): `scope` '' for the system or a user id, `day` a UTC date or '' for a total. */
 interface StatCountTable {
   scope: string;
   day: string;
@@ -386,17 +358,16 @@ interface StatCountTable {
   n: number;
 }
 
-/** An account's TOTP secret (encrypted); `confirmed_at` null while enrolment waits for a code. */
+/** `confirmed_at` null while enrolment waits for a code. */
 interface UserTwoFactorTable {
   user_id: string;
   secret: string;
   confirmed_at: string | null;
-  /** The time step of the last accepted code (bigint: a string on PostgreSQL). */
+  /** bigint: a string on PostgreSQL. */
   last_step: number | string | null;
   created_at: string;
 }
 
-/** Single-use recovery codes, stored as SHA-256 hashes. */
 interface TwoFactorRecoveryCodeTable {
   id: string;
   user_id: string;
@@ -405,13 +376,11 @@ interface TwoFactorRecoveryCodeTable {
   created_at: string;
 }
 
-/** Roles whose holders must enrol in two-factor authentication before anything else. */
 interface TwoFactorRequiredRoleTable {
   role_id: string;
   created_at: string;
 }
 
-/** An OpenID Connect identity provider (db/migrations/015_oidc.ts). */
 interface OidcProviderTable {
   id: string;
   slug: string;
@@ -445,21 +414,18 @@ interface OidcFlowTable {
   expires_at: string;
 }
 
-/** An identity waiting for the account holder's proof before it is linked (migration 021). */
 interface OidcPendingLinkTable {
   /** SHA-256 of the token in the browser's signed cookie. */
   id: string;
   user_id: string;
   provider_id: string;
   subject: string;
-  /** Why proof is asked: "privileged", "second_factor" or "other_provider". */
   reason: string;
   redirect_to: string;
   created_at: string;
   expires_at: string;
 }
 
-/** A passkey (WebAuthn credential) of an account (migration 014). */
 interface PasskeyTable {
   id: string;
   user_id: string;
@@ -469,7 +435,6 @@ interface PasskeyTable {
   public_key: string;
   /** bigint on PostgreSQL (read back as a string there): use Number(). */
   counter: number | string;
-  /** Comma-separated authenticator transports ("internal,hybrid"). */
   transports: string;
   name: string;
   backed_up: number;
@@ -477,7 +442,6 @@ interface PasskeyTable {
   last_used_at: string | null;
 }
 
-/** A registration or sign-in challenge: single use, minutes long (migration 014). */
 export interface PasskeyChallengeTable {
   challenge: string;
   purpose: "registration" | "authentication";
@@ -485,7 +449,7 @@ export interface PasskeyChallengeTable {
   expires_at: string;
 }
 
-/** A personal API token (migration 017): the secret's SHA-256 only; `permissions` a JSON list of keys. */
+/** The secret's SHA-256 only; `permissions` a JSON list of keys. */
 interface ApiTokenTable {
   id: string;
   user_id: string;
@@ -499,10 +463,7 @@ interface ApiTokenTable {
   revoked_by: string | null;
 }
 
-/**
- * What /api/events sent (migration 024): `id` is the global, ordered event id a client resumes
- * from with Last-Event-ID; `data` the event as JSON text. Kept for a bounded window.
- */
+/** `id` is the global, ordered id a client resumes from with Last-Event-ID; kept for a bounded window. */
 interface EventLogTable {
   id: Generated<number>;
   user_id: string;

@@ -1,8 +1,5 @@
-// Which failures mean "the database cannot be reached right now" (a restart, a failover, a
-// network cut) rather than "this query is wrong": the first kind is answered 503 with Retry-After
-// (app/http/unavailable.server.ts) and goes away by itself; the second is a bug, answered 500.
+// "The database cannot be reached right now" is answered 503 and goes away by itself; a wrong query is a bug, answered 500.
 
-/** Socket-level failures node reports while connecting to or talking with the server. */
 const NETWORK_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -14,22 +11,14 @@ const NETWORK_CODES = new Set([
   "EAI_AGAIN",
 ]);
 
-/**
- * PostgreSQL SQLSTATEs of the same kind: class 08 (connection exception), 57P01 admin_shutdown,
- * 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up or shutting down), 53300
- * too_many_connections (every instance reconnecting at once after a restart) and 25006
- * read_only_sql_transaction (a write reaching a standby during a failover).
- */
+/** Class 08 plus shutdowns, too_many_connections after a restart and a write reaching a standby in a failover. */
 const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300", "25006"]);
 
 function isUnavailableSqlState(code: string): boolean {
   return code.startsWith("08") || UNAVAILABLE_STATES.has(code);
 }
 
-/**
- * What pg says without a code: a connection closed under a query, a query on a client that lost
- * its connection, a pool that could not connect within connectionTimeoutMillis (db/connection.ts).
- */
+/** What pg says without a code. */
 const MESSAGES = [
   /^Connection terminated/,
   /^Client has encountered a connection error and is not queryable/,

@@ -1,12 +1,6 @@
-// npm run bench: drives the production build (it builds nothing: run `npm run build` first) over
-// loopback at each data size (BENCH_SIZES, default empty,10k,100k) and prints every page and API
-// endpoint's latency and throughput, its multiple of the empty database's, and the 50-connection
-// figures beside a stock React Router app in the same run. Figures depend on the machine; compare
-// ratios, not absolutes. The bulk sizes are seeded once into .bench/ (npm run bench:scale) and copied.
-//
-// One server per size runs at once, and each endpoint's one-at-a-time requests go to the sizes in
-// turns, so the ratio between sizes is taken over the same seconds: on a shared machine the load of
-// other work moves the absolute figures far more than the sizes do.
+// npm run bench: the production build (run `npm run build` first) at each data size (BENCH_SIZES,
+// default empty,10k,100k). One server per size runs at once and requests go to the sizes in turns,
+// so ratios hold on a shared machine; compare ratios, not absolutes (docs/performance.md).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
@@ -79,7 +73,7 @@ async function main(options: BenchOptions, targets: Target[], stock: StockApp | 
   console.log(`\n${curveHeader(run)}`);
   for (const [j, { name }] of first.endpoints.entries()) {
     const cases = targets.map((t) => ({ base: t.server.base, endpoint: t.endpoints[j]! }));
-    // Every server is idle here (the previous figure settled): a second writer does not race a busy one.
+    // Every server is idle here, so a second writer does not race a busy one.
     for (const c of cases) await c.endpoint.prepare?.();
     const one = await pairedLatency(cases, { samples: options.samples });
     for (const [i, target] of targets.entries()) {

@@ -1,6 +1,4 @@
-// npm run db:seed:bulk [SIZE | USERS AUDITS TASKS]: realistic volume on top of the seed, for the
-// bench and for trying pages at scale. Rows go through ordinary INSERTs (constraints and triggers
-// run as for the app's own writes), many rows per statement, in one transaction.
+// npm run db:seed:bulk [SIZE | USERS AUDITS TASKS]: realistic volume on top of the seed, through ordinary INSERTs.
 import { type Kysely, sql } from "kysely";
 import { seed } from "../app/server/seed.server";
 import { createDb, dialectOf } from "../db/connection";
@@ -17,12 +15,7 @@ export { type BulkSpec, SIZES, specFor };
 
 export type BulkReport = { rows: Record<string, number>; ms: number };
 
-/**
- * Adds `spec`'s users, teams, audit rows, tasks, mail log, broadcasts with their notifications and
- * sessions to a seeded database. The seeded super admin owns a share of the tasks and receives every
- * broadcast, as the person the bench signs in as. Timestamps spread over the last 90 days (users
- * over two years), ending now.
- */
+/** The seeded super admin owns a share of the tasks and receives every broadcast, as the bench signs in as them. */
 export async function seedBulk(
   db: Kysely<Database>,
   spec: BulkSpec = SIZES["10k"],
@@ -58,7 +51,6 @@ export async function seedBulk(
       .executeTakeFirstOrThrow()
       .then((h) => ({ seq: Number(h.seq), hash: h.hash })),
   };
-  // Order matters: later tables reference the ids earlier ones collected.
   const loads = [
     people.users,
     people.userRoles,
@@ -83,14 +75,11 @@ export async function seedBulk(
       await trx.updateTable("audit_chain").set(ctx.auditHead).where("id", "=", 1).execute();
     }),
   );
-  // PostgreSQL's autovacuum would analyze the new rows within a minute or so; done now so the
-  // planner's choices do not depend on how soon a run follows the load. SQLite's statistics are
-  // left to what the application does with its database, as on a production file.
+  // Analysed now so the planner's choices do not depend on how soon a run follows the load.
   if (dialectOf(db as Kysely<unknown>) === "postgres") await sql`analyze`.execute(db);
   return { rows, ms: performance.now() - started };
 }
 
-/** `10k`, `100k`, or three numbers (users, audit rows, tasks). */
 export function parseSizeArgs(args: string[]): BulkSpec {
   const [first] = args;
   if (first && isSizeName(first)) {

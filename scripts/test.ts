@@ -4,19 +4,17 @@ import { chromiumPath } from "./chromium";
 // `npm test`: typecheck, lint, the production build, unit/integration, then end to end against the build.
 type Step = { name: string; command: string[]; env?: Record<string, string> };
 const postgres = Boolean(process.env.TEST_POSTGRES_URL);
-/** CI's budget for the whole of `npm test` (issue: lean): passing it is printed loudly, not failed. */
+/** Passing it is printed loudly, not failed. */
 const BUDGET_S = Number(process.env.TEST_BUDGET_S ?? 500);
 
-// `npm run typecheck` in two: the route types first, alone, since tsc and knip read them.
+// Alone first, since tsc and knip read the route types.
 const typegen: Step = { name: "route types", command: ["npx", "react-router", "typegen"] };
 const typecheck: Step = { name: "typecheck", command: ["npx", "tsc"] };
-// Biome, import cycles (madge) and unused files, exports and dependencies (knip).
 const lint: Step = { name: "lint", command: ["npm", "run", "-s", "lint"] };
 // Before vitest: test/two-instances.test.ts runs two production servers from it.
 const build: Step = { name: "build", command: ["npm", "run", "-s", "build"] };
 const vitest: Step = {
-  // SQLite and, with TEST_POSTGRES_URL, PostgreSQL side by side in one run (vitest.config.ts),
-  // each test file on a copy of the run's template database (test/database-template.ts).
+  // Each test file on a copy of the run's template database (test/database-template.ts).
   name: postgres ? "unit and integration (SQLite and PostgreSQL)" : "unit and integration (SQLite)",
   command: ["npx", "vitest", "run"],
   env: {
@@ -26,10 +24,7 @@ const vitest: Step = {
 };
 const e2e: Step = { name: "end to end", command: ["npx", "playwright", "test"] };
 
-/**
- * Stages run one after another; the lanes of a stage side by side, each lane's steps in order.
- * tsc is one thread for most of its 35 s, so the lint and the build fit beside it on a second core.
- */
+/** tsc is one thread for most of its 35 s, so the lint and the build fit beside it on a second core. */
 const stages: Step[][][] = [[[typegen]], [[typecheck], [lint, build]], [[vitest]], [[e2e]]];
 
 try {
@@ -41,7 +36,7 @@ try {
 
 const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
 
-/** Runs one step. Alone it writes straight to the terminal; beside others its output is held and printed whole. */
+/** Beside others, a step's output is held and printed whole. */
 function run(step: Step, alone: boolean): Promise<{ ok: boolean; output: string }> {
   const [cmd, ...args] = step.command;
   const t = Date.now();

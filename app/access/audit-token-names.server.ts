@@ -2,13 +2,9 @@ import { db } from "../db.server";
 import { roleGrants } from "./role-cache.server";
 import { manageableUsers } from "./rules.server";
 
-// An API token's name is for those who may manage its owner (a super admin's for super admins
-// alone), as on the user page (apiTokensShownTo). Audit rows about a token name it in their details;
-// the log page (routes/dashboard.logs/route.tsx) and the CSV export (tasks/definitions/audit-export) both
-// pass their rows through `auditRowsFor` so neither shows it to anyone else. The stored rows stay
-// whole. Here, in the access domain, because the audit module is infrastructure and knows no rules.
+// An API token's name is for those who may manage its owner, as on the user page: the log page and
+// the CSV export both pass rows through `auditRowsFor`. Here because the audit module knows no rules.
 
-/** What stands for a name the viewer may not read. */
 const HIDDEN_TOKEN_NAME = "[hidden]";
 
 export type AuditViewer = { id: string; isSuperAdmin: boolean; permissions: ReadonlySet<string> };
@@ -21,11 +17,7 @@ type Row = {
   details: string | null;
 };
 
-/**
- * The owner of the token a row is about: the target user when someone revoked another's token
- * (`user.api_token.revoke`), else the actor (`account.api_token.*`). Undefined for rows about no
- * token; null when the owner is unknown.
- */
+/** Undefined for rows about no token; null when the owner is unknown. */
 function tokenOwner(row: Row): string | null | undefined {
   if (!row.action.includes("api_token")) return undefined;
   return row.target_type === "user" ? row.target_id : row.actor_id;
@@ -43,7 +35,6 @@ function withoutName(details: string | null): string | null {
   }
 }
 
-/** The rows as the viewer may read them: token names of accounts they may not manage hidden. */
 export async function auditRowsFor<R extends Row>(viewer: AuditViewer, rows: R[]): Promise<R[]> {
   if (viewer.isSuperAdmin) return rows;
   const owners = rows.map(tokenOwner);
@@ -56,7 +47,7 @@ export async function auditRowsFor<R extends Row>(viewer: AuditViewer, rows: R[]
   });
 }
 
-/** The viewer a background task reads the log as: its owner, with their roles as they are now. */
+/** A background task reads the log as its owner, with their roles as they are now. */
 export async function auditViewerOf(userId: string): Promise<AuditViewer> {
   const [grants, rows] = await Promise.all([
     roleGrants(),

@@ -1,29 +1,21 @@
 import type { TFunction } from "i18next";
 import { z } from "zod";
 
-// What an admin writes as a label (a role's, a menu item's) is in one language, whichever they
-// wrote it in. They may add the label for other languages; each is kept as a JSON object of
-// language code to text in the row's `label_translations` column (db/migrations/030), checked
-// with this schema when saved and again when read. Which label a page shows is decided in
-// role-labels.ts and components/sidebar-labels.ts (docs/decisions/040-label-translations.md).
+// Labels an admin writes for other languages, kept as JSON by language code (decision 040).
 
 export type LabelTranslations = Record<string, string>;
 
-/** A form's parsed input as other code may hand it to the domain: no translations means none. */
 export type MaybeTranslated<T extends { translations: LabelTranslations }> = Omit<T, "translations"> & {
   translations?: LabelTranslations;
 };
 
 const LANGUAGE_CODE = /^[a-z]{2,3}$/;
 
-/** Nobody types a control character in a label; PostgreSQL text cannot hold NUL at all. */
+/** PostgreSQL text cannot hold NUL at all. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/**
- * The per-language labels of one form, each trimmed and at most `max` long like the label itself.
- * A language left empty has no label of its own (removed when it had one): the form says them all.
- */
+/** A language left empty has no label of its own. */
 export function labelTranslationsSchema(max: number) {
   return z
     .record(
@@ -49,10 +41,7 @@ export function labelTranslationsSchema(max: number) {
 
 const stored = labelTranslationsSchema(200);
 
-/**
- * A row's column as an object. A value that is not what this app writes (edited by hand in the
- * database) counts as no translations, so a page still shows the label as written.
- */
+/** A hand-edited value counts as no translations, so a page still shows the label as written. */
 export function readLabelTranslations(text: string | null | undefined): LabelTranslations {
   if (!text) return {};
   try {
@@ -63,7 +52,6 @@ export function readLabelTranslations(text: string | null | undefined): LabelTra
   }
 }
 
-/** The column's text for an object the schema produced. */
 export function writeLabelTranslations(translations: LabelTranslations | undefined): string {
   return JSON.stringify(translations ?? {});
 }
@@ -72,15 +60,11 @@ export function sameTranslations(a: LabelTranslations | undefined, b: LabelTrans
   return writeLabelTranslations(a) === writeLabelTranslations(b);
 }
 
-/**
- * The language a `t` speaks: every catalogue names its own (common:languageCode), so any `t` (a
- * page's, a request's, an email's) answers without being handed the language separately.
- */
+/** Every catalogue names its own language, so any `t` answers without being handed it. */
 export function languageOf(t: TFunction): string {
   return t("common:languageCode");
 }
 
-/** The label an admin wrote for the `t`'s language, if any. */
 export function ownTranslation(
   t: TFunction,
   translations: LabelTranslations | undefined,

@@ -16,10 +16,7 @@ import { MENU_PATHS } from "./menu";
 import { invalidateMenu, menuItems } from "./menu.server";
 import type { addMenuItemSchema, menuItemSchema, saveMenuSchema } from "./menu-schemas";
 
-/**
- * A URL an item is given must be a page the app has; one it already had (saved before pages were
- * chosen from the list) may stay.
- */
+/** A URL saved before pages were chosen from the list may stay. */
 function assertKnownPath(url: string, before: string, field: string) {
   if (url !== before && !(MENU_PATHS as readonly string[]).includes(url))
     throw new InvalidInput("access.menuPathUnknown", field);
@@ -74,7 +71,6 @@ export async function updateMenuItem(
   await invalidateMenu();
 }
 
-/** Swaps the item with its neighbour, renumbering positions so they stay 1..n. */
 export async function moveMenuItem(
   actor: AuditedActor,
   input: { id: string; direction: "up" | "down" },
@@ -111,7 +107,6 @@ export async function moveMenuItem(
   await invalidateMenu();
 }
 
-/** An item's editable fields as the audit row tells them: the translations as an object. */
 const fieldsOf = (row: MenuItem) => ({
   title: row.title,
   translations: readLabelTranslations(row.label_translations),
@@ -120,16 +115,11 @@ const fieldsOf = (row: MenuItem) => ({
   required_permission: row.required_permission,
 });
 
-/** The fields as the table stores them. */
 function columnsOf<T extends { translations: Record<string, string> }>({ translations, ...rest }: T) {
   return { ...rest, label_translations: writeLabelTranslations(translations) };
 }
 
-/**
- * Saves every item's fields and the order in one transaction, with one audit row per item that
- * changed (fields or place). Items added meanwhile (the seed, another admin) and left out of the
- * form keep their relative order after the ones sent. Returns how many items changed.
- */
+/** Items added meanwhile and left out of the form keep their relative order after the ones sent. */
 export async function saveMenu(
   actor: AuditedActor,
   input: { items: MaybeTranslated<z.infer<typeof saveMenuSchema>["items"][number]>[] },
@@ -206,10 +196,6 @@ export async function saveMenu(
   return changed.length;
 }
 
-/**
- * A new item at the end of the menu. Its page is one the app has (the schema) and not one another
- * item already leads to (the URL is unique). Returns its id.
- */
 export async function addMenuItem(
   actor: AuditedActor,
   input: z.infer<typeof addMenuItemSchema>,
@@ -256,10 +242,7 @@ export async function addMenuItem(
   return id;
 }
 
-/**
- * Hides an item from every sidebar, or shows it again; it stays in the editor either way.
- * Returns false when it already was so (nothing written, nothing audited).
- */
+/** False when it already was so (nothing written, nothing audited). */
 export async function setMenuItemHidden(
   actor: AuditedActor,
   input: { id: string; hidden: boolean },

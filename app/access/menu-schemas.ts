@@ -3,21 +3,18 @@ import { labelTranslationsSchema } from "./label-translations";
 import { MENU_ICON_NAMES, MENU_PATHS } from "./menu";
 import { PERMISSION_KEYS } from "./permissions";
 
-// The menu editor's schemas, read by the action and by the browser (the form pipeline).
-
 const MENU_TITLE_MAX = 60;
 
 export const menuItemSchema = z.object({
   id: z.string().uuid(),
   title: z.string().trim().min(1, "validation.title").max(MENU_TITLE_MAX),
-  /** The title in other languages, e.g. { de: "Berichte" }; empty ones fall back to `title`. */
+  /** Empty ones fall back to `title`. */
   translations: labelTranslationsSchema(MENU_TITLE_MAX),
   url: z
     .string()
     .trim()
     .regex(/^\/[A-Za-z0-9/_-]*$/, "validation.menuPath")
-    // Routes match without regard to case or a trailing slash: one spelling per page, so two
-    // items cannot lead to the same page under different URLs.
+    // Routes match without regard to case or a trailing slash, so two items cannot reach one page by two URLs.
     .transform((url) =>
       url
         .toLowerCase()
@@ -32,10 +29,7 @@ export const menuItemSchema = z.object({
   }),
 });
 
-/**
- * The whole menu editor in one form: every item's fields, in the order they are to appear. Two
- * items may not lead to the same page (checked here, so the browser says so before sending).
- */
+/** Duplicate pages are checked here, so the browser says so before sending. */
 export const saveMenuSchema = z.object({
   items: z
     .array(menuItemSchema)
@@ -61,7 +55,6 @@ export const saveMenuSchema = z.object({
     }),
 });
 
-/** A new item: its page is one the app has (MENU_PATHS), chosen from a list, never typed. */
 export const addMenuItemSchema = z.object({
   title: z.string().trim().min(1, "validation.title").max(60),
   url: z.enum(MENU_PATHS, { message: "access.menuPathUnknown" }),

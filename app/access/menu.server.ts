@@ -6,21 +6,15 @@ import { can } from "./check";
 import { type LabelTranslations, readLabelTranslations } from "./label-translations";
 import { MENU_VERSION_KEY } from "./menu";
 
-/** A menu row with its per-language titles read (the column's JSON, checked). */
 export type MenuEntry = Omit<MenuItem, "label_translations"> & { translations: LabelTranslations };
 
 let rows: Promise<MenuEntry[]> | undefined;
 let loadedVersion: string | null | undefined;
 let versionReadAt = Number.NEGATIVE_INFINITY;
 
-/**
- * How often the menu version is read. Edits through the app clear the cache at once on every
- * instance (invalidateMenu); only rows the seed adds from another process wait up to this long,
- * where reading the version on every request was a query per page view (decision 041).
- */
+/** Only rows the seed adds from another process wait up to this long; edits clear the cache at once (decision 041). */
 export const MENU_VERSION_CHECK_MS = 2_000;
 
-/** One primary-key read: the version the seed bumps when it adds rows from another process. */
 async function menuVersion(): Promise<string | null> {
   const row = await db()
     .selectFrom("system_setting")
@@ -30,10 +24,6 @@ async function menuVersion(): Promise<string | null> {
   return row?.value ?? null;
 }
 
-/**
- * Menu rows in display order, cached in process until invalidateMenu() is called by an edit
- * (on any instance) or the seed, run as its own process, bumps the menu version.
- */
 export async function menuItems(): Promise<MenuEntry[]> {
   if (Date.now() - versionReadAt >= MENU_VERSION_CHECK_MS) {
     versionReadAt = Date.now();
@@ -70,14 +60,12 @@ registerCache("menu", () => {
   rows = undefined;
 });
 
-/** Clears the cache here and on every other instance. */
 export function invalidateMenu(): Promise<void> {
   return invalidateEverywhere("menu");
 }
 
 export type SidebarItem = Pick<MenuEntry, "id" | "title" | "url" | "icon" | "translations">;
 
-/** The rows whose required permission the subject holds, less the hidden ones. */
 export async function sidebarFor(subject: AccessSubject | null): Promise<SidebarItem[]> {
   if (!subject) return [];
   const all = await menuItems();

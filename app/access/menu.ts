@@ -1,6 +1,6 @@
 import type { PermissionKey } from "./permissions";
 
-/** The icons a menu row may name; app/components/icons.ts maps each to its lucide component. */
+/** app/components/icons.ts maps each to its lucide component. */
 export const MENU_ICON_NAMES = [
   "Activity",
   "Bell",
@@ -23,11 +23,7 @@ export const MENU_ICON_NAMES = [
 ] as const;
 export type MenuIconName = (typeof MENU_ICON_NAMES)[number];
 
-/**
- * The pages a menu item may lead to: every dashboard page without a parameter in its path
- * (app/routes.ts; app/access/menu-paths.test.ts keeps the two in step). A menu item is chosen
- * from these, never typed, so it cannot lead off the app or to a page that does not exist.
- */
+/** Chosen from these, never typed, so an item cannot lead off the app; menu-paths.test.ts keeps them in step with app/routes.ts. */
 export const MENU_PATHS = [
   "/dashboard",
   "/dashboard/users",
@@ -56,13 +52,9 @@ export type SeedMenuItem = {
   requiredPermission: PermissionKey;
 };
 
-/**
- * A `system_setting` row (not a setting: no Settings page lists it) the seed rewrites whenever it
- * adds menu rows, so running servers notice rows written by another process (app/access/menu.server.ts).
- */
+/** The seed rewrites it whenever it adds menu rows, so running servers notice rows another process wrote. */
 export const MENU_VERSION_KEY = "menu_version";
 
-// The sidebar rows the seed creates; admins may edit them afterwards in the database.
 export const SEED_MENU_ITEMS: readonly SeedMenuItem[] = [
   {
     order: 1,

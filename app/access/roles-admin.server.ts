@@ -17,10 +17,7 @@ import { invalidateRoles, type RoleGrant, roleGrants, rolesChanged } from "./rol
 import type { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "./role-schemas";
 import { assertMayEditRole } from "./rules.server";
 
-/**
- * Roles with how many users hold each, for the access page; `editable` says whether the actor may
- * change the role (it holds nothing they lack, and is not Super Admin).
- */
+/** `editable`: the role holds nothing the actor lacks, and is not Super Admin. */
 export async function listRoles(actor?: AuditedActor) {
   const grants = await roleGrants();
   const [counts, systemRows] = await Promise.all([
@@ -41,11 +38,7 @@ export async function listRoles(actor?: AuditedActor) {
   }));
 }
 
-/**
- * How many people hold each role, from the counters the user_role triggers keep (scope: the
- * role's id; migration 018_list_paths): one primary-key read per role, where grouping the links
- * read every one of them.
- */
+/** From the maintained counters: one primary-key read per role, not every link (decision 023). */
 export async function roleMemberCounts(roleIds: string[]): Promise<Map<string, number>> {
   if (!roleIds.length) return new Map();
   const rows = await db()
@@ -67,7 +60,6 @@ function mayEdit(actor: AuditedActor, role: RoleGrant) {
   }
 }
 
-/** Nobody hands a role a permission they do not hold themselves. */
 function assertHolds(actor: AuditedActor, permissions: string[]) {
   if (actor.isSuperAdmin) return;
   const missing = permissions.filter((p) => !actor.permissions.has(p));
@@ -136,7 +128,6 @@ type RoleChange = {
   after: string[];
 };
 
-/** The rules for changing one role, checked before anything is written. */
 function checkedChange(
   actor: AuditedActor,
   role: RoleGrant | undefined,
@@ -150,7 +141,6 @@ function checkedChange(
   assertKnownLanguages(translations, field);
   const before = [...role.permissions].sort();
   const after = [...new Set(input.permissions)].sort();
-  // Adding needs the permission; so does taking one away from others.
   assertHolds(actor, [
     ...after.filter((p) => !before.includes(p)),
     ...before.filter((p) => !after.includes(p)),
@@ -191,17 +181,11 @@ export async function updateRole(actor: AuditedActor, input: RoleEdit, origin: A
   await db()
     .transaction()
     .execute((trx) => applyChange(change, actor, origin, trx));
-  // A "View as" may no longer hold (its target lost dashboard access): its stream reconnects to find out.
+  // A "View as" may no longer hold: its stream reconnects to find out.
   await rolesChanged();
 }
 
-/**
- * Saves the whole matrix at once: every changed role passes the same rules as a single save
- * (checked for all before anything is written, so one refusal changes nothing), then all are
- * written in one transaction with one audit row per changed role. Unchanged roles are neither
- * checked nor written, so a role the actor may not edit can sit in the form untouched.
- * Returns how many roles changed.
- */
+/** All roles are checked before anything is written, so one refusal changes nothing; unchanged roles are skipped. */
 export async function saveRoleMatrix(
   actor: AuditedActor,
   input: z.infer<typeof saveMatrixSchema>,
@@ -220,7 +204,7 @@ export async function saveRoleMatrix(
     .execute(async (trx) => {
       for (const change of changes) await applyChange(change, actor, origin, trx);
     });
-  // A "View as" may no longer hold (its target lost dashboard access): its stream reconnects to find out.
+  // A "View as" may no longer hold: its stream reconnects to find out.
   await rolesChanged();
   return changes.length;
 }
@@ -235,10 +219,7 @@ function unchanged(role: RoleGrant, edit: RoleEdit) {
   );
 }
 
-/**
- * Deletes a custom role. Its holders lose it (the page asks for the role's name first when anyone
- * holds it); nobody deletes a role they hold themselves, as nobody removes their own roles.
- */
+/** Nobody deletes a role they hold themselves, as nobody removes their own roles. */
 export async function deleteRole(actor: AuditedActor, input: { roleId: string }, origin: AuditOrigin) {
   const { roleId } = input;
   const role = await db().selectFrom("role").selectAll().where("id", "=", roleId).executeTakeFirst();
@@ -277,6 +258,6 @@ export async function deleteRole(actor: AuditedActor, input: { roleId: string },
         trx,
       );
     });
-  // A "View as" may no longer hold (its target lost dashboard access): its stream reconnects to find out.
+  // A "View as" may no longer hold: its stream reconnects to find out.
   await rolesChanged();
 }

@@ -3,7 +3,6 @@ import { db } from "../db.server";
 import { InvalidInput, RuleViolation } from "../domain-errors";
 import { type RoleGrant, roleGrants } from "./role-cache.server";
 
-/** What the rules below read of whoever acts. */
 type Subject = Pick<Actor, "id" | "isSuperAdmin" | "permissions">;
 
 function holdsAll(actor: Subject, role: RoleGrant): boolean {
@@ -13,10 +12,6 @@ function holdsAll(actor: Subject, role: RoleGrant): boolean {
   return true;
 }
 
-/**
- * Nobody grants a role holding a permission they do not hold; only a super admin grants or
- * removes super_admin; nobody removes their own roles.
- */
 export async function assertRoleChangeAllowed(
   actor: Subject,
   targetUserId: string,
@@ -41,15 +36,12 @@ export async function assertRoleChangeAllowed(
   if (removed.some((id) => grants.get(id)?.all)) await assertNotLastSuperAdmin(targetUserId, "demoted");
 }
 
-/**
- * Nobody changes a role that holds more than they do: not its permissions, and not its label
- * either (renaming `admin` to "Guest" would make others grant it unawares).
- */
+/** Not even its label: renaming `admin` to "Guest" would make others grant it unawares. */
 export function assertMayEditRole(actor: Subject, role: RoleGrant) {
   if (!holdsAll(actor, role)) throw new RuleViolation("access.changeRole", { role: role.label });
 }
 
-/** The roles an actor may hand out (used to limit the choices shown in forms), in the role order. */
+/** In the role order. */
 export async function assignableRoles(actor: Subject): Promise<RoleGrant[]> {
   const grants = await roleGrants();
   return [...grants.values()].filter((r) => holdsAll(actor, r));
@@ -59,7 +51,6 @@ export async function superAdminRoleIds(): Promise<string[]> {
   return [...(await roleGrants()).values()].filter((r) => r.all).map((r) => r.id);
 }
 
-/** The last active super admin can never be deleted, disabled or demoted. */
 export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | "disabled" | "demoted") {
   const ids = await superAdminRoleIds();
   if (ids.length === 0) return;
@@ -76,15 +67,10 @@ export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | 
   }
 }
 
-/**
- * Whether the actor may change (or see what only those who change it see, like its API tokens) the
- * account: nobody may for an account that holds a permission they lack (a super admin's, say).
- */
 export async function mayManageUser(actor: Subject, targetUserId: string): Promise<boolean> {
   return (await manageableUsers(actor, [targetUserId])).has(targetUserId);
 }
 
-/** Of the given accounts, those the actor may manage (mayManageUser), in one query. */
 export async function manageableUsers(actor: Subject, userIds: string[]): Promise<Set<string>> {
   const ids = new Set(userIds);
   if (actor.isSuperAdmin || ids.size === 0) return ids;
@@ -101,10 +87,7 @@ export async function manageableUsers(actor: Subject, userIds: string[]): Promis
   return ids;
 }
 
-/**
- * Nobody changes an account that holds a permission they lack (a super admin's, say): otherwise an
- * admin could take it over by changing its email and asking for a reset link.
- */
+/** Otherwise an admin could take over a super admin by changing its email and asking for a reset link. */
 export async function assertCanManageUser(actor: Subject, targetUserId: string) {
   if (!(await mayManageUser(actor, targetUserId))) throw new RuleViolation("access.manageUser");
 }

@@ -1,9 +1,7 @@
 import { type AccessSubject, can } from "./check";
 import type { PermissionKey } from "./permissions";
 
-// Settings' pages, one route each under /dashboard/settings/ (app/routes.ts), in two groups as
-// GitHub splits them: the person's own account, and the workspace, which only those who may change
-// it see. The layout's menu, the index's redirect and the links in mail all read this list.
+// Settings' pages; the layout's menu, the index's redirect and the links in mail all read this list.
 
 const ACCOUNT_SECTIONS = ["profile", "security", "api-tokens"] as const;
 const WORKSPACE_SECTIONS = ["invite", "system", "webhooks", "sso", "directory"] as const;
@@ -13,14 +11,12 @@ type Holder = AccessSubject;
 
 const needs = (user: Holder, ...permissions: PermissionKey[]) => permissions.every((p) => can(user, p));
 
-/** Who sees a workspace page: the permission its loader and action demand. */
 const WORKSPACE_RULE: Record<(typeof WORKSPACE_SECTIONS)[number], (user: Holder) => boolean> = {
   invite: (u) => needs(u, "user.write"),
   system: (u) => needs(u, "settings.manage"),
   webhooks: (u) => needs(u, "settings.manage"),
-  // Single sign-on providers: super admins only (routes/dashboard.settings.sso/route.tsx).
   sso: (u) => u.isSuperAdmin,
-  // A directory creates and disables accounts (routes/dashboard.settings.directory/route.tsx).
+  // A directory creates and disables accounts.
   directory: (u) => needs(u, "settings.manage", "user.write", "user.update"),
 };
 
@@ -33,10 +29,7 @@ export function settingsMenu(user: Holder) {
 
 export const settingsPath = (section: SettingsSection) => `/dashboard/settings/${section}`;
 
-/**
- * Where an address of the single Settings page (`/dashboard/settings#tab`) lives now: bookmarks,
- * old mail and links written before Settings became pages land on their section.
- */
+/** Bookmarks and old mail from before Settings became pages land on their section. */
 const OLD_TABS: Record<string, { section: SettingsSection; anchor?: string }> = {
   profile: { section: "profile" },
   security: { section: "security" },
@@ -47,7 +40,7 @@ const OLD_TABS: Record<string, { section: SettingsSection; anchor?: string }> = 
   webhooks: { section: "webhooks" },
 };
 
-/** The page an old address's fragment (`#webhooks`) names: an own key only (`#constructor` is none). */
+/** An own key only (`#constructor` is none). */
 export function oldTabPath(hash: string): string | undefined {
   const key = hash.replace(/^#/, "");
   if (!Object.hasOwn(OLD_TABS, key)) return undefined;
@@ -55,11 +48,7 @@ export function oldTabPath(hash: string): string | undefined {
   return settingsPath(section) + (anchor ? `#${anchor}` : "");
 }
 
-/**
- * A link stored before Settings had pages (a notice's or a broadcast's `/dashboard/settings#system`)
- * as the page it meant: a link followed inside the app loses its fragment at the redirect, where a
- * page load keeps it for the layout to read.
- */
+/** A link followed inside the app loses its fragment at the redirect, so stored links are rewritten. */
 export function currentSettingsLink(link: string): string {
   const old = /^\/dashboard\/settings(#[\w-]+)$/.exec(link);
   return (old && oldTabPath(old[1]!)) || link;

@@ -1,6 +1,4 @@
-// Every audit action name, declared once, with what a staff member reads for it. The log page
-// filters on these; `ACTION_LABELS` is typed over the list, so a new action without a label does
-// not compile, and app/audit/action-labels.test.ts finds any action written that is not listed.
+// Typed over the list, so a new action without a label does not compile; action-labels.test.ts finds unlisted ones.
 export const ACTION_LABELS = {
   "auth.login.succeeded": "Signed in",
   "auth.login.failed": "Failed sign-in",
@@ -28,7 +26,7 @@ export const ACTION_LABELS = {
   "impersonation.start": "Started viewing as someone",
   "impersonation.stop": "Stopped viewing as someone",
   "impersonation.end": "Viewing as someone ended",
-  // two-factor authentication (app/auth/two-factor*.server.ts)
+  // two-factor authentication
   "account.two_factor.enrol_started": "Started setting up two-factor authentication",
   "account.two_factor.confirm_failed": "Wrong code when setting up two-factor authentication",
   "account.two_factor.confirm_refused":
@@ -58,7 +56,7 @@ export const ACTION_LABELS = {
   "user.disable": "Disabled an account",
   "user.enable": "Enabled an account",
   "user.delete": "Deleted an account",
-  // Undo from a toast (app/users/undo.server.ts): the inverse, audited as an undo
+  // Undo from a toast: the inverse, audited as an undo
   "user.disable.undone": "Undid disabling an account (enabled again)",
   "user.role_removal.undone": "Undid removing roles (granted again)",
   "team.member.remove.undone": "Undid removing a team member (added again)",
@@ -84,7 +82,7 @@ export const ACTION_LABELS = {
   "user.invite.link_refused": "Refused an invitation's link (roles the admin may not grant)",
   "audit.retention": "Purged old audit entries",
   "audit.export": "Exported the audit log",
-  // outgoing webhooks (docs/decisions/032-outgoing-webhooks.md)
+  // outgoing webhooks
   "webhook.endpoint.create": "Added a webhook endpoint",
   "webhook.endpoint.update": "Changed a webhook endpoint",
   "webhook.endpoint.delete": "Removed a webhook endpoint",
@@ -94,7 +92,7 @@ export const ACTION_LABELS = {
   "webhook.message.retry": "Sent a webhook message again",
   "webhook.replay": "Replayed webhook messages",
   "audit.verify": "Verified the audit log's integrity",
-  // single sign-on (docs/decisions/020-oidc-single-sign-on.md)
+  // single sign-on
   "sso.provider.create": "Added a sign-in provider",
   "sso.provider.update": "Changed a sign-in provider",
   "sso.provider.delete": "Removed a sign-in provider",
@@ -105,12 +103,12 @@ export const ACTION_LABELS = {
   "account.api_token.create": "Created an API token",
   "account.api_token.revoke": "Revoked own API token",
   "user.api_token.revoke": "Revoked a user's API token",
-  // new sign-in alerts (docs/decisions/035-sign-in-alerts.md)
+  // new sign-in alerts
   "auth.login.new_device": "Signed in from a new device",
   "account.device.forget": "Forgot a known device",
   "account.sign_in_alerts": "Changed own new sign-in alerts",
   "account.not_me": "Reported a sign-in as not theirs",
-  // SCIM provisioning (docs/decisions/033-scim-directories.md)
+  // SCIM provisioning
   "directory.create": "Added a provisioning directory",
   "directory.update": "Changed a provisioning directory",
   "directory.token.rotate": "Issued a new token for a provisioning directory",
@@ -119,7 +117,7 @@ export const ACTION_LABELS = {
   "directory.group.create": "Directory added a group",
   "directory.group.update": "Directory changed a group",
   "directory.group.delete": "Directory removed a group",
-  // saved views shared with a role (docs/decisions/039-saved-views.md); personal ones are not logged
+  // saved views shared with a role; personal ones are not logged
   "view.shared.create": "Shared a saved view with a role",
   "view.shared.rename": "Renamed a shared saved view",
   "view.shared.delete": "Deleted a shared saved view",
@@ -129,7 +127,7 @@ export type AuditAction = keyof typeof ACTION_LABELS;
 
 export const AUDIT_ACTIONS = Object.keys(ACTION_LABELS) as AuditAction[];
 
-/** What the log shows for an action; a name from an older release that is no longer listed shows as written. */
+/** A name from an older release that is no longer listed shows as written. */
 export function actionLabel(action: string): string {
   return (ACTION_LABELS as Record<string, string>)[action] ?? action;
 }

@@ -12,22 +12,17 @@ import { chainKey } from "./signing.server";
 
 export type AuditEntry = {
   action: AuditAction;
-  /** A person, or (id null) a system acting on its own: "Directory: Okta". */
+  /** Id null: a system acting on its own ("Directory: Okta"). */
   actor?: { id: string | null; email: string } | null;
   target?: { type: string; id: string | null } | null;
   details?: Record<string, unknown>;
-  /** The real person behind `actor` ("View as"); taken from the request when not given. */
+  /** The real person behind `actor` ("View as"). */
   impersonator?: { id: string; email: string } | null;
 };
 
-/** Where a change came from: the route's args (the request for the user agent, the context for the IP). */
 export type AuditOrigin = { request: Request; context?: Readonly<RouterContextProvider> };
 
-/**
- * The super admin really at the keyboard while a request acts as another account ("View as"). Set
- * by getAuth (app/auth/session.server.ts) when it resolves such a session, so every row written
- * for that request names both, whichever feature writes it.
- */
+/** Set by getAuth, so every row written for a "View as" request names both people. */
 export const auditImpersonatorContext = createContext<{ id: string; email: string } | null>(null);
 
 function impersonatorOf(origin: AuditOrigin, entry: AuditEntry) {
@@ -37,7 +32,6 @@ function impersonatorOf(origin: AuditOrigin, entry: AuditEntry) {
 
 const SECRET_KEYS = /password|secret|token|api_?key/i;
 
-/** Replaces the values of secret-looking keys, at any depth, before they reach the log. */
 function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (value && typeof value === "object") {
@@ -48,24 +42,16 @@ function redact(value: unknown): unknown {
   return value;
 }
 
-/**
- * The chain's head, read for moving it on: on PostgreSQL the row is locked until `trx` ends, so
- * writers, checkpoints and retention take turns with it. Undefined when the row is gone.
- */
+/** On PostgreSQL the row is locked until `trx` ends, so writers take turns with it. */
 export function lockedHead(trx: Executor) {
   let head = trx.selectFrom("audit_chain").select(["seq", "hash"]).where("id", "=", 1);
   if (dialectOf(trx as Kysely<unknown>) === "postgres") head = head.forUpdate();
   return head.executeTakeFirst();
 }
 
-/**
- * Appends a row to the hash chain (app/audit/chain.ts) inside `trx`: the head is read and moved on
- * in the same transaction as the row, so a rolled-back change leaves neither. On PostgreSQL the
- * head's row lock makes concurrent writers take turns (the second reads the head the first
- * committed), so the chain cannot fork; SQLite runs one write transaction at a time anyway.
- */
+/** The head moves in the row's transaction and its lock makes concurrent writers take turns, so the chain cannot fork (decision 031). */
 async function appendChained(trx: Executor, row: Omit<ChainedFields, "seq">) {
-  // A missing head is tampering (nothing in the product deletes it): no row is written unchained.
+  // A missing head is tampering: no row is written unchained.
   const head = await lockedHead(trx);
   if (!head)
     throw new Error("the audit chain's head (table audit_chain) is missing: run npm run audit:verify");
@@ -78,17 +64,10 @@ async function appendChained(trx: Executor, row: Omit<ChainedFields, "seq">) {
     .values({ ...row, seq, prev_hash: prevHash, hash, hash_version: KEYED })
     .execute();
   await trx.updateTable("audit_chain").set({ seq, hash }).where("id", "=", 1).execute();
-  // The outgoing webhooks the row gives (audit.entry, user.created …), committed with it.
   await enqueueAuditEvents(trx, { ...row, seq, prev_hash: prevHash, hash, hash_version: KEYED });
 }
 
-/**
- * The one writer of audit rows. Rows are insert-only: nothing in the product updates or deletes them
- * but retention (retention.server.ts), and each is a link of the hash chain.
- * A change passes its transaction as `executor`, so the change and its row commit or fail together;
- * events that change nothing else (a failed sign-in, say) use the database directly, in a
- * transaction of their own.
- */
+/** The one writer of audit rows, insert-only links of the hash chain; pass the change's transaction as `executor`. */
 export async function audit(origin: AuditOrigin, entry: AuditEntry, executor: Executor = db()) {
   const impersonator = impersonatorOf(origin, entry);
   const row = {
@@ -104,8 +83,7 @@ export async function audit(origin: AuditOrigin, entry: AuditEntry, executor: Ex
     created_at: now(),
     impersonator_id: impersonator?.id ?? null,
     impersonator_email: impersonator?.email ?? null,
-    // The id the code runs under first: the task webhook runs its work under the id of the
-    // request that started the task (api.webhooks.tasks.ts); otherwise both are the request's.
+    // The task webhook runs its work under the id of the request that started the task.
     request_id: currentRequestId() ?? requestIdOf(origin.context),
   };
   if (executor.isTransaction) await appendChained(executor, row);

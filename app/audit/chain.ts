@@ -1,18 +1,12 @@
 import { createHash, createHmac } from "node:crypto";
 import canonicalize from "canonicalize";
 
-// The audit log's hash chain (docs/decisions/031-tamper-evident-audit-log.md): each row's `hash`
-// is SHA-256 over the previous row's hash and the row's own fields, so an edited, deleted,
-// inserted or reordered row breaks every link after it. Pure, so the migration that chained the
-// rows written before it and `npm run audit:verify` compute exactly what the writer did.
-// Version 1 (plain SHA-256) needs no secret, so anyone who can write the table could extend it;
-// rows are now written as version 2, an HMAC keyed with the audit signing key, marked in the row's
-// `hash_version` (migration 033). Version 1 rows written before that still verify as they are.
+// The audit log's hash chain (decision 031): pure, so the migration and `npm run audit:verify` compute
+// exactly what the writer did. Version 2 is keyed, so someone who can write the table cannot extend it.
 
-/** The `prev_hash` of the first row ever written. */
 export const GENESIS_HASH = "0".repeat(64);
 
-/** The fields a row's hash covers: every column but the hash itself. */
+/** Every column but the hash itself. */
 export type ChainedFields = {
   seq: number;
   id: string;
@@ -30,10 +24,7 @@ export type ChainedFields = {
   request_id: string | null;
 };
 
-/**
- * `details` by its meaning, not its bytes: PostgreSQL's jsonb reorders keys and drops spaces, so
- * the text read back is not the text written. RFC 8785 (JCS) gives both the same form.
- */
+/** PostgreSQL's jsonb reorders keys and drops spaces, so `details` is hashed in RFC 8785 (JCS) form. */
 function canonicalDetails(details: string | null): string | null {
   if (details === null) return null;
   try {
@@ -43,7 +34,6 @@ function canonicalDetails(details: string | null): string | null {
   }
 }
 
-/** The `hash_version` of a keyed row, which only a holder of the key can compute. */
 export const KEYED = 2;
 
 function serialise(v: 1 | 2, row: ChainedFields): string {
@@ -66,12 +56,10 @@ function serialise(v: 1 | 2, row: ChainedFields): string {
   })!;
 }
 
-/** A version 1 row's hash, given the hash of the row before it (migration 026 and older rows). */
 export function chainHash(prevHash: string, row: ChainedFields): string {
   return createHash("sha256").update(prevHash).update("\n").update(serialise(1, row)).digest("hex");
 }
 
-/** A version 2 row's hash: the same link, keyed with the audit signing key (app/audit/signing.server.ts). */
 export function keyedChainHash(key: Buffer, prevHash: string, row: ChainedFields): string {
   return createHmac("sha256", key).update(prevHash).update("\n").update(serialise(2, row)).digest("hex");
 }

@@ -6,12 +6,8 @@ import { lockedHead } from "./audit.server";
 import { type Checkpoint, signCheckpoint } from "./signing.server";
 import { type Verification, verifyAuditChain } from "./verify.server";
 
-// Signed statements of the audit chain's state (docs/decisions/031-tamper-evident-audit-log.md).
-// A checkpoint's HMAC needs a key the database does not hold (AUDIT_SIGNING_KEY, else derived from
-// SESSION_SECRET), so a rewritten chain no longer matches the signed hash of a row it passed, and
-// a shortened one misses rows a checkpoint names. "head": the last row, hourly, at every retention
-// run and on `npm run audit:checkpoint`; "start": the first row left by retention, so a chain that
-// no longer starts at the genesis still verifies.
+// Signed statements of the audit chain's state, with a key the database does not hold, so a
+// rewritten or shortened chain no longer matches (decision 031).
 
 export type { Checkpoint };
 
@@ -24,7 +20,6 @@ async function record(
   const unsigned = { kind, seq, hash, created_at: now() };
   const checkpoint = { id: randomUUID(), ...unsigned, signature: signCheckpoint(unsigned) };
   await executor.insertInto("audit_checkpoint").values(checkpoint).execute();
-  // A copy of the chain's state outside the database, with whoever subscribes (app/webhooks).
   await enqueueEvents(executor, [
     {
       type: "audit.checkpoint",
@@ -35,25 +30,19 @@ async function record(
   return checkpoint;
 }
 
-/** Signs where the chain now starts, in the transaction of the retention run that cut it there. */
 export function recordStart(trx: Executor, seq: number, prevHash: string): Promise<Checkpoint> {
   return record(trx, "start", seq, prevHash);
 }
 
 type Refused = Extract<Verification, { ok: false }>;
 
-/** A head checkpoint refused because the chain does not verify; nothing was signed. */
 export class AuditIntegrityError extends Error {
   constructor(readonly verification: Refused) {
     super(`audit log NOT intact (${verification.problem}): ${verification.message}`);
   }
 }
 
-/**
- * Says, everywhere an operator looks, that the chain failed: a log line, the metric
- * `dashboard_audit_integrity_failures_total`, and an `audit.integrity_failed` webhook event
- * (committed on its own: the checkpoint's transaction wrote nothing).
- */
+/** The webhook event is committed on its own: the checkpoint's transaction wrote nothing. */
 async function alert(verification: Refused) {
   console.error(`[audit] checkpoint refused, nothing signed: ${verification.message}`);
   auditIntegrityFailed();
@@ -67,12 +56,7 @@ async function alert(verification: Refused) {
   ]);
 }
 
-/**
- * Signs the chain's head, unless the last head checkpoint already names it (an idle hour adds
- * nothing): returns the new checkpoint, or null. Only a chain that verifies from the newest
- * checkpoint to the head is signed: otherwise a checkpoint would seal rows added or changed
- * outside the application, so it signs nothing, raises the alert and throws AuditIntegrityError.
- */
+/** Only a verifying chain is signed, or a checkpoint would seal rows changed outside the application. */
 export async function recordHead(database: Executor = db()): Promise<Checkpoint | null> {
   const outcome = await database.transaction().execute(async (trx) => {
     const current = await lockedHead(trx);
@@ -84,8 +68,7 @@ export async function recordHead(database: Executor = db()): Promise<Checkpoint 
       .orderBy("seq", "desc")
       .limit(1)
       .executeTakeFirst();
-    // Under the head's lock, so the segment verified is the one signed; an idle hour verifies
-    // the one row the last checkpoint names, so an edit to it is alerted too.
+    // Under the head's lock, so the segment verified is the one signed.
     const verification = await verifyAuditChain({ database: trx, sinceLastCheckpoint: true });
     if (!verification.ok) return verification;
     if (last && Number(last.seq) === Number(current.seq)) return null;
@@ -98,11 +81,7 @@ export async function recordHead(database: Executor = db()): Promise<Checkpoint 
   return outcome;
 }
 
-/**
- * The scheduled checkpoint (hourly, and after retention): the same rule, but a refusal, alerted
- * already, is not an error to retry: the next hour tries again and refuses again until someone
- * looks (`npm run audit:verify`).
- */
+/** A refusal, alerted already, is not retried: the next hour tries again until someone looks. */
 export async function scheduledCheckpoint(): Promise<Checkpoint | null> {
   try {
     return await recordHead();

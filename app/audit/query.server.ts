@@ -5,7 +5,7 @@ import { hasNoNul, NUL_MESSAGE } from "../../db/nul";
 import { db } from "../db.server";
 import type { Issue } from "../i18n/message";
 
-/** A real calendar day as YYYY-MM-DD: "2026-02-30" or "9999-99-99" are refused, not guessed at. */
+/** "2026-02-30" is refused, not guessed at. */
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "audit.dateFormat")
@@ -16,11 +16,8 @@ const isoDate = z
 
 const dateFilter = isoDate.or(z.literal("")).default("");
 
-// The log's filters, shared by the page (in the URL) and the CSV export (its task payload). Text
-// filters that make no sense just match nothing; a wrong date is refused, as a silently dropped
-// date would show rows the reader did not ask for.
-// NUL is refused rather than ignored: PostgreSQL cannot compare it, and dropping the filter would
-// show rows the reader did not ask for.
+// Shared by the page (URL) and the CSV export (task payload). A wrong date or NUL is refused, as a
+// dropped filter would show rows the reader did not ask for.
 const textFilter = (max: number) =>
   z.string().default("").refine(hasNoNul, NUL_MESSAGE).pipe(z.string().trim().max(max).catch(""));
 
@@ -33,7 +30,7 @@ export const auditFilters = z.object({
 });
 
 export const auditQuery = auditFilters.extend({
-  // Keyset cursors (db/keyset.ts); a bad one, like an old `?page=N`, opens the newest page.
+  // A bad cursor, like an old `?page=N`, opens the newest page.
   after: z.string().max(2000).optional().catch(undefined),
   before: z.string().max(2000).optional().catch(undefined),
   size: z.coerce.number().int().min(10).max(200).catch(50),
@@ -50,28 +47,17 @@ export function parseAuditQuery(
   return { ok: false, field: String(issue.path[0]), issue };
 }
 
-/**
- * Index hits of an actor filter worth fetching first when an action is chosen too; past it the
- * action's range is walked (docs/decisions/023-list-paths.md).
- */
+/** Past this many actor hits the chosen action's range is walked instead (decision 023). */
 export const ACTOR_HITS_WITH_ACTION = 200;
 
-/** An exact target as the log links it ("user:<id>"); anything else is searched for by name. */
 const EXACT_TARGET = /^([a-z_]+):(.+)$/;
 
-/**
- * The filtered query, shared by the page and the CSV export so both show the same rows.
- * The actor filter is a partial match on the actor's email or current name; the target filter a
- * partial match on the target's name (a user's name or email, a team's name, a role's label) or
- * on the stored id itself (an invitation's or an email's address, a deleted record's id).
- */
+/** Shared by the page and the CSV export so both show the same rows. */
 export function filteredAudit(q: z.infer<typeof auditFilters>) {
   let query = db().selectFrom("audit_log");
   if (q.actor) {
     const actor = q.actor;
-    // With an action too, a common actor text is tested along that action's index range, which
-    // carries the actor's email and id (018_list_paths): fetching its thousands of index hits
-    // first would cost more than walking to a page of matches.
+    // The action's index range carries the actor's email and id, so walking it beats fetching thousands of hits.
     const options = q.action ? { dense: ACTOR_HITS_WITH_ACTION } : {};
     query = query.where((eb) =>
       eb.or([
@@ -86,7 +72,6 @@ export function filteredAudit(q: z.infer<typeof auditFilters>) {
     query = query.where("target_type", "=", exact[1]!).where("target_id", "=", exact[2]!);
   } else if (q.target) {
     const target = q.target;
-    // Roles are a handful: scanned. Users and teams are searched on their indexes.
     const roles = db()
       .selectFrom("role")
       .select("role.id")
@@ -117,7 +102,6 @@ export function filteredAudit(q: z.infer<typeof auditFilters>) {
   return query;
 }
 
-/** Ids of the accounts whose name (or email) contains the text. */
 function usersMatching(columns: SearchColumn<"user">[], text: string) {
   return db()
     .selectFrom("user")
@@ -125,7 +109,6 @@ function usersMatching(columns: SearchColumn<"user">[], text: string) {
     .where(searchText(db(), "user", columns, text));
 }
 
-/** The log's one order, newest first, with the id as tie-breaker (audit_log_*_created_id indexes). */
 const NEWEST_FIRST: Order = {
   column: "audit_log.created_at",
   output: "created_at",
@@ -135,10 +118,7 @@ const NEWEST_FIRST: Order = {
   nullable: false,
 };
 
-/**
- * Up to `limit` filtered rows after `after` in the log's order (before it, nearest first, when
- * `reverse`): one index range whatever the depth. The page and the CSV export both walk it.
- */
+/** One index range whatever the depth. */
 export function auditRowsAfter(
   q: z.infer<typeof auditFilters>,
   after: Position | null,
@@ -149,7 +129,6 @@ export function auditRowsAfter(
   return rowsAfter(db(), [{ query: filteredAudit(q).selectAll() }], order, after, limit);
 }
 
-/** One page of the filtered log, newest first, with cursors to the newer and older pages. */
 export type AuditRow = Awaited<ReturnType<typeof auditRowsAfter>>[number];
 
 export async function listAudit(q: AuditQuery) {

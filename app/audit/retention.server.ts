@@ -5,15 +5,8 @@ import { recordStart, scheduledCheckpoint } from "./checkpoint.server";
 const DAY_MS = 86_400_000;
 
 /**
- * Deletes audit rows older than `days` (the retention setting, read by the caller in
- * app/server/cleanup.server.ts). The only delete of audit rows in the product: a system job, never a
- * page or endpoint, and it records what it removed.
- *
- * The chain is cut at its oldest end only: every row up to the newest one past the cutoff (in
- * chain order; a row a few milliseconds younger but earlier in the chain goes with them), and the
- * first row left is recorded in a signed "start" checkpoint in the same transaction, so the rest
- * still verifies and nobody else can cut it the same way unnoticed. Rows outside the chain (never
- * written by the application) past the cutoff go too. Every run also signs the head.
+ * The only delete of audit rows in the product. The chain is cut at its oldest end only, and the
+ * first row left is signed as a "start" checkpoint in the same transaction, so the rest still verifies (decision 031).
  */
 export async function purgeExpiredAudit(days: number, at = new Date()): Promise<number> {
   if (!Number.isFinite(days) || days < 1) return 0;
@@ -46,7 +39,6 @@ export async function purgeExpiredAudit(days: number, at = new Date()): Promise<
         .orderBy("seq")
         .limit(1)
         .executeTakeFirst();
-      // Nothing left: the chain goes on from the head, with the next row written.
       if (first) await recordStart(trx, Number(first.seq), first.prev_hash!);
       else await recordStart(trx, Number(head.seq) + 1, head.hash);
     }

@@ -2,12 +2,8 @@ import { db, type Executor } from "../db.server";
 import { chainHash, GENESIS_HASH, KEYED } from "./chain";
 import { type Checkpoint, checkpointSigned, keyedLinkChecker } from "./signing.server";
 
-// Walks the audit chain in order of place (`seq`), a batch at a time, so a million rows verify in
-// the memory of one batch plus the checkpoints (one an hour). It stops at the first row that does
-// not match and says what is wrong with it (docs/decisions/031-tamper-evident-audit-log.md).
-// Rows are linked by a keyed hash (version 2) since the keyed chain; the version 1 rows before
-// them verify as they were written, up to the head signed when the keyed chain began (migration
-// 033): a plain link after that, or after a keyed row, was computed without the key.
+// Walks the chain a batch at a time, so a million rows verify in one batch's memory, and stops at
+// the first row that does not match (decision 031).
 
 const BATCH = 5_000;
 
@@ -21,7 +17,6 @@ type Problem =
   | "checkpoint forged"
   | "rewritten";
 
-/** How far from its place a moved row is looked for, once, when a row does not match. */
 const REORDER_WINDOW = 16;
 
 export type Verification =
@@ -41,10 +36,7 @@ export async function verifyAuditChain(
     database?: Executor;
     onProgress?: (rows: number, total: number) => void;
     signal?: AbortSignal;
-    /**
-     * Only from the newest signed checkpoint to the head (what a new checkpoint would seal), not
-     * from the chain's start; the rows before it were verified when it was signed.
-     */
+    /** Only from the newest signed checkpoint: the rows before it were verified when it was signed. */
     sinceLastCheckpoint?: boolean;
   } = {},
 ): Promise<Verification> {
@@ -77,7 +69,6 @@ export async function verifyAuditChain(
   }
   const starts = checkpoints.filter((c) => c.kind === "start");
   const lastSignedHead = [...heads.keys()].reduce((max, seq) => Math.max(max, seq), 0);
-  // Where a segment starts: the newest checkpoint's row (a head names it, a start its link).
   const from = options.sinceLastCheckpoint
     ? checkpoints.reduce<number | null>((max, c) => Math.max(max ?? 0, Number(c.seq)), null)
     : null;
@@ -96,8 +87,7 @@ export async function verifyAuditChain(
       `Row ${loose.id} (${loose.created_at}) has no place in the chain: it was inserted outside the application.`,
     );
 
-  // Counted only for a progress bar: the hourly checkpoint verifies under the head's lock, where a
-  // count of a long log would hold every audited write.
+  // Counted only for a progress bar: under the head's lock a count would hold every audited write.
   const total = options.onProgress
     ? (
         await database
@@ -111,8 +101,7 @@ export async function verifyAuditChain(
   let previous: Link | null = null;
   let beforePrevious: Link | null = null;
   let upTo: string | null = null;
-  // Writers go on while the walk runs: rows committed meanwhile are walked too, until the head
-  // read after a walk is the last row walked (a few passes at most).
+  // Writers go on meanwhile: rows committed during the walk are walked too.
   let head: { seq: number; hash: string } | undefined;
   for (let pass = 0; pass < 5; pass++) {
     for (;;) {
@@ -131,8 +120,6 @@ export async function verifyAuditChain(
             ? keyedLink(row.prev_hash, { ...row, seq }, row.hash)
             : row.hash === chainHash(row.prev_hash, { ...row, seq }));
         if (!previous) {
-          // The first row: the genesis, where a signed retention checkpoint says the chain starts,
-          // or, for a segment, the row the newest checkpoint names (its hash is compared below).
           const signedStart = starts.some((s) => Number(s.seq) === row.seq && s.hash === row.prev_hash);
           const signedHead = from !== null && row.seq === from && heads.has(from);
           if (!(row.seq === 1 && row.prev_hash === GENESIS_HASH) && !signedStart && !signedHead)
@@ -148,7 +135,7 @@ export async function verifyAuditChain(
             `Row #${previous.seq + 1} is missing (deleted): #${previous.seq} is followed by #${row.seq}.`,
           );
         } else if (row.prev_hash !== previous.hash) {
-          // The row links past its predecessor to the one before: the predecessor was slipped in.
+          // Links past its predecessor to the one before: the predecessor was slipped in.
           if (beforePrevious && row.prev_hash === beforePrevious.hash)
             return fail(
               "inserted",
@@ -207,7 +194,6 @@ export async function verifyAuditChain(
     if (!head || Number(head.seq) <= (previous?.seq ?? 0)) break;
   }
 
-  // The end: every signed head, and the head the writers moved on, must be what is there.
   const lastSeq = previous?.seq ?? (from !== null ? from - 1 : 0);
   const lastSigned = checkpoints.filter((c) => c.kind === "head").at(-1);
   if (lastSigned && Number(lastSigned.seq) > lastSeq)

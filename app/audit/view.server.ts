@@ -23,7 +23,7 @@ const TARGET_TYPE_LABEL: Record<string, string> = {
 
 export const targetTypeLabel = (type: string) => TARGET_TYPE_LABEL[type] ?? type;
 
-/** The target types the log names; each has audit:targetType.<type> in every language. */
+/** Each has audit:targetType.<type> in every language. */
 export const TARGET_TYPES = Object.keys(TARGET_TYPE_LABEL);
 
 const FIELD_LABEL: Record<string, string> = {
@@ -52,7 +52,6 @@ function parseDetails(details: string | null): unknown {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === "object" && !Array.isArray(v);
 
-/** The ids a row's details name that the log shows as names: roles (by id or key) and users. */
 function collectIds(value: unknown, out: { roles: Set<string>; users: Set<string> }) {
   if (!isRecord(value)) return;
   for (const [key, v] of Object.entries(value)) {
@@ -62,10 +61,7 @@ function collectIds(value: unknown, out: { roles: Set<string>; users: Set<string
   }
 }
 
-/**
- * Every name the page needs, in one query whatever the page size: users (actors, targets, users
- * named in details), teams and roles (targets, and role ids or keys in a diff).
- */
+/** One query whatever the page size. */
 async function loadNames(ids: {
   users: Set<string>;
   teams: Set<string>;
@@ -152,10 +148,7 @@ function describeTarget(row: AuditRow, names: Names): AuditTarget | null {
   return { type: targetTypeLabel(row.target_type), typeKey: row.target_type, id, name, href };
 }
 
-/**
- * The page's rows in words: labels for actions, names for people, teams and roles. The caller passes
- * the rows as the viewer may read them (access/audit-token-names.server.ts).
- */
+/** The caller passes the rows as the viewer may read them (access/audit-token-names.server.ts). */
 export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> {
   const parsed = rows.map((r) => parseDetails(r.details));
   const ids = { users: new Set<string>(), teams: new Set<string>(), roles: new Set<string>() };
@@ -170,7 +163,6 @@ export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> 
   const names = await loadNames(ids);
   return rows.map((r, i) => {
     const details = describeDetails(parsed[i], names);
-    // "Changed a user" says little when only the roles moved, which is the common case.
     const onlyRoles =
       r.action === "user.update" &&
       details?.kind === "diff" &&
@@ -181,7 +173,6 @@ export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> 
       createdAt: r.created_at,
       action: r.action,
       actionLabel: onlyRoles ? "Changed roles" : actionLabel(r.action),
-      /** The page says "Changed roles" in the reader's language (audit:changedRoles). */
       rolesOnly: Boolean(onlyRoles),
       actor: {
         id: r.actor_id,

@@ -2,16 +2,11 @@ import { z } from "zod";
 import { emailField } from "../email-address";
 import { COMMON_PASSWORDS } from "./common-passwords";
 
-// Field rules shared by the public account forms and the personal settings, browser and server alike.
-
 const PASSWORD_MIN = 10;
 
 const nameField = z.string().trim().min(1, "validation.yourName").max(100, "validation.maxLength");
 
-/**
- * The one password policy: register, reset, invitation, change, an admin's temporary password and
- * the seeded super admin all use it.
- */
+/** The one password policy, wherever a password is set. */
 export const newPasswordField = z
   .string()
   .min(PASSWORD_MIN, "validation.minLength")
@@ -19,7 +14,7 @@ export const newPasswordField = z
   .refine((p) => !COMMON_PASSWORDS.has(p.toLowerCase()), "auth.passwordCommon")
   .refine((p) => new Set(p).size >= 4, "auth.passwordRepetitive");
 
-/** Sign-in: any refusal past this shape is the one "Invalid email or password." (login.server.ts). */
+/** Any refusal past this shape is the one "Invalid email or password." */
 export const loginSchema = z.object({
   email: emailField,
   password: z.string().min(1, "auth.enterPassword").max(1024, "validation.maxLength"),
@@ -42,11 +37,7 @@ export const acceptInviteSchema = z
   })
   .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "auth.passwordsDiffer" });
 
-/**
- * Re-authentication's fields (assertReauthenticated, app/auth/account.server.ts): the password, or
- * a code from the authenticator (or a recovery code). Both optional here: which one an account
- * needs, if any, only the server knows (an account with neither signed in minutes ago).
- */
+/** Both optional: which one an account needs, if any, only the server knows. */
 export const reauthFields = {
   currentPassword: z.string().max(1024).optional(),
   reauthCode: z.string().trim().max(20, "twoFactor.codeTooLong").optional(),
@@ -54,11 +45,7 @@ export const reauthFields = {
 
 export const profileSchema = z.object({ name: nameField });
 
-/**
- * The language setting: "" is automatic (the browser's language), else one of the languages there
- * are locale folders for. The list comes from the server (app/i18n/resources.server.ts) through the
- * page's loader, so the browser checks against the same list the action does.
- */
+/** The list comes from the server through the loader, so the browser checks the same list the action does. */
 export const languageSchema = (languages: readonly string[]) =>
   z.object({
     locale: z
@@ -78,18 +65,18 @@ export const changePasswordSchema = z
     currentPassword: z.string().min(1, "auth.enterCurrentPassword").max(1024),
     newPassword: newPasswordField,
     confirm: z.string(),
-    // Where a forced change goes next (the gate's redirectTo); checked by afterPasswordChange.
+    // Checked by afterPasswordChange.
     redirectTo: z.string().max(2000).optional(),
   })
   .refine((v) => v.newPassword === v.confirm, { path: ["confirm"], message: "auth.passwordsDiffer" });
 
-/** Role ids picked in a form; the same role twice counts once (a second link would break a unique key). */
+/** The same role twice counts once: a second link would break a unique key. */
 export const roleIdsField = z
   .array(z.string().uuid("validation.rolesFromList"))
   .max(20, "validation.atMostRoles")
   .transform((ids) => [...new Set(ids)]);
 
-// An invitation names at least one role: the invitee is never left holding nothing by accident.
+// At least one role, so the invitee is never left holding nothing by accident.
 export const inviteSchema = z.object({
   email: emailField,
   roles: roleIdsField.refine((ids) => ids.length > 0, "validation.atLeastOneRole"),

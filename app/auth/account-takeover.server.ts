@@ -4,28 +4,22 @@ import { closeStreamsOf } from "../events/stream.server";
 import { revokeAllApiTokens } from "./api-tokens.server";
 import { deleteSessions, sessionsEnded } from "./session-end.server";
 
-// A trusted source (a directory over SCIM, an identity provider, an accepted invitation, an
-// admin's import, the mailbox itself through a reset link) taking over an account whose address nobody proved: a self-registration never
-// verified, or an address an admin corrected. Whoever set its credentials never proved the address,
-// so trust moves to the source and nothing they could sign in or call the API with survives
-// (docs/decisions/008-public-form-mail-and-pending-registrations.md, "Trusted takeover").
+// A trusted source taking over an account whose address nobody proved: nothing its earlier holder
+// could sign in or call the API with survives (decision 008, "Trusted takeover").
 
-/** Who takes the account over; `actor` is the audit row's actor (the source's own name when it has no id). */
 export type TrustedSource = {
   kind: "directory" | "sso" | "invitation" | "import" | "password_reset";
   actor: { id: string | null; email: string };
-  /** The directory's, provider's or invitation's own name for itself, for the audit row. */
   name?: string;
-  /** A directory provisioning again an address it deleted: the account goes back to the address's new holder. */
+  /** A directory provisioning again an address it deleted. */
   restored?: boolean;
 };
 
-/** Whether the account's current credentials were set by someone who never proved its address. */
 export function isUnproven(user: { email_verified: number; pending_registration: number }): boolean {
   return user.email_verified !== 1 || user.pending_registration === 1;
 }
 
-// Every table that holds a way in for the account's holder (db/schema.ts): each is emptied.
+// Every table that holds a way in for the account's holder: each is emptied.
 const CREDENTIAL_TABLES = [
   "passkey",
   "passkey_challenge",
@@ -36,12 +30,7 @@ const CREDENTIAL_TABLES = [
   "oidc_pending_link",
 ] as const;
 
-/**
- * In the caller's transaction: the account becomes verified and no longer pending, its password,
- * passkeys, two-factor, known devices, sign-in links, open emailed links and sessions are gone and
- * its API tokens revoked; audited as `account.taken_over`. Returns the ended sessions' ids, for
- * `afterTakeOver` once the transaction has committed.
- */
+/** In the caller's transaction; pass the ended sessions' ids to `afterTakeOver` once committed. */
 export async function takeOverUnproven(
   tx: Executor,
   origin: AuditOrigin,
@@ -62,7 +51,7 @@ export async function takeOverUnproven(
     .where("id", "=", userId)
     .execute();
   for (const table of CREDENTIAL_TABLES) await tx.deleteFrom(table).where("user_id", "=", userId).execute();
-  // Every emailed or pending link of theirs: a verification link carries the registrant's password.
+  // A verification link carries the registrant's password.
   await tx
     .updateTable("user_token")
     .set({ used_at: now() })
@@ -90,7 +79,6 @@ export async function takeOverUnproven(
   return endedSessions;
 }
 
-/** After the taking-over transaction committed: the ended sessions' and the account's streams close. */
 export async function afterTakeOver(userId: string, endedSessions: string[]) {
   await sessionsEnded(endedSessions);
   closeStreamsOf(userId);

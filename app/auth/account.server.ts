@@ -13,12 +13,7 @@ import { endSessions } from "./session-end.server";
 import { issueToken } from "./tokens.server";
 import { spendSecondFactorCode } from "./two-factor.server";
 
-// The personal section of Settings: what every signed-in user may change about themselves.
-
-/**
- * A stolen session must not become a password oracle: the check spends a point of the user's
- * budget before verifying (app/security/login-limits.server.ts) and gets it back when right.
- */
+/** A stolen session must not become a password oracle: the check spends a point of the login budget. */
 async function assertCurrentPassword(
   origin: AuditOrigin,
   user: SessionUser,
@@ -43,12 +38,11 @@ async function assertCurrentPassword(
   await reservation.passwordWasRight();
 }
 
-/** How recent a sign-in stands in when the account has neither a password nor a second factor. */
 const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
 const SIGN_IN_AGAIN: MessageKey = "auth.reauthSignInAgain";
 const WRONG_REAUTH_CODE: MessageKey = "twoFactor.wrongReauthCode";
 
-/** What an account can re-authenticate with: Settings shows a field for each (docs/rules.md). */
+/** Settings shows a field for each (docs/rules.md). */
 export type ReauthMethods = { password: boolean; code: boolean };
 
 export async function reauthMethods(userId: string): Promise<ReauthMethods> {
@@ -65,16 +59,11 @@ export async function reauthMethods(userId: string): Promise<ReauthMethods> {
   return { password: Boolean(row?.password_hash), code: Boolean(row?.twoFactor) };
 }
 
-/** What the person entered to prove it is them: blank fields count as not entered. */
 export type ReauthProof = { password?: string | undefined; code?: string | undefined };
 
 /**
  * THE re-authentication of every account-security step and super admin setting (docs/rules.md,
- * "Re-authentication"): the password when the account has one, or a current code from the
- * authenticator (or a recovery code) when it has two-factor; either is enough where the account
- * has both. An account with neither (single sign-on only) proves itself by a sign-in within
- * FRESH_SIGN_IN_MS. Wrong passwords and wrong codes spend the same budget (reserveReauth); a code
- * is spent like at sign-in, so it counts once.
+ * "Re-authentication"); wrong passwords and wrong codes spend the same budget.
  */
 export async function assertReauthenticated(
   origin: AuditOrigin,
@@ -152,10 +141,7 @@ export async function updateProfile(user: SessionUser, input: { name: string }, 
   return true;
 }
 
-/**
- * The person's language (null: follow the browser's Accept-Language). The session cache holds it,
- * so it is dropped like a name change: the next request, and its page, are in the new language.
- */
+/** The session cache holds the language, so it is dropped like a name change. */
 export async function updateLanguage(
   user: SessionUser,
   input: { locale: string | null },
@@ -186,10 +172,7 @@ export async function updateLanguage(
   return true;
 }
 
-/**
- * The address changes only when the link mailed to the new address is followed, so nobody can
- * move an account to an address they do not control. Mail failures propagate to the form.
- */
+/** The address changes only when the link mailed to it is followed, so nobody moves an account to an address they do not control. */
 export async function requestEmailChange(
   user: SessionUser,
   input: { email: string; currentPassword: string },
@@ -202,7 +185,6 @@ export async function requestEmailChange(
     .select("id")
     .where("email", "=", input.email)
     .executeTakeFirst();
-  // Refusing here tells a signed-in user that the address has an account; they needed a password to ask.
   if (taken) throw new InvalidInput("auth.addressTaken", "email");
   const token = await db()
     .transaction()
@@ -231,7 +213,6 @@ export async function requestEmailChange(
   });
 }
 
-/** Changes the password and signs out every other session of the user. */
 export async function changePassword(
   user: SessionUser,
   input: { currentPassword: string; newPassword: string },
@@ -239,7 +220,6 @@ export async function changePassword(
 ) {
   await assertCurrentPassword(origin, user, input.currentPassword, "password");
   const passwordHash = await hashPassword(input.newPassword);
-  // The other sessions end, and the event streams each opened with them.
   await endSessions({ userId: user.id, except: user.sessionId }, async (trx) => {
     await trx
       .updateTable("user")
@@ -263,9 +243,6 @@ export type SessionView = {
   lastSeenAt: string;
 };
 
-/** Session ids are what the cookie carries, so the page only ever sees a hash of them. */
-
-/** The caller's own live sessions, newest activity first. */
 export async function listMySessions(user: SessionUser): Promise<SessionView[]> {
   const rows = await db()
     .selectFrom("session")
@@ -284,7 +261,6 @@ export async function listMySessions(user: SessionUser): Promise<SessionView[]> 
   }));
 }
 
-/** Ends one of the caller's own other sessions (by its handle), or all but the current one. */
 export async function revokeMySessions(
   user: SessionUser,
   which: { handle: string } | "others",
@@ -296,8 +272,6 @@ export async function revokeMySessions(
     .filter((id) => id !== user.sessionId && (which === "others" || sessionHandle(id) === which.handle));
   const count = ids.length;
   if (count === 0) return 0;
-  // The streams those sessions opened close with them (a "View as" in another tab among them);
-  // this session's streams stay.
   await endSessions({ userId: user.id, ids }, async (trx) => {
     await audit(
       origin,

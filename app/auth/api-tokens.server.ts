@@ -14,29 +14,22 @@ import type { CreateApiTokenInput } from "./api-token-schemas";
 import { hashToken } from "./tokens.server";
 import { twoFactorEnrolmentDue } from "./two-factor.server";
 
-// Personal API tokens (docs/decisions/022-personal-api-tokens.md): `dash_` + 32 random bytes,
-// shown once; only the secret's SHA-256 is stored and looked up through its unique index. On
-// /api/* an `Authorization: Bearer` header stands in for the session cookie (session.server.ts
-// asks authenticateBearer): the caller is the token's owner, holding the token's permissions
-// intersected with the owner's current ones. Nothing is cached: every use reads the token, the
-// owner's status and roles, so a revoke, a disabled owner or a removed role applies at once.
+// Personal API tokens (decision 022). Nothing is cached: every use reads the token, the owner's
+// status and roles, so a revoke, a disabled owner or a removed role applies at once.
 
 /** Secret scanners look for this prefix (docs/http-contract.md, "API tokens"). */
 const API_TOKEN_PREFIX = "dash_";
 const TOKEN_SHAPE = /^dash_[A-Za-z0-9_-]{43}$/;
 const BEARER = /^Bearer +(\S+) *$/i;
-/** Live (unrevoked, unexpired) tokens one account may hold. */
 const MAX_API_TOKENS = 50;
-/** last_used_at is written at most this often per token, never on every request. */
 export const LAST_USED_EVERY_MS = 60_000;
 
-/** Whoever makes or revokes a token: `via` refuses it to a token itself. */
+/** `via` refuses it to a token itself. */
 type TokenOwner = Omit<Actor, "roles">;
 
-/** The stored form of a token: the same SHA-256 as every other emailed or shown secret. */
 export const hashApiToken = hashToken;
 
-/** The permissions the actor holds now, in the list's order, with labels: what a token may be given. */
+/** What a token may be given, in the list's order. */
 export function grantablePermissions(actor: TokenOwner): { key: string; label: string }[] {
   return PERMISSIONS.filter((p) => can(actor, p.key)).map((p) => ({ key: p.key, label: p.label }));
 }
@@ -50,10 +43,7 @@ function parseKeys(json: string): string[] {
   }
 }
 
-/**
- * Creates a token holding `input.permissions`, every one of which the actor must hold now.
- * Returns the secret, which is never stored or shown again.
- */
+/** The returned secret is never stored or shown again. */
 export async function createApiToken(actor: TokenOwner, input: CreateApiTokenInput, origin: AuditOrigin) {
   if (actor.via === "token") throw new RuleViolation("apiTokens.noCreateByToken");
   const held = new Set(grantablePermissions(actor).map((p) => p.key));
@@ -116,7 +106,7 @@ export type ApiTokenView = {
   expired: boolean;
 };
 
-/** A user's unrevoked tokens, newest first: never the secret nor its hash. */
+/** Never the secret nor its hash. */
 export async function listApiTokens(userId: string): Promise<ApiTokenView[]> {
   const rows = await db()
     .selectFrom("api_token")
@@ -139,10 +129,7 @@ export async function listApiTokens(userId: string): Promise<ApiTokenView[]> {
   }));
 }
 
-/**
- * Someone else's tokens, for their user page: names and last use only for those who may revoke
- * them (a super admin's for super admins alone); null for anyone else.
- */
+/** Names and last use only for those who may revoke them; null for anyone else. */
 export async function apiTokensShownTo(
   viewer: Pick<Actor, "id" | "isSuperAdmin" | "permissions">,
   userId: string,
@@ -151,7 +138,6 @@ export async function apiTokensShownTo(
   return listApiTokens(userId);
 }
 
-/** Marks the user's token revoked (404 when it is not theirs or already revoked); its streams end. */
 async function revoke(
   actor: TokenOwner,
   userId: string,
@@ -186,10 +172,7 @@ async function revoke(
   closeStreamsOf(userId);
 }
 
-/**
- * Revokes every live token of the account, as part of a caller's transaction (a password reset by
- * email: whoever held the account may have made one). Answers how many; the caller audits.
- */
+/** For a password reset by email: whoever held the account may have made one. The caller audits. */
 export async function revokeAllApiTokens(userId: string, executor: Executor): Promise<number> {
   const result = await executor
     .updateTable("api_token")
@@ -200,13 +183,11 @@ export async function revokeAllApiTokens(userId: string, executor: Executor): Pr
   return Number(result.numUpdatedRows);
 }
 
-/** The actor revokes one of their own tokens. */
 export async function revokeOwnApiToken(actor: TokenOwner, input: { id: string }, origin: AuditOrigin) {
   if (actor.via === "token") throw new RuleViolation("apiTokens.noRevokeByToken");
   await revoke(actor, actor.id, input.id, origin, "account.api_token.revoke");
 }
 
-/** An admin (user.update, checked by the route) revokes another account's token. */
 export async function revokeUserApiToken(
   actor: TokenOwner,
   input: { userId: string; id: string },
@@ -217,7 +198,6 @@ export async function revokeUserApiToken(
   await revoke(actor, input.userId, input.id, origin, "user.api_token.revoke");
 }
 
-/** The caller a valid token stands for: the shape of SessionUser (session.server.ts). */
 type TokenCaller = {
   id: string;
   name: string;
@@ -237,16 +217,11 @@ export type BearerOutcome = { user: TokenCaller; refusal: null } | { user: null;
 
 const unauthorized = (): BearerOutcome => ({ user: null, refusal: apiError(401, "unauthorized") });
 
-/** Whether the request names a credential in its Authorization header (any scheme). */
 export function hasAuthorization(request: Request): boolean {
   return request.headers.has("Authorization");
 }
 
-/**
- * The caller of an /api/* request with an Authorization header: its token's owner (active), with
- * the token's permissions that the owner still holds, or a refusal: 401 for anything but a live
- * token (never the cookie instead), 429 past the token's rate limit.
- */
+/** 401 for anything but a live token (never the cookie instead), 429 past the token's rate limit. */
 export async function authenticateBearer(request: Request): Promise<BearerOutcome> {
   const raw = BEARER.exec(request.headers.get("Authorization") ?? "")?.[1];
   if (!raw || !TOKEN_SHAPE.test(raw)) return unauthorized();
@@ -264,7 +239,7 @@ export async function authenticateBearer(request: Request): Promise<BearerOutcom
       "user.email",
       "user.must_change_password",
       "user_role.role_id",
-      // A role's two-factor requirement gates a token as it gates the session (accessGateMiddleware).
+      // A role's two-factor requirement gates a token as it gates the session.
       twoFactorEnrolmentDue,
     ])
     .where("api_token.token_hash", "=", hashApiToken(raw))
@@ -306,11 +281,7 @@ export async function authenticateBearer(request: Request): Promise<BearerOutcom
   };
 }
 
-/**
- * Notes the use when the last one noted is a minute old or more: the row read for the request
- * says so, so a busy token costs no write per request; the condition keeps two instances from
- * both writing.
- */
+/** The condition keeps two instances from both writing; a busy token costs no write per request. */
 async function recordUse(tokenId: string, lastUsedAt: string | null) {
   const at = Date.now();
   if (lastUsedAt && at - Date.parse(lastUsedAt) < LAST_USED_EVERY_MS) return;

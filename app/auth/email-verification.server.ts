@@ -6,21 +6,13 @@ import { consumeToken, issueToken, spendTokens, type TokenProblem } from "./toke
 
 export type VerifyOutcome =
   | { ok: true; kind: "verified" | "email-changed" }
-  /** A contested registration followed outside its browser: the clicker sets the password. */
   | { ok: true; kind: "choose-password"; resetToken: string }
   | { ok: false; reason: TokenProblem | "taken" };
 
-// What a registration's link carries (registration.server: the takeover rule).
+// What a registration's link carries (decision 008).
 const carriedCredentials = z.object({ name: z.string().min(1), passwordHash: z.string().min(1) });
 
-/**
- * Spends a verification (or email-change) token and applies it. A registration's link sets the
- * credentials its own registrant chose, and only while the account is still pending; every other
- * verification link of the account is spent with it. When two browsers registered the address,
- * the carried password applies only in the browser whose registration is pending (`binding`);
- * elsewhere the address is verified without any registrant's password, and the person who
- * proved the mailbox gets a reset link to choose one.
- */
+/** A registration's link applies its own credentials only while pending, and when contested only in its own browser. */
 export async function verifyEmailToken(
   origin: AuditOrigin,
   raw: unknown,
@@ -101,7 +93,6 @@ export async function verifyEmailToken(
       }
       return { ok: true, kind: "verified" };
     });
-  // A new address (or a pending registrant's name) must show on the next request.
   if (outcome.ok) await invalidateSessions();
   return outcome;
 }

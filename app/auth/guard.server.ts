@@ -13,17 +13,10 @@ import { type MessageKey, say } from "../i18n/message";
 import { getSessionUser, type SessionUser } from "./session.server";
 import { isOwnAccountPage, refusedWhileViewingAs } from "./viewing-as";
 
-/**
- * A loader's, action's or middleware's arguments. `url` is the page's address: with
- * `future.v8_passThroughRequests` (react-router.config.ts) `request.url` is the raw one, which
- * on a client navigation ends in `.data` and carries `_routes`/`index` (decision 027).
- */
+/** `url` is the page's address: with v8_passThroughRequests `request.url` is the raw `.data` one (decision 027). */
 type Args = { request: Request; url?: URL; context?: Readonly<RouterContextProvider> };
 
-/**
- * A page's 403, the one refusal body (app/http/responses.ts): the API's code for the same refusal,
- * with what the "No access" page shows (app/components/no-access.tsx), said in the request's language.
- */
+/** The one refusal body (app/http/responses.ts), said in the request's language. */
 export type ForbiddenData = {
   error: "forbidden" | "impersonating" | "password_change_required" | "two_factor_enrolment_required";
   permission: string | null;
@@ -35,7 +28,6 @@ export type ForbiddenData = {
 
 type GateShell = { theme: Theme; nonce: string };
 
-/** A page's 403, which the error boundary shows as the "No access" page. */
 function refused({ error, ...details }: ForbiddenData) {
   return refusal(403, error, details);
 }
@@ -46,7 +38,7 @@ function unauthorized({ request, url = new URL(request.url) }: Args): never {
   throw redirect(`/login?${new URLSearchParams({ redirectTo: back })}`);
 }
 
-/** The request's `t` (English where no router context came along: a script, a unit test). */
+/** English where no router context came along (a script, a unit test). */
 function tOf(args: { context?: Readonly<RouterContextProvider> }) {
   return args.context ? getT(args.context) : englishTranslator();
 }
@@ -58,19 +50,16 @@ function forbidden(args: Args, permission: string | null): never {
   throw refused({ error: "forbidden", ...missingPermission(permission, tOf(args)) });
 }
 
-/** A page's 403 for a fixed reason (no permission to name), said in the request's language. */
 function refusedFor(args: Args, error: ForbiddenData["error"], reason: MessageKey, shell?: GateShell) {
   return refused({ error, permission: null, message: say(tOf(args), reason), shell });
 }
 
-/** 401 (API) or a redirect to /login (pages) when nobody is signed in. */
 export async function requireUser(args: Args): Promise<SessionUser> {
   const user = await getSessionUser(args);
   if (!user) unauthorized(args);
   return user;
 }
 
-/** The signed-in user, who must hold `permission` (super_admin holds all). */
 export async function requirePermission(args: Args, permission: PermissionKey): Promise<SessionUser> {
   const user = await requireUser(args);
   if (!can(user, permission)) forbidden(args, permission);
@@ -83,10 +72,7 @@ export async function requireSuperAdmin(args: Args): Promise<SessionUser> {
   return user;
 }
 
-/**
- * Changes to the account itself (password, email, two-factor, passkeys, API tokens) and starting
- * another "View as" are the real person's alone: refused while a super admin views as this user.
- */
+/** Changes to the account itself are the real person's alone, refused while a super admin views as them. */
 export function refuseWhileImpersonating(args: Args, user: SessionUser): void {
   if (!user.impersonator) return;
   if (isApiRequest(args.request)) throw apiError(403, "impersonating");
@@ -97,7 +83,6 @@ export function refuseWhileImpersonating(args: Args, user: SessionUser): void {
 const OPEN_API = new Set(["/api/auth/verify-email", "/api/webhooks/tasks", "/api/ping", "/api/*"]);
 const PASSWORD_PAGE = "/dashboard/settings/security";
 
-/** The signed-in area: every /dashboard page and every /api route not listed as open. */
 function isGated(pattern: string): boolean {
   return (
     pattern === "/dashboard" ||
@@ -107,17 +92,14 @@ function isGated(pattern: string): boolean {
 }
 
 /**
- * The intent the action will run: read from the very form the action receives (readForm parses a
- * request once and hands every caller the same FormData), so no byte order mark, repeated key,
- * charset or multipart body can show the gate one intent and the action another. A body that is no
- * form, too large or unreadable is refused here as the action would refuse it.
+ * Read from the very FormData the action receives, so no body encoding trick can show the gate one
+ * intent and the action another.
  */
 async function formIntent(request: Request): Promise<string | null> {
   const intent = (await readForm(request)).get("intent");
   return typeof intent === "string" ? intent : null;
 }
 
-/** With a temporary password, only the settings page and its password form stay open. */
 async function mayWhileChangingPassword(request: Request, pattern: string): Promise<boolean> {
   if (pattern !== PASSWORD_PAGE) return false;
   if (request.method === "GET" || request.method === "HEAD") return true;
@@ -128,7 +110,6 @@ function passwordFirst(args: Args, shell: GateShell): never {
   const { request, url = new URL(request.url) } = args;
   if (isApiRequest(request)) throw apiError(403, "password_change_required");
   if (request.method === "GET" || request.method === "HEAD") {
-    // The page asked for is where the person goes once the new password is set.
     const headed = url.pathname + url.search;
     const query = new URLSearchParams({ mustChange: "1" });
     if (afterPasswordChange(headed) !== "/dashboard") query.set("redirectTo", headed);
@@ -137,18 +118,13 @@ function passwordFirst(args: Args, shell: GateShell): never {
   throw refusedFor(args, "password_change_required", "access.passwordFirst", shell);
 }
 
-/**
- * Where a forced password change (or two-factor enrolment) ends: the page the person was headed for when the gate sent them
- * to Settings, taken from the form as sent, so it is checked again here: a same-origin path in the
- * signed-in area only (no other host, no /api answer, no sign-in page), else the dashboard.
- */
+/** Checked again here, as it comes from the form: a same-origin path in the signed-in area, else the dashboard. */
 export function afterPasswordChange(value: unknown): string {
   const path = safeRedirectPath(value, "/dashboard");
   return /^\/dashboard(?:[/?#]|$)/.test(path) ? path : "/dashboard";
 }
 
-// Two-factor enrolment a role requires (app/auth/two-factor.server.ts): only Settings and the
-// intents that set it up stay open; the account can also still sign out (/logout is not gated).
+// Two-factor enrolment a role requires: only Settings and these intents stay open (/logout is not gated).
 const TWO_FACTOR_ENROL_INTENTS = new Set(["two-factor-start", "two-factor-confirm"]);
 
 async function mayWhileEnrolling(request: Request, pattern: string): Promise<boolean> {
@@ -161,8 +137,6 @@ function twoFactorFirst(args: Args, shell: GateShell): never {
   const { request, url = new URL(request.url) } = args;
   if (isApiRequest(request)) throw apiError(403, "two_factor_enrolment_required");
   if (request.method === "GET" || request.method === "HEAD") {
-    // As with a forced password change: once enrolled (and the recovery codes kept), a link goes on
-    // to the page asked for.
     const headed = url.pathname + url.search;
     const query = new URLSearchParams({ twoFactor: "1" });
     if (afterPasswordChange(headed) !== "/dashboard") query.set("redirectTo", headed);
@@ -171,7 +145,6 @@ function twoFactorFirst(args: Args, shell: GateShell): never {
   throw refusedFor(args, "two_factor_enrolment_required", "access.twoFactorFirst", shell);
 }
 
-/** A form that only the account's own person may send (OWN_ACCOUNT_INTENTS), by its route and intent. */
 async function ownAccountForm(request: Request, pattern: string): Promise<boolean> {
   if (request.method === "GET" || request.method === "HEAD" || !isOwnAccountPage(pattern)) return false;
   const intent = await formIntent(request);
@@ -183,11 +156,8 @@ async function gateShell(args: Parameters<MiddlewareFunction<Response>>[0]): Pro
 }
 
 /**
- * The one gate of the signed-in area, as root middleware: it runs before every loader and action
- * of a matched route, also for `.data?_routes=` requests (which skip the dashboard layout's loader)
- * and for /api/*. It asks for a session, `dashboard.access`, and no temporary password left to
- * replace; routes check their own permissions on top. Keyed by the matched route pattern, so
- * case or trailing-slash variants of a URL meet the same rule.
+ * The one gate of the signed-in area, before every loader and action (also `.data?_routes=` and
+ * /api/*); keyed by the matched route pattern, so URL variants meet the same rule (decision 009).
  */
 export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, next) => {
   const pattern = `/${args.pattern.replace(/^\/+/, "")}`;
@@ -201,12 +171,10 @@ export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, n
       shell: await gateShell(args),
     });
   }
-  // The forms only the person may send (app/auth/viewing-as.ts), refused while viewing as them
-  // before any action reads them; the pages show the same forms locked.
+  // Refused before any action reads them; the pages show the same forms locked.
   if (user.impersonator && (await ownAccountForm(args.request, pattern)))
     throw refusedFor(args, "impersonating", "auth.impersonating", await gateShell(args));
-  // Neither demand is set while a super admin views as someone (impersonation-state.server.ts);
-  // the banner's Stop (/impersonation/stop) is outside the gated area, so it always answers.
+  // Neither demand is set while viewing as someone, and /impersonation/stop is outside the gated area.
   if (user.mustChangePassword && !(await mayWhileChangingPassword(args.request, pattern)))
     passwordFirst(args, await gateShell(args));
   if (user.twoFactorEnrolmentDue && !(await mayWhileEnrolling(args.request, pattern)))

@@ -5,14 +5,8 @@ import type { MessageKey } from "../i18n/message";
 import { type CachedSession, invalidateSessions } from "./session-cache.server";
 import { closeStreamsOfSession } from "./session-end.server";
 
-// How a session that is "viewing as" someone resolves (docs/decisions/021-impersonation.md).
-// The session row of the super admin names the account it acts as and until when; resolving it
-// yields that account's identity, roles and permissions with `impersonator` naming the super admin.
-// When the time is up, or the view no longer holds (the target was disabled, deleted, made a super
-// admin or lost dashboard access; the admin lost super admin), the row is returned to the admin and
-// the end is audited once. session.server.ts calls this; start and stop are impersonation.server.ts.
+// How a session that is "viewing as" someone resolves (decision 021); start and stop are impersonation.server.ts.
 
-/** How long one "View as" lasts. */
 export const IMPERSONATION_MINUTES = 30;
 
 export type ImpersonationColumns = {
@@ -33,7 +27,6 @@ function holdsDashboard(roleIds: string[], grants: Grants) {
   });
 }
 
-/** An active account with its roles, as the session cache keeps it. */
 export async function loadActiveUser(userId: string) {
   const rows = await db()
     .selectFrom("user")
@@ -52,7 +45,7 @@ export async function loadActiveUser(userId: string) {
   };
 }
 
-/** Why a target may not be viewed as, or null when it may (a super admin's view, checked by the caller). */
+/** Null when it may (a super admin's view, checked by the caller). */
 export async function whyNotViewable(
   target: { roleIds: string[] } | null,
   grants?: Grants,
@@ -64,10 +57,6 @@ export async function whyNotViewable(
   return null;
 }
 
-/**
- * The session as it resolves: `real` (the session's own user) unless the row names a current
- * "View as", then the account viewed as, with the super admin as `impersonator`.
- */
 export async function resolveImpersonation(
   sessionId: string,
   real: CachedSession,
@@ -95,9 +84,7 @@ export async function resolveImpersonation(
     userId: target.id,
     name: target.name,
     email: target.email,
-    // The access gate's demands (a new password, a two-factor enrolment) are the person's at the
-    // keyboard: the viewer met theirs before starting and can do neither for the account viewed
-    // (refuseWhileImpersonating), so the view shows the dashboard and its Stop instead of a dead end.
+    // The gate's demands are the person's at the keyboard, so the view shows the dashboard instead of a dead end.
     mustChangePassword: false,
     twoFactorEnrolmentDue: false,
     locale: real.locale,
@@ -107,10 +94,7 @@ export async function resolveImpersonation(
   };
 }
 
-/**
- * Returns the session to its own user (`real`, the super admin); the one caller that clears the
- * columns writes the audit row. Also called when the super admin signs out while viewing as someone.
- */
+/** The one caller that clears the columns writes the audit row. */
 export async function endImpersonation(
   sessionId: string,
   real: Pick<CachedSession, "userId" | "email">,
@@ -144,12 +128,7 @@ export async function endImpersonation(
   if (ended) await viewChanged(sessionId);
 }
 
-/**
- * After a session's "View as" started, stopped or ended (for any reason): the session cache
- * forgets it, and the event streams the session opened close on every instance. They carried the
- * other account's events; the browser reconnects as whoever the session now resolves to. The
- * viewed person's own streams stay.
- */
+/** The session's streams carried the other account's events: they close on every instance and reconnect. */
 export async function viewChanged(sessionId: string) {
   await invalidateSessions();
   closeStreamsOfSession(sessionId);
@@ -160,12 +139,11 @@ async function emailOf(executor: Executor, userId: string) {
   return row?.email ?? null;
 }
 
-/** The start time's counterpart: when a "View as" begun now ends. */
 export function impersonationEnd(from = Date.now()): string {
   return new Date(from + IMPERSONATION_MINUTES * 60_000).toISOString();
 }
 
-/** Points the session at `targetId` until `until` (the caller audits and invalidates). */
+/** The caller audits and invalidates. */
 export async function setImpersonation(
   executor: Executor,
   session: { id: string; userId: string },

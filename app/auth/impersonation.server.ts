@@ -10,14 +10,8 @@ import {
 } from "./impersonation-state.server";
 import type { SessionUser } from "./session.server";
 
-// Starting and stopping "View as" (docs/decisions/021-impersonation.md). The session resolves as
-// the account viewed as (impersonation-state.server.ts); these two change which account that is.
+// Starting and stopping "View as" (decision 021).
 
-/**
- * Points the super admin's current session at `userId` for 30 minutes. Refused while already
- * viewing as someone, for anyone but a super admin, for themselves, for another super admin, and
- * for an account that is disabled or cannot open the dashboard.
- */
 export async function startImpersonation(actor: SessionUser, input: { userId: string }, origin: AuditOrigin) {
   if (actor.impersonator) throw new RuleViolation("impersonation.stopFirst");
   if (!actor.isSuperAdmin) throw new RuleViolation("impersonation.superAdminOnly");
@@ -48,16 +42,12 @@ export async function startImpersonation(actor: SessionUser, input: { userId: st
         trx,
       );
     });
-  // This session's open streams carry the admin's events; they reconnect as the account viewed as.
-  // The admin's other sessions are not viewing as anyone and keep theirs.
+  // This session's streams carried the admin's events; they reconnect as the account viewed as.
   await viewChanged(actor.sessionId);
   return { name: target.name, until };
 }
 
-/**
- * Returns the session to the super admin. `user` is the account viewed as (the request's
- * resolved user); the row names both, as every row written while viewing as someone does.
- */
+/** `user` is the account viewed as; the row names both. */
 export async function stopImpersonation(user: SessionUser, origin: AuditOrigin) {
   const impersonator = user.impersonator;
   if (!impersonator) return null;
@@ -78,12 +68,11 @@ export async function stopImpersonation(user: SessionUser, origin: AuditOrigin) 
       );
       return true;
     });
-  // This session's streams carried the viewed account's events; that person's own streams stay.
   await viewChanged(user.sessionId);
   return stopped ? { id: user.id, name: user.name } : null;
 }
 
-/** Whether the page offers "View as" for `userId`: the same rules startImpersonation enforces. */
+/** The same rules startImpersonation enforces. */
 export async function mayViewAs(actor: SessionUser, userId: string): Promise<boolean> {
   if (actor.impersonator || !actor.isSuperAdmin || userId === actor.id) return false;
   return !(await whyNotViewable(await loadActiveUser(userId)));

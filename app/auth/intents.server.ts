@@ -7,9 +7,7 @@ import { getT } from "../i18n/i18n.server";
 import { requirePermission, requireUser } from "./guard.server";
 import type { SessionUser } from "./session.server";
 
-// The one way a page action runs: read the form, find its intent, check the permission, validate,
-// call the domain, and map whatever the domain throws through actionError. Routes only declare the
-// table, so no action grows its own if-chain, try/catch or status codes.
+// The one way a page action runs, so no action grows its own if-chain, try/catch or status codes.
 
 export type ActionArgs = {
   request: Request;
@@ -21,7 +19,6 @@ type Schema = z.ZodType;
 
 type IntentContext<A, I> = {
   actor: SessionUser;
-  /** The schema's output, or the raw form values when the intent has no schema. */
   input: I;
   form: FormData;
   args: A;
@@ -29,20 +26,18 @@ type IntentContext<A, I> = {
 };
 
 export type IntentHandler<A, S, R = unknown> = {
-  /** Checked (after the route's own permission) before the form is validated. */
   permission?: PermissionKey;
   schema?: S;
-  /** The `intent` the failure answers carry, when the page shows them elsewhere (a menu row, say). */
+  /** The `intent` failure answers carry, when the page shows them elsewhere. */
   answerAs?: (form: FormData) => string;
   run(ctx: IntentContext<A, S extends Schema ? z.output<S> : Record<string, unknown>>): R | Promise<R>;
 };
 
 type Options = {
-  /** The route's own permission, checked before the body is read (as loaders check it). */
+  /** Checked before the body is read, as loaders check it. */
   permission?: PermissionKey;
 };
 
-/** What the handlers' `run` return (a redirect thrown is `never`, so it adds nothing). */
 type Answer<T> = {
   [K in keyof T]: T[K] extends { run(...a: never[]): infer R } ? Awaited<R> : never;
 }[keyof T];
@@ -53,22 +48,9 @@ type Failure =
   | ReturnType<typeof invalidSubmission>;
 
 /**
- * Runs the handler the form's `intent` names. An unknown intent is 400 "Unknown action."; a
- * missing permission 403 before anything is validated; invalid fields 400 with the field errors;
- * a domain failure its status from actionError. Whatever `run` returns (or throws as a redirect)
- * is the answer.
- *
- *     export const action = (args: Route.ActionArgs) =>
- *       handleIntents(args, {
- *         rename: {
- *           permission: "team.write",
- *           schema: teamSchema,
- *           run: async ({ actor, input, args }) => { ... },
- *         },
- *       });
+ * Runs the handler the form's `intent` names: unknown 400, missing permission 403 before
+ * validation, domain failures their status from actionError.
  */
-// S (each entry's schema) is inferred through the mapped type, which types each `run`'s input;
-// T (the table as written) gives the answers' type.
 export async function handleIntents<A extends ActionArgs, S, T>(
   args: A,
   table: { [K in keyof S]: IntentHandler<A, S[K]> } & T,
@@ -82,19 +64,11 @@ export async function handleIntents<A extends ActionArgs, S, T>(
   return (await runHandler(args, form, intent, handler, routeActor)) as Answer<T> | Failure;
 }
 
-/**
- * The table's own entry the form names, never an inherited one (`constructor`, `__proto__`). Each
- * entry was typed against its schema where the route wrote the table; a name from the form can
- * only be looked up, so here they are handlers of some schema.
- */
+/** Never an inherited entry (`constructor`, `__proto__`). */
 function handlerFor<A>(table: object, intent: string): IntentHandler<A, Schema> | undefined {
   return Object.entries(table).find(([name]) => name === intent)?.[1];
 }
 
-/**
- * A page with one form and no `intent` field: the same pipeline with the intent fixed (`intent`
- * is what the failure answers carry).
- */
 export async function handleAction<A extends ActionArgs, S, R>(
   args: A,
   intent: string,
@@ -120,12 +94,10 @@ async function runHandler<A extends ActionArgs>(
   routeActor: SessionUser | undefined,
 ) {
   const answerAs = handler.answerAs?.(form) ?? intent;
-  // Refusals answer the page in its own language.
   const t = getT(args.context);
   const actor = handler.permission
     ? await requirePermission(args, handler.permission)
     : (routeActor ?? (await requireUser(args)));
-  // The browser validates with the same schema through conform; its reply restores the form.
   let input: unknown = formObject(form);
   if (handler.schema) {
     const submission = parseSubmission(form, handler.schema, t);
@@ -139,10 +111,8 @@ async function runHandler<A extends ActionArgs>(
   }
 }
 
-/** The form as a plain object, one string per field: the input of a handler without a schema. */
 function formObject(form: FormData): Record<string, unknown> {
-  // Field names are the client's: Object.fromEntries defines each as an own property, so
-  // `__proto__` is a field like any other, and the object stays plain (answers serialise it).
+  // Object.fromEntries defines own properties, so a `__proto__` field stays a field.
   const fields = [...new Set(form.keys())].flatMap((key) => {
     const value = form.get(key);
     return key !== "intent" && typeof value === "string" ? [[key, value] as const] : [];

@@ -9,16 +9,11 @@ import { acceptInviteUrl } from "./links.server";
 import type { SessionUser } from "./session.server";
 import { hashToken } from "./tokens.server";
 
-// "Copy invite link": an invitation whose email did not go out (no mail provider set up, or the
-// provider refused it) keeps its link sealed with the secret box, so an admin who could have sent
-// that invitation can pass it on by hand. A mailed invitation keeps no link (it is in the invitee's
-// mailbox only), and nothing of the kind exists for password resets: a reset link handed to an
-// admin would let them take the account over.
+// "Copy invite link": only an invitation whose email did not go out keeps its link, sealed. Nothing of
+// the kind exists for password resets: a reset link handed to an admin would let them take the account over.
 
-/** Why an invitation's email did not go out. */
 export type UnsentReason = "no_provider" | "refused";
 
-/** An invitation token's `data`. `unsent`: the sealed link of one that was not mailed. */
 export type InviteData = {
   email: string;
   roleIds: string[];
@@ -26,7 +21,6 @@ export type InviteData = {
   unsent?: { why: UnsentReason; sealed: string };
 };
 
-/** Seals the link of an invitation whose email did not go out (the token row `id`, its `raw` token). */
 export async function keepUnsentLink(id: string, data: InviteData, raw: string, mail: MailOutcome) {
   if (mail.sent) return;
   const unsent = { why: mail.why, sealed: encryptSecret(raw) };
@@ -37,10 +31,7 @@ export async function keepUnsentLink(id: string, data: InviteData, raw: string, 
     .execute();
 }
 
-/**
- * Whether `actor` may have the link of an unsent invitation for these roles: exactly when they
- * could have sent that invitation themselves (roles deleted since count for nothing, as at acceptance).
- */
+/** Exactly when they could have sent that invitation themselves. */
 export async function mayCopyLink(actor: SessionUser, roleIds: string[]): Promise<boolean> {
   return (await whyNotCopyable(actor, roleIds)) === null;
 }
@@ -61,12 +52,7 @@ async function whyNotCopyable(actor: SessionUser, roleIds: string[]) {
   }
 }
 
-/**
- * The accept link of a pending invitation that was not mailed, for `actor` to pass on by hand:
- * each reveal is audited (user.invite.link_copied), never with the link. Refused (and audited as
- * user.invite.link_refused) to anyone who could not have sent that invitation (roles they may not
- * grant); a mailed invitation has no link to give.
- */
+/** Each reveal is audited, never with the link. */
 export async function revealInvitationLink(
   actor: SessionUser,
   input: { id: string },
@@ -95,7 +81,7 @@ export async function revealInvitationLink(
     throw refusal;
   }
   const raw = unseal(data.unsent.sealed);
-  // The sealed value must be this row's own token (not one copied over from another invitation).
+  // The sealed value must be this row's own token, not one copied over from another invitation.
   if (raw === null || hashToken(raw) !== row.token_hash) throw new RuleViolation("auth.inviteLinkLost");
   await audit(origin, {
     action: "user.invite.link_copied",
@@ -106,7 +92,7 @@ export async function revealInvitationLink(
   return { email: data.email, link: acceptInviteUrl(raw), expiresAt: row.expires_at };
 }
 
-/** Null when the encryption key changed since (the link is lost; resending makes a new one). */
+/** Null when the encryption key changed since; resending makes a new one. */
 function unseal(sealed: string): string | null {
   try {
     return decryptSecret(sealed);

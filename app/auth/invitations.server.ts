@@ -14,10 +14,9 @@ import { hashPassword } from "./password.server";
 import type { SessionUser } from "./session.server";
 import { consumeToken, inspectToken, issueTokenRow, type TokenProblem } from "./tokens.server";
 
-/** The invitation made, and how its email fared (the inviter is told the truth either way). */
 export type InviteOutcome = { id: string; email: string; mail: MailOutcome };
 
-/** Who holds the address: an invitation accepted takes over a self-registration nobody verified. */
+/** An invitation accepted takes over a self-registration nobody verified. */
 async function holderOf(email: string, executor: Executor) {
   const row = await executor
     .selectFrom("user")
@@ -30,19 +29,12 @@ async function holderOf(email: string, executor: Executor) {
   return { id: row.id, squatted };
 }
 
-/**
- * Mails a 7-day invitation for `email` with the chosen roles. Roles must be ones the inviter may
- * hand out (never above their own); an address that already has an account is refused, unless it
- * is a self-registration nobody verified (the invitation, once accepted, takes it over).
- * The invitation stands even when its email did not go out (no mail provider, or the provider
- * refused it): the outcome says so, and its link is kept for "Copy invite link" (invitation-links).
- */
+/** The invitation stands even when its email did not go out; its link is kept for "Copy invite link". */
 export async function inviteUser(
   actor: SessionUser,
   input: { email: string; roleIds: string[] },
   origin: AuditOrigin,
 ): Promise<InviteOutcome> {
-  // The same rule as granting roles to an existing account: never above the inviter's own.
   await assertRoleChangeAllowed(actor, "invitation", [], input.roleIds);
   const grants = await roleGrants();
   const existing = await holderOf(input.email, db());
@@ -65,7 +57,7 @@ export async function inviteUser(
       );
       return token;
     });
-  // Nobody knows the invitee's language yet: the inviting admin's is the best guess (mailLanguage).
+  // Nobody knows the invitee's language yet: the inviting admin's is the best guess.
   const language = await mailLanguage(origin, actor.locale);
   const mail = await sendReporting(origin, { type: "invite", to: input.email }, () =>
     sendInviteEmail({
@@ -81,7 +73,6 @@ export async function inviteUser(
 
 export type InvitationView = { ok: true; email: string } | { ok: false; reason: TokenProblem };
 
-/** What the accept page shows before the form is sent. */
 export async function describeInvitation(raw: unknown): Promise<InvitationView> {
   const check = await inspectToken(["invite"], raw);
   return check.ok ? { ok: true, email: String(check.token.data.email) } : check;
@@ -89,11 +80,7 @@ export async function describeInvitation(raw: unknown): Promise<InvitationView> 
 
 export type AcceptOutcome = { ok: true; userId: string } | { ok: false; reason: TokenProblem | "taken" };
 
-/**
- * Creates the invited account, verified and holding the invited roles. The link proves the mailbox:
- * a self-registration of the address nobody verified is taken over instead, keeping nothing its
- * registrant set (account-takeover.server.ts), its roles replaced by the invited ones.
- */
+/** The link proves the mailbox, so an unverified self-registration of the address is taken over. */
 export async function acceptInvitation(
   origin: AuditOrigin,
   raw: string,
@@ -115,8 +102,7 @@ export async function acceptInvitation(
         name: input.name,
         email_verified: 1,
         password_hash: passwordHash,
-        // The accept page signs them in at once (a new account has no second factor to ask
-        // for), as every other sign-in records the time where its proof is checked.
+        // Recorded here, as every sign-in records it where its proof is checked.
         last_login_at: ts,
         updated_at: ts,
       };
@@ -131,7 +117,6 @@ export async function acceptInvitation(
           .insertInto("user")
           .values({ id, email: data.email, created_at: ts, ...account })
           .execute();
-      // Roles deleted since the invitation was sent are skipped rather than failing the acceptance.
       const roles = data.roleIds.length
         ? await tx.selectFrom("role").select("id").where("id", "in", data.roleIds).execute()
         : [];
@@ -159,13 +144,10 @@ export type PendingInvitation = {
   roles: string[];
   expiresAt: string;
   createdAt: string;
-  /** Why its email did not go out, or null when it was mailed. */
   unsent: UnsentReason | null;
-  /** Whether the viewer may copy its link: unsent, and roles they may grant (invitation-links). */
   mayCopyLink: boolean;
 };
 
-/** Invitations sent but neither accepted, cancelled nor expired, newest first, as `viewer` sees them. */
 export async function pendingInvitations(viewer: SessionUser, limit = 50): Promise<PendingInvitation[]> {
   const [rows, grants] = await Promise.all([
     db()
@@ -196,7 +178,6 @@ export async function pendingInvitations(viewer: SessionUser, limit = 50): Promi
   );
 }
 
-/** The invited roles' labels in the role order (the grants map's), then any deleted since. */
 function rolesNamed(grants: Map<string, { id: string; label: string }>, ids: string[]) {
   const wanted = new Set(ids);
   const known = [...grants.values()].filter((g) => wanted.has(g.id)).map((g) => g.label);
@@ -233,17 +214,13 @@ async function spendInvitation(actor: SessionUser, id: string, origin: AuditOrig
   return data;
 }
 
-/** Spends a pending invitation so its link stops working. */
 export async function cancelInvitation(actor: SessionUser, input: { id: string }, origin: AuditOrigin) {
   await db()
     .transaction()
     .execute((trx) => spendInvitation(actor, input.id, origin, trx));
 }
 
-/**
- * Sends a fresh 7-day link for a pending invitation and retires the old one. The roles are checked
- * again against the sender, who may hold fewer permissions than the original inviter.
- */
+/** The roles are checked again: the sender may hold fewer permissions than the original inviter. */
 export async function resendInvitation(
   actor: SessionUser,
   input: { id: string },
@@ -254,7 +231,6 @@ export async function resendInvitation(
   const data = JSON.parse(row.data ?? "{}") as InviteData;
   // The new invitation first: if the sender may not grant those roles, the old link keeps working.
   const outcome = await inviteUser(actor, { email: data.email, roleIds: data.roleIds ?? [] }, origin);
-  // Spent meanwhile (accepted or cancelled in another tab): the new link went out all the same.
   await cancelInvitation(actor, input, origin).catch((error) => {
     if (!(error instanceof NotFound)) throw error;
   });

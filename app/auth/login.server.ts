@@ -13,7 +13,7 @@ import { dummyPasswordHash, verifyPassword } from "./password.server";
 import { singleSignOnRequiredMessage } from "./sso-messages";
 import { passwordBlockedBy } from "./sso-providers.server";
 
-// The one message for any bad pair, so the form never tells which accounts exist.
+// One message for any bad pair, so the form never tells which accounts exist.
 export const BAD_CREDENTIALS = message("auth.badCredentials");
 export const UNVERIFIED = message("auth.unverified");
 export const DISABLED = message("auth.disabled");
@@ -32,10 +32,7 @@ class LoginError extends Error {
 
 type LoginUser = { id: string; email: string };
 
-/**
- * Whether `password` is the one `hash` stores; an account without a password (or none at all) is
- * checked against a dummy hash, so the time taken does not tell which accounts exist or have one.
- */
+/** A dummy hash for a missing one, so the time taken does not tell which accounts exist or have a password. */
 async function passwordMatches(hash: string | null | undefined, password: string): Promise<boolean> {
   const right = await verifyPassword(hash ?? (await dummyPasswordHash()), password);
   return Boolean(hash) && right;
@@ -68,16 +65,12 @@ export type LoginOutcome =
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
-/**
- * What a failed attempt's audit row may say about the address: only a syntactically valid one
- * (people type passwords into the email field), else null and a flag.
- */
+/** Only a valid address: people type passwords into the email field. */
 function auditedEmail(account: string | null, typed: string) {
   if (account) return { email: account };
   return typed.trim() ? { email: null, emailInvalid: true } : { email: null };
 }
 
-/** Checks the rate limits (login-limits.server.ts), the credentials and the account state, and audits. */
 export async function attemptLogin(args: Args, typedEmail: string): Promise<LoginOutcome> {
   const parsed = loginSchema.shape.email.safeParse(typedEmail);
   const account = parsed.success ? parsed.data : null;
@@ -92,8 +85,7 @@ export async function attemptLogin(args: Args, typedEmail: string): Promise<Logi
   try {
     const user = await authenticator.authenticate("password", args.request);
     await reservation.passwordWasRight();
-    // A provider turned passwords off for this domain (docs/decisions/020): said only after a
-    // right password, like a disabled account, so the answer reveals nothing to a guesser.
+    // Said only after a right password, like a disabled account, so the answer reveals nothing to a guesser.
     const sso = await passwordBlockedBy(user.email);
     if (sso) {
       signIn("password", false);
@@ -114,7 +106,6 @@ export async function attemptLogin(args: Args, typedEmail: string): Promise<Logi
     return { ok: true, user };
   } catch (error) {
     if (!(error instanceof LoginError)) throw error;
-    // Disabled and unverified accounts are told so only after a right password: not a guess.
     if (error.reason !== "invalid") await reservation.passwordWasRight();
     signIn("password", false);
     await audit(args, {
@@ -130,12 +121,7 @@ export type PasswordCheck =
   | { ok: false; status: "rate_limited"; retryAfter: number }
   | { ok: false; status: "wrong" };
 
-/**
- * The sign-in password check for a known account, for flows that prove an account with its
- * password outside the login form (the single sign-on proof page, sso-link.server.ts): the same
- * rate limits (login-limits.server.ts), the same dummy-hash timing and the same failure metric.
- * The caller audits, with the action its flow is known by.
- */
+/** For flows that prove an account with its password outside the login form; the caller audits. */
 export async function checkAccountPassword(
   args: Args,
   account: { email: string; password_hash: string | null },

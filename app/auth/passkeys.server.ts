@@ -29,31 +29,23 @@ import {
 } from "./passkey-schemas";
 import type { SessionUser } from "./session.server";
 
-// Passkeys (WebAuthn, docs/decisions/019-passkeys.md): registered in Settings, used on the login
-// page without typing an address (discoverable credentials). The library checks signatures,
-// origin, RP ID, user verification and the signature counter; this module owns the challenges
-// (server-side rows, single use, minutes long, a registration's bound to its account), the
-// stored credentials and the account rules a password sign-in follows.
+// Passkeys (decision 019): the library checks signatures, origin, RP ID, user verification and the
+// counter; this module owns the challenges, the stored credentials and the account rules.
 
-/** How long a ceremony may take between its options and its answer. */
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 const MAX_PASSKEYS = 20;
 export const PASSKEY_FAILED = message("passkeys.signInFailed");
 
-/** The relying party: the public address (BASE_URL) decides origin and RP ID. */
+/** BASE_URL decides origin and RP ID. */
 export function relyingParty() {
   const url = new URL(baseUrl());
   return { id: url.hostname, origin: url.origin, name: APP_NAME };
 }
 
-/** Whether passkeys can work on the page `request` asks for (passkey-availability.ts). */
 export function passkeyAvailability(request: Request): PasskeyAvailability {
   return availabilityOn(request.url, relyingParty());
 }
 
-// ---- Input ---------------------------------------------------------------------------------
-
-/** A JSON text (a form field) read with `schema`; null when it is not JSON or does not fit. */
 function parseJson<S extends z.ZodType>(schema: S, text: string): z.output<S> | null {
   let value: unknown;
   try {
@@ -65,10 +57,7 @@ function parseJson<S extends z.ZodType>(schema: S, text: string): z.output<S> | 
   return parsed.success ? parsed.data : null;
 }
 
-/**
- * What the browser says it signed, read from clientDataJSON (the library checks the challenge,
- * origin and type again): the challenge, and whether the ceremony ran in a frame of another site.
- */
+/** The library checks the challenge, origin and type again. */
 function clientDataOf(clientDataJSON: string): { challenge: string | null; crossOrigin: boolean } {
   try {
     const data = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON)) as {
@@ -78,22 +67,18 @@ function clientDataOf(clientDataJSON: string): { challenge: string | null; cross
     };
     const challenge =
       typeof data.challenge === "string" && data.challenge.length <= 512 ? data.challenge : null;
-    // A ceremony embedded in another site's page (an iframe) is never one of ours: this site
-    // runs its ceremonies only in its own top-level pages, so any sign of embedding is refused.
+    // This site runs its ceremonies only in its own top-level pages, so any sign of embedding is refused.
     return { challenge, crossOrigin: data.crossOrigin === true || data.topOrigin !== undefined };
   } catch {
     return { challenge: null, crossOrigin: false };
   }
 }
 
-// ---- Challenges ----------------------------------------------------------------------------
-
 async function issueChallenge(
   purpose: PasskeyChallengeTable["purpose"],
   userId: string | null,
   challenge: string,
 ) {
-  // Expired challenges go as new ones come, so the table stays the size of the ceremonies under way.
   await db().deleteFrom("passkey_challenge").where("expires_at", "<=", now()).execute();
   await db()
     .insertInto("passkey_challenge")
@@ -106,7 +91,7 @@ async function issueChallenge(
     .execute();
 }
 
-/** Spends a live challenge of `purpose` (and `userId` for a registration); of two uses, one wins. */
+/** Of two uses, one wins. */
 async function consumeChallenge(
   purpose: PasskeyChallengeTable["purpose"],
   userId: string | null,
@@ -122,8 +107,6 @@ async function consumeChallenge(
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
-
-// ---- Settings: the account's own passkeys --------------------------------------------------
 
 export async function listPasskeys(userId: string): Promise<PasskeyView[]> {
   const rows = await db()
@@ -142,13 +125,12 @@ export async function listPasskeys(userId: string): Promise<PasskeyView[]> {
   }));
 }
 
-/** Whether the account has a passkey. It does not satisfy a role's two-factor requirement (decision 018). */
+/** It does not satisfy a role's two-factor requirement (decision 018). */
 export async function hasPasskey(userId: string): Promise<boolean> {
   const row = await db().selectFrom("passkey").select("id").where("user_id", "=", userId).executeTakeFirst();
   return Boolean(row);
 }
 
-/** The options for the browser's `startRegistration`, with a challenge bound to this account. */
 export async function passkeyRegistrationOptions(
   user: SessionUser,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
@@ -179,7 +161,6 @@ export async function passkeyRegistrationOptions(
   return options;
 }
 
-/** Verifies the browser's answer to this account's registration challenge and stores the passkey. */
 export async function addPasskey(
   user: SessionUser,
   input: { name: string; response: string },
@@ -293,8 +274,6 @@ export async function removePasskey(user: SessionUser, input: { id: string }, or
     });
 }
 
-// ---- Sign-in -------------------------------------------------------------------------------
-
 export type PasskeySignInOutcome =
   | { ok: true; userId: string }
   | { ok: false; status: 400; message: Message; reason: LoginFailure }
@@ -302,7 +281,6 @@ export type PasskeySignInOutcome =
 
 type Limited = { ok: false; status: "rate_limited"; retryAfter: number };
 
-/** One point of the IP's passkey budget per request (options or answer); audited when spent. */
 async function spendIpPoint(origin: AuditOrigin, step: string): Promise<Limited | null> {
   const limit = await hit("passkeyPerIp", clientIp(origin.context));
   if (limit.ok) return null;
@@ -313,7 +291,6 @@ async function spendIpPoint(origin: AuditOrigin, step: string): Promise<Limited 
   return { ok: false, status: "rate_limited", retryAfter: limit.retryAfterSeconds };
 }
 
-/** The options for the browser's `startAuthentication`: no account named, any passkey of this site. */
 export async function passkeySignInOptions(
   origin: AuditOrigin,
 ): Promise<{ ok: true; options: PublicKeyCredentialRequestOptionsJSON } | Limited> {
@@ -328,11 +305,7 @@ export async function passkeySignInOptions(
   return { ok: true, options };
 }
 
-/**
- * Checks the browser's signed answer: a live sign-in challenge (spent here), a stored credential,
- * the signature with user verification, the counter, then the account's state as a password
- * sign-in checks it. Audited like a password sign-in (method "passkey").
- */
+/** Audited like a password sign-in (method "passkey"), with the account checks a password sign-in makes. */
 export async function attemptPasskeySignIn(
   origin: AuditOrigin,
   responseText: string,

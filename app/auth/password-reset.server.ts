@@ -13,10 +13,7 @@ import { endAllSessions } from "./session.server";
 import { passwordBlockedBy } from "./sso-providers.server";
 import { consumeToken, issueToken, spendTokens, type TokenProblem } from "./tokens.server";
 
-/**
- * Looks the address up (same work either way) and returns the job that mails a one-hour link.
- * `report` hears how the email fared (an admin's request says so; the public form never does).
- */
+/** Same work either way; `report` hears how the email fared (the public form never says). */
 async function passwordResetMail(
   origin: AuditOrigin,
   email: string,
@@ -27,7 +24,7 @@ async function passwordResetMail(
     .select(["id", "name", "email", "status", "locale"])
     .where("email", "=", email)
     .executeTakeFirst();
-  // A domain that signs in only through a provider gets no reset link (asked either way: same work).
+  // Asked either way: same work.
   const ssoOnly = (await passwordBlockedBy(email)) !== null;
   const eligible = !!user && user.status === "active" && !ssoOnly;
   await audit(origin, {
@@ -48,21 +45,16 @@ async function passwordResetMail(
       }),
     );
     report?.(outcome);
-    // As trySend: the public form's "check your inbox" counts the development outbox as sent.
     return outcome.sent || outcome.why === "no_provider";
   });
 }
 
-/** POST /forgot-password: answers before the mail leaves; returns the delivery id for check-inbox. */
+/** Answers before the mail leaves. */
 export async function startPasswordReset(origin: AuditOrigin, email: string): Promise<string> {
   return startDelivery("reset", email, await passwordResetMail(origin, email));
 }
 
-/**
- * An admin's "send reset link": mails it now (when the account is active) and answers how it
- * fared, or null when the account gets no link (inactive, or it signs in through single sign-on).
- * The link itself never reaches the admin: it would let them take the account over.
- */
+/** The link itself never reaches the admin: it would let them take the account over. */
 export async function requestPasswordReset(origin: AuditOrigin, email: string): Promise<MailOutcome | null> {
   let outcome: MailOutcome | null = null;
   await (
@@ -73,11 +65,7 @@ export async function requestPasswordReset(origin: AuditOrigin, email: string): 
   return outcome;
 }
 
-/**
- * A new account without a password (provisioned by a directory, imported) is invited to choose
- * one: the invitation email, whose link opens the reset page and stays good for 7 days. Answers
- * whether the mail left; a failure is logged and audited (mail.failed), never thrown.
- */
+/** A failure is logged and audited (mail.failed), never thrown. */
 export async function sendPasswordSetup(
   origin: AuditOrigin,
   user: { id: string; email: string; locale?: string | null },
@@ -93,13 +81,9 @@ export async function sendPasswordSetup(
 export type ResetOutcome = { ok: true; email: string } | { ok: false; reason: TokenProblem };
 
 /**
- * Sets the new password, spends every open reset link and ends every session of the user.
- * Following an emailed link proves the address, so an unverified account becomes verified, with
- * the password chosen here, and keeps nothing whoever set its credentials before had set
- * (account-takeover.server.ts): pending registrations' links are spent, so none can replace it later.
- * Whoever held the account before may have left a way back in: its API tokens are revoked and
- * half-finished two-factor sign-ins spent; passkeys stay (the owner's phone may be one), listed
- * in the confirmation mailed to the account so the owner can spot one they never added.
+ * Following an emailed link proves the address, so an unverified account keeps nothing whoever set
+ * its credentials before had set (account-takeover.server.ts); API tokens are revoked, passkeys stay
+ * and are listed in the confirmation mail so the owner can spot one they never added.
  */
 export async function resetPassword(
   origin: AuditOrigin,
@@ -161,7 +145,6 @@ export async function resetPassword(
   const { user } = outcome;
   const passkeys = await listPasskeys(user.id);
   const language = await mailLanguage(origin, user.locale);
-  // The reset stands whatever the provider answers (a failure is audited).
   await trySend(origin, { type: "password-changed", to: outcome.email }, () =>
     sendPasswordChangedEmail({
       to: outcome.email,

@@ -13,21 +13,9 @@ import { forgotPasswordUrl, verifyEmailUrl } from "./links.server";
 import { hashPassword } from "./password.server";
 import { issueToken, spendTokens } from "./tokens.server";
 
-// Pre-registration takeover rule. A self-registered account stays "pending" until its address is
-// verified. Every registration for a pending address replaces the pending name and password and
-// spends the links sent so far; its own link carries the credentials it brought (name and
-// password hash in the token's data), and following a link applies exactly those. A resend
-// carries the pending (newest) credentials, so it can never revive an earlier registrant's. Once
-// verified (or reset by the mailbox's owner), no leftover link changes the credentials again, and
-// an account that is not pending is never re-credentialed by a registration at all.
-// When a second browser registers a pending address (the owner after an attacker, or an attacker
-// after the owner), the owner cannot tell whose link they hold: the account is "contested", and a
-// link then applies its password only in the browser that registered it; anywhere else it
-// verifies the address and the person who clicked chooses the password (email-verification.server).
-// The residue: an address registered once, by someone else, whose owner follows a link they did
-// not ask for, verifies that registrant's credentials (as any site's "verify" link would).
+// A self-registered account stays "pending" until verified, and a link applies only the credentials
+// it was sent with; the full takeover rule is in decision 008.
 
-/** `binding`: the hash of the registering browser's cookie (registration-binding.server). */
 type NewAccount = { name: string; email: string; password: string; binding: string };
 type PendingCredentials = { name: string; passwordHash: string };
 
@@ -53,10 +41,7 @@ type ExistingUser = NonNullable<Awaited<ReturnType<typeof findByEmail>>>;
 const isPending = (u: ExistingUser) =>
   u.status === "active" && u.email_verified !== 1 && u.pending_registration === 1;
 
-/**
- * The job that issues a verification link (with the credentials it applies, if any) and mails it;
- * `report` hears how the email fared (an admin's resend says so, the public forms never do).
- */
+/** `report` hears how the email fared (an admin's resend says so, the public forms never do). */
 function verificationMail(
   origin: AuditOrigin,
   user: { id: string; name: string; email: string; locale?: string | null },
@@ -79,7 +64,6 @@ function verificationMail(
       }),
     );
     report?.(outcome);
-    // As trySend: "check your inbox" counts the development outbox as sent.
     return outcome.sent || outcome.why === "no_provider";
   });
 }
@@ -102,11 +86,7 @@ function alreadyRegisteredMail(origin: AuditOrigin, user: ExistingUser): MailJob
   });
 }
 
-/**
- * Registers (or re-registers a pending address) and returns the job that mails the link; an
- * address with an account gets a notice instead. Every branch hashes the password, so the answer
- * takes as long whoever asks.
- */
+/** Every branch hashes the password, so the answer takes as long whoever asks. */
 async function registration(origin: AuditOrigin, input: NewAccount): Promise<MailJob> {
   const credentials = { name: input.name, passwordHash: await hashPassword(input.password) };
   const existing = await findByEmail(input.email);
@@ -134,14 +114,12 @@ async function registration(origin: AuditOrigin, input: NewAccount): Promise<Mai
             updated_at: ts,
           })
           .execute();
-        // A role deleted meanwhile is skipped, as a role that stopped fitting is (newAccountRole).
         const role = roleId
           ? await tx.selectFrom("role").select("id").where("id", "=", roleId).executeTakeFirst()
           : undefined;
         if (role) await tx.insertInto("user_role").values({ user_id: id, role_id: role.id }).execute();
       });
   } catch (error) {
-    // Two sign-ups for one address at once: the loser is answered like any existing address.
     const raced = await findByEmail(input.email);
     if (raced) return registrationForExisting(origin, raced, credentials, input.binding);
     throw error;
@@ -190,7 +168,6 @@ async function registrationForExisting(
   return verificationMail(origin, { ...user, name: credentials.name }, credentials);
 }
 
-/** A resend for unverified accounts; pending ones get the newest registrant's credentials again. */
 async function resend(
   origin: AuditOrigin,
   email: string,
@@ -211,16 +188,11 @@ async function resend(
   return verificationMail(origin, user, credentials, report);
 }
 
-/** Whether strangers may register: Settings → System (REGISTRATION), open unless closed. */
 export async function registrationOpen(): Promise<boolean> {
   return (await getSystemConfig("REGISTRATION")) === "open";
 }
 
-/**
- * The role a self-registered account gets (REGISTRATION_ROLE, `user` unless set), checked again
- * now: a role deleted since, or given more than the dashboard since it was chosen, gives no role
- * at all rather than more than intended (app/access/self-registration.server.ts).
- */
+/** Checked again now: a role deleted or grown since gives no role rather than more than intended. */
 async function newAccountRole(): Promise<string | null> {
   const name = await getSystemConfig("REGISTRATION_ROLE");
   const role = await selfRegistrationRole(name);
@@ -231,18 +203,17 @@ async function newAccountRole(): Promise<string | null> {
   return role?.id ?? null;
 }
 
-/** POST /register: the answer never waits for the mail; returns the delivery id for check-inbox. */
+/** The answer never waits for the mail. */
 export async function registerAccount(origin: AuditOrigin, input: NewAccount): Promise<string> {
   if (!(await registrationOpen())) throw new RuleViolation("auth.registrationClosed");
   return startDelivery("register", input.email, await registration(origin, input));
 }
 
-/** POST /resend-verification: silent (but "sent") for unknown, verified or disabled accounts. */
+/** Silent (but "sent") for unknown, verified or disabled accounts. */
 export async function startVerificationResend(origin: AuditOrigin, email: string): Promise<string> {
   return startDelivery("resend", email, await resend(origin, email));
 }
 
-/** "Try again" after a failed registration mail: the link again, or the notice for an existing account. */
 export async function retryRegistrationMail(origin: AuditOrigin, email: string): Promise<string> {
   const user = await findByEmail(email);
   const job = !user
@@ -253,7 +224,6 @@ export async function retryRegistrationMail(origin: AuditOrigin, email: string):
   return startDelivery("register", email, job);
 }
 
-/** An admin's "send verification link": mails it now and answers how it fared (null: no link due). */
 export async function resendVerification(origin: AuditOrigin, email: string): Promise<MailOutcome | null> {
   let outcome: MailOutcome | null = null;
   await (

@@ -1,29 +1,22 @@
 import { invalidateEverywhere, registerCache } from "../events/cluster.server";
 
-// Signed-in requests used to read the session, its user and the user's roles from the database on
-// every request (decision 041). Here they are read once per session and kept in process until a
-// change that could alter the answer clears them on every instance (invalidateSessions(), carried
-// by the event bus like the role and menu caches). Only sessions that exist are kept: a new
-// session needs no clearing, and a session past its expiry is read again (another instance may
-// have renewed it), never served from here.
+// Sessions, users and roles are read once per session and kept until invalidateSessions() clears
+// them on every instance (decision 041); a session past its expiry is read again, never served from here.
 
 export type CachedSession = {
   userId: string;
   name: string;
   email: string;
   mustChangePassword: boolean;
-  /** The language of the person at the keyboard (the super admin's own while viewing as someone). */
+  /** The super admin's own while viewing as someone. */
   locale?: string | null;
-  /** A role requires two-factor and the account has none yet (two-factor.server.ts). */
   twoFactorEnrolmentDue?: boolean;
   roleIds: string[];
-  /** ISO time; mutated in place when this instance renews the session. */
+  /** Mutated in place when this instance renews the session. */
   expiresAt: string;
-  /** Set while a super admin views as this user ("View as"); the entry holds only until `until`. */
   impersonator?: { id: string; email: string; until: string } | null;
 };
 
-/** Whether a cached answer still holds: before the session's end and any "View as" end. */
 function current(session: CachedSession): boolean {
   const t = Date.now();
   return (
@@ -31,11 +24,9 @@ function current(session: CachedSession): boolean {
   );
 }
 
-/** Enough for every signed-in person of a large company; past it the oldest entry goes. */
 const MAX_ENTRIES = 20_000;
 
-// Replaced (not cleared) on invalidation: a read still in flight then lands in the old map, so an
-// answer read before a change can not be kept after it.
+// Replaced, not cleared, on invalidation: a read still in flight then lands in the old map.
 let sessions = new Map<string, Promise<CachedSession | null>>();
 const verifiedCookies = new Map<string, string | null>();
 
@@ -48,10 +39,7 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V) {
   map.set(key, value);
 }
 
-/**
- * The session `id` from the cache or from `load`. An entry past its expiry (or its "View as" end)
- * is dropped and read again: the database is the judge of whether it was renewed elsewhere or has ended.
- */
+/** The database judges whether an expired entry was renewed elsewhere or has ended. */
 export async function cachedSession(
   id: string,
   load: (id: string) => Promise<CachedSession | null>,
@@ -72,11 +60,7 @@ export async function cachedSession(
   return loading;
 }
 
-/**
- * The session id a `__session` cookie value carries, or null for a forged one. Verifying the
- * signature is an HMAC through WebCrypto on every request otherwise; the answer for a given value
- * never changes while the secrets stay the same (they are read at start).
- */
+/** Verifying costs an HMAC through WebCrypto on every request otherwise; the answer never changes while the secrets stay. */
 export async function verifiedSessionId(
   raw: string,
   verify: (raw: string) => Promise<string | null>,
@@ -88,11 +72,7 @@ export async function verifiedSessionId(
   return id;
 }
 
-/**
- * Clears the cached sessions here and on every other instance. Call it after the change has
- * committed (a read between a clear and the commit would keep the old answer): whenever a
- * session ends, or a user's name, email, status, roles or temporary password change.
- */
+/** Call it after the change has committed, or a read in between would keep the old answer. */
 export function invalidateSessions(): Promise<void> {
   return invalidateEverywhere("sessions");
 }

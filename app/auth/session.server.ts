@@ -27,25 +27,19 @@ export type SessionUser = {
   permissions: Set<string>;
   isSuperAdmin: boolean;
   mustChangePassword: boolean;
-  /** The language chosen in Settings; null or absent follows the browser (app/i18n/i18n.server.ts). */
+  /** Null or absent follows the browser. */
   locale?: string | null;
-  /** A role requires two-factor and the account has not enrolled: only enrolment stays open. */
   twoFactorEnrolmentDue?: boolean;
   sessionId: string;
-  /** When this session ends unless renewed (ISO); an event stream closes then. */
+  /** An event stream closes then. */
   sessionExpiresAt: string;
-  /**
-   * The super admin really at the keyboard while they view the product as this user
-   * ("View as"); null or absent otherwise. Account changes refuse while it is set
-   * (`refuseWhileImpersonating` in app/auth/guard.server.ts).
-   */
+  /** The super admin really at the keyboard ("View as"); account changes refuse while it is set. */
   impersonator?: {
     id: string;
     email: string;
-    /** When the view ends by itself (ISO). */
     until?: string;
   } | null;
-  /** "token" when a personal API token stands for the owner (/api/* only; api-tokens.server.ts). */
+  /** "token" when a personal API token stands for the owner (/api/* only). */
   via?: "session" | "token";
 };
 
@@ -123,7 +117,6 @@ function sessionStorage() {
 export type AuthState = {
   user: SessionUser | null;
   renewCookie: string | null;
-  /** The answer instead of the route's: a bearer token that is not live (401) or over its limit (429). */
   refusal?: Response | null;
 };
 
@@ -144,10 +137,7 @@ async function sessionIdFrom(request: Request): Promise<string | null> {
   });
 }
 
-/**
- * One query: the session, its user and the user's role ids (null when ended, expired or disabled);
- * a second for the account a super admin views as ("View as", impersonation-state.server.ts).
- */
+/** One query; null when ended, expired or disabled. */
 async function loadSession(id: string, origin: AuditOrigin | null): Promise<CachedSession | null> {
   const rows = await db()
     .selectFrom("session")
@@ -184,7 +174,6 @@ async function loadSession(id: string, origin: AuditOrigin | null): Promise<Cach
   return resolveImpersonation(id, real, first, origin);
 }
 
-/** The caller from the session cache; permissions come from the role cache. */
 async function resolve({ request, context }: Args): Promise<AuthState> {
   // On /api/* an Authorization header is the credential: a live token's owner, else refused (never the cookie).
   if (isApiRequest(request) && hasAuthorization(request))
@@ -231,7 +220,6 @@ async function resolve({ request, context }: Args): Promise<AuthState> {
       locale: session.locale ?? null,
       twoFactorEnrolmentDue: session.twoFactorEnrolmentDue ?? false,
       sessionId: id,
-      // A "View as" ends before the session does: its event stream closes then too.
       sessionExpiresAt:
         session.impersonator && session.impersonator.until < session.expiresAt
           ? session.impersonator.until
@@ -242,7 +230,6 @@ async function resolve({ request, context }: Args): Promise<AuthState> {
   };
 }
 
-/** Resolves the caller once per request and keeps the answer in the router context. */
 export async function getAuth({ request, context }: Args): Promise<AuthState> {
   const cached = context?.get(authContext);
   if (cached) return cached;
@@ -261,7 +248,7 @@ export async function getSessionUser(args: Args): Promise<SessionUser | null> {
   return (await getAuth(args)).user;
 }
 
-/** Starts a fresh session (always a new id) and ends the one the request carried, if any. */
+/** Always a new id, so a session fixed before sign-in is never the signed-in one. */
 export async function startSession(userId: string, { request, context }: Args): Promise<string[]> {
   const cookies: string[] = [];
   const previous = await sessionIdFrom(request);
@@ -279,17 +266,14 @@ export async function endSession(request: Request): Promise<string> {
   return sessionStorage().destroySession(session);
 }
 
-/** How the caller's event stream is tied to its session: it ends with it, and with its sign-out. */
 export function streamOptionsFor(user: SessionUser): StreamOptions {
   return { until: user.sessionExpiresAt, session: sessionHandle(user.sessionId) };
 }
 
-/** Ends every session of the user (but `exceptSessionId`) and the event streams each one opened. */
 export async function endAllSessions(userId: string, exceptSessionId?: string) {
   await endSessions({ userId, except: exceptSessionId });
 }
 
-/** Resolves the caller up front and sends the renewed cookie when the sliding expiry moved. */
 export const sessionMiddleware: import("react-router").MiddlewareFunction<Response> = async (args, next) => {
   const state = await getAuth(args);
   if (state.refusal) return state.refusal;

@@ -19,12 +19,8 @@ import { requestPasswordReset } from "./password-reset.server";
 import { endSessions } from "./session-end.server";
 import { consumeToken, inspectToken, issueToken, type TokenProblem } from "./tokens.server";
 
-// New sign-in alerts (docs/decisions/035-sign-in-alerts.md). Each browser gets a long-lived random
-// device cookie; a sign-in is from a known device when its cookie's hash, or its browser family and
-// network (/24, /48) together, were seen for this person before. Otherwise the person is emailed
-// (in their language, at most once a day per device) with a "This wasn't me" link that ends every
-// session, revokes the API tokens and sends a password reset. The first device of an account is
-// recorded silently: a new account, or one from before this feature, is not alarmed.
+// New sign-in alerts (decision 035). The first device of an account is recorded silently, so a new
+// account, or one from before this feature, is not alarmed.
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
@@ -46,13 +42,11 @@ async function deviceValue(request: Request): Promise<string | null> {
   return typeof value === "string" && /^[\w-]{43}$/.test(value) ? value : null;
 }
 
-/** The request's device hash, or null when the browser holds no device cookie. */
 async function deviceHashOf(request: Request): Promise<string | null> {
   const value = await deviceValue(request);
   return value ? hash(value) : null;
 }
 
-/** "203.0.113.0/24", "2001:db8:1::/48": the network a sign-in came from. */
 export function networkOf(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;
   let address = ipaddr.parse(ip);
@@ -66,16 +60,11 @@ export function networkOf(ip: string): string {
   return `${parts.join(":")}::/48`;
 }
 
-/** Whether this person is emailed about new devices: their choice, unless SIGN_IN_ALERTS requires it. */
 async function alertsRequired(): Promise<boolean> {
   return (await getSystemConfig("SIGN_IN_ALERTS")) === "required";
 }
 
-/**
- * Called once a sign-in has started its session (every method, after any second factor): records
- * the device and, when it is new, emails the person. Returns the device cookie to set (renewed
- * on every sign-in).
- */
+/** Returns the device cookie to set (renewed on every sign-in). */
 export async function noteSignIn(userId: string, args: Args): Promise<string[]> {
   try {
     return await recordDevice(userId, args);
@@ -101,8 +90,7 @@ async function recordDevice(userId: string, args: Args): Promise<string[]> {
     .execute();
   const setCookie = [await deviceCookie().serialize(value)];
   const byCookie = devices.find((d) => d.device_hash === deviceHash);
-  // A browser of a known family on a known network is known too; that record is only touched,
-  // never handed this cookie (whoever shares the network could otherwise take it over).
+  // A known family on a known network is known too, but never handed this cookie (a network neighbour could take it over).
   const known = byCookie ?? devices.find((d) => d.ua_family === family && d.network === network);
   if (known) {
     await db()
@@ -133,8 +121,7 @@ async function recordDevice(userId: string, args: Args): Promise<string[]> {
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
   const wanted = user.sign_in_alerts === 1 || (await alertsRequired());
-  // Never more than one alert a day for the same browser and network (a cookie-less browser
-  // signing in again and again is one device, not many).
+  // A cookie-less browser signing in again and again is one device, not many.
   const since = new Date(Date.now() - DAY_MS).toISOString();
   const recent = await db()
     .selectFrom("known_device")
@@ -153,7 +140,7 @@ async function recordDevice(userId: string, args: Args): Promise<string[]> {
     await db().updateTable("known_device").set({ alerted_at: ts }).where("id", "=", id).execute();
     const token = await issueToken({ kind: "not-me", userId, data: { deviceId: id } });
     const language = await mailLanguage(args, user.locale);
-    // Not awaited: a slow mail provider must not hold the sign-in (trySend logs and audits a failure).
+    // Not awaited: a slow mail provider must not hold the sign-in.
     void trySend(args, { type: "sign-in-alert", to: user.email }, () =>
       sendSignInAlertEmail({
         to: user.email,
@@ -185,7 +172,6 @@ type KnownDevice = {
   current: boolean;
 };
 
-/** The person's known devices, the one of this request marked, most recently used first. */
 export async function listKnownDevices(
   userId: string,
   request: Request,
@@ -208,7 +194,7 @@ export async function listKnownDevices(
   }));
 }
 
-/** Forgets one of the actor's own devices: the next sign-in from it is new again. */
+/** The next sign-in from it is new again. */
 export async function forgetDevice(actor: { id: string; email: string }, id: string, origin: AuditOrigin) {
   const gone = await db()
     .deleteFrom("known_device")
@@ -219,7 +205,6 @@ export async function forgetDevice(actor: { id: string; email: string }, id: str
   await audit(origin, { action: "account.device.forget", actor, target: { type: "user", id: actor.id } });
 }
 
-/** What Settings shows: the person's choice, and whether an admin requires alerts anyway. */
 export async function signInAlertsOf(userId: string): Promise<{ on: boolean; required: boolean }> {
   const [row, required] = await Promise.all([
     db().selectFrom("user").select("sign_in_alerts").where("id", "=", userId).executeTakeFirst(),
@@ -228,7 +213,6 @@ export async function signInAlertsOf(userId: string): Promise<{ on: boolean; req
   return { on: row?.sign_in_alerts === 1, required };
 }
 
-/** The person's own choice; turning alerts off is refused while SIGN_IN_ALERTS requires them. */
 export async function setSignInAlerts(
   actor: { id: string; email: string },
   on: boolean,
@@ -248,7 +232,6 @@ export async function setSignInAlerts(
   });
 }
 
-/** Whether a "This wasn't me" link can still be used (the page shows its button only then). */
 export async function notMeLinkProblem(raw: unknown): Promise<TokenProblem | null> {
   const check = await inspectToken(["not-me"], raw);
   return check.ok ? null : check.reason;
@@ -260,11 +243,7 @@ class LinkRefused extends Error {
   }
 }
 
-/**
- * "This wasn't me": in one transaction every session of the account ends, its API tokens are
- * revoked and the reported device is forgotten; then its event streams close and a password reset
- * link is mailed. Single use.
- */
+/** "This wasn't me": sessions end and API tokens are revoked in one transaction; single use. */
 export async function reportNotMe(
   origin: AuditOrigin,
   raw: unknown,

@@ -9,24 +9,17 @@ import { askForSecondFactor } from "./two-factor-sign-in.server";
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
-/** How the person proved who they are; a passkey counts as two factors. */
+/** A passkey counts as two factors. */
 type SignInMethod = "password" | "oidc" | "passkey" | "invite";
 
 export type SignInProof = {
   method: SignInMethod;
-  /** 1 for something known (a password, an identity provider), 2 for a passkey. */
   factors: 1 | 2;
   redirectTo?: FormDataEntryValue | string | null;
 };
 
-/**
- * The one place every sign-in method ends: password, passkey, single sign-on and an accepted
- * invitation all call this once the first proof is checked, and it answers with the redirect
- * that starts the session. Later factors (two-factor codes) and sign-in policies hook in here,
- * so no method can skip them.
- */
+/** The one place every sign-in method ends, so no method can skip later factors or policies. */
 export async function completeSignIn(args: Args, userId: string, proof: SignInProof): Promise<Response> {
-  // One factor so far and a second one enrolled: no session until /login/two-factor has the code.
   if (!(await secondFactorSatisfied(userId, proof.factors)))
     return askForSecondFactor(userId, proof.method, proof.redirectTo);
   const headers = new Headers();
@@ -36,12 +29,7 @@ export async function completeSignIn(args: Args, userId: string, proof: SignInPr
   return redirect(safeRedirectPath(proof.redirectTo ?? null), { headers });
 }
 
-/**
- * The ending of a single sign-on, whether the callback signed in at once (sso-flow.server.ts) or
- * the holder proved the account first (sso-link.server.ts): audits the sign-in, hands over to
- * completeSignIn and clears the flow's cookie (`clearCookie`, a Set-Cookie value). `factors` is 2
- * when the provider's proof came with a second factor's code.
- */
+/** `clearCookie` clears the flow's cookie; `factors` is 2 when the provider's proof came with a second factor. */
 export async function finishOidcSignIn(
   args: Args,
   user: { id: string; email: string },

@@ -19,10 +19,7 @@ import type { SsoRefusal } from "./sso-messages";
 import { domainOf, domainsOf } from "./sso-providers.server";
 import { isLoopbackHttp } from "./sso-schema";
 
-// Single sign-on over OpenID Connect: the authorization code flow with PKCE, `state` and `nonce`
-// (openid-client). The flow's secrets wait in the oidc_flow table for ten minutes at most, found
-// through a signed httpOnly cookie, and are deleted by the callback that uses them (single use).
-// Rules: docs/decisions/020-oidc-single-sign-on.md.
+// Single sign-on over OpenID Connect with PKCE, `state` and `nonce` (decision 020).
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
@@ -68,9 +65,7 @@ function findProvider(slug: string): Promise<ProviderRow | undefined> {
     .executeTakeFirst();
 }
 
-// Discovery answers for ten minutes, per provider version (a saved change discovers again). A
-// failed discovery is remembered for a minute, so visitors of the start URL cannot make the server
-// fetch an issuer again and again.
+// A failed discovery is remembered for a minute, so visitors cannot make the server fetch an issuer again and again.
 const configs = new Map<string, { config: client.Configuration; at: number }>();
 const failures = new Map<string, { error: unknown; at: number }>();
 const DISCOVERY_FAILURE_SECONDS = 60;
@@ -90,10 +85,9 @@ async function configurationOf(provider: ProviderRow): Promise<client.Configurat
       decryptSecret(provider.client_secret),
       undefined,
       {
-        // Plain http only for a provider on this machine (development, the tests' identity provider).
         execute: isLoopbackHttp(issuer) ? [client.allowInsecureRequests] : [],
         timeout: 10,
-        // Discovery, token and userinfo requests: public addresses only (app/http/outbound.server.ts).
+        // Public addresses only (app/http/outbound.server.ts).
         [client.customFetch]: outboundFetch,
       },
     );
@@ -108,7 +102,6 @@ async function configurationOf(provider: ProviderRow): Promise<client.Configurat
   return config;
 }
 
-/** Test seam: forgets every discovery answer and failure (tests that change an issuer's reachability). */
 export function resetDiscoveryCache() {
   configs.clear();
   failures.clear();
@@ -123,7 +116,6 @@ async function limited(args: Args, step: "start" | "callback") {
   return result.ok ? null : tooManyRequests(result.retryAfterSeconds);
 }
 
-/** GET /auth/oidc/:provider: remembers the flow and sends the browser to the identity provider. */
 export async function startSingleSignOn(args: Args, slug: string): Promise<Response> {
   const tooMany = await limited(args, "start");
   if (tooMany) return tooMany;
@@ -166,7 +158,7 @@ export async function startSingleSignOn(args: Args, slug: string): Promise<Respo
 
 type Claims = { sub: string; email?: unknown; email_verified?: unknown; name?: unknown };
 
-/** Takes the flow the cookie names, once: a second callback with the same cookie finds nothing. */
+/** A second callback with the same cookie finds nothing. */
 async function claimFlow(request: Request, providerId: string) {
   const id: unknown = await cookie().parse(request.headers.get("Cookie"));
   if (typeof id !== "string" || !id) return null;
@@ -178,10 +170,6 @@ async function claimFlow(request: Request, providerId: string) {
   return row;
 }
 
-/**
- * GET /auth/oidc/:provider/callback: checks the answer (state, PKCE, the ID token and its nonce),
- * then signs in the linked account, links an existing one by a verified email, or creates one.
- */
 export async function finishSingleSignOn(args: Args, slug: string): Promise<Response> {
   const tooMany = await limited(args, "callback");
   if (tooMany) return tooMany;
@@ -211,20 +199,18 @@ export async function finishSingleSignOn(args: Args, slug: string): Promise<Resp
     });
     const idClaims = tokens.claims()!;
     claims = { ...idClaims };
-    // Providers that keep the email out of the ID token give it at the userinfo endpoint.
     if (claims.email === undefined && config.serverMetadata().userinfo_endpoint)
       claims = {
         ...(await client.fetchUserInfo(config, tokens.access_token, idClaims.sub)),
         sub: idClaims.sub,
       };
   } catch (error) {
-    // An issuer, token or userinfo address that is (or now resolves to) an inside address.
     if (isOutboundRefusal(error)) return fail("outbound_refused", { error: "outbound_refused" });
     const code = (error as { code?: unknown; error?: unknown }).error ?? (error as { code?: unknown }).code;
     return fail("failed", { error: typeof code === "string" ? code : "unknown" });
   }
 
-  // The provider's claim meets the same address rule as every form (so no "a@evil@corp.example").
+  // The same address rule as every form (so no "a@evil@corp.example").
   const parsedEmail = emailField.safeParse(claims.email);
   const email = parsedEmail.success ? parsedEmail.data : "";
   if (!email || claims.email_verified !== true) return fail("unverified", { subject: claims.sub });
@@ -267,14 +253,9 @@ type Account = {
   email: string;
   status: "active" | "disabled";
   conflict?: boolean;
-  /** Set when the account is linked only after its holder proves it (sso-link.server.ts). */
   proof?: ProofReason;
 };
 
-/**
- * The account a provider's subject signs in as: the one linked before, else the account with the
- * (verified) address, linked now, else a new one with the provider's role.
- */
 async function accountFor(args: Args, provider: ProviderRow, subject: string, email: string, name: string) {
   let takenOver: string | null = null;
   let endedSessions: string[] = [];
@@ -298,8 +279,7 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
         .where("email", "=", email)
         .executeTakeFirst();
       if (existing && existing.status !== "active") return existing;
-      // One subject per account and provider: a different subject with the same address (an
-      // address given to someone else at the provider) does not take over the linked account.
+      // A different subject with the same address does not take over the linked account.
       if (existing) {
         const other = await tx
           .selectFrom("oidc_identity")
@@ -308,16 +288,14 @@ async function accountFor(args: Args, provider: ProviderRow, subject: string, em
           .where("user_id", "=", existing.id)
           .executeTakeFirst();
         if (other) return { ...existing, conflict: true };
-        // A provider proves the address, not the account: a protected account is linked only
-        // after its holder proves it once (docs/decisions/020-oidc-single-sign-on.md).
+        // A provider proves the address, not the account: a protected account needs its holder's proof once.
         const proof = await proofNeeded(tx, existing, provider.id, grants);
         if (proof) return { ...existing, proof };
       }
       let account: Account;
       if (existing) {
         account = existing;
-        // Whoever registered the address never proved it: the provider's proof wins and nothing
-        // of theirs they could sign in or call the API with stays (account-takeover.server.ts).
+        // Whoever registered the address never proved it: the provider's proof wins (account-takeover.server.ts).
         if (isUnproven(existing)) {
           endedSessions = await takeOverUnproven(tx, args, existing.id, {
             kind: "sso",

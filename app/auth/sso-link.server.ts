@@ -15,14 +15,8 @@ import type { LinkProof } from "./sso-link-schemas";
 import { hasTwoFactor } from "./two-factor.server";
 import { checkSecondFactorCode, WRONG_CODE } from "./two-factor-sign-in.server";
 
-// Linking a single sign-on identity to an existing account that is worth more than one factor
-// (docs/decisions/020-oidc-single-sign-on.md, "Who gets in"). A provider proves an address, not
-// the account: so an account that holds roles.manage, settings.manage, any user.* permission or
-// super admin, or that has a second factor, or that is already linked to another provider, is not
-// linked automatically. The callback holds the identity here (server-side, single use, five minutes,
-// bound to the browser by a signed cookie whose token is stored only hashed) and sends the browser
-// to /login/sso-link, where the person proves the account once, with its password or a second
-// factor; then the link is stored and later sign-ins with the provider need no proof.
+// A provider proves an address, not the account: an account worth more than one factor is linked
+// only after its holder proves it once (decision 020, "Who gets in").
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 type Tx = Transaction<Database> | Executor;
@@ -30,12 +24,10 @@ type Tx = Transaction<Database> | Executor;
 const LINK_PAGE = "/login/sso-link";
 const PENDING_LINK_SECONDS = 5 * 60;
 
-/** Why an existing account needs its holder's proof before a provider's identity is linked. */
 export type ProofReason = "privileged" | "second_factor" | "other_provider";
 
 const PRIVILEGED = new Set(["roles.manage", "settings.manage"]);
 
-/** Holds a permission that manages people, roles or settings (or all of them, super admin). */
 async function isPrivileged(tx: Tx, userId: string, grants: Map<string, RoleGrant>): Promise<boolean> {
   const roles = await tx.selectFrom("user_role").select("role_id").where("user_id", "=", userId).execute();
   return roles.some(({ role_id }) => {
@@ -51,10 +43,8 @@ async function hasPasskey(tx: Tx, userId: string): Promise<boolean> {
 }
 
 /**
- * Null when a provider's identity may be linked to this existing, active account at once; else
- * why the holder must prove the account first. An unverified account's second factor is not its
- * holder's proof (whoever set it never proved the address; the link clears it, sso-flow.server.ts).
- * `grants` is roleGrants(), read before the transaction (SQLite has one connection).
+ * An unverified account's second factor is not its holder's proof: whoever set it never proved the
+ * address. `grants` is read before the transaction (SQLite has one connection).
  */
 export async function proofNeeded(
   tx: Tx,
@@ -94,7 +84,6 @@ const hashed = (token: string) => createHash("sha256").update(token).digest("hex
 
 type Pending = { userId: string; providerId: string; providerSlug: string; subject: string };
 
-/** Stores the identity waiting for proof and answers with the redirect to the proof page. */
 export async function holdPendingLink(
   args: Args,
   pending: Pending & { email: string; reason: ProofReason; redirectTo: string },
@@ -160,7 +149,6 @@ async function findPending(request: Request) {
   return row;
 }
 
-/** What the proof page shows, or null when this browser has no pending link (absent, used, expired). */
 export async function pendingLinkView(request: Request): Promise<PendingLinkView | null> {
   const row = await findPending(request);
   if (!row) return null;
@@ -183,7 +171,7 @@ export type LinkOutcome =
 
 type Row = NonNullable<Awaited<ReturnType<typeof findPending>>>;
 
-/** Checks the proof, rate limited like sign-in (password) and the two-factor step (code). */
+/** Rate limited like sign-in (password) and the two-factor step (code). */
 async function checkProof(
   args: Args,
   row: Row,
@@ -211,7 +199,6 @@ async function checkProof(
     : { ok: false, status: 400, message: WRONG_CODE };
 }
 
-/** Links the held identity once its holder proved the account, then signs in like any SSO sign-in. */
 export async function proveAndLink(args: Args, proof: LinkProof): Promise<LinkOutcome> {
   const row = await findPending(args.request);
   if (!row) return { ok: false, status: "expired" };
@@ -249,8 +236,7 @@ export async function proveAndLink(args: Args, proof: LinkProof): Promise<LinkOu
   await invalidateSessions();
   if (linked === "expired") return { ok: false, status: "expired" };
   if (linked === "conflict") return { ok: false, status: "conflict" };
-  // The provider and a second factor are two factors; the provider and the password only one, so
-  // an account with two-factor still passes /login/two-factor (completeSignIn decides).
+  // The provider and the password are only one factor, so an account with two-factor still passes /login/two-factor.
   const response = await finishOidcSignIn(
     args,
     { id: row.user_id, email: row.email },
@@ -268,7 +254,6 @@ function clearPendingLink(): Promise<string> {
   return cookie().serialize("", { maxAge: 0 });
 }
 
-/** Stores the link of a provider's subject to an account, audited with how it was allowed. */
 export async function linkIdentity(
   tx: Transaction<Database>,
   origin: AuditOrigin,

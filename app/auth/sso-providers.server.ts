@@ -9,13 +9,11 @@ import type { MessageKey } from "../i18n/message";
 import { encryptSecret } from "../security/secret-box.server";
 import type { CreateProviderInput, UpdateProviderInput } from "./sso-schema";
 
-// The identity providers a super admin configures for single sign-on (OpenID Connect), and the
-// password policy they set for their email domains. docs/decisions/020-oidc-single-sign-on.md.
+// Identity providers and the password policy for their domains (decision 020).
 
-/** Only a super admin configures providers; the email names them in the audit log. */
 type Admin = Pick<Actor, "id" | "email" | "isSuperAdmin">;
 
-/** What the Settings page shows of a provider: never the client secret. */
+/** Never the client secret. */
 export type ProviderView = {
   id: string;
   slug: string;
@@ -66,12 +64,10 @@ export async function listProviders(actor: Admin): Promise<ProviderView[]> {
   }));
 }
 
-/** The "Sign in with …" buttons of the login page. */
 export async function signInProviders(): Promise<{ slug: string; name: string }[]> {
   return db().selectFrom("oidc_provider").select(["slug", "name"]).orderBy("name").execute();
 }
 
-/** Roles a provider may give new accounts: every role but those granting everything (super_admin). */
 export async function rolesForNewAccounts() {
   return [...(await roleGrants()).values()]
     .filter((g) => !g.all)
@@ -92,7 +88,7 @@ async function assertSlugFree(slug: string, exceptId?: string) {
 
 export const ISSUER_NOT_PUBLIC: MessageKey = "sso.issuerNotPublic";
 
-/** The server connects only to public issuers (app/http/outbound.server.ts): said on save already. */
+/** The server connects only to public issuers, so it is said on save already. */
 async function assertIssuerPublic(issuer: string) {
   if (await refusedAddressOf(issuer)) throw new InvalidInput(ISSUER_NOT_PUBLIC, "issuer");
 }
@@ -212,10 +208,6 @@ export async function deleteProvider(actor: Admin, id: string, origin: AuditOrig
     });
 }
 
-/**
- * The provider that keeps password sign-in from an address, or null when passwords may be used:
- * a provider whose allowed domains include the address's domain and which turned passwords off.
- */
 export async function passwordBlockedBy(email: string): Promise<{ name: string } | null> {
   const domain = domainOf(email);
   const rows = await db()

@@ -12,12 +12,8 @@ import { noteSignIn } from "./sign-in-alerts.server";
 import { consumeToken, inspectToken, issueToken, TOKEN_LIFETIME_MS } from "./tokens.server";
 import { spendSecondFactorCode } from "./two-factor.server";
 
-// Sign-in's second step. After the first factor, completeSignIn (sign-in.server.ts) starts no
-// session for an account with two-factor: it sets this signed, httpOnly cookie (the user, where
-// to go next, when it expires, five minutes on, and a single-use nonce whose hash is a
-// "two-factor-pending" user_token row) and sends the browser to /login/two-factor. Only a right
-// code there starts the session, and spends the nonce: a copy of the cookie is worth nothing after.
-// Wrong codes spend the budgets of app/security/login-limits.server.ts.
+// Sign-in's second step: a signed cookie holds the pending sign-in with a single-use nonce, so a
+// copy of the cookie is worth nothing once the right code has started the session.
 
 type Args = { request: Request; context?: Readonly<RouterContextProvider> };
 
@@ -30,7 +26,7 @@ export type PendingSignIn = {
   redirectTo: string;
   method: string;
   expiresAt: number;
-  /** The raw single-use token; only its hash is stored. */
+  /** Only its hash is stored. */
   nonce: string;
 };
 
@@ -47,7 +43,6 @@ function pendingCookie() {
   return cookie;
 }
 
-/** The redirect to the code page, carrying the pending state (no session yet). */
 export async function askForSecondFactor(
   userId: string,
   method: string,
@@ -74,7 +69,6 @@ function readPending(value: unknown): PendingSignIn | null {
   return v as PendingSignIn;
 }
 
-/** The request's pending sign-in, or null when absent, forged, expired or already completed. */
 export async function pendingSignIn(request: Request): Promise<PendingSignIn | null> {
   const value = readPending(await pendingCookie().parse(request.headers.get("Cookie")));
   if (!value) return null;
@@ -99,13 +93,7 @@ export type SecondFactorCheck =
   | { ok: false; status: "rate_limited"; retryAfter: number; scope: LimitScope }
   | { ok: false; status: "wrong_code" };
 
-/**
- * The second-factor code check of sign-in, for every flow that takes a code as proof (this page,
- * the single sign-on proof page): the attempt is reserved before the code is checked, so a
- * parallel burst cannot all be evaluated (per account and address, so a guesser elsewhere cannot
- * lock the owner out, and per account with a slow lane); a right code (a recovery code is spent)
- * gives the point back. The caller audits, with the action its flow is known by.
- */
+/** The attempt is reserved before the code is checked, so a parallel burst cannot all be evaluated; the caller audits. */
 export async function checkSecondFactorCode(
   args: Args,
   userId: string,
@@ -125,7 +113,6 @@ export async function checkSecondFactorCode(
   return { ok: true, used };
 }
 
-/** Checks the code of a pending sign-in; a right one starts the session and clears the state. */
 export async function completeSecondStep(args: Args, code: string): Promise<SecondStepOutcome> {
   const pending = await pendingSignIn(args.request);
   if (!pending) return { ok: false, status: "expired" };

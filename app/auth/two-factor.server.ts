@@ -12,10 +12,7 @@ import { getSystemConfig } from "../system-settings/system-config.server";
 import { invalidateSessions } from "./session-cache.server";
 import { hashToken, TOKEN_LIFETIME_MS } from "./tokens.server";
 
-// Two-factor authentication with a TOTP authenticator app (docs/decisions/018-two-factor-totp.md). The secret
-// is encrypted at rest like the mail key; recovery codes are kept as SHA-256 hashes; a code is
-// accepted once (the last accepted time step is stored). Sign-in's second step lives in
-// two-factor-sign-in.server.ts; the required-enrolment gate in app/auth/guard.server.ts.
+// TOTP two-factor authentication (decision 018).
 
 /** The signed-in caller (a SessionUser; not imported, as session.server.ts reads this module). */
 type SessionUser = {
@@ -25,32 +22,23 @@ type SessionUser = {
   impersonator?: { id: string; email: string } | null;
 };
 
-/** The caller of enrolment: a signed-in session (its id binds the enrolment it starts). */
 type SessionCaller = SessionUser & { sessionId: string };
 
 const PERIOD = 30;
 const DIGITS = 6;
 const ALGORITHM = "SHA-1"; // what every authenticator app understands
 const RECOVERY_CODE_COUNT = 10;
-/**
- * How long a started enrolment waits for its first code. Its secret is shown to whoever holds the
- * session, so one left half-done must not stay for a later session thief to confirm.
- */
+/** A half-done enrolment must not stay for a later session thief to confirm. */
 const ENROLMENT_WINDOW_MS = TOKEN_LIFETIME_MS["two-factor-enrol"];
 
 const enrolmentExpired = (createdAt: string | Date) =>
   Date.now() - new Date(createdAt).getTime() > ENROLMENT_WINDOW_MS;
 
-// ---------------------------------------------------------------------------------------------
-// What the session and sign-in ask.
-
 type UserRow = ExpressionBuilder<Database, "user">;
 
 /**
- * THE definition of "this account has a second factor enrolled", as SQL over the `user` row:
- * a confirmed TOTP secret. A passkey does not count: the same account may still sign in with its
- * password, and that sign-in would then pass a role's requirement with one factor (decision 018).
- * A passkey sign-in itself always counts as two factors (`secondFactorSatisfied`).
+ * THE definition of "a second factor is enrolled": a confirmed TOTP secret. A passkey does not
+ * count, as the same account may still sign in with its password alone (decision 018).
  */
 function secondFactorEnrolled(eb: UserRow) {
   return eb.exists(
@@ -62,7 +50,6 @@ function secondFactorEnrolled(eb: UserRow) {
   );
 }
 
-/** One of the user's roles is on the "must use two-factor" list (a super admin's setting). */
 function requiredByRole(eb: UserRow) {
   return eb.exists(
     eb
@@ -73,16 +60,11 @@ function requiredByRole(eb: UserRow) {
   );
 }
 
-/**
- * For loadSession (app/auth/session.server.ts): true while the account must enrol before anything
- * else. Whatever this reads (user_two_factor, two_factor_required_role, user_role) is written only
- * by code that calls invalidateSessions().
- */
+/** Whatever this reads is written only by code that calls invalidateSessions(). */
 export function twoFactorEnrolmentDue(eb: UserRow) {
   return eb.and([requiredByRole(eb), eb.not(secondFactorEnrolled(eb))]).as("two_factor_due");
 }
 
-/** A confirmed TOTP secret: sign-in with one factor then asks for a code. */
 export async function hasTwoFactor(userId: string, executor: Executor = db()): Promise<boolean> {
   const row = await executor
     .selectFrom("user_two_factor")
@@ -93,17 +75,12 @@ export async function hasTwoFactor(userId: string, executor: Executor = db()): P
   return row !== undefined;
 }
 
-/**
- * THE check of sign-in's second factor: is a sign-in proven with `factors` complete, or must it
- * still pass /login/two-factor? A passkey (2 factors) is; one factor is when no TOTP is enrolled.
- * Extend here when other second steps arrive.
- */
+/** THE check of sign-in's second factor: a passkey counts as two factors. */
 export async function secondFactorSatisfied(userId: string, factors: 1 | 2): Promise<boolean> {
   if (factors >= 2) return true;
   return !(await hasTwoFactor(userId));
 }
 
-/** Whether any of these roles (ids) requires two-factor authentication. */
 export async function twoFactorRequiredFor(roleIds: string[]): Promise<boolean> {
   if (roleIds.length === 0) return false;
   const row = await db()
@@ -114,17 +91,11 @@ export async function twoFactorRequiredFor(roleIds: string[]): Promise<boolean> 
   return row !== undefined;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Codes
-
 function currentStep() {
   return Math.floor(Date.now() / 1000 / PERIOD);
 }
 
-/**
- * The time step `code` belongs to (within one step either side), or null. The library reads the
- * clock when called; reading it just before and after tells which step it saw.
- */
+/** The library reads the clock when called; reading it before and after tells which step it saw. */
 async function matchingStep(secret: string, code: string): Promise<number | null> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const before = currentStep();
@@ -138,7 +109,6 @@ async function matchingStep(secret: string, code: string): Promise<number | null
 
 const TOTP_CODE = /^\d{6}$/;
 
-/** Normalises what someone typed: digits for a TOTP code, lowercase letters for a recovery code. */
 function normaliseCode(raw: string): string {
   return raw.replace(/[\s-]/g, "").toLowerCase();
 }
@@ -176,10 +146,7 @@ async function replaceRecoveryCodes(userId: string, executor: Executor): Promise
   return codes;
 }
 
-/**
- * Checks a sign-in code: a TOTP code of a step later than the last one accepted, or an unused
- * recovery code. Both are spent by a conditional update, so two requests can not use one code.
- */
+/** Codes are spent by a conditional update, so two requests cannot use one code. */
 export async function spendSecondFactorCode(
   userId: string,
   raw: string,
@@ -225,34 +192,24 @@ async function recoveryCodesLeft(userId: string): Promise<number> {
   return Number(row.n);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Settings: enrol, confirm, disable, new recovery codes
-
 export type TwoFactorView =
   | { state: "off" }
   | { state: "pending"; secret: string; qrCode: string }
-  /** An enrolment waits for its first code in another of the account's sessions (docs/decisions/018-two-factor-totp.md). */
+  /** An enrolment waits for its first code in another of the account's sessions. */
   | { state: "elsewhere" }
   | { state: "on"; recoveryCodesLeft: number };
 
-// A pending enrolment belongs to the session that re-authenticated and started it, not to the
-// account: a "two-factor-enrol" user_token row next to the pending user_two_factor row holds a hash
-// of that session's id. Only that session sees the secret and may confirm it; another session of
-// the same account (a stolen cookie) sees only that one is in progress. Ending the session (sign-out,
-// Settings' session list, a password reset) abandons it: no live session matches the hash any more.
+// A pending enrolment belongs to the session that started it, not the account, so a stolen cookie
+// of another session cannot see or confirm the secret (decision 018).
 
 const ENROL = "two-factor-enrol" as const;
 
-/** What the enrolment row stores of its session: a hash, never the id the cookie carries. */
+/** A hash, never the session id the cookie carries. */
 const enrolmentBinding = (sessionId: string) => hashToken(`two-factor-enrol:${sessionId}`);
 
 const NOT_WHILE_VIEWING: MessageKey = "auth.impersonating";
 const ELSEWHERE: MessageKey = "twoFactor.startedElsewhere";
 
-/**
- * The account's open enrolment (its encrypted secret) and whether the caller's session started it;
- * null when none is open: never started, confirmed, expired, or its session has ended.
- */
 async function openEnrolment(
   user: SessionCaller,
   executor: Executor = db(),
@@ -283,11 +240,7 @@ async function openEnrolment(
   return live ? { secret: row.secret, mine: false } : null;
 }
 
-/**
- * What Settings shows. The secret is shown only while enrolment waits for its first code (it
- * protects nothing yet), and only to the session that started it; once confirmed it is never
- * rendered again.
- */
+/** The secret is shown only before confirmation, and only to the session that started it. */
 export async function twoFactorView(user: SessionCaller): Promise<TwoFactorView> {
   if (await hasTwoFactor(user.id))
     return { state: "on", recoveryCodesLeft: await recoveryCodesLeft(user.id) };
@@ -308,10 +261,7 @@ export async function twoFactorView(user: SessionCaller): Promise<TwoFactorView>
   return { state: "pending", secret, qrCode: await QRCode.toDataURL(uri, { margin: 1, width: 200 }) };
 }
 
-/**
- * Starts (or restarts) enrolment with a new secret, owned by the caller's session (the one that
- * re-authenticated); any enrolment another session had started is replaced. Refused while on.
- */
+/** Any enrolment another session had started is replaced. */
 export async function startTwoFactor(user: SessionCaller, _input: unknown, origin: AuditOrigin) {
   if (user.impersonator) throw new RuleViolation(NOT_WHILE_VIEWING);
   if (await hasTwoFactor(user.id)) throw new RuleViolation("twoFactor.alreadyOnSetup");
@@ -353,10 +303,7 @@ export async function startTwoFactor(user: SessionCaller, _input: unknown, origi
     });
 }
 
-/**
- * Confirms enrolment with a code from the app; answers the recovery codes, shown this once. Only
- * the session that started it may: another session is refused (audited) with nothing changed.
- */
+/** Only the session that started the enrolment may confirm it. */
 export async function confirmTwoFactor(
   user: SessionCaller,
   input: { code: string },
@@ -415,10 +362,7 @@ export async function confirmTwoFactor(
   return codes;
 }
 
-/**
- * Ends the enrolment this session started, if any (sign-out). One another session started stays,
- * and so does a confirmed second factor.
- */
+/** Sign-out ends only this session's enrolment, never one another session started. */
 export async function abandonEnrolment(userId: string, sessionId: string) {
   await db()
     .transaction()
@@ -438,7 +382,6 @@ export async function abandonEnrolment(userId: string, sessionId: string) {
     });
 }
 
-/** Turns two-factor off (the caller re-entered the password: see assertCurrentPassword). */
 export async function disableTwoFactor(user: SessionUser, _input: unknown, origin: AuditOrigin) {
   if (!(await hasTwoFactor(user.id))) throw new NotFound("twoFactor.notOn");
   await db()
@@ -454,7 +397,6 @@ export async function disableTwoFactor(user: SessionUser, _input: unknown, origi
   await invalidateSessions();
 }
 
-/** New recovery codes (the old ones stop working); the caller re-entered the password. */
 export async function regenerateRecoveryCodes(
   user: SessionUser,
   _input: unknown,
@@ -483,14 +425,7 @@ async function removeTwoFactor(userId: string, trx: Executor) {
   await trx.deleteFrom("user_two_factor").where("user_id", "=", userId).execute();
 }
 
-// ---------------------------------------------------------------------------------------------
-// Super admin: reset someone's two-factor, and the roles that require it
-
-/**
- * Removes another account's two-factor (a lost phone): super admin only, never one's own (that
- * goes through Settings with the password). Audited; the caller emails the account
- * (resetAccountTwoFactor, app/users/account-actions.server.ts).
- */
+/** Never one's own: that goes through Settings with the password. */
 export async function resetTwoFactor(
   actor: SessionUser,
   input: { id: string },
@@ -529,13 +464,11 @@ export async function resetTwoFactor(
   return { email: target.email, name: target.name };
 }
 
-/** The role ids whose holders must use two-factor authentication. */
 export async function requiredRoleIds(): Promise<string[]> {
   const rows = await db().selectFrom("two_factor_required_role").select("role_id").execute();
   return rows.map((r) => r.role_id).sort();
 }
 
-/** Replaces the list of roles that require two-factor (super admin only). */
 export async function setRequiredRoles(
   actor: SessionUser,
   input: { roleIds: string[] },

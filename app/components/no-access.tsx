@@ -4,18 +4,10 @@ import { anyPermissionLabel } from "../access/permission-labels";
 import { useTranslation } from "../i18n/use-translation";
 import { buttonVariants } from "./ui/button";
 
-// Who may grant a missing permission (app/access/missing-permission.ts names the same one).
+// app/access/missing-permission.ts names the same one.
 const GRANTOR = "roles.manage";
 
-/**
- * What a signed-in account sees where it may not go: what is missing and who can grant it. Inside
- * the dashboard shell it sits in the main region, so the sidebar still leads elsewhere. The root
- * boundary renders it alone (the access gate refuses before any loader ran, so there is no shell
- * data), with a sign-out button that needs none.
- *
- * A missing permission is said here from its key; any other refusal arrives said in the request's
- * language (app/auth/guard.server.ts) and is shown as it is.
- */
+/** The root boundary renders it alone, with a sign-out button, as the gate refuses before any shell data loads. */
 export function NoAccess({
   permission,
   message,

@@ -6,11 +6,9 @@ import type englishTitles from "../locales/en/titles.json";
 type MatchLike = { id: string; loaderData?: unknown } | undefined;
 type RootLike = { appName?: unknown; language?: unknown } | null | undefined;
 
-/** A page's name in app/locales/<language>/titles.json. */
 export type TitleKey = keyof typeof englishTitles;
 
-// meta runs outside React, without the i18next instance: the titles, a few dozen short strings of
-// every language, are bundled whole so a title never waits for a load.
+// meta runs outside React, without i18next: the titles are bundled whole so a title never waits for a load.
 const titleFiles = import.meta.glob<Record<string, string>>("../locales/*/titles.json", {
   eager: true,
   import: "default",
@@ -25,28 +23,19 @@ function rootOf(source: readonly MatchLike[] | RootLike): RootLike {
   ) as RootLike;
 }
 
-/** A page's name in the language the root loader answered in. */
 function titleText(source: readonly MatchLike[] | RootLike, key: TitleKey): string {
   const language = rootOf(source)?.language;
   const own = typeof language === "string" ? titles.get(language)?.[key] : undefined;
   return own ?? titles.get(FALLBACK_LANGUAGE)?.[key] ?? key;
 }
 
-/**
- * The app's name as the root loader read it (Settings may rename the app). When the root loader
- * did not run (the access gate refused in middleware), the fixed default.
- */
+/** When the root loader did not run (the gate refused in middleware), the fixed default. */
 export function appNameOf(source: readonly MatchLike[] | RootLike): string {
   const name = rootOf(source)?.appName;
   return typeof name === "string" && name.trim() ? name : APP_NAME;
 }
 
-/**
- * `<title>` "Users · App name" for a route's meta export:
- *   export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "users");
- * Pass the meta args' `matches` (or the root loader data) and a key of titles.json, or `{ name }`
- * for a page named by its record (a team, a person); null for the app's name alone.
- */
+/** `{ name }` for a page named by its record; null for the app's name alone. */
 export function pageTitle(
   source: readonly MatchLike[] | RootLike,
   page?: TitleKey | { name: string } | null,
@@ -56,7 +45,6 @@ export function pageTitle(
   return [{ title: text ? `${text} · ${app}` : app }];
 }
 
-/** The page name of an error a boundary shows: "No access", "Page not found" or a generic one. */
 export function errorPageName(error: unknown): TitleKey {
   if (isRouteErrorResponse(error)) {
     if (error.status === 403) return "noAccess";

@@ -1,9 +1,6 @@
 import { type RefObject, useCallback, useLayoutEffect, useState } from "react";
 
-// Where the toasts stand: top right, just below the header (the page's controls start lower, and
-// the header's own buttons stay clear), unless that would cover the control the person is using
-// or an open dialog; then at the bottom right, when that is clear. Checked whenever the toasts,
-// the focus, the scroll position or the window change.
+// Top right below the header, unless that would cover the focused control or an open dialog (decision 038).
 
 export type Placement = { edge: "top" | "bottom"; offset: number };
 
@@ -15,14 +12,13 @@ type Box = { top: number; bottom: number; left: number; right: number };
 const overlaps = (a: Box, b: Box) =>
   a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-/** The header's lower edge while it is in view (it scrolls away with the page), else the top. */
+/** The header scrolls away with the page. */
 function belowHeader(): number {
   const header = document.querySelector("body header");
   const bottom = header ? header.getBoundingClientRect().bottom : 0;
   return Math.max(0, bottom) + GAP;
 }
 
-/** What the toasts must not cover: the focused control (outside the toasts) and open dialogs. */
 function keepClear(region: HTMLElement): Box[] {
   const boxes: Box[] = [];
   const active = document.activeElement;
@@ -45,7 +41,6 @@ function choosePlacement(region: HTMLElement): Placement {
   return { edge: "top", offset: top };
 }
 
-/** The placement, kept current while there is anything to show. */
 export function useToastPlacement(region: RefObject<HTMLElement | null>, active: boolean, items: unknown) {
   const [placement, setPlacement] = useState<Placement>({ edge: "top", offset: 64 });
   const update = useCallback(() => {
@@ -59,7 +54,6 @@ export function useToastPlacement(region: RefObject<HTMLElement | null>, active:
     update();
     const events = ["scroll", "resize", "focusin"] as const;
     for (const e of events) window.addEventListener(e, update, { passive: true });
-    // A dialog opening or closing changes what must stay clear.
     const observer = new MutationObserver(update);
     observer.observe(document.body, { childList: true });
     return () => {

@@ -9,14 +9,12 @@ import { linkVariants } from "./ui/link";
 export type ToastMessage = {
   kind: "success" | "error" | "warning" | "info";
   message: string;
-  /** A file the news is about (a finished export): a download link in the toast itself. */
   download?: { href: string; label: string };
-  /** The token of the Undo it offers (app/users/undo.server.ts, POST /api/undo). */
   undo?: string;
 };
 type Item = ToastMessage & { id: number };
 
-// A toast floats over the page, so it is opaque (the popover token); the kind shows in its edge and icon.
+// Opaque over the page; the kind shows in its edge and icon.
 const STYLES = {
   success: "border-l-success [&>svg]:text-success",
   error: "border-l-destructive [&>svg]:text-destructive",
@@ -24,29 +22,21 @@ const STYLES = {
   info: "border-l-primary [&>svg]:text-primary",
 } as const;
 const ICONS = { success: CircleCheck, error: CircleX, warning: TriangleAlert, info: Info } as const;
-// Success and info fade after this; errors stay until dismissed (someone may need to copy them).
+// Errors stay until dismissed: someone may need to copy them.
 const LIFETIME_MS = 6000;
-// A toast offering Undo stays longer, so the button can be reached from the keyboard.
+// Longer, so the Undo button can be reached from the keyboard.
 const UNDO_LIFETIME_MS = 10_000;
 
 let push: ((t: ToastMessage, result: boolean) => void) | undefined;
 
-/**
- * Shows a toast from anywhere on the client. `result: true` marks the outcome of something the
- * user just did (a submit, a button): if their focus was lost on the way (the button unmounted or
- * was disabled, the page changed), it goes to the toast. Live news (a broadcast, a task finishing
- * in the background) never moves focus.
- */
+/** `result: true`: if the user's focus was lost on the way (the button unmounted), it goes to the toast. */
 export function showToast(toast: ToastMessage, { result = false }: { result?: boolean } = {}) {
   push?.(toast, result);
 }
 
 let regionElement: HTMLElement | null = null;
 
-/**
- * Moves focus to the toast region: for a result whose trigger is going away on purpose (a dialog
- * that closes once its form succeeded), where handing focus back to the trigger would hide the news.
- */
+/** For a dialog that closes once its form succeeded, where focus back on the trigger would hide the news. */
 export function focusUpdates() {
   regionElement?.focus();
 }
@@ -57,12 +47,8 @@ function focusWasLost(): boolean {
 }
 
 /**
- * The one toast region. It is in the page from the start (a live region added together with its
- * text is often not read) and each toast is a role=status. Escape inside it dismisses the newest,
- * every toast has a dismiss button, and the timer pauses while the pointer or focus is inside.
- * It stands top right below the header, moving to the bottom when that would cover the focused
- * control or an open dialog (toast-placement.ts), above a dialog's overlay.
- * The flash toast of the root loader is the result of a submit, so it follows the focus rule too.
+ * The region is in the page from the start, as a live region added with its text is often not
+ * read; it moves to the bottom when it would cover the focused control (decision 038).
  */
 export function Toaster({ toast }: { toast: ToastMessage | null }) {
   const { t } = useTranslation();
@@ -109,7 +95,6 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
   const dismiss = (id: number) => {
     const focusInside = region.current?.contains(document.activeElement);
     setItems((list) => list.filter((x) => x.id !== id));
-    // The dismiss button goes away with its toast; keep focus in the region, not on <body>.
     if (focusInside) region.current?.focus();
   };
 
@@ -186,10 +171,6 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
 
 type UndoAnswer = { ok?: boolean; message?: string; formError?: string | null };
 
-/**
- * The toast's Undo: posts only the token. Its answer replaces the toast: what was undone, or why
- * it could not be (spent, expired, changed meanwhile).
- */
 function UndoButton({
   token,
   message,
@@ -203,7 +184,6 @@ function UndoButton({
   const fetcher = useFetcher<UndoAnswer>();
   const busy = fetcher.state !== "idle";
   const answer = fetcher.data;
-  // A new function each render: the answer alone is the news.
   const handler = useRef(onAnswer);
   handler.current = onAnswer;
   useEffect(() => {

@@ -5,11 +5,8 @@ import { useTranslation } from "../i18n/use-translation";
 import { alertVariants } from "./ui/alert";
 import { cn } from "./ui/cn";
 
-// While a super admin views as someone, the forms only that person may send (app/auth/viewing-as.ts,
-// refused by the server's access gate) are shown locked with the reason, before anyone types:
-// one disabled fieldset (every control in it, keyboard included) with one note.
+// The server's gate refuses these forms while viewing as someone; they are shown locked before anyone types.
 
-/** Whom the session is viewing as, or null; provided once by the dashboard shell. */
 const ViewingAs = createContext<{ name: string } | null>(null);
 
 export function ViewingAsProvider({ name, children }: { name: string | null; children: React.ReactNode }) {
@@ -18,10 +15,7 @@ export function ViewingAsProvider({ name, children }: { name: string | null; chi
 
 type Intent<P extends OwnAccountPage> = (typeof OWN_ACCOUNT_INTENTS)[P][number];
 
-/**
- * What a lock covers: forms sending some of a page's listed intents, or every form of a page
- * about an account when it is the viewed person's own (`ownRecord`), which its route refuses whole.
- */
+/** `ownRecord`: every form of a page about the viewed person's own account, which its route refuses whole. */
 type LockOf<P extends OwnAccountPage> = { page: P; intents: readonly Intent<P>[] } | { ownRecord: boolean };
 
 function covers<P extends OwnAccountPage>(lock: LockOf<P>): boolean {
@@ -29,7 +23,6 @@ function covers<P extends OwnAccountPage>(lock: LockOf<P>): boolean {
   return lock.intents.some((intent) => refusedWhileViewingAs(lock.page, intent));
 }
 
-/** Why those forms are closed to this session, or null while they are open. */
 function useViewingAsLock<P extends OwnAccountPage>(lock: LockOf<P>): string | null {
   const viewing = useContext(ViewingAs);
   const { t } = useTranslation();
@@ -37,12 +30,7 @@ function useViewingAsLock<P extends OwnAccountPage>(lock: LockOf<P>): string | n
   return t("shell:impersonation.locked", { name: viewing.name });
 }
 
-/**
- * Forms that only the viewed person may send, locked while viewing as them: one disabled fieldset
- * under the reason. Open, it is a plain div with the same classes (the page looks the same, and
- * no needless group is announced). `note: false` for a second part of a section whose first part
- * already says why (a card's header button).
- */
+/** Open, a plain div with the same classes, so no needless group is announced. */
 export function ViewingAsLock<P extends OwnAccountPage>({
   lock,
   note = true,

@@ -8,9 +8,7 @@ import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import type { DirectoryInput } from "./directory-schemas";
 
-// The directories that may provision accounts over SCIM (docs/decisions/033-scim-directories.md):
-// each has one bearer token (stored hashed, shown once), the email domains it may provision, the
-// role new people get and the roles (and teams) its groups give.
+// The directories that may provision accounts over SCIM (decision 033).
 
 type GroupRole = { group: string; roleId: string; team: boolean };
 
@@ -52,7 +50,6 @@ function newToken() {
   return { token, hash: hashToken(token), hint: token.slice(0, TOKEN_PREFIX.length + 4) };
 }
 
-/** The directory a bearer token belongs to, or null (unknown, revoked, or not a SCIM token). */
 export async function directoryForToken(token: string): Promise<Directory | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
   const row = await db()
@@ -63,7 +60,7 @@ export async function directoryForToken(token: string): Promise<Directory | null
   return row ? fromRow(row) : null;
 }
 
-/** Stamped at most once a minute: every SCIM request would otherwise write. */
+/** At most once a minute: every SCIM request would otherwise write. */
 export async function noteDirectoryUse(id: string) {
   const cutoff = new Date(Date.now() - 60_000).toISOString();
   await db()
@@ -74,11 +71,7 @@ export async function noteDirectoryUse(id: string) {
     .execute();
 }
 
-/**
- * What a directory may do to accounts, as an actor of the access rules: the permissions of the
- * roles it hands out, so it never changes anyone holding more than that (an admin, a super admin)
- * and never grants a role its configuring admin could not.
- */
+/** The permissions of the roles it hands out, so it never changes anyone holding more than that. */
 export async function directoryActor(directory: Directory): Promise<AuditedActor> {
   const grants = await roleGrants();
   const permissions = new Set<string>();
@@ -86,7 +79,6 @@ export async function directoryActor(directory: Directory): Promise<AuditedActor
   return { id: `directory:${directory.id}`, email: auditName(directory), isSuperAdmin: false, permissions };
 }
 
-/** How audit rows name a directory's changes. */
 function auditName(directory: { name: string }) {
   return `Directory: ${directory.name}`;
 }
@@ -98,11 +90,7 @@ function rolesOf(directory: Pick<Directory, "defaultRoleId" | "groupRoles">): st
   ];
 }
 
-/**
- * Every role a directory would hand out must be one the admin configuring it (or rotating,
- * revoking or removing it) may grant, and a directory that keeps teams needs team.write: whoever
- * holds its token acts with what it hands out.
- */
+/** Whoever holds its token acts with what it hands out, so the configuring admin must be able to grant it all. */
 async function assertRolesGrantable(
   actor: AuditedActor,
   input: Pick<Directory, "defaultRoleId" | "groupRoles">,
@@ -114,7 +102,7 @@ async function assertRolesGrantable(
   for (const id of rolesOf(input)) {
     const role = grants.get(id);
     if (!role) throw new InvalidInput("validation.rolesFromList", "roles");
-    // Never a super admin, whoever configures it: the directory would hand out the keys to everything.
+    // Never a super admin: the directory would hand out the keys to everything.
     if (role.all) throw new RuleViolation("directory.superAdminRole");
     if (!grantable.has(id)) throw new RuleViolation("access.changeRole", { role: role.label });
   }
@@ -172,7 +160,7 @@ function columnsOf(input: DirectoryInput) {
   };
 }
 
-/** Adds a directory; its token is returned here only. */
+/** Its token is returned here only. */
 export async function createDirectory(actor: AuditedActor, input: DirectoryInput, origin: AuditOrigin) {
   await assertRolesGrantable(actor, input);
   await assertNameFree(input.name);
@@ -210,7 +198,6 @@ export async function updateDirectory(
   origin: AuditOrigin,
 ) {
   const before = await getDirectory(id);
-  // What it hands out now must be the admin's to grant as well as what it will hand out.
   await assertRolesGrantable(actor, before);
   await assertRolesGrantable(actor, input);
   await assertNameFree(input.name, id);
@@ -236,7 +223,7 @@ export async function updateDirectory(
     });
 }
 
-/** A new token; the old one stops working at once. Returned here only. */
+/** The old token stops working at once; the new one is returned here only. */
 export async function rotateDirectoryToken(actor: AuditedActor, id: string, origin: AuditOrigin) {
   await assertRolesGrantable(actor, await getDirectory(id));
   const { token, hash, hint } = newToken();
@@ -257,7 +244,7 @@ export async function rotateDirectoryToken(actor: AuditedActor, id: string, orig
   return token;
 }
 
-/** Stops the directory's requests; the accounts it manages stay as they are. */
+/** The accounts it manages stay as they are. */
 export async function revokeDirectoryToken(actor: AuditedActor, id: string, origin: AuditOrigin) {
   await assertRolesGrantable(actor, await getDirectory(id));
   await db()
@@ -276,10 +263,7 @@ export async function revokeDirectoryToken(actor: AuditedActor, id: string, orig
     });
 }
 
-/**
- * Removes a directory. The accounts it managed stay, with their roles, and become editable in the
- * admin UI again; its groups go (the teams they kept stay).
- */
+/** The accounts it managed stay, with their roles, and become editable again. */
 export async function deleteDirectory(actor: AuditedActor, id: string, origin: AuditOrigin) {
   const before = await getDirectory(id);
   await assertRolesGrantable(actor, before);

@@ -5,9 +5,7 @@ import { type Executor, now } from "../db.server";
 import type { Directory } from "./directories.server";
 import type { ScimContext } from "./scope.server";
 
-// What a directory's groups give the people it manages: their roles (its default role plus the
-// roles its groups map to) and, for a group mapped with a team, that team's membership. People it
-// does not manage keep whatever an admin gave them.
+// People a directory does not manage keep whatever an admin gave them.
 
 const CHUNK = 500;
 
@@ -22,7 +20,6 @@ function mappingOf(directory: Directory, groupName: string) {
   return directory.groupRoles.filter((g) => g.group.toLowerCase() === name);
 }
 
-/** Of `userIds`, the ones this directory manages. */
 async function managedOf(trx: Executor, directory: Directory, userIds: string[]): Promise<string[]> {
   const out: string[] = [];
   for (const part of chunks([...new Set(userIds)])) {
@@ -38,10 +35,7 @@ async function managedOf(trx: Executor, directory: Directory, userIds: string[])
   return out;
 }
 
-/**
- * Sets the roles of the managed ones among `userIds` to what the directory gives them, writing
- * a `user.update` audit row for each whose roles changed. Returns the ids that changed.
- */
+/** A `user.update` audit row for each whose roles changed. */
 export async function syncRoles(trx: Executor, ctx: ScimContext, userIds: string[]): Promise<string[]> {
   const { directory } = ctx;
   const managed = await managedOf(trx, directory, userIds);
@@ -63,7 +57,7 @@ export async function syncRoles(trx: Executor, ctx: ScimContext, userIds: string
       const want = new Set<string>(directory.defaultRoleId ? [directory.defaultRoleId] : []);
       for (const m of memberships)
         if (m.user_id === userId) for (const g of mappingOf(directory, m.display_name)) want.add(g.roleId);
-      // A role deleted since the mapping was saved, or one that grew into super admin, is not given.
+      // A role deleted since, or one that grew into super admin, is not given.
       for (const id of want) if (!grants.get(id) || grants.get(id)!.all) want.delete(id);
       const have = current.filter((r) => r.user_id === userId).map((r) => r.role_id);
       if (have.length === want.size && have.every((r) => want.has(r))) continue;
@@ -90,10 +84,7 @@ export async function syncRoles(trx: Executor, ctx: ScimContext, userIds: string
   return changed;
 }
 
-/**
- * Keeps the team of a group mapped with `team` in step: the managed members of the group are in
- * it, managed people who left the group are not. The team is found by name, or created.
- */
+/** The team is found by name, or created. */
 export async function syncTeam(
   trx: Executor,
   ctx: ScimContext,
@@ -162,7 +153,6 @@ export async function syncTeam(
   }
 }
 
-/** The directory's groups a person is in (their teams to keep in step after a change). */
 export function groupsOf(trx: Executor, ctx: ScimContext, userId: string) {
   return trx
     .selectFrom("directory_group")

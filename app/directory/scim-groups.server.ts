@@ -11,9 +11,7 @@ import { SCIM, type ScimGroupInput, type ScimPatchInput, scimGroupInput } from "
 import { assertVersion } from "./scim-users.server";
 import { type ScimContext, visibleTo } from "./scope.server";
 
-// SCIM Groups (RFC 7643 §4.2): each directory's own. Membership gives the roles and teams the
-// directory's settings map the group's name to (membership.server.ts); members must be people the
-// directory sees.
+// SCIM Groups (RFC 7643 §4.2); members must be people the directory sees.
 
 const ATTRIBUTES: FilterAttributes = {
   id: { kind: "text", column: "directory_group.id", caseExact: true },
@@ -120,7 +118,6 @@ function parseGroup(body: unknown): ScimGroupInput {
   throw new ScimError(400, `${issue.path.join(".") || "body"}: ${issue.message}`, "invalidValue");
 }
 
-/** The member ids as accounts this directory sees; a 400 naming the first it does not. */
 async function assertMembersVisible(ctx: ScimContext, ids: string[]) {
   const unique = [...new Set(ids)];
   const condition = await visibleTo(ctx.directory);
@@ -151,10 +148,7 @@ async function assertNameFree(ctx: ScimContext, name: string, exceptId?: string)
     throw new ScimError(409, "A group with this displayName exists.", "uniqueness");
 }
 
-/**
- * Writes a group (new when `id` is null) with exactly `input`'s members, then the roles and teams
- * of everyone who joined or left, in one transaction.
- */
+/** Members and everyone's roles and teams in one transaction. */
 async function writeGroup(ctx: ScimContext, id: string | null, input: ScimGroupInput) {
   const memberIds = await assertMembersVisible(
     ctx,
@@ -228,7 +222,7 @@ async function writeGroup(ctx: ScimContext, id: string | null, input: ScimGroupI
         },
         trx,
       );
-      // A renamed group may map to other roles: everyone in it is rechecked, not only who moved.
+      // A renamed group may map to other roles: everyone in it is rechecked.
       const affected =
         before && before.display_name !== input.displayName ? [...want, ...removed] : [...added, ...removed];
       const changed = await syncRoles(trx, ctx, affected);
@@ -256,7 +250,6 @@ export async function replaceScimGroup(ctx: ScimContext, id: string, body: unkno
   return getScimGroup(ctx, id);
 }
 
-/** PATCH: members added, removed (`members[value eq "…"]`) or replaced; displayName replaced. */
 export async function patchScimGroup(
   ctx: ScimContext,
   id: string,
@@ -279,7 +272,6 @@ export async function deleteScimGroup(ctx: ScimContext, id: string) {
         await trx.selectFrom("directory_group_member").select("user_id").where("group_id", "=", id).execute()
       ).map((r) => r.user_id);
       await trx.deleteFrom("directory_group").where("id", "=", id).execute();
-      // Its team stays, without the people the directory put there for this group.
       await syncTeam(trx, ctx, { id, display_name: row.display_name, team_id: row.team_id });
       await audit(
         ctx.origin,

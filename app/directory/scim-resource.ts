@@ -4,22 +4,15 @@ import { isHostileKey, jsonProblem } from "../security/client-keys";
 import { ScimError } from "./scim-error";
 import { SCIM, type ScimPatchInput } from "./scim-schema";
 
-// What Users and Groups share: paging (RFC 7644 §3.4.2.4), list answers, versions (ETags) and
-// PATCH operations in the form scim-patch reads.
-
 export type Page = { startIndex: number; count: number };
 
 const MAX_COUNT = 200;
 
-/** Paging numbers travel as 32-bit integers in SCIM clients; anything past that is no page. */
+/** SCIM clients send 32-bit integers; anything past that is no page. */
 const INT32 = /^[+-]?\d{1,10}$/;
 const INT32_MAX = 2 ** 31 - 1;
 
-/**
- * startIndex is 1-based (below 1 means 1, RFC 7644 §3.4.2.4); count defaults to and is capped at
- * MAX_COUNT (negative means 0). Either outside a 32-bit integer (1e300, NaN, 1.5) is 400
- * invalidValue before it reaches SQL, where it was a datatype mismatch (issue 34).
- */
+/** Outside a 32-bit integer is 400 invalidValue before it reaches SQL (RFC 7644 §3.4.2.4). */
 export function pageOf(params: URLSearchParams): Page {
   const number = (name: string) => {
     const raw = params.get(name)?.trim();
@@ -36,10 +29,6 @@ export function pageOf(params: URLSearchParams): Page {
 
 export const PAGE_LIMIT = MAX_COUNT;
 
-/**
- * The count of everything the filter matches and one page of it, read side by side (a page of 0
- * reads no rows): Users and Groups page the same way, over different tables.
- */
 export async function readPage<R>(
   page: Page,
   count: () => Promise<{ total: number | string | bigint }>,
@@ -62,15 +51,11 @@ export function listPage<T>(resources: T[], total: number, page: Page) {
   };
 }
 
-/** A weak ETag of the resource's content: any change to what the directory reads changes it. */
 export function versionOf(body: unknown): string {
   return `W/"${createHash("sha256").update(JSON.stringify(body)).digest("base64url").slice(0, 22)}"`;
 }
 
-/**
- * Entra removes members as `{op: "Remove", path: "members", value: [{value: id}]}`; scim-patch
- * matches such values whole (display, $ref and all), so each becomes `members[value eq "id"]`.
- */
+/** Entra removes members by value, which scim-patch matches whole, so each becomes `members[value eq "id"]`. */
 function normalised(operation: ScimPatchInput["Operations"][number]): ScimPatchOperation[] {
   const op = operation.op.toLowerCase();
   const { path, value } = operation;
@@ -87,18 +72,14 @@ type PatchedResource = {
   meta: { created: string; lastModified: string; location?: string };
 };
 
-/** The path with the quoted values of its filters emptied: `emails[value eq "prototype@corp.com"]` compares that text, never walks it. */
+/** So a filter's quoted text is compared, never walked as a path. */
 function unquoted(path: string): string {
   return path.replace(/\[[^\]]*\]/g, (filter) => filter.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
 }
 
-/**
- * The resource with the operations applied by scim-patch (a copy; op in lower case, as Entra sends
- * "Replace"). What comes back is checked by the resource's schema, like a PUT's body.
- */
+/** Op in lower case, as Entra sends "Replace"; the result is checked by the resource's schema. */
 export function applyPatch(resource: PatchedResource, patch: ScimPatchInput): unknown {
-  // scim-patch walks paths and value keys as given (`__proto__.x`, `constructor.prototype.x`):
-  // each is vetted here first, whoever calls (issue 34).
+  // scim-patch walks paths as given (`__proto__.x`): each is vetted here first.
   for (const { path, value } of patch.Operations) {
     if (path !== undefined && isHostileKey(unquoted(path)))
       throw new ScimError(400, "The path names no attribute this server has.", "invalidPath");
@@ -106,7 +87,6 @@ export function applyPatch(resource: PatchedResource, patch: ScimPatchInput): un
       throw new ScimError(400, "The value names no attribute this server has.", "invalidValue");
   }
   const operations = patch.Operations.flatMap(normalised);
-  // scim-patch types meta's times as Dates; the resource carries them as sent (ISO strings).
   const { meta } = resource;
   const document: ScimResource = {
     ...structuredClone(resource),

@@ -17,14 +17,11 @@ import { applyPatch, listPage, type Page, readPage, versionOf } from "./scim-res
 import { SCIM, type ScimPatchInput, type ScimUserInput, scimUserInput } from "./scim-schema";
 import { emailDomain, type ScimContext, visibleTo } from "./scope.server";
 
-// SCIM Users (RFC 7643 §4.1) over the accounts a directory may see (scope.server.ts). userName is
-// the person's email address. Disabling (active false) or deleting ends every session, event
-// stream and "View as" of the person and revokes their API tokens in the same request.
+// SCIM Users (RFC 7643 §4.1); userName is the email address. Disabling or deleting cuts off the person at once.
 
 const ATTRIBUTES: FilterAttributes = {
   id: { kind: "text", column: "user.id", caseExact: true },
-  // Addresses are stored in lower case (app/email-address.ts): Okta's lookup before every create
-  // is then one read of the email index, however many accounts there are.
+  // Stored lower-case, so Okta's lookup before every create is one read of the email index.
   username: { kind: "text", column: "user.email", storedLower: true },
   emails: { kind: "text", column: "user.email", storedLower: true },
   "emails.value": { kind: "text", column: "user.email", storedLower: true },
@@ -66,7 +63,7 @@ type Account = {
   email: string;
   externalId: string | null;
   department: string | null;
-  /** Null when the directory did not say: a new account is active, an existing one stays as it is. */
+  /** Null: a new account is active, an existing one stays as it is. */
   active: boolean | null;
 };
 
@@ -154,7 +151,6 @@ export async function listScimUsers(ctx: ScimContext, page: Page, filter: string
   );
 }
 
-/** The account fields a SCIM user gives; userName must be the email address. */
 function accountOf(input: ScimUserInput): Account {
   const email = emailField.safeParse(input.userName);
   if (!email.success)
@@ -187,7 +183,7 @@ function parseUser(body: unknown): ScimUserInput {
   throw new ScimError(400, `${issue.path.join(".") || "body"}: ${issue.message}`, "invalidValue");
 }
 
-/** POST /Users. A directory re-provisioning someone it deleted gets the same account back. */
+/** A directory re-provisioning someone it deleted gets the same account back. */
 export async function createScimUser(ctx: ScimContext, body: unknown): Promise<UserResource> {
   const account = accountOf(parseUser(body));
   assertDomain(ctx, account.email);
@@ -216,7 +212,6 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<U
           id,
           name: account.name,
           email: account.email,
-          // The directory vouches for the address; a password is set through a link, or never (SSO).
           email_verified: 1,
           password_hash: null,
           status: account.active === false ? "disabled" : "active",
@@ -245,7 +240,6 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<U
   return getScimUser(ctx, id);
 }
 
-/** PUT /Users/:id: the whole user as the directory has it. */
 export async function replaceScimUser(ctx: ScimContext, id: string, body: unknown, ifMatch: string | null) {
   const current = await getScimUser(ctx, id);
   assertVersion(current.meta.version, ifMatch);
@@ -253,7 +247,7 @@ export async function replaceScimUser(ctx: ScimContext, id: string, body: unknow
   return getScimUser(ctx, id);
 }
 
-/** PATCH /Users/:id, as Okta and Microsoft Entra ID send it ("Replace", string booleans, no path). */
+/** As Okta and Microsoft Entra ID send it ("Replace", string booleans, no path). */
 export async function patchScimUser(
   ctx: ScimContext,
   id: string,
@@ -264,8 +258,7 @@ export async function patchScimUser(
   assertVersion(current.meta.version, ifMatch);
   const patched = applyPatch(current, patch);
   const input = parseUser(patched);
-  // Entra changes given and family names alone: the account's name follows unless the display
-  // name itself was changed too.
+  // Entra changes given and family names alone: the account's name follows unless the display name changed too.
   if (input.displayName === current.displayName && input.name?.formatted === current.name.formatted) {
     const joined = [input.name?.givenName, input.name?.familyName].filter(Boolean).join(" ");
     if (joined) input.displayName = joined;
@@ -279,7 +272,7 @@ export function assertVersion(version: string, ifMatch: string | null) {
     throw new ScimError(412, "The resource changed since this version was read.");
 }
 
-/** DELETE /Users/:id: the account is disabled and leaves the directory's view, its history stays. */
+/** The account is disabled and leaves the directory's view; its history stays. */
 export async function deleteScimUser(ctx: ScimContext, id: string) {
   const row = await visibleRow(ctx, id);
   await assertManageable(ctx, id);
@@ -323,15 +316,12 @@ export async function deleteScimUser(ctx: ScimContext, id: string) {
   await afterCutOff(id, ended);
 }
 
-/** Ends what a disabled person still holds, in the disabling transaction; the rest after commit. */
 async function cutOff(trx: Executor, id: string) {
   await revokeAllApiTokens(id, trx);
   return deleteSessions(trx, { userId: id });
 }
 
 async function afterCutOff(id: string, endedSessions: string[]) {
-  // Their sessions' streams (a super admin's "View as" among them), then the streams under their id
-  // no session of theirs opened (API tokens', a View as of them); the view ends at its next request.
   await sessionsEnded(endedSessions);
   closeStreamsOf(id);
   await recheckViews(id);
@@ -343,8 +333,7 @@ async function writeAccount(ctx: ScimContext, id: string, account: Account, opts
     .select([...COLUMNS, "user.email_verified", "user.pending_registration"])
     .where("user.id", "=", id)
     .executeTakeFirstOrThrow();
-  // Adopting an account nobody proved the address of (someone registered it first), or giving a
-  // deleted one back to its address: nothing its earlier holder set survives (account-takeover).
+  // Nothing an earlier holder of the address set survives (account-takeover).
   const takeOver = opts.revive || isUnproven(before);
   await assertManageable(ctx, id);
   if (account.email !== before.email) {
@@ -368,7 +357,6 @@ async function writeAccount(ctx: ScimContext, id: string, account: Account, opts
         .set({
           name: account.name,
           email: account.email,
-          // The directory vouches for the address it sends.
           email_verified: 1,
           status,
           external_id: account.externalId,
@@ -429,7 +417,6 @@ async function writeAccount(ctx: ScimContext, id: string, account: Account, opts
           },
           trx,
         );
-      // Taking over an account (or getting it back) gives it the directory's roles and teams.
       await syncRoles(trx, ctx, [id]);
       for (const group of await groupsOf(trx, ctx, id)) await syncTeam(trx, ctx, group);
       const cut = status === "disabled" && before.status === "active" ? await cutOff(trx, id) : [];

@@ -3,34 +3,26 @@ import { setClusterLink } from "./cluster.server";
 import { createDbEventLog, createMemoryEventLog, type EventLog, type Replay } from "./event-log.server";
 import type { Channel, SystemEvent } from "./event-types";
 
-/** Gets each event with its id in the event log (none when the log could not be written). */
+/** `id` is missing when the log could not be written. */
 type Subscriber = (event: SystemEvent, id?: number) => void;
 
 /**
- * Publish/subscribe for system events, addressed to one user: in-process here, across instances
- * through LISTEN/NOTIFY in postgres-bus.server.ts. Publishing writes the event log first
- * (event-log.server.ts), so every event reaches subscribers with its global id, in id order.
- * It never rejects: an event the log refused is still delivered live, without an id.
+ * Publishing writes the event log first, so every event reaches subscribers with its global id, in
+ * id order; it never rejects: an event the log refused is still delivered live, without an id.
  */
 export interface EventBus {
   publish(channel: Channel, event: SystemEvent): Promise<void>;
-  /** Many events (a broadcast to every user) in a few statements, not one round trip each. */
   publishMany(channel: Channel, events: readonly SystemEvent[]): Promise<void>;
   subscribe(channel: Channel, userId: string, subscriber: Subscriber): () => void;
-  /** What a client that last saw `afterId` missed (event-log.server.ts). */
   replay(userId: string, afterId: number): Promise<Replay>;
-  /** The user's newest event id (event-log.server.ts). */
   newestId(userId: string): Promise<number | null>;
   subscriberCount(channel?: Channel): number;
 }
 
-/** The in-process bus, which a cross-instance bus hands what it receives to (without logging it again). */
+/** A cross-instance bus hands it what it receives, without logging it again. */
 export type LocalBus = EventBus & { deliver(channel: Channel, event: SystemEvent, id?: number): void };
 
-/**
- * Subscribers are kept per user, so one event costs O(that user's subscribers), not O(all).
- * `log`: where ids come from; in memory unless given (the app's bus writes the database's).
- */
+/** Kept per user, so one event costs O(that user's subscribers), not O(all). */
 export function createInProcessBus(
   onError: (error: unknown) => void = console.error,
   log: EventLog = createMemoryEventLog(),
@@ -92,8 +84,7 @@ export function createInProcessBus(
   };
 }
 
-// One bus per process, also across the dev server's module reloads and the tests' second module
-// instance (docs/decisions/002-lean-server.md); the SSE bench's probe reads it by this name too.
+// One bus per process (decision 002); the SSE bench's probe reads it by this name too.
 const holder = remember("systemEventBus", () => ({
   bus: undefined as RunningBus | undefined,
   factory: undefined as BusFactory | undefined,
@@ -101,15 +92,10 @@ const holder = remember("systemEventBus", () => ({
 }));
 const resyncHooks = holder.resyncHooks;
 
-/** A bus that connects somewhere (LISTEN/NOTIFY): ready once it listens, closed at shutdown. */
 type RunningBus = EventBus & { ready?: Promise<void>; close?(): Promise<void> };
 export type BusFactory = () => RunningBus;
 
-/**
- * The composition root (app/server/composition.server.ts) says which bus this deployment uses;
- * until it does, events stay in this process (logged in the database), which is right for one
- * instance on SQLite.
- */
+/** Until the composition root says otherwise, events stay in this process, right for one instance on SQLite. */
 export function setSystemBusFactory(factory: BusFactory | undefined) {
   holder.factory = factory;
 }
@@ -119,7 +105,6 @@ export function systemBus(): EventBus {
   return holder.bus;
 }
 
-/** Resolves once this instance listens for the others (at once when the bus is in-process). */
 export async function startSystemBus() {
   systemBus();
   await holder.bus?.ready;
@@ -132,12 +117,10 @@ export async function stopSystemBus() {
   await bus?.close?.();
 }
 
-/** Runs after the cross-instance listener reconnects, e.g. to make SSE clients reconcile. */
 export function onBusResync(hook: () => void) {
   resyncHooks.add(hook);
 }
 
-/** What a cross-instance bus calls after its listener came back from a drop. */
 export function busResynced() {
   for (const hook of resyncHooks) hook();
 }

@@ -4,49 +4,37 @@ import type { Database } from "../../db/schema";
 import { db, now } from "../db.server";
 import type { SystemEvent } from "./event-types";
 
-// The events /api/events sends, each under a global, ordered id (migration 024), so a client that
-// reconnects with Last-Event-ID, on any instance, is sent what it missed
-// (docs/decisions/029-durable-event-ids.md). Kept for a bounded window; beyond it the client
-// reconciles through GET /api/tasks.
+// Events under a global, ordered id, so a client reconnecting with Last-Event-ID on any instance is
+// sent what it missed (decision 029).
 
-/** How long an event stays replayable. */
 export const EVENT_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** The newest events kept per user within the window (a person with a busy script keeps the last ones). */
+/** Per user within the window, so a person with a busy script keeps the last ones. */
 export const MAX_EVENTS_PER_USER = 10_000;
 /** A reconnect that missed more than this reconciles instead: one write, not thousands of frames. */
 export const REPLAY_LIMIT = 500;
 
-/** Rows written (and NOTIFYs sent) per statement: a broadcast to every user is a few statements, not one a user. */
+/** A broadcast to every user is a few statements, not one a user. */
 const CHUNK = 500;
-// One lock for every event written on this database (beside db/migrate.ts's SCHEMA_CHANGE_LOCK): held
-// from the id's assignment to the commit, so ids commit, and their NOTIFYs arrive, in id order.
+// Held from the id's assignment to the commit, so ids commit, and their NOTIFYs arrive, in id order.
 export const EVENT_ORDER_LOCK = 4_200_118;
-// A holder that stopped inside its transaction is ended by the server within seconds
-// (idle_in_transaction_session_timeout, db/connection.ts); the wait for the lock is bounded too, so
-// a holder stuck some other way costs a few retries, after which the append fails and the bus
-// delivers the events without ids (app/events/postgres-bus.server.ts) instead of holding them.
+// Bounded, so a stuck holder costs a few retries, after which the bus delivers the events without ids.
 const EVENT_LOCK_WAIT_MS = 3_000;
 const EVENT_LOCK_ATTEMPTS = 3;
-/** PostgreSQL's lock_not_available: lock_timeout ran out. */
 const LOCK_TIMEOUT = "55P03";
 
 export type LoggedEvent = { id: number; event: SystemEvent };
 
-/** What a reconnecting client is sent: the events after its id, or "reconcile" (the window lost some). */
 export type Replay =
   | { kind: "events"; events: LoggedEvent[] }
-  /** `newest`: the user's newest id, sent with the reconcile frame so live events go on from it. */
+  /** Sent with the reconcile frame so live events go on from it. */
   | { kind: "reconcile"; newest: number | null };
 
-/** NOTIFYs sent in the transaction that writes the events (PostgreSQL delivers them at commit, in order). */
+/** PostgreSQL delivers NOTIFYs sent in the writing transaction at commit, in order. */
 type Announce = (logged: readonly LoggedEvent[]) => { channel: string; payloads: string[] };
 
 export interface EventLog {
-  /** Writes the events in order and returns them with their ids (ascending). */
   append(events: readonly SystemEvent[], announce?: Announce): Promise<LoggedEvent[]>;
-  /** The user's events after `afterId`, or "reconcile" when the window no longer holds them all. */
   replay(userId: string, afterId: number): Promise<Replay>;
-  /** The user's newest id (null: none kept): where a stream opened without Last-Event-ID starts. */
   newest(userId: string): Promise<number | null>;
 }
 
@@ -57,11 +45,7 @@ type Pending = {
   reject(error: unknown): void;
 };
 
-/**
- * The log in the app's database (SQLite or PostgreSQL). Appends raised in one tick share one
- * transaction, and one transaction at a time leaves this process: events keep the order they were
- * published in, and a burst costs a few statements, not a transaction each.
- */
+/** Appends raised in one tick share one transaction, so events keep the order they were published in. */
 export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog {
   const pruner = createWayPruner(handle);
   async function newestOf(userId: string): Promise<number | null> {
@@ -82,7 +66,7 @@ export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog 
     const postgres = dialectOf(database as Kysely<unknown>) === "postgres";
     const created_at = now();
     return database.transaction().execute(async (trx) => {
-      // lock_timeout for this transaction only, set (in the subquery, evaluated first) before the wait begins.
+      // Set in the subquery, evaluated first, so it applies before the wait begins.
       if (postgres)
         await sql`select pg_advisory_xact_lock(${EVENT_ORDER_LOCK}) from (select set_config('lock_timeout', ${String(EVENT_LOCK_WAIT_MS)}, true)) as bounded`.execute(
           trx,
@@ -99,7 +83,6 @@ export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog 
           )
           .returning("id")
           .execute();
-        // Both engines number a multi-row insert in the order of its values.
         ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
       }
       let at = 0;
@@ -136,8 +119,7 @@ export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog 
 
   async function drain() {
     writing = true;
-    // Whatever else is published in this tick (a loop of publishes) joins the first batch; a
-    // microtask, not a timer, so a test's fake clock cannot hold it.
+    // A microtask, not a timer, so a test's fake clock cannot hold the batch.
     await Promise.resolve();
     while (pending.length > 0) {
       const batch = pending;
@@ -185,10 +167,8 @@ export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog 
 }
 
 /**
- * Whether nothing of the user's after `afterId` has been pruned. Pruning takes a user's oldest
- * events first (both rules), so a retained event of theirs at or before `afterId` proves it; without
- * one, an id inside the window (not older than the oldest retained row) of a user under the per-user
- * cap does too. An id never issued (past the newest) is refused: it would skip live events.
+ * Pruning takes a user's oldest events first, so a retained event at or before `afterId` proves
+ * nothing after it was pruned. An id never issued is refused: it would skip live events.
  */
 async function windowCovers(database: Kysely<Database>, userId: string, afterId: number): Promise<boolean> {
   const bounds = await sql<{
@@ -220,7 +200,6 @@ async function windowCovers(database: Kysely<Database>, userId: string, afterId:
   return Number(kept.n) < MAX_EVENTS_PER_USER;
 }
 
-/** Keeps one user's newest MAX_EVENTS_PER_USER events. */
 async function pruneUser(database: Kysely<Database>, userId: string): Promise<number> {
   const result = await database
     .deleteFrom("event_log")
@@ -238,10 +217,6 @@ async function pruneUser(database: Kysely<Database>, userId: string): Promise<nu
   return Number(result.numDeletedRows);
 }
 
-/**
- * The scheduled prune (app/server/cleanup.server.ts): events past the window, then each user's
- * beyond the newest MAX_EVENTS_PER_USER. Returns the rows deleted.
- */
 export async function pruneEventLog(at = new Date(), handle: () => Kysely<Database> = db): Promise<number> {
   const database = handle();
   const cutoff = new Date(at.getTime() - EVENT_WINDOW_MS).toISOString();
@@ -257,16 +232,11 @@ export async function pruneEventLog(at = new Date(), handle: () => Kysely<Databa
   return deleted;
 }
 
-/** How many appended events (overall, or of one user) trigger a prune on the way. */
 const PRUNE_EVERY = 1_000;
-/** Users counted between prunes; past this the counts start over (memory stays bounded). */
+/** Past this the counts start over, so memory stays bounded. */
 const MAX_COUNTED_USERS = 100_000;
 
-/**
- * Pruning on the way, between the daily runs: every PRUNE_EVERY events the window's old rows go,
- * and a user who gained PRUNE_EVERY events since their last check is cut to the cap. It runs in
- * the background, one at a time; a failure is logged and the daily run catches up.
- */
+/** Between the daily runs, in the background and one at a time; the daily run catches up on failure. */
 function createWayPruner(handle: () => Kysely<Database>) {
   let since = 0;
   const perUser = new Map<string, number>();
@@ -317,14 +287,10 @@ function createWayPruner(handle: () => Kysely<Database>) {
   };
 }
 
-/**
- * A log in memory for a bus on its own (tests, tools): the same ids and replay rules within this
- * process, the newest `capacity` events kept.
- */
+/** For a bus on its own (tests, tools). */
 export function createMemoryEventLog(capacity = MAX_EVENTS_PER_USER): EventLog {
   let next = 0;
   let entries: LoggedEvent[] = [];
-  /** Every id at or below this may have been dropped. */
   let droppedUpTo = 0;
   return {
     async append(events) {

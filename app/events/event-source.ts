@@ -1,12 +1,10 @@
-// One EventSource on /api/events per browser tab, shared by every feature that listens to system
-// events (tasks, broadcasts). Listeners get every event of their type: remix-utils' useEventSource
-// keeps only the latest value, so a burst could collapse into one.
+// One EventSource per browser tab. Listeners get every event of their type: remix-utils'
+// useEventSource keeps only the latest value, so a burst could collapse into one.
 import type { SystemEvent, SystemEventType } from "./event-types";
 
 type Handler<T extends SystemEventType> = (event: Extract<SystemEvent, { type: T }>) => void;
 type Listener = { type: SystemEventType | "open" | "error"; handler: (value: never) => void };
 
-/** What this module uses of an EventSource: the browser's, or a test's stand-in. */
 export type SourceLike = {
   readonly readyState: number;
   addEventListener(type: string, listener: (event: Event) => void): void;
@@ -20,27 +18,18 @@ export type StreamDeps = {
   clearTimer(handle: unknown): void;
 };
 
-/** EventSource.CLOSED: the browser gave up (a reconnect met a 503, say) and will not try again. */
+/** EventSource.CLOSED: the browser gave up and will not try again. */
 const CLOSED = 2;
 const EVENT_TYPES: readonly SystemEventType[] = ["task-completed", "task-progress", "broadcast"];
-/** The server's frame for "the missed events are no longer kept" (app/events/stream.server.ts). */
 const RECONCILE = "reconcile";
 
-/**
- * How long to wait before re-creating a closed EventSource: 1 s, 2 s, 4 s … capped at 30 s, each
- * ±50 % at random, so the tabs of an instance that went away do not all come back at once.
- */
+/** Jittered, so the tabs of an instance that went away do not all come back at once. */
 export function reconnectDelay(attempt: number, random: number): number {
   const base = Math.min(1_000 * 2 ** attempt, 30_000);
   return Math.round(base * (0.5 + random));
 }
 
-/**
- * The tab's stream. The browser reconnects a dropped EventSource by itself (sending Last-Event-ID,
- * and the server replays what was missed); once it gives up (CLOSED), this re-creates it after a
- * backoff, passing the last event id it saw as `?lastEventId=` (a new EventSource cannot set the
- * header). A tab evicted for a newer one (per-user cap) stays closed.
- */
+/** Once the browser gives up, this re-creates the EventSource with `?lastEventId=` (it cannot set the header). */
 export function createEventStream(deps: StreamDeps) {
   const listeners = new Set<Listener>();
   let source: SourceLike | null = null;
@@ -74,17 +63,14 @@ export function createEventStream(deps: StreamDeps) {
       source = null;
       schedule();
     });
-    // Closed for a newer tab: stay closed, or the tabs would take turns evicting each other; the
-    // next listener (a navigation) opens a fresh one.
+    // Closed for a newer tab: stay closed, or the tabs would take turns evicting each other.
     opened.addEventListener("evicted", () => {
       opened.close();
       if (current()) source = null;
     });
-    // The stream's starting point (the user's newest event id when it opened without one).
     opened.addEventListener("ping", (message) => {
       if (current()) track(message);
     });
-    // The server could not replay everything missed: reconcile as after any (re)connection.
     opened.addEventListener(RECONCILE, (message) => {
       if (!current()) return;
       track(message);
@@ -145,15 +131,11 @@ function add(listener: Listener): () => void {
   return shared.add(listener);
 }
 
-/** Calls `handler` for every event of `type` addressed to the signed-in user. */
 export function onSystemEvent<T extends SystemEventType>(type: T, handler: Handler<T>): () => void {
   return add({ type, handler: handler as (value: never) => void });
 }
 
-/**
- * Calls `handler` on every (re)connection, and when the server says the missed events are no
- * longer kept: the moment to reconcile what may have been missed.
- */
+/** Also when the server says the missed events are no longer kept: the moment to reconcile. */
 export function onStreamOpen(handler: () => void): () => void {
   return add({ type: "open", handler });
 }

@@ -12,11 +12,10 @@ import {
 import type { EventLog, LoggedEvent } from "./event-log.server";
 import type { Channel, SystemEvent } from "./event-types";
 
-// NOTIFY refuses payloads of 8000 bytes or more; stay clear of it with room for the envelope.
+// NOTIFY refuses payloads of 8000 bytes or more; room is left for the envelope.
 export const MAX_PAYLOAD_BYTES = 7_000;
 
-// `s` (a sequence number) keeps two equal messages apart: PostgreSQL folds identical
-// notifications sent in one transaction into one. `i`: the event's id in the event log.
+// `s` keeps two equal messages apart: PostgreSQL folds identical notifications in one transaction.
 type Message =
   | { o: string; s: number; k: "event"; c: Channel; e: SystemEvent; i?: number }
   | { o: string; s: number; k: "invalidate"; n: CacheName }
@@ -25,41 +24,30 @@ type Message =
 type Delivery = { c: Channel; e: SystemEvent; i?: number };
 type Outgoing = Message extends infer M ? (M extends Message ? Omit<M, "o" | "s"> : never) : never;
 
-/**
- * The listener's reconnect backoff stops here: after a database restart or failover the bus (and
- * with it cross-instance events and cache invalidations) is back within a second of the database,
- * and one attempt a second per instance costs the server nothing.
- */
+/** After a failover the bus is back within a second of the database; one attempt a second costs nothing. */
 const MAX_RETRY_MS = 1_000;
 
-// Messages raised in one tick (a broadcast to every user) leave in one statement, in chunks.
 const BATCH = 500;
 
 export type PostgresBusOptions = {
   url: string;
-  /** Delivers to this instance's subscribers (the in-process bus). */
   local: LocalBus;
-  /** Gives events their ids; its transaction sends their NOTIFYs (event-log.server.ts). */
   log: EventLog;
-  /** Sends the payloads as NOTIFYs, in order, in one statement (the app uses its pool). */
   notify: (channel: string, payloads: string[]) => Promise<unknown>;
   onError?: (error: unknown) => void;
-  /** Called after the listener came back from a drop: whatever was sent meanwhile is lost. */
+  /** Whatever was sent while the listener was down is lost. */
   onResync?: () => void;
 };
 
 export type PostgresBus = EventBus & ClusterLink & { ready: Promise<void>; close(): Promise<void> };
 
-/** One NOTIFY channel per schema, so test schemas (and separate deployments) never cross-talk. */
+/** Per schema, so test schemas (and separate deployments) never cross-talk. */
 export function notifyChannel(url: string): string {
   const schema = new URL(url).searchParams.get("schema");
   return schema ? `dashboard_events_${schema}` : "dashboard_events";
 }
 
-/**
- * Keeps a message under the NOTIFY limit. Events carry ids and status only, except broadcasts,
- * whose text is cut (the full notice is in the notification row the bell loads).
- */
+/** Broadcasts' text is cut: the full notice is in the notification row the bell loads. */
 export function encode(message: Message): string {
   let text = JSON.stringify(message);
   if (Buffer.byteLength(text) < MAX_PAYLOAD_BYTES) return text;
@@ -75,11 +63,7 @@ export function encode(message: Message): string {
   throw new Error(`event too large for NOTIFY (${Buffer.byteLength(text)} bytes)`);
 }
 
-/**
- * The event bus for several instances on one PostgreSQL: events reach this instance's
- * subscribers at once and the other instances through LISTEN/NOTIFY; cache invalidations ride
- * the same channel. Each instance ignores its own echo by an origin id.
- */
+/** Each instance ignores its own echo by an origin id. */
 export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
   const onError = options.onError ?? console.error;
   const local = options.local;
@@ -108,12 +92,8 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     }
   }
 
-  // Ids reach this instance's subscribers in id order: our own events after their commit, the
-  // others' through the listener (PostgreSQL delivers NOTIFYs in commit order). While one of ours
-  // is committing, a notification that overtook its commit waits. When our events are committed,
-  // they go out with whatever waited below their highest id, sorted; the rest waits for the next
-  // of ours (the log writes one transaction at a time, so that one's ids are higher) or goes
-  // once nothing of ours is in flight.
+  // Ids reach this instance's subscribers in id order: a notification that overtook the commit of
+  // one of ours waits, and goes out sorted with ours once they are committed.
   let committing = 0;
   let held: Delivery[] = [];
   const byId = (x: Delivery, y: Delivery) =>
@@ -144,8 +124,7 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     return payloads;
   }
 
-  // Never rejects: an event the log refused still reaches this instance's subscribers (no id) and
-  // the others' (sent on its own); the reconnect/reconcile path covers what is lost.
+  // Never rejects: the reconnect/reconcile path covers what is lost.
   async function publishMany(ch: Channel, events: readonly SystemEvent[]): Promise<void> {
     if (events.length === 0) return;
     committing++;
@@ -166,7 +145,7 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     deliver(mine);
   }
 
-  // Never rejects: a lost message is logged, and the reconnect/reconcile path covers it.
+  // Never rejects: the reconnect/reconcile path covers a lost message.
   function send(message: Outgoing): Promise<void> {
     try {
       queued.push(encode({ ...message, o: origin, s: ++sequence } as Message));
@@ -194,8 +173,7 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
   }
 
   async function connect(resync: boolean): Promise<void> {
-    // The app's settings and bounds (a client ignores the pool's size); keepalive matters most
-    // here, on a connection that only listens and would never notice its server gone otherwise.
+    // Keepalive matters most on a connection that only listens and would never notice its server gone.
     const c = new pg.Client(postgresConfig(options.url));
     c.on("notification", (n) => {
       if (n.channel === channel) receive(n.payload);
@@ -209,8 +187,7 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
       await c.connect();
       await c.query(`LISTEN "${channel}"`);
     } catch (error) {
-      // Not yet the bus's client, so nothing else would end it: a standby still in recovery, say,
-      // accepts the connection and refuses LISTEN, once for every try.
+      // Not yet the bus's client, so nothing else would end it (a standby refuses LISTEN on every try).
       c.end().catch(() => {});
       throw error;
     }

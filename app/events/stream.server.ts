@@ -11,25 +11,16 @@ import { SYSTEM_EVENT_CHANNEL, type SystemEvent } from "./event-types";
 
 export const PING_INTERVAL_MS = 15_000;
 
-/**
- * The reconnection delay each stream asks of the browser (`retry:`), plus up to RETRY_JITTER_MS at
- * random, so the tabs of an instance that went away do not all come back in the same instant.
- */
+/** Jitter on the browser's reconnection delay, so an instance's tabs do not all return at once. */
 const RETRY_MS = 2_000;
 const RETRY_JITTER_MS = 1_000;
 
-/**
- * Sent instead of the missed events when the window (app/events/event-log.server.ts) no longer
- * holds them all: the client reconciles through GET /api/tasks. Its id, when it has one, is the
- * user's newest, from which live events go on.
- */
+/** Sent instead of missed events the log no longer holds: the client reconciles through GET /api/tasks. */
 export const RECONCILE_EVENT = "reconcile";
 
 /**
- * Streams one user may hold on this instance. A new one past the cap closes that user's oldest
- * rather than being refused: a person with many tabs keeps a live newest tab (an evicted tab's
- * EventSource reconnects and reconciles through GET /api/tasks), while a script that opens
- * hundreds still holds no more than ten subscriptions.
+ * A new stream past the cap closes that user's oldest instead of being refused, so a person's
+ * newest tab stays live while a script still holds no more than ten subscriptions.
  */
 export const MAX_STREAMS_PER_USER = 10;
 
@@ -37,10 +28,8 @@ export const MAX_STREAMS_PER_USER = 10;
 export const EVICTED_EVENT = "evicted";
 
 /**
- * The headers of every event stream: never compressed, cached or buffered by a proxy. The
- * connection ends with the stream: a balancer that kept it (nginx's upstream keepalive) would put
- * it back in its pool when a stopping instance ends its streams, then send a request on it just as
- * the instance closes it (a reset POST, which it cannot repeat: 502).
+ * Never compressed, cached or buffered by a proxy; `Connection: close` so a balancer does not
+ * reuse the connection after a stopping instance ends it (a reset POST it cannot repeat: 502).
  */
 export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   "Content-Type": "text/event-stream",
@@ -49,43 +38,32 @@ export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   "X-Accel-Buffering": "no",
 };
 
-/**
- * Where one stream's frames go: a node response (raw-stream.server.ts) or a web ReadableStream
- * (userEventStream below). `write` answers false once the client is gone.
- */
+/** Where one stream's frames go; `write` answers false once the client is gone. */
 export interface StreamSink {
   write(text: string): boolean;
   end(): void;
 }
 
 /**
- * `until`: the session's expiry; the stream ends then, and the browser reconnects (or gets 401).
- * `session`: the handle of the session (or API token) the stream was opened with (`sessionHandle`,
- * never the id: it travels between instances), so signing out ends that session's streams only:
- * while a super admin views as someone, those carry the viewed person's events, and the viewed
- * person's own streams must stay.
+ * `session` is the session's handle (never its id: it travels between instances), so signing out
+ * ends that session's streams only and a viewed person's own streams stay.
  */
 export type StreamOptions = {
   bus?: EventBus;
   maxPerUser?: number;
   until?: string;
   session?: string;
-  /** The id of the last event the client saw (lastEventIdOf): what came after it is sent first. */
   lastEventId?: number;
 };
 
-// Digits only, no sign, no leading zero, within what a JS number holds exactly: anything else is
-// ignored (the stream starts from now, and the client reconciles on open as always).
+// Anything else is ignored: the stream starts from now and the client reconciles on open.
 const EventId = z
   .string()
   .regex(/^[1-9][0-9]{0,15}$/)
   .transform(Number)
   .refine((n) => Number.isSafeInteger(n));
 
-/**
- * The id a reconnecting client resumes from: the Last-Event-ID header (the browser's own
- * reconnect), else `?lastEventId=` (a re-created EventSource, which cannot set headers).
- */
+/** Last-Event-ID, else `?lastEventId=` (a re-created EventSource cannot set headers). */
 export function lastEventIdOf(request: Request): number | undefined {
   for (const value of [
     request.headers.get("last-event-id"),
@@ -101,15 +79,14 @@ function retryField(): string {
   return `retry: ${RETRY_MS + Math.floor(Math.random() * RETRY_JITTER_MS)}\n`;
 }
 
-/** One server-sent event, written in one piece so it leaves in one TCP segment. */
+/** Written in one piece so it leaves in one TCP segment. */
 export function sseFrame(event: string, data: string, id?: number): string {
   const lines = data.includes("\n") ? data.split("\n").join("\ndata: ") : data;
   return `${id ? `id: ${id}\n` : ""}event: ${event}\ndata: ${lines}\n\n`;
 }
 
-// Pings come from one timer for every stream, not one per stream. It ticks every 100 ms and pings
-// the streams opened in that slot of the 15 s cycle, so at 10,000 streams a tick writes ~70 small
-// frames instead of one tick stalling the loop with all of them.
+// One timer for every stream, pinging one 100 ms slot of the cycle per tick, so a tick never
+// stalls the loop writing to every stream at once.
 const TICK_MS = 100;
 const SLOTS = PING_INTERVAL_MS / TICK_MS;
 const slots: Set<OpenStream>[] = Array.from({ length: SLOTS }, () => new Set());
@@ -121,13 +98,11 @@ const openByUser = new Map<string, Set<OpenStream>>();
 const openBySession = new Map<string, Set<OpenStream>>();
 class OpenStream {
   closed = false;
-  /** The newest event id sent: ids on a stream only grow, so a replayed event is never sent twice. */
+  /** Ids on a stream only grow, so a replayed event is never sent twice. */
   lastId = 0;
   /**
-   * A stream opened without Last-Event-ID starts at the user's newest id (sent as a bare `id:`
-   * line, so a reconnect replays from there). An older event that reaches this instance only
-   * afterwards (another instance's NOTIFY still on its way) was not sent here: it goes out
-   * without an id, which would otherwise move the browser's Last-Event-ID back.
+   * The id a stream opened without Last-Event-ID starts at. An older event arriving later (another
+   * instance's NOTIFY) goes out without an id, which would otherwise move Last-Event-ID back.
    */
   startId = 0;
   unsubscribe: () => void = () => {};
@@ -136,7 +111,6 @@ class OpenStream {
   constructor(
     readonly userId: string,
     readonly sink: StreamSink,
-    /** Epoch ms; the ping pass ends the stream once it is past. */
     readonly until: number,
     readonly session: string | undefined,
   ) {}
@@ -147,11 +121,9 @@ class OpenStream {
     try {
       alive = this.sink.write(text);
     } catch {}
-    // A write that fails means the client is gone, whatever did (or did not) tell us so.
     if (!alive) this.close();
   }
 
-  /** One event frame, unless its id was sent already (replay and live overlap). */
   frame(event: SystemEvent, id?: number): string {
     if (id !== undefined) {
       if (id <= this.lastId && id > this.startId) return "";
@@ -194,22 +166,16 @@ function onTick() {
   if (due.size === 0) return;
   const now = Date.now();
   const ping = sseFrame("ping", new Date(now).toISOString());
-  // Deleting the entry being visited (a stream that closes) is safe while iterating a Set.
   for (const stream of due) {
     if (stream.until <= now) stream.close();
     else stream.send(ping);
   }
 }
 
-/**
- * Registers one stream of `userId`'s system events: subscribes it to the bus, holds the per-user
- * cap, sends the opening ping, and pings it every 15 s until it closes. Returns its close().
- */
 export function openUserStream(userId: string, sink: StreamSink, options: StreamOptions = {}): () => void {
   const until = options.until ? Date.parse(options.until) : Number.POSITIVE_INFINITY;
   const stream = new OpenStream(userId, sink, Number.isNaN(until) ? 0 : until, options.session);
   const mine = openByUser.get(userId) ?? new Set<OpenStream>();
-  // A Set keeps insertion order, so the first entries are the user's oldest streams.
   let excess = mine.size - (options.maxPerUser ?? MAX_STREAMS_PER_USER) + 1;
   for (const oldest of mine) {
     if (excess-- <= 0) break;
@@ -223,7 +189,7 @@ export function openUserStream(userId: string, sink: StreamSink, options: Stream
   ticker ??= setInterval(onTick, TICK_MS);
   ticker.unref?.();
   const bus = options.bus ?? systemBus();
-  // Subscribed before the log is read, live events meanwhile wait here: none falls between the two.
+  // Subscribed before the log is read, so no live event falls between the two.
   let waiting: { event: SystemEvent; id?: number }[] | null = [];
   stream.unsubscribe = bus.subscribe(SYSTEM_EVENT_CHANNEL, userId, (event: SystemEvent, id?: number) => {
     if (waiting) waiting.push({ event, id });
@@ -232,8 +198,7 @@ export function openUserStream(userId: string, sink: StreamSink, options: Stream
       if (text) stream.send(text);
     }
   });
-  // An opening frame, so the browser fires `open` (and the client reconciles) at once; `retry:`
-  // first, so even a stream that drops right away tells the browser how long to wait.
+  // An opening frame so the browser fires `open` at once; `retry:` first, for a stream that drops.
   stream.send(retryField() + sseFrame("ping", new Date().toISOString()));
   const takeWaiting = () => {
     const live = waiting ?? [];
@@ -246,10 +211,6 @@ export function openUserStream(userId: string, sink: StreamSink, options: Stream
   return () => stream.close();
 }
 
-/**
- * A stream without Last-Event-ID: what happened before it opened is the client's reconcile on
- * `open`; from here on, the user's newest id makes a reconnect replay what the client missed.
- */
 async function startAtNewest(
   stream: OpenStream,
   bus: EventBus,
@@ -262,21 +223,15 @@ async function startAtNewest(
     console.error(error);
   }
   let text = "";
-  // Events delivered while the id was read were sent to nobody yet: they go out first.
   for (const { event, id } of takeWaiting()) text += stream.frame(event, id);
   if (newest && newest > stream.lastId) {
-    // A ping carrying the id, so the page's own code sees it too (app/events/event-source.ts
-    // passes it on when it has to open a new EventSource), not only the browser's reconnect.
+    // A ping carrying the id, so app/events/event-source.ts sees it too, not only the browser.
     text += sseFrame("ping", new Date().toISOString(), newest);
     stream.lastId = stream.startId = newest;
   }
   if (text) stream.send(text);
 }
 
-/**
- * Sends what the client missed after `afterId`, in order and in one write, then the live events
- * that arrived meanwhile, skipping ids already sent; or a reconcile frame when the window lost some.
- */
 async function replay(
   stream: OpenStream,
   bus: EventBus,
@@ -303,10 +258,7 @@ async function replay(
 
 const encoder = new TextEncoder();
 
-/**
- * The user's system events as a web Response, for React Router's route (the dev server, tests).
- * The production server answers GET /api/events on the socket itself (raw-stream.server.ts).
- */
+/** For React Router's route (dev server, tests); production answers on the socket (raw-stream.server.ts). */
 export function userEventStream(signal: AbortSignal, userId: string, options: StreamOptions = {}): Response {
   let close = () => {};
   const body = new ReadableStream<Uint8Array>({
@@ -326,7 +278,7 @@ export function userEventStream(signal: AbortSignal, userId: string, options: St
         options,
       );
     },
-    // The reader went away (the client, on Node 20, often without the signal ever firing).
+    // Node 20 often cancels the reader without ever firing the signal.
     cancel: () => close(),
   });
   signal.addEventListener("abort", close, { once: true });
@@ -338,13 +290,9 @@ export function openStreamCount(): number {
   return open.size;
 }
 
-/**
- * Ends a user's streams when their sessions end (sign-out, disable, delete, password reset), so
- * events stop at once; browsers whose session is still valid simply reconnect.
- */
+/** Ends a user's streams when their sessions end, so events stop at once; valid sessions reconnect. */
 export function closeStreamsOf(userId: string) {
   closeLocalStreamsOf(userId);
-  // Other instances may hold this user's streams too (PostgreSQL LISTEN/NOTIFY; none on SQLite).
   void endStreamsElsewhere(userId);
 }
 
@@ -353,11 +301,7 @@ function closeLocalStreamsOf(userId: string) {
 }
 registerStreamEnder(closeLocalStreamsOf);
 
-/**
- * Ends the streams one session opened (by its handle: sign-out, the start or end of a "View as"),
- * on every instance; the same user's streams from other sessions, and those of a person viewed
- * as, stay.
- */
+/** Ends one session's streams on every instance; the user's other sessions' streams stay. */
 export function closeSessionStreams(session: string) {
   closeLocalSessionStreams(session);
   void endSessionStreamsElsewhere(session);
@@ -368,10 +312,7 @@ function closeLocalSessionStreams(session: string) {
 }
 registerSessionStreamEnder(closeLocalSessionStreams);
 
-/**
- * Ends every stream, so a stopping server is not held open by idle connections. `retryMs`: the
- * reconnection delay to ask of each browser first (a draining server: come back elsewhere, soon).
- */
+/** `retryMs`: the reconnection delay asked of each browser first (a draining server). */
 export function closeAllStreams(retryMs?: number) {
   const hint = retryMs === undefined ? "" : `retry: ${Math.max(0, Math.round(retryMs))}\n\n`;
   for (const stream of [...open]) {

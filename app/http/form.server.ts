@@ -11,8 +11,6 @@ import { type Toast, toastCookie } from "./toast.server";
 export type { FieldErrors };
 export { parseSubmission };
 
-// A form's refusal is the one refusal body (app/http/responses.ts) with what the form shows: the
-// code by its status, `errors` (first message per field) and `formError` (app/http/submission.ts).
 const CODES: Record<number, string> = {
   400: "invalid_request",
   403: "forbidden",
@@ -23,11 +21,7 @@ const CODES: Record<number, string> = {
   502: "mail_failed",
 };
 
-/**
- * The 400 of a form that failed its schema, from conform's submission: the contract's `errors`
- * (first message per field) and `formError`, plus conform's reply for the page's useAppForm.
- * Secret fields (passwords, tokens) are left out of the reply so the page never re-fills them.
- */
+/** Secret fields are left out of conform's reply so the page never re-fills them. */
 export function invalidSubmission(
   submission: ReturnType<typeof parseSubmission>,
   intent?: string,
@@ -49,7 +43,6 @@ export function invalid(errors: FieldErrors, intent?: string) {
   return refusal(400, CODES[400]!, { ok: false as const, intent, errors, formError: null as string | null });
 }
 
-/** The form as a whole refused: `formError` is the message said in the request's language. */
 export function refused(t: TFunction, message: Message | MessageKey, status = 403, intent?: string) {
   return refusal(status, CODES[status] ?? "refused", {
     ok: false as const,
@@ -59,11 +52,7 @@ export function refused(t: TFunction, message: Message | MessageKey, status = 40
   });
 }
 
-/**
- * What a loader throws to the error boundary for a fixed reason (`throw pageRefusal(t, key, 400)`):
- * `{"error": CODE, "message"}`, the message said in the request's language, which the boundary
- * shows as it is.
- */
+/** The error boundary shows the message as it is. */
 export function pageRefusal(t: TFunction, message: Message | MessageKey, status: number) {
   return refusal(status, CODES[status] ?? "refused", { message: say(t, message) });
 }
@@ -72,11 +61,7 @@ export async function redirectWithToast(to: string, toast: Toast): Promise<never
   throw redirect(to, { headers: { "Set-Cookie": await toastCookie(toast) } });
 }
 
-/**
- * The one mapping from a domain failure to the form's answer, used by every action: a rule
- * violation is 403, a missing record 404, invalid input (InvalidInput, a ZodError) 400, a mail provider failure 502.
- * Anything else (a thrown redirect or Response, a bug) is rethrown.
- */
+/** The one mapping from a domain failure to the form's answer; anything else (a redirect, a bug) is rethrown. */
 export function actionError(error: unknown, t: TFunction, intent?: string) {
   if (error instanceof RuleViolation) return refused(t, error.said, 403, intent);
   if (error instanceof NotFound) return refused(t, error.said, 404, intent);
@@ -96,11 +81,7 @@ export function actionError(error: unknown, t: TFunction, intent?: string) {
   throw error;
 }
 
-/**
- * The page's side of actionError, for a loader (or a URL that names no record): NotFound renders
- * the error boundary's 404, `{"error":"not_found","message"}` (app/root.tsx shows the message, said
- * in the request's language). Anything else is rethrown. `pageError(new NotFound(key), t)`.
- */
+/** The page's side of actionError, for a loader: NotFound renders the error boundary's 404. */
 export function pageError(error: unknown, t: TFunction): never {
   if (error instanceof NotFound) throw pageRefusal(t, error.said, 404);
   throw error;

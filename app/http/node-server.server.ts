@@ -18,19 +18,12 @@ import type { RequestInfo } from "./request-info.server";
 import type { StaticFiles } from "./static-files.server";
 import { unavailableHeaders } from "./unavailable.server";
 
-// The request path on node:http (docs/decisions/041-request-path.md): a thin wrapper of guards
-// around libraries. In the order each request meets it: the request id (X-Request-Id on every
-// answer, and the rest runs under it: decision 026), the log line (on finish, URL redacted),
-// /healthz and /readyz (any Host: load balancers probe by address), the Host guards (a usable Host, one the
-// server answers to), the cross-origin guard, the body limit, client files (sirv), /metrics, what
-// is answered on the socket itself (serveRaw), then React Router through
-// @remix-run/node-fetch-server, compressed by `compression`.
+// The request path on node:http: a thin wrapper of guards around libraries (decision 041).
 
 export type RequestLog = { method: string; url: string; status: number; ms: number; requestId: string };
 
 type Next = () => void;
 
-/** Labels of requests answered before React Router (app/metrics/metrics.server.ts has the others). */
 const ROUTE = {
   unmatched: "unmatched",
   static: "static",
@@ -39,39 +32,25 @@ const ROUTE = {
   metrics: "/metrics",
 };
 
-/** GET /readyz's answer: whether this instance takes new work, and if not, why. */
 export type Readiness = { ready: true } | { ready: false; reason: "draining" | "database" | "tasks" };
 
-/** The app's metrics as the pipeline uses them (app/metrics/endpoint.server.ts). */
 type PipelineMetrics = {
-  /** Each answered request: its route label, status and milliseconds. Synchronous and cheap. */
   observe(route: string, status: number, ms: number): void;
-  /** GET /metrics on this port; false when this port serves none (React Router answers 404). */
+  /** False when this port serves no metrics (React Router answers 404). */
   serve(req: IncomingMessage, res: ServerResponse): boolean;
 };
 
 export type PipelineOptions = {
-  /** How many proxies in front may set X-Forwarded-* (TRUST_PROXY). */
   trustProxy: number;
-  /**
-   * Whether the server answers to this Host (or trusted X-Forwarded-Host): BASE_URL's and
-   * ALLOWED_HOSTS (app/http/allowed-hosts.server.ts). Any other gets 400 before anything runs.
-   */
+  /** BASE_URL's Host and ALLOWED_HOSTS; any other gets 400 before anything runs. */
   isAllowedHost(host: string): boolean;
   log(entry: RequestLog): void;
-  /** GET /readyz (docs/http-contract.md); /healthz is liveness and asks nothing. */
+  /** /healthz is liveness and asks nothing. */
   readiness(): Promise<Readiness>;
-  /**
-   * True from SIGTERM on (app/server/readiness.server.ts): every answer then says
-   * `Connection: close`, so keep-alive clients and proxies open their next request elsewhere.
-   */
+  /** True from SIGTERM on: every answer says `Connection: close`, so clients go elsewhere. */
   draining?(): boolean;
-  /** The build's client files (production; app/http/static-files.server.ts). */
   staticFiles?: StaticFiles;
-  /**
-   * Answers a request outside React Router and returns true, or returns false (the event stream,
-   * docs/decisions/014-event-streams-on-the-socket.md). `origin` is the request's, past the Host guard.
-   */
+  /** Answers outside React Router and returns true, or returns false (decision 014). */
   serveRaw?(
     req: IncomingMessage,
     res: ServerResponse,
@@ -79,36 +58,25 @@ export type PipelineOptions = {
     origin: string,
     info: RequestInfo,
   ): boolean;
-  /** Vite's middleware in development. */
   devMiddleware?(req: IncomingMessage, res: ServerResponse, next: Next): void;
-  /** React Router. `info` becomes the request context's (its route label is set by middleware). */
+  /** `info` becomes the request context's (its route label is set by middleware). */
   handle(request: Request, info: RequestInfo): Promise<Response>;
   metrics?: PipelineMetrics;
   onError(error: unknown, requestId: string): void;
 };
 
-/**
- * What compresses (decision 041): compressible types as `compression` knows them, except event
- * streams, whose frames must leave at once; bodies known to be under 1 KB are left alone (its
- * threshold), and brotli runs at quality 4 (its default) when the client takes it.
- */
+/** Event streams are never compressed: their frames must leave at once (decision 041). */
 const compress = compression({
   filter: (req, res) =>
     !String(res.getHeader("Content-Type")).startsWith("text/event-stream") && compression.filter(req, res),
 });
 
-/**
- * `compression` is a Connect middleware, typed for Express's request and response; it reads and
- * wraps only what Node's own have, which is all it is given here.
- */
+/** `compression` is typed for Express but only uses what Node's own request and response have. */
 function compressNode(req: IncomingMessage, res: ServerResponse, next: () => void): void {
   Reflect.apply(compress, undefined, [req, res, next]);
 }
 
-/**
- * A body that ends with its first chunk (a rendered document, JSON) goes out with its length, so
- * compression skips small ones; a longer stream is passed on as it comes.
- */
+/** A body that ends with its first chunk goes out with its length, so compression skips small ones. */
 async function withKnownLength(response: Response): Promise<Response> {
   const type = response.headers.get("Content-Type");
   if (!response.body || response.headers.has("Content-Length") || type?.startsWith("text/event-stream"))
@@ -143,8 +111,7 @@ export function createPipeline(options: PipelineOptions) {
   function logWhenDone(req: IncomingMessage, res: ServerResponse, info: RequestInfo) {
     const start = performance.now();
     res.once("finish", () => {
-      // Nothing catches a throw in this listener: it would end the process for everyone (issue 34,
-      // a polluted prototype made prom-client throw here). The request is answered; report and go on.
+      // Nothing catches a throw in this listener: it would end the process for everyone.
       try {
         const ms = performance.now() - start;
         options.log({
@@ -166,7 +133,7 @@ export function createPipeline(options: PipelineOptions) {
   function fail(res: ServerResponse, error: unknown, requestId: string) {
     options.onError(error, requestId);
     if (res.headersSent) return void res.destroy();
-    // An unreachable database is an outage that passes, not a fault (app/http/unavailable.server.ts).
+    // An unreachable database is an outage that passes, not a fault.
     if (isDatabaseUnavailable(error)) {
       res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", ...unavailableHeaders });
       return void res.end("Service Unavailable\n");
@@ -176,7 +143,6 @@ export function createPipeline(options: PipelineOptions) {
   }
 
   async function app(req: IncomingMessage, res: ServerResponse, origin: string, info: RequestInfo) {
-    // The origin the Host guard accepted (a trusted proxy's X-Forwarded-Proto/Host included).
     const [scheme, host] = origin.split("://");
     let request: Request | undefined;
     try {
@@ -198,7 +164,6 @@ export function createPipeline(options: PipelineOptions) {
     res.end(body);
   }
 
-  /** Readiness: 503 while draining, while the database is unreachable, while the task runner is down. */
   async function ready(res: ServerResponse) {
     const answer = await options.readiness().catch((): Readiness => ({ ready: false, reason: "database" }));
     probeAnswer(res, answer.ready ? 200 : 503, answer);
@@ -216,14 +181,12 @@ export function createPipeline(options: PipelineOptions) {
     }
     info.ip = clientAddress(req, options.trustProxy);
     if (options.serveRaw?.(req, res, info.ip, origin, info)) return;
-    // Pages and API calls start in a turn of their own (admission.server.ts); probes, static files,
-    // metrics and event streams above are answered at once.
+    // Pages and API calls start in a turn of their own (admission.server.ts).
     const answer = () =>
       compressNode(req, res, () =>
         admit(
           () => void app(req, res, origin, info),
-          // The client left while the request waited its turn: its abort signal, wired up by
-          // createRequest in app(), would never fire, so the work would run for nobody.
+          // The client left while waiting: its abort signal would never fire, so the work would run for nobody.
           () => req.destroyed || res.destroyed,
           () => res.destroy(),
         ),
@@ -233,21 +196,17 @@ export function createPipeline(options: PipelineOptions) {
   }
 
   function listener(req: IncomingMessage, res: ServerResponse, requestId: string) {
-    // The one object per request that the router's request context carries; the route label
-    // starts fixed and becomes the matched route's pattern in the first root middleware.
+    // The route label becomes the matched route's pattern in the first root middleware.
     const info: RequestInfo = { ip: "", route: ROUTE.unmatched, requestId };
     logWhenDone(req, res, info);
-    // Draining: this answer closes its connection, and the client's next request opens a new one,
-    // which the balancer sends to an instance still ready (node writes `Connection: close`).
+    // Draining: the client's next request opens a new connection, which the balancer sends elsewhere.
     if (options.draining?.()) res.shouldKeepAlive = false;
-    // Only origin-form targets ("/path?query"): an absolute or "*" target names no page of ours.
+    // Only origin-form targets: an absolute or "*" target names no page of ours.
     if (!req.url?.startsWith("/")) {
       res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8" });
       return void res.end("Bad Request\n");
     }
-    // Liveness and readiness answer any Host, even none: a load balancer probes each instance by
-    // its address. Liveness asks nothing: while the process runs it is alive, and restarting it
-    // would not bring a lost database back.
+    // Probes answer any Host: a load balancer probes each instance by its address.
     const path = requestPath(req);
     if (path === ROUTE.health) {
       info.route = ROUTE.health;
@@ -269,8 +228,7 @@ export function createPipeline(options: PipelineOptions) {
 
   return function requestIdListener(req: IncomingMessage, res: ServerResponse) {
     const requestId = resolveRequestId(req.headers["x-request-id"], options.trustProxy);
-    // Set before anything answers: writeHead merges it into every answer below, from a static
-    // file to a refusal, a 413, the event stream or a 500.
+    // Set before anything answers, so every answer carries it.
     res.setHeader(REQUEST_ID_HEADER, requestId);
     runWithRequestId(requestId, () => listener(req, res, requestId));
   };

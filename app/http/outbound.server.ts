@@ -5,15 +5,10 @@ import { env } from "../env.server";
 import { type Cidr, parseCidrList } from "./cidr";
 import { bareHost, isIpLiteral } from "./host-name";
 
-// Every request the server makes to an address an admin typed (single sign-on discovery, token and
-// userinfo calls; outgoing webhooks when they land) goes through `outboundFetch`: only to public
-// addresses, checked when connecting, after DNS, so a name that resolves inside (or starts to,
-// DNS rebinding) and the short or decimal IPv4 forms (`127.1`, `2130706433`) cannot pass.
-// Redirects are never followed. `OUTBOUND_ALLOW_PRIVATE` (comma-separated CIDRs) opens chosen
-// ranges: `127.0.0.0/8` for tests, `10.0.0.0/8` for an identity provider on premises.
-// docs/decisions/028-outbound-connections.md.
+// Every request to an address an admin typed goes through `outboundFetch`: public addresses only,
+// checked when connecting, after DNS, so DNS rebinding cannot pass (decision 028).
 
-/** A connection the rule refused; undici's `fetch` reports it as the `cause` of its TypeError. */
+/** undici's `fetch` reports it as the `cause` of its TypeError. */
 class OutboundRefused extends Error {
   readonly code = "OUTBOUND_REFUSED";
   constructor(
@@ -31,14 +26,12 @@ function allowList(): Cidr[] {
   return allowed.list;
 }
 
-// IANA's global unicast block. ipaddr.js calls every IPv6 address it has no name for "unicast",
-// including the deprecated IPv4-compatible ::/96 (`::7f00:1` is 127.0.0.1 on a host with a ::/96 route).
+// ipaddr.js calls every IPv6 address it has no name for "unicast", including IPv4-compatible ::/96.
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 function isGlobalUnicast(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   return address.kind() === "ipv4" || address.match(GLOBAL_UNICAST_V6);
 }
 
-/** True for a public unicast address, or one inside a range OUTBOUND_ALLOW_PRIVATE opens. */
 export function isAllowedAddress(ip: string): boolean {
   if (!ipaddr.isValid(ip)) return false;
   let address = ipaddr.parse(ip);
@@ -48,7 +41,6 @@ export function isAllowedAddress(ip: string): boolean {
   return allowList().some(([net, bits]) => net.kind() === address.kind() && address.match(net, bits));
 }
 
-/** True for an address literal inside a range OUTBOUND_ALLOW_PRIVATE opens (not merely public). */
 export function isInOpenedRange(ip: string): boolean {
   if (!ipaddr.isValid(ip)) return false;
   let address = ipaddr.parse(ip);
@@ -63,7 +55,6 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-/** net.connect's `lookup`: resolves every address and refuses the name when any one is not allowed. */
 function checkedLookup(hostname: string, options: LookupOptions, callback: LookupCallback) {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
@@ -77,10 +68,7 @@ function checkedLookup(hostname: string, options: LookupOptions, callback: Looku
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/**
- * The connector: an address literal is checked before any packet is sent (net.connect skips
- * `lookup` for one), a name through `checkedLookup`, and the socket's peer once more.
- */
+/** An address literal is checked before connecting (net.connect skips `lookup` for one), and the peer once more. */
 function checkedConnector(): buildConnector.connector {
   const base = buildConnector({ lookup: checkedLookup, timeout: CONNECT_TIMEOUT_MS });
   return (options, callback) => {
@@ -104,28 +92,21 @@ function dispatcher(): Agent {
   return agent;
 }
 
-/**
- * `fetch` for addresses an administrator typed: public addresses only (see above), no redirects
- * (a 3xx comes back as it is). The signature of the global fetch, so libraries take it as a custom
- * fetch (openid-client's `customFetch`).
- */
+/** No redirects; the global fetch's signature, so libraries take it as a custom fetch. */
 export function outboundFetch(url: string | URL, init: OutboundInit = {}): Promise<Response> {
   return undiciFetch(url, {
     ...(init as Parameters<typeof undiciFetch>[1]),
     redirect: "manual",
     dispatcher: dispatcher(),
-    // undici's Response is the global one but for its body's chunk type (`any` where the DOM's
-    // says bytes): the one difference tsc names.
+    // undici's Response differs from the global one only in its body's chunk type.
   }) as Promise<Response>;
 }
 
-/** What a request may carry (the global RequestInit, and the byte bodies libraries send). */
 export type OutboundInit = Omit<RequestInit, "body" | "redirect"> & {
   body?: RequestInit["body"] | Uint8Array;
   redirect?: RequestRedirect;
 };
 
-/** Whether an error (or its cause) is a refusal of this module. */
 export function isOutboundRefusal(error: unknown): boolean {
   for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
     if (e instanceof OutboundRefused) return true;
@@ -134,11 +115,7 @@ export function isOutboundRefusal(error: unknown): boolean {
 
 const SAVE_LOOKUP_MS = 3_000;
 
-/**
- * The check when an address is saved, so a typo'd inside address gets a clear field error at once:
- * null when the host is (or resolves to) allowed addresses only, else the address refused. A name
- * that does not resolve now passes here; the connect-time check still decides every request.
- */
+/** A clear field error at save time; the connect-time check still decides every request. */
 export async function refusedAddressOf(url: string): Promise<string | null> {
   let host: string;
   try {

@@ -10,21 +10,11 @@ function refuse(status: 400 | 413 | 415, message: string): never {
   throw refusal(status, CODES[status], { message });
 }
 
-// One parse per request: whoever asks first (the access gate, app/auth/guard.server.ts, or the
-// action) parses, everyone after gets the same FormData. A gate that decides on its own reading of
-// the bytes can disagree with the action about a byte order mark, a repeated key, a charset or a
-// multipart body; one parse leaves nothing to disagree about. Keyed by the Request object, which
-// middleware and action share (future.v8_passThroughRequests, react-router.config.ts); a reader
-// handed another Request for the same body finds the body used and answers 400, never a second
-// reading.
+// One parse per request, shared by the access gate and the action, so they cannot disagree about
+// the body; keyed by the Request object, which middleware and action share (v8_passThroughRequests).
 const parsed = new WeakMap<Request, Promise<FormData>>();
 
-/**
- * Every page action's way to its form: only a form body is accepted (anything else is the
- * client's mistake, 415, not our 500), and never more than the route's limit (the same limit
- * server.ts enforces, kept here for when the app runs under another server). Parsed once per
- * request: every later call returns the same form (or the same refusal).
- */
+/** Only a form body (415 otherwise), within the route's limit, for when the app runs under another server too. */
 export function readForm(request: Request): Promise<FormData> {
   let form = parsed.get(request);
   if (!form) {
@@ -54,8 +44,7 @@ async function parseForm(request: Request): Promise<FormData> {
   } catch {
     return refuse(400, "The form could not be read.");
   }
-  // Nobody types NUL; PostgreSQL text cannot hold it (a 500 there, stored silently on SQLite), so
-  // it is refused here for every form alike. Uploaded files keep their bytes.
+  // PostgreSQL text cannot hold NUL, so it is refused for every form alike; files keep their bytes.
   for (const [name, value] of form) {
     if (name.includes("\u0000") || (typeof value === "string" && value.includes("\u0000")))
       refuse(400, "Text in a form must not contain NUL characters.");

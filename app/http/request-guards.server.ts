@@ -1,15 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { crossOriginRefusal, isCrossOrigin } from "./security.server";
 
-// Guards the node:http server (server.ts) applies before React Router: what must be answered
-// before a Request is built from the socket (a bad Host made that throw: a 500 and a stack per
-// request) or before React Router's own origin check (a 400 and a logged stack where the contract
-// says 403). Also the client address and scheme, as far as TRUST_PROXY lets proxies speak for them.
+// Guards applied before a Request is built from the socket, or before React Router's own origin
+// check would answer 400 where the contract says 403.
 
-// A host name or address and an optional port, nothing else ("a b", "a/b", "[::1" are not hosts).
 const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** A Host header a URL can be built from. */
 export function isHostHeader(value: string | undefined): value is string {
   return value !== undefined && HOST.test(value);
 }
@@ -21,16 +17,12 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The first value of a comma-separated header a trusted proxy set. */
 function forwarded(req: IncomingMessage, name: string, trustProxy: number): string | undefined {
   if (trustProxy <= 0) return undefined;
   return header(req, name)?.split(",")[0]?.trim() || undefined;
 }
 
-/**
- * The client address: the socket's, or with TRUST_PROXY = n the address n hops back in
- * X-Forwarded-For, counted from the socket: proxies beyond those n can not forge it.
- */
+/** With TRUST_PROXY = n, the address n hops back in X-Forwarded-For: proxies beyond those can not forge it. */
 export function clientAddress(req: IncomingMessage, trustProxy: number): string {
   const socket = req.socket.remoteAddress ?? "unknown";
   if (trustProxy <= 0) return socket;
@@ -49,12 +41,10 @@ function requestProtocol(req: IncomingMessage, trustProxy: number): "http" | "ht
   return "encrypted" in req.socket && req.socket.encrypted ? "https" : "http";
 }
 
-/** The host the client addressed: the Host header, or a trusted proxy's X-Forwarded-Host. */
 function requestHost(req: IncomingMessage, trustProxy: number): string | undefined {
   return forwarded(req, "x-forwarded-host", trustProxy) ?? header(req, "host")?.trim();
 }
 
-/** The origin the request was sent to, as the Request's URL will carry it; null if it has none. */
 export function requestOrigin(req: IncomingMessage, trustProxy: number): string | null {
   const host = requestHost(req, trustProxy);
   if (!isHostHeader(host)) return null;
@@ -65,14 +55,12 @@ export function requestOrigin(req: IncomingMessage, trustProxy: number): string 
   }
 }
 
-/** The path without the query, as React Router will match it. */
 export function requestPath(req: IncomingMessage): string {
   const url = req.url ?? "/";
   const q = url.indexOf("?");
   return q === -1 ? url : url.slice(0, q);
 }
 
-/** 400 for a request without a usable Host; true when it answered. */
 export function refuseBadHost(origin: string | null, res: ServerResponse): boolean {
   if (origin !== null) return false;
   res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
@@ -82,10 +70,7 @@ export function refuseBadHost(origin: string | null, res: ServerResponse): boole
 
 const UNKNOWN_HOST_MESSAGE = "Bad Request: this server does not answer to that Host.\n";
 
-/**
- * 400 for a Host the server does not answer to (app/http/allowed-hosts.server.ts: DNS rebinding);
- * true when it answered. Nothing of the request is read: not its body, not its cookie.
- */
+/** DNS rebinding (app/http/allowed-hosts.server.ts): nothing of the request is read, not even its cookie. */
 export function refuseUnknownHost(
   req: IncomingMessage,
   trustProxy: number,
@@ -99,7 +84,6 @@ export function refuseUnknownHost(
   return true;
 }
 
-/** 403 for a state-changing request from another origin (the rule of security.server.ts); true when it answered. */
 export function refuseCrossOrigin(req: IncomingMessage, origin: string, res: ServerResponse): boolean {
   const method = req.method ?? "GET";
   if (method === "GET" || method === "HEAD") return false;

@@ -3,16 +3,12 @@ import { data, type HeadersArgs } from "react-router";
 import { type Message, say } from "../i18n/message";
 import { PAYLOAD_TOO_LARGE_CODE } from "./body-limits";
 
-// Every refusal has one body, the contract's `{"error": CODE, ...details}` (docs/http-contract.md):
-// JSON on /api/* (apiError), React Router data on pages (refusal), which a form reads from its
-// action's answer or an error boundary shows. Pages add what they show (`formError`, `message`).
+// Every refusal has one body, `{"error": CODE, ...details}` (docs/http-contract.md).
 
-/** A refusal as a page answers it: returned from an action (the form shows it) or thrown (the error boundary does). */
 export function refusal<D extends object>(status: number, error: string, details: D, init?: ResponseInit) {
   return data({ error, ...details }, { ...init, status });
 }
 
-/** A refusal as JSON: every /api route, and code that answers outside React Router (server.ts, middleware). */
 export function apiError(
   status: number,
   error: string,
@@ -22,20 +18,18 @@ export function apiError(
   return Response.json({ error, ...extra }, { ...init, status });
 }
 
-/** `413 {"error":"payload_too_large","limit":N}`: the shape server.ts's body guard answers too. */
+/** The shape server.ts's body guard answers too. */
 export function payloadTooLarge(limit: number) {
   return apiError(413, PAYLOAD_TOO_LARGE_CODE, { limit });
 }
 
 // Every 429 goes through here so none can leave without Retry-After (docs/http-contract.md, "Limits").
 
-/** Status and header of a 429, for code that answers outside React Router (server.ts). */
 export function tooManyRequestsInit(retryAfterSeconds: number) {
   const seconds = Math.max(1, Math.ceil(Number.isFinite(retryAfterSeconds) ? retryAfterSeconds : 60));
   return { status: 429 as const, headers: { "Retry-After": String(seconds) }, seconds };
 }
 
-/** "Too many attempts. Try again in 30 seconds." / "… in 15 minutes." */
 export function retryMessage(retryAfterSeconds: number): Message {
   const { seconds } = tooManyRequestsInit(retryAfterSeconds);
   if (seconds === 1) return { key: "rateLimit.oneSecond" };
@@ -43,7 +37,6 @@ export function retryMessage(retryAfterSeconds: number): Message {
   return { key: "rateLimit.minutes", values: { minutes: Math.ceil(seconds / 60) } };
 }
 
-/** The API flavour: `429 {"error":CODE,"retryAfter":N,...extra}` with `Retry-After: N`. */
 export function tooManyRequests(
   retryAfterSeconds: number,
   code = "rate_limited",
@@ -53,10 +46,6 @@ export function tooManyRequests(
   return apiError(status, code, { ...extra, retryAfter: seconds }, { headers });
 }
 
-/**
- * The form flavour: `rate_limited` with the action's own data and a `formError` the form shows
- * (said with the request's `t`), with `Retry-After`.
- */
 export function tooManyRequestsForm<T extends object>(retryAfterSeconds: number, body: T, t: TFunction) {
   const { status, headers } = tooManyRequestsInit(retryAfterSeconds);
   return refusal(
@@ -68,11 +57,8 @@ export function tooManyRequestsForm<T extends object>(retryAfterSeconds: number,
 }
 
 /**
- * The `headers` export of every route whose action or loader can answer 429: React Router passes
- * on only Set-Cookie of what they return (page and `.data` requests alike), so Retry-After is
- * carried here. Routes that use the helpers above are checked for it (too-many-requests.test.ts).
- * An action's Cache-Control comes along too: an answer carrying a secret (an invitation's link)
- * says `no-store`.
+ * React Router passes on only Set-Cookie of what routes return, so Retry-After is carried here
+ * (too-many-requests.test.ts checks it); Cache-Control comes too, for answers carrying a secret.
  */
 export function passRetryAfter({ actionHeaders, loaderHeaders, parentHeaders }: HeadersArgs): Headers {
   const headers = new Headers(parentHeaders);
@@ -83,7 +69,7 @@ export function passRetryAfter({ actionHeaders, loaderHeaders, parentHeaders }: 
   return headers;
 }
 
-/** Accepts same-origin absolute paths only ("/x", never "//x" or "https://x"). */
+/** Same-origin absolute paths only ("/x", never "//x" or "https://x"). */
 export function safeRedirectPath(value: unknown, fallback = "/dashboard"): string {
   if (
     typeof value !== "string" ||

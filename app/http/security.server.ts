@@ -7,19 +7,13 @@ import { apiError } from "./responses";
 
 export const nonceContext = createContext<string>("");
 
-// Signed by their sender instead of protected by the browser's origin headers.
 const CSRF_EXEMPT = ["/api/webhooks/"];
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Whether a request must be refused as coming from another origin. A state-changing request must
- * come from this very origin. Browsers send Sec-Fetch-Site and/or Origin: "same-site" (a sibling
- * subdomain) is refused like "cross-site", and an Origin must be the request's own or BASE_URL's
- * (a proxy in front may change the scheme or host the app sees). Tools such as curl send neither
- * header and cannot carry a victim's cookies: they pass on to the session check. Signed webhooks
- * are exempt. One rule, applied by server.ts before React Router (whose own origin check would
- * answer 400 first) and by the root middleware under any other server.
+ * A state-changing request must come from this very origin ("same-site" is refused too); tools that
+ * send neither Sec-Fetch-Site nor Origin cannot carry a victim's cookies and pass to the session check.
  */
 export function isCrossOrigin(
   request: { method: string; pathname: string; headers: { get(name: string): string | null } },
@@ -34,10 +28,7 @@ export function isCrossOrigin(
   return claimed !== null && claimed !== requestOrigin && claimed !== publicOrigin();
 }
 
-/**
- * An /api/* or /scim/* request carrying a bearer token and no cookie at all: a browser never adds
- * the header by itself, so another site cannot make a victim send it; the token is the whole credential.
- */
+/** A browser never adds the header by itself, so another site cannot make a victim send it. */
 function isBearerOnly(request: { pathname: string; headers: { get(name: string): string | null } }) {
   return (
     (request.pathname.startsWith("/api/") || request.pathname.startsWith("/scim/")) &&
@@ -46,7 +37,6 @@ function isBearerOnly(request: { pathname: string; headers: { get(name: string):
   );
 }
 
-/** The refusal of a cross-origin request, pages and /api/* alike: the one refusal body. */
 export function crossOriginRefusal(): Response {
   return apiError(403, "forbidden", { reason: "cross_site_request" });
 }
@@ -70,7 +60,6 @@ const [secureHeaders] = createSecureHeadersMiddleware({
   permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
 });
 
-// Built once; only the nonce changes per request.
 const CSP_BEFORE_NONCE = "default-src 'self'; script-src 'self' 'nonce-";
 const CSP_AFTER_NONCE = [
   "'",
@@ -88,10 +77,7 @@ function contentSecurityPolicy(nonce: string): string {
   return CSP_BEFORE_NONCE + nonce + CSP_AFTER_NONCE;
 }
 
-/**
- * remix-utils' secure headers plus a per-request CSP nonce, which its static options cannot give.
- * The dev server injects its own unsigned scripts, so the CSP is sent only outside development.
- */
+/** The dev server injects its own unsigned scripts, so the CSP is sent only outside development. */
 export const securityHeadersMiddleware: MiddlewareFunction<Response> = async (args, next) => {
   noteRoute(args); // the route label of the request's metrics (the first middleware: always runs)
   const nonce = randomBytes(16).toString("base64");

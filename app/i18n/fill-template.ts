@@ -1,12 +1,7 @@
 import type { i18n as I18n } from "i18next";
 
-// The common case of `t(key, values)` without i18next's per-call machinery: a string resource
-// whose placeholders are `{{name}}` or `{{name, number}}`, filled from plain values. i18next builds
-// its option objects, walks its resolver and, for `, number`, keys its formatter cache on every
-// value passed, so each call made a new Intl.NumberFormat: the overview's chart (42 such calls) was
-// 7 % of a signed-in dashboard's CPU (docs/decisions/041-request-path.md). Anything else (plurals,
-// context, nesting, other formats, a key the language lacks) returns undefined and goes to i18next;
-// fill-template.test.ts holds every template of both catalogues to i18next's own answer.
+// `t(key, values)` for plain `{{name}}` templates without i18next's per-call machinery, which made a
+// new Intl.NumberFormat per call (decision 041); anything else returns undefined and goes to i18next.
 
 type Part = string | { name: string; number: boolean };
 type Template = Part[] | null;
@@ -14,7 +9,6 @@ type Template = Part[] | null;
 const PLACEHOLDER = /\{\{(.+?)\}\}/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Option names i18next's `t` reads itself, and the Intl.NumberFormat options it would pass on. */
 const OWN_OPTIONS = new Set([
   "count",
   "context",
@@ -105,7 +99,6 @@ function formatNumber(language: string, value: number): string {
   return format.format(value);
 }
 
-/** `key` in `language` filled from `values`, or undefined when only i18next can answer it. */
 export function fillTemplate(
   i18n: I18n,
   language: string,
@@ -124,7 +117,6 @@ export function fillTemplate(
     }
     const value = Object.hasOwn(values, part.name) ? values[part.name] : undefined;
     if (typeof value === "string") {
-      // i18next leaves a string alone under `, number` only if it cannot format it: not worth copying.
       if (part.number) return undefined;
       out += value;
     } else if (typeof value === "number") out += part.number ? formatNumber(language, value) : String(value);

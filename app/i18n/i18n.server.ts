@@ -4,18 +4,15 @@ import { RemixI18Next } from "remix-i18next/server";
 import { FALLBACK_LANGUAGE, i18nOptions } from "./options";
 import { resources, supportedLanguages } from "./resources.server";
 
-// Which language a request is answered in: the signed-in person's own setting, else the browser's
-// Accept-Language (remix-i18next's detector), else English. One initialised i18next instance per
-// language serves every request in it: the resources never change and nothing calls changeLanguage.
-// This module knows no person: whoever composes the request passes the setting in
-// (app/server/root-middleware.server.ts), so i18n stays below every domain (docs/architecture.md).
+// One i18next instance per language, as nothing calls changeLanguage; this module knows no person,
+// so i18n stays below every domain (docs/architecture.md).
 
 const languageContext = createContext<string>(FALLBACK_LANGUAGE);
 
 let detector: RemixI18Next | undefined;
 const instances = new Map<string, i18n>();
 
-/** Under vitest a missing key throws, so a test fails where a page would show the raw key. */
+/** A test fails where a page would show the raw key. */
 function strictInTests() {
   if (!process.env.VITEST) return {};
   return {
@@ -26,7 +23,6 @@ function strictInTests() {
   };
 }
 
-/** The instance for one language (unsupported ones get English). */
 export function i18nFor(language: string): i18n {
   const lng = supportedLanguages().includes(language) ? language : FALLBACK_LANGUAGE;
   let instance = instances.get(lng);
@@ -38,12 +34,11 @@ export function i18nFor(language: string): i18n {
   return instance;
 }
 
-/** A `t` for a language, outside any request (emails to a person in their own language). */
+/** Outside any request (emails to a person in their own language). */
 export function tFor(language: string | null | undefined): TFunction {
   return i18nFor(language ?? FALLBACK_LANGUAGE).t;
 }
 
-/** The language of the browser's Accept-Language among ours, or English. */
 async function languageFromHeader(request: Request): Promise<string> {
   detector ??= new RemixI18Next({
     detection: {
@@ -55,13 +50,11 @@ async function languageFromHeader(request: Request): Promise<string> {
   return detector.getLocale(request);
 }
 
-/** The person's own setting when it is one we have, else the browser's. */
 export async function resolveLanguage(request: Request, setting: string | null | undefined): Promise<string> {
   if (setting && supportedLanguages().includes(setting)) return setting;
   return languageFromHeader(request);
 }
 
-/** Middleware that sets the request's language from the person's own setting, which `settingOf` reads. */
 export function languageMiddleware(
   settingOf: (args: Parameters<MiddlewareFunction<Response>>[0]) => Promise<string | null | undefined>,
 ): MiddlewareFunction<Response> {
@@ -71,17 +64,14 @@ export function languageMiddleware(
   };
 }
 
-/** The request's language ("en", "de"). */
 export function getLanguage(context: Readonly<RouterContextProvider>): string {
   return context.get(languageContext);
 }
 
-/** The request's i18next instance (entry.server hands it to React). */
 export function getI18n(context: Readonly<RouterContextProvider>): i18n {
   return i18nFor(getLanguage(context));
 }
 
-/** The request's `t`, for loaders and actions: `getT(context)("users:list.title")`. */
 export function getT(context: Readonly<RouterContextProvider>): TFunction {
   return getI18n(context).t;
 }

@@ -1,14 +1,14 @@
 import type { InitOptions } from "i18next";
 
-// One set of i18next options for the server's instances and the browser's (docs/decisions/024-languages.md).
+// One set of i18next options for the server's instances and the browser's (decision 024).
 
-/** Shown when nothing else matches: the user set no language and the browser asks for none we have. */
+/** The user set no language and the browser asks for none we have. */
 export const FALLBACK_LANGUAGE = "en";
 
-/** The namespace a bare key reads; every key in the code names its namespace anyway ("users:list.title"). */
+/** Every key in the code names its namespace anyway ("users:list.title"). */
 const DEFAULT_NAMESPACE = "common";
 
-/** A locale for Intl per language: "en" alone would format dates the American way. */
+/** "en" alone would format dates the American way. */
 const INTL_LOCALE: Record<string, string> = { en: "en-GB", de: "de-DE" };
 
 export function intlLocale(language: string): string {
@@ -22,11 +22,8 @@ export function i18nOptions(lng: string, resources: InitOptions["resources"]): I
     fallbackLng: FALLBACK_LANGUAGE,
     defaultNS: DEFAULT_NAMESPACE,
     ns: Object.keys(resources?.[lng] ?? resources?.[FALLBACK_LANGUAGE] ?? {}),
-    // React escapes what it renders; escaping here too would show "&amp;".
-    // A value is data, never a template (a name "{{by}} $t(x)" is shown as written): i18next does not
-    // interpolate or nest what a value brought in (`skipOnVariables`), and <Trans>, which escapes its
-    // values, parses the tags and then interpolates the text once more, gets values whose braces and
-    // dollar signs are entities too, which it turns back into text after that pass (`react.unescape`).
+    // React escapes what it renders. A value is data, never a template: `skipOnVariables`, and
+    // `react.unescape` for <Trans>, which interpolates its text once more after parsing the tags.
     interpolation: { escapeValue: false, skipOnVariables: true, escape: escapeValue },
     react: { unescape: unescapeValue },
     returnNull: false,
@@ -34,9 +31,7 @@ export function i18nOptions(lng: string, resources: InitOptions["resources"]): I
   };
 }
 
-// Entities for a value's characters that are markup ("<strong>" in a name is text) or template
-// syntax (double braces, dollar-t nesting); <Trans> escapes its values with this and unescapes its
-// text nodes with the reverse, so a value comes out exactly as it went in.
+// So a value comes out of <Trans> exactly as it went in: markup and template syntax become entities.
 const ENTITY: Record<string, string> = {
   "&": "&amp;",
   "<": "&lt;",
@@ -52,7 +47,6 @@ function escapeValue(value: unknown): string {
   return typeof value === "string" ? value.replace(/[&<>"'{}$]/g, (c) => ENTITY[c]!) : (value as string);
 }
 
-// Ours and the ones react-i18next's default unescape knows (translations may write them), in one pass.
 const CHARACTER: Record<string, string> = {
   ...Object.fromEntries(Object.entries(ENTITY).map(([c, e]) => [e, c])),
   "&#38;": "&",

@@ -3,21 +3,12 @@ import { useCallback, useContext, useSyncExternalStore } from "react";
 import { I18nContext } from "react-i18next";
 import { fillTemplate } from "./fill-template";
 
-// The app's `useTranslation`: the provider's instance and a `t` for its current language.
-// react-i18next's own hook copies every property of the instance into a fresh wrapper object on
-// each mount, which on the server is every component of every request: 17 % of a signed-in
-// dashboard's CPU went to that and its per-call option objects (issue 23's profile). Keys name
-// their namespace ("users:list.title") and every language's strings load before rendering
-// (entry.client.tsx, useSyncLanguage), so neither namespaces nor Suspense are needed here.
+// react-i18next's own hook copies the instance into a fresh wrapper on each mount, which on the server
+// cost 17 % of a dashboard's CPU (decision 041); keys name their namespace and languages load before rendering.
 
 const fixed = new WeakMap<I18n, Map<string, TFunction>>();
 
-/**
- * One `t` per instance and language, so its identity changes exactly when the language does. A key
- * asked without options always gives the same text in one language (the strings of a language are
- * complete before it is shown), so that text is kept: most of a page's labels are such keys. A key
- * with plain values is filled from its kept template where it can be (fill-template.ts).
- */
+/** Its identity changes exactly when the language does; texts of keys without options are kept. */
 function tOf(i18n: I18n, language: string): TFunction {
   let byLanguage = fixed.get(i18n);
   if (!byLanguage) {
@@ -36,7 +27,7 @@ function tOf(i18n: I18n, language: string): TFunction {
       if (args.length !== 1 || typeof key !== "string") return i18n.t(...args);
       let text = texts.get(key);
       if (text === undefined) {
-        // This `t`'s own language, whatever the instance's is by now (a `t` kept from before a switch).
+        // This `t`'s own language, whatever the instance's is by now.
         text = i18n.t(key, { lng: language });
         texts.set(key, text);
       }

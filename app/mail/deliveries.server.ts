@@ -2,16 +2,13 @@ import { randomBytes } from "node:crypto";
 import type { MailDeliveryTable } from "../../db/schema";
 import { db, now } from "../db.server";
 
-// Public forms (register, forgot password, resend) answer before any mail leaves: the request
-// stores a delivery row with an unguessable id and the send runs after the answer in this process,
-// recording its outcome on the row, which any instance can show on "check your inbox".
-// Not the task runner: tasks belong to a signed-in user (listed, streamed, webhook-completed);
-// these requests have no user, and an unknown address must look exactly like a known one.
+// Public forms answer before any mail leaves, recording the outcome on a delivery row; not the task
+// runner, as these requests have no user and an unknown address must look exactly like a known one.
 
 export type DeliveryPurpose = MailDeliveryTable["purpose"];
 export type DeliveryState = MailDeliveryTable["status"];
 
-/** Sends the mail (or, for an address that gets none, does nothing); false when the provider failed. */
+/** False when the provider failed. */
 export type MailJob = () => Promise<boolean>;
 
 /** A send is over within the provider's 30 s timeout; a row still "sending" long after lost its process. */
@@ -20,12 +17,10 @@ const KEEP_FOR_MS = 24 * 60 * 60 * 1000;
 const ID = /^[A-Za-z0-9_-]{32,64}$/;
 
 const running = new Set<Promise<void>>();
-// Recent durations of real sends: a job that sends nothing waits about as long, so how fast a
-// request turns "sent" does not tell whether the address had an account.
+// A job that sends nothing waits about as long, so timing does not tell whether the address had an account.
 const recentMs: number[] = [];
 const DEFAULT_SEND_MS = 300;
-// And the last real send's outcome: while the provider refuses, an address that gets no mail
-// reads "failed" too, so a failure does not tell that the address has an account.
+// While the provider refuses, an address that gets no mail reads "failed" too, for the same reason.
 let lastOutcome = true;
 
 function typicalSendMs() {
@@ -33,11 +28,9 @@ function typicalSendMs() {
   return Math.min(5_000, recentMs.reduce((a, b) => a + b, 0) / recentMs.length);
 }
 
-/** For an address that gets no mail: settles like a send would, in time and outcome. */
 export const NO_MAIL: MailJob = () =>
   new Promise((resolve) => setTimeout(() => resolve(lastOutcome), typicalSendMs()).unref?.());
 
-/** Wraps a job that really talks to the provider, so its duration feeds `typicalSendMs`. */
 export function timedSend(job: MailJob): MailJob {
   return async () => {
     const started = performance.now();
@@ -51,7 +44,6 @@ export function timedSend(job: MailJob): MailJob {
   };
 }
 
-/** Records a "sending" delivery and runs the job after the current request; returns its id. */
 export async function startDelivery(purpose: DeliveryPurpose, email: string, job: MailJob): Promise<string> {
   const id = randomBytes(24).toString("base64url");
   const ts = now();
@@ -82,7 +74,7 @@ async function setStatus(id: string, status: DeliveryState) {
 
 export type DeliveryRecord = { id: string; purpose: DeliveryPurpose; email: string; state: DeliveryState };
 
-/** The delivery behind a check-inbox link; a row whose process died while sending reads as failed. */
+/** A row whose process died while sending reads as failed. */
 export async function findDelivery(id: unknown): Promise<DeliveryRecord | null> {
   if (typeof id !== "string" || !ID.test(id)) return null;
   const row = await db().selectFrom("mail_delivery").selectAll().where("id", "=", id).executeTakeFirst();
@@ -91,7 +83,6 @@ export async function findDelivery(id: unknown): Promise<DeliveryRecord | null> 
   return { id: row.id, purpose: row.purpose, email: row.email, state: stale ? "failed" : row.status };
 }
 
-/** Resolves once every send started by this process has finished (tests; a graceful shutdown). */
 export async function settleDeliveries(): Promise<void> {
   while (running.size > 0) await Promise.allSettled([...running]);
 }

@@ -14,15 +14,9 @@ export type EmailRequest = {
   subject?: string;
   userName?: string;
   message?: string;
-  /** A list under the message (TransactionalEmailProps["list"]). */
   list?: { intro: string; items: string[] };
-  /**
-   * The recipient's language: the caller that has the user passes its setting (or the language of
-   * the request that caused the mail, for a user without one). Left out, the recipient's own
-   * setting is looked up by address; English when there is none.
-   */
+  /** Left out, the recipient's own setting is looked up by address; English when there is none. */
   language?: string;
-  /** Send with this key and sender instead of the current settings' (see MailRouting). */
   via?: MailRouting;
 };
 
@@ -31,7 +25,7 @@ async function languageOf(address: string): Promise<string | undefined> {
   return row?.locale ?? undefined;
 }
 
-/** Renders the template, delivers it and records the attempt, whatever the outcome. */
+/** Records the attempt whatever the outcome. */
 export async function sendEmail(request: EmailRequest): Promise<Delivery> {
   const [appName, from] = await Promise.all([
     getSystemConfig("APP_NAME"),
@@ -67,7 +61,7 @@ export async function sendEmail(request: EmailRequest): Promise<Delivery> {
       ...base,
       status: delivery.via === "outbox" ? "outbox" : "sent",
       providerMessageId: delivery.messageId,
-      // Shown in Settings so a laptop can finish a flow; never kept in production (it is a live token).
+      // Never kept in production: it is a live token.
       outboxLink: env().NODE_ENV === "production" ? null : request.actionUrl,
     });
     return delivery;

@@ -4,9 +4,7 @@ import { tFor } from "../i18n/i18n.server";
 import { type EmailRequest, sendEmail } from "./send-email.server";
 import { MailProviderError, type MailRouting } from "./transport.server";
 
-// One sender per email type. Each wraps provider errors as "Failed to send <what>: <provider message>"
-// (its message key names the email: mail.sendFailed.* in app/locales/<language>/messages.json).
-// `language` is the recipient's (app/mail/mail-language.server.ts); see EmailRequest.
+// Each sender wraps provider errors as "Failed to send <what>: <provider message>".
 
 async function send(failure: ConstructorParameters<typeof MailSendError>[0], request: EmailRequest) {
   try {
@@ -17,7 +15,7 @@ async function send(failure: ConstructorParameters<typeof MailSendError>[0], req
   }
 }
 
-/** The original specification's email: in English, its subject, type and error message word for word. */
+/** The original specification's email: in English, word for word. */
 export function sendVerificationEmail(input: {
   to: string;
   name: string;
@@ -64,7 +62,6 @@ export function sendInviteEmail(input: {
   });
 }
 
-/** A sign-in from a new device and network (app/auth/sign-in-alerts.server.ts), with "This wasn't me". */
 export function sendSignInAlertEmail(input: {
   to: string;
   name: string;
@@ -112,11 +109,7 @@ export function sendNotificationEmail(input: {
   });
 }
 
-/**
- * A broadcast by email: the subject and the first line name the person who wrote it, with their
- * address, so no broadcast reads as the system's own notice (docs/rules.md, "Broadcast"). Title and
- * message are theirs, as written; the rest is in the recipient's language.
- */
+/** The first line names the person who wrote it, so no broadcast reads as the system's own notice (docs/rules.md, "Broadcast"). */
 export function sendBroadcastEmail(input: {
   to: string;
   name: string;
@@ -145,7 +138,6 @@ export function sendBroadcastEmail(input: {
   });
 }
 
-/** Tells an account that a super admin removed its two-factor authentication. */
 export function sendTwoFactorResetEmail(input: {
   to: string;
   name: string;
@@ -161,10 +153,7 @@ export function sendTwoFactorResetEmail(input: {
   });
 }
 
-/**
- * Tells a super admin that a setting deciding where account mail goes was changed: which, by whom,
- * when (`message`), never the value. Sent `via` the routing in effect before the change.
- */
+/** Never the value; sent `via` the routing in effect before the change. */
 export function sendSettingsChangedEmail(input: {
   to: string;
   name: string;
@@ -184,10 +173,7 @@ export function sendSettingsChangedEmail(input: {
   });
 }
 
-/**
- * Confirms a password reset by email to the account: its sessions ended, its API tokens stopped,
- * and its passkeys (which stay) listed by name and date, so the owner can spot one they never added.
- */
+/** Lists the passkeys, which stay, so the owner can spot one they never added. */
 export function sendPasswordChangedEmail(input: {
   to: string;
   name: string;

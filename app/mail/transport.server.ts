@@ -11,19 +11,15 @@ export type OutgoingMail = {
   html: string;
   text: string;
   tag: string;
-  /** Only used by the development outbox, which prints it so the flow can continue. */
+  /** Only the development outbox prints it, so the flow can continue. */
   actionUrl: string;
 };
 
 export type Delivery = { via: "postmark" | "outbox"; messageId: string };
 
-/**
- * The provider key and sender mail goes out with; normally read from Settings per send. A notice
- * about a change of these goes out the way mail went before the change (app/settings/super-admin-settings.server.ts).
- */
+/** A notice about a change of these goes out the way mail went before the change. */
 export type MailRouting = { apiKey: string | undefined; from: string };
 
-/** The provider refused or could not be reached; `providerMessage` is its own wording. */
 export class MailProviderError extends Error {
   constructor(
     readonly providerMessage: string,
@@ -40,7 +36,6 @@ function log() {
   return logger;
 }
 
-/** Postmark's client takes scheme and host separately; MAIL_API_URL is one URL. */
 export function postmarkOptions(apiUrl: string | undefined) {
   if (!apiUrl) return { timeout: 30 };
   const url = new URL(apiUrl);
@@ -48,16 +43,12 @@ export function postmarkOptions(apiUrl: string | undefined) {
   return { useHttps: url.protocol === "https:", requestHost: `${url.host}${path}`, timeout: 30 };
 }
 
-/**
- * Sends through Postmark with the key from Settings (or the environment), read per send so a key
- * saved in Settings is used by the very next email. With no key anywhere: the development outbox.
- */
+/** Read per send, so a key saved in Settings is used by the very next email. */
 export async function deliver(mail: OutgoingMail, routing?: MailRouting): Promise<Delivery> {
   const apiKey = routing ? routing.apiKey : await getSystemConfig("MAIL_API_KEY");
   if (!apiKey) {
     const messageId = `outbox-${randomUUID()}`;
-    // The link is what lets a laptop finish a flow; in production it would hand a token to whoever
-    // reads the logs, so there only the fact of the email is logged.
+    // In production the link would hand a token to whoever reads the logs.
     const actionUrl = env().NODE_ENV === "production" ? undefined : mail.actionUrl;
     log().info(
       { to: mail.to, subject: mail.subject, actionUrl, messageId },

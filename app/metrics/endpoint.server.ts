@@ -6,27 +6,21 @@ import { env } from "../env.server";
 import { openStreamCount } from "../events/stream.server";
 import { metrics, observeRequest } from "./metrics.server";
 
-// GET /metrics (docs/decisions/025-metrics.md). Served on the socket, outside React Router (no
-// session, no page), in one of two ways or not at all:
-// - METRICS_TOKEN: on the main port, to `Authorization: Bearer <token>` only (401 otherwise);
-// - METRICS_PORT: on a listener of its own bound to 127.0.0.1, without a token (only something on
-//   the machine, or the pod, reaches it).
-// With neither, the main port has no /metrics (React Router answers its 404) and no listener opens.
+// GET /metrics (decision 025): on the main port with METRICS_TOKEN, and/or on 127.0.0.1:METRICS_PORT
+// without one; with neither, nothing serves metrics.
 
 export const METRICS_PATH = "/metrics";
 
 const PENDING = "tasks.status.pending";
 const PROCESSING = "tasks.status.processing";
 
-/** What is read at scrape time rather than kept up to date on every change. */
 async function collect() {
   const m = metrics();
   m.openStreams.set(openStreamCount());
-  // Two primary-key reads of the maintained counters (decision 010), whatever the size of `task`.
+  // Maintained counters (decision 010), whatever the size of `task`.
   const totals = await counterTotals(db(), "", [PENDING, PROCESSING]);
   m.queueDepth.set({ status: "pending" }, totals[PENDING]);
   m.queueDepth.set({ status: "processing" }, totals[PROCESSING]);
-  // One range of the (status, next_attempt_at) index: what is pending is what is owed.
   const outgoing = await db()
     .selectFrom("webhook_message")
     .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min("created_at").as("oldest")])
@@ -38,7 +32,6 @@ async function collect() {
   );
 }
 
-/** The page in Prometheus' text format. */
 export async function metricsText(): Promise<{ contentType: string; body: string }> {
   // A database that is down must not cost the process metrics (they say why it is down).
   await collect().catch(() => {});
@@ -48,7 +41,7 @@ export async function metricsText(): Promise<{ contentType: string; body: string
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
 
-/** Constant time in the token's content: both sides are hashed to the same length first. */
+/** Constant time: both sides are hashed to the same length first. */
 export function tokenMatches(header: string | undefined, token: string): boolean {
   const presented = /^Bearer +(\S+)\s*$/i.exec(header ?? "")?.[1] ?? "";
   return timingSafeEqual(digest(presented), digest(token));
@@ -81,11 +74,7 @@ function send(req: IncomingMessage, res: ServerResponse) {
   );
 }
 
-/**
- * GET /metrics on the main port (server.ts's pipeline, after the Host and cross-origin guards):
- * true when answered here, false when the main port serves no metrics (the request goes on to
- * React Router, which answers 404).
- */
+/** False when the main port serves no metrics (React Router answers 404). */
 export function serveMetrics(req: IncomingMessage, res: ServerResponse): boolean {
   const token = env().METRICS_TOKEN;
   if (!token) return false;
@@ -97,23 +86,18 @@ export function serveMetrics(req: IncomingMessage, res: ServerResponse): boolean
   return true;
 }
 
-/**
- * Only a request addressed to the loopback name: a page in a browser on the same machine could
- * otherwise read the port through DNS rebinding (its Host is then the attacker's name).
- */
+/** A browser page on the same machine could otherwise read the port through DNS rebinding. */
 function loopbackHost(req: IncomingMessage): boolean {
   const host = (req.headers.host ?? "").toLowerCase().replace(/:\d+$/, "");
   return host === "127.0.0.1" || host === "localhost" || host === "[::1]";
 }
 
-/** The loopback listener's requests: /metrics, nothing else. */
 function loopbackListener(req: IncomingMessage, res: ServerResponse) {
   const path = (req.url ?? "/").split("?")[0];
   if (path !== METRICS_PATH || !loopbackHost(req)) return answer(res, 404, "Not Found\n");
   send(req, res);
 }
 
-/** Opens the METRICS_PORT listener on 127.0.0.1, or nothing when METRICS_PORT is unset. */
 export async function startMetricsListener(port = env().METRICS_PORT): Promise<Server | undefined> {
   if (port === undefined) return undefined;
   const server = createServer(loopbackListener);
@@ -127,5 +111,4 @@ export async function startMetricsListener(port = env().METRICS_PORT): Promise<S
   return server;
 }
 
-/** What the request pipeline (app/http/node-server.server.ts) records and serves. */
 export const metricsEndpoint = { observe: observeRequest, serve: serveMetrics };

@@ -1,24 +1,19 @@
 import { remember } from "@epic-web/remember";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
-// The process's Prometheus metrics (docs/decisions/025-metrics.md). Domain code calls the one-line
-// recorders below; nothing here imports the app, so any layer may call them without a cycle.
-// Every label value comes from a fixed set (route patterns, status classes, task types known to
-// the runner, limiter names, sign-in methods): never a URL, an id, an address or a message.
-// Recording is synchronous and allocates nothing of ours: children of labelled metrics are made
-// once per label set and kept.
+// Prometheus metrics (decision 025); nothing here imports the app, so any layer may record without
+// a cycle. Every label value comes from a fixed set: never a URL, an id, an address or a message.
 
 const PREFIX = "dashboard_";
 
 const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
 
 function createMetrics() {
-  // One registry of our own, not prom-client's global one: tests reset it, and nothing a library
-  // registers globally ends up on our page.
+  // Our own registry: tests reset it, and nothing a library registers globally ends up on our page.
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
   const registers = [registry];
-  // Counted outside prom-client: what failed may be prom-client itself (see `safely`).
+  // Counted outside prom-client: what failed may be prom-client itself.
   const failures = { count: 0 };
   return {
     registry,
@@ -129,24 +124,18 @@ function createMetrics() {
 
 type Metrics = ReturnType<typeof createMetrics>;
 
-// One set per process (docs/decisions/002-lean-server.md, "One instance of each singleton"):
-// a scrape must see what every instance of this module recorded, across the dev server's reloads
-// and the second module instance tests load the app through (test/app-server.ts).
+// One set per process, so a scrape sees every module instance's recordings (decision 002).
 export function metrics(): Metrics {
   return remember("dashboardMetrics", createMetrics);
 }
 
-/** Zeroes every metric (tests start from nothing). */
 export function resetMetrics() {
   metrics().registry.resetMetrics();
   metrics().failures.count = 0;
   httpChildren.clear();
 }
 
-/**
- * Runs a recording; one that throws (prom-client does for any label a polluted prototype adds,
- * issue 34) is counted and dropped: observability never fails the work it watches, nor a listener.
- */
+/** Observability never fails the work it watches (prom-client throws on labels a polluted prototype adds). */
 function safely(record: () => void) {
   try {
     record();
@@ -163,7 +152,6 @@ function statusClass(status: number): number {
   return c >= 0 && c < STATUS_CLASSES.length ? c : 4;
 }
 
-/** One answered request (server.ts's pipeline calls this on `finish`). */
 export function observeRequest(route: string, status: number, ms: number) {
   safely(() => {
     let children = httpChildren.get(route);
@@ -178,10 +166,7 @@ export function observeRequest(route: string, status: number, ms: number) {
 
 const routeLabels = new Map<string, string>();
 
-/**
- * The label of a matched route: its pattern, "/" led ("/dashboard/users/:id"), never the URL.
- * React Router's patterns come from app/routes.ts, so the map holds at most one entry per route.
- */
+/** Never the URL: patterns come from app/routes.ts, so the map holds at most one entry per route. */
 export function routeLabel(pattern: string): string {
   let label = routeLabels.get(pattern);
   if (label === undefined) {
@@ -195,7 +180,7 @@ export function eventDelivered() {
   safely(() => metrics().eventsDelivered.inc());
 }
 
-/** `type` must be one the runner has a definition for (else "unknown"): a label set stays bounded. */
+/** An unknown type is "unknown", so the label set stays bounded. */
 export function taskFinished(type: string, status: "completed" | "failed", ms: number) {
   safely(() => {
     const m = metrics();
@@ -236,7 +221,6 @@ export function rateLimitRefused(limit: string) {
 
 type QueryEvent = { level: "query" | "error"; queryDurationMillis: number };
 
-/** Kysely's `log` option (db/connection.ts): every query's duration. */
 export function observeQuery(event: QueryEvent) {
   safely(() =>
     metrics().queryDuration.observe(event.level === "error" ? ERROR : OK, event.queryDurationMillis / 1000),

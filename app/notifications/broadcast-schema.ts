@@ -3,14 +3,9 @@ import { safeRedirectPath } from "../http/responses";
 import type { MessageKey } from "../i18n/message";
 import { NOTICE_LEVELS } from "./levels";
 
-// The broadcast's schemas, shared by the server and the composer (no server imports here).
+// No server imports here: the composer shares these schemas.
 
-/**
- * A same-origin path by the redirectTo rule (safeRedirectPath), so "/\evil.example" never becomes
- * another host once the email's base address is prefixed. Never another host: a notice someone
- * writes must not send its readers (super admins among them) to a page that asks for a password
- * (docs/rules.md, "Broadcast").
- */
+/** Never another host: a notice must not send its readers (super admins among them) to a password phishing page. */
 export function isSafeLink(v: string): boolean {
   if (v === "") return true;
   return v.startsWith("/") && safeRedirectPath(v, "") === v;
@@ -46,19 +41,13 @@ const fields = {
     .transform((v) => v || null),
 };
 
-/** What sendBroadcast takes. */
 const broadcastSchema = z.object({ ...fields, audience: audienceSchema, email: z.boolean() });
 
 export type BroadcastInput = z.infer<typeof broadcastSchema>;
 
 const ids = z.array(z.string().uuid()).max(50).default([]);
 
-/**
- * The composer as posted: the audience is a radio (`audience`) with the ids in `roleIds` or
- * `teamIds`, email a checkbox; toBroadcastInput makes it what sendBroadcast takes (conform reads the
- * form's constraints from this schema, which it cannot through a transform). A missing choice of
- * roles or teams is reported on `audience`, beside the other fields' errors.
- */
+/** Conform reads the form's constraints from this, which it cannot through a transform. */
 export const broadcastFormSchema = z
   .object({
     ...fields,
@@ -79,7 +68,6 @@ export const broadcastFormSchema = z
     when: () => true,
   });
 
-/** The composer's parsed fields as what sendBroadcast takes. */
 export function toBroadcastInput(v: z.output<typeof broadcastFormSchema>): BroadcastInput {
   return {
     title: v.title,
@@ -91,7 +79,6 @@ export function toBroadcastInput(v: z.output<typeof broadcastFormSchema>): Broad
   };
 }
 
-/** The audience the composer's fields name (also what the page asks the size of). */
 export function audienceOf(v: { audience?: string; roleIds?: string[]; teamIds?: string[] }): Audience {
   if (v.audience === "roles") return { kind: "roles", ids: v.roleIds ?? [] };
   if (v.audience === "teams") return { kind: "teams", ids: v.teamIds ?? [] };

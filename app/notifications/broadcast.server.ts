@@ -8,12 +8,7 @@ import { describeAudience, resolveAudience } from "./audience.server";
 import { type Audience, type BroadcastInput, isSafeLink, LINK_INSIDE_APP } from "./broadcast-schema";
 import { type NoticeRow, publishNotices, storeNotices } from "./notices.server";
 
-/**
- * Stores the notice, leaves a notification for every recipient (so those offline see it later)
- * and pushes it live to those connected. Email, when asked for, goes out as a background task.
- * Every notification it leaves is of kind "broadcast", so the bell names `actor` as its sender and
- * never shows it as a security notice; its link stays inside the app (docs/rules.md, "Broadcast").
- */
+/** Every notification is of kind "broadcast", so the bell names `actor` and never shows it as a security notice. */
 export async function sendBroadcast(actor: SessionUser, input: BroadcastInput, origin: AuditOrigin) {
   if (input.link !== null && !isSafeLink(input.link)) throw new InvalidInput(LINK_INSIDE_APP, "link");
   const recipients = await resolveAudience(input.audience);
@@ -73,10 +68,7 @@ export async function sendBroadcast(actor: SessionUser, input: BroadcastInput, o
   return { id, recipients: recipients.length };
 }
 
-/**
- * History for the broadcast page, with how many recipients have read each notice: a counter per
- * notice that the triggers keep (migration 012, docs/decisions/016), not a count of its notifications.
- */
+/** Read counts from maintained counters (decision 016), not a count of notifications. */
 export async function broadcastHistory(limit = 50) {
   const rows = await db()
     .selectFrom("broadcast")

@@ -1,9 +1,6 @@
 import { db, now } from "../db.server";
 
-/**
- * The signed-in user's own notifications; every query is keyed by the session's user id.
- * The unread count reads notification_unread_idx, which holds unread rows only.
- */
+/** Every query is keyed by the session's user id; notification_unread_idx holds unread rows only. */
 export async function unreadCount(userId: string): Promise<number> {
   const { count } = await db()
     .selectFrom("notification")
@@ -14,12 +11,7 @@ export async function unreadCount(userId: string): Promise<number> {
   return Number(count);
 }
 
-/**
- * The bell's list: the newest `limit` only, however many a person has (a bounded view, read from
- * the end of notification_user_created_id_idx; the tie-breaker runs the index's way too). Each
- * with its `kind` and, for a broadcast, the `sender`'s name (null once that account is gone), so a
- * notice someone wrote never looks like the app's own security notice (docs/rules.md, "Broadcast").
- */
+/** The newest `limit` only, read from the end of notification_user_created_id_idx. */
 export async function recentNotifications(userId: string, limit = 20) {
   const rows = await db()
     .selectFrom("notification")

@@ -3,10 +3,7 @@ import type { Executor } from "../db.server";
 import { systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 
-/**
- * A notification as written and pushed: every field given, `kind` too, so the bell always knows
- * who wrote it (a person's broadcast or the app's own security notice; docs/rules.md, "Broadcast").
- */
+/** `kind` is always given, so the bell knows who wrote it (docs/rules.md, "Broadcast"). */
 export type NoticeRow = {
   id: string;
   user_id: string;
@@ -20,7 +17,7 @@ export type NoticeRow = {
   created_at: string;
 };
 
-/** Inserts the notifications with `executor` (a transaction, so they land with what they tell of), 500 a statement. */
+/** In a transaction, so they land with what they tell of. */
 export async function storeNotices(executor: Executor, rows: NoticeRow[]) {
   for (let i = 0; i < rows.length; i += 500) {
     await executor
@@ -30,12 +27,7 @@ export async function storeNotices(executor: Executor, rows: NoticeRow[]) {
   }
 }
 
-/**
- * Pushes the stored notifications live to their recipients who are connected (after the commit:
- * those offline find them in the bell later), logged in a few statements however many there are
- * (app/events/event-log.server.ts). `sender` names who wrote a broadcast; null for the app's own
- * security notice.
- */
+/** After the commit; those offline find them in the bell later. `sender` is null for the app's own notice. */
 export async function publishNotices(rows: NoticeRow[], sender: string | null): Promise<void> {
   await systemBus().publishMany(
     SYSTEM_EVENT_CHANNEL,

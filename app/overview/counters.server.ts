@@ -1,27 +1,21 @@
 import { db } from "../db.server";
 
-/** The system's counters (scope ''), as opposed to one user's own (scope = their id). */
 export const SYSTEM = "";
 
 export type Counters = {
-  /** A total: `total("users.verified")`; 0 when nothing was ever counted. */
+  /** 0 when nothing was ever counted. */
   total(name: string): number;
-  /** Totals whose name starts with `prefix`, by the rest of the name: `{ pending: 3, … }`; zeros left out. */
+  /** By the rest of the name; zeros left out. */
   group(prefix: string): Record<string, number>;
-  /** One count per day of `days` (UTC dates). */
   perDay(name: string, days: string[]): number[];
 };
 
-/** Two ranges of the primary key (scope, day, name): the totals (day '') and the days since `since`. */
 export function countersQuery(scope: string, since: string) {
   const base = db().selectFrom("stat_count").select(["day", "name", "n"]).where("scope", "=", scope);
   return base.where("day", "=", "").unionAll(base.where("day", ">=", since));
 }
 
-/**
- * The counters of `scope` (kept by the triggers of migration 009): its totals and its per-day
- * counts since `since`: a few dozen rows at any data size.
- */
+/** A few dozen rows at any data size (decision 010). */
 export async function readCounters(scope: string, since: string): Promise<Counters> {
   const rows = await countersQuery(scope, since).execute();
   const totals = new Map<string, number>();

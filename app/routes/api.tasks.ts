@@ -17,16 +17,12 @@ const listQuery = z.object({
 const CURSOR =
   /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * `created_at|id` exactly as listTasks gives it. Anything else is refused before the query: on
- * PostgreSQL the time is compared with a timestamptz column, where text that is no time is a 500.
- */
+/** On PostgreSQL text that is no time compared with a timestamptz column is a 500, so it is refused first. */
 function isCursor(cursor: string): boolean {
   const time = CURSOR.exec(cursor)?.[1];
   return time !== undefined && !Number.isNaN(Date.parse(time)) && new Date(time).toISOString() === time;
 }
 
-/** GET /api/tasks: the caller's recent tasks, newest first (`?limit=&cursor=` pages on). */
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
   const query = listQuery.safeParse(Object.fromEntries(new URL(args.request.url).searchParams));
@@ -34,7 +30,7 @@ export async function loader(args: Route.LoaderArgs) {
   return Response.json(await listTasks(user.id, query.data.limit, query.data.cursor));
 }
 
-/** POST /api/tasks {type, payload?}: 202 {taskId} before any work runs. */
+/** 202 before any work runs. */
 export async function action(args: Route.ActionArgs) {
   if (args.request.method !== "POST")
     return apiError(405, "method_not_allowed", {}, { headers: { Allow: "GET, POST" } });
@@ -57,12 +53,10 @@ export async function action(args: Route.ActionArgs) {
     });
   const body = json.value;
 
-  // A task that acts on other people as its owner (a bulk act, an import) would write audit rows
-  // without the super admin viewing as them: their pages refuse it too.
+  // A task acting on other people as its owner would write audit rows without the viewing super admin's name.
   const type = (body as { type?: unknown } | null)?.type;
   if (typeof type === "string" && taskDefinition(type)?.pageOnly) refuseWhileImpersonating(args, user);
 
-  // The audit row commits with the task (one transaction): both or neither, and one commit.
   const outcome = await createTask(user, body, (taskId, trx) =>
     audit(
       args,

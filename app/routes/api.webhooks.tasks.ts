@@ -15,15 +15,12 @@ const MAX_BODY_BYTES = bodyLimitFor("/api/webhooks/tasks");
 const completionSchema = z.object({
   taskId: z.string().min(1).max(100),
   status: z.enum(["completed", "failed"]),
-  // A result is stored as JSON like a payload, so it meets the same limits (depth, no NUL):
-  // deeper, JSON.stringify overflows the stack.
+  // Deeper than the payload limits, JSON.stringify overflows the stack.
   result: taskPayloadSchema.optional(),
-  // The run it reports (app/tasks/repository.server.ts, claimTask): a run given up and handed on
-  // to another worker cannot finish the task. Absent (an older sender): any run.
+  // A run given up and handed on cannot finish the task; absent (an older sender): any run.
   attempt: z.number().int().min(0).optional(),
 });
 
-/** POST /api/webhooks/tasks: the signed completion of a task (Standard Webhooks). */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST")
     return apiError(405, "method_not_allowed", {}, { headers: { Allow: "POST" } });
@@ -46,13 +43,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       issues: body.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
     });
   }
-  // The id is the task's (the contract): a delivery signed for one task must not apply to another,
-  // nor spend that other task's replay slot.
+  // A delivery signed for one task must not apply to another, nor spend its replay slot.
   if (deliveryId !== body.data.taskId)
     return apiError(400, "invalid_request", { message: "webhook-id must be the task id." });
-  // A verified delivery comes from a holder of the webhook secret, i.e. our own runner, which sends
-  // the id of the request that started the task: the completion is processed (logged, audited)
-  // as part of that request, so one reference finds the whole story (decision 026).
+  // Processed under the id of the request that started the task, so one reference finds the whole story (decision 026).
   const started = request.headers.get(REQUEST_ID_HEADER);
   const outcome = await runWithRequestId(isSaneRequestId(started) ? started : requestIdOf(context), () =>
     completeTask(deliveryId, {
@@ -63,7 +57,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     }),
   );
   if (outcome.kind === "not_found") return apiError(404, "not_found");
-  // "superseded" too: like a replay, nothing to retry; the run that holds the task will answer.
   return Response.json({ ok: true });
 }
 

@@ -48,7 +48,7 @@ import { offerUndo } from "../users/undo.server";
 import type { Route } from "./+types/dashboard.teams.$id";
 
 const idSchema = z.string().uuid();
-// The members list's keyset cursors (db/keyset.ts); a bad one opens the first page.
+// A bad cursor opens the first page.
 const pageRequest = z.object({
   after: z.string().max(2000).optional().catch(undefined),
   before: z.string().max(2000).optional().catch(undefined),
@@ -62,7 +62,6 @@ export async function loader(args: Route.LoaderArgs) {
   const page = pageRequest.parse(Object.fromEntries(params));
   const team = id.success ? await getTeam(id.data, page) : null;
   if (!team) throw missing(getT(args.context));
-  // `find` is the member picker's search (it loads this route with a fetcher as it is typed).
   const q = z
     .string()
     .max(100)
@@ -78,11 +77,10 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-// A 429's Retry-After reaches the browser only through this export.
 export const headers = passRetryAfter;
 
 export function action(args: Route.ActionArgs) {
-  // Checked after the permission, as before any intent runs: a malformed id names no team.
+  // A malformed id names no team.
   const teamId = () => {
     const id = idSchema.safeParse(args.params.id);
     if (!id.success) throw missing(t);
@@ -136,13 +134,11 @@ export function action(args: Route.ActionArgs) {
 type Team = Route.ComponentProps["loaderData"]["team"];
 type Member = Team["members"][number];
 
-/** "Make lead", "Make member": the button that gives a member the other role. */
 const makeText = (t: TFunction, role: TeamRole) =>
   role === "lead" ? t("teams:member.makeLead") : t("teams:member.makeMember");
 
 export default function TeamPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  // The exact count the triggers keep (migration 012), in the page's language.
   const { formatNumber } = useFormat();
   const { team, mayWrite, maySearch } = loaderData;
   return (
@@ -266,11 +262,7 @@ function MemberRow({ team, member, mayWrite }: { team: Team; member: Member; may
   );
 }
 
-/**
- * The member picker: a combobox that asks the server as it is typed (this route's loader with
- * `find`, which checks the permission and caps the answer), and adds the person picked with Enter
- * in the chosen team role.
- */
+/** The loader checks the permission and caps the answer. */
 function AddMember({ team }: { team: Team }) {
   const { t } = useTranslation();
   const search = useFetcher<typeof loader>();
@@ -307,7 +299,7 @@ function AddMember({ team }: { team: Team }) {
     if (!(element instanceof HTMLFormElement) || !userIdRef.current) return;
     userIdRef.current.value = option.id;
     setQuery("");
-    // The combobox gives up focus so the result (the toast) can take it once the page has the member.
+    // The combobox gives up focus so the toast can take it once the page has the member.
     (document.activeElement as HTMLElement | null)?.blur();
     element.requestSubmit(element.querySelector<HTMLButtonElement>('button[value="set-member"]'));
   }

@@ -31,10 +31,7 @@ const LOGIN_SLOW_LANE_SECONDS = 5;
 
 const RATE_LIMIT_TABLE = "rate_limit"; // db/migrations/007_rate_limit.ts
 
-/**
- * Counters in memory for one instance (SQLite), or in PostgreSQL's `rate_limit` table when
- * several instances share one database, so an attacker cannot multiply the limits by instance.
- */
+/** In PostgreSQL's table when instances share a database, so an attacker cannot multiply the limits by instance. */
 export function createLimiters(pool?: pg.Pool): Limiters {
   const e = env();
   const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
@@ -59,8 +56,6 @@ export function createLimiters(pool?: pg.Pool): Limiters {
     publicFormPerIp: make("public-form", e.RATE_LIMIT_PUBLIC_FORMS_PER_IP, 60),
     // Each test email is a real send on the provider's account (and its reputation).
     testMailPerUser: make("test-mail", 5, 60),
-    // Sign-in's second step: wrong codes per account and address, and per account over all
-    // addresses with the same slow lane as the password step (login-limits.server.ts).
     twoFactorFailuresPerAccountIp: make(
       "two-factor-account-ip",
       e.RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT,
@@ -72,10 +67,10 @@ export function createLimiters(pool?: pg.Pool): Limiters {
       15 * 60,
     ),
     twoFactorSlowLane: make("two-factor-slow", 1, LOGIN_SLOW_LANE_SECONDS),
-    // A passkey sign-in is two or three requests (options, perhaps again on a click, the answer).
+    // A passkey sign-in is two or three requests.
     passkeyPerIp: make("passkey-ip", e.RATE_LIMIT_LOGIN_PER_IP * 3, 60),
     apiTokenUse: make("api-token", e.RATE_LIMIT_API_TOKEN_PER_MINUTE, 60),
-    // Per provisioning directory (app/directory): a first sync sends a request per person.
+    // A first sync sends a request per person.
     scimPerDirectory: make("scim-directory", e.RATE_LIMIT_SCIM_PER_MINUTE, 60),
   };
 }
@@ -87,14 +82,12 @@ function get(): Limiters {
   return limiters;
 }
 
-/** Forgets every count (tests start each case afresh). */
 export async function resetRateLimits() {
   limiters = undefined;
-  // The table is the limiter library's, not in db/schema.ts: reached through the pool, as below.
+  // The table is the limiter library's, not in db/schema.ts.
   await postgresPoolOf(db())?.query(`delete from ${RATE_LIMIT_TABLE}`);
 }
 
-/** Drops expired shared counters; run by the scheduled cleanup. */
 export async function purgeExpiredRateLimits(): Promise<number> {
   const pool = postgresPoolOf(db());
   if (!pool) return 0;
@@ -106,7 +99,7 @@ export type LimitName = keyof Limiters;
 
 export type LimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-/** Spends one point, atomically (a parallel burst cannot all pass); refuses once the window is used up. */
+/** Atomic, so a parallel burst cannot all pass. */
 export async function hit(name: LimitName, key: string): Promise<LimitResult> {
   try {
     await get()[name].consume(key);
@@ -120,17 +113,15 @@ export async function hit(name: LimitName, key: string): Promise<LimitResult> {
   }
 }
 
-/** Gives back the point one `hit` spent (the attempt turned out not to count). */
+/** The attempt turned out not to count. */
 export async function refund(name: LimitName, key: string) {
   await get()[name].reward(key, 1);
 }
 
-/** Forgets the key's count altogether. */
 export async function clear(name: LimitName, key: string) {
   await get()[name].delete(key);
 }
 
-/** Thrown by domain code that refuses on a limit; the route answers with tooManyRequests*. */
 export class RateLimitedError extends Error {
   constructor(readonly retryAfterSeconds: number) {
     super("rate_limited");

@@ -9,23 +9,15 @@ import { noteFailure } from "../http/unavailable.server";
 import { createRequestContext } from "./lifecycle.server";
 import { rootMiddleware } from "./root-middleware.server";
 
-// GET /api/events served on node's request and response, outside React Router (the server's
-// listener, app/server/http-server.server.ts, routes it here;
-// docs/decisions/014-event-streams-on-the-socket.md). The answer is the route's
-// (app/routes/api.events.ts), which stays for the dev server and the tests: the same root
-// middleware decides it (security headers, session with its renewed cookie, the access gate with
-// its 401/403 JSON), then the same stream with its per-user cap, pings and cleanup.
+// GET /api/events on node's request and response, outside React Router (decision 014), behind the
+// same root middleware as the route (app/routes/api.events.ts) that the dev server and tests use.
 
 type Middleware = MiddlewareFunction<Response>;
 type MiddlewareArgs = Parameters<Middleware>[0];
 
 const PATH = "/api/events";
 
-/**
- * What React Router answers for an error that is not a Response; the error is logged, unless it
- * says the database is unreachable: that is noted as the entry's handleError notes it, and the
- * root middleware's unavailableMiddleware makes the 500 a 503 (app/http/unavailable.server.ts).
- */
+/** A database outage is not logged: the root middleware makes the 500 a 503 (app/http/unavailable.server.ts). */
 function errorResponse(error: unknown, context: RouterContextProvider): Response {
   if (error instanceof Response) return error;
   if (noteFailure(error, context)) console.error(`database unavailable: ${String(error)}`);
@@ -34,13 +26,8 @@ function errorResponse(error: unknown, context: RouterContextProvider): Response
 }
 
 /**
- * The root middleware around `opening`, with the two rules of React Router's runner that these
- * middleware rely on: `next()` never throws (an error below becomes its Response, so the headers
- * and session middleware still decorate it), and a middleware that returns or throws a Response
- * answers instead of the rest. React Router exports no runner of its own; a static handler
- * (createStaticHandler) would run this one but also match routes, build a result context and
- * data-strategy objects for a request that holds its socket for hours. raw-parity.test.ts asks both
- * paths the same questions and expects the same answers.
+ * Keeps the two rules of React Router's runner: `next()` never throws, and a returned or thrown
+ * Response answers instead. React Router exports no runner; raw-parity.test.ts checks both paths agree.
  */
 function runMiddleware(
   list: readonly Middleware[],
@@ -62,7 +49,6 @@ function runMiddleware(
   return at(0);
 }
 
-/** The request as middleware reads it (headers as node received them, the query as sent). */
 function requestOf(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
@@ -76,7 +62,7 @@ function requestOf(req: IncomingMessage, origin: string): Request {
   return new Request(`${origin}${PATH}${query}`, { headers });
 }
 
-/** Each header as its own pair, Set-Cookie included (Headers would join those with commas). */
+/** Set-Cookie included, which Headers would join with commas. */
 function headerPairs(headers: Headers): [string, string][] {
   const pairs: [string, string][] = [];
   for (const [name, value] of headers) if (name !== "set-cookie") pairs.push([name, value]);
@@ -92,11 +78,7 @@ async function send(res: ServerResponse, response: Response) {
   res.end(body);
 }
 
-/**
- * Answers GET /api/events: 401/403 as the route would, else the caller's event stream. `origin`
- * is the one the server's Host guard accepted (node-server.server.ts); without it (a bare
- * listener, the tests) the same guard runs here.
- */
+/** `origin` is the one the Host guard accepted; without it (a bare listener, the tests) the guard runs here. */
 export async function serveEventStream(
   req: IncomingMessage,
   res: ServerResponse,
@@ -109,9 +91,8 @@ export async function serveEventStream(
   const opening = new Response(null, { headers: EVENT_STREAM_HEADERS });
   const args: MiddlewareArgs = { request, context, params: {}, pattern: PATH, url: new URL(request.url) };
   const response = await runMiddleware(rootMiddleware, args, opening);
-  // Anything but the stream's own opening (a refusal, an error) is sent as it is.
   if (response !== opening) return send(res, response);
-  // The gate let the request through, so the session it resolved (cached in the context) is a user.
+  // The gate let the request through, so the session it resolved is a user.
   const user = await getSessionUser({ request, context });
   if (!user) return send(res, apiError(401, "unauthorized"));
   writeUserEventStream(res, user.id, headerPairs(response.headers), {

@@ -11,10 +11,8 @@ import { metricsEndpoint } from "../metrics/endpoint.server";
 import { serveEventStream } from "./event-stream.server";
 import { isDraining, readiness } from "./readiness.server";
 
-// The request listener server.ts serves, composed here so that server.ts takes it from the React
-// Router build's entry (app/entry.server.tsx) and holds no module of the app itself: the guards,
-// the request id store and the metrics are the routes' own instances
-// (docs/decisions/002-lean-server.md).
+// Composed here so server.ts takes the listener from the build's entry and the guards, request id
+// store and metrics are the routes' own instances (decision 002).
 
 type Logger = {
   info(entry: object): void;
@@ -24,19 +22,13 @@ type Logger = {
 
 export type AppListenerOptions = {
   production: boolean;
-  /** The port the server listens on: `npm run dev` also answers the loopback names on it. */
+  /** `npm run dev` also answers the loopback names on it. */
   port: number;
-  /** The build's client files (production). */
   clientDir?: string;
   logger: Logger;
-  /** Vite's middleware (development). */
   devMiddleware?(req: IncomingMessage, res: ServerResponse, next: () => void): void;
-  /**
-   * GET /api/events on the socket (production; default). False sends it through React Router like
-   * the dev server does: `npm run bench:sse` measures both (EVENTS_ON_SOCKET=0).
-   */
+  /** False sends GET /api/events through React Router like the dev server (`npm run bench:sse` measures both). */
   eventsOnSocket?: boolean;
-  /** React Router's handler with the request's context. */
   handle(request: Request, info: RequestInfo): Promise<Response>;
 };
 
@@ -46,23 +38,15 @@ export function createAppListener(options: AppListenerOptions) {
   const { production, logger } = options;
   const eventsOnSocket = production && options.eventsOnSocket !== false;
 
-  /**
-   * Production: a JSON line a request (pino). Development: a short readable line, and none for the
-   * ~100 source files and packages a page view loads through Vite (app/http/dev-request-log.server.ts).
-   */
   function log(entry: RequestLog) {
     if (production) return void logger.info(entry);
     if (!logger.isLevelEnabled("info")) return;
     const line = devRequestLine(entry);
-    // Not console.log, which names the request again ("[requestId=…]", app/http/request-id.server.ts).
+    // Not console.log, which names the request again ("[requestId=…]").
     if (line) process.stdout.write(`${line}\n`);
   }
 
-  /**
-   * GET /api/events on node's request and response, before React Router: a stream held open for
-   * hours costs less than half the memory there (docs/decisions/014-event-streams-on-the-socket.md).
-   * Production only: the dev server reloads modules, so there the route answers.
-   */
+  /** A stream held open for hours costs less than half the memory outside React Router (decision 014); production only. */
   function serveRaw(
     req: IncomingMessage,
     res: ServerResponse,
@@ -84,7 +68,6 @@ export function createAppListener(options: AppListenerOptions) {
 
   return createPipeline({
     trustProxy: env().TRUST_PROXY,
-    // BASE_URL's host and ALLOWED_HOSTS; `npm run dev` also answers localhost, 127.0.0.1 and [::1].
     isAllowedHost: configuredHostAllowList({ development: !production, port: options.port }),
     log,
     readiness,

@@ -52,18 +52,13 @@ import { describeSessions } from "./session-view";
 import { forgetDeviceSchema, revokeSessionSchema, signInAlertsSchema } from "./settings-form";
 import { twoFactorIntent, twoFactorSettingsData } from "./two-factor-settings.server";
 
-// The person's own account in Settings (Profile, Security, API tokens): each page's data and its
-// form intents, every one validated, guarded and audited through the domain.
-
 export function profileData(user: SessionUser) {
   return {
     profile: { name: user.name, email: user.email, locale: user.locale ?? null },
-    // The language select offers every locale folder there is (app/locales/<language>).
     languages: supportedLanguages(),
   };
 }
 
-/** `reader`: the request's language and `t`, for what the server words (sessions' devices, times). */
 export async function securityData(
   user: SessionUser,
   reader: { language: string; t: TFunction },
@@ -90,7 +85,6 @@ export async function apiTokensData(user: SessionUser) {
   return { tokens, permissions: grantablePermissions(user), reauth };
 }
 
-/** Settings → Profile: the name, the language, the address (a change is confirmed by mail). */
 export const runProfileIntent = (args: ActionArgs) => {
   const t = getT(args.context);
   return handleIntents(
@@ -130,7 +124,6 @@ export const runProfileIntent = (args: ActionArgs) => {
   );
 };
 
-/** Settings → Security: password, two-factor, passkeys, sessions and known devices; each the person's own. */
 export const runSecurityIntent = (args: ActionArgs) => {
   const t = getT(args.context);
   return handleIntents(
@@ -187,14 +180,11 @@ export const runSecurityIntent = (args: ActionArgs) => {
           return done("revoke-others", t("settings:sessions.othersRevoked", { count }));
         },
       },
-      // Two-factor (app/settings/two-factor-settings.server.ts); each refuses while viewing as someone.
       "two-factor-start": twoFactorIntent.start(args, t),
       "two-factor-confirm": twoFactorIntent.confirm(args, t),
       "two-factor-disable": twoFactorIntent.disable(args, t),
       "two-factor-recovery-codes": twoFactorIntent.recoveryCodes(args, t),
-      // Passkeys (app/auth/passkeys.server.ts): the account's own, never while viewing as someone.
-      // A passkey is two factors: its challenge is issued only after re-authentication,
-      // and passkey-add accepts only that challenge (bound to the account, single use).
+      // A passkey is two factors: its challenge is issued only after re-authentication, bound to the account.
       "passkey-options": {
         schema: passkeyOptionsSchema,
         run: async ({ actor, input }) => {
@@ -238,7 +228,6 @@ export const runSecurityIntent = (args: ActionArgs) => {
   );
 };
 
-/** Settings → API tokens: the secret leaves the server once, at creation. */
 export const runApiTokensIntent = (args: ActionArgs) => {
   const t = getT(args.context);
   return handleIntents(
@@ -255,7 +244,6 @@ export const runApiTokensIntent = (args: ActionArgs) => {
             "create-api-token",
           );
           const { secret } = await createApiToken(actor, input, args);
-          // The secret leaves the server this once; only its hash is kept.
           return done("create-api-token", t("settings:apiTokens.created", { name: input.name }), { secret });
         },
       },

@@ -3,25 +3,19 @@ import { reauthFields } from "../auth/account-schemas";
 import { issueValues } from "../i18n/message";
 import { CONFIG_KEYS, type ConfigKey, SYSTEM_CONFIG } from "../system-settings/config-keys";
 
-// The one parser of the Settings form's system section: a zod schema the browser checks with
-// (conform) and the action parses with (handleIntents), whose output is the list of changes.
+// Checked by the browser (conform) and parsed by the action, whose output is the list of changes.
 
 export type SettingsChange =
   | { key: ConfigKey; kind: "set"; value: string }
   | { key: ConfigKey; kind: "reset" };
 
-/** The re-authentication a super admin's change needs (assertReauthenticated); blank = not entered. */
 type SettingsReauth = { password?: string; code?: string };
 
 const resetKey = z.enum(CONFIG_KEYS as [ConfigKey, ...ConfigKey[]]);
 
 /**
- * Each setting's field as typed (absent when it is not on the form), `reset=KEY`, and the
- * re-authentication (asked only for a super admin's change; the server decides). Its output:
- * - `reset=KEY` removes the database value of that key, and nothing else changes;
- * - a blank secret keeps the stored one (it is never sent to the browser, so the field starts empty);
- * - a blank plain value removes the database value, so the environment applies again;
- * - any other value is set, valid by its setting's own schema (app/system-settings/config-keys.ts).
+ * A blank secret keeps the stored one (it is never sent to the browser, so the field starts empty);
+ * a blank plain value removes the database value, so the environment applies again.
  */
 export const systemSettingsSchema = z
   .object({
@@ -54,7 +48,6 @@ export const systemSettingsSchema = z
       const parsed = SYSTEM_CONFIG[key].schema.safeParse(raw);
       if (parsed.success) changes.push({ key, kind: "set", value: parsed.data });
       else {
-        // The setting's own issue, its message a key and its limits the values (app/i18n/message.ts).
         const issue = parsed.error.issues[0];
         const message = issue?.message ?? "validation.invalid";
         ctx.addIssue({ code: "custom", message, params: issue && issueValues(issue), path: [key] });
@@ -63,7 +56,7 @@ export const systemSettingsSchema = z
     return { changes, reauth };
   });
 
-/** A session handle as sent; one that names no session of the caller's is answered as already ended. */
+/** One that names no session of the caller's is answered as already ended. */
 export const revokeSessionSchema = z.object({ session: z.string().max(200).catch("") });
 
 export const forgetDeviceSchema = z.object({ device: z.string().min(1).max(64) });

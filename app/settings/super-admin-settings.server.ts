@@ -16,13 +16,10 @@ import type { ConfigKey, SuperAdminRule } from "../system-settings/config-keys";
 import { configLabel } from "../system-settings/config-labels";
 import { getSystemConfig } from "../system-settings/system-config.server";
 
-// The settings only a super admin changes (`superAdminOnly` in config-keys.ts): whoever controls
-// where account mail goes reads every password reset link, a super admin's too; whoever shortens
-// the audit retention lets the daily cleanup erase what they did. So only a super admin who
-// re-authenticates makes such a change, and every super admin hears of each one
-// (docs/rules.md, "Mail routing and the audit trail").
+// Whoever controls where account mail goes reads every password reset link, and whoever shortens the
+// audit retention erases what they did (docs/rules.md, "Mail routing and the audit trail").
 
-/** One change that needs a super admin: the key, why, and its effective values (never shown for a secret). */
+/** Effective values are never shown for a secret. */
 export type SuperAdminChange = {
   key: ConfigKey;
   rule: SuperAdminRule;
@@ -36,12 +33,7 @@ const REFUSED = {
 } as const satisfies Record<SuperAdminRule, MessageKey>;
 const rulesOf = (changes: SuperAdminChange[]) => [...new Set(changes.map((c) => c.rule))];
 
-/**
- * Throws unless `actor` may make the `changes` now: a super admin (not someone viewing as one)
- * who re-authenticates (the password, or a code where the account has two-factor; a recent
- * sign-in where it has neither). A refusal to anyone else is audited; a wrong password or code is
- * audited and counted by assertReauthenticated, like every re-authentication.
- */
+/** A refusal to anyone else is audited; not while viewing as a super admin. */
 export async function assertMayChangeSuperAdminSettings(
   actor: SessionUser,
   changes: SuperAdminChange[],
@@ -62,20 +54,15 @@ export async function assertMayChangeSuperAdminSettings(
   await assertReauthenticated(origin, actor, reauth, rules.map((r) => `settings.${r}`).join(","));
 }
 
-/** How mail goes out right now: the notice of a change travels this way, not the new one. */
+/** The notice of a change travels this way, not the new one. */
 async function currentMailRouting(): Promise<MailRouting> {
   const [apiKey, from] = await Promise.all([getSystemConfig("MAIL_API_KEY"), getSystemConfig("EMAIL_FROM")]);
   return { apiKey, from };
 }
 
 /**
- * The notice of a super admin's settings change for every active super admin, in the app (a
- * security notice, kind "security", that no broadcast can look like) and by email (each in their
- * language): which settings `actor` changed and when, never a mail routing value; for the audit
- * retention, from how many days to how many. Prepared before the change's transaction (SQLite has
- * one connection), `store`d inside it so no change lands without its notice, and `deliver`ed after
- * the commit: live, and by email `via` the routing from before the change, so a hostile new key
- * cannot swallow it. A failed email is audited (trySend) and does not undo the change.
+ * Stored inside the change's transaction so no change lands without its notice, and mailed via the
+ * routing from before the change, so a hostile new key cannot swallow it.
  */
 export async function superAdminSettingsNotice(actor: SessionUser, changes: SuperAdminChange[]) {
   const [via, recipients] = await Promise.all([currentMailRouting(), activeSuperAdmins()]);

@@ -24,11 +24,8 @@ import {
 } from "./super-admin-settings.server";
 
 /**
- * Applies the parsed changes that actually change something and audits them with before/after,
- * in one transaction. Secret values never reach the audit row: only their key names appear in
- * `changedKeys`. A change that is a super admin's (superAdminOnly in config-keys.ts: a mail routing
- * setting, a shorter audit retention) needs a super admin who re-authenticates (`reauth`, checked before
- * anything is written, so a refusal changes nothing) and tells every super admin.
+ * Secret values never reach the audit row, only their key names; a super admin's change is
+ * re-authenticated before anything is written, so a refusal changes nothing.
  */
 export async function applySettingsChanges(
   actor: SessionUser,
@@ -87,11 +84,7 @@ export async function applySettingsChanges(
   return { changed: changedKeys };
 }
 
-/**
- * A setting that names a role (the role of self-registered accounts) takes only a role that fits
- * self-registration (app/access/self-registration.server.ts), and one the actor may grant: never
- * super_admin, never a role that reads or changes anything.
- */
+/** Never super_admin, never a role that reads or changes anything (app/access/self-registration.server.ts). */
 async function assertRolesAllowed(actor: SessionUser, applied: SettingsChange[]) {
   for (const change of applied) {
     if (change.kind !== "set" || !("roleChoice" in SYSTEM_CONFIG[change.key])) continue;
@@ -101,20 +94,17 @@ async function assertRolesAllowed(actor: SessionUser, applied: SettingsChange[])
   }
 }
 
-/** The applied changes that are a super admin's, with their effective values before and after. */
 function superAdminChanges(applied: SettingsChange[], before: ConfigViews): SuperAdminChange[] {
   return applied.flatMap((change) => {
     const was = before.get(change.key)!.value;
     const next = change.kind === "set" ? change.value : (configFallback(change.key) ?? null);
     const rule = superAdminRuleFor(change.key, was, next);
-    // A secret's values are null here (describeSystemConfig never reveals them) and never shown.
     return rule
       ? [{ key: change.key, rule, before: was, after: SYSTEM_CONFIG[change.key].secret ? null : next }]
       : [];
   });
 }
 
-/** Where a key's value comes from once its database value is gone (as describeSystemConfig says it). */
 function fallbackSource(key: SettingsChange["key"]) {
   const def = SYSTEM_CONFIG[key];
   if (env()[def.envVar] as string | undefined) return "environment";
@@ -123,7 +113,7 @@ function fallbackSource(key: SettingsChange["key"]) {
 
 type ConfigViews = Map<string, Awaited<ReturnType<typeof describeSystemConfig>>[number]>;
 
-/** Before and after of each public value, as the page shows them (never a secret's). */
+/** Never a secret's. */
 function describeChanges(applied: SettingsChange[], before: ConfigViews) {
   const details: Record<string, { before: string | null; after: string | null; source: string }> = {};
   for (const change of applied) {

@@ -33,9 +33,6 @@ import { systemSettingsSchema } from "./settings-form";
 import { twoFactorIntent, twoFactorPolicy } from "./two-factor-settings.server";
 import { applySettingsChanges } from "./update-settings.server";
 
-// The workspace in Settings (System, Webhooks, Invitations): each page's data and its form intents,
-// each page behind the permission its loader and action both demand (app/access/settings-pages.ts).
-
 export async function systemData(user: SessionUser) {
   const [config, mailLog, integrity, reauth, twoFactorRoles] = await Promise.all([
     describeSystemConfig(user),
@@ -47,12 +44,10 @@ export async function systemData(user: SessionUser) {
   return {
     config,
     mailLog,
-    // The development outbox shows its links on a laptop only (app/mail/send-email.server.ts).
     outboxKeepsLinks: env().NODE_ENV !== "production",
     integrity,
     email: user.email,
     reauth,
-    // Which roles must use two-factor: a super admin's policy (two-factor-settings.server.ts).
     twoFactorPolicy: twoFactorRoles,
   };
 }
@@ -60,7 +55,7 @@ export async function systemData(user: SessionUser) {
 export async function webhooksData(user: SessionUser) {
   return {
     endpoints: await listEndpoints(),
-    // The form offers only the events this person may have sent out (app/webhooks/event-types.ts).
+    // Only the events this person may have sent out.
     events: [ALL_EVENTS, ...WEBHOOK_EVENT_TYPES].filter((e) => mayReceive(user, e)),
   };
 }
@@ -72,7 +67,6 @@ export async function inviteData(user: SessionUser) {
   };
 }
 
-/** Settings → System: the settings that override the environment, and which roles need two-factor. */
 export const runSystemIntent = (args: ActionArgs) => {
   const t = getT(args.context);
   return handleIntents(
@@ -82,7 +76,6 @@ export const runSystemIntent = (args: ActionArgs) => {
         schema: systemSettingsSchema,
         run: async ({ actor, input }) => {
           const { changed } = await applySettingsChanges(actor, input, args);
-          // Staff read the settings' labels, never their keys.
           const names = changed.map((key) => configLabel(t, key));
           return done(
             "system",
@@ -98,13 +91,12 @@ export const runSystemIntent = (args: ActionArgs) => {
   );
 };
 
-/** Settings → Webhooks: the secret leaves the server at creation and rotation only. */
+/** The secret leaves the server at creation and rotation only. */
 export const runWebhooksIntent = (args: ActionArgs) => {
   const t = getT(args.context);
   return handleIntents(
     args,
     {
-      // Outgoing webhooks (app/webhooks): the secret leaves the server at creation and rotation only.
       "webhook-create": {
         schema: webhookCreateSchema,
         run: async ({ actor, input }) => {
@@ -161,7 +153,6 @@ export const runWebhooksIntent = (args: ActionArgs) => {
   );
 };
 
-/** Settings → Invitations. */
 export const runInviteIntent = (args: ActionArgs) => {
   const t = getT(args.context);
   return handleIntents(
@@ -176,7 +167,6 @@ export const runInviteIntent = (args: ActionArgs) => {
             outcome,
             t("settings:invite.sent", { email: input.email }),
           );
-          // Not mailed: the section offers "Copy invite link" for it (the link itself is asked for apart).
           const unsent = outcome.mail.sent ? null : { id: outcome.id, email: outcome.email };
           return done("invite", message, { unsent });
         },

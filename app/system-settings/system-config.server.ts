@@ -5,7 +5,7 @@ import { invalidateEverywhere, registerCache } from "../events/cluster.server";
 import { decryptSecret, encryptSecret } from "../security/secret-box.server";
 import { type ConfigKey, type ConfigView, isConfigKey, SYSTEM_CONFIG } from "./config-keys";
 
-// Database values (decrypted), loaded once and kept until the next write on any instance.
+// Loaded once and kept until the next write on any instance.
 let cache: Promise<Map<ConfigKey, { value: string; updatedAt: string }>> | undefined;
 
 async function load() {
@@ -36,31 +36,24 @@ registerCache("settings", () => {
   cache = undefined;
 });
 
-/** Drops the in-process copy here and on every other instance; every write calls it. */
+/** Every write calls it. */
 export function clearSystemConfigCache(): Promise<void> {
   return invalidateEverywhere("settings");
 }
 
-/** The declared fallback: the environment variable, else the default (if any). */
 export function configFallback(key: ConfigKey): string | undefined {
   const def = SYSTEM_CONFIG[key];
   return (env()[def.envVar] as string | undefined) ?? builtInDefault(key);
 }
 
-/** The default with nothing set. */
 function builtInDefault(key: ConfigKey): string | undefined {
   return SYSTEM_CONFIG[key].fixedDefault;
 }
 
-/** Keys with a fixed default always have a value. */
 type DefaultedKey = {
   [K in ConfigKey]: (typeof SYSTEM_CONFIG)[K]["fixedDefault"] extends string ? K : never;
 }[ConfigKey];
 
-/**
- * The database value when one is stored, otherwise `fallback` (by default the key's declared
- * fallback, normally its environment variable).
- */
 export async function getSystemConfig(key: DefaultedKey): Promise<string>;
 export async function getSystemConfig(key: ConfigKey, fallback: string): Promise<string>;
 export async function getSystemConfig(key: ConfigKey, fallback?: string): Promise<string | undefined>;
@@ -70,11 +63,7 @@ export async function getSystemConfig(key: ConfigKey, ...rest: [string?]): Promi
   return rest.length > 0 ? rest[0] : configFallback(key);
 }
 
-/** Stores a value (encrypted when the key is secret). */
-/**
- * Stores one value. Inside a transaction (`executor`), the caller clears the cache once it has
- * committed; otherwise this does.
- */
+/** Encrypted when the key is secret; inside a transaction the caller clears the cache once committed. */
 export async function setSystemConfig(
   key: ConfigKey,
   value: string,
@@ -99,7 +88,6 @@ export async function setSystemConfig(
   }
 }
 
-/** Removes the database value so the environment (or the fixed default) applies again. */
 export async function resetSystemConfig(key: ConfigKey, executor?: Executor) {
   try {
     await (executor ?? db()).deleteFrom("system_setting").where("key", "=", key).execute();
@@ -108,16 +96,11 @@ export async function resetSystemConfig(key: ConfigKey, executor?: Executor) {
   }
 }
 
-/** Last four characters at most, and only of values long enough that this reveals little. */
+/** Only of values long enough that this reveals little. */
 function secretHint(value: string): string {
   return value.length >= 12 ? `…${value.slice(-4)}` : "…";
 }
 
-/**
- * Every setting as the browser may see it: secrets reduced to set / not set and a hint; for a
- * viewer who is no super admin, mail routing settings locked and the audit retention marked as
- * theirs to lengthen only (superAdminOnly in config-keys.ts).
- */
 export async function describeSystemConfig(viewer: { isSuperAdmin: boolean }): Promise<ConfigView[]> {
   const [values, roles] = await Promise.all([stored(), selfRegistrationRoles()]);
   return (Object.keys(SYSTEM_CONFIG) as ConfigKey[]).map((key) => {

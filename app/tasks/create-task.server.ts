@@ -25,21 +25,19 @@ export type CreateOutcome =
   | { ok: false; status: 403; permission: string }
   | { ok: false; status: "too_many_tasks"; limit: number; retryAfterSeconds: number };
 
-/** About one demonstration report's run: by then a slot has likely come free. */
 const TASK_SLOT_RETRY_AFTER_SECONDS = 15;
 
 function issuesOf(error: z.ZodError, prefix: string) {
   return error.issues.map((i) => ({
     path: [prefix, ...i.path].filter(Boolean).join("."),
-    // The API answers in English (docs/http-contract.md); shared schemas raise message keys.
+    // The API answers in English; shared schemas raise message keys.
     message: englishIssue(i),
   }));
 }
 
-/** Written in the task's own transaction once it is stored (its audit row): one commit, not two. */
+/** Written in the task's own transaction: one commit, not two. */
 export type OnCreated = (taskId: string, trx: Transaction<Database>) => Promise<void>;
 
-/** Validates a request to start a task, stores it as pending and hands it to the runner unawaited. */
 export async function createTask(
   user: SessionUser,
   body: unknown,
@@ -70,7 +68,6 @@ export async function createTask(
       // Count and insert under one per-user lock, so parallel requests cannot all see a free slot.
       await lockUsersTasks(trx, user.id);
       if ((await openTaskCount(trx, user.id)) >= limit) return null;
-      // The request's id goes with the task: its run and its completion webhook log under it.
       const id = await insertTask({ type, userId: user.id, payload, requestId: currentRequestId() }, trx);
       await runner.enqueue?.(id, trx);
       await onCreated?.(id, trx);
@@ -82,20 +79,13 @@ export async function createTask(
   return { ok: true, taskId };
 }
 
-/**
- * PostgreSQL: a transaction-scoped advisory lock per user (instances share the database).
- * SQLite: one connection runs one transaction at a time, which serialises these already.
- */
+/** SQLite's one connection serialises these already. */
 async function lockUsersTasks(trx: Transaction<Database>, userId: string) {
   if (!postgresPoolOf(db())) return;
   await sql`select pg_advisory_xact_lock(hashtext(${`task-open:${userId}`}))`.execute(trx);
 }
 
-/**
- * The user's pending and running tasks, from their maintained counters (decision 010), which
- * the task triggers move in the same transaction as the rows: two primary-key reads however
- * many tasks the user ever started (counting their rows read every one of them).
- */
+/** Maintained counters (decision 010): two primary-key reads however many tasks the user ever started. */
 export async function openTaskCount(trx: Kysely<Database>, userId: string): Promise<number> {
   const open = await counterTotals(trx, userId, ["tasks.status.pending", "tasks.status.processing"]);
   return open["tasks.status.pending"] + open["tasks.status.processing"];

@@ -8,16 +8,10 @@ import { TASK_REGISTRY } from "./registry.server";
 import { findTask, type TaskRow, toView } from "./repository.server";
 import { TASK_STATUSES, type TaskView } from "./task-types";
 
-// One person's task history (/dashboard/tasks): their own tasks only, whoever asks, filtered by
-// type and status and paged by keyset; and the clearing of finished ones.
-
 const PAGE_SIZE = 25;
 const FINISHED = ["completed", "failed"] as const;
 
-/**
- * The page's URL. As on the users list, a value that names no type or status (an old link, a
- * typo) falls back to "any" rather than failing the page: it only widens one's own list.
- */
+/** A value that names no type or status falls back to "any": it only widens one's own list. */
 const taskHistoryQuery = z.object({
   type: z
     .string()
@@ -44,14 +38,10 @@ const NEWEST_FIRST: Order = {
 };
 
 export type TaskHistory = KeysetPage<TaskView> & {
-  /** The owner's finished tasks, all of them (what "Clear finished" removes). */
   finished: number;
 };
 
-/**
- * A page of `userId`'s tasks, newest first: one range of task_user_created_id_idx, with the
- * filters applied along it (a person's own tasks, so the range is theirs alone).
- */
+/** One range of task_user_created_id_idx, with the filters applied along it. */
 export async function taskHistory(userId: string, q: TaskHistoryQuery): Promise<TaskHistory> {
   let own = db().selectFrom("task").selectAll().where("task.user_id", "=", userId);
   if (q.type) own = own.where("task.type", "=", q.type);
@@ -72,7 +62,6 @@ export async function taskHistory(userId: string, q: TaskHistoryQuery): Promise<
           limit,
         ),
     }),
-    // The maintained per-user counters (decision 010): two primary-key reads, not a count.
     counterTotals(db(), userId, ["tasks.status.completed", "tasks.status.failed"]),
   ]);
   return {
@@ -84,11 +73,7 @@ export async function taskHistory(userId: string, q: TaskHistoryQuery): Promise<
 
 type Owner = { id: string; email: string };
 
-/**
- * Removes one of the owner's finished tasks with its file. Someone else's task is "not found",
- * like a missing one, so ids cannot be probed; one still waiting or running is refused (its runner
- * would finish a row that is gone). Audited in the same transaction.
- */
+/** Someone else's task is "not found", so ids cannot be probed; a running one is refused, or its runner would finish a row that is gone. */
 export async function clearTask(owner: Owner, taskId: string, origin: AuditOrigin) {
   const task = await findTask(taskId);
   if (!task || task.user_id !== owner.id) throw new NotFound("tasks.notFound");
@@ -117,7 +102,6 @@ export async function clearTask(owner: Owner, taskId: string, origin: AuditOrigi
     });
 }
 
-/** Removes all of the owner's finished tasks (their files go with them); waiting and running ones stay. */
 export async function clearFinishedTasks(owner: Owner, origin: AuditOrigin): Promise<number> {
   return db()
     .transaction()

@@ -2,23 +2,13 @@ import { type Kysely, sql, type Transaction } from "kysely";
 import type pg from "pg";
 import type { Database } from "../../db/schema";
 
-// graphile-worker's tables, as this app uses them: one `run_task` job per task, keyed by task id.
-
-/**
- * One attempt: a retry would run work with side effects twice; the sweeper settles the row
- * instead. On a job that is locked (running, or held by a dead worker), add_job clears that job's
- * key and adds a new one, so a task handed back always gets a job that can be fetched.
- */
+/** One attempt: a retry would run work with side effects twice; the sweeper settles the row instead. */
 export function addJob(trx: Transaction<Database>, schema: string, taskId: string) {
   return sql`select ${sql.id(schema)}.add_job('run_task', json_build_object('taskId', ${taskId}::text),
     max_attempts => 1, job_key => ${taskId}::text, job_key_mode => 'preserve_run_at')`.execute(trx);
 }
 
-/**
- * Deletes the jobs of a task whose run was given up (found by payload: a job handed on has lost its
- * key; one still waiting is of no use either), then unlocks whatever else their workers held:
- * those workers went silent, and graphile-worker itself would wait four hours to take their locks.
- */
+/** graphile-worker itself would wait four hours to take a silent worker's locks. */
 export async function dropGivenUpJobs(
   executor: Kysely<Database> | Transaction<Database>,
   schema: string,
@@ -31,13 +21,7 @@ export async function dropGivenUpJobs(
     await sql`select ${sql.id(schema)}.force_unlock_workers(${workers}::text[])`.execute(executor);
 }
 
-/**
- * A worker that died between fetching a job and claiming its task (or after its task ended) leaves
- * a locked job no sweep of `processing` tasks finds. A `run_task` job locked longer than
- * `olderThanMs` (database time) whose task is not `processing` has no live worker: it is deleted,
- * its workers' other locks are freed, and the ids of its tasks still `pending` are returned for a
- * new job.
- */
+/** A worker that died between fetching a job and claiming its task leaves a locked job no sweep of `processing` tasks finds. */
 export async function dropOrphanedJobs(
   executor: Kysely<Database>,
   schema: string,
@@ -60,15 +44,10 @@ export async function dropOrphanedJobs(
   return dropped.rows.filter((r) => r.status === "pending").map((r) => r.task_id);
 }
 
-/** graphile-worker's notice of a new schema revision: database-wide, whichever schema it concerns. */
+/** Database-wide, whichever schema it concerns. */
 const MIGRATE_CHANNEL = "worker:migrate";
 
-/**
- * graphile-worker 0.17 LISTENs on `worker:migrate` and shuts its worker down (exit code 57) on any
- * breaking migration in the whole database, also of a queue in another schema. Every client of the
- * queue's pool holds such notices back and passes one on only when `ours` says it concerns this
- * queue's schema, so a queue elsewhere never stops ours while a newer release of ours still does.
- */
+/** graphile-worker 0.17 shuts its worker down on a breaking migration of any schema, so a queue elsewhere must not stop ours. */
 export function isolateMigrationNotices(
   pool: pg.Pool,
   ours: (payload: string | undefined) => Promise<boolean>,

@@ -1,22 +1,13 @@
-/** What the watchdog keeps running: graphile-worker's Runner has this shape. */
 type Watched = { promise: Promise<void>; stop(): Promise<void> };
 
 export type WatchdogOptions = {
-  /** The wait before each restart in a row; when the last one fails too, `onFatal`. */
   delaysMs: readonly number[];
-  /** A runner that ran this long before it stopped begins a new row of restarts. */
   stableMs: number;
   onFatal: (error: unknown) => void;
   log: (message: string, error?: unknown) => void;
 };
 
-/**
- * Keeps the queue's worker running. graphile-worker's runner can stop by itself (a breaking
- * migration notice, a fatal error), and nothing would notice: tasks would wait forever while the
- * instance looked healthy. A runner that stops without `release()` makes `healthy` false and is
- * started again with backoff; when that keeps failing, `onFatal` lets a supervisor restart the
- * whole process instead.
- */
+/** graphile-worker's runner can stop by itself, and nothing would notice while the instance looked healthy. */
 export class Watchdog<T extends Watched> {
   private current: T | undefined;
   private startedAt = 0;
@@ -30,17 +21,15 @@ export class Watchdog<T extends Watched> {
     private readonly options: WatchdogOptions,
   ) {}
 
-  /** The runner now running, if any. */
   get running(): T | undefined {
     return this.current;
   }
 
-  /** False while a runner should be running and is not (between a stop and its restart). */
   get healthy(): boolean {
     return !this.gaveUp && (!this.watching || this.current !== undefined);
   }
 
-  /** Starts the first runner; its failure is the caller's (the server does not start). */
+  /** Its failure is the caller's: the server does not start. */
   async start(): Promise<void> {
     if (this.watching) return;
     this.watching = true;
@@ -54,7 +43,6 @@ export class Watchdog<T extends Watched> {
     }
   }
 
-  /** Stops watching and hands over the runner, for the caller to stop as it sees fit. */
   release(): T | undefined {
     this.watching = false;
     clearTimeout(this.timer);

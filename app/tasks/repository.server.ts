@@ -55,8 +55,7 @@ export async function insertTask(
   return id;
 }
 
-// Every task id is a randomUUID(); the check keeps junk from URLs and webhook bodies (NUL, which
-// PostgreSQL text cannot hold) out of the query, so it is "no such task" on both databases.
+// Keeps junk (NUL, which PostgreSQL text cannot hold) out of the query: "no such task" on both databases.
 const TASK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function findTask(id: string): Promise<TaskRow | undefined> {
@@ -75,10 +74,7 @@ const NEWEST_FIRST: Order = {
   nullable: false,
 };
 
-/**
- * The owner's tasks, newest first; the cursor is the last row's `created_at|id` (checked by the
- * route). Each page is one range of task_user_created_id_idx, however many tasks came before.
- */
+/** Each page is one range of task_user_created_id_idx, however many tasks came before. */
 export async function listTasks(userId: string, limit: number, cursor?: string): Promise<Page> {
   const after = cursor ? cursor.split("|") : null;
   const rows = await rowsAfter(
@@ -96,10 +92,7 @@ export async function listTasks(userId: string, limit: number, cursor?: string):
   };
 }
 
-/**
- * pending -> processing; the claim's attempt number (1 for the first run), or null when somebody
- * else already took the task (or it is gone). A completion names its attempt (applyCompletion).
- */
+/** Null when somebody else already took the task; a completion names its attempt. */
 export async function claimTask(id: string): Promise<number | null> {
   const claimed = await db()
     .updateTable("task")
@@ -111,10 +104,7 @@ export async function claimTask(id: string): Promise<number | null> {
   return claimed ? Number(claimed.attempt) : null;
 }
 
-/**
- * processing -> pending for the run that holds it (hand-back: the server stops, or a sweeper gives
- * up on a silent worker), with `requeue` (the queue's new job) in the same transaction.
- */
+/** `requeue` (the queue's new job) runs in the same transaction. */
 export async function releaseTask(
   id: string,
   attempt: number,
@@ -138,7 +128,6 @@ export async function releaseTask(
     });
 }
 
-/** The heartbeat their sweepers watch: one statement for all tasks this process runs. */
 function touchQuery(ids: readonly string[]) {
   return db()
     .updateTable("task")
@@ -147,16 +136,11 @@ function touchQuery(ids: readonly string[]) {
     .where("status", "=", "processing");
 }
 
-/** The heartbeat as SQL, for a connection outside the request pool (the queue's own). */
 export function touchTasksStatement(ids: readonly string[]): { sql: string; parameters: readonly unknown[] } {
   return touchQuery(ids).compile();
 }
 
-/**
- * `attempt`: the run it comes from (claimTask); without it (an older sender), it applies to any run.
- * `silentBefore`: only while the run's last heartbeat is older than this (a sweep's verdict, which
- * a beat landing meanwhile overturns).
- */
+/** `silentBefore`: a sweep's verdict, which a heartbeat landing meanwhile overturns. */
 export type Completion = {
   taskId: string;
   status: FinalStatus;
@@ -174,13 +158,11 @@ class UnknownTask extends Error {}
 class SupersededRun extends Error {}
 
 /**
- * Records a final state once per delivery id: status, result, completed_at and updated_at in one
- * statement, and the delivery id in the same transaction, so a replay changes nothing. Both
- * statements write (the first takes the write lock), so another process writing meanwhile makes
- * this wait (busy timeout) instead of failing a read-then-write upgrade (SQLITE_BUSY_SNAPSHOT).
+ * Once per delivery id, in one transaction, so a replay changes nothing. Both statements write, so
+ * another writer makes this wait instead of failing a read-then-write upgrade (SQLITE_BUSY_SNAPSHOT).
  */
 export async function applyCompletion(deliveryId: string, completion: Completion): Promise<ApplyOutcome> {
-  // No task id holds NUL, and PostgreSQL cannot compare it: unknown, like any other id.
+  // PostgreSQL cannot compare NUL, and no task id holds it.
   if (!hasNoNul(completion.taskId)) return { kind: "not_found" };
   try {
     return await db()
@@ -202,14 +184,13 @@ export async function applyCompletion(deliveryId: string, completion: Completion
             updated_at: ts,
           })
           .where("id", "=", completion.taskId);
-        // A run that was given up and handed on: only the run holding the task may finish it.
+        // Only the run holding the task may finish it.
         const attempt = completion.attempt;
         if (attempt !== undefined)
           update = update.where("status", "=", "processing").where("attempt", "=", attempt);
         if (completion.silentBefore) update = update.where("updated_at", "<", completion.silentBefore);
         const updated = await update.returning(["user_id", "type"]).executeTakeFirst();
-        // Rolls the delivery id back too: an id spent on an unknown task, or by a stale run, must
-        // stay usable for the run that finishes the task.
+        // Rolls the delivery id back too, so it stays usable for the run that finishes the task.
         if (!updated) {
           if (attempt === undefined) throw new UnknownTask();
           const exists = await trx
@@ -219,7 +200,6 @@ export async function applyCompletion(deliveryId: string, completion: Completion
             .executeTakeFirst();
           throw exists ? new SupersededRun() : new UnknownTask();
         }
-        // Other systems hear of it in the same commit (app/webhooks), without the result's data.
         await enqueueEvents(trx, [
           {
             type: completion.status === "completed" ? "task.completed" : "task.failed",
@@ -254,7 +234,6 @@ export async function idsWithStatus(status: "pending" | "processing"): Promise<s
   return rows.map((r) => r.id);
 }
 
-/** `processing` tasks (with a heartbeat older than `silentBefore`, if given) and the run holding each. */
 export async function processingTasks(silentBefore?: string) {
   let query = db()
     .selectFrom("task")

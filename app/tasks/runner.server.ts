@@ -24,24 +24,16 @@ import {
 } from "./repository.server";
 import type { FinalStatus } from "./task-types";
 
-/** What POST /api/tasks needs from whatever runs the work; a dedicated queue can implement it too. */
 export interface TaskRunner {
-  /** Schedules a pending task; returns at once. */
   dispatch(taskId: string): void;
-  /** Takes up pending tasks and resolves interrupted ones. */
   start(): Promise<void>;
-  /**
-   * Takes no new work; lets running work finish for the grace period, then stops it: a re-runnable
-   * task goes back to `pending` (to run again, elsewhere or at the next start), any other fails.
-   */
+  /** A re-runnable task goes back to `pending` after the grace period; any other fails. */
   stop(): Promise<void>;
-  /** False while the runner that should be taking work is not (GET /readyz answers 503). */
+  /** GET /readyz answers 503 while false. */
   healthy?(): boolean;
-  /** The instance began to drain: take no new task; running ones go on (then stop()). */
   stopTaking?(): void;
-  /** A durable queue adds its job in the transaction that inserts the task row (see create-task). */
+  /** A durable queue adds its job in the transaction that inserts the task row. */
   enqueue?(taskId: string, trx: Transaction<Database>): Promise<void>;
-  /** True when the runner also schedules the daily cleanup (the queue's cron), instead of a timer. */
   readonly ownsSchedule?: boolean;
 }
 
@@ -49,7 +41,6 @@ export type RunnerOptions = {
   concurrency?: number;
   timeoutMs?: number;
   graceMs?: number;
-  /** Waits between webhook attempts; after the last, the outcome is recorded directly. */
   retryDelaysMs?: number[];
   deliver?: Deliver;
   definitions?: (type: string) => TaskDefinition | undefined;
@@ -57,11 +48,10 @@ export type RunnerOptions = {
   log?: (message: string, error?: unknown) => void;
 };
 
-// A failed task's result.error is English, as the API answers it (docs/http-contract.md).
+// English, as the API answers it (docs/http-contract.md).
 export const INTERRUPTED_ERROR = english("tasks.failure.interrupted");
 export const SHUTDOWN_ERROR = english("tasks.failure.shutdown");
 
-/** Pauses before running re-runnable work again after the database went away (about 30 s in all). */
 const DATABASE_RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000];
 
 class Timeout extends Error {}
@@ -69,14 +59,9 @@ class Shutdown extends Error {}
 
 type Outcome = { status: FinalStatus; result: unknown } | { status: "handed_back" };
 
-/** Adds the job that runs a task given back (a durable queue), in the transaction that gives it back. */
 export type Requeue = (taskId: string, trx: Transaction<Database>) => Promise<unknown>;
 
-/**
- * Runs tasks in this process, at most `concurrency` at once; the rest wait as `pending`.
- * Suited to work under a minute (docs/rules.md, "Tasks"); longer or scheduled work belongs on a
- * dedicated queue behind the same interface and the same HTTP contract.
- */
+/** Suited to work under a minute (docs/rules.md, "Tasks"); longer work belongs on a dedicated queue. */
 export class InProcessTaskRunner implements TaskRunner {
   private readonly queue: string[] = [];
   private readonly active = new Map<string, AbortController>();
@@ -104,12 +89,10 @@ export class InProcessTaskRunner implements TaskRunner {
     return this.queue.length;
   }
 
-  /** The tasks running in this process now (the queue's heartbeat touches them all at once). */
   runningTaskIds(): string[] {
     return [...this.active.keys()];
   }
 
-  /** A durable queue gives a task handed back a new job; without one, the next start takes it up. */
   requeueWith(requeue: Requeue | undefined) {
     this.requeue = requeue;
   }
@@ -119,7 +102,6 @@ export class InProcessTaskRunner implements TaskRunner {
   }
 
   dispatch(taskId: string) {
-    // While stopping, the row stays pending and the next start takes it up.
     if (this.stopping || this.active.has(taskId) || this.queue.includes(taskId)) return;
     this.queue.push(taskId);
     this.pump();
@@ -128,8 +110,8 @@ export class InProcessTaskRunner implements TaskRunner {
   async start() {
     this.stopping = false;
     await pruneDeliveries();
-    // One runner owns the table, so anything still `processing` was cut off by a crash or restart:
-    // a re-runnable task runs again; any other is failed, so its side effects never happen twice.
+    // One runner owns the table, so anything still `processing` was cut off: only a re-runnable
+    // task runs again, so side effects never happen twice.
     for (const task of await processingTasks()) {
       if (this.rerunnable(task.type)) await releaseTask(task.id, task.attempt);
       else
@@ -158,11 +140,7 @@ export class InProcessTaskRunner implements TaskRunner {
     await this.idle();
   }
 
-  /**
-   * Runs one task now and resolves when it is finished, bypassing this runner's own queue: a
-   * durable queue's worker calls this, with that queue deciding concurrency and order. "stopping":
-   * not run, because this runner is stopping (the queue hands the job back).
-   */
+  /** For a durable queue's worker, which decides concurrency and order; "stopping": not run. */
   async runNow(taskId: string): Promise<"done" | "stopping"> {
     if (this.stopping) return "stopping";
     if (this.active.has(taskId)) return "done";
@@ -179,7 +157,6 @@ export class InProcessTaskRunner implements TaskRunner {
     return "done";
   }
 
-  /** Resolves once no task is running. */
   idle(): Promise<void> {
     if (this.active.size === 0 && this.queue.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
@@ -207,17 +184,15 @@ export class InProcessTaskRunner implements TaskRunner {
     if (attempt === null) return;
     const row = await findTask(id);
     if (!row) return;
-    // Under the id of the request that started it (not whichever request dispatched it here, nor
-    // none in a queue worker): its logs and its webhook's X-Request-Id name that request.
+    // Under the id of the request that started it, so its logs and webhook name that request.
     await runWithRequestId(row.request_id, async () => {
       this.progress(row.user_id, id, 0);
       const started = performance.now();
       const outcome = await this.work(row.type, row.payload, { id, userId: row.user_id }, controller);
-      // Labelled by type only when it is one of ours: a row's type is data, a label set must stay bounded.
+      // A row's type is data, and a label set must stay bounded.
       const known = (this.options.definitions ?? taskDefinition)(row.type) ? row.type : "unknown";
       if (outcome.status === "handed_back") {
-        // Pending again with a new job, for another worker now (or this process's next start). A
-        // later answer from this run cannot finish the task: it names an attempt no longer current.
+        // A later answer from this run cannot finish the task: it names an attempt no longer current.
         if (!(await releaseTask(id, attempt, this.requeue)))
           this.log(`task ${id}: not handed back, it is no longer this run's`);
         return;
@@ -250,8 +225,7 @@ export class InProcessTaskRunner implements TaskRunner {
       controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
     });
     aborted.catch(() => {});
-    // Stopped before the work began (the server stopped while the task was being claimed): it does
-    // not begin, and having done nothing it is safe to run again whatever its type.
+    // Having done nothing, it is safe to run again whatever its type.
     if (controller.signal.reason instanceof Shutdown) return { status: "handed_back" };
     try {
       for (let attempt = 0; ; attempt++) {
@@ -263,12 +237,10 @@ export class InProcessTaskRunner implements TaskRunner {
             signal: controller.signal,
             progress: (fraction, message) => this.progress(task.userId, task.id, fraction, message),
           });
-          // Work that ignores its signal still cannot hold the runner past its timeout.
           const result = await Promise.race([work, aborted]);
           return { status: "completed", result: result ?? null };
         } catch (error) {
-          // The database went away under the work (a restart, a failover): work that is safe to
-          // repeat starts over once it may be back, within its timeout, instead of failing.
+          // Work that is safe to repeat starts over once the database may be back, instead of failing.
           const pause = DATABASE_RETRY_DELAYS_MS[attempt];
           if (!definition.rerunnable || controller.signal.aborted || !isDatabaseUnavailable(error) || !pause)
             throw error;
@@ -277,7 +249,6 @@ export class InProcessTaskRunner implements TaskRunner {
         }
       }
     } catch (error) {
-      // Stopped by the server (not by its own timeout), however the work reacted to the signal.
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
       if (reason instanceof Shutdown && definition.rerunnable) return { status: "handed_back" };
       if (error instanceof Timeout || error instanceof Shutdown || error instanceof TaskError)
@@ -292,8 +263,7 @@ export class InProcessTaskRunner implements TaskRunner {
 
   private progress(userId: string, taskId: string, fraction: number, message?: string) {
     const progress = Math.max(0, Math.min(1, fraction));
-    // Not awaited: progress is ephemeral, and the work that reports it must not wait on the log.
-    // Logged all the same, so a client that reconnects sees where its task got to.
+    // Not awaited, so the work does not wait on the log; logged so a reconnecting client sees it.
     void this.bus.publish(SYSTEM_EVENT_CHANNEL, {
       type: "task-progress",
       userId,
@@ -304,7 +274,6 @@ export class InProcessTaskRunner implements TaskRunner {
     });
   }
 
-  /** The webhook first (with retries); when it cannot be delivered, the outcome is recorded directly. */
   private async finish(completion: Completion & { status: FinalStatus }) {
     const delays = this.options.retryDelaysMs ?? [250, 1_000, 4_000];
     const deliver = this.options.deliver ?? httpDeliver();
@@ -324,8 +293,7 @@ export class InProcessTaskRunner implements TaskRunner {
       }
     }
     webhookDelivered(false);
-    // Same delivery id as the webhook: if it did land after all, this is a harmless replay. While
-    // the database is away (the webhook answered 503 too) the outcome waits for it, not lost.
+    // Same delivery id as the webhook, so if it did land after all this is a harmless replay.
     for (let attempt = 0; ; attempt++) {
       try {
         await completeTask(completion.taskId, completion);
@@ -347,16 +315,13 @@ function failed(reason: Message): Outcome {
   return failedWith(english(reason));
 }
 
-// One runner per process, also across the dev server's module reloads (docs/decisions/002-lean-server.md).
+// One runner per process, also across the dev server's module reloads (decision 002).
 const holder = remember("taskRunner", () => ({
   runner: undefined as TaskRunner | undefined,
   factory: undefined as (() => TaskRunner) | undefined,
 }));
 
-/**
- * The composition root (app/server/composition.server.ts) says which runner this deployment uses
- * (the graphile-worker queue on PostgreSQL); until it does, tasks run in this process.
- */
+/** The composition root says which runner this deployment uses; until then, tasks run in process. */
 export function setTaskRunnerFactory(factory: (() => TaskRunner) | undefined) {
   holder.factory = factory;
 }
@@ -366,7 +331,6 @@ export function taskRunner(): TaskRunner {
   return holder.runner;
 }
 
-/** Tests swap the implementation. */
 export function setTaskRunner(runner: TaskRunner) {
   holder.runner = runner;
 }

@@ -4,11 +4,7 @@ import { env, sessionSecrets } from "../env.server";
 
 export const WEBHOOK_PATH = "/api/webhooks/tasks";
 
-/**
- * TASK_WEBHOOK_SECRET in its `whsec_<base64>` form. When unset (development, tests) it is derived
- * from the first SESSION_SECRET, so every process of one installation agrees without extra setup;
- * `npm run dev` writes a generated one into .env, and production should set its own.
- */
+/** Derived from SESSION_SECRET when unset, so every process of one installation agrees; production should set its own. */
 function webhookSecret(): string {
   const configured = env().TASK_WEBHOOK_SECRET;
   if (configured) return configured;
@@ -25,7 +21,6 @@ function webhook(): Webhook {
   return cached.webhook;
 }
 
-/** Standard Webhooks headers for one delivery of `body` (the exact bytes that will be sent). */
 export function signWebhook(id: string, body: string, at = new Date()): Record<string, string> {
   return {
     "webhook-id": id,
@@ -34,10 +29,7 @@ export function signWebhook(id: string, body: string, at = new Date()): Record<s
   };
 }
 
-/**
- * Checks the signature over the raw body before anything parses it: constant-time comparison,
- * refused when the timestamp is more than 300 s away. Returns the webhook id, or null.
- */
+/** Before anything parses the body; constant-time, and refused 300 s off. */
 export function verifyWebhook(rawBody: string, headers: Headers): string | null {
   const id = headers.get("webhook-id");
   const timestamp = headers.get("webhook-timestamp");

@@ -25,10 +25,7 @@ const TEAMS_BY_NAME: Order = {
   nullable: false,
 };
 
-/**
- * A team's member count as the triggers keep it (migration 012, docs/decisions/016): one
- * primary-key row of stat_count per team, absent (0) for a team without members.
- */
+/** Maintained by triggers (decision 016): absent (0) for a team without members. */
 function membersOf(eb: ExpressionBuilder<Database, "team">) {
   return eb.fn
     .coalesce(
@@ -45,10 +42,7 @@ function membersOf(eb: ExpressionBuilder<Database, "team">) {
 
 type TeamRow = { id: string; name: string; description: string; members: number };
 
-/**
- * One page of the teams, by name (keyset, db/keyset.ts), each with its member count, and how many
- * teams there are: a page reads its 50 teams and 50 counters, whatever the number of teams or people.
- */
+/** A page reads its 50 teams and 50 counters, whatever the number of teams or people (decision 012). */
 export async function listTeams(request: PageRequest = {}) {
   const [page, total] = await Promise.all([
     keysetPage<TeamRow>(request, {
@@ -89,8 +83,7 @@ async function systemTotal(name: string): Promise<number> {
 
 const MEMBER_PAGE = 50;
 type TeamMember = { id: string; name: string; email: string; team_role: "lead" | "member" };
-// team_member_team_name_idx (team_id, member_name, user_id): a page is one range of the team's
-// entries, whatever its size; member_name is user.name, copied by triggers (migration 012).
+// A page is one range of team_member_team_name_idx, whatever the team's size.
 const BY_NAME: Order = {
   column: "team_member.member_name",
   output: "name",
@@ -100,7 +93,7 @@ const BY_NAME: Order = {
   nullable: false,
 };
 
-/** A team with one page of its members by name (keyset: a team may hold everyone) and its member count. */
+/** Keyset-paged: a team may hold everyone. */
 export async function getTeam(id: string, request: PageRequest = {}) {
   const team = await db()
     .selectFrom("team")
@@ -266,10 +259,8 @@ export async function setMember(
     });
 }
 
-/** Up to this many teams are offered by name in the users list's "Add to team". */
 const TEAM_CHOICES = 500;
 
-/** Teams to pick from by name (the users list's bulk "Add to team"). */
 export async function teamChoices(): Promise<{ id: string; label: string }[]> {
   const rows = await db()
     .selectFrom("team")
@@ -280,10 +271,7 @@ export async function teamChoices(): Promise<{ id: string; label: string }[]> {
   return rows.map((r) => ({ id: r.id, label: r.name }));
 }
 
-/**
- * Adds someone as a member unless they already belong (the users list's bulk "Add to team"): an
- * existing lead stays a lead. False when nothing changed.
- */
+/** An existing lead stays a lead; false when nothing changed. */
 export async function joinTeam(
   actor: AuditedActor,
   input: { teamId: string; userId: string },
@@ -313,7 +301,7 @@ export async function joinTeam(
     });
 }
 
-/** Removes a member; answers the team role they had (what an Undo gives back). */
+/** Answers the team role they had (what an Undo gives back). */
 export async function removeMember(
   actor: SessionUser,
   input: { teamId: string; userId: string },
@@ -349,11 +337,7 @@ export async function removeMember(
     });
 }
 
-/**
- * Puts a removed member back with the team role they had (the Undo of a removal,
- * app/users/undo.server.ts): false, with nothing written, when the team or the person is gone or
- * they belong to the team again meanwhile.
- */
+/** False, with nothing written, when the team or the person is gone or they belong again. */
 export async function rejoinTeam(
   actor: AuditedActor,
   input: { teamId: string; userId: string; teamRole: TeamRole },
@@ -388,18 +372,13 @@ export async function rejoinTeam(
     });
 }
 
-/**
- * People matching a search, for the "add member" picker (never the whole table): active accounts
- * only (a disabled one cannot take part) and not already in the team (the picker adds; the role of
- * a member is changed in the members table). Names and emails of accounts are user.read material:
- * managing teams alone must not enumerate them.
- */
+/** Names and emails are user.read material: managing teams alone must not enumerate them. */
 export async function searchUsers(
   actor: AccessSubject,
   q: string,
   options: { excludeTeam?: string; limit?: number } = {},
 ): Promise<MemberCandidate[]> {
-  // No account holds NUL (and PostgreSQL cannot compare it), so such a search finds nobody.
+  // PostgreSQL cannot compare NUL, and no account holds it.
   if (!mayFindMembers(actor) || !q.trim() || !hasNoNul(q)) return [];
   const text = q.trim();
   const limit = Math.min(options.limit ?? MEMBER_SEARCH_LIMIT, MEMBER_SEARCH_LIMIT);
@@ -428,7 +407,6 @@ export function mayFindMembers(actor: AccessSubject): boolean {
   return can(actor, "team.write") && can(actor, "user.read");
 }
 
-/** Teams whose name contains `text`, by name: the command palette's "Teams". */
 export async function findTeams(text: string) {
   if (!text.trim() || !hasNoNul(text)) return [];
   return db()

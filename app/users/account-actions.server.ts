@@ -10,14 +10,9 @@ import { type MailOutcome, sendReporting } from "../mail/try-send.server";
 import { offerUndo } from "./undo.server";
 import { setUserStatus, type UpdateUserInput, updateUser } from "./users.server";
 
-// An admin's acts on one person's account (a user's page) that bring more than the change itself:
-// the Undo a toast offers for what can be given back (docs/decisions/038-undo.md) and the email a
-// two-factor reset sends. Here rather than in users.server.ts, which undo.server.ts calls to undo.
+// Here rather than in users.server.ts, which undo.server.ts calls to undo (decision 038).
 
-/**
- * Saves an edit. When it took roles away, answers their names in `t` and the Undo that gives them
- * back: taking a role away is the part of an edit worth an Undo, and the toast says which.
- */
+/** Taking a role away is the part of an edit worth an Undo, and the toast says which. */
 export async function editAccount(
   actor: SessionUser,
   input: UpdateUserInput,
@@ -27,7 +22,6 @@ export async function editAccount(
   const { removedRoles } = await updateUser(actor, input, origin);
   if (!removedRoles.length) return { removedRoles };
   const grants = await roleGrants();
-  // A role deleted meanwhile has no label left: its id stands in.
   const names = removedRoles.map((r) => (grants.get(r) ? roleLabel(t, grants.get(r)!) : r));
   const undo = await offerUndo(actor, {
     kind: "user.role_removal",
@@ -37,7 +31,6 @@ export async function editAccount(
   return { removedRoles: names, undo };
 }
 
-/** Disables the account (its sessions end) and answers the Undo that enables it again. */
 export async function disableAccount(
   actor: SessionUser,
   input: { id: string },
@@ -47,10 +40,7 @@ export async function disableAccount(
   return { undo: await offerUndo(actor, { kind: "user.disable", userIds: [input.id] }) };
 }
 
-/**
- * Removes the account's two-factor (a lost phone; resetTwoFactor's rules) and emails the person the
- * way to enrol again. The reset stands whether or not the email went out; `mail` says how it fared.
- */
+/** The reset stands whether or not the email went out; `mail` says how it fared. */
 export async function resetAccountTwoFactor(
   actor: SessionUser,
   input: { id: string },

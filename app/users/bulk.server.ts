@@ -10,9 +10,7 @@ import { joinTeam } from "../teams/teams.server";
 import { listUsers, type UserListQuery } from "./list.server";
 import { changeUserRole, deleteUser, setUserStatus } from "./users.server";
 
-// The users list's bulk bar: one act on the people ticked on the page, or on everyone the list's
-// filters match ("Select all 304 matching"). For the latter the server reads the filters from the
-// page's own address and finds the people itself: the browser never sends that list of ids.
+// For "all matching" the server finds the people from the page's own address: the browser never sends that list of ids.
 
 export const BULK_ACTIONS = [
   "enable",
@@ -24,7 +22,6 @@ export const BULK_ACTIONS = [
 ] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
-/** What each act needs, on top of user.read (the list itself). */
 export const BULK_PERMISSION: Record<BulkAction, PermissionKey> = {
   enable: "user.update",
   disable: "user.update",
@@ -35,26 +32,21 @@ export const BULK_PERMISSION: Record<BulkAction, PermissionKey> = {
 };
 
 export type BulkInput = { action: BulkAction; roleId?: string; teamId?: string };
-/** `changed`: who the act changed (what an Undo may give back). */
 export type BulkResult = { done: number; unchanged: number; refused: Message[]; changed: string[] };
 
-/** Up to this many act in the request; more become a users.bulk task with progress. */
+/** More become a users.bulk task with progress. */
 export const BULK_INLINE_MAX = 100;
-/** "All matching" acts on at most this many at once: a wider act asks for a narrower filter. */
+/** A wider act asks for a narrower filter. */
 export const BULK_MATCHING_MAX = 10_000;
 const WALK_PAGE = 100;
 
-/** The filters of the list alone (no sort, page or cursor): what "all matching" means. */
 export type UserFilter = Pick<UserListQuery, "q" | "role" | "status" | "verified" | "created">;
 
 export function filterOf(q: UserListQuery): UserFilter {
   return { q: q.q, role: q.role, status: q.status, verified: q.verified, created: q.created };
 }
 
-/**
- * The ids of everyone the filters match, in the list's order, walked a page at a time with the
- * list's own query so "matching" means exactly what the list shows; null past `max`.
- */
+/** With the list's own query, so "matching" means exactly what the list shows; null past `max`. */
 export async function matchingUserIds(filter: UserFilter, max = BULK_MATCHING_MAX): Promise<string[] | null> {
   const ids: string[] = [];
   let after: string | undefined;
@@ -74,7 +66,6 @@ export async function matchingUserIds(filter: UserFilter, max = BULK_MATCHING_MA
   }
 }
 
-/** Refuses an act the person may not do at all, or a role or team that is not there. */
 export async function checkBulk(actor: AuditedActor, input: BulkInput): Promise<void> {
   // user.read too: the task path has no page loader in front of it.
   if (!can(actor, "user.read") || !can(actor, BULK_PERMISSION[input.action]))
@@ -124,11 +115,7 @@ async function actOn(
   }
 }
 
-/**
- * Applies one act to each person; a rule that refuses one (oneself, a super admin, a role the
- * actor may not grant) does not stop the others, and someone deleted meanwhile is skipped. Each
- * change commits with its own audit row, as if made on the person's page.
- */
+/** A rule that refuses one person does not stop the others; each change commits with its own audit row. */
 export async function bulkUsers(
   actor: AuditedActor,
   input: BulkInput & { ids: string[] },
@@ -137,7 +124,7 @@ export async function bulkUsers(
 ): Promise<BulkResult> {
   await checkBulk(actor, input);
   const result: BulkResult = { done: 0, unchanged: 0, refused: [], changed: [] };
-  // Viewing as someone, their own record is theirs alone (decision 021), as on their user page.
+  // Viewing as someone, their own record is theirs alone (decision 021).
   const viewedAs = (actor as { impersonator?: unknown }).impersonator ? actor.id : null;
   for (const [i, id] of input.ids.entries()) {
     try {

@@ -5,13 +5,7 @@ import { db } from "../db.server";
 import { english } from "../http/device-words";
 import { describeUserAgent } from "../http/user-agent";
 
-/**
- * What the user page shows beside the account: teams, sessions, recent audit entries and tasks.
- * Sessions (devices, IPs) and the audit trail are audit-log material: `log.read` sees them, an
- * account sees its own sessions; anyone else gets null, so user.read alone reveals no IPs.
- * A session's device is said as Settings says it ("Chrome on macOS", in the reader's `t`); the raw
- * user agent stays on the server.
- */
+/** Sessions and the audit trail are `log.read` material (an account sees its own sessions): null otherwise, so user.read alone reveals no IPs. */
 export async function userActivity(
   viewer: AccessSubject & { id: string },
   userId: string,
@@ -58,11 +52,7 @@ export async function userActivity(
   };
 }
 
-/**
- * The newest 20 entries by or about the user. Two index ranges (target, actor), each read for
- * 20 rows at most and merged: an OR of the two would read and sort every entry of a busy account.
- * UNION, not UNION ALL: an entry by the user about themselves is in both.
- */
+/** Two index ranges merged: an OR would read and sort every entry of a busy account. UNION: an entry about oneself is in both. */
 function auditOf(userId: string) {
   const newest = (query: ReturnType<typeof auditRows>) =>
     db()

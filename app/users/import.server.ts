@@ -15,11 +15,8 @@ import { emailField } from "../email-address";
 import type { Message } from "../i18n/message";
 import type { ImportRow } from "./import-csv";
 
-// Users → Import (docs/decisions/034-user-import.md): each row of the file is planned (created,
-// updated, skipped, or refused with a reason) by the same function for the preview and for the
-// run, the run planning each row again against the database as it is then, so the preview says
-// what the run will do unless someone changed the same accounts in between. Each row is written
-// in its own transaction: a refused or failing row changes nothing else.
+// Users → Import (decision 034): one planner for the preview and the run, which plans each row
+// again, so the preview says what the run will do.
 
 type Outcome = "create" | "update" | "skip" | "error";
 
@@ -28,14 +25,12 @@ export type RowPlan = {
   email: string;
   outcome: Outcome;
   message: Message;
-  /** What will be written (create, update). */
   apply?: {
     userId: string | null;
     name: string;
-    /** Null: roles stay as they are (an existing account, no roles in the file). */
     roleIds: string[] | null;
     addTeamIds: string[];
-    /** An existing account whose address nobody proved: the import vouches for it (account-takeover). */
+    /** An existing account whose address nobody proved: the import vouches for it. */
     takeOver?: boolean;
   };
 };
@@ -69,7 +64,7 @@ async function inChunks<T, R>(items: T[], read: (part: T[]) => Promise<R[]>): Pr
   return out;
 }
 
-/** Everything the plan of these rows reads, in a few queries whatever the number of rows. */
+/** A few queries whatever the number of rows. */
 async function contextFor(
   actor: AuditedActor,
   rows: ImportRow[],
@@ -77,7 +72,6 @@ async function contextFor(
 ): Promise<Context> {
   const grants = await roleGrants();
   const rolesByName = new Map<string, { id: string; label: string; all: boolean }>();
-  // A role's name wins over another role's label that reads the same.
   for (const g of grants.values()) rolesByName.set(g.label.toLowerCase(), g);
   for (const g of grants.values()) rolesByName.set(g.name.toLowerCase(), g);
   const grantable = new Set((await assignableRoles(actor)).map((r) => r.id));
@@ -196,7 +190,7 @@ function planRow(row: ImportRow, ctx: Context, seen: Map<string, number>): RowPl
   const sameRoles =
     roleIds.length === 0 ||
     (roleIds.length === user.roleIds.length && roleIds.every((r) => user.roleIds.includes(r)));
-  // Replacing roles removes some: those must be grantable too (the rule of the user page).
+  // Replacing roles removes some: those must be grantable too.
   if (!sameRoles) {
     const removed = user.roleIds.find((r) => !roleIds.includes(r) && !ctx.grantable.has(r));
     if (removed) return refuse(row, email, { key: "users.import.notManageable" });
@@ -204,8 +198,7 @@ function planRow(row: ImportRow, ctx: Context, seen: Map<string, number>): RowPl
   }
   const addTeamIds = teamIds.filter((t) => !user.teamIds.includes(t));
   if (addTeamIds.length) changes.push("teams");
-  // The file vouches for the address, as it does for a new account: whoever registered it first
-  // and never proved it loses what they set.
+  // The file vouches for the address: whoever registered it first and never proved it loses what they set.
   if (user.unproven) changes.push("verified");
   if (changes.length === 0)
     return { line: row.line, email, outcome: "skip", message: { key: "users.import.unchanged" } };
@@ -224,7 +217,6 @@ function planRow(row: ImportRow, ctx: Context, seen: Map<string, number>): RowPl
   };
 }
 
-/** What importing these rows would do, row by row: the preview, and each step of the run. */
 export async function planImport(actor: AuditedActor, rows: ImportRow[]): Promise<RowPlan[]> {
   const ctx = await contextFor(actor, rows);
   const seen = new Map<string, number>();
@@ -239,7 +231,6 @@ export function summarise(plans: RowPlan[]): ImportSummary {
   return out;
 }
 
-/** Writes one planned row in `trx`, audited as the importing admin's change; `ended`: sessions it ended. */
 async function applyRow(
   trx: Executor,
   actor: AuditedActor,
@@ -257,8 +248,6 @@ async function applyRow(
         id,
         name: apply.name,
         email: plan.email,
-        // The admin vouches for the address; the person sets a password from the invitation,
-        // "Forgot your password?", or signs in through single sign-on.
         email_verified: 1,
         password_hash: null,
         created_at: ts,
@@ -333,10 +322,7 @@ async function applyRow(
   return { id, ended };
 }
 
-/**
- * Runs `write` inside `trx` under a savepoint: when it throws, what it wrote is undone and the
- * transaction goes on (a row the database refuses changes nothing, the rows around it stay).
- */
+/** A row the database refuses changes nothing; the transaction goes on. */
 async function alone<T>(
   trx: Executor,
   write: () => Promise<T>,
@@ -354,10 +340,6 @@ async function alone<T>(
 
 export type RowResult = { line: number; email: string; outcome: Outcome; message: Message };
 
-/**
- * Runs an import: each row planned again against the database as it is now, then written alone.
- * `invite`: a created account is mailed the invitation to choose its password.
- */
 export async function runImport(
   actor: AuditedActor & { name: string },
   rows: ImportRow[],
@@ -370,9 +352,8 @@ export async function runImport(
     for (let i = 0; i < rows.length; i += BATCH) {
       opts.signal?.throwIfAborted();
       const part = rows.slice(i, i + BATCH);
-      // Planned just before it is written (the access rules read through their own connection, so
-      // not inside the transaction: SQLite has one). A batch is one transaction (a commit per row
-      // made 10,000 rows take a minute on PostgreSQL), each row under its own savepoint.
+      // Not inside the transaction: the access rules read through their own connection (SQLite has one).
+      // A batch is one transaction, as a commit per row was far slower on PostgreSQL.
       const ctx = await contextFor(actor, part);
       const invites: { id: string; email: string; at: number }[] = [];
       const takenOver: { id: string; ended: string[] }[] = [];
@@ -392,7 +373,6 @@ export async function runImport(
             }
             const written = await alone(trx, () => applyRow(trx, actor, plan, opts.origin));
             if (!written.ok) {
-              // A row the database refused (another import created the same address meanwhile).
               results.push({
                 line: plan.line,
                 email: plan.email,
@@ -418,7 +398,6 @@ export async function runImport(
           }
         });
       for (const { id, ended } of takenOver) await afterTakeOver(id, ended);
-      // Mail only for what committed.
       for (const invite of invites) {
         const sent = await sendPasswordSetup(opts.origin, invite, actor.name);
         results[invite.at]!.message = { key: sent ? "users.import.invited" : "users.import.inviteFailed" };

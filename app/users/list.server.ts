@@ -20,7 +20,7 @@ import { compareRoles } from "../access/role-order";
 import { db } from "../db.server";
 import { PAGE_SIZES, USER_CREATED_WINDOWS, USER_SORTS } from "./list-options";
 
-// The list state lives in the URL; this parses it, falling back to defaults on anything odd.
+// The list state lives in the URL, falling back to defaults on anything odd.
 export const userListQuery = z.object({
   q: z.string().trim().max(200).refine(hasNoNul).catch(""),
   role: z.string().max(100).refine(hasNoNul).catch(""),
@@ -29,8 +29,7 @@ export const userListQuery = z.object({
   created: z.enum(["", ...USER_CREATED_WINDOWS]).catch(""),
   sort: z.enum(USER_SORTS).catch("created_at"),
   dir: z.enum(["asc", "desc"]).catch("desc"),
-  // Opaque keyset cursors (db/keyset.ts); a bad one means the first page. An old `?page=N` link
-  // is ignored the same way: it opens the first page.
+  // A bad cursor, or an old `?page=N` link, opens the first page.
   after: z.string().max(2000).optional().catch(undefined),
   before: z.string().max(2000).optional().catch(undefined),
   size: z.coerce
@@ -45,7 +44,7 @@ export function parseUserListQuery(url: URL): UserListQuery {
   return userListQuery.parse(Object.fromEntries(url.searchParams));
 }
 
-/** The first instant the `created` window holds: 00:00 UTC six days before today's date. */
+/** 00:00 UTC six days before today's date. */
 export function createdSince(window: (typeof USER_CREATED_WINDOWS)[number], now = new Date()): string {
   const days = Number.parseInt(window, 10);
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -86,13 +85,9 @@ function userOrder(q: UserListQuery): Order {
 
 type ListedUser = Omit<UserRow, "roles">;
 
-/** Up to this many people, a role's members are read by id; past it, people are walked in order. */
 const SMALL_ROLE = 1000;
 
-/**
- * The role's id, and its members' ids when there are at most SMALL_ROLE of them (one index range
- * of user_role_role_idx, read for SMALL_ROLE + 1 rows at most); "none" for an unknown role.
- */
+/** "none" for an unknown role; members only for a small role. */
 async function roleMembers(name: string) {
   const role = await db().selectFrom("role").select("id").where("name", "=", name).executeTakeFirst();
   if (!role) return "none" as const;
@@ -119,17 +114,12 @@ type UserRow = {
 
 export type UserPage = {
   rows: UserRow[];
-  /** How many match, up to TOTAL_CAP; `totalCapped` when there are more ("1,000+"). */
+  /** Up to TOTAL_CAP; `totalCapped` when there are more ("1,000+"). */
   total: number;
   totalCapped: boolean;
 } & Omit<KeysetPage<UserRow>, "rows">;
 
-/**
- * The exact total from the maintained counters (decision 010) when the filters are ones they
- * count: none, the status alone or the verified flag alone. Null for any other combination,
- * which is counted up to TOTAL_CAP. Counting even 1,001 index entries grew the unfiltered page
- * with the data (docs/decisions/023-list-paths.md); three primary-key reads do not.
- */
+/** From the maintained counters (decision 010) when they count the filters; null otherwise (decision 023). */
 function countedTotal(q: UserListQuery): Promise<{ count: number; capped: boolean }> | null {
   if (q.q || q.role || q.created || (q.status && q.verified)) return null;
   return counterTotals(db(), "", ["users.total", "users.disabled", "users.verified"]).then((c) => {
@@ -147,7 +137,6 @@ function countedTotal(q: UserListQuery): Promise<{ count: number; capped: boolea
   });
 }
 
-/** One page of users matching the filters, with their roles, and a count (exact or capped). */
 export async function listUsers(q: UserListQuery): Promise<UserPage> {
   let base = db().selectFrom("user");
   if (q.q) {
@@ -160,12 +149,10 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
   const role = q.role ? await roleMembers(q.role) : null;
   if (role === "none") return { rows: [], total: 0, totalCapped: false, start: 1, prev: null, next: null };
 
-  // Every (status, verified) pair is one range of the list's indexes (011_list_indexes); a page
-  // merges the pairs the filters leave, and the count is capped (docs/decisions/012).
+  // Every (status, verified) pair is one index range; a page merges the pairs the filters leave (decision 012).
   const statuses = q.status ? [q.status] : USER_STATUSES;
   const verified = q.verified ? [q.verified === "yes" ? 1 : 0] : [0, 1];
-  // The rows of those pairs (for the count and a small role): with only `verified` chosen, every
-  // status is named so the (status, email_verified) indexes can seek.
+  // With only `verified` chosen, every status is named so the (status, email_verified) indexes can seek.
   const pairs = q.verified && !q.status ? base.where("user.status", "in", statuses) : base;
   const order = userOrder(q);
   const walk =
@@ -175,8 +162,7 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
   let fetch: ReturnType<typeof walk>;
   let counting: Promise<{ count: number; capped: boolean }>;
   if (q.q || role?.members) {
-    // The search's hits (its own index finds them, docs/decisions/011) or a small role's people
-    // (at most SMALL_ROLE, by id): few rows, found first, then sorted.
+    // Few rows, found first, then sorted.
     const found = role?.members
       ? pairs.where("user.id", "in", role.members)
       : role
@@ -210,8 +196,7 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
         })),
       ),
     );
-    // A large role is counted from its own links (role-first): walking people in order and
-    // checking each would read most of them when the role is a small share of everyone.
+    // A large role is counted from its own links: walking people in order would read most of them.
     counting = role
       ? cappedCount(
           db(),
@@ -268,10 +253,8 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
   };
 }
 
-/** Up to this many people are offered by the command palette for a search. */
 const FIND_LIMIT = 6;
 
-/** People whose name or email contains `text`, by name: the command palette's "People". */
 export async function findUsers(text: string) {
   if (!text.trim() || !hasNoNul(text)) return [];
   return db()

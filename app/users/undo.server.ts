@@ -12,11 +12,8 @@ import { rejoinTeam } from "../teams/teams.server";
 import { BULK_INLINE_MAX } from "./bulk.server";
 import { restoreRoles, setUserStatus } from "./users.server";
 
-// The Undo a toast offers after a reversible act (docs/decisions/038-undo.md). The browser holds
-// only an opaque token: what to undo is stored here (a user_token row of kind "undo", its hash
-// only), bound to the person who acted, spent at its first use and gone after two minutes. The
-// inverse runs under the rules of the act itself, as that person is now, and only on what is still
-// as the act left it.
+// The Undo a toast offers (decision 038): the browser holds only an opaque, single-use token, and
+// the inverse runs under the act's own rules, only on what is still as the act left it.
 
 const id = z.string().uuid();
 const ids = z.array(id).min(1).max(BULK_INLINE_MAX);
@@ -32,14 +29,12 @@ const actSchema = z.discriminatedUnion("kind", [
 ]);
 export type UndoableAct = z.infer<typeof actSchema>;
 
-/** What the inverse needs: the permission of the act itself. */
 const NEEDS: Record<UndoableAct["kind"], PermissionKey> = {
   "user.disable": "user.update",
   "user.role_removal": "user.update",
   "team.member.remove": "team.write",
 };
 
-/** The token a toast's Undo carries, for an act `actor` just did. */
 export function offerUndo(actor: { id: string }, act: UndoableAct): Promise<string> {
   return issueToken({ kind: "undo", userId: actor.id, data: actSchema.parse(act) });
 }
@@ -49,12 +44,7 @@ export type UndoOutcome =
   | { ok: true; kind: UndoableAct["kind"]; restored: number; skipped: number }
   | { ok: false; reason: UndoRefusal };
 
-/**
- * Applies the inverse of the act a token names. Refused with no change: a token that is unknown
- * (forged), someone else's, spent or expired; an actor who lost the act's permission; and, when
- * nothing is as the act left it any more (re-enabled, deleted, back in the team), "changed". A rule
- * the act itself obeys (a super admin, a directory's account) refuses by throwing, as on the page.
- */
+/** A rule the act itself obeys refuses by throwing, as on the page. */
 export async function undoAct(actor: AuditedActor, raw: unknown, origin: AuditOrigin): Promise<UndoOutcome> {
   const found = await inspectToken(["undo"], raw);
   if (!found.ok) return { ok: false, reason: found.reason };
@@ -77,7 +67,6 @@ async function apply(actor: AuditedActor, act: UndoableAct, origin: AuditOrigin)
   }
   if (act.kind === "user.role_removal") {
     const grants = await roleGrants();
-    // A role deleted meanwhile cannot come back: the state is not the act's any more.
     if (act.roleIds.some((r) => !grants.has(r))) return { restored: 0, skipped: act.userIds.length };
     return each(act.userIds, (userId) => restoreRoles(actor, { id: userId, roleIds: act.roleIds }, origin));
   }
@@ -89,10 +78,7 @@ async function apply(actor: AuditedActor, act: UndoableAct, origin: AuditOrigin)
   });
 }
 
-/**
- * One person at a time, each with its own audit row: someone changed or deleted meanwhile is
- * skipped. A rule refusing one of several skips them too; refusing all, it is the answer.
- */
+/** Someone changed or deleted meanwhile is skipped. */
 async function each(userIds: string[], restore: (userId: string) => Promise<boolean>) {
   let restored = 0;
   let refusal: RuleViolation | null = null;

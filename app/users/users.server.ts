@@ -69,21 +69,15 @@ export async function getUser(id: string) {
     .executeTakeFirst();
   if (!user) return null;
   const { directoryName, directory_deleted_at, ...fields } = user;
-  // An account its directory deleted is the admins' again.
   const managedBy = directory_deleted_at ? null : directoryName;
   return { ...fields, managedBy, roleIds: await roleIdsOf(id) };
 }
 
-/**
- * A directory (app/directory, SCIM) owns the name, email, roles and re-activation of the people it
- * manages: changed here, they would be overwritten at its next sync. Disabling stays open, so an
- * admin can lock someone out at once whatever the directory says.
- */
+/** A directory would overwrite these at its next sync; disabling stays open to lock someone out at once. */
 function assertNotManaged(user: { managedBy: string | null }) {
   if (user.managedBy) throw new RuleViolation("directory.managed", { directory: user.managedBy });
 }
 
-/** Creates a verified account with a temporary password the person must change at first sign-in. */
 export async function createUser(
   actor: SessionUser,
   input: z.infer<typeof createUserSchema>,
@@ -125,7 +119,6 @@ export async function createUser(
   return id;
 }
 
-/** The links a person's address receives that sign in, set a password or prove the address. */
 const MAILED_LINKS = ["set-password", "reset-password", "verify-email", "email-change"] as const;
 
 export type UpdateUserInput = { id: string } & z.infer<typeof updateUserSchema>;
@@ -156,8 +149,7 @@ export async function updateUser(
         })
         .where("id", "=", id)
         .execute();
-      // A link mailed to the old address is no proof of the new one: whoever reads the mistyped
-      // mailbox must not set the password (and, on an unverified account, take it over).
+      // A link mailed to the old address is no proof of the new one.
       if (emailChanged) await spendTokens(id, MAILED_LINKS, trx);
       await writeRoles(trx, id, input.roles, { replace: true });
       await audit(
@@ -175,15 +167,11 @@ export async function updateUser(
       );
     });
   await invalidateSessions();
-  // A View as by or of this person may no longer hold (super admin taken or given, dashboard access lost).
   await recheckViews(id);
   return { removedRoles: before.roleIds.filter((r) => !input.roles.includes(r)) };
 }
 
-/**
- * Adds or removes one role and leaves the others (the users list's bulk bar): false when the person
- * already had it (or did not), so nothing is written or audited. Same rules as a full edit.
- */
+/** False when nothing changed, so nothing is written or audited. */
 export async function changeUserRole(
   actor: AuditedActor,
   input: { id: string; roleId: string; change: "add" | "remove" },
@@ -220,10 +208,7 @@ export async function changeUserRole(
   return true;
 }
 
-/**
- * Grants roles back that an act took (the Undo of a role removal, app/users/undo.server.ts), under
- * the rules of a full edit; false, with nothing written, when any of them is held again meanwhile.
- */
+/** False, with nothing written, when any of them is held again meanwhile. */
 export async function restoreRoles(
   actor: AuditedActor,
   input: { id: string; roleIds: string[] },
@@ -265,7 +250,6 @@ async function existingUser(id: string) {
 
 export async function setUserStatus(
   actor: AuditedActor,
-  /** `undo`: the Undo of a disabling (app/users/undo.server.ts), audited as such. */
   input: { id: string; status: "active" | "disabled"; undo?: boolean },
   origin: AuditOrigin,
 ) {
@@ -291,8 +275,7 @@ export async function setUserStatus(
     );
   };
   if (status === "disabled") {
-    // Every session goes, and the streams each opened (a super admin's "View as" among them);
-    // then the streams under this id no session of theirs opened (API tokens', a View as of them).
+    // Then the streams under this id no session of theirs opened (API tokens', a View as of them).
     await endSessions({ userId: id }, write);
     closeStreamsOf(id);
   } else {
@@ -307,7 +290,6 @@ export async function deleteUser(actor: AuditedActor, input: { id: string }, ori
   assertNotSelf(actor.id, id, "delete");
   await assertCanManageUser(actor, id);
   await assertNotLastSuperAdmin(id, "deleted");
-  // The sessions go with the account, and the streams each opened (a super admin's "View as" among them).
   await endSessions({ userId: id }, async (trx) => {
     await trx.deleteFrom("user").where("id", "=", id).execute();
     await audit(
@@ -321,11 +303,10 @@ export async function deleteUser(actor: AuditedActor, input: { id: string }, ori
       trx,
     );
   });
-  // The streams under this id no session of theirs opened: their API tokens', a View as of them.
   closeStreamsOf(id);
 }
 
-/** Signs out one session of a user, named by its handle (the page never sees session ids). */
+/** By handle: the page never sees session ids. */
 export async function revokeSession(
   actor: SessionUser,
   input: { userId: string; handle: string },
@@ -336,19 +317,12 @@ export async function revokeSession(
   const rows = await db().selectFrom("session").select("id").where("user_id", "=", userId).execute();
   const match = rows.find((r) => sessionHandle(r.id) === handle);
   if (!match) throw new NotFound("users.sessionGone");
-  // The streams that session opened close with it (a super admin's "View as" among them); the
-  // user's other sessions and the person a View as showed keep theirs.
   await endSessions({ userId, ids: [match.id] }, async (trx) => {
     await audit(origin, { action: "session.revoke", actor, target: { type: "user", id: userId } }, trx);
   });
 }
 
-/**
- * Mails a password reset link, or a fresh verification link to an unverified address, on an
- * admin's behalf. Changes no row of its own: the link's token is issued by the mail job, so the
- * audit row records the sending once it succeeded. `mail` says how the email fared (null: the
- * account gets no link); the link itself never comes back to the admin.
- */
+/** The link's token is issued by the mail job, so the audit row records the sending once it succeeded. */
 export async function sendAccountLink(
   actor: SessionUser,
   input: { id: string; kind: "reset" | "verification" },

@@ -22,35 +22,26 @@ import {
   viewUrl,
 } from "./view-schemas";
 
-// Saved views (docs/decisions/039-saved-views.md): a named, normalised query of a list, kept for
-// its owner or shared with a role. Who may see one is decided here, from the session alone: the
-// list's read permission always, and ownership or the role for the view itself.
+// Saved views (decision 039); who may see one is decided here, from the session alone.
 
-/** Reading the list is what saving, seeing and opening its views takes. */
 const READ: Record<ViewList, PermissionKey> = { users: "user.read", audit: "log.read" };
 
-/** Sharing with a role, and renaming or deleting what someone else shared: whoever manages roles. */
 const SHARE: PermissionKey = "roles.manage";
 
-/** Shared views a person sees for one list, at most (each owner keeps MAX_VIEWS_PER_PERSON). */
+/** Each owner keeps at most MAX_VIEWS_PER_PERSON. */
 const SHARED_LIMIT = 200;
 
 type Row = Selectable<Database["saved_view"]>;
 
-// The list parsers' own schemas: a view keeps exactly what the list would apply, never the address
-// as sent. Page cursors are left out: a view opens the list at its first page.
+// A view keeps exactly what the list would apply, never the address as sent, and no page cursor.
 const LIST_SCHEMAS: Record<ViewList, z.ZodObject> = { users: userListQuery, audit: auditQuery };
 const CURSORS = new Set(["after", "before"]);
 
-/**
- * The list's query as its schema reads it, without cursors and without values equal to the list's
- * defaults, in the schema's key order: two addresses that show the same list give the same string.
- * Refused (400 on `query`) when the list itself would refuse the address (the audit log's dates).
- */
+/** Two addresses that show the same list give the same string; refused when the list would refuse it. */
 export function normaliseQuery(list: ViewList, raw: string): string {
   const schema = LIST_SCHEMAS[list];
   const params = new URLSearchParams(raw.startsWith("?") ? raw.slice(1) : raw);
-  // No list reads such a name; refused rather than stripped, like any key a client chose (issue 34).
+  // Refused rather than stripped, like any key a client chose.
   if ([...params.keys()].some(isHostileKey)) throw new InvalidInput("views.badQuery", "query");
   const parsed = schema.safeParse(Object.fromEntries(params));
   if (!parsed.success) throw new InvalidInput("views.badQuery", "query");
@@ -87,10 +78,6 @@ function toItem(actor: Actor, row: Row, grants: Map<string, RoleGrant>): SavedVi
   };
 }
 
-/**
- * The views of `list` this person sees: their own, and those shared with a role they hold; none
- * without the list's read permission. Their own first, each part by name.
- */
 async function visibleViews(actor: Actor, list: ViewList): Promise<SavedViewItem[]> {
   if (!mayRead(actor, list)) return [];
   const grants = await roleGrants();
@@ -111,16 +98,11 @@ async function visibleViews(actor: Actor, list: ViewList): Promise<SavedViewItem
   return [...own.sort(byName), ...shared.sort(byName)].map((r) => toItem(actor, r, grants));
 }
 
-/** Every list's views this person sees (the command palette's "Saved views"). */
 export async function allVisibleViews(actor: Actor): Promise<SavedViewItem[]> {
   return (await Promise.all(VIEW_LISTS.map((list) => visibleViews(actor, list)))).flat();
 }
 
-/**
- * What a list page needs for its Views control: the views, the normalised query of the address
- * it shows (the open view is the one whose query equals it), and the roles a view may be shared
- * with (none unless the person may share).
- */
+/** The open view is the one whose query equals the normalised address. */
 export async function viewsForList(actor: Actor, list: ViewList, url: URL) {
   const [views, grants] = await Promise.all([visibleViews(actor, list), roleGrants()]);
   let current: string | null;
@@ -173,10 +155,6 @@ function auditShared(
   );
 }
 
-/**
- * Saves the list's query under a name for its owner (the session's user), shared with a role when
- * asked and allowed. Names are unique per owner and list; a person keeps MAX_VIEWS_PER_PERSON.
- */
 export async function createView(
   actor: Actor,
   input: z.output<typeof createViewSchema>,
@@ -223,11 +201,7 @@ export async function createView(
   return toItem(actor, row, grants);
 }
 
-/**
- * The view `id` if this person may rename or delete it: their own, or (for whoever manages roles)
- * one shared with a role; of a list they may read. Anything else is "not found", so nobody learns
- * of another person's views by guessing ids.
- */
+/** Anything else is "not found", so nobody learns of another person's views by guessing ids. */
 async function manageableView(actor: Actor, id: string): Promise<Row> {
   const row = await db().selectFrom("saved_view").selectAll().where("id", "=", id).executeTakeFirst();
   const allowed =
@@ -248,7 +222,6 @@ export async function renameView(
   await db()
     .transaction()
     .execute(async (trx) => {
-      // Unique among the owner's views, whoever renames it.
       if (await nameTaken(trx, row.owner_id, row.list, input.name, row.id))
         throw new InvalidInput("views.nameTaken", "name", { name: input.name });
       await trx

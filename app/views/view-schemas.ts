@@ -1,9 +1,7 @@
 import { z } from "zod";
 
-// The saved views' forms (docs/decisions/039-saved-views.md), shared by the browser (conform) and
-// the server. Which list a view belongs to and what it may hold are the server's (saved-views.server.ts).
+// Shared by the browser (conform) and the server (decision 039).
 
-/** The lists a view can be saved for, each with its page. */
 export const VIEW_LISTS = ["users", "audit"] as const;
 export type ViewList = (typeof VIEW_LISTS)[number];
 
@@ -12,7 +10,6 @@ const LIST_PATHS: Record<ViewList, string> = {
   audit: "/dashboard/logs",
 };
 
-/** How many views one person may keep, over every list. */
 export const MAX_VIEWS_PER_PERSON = 50;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
@@ -26,15 +23,14 @@ const viewName = z
   .max(80, "validation.maxLength")
   .refine((v) => !CONTROL.test(v), "validation.oneLine");
 
-// A malformed id names no view: said as one deleted meanwhile (400, as the form is malformed).
+// A malformed id names no view: said as one deleted meanwhile.
 const viewId = z.string().uuid("views.notFound");
 
 export const createViewSchema = z.object({
   list: z.enum(VIEW_LISTS),
   name: viewName,
-  /** The list's address query as the page has it; normalised by the list's own schema before it is kept. */
+  /** Normalised by the list's own schema before it is kept. */
   query: z.string().max(4000).default(""),
-  /** Empty: personal. */
   sharedRoleId: z.string().max(100).optional(),
 });
 
@@ -42,17 +38,14 @@ export const renameViewSchema = z.object({ id: viewId, name: viewName });
 
 export const deleteViewSchema = z.object({ id: viewId });
 
-/** A view as a list page and the palette show it. */
 export type SavedViewItem = {
   id: string;
   list: ViewList;
   name: string;
-  /** The normalised query ("" for the list as it opens), and the address that opens it. */
+  /** "" for the list as it opens. */
   query: string;
   url: string;
-  /** The role it is shared with, or null for a personal view. */
   sharedWith: { id: string; name: string; label: string } | null;
-  /** Whether this person may rename and delete it. */
   manageable: boolean;
   mine: boolean;
 };

@@ -3,9 +3,7 @@ import type { Executor } from "../db.server";
 import { enabledEndpoints, enqueueEvents, type WebhookEvent } from "./enqueue.server";
 import type { WebhookEventType } from "./event-types";
 
-// Every change writes an audit row in its own transaction (app/audit/audit.server.ts), so the audit
-// row is where webhook events are born: `audit.entry` for every row (the SIEM stream) and, for the
-// actions other systems follow, the event named for what changed, with the resource as it is now.
+// Every change writes an audit row in its transaction, so the audit row is where webhook events are born.
 
 type AuditRow = ChainedFields & { prev_hash: string; hash: string; hash_version: number };
 
@@ -17,7 +15,6 @@ const BY_ACTION: Record<string, WebhookEventType> = {
   "user.update": "user.updated",
   "user.disable": "user.disabled",
   "user.enable": "user.enabled",
-  // An undo is the inverse act: subscribers learn of it as of that act.
   "user.disable.undone": "user.enabled",
   "user.role_removal.undone": "user.updated",
   "user.delete": "user.deleted",
@@ -45,7 +42,7 @@ function parse(details: string | null): Record<string, unknown> {
   }
 }
 
-/** A user as other systems see it: never the password hash or any secret. */
+/** Never the password hash or any secret. */
 async function userData(trx: Executor, id: string | null) {
   if (!id) return null;
   const user = await trx
@@ -94,7 +91,7 @@ function sameRoles(a: unknown, b: unknown): boolean {
   return norm(a) === norm(b);
 }
 
-/** The events an audit row gives, in the row's transaction; nothing is read when no endpoint is enabled. */
+/** Nothing is read when no endpoint is enabled. */
 export async function enqueueAuditEvents(trx: Executor, row: AuditRow) {
   const endpoints = await enabledEndpoints(trx);
   if (endpoints.length === 0) return;
@@ -103,16 +100,14 @@ export async function enqueueAuditEvents(trx: Executor, row: AuditRow) {
   const events: WebhookEvent[] = [
     {
       type: "audit.entry",
-      // Each row on its own: one refused row must not hold the whole stream back for its retries
-      // (a SIEM orders by `seq`, which every entry carries).
+      // Each row on its own, so one refused row does not hold the stream back (a SIEM orders by `seq`).
       resource: `audit:${row.seq}`,
       data: { ...row, details },
     },
   ];
   const type = BY_ACTION[row.action];
   if (type) {
-    // Without a target (a failed sign-in of an unknown address) each event stands alone: one
-    // refused message must not hold back every other for its retries.
+    // Without a target each event stands alone, so one refused message holds back no other.
     const resource =
       row.target_type && row.action !== "auth.login.failed"
         ? `${row.target_type}:${row.target_id ?? ""}`

@@ -4,32 +4,27 @@ import { outboundFetch } from "../http/outbound.server";
 import { outgoingWebhookAttempt } from "../metrics/metrics.server";
 import { signatureHeader } from "./secrets.server";
 
-// The dispatcher (docs/decisions/032-outgoing-webhooks.md): every instance polls for messages that
-// are due, claims each with a lease (`locked_until`) so no two send it, and sends it with Standard
-// Webhooks headers to the endpoint's URL through outboundFetch (public addresses only, checked at
-// connect time; redirects not followed). The state lives in the table, so a restart or a crash
-// loses nothing: a lease that runs out is taken up again.
+// The dispatcher (decision 032): each due message is claimed with a lease so no two instances send
+// it; the state lives in the table, so a crash loses nothing.
 
-/** Waits after the 1st, 2nd … failed attempt; after the last, the message is given up (~22 h in all). */
+/** After the last, the message is given up (~22 h in all). */
 export const RETRY_DELAYS_S = [5, 30, 120, 600, 3_600, 10_800, 21_600, 43_200];
 const TIMEOUT_MS = 10_000;
 const MAX_READ_BYTES = 64 * 1024;
 const EXCERPT_BYTES = 1024;
 const LEASE_MS = TIMEOUT_MS + 20_000;
-/** An endpoint failing this long without a success is disabled. */
 export const FAILING_DISABLE_MS = 3 * 86_400_000;
 const BATCH = 20;
 
 export type DisabledEndpoint = { id: string; url: string; reason: string };
 export type DispatchOptions = {
   now?: () => Date;
-  /** Told once per endpoint this run disabled (3 days of failures, or 410 Gone). */
   onEndpointDisabled?: (endpoint: DisabledEndpoint) => Promise<void>;
   /** Spreads retries so a recovering receiver is not hit by all of them at once; 0 in tests. */
   jitter?: number;
 };
 
-/** Due messages whose resource has no older message still pending for the same endpoint. */
+/** Only messages with no older message pending for the same resource and endpoint, so order holds. */
 async function dueHeads(at: string) {
   return db()
     .selectFrom("webhook_message as m")
@@ -73,7 +68,7 @@ async function dueHeads(at: string) {
 
 type Due = Awaited<ReturnType<typeof dueHeads>>[number];
 
-/** Takes the message for this instance until the lease ends: the lease, or null when another took it first. */
+/** Null when another instance took it first. */
 async function claim(id: string, at: Date): Promise<string | null> {
   const lease = new Date(at.getTime() + LEASE_MS).toISOString();
   const res = await db()
@@ -86,7 +81,6 @@ async function claim(id: string, at: Date): Promise<string | null> {
   return Number(res.numUpdatedRows) === 1 ? lease : null;
 }
 
-/** The first 64 KB of the answer at most; the first 1 KB is kept. */
 async function readSome(response: Response): Promise<string> {
   if (!response.body) return "";
   const reader = response.body.getReader();
@@ -153,7 +147,6 @@ async function disable(endpointId: string, reason: string, at: string) {
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** Records the attempt and moves the message and its endpoint on. */
 async function settle(message: Due, lease: string, outcome: Outcome, at: Date, options: DispatchOptions) {
   const ts = at.toISOString();
   const attempts = Number(message.attempts) + 1;
@@ -222,10 +215,7 @@ async function settle(message: Due, lease: string, outcome: Outcome, at: Date, o
     await options.onEndpointDisabled?.({ id: message.endpoint_id, url: message.url, reason });
 }
 
-/**
- * Sends what is due now, batch after batch, until nothing is (a message freed by its predecessor's
- * delivery goes in the next batch). Returns how many attempts were made.
- */
+/** A message freed by its predecessor's delivery goes in the next batch. */
 export async function deliverDue(options: DispatchOptions = {}): Promise<number> {
   let made = 0;
   for (let round = 0; round < 50; round++) {
@@ -253,7 +243,6 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 let running: Promise<unknown> | undefined;
 let stopped = true;
 
-/** Polls every `intervalMs` (1 s): a message is on its way about half a second after its commit. */
 export function startWebhookDispatcher(
   options: DispatchOptions & { intervalMs?: number; onError?: (e: unknown) => void } = {},
 ) {
@@ -274,7 +263,6 @@ export function startWebhookDispatcher(
   timer.unref?.();
 }
 
-/** Stops polling and waits for the attempts under way (each ends within 10 s). */
 export async function stopWebhookDispatcher() {
   stopped = true;
   clearTimeout(timer);

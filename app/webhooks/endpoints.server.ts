@@ -10,10 +10,9 @@ import { enqueueTo } from "./enqueue.server";
 import { ALL_EVENTS, mayReceive, permissionForEvent, TEST_EVENT, WEBHOOK_EVENT_TYPES } from "./event-types";
 import { newSecret, ROTATION_OVERLAP_MS } from "./secrets.server";
 
-// Webhook endpoints (Settings → Webhooks and /api/webhook-endpoints, settings.manage): each change
-// audited, the secret shown once, at creation and at rotation (docs/decisions/032-outgoing-webhooks.md).
+// Webhook endpoints: each change audited, the secret shown once (decision 032).
 
-/** Refuses events the actor could not read in the app (event-types.ts, EVENT_PERMISSION). */
+/** Nobody receives events they could not read in the app. */
 function assertMayReceive(actor: AuditedActor, events: readonly string[]) {
   for (const event of events) {
     if (!mayReceive(actor, event))
@@ -37,8 +36,7 @@ export const endpointInput = z.object({
   enabled: z.boolean().default(true),
 });
 
-// Built without defaults: a PATCH that leaves a field out leaves it as it is (a partial() of the
-// input schema would fill `enabled` and `description` with their defaults).
+// Built without defaults: a PATCH that leaves a field out leaves it as it is.
 export const endpointPatch = z
   .object({
     url: endpointInput.shape.url,
@@ -49,12 +47,11 @@ export const endpointPatch = z
   .partial()
   .strict();
 
-/** Plain http only to an address in a range OUTBOUND_ALLOW_PRIVATE opens (a receiver on premises, tests). */
+/** Plain http only to a range OUTBOUND_ALLOW_PRIVATE opens (a receiver on premises, tests). */
 function httpAllowed(host: string): boolean {
   return isInOpenedRange(host === "localhost" ? "127.0.0.1" : host.replace(/^\[|\]$/g, ""));
 }
 
-/** Refuses an address the dispatcher could never reach, with a word for the field. */
 async function checkUrl(url: string) {
   const parsed = new URL(url);
   if (parsed.username || parsed.password) throw new InvalidInput("webhooks.urlCredentials", "url");
@@ -107,17 +104,14 @@ export async function listEndpoints(): Promise<EndpointView[]> {
 }
 
 async function endpointRow(id: string): Promise<EndpointRow> {
-  // An id from a URL: PostgreSQL cannot compare NUL, and no id holds one.
+  // PostgreSQL cannot compare NUL, and no id holds one.
   if (!hasNoNul(id)) throw new NotFound("webhooks.notFound");
   const row = await db().selectFrom("webhook_endpoint").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) throw new NotFound("webhooks.notFound");
   return row;
 }
 
-/**
- * The endpoint, for someone about to change, redirect, replay or remove it: they must be allowed
- * every event it receives, or they could point a super admin's stream at themselves.
- */
+/** They must be allowed every event it receives, or they could point a super admin's stream at themselves. */
 export async function manageableEndpoint(actor: AuditedActor, id: string): Promise<EndpointRow> {
   const row = await endpointRow(id);
   assertMayReceive(actor, JSON.parse(row.events) as string[]);
@@ -128,13 +122,12 @@ export async function getEndpoint(id: string): Promise<EndpointView> {
   return view(await endpointRow(id));
 }
 
-/** Creates an endpoint; the secret is in the answer and nowhere else readable. */
+/** The secret is in the answer and nowhere else readable. */
 export async function createEndpoint(
   actor: AuditedActor,
   given: { url: string; description?: string; events: readonly string[]; enabled?: boolean },
   origin: AuditOrigin,
 ) {
-  // The same rules whichever form or API call gave it: "*" alone, each type once, sorted.
   const input = endpointInput.parse(given);
   assertMayReceive(actor, input.events);
   await checkUrl(input.url);
@@ -192,7 +185,6 @@ export async function updateEndpoint(
           ...(patch.description !== undefined ? { description: patch.description } : {}),
           ...(patch.events !== undefined ? { events: JSON.stringify(patch.events) } : {}),
           ...(patch.enabled !== undefined ? { enabled: patch.enabled ? 1 : 0 } : {}),
-          // Turned on again: a fresh start, not three days of old failures.
           ...(enabling ? { disabled_reason: null, failing_since: null } : {}),
           updated_at: now(),
         })
@@ -220,9 +212,7 @@ export async function deleteEndpoint(actor: AuditedActor, id: string, origin: Au
   await db()
     .transaction()
     .execute(async (trx) => {
-      // The audit row (and its head lock) first: an audited change elsewhere that holds the head
-      // and queues a message for this endpoint would otherwise wait on the deleted row, and this
-      // one on the head.
+      // The audit row (and its head lock) first, or an audited change queuing a message here would deadlock with this.
       await audit(
         origin,
         {
@@ -237,7 +227,7 @@ export async function deleteEndpoint(actor: AuditedActor, id: string, origin: Au
     });
 }
 
-/** A new secret; the old one keeps signing for 24 hours beside it. */
+/** The old secret keeps signing for 24 hours beside it. */
 export async function rotateSecret(actor: AuditedActor, id: string, origin: AuditOrigin) {
   const before = await manageableEndpoint(actor, id);
   const secret = newSecret();
@@ -269,7 +259,6 @@ export async function rotateSecret(actor: AuditedActor, id: string, origin: Audi
   return { secret: secret.plain, previousSecretValidUntil: until };
 }
 
-/** Queues a `webhook.test` message to this endpoint alone, whatever it subscribes to. */
 export async function sendTest(actor: AuditedActor, id: string, origin: AuditOrigin): Promise<string> {
   await manageableEndpoint(actor, id);
   return db()

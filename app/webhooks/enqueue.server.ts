@@ -2,18 +2,15 @@ import { randomBytes } from "node:crypto";
 import { type Executor, now } from "../db.server";
 import { ALL_EVENTS } from "./event-types";
 
-// Messages are written in the transaction of the change they report (the caller's `trx`): a
-// rolled-back change sends nothing, and a committed one is in the table before anyone could lose
-// it. One row per subscribed endpoint; the dispatcher (delivery.server.ts) takes it from there.
+// Written in the caller's transaction: a rolled-back change sends nothing and a committed one cannot be lost.
 
 export type WebhookEvent = {
   type: string;
   data: Record<string, unknown>;
-  /** Messages of one resource reach an endpoint in order of creation ("user:<id>"). */
   resource: string;
 };
 
-/** Standard Webhooks' message ids: unique, and the same on every retry of the message. */
+/** The same on every retry of the message. */
 function messageId(): string {
   return `msg_${randomBytes(16).toString("base64url")}`;
 }
@@ -27,19 +24,17 @@ function subscribes(events: string, type: string): boolean {
   }
 }
 
-/** The body every attempt sends: `{type, timestamp, data}`. */
 function messageBody(type: string, timestamp: string, data: Record<string, unknown>): string {
   return JSON.stringify({ type, timestamp, data });
 }
 
 type Subscriber = { id: string; events: string };
 
-/** Enabled endpoints only: a paused one is sent nothing, not even later. */
+/** A paused endpoint is sent nothing, not even later. */
 export function enabledEndpoints(trx: Executor): Promise<Subscriber[]> {
   return trx.selectFrom("webhook_endpoint").select(["id", "events"]).where("enabled", "=", 1).execute();
 }
 
-/** Writes a message of each event to each endpoint subscribed to its type. */
 export async function enqueueEvents(trx: Executor, events: WebhookEvent[], endpoints?: Subscriber[]) {
   if (events.length === 0) return;
   const to = endpoints ?? (await enabledEndpoints(trx));
@@ -61,7 +56,6 @@ export async function enqueueEvents(trx: Executor, events: WebhookEvent[], endpo
   if (rows.length) await trx.insertInto("webhook_message").values(rows).execute();
 }
 
-/** One message to one endpoint whatever it subscribes to ("Send test"); returns its id. */
 export async function enqueueTo(trx: Executor, endpointId: string, event: WebhookEvent): Promise<string> {
   const at = now();
   const id = messageId();

@@ -1,5 +1,4 @@
-// The events outgoing webhooks carry (docs/decisions/032-outgoing-webhooks.md). Shared by the server
-// and the browser (no server imports here): the endpoint form offers exactly these.
+// No server imports here: the endpoint form offers exactly these (decision 032).
 export const WEBHOOK_EVENT_TYPES = [
   "user.created",
   "user.updated",
@@ -27,20 +26,13 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** Events only a super admin may subscribe to name this instead of a permission. */
 const SUPER_ADMIN = "super_admin";
 
-/** What an endpoint subscribes to: some types, or every one ("*"). */
 export const ALL_EVENTS = "*";
 
-/** The event "Send test" delivers, whatever the endpoint subscribes to. */
 export const TEST_EVENT = "webhook.test";
 
-/**
- * What a person must hold to have an endpoint sent an event: an endpoint is a copy of what it
- * receives, so nobody subscribes to more than they may read in the app. `audit.entry` (and so
- * "*") carries every row unfiltered, which only a super admin reads in full.
- */
+/** An endpoint is a copy of what it receives, so nobody subscribes to more than they may read in the app. */
 const EVENT_PERMISSION: Record<string, string> = {
   "user.": "user.read",
   "role.": "roles.manage",
@@ -54,12 +46,10 @@ const EVENT_PERMISSION: Record<string, string> = {
   [ALL_EVENTS]: SUPER_ADMIN,
 };
 
-/** The permission `event` needs ("super_admin" for a super admin only). */
 export function permissionForEvent(event: string): string {
   return EVENT_PERMISSION[event] ?? EVENT_PERMISSION[`${event.split(".")[0]}.`] ?? SUPER_ADMIN;
 }
 
-/** Whether someone holding `permissions` (or a super admin) may have `event` sent to an endpoint. */
 export function mayReceive(
   who: { isSuperAdmin: boolean; permissions: ReadonlySet<string> },
   event: string,

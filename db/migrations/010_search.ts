@@ -1,9 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { dialectOf } from "../connection";
 
-// Substring search on an index (docs/decisions/011-indexed-substring-search.md): the columns
-// db/like.ts searches with searchText. Written out here rather than imported, so this
-// migration stays what it was when a later one changes the list.
+// Substring search (decision 011). Written out rather than imported, so this migration stays what it was.
 const COLUMNS: Record<string, string[]> = {
   user: ["name", "email"],
   team: ["name"],
@@ -15,12 +13,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   else await upSqlite(db);
 }
 
-/**
- * An FTS5 trigram index per column (one per table would make a search of one column wade
- * through the others' common trigrams), with the table itself as its content (nothing is stored
- * twice), kept in step by triggers. The tables have text primary keys and so an implicit rowid,
- * which is what the index points at. columnsize=0: no ranking, so no per-row sizes to keep.
- */
+/** A trigram index per column, so a search of one column does not wade through the others' trigrams. */
 async function upSqlite(db: Kysely<unknown>) {
   for (const [table, columns] of Object.entries(COLUMNS)) {
     for (const column of columns) {
@@ -41,19 +34,13 @@ async function upSqlite(db: Kysely<unknown>) {
           `create trigger ${fts}_update after update of ${column} on "${table}" begin ${remove} ${add} end`,
         )
         .execute(db);
-      // Existing rows, then one segment of them (a rebuild of a large table leaves many).
       await sql.raw(`insert into ${fts}(${fts}) values ('rebuild')`).execute(db);
       await sql.raw(`insert into ${fts}(${fts}) values ('optimize')`).execute(db);
     }
   }
 }
 
-/**
- * pg_trgm GIN indexes on exactly the expressions searched (`lower(col)`), which the existing
- * `lower(col) like '%…%' escape '\'` uses as it is. The extension goes to `public` (or stays
- * wherever it already is): an extension made inside a per-test or per-tenant schema would go
- * when that schema is dropped.
- */
+/** The extension goes to `public`: one made inside a per-test schema would go when that schema is dropped. */
 async function upPostgres(db: Kysely<unknown>) {
   await sql`create extension if not exists pg_trgm with schema public`.execute(db);
   const { rows } = await sql<{ schema: string }>`

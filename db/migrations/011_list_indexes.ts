@@ -1,12 +1,7 @@
 import { type Kysely, sql } from "kysely";
 
-// One index per (filter, sort) a list offers, each ending in `id` so the keyset tie-breaker is
-// read from the index too (db/keyset.ts, docs/decisions/012-keyset-pagination.md).
-//
-// The users page walks every (status, email_verified) pair as its own index range and merges
-// them, so five indexes serve every combination of those two filters with each of its sorts.
-// Indexes that a wider one below replaces (same leading columns) are dropped rather than kept
-// beside it: every audit row written pays for each index on the log.
+// One index per (filter, sort) a list offers, each ending in `id` for the keyset tie-breaker
+// (decision 012); replaced narrower ones are dropped, as every audit row written pays for each index.
 
 type Index = { name: string; table: string; columns: string[]; where?: string };
 
@@ -19,9 +14,7 @@ const CREATED: Index[] = [
     table: "user",
     columns: ["status", "email_verified", "last_login_at", "id"],
   },
-  // Sorted by status or by verified, each pair is one value of the sort: its rows go by id.
   { name: "user_list_id_idx", table: "user", columns: ["status", "email_verified", "id"] },
-  // A large team's members by name: walk people by name, keep the team's.
   { name: "user_name_id_idx", table: "user", columns: ["name", "id"] },
   { name: "audit_log_created_id_idx", table: "audit_log", columns: ["created_at", "id"] },
   { name: "audit_log_action_created_id_idx", table: "audit_log", columns: ["action", "created_at", "id"] },
@@ -37,14 +30,11 @@ const CREATED: Index[] = [
     table: "notification",
     columns: ["user_id", "created_at", "id"],
   },
-  // The bell's unread count reads only the unread rows, however many were read before.
   { name: "notification_unread_idx", table: "notification", columns: ["user_id"], where: "read_at is null" },
   { name: "mail_log_created_id_idx", table: "mail_log", columns: ["created_at", "id"] },
-  // Pending invitations, newest first, without reading every verification and reset token.
   { name: "user_token_kind_created_idx", table: "user_token", columns: ["kind", "created_at"] },
 ];
 
-// Each is the leading part of one created above.
 const REPLACED: Index[] = [
   { name: "user_status_created_idx", table: "user", columns: ["status", "created_at"] },
   { name: "user_name_idx", table: "user", columns: ["name"] },

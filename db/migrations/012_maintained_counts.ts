@@ -3,15 +3,12 @@ import { dialectOf } from "../connection";
 import { dropCountTriggers, installCountTriggers, recount, STAT_TABLE } from "../counted";
 import { COUNTED, COUNTED_012 } from "../counted-tables";
 
-// The team and broadcast pages at a cost independent of data size
-// (docs/decisions/016-maintained-counts.md):
-// - member counts per team and read counts per broadcast as maintained counters (stat_count);
-// - `team_member.member_name`, a copy of the member's name kept by triggers, indexed with the
-//   team, so a page of a team's members by name is one index range whatever the team's size.
+// Member and read counts as maintained counters, and `team_member.member_name` kept by triggers, so
+// team and broadcast pages cost the same at any size (decision 016).
 
 const NAME_INDEX = "team_member_team_name_idx";
 
-/** SQLite: the copy is written after the row (a trigger cannot change NEW) and follows renames. */
+/** SQLite: a trigger cannot change NEW, so the copy is written after the row. */
 const SQLITE_NAME_TRIGGERS = [
   `create trigger team_member_name_insert after insert on team_member begin
   update team_member set member_name = coalesce((select name from "user" where id = NEW.user_id), '')
@@ -26,7 +23,6 @@ end`,
 end`,
 ];
 
-/** PostgreSQL: set on the row before it is written; a rename updates the user's memberships. */
 function postgresNameStatements(schema: string): string[] {
   const s = `"${schema}"`;
   return [
@@ -49,8 +45,7 @@ end $fn$`,
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const pg = dialectOf(db) === "postgres";
-  // As 009: each set of triggers before its backfill (PostgreSQL then locks writers out until
-  // commit), in one transaction on both engines (Kysely runs SQLite migrations outside one).
+  // As 009: each set of triggers before its backfill, in one transaction on both engines.
   const body = async (trx: Kysely<unknown>) => {
     await trx.schema
       .alterTable("team_member")
@@ -90,8 +85,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       for (const name of ["team_member_name_insert", "team_member_name_move", "team_member_name_rename"])
         await sql.raw(`drop trigger if exists ${name}`).execute(trx);
     }
-    // SQLite's DROP COLUMN re-parses every trigger and rejects the counters' `insert … as c`
-    // upsert, so all of them step aside meanwhile and 009's come back (same transaction).
+    // SQLite's DROP COLUMN re-parses every trigger and rejects `insert … as c`, so they step aside meanwhile.
     await dropCountTriggers(trx, pg ? COUNTED_012 : COUNTED);
     await trx.schema.alterTable("team_member").dropColumn("member_name").execute();
     if (!pg)

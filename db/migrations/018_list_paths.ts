@@ -3,15 +3,8 @@ import { dialectOf } from "../connection";
 import { dropCountTriggers, installCountTriggers, recount } from "../counted";
 import { ROLE_MEMBERS } from "../counted-tables";
 
-// Lists and pages whose cost grew with the data (docs/decisions/023-list-paths.md).
-//
-// The access page's "N people" per role: counted by triggers (decision 010) instead of grouping
-// every user_role row on each view. It drops whatever triggers of this spec may be there
-// before installing and recounting, so it can run again safely.
-//
-// The log filtered by action and actor: the action's index range also carries the actor's email
-// and id, so a common actor text is tested on index entries while walking the action newest
-// first, without reading each log row. It replaces 011's (action, created_at, id), its prefix.
+// Lists and pages whose cost grew with the data (decision 023): role member counters, and the log's
+// action index carrying the actor so an actor filter is tested on index entries.
 const ACTION_ACTOR = ["action", "created_at", "id", "actor_email", "actor_id"];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -22,7 +15,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await installCountTriggers(trx, [ROLE_MEMBERS]);
     await recount(trx, [ROLE_MEMBERS]);
   };
-  // PostgreSQL runs each migration in a transaction; SQLite's migrator does not.
   if (dialectOf(db) === "postgres") await body(db);
   else await db.transaction().execute(body);
 }

@@ -3,17 +3,11 @@ import { type ChainedFields, chainHash, GENESIS_HASH } from "../../app/audit/cha
 import { columnTypes } from "../column-types";
 import { dialectOf } from "../connection";
 
-// The audit log becomes a hash chain (docs/decisions/031-tamper-evident-audit-log.md): each row
-// gets its place (`seq`), the hash of the row before it and its own. `audit_chain` holds the head
-// (one row, locked by every writer on PostgreSQL, so concurrent writers cannot fork the chain);
-// `audit_checkpoint` the signed heads and the signed starts left by retention.
-//
-// The rows written before this migration are chained here, oldest first, in batches, so the whole
-// log verifies from its first row.
+// The audit log becomes a hash chain (decision 031); the rows written before are chained here, oldest first.
 const BATCH = 2_000;
 
 type Row = Omit<ChainedFields, "seq">;
-/** The tables as this migration finds and leaves them (db/schema.ts may have moved on). */
+/** As this migration finds and leaves them: db/schema.ts may have moved on. */
 type Tables = {
   audit_log: Row & { seq: number | null; prev_hash: string | null; hash: string | null };
   audit_chain: { id: number; seq: number; hash: string };
@@ -32,13 +26,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("id", "integer", (c) => c.primaryKey())
     .addColumn("seq", seqType, (c) => c.notNull())
     .addColumn("hash", "text", (c) => c.notNull())
-    // The last verification's outcome as JSON, for Settings (each one is also an audit row).
     .addColumn("last_verification", "text")
     .execute();
   await db.schema
     .createTable("audit_checkpoint")
     .addColumn("id", "text", (c) => c.primaryKey())
-    // "head": the chain's last row at that time; "start": the first row left after retention.
     .addColumn("kind", "text", (c) => c.notNull())
     .addColumn("seq", seqType, (c) => c.notNull())
     .addColumn("hash", "text", (c) => c.notNull())
@@ -47,8 +39,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex("audit_checkpoint_seq_idx").on("audit_checkpoint").columns(["seq"]).execute();
 
-  // The walk's own index, dropped after: each batch is then one index range, not a sort of the
-  // rest of the table (a million rows: minutes otherwise on PostgreSQL).
+  // The walk's own index, dropped after: each batch is one index range, not a sort of the rest.
   await db.schema
     .createIndex("audit_log_chain_walk_idx")
     .on("audit_log")
@@ -71,7 +62,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       prev = hash;
       return link;
     });
-    // One statement a batch (VALUES names its columns column1..4 on both engines).
+    // VALUES names its columns column1..4 on both engines.
     if (links.length)
       await sql`update audit_log set seq = v.column2, prev_hash = v.column3, hash = v.column4
         from (values ${sql.join(links)}) as v where audit_log.id = v.column1`.execute(db);
@@ -80,7 +71,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   await db.schema.dropIndex("audit_log_chain_walk_idx").execute();
   await data.insertInto("audit_chain").values({ id: 1, seq, hash: prev }).execute();
-  // Unique: two rows can never hold one place, which is also what orders the walk.
   await db.schema.createIndex("audit_log_seq_idx").unique().on("audit_log").column("seq").execute();
 }
 

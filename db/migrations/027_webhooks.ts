@@ -1,9 +1,7 @@
 import type { Kysely } from "kysely";
 import { columnTypes } from "../column-types";
 
-// Outgoing webhooks (docs/decisions/032-outgoing-webhooks.md): the endpoints an admin registered,
-// the messages owed to each (written in the transaction of the change they report, so a rolled-back
-// change sends nothing and a committed one is never lost), and every attempt at delivering one.
+// Outgoing webhooks (decision 032): messages are written in the transaction of the change they report.
 export async function up(db: Kysely<unknown>): Promise<void> {
   const t = columnTypes(db);
   await db.schema
@@ -11,14 +9,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("url", "text", (c) => c.notNull())
     .addColumn("description", "text", (c) => c.notNull().defaultTo(""))
-    // JSON array of event types, or ["*"].
     .addColumn("events", "text", (c) => c.notNull())
     .addColumn("enabled", "integer", (c) => c.notNull().defaultTo(1))
-    // Encrypted at rest (app/security/secret-box.server.ts); the previous one signs too until it expires.
+    // The previous one signs too until it expires.
     .addColumn("secret", "text", (c) => c.notNull())
     .addColumn("previous_secret", "text")
     .addColumn("previous_secret_until", t.timestamp)
-    // Set at the first failure of a run of failures, cleared by a success; 3 days of it disables.
+    // 3 days of failures disables.
     .addColumn("failing_since", t.timestamp)
     .addColumn("disabled_reason", "text")
     .addColumn("created_by", "text")
@@ -32,11 +29,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       c.notNull().references("webhook_endpoint.id").onDelete("cascade"),
     )
     .addColumn("type", "text", (c) => c.notNull())
-    // The exact JSON body sent on every attempt: the signature covers these bytes.
+    // The signature covers these exact bytes.
     .addColumn("body", "text", (c) => c.notNull())
-    // Messages of one resource go to one endpoint in order of creation: "user:<id>".
+    // Messages of one resource go to one endpoint in order of creation.
     .addColumn("resource", "text", (c) => c.notNull())
-    // pending → delivered | failed (gave up or endpoint gone)
     .addColumn("status", "text", (c) => c.notNull())
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("next_attempt_at", t.timestamp, (c) => c.notNull())
@@ -44,13 +40,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", t.timestamp, (c) => c.notNull())
     .addColumn("delivered_at", t.timestamp)
     .execute();
-  // The dispatcher's read: what is due, oldest first.
   await db.schema
     .createIndex("webhook_message_due_idx")
     .on("webhook_message")
     .columns(["status", "next_attempt_at"])
     .execute();
-  // Ordering within a resource, and the endpoint's log.
   await db.schema
     .createIndex("webhook_message_resource_idx")
     .on("webhook_message")
@@ -68,7 +62,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", t.timestamp, (c) => c.notNull())
     .addColumn("status_code", "integer")
     .addColumn("latency_ms", "integer", (c) => c.notNull())
-    // The first 1 KB of the answer, or why there was none.
     .addColumn("response", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("ok", "integer", (c) => c.notNull())
     .execute();

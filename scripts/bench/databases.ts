@@ -22,11 +22,10 @@ import { cacheKey } from "./cache-key";
 import { BENCH_ADMIN } from "./fixtures";
 import * as pgAdmin from "./postgres";
 
-/** A database one size of one run works on: a fresh one, or a copy of a seeded one, never the cache itself. */
+/** Never the cache itself. */
 export type BenchDatabase = { url: string; seed: string; drop(): Promise<void> };
 
-// Bulk rows are dated up to the moment of seeding; after a week the overview's last 14 days would
-// be half empty, so an older copy is seeded again.
+// Bulk rows are dated up to seeding; after a week the overview's last 14 days would be half empty.
 const MAX_AGE_MS = 7 * 86_400_000;
 
 const seedEnv = {
@@ -40,7 +39,6 @@ type Seeded = { seededAt: string; ms: number; rows: Record<string, number> };
 const reusedLabel = (s: Seeded) =>
   `seeded ${s.seededAt.slice(0, 16).replace("T", " ")} in ${(s.ms / 1000).toFixed(1)} s, reused`;
 
-/** Migrates, seeds and (beyond `empty`) bulk-loads the database at `url`, printing each table's time. */
 export async function seedSize(url: string, size: SizeName, log = console.log): Promise<Seeded> {
   const db = createDb(url);
   try {
@@ -62,7 +60,6 @@ export async function seedSize(url: string, size: SizeName, log = console.log): 
   }
 }
 
-/** The seeded SQLite file of `size` in the cache folder, seeded now when missing, stale or of another schema. */
 export async function ensureSqliteCache(
   size: SizeName,
   cacheDir: string,
@@ -75,7 +72,7 @@ export async function ensureSqliteCache(
   for (const old of readdirSync(cacheDir).filter((f) => f.startsWith(`${size}-`)))
     rmSync(join(cacheDir, old), { force: true });
   console.log(`seeding the ${size} database into ${file} (once; later runs reuse it)`);
-  // Written under another name and renamed at the end, so an interrupted seed is never taken for a cache.
+  // Renamed at the end, so an interrupted seed is never taken for a cache.
   const partial = `${file}.partial-${randomBytes(4).toString("hex")}`;
   try {
     const seeded = await seedSize(`file:${partial}`, size);
@@ -88,13 +85,12 @@ export async function ensureSqliteCache(
   }
 }
 
-/** The seeded template database of `size` on the PostgreSQL server, made now when missing or stale. */
 export async function ensurePostgresTemplate(
   size: SizeName,
   url: string,
 ): Promise<{ name: string; seeded: Seeded }> {
   const prefix = `bench_cache_${size}_`;
-  // PostgreSQL cuts names at 63 bytes: the hash goes first so a long migration name loses its tail instead.
+  // PostgreSQL cuts names at 63 bytes: the hash goes first.
   const key = cacheKey();
   const name = `${prefix}${key.slice(-10)}_${key.slice(0, -11)}`.slice(0, 63);
   const comment = await pgAdmin.databaseComment(url, name);
@@ -115,7 +111,6 @@ export async function ensurePostgresTemplate(
   }
 }
 
-/** The database `size` is measured on in this run; `drop()` removes it (never the cache). */
 export async function databaseFor(
   size: SizeName,
   opts: { databaseUrl?: string; cacheDir: string },
@@ -142,7 +137,7 @@ export async function databaseFor(
     return { url: `file:${file}`, seed: `seed ${seeded.ms.toFixed(0)} ms`, drop };
   }
   const cache = await ensureSqliteCache(size, opts.cacheDir);
-  // A copy, so what this run writes (sessions, posted tasks) never accumulates in the cache.
+  // A copy, so what this run writes never accumulates in the cache.
   copyFileSync(cache.file, file, constants.COPYFILE_FICLONE);
   return { url: `file:${file}`, seed: reusedLabel(cache.seeded), drop };
 }

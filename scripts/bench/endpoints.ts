@@ -8,14 +8,13 @@ export type BenchRequest = {
   body?: string;
 };
 
-/** One measured URL. `request()` is called for every request, so a request may differ each time (the webhook). */
+/** `request()` is called for every request, so a request may differ each time. */
 export type Endpoint = {
   name: string;
   expect: number;
   request(): BenchRequest;
-  /** Runs right before the endpoint is measured (rows it needs, which the earlier figures must not see). */
+  /** Rows it needs, which the earlier figures must not see. */
   prepare?(): Promise<void>;
-  /** Runs after the endpoint was measured: waits for work it queued to finish. */
   settle?(): Promise<void>;
 };
 
@@ -24,10 +23,7 @@ const get = (name: string, path: string, cookie?: string): Endpoint => {
   return { name, expect: 200, request: () => request };
 };
 
-/**
- * Every page and API endpoint, signed in as the super admin (the bare `/api/ping` without a cookie).
- * Reads come first and writes last, so what the writes add is not read by the pages of the same size.
- */
+/** Reads first and writes last, so what the writes add is not read by the pages of the same size. */
 export function endpoints(
   fx: Fixtures,
   webhook: { secret: string; taskIds: () => Promise<string[]> },
@@ -71,10 +67,7 @@ export function postTask(cookie: string): Endpoint {
   return { name: "POST /api/tasks (202)", expect: 202, request: () => request };
 }
 
-/**
- * POST /api/webhooks/tasks, each request a signed completion of another task in `processing`.
- * Once they are used up the requests are replays (200, nothing changes), which the count covers.
- */
+/** Once they are used up the requests are replays (200, nothing changes). */
 function completions(webhook: { secret: string; taskIds: () => Promise<string[]> }): Endpoint {
   const signer = new Webhook(webhook.secret);
   let ids: string[] = [];

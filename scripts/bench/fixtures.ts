@@ -4,17 +4,13 @@ import { createCookie } from "react-router";
 import type { Database } from "../../db/schema";
 import { insertRows } from "../bulk/insert-rows";
 
-/** The super admin every bench database is seeded with; the bench signs in as this person. */
 export const BENCH_ADMIN = { email: "bench@bench.test", password: "bench-password-123" };
 
-/** What the measured URLs point at: bulk rows when the size has them, small stand-ins on the empty database. */
 export type Fixtures = {
   owner: { id: string; cookie: string };
-  /** a user whose detail page is measured */
+  /** the largest team */
   userId: string;
-  /** a team whose page is measured: the largest one */
   teamId: string;
-  /** one of the owner's tasks */
   taskId: string;
 };
 
@@ -101,11 +97,8 @@ async function plainUser(db: Kysely<Database>, name: string, ts: string): Promis
 }
 
 /**
- * `count` tasks in `processing` for a user of their own, for the webhook to complete one per request.
- * Written once the server runs (the in-process runner fails interrupted tasks at start) and is idle:
- * a second SQLite writer while the server is busy makes its transactions fail with
- * SQLITE_BUSY_SNAPSHOT. Their heartbeat is dated an hour ahead, so PostgreSQL's stalled-task sweep
- * leaves them alone for the run.
+ * Written once the server is idle: a second SQLite writer while it is busy fails with
+ * SQLITE_BUSY_SNAPSHOT. Their heartbeat is dated an hour ahead, so the stalled-task sweep leaves them alone.
  */
 export async function processingTasks(db: Kysely<Database>, count: number): Promise<string[]> {
   const ts = new Date().toISOString();
@@ -131,10 +124,7 @@ export async function processingTasks(db: Kysely<Database>, count: number): Prom
   return ids;
 }
 
-/**
- * Waits until none of `userId`'s tasks is pending or running: task creation leaves work queued
- * behind it (each task also calls the webhook back), which must not slow the next figure.
- */
+/** Queued work (each task also calls the webhook back) must not slow the next figure. */
 export async function tasksSettled(db: Kysely<Database>, userId: string, timeoutMs = 120_000) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
@@ -151,7 +141,7 @@ export async function tasksSettled(db: Kysely<Database>, userId: string, timeout
   console.warn(`tasks still open after ${timeoutMs / 1000} s; measuring on`);
 }
 
-/** Users with a live session each, written straight to the database; returns their Cookie headers. */
+/** Written straight to the database; returns their Cookie headers. */
 export async function usersWithSessions(db: Kysely<Database>, count: number, secret: string, prefix: string) {
   const cookie = sessionCookie(secret);
   const ts = new Date().toISOString();

@@ -4,13 +4,9 @@ import { postTask } from "./endpoints";
 import { load } from "./load";
 import type { HeavyFigures } from "./report";
 
-/** The stock React Router app (bench/stock/, started by scripts/bench/stock.ts when that module exists). */
 export type StockApp = { base: string; stop(): Promise<void> };
 
-/**
- * Starts the stock app when `scripts/bench/stock.ts` is there; without it the 50-connection figures
- * are printed without their stock ratios. Imported by path, so this file compiles either way.
- */
+/** Imported by path, so this file compiles without scripts/bench/stock.ts. */
 export async function startStockIfPresent(port: number): Promise<StockApp | undefined> {
   const file = new URL("./stock.ts", import.meta.url);
   if (!existsSync(file)) return undefined;
@@ -24,11 +20,7 @@ const plain = (name: string, path: string, headers: Record<string, string> = {})
   request: () => ({ method: "GET", path, headers }),
 });
 
-/**
- * 50 connections on the bare route, the signed-in dashboard, the users list and task creation, each
- * beside the stock app's routes measured right after it (so both see the same machine): its
- * resource route, its empty page and its page of the same output as our dashboard (`/dash`).
- */
+/** Each beside the stock app's routes measured right after it, so both see the same machine. */
 export async function heavyFigures(
   base: string,
   cookie: string,

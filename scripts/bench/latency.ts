@@ -2,7 +2,6 @@ import http from "node:http";
 import type { BenchRequest, Endpoint } from "./endpoints";
 import { type Latency, latencyOf } from "./stats";
 
-/** Sends one request and reads the whole answer; resolves with its status and time to the last byte. */
 export function send(
   base: string,
   req: BenchRequest,
@@ -35,22 +34,15 @@ export function send(
 export type Case = { base: string; endpoint: Endpoint };
 
 /**
- * p50/p95 of one request at a time for the same endpoint on several servers (one per data size),
- * taken in turns: one request to each server, then the next round. Each server's samples are then
- * taken over the same seconds as the others', so the machine's other load (it is shared) weighs
- * on every size alike and their ratio holds. After up to `warmup` requests each (2 s at most), a
- * server gets at most `samples` requests or `budgetMs` of its own time, but never fewer than
- * `minSamples` (a slow page gets few). A status other than the expected one stops the bench: it
- * would be measuring an error page.
+ * Taken in turns across the servers, so the shared machine's other load weighs on every size alike.
+ * A status other than the expected one stops the bench: it would be measuring an error page.
  */
 export async function pairedLatency(
   cases: Case[],
   opts: { samples: number; budgetMs?: number; warmup?: number; minSamples?: number },
 ): Promise<Latency[]> {
   const { budgetMs = 4000, warmup = 5, minSamples = 5 } = opts;
-  // One keep-alive connection per server, as a browser tab reuses its own: the figure is the
-  // server's time plus loopback, without a handshake each time. New ones per figure: a socket kept
-  // from a server since stopped would be reset.
+  // One keep-alive connection per server, as a browser tab; new ones per figure, as a kept socket would be reset.
   const agents = cases.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
   try {
     for (const [i, c] of cases.entries()) {

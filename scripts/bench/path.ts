@@ -1,8 +1,6 @@
-// The request path beside the stock React Router app, in one run (docs/decisions/041-request-path.md):
-//   tsx scripts/bench/path.ts              our production build vs bench/stock, 50 connections
-//   PATH_PROFILE=dir tsx scripts/bench/path.ts   also writes a CPU profile of our server (node --cpu-prof)
-// It builds nothing of ours: run `npm run build` first (or set BUILD_DIR). Compare ratios, not
-// absolutes: the machine is shared.
+// The request path beside the stock React Router app (decision 041); run `npm run build` first.
+//   PATH_PROFILE=dir tsx scripts/bench/path.ts   also writes a CPU profile of our server
+// Compare ratios, not absolutes: the machine is shared.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
@@ -40,7 +38,6 @@ if (!existsSync(`${buildDir}/server/index.js`)) {
   process.exit(1);
 }
 
-// The bench's own empty database (BENCH_DATABASE_URL: one on that PostgreSQL server) and fixtures.
 mkdirSync(cacheDir, { recursive: true });
 const database = await databaseFor("empty", { databaseUrl: process.env.BENCH_DATABASE_URL, cacheDir });
 const secret = randomBytes(32).toString("hex");
@@ -55,11 +52,9 @@ const env = {
   TASK_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString("base64")}`,
   SUPER_ADMIN_EMAIL: BENCH_ADMIN.email,
   SUPER_ADMIN_PASSWORD: BENCH_ADMIN.password,
-  // Production's own level: every request is logged, as react-router-serve's morgan logs it.
   LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
   TASK_MAX_OPEN_PER_USER: "1000000",
-  // The sign-in figures sign in from one address many times a second, 8 at once: each attempt
-  // holds a failure point of the account until its password proves right (login-limits.server.ts).
+  // Many sign-ins a second from one address would otherwise hit the per-IP limit.
   RATE_LIMIT_LOGIN_PER_IP: "1000000000",
   RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT: "1000",
 };
@@ -69,7 +64,6 @@ const owner = await benchFixtures(db, secret)
   .then((fx) => fx.owner.cookie)
   .finally(() => db.destroy());
 
-// PATH_SERVER=file.js runs another compiled server on the same build (to compare server stacks).
 const server = await startServer(env, join(cacheDir, "server-path.log"), {
   nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
   entry: process.env.PATH_SERVER ? [process.env.PATH_SERVER] : undefined,
@@ -79,7 +73,7 @@ const stock = await startStock(stockPort);
 type Load = { url: string; method?: string; headers?: Record<string, string>; body?: string };
 type Measured = Result & { cpuMs: number; over2s: number };
 async function run(l: Load, seconds = duration): Promise<Measured> {
-  // CPU time per request: a figure other load on a shared machine blurs far less than requests per second.
+  // CPU time per request: other load on a shared machine blurs it far less than requests per second.
   const cpuMs = l.url.startsWith(base) ? server.cpuMs : () => cpuMsOf(stock.pid);
   const before = cpuMs();
   const instance = autocannon({ connections: 50, duration: seconds, timeout: 30, ...l });
@@ -102,7 +96,6 @@ const ours = {
     body: JSON.stringify({ type: "report.generate", payload: { durationMs: 0 } }),
   },
 };
-// `/dash`: a stock page of the same output as our dashboard (bench/stock/app/routes/dash.tsx).
 const theirs = {
   ping: { url: `${stock.base}/api/ping` },
   page: { url: `${stock.base}/` },
@@ -115,11 +108,7 @@ for (const l of [ours.ping, ours.dashboard, ours.users, theirs.ping, theirs.page
 const fmt = (n: number, digits = 1) => n.toFixed(digits).padStart(8);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/**
- * Ours against the stock yardstick in alternating short runs (`rounds` each): other work on a
- * shared machine comes and goes, so each ratio is taken between neighbouring runs and the median
- * of those is printed, with the median figures of each side.
- */
+/** Alternating short runs, so each ratio is taken between neighbouring runs on a shared machine. */
 async function compare(name: string, mine: Load, yardstickName: string, yardstick: Load) {
   const a: Measured[] = [];
   const b: Measured[] = [];

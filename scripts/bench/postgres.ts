@@ -1,10 +1,7 @@
 import pg from "pg";
 
-// BENCH_DATABASE_URL=postgres://…/db runs the bench on databases of its own on that server: one per
-// size and run, dropped at the end, cloned from a seeded template for the bulk sizes (see cache.ts).
-// Its role needs CREATEDB.
+// BENCH_DATABASE_URL=postgres://…/db runs the bench on databases of its own on that server; its role needs CREATEDB.
 
-/** Runs statements on the maintenance connection (the database BENCH_DATABASE_URL names). */
 export async function adminQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(
   url: string,
   text: string,
@@ -25,7 +22,6 @@ function withoutSchema(url: string): string {
   return u.toString();
 }
 
-/** The same server and credentials, another database. */
 export function databaseUrl(url: string, name: string): string {
   const u = new URL(withoutSchema(url));
   u.pathname = `/${name}`;
@@ -37,11 +33,7 @@ const ident = (name: string) => {
   return name;
 };
 
-/**
- * CREATE DATABASE, optionally as a copy of `template` (a file-level copy: seconds, where seeding
- * the large size takes minutes). A template being copied by another run at that moment refuses a
- * second copy, so that is retried.
- */
+/** A template copy is seconds where seeding takes minutes; a template busy with another copy is retried. */
 export async function createDatabase(url: string, name: string, template?: string) {
   const text = `create database ${ident(name)}${template ? ` template ${ident(template)}` : ""}`;
   for (let attempt = 0; ; attempt++) {
@@ -64,7 +56,7 @@ export async function renameDatabase(url: string, from: string, to: string) {
   await adminQuery(url, `alter database ${ident(from)} rename to ${ident(to)}`);
 }
 
-/** The database's comment (where the cache keeps when and how long it took to seed), or null when it does not exist. */
+/** The cache keeps when and how long seeding took in the comment; null when the database does not exist. */
 export async function databaseComment(url: string, name: string): Promise<string | null | undefined> {
   const rows = await adminQuery<{ comment: string | null }>(
     url,

@@ -1,36 +1,31 @@
 import { ratio } from "./stats";
 
-// What the bench flags (docs/performance.md): at every size, over 30 ms p50 or over 1.5x the empty database.
+// What the bench flags (docs/performance.md).
 export const P50_LIMIT_MS = 30;
 export const GROWTH_LIMIT = 1.5;
 
-/** One page or endpoint at one data size: one request at a time, then 10 connections. */
 export type EndpointFigures = {
   name: string;
   p50: number;
   p95: number;
   samples: number;
   rps: number;
-  /** responses with another status than expected, errors and timeouts under load */
+  /** other statuses, errors and timeouts under load */
   bad: number;
 };
 
-/** The 50-connection figures, each beside the stock React Router app's matching route when it ran. */
 export type HeavyFigures = {
   name: string;
   rps: number;
   p99: number;
   over2s: number;
   bad: number;
-  /** the stock app's figures measured right after, each a yardstick for this one */
   stocks?: { name: string; rps: number; p99: number }[];
 };
 
 export type SizeResult = {
   size: string;
-  /** users / audit rows / tasks */
   rows: string;
-  /** how the database was had: "seeded in 41.2 s", "cached (seeded in ...)" */
   seed: string;
   endpoints: EndpointFigures[];
   heavy: HeavyFigures[];
@@ -41,13 +36,11 @@ export type BenchRun = {
   database: "SQLite" | "PostgreSQL";
   seconds: number;
   sizes: SizeResult[];
-  /** the SSE figures' lines, measured on the first size */
   sse?: string[];
-  /** the machine's one-minute load average at the start and the end, and its cores */
   machine?: { load: [number, number]; cores: number };
 };
 
-/** "load average 10.3 then 11.5 on 2 cores": how shared the machine was while the figures were taken. */
+/** How shared the machine was while the figures were taken. */
 export function machineNote(run: BenchRun): string {
   if (!run.machine) return "";
   const [start, end] = run.machine.load;
@@ -58,7 +51,6 @@ const ms = (n: number) => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toF
 const times = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}x` : "-");
 const rps = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 
-/** What is wrong with `fig` against the goal, compared with the same endpoint on the empty database. */
 export function flagsFor(fig: EndpointFigures, empty: EndpointFigures | undefined): string[] {
   const flags: string[] = [];
   if (fig.p50 > P50_LIMIT_MS) flags.push(`p50 > ${P50_LIMIT_MS} ms`);
@@ -77,7 +69,6 @@ const NAME_WIDTH = 46;
 const pad = (cells: string[], widths: number[]) =>
   cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
 
-/** The console table of one size, printed as soon as that size is measured. */
 export function sizeTable(result: SizeResult, empty: SizeResult | undefined): string {
   const widths = [NAME_WIDTH, 8, 8, 9, 8];
   const lines = [
@@ -114,7 +105,6 @@ export function curveHeader(run: BenchRun): string {
   return pad(["p50 ms (x empty), req/s at 10", ...run.sizes.map((s) => s.size)], curveWidths(run));
 }
 
-/** One endpoint across the sizes; `flagged` counts its cells over a limit (marked "!"). */
 export function curveRow(run: BenchRun, name: string): { line: string; flagged: number } {
   const empty = baselineOf(run);
   const base = empty?.endpoints.find((e) => e.name === name);
@@ -130,7 +120,6 @@ export function curveRow(run: BenchRun, name: string): { line: string; flagged: 
   return { line: pad([name, ...cells], curveWidths(run)), flagged };
 }
 
-/** Every endpoint's p50 (and req/s) across the sizes: how each grows with the data. */
 export function curveTable(run: BenchRun): string {
   const rows = unique(run.sizes.flatMap((s) => s.endpoints.map((e) => e.name))).map((n) => curveRow(run, n));
   const flagged = rows.reduce((sum, r) => sum + r.flagged, 0);
@@ -142,7 +131,6 @@ export function curveTable(run: BenchRun): string {
   ].join("\n");
 }
 
-/** The table of docs/performance.md: the same curve in Markdown, flagged cells in bold. */
 export function markdownTables(run: BenchRun): string {
   const empty = baselineOf(run);
   const names = unique(run.sizes.flatMap((s) => s.endpoints.map((e) => e.name)));

@@ -5,22 +5,18 @@ import { productionServerArgs } from "../server-command";
 export type RunningServer = {
   base: string;
   pid: number;
-  /** the server process (its IPC channel when started with `ipc`) */
   child: ChildProcess;
-  /** where the server's stderr goes (its error stacks would drown the figures) */
+  /** the server's error stacks would drown the figures */
   logFile: string;
   rssKb(): number;
-  /** CPU time the server process has used so far (user + system), in ms */
+  /** user + system, in ms */
   cpuMs(): number;
   stop(): Promise<void>;
 };
 
 export type StartOptions = {
-  /** node flags before the server (--cpu-prof, --expose-gc, --import a probe) */
   nodeArgs?: string[];
-  /** another server file on the same build, instead of what `npm start` runs (PATH_SERVER) */
   entry?: string[];
-  /** an IPC channel to the server (the SSE bench's probe answers on it) */
   ipc?: boolean;
 };
 
@@ -31,10 +27,9 @@ export async function startServer(
 ): Promise<RunningServer> {
   const base = `http://${env.HOST ?? "127.0.0.1"}:${env.PORT}`;
   const log = openSync(logFile, "w");
-  // What `npm start` runs (the compiled build/server.js), as the e2e server and the tests start it.
   const entry = options.entry ?? productionServerArgs(env.BUILD_DIR ?? "build");
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
-    // No balancer to drain away from: each run's server stops at once (DRAIN_MS).
+    // No balancer to drain away from: each run's server stops at once.
     env: { ...process.env, NODE_ENV: "production", DRAIN_MS: "0", ...env },
     stdio: ["ignore", "ignore", log, ...(options.ipc ? (["ipc"] as const) : [])],
   });
@@ -66,7 +61,7 @@ export async function startServer(
   return server;
 }
 
-// Linux's clock ticks: /proc/PID/stat counts CPU time in them (100 a second on every usual kernel).
+// /proc/PID/stat counts CPU time in clock ticks (100 a second on every usual kernel).
 const TICK_MS = 10;
 
 export function cpuMsOf(pid: number): number {
@@ -76,11 +71,7 @@ export function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime, stime
 }
 
-/**
- * Waits until the server has been nearly idle (under 10% of a core) for `windowMs`. A load test
- * ends by dropping its connections, but the server still finishes what it had started (a slow
- * page under 10 connections can leave a minute of work), which would slow the next figure.
- */
+/** A server still finishing a dropped load test's work would slow the next figure. */
 export async function waitIdle(server: RunningServer, windowMs = 300, timeoutMs = 180_000): Promise<number> {
   const started = performance.now();
   while (performance.now() - started < timeoutMs) {

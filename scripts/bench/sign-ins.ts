@@ -2,27 +2,18 @@ import type { Endpoint } from "./endpoints";
 import { load } from "./load";
 import { cpuMsOf } from "./server";
 
-// Password sign-ins per second and per core (argon2id, app/auth/password.server.ts), and what they
-// do to other requests: a page's p99 alone and while sign-ins run beside it (issue 23).
-// Sizing published by others, for the note beside the figure: Keycloak 15 password sign-ins per
-// second per vCPU; PocketBase about 28 per second on 2 vCPU.
+// Password sign-ins per second and per core, and a page's p99 while they run beside it.
 
 export type SignInFigures = {
   perSecond: number;
-  /** server CPU time (all threads: argon2 runs on libuv's pool) per sign-in */
+  /** all threads: argon2 runs on libuv's pool */
   cpuMsPerSignIn: number;
   perCoreSecond: number;
-  /** answers that were not the redirect of a signed-in person */
   failed: number;
   page: { name: string; aloneP99: number; besideP99: number; besideOver2s: number };
 };
 
-/**
- * `connections` clients signing in back to back as `email`/`password` (each answer a redirect
- * with a new session): alone, for the rate and the CPU per sign-in; then beside 10 clients
- * loading `page`, whose p99 is compared with its p99 alone. The server must let one address sign
- * in this often: start it with RATE_LIMIT_LOGIN_PER_IP raised.
- */
+/** The server must let one address sign in this often: start it with RATE_LIMIT_LOGIN_PER_IP raised. */
 export async function signInFigures(options: {
   base: string;
   pid: number;

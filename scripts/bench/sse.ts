@@ -1,11 +1,5 @@
-// npm run bench:sse: live events on the production build (run `npm run build` first). Opens other
-// users' streams from client processes (scripts/bench/sse-holder.ts) and prints the server's RSS per
-// open stream at each count; then webhook -> SSE delivery to the owner, back to back and at one
-// webhook a second, beside the owner-alone figure of the same run; then opens the largest count at
-// once and drops every socket abruptly. Exits 1 unless every stream opened and the server's
-// subscriber count returned to zero after each drop. The memory per stream is measured first with
-// GET /api/events through React Router (EVENTS_ON_SOCKET=0), then on the socket, in the same run:
-// the figure the socket path is kept for (docs/decisions/014-event-streams-on-the-socket.md).
+// npm run bench:sse: RSS per open stream and webhook -> SSE delivery times on the production build
+// (run `npm run build` first); exits 1 unless every stream opened and closed again (decision 014).
 //   BENCH_SSE=1000,5000,10000  BENCH_SSE_SAMPLES=300  BENCH_SSE_PACED=60  BENCH_SSE_HOLDERS=4
 //   BENCH_SSE_ROUTER=0 skips the React Router pass
 import { type ChildProcess, fork } from "node:child_process";
@@ -35,7 +29,6 @@ if (!existsSync(`${buildDir}/server/index.js`)) {
   process.exit(1);
 }
 
-// The bench's own empty database (BENCH_DATABASE_URL: one on that PostgreSQL server), as npm run bench makes it.
 mkdirSync(cacheDir, { recursive: true });
 const database = await databaseFor("empty", { databaseUrl: process.env.BENCH_DATABASE_URL, cacheDir });
 const secret = randomBytes(32).toString("hex");
@@ -59,15 +52,13 @@ let owner: { id: string; cookie: string };
 let others: { id: string; cookie: string }[];
 try {
   owner = (await benchFixtures(db, secret)).owner;
-  // Ten streams per user at most (MAX_STREAMS_PER_USER), so one user per ten streams.
+  // MAX_STREAMS_PER_USER is ten, so one user per ten streams.
   others = await usersWithSessions(db, Math.ceil(max / 10), secret, "Other");
 } finally {
   await db.destroy();
 }
 
-// The production server as npm start runs it, with the probe that answers over IPC (sse-probe.mjs).
-// BENCH_NODE_ARGS="--cpu-prof" profiles it (the profile is written when it stops); BENCH_SERVER runs
-// another server file on the same build.
+// BENCH_NODE_ARGS="--cpu-prof" profiles the server; BENCH_SERVER runs another server file on the same build.
 const start = (extra: Record<string, string> = {}) =>
   startServer({ ...env, ...extra }, join(cacheDir, "server-sse.log"), {
     nodeArgs: [
@@ -101,7 +92,6 @@ function stats(message: "sse-stats" | "sse-memory" = "sse-stats"): Promise<Stats
   });
 }
 
-/** Webhook -> frame times measured inside the server since the last call (sse-probe.mjs). */
 function inServer(): Promise<number[]> {
   return new Promise((resolve) => {
     server.once("message", (m) => resolve((m as { inServer: number[] }).inServer));
@@ -121,7 +111,6 @@ function ask<T extends HolderReport["type"]>(holder: ChildProcess, command: Hold
   });
 }
 
-/** Streams [from, to) of the other users, split over the holders; stream j belongs to user j/10. */
 async function openStreams(from: number, to: number, parallel: number) {
   const started = performance.now();
   const per = Math.ceil((to - from) / holders.length);
@@ -190,7 +179,7 @@ console.log(
 await measure(20); // warm-up: the webhook route and the stream code run once before anything is measured
 const pause = () => new Promise((r) => setTimeout(r, Number(process.env.BENCH_SSE_PAUSE_MS ?? 0)));
 
-// Memory first, before hundreds of webhooks grow the heap: what the open streams cost, nothing else.
+// Memory first, before hundreds of webhooks grow the heap.
 type PerStream = { rss: number; heap: number };
 let ok = true;
 async function memoryPass(label: string, against?: PerStream[]): Promise<PerStream[]> {
@@ -249,7 +238,6 @@ for (const count of counts) {
 }
 if (max > 0) {
   ok &&= (await dropAll()).left === 0;
-  // All at once: every holder starts all its connections together.
   const burst = await openStreams(0, max, Math.ceil(max / holders.length));
   const held = (await stats()).subscribers;
   console.log(

@@ -4,8 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-// The yardstick of the request-path figures (docs/decisions/041-request-path.md): the stock React Router app in bench/stock, built with the project's
-// own packages and served by react-router-serve exactly as a stock deployment runs it.
+// The yardstick of the request-path figures (decision 041), served as a stock deployment runs it.
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const stockDir = join(root, "bench/stock");
 const require = createRequire(join(root, "package.json"));
@@ -18,7 +17,6 @@ function run(child: ChildProcess, what: string) {
   });
 }
 
-/** The newest change to the stock app's sources, in ms since the epoch. */
 function sourcesChangedAt(dir = join(stockDir, "app")): number {
   return Math.max(
     ...readdirSync(dir, { withFileTypes: true }).map((entry) => {
@@ -28,7 +26,6 @@ function sourcesChangedAt(dir = join(stockDir, "app")): number {
   );
 }
 
-/** Builds bench/stock into bench/stock/build when that build is missing or older than its sources. */
 export async function buildStock() {
   const built = join(stockDir, "build/server/index.js");
   if (existsSync(built) && statSync(built).mtimeMs > sourcesChangedAt()) return;
@@ -54,15 +51,13 @@ async function waitUntilAnswering(base: string, child: ChildProcess) {
   throw new Error("the stock app did not answer");
 }
 
-/** Starts the stock app on 127.0.0.1:`port`; `stop()` ends it and waits for its exit; `pid` is the
- * server process (for CPU figures). */
+/** `pid` is the server process, for CPU figures. */
 export async function startStock(
   port: number,
 ): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   await buildStock();
   const base = `http://127.0.0.1:${port}`;
-  // react-router-serve's morgan writes a line per request to stdout, as in a stock deployment;
-  // it goes to /dev/null here, like the project's own request log in the bench.
+  // morgan's line per request goes to /dev/null, like the project's own request log in the bench.
   const child = spawn(process.execPath, [bin("@react-router/serve", "bin.js"), "build/server/index.js"], {
     cwd: stockDir,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1" },

@@ -2,21 +2,17 @@ import { CompiledQuery, type Kysely, sql } from "kysely";
 import { dialectOf } from "../../db/connection";
 import type { Database } from "../../db/schema";
 
-/** A column and the PostgreSQL type its text is cast to (SQLite stores what it is given). */
+/** SQLite stores what it is given; PostgreSQL casts. */
 export type Column = readonly [name: string, pgType?: "text" | "integer" | "timestamptz" | "jsonb"];
 export type Row = readonly (string | number | null)[];
 
-// SQLite (better-sqlite3's build) takes 32,766 bound values per statement. Measured: near the limit
-// the statement's cost vanishes next to the index work, as fast as one cached single-row statement.
+// Under better-sqlite3's 32,766 bound values; near the limit the statement's cost vanishes next to the index work.
 const SQLITE_VALUES_PER_STATEMENT = 30_000;
 const PG_ROWS_PER_STATEMENT = 5_000;
 
 /**
- * Writes `rows` into `table` through ordinary INSERT statements, so constraints and any trigger on
- * the table run exactly as for the application's own writes. SQLite gets multi-row VALUES lists;
- * PostgreSQL one array per column, expanded by `unnest` (one bind parameter per column instead of
- * one per value: the statement stays small and parses once per batch, close to COPY's speed).
- * Run it inside a transaction: one commit for the lot is most of the speed on SQLite.
+ * Ordinary INSERTs, so constraints and triggers run as for the application's own writes; PostgreSQL
+ * gets one array per column through `unnest`. Run it inside a transaction: one commit is most of the speed on SQLite.
  */
 export async function insertRows(
   db: Kysely<Database>,
@@ -77,11 +73,7 @@ function unnestInsert(table: string, columns: readonly Column[]): string {
   return `insert into ${quote(table)} (${names}) select ${casts} from unnest(${arrays}) as u(${aliases})`;
 }
 
-/**
- * SQLite settings for the length of a bulk load on a database nobody else writes: no fsync, the
- * rollback journal in memory instead of every page going through the WAL and back, a large page
- * cache. Restored afterwards. PostgreSQL needs none of this.
- */
+/** For a database nobody else writes: no fsync, the journal in memory. Restored afterwards. */
 export async function withBulkLoadSettings<DB, T>(db: Kysely<DB>, fn: () => Promise<T>): Promise<T> {
   if (dialectOf(db as Kysely<unknown>) === "postgres") return fn();
   const read = async (name: string) =>

@@ -10,11 +10,7 @@ import { alertVariants } from "../ui/alert";
 import { controlVariants, errorTextClass, hintClass, labelClass } from "../ui/field";
 import { ReserveErrorSpace } from "./error-space";
 
-// Inputs wired from conform's field metadata: the label names the input, aria-invalid and
-// aria-describedby point at the error (and the hint), and the limits come from the schema.
 // A field's error is not role=alert: the summary or the focus move announces a refusal.
-// Errors arrive said in the page's language: the browser's own check says the schema's message keys
-// with the page's t (use-app-form.ts), the server's answer with the request's (app/http/form.server.ts).
 
 // biome-ignore lint/suspicious/noExplicitAny: a field of any form, whatever its schema
 type AnyField = FieldMetadata<any, any, string[]>;
@@ -29,7 +25,6 @@ function FieldHint({ id, children }: { id: string; children?: React.ReactNode })
   ) : null;
 }
 
-// One line (text-sm's line height) kept for the error where ReserveErrorSpace asks for it.
 const reservedClass = "min-h-5";
 
 function FieldError({ id, errors }: { id: string; errors?: string[] }) {
@@ -52,7 +47,6 @@ type TextFieldProps = Omit<
   meta: AnyField;
   label: string;
   type?: InputType;
-  /** A hint under the input, read after the label. */
   description?: React.ReactNode;
 };
 
@@ -73,7 +67,7 @@ export function TextField({ meta, label, type = "text", description, className, 
   );
 }
 
-/** A password input that is never filled from a previous answer (the value is not sent back). */
+/** Never filled from a previous answer: the value is not sent back. */
 export function PasswordField({
   meta,
   label,
@@ -127,10 +121,7 @@ export function SelectField({
   );
 }
 
-/**
- * Several checkboxes under one name (roles, permissions): a fieldset whose legend names the
- * group; an error about any one box ("roles[1]") shows for the group.
- */
+/** An error about any one box ("roles[1]") shows for the group. */
 export function CheckboxGroupField({
   meta,
   legend,
@@ -174,10 +165,7 @@ export function CheckboxGroupField({
   );
 }
 
-/**
- * What the form as a whole was refused for (wrong password, too many attempts, "not allowed"):
- * announced, and focusable so useAppForm can move focus here when no field is to blame.
- */
+/** Focusable, so useAppForm can move focus here when no field is to blame. */
 // biome-ignore lint/suspicious/noExplicitAny: a form of any schema
 export function FormErrors({ form }: { form: FormMetadata<any, string[]> }) {
   const errors = form.errors ?? [];

@@ -8,34 +8,22 @@ import { useIsPending } from "./use-is-pending";
 
 export { getFormProps };
 
-// The form's fields as the schema takes them in: conform's types read field names and list
-// fields from this, so a default value is checked against the schema (no index signature).
+// No index signature, so conform checks a default value against the schema.
 type Values<S extends z.ZodType> = Extract<z.input<S>, Record<string, unknown>>;
 
 export type AppFormOptions<S extends z.ZodType> = {
-  /** The domain's schema for this form: the same one the action parses with. */
+  /** The same schema the action parses with. */
   schema: S;
-  /** A stable id when the page has several forms (also the `form` attribute of outside buttons). */
+  /** Also the `form` attribute of outside buttons. */
   id?: string;
-  /**
-   * The intent this form submits (`name="intent" value=...`): only answers carrying it are this
-   * form's, and only its own submission resets it.
-   */
+  /** Only answers carrying this intent are this form's, and only its own submission resets it. */
   intent?: string;
-  /** Where the form posts when not to its own route (also what a fetcher posts to). */
   action?: string;
-  /** The answer to read instead of the route's actionData, e.g. `fetcher.data`. */
   lastResult?: unknown;
   defaultValue?: DefaultValue<Values<S>>;
 };
 
-/**
- * The one way a page builds a form: conform with the domain schema on both sides. Fields are
- * checked when left and re-checked while typed; a refused submit moves focus to the first invalid
- * field (conform) or, when only the form as a whole was refused, to the error summary; password
- * fields are emptied after a refusal; the form is reset once a submission of it succeeds
- * (an `ok: true` answer, or a redirect).
- */
+/** The one way a page builds a form: conform with the domain schema on both sides. */
 export function useAppForm<S extends z.ZodType>(options: AppFormOptions<S>) {
   const { schema, intent } = options;
   const actionData = useActionData();
@@ -46,8 +34,6 @@ export function useAppForm<S extends z.ZodType>(options: AppFormOptions<S>) {
       : undefined;
   const lastResult = useMemo(() => toLastResult(own), [own]);
   const constraint = useMemo(() => constraintOf(schema), [schema]);
-  // The browser's own check says the schema's message keys in the page's language; the server's
-  // answer arrives already said in it (app/http/form.server.ts).
   const { t } = useTranslation();
 
   const [form, fields] = useForm<Values<S>, z.output<S>>({
@@ -60,10 +46,8 @@ export function useAppForm<S extends z.ZodType>(options: AppFormOptions<S>) {
     onValidate: ({ formData }) => parseSubmission(formData, schema, t),
   });
 
-  // After a refusal from the server: nothing secret stays on screen, and when no field is to
-  // blame (wrong password, rate limit) focus goes to the summary that says why. Conform reports
-  // the answer in a layout effect and the summary renders after that, so it is looked up on the
-  // next frame. (A field to blame gets focus from conform itself.)
+  // After a server refusal no secret stays on screen; when no field is to blame, focus goes to the
+  // summary, looked up on the next frame as conform reports in a layout effect.
   useEffect(() => {
     if (lastResult?.status !== "error") return;
     const element = document.getElementById(form.id);
@@ -75,7 +59,6 @@ export function useAppForm<S extends z.ZodType>(options: AppFormOptions<S>) {
     return () => cancelAnimationFrame(frame);
   }, [lastResult, form.id, form.errorId]);
 
-  // A submission of this form that ended without a refusal succeeded: start afresh.
   const pending = useIsPending({ intent, formAction: options.action });
   const wasPending = useRef(false);
   useEffect(() => {

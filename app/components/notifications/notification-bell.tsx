@@ -18,7 +18,6 @@ import { LevelBadge } from "./level-badge";
 
 type Item = {
   id: string;
-  /** "security": the app's own notice; "broadcast": one a person wrote, named by `sender`. */
   kind: "broadcast" | "security";
   sender: string | null;
   title: string;
@@ -30,17 +29,13 @@ type Item = {
 };
 type ListData = { notifications: Item[]; unread: number };
 
-/**
- * Who wrote a notice, said before its title: the Security marker only the app's own notices carry,
- * or "Broadcast from <name>" (docs/rules.md, "Broadcast"): a notice someone wrote never looks like
- * a security notice, however it is worded.
- */
+/** A notice someone wrote never looks like a security notice, however it is worded (docs/rules.md, "Broadcast"). */
 function origin(t: TFunction, n: Pick<Item, "kind" | "sender">) {
   if (n.kind === "security") return t("shell:notifications.security");
   return n.sender ? t("shell:notifications.from", { name: n.sender }) : t("shell:notifications.fromGone");
 }
 
-/** A link inside the app, or (a broadcast from before links had to be) another host, named in full. */
+/** Another host only for a broadcast from before links had to stay inside; named in full. */
 function NoticeLink({ link }: { link: string }) {
   const { t } = useTranslation();
   const className = linkVariants();
@@ -61,10 +56,8 @@ function NoticeLink({ link }: { link: string }) {
   );
 }
 
-// A warning is a warning (amber), not an error; only a critical notice looks like one.
 const TOAST_KIND = { info: "info", success: "success", warning: "warning", critical: "error" } as const;
 
-/** The header bell: unread count, a list, mark one or all read; new notices arrive live. */
 export function NotificationBell({ initialUnread }: { initialUnread: number }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
@@ -94,7 +87,6 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
       ]);
       showToast({ kind: TOAST_KIND[e.level], message: `${origin(t, e)}: ${e.title}: ${e.message}` });
     });
-    // After a reconnect the count may be stale: ask the server again.
     const offOpen = onStreamOpen(() => load("/api/notifications"));
     return () => {
       offEvent();
@@ -129,7 +121,6 @@ export function NotificationBell({ initialUnread }: { initialUnread: number }) {
       ) : null}
     </>
   );
-  // The popover's machinery once scripts run (use-hydrated.ts); the same button before.
   const hydrated = useHydrated();
   if (!hydrated)
     return (

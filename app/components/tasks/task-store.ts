@@ -1,5 +1,3 @@
-// The browser's view of the signed-in user's tasks, shared by every component through
-// useSyncExternalStore and fed by the tab's one EventSource (app/events/event-source.ts).
 import { onStreamError, onStreamOpen, onSystemEvent } from "../../events/event-source";
 import type { TaskCompletedEvent, TaskProgressEvent } from "../../events/event-types";
 import { isFinal, type TaskView } from "../../tasks/task-types";
@@ -39,21 +37,15 @@ async function getJson<T>(url: string): Promise<T | null> {
   }
 }
 
-/** Tasks the centre lists; a reconcile reads further back to find those that finished unseen. */
+/** A reconcile reads further back to find those that finished unseen. */
 const SHOWN = 20;
 const PAGE = 100;
 const MAX_PAGES = 10;
 
 type Page = { tasks: TaskView[]; nextCursor: string | null };
 
-/**
- * On (re)connect, or when the server could not replay what was missed: whatever finished while the
- * stream was down is picked up here. Pages back through GET /api/tasks until it passes the oldest
- * task this tab still thought unfinished (10 pages at most), so a finish is noticed however many
- * tasks were started since; the newest SHOWN stay listed.
- */
+/** Pages back until it passes the oldest task this tab thought unfinished, so a finish is noticed however many tasks came since. */
 async function reconcile() {
-  // ISO timestamps sort as text.
   const oldestOpen =
     state.tasks
       .filter((t) => !isFinal(t.status))
@@ -119,7 +111,6 @@ function connect() {
   };
 }
 
-/** Why POST /api/tasks did not start a task; the caller says it in the page's language (task-text.ts). */
 export type StartFailure =
   | { reason: "unreachable" }
   | { reason: "refused"; status: number; code?: string; message?: string; limit?: number };
@@ -138,16 +129,13 @@ export const taskStore = {
     };
   },
   getSnapshot: () => state,
-  /** Reads the list again from the server (after tasks were cleared on the history page). */
   refresh() {
     if (disconnect) void reconcile();
   },
   getServerSnapshot: () => EMPTY,
-  /** Called once per finished task (live or found on reconnect); the UI shows a toast. */
   onFinished(callback: Notify) {
     notify = callback;
   },
-  /** POST /api/tasks; the new task shows at once as pending. */
   async start(
     type: string,
     payload?: unknown,

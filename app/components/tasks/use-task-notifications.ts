@@ -5,11 +5,7 @@ import { type TaskState, taskStore } from "./task-store";
 
 const idle = () => () => {};
 
-/**
- * The signed-in user's tasks, kept live over /api/events; `running` counts unfinished ones.
- * `live: false` leaves the stream closed until the caller needs it (a section that only follows
- * the task it starts), so a page whose header has no task centre opens no stream for nothing.
- */
+/** `live: false` leaves the stream closed until needed, so a page without a task centre opens none. */
 export function useTaskNotifications({ live = true }: { live?: boolean } = {}): TaskState & {
   running: number;
   start: typeof taskStore.start;
@@ -26,10 +22,7 @@ export function useTaskNotifications({ live = true }: { live?: boolean } = {}): 
   };
 }
 
-/**
- * Asks the page's loaders again when one of the viewer's tasks starts or finishes (the store,
- * fed by the event stream, tells it): counts and lists built from tasks follow without a reload.
- */
+/** Counts and lists built from tasks follow without a reload. */
 export function useRevalidateOnTaskChange() {
   const { tasks, loaded } = useTaskNotifications();
   const { revalidate } = useRevalidator();

@@ -8,39 +8,28 @@ import { descriptionClass, overlayClass, panelClass, titleClass } from "./dialog
 import { controlVariants, labelClass } from "./field";
 
 type ConfirmAction =
-  /**
-   * The confirm button submits the page's own form (a React Router <Form> or fetcher.Form with
-   * this id) as its submitter, so `name=value` travels with the fields like any other button.
-   */
+  /** The confirm button submits the page's form with this id as its submitter, so `name=value` travels with the fields. */
   | { formId: string; name?: string; value?: string; onConfirm?: never }
-  /** Or the page does the work itself, e.g. `fetcher.submit(...)`. */
   | { onConfirm: () => void; formId?: never; name?: never; value?: never };
 
 export type ConfirmDialogProps = ConfirmAction & {
-  /** The element that opens the dialog; it gets focus back when the dialog closes. */
+  /** It gets focus back when the dialog closes. */
   trigger: React.ReactNode;
-  /** What will happen, as a question: "Disable Ada Lovelace's account?" */
+  /** A question: "Disable Ada Lovelace's account?" */
   title: React.ReactNode;
-  /** To whom and what follows: "Ada will be signed out of 2 sessions and cannot sign in." */
   description: React.ReactNode;
-  /** The confirm button's words, naming the act ("Disable account"), never "OK". */
+  /** Naming the act ("Disable account"), never "OK". */
   actionLabel: string;
   cancelLabel?: string;
-  /** Only "destructive" acts need asking; "default" for the odd reversible one. */
   variant?: Extract<ButtonVariant, "destructive" | "default">;
-  /** Type-to-confirm: the button stays disabled until exactly this text is typed. */
   confirmText?: string;
-  /** Words before the text to type; the text itself is shown after them. */
   confirmLabel?: string;
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
   children?: React.ReactNode;
 };
 
-/**
- * The one confirmation for acts that hurt. Radix AlertDialog traps focus, starts on Cancel (the
- * safe choice), closes on Escape without acting and returns focus to the trigger.
- */
+/** For acts that hurt: starts on Cancel, the safe choice. */
 export function ConfirmDialog(props: ConfirmDialogProps) {
   const {
     trigger,
@@ -71,14 +60,10 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   function confirm(event: React.MouseEvent<HTMLButtonElement>) {
     if (!matches) return;
     if (props.formId !== undefined) {
-      // Submitted here, before closing: once the dialog unmounts the button would no longer be
-      // connected, and a disconnected submitter sends nothing. requestSubmit keeps the button as
-      // the submitter, so React Router's <Form> (and conform) see its name and value.
+      // Submitted before closing: an unmounted submitter sends nothing, and requestSubmit keeps its name and value.
       event.preventDefault();
       const form = document.getElementById(props.formId);
-      // A field in the dialog still to be filled (a role to choose) keeps it open, pointing there.
-      // Only the dialog's own fields: the page's form is checked by its schema on submit, and its
-      // constraint attributes need not match it (conform marks a defaulted field required).
+      // A dialog field still to be filled keeps it open; only the dialog's own fields, as the page's form has its schema.
       const own =
         panel.current?.querySelectorAll<HTMLInputElement | HTMLSelectElement>("input, select") ?? [];
       for (const field of own) if (field.form === form && !field.reportValidity()) return;
@@ -111,7 +96,6 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
                 onChange={(event) => setTyped(event.target.value)}
                 autoComplete="off"
                 spellCheck={false}
-                // Enter in this box must not submit a form elsewhere on the page.
                 onKeyDown={(event) => {
                   if (event.key === "Enter") event.preventDefault();
                 }}

@@ -5,29 +5,25 @@ import { ReserveErrorSpace } from "../forms/error-space";
 import { buttonVariants } from "./button";
 import { cn } from "./cn";
 
-// Radix owns the focus trap, focus return to the trigger, Escape and the aria-modal semantics;
-// this file only gives them the dashboard's look.
+// Radix owns focus trap and return, Escape and aria-modal; this file only gives the dashboard's look.
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
 export const overlayClass = "fixed inset-0 z-40 bg-overlay backdrop-blur-[1px]";
-// Anchored by its top, not centred: a panel that grows (an error line, a refusal) grows downwards,
-// and nothing above the change moves under the pointer.
+// Anchored by its top, so a growing panel grows downwards and nothing moves under the pointer.
 export const panelClass =
   "fixed left-1/2 top-[8dvh] z-50 max-h-[84dvh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 overflow-y-auto rounded-lg border bg-popover p-6 text-popover-foreground shadow-lg";
 export const titleClass = "text-lg font-semibold";
 export const descriptionClass = "mt-1 text-sm text-muted-foreground";
 
 type DialogContentProps = Omit<React.ComponentProps<typeof DialogPrimitive.Content>, "title"> & {
-  /** Names the dialog for screen readers (aria-labelledby) and shows as its heading. */
   title: React.ReactNode;
-  /** Read with the title when the dialog opens (aria-describedby); omit only when there is none. */
+  /** Omit only when there is none. */
   description?: React.ReactNode;
 };
 
-/** A modal panel: titled, described, with a close button in the corner. */
 export function DialogContent({ title, description, children, className, ...rest }: DialogContentProps) {
   const { t } = useTranslation();
   return (
@@ -35,7 +31,6 @@ export function DialogContent({ title, description, children, className, ...rest
       <DialogPrimitive.Overlay className={overlayClass} />
       <DialogPrimitive.Content
         className={cn(panelClass, className)}
-        // Without a description Radix warns; undefined tells it there is none on purpose.
         {...(description ? {} : { "aria-describedby": undefined })}
         {...rest}
       >
@@ -63,7 +58,6 @@ export function DialogContent({ title, description, children, className, ...rest
   );
 }
 
-/** The row of buttons at the foot of a dialog: cancel first, the action last (right on desktop). */
 export function DialogFooter({ children }: { children: React.ReactNode }) {
   return <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{children}</div>;
 }

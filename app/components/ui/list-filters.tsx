@@ -7,18 +7,14 @@ import { Button, focusRing } from "./button";
 import { cn } from "./cn";
 import { linkVariants } from "./link";
 
-// One behaviour for every filtered list (users, audit log): a choice applies at once, typing applies
-// once it settles (each keystroke is not a request), Enter applies now, the state lives in the URL,
-// and what is applied shows as chips that each remove one filter, with "Clear all".
+// One behaviour for every filtered list; the state lives in the URL.
 
 const TYPING_DELAY_MS = 400;
 const TYPED_INPUTS = new Set(["text", "search"]);
-// A filter change starts the list again from its first page.
 const CURSORS = ["after", "before"];
 
 const isTyped = (target: EventTarget) => target instanceof HTMLInputElement && TYPED_INPUTS.has(target.type);
 
-/** The form's values without the empty ones, so the address holds only what filters. */
 function filledParams(form: HTMLFormElement): URLSearchParams {
   const params = new URLSearchParams();
   for (const [name, value] of new FormData(form)) {
@@ -27,11 +23,7 @@ function filledParams(form: HTMLFormElement): URLSearchParams {
   return params;
 }
 
-/**
- * A GET form whose fields filter the list. `applied` holds the values the list applies by field
- * name: the fields are set to them when the address changes (Clear all, a chip, back/forward),
- * except the one being typed in. Without scripts (or before hydration) an Apply button submits it.
- */
+/** Fields follow the address (a chip, back/forward) except the one being typed in; without scripts an Apply button submits. */
 export function FilterForm({
   label,
   applied,
@@ -83,7 +75,6 @@ export function FilterForm({
         else apply(form);
       }}
       onKeyDown={(event) => {
-        // With several text fields and no submit button, Enter would do nothing by itself.
         if (event.key === "Enter" && isTyped(event.target)) {
           event.preventDefault();
           apply(event.currentTarget);
@@ -97,10 +88,8 @@ export function FilterForm({
   );
 }
 
-/** An applied filter as a chip shows it: the field's name and the value in words. */
 export type FilterChip = { name: string; label: string; value: string };
 
-/** The address without the given parameters (and without a page cursor). */
 function without(search: string, names: string[]): string {
   const params = new URLSearchParams(search);
   for (const name of [...names, ...CURSORS]) params.delete(name);
@@ -108,7 +97,6 @@ function without(search: string, names: string[]): string {
   return rest ? `?${rest}` : "?";
 }
 
-/** The applied filters, each removable, and "Clear all"; nothing when no filter applies. */
 export function FilterChips({ chips }: { chips: FilterChip[] }) {
   const { t } = useTranslation();
   const { pathname, search } = useLocation();

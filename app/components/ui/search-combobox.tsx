@@ -5,13 +5,7 @@ import { controlVariants, hintClass, labelClass } from "./field";
 
 export type ComboboxOption = { id: string; label: string; description?: string };
 
-/**
- * A text box that searches as it is typed and offers what it found in a listbox (the ARIA 1.2
- * combobox pattern): focus stays in the box while the arrow keys move the highlighted option
- * (aria-activedescendant), Enter picks it, Escape closes the list (then clears the text). How many
- * options were found is announced through a status line, since a listbox appearing is not.
- * The caller does the searching (server side) and passes what it found.
- */
+/** The ARIA 1.2 combobox pattern; a status line announces how many were found, since a listbox appearing is not. */
 export function SearchCombobox({
   label,
   query,
@@ -26,7 +20,6 @@ export function SearchCombobox({
   query: string;
   onQueryChange: (query: string) => void;
   options: ComboboxOption[];
-  /** True while the answer for the current text is on its way. */
   searching?: boolean;
   onSelect: (option: ComboboxOption) => void;
   placeholder?: string;
@@ -65,7 +58,6 @@ export function SearchCombobox({
       const step = event.key === "ArrowDown" ? 1 : -1;
       setActive((i) => (i < 0 ? (step === 1 ? 0 : count - 1) : (i + step + count) % count));
     } else if (event.key === "Enter") {
-      // Enter never submits the surrounding form from here: it picks, or does nothing.
       event.preventDefault();
       if (current >= 0) pick(options[current]!);
     } else if (event.key === "Escape") {

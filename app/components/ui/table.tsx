@@ -5,13 +5,11 @@ import { useTranslation } from "../../i18n/use-translation";
 import { focusRing } from "./button";
 import { cn } from "./cn";
 
-// The dashboard's data table: plain <table> semantics (screen readers announce rows, columns and
-// headers), sortable columns as links (the sort lives in the URL, so it survives reload and share),
-// and row selection with a "select all" that shows the in-between state.
+// Plain <table> semantics, so screen readers announce rows, columns and headers; the sort lives in the URL.
 
 const cellPad = "px-3 py-2";
 
-/** The table's parts, for a table the components below do not fit (app/routes/dashboard.access/role-matrix.tsx). */
+/** For a table the components below do not fit. */
 export const tableStyles = {
   frame: "overflow-x-auto rounded-lg border bg-card text-card-foreground",
   head: "border-b bg-muted",
@@ -27,13 +25,9 @@ export function Table({
   className,
   children,
 }: {
-  /** Names the table for screen readers; shown only to them unless `captionVisible`. */
+  /** Shown only to screen readers unless `captionVisible`. */
   caption?: string;
-  /**
-   * A table wider than a phone scrolls sideways inside its frame: the frame is then a named,
-   * focusable region (named by the caption) so a keyboard user can scroll it (axe
-   * scrollable-region-focusable). On by default: any table may outgrow a phone.
-   */
+  /** A scrolling frame is a named, focusable region so a keyboard user can scroll it (axe scrollable-region-focusable). */
   scrollable?: boolean;
   className?: string;
   children: React.ReactNode;
@@ -98,10 +92,7 @@ export function TableCell({
 
 export type SortDirection = "asc" | "desc";
 
-/**
- * A column header that sorts by linking to the same page with `sort`/`dir` set (page reset to 1),
- * and tells assistive technology the current order with aria-sort.
- */
+/** Tells assistive technology the current order with aria-sort. */
 export function SortableHeader({
   column,
   children,
@@ -112,7 +103,6 @@ export function SortableHeader({
   align = "left",
 }: React.PropsWithChildren<{
   column: string;
-  /** The column the list is sorted by when the URL says nothing. */
   defaultSort?: string;
   defaultDirection?: SortDirection;
   sortParam?: string;
@@ -146,7 +136,6 @@ export function SortableHeader({
   );
 }
 
-/** The one row a table shows when it has nothing to list; spans every column. */
 export function TableEmpty({ colSpan, children }: React.PropsWithChildren<{ colSpan: number }>) {
   return (
     <tr>
@@ -163,11 +152,10 @@ export type RowSelection = {
   toggle: (id: string) => void;
   toggleAll: () => void;
   clear: () => void;
-  /** true when every row is ticked, false when none, "mixed" in between. */
   all: boolean | "mixed";
 };
 
-/** Which rows are ticked; ids that leave the list (another page, a deleted row) drop out. */
+/** Ids that leave the list (another page, a deleted row) drop out. */
 export function useRowSelection(ids: string[]): RowSelection {
   const [selected, setSelected] = useState<string[]>([]);
   const key = ids.join(",");
@@ -193,10 +181,9 @@ export function useRowSelection(ids: string[]): RowSelection {
   );
 }
 
-/** A native tick box in the primary colour. */
 export const checkboxClass = `size-4 rounded border-input accent-primary ${focusRing}`;
 
-/** A native checkbox that can show the mixed state (only settable from script). */
+/** The mixed state is only settable from script. */
 function Checkbox({
   checked,
   ...rest
@@ -208,7 +195,6 @@ function Checkbox({
   return <input ref={ref} type="checkbox" checked={checked === true} className={checkboxClass} {...rest} />;
 }
 
-/** The header cell with "select all rows on this page". */
 export function SelectAllHeader({ selection, label }: { selection: RowSelection; label?: string }) {
   const { t } = useTranslation();
   label ??= t("ui:selectAll");
@@ -219,7 +205,6 @@ export function SelectAllHeader({ selection, label }: { selection: RowSelection;
   );
 }
 
-/** A row's tick box; `label` names the row ("Select Ada Lovelace"). */
 export function SelectRowCell({
   selection,
   id,

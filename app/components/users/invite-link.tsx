@@ -10,7 +10,6 @@ import { Input, labelClass } from "../ui/field";
 
 type UnsentReason = "no_provider" | "refused";
 
-/** The answer of the users page's "invite-link" intent (app/routes/dashboard.users/route.tsx). */
 type LinkAnswer = {
   ok: boolean;
   intent?: string;
@@ -20,10 +19,6 @@ type LinkAnswer = {
   expiresAt?: string;
 };
 
-/**
- * A pending invitation whose email did not go out: why, and "Copy invite link" for whoever may
- * have its link (roles they may grant); anyone else reads why they do not get one.
- */
 export function PendingInvitationStatus({
   invitation,
 }: {
@@ -46,12 +41,7 @@ export function PendingInvitationStatus({
   );
 }
 
-/**
- * Asks the server for the link (each time: every reveal is audited) and puts it on the clipboard.
- * Where the browser refuses the clipboard (a page served over plain http), the link is shown in a
- * read-only field, selected, to copy by hand. The link lives in this component only: never in a
- * toast, the page's data or the address bar.
- */
+/** Asked for each time, as every reveal is audited; the link lives in this component only, never in a toast, data or the address bar. */
 export function CopyInviteLink({ invitationId, email }: { invitationId: string; email: string }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();

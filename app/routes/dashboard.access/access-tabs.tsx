@@ -6,16 +6,11 @@ import { useTranslation } from "../../i18n/use-translation";
 const ACCESS_TABS = ["permissions", "roles", "menu"] as const;
 export type AccessTab = (typeof ACCESS_TABS)[number];
 
-/** The tab a `?tab=` (or form field) names, or undefined for anything else. */
 export function accessTabOf(value: unknown): AccessTab | undefined {
   return ACCESS_TABS.find((tab) => tab === value);
 }
 
-/**
- * The access page's sections as tabs, each with its address (`?tab=roles`; the permissions tab is
- * the page's plain address). Every panel stays mounted, so unsaved ticks or menu edits survive a
- * switch; a dot on a tab says it holds unsaved changes.
- */
+/** Every panel stays mounted, so unsaved changes survive a switch. */
 export function AccessTabs({
   panels,
   unsaved,
@@ -28,11 +23,9 @@ export function AccessTabs({
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const addressed = accessTabOf(params.get("tab")) ?? "permissions";
-  // The tab follows the keys at once; the address catches up (arrow keys pressed faster than a
-  // navigation commits must not bounce focus back to the tab before).
+  // The tab follows the keys at once, so fast arrow keys do not bounce focus back.
   const [active, setActive] = useState(addressed);
-  // Synced from the address once no navigation is pending: an earlier tab's navigation that
-  // commits after a later key must not win.
+  // Synced from the address only when idle: an earlier navigation must not win over a later key.
   const idle = useNavigation().state === "idle";
   useEffect(() => {
     if (idle) setActive(addressed);

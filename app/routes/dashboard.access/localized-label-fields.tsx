@@ -8,29 +8,21 @@ import { availableLanguages } from "../../i18n/load-language";
 import { FALLBACK_LANGUAGE } from "../../i18n/options";
 import { useTranslation } from "../../i18n/use-translation";
 
-// An admin writes a label (a menu item's title, a role's label) once, in whatever language they
-// like; these fields give it in each other language the app speaks. A field left empty shows the
-// label as written there (app/access/label-translations.ts, docs/decisions/040-label-translations.md).
+// A field left empty shows the label as written (decision 040).
 
-/** The languages a label may be given in besides the one written: every one but English. */
 const TRANSLATED_LANGUAGES = availableLanguages.filter((l) => l !== FALLBACK_LANGUAGE);
 
-/** "German" on an English page, "Deutsch" on a German one. */
 function languageName(t: TFunction, language: string): string {
   const page = languageOf(t);
   const name = new Intl.DisplayNames([page], { type: "language" }).of(language) ?? language;
   return name.charAt(0).toLocaleUpperCase(page) + name.slice(1);
 }
 
-/** "German label": what each per-language field is called. */
 function translatedLabelName(t: TFunction, language: string): string {
   return t("access:labels.inLanguage", { language: languageName(t, language) });
 }
 
-/**
- * One optional field per other language, beside a conform form's label field; `meta` is the
- * form's `translations` field (a record of language to text), `max` the label's own limit.
- */
+/** `meta` is the form's `translations` field, `max` the label's own limit. */
 export function LocalizedLabelFields({
   meta,
   max,
@@ -63,10 +55,7 @@ export function LocalizedLabelFields({
   );
 }
 
-/**
- * The same fields as table rows under the role matrix's label row, for the uncontrolled inputs of
- * that form: one row per language, one input per role the viewer may edit.
- */
+/** For the role matrix's uncontrolled inputs: one row per language, one input per editable role. */
 export function LocalizedLabelRows({
   roles,
   editable,
@@ -77,7 +66,6 @@ export function LocalizedLabelRows({
   roles: { id: string; name: string; translations: LabelTranslations }[];
   editable: { id: string }[];
   formId: string;
-  /** The server's errors for one role's field (by its index among the editable roles). */
   errorsOf: (index: number, language: string) => { id: string; errors?: string[] } | undefined;
   cellClass: string;
 }) {

@@ -17,10 +17,7 @@ import type { MenuRow } from "./types";
 
 const INTENT = "save-menu";
 
-/**
- * Hide or Show, at once (not part of the form's Save): a hidden item keeps its place and fields
- * here, and is left out of every sidebar.
- */
+/** At once, not part of the form's Save. */
 function HideToggle({ id, title, hidden }: { id: string; title: string; hidden: boolean }) {
   const { t } = useTranslation();
   const submit = useSubmit();
@@ -41,10 +38,7 @@ function HideToggle({ id, title, hidden }: { id: string; title: string; hidden: 
   );
 }
 
-/**
- * The sidebar menu as one form: every item's fields, "Move up"/"Move down" to reorder (buttons
- * named for their item, focus staying on the moved item), and one Save for all of it.
- */
+/** Focus stays on the moved item. */
 export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty: boolean) => void }) {
   const [form, fields] = useAppForm({
     schema: saveMenuSchema,
@@ -71,8 +65,7 @@ export function MenuEditor({ menu, onDirty }: { menu: MenuRow[]; onDirty: (dirty
 
   useEffect(() => onDirty(form.dirty), [form.dirty, onDirty]);
 
-  // The moved item's inputs are rebuilt in their new place: focus follows it, onto the same
-  // button, or the other one when it reached an end.
+  // The moved item's inputs are rebuilt in their new place, so focus is put back on them.
   useEffect(() => {
     if (!moved) return;
     const li = listRef.current?.querySelector<HTMLElement>(`[data-item="${moved.id}"]`);

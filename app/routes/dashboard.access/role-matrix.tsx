@@ -20,7 +20,6 @@ import type { RoleRow } from "./types";
 const INTENT = "save-matrix";
 const FORM_ID = "role-matrix";
 
-/** Boxes and labels whose value differs from what was loaded. */
 function countChanges(form: HTMLFormElement) {
   let n = 0;
   for (const el of form.querySelectorAll<HTMLInputElement>("input[name]")) {
@@ -34,16 +33,10 @@ function countChanges(form: HTMLFormElement) {
   return n;
 }
 
-// Inside the region, which scrolls both ways: the permission names stay at the left, the role names
-// (with their Delete) at the top, and the corner above both.
 const stickyCell = "sticky left-0 z-10 bg-card shadow-[inset_-1px_0_0_var(--color-border)]";
 const stickyHead = "sticky top-0 z-20 bg-muted shadow-[inset_0_-1px_0_var(--color-border)]";
 
-/**
- * The role × permission matrix as one form: tick across any roles, then one Save (or Discard).
- * The bar under it counts the unsaved changes; `onChanges` tells the page, which warns on leaving.
- * Roles the viewer may not change are shown, not sent.
- */
+/** Roles the viewer may not change are shown, not sent. */
 export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: (n: number) => void }) {
   const { t } = useTranslation();
   const [form, fields] = useAppForm({ schema: saveMatrixSchema, id: FORM_ID, intent: INTENT });
@@ -63,14 +56,12 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
     onChanges(n);
   }, [onChanges]);
 
-  // Saved data arrives as new defaults: what is still unsaved is counted again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: roles is the trigger, not an input
   useEffect(() => recount(), [roles, recount]);
 
   function onReset() {
     if (barRef.current?.contains(document.activeElement)) {
-      // The bar goes away with the changes. After Discard focus stays on the matrix; after a save
-      // it is let go, so the toast that says what was saved takes it.
+      // After a save focus is let go, so the toast that says what was saved takes it.
       if (discarding.current) regionRef.current?.focus();
       else (document.activeElement as HTMLElement).blur();
     }
@@ -95,10 +86,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
         ref={regionRef}
         role="region"
         aria-label={t("access:matrix.region")}
-        // A scrollable region must be reachable by keyboard (axe: scrollable-region-focusable).
-        // Inline-size containment keeps the table's width, and `relative` its screen-reader-only
-        // texts, from widening the page. Its height stops short of the window (below the sticky
-        // header, above the unsaved bar), so the role names stay in view while it scrolls down.
+        // Focusable for axe's scrollable-region-focusable; containment keeps the table from widening the page.
         tabIndex={0}
         data-testid="matrix-region"
         className="relative max-h-[calc(100dvh-12rem)] min-h-64 max-w-full overflow-auto rounded-md [contain:inline-size] border bg-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"

@@ -9,11 +9,7 @@ import { recoveryCodesFileName, recoveryCodesText } from "./recovery-codes-file"
 
 type Saved = "copied" | "copyFailed" | "downloaded" | null;
 
-/**
- * Recovery codes, shown once right after they were made, with the three ways to keep them: copy,
- * a .txt file named after the product, and a print of this box alone (app.css, `data-printing`).
- * What each did is said in a status line beside the buttons, so it is seen and read out.
- */
+/** Shown once; what each button did is said in a status line, so it is seen and read out. */
 export function RecoveryCodes({
   codes,
   appName,
@@ -26,7 +22,6 @@ export function RecoveryCodes({
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
   const [saved, setSaved] = useState<Saved>(null);
-  // When they were made: this box mounts with the answer that carried them.
   const [made] = useState(() => new Date().toISOString());
   const text = () => recoveryCodesText({ appName, email, codes, made: formatDateTime(made) }, t);
 
@@ -35,7 +30,6 @@ export function RecoveryCodes({
       await navigator.clipboard.writeText(text());
       setSaved("copied");
     } catch {
-      // No clipboard (an insecure origin, a refused permission): the codes stay selectable.
       setSaved("copyFailed");
     }
   };
@@ -93,10 +87,7 @@ export function RecoveryCodes({
   );
 }
 
-/**
- * Prints the page with only the `data-print-target` box visible: the mark on <html> switches the
- * print rules on (app.css) and comes off once the print dialog is done.
- */
+/** The mark on <html> switches the print rules on (app.css) until the print dialog is done. */
 function usePrintOnly() {
   const cleanup = useRef<(() => void) | null>(null);
   useEffect(() => () => cleanup.current?.(), []);

@@ -6,28 +6,17 @@ import { type AppFormOptions, getFormProps, useAppForm } from "../../components/
 import { useIsPending } from "../../components/forms/use-is-pending";
 import { focusRing } from "../../components/ui/button";
 
-/** What every Settings answer carries: done() (app/settings/answers.server.ts) or a refusal. */
 type Answer = { ok: boolean; intent?: string; message?: string };
 
-/**
- * A section's fetcher typed by the action of the page it posts to: `useFetcher<typeof action>()`,
- * with `import type { action } from "./route"`.
- */
+/** Typed by the page's action: `useFetcher<typeof action>()` with `import type { action } from "./route"`. */
 export type SettingsFetcher<Action> = ReturnType<typeof useFetcher<Action>>;
 
-/**
- * One Settings section's form on the form pipeline: its own fetcher (each section keeps its own
- * pending state and answer), conform with the domain's schema, reset after a success, the answer
- * in a status line that takes focus.
- */
+/** Each section keeps its own fetcher, so its pending state and answer stay its own. */
 export function useSettingsForm<S extends z.ZodType, Data extends Answer>(
   intent: string,
   schema: S,
   options: {
-    /**
-     * The section's fetcher, `useFetcher<typeof action>()`: its answers are typed by the
-     * page's action. Made outside a form that is remounted (keyed) when its answer must stay.
-     */
+    /** Made outside a form that is remounted (keyed) when its answer must stay. */
     fetcher: FetcherWithComponents<Data>;
     defaultValue?: AppFormOptions<S>["defaultValue"];
     id?: string;
@@ -49,21 +38,16 @@ export function useSettingsForm<S extends z.ZodType, Data extends Answer>(
 }
 
 /**
- * Answers whose status line has taken focus. A section may show its status in another place once
- * the page's data catches up (two-factor: "pending" becomes "on"); the status mounted there with
- * the same answer must not take focus again from where the person has gone meanwhile (the recovery
- * codes' Copy button, in 1 of 6 runs of e2e/two-factor.spec.ts), only pick up a focus the old line
- * took with it when it unmounted.
+ * A status shown again elsewhere with the same answer must not take focus from where the person
+ * has gone meanwhile (flaky in e2e/two-factor.spec.ts otherwise).
  */
 const announced = new WeakSet<object>();
 
-/** The answer to a section's submit; focus moves here on a success so it is read out at once. */
+/** Focus moves here on a success so it is read out at once. */
 export function SectionStatus({ answer }: { answer: { ok: boolean; message?: string } | undefined }) {
   const ref = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (!answer?.ok) return;
-    // Shown again elsewhere: focus comes back only if it left with the old line (then it is on
-    // the body), never from where the person has gone.
     const lost = !document.activeElement || document.activeElement === document.body;
     if (announced.has(answer) && !lost) return;
     announced.add(answer);
@@ -76,10 +60,7 @@ export function SectionStatus({ answer }: { answer: { ok: boolean; message?: str
   );
 }
 
-/**
- * Why a row's own action (rotate, delete, send a test) was refused: a refusal's `formError`, e.g. the
- * endpoint another admin removed meanwhile. Row actions have no conform form to show it.
- */
+/** Row actions have no conform form to show a refusal's `formError`. */
 export function RowRefusal({ answer }: { answer: object | undefined }) {
   const reason =
     answer && "formError" in answer && typeof answer.formError === "string" ? answer.formError : null;

@@ -75,13 +75,12 @@ export async function loader(args: Route.LoaderArgs) {
       update: mayUpdate,
       delete: can(actor, "user.delete"),
       viewAs,
-      // A super admin resets someone else's two-factor (a lost phone); one's own goes through Settings.
+      // One's own goes through Settings.
       resetTwoFactor: actor.isSuperAdmin && twoFactor && actor.id !== user.id,
     },
   };
 }
 
-// A 429's Retry-After reaches the browser only through this export.
 export const headers = passRetryAfter;
 
 export async function action(args: Route.ActionArgs) {
@@ -91,7 +90,7 @@ export async function action(args: Route.ActionArgs) {
   const self = `/dashboard/users/${id.data}`;
   const done = (message: string, to = self, undo?: string) =>
     redirectWithToast(to, { kind: "success", message, undo });
-  // Said as it went: "sent" only when the provider took it. The link never comes back to the admin.
+  // "Sent" only when the provider took it; the link never comes back to the admin.
   const sendLink = async (actor: SessionUser, kind: "reset" | "verification", intent: string) => {
     const sent = await sendAccountLink(actor, { id: id.data, kind }, args);
     if (!sent.ok) return refused(t, "users.alreadyVerified", 400, intent);
@@ -110,7 +109,7 @@ export async function action(args: Route.ActionArgs) {
       kind === "reset" ? t("users:toast.resetSent", { email }) : t("users:toast.verificationSent", { email }),
     );
   };
-  // While viewing as someone, their own record (email, sessions, reset link) is theirs alone.
+  // While viewing as someone, their own record is theirs alone.
   const viewer = await getSessionUser(args);
   if (viewer?.id === id.data) refuseWhileImpersonating(args, viewer);
   return handleIntents(args, {
@@ -158,7 +157,6 @@ export async function action(args: Route.ActionArgs) {
       permission: "user.update",
       run: ({ actor, intent }) => sendLink(actor, "verification", intent),
     },
-    // Super admins only (startImpersonation checks it, and every other rule of "View as").
     "view-as": {
       run: async ({ actor }) => {
         refuseWhileImpersonating(args, actor);
@@ -189,7 +187,7 @@ export async function action(args: Route.ActionArgs) {
   });
 }
 
-/** A malformed handle names no session: the same 404 as one that ended meanwhile. */
+/** The same 404 as one that ended meanwhile. */
 function sessionHandleIn(form: FormData) {
   const handle = z.string().min(1).max(100).safeParse(form.get("session"));
   if (!handle.success) throw new NotFound("users.sessionGone");
@@ -198,7 +196,6 @@ function sessionHandleIn(form: FormData) {
 
 const actionsFormId = "account-actions";
 const dangerFormId = "account-danger";
-/** The acts the Danger zone holds; their refusals are shown there. */
 const DANGEROUS = new Set(["disable", "delete", "reset-two-factor"]);
 
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -217,7 +214,6 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
   const sendingReset = useIsPending({ intent: "send-reset" });
   const resendingVerification = useIsPending({ intent: "resend-verification" });
   const viewingAs = useIsPending({ intent: "view-as" });
-  // The account form shows its own refusals; the buttons' refusals are shown beside them.
   const buttonError =
     actionData?.intent !== "update" && actionData?.intent !== "view-as" ? actionData?.formError : null;
   const dangerError = buttonError && DANGEROUS.has(String(actionData?.intent)) ? buttonError : null;
@@ -234,7 +230,6 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
     may.update && user.status === "active",
     may.update && !user.email_verified,
   ].some(Boolean);
-  // The viewed person's own record is theirs alone (the action refuses it whole): every form locked.
   return (
     <ViewingAsLock lock={{ ownRecord: isSelf }} className="flex max-w-4xl flex-col gap-6">
       <div>

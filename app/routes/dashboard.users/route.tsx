@@ -70,7 +70,6 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     query,
     ...list,
-    // Both lists come in the one role order (app/access/role-order.ts) from the role cache.
     roles: [...grants.values()].map((r) => ({
       id: r.id,
       name: r.name,
@@ -78,12 +77,10 @@ export async function loader(args: Route.LoaderArgs) {
       translations: r.translations,
     })),
     assignable: offered,
-    // Ticked by default in both the invite and the create form.
     defaultRoles: offered.filter((r) => r.name === DEFAULT_ROLE_FOR_NEW_USERS).map((r) => r.id),
     invitations,
-    // The bulk bar's roles: user.update gives and takes roles, as on a person's page.
+    // user.update gives and takes roles, as on a person's page.
     bulkRoles: can(user, "user.update") ? grantable : [],
-    // The bulk bar's teams (those it may add people to).
     teams,
     savedViews,
     may: {
@@ -95,17 +92,15 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-// A 429's Retry-After, and the no-store of the answer carrying an invitation's link, reach the
-// browser only through this export.
+// A 429's Retry-After, and the no-store of an invitation link's answer, reach the browser only through this.
 export const headers = passRetryAfter;
 
-/** Back to the list as it was filtered, with a toast. */
 function backWith(args: Route.ActionArgs, kind: "success" | "error" | "warning", message: string) {
   const back = args.url; // the page's address, not the raw `.data` one (decision 027)
   return redirectWithToast(back.pathname + back.search, { kind, message });
 }
 
-/** A malformed id names no pending invitation: the same 404 as one spent meanwhile. */
+/** The same 404 as one spent meanwhile. */
 function invitationId(form: FormData) {
   const id = z.string().uuid().safeParse(form.get("invitationId"));
   if (!id.success) throw new NotFound("auth.invitationGone");
@@ -153,7 +148,6 @@ export const action = (args: Route.ActionArgs) => {
           );
         },
       },
-      // The link of an invitation that was not mailed, to pass on by hand (app/auth/invitation-links.server.ts).
       // Answered to this request only: never in a toast cookie, a loader's data or a log line.
       "invite-link": {
         permission: "user.write",
@@ -178,8 +172,7 @@ export const action = (args: Route.ActionArgs) => {
       },
       ...bulkIntents(args),
     },
-    // The page's own permission, as its loader's: "all matching" must never act on a list the
-    // person cannot see (nor its toast's count tell them who exists).
+    // "All matching" must never act on a list the person cannot see.
     { permission: "user.read" },
   );
 };
@@ -257,7 +250,6 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
       <UserFilters query={query} roles={roles} />
 
       {rows.length > 0 ? (
-        // Export needs only the list itself: everyone who sees it may tick people.
         <BulkActions
           selection={selection}
           rows={rows}
@@ -347,7 +339,6 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
   );
 }
 
-/** The list's filters (app/components/ui/list-filters.tsx): each applies at once, shown as chips. */
 function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: string; label: string }[] }) {
   const { t } = useTranslation();
   const roleText = (name: string) => {

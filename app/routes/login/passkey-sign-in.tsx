@@ -10,18 +10,12 @@ import { Button } from "../../components/ui/button";
 import { type MessageKey, say } from "../../i18n/message";
 import { useTranslation } from "../../i18n/use-translation";
 
-// "Sign in with a passkey" on the login page, and the same passkey offered in the email field's
-// autofill where the browser supports it (conditional UI: the field's autocomplete ends in
-// "webauthn"). /login/passkey gives the options and checks the answer (app/routes/login.passkey.tsx).
-
 const ENDPOINT = "/login/passkey";
-// The script's own refusals are message keys, said in the page's language when shown; the
-// server's (formError) arrive said in it already (app/routes/login.passkey.tsx).
+// The script's own refusals are message keys; the server's arrive already said.
 const FAILED: MessageKey = "passkeys.signInFailed";
 const UNAVAILABLE: MessageKey = "passkeys.signInUnavailable";
 const CANCELLED: MessageKey = "passkeys.signInCancelled";
 
-/** A refusal to show: words said already (the server's, the browser's), or one of the keys above. */
 type Problem = { said: string } | { key: MessageKey };
 
 class SignInProblem extends Error {
@@ -30,7 +24,6 @@ class SignInProblem extends Error {
   }
 }
 
-/** The server's refusal, else the fallback key. */
 const refusal = (formError: string | undefined, fallback: MessageKey) =>
   new SignInProblem(formError ? { said: formError } : { key: fallback });
 
@@ -53,7 +46,6 @@ async function signInOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
   return body.options;
 }
 
-/** Sends the browser's answer; on success the page goes where the server says. */
 async function finish(response: unknown, redirectTo: string): Promise<void> {
   const { ok, body } = await post({ response: JSON.stringify(response), redirectTo });
   if (!ok || !body.redirectTo) throw refusal(body.formError, FAILED);
@@ -90,9 +82,7 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
     })().catch((e) => {
       if (!live) return;
       setBusy(false);
-      // Until the person picks a passkey from the autofill, this request is the page's, not theirs:
-      // a browser that cannot hold it open (Chromium's headless shell refuses an empty
-      // allowCredentials) must not greet them with an error. The button still works.
+      // Until a passkey is picked this request is the page's, so a browser that cannot hold it open shows no error.
       if (picked) setError(problemOf(e));
     });
     return () => {

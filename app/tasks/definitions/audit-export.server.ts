@@ -8,7 +8,7 @@ import { saveArtifact } from "../repository.server";
 
 const BATCH = 2_000;
 
-/** The page's filters, and the file's form: CSV for people, JSON Lines for a SIEM. */
+/** CSV for people, JSON Lines for a SIEM. */
 const exportRequest = auditFilters.extend({ format: z.enum(["csv", "jsonl"]).default("csv") });
 
 type Row = Awaited<ReturnType<typeof auditRowsAfter>>[number];
@@ -47,11 +47,7 @@ function csvLine(r: Row): string[] {
   ];
 }
 
-/**
- * One JSON object per line, every stored field under its column's name (details parsed), so a
- * SIEM can index it and recompute `hash` from `prev_hash` (app/audit/chain.ts): anyone for a
- * version 1 row, whoever holds the audit signing key for a keyed one (`hash_version` 2).
- */
+/** So a SIEM can index it and recompute `hash` from `prev_hash` (app/audit/chain.ts). */
 function jsonLine(r: Row): string {
   let details: unknown = r.details;
   try {
@@ -78,20 +74,18 @@ function jsonLine(r: Row): string {
   });
 }
 
-// The audit log's filtered view as CSV or JSON Lines, built in batches in the background so a large export
-// never holds a request open; the owner downloads it from the link in the result.
+// Built in batches in the background, so a large export never holds a request open.
 export const auditExport = defineTask({
   type: "audit.export",
   permission: "log.read",
-  // Reads the log and stores its own file: running it again replaces that file with the same rows.
+  // Running it again replaces its own file with the same rows.
   rerunnable: true,
-  // The page's filters, dates checked when the export is asked for rather than when it runs.
   payload: exportRequest
     .partial()
     .nullish()
     .transform((v) => exportRequest.parse(v ?? {})),
   async run({ format, ...filters }, { taskId, userId, signal, progress }) {
-    // The rows as the owner may read them now (a super admin's token names for super admins).
+    // As the owner may read them now.
     const viewer = await auditViewerOf(userId);
     const { total } = await filteredAudit(filters)
       .select((eb) => eb.fn.countAll<number>().as("total"))
@@ -102,7 +96,6 @@ export const auditExport = defineTask({
     let after: Position | null = null;
     for (;;) {
       signal.throwIfAborted();
-      // The page's own keyset walk: each batch is one index range after the last row written.
       const rows = await auditRowsAfter(filters, after, BATCH);
       for (const r of await auditRowsFor(viewer, rows)) {
         if (format === "jsonl") json.push(jsonLine(r));
