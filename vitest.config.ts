@@ -20,11 +20,10 @@ function clientModulesStubbed(): Plugin {
 }
 
 /**
- * One project per database, in one run and one worker pool (with workers kept between files,
- * vitest runs one project's files, then the other's, each over every worker). TEST_DATABASE picks:
- * unset or `sqlite` runs SQLite only, `postgres` PostgreSQL only, `all` both (what `npm test`
- * sets when TEST_POSTGRES_URL is set). Each project migrates and seeds its template once
- * (test/database-template.ts); `--project sqlite` or `--project postgres` narrows a run.
+ * One project per database. TEST_DATABASE picks: unset or `sqlite` runs SQLite only, `postgres`
+ * PostgreSQL only, `all` both in one run (one project's files, then the other's). `npm test` starts
+ * two runs side by side instead, one per database (scripts/test.ts). Each project migrates and
+ * seeds its template once (test/database-template.ts).
  */
 const wanted = process.env.TEST_DATABASE ?? "sqlite";
 const workers = Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, availableParallelism()));
