@@ -108,6 +108,7 @@ function PaletteBody({
   const saved = useFetcher<{ views: SavedViewItem[] }>();
   const readsALists = may("user.read") || may("log.read");
   const [query, setQuery] = useState("");
+  const [selected, setSelected] = useState("");
   const [recent] = useState(() => readRecent(userId));
   const q = fold(query.trim());
 
@@ -196,8 +197,28 @@ function PaletteBody({
     !shownViews.length &&
     search.state !== "loading";
 
+  // The highlighted item, kept on one that is shown: cmdk highlights the first item when the text
+  // changes, but not again when the highlighted one goes (people found for "invite" vanish once
+  // "invite a user" is answered), which left nothing for Enter to choose.
+  const shown = [
+    ...(!q ? recent.map((r) => `recent:${r.kind}:${r.id}`) : []),
+    ...shownPages.map((p) => `page:${p.id}`),
+    ...shownViews.map((v) => `view:${v.id}`),
+    ...found.users.map((u) => `user:${u.id}`),
+    ...found.teams.map((team) => `team:${team.id}`),
+    ...shownActions.map((a) => `action:${a.id}`),
+  ];
+  const highlighted = shown.includes(selected) ? selected : (shown[0] ?? "");
+
   return (
-    <Command shouldFilter={false} loop label={t("shell:palette.title")} className="flex flex-col gap-2">
+    <Command
+      shouldFilter={false}
+      loop
+      value={highlighted}
+      onValueChange={setSelected}
+      label={t("shell:palette.title")}
+      className="flex flex-col gap-2"
+    >
       <Command.Input
         value={query}
         onValueChange={setQuery}
