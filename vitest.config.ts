@@ -27,11 +27,17 @@ function clientModulesStubbed(): Plugin {
  */
 const wanted = process.env.TEST_DATABASE ?? "sqlite";
 const workers = Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, availableParallelism()));
+// `--maxWorkers` on the command line overrides maxWorkers but not minWorkers (tinypool then refuses
+// a minimum above the maximum): the minimum is left to vitest there.
+const workersFromCli = process.argv.some((arg) => /^--max-?workers/i.test(arg));
 const databases = (["sqlite", "postgres"] as const).filter((name) => wanted === "all" || wanted === name);
 
 // Kept apart from vite.config.ts: the React Router plugin must not run under vitest.
 export default defineConfig({
   plugins: [clientModulesStubbed()],
+  // One cache per database's run: npm test starts both at once, and each rewrote the other's
+  // file timings (the slow-first order reads them) with what it had read at its start.
+  cacheDir: `node_modules/.vite/vitest-${wanted}`,
   test: {
     include: [
       "app/**/*.test.ts",
@@ -51,7 +57,7 @@ export default defineConfig({
     // All of them for the whole run: vitest's default minimum is one, and tinypool ends a worker
     // the moment it is idle above the minimum, which raced a file handed to it at a project's
     // start ("Terminating worker thread", an unhandled rejection that failed the run).
-    minWorkers: workers,
+    minWorkers: workersFromCli ? undefined : workers,
     sequence: { sequencer: SlowFirst },
     testTimeout: 20_000,
     hookTimeout: 60_000,

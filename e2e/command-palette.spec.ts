@@ -66,6 +66,9 @@ test("Ctrl+K finds a person by part of their email and opens their page; / reope
   await expect(dialog.getByRole("option")).toHaveText(["Invite a user"]);
   // The one item left is highlighted, so Enter chooses it (it was not, now and then: command-palette.tsx).
   await expect(dialog.getByRole("option")).toHaveAttribute("aria-selected", "true");
+  // And a screen reader is told which (the input's active descendant is that option).
+  const optionId = await dialog.getByRole("option").getAttribute("id");
+  await expect(dialog.getByRole("combobox")).toHaveAttribute("aria-activedescendant", optionId!);
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/dashboard\/users\?new=invite/);
   await expect(page.getByRole("dialog", { name: "Invite by email" })).toBeVisible();

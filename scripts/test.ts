@@ -83,7 +83,7 @@ if (!postgres) console.log("TEST_POSTGRES_URL is not set: the PostgreSQL pass is
 for (const stage of stages) {
   const t = Date.now();
   const results = await Promise.all(stage.map((steps) => lane(steps, stage.length === 1)));
-  if (stage.length > 1)
+  if (stage.length > 1 && !results.includes(false))
     console.log(
       `✔ ${stage
         .flat()

@@ -22,6 +22,7 @@ const OWN_OPTIONS = new Set([
   "replace",
   "returnObjects",
   "returnDetails",
+  "returnEmptyString",
   "joinArrays",
   "postProcess",
   "interpolation",

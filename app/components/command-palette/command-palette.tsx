@@ -1,6 +1,6 @@
-import { Command } from "cmdk";
+import { Command, useCommandState } from "cmdk";
 import { Bookmark, Clock, FileDown, Keyboard, Mail, Search, UserPlus, Users, UsersRound } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
 import type { LabelTranslations } from "../../access/label-translations";
 import { useTranslation } from "../../i18n/use-translation";
@@ -108,7 +108,7 @@ function PaletteBody({
   const saved = useFetcher<{ views: SavedViewItem[] }>();
   const readsALists = may("user.read") || may("log.read");
   const [query, setQuery] = useState("");
-  const [selected, setSelected] = useState("");
+  const input = useRef<HTMLInputElement>(null);
   const [recent] = useState(() => readRecent(userId));
   const q = fold(query.trim());
 
@@ -197,9 +197,6 @@ function PaletteBody({
     !shownViews.length &&
     search.state !== "loading";
 
-  // The highlighted item, kept on one that is shown: cmdk highlights the first item when the text
-  // changes, but not again when the highlighted one goes (people found for "invite" vanish once
-  // "invite a user" is answered), which left nothing for Enter to choose.
   const shown = [
     ...(!q ? recent.map((r) => `recent:${r.kind}:${r.id}`) : []),
     ...shownPages.map((p) => `page:${p.id}`),
@@ -208,18 +205,12 @@ function PaletteBody({
     ...found.teams.map((team) => `team:${team.id}`),
     ...shownActions.map((a) => `action:${a.id}`),
   ];
-  const highlighted = shown.includes(selected) ? selected : (shown[0] ?? "");
 
   return (
-    <Command
-      shouldFilter={false}
-      loop
-      value={highlighted}
-      onValueChange={setSelected}
-      label={t("shell:palette.title")}
-      className="flex flex-col gap-2"
-    >
+    <Command shouldFilter={false} loop label={t("shell:palette.title")} className="flex flex-col gap-2">
+      <KeepHighlight shown={shown} input={input} />
       <Command.Input
+        ref={input}
         value={query}
         onValueChange={setQuery}
         placeholder={t("shell:palette.placeholder")}
@@ -351,4 +342,25 @@ function PaletteBody({
       </Command.List>
     </Command>
   );
+}
+
+/**
+ * cmdk highlights the first item when the text changes, but now and then left nothing highlighted
+ * once the list settled ("invite a user": one action shown, Enter did nothing). Home, through
+ * cmdk's own keys, highlights the first item with everything that goes with it (the input's
+ * aria-activedescendant, scrolling); setting cmdk's value from outside updates neither.
+ */
+function KeepHighlight({
+  shown,
+  input,
+}: {
+  shown: string[];
+  input: React.RefObject<HTMLInputElement | null>;
+}) {
+  const highlighted = useCommandState((state) => state.value);
+  const lost = shown.length > 0 && !shown.includes(highlighted);
+  useEffect(() => {
+    if (lost) input.current?.dispatchEvent(new KeyboardEvent("keydown", { key: "Home", bubbles: true }));
+  }, [lost, input]);
+  return null;
 }
