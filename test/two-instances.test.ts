@@ -2,8 +2,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "../app/db.server";
+import { notifyChannel } from "../app/events/postgres-bus.server";
 import { productionServerArgs } from "../scripts/server-command";
 import { createUser, PASSWORD, setupDatabase } from "./helpers";
 import { onPostgres } from "./postgres-schema";
@@ -204,6 +206,47 @@ describe.skipIf(!onPostgres || !built)("two instances on one PostgreSQL", () => 
     const after = await onB("/dashboard");
     expect(after.status).toBe(302);
     expect(after.headers.get("location")).toMatch(/^\/login/);
+  });
+
+  // A message over LISTEN/NOTIFY arrives when it arrives, and not at all while the listener is down:
+  // B asks the database whether anything changed before it trusts what it holds.
+  it("honours a role change made on A at B's next request even while B's listener is reconnecting", async () => {
+    const person = await createUser({ roles: ["user"] });
+    const cookie = await signIn(b, person.email);
+    const onB = () => fetch(`${b.url}/dashboard/users`, { headers: { Cookie: cookie }, redirect: "manual" });
+    expect((await onB()).status).toBe(403);
+    const channel = notifyChannel(process.env.DATABASE_URL!);
+    const { rows } = await sql<{ ended: boolean }>`
+      select pg_terminate_backend(pid) as ended from pg_stat_activity where query = ${`LISTEN "${channel}"`}`.execute(
+      db(),
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(2); // A's and B's, perhaps this process's
+    const admin = await db()
+      .selectFrom("role")
+      .select("id")
+      .where("name", "=", "admin")
+      .executeTakeFirstOrThrow();
+    const update = { intent: "update", name: person.name, email: person.email, roles: admin.id };
+    const saved = await fetch(`${a.url}/dashboard/users/${person.id}`, {
+      method: "POST",
+      headers: { Cookie: cookieA },
+      body: new URLSearchParams(update),
+      redirect: "manual",
+    });
+    expect(saved.status).toBe(302);
+    expect((await onB()).status).toBe(200);
+    // Back to listening (each instance then ends its streams, which the next tests open).
+    await vi.waitFor(
+      async () => {
+        const { rows: back } = await sql<{ pid: number }>`
+          select pid from pg_stat_activity where query = ${`LISTEN "${channel}"`} and state = 'idle'`.execute(
+          db(),
+        );
+        expect(back.length).toBe(rows.length);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    await new Promise((settle) => setTimeout(settle, 200));
   });
 
   it("signing out on A ends that session's stream on B; the same person's other session keeps its own", async () => {

@@ -5,6 +5,8 @@ export type CacheName = "roles" | "menu" | "settings" | "sessions";
 
 export type ClusterLink = {
   announce(cache: CacheName): Promise<void>;
+  /** Each cache's generation as the shared database holds it; a message alone can arrive late or never. */
+  generations?(): Promise<ReadonlyMap<CacheName, string>>;
   endStreams(userId: string): Promise<void>;
   /** By the session's handle, never its id. */
   endSessionStreams(session: string): Promise<void>;
@@ -16,6 +18,7 @@ const holder = remember("cluster", () => ({
   clearers: new Map<CacheName, Set<() => void>>(),
   streamEnders: new Set<(userId: string) => void>(),
   sessionStreamEnders: new Set<(session: string) => void>(),
+  seen: new Map<CacheName, string>(),
 }));
 const { clearers, streamEnders, sessionStreamEnders } = holder;
 
@@ -25,10 +28,24 @@ export function registerCache(name: CacheName, clear: () => void) {
   clearers.set(name, set);
 }
 
-/** Awaited, the message is sent before the response, so the user's next request on any instance sees the change. */
+/** Awaited, the new generation is stored before the response, so the user's next request on any instance sees the change (catchUp); the message only makes it sooner. */
 export async function invalidateEverywhere(name: CacheName): Promise<void> {
   clearLocal(name);
   await holder.link?.announce(name);
+}
+
+/**
+ * Before a request trusts this instance's caches: drops each one another instance has cleared since
+ * (a generation first met counts, since what was held before it is of unknown age).
+ */
+export async function catchUp(): Promise<void> {
+  const read = holder.link?.generations;
+  if (!read) return;
+  for (const [name, generation] of await read()) {
+    if (holder.seen.get(name) === generation) continue;
+    clearLocal(name);
+    holder.seen.set(name, generation);
+  }
 }
 
 export function clearLocal(name?: CacheName) {

@@ -3,6 +3,7 @@ import { isPostgresUrl } from "../../db/connection";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { busResynced, createInProcessBus, setSystemBusFactory } from "../events/bus.server";
+import { bumpGeneration, readGenerations } from "../events/cache-generations.server";
 import { setClusterLink } from "../events/cluster.server";
 import { createDbEventLog } from "../events/event-log.server";
 import { createPostgresBus } from "../events/postgres-bus.server";
@@ -33,7 +34,14 @@ export function composeServices(databaseUrl = env().DATABASE_URL) {
         ),
       onResync: busResynced,
     });
-    setClusterLink(bus);
+    setClusterLink({
+      ...bus,
+      async announce(cache) {
+        await bumpGeneration(cache).catch((error) => console.error(`[cluster] ${cache}: ${error}`));
+        await bus.announce(cache);
+      },
+      generations: readGenerations,
+    });
     return bus;
   });
   setTaskRunnerFactory(() =>
