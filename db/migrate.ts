@@ -33,6 +33,7 @@ import * as m030 from "./migrations/030_label_translations";
 import * as m031 from "./migrations/031_saved_views";
 import * as m032 from "./migrations/032_menu_item_hidden";
 import * as m033 from "./migrations/033_audit_hash_version";
+import * as m034 from "./migrations/034_cache_generation";
 
 // A static list, not a folder scan, so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   "031_saved_views": m031,
   "032_menu_item_hidden": m032,
   "033_audit_hash_version": m033,
+  "034_cache_generation": m034,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

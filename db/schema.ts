@@ -235,6 +235,12 @@ interface TeamMemberTable {
   member_name: Generated<string>;
 }
 
+/** One row per in-process cache that instances clear together (app/events/cache-generations.server.ts). */
+interface CacheGenerationTable {
+  name: string;
+  generation: string;
+}
+
 interface SystemSettingTable {
   key: string;
   /** Secrets hold AES-256-GCM ciphertext (app/security/secret-box.server.ts), never plaintext. */
@@ -495,6 +501,7 @@ export interface Database {
   webhook_delivery: WebhookDeliveryTable;
   task_artifact: TaskArtifactTable;
   system_setting: SystemSettingTable;
+  cache_generation: CacheGenerationTable;
   mail_log: MailLogTable;
   mail_delivery: MailDeliveryTable;
   user_token: UserTokenTable;

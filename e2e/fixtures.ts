@@ -145,7 +145,7 @@ export function axeBuilder(page: Page) {
   return new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ["violations"] });
 }
 
-export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 /** The axe rules (of WCAG_TAGS) whose answer depends on colours; every other one reads the DOM. */
 const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
 type Theme = "light" | "dark";
