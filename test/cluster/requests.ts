@@ -5,13 +5,19 @@
  * request is "deferred", and failed only if no try succeeds. Any other answer of 400 or above,
  * or a network error, fails it at once, except one that was in flight when an instance was
  * killed (`killed()`) and ended in a network error or a 502/504: its answer may have been
- * streaming already, which no balancer can take back and retry. Those are counted apart ("cut").
+ * streaming already, which no balancer can take back and retry. Those are counted apart ("cut"),
+ * with those sent within SENT_TO_THE_DEAD_MS after the kill: nginx may send one on a pooled
+ * connection to the dead instance before it has read that connection's close, and never repeats a
+ * POST it has sent (a cluster run of 2026-11-29: a POST through nginx answered 502 just after the kill).
  *
  * A GET or HEAD whose connection closes before any answer is sent again once ("resent"), as
  * browsers and curl do (RFC 9110 §9.2.2): haproxy answers a server-side failure on a reused
  * client connection, when no server is left to retry on, by closing that connection without a
  * word, precisely so that the client retries (haproxy/haproxy#2375, #1423). A POST is not resent.
  */
+/** Well under the time a balancer takes to notice a dead instance (nginx: its first failure; haproxy: 3 s). */
+const SENT_TO_THE_DEAD_MS = 500;
+
 export type Outcome = { ok: true; res: Response; body: string } | { ok: false; reason: string };
 
 type Counts = { sent: number; failed: number; deferred: number; cut: number; resent: number };
@@ -138,7 +144,7 @@ export class RequestLog {
         reason,
       };
       const end = Date.now();
-      if (broken && this.kills.some((k) => start <= k && k <= end)) {
+      if (broken && this.kills.some((k) => start - SENT_TO_THE_DEAD_MS <= k && k <= end)) {
         counts.cut++;
         this.cut.push(failure);
       } else {
