@@ -128,6 +128,19 @@ describe("audit()", () => {
   });
 });
 
+/** Calls `seen` with each event published for `userId`, in the publisher's context; returns how to stop. */
+async function watchPublishing(userId: string, seen: (event: SystemEvent) => void) {
+  const { systemBus } =
+    await app.module<typeof import("../app/events/bus.server")>("app/events/bus.server.ts");
+  const bus = systemBus();
+  const publish = bus.publish;
+  const spy = vi.spyOn(bus, "publish").mockImplementation((channel, event) => {
+    if (channel === SYSTEM_EVENT_CHANNEL && event.userId === userId) seen(event);
+    return publish.call(bus, channel, event);
+  });
+  return () => spy.mockRestore();
+}
+
 describe("tasks", () => {
   it("a task started by POST /api/tasks carries the request's id, as does its audit row", async () => {
     setTaskRunner(new RecordingRunner());
@@ -170,11 +183,10 @@ describe("tasks", () => {
       webhookAnswers.push(answer.status);
       return answer;
     });
-    // What the webhook's processing runs under, seen where it tells the owner.
+    // What the webhook's processing runs under, seen where it tells the owner (at publishing: on
+    // PostgreSQL subscribers hear events on the bus's own connection, under no request).
     const processedUnder: (string | undefined)[] = [];
-    const { systemBus } =
-      await app.module<typeof import("../app/events/bus.server")>("app/events/bus.server.ts");
-    const stop = systemBus().subscribe(SYSTEM_EVENT_CHANNEL, user.id, (e: SystemEvent) => {
+    const stop = await watchPublishing(user.id, (e) => {
       if (e.type === "task-completed") processedUnder.push(currentRequestId());
     });
     const ranUnder: (string | undefined)[] = [];
@@ -220,9 +232,7 @@ describe("tasks", () => {
     const { signWebhook } = await import("../app/tasks/webhook-signature.server");
     const body = JSON.stringify({ taskId, status: "completed", result: {} });
     const processedUnder: (string | undefined)[] = [];
-    const { systemBus } =
-      await app.module<typeof import("../app/events/bus.server")>("app/events/bus.server.ts");
-    const stop = systemBus().subscribe(SYSTEM_EVENT_CHANNEL, user.id, () => {
+    const stop = await watchPublishing(user.id, () => {
       processedUnder.push(currentRequestId());
     });
     try {

@@ -29,6 +29,9 @@ const MAX_RETRY_MS = 1_000;
 
 const BATCH = 500;
 
+/** How long this instance's own event waits for its echo before it goes out without it. */
+const ECHO_WAIT_MS = 2_000;
+
 export type PostgresBusOptions = {
   url: string;
   local: LocalBus;
@@ -63,7 +66,7 @@ export function encode(message: Message): string {
   throw new Error(`event too large for NOTIFY (${Buffer.byteLength(text)} bytes)`);
 }
 
-/** Each instance ignores its own echo by an origin id. */
+/** An instance knows its own echo by an origin id: it gives out its own events then, and ignores its other messages. */
 export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
   const onError = options.onError ?? console.error;
   const local = options.local;
@@ -92,24 +95,61 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     }
   }
 
-  // Ids reach this instance's subscribers in id order: a notification that overtook the commit of
-  // one of ours waits, and goes out sorted with ours once they are committed.
-  let committing = 0;
-  let held: Delivery[] = [];
-  const byId = (x: Delivery, y: Delivery) =>
-    (x.i ?? Number.MAX_SAFE_INTEGER) - (y.i ?? Number.MAX_SAFE_INTEGER);
+  // Ids reach this instance's subscribers in id order. Ids commit in order (event-log.server.ts
+  // holds a lock from an id's assignment to its commit), and every listener hears the NOTIFYs in
+  // commit order, its own among them: so this instance's own events go out when their echo is
+  // heard, not when their commit returns, which another instance's lower id, heard later, could
+  // follow (a stream skips an id below one it sent: a completion was lost so in a cluster run).
+  // An echo that does not come (the listener is down) is not waited for past ECHO_WAIT_MS.
+  const awaitingEcho = new Map<number, { item: Delivery; given: () => void }>();
+  /** Heard before its commit returned: given out already. */
+  const heardEarly = new Set<number>();
+  /** Given out without its echo, which may still come. */
+  const givenUnheard = new Set<number>();
+  let echoTimer: ReturnType<typeof setTimeout> | undefined;
 
-  function deliver(mine: Delivery[]) {
-    const top = mine.reduce((max, d) => Math.max(max, d.i ?? 0), 0);
-    const due = committing > 0 ? held.filter((d) => d.i !== undefined && d.i < top) : held;
-    held = committing > 0 ? held.filter((d) => !(d.i !== undefined && d.i < top)) : [];
-    const all = [...due, ...mine].sort(byId);
-    for (const item of all) local.deliver(item.c, item.e, item.i);
+  /** Resolves once this instance's subscribers have them, as publishing did before it waited for echoes. */
+  function committed(mine: Delivery[]): Promise<unknown> {
+    const waits: Promise<void>[] = [];
+    for (const item of mine) {
+      if (item.i === undefined) local.deliver(item.c, item.e);
+      else if (!heardEarly.delete(item.i)) {
+        const id = item.i;
+        waits.push(new Promise((given) => awaitingEcho.set(id, { item, given })));
+      }
+    }
+    if (awaitingEcho.size > 0 && !echoTimer) {
+      echoTimer = setTimeout(giveUnheard, ECHO_WAIT_MS);
+      echoTimer.unref?.();
+    }
+    return Promise.all(waits);
   }
 
-  function received(item: Delivery) {
-    if (committing > 0) held.push(item);
-    else local.deliver(item.c, item.e, item.i);
+  function giveUnheard() {
+    echoTimer = undefined;
+    const due = [...awaitingEcho.values()].sort((x, y) => x.item.i! - y.item.i!);
+    awaitingEcho.clear();
+    for (const { item, given } of due) {
+      if (!closed) givenUnheard.add(item.i!);
+      local.deliver(item.c, item.e, item.i);
+      given();
+    }
+  }
+
+  function heard(item: Delivery, own: boolean) {
+    if (own && item.i === undefined) return; // given out at once when it was sent
+    if (own && item.i !== undefined) {
+      if (givenUnheard.delete(item.i)) return;
+      const waiting = awaitingEcho.get(item.i);
+      if (!waiting) heardEarly.add(item.i);
+      else {
+        awaitingEcho.delete(item.i);
+        local.deliver(item.c, item.e, item.i);
+        waiting.given();
+        return;
+      }
+    }
+    local.deliver(item.c, item.e, item.i);
   }
 
   function payloadsOf(ch: Channel, logged: readonly LoggedEvent[]): string[] {
@@ -127,7 +167,6 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
   // Never rejects: the reconnect/reconcile path covers what is lost.
   async function publishMany(ch: Channel, events: readonly SystemEvent[]): Promise<void> {
     if (events.length === 0) return;
-    committing++;
     let mine: Delivery[];
     try {
       const logged = await options.log.append(events, (rows) => ({
@@ -139,10 +178,8 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
       onError(error);
       mine = events.map((e) => ({ c: ch, e }));
       for (const e of events) void send({ k: "event", c: ch, e });
-    } finally {
-      committing--;
     }
-    deliver(mine);
+    await committed(mine);
   }
 
   // Never rejects: the reconnect/reconcile path covers a lost message.
@@ -165,8 +202,8 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     } catch {
       return;
     }
-    if (message.o === origin) return;
-    if (message.k === "event") received({ c: message.c, e: message.e, i: message.i });
+    if (message.k === "event") heard({ c: message.c, e: message.e, i: message.i }, message.o === origin);
+    else if (message.o === origin) return;
     else if (message.k === "invalidate") clearLocal(message.n);
     else if (message.k === "end-streams") endStreamsLocal(message.u);
     else if (message.k === "end-session-streams") endSessionStreamsLocal(message.i);
@@ -194,6 +231,9 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     client = c;
     retryMs = 500;
     if (resync) {
+      // What was sent while the listener was down is never heard.
+      heardEarly.clear();
+      givenUnheard.clear();
       clearLocal();
       options.onResync?.();
     }
@@ -238,6 +278,8 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
     async close() {
       closed = true;
       clearTimeout(timer);
+      clearTimeout(echoTimer);
+      giveUnheard();
       const c = client;
       client = undefined;
       await c?.end().catch(() => {});

@@ -61,7 +61,7 @@ describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () =>
     const event: SystemEvent = { type: "task-completed", userId: "u1", taskId: "t1", status: "completed" };
     a.publish(CH, event);
     await vi.waitFor(() => expect(onB).toEqual([event]));
-    expect(onA).toEqual([event]);
+    await vi.waitFor(() => expect(onA).toEqual([event]));
   });
 
   it("keeps order and equal messages apart in a burst (one statement for many events)", async () => {
@@ -73,6 +73,53 @@ describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () =>
       a.publish(CH, { type: "task-completed", userId: "u2", taskId, status: "completed" });
     await vi.waitFor(() => expect(got).toHaveLength(ids.length), { timeout: 10_000 });
     expect(got).toEqual(ids);
+  });
+
+  // An event's id is its commit's place (event-log.server.ts), and streams skip an id below one
+  // they sent (stream.server.ts): a lower id heard after a higher one is a completion lost.
+  it("hands its subscribers events in id order when another's NOTIFY is heard after its own commit", async () => {
+    const listeners = async () =>
+      new Set(
+        (
+          await pool.query<{ pid: number }>("select pid from pg_stat_activity where query = $1", [
+            `LISTEN "${notifyChannel(url)}"`,
+          ])
+        ).rows.map((r) => r.pid),
+      );
+    const before = await listeners();
+    const slow = createPostgresBus({ url, local: createInProcessBus(), log: createDbEventLog(), notify });
+    await slow.ready;
+    const [pid] = [...(await listeners())].filter((p) => !before.has(p));
+    const ids: number[] = [];
+    slow.subscribe(CH, "u6", (_event, id) => ids.push(id!));
+    const event = (taskId: string): SystemEvent => ({
+      type: "task-completed",
+      userId: "u6",
+      taskId,
+      status: "completed",
+    });
+    // slow's listening backend, stopped, hears a's event only after slow's own has committed.
+    process.kill(pid!, "SIGSTOP");
+    let second: Promise<void> | undefined;
+    try {
+      await a.publish(CH, event("first"));
+      second = slow.publish(CH, event("second"));
+      // Committed, and the old bus had given it out by now.
+      await vi.waitFor(async () => {
+        const { rows } = await pool.query("select 1 from event_log where data like '%\"second\"%'");
+        expect(rows).toHaveLength(1);
+      });
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      process.kill(pid!, "SIGCONT");
+    }
+    try {
+      await second;
+      await vi.waitFor(() => expect(ids).toHaveLength(2));
+      expect(ids[0]).toBeLessThan(ids[1]!);
+    } finally {
+      await slow.close();
+    }
   });
 
   it("clears a cache on the other instance when one announces a change", async () => {
