@@ -145,6 +145,19 @@ describe("the tab's event stream", () => {
     expect(sources[1]!.url).toBe("/api/events?lastEventId=90");
   });
 
+  // A part of the page that starts listening after the stream opened (the task centre after the
+  // bell) would otherwise wait for the next reconnect to load what it shows.
+  it("tells a listener that comes after the stream opened that it is open, once", async () => {
+    const { stream, sources } = harness();
+    stream.add({ type: "broadcast", handler: (() => {}) as never });
+    sources[0]!.open();
+    let opens = 0;
+    stream.add({ type: "open", handler: (() => opens++) as never });
+    await Promise.resolve();
+    expect(opens).toBe(1);
+    expect(sources).toHaveLength(1);
+  });
+
   it("stops the pending reconnect when the last listener goes", () => {
     const { stream, sources, timers } = harness();
     const off = stream.add({ type: "open", handler: (() => {}) as never });

@@ -20,6 +20,7 @@ export type StreamDeps = {
 
 /** EventSource.CLOSED: the browser gave up and will not try again. */
 const CLOSED = 2;
+const OPEN = 1;
 const EVENT_TYPES: readonly SystemEventType[] = ["task-completed", "task-progress", "broadcast"];
 const RECONCILE = "reconcile";
 
@@ -106,6 +107,12 @@ export function createEventStream(deps: StreamDeps) {
     add(listener: Listener): () => void {
       listeners.add(listener);
       if (!source && timer === null) connect();
+      else if (listener.type === "open" && source?.readyState === OPEN) {
+        // It missed the open; told after the caller has finished setting up, and only if still listening.
+        queueMicrotask(() => {
+          if (listeners.has(listener)) (listener.handler as () => void)();
+        });
+      }
       return () => {
         listeners.delete(listener);
         if (listeners.size > 0) return;

@@ -77,7 +77,9 @@ describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () =>
 
   // An event's id is its commit's place (event-log.server.ts), and streams skip an id below one
   // they sent (stream.server.ts): a lower id heard after a higher one is a completion lost.
-  it("hands its subscribers events in id order when another's NOTIFY is heard after its own commit", async () => {
+  it("hands its subscribers events in id order when another's NOTIFY is heard after its own commit", async ({
+    skip,
+  }) => {
     const listeners = async () =>
       new Set(
         (
@@ -98,7 +100,14 @@ describe.skipIf(!onPostgres)("event bus across instances (LISTEN/NOTIFY)", () =>
       taskId,
       status: "completed",
     });
-    // slow's listening backend, stopped, hears a's event only after slow's own has committed.
+    // slow's listening backend, stopped, hears a's event only after slow's own has committed. Only
+    // where the server runs on this machine and may be signalled (CI's: root, 127.0.0.1).
+    try {
+      process.kill(pid!, 0);
+    } catch {
+      await slow.close();
+      skip();
+    }
     process.kill(pid!, "SIGSTOP");
     let second: Promise<void> | undefined;
     try {
