@@ -6,7 +6,7 @@ import { createUser, setupDatabase } from "../test/helpers";
 import { keptCounts, oldCounts } from "../test/support/old-counts";
 import { writeUncounted } from "./counted";
 import { COUNTED_009 } from "./counted-tables";
-import { migrateToLatest } from "./migrate";
+import { migrateToLatest, withSchemaChangeLock } from "./migrate";
 import { down } from "./migrations/009_aggregates";
 
 beforeAll(setupDatabase);
@@ -94,7 +94,9 @@ describe("migration 009_aggregates", () => {
   it("backfills every counter to what COUNT(*) says on a database that had rows before it", async () => {
     // Back to before 009 (its down() drops the triggers too: the writes below would fail on the
     // missing table otherwise), then history, then the migration as a deployment runs it.
-    await down(db() as never);
+    // Under the lock every schema change takes: dropping tables meanwhile broke another file's
+    // migrator, which reads every schema's tables ("relation t_….stat_count does not exist").
+    await withSchemaChangeLock(db(), () => down(db() as never));
     await sql`delete from kysely_migration where name = '009_aggregates'`.execute(db());
     const users = await writeHistory();
     expect(await migrateToLatest(db())).toEqual(["009_aggregates"]);

@@ -5,7 +5,7 @@ import { db } from "../app/db.server";
 import { createUser, setupDatabase } from "../test/helpers";
 import { keptCounts, oldCounts } from "../test/support/old-counts";
 import { writeUncounted } from "./counted";
-import { migrateToLatest } from "./migrate";
+import { migrateToLatest, withSchemaChangeLock } from "./migrate";
 import { down } from "./migrations/012_maintained_counts";
 
 beforeAll(setupDatabase);
@@ -69,7 +69,9 @@ async function staleNames() {
 
 describe("migration 012_maintained_counts", () => {
   it("backfills member and read counts and members' names on a database that had rows before it", async () => {
-    await down(db() as never);
+    // Under the lock every schema change takes: dropping tables meanwhile broke another file's
+    // migrator, which reads every schema's tables ("relation t_….stat_count does not exist").
+    await withSchemaChangeLock(db(), () => down(db() as never));
     await sql`delete from kysely_migration where name = '012_maintained_counts'`.execute(db());
     const users = await Promise.all(Array.from({ length: 5 }, () => createUser()));
     const [a, b] = [await team("Alpha"), await team("Beta")];
