@@ -112,7 +112,8 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
   function committed(mine: Delivery[]): Promise<unknown> {
     const waits: Promise<void>[] = [];
     for (const item of mine) {
-      if (item.i === undefined) local.deliver(item.c, item.e);
+      // Without a listener (starting, or reconnecting) no echo comes, and there is no order to keep.
+      if (item.i === undefined || (!client && !heardEarly.has(item.i))) local.deliver(item.c, item.e, item.i);
       else if (!heardEarly.delete(item.i)) {
         const id = item.i;
         waits.push(new Promise((given) => awaitingEcho.set(id, { item, given })));
