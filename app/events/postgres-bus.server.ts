@@ -112,9 +112,13 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
   function committed(mine: Delivery[]): Promise<unknown> {
     const waits: Promise<void>[] = [];
     for (const item of mine) {
-      // Without a listener (starting, or reconnecting) no echo comes, and there is no order to keep.
-      if (item.i === undefined || (!client && !heardEarly.has(item.i))) local.deliver(item.c, item.e, item.i);
-      else if (!heardEarly.delete(item.i)) {
+      if (item.i === undefined) local.deliver(item.c, item.e);
+      else if (!client && !heardEarly.has(item.i)) {
+        // Without a listener (starting, or reconnecting) there is no order to keep; an echo may
+        // still come if LISTEN took effect just before, and is then ignored.
+        givenUnheard.add(item.i);
+        local.deliver(item.c, item.e, item.i);
+      } else if (!heardEarly.delete(item.i)) {
         const id = item.i;
         waits.push(new Promise((given) => awaitingEcho.set(id, { item, given })));
       }
