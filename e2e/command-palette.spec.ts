@@ -79,6 +79,7 @@ test("Ctrl+K finds a person by part of their email and opens their page; / reope
   await page.keyboard.press("?");
   const keys = page.getByRole("dialog", { name: "Keyboard shortcuts" });
   await expect(keys).toContainText("Open the command palette");
+  await expect(keys).toContainText("CtrlZUndo the newest change a toast offers to undo");
   await page.keyboard.press("Escape");
   await expect(keys).toHaveCount(0);
   expect(problems).toEqual([]);
@@ -126,6 +127,12 @@ test.describe("in German", () => {
     await page.keyboard.type("zzzz-nichts");
     await expect(dialog.getByText("Keine Treffer.")).toBeVisible();
     await axe(page, "palette in German");
+    await page.keyboard.press("Escape");
+    await page.locator("main h1").click();
+    await page.keyboard.press("?");
+    await expect(page.getByRole("dialog", { name: "Tastenkürzel" })).toContainText(
+      "Die neueste Änderung rückgängig machen, die eine Meldung anbietet",
+    );
     expect(problems).toEqual([]);
   });
 });

@@ -117,12 +117,12 @@ test("a toast does not sit over an open dialog, on a phone", async ({ login, pag
   await expect(dialog).toBeHidden();
 });
 
-test("Undo after disabling, by keyboard only: the person is active again and the log shows the undo", async ({
+test("two Undo toasts by keyboard only: the newest stands first and Ctrl+Z undoes it, focus staying put; the older one waits while focused", async ({
   login,
   page,
 }) => {
   const problems = watchConsole(page);
-  const person = await createUser(["user"], `Undo ${randomUUID().slice(0, 6)}`);
+  const person = await createUser(["user", "manager"], `Undo ${randomUUID().slice(0, 6)}`);
   await login(E2E_ADMIN, page, `/dashboard/users/${person.id}`);
   await expect(page.getByTestId("user-status")).toHaveText("Active");
   await tabTo(page, page.getByRole("button", { name: "Disable account" }));
@@ -131,12 +131,50 @@ test("Undo after disabling, by keyboard only: the person is active again and the
   await tabTo(page, confirm.getByRole("button", { name: "Disable account" }));
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("user-status")).toHaveText("Disabled");
-  const toast = updates(page).getByRole("status").filter({ hasText: "User disabled and signed out." });
-  const undo = toast.getByRole("button", { name: /^Undo/ });
-  await expect(undo).toBeVisible();
-  await axe(page, "a toast offering Undo");
+  const disabled = updates(page).getByRole("status").filter({ hasText: "User disabled and signed out." });
+  await expect(disabled.getByRole("button", { name: /^Undo/ })).toBeVisible();
+  // The toast took no focus: it is on the control that turns the act around.
+  await expect(page.getByRole("button", { name: "Enable account" })).toBeFocused();
 
-  // Its 10 s do not run while the focus is inside it.
+  // Then a role taken away: its toast is the newest, first in the region.
+  await tabTo(page, page.getByRole("checkbox", { name: "Manager" }));
+  await page.keyboard.press("Space");
+  const save = page.getByRole("button", { name: "Save changes" });
+  await tabTo(page, save);
+  await page.keyboard.press("Enter");
+  const removed = updates(page).getByRole("status").filter({ hasText: "Roles removed: Manager." });
+  await expect(removed).toBeVisible();
+  await expect(updates(page).getByRole("status").first()).toContainText("Roles removed: Manager.");
+  await expect(save).toBeFocused();
+  await axe(page, "two toasts offering Undo");
+
+  // Ctrl+Z undoes the newest, the role removal, and leaves the focus where it was.
+  await page.keyboard.press("ControlOrMeta+z");
+  await expect(
+    updates(page)
+      .getByRole("status")
+      .filter({ hasText: /^Undone/ }),
+  ).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "Manager" })).toBeChecked();
+  await expect(save).toBeFocused();
+  const after = await inDb(async (db) => ({
+    status: (
+      await db.selectFrom("user").select("status").where("id", "=", person.id).executeTakeFirstOrThrow()
+    ).status,
+    roles: (
+      await db
+        .selectFrom("user_role")
+        .innerJoin("role", "role.id", "user_role.role_id")
+        .select("role.name")
+        .where("user_role.user_id", "=", person.id)
+        .orderBy("role.name")
+        .execute()
+    ).map((r) => r.name),
+  }));
+  expect(after).toEqual({ status: "disabled", roles: ["manager", "user"] });
+
+  // The disable's own Undo, reached by Tab: its 10 s do not run while the focus is inside it.
+  const undo = disabled.getByRole("button", { name: /^Undo/ });
   await tabTo(page, undo);
   await page.waitForTimeout(11_000);
   await expect(undo).toBeFocused();

@@ -1,16 +1,22 @@
 import { type RefObject, useCallback, useLayoutEffect, useState } from "react";
 
-// Top right below the header, unless that would cover the focused control or an open dialog (decision 038).
+// Top right below the header, unless that would cover the focused control, an open dialog, popover
+// or menu (decision 038).
 
 export type Placement = { edge: "top" | "bottom"; offset: number };
 
 const GAP = 8;
-const DIALOGS = '[role="dialog"][data-state="open"], [role="alertdialog"][data-state="open"]';
+// Radix popovers (the task centre, the bell) are dialogs too.
+const OVERLAYS =
+  ':is([role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"])[data-state="open"]';
 
 type Box = { top: number; bottom: number; left: number; right: number };
 
-const overlaps = (a: Box, b: Box) =>
-  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+/** The area two boxes share. */
+const overlap = (a: Box, b: Box) =>
+  Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) *
+  Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+const covered = (at: Box, clear: Box[]) => clear.reduce((sum, box) => sum + overlap(at, box), 0);
 
 /** The header scrolls away with the page. */
 function belowHeader(): number {
@@ -24,7 +30,7 @@ function keepClear(region: HTMLElement): Box[] {
   const active = document.activeElement;
   if (active && active !== document.body && !region.contains(active))
     boxes.push(active.getBoundingClientRect());
-  for (const dialog of document.querySelectorAll(DIALOGS)) boxes.push(dialog.getBoundingClientRect());
+  for (const dialog of document.querySelectorAll(OVERLAYS)) boxes.push(dialog.getBoundingClientRect());
   return boxes;
 }
 
@@ -33,12 +39,12 @@ function choosePlacement(region: HTMLElement): Placement {
   const { left, right, height } = region.getBoundingClientRect();
   if (height === 0) return { edge: "top", offset: top };
   const clear = keepClear(region);
-  const atTop = { top, bottom: top + height, left, right };
-  if (!clear.some((box) => overlaps(atTop, box))) return { edge: "top", offset: top };
+  const atTop = covered({ top, bottom: top + height, left, right }, clear);
+  if (atTop === 0) return { edge: "top", offset: top };
   const bottom = window.innerHeight - GAP * 2;
-  const atBottom = { top: bottom - height, bottom, left, right };
-  if (!clear.some((box) => overlaps(atBottom, box))) return { edge: "bottom", offset: GAP * 2 };
-  return { edge: "top", offset: top };
+  const atBottom = covered({ top: bottom - height, bottom, left, right }, clear);
+  // Where both would cover something, the lesser harm.
+  return atBottom < atTop ? { edge: "bottom", offset: GAP * 2 } : { edge: "top", offset: top };
 }
 
 export function useToastPlacement(region: RefObject<HTMLElement | null>, active: boolean, items: unknown) {

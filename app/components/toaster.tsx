@@ -2,6 +2,7 @@ import { CircleCheck, CircleX, Info, TriangleAlert, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { useTranslation } from "../i18n/use-translation";
+import { typing } from "./command-palette/use-shortcuts";
 import { useToastPlacement } from "./toast-placement";
 import { cn } from "./ui/cn";
 import { linkVariants } from "./ui/link";
@@ -11,6 +12,10 @@ export type ToastMessage = {
   message: string;
   download?: { href: string; label: string };
   undo?: string;
+  /** A later toast with the same key replaces this one, where it stands (a task's "started" by its outcome). */
+  key?: string;
+  /** The last word under its key: a "started" that arrives after the outcome is not shown. */
+  settles?: boolean;
 };
 type Item = ToastMessage & { id: number };
 
@@ -26,62 +31,72 @@ const ICONS = { success: CircleCheck, error: CircleX, warning: TriangleAlert, in
 const LIFETIME_MS = 6000;
 // Longer, so the Undo button can be reached from the keyboard.
 const UNDO_LIFETIME_MS = 10_000;
+// A taller stack covers the page's own controls (issue 36).
+const SHOWN = 3;
 
-let push: ((t: ToastMessage, result: boolean) => void) | undefined;
+let push: ((t: ToastMessage) => void) | undefined;
 
-/** `result: true`: if the user's focus was lost on the way (the button unmounted), it goes to the toast. */
-export function showToast(toast: ToastMessage, { result = false }: { result?: boolean } = {}) {
-  push?.(toast, result);
+/** Announced by the live region; never moves the focus (decision 038). */
+export function showToast(toast: ToastMessage) {
+  push?.(toast);
 }
 
-let regionElement: HTMLElement | null = null;
-
-/** For a dialog that closes once its form succeeded, where focus back on the trigger would hide the news. */
-export function focusUpdates() {
-  regionElement?.focus();
-}
-
-function focusWasLost(): boolean {
-  const active = document.activeElement;
-  return !active || active === document.body || !active.isConnected;
+/** Ctrl+Z / ⌘Z outside a text field and a dialog: what the page's own Undo would mean. */
+function isUndoKey(event: KeyboardEvent): boolean {
+  if (!(event.metaKey || event.ctrlKey) || event.altKey || event.shiftKey) return false;
+  if (event.key.toLowerCase() !== "z" || typing(event.target)) return false;
+  return !(event.target instanceof Element && event.target.closest("[role=dialog],[role=alertdialog]"));
 }
 
 /**
  * The region is in the page from the start, as a live region added with its text is often not
- * read; it moves to the bottom when it would cover the focused control (decision 038).
+ * read. The newest toast comes first, for Tab and for Ctrl+Z; it stands clear of the focused
+ * control, dialogs and menus (decision 038).
  */
 export function Toaster({ toast }: { toast: ToastMessage | null }) {
   const { t } = useTranslation();
   const [items, setItems] = useState<Item[]>([]);
   const [paused, setPaused] = useState(false);
   const region = useRef<HTMLElement>(null);
-  const takeFocus = useRef(false);
+  // Where the keyboard came from into the toasts, to go back there when the toast it is on goes.
+  const cameFrom = useRef<HTMLElement | null>(null);
+  const undoers = useRef(new Map<number, () => void>());
 
   useEffect(() => {
-    regionElement = region.current;
-    push = (t, result) => {
-      if (result && focusWasLost()) takeFocus.current = true;
-      setItems((list) => [...list.slice(-3), { ...t, id: Date.now() + Math.random() }]);
+    const settled = new Set<string>();
+    push = (next) => {
+      if (next.key && settled.has(next.key) && !next.settles) return;
+      if (next.key && next.settles) settled.add(next.key);
+      setItems((list) => {
+        const id = Date.now() + Math.random();
+        const replaced = next.key ? list.findIndex((x) => x.key === next.key) : -1;
+        if (replaced === -1) return [{ ...next, id }, ...list].slice(0, SHOWN);
+        return list.map((x, i) => (i === replaced ? { ...next, id } : x));
+      });
     };
     return () => {
       push = undefined;
-      regionElement = null;
     };
   }, []);
 
   useEffect(() => {
-    if (toast) push?.(toast, true);
+    if (toast) push?.(toast);
   }, [toast]);
 
   useEffect(() => {
-    if (takeFocus.current && items.length > 0) {
-      takeFocus.current = false;
-      region.current?.focus();
-    }
+    const newest = items.find((x) => x.undo);
+    if (!newest) return;
+    const listener = (event: KeyboardEvent) => {
+      if (!isUndoKey(event)) return;
+      event.preventDefault();
+      undoers.current.get(newest.id)?.();
+    };
+    window.addEventListener("keydown", listener);
+    return () => window.removeEventListener("keydown", listener);
   }, [items]);
 
   useEffect(() => {
-    const oldest = items.find((t) => t.kind !== "error");
+    const oldest = [...items].reverse().find((x) => x.kind !== "error");
     if (!oldest || paused) return;
     const timer = setTimeout(
       () => setItems((list) => list.filter((x) => x.id !== oldest.id)),
@@ -95,8 +110,12 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
   const dismiss = (id: number) => {
     const focusInside = region.current?.contains(document.activeElement);
     setItems((list) => list.filter((x) => x.id !== id));
-    if (focusInside) region.current?.focus();
+    if (!focusInside) return;
+    const back = cameFrom.current;
+    if (back?.isConnected) back.focus();
+    else region.current?.focus();
   };
+  const newestUndo = items.find((x) => x.undo)?.id;
 
   return (
     <section
@@ -105,7 +124,7 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
       aria-label={t("shell:toaster.label")}
       aria-live="polite"
       onKeyDown={(e) => {
-        const newest = items.at(-1);
+        const newest = items[0];
         if (e.key === "Escape" && newest) {
           e.stopPropagation();
           dismiss(newest.id);
@@ -113,7 +132,11 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
       }}
       onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)}
-      onFocus={() => setPaused(true)}
+      onFocus={(e) => {
+        setPaused(true);
+        const from = e.relatedTarget;
+        if (from instanceof HTMLElement && !e.currentTarget.contains(from)) cameFrom.current = from;
+      }}
       onBlur={(e) => {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setPaused(false);
       }}
@@ -148,9 +171,14 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
               <UndoButton
                 token={item.undo}
                 message={item.message}
+                shortcut={item.id === newestUndo}
+                register={(submit) => {
+                  if (submit) undoers.current.set(item.id, submit);
+                  else undoers.current.delete(item.id);
+                }}
                 onAnswer={(answer) => {
                   dismiss(item.id);
-                  push?.(answer, true);
+                  push?.(answer);
                 }}
               />
             ) : null}
@@ -174,10 +202,15 @@ type UndoAnswer = { ok?: boolean; message?: string; formError?: string | null };
 function UndoButton({
   token,
   message,
+  shortcut,
+  register,
   onAnswer,
 }: {
   token: string;
   message: string;
+  /** The newest Undo answers Ctrl+Z / ⌘Z. */
+  shortcut: boolean;
+  register: (submit: (() => void) | null) => void;
   onAnswer: (answer: ToastMessage) => void;
 }) {
   const { t } = useTranslation();
@@ -186,6 +219,15 @@ function UndoButton({
   const answer = fetcher.data;
   const handler = useRef(onAnswer);
   handler.current = onAnswer;
+  const registered = useRef(register);
+  registered.current = register;
+  const idle = !busy;
+  useEffect(() => {
+    registered.current(
+      idle ? () => fetcher.submit({ token }, { method: "post", action: "/api/undo" }) : null,
+    );
+    return () => registered.current(null);
+  }, [idle, token, fetcher.submit]);
   useEffect(() => {
     if (!answer) return;
     handler.current(
@@ -199,6 +241,7 @@ function UndoButton({
       <input type="hidden" name="token" value={token} />
       <button
         type="submit"
+        aria-keyshortcuts={shortcut ? "Control+Z Meta+Z" : undefined}
         onClick={(e) => {
           if (busy) e.preventDefault();
         }}

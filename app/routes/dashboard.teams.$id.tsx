@@ -296,11 +296,10 @@ function AddMember({ team }: { team: Team }) {
 
   function add(option: ComboboxOption) {
     const element = document.getElementById(form.id);
-    if (!(element instanceof HTMLFormElement) || !userIdRef.current) return;
+    if (!(element instanceof HTMLFormElement) || !userIdRef.current || adding) return;
     userIdRef.current.value = option.id;
     setQuery("");
-    // The combobox gives up focus so the toast can take it once the page has the member.
-    (document.activeElement as HTMLElement | null)?.blur();
+    // The combobox keeps the focus, so the next person is typed at once; the toast only announces.
     element.requestSubmit(element.querySelector<HTMLButtonElement>('button[value="set-member"]'));
   }
 
@@ -315,7 +314,6 @@ function AddMember({ team }: { team: Team }) {
           options={options}
           searching={searching}
           onSelect={add}
-          disabled={adding}
         />
         <SelectField meta={fields.teamRole} label={t("teams:column.teamRole")}>
           {TEAM_ROLES.map((r) => (

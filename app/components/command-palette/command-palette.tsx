@@ -7,7 +7,7 @@ import { useTranslation } from "../../i18n/use-translation";
 import type { SavedViewItem } from "../../views/view-schemas";
 import { menuIcon } from "../icons";
 import { menuLabel } from "../sidebar-labels";
-import { startFailureText } from "../tasks/task-text";
+import { startFailureText, taskToastKey } from "../tasks/task-text";
 import { useTaskNotifications } from "../tasks/use-task-notifications";
 import { showToast } from "../toaster";
 import { buttonVariants } from "../ui/button";
@@ -139,9 +139,8 @@ function PaletteBody({
     const outcome = await start(type, payload);
     showToast(
       outcome.ok
-        ? { kind: "info", message: started }
+        ? { kind: "info", message: started, key: taskToastKey(outcome.taskId) }
         : { kind: "error", message: startFailureText(t, type, outcome) },
-      { result: true },
     );
   };
 

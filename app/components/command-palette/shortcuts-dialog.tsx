@@ -17,6 +17,7 @@ export function ShortcutsDialog({
     [["⌘", "K"], t("shell:palette.keys.openMac")],
     [["/"], t("shell:palette.keys.search")],
     [["?"], t("shell:palette.keys.help")],
+    [["Ctrl", "Z"], t("shell:palette.keys.undo")],
     [["↑", "↓"], t("shell:palette.keys.move")],
     [["Enter"], t("shell:palette.keys.choose")],
     [["Esc"], t("shell:palette.keys.close")],

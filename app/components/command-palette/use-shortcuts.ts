@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 
 /** Typing in a field: "/" and "?" are characters there, not shortcuts. */
-function typing(target: EventTarget | null) {
+export function typing(target: EventTarget | null) {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
 }

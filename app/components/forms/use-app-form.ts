@@ -23,6 +23,38 @@ export type AppFormOptions<S extends z.ZodType> = {
   defaultValue?: DefaultValue<Values<S>>;
 };
 
+// A form re-keyed to take fresh defaults (`key={record.updated_at}`) is a new element; the focus
+// that was in the old one comes back to its twin, by its place among the form's controls.
+const focusIn = new Map<string, number>();
+
+function useFocusKeptAcrossRemount(formId: string) {
+  useEffect(() => {
+    const element = document.getElementById(formId);
+    if (!(element instanceof HTMLFormElement)) return;
+    const inside = (e: FocusEvent) => {
+      const index = Array.prototype.indexOf.call(element.elements, e.target);
+      if (index !== -1) focusIn.set(formId, index);
+    };
+    // Leaving for another control: nothing to bring back. (A control removed with its form fires no focusout.)
+    const outside = (e: FocusEvent) => {
+      if (e.relatedTarget instanceof Node && !element.contains(e.relatedTarget)) focusIn.delete(formId);
+    };
+    element.addEventListener("focusin", inside);
+    element.addEventListener("focusout", outside);
+    const at = focusIn.get(formId);
+    focusIn.delete(formId);
+    const active = document.activeElement;
+    if (at !== undefined && (!active || active === document.body)) {
+      const twin = element.elements[at];
+      if (twin instanceof HTMLElement) twin.focus();
+    }
+    return () => {
+      element.removeEventListener("focusin", inside);
+      element.removeEventListener("focusout", outside);
+    };
+  }, [formId]);
+}
+
 /** The one way a page builds a form: conform with the domain schema on both sides. */
 export function useAppForm<S extends z.ZodType>(options: AppFormOptions<S>) {
   const { schema, intent } = options;
@@ -58,6 +90,8 @@ export function useAppForm<S extends z.ZodType>(options: AppFormOptions<S>) {
     const frame = requestAnimationFrame(() => document.getElementById(form.errorId)?.focus());
     return () => cancelAnimationFrame(frame);
   }, [lastResult, form.id, form.errorId]);
+
+  useFocusKeptAcrossRemount(form.id);
 
   const pending = useIsPending({ intent, formAction: options.action });
   const wasPending = useRef(false);

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "../../i18n/use-translation";
 import { showToast } from "../toaster";
 import { Button } from "../ui/button";
-import { startFailureText } from "./task-text";
+import { startFailureText, taskToastKey } from "./task-text";
 import { useTaskNotifications } from "./use-task-notifications";
 
 /** Starts a task and says so in a toast: started (follow it in the task centre), or why not. */
@@ -16,9 +16,8 @@ export function useStartTask() {
     setBusy(null);
     showToast(
       outcome.ok
-        ? { kind: "info", message: t("tasks:actions.started") }
+        ? { kind: "info", message: t("tasks:actions.started"), key: taskToastKey(outcome.taskId) }
         : { kind: "error", message: startFailureText(t, type, outcome) },
-      { result: true },
     );
   }
   return { busy, run };

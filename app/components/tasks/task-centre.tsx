@@ -13,7 +13,7 @@ import { useHydrated } from "../use-hydrated";
 import { taskInputSummary } from "./task-input";
 import { TaskItem } from "./task-item";
 import { taskStore } from "./task-store";
-import { taskDownload, taskFailureText, taskLabel } from "./task-text";
+import { taskDownload, taskFailureText, taskLabel, taskToastKey } from "./task-text";
 import { useTaskNotifications } from "./use-task-notifications";
 
 /** The header's task centre: a badge with the running count and a popover with the user's tasks. */
@@ -28,9 +28,12 @@ export function TaskCentre() {
       const error = (task.result as { error?: unknown } | null)?.error;
       const input = taskInputSummary(t, i18n.language, task.type, task.payload);
       const download = taskDownload(t, task);
+      const key = taskToastKey(task.id);
       showToast(
         task.status === "completed"
           ? {
+              key,
+              settles: true,
               kind: "success",
               message: input
                 ? t("tasks:toast.finishedWith", { task: name, input })
@@ -38,6 +41,8 @@ export function TaskCentre() {
               ...(download ? { download } : {}),
             }
           : {
+              key,
+              settles: true,
               kind: "error",
               message:
                 typeof error === "string"

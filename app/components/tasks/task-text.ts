@@ -36,6 +36,9 @@ export function taskStatusText(t: TFunction, status: TaskStatus): string {
   }
 }
 
+/** A task's "started" toast is replaced by its outcome's, which the task centre shows under the same key. */
+export const taskToastKey = (taskId: string) => `task:${taskId}`;
+
 export function startFailureText(t: TFunction, type: string, failure: StartFailure): string {
   const task = taskLabel(t, type);
   if (failure.reason === "unreachable") return t("tasks:start.unreachable");

@@ -48,14 +48,31 @@ type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> &
     ref?: React.Ref<HTMLButtonElement>;
   };
 
-/** A button that shows a spinner and is marked busy while its form is submitting. */
-export function Button({ pending, variant, size, className, children, disabled, ...rest }: ButtonProps) {
+/**
+ * A button that shows a spinner and is marked busy while its form is submitting. Busy, it refuses
+ * clicks but stays focusable: a disabled button drops the keyboard's focus to the page's start.
+ */
+export function Button({
+  pending,
+  variant,
+  size,
+  className,
+  children,
+  disabled,
+  onClick,
+  ...rest
+}: ButtonProps) {
   return (
     <button
       type="submit"
       aria-busy={pending || undefined}
-      disabled={disabled || pending}
+      aria-disabled={pending || undefined}
+      disabled={disabled}
       className={buttonVariants({ variant, size, className })}
+      onClick={(event) => {
+        if (pending) event.preventDefault();
+        else onClick?.(event);
+      }}
       {...rest}
     >
       {pending ? <LoaderCircle aria-hidden className="size-4 animate-spin" /> : null}

@@ -1,11 +1,10 @@
-import { useRef } from "react";
 import { useFetcher, useLocation, useNavigate } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { useTranslation } from "../../i18n/use-translation";
 import { createViewSchema, type ViewList } from "../../views/view-schemas";
 import { FormErrors, SelectField, TextField } from "../forms/fields";
 import { getFormProps, useAppForm } from "../forms/use-app-form";
-import { focusUpdates, showToast } from "../toaster";
+import { showToast } from "../toaster";
 import { Button } from "../ui/button";
 import { Dialog, DialogClose, DialogContent, DialogFooter } from "../ui/dialog";
 import { type Role, useAnswered, VIEWS_API, type ViewsAnswer } from "./views-answer";
@@ -17,39 +16,24 @@ export function SaveViewDialog({
   onOpenChange,
   list,
   roles,
-  onCancelled,
+  onClosed,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   list: ViewList;
   roles: Role[];
-  onCancelled: (event: Event) => void;
+  /** Saved or not, the news is in the toast; focus goes back to the views menu. */
+  onClosed: (event: Event) => void;
 }) {
   const { t } = useTranslation();
-  const succeeded = useRef(false);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
         title={t("views:saveTitle")}
         description={t("views:saveDescription")}
-        onCloseAutoFocus={(event) => {
-          // A saved view's news is in the toast: focus goes there, not back to the menu.
-          if (!succeeded.current) return onCancelled(event);
-          succeeded.current = false;
-          event.preventDefault();
-          focusUpdates();
-        }}
+        onCloseAutoFocus={onClosed}
       >
-        {open ? (
-          <SaveViewForm
-            list={list}
-            roles={roles}
-            onSaved={() => {
-              succeeded.current = true;
-              onOpenChange(false);
-            }}
-          />
-        ) : null}
+        {open ? <SaveViewForm list={list} roles={roles} onSaved={() => onOpenChange(false)} /> : null}
       </DialogContent>
     </Dialog>
   );
@@ -69,7 +53,7 @@ function SaveViewForm({ list, roles, onSaved }: { list: ViewList; roles: Role[];
   });
   useAnswered(fetcher, (answer) => {
     if (!answer.view) return;
-    showToast({ kind: "success", message: t("views:saved", { name: answer.view.name }) }, { result: true });
+    showToast({ kind: "success", message: t("views:saved", { name: answer.view.name }) });
     onSaved();
     navigate(answer.view.url, { replace: true, preventScrollReset: true });
   });

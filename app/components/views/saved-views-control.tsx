@@ -105,7 +105,7 @@ export function SavedViewsControl({ saved }: { saved: SavedViewsData }) {
         onOpenChange={(next) => setDialog(next ? "save" : null)}
         list={saved.list}
         roles={saved.shareRoles}
-        onCancelled={backToTrigger}
+        onClosed={backToTrigger}
       />
       <ManageViewsDialog
         open={dialog === "manage"}

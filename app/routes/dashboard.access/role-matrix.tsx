@@ -45,7 +45,6 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
   const formRef = useRef<HTMLFormElement>(null);
   const barRef = useRef<HTMLDivElement>(null);
   const regionRef = useRef<HTMLDivElement>(null);
-  const discarding = useRef(false);
   const editable = roles.filter((r) => r.editable);
   const rows = fields.roles.getFieldList();
 
@@ -60,12 +59,9 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
   useEffect(() => recount(), [roles, recount]);
 
   function onReset() {
-    if (barRef.current?.contains(document.activeElement)) {
-      // After a save focus is let go, so the toast that says what was saved takes it.
-      if (discarding.current) regionRef.current?.focus();
-      else (document.activeElement as HTMLElement).blur();
-    }
-    discarding.current = false;
+    // Saved or discarded, the bar goes with its buttons: the keyboard goes back to the matrix,
+    // while the toast announces what was saved.
+    if (barRef.current?.contains(document.activeElement)) regionRef.current?.focus();
     // The inputs hold their defaults only once the reset has run.
     setTimeout(recount);
   }
@@ -217,14 +213,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
             <Button name="intent" value={INTENT} pending={saving}>
               {t("access:matrix.save")}
             </Button>
-            <Button
-              type="button"
-              variant="secondary"
-              onClick={() => {
-                discarding.current = true;
-                formRef.current?.reset();
-              }}
-            >
+            <Button type="button" variant="secondary" onClick={() => formRef.current?.reset()}>
               {t("access:matrix.discard")}
             </Button>
           </>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { startFailureText } from "../../components/tasks/task-text";
+import { startFailureText, taskToastKey } from "../../components/tasks/task-text";
 import { useTaskNotifications } from "../../components/tasks/use-task-notifications";
 import { showToast } from "../../components/toaster";
 import { Button } from "../../components/ui/button";
@@ -36,9 +36,9 @@ export function ExportAuditButton({ format = "csv" }: { format?: "csv" | "jsonl"
                 message: t(
                   format === "jsonl" ? "tasks:exportAudit.jsonStarted" : "tasks:exportAudit.started",
                 ),
+                key: taskToastKey(outcome.taskId),
               }
             : { kind: "error", message: startFailureText(t, "audit.export", outcome) },
-          { result: true },
         );
       }}
     >

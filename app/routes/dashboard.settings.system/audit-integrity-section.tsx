@@ -79,11 +79,7 @@ export function AuditIntegritySection({ integrity }: { integrity: AuditIntegrity
               const outcome = await start("audit.verify", {});
               setStarting(false);
               if (outcome.ok) setTaskId(outcome.taskId);
-              else
-                showToast(
-                  { kind: "error", message: startFailureText(t, "audit.verify", outcome) },
-                  { result: true },
-                );
+              else showToast({ kind: "error", message: startFailureText(t, "audit.verify", outcome) });
             }}
           >
             {t("settings:integrity.verify")}

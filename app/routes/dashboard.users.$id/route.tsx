@@ -1,4 +1,5 @@
 import type { TFunction } from "i18next";
+import { useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../../access/check";
@@ -23,6 +24,7 @@ import { Card, EmptyState, FormError } from "../../components/ui/card";
 import { cn } from "../../components/ui/cn";
 import { DangerRow, DangerZone } from "../../components/ui/danger-zone";
 import { linkVariants } from "../../components/ui/link";
+import { useFocusIfLost } from "../../components/use-focus-if-lost";
 import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../../components/users/user-badges";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { NotFound } from "../../domain-errors";
@@ -208,6 +210,8 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
       ? String(navigation.formData.get("apiToken"))
       : null;
   const enabling = useIsPending({ intent: "enable" });
+  const enable = useRef<HTMLButtonElement>(null);
+  useFocusIfLost(enable, user.status);
   const disabling = useIsPending({ intent: "disable" });
   const deleting = useIsPending({ intent: "delete" });
   const resettingTwoFactor = useIsPending({ intent: "reset-two-factor" });
@@ -289,6 +293,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
           <div className="flex flex-wrap gap-3">
             {may.update && !isSelf && user.status === "disabled" && !user.managedBy ? (
               <Button
+                ref={enable}
                 variant="secondary"
                 form={actionsFormId}
                 name="intent"

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Form } from "react-router";
 import { useFormat } from "../../components/format";
 import { useIsPending } from "../../components/forms/use-is-pending";
-import { startFailureText } from "../../components/tasks/task-text";
+import { startFailureText, taskToastKey } from "../../components/tasks/task-text";
 import { useTaskNotifications } from "../../components/tasks/use-task-notifications";
 import { showToast } from "../../components/toaster";
 import { ConfirmDialog } from "../../components/ui/alert-dialog";
@@ -80,9 +80,8 @@ export function BulkActions({
     const outcome = await start("users.export", payload);
     showToast(
       outcome.ok
-        ? { kind: "info", message: t("users:bulk.exportStarted") }
+        ? { kind: "info", message: t("users:bulk.exportStarted"), key: taskToastKey(outcome.taskId) }
         : { kind: "error", message: startFailureText(t, "users.export", outcome) },
-      { result: true },
     );
   };
 
