@@ -219,18 +219,25 @@ test("an invitation the provider refuses says so; by keyboard the admin copies i
   await page.keyboard.type(email);
   await tabTo(page, dialog.getByRole("button", { name: "Send invitation" }));
   await page.keyboard.press("Enter");
-  await expect(dialog).toBeHidden();
-  // Never "sent": the truth, and what to do.
-  await expect(page.getByRole("region", { name: "Updates" }).getByRole("status")).toHaveText(
+  // Never "sent": the truth, and its link, in the dialog that made it (issue 36: one Tab to Copy).
+  const notice = dialog.getByTestId("invite-unsent");
+  await expect(notice.getByRole("status").first()).toHaveText(
     `The invitation for ${email} was not emailed: the mail provider refused it (Inactive recipient.). Copy its link and pass it on yourself.`,
   );
+  await expect(notice.getByRole("status").first()).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(notice.getByRole("button", { name: `Copy the invite link for ${email}` })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(notice.getByRole("status").last()).toContainText(`Invite link for ${email} copied.`);
+  // The form is empty again for the next person; the invitation waits under its tab.
+  await expect(dialog.getByLabel("Email to invite")).toHaveValue("");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await page.getByRole("link", { name: /^Invitations \(\d+\)$/ }).click();
+  await expect(page).toHaveURL(/tab=invitations/);
   const item = page.getByTestId("pending-invitations").getByRole("listitem").filter({ hasText: email });
   await expect(item.getByText("Not emailed: the provider refused it")).toBeVisible();
-
-  const copy = item.getByRole("button", { name: `Copy the invite link for ${email}` });
-  await tabTo(page, copy);
-  await page.keyboard.press("Enter");
-  await expect(item.getByRole("status")).toContainText(`Invite link for ${email} copied.`);
+  await expect(item.getByRole("button", { name: `Copy the invite link for ${email}` })).toBeVisible();
   const link = await page.evaluate(() => navigator.clipboard.readText());
   expect(link).toMatch(/\/accept-invite\?token=/);
   // The link is on the clipboard only: not on the page, not in its address.
@@ -280,6 +287,8 @@ test("a lesser admin reads why an invitation granting more than they hold offers
   }
   await page.context().clearCookies();
   await login(admin, page, "/dashboard/users");
+  await page.getByRole("link", { name: /^Einladungen \(\d+\)$/ }).click();
+  await expect(page.getByRole("link", { name: /^Einladungen/ })).toHaveAttribute("aria-current", "page");
   const item = page.getByTestId("pending-invitations").getByRole("listitem").filter({ hasText: email });
   await expect(item.getByText("Nicht verschickt: vom Anbieter abgelehnt")).toBeVisible();
   await expect(

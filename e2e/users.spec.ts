@@ -78,7 +78,9 @@ test("invite from the keyboard: no role is caught first, the dialog closes back 
   ).toBeVisible();
   // The dialog gives the focus back to its button; the toast only announces.
   await expect(invite).toBeFocused();
+  await page.getByRole("link", { name: /^Invitations \(\d+\)$/ }).click();
   await expect(page.getByTestId("pending-invitations")).toContainText(`${email} · Manager`);
+  await page.getByRole("link", { name: "People", exact: true }).click();
 
   // Reopened, the form is empty again with the default role.
   await tabTo(page, invite);
@@ -570,6 +572,9 @@ for (const viewport of ["desktop", "phone"] as const) {
     await expect(page.getByRole("dialog", { name: "Create a user" })).toBeVisible();
     expect(await axeBothThemes(page, "create dialog")).toEqual([]);
     await page.keyboard.press("Escape");
+    await page.getByRole("link", { name: /^Invitations \(\d+\)$/ }).click();
+    await expect(page).toHaveURL(/tab=invitations/);
+    expect(await axeBothThemes(page, "invitations tab")).toEqual([]);
 
     await page.goto(`/dashboard/users?q=${encodeURIComponent(person.name)}`);
     await page.getByRole("checkbox", { name: `Select ${person.name}` }).check();

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { useTranslation } from "../../i18n/use-translation";
 import { useFormat } from "../format";
+import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { FormError } from "../ui/card";
@@ -117,5 +118,28 @@ export function CopyInviteLink({ invitationId, email }: { invitationId: string; 
           : null}
       </p>
     </fetcher.Form>
+  );
+}
+
+/** The invitation stands but its email did not go out: said as such, with its link to copy. */
+export function UnsentInvitation({
+  message,
+  invitation,
+}: {
+  message: string;
+  invitation: { id: string; email: string };
+}) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  // Keyed by the invitation: a new one mounts afresh and takes focus, so it is read out at once.
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return (
+    <Alert variant="warning" framed className="mt-3 flex flex-col gap-2" data-testid="invite-unsent">
+      <p ref={ref} role="status" tabIndex={-1}>
+        {message}
+      </p>
+      <CopyInviteLink invitationId={invitation.id} email={invitation.email} />
+    </Alert>
   );
 }

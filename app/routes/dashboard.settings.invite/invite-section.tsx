@@ -1,12 +1,10 @@
-import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { inviteSchema } from "../../auth/account-schemas";
 import { CheckboxGroupField, TextField } from "../../components/forms/fields";
-import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
-import { CopyInviteLink } from "../../components/users/invite-link";
+import { UnsentInvitation } from "../../components/users/invite-link";
 import { useTranslation } from "../../i18n/use-translation";
 import { useSettingsForm } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
@@ -39,31 +37,8 @@ export function InviteSection({ roles }: { roles: { id: string; name: string; la
         </div>
       </s.fetcher.Form>
       {unsent && sent?.message ? (
-        <UnsentNotice key={unsent.id} message={sent.message} invitation={unsent} />
+        <UnsentInvitation key={unsent.id} message={sent.message} invitation={unsent} />
       ) : null}
     </Card>
-  );
-}
-
-/** The invitation stands but its email did not go out: said as such, with its link to copy. */
-function UnsentNotice({
-  message,
-  invitation,
-}: {
-  message: string;
-  invitation: { id: string; email: string };
-}) {
-  const ref = useRef<HTMLParagraphElement>(null);
-  // Keyed by the invitation: a new one mounts afresh and takes focus, so it is read out at once.
-  useEffect(() => {
-    ref.current?.focus();
-  }, []);
-  return (
-    <Alert variant="warning" framed className="mt-3 flex flex-col gap-2" data-testid="invite-unsent">
-      <p ref={ref} role="status" tabIndex={-1}>
-        {message}
-      </p>
-      <CopyInviteLink invitationId={invitation.id} email={invitation.email} />
-    </Alert>
   );
 }

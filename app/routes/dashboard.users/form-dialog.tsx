@@ -3,7 +3,8 @@ import { Dialog, DialogContent, DialogTrigger } from "../../components/ui/dialog
 import { useSubmissionDone } from "../../components/users/use-submission-done";
 
 /**
- * A dialog holding one form of the page. It closes once a submission of `intent` succeeded, focus
+ * A dialog holding one form of the page. It closes once a submission of `intent` succeeded with a
+ * redirect (a success answered in place stays, for the form to show what it brought), focus
  * going back to its trigger while the toast announces the news; a refusal keeps it open with the
  * errors. Closed, its form is gone, so it reopens empty.
  */
@@ -24,8 +25,10 @@ export function FormDialog({
   children: React.ReactNode;
 }) {
   const [open, setOpen] = useState(defaultOpen);
-  useSubmissionDone(intent, (ok) => {
+  useSubmissionDone(intent, (ok, answer) => {
     if (!ok || !open) return;
+    // A success answered in place (not redirected) has more to show in the dialog.
+    if (answer?.ok === true && answer.intent === intent) return;
     setOpen(false);
   });
   return (

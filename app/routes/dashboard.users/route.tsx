@@ -1,5 +1,5 @@
 import { FileUp, Mail, UserPlus } from "lucide-react";
-import { data, Form, Link, useSearchParams } from "react-router";
+import { data, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { can } from "../../access/check";
 import { roleGrants } from "../../access/role-cache.server";
@@ -20,19 +20,19 @@ import {
 import { useFormat } from "../../components/format";
 import { pageTitle } from "../../components/page-title";
 import { Button, buttonVariants } from "../../components/ui/button";
-import { Card, EmptyState, FormError } from "../../components/ui/card";
+import { EmptyState, FormError } from "../../components/ui/card";
 import { Field } from "../../components/ui/field";
 import { type FilterChip, FilterChips, FilterForm } from "../../components/ui/list-filters";
 import { Pagination } from "../../components/ui/pagination";
 import { Select } from "../../components/ui/select";
 import { useRowSelection } from "../../components/ui/table";
-import { PendingInvitationStatus } from "../../components/users/invite-link";
 import { SavedViewsControl } from "../../components/views/saved-views-control";
 import { NotFound } from "../../domain-errors";
 import { redirectWithToast } from "../../http/form.server";
 import { passRetryAfter } from "../../http/responses";
 import { getT } from "../../i18n/i18n.server";
 import { useTranslation } from "../../i18n/use-translation";
+import { done } from "../../settings/answers.server";
 import { bulkIntents } from "../../tasks/users-bulk-intents.server";
 import { teamChoices } from "../../teams/teams.server";
 import { listUsers, parseUserListQuery, type UserListQuery } from "../../users/list.server";
@@ -44,8 +44,10 @@ import type { Route } from "./+types/route";
 import { BulkActions } from "./bulk-actions";
 import { CreateUserForm } from "./create-user-form";
 import { FormDialog } from "./form-dialog";
+import { InvitationsPanel } from "./invitations-panel";
 import { InviteForm } from "./invite-form";
 import { UsersList } from "./users-list";
+import { UsersTabs } from "./users-tabs";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "user.read");
@@ -129,11 +131,11 @@ export const action = (args: Route.ActionArgs) => {
         run: async ({ actor, input }) => {
           const outcome = await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
           const sent = t("users:toast.invited", { email: input.email });
-          return backWith(
-            args,
-            outcome.mail.sent ? "success" : "warning",
-            invitationOutcomeText(t, outcome, sent),
-          );
+          if (outcome.mail.sent) return backWith(args, "success", sent);
+          // Not emailed: the dialog stays open on the news, with the link to copy (its own audited ask).
+          return done("invite", invitationOutcomeText(t, outcome, sent), {
+            unsent: { id: outcome.id, email: outcome.email },
+          });
         },
       },
       "resend-invite": {
@@ -179,7 +181,7 @@ export const action = (args: Route.ActionArgs) => {
 
 export default function Users({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { formatDateTime, formatNumber } = useFormat();
+  const { formatNumber } = useFormat();
   const {
     rows,
     total,
@@ -198,7 +200,9 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
     savedViews,
   } = loaderData;
   const selection = useRowSelection(rows.map((r) => r.id));
-  const opening = useSearchParams()[0].get("new");
+  const [params] = useSearchParams();
+  const opening = params.get("new");
+  const tab = params.get("tab");
   const bulkError =
     actionData?.formError && actionData.intent?.startsWith("bulk") ? actionData.formError : null;
   const invitationError =
@@ -246,95 +250,61 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         ) : null}
       </div>
 
-      <SavedViewsControl saved={savedViews} />
-      <UserFilters query={query} roles={roles} />
-
-      {rows.length > 0 ? (
-        <BulkActions
-          selection={selection}
-          rows={rows}
-          may={may}
-          roles={bulkRoles.map((r) => ({ id: r.id, label: roleLabel(t, r) }))}
-          teams={teams}
-          total={{ count: total, capped: totalCapped }}
-          filter={{
-            q: query.q,
-            role: query.role,
-            status: query.status,
-            verified: query.verified,
-            created: query.created,
-          }}
-        />
-      ) : null}
-      {bulkError ? <FormError message={bulkError} /> : null}
-
-      {rows.length === 0 ? (
-        <EmptyState>{t("users:list.empty")}</EmptyState>
+      {may.write ? <UsersTabs invitations={invitations.length} /> : null}
+      {may.write && tab === "invitations" ? (
+        <InvitationsPanel invitations={invitations} error={invitationError} />
       ) : (
-        <UsersList rows={rows} selection={selection} />
-      )}
-      <Pagination
-        label={t("users:list.pages")}
-        noun="users"
-        range={
-          rows.length === 0
-            ? t("users:list.rangeNone")
-            : t("users:list.range", {
-                from: formatNumber(start),
-                to: formatNumber(start + rows.length - 1),
-                total: `${formatNumber(total)}${totalCapped ? "+" : ""}`,
-                count: total,
-              })
-        }
-        prevLabel={t("users:list.previous")}
-        nextLabel={t("users:list.next")}
-        start={start}
-        shown={rows.length}
-        total={{ count: total, capped: totalCapped }}
-        prev={prev}
-        next={next}
-      />
+        <>
+          <SavedViewsControl saved={savedViews} />
+          <UserFilters query={query} roles={roles} />
 
-      {may.write && invitations.length > 0 ? (
-        <Card title={t("users:invitations.title")}>
-          {invitationError ? <FormError message={invitationError} /> : null}
-          <ul className="flex flex-col gap-2 text-sm" data-testid="pending-invitations">
-            {invitations.map((inv) => (
-              <li key={inv.id} className="flex flex-wrap items-center justify-between gap-2">
-                <span className="break-all">
-                  {t("users:invitations.item", {
-                    email: inv.email,
-                    roles: inv.roles.join(", ") || t("users:invitations.noRoles"),
-                    expires: formatDateTime(inv.expiresAt),
-                  })}
-                </span>
-                <Form method="post" className="flex gap-2">
-                  <input type="hidden" name="invitationId" value={inv.id} />
-                  <Button
-                    variant="secondary"
-                    name="intent"
-                    value="resend-invite"
-                    className="px-2 py-1 text-xs"
-                    aria-label={t("users:invitations.resendLabel", { email: inv.email })}
-                  >
-                    {t("users:invitations.resend")}
-                  </Button>
-                  <Button
-                    variant="secondary"
-                    name="intent"
-                    value="cancel-invite"
-                    className="px-2 py-1 text-xs"
-                    aria-label={t("users:invitations.cancelLabel", { email: inv.email })}
-                  >
-                    {t("users:invitations.cancel")}
-                  </Button>
-                </Form>
-                <PendingInvitationStatus invitation={inv} />
-              </li>
-            ))}
-          </ul>
-        </Card>
-      ) : null}
+          {rows.length > 0 ? (
+            <BulkActions
+              selection={selection}
+              rows={rows}
+              may={may}
+              roles={bulkRoles.map((r) => ({ id: r.id, label: roleLabel(t, r) }))}
+              teams={teams}
+              total={{ count: total, capped: totalCapped }}
+              filter={{
+                q: query.q,
+                role: query.role,
+                status: query.status,
+                verified: query.verified,
+                created: query.created,
+              }}
+            />
+          ) : null}
+          {bulkError ? <FormError message={bulkError} /> : null}
+
+          {rows.length === 0 ? (
+            <EmptyState>{t("users:list.empty")}</EmptyState>
+          ) : (
+            <UsersList rows={rows} selection={selection} />
+          )}
+          <Pagination
+            label={t("users:list.pages")}
+            noun="users"
+            range={
+              rows.length === 0
+                ? t("users:list.rangeNone")
+                : t("users:list.range", {
+                    from: formatNumber(start),
+                    to: formatNumber(start + rows.length - 1),
+                    total: `${formatNumber(total)}${totalCapped ? "+" : ""}`,
+                    count: total,
+                  })
+            }
+            prevLabel={t("users:list.previous")}
+            nextLabel={t("users:list.next")}
+            start={start}
+            shown={rows.length}
+            total={{ count: total, capped: totalCapped }}
+            prev={prev}
+            next={next}
+          />
+        </>
+      )}
     </div>
   );
 }
