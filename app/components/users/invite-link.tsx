@@ -43,7 +43,7 @@ export function PendingInvitationStatus({
 }
 
 /** Asked for each time, as every reveal is audited; the link lives in this component only, never in a toast, data or the address bar. */
-export function CopyInviteLink({ invitationId, email }: { invitationId: string; email: string }) {
+function CopyInviteLink({ invitationId, email }: { invitationId: string; email: string }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
   const fetcher = useFetcher<LinkAnswer>();
