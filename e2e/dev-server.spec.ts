@@ -106,6 +106,9 @@ test("npm run dev on a fresh clone: sign in, a dialog and a header menu work on 
     await page.getByLabel("Password").fill(password);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page).toHaveURL(/\/dashboard/, { timeout: 60_000 });
+    // A fresh install says that mail reaches nobody, and guides its super admin (issue 36).
+    await expect(page.getByTestId("mail-off-banner")).toContainText("Email is not being delivered");
+    await expect(page.getByRole("region", { name: "Set up your workspace" })).toContainText("Deliver email");
 
     // A header menu: Radix's, so it opens only once the page has hydrated (a click before does nothing).
     await waitForHydration(page, 60_000);

@@ -146,3 +146,41 @@ test("the report's demonstration controls are on the task history page for a sup
   await login(await createUser(["admin"], "Not A Super Admin"), page, "/dashboard/tasks");
   await expect(page.getByRole("heading", { name: "Try the task system" })).toHaveCount(0);
 });
+
+test("a super admin's setup checklist: what is left, a step marked done by keyboard, in English and German", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await inDb((db) => db.deleteFrom("system_setting").where("key", "=", "setup.backups").execute());
+  const owner = await createUser(["super_admin"], `Owner ${randomUUID().slice(0, 6)}`);
+  await login(owner, page, "/dashboard");
+  const list = page.getByRole("region", { name: "Set up your workspace" });
+  await expect(list).toBeVisible();
+  // This server has a mail provider: that step is done; two-factor is not.
+  await expect(list.getByRole("listitem").filter({ hasText: "Deliver email" })).toContainText("(done)");
+  await expect(list.getByRole("listitem").filter({ hasText: "Protect your account" })).toContainText(
+    "(to do)",
+  );
+  await expect(list.getByRole("link", { name: "Turn on two-factor" })).toHaveAttribute(
+    "href",
+    "/dashboard/settings/security",
+  );
+  const backups = list.getByRole("listitem").filter({ hasText: "Back up the database" });
+  await tabTo(page, backups.getByRole("button", { name: "Backups are set up" }));
+  await page.keyboard.press("Enter");
+  await expect(backups).toContainText("(done)");
+  await expect(backups.getByRole("button")).toHaveCount(0);
+  const result = await axeBuilder(page).analyze();
+  expect(result.violations.map((v) => v.id)).toEqual([]);
+
+  await inDb((db) => db.updateTable("user").set({ locale: "de" }).where("id", "=", owner.id).execute());
+  await page.context().clearCookies();
+  await login(owner, page, "/dashboard");
+  const german = page.getByRole("region", { name: "Arbeitsbereich einrichten" });
+  await expect(german.getByRole("listitem").filter({ hasText: "Die Datenbank sichern" })).toContainText(
+    "(erledigt)",
+  );
+  await expect(german.getByRole("link", { name: "Zwei-Faktor einschalten" })).toBeVisible();
+  expect(problems).toEqual([]);
+});

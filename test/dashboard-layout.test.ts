@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../app/db.server";
+import { clearSystemConfigCache, setSystemConfig } from "../app/system-settings/system-config.server";
 import { loader } from "../app/routes/dashboard";
 import { args, request, run, setupDatabase, signedIn } from "./helpers";
 
@@ -19,6 +20,19 @@ describe("dashboard layout", () => {
   it("carries the unread notification count", async () => {
     const user = await signedIn(["user"]);
     const out = await run(() => loader(args(request("/dashboard", { cookie: user.cookie }))));
-    expect(out.body).toEqual({ unread: 0, mustChangePassword: false, held: false });
+    expect(out.body).toEqual({ unread: 0, mailOff: false, mustChangePassword: false, held: false });
+  });
+
+  it("says mail is off to those who send it or set it up, until a provider key is stored", async () => {
+    const of = async (roles: string[]) => {
+      const user = await signedIn(roles);
+      return (await run(() => loader(args(request("/dashboard", { cookie: user.cookie }))))).body;
+    };
+    expect(await of(["admin"])).toMatchObject({ mailOff: true });
+    expect(await of(["super_admin"])).toMatchObject({ mailOff: true });
+    expect(await of(["user"])).toMatchObject({ mailOff: false });
+    await setSystemConfig("MAIL_API_KEY", "a-provider-server-token", null);
+    await clearSystemConfigCache();
+    expect(await of(["admin"])).toMatchObject({ mailOff: false });
   });
 });

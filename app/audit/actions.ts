@@ -39,6 +39,7 @@ export const ACTION_LABELS = {
   "auth.two_factor.rate_limited": "Two-factor step blocked (too many attempts)",
   "user.two_factor.reset": "Reset an account's two-factor authentication",
   "settings.two_factor_roles": "Changed the roles that require two-factor authentication",
+  "setup.step_done": "Marked a setup step as done",
   "account.passkey.add": "Added a passkey",
   "account.passkey.rename": "Renamed a passkey",
   "account.passkey.remove": "Removed a passkey",

@@ -43,6 +43,11 @@ export function postmarkOptions(apiUrl: string | undefined) {
   return { useHttps: url.protocol === "https:", requestHost: `${url.host}${path}`, timeout: 30 };
 }
 
+/** Whether mail reaches anyone: without a key it goes to the development outbox (the dashboard says so). */
+export async function mailHasProvider(): Promise<boolean> {
+  return Boolean(await getSystemConfig("MAIL_API_KEY"));
+}
+
 /** Read per send, so a key saved in Settings is used by the very next email. */
 export async function deliver(mail: OutgoingMail, routing?: MailRouting): Promise<Delivery> {
   const apiKey = routing ? routing.apiKey : await getSystemConfig("MAIL_API_KEY");

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { formRequest } from "../../test/support/forms";
 import { db, now } from "../db.server";
-import { loader } from "../routes/dashboard-home/route";
+import { action, loader } from "../routes/dashboard-home/route";
+import { clearSystemConfigCache, setSystemConfig } from "../system-settings/system-config.server";
 
 beforeAll(setupDatabase);
 
@@ -97,5 +99,48 @@ describe("overview", () => {
     // A super admin tries the task system out on the task history page (app/tasks/history.test.ts).
     expect(all).not.toHaveProperty("taskDemoControls");
     expect(all.roles).toEqual([{ name: "super_admin", label: "Super Admin", translations: {} }]);
+  });
+});
+
+describe("setup checklist", () => {
+  type Steps = { step: string; done: boolean }[] | null;
+  const stepsFor = async (cookie: string) => ((await overview(cookie)) as unknown as { setup: Steps }).setup;
+  const mark = (cookie: string, step: string) =>
+    run(() => action(args(formRequest("/dashboard?index", { intent: "setup-done", step }, { cookie }))));
+
+  it("guides a super admin only, each step done when the product sees it or it is marked; then it goes", async () => {
+    const admin = await signedIn(["admin"]);
+    expect(await stepsFor(admin.cookie)).toBeNull();
+    const owner = await signedIn(["super_admin"]);
+    // Another super admin or admin already exists here (the one above).
+    expect(await stepsFor(owner.cookie)).toEqual([
+      { step: "mail", done: false },
+      { step: "admin", done: true },
+      { step: "twoFactor", done: false },
+      { step: "sso", done: false },
+      { step: "backups", done: false },
+    ]);
+
+    // Only a super admin marks; only the steps the product cannot see; every mark audited.
+    expect((await mark(admin.cookie, "backups")).status).toBe(403);
+    expect((await mark(owner.cookie, "mail")).status).toBe(400);
+    expect((await mark(owner.cookie, "backups")).status).toBe(200);
+    expect((await mark(owner.cookie, "sso")).status).toBe(200);
+    expect((await mark(owner.cookie, "sso")).status).toBe(200);
+    const marks = await db()
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "setup.step_done")
+      .where("actor_id", "=", owner.id)
+      .execute();
+    expect(marks).toHaveLength(3);
+
+    await setSystemConfig("MAIL_API_KEY", "a-provider-server-token", null);
+    await clearSystemConfigCache();
+    await db()
+      .insertInto("user_two_factor")
+      .values({ user_id: owner.id, secret: "x", confirmed_at: now(), last_step: null, created_at: now() })
+      .execute();
+    expect(await stepsFor(owner.cookie)).toBeNull();
   });
 });

@@ -1,13 +1,16 @@
 import { ShieldAlert } from "lucide-react";
 import { isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
+import { can } from "../access/check";
 import { requireUser } from "../auth/guard.server";
 import { DashboardShell } from "../components/dashboard-shell";
+import { MailOffBanner } from "../components/mail-off-banner";
 import { NoAccess } from "../components/no-access";
 import { errorPageName, pageTitle } from "../components/page-title";
 import { RequestReference } from "../components/request-reference";
 import { alertVariants } from "../components/ui/alert";
 import { cn } from "../components/ui/cn";
 import { useTranslation } from "../i18n/use-translation";
+import { mailHasProvider } from "../mail/transport.server";
 import { unreadCount } from "../notifications/inbox.server";
 import type { loader as rootLoader } from "../root";
 import type { Route } from "./+types/dashboard";
@@ -16,8 +19,11 @@ import type { Route } from "./+types/dashboard";
 // also covers the child routes' own data requests and actions that never run this loader.
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
+  // Said to whoever sends mail through the product (invitations, resets) or could set it up.
+  const toldOfMail = user.isSuperAdmin || can(user, "user.write") || can(user, "settings.manage");
   return {
     unread: await unreadCount(user.id),
+    mailOff: toldOfMail && !(await mailHasProvider()),
     mustChangePassword: user.mustChangePassword,
     // The gate holds the account to Settings: the live header widgets' endpoints refuse it.
     held: user.mustChangePassword || Boolean(user.twoFactorEnrolmentDue),
@@ -40,6 +46,7 @@ function Shell({ children }: { children: React.ReactNode }) {
       unread={layout?.unread ?? 0}
       held={layout?.held ?? false}
     >
+      {layout?.mailOff ? <MailOffBanner fix={root.user.isSuperAdmin} /> : null}
       {layout?.mustChangePassword ? (
         <p role="alert" className={cn(alertVariants({ variant: "warning" }), "mb-4 p-3")}>
           {t("shell:mustChangePassword")}

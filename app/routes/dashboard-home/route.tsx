@@ -1,10 +1,12 @@
 import { useRouteLoaderData } from "react-router";
+import { z } from "zod";
 import { can } from "../../access/check";
 import { permissionLabel } from "../../access/permission-labels";
 import { PERMISSIONS } from "../../access/permissions";
 import { roleLabel } from "../../access/role-labels";
 import { auditActionText } from "../../audit/action-text";
 import { requirePermission } from "../../auth/guard.server";
+import { handleIntents } from "../../auth/intents.server";
 import { useFormat } from "../../components/format";
 import { pageTitle } from "../../components/page-title";
 import { TaskActions } from "../../components/tasks/task-actions";
@@ -12,16 +14,30 @@ import { Badge } from "../../components/ui/badge";
 import { Card } from "../../components/ui/card";
 import { useTranslation } from "../../i18n/use-translation";
 import { overviewFor } from "../../overview/overview.server";
+import { MARKABLE, markSetupStep, setupChecklist } from "../../overview/setup-checklist.server";
 import type { loader as rootLoader } from "../../root";
 import type { Route } from "./+types/route";
 import { ActivityChart } from "./activity-chart";
+import { SetupChecklist } from "./setup-checklist";
 import { StatCard } from "./stat-card";
 import { TasksCard } from "./tasks-card";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "dashboard.access");
-  return overviewFor(user);
+  const [overview, setup] = await Promise.all([overviewFor(user), setupChecklist(user)]);
+  return { ...overview, setup };
 }
+
+export const action = (args: Route.ActionArgs) =>
+  handleIntents(args, {
+    "setup-done": {
+      schema: z.object({ step: z.enum(MARKABLE) }),
+      run: async ({ actor, input }) => {
+        await markSetupStep(actor, input.step, args);
+        return { ok: true as const, intent: "setup-done" };
+      },
+    },
+  });
 
 export default function DashboardHome({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -29,7 +45,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
   const root = useRouteLoaderData<typeof rootLoader>("root");
   if (!root?.user) return null;
   const { user } = root;
-  const { users, teams, tasks, mail, chart, recent, roles } = loaderData;
+  const { users, teams, tasks, mail, chart, recent, roles, setup } = loaderData;
   const held = user.isSuperAdmin ? PERMISSIONS : PERMISSIONS.filter((p) => user.permissions.includes(p.key));
   return (
     <div className="flex max-w-5xl flex-col gap-6">
@@ -37,6 +53,8 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
         <h1 className="text-2xl font-semibold">{t("overview:welcome", { name: user.name })}</h1>
         <p className="mt-1 text-muted-foreground">{t("overview:signedInAs", { email: user.email })}</p>
       </div>
+
+      {setup ? <SetupChecklist steps={setup} /> : null}
 
       <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" data-testid="overview-cards">
         {users ? (
