@@ -6,7 +6,7 @@ import { mailHasProvider } from "../mail/transport.server";
 
 // A fresh install's first steps, for its super admins; the list goes once every step is done.
 
-export const SETUP_STEPS = ["mail", "admin", "twoFactor", "sso", "backups"] as const;
+const SETUP_STEPS = ["mail", "admin", "twoFactor", "sso", "backups"] as const;
 export type SetupStep = (typeof SETUP_STEPS)[number];
 /** What the product cannot see for itself is marked done by hand (kept as a system_setting row). */
 export const MARKABLE = ["sso", "backups"] as const satisfies readonly SetupStep[];
