@@ -14,16 +14,30 @@ import {
 const PHONE = { width: 390, height: 844 };
 
 /** Everyone a broadcast reaches: enabled accounts with a verified address (docs/rules.md, Broadcast). */
-async function reachableUsers() {
+/** Everyone, and those a broadcast reaches (active, verified): the confirmation names both when they differ. */
+async function everyone() {
   const db = createDb(`file:${E2E_DB}`);
   try {
     const row = await db
       .selectFrom("user")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("status", "=", "active")
-      .where("email_verified", "=", 1)
+      .select((eb) => [
+        eb.fn.countAll<number>().as("n"),
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when(eb.and([eb("status", "=", "active"), eb("email_verified", "=", 1)]))
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as("reached"),
+      ])
       .executeTakeFirstOrThrow();
-    return Number(row.n);
+    const [reached, members] = [Number(row.reached), Number(row.n)].map((n) => n.toLocaleString("en-US"));
+    return reached === members
+      ? `${reached} ${reached === "1" ? "person" : "people"}`
+      : `${reached} of ${members} people`;
   } finally {
     await db.destroy();
   }
@@ -57,7 +71,7 @@ test("a broadcast to a role reaches its holders live, and nobody else", async ({
   // A mouse click right after ticking a role (the audience error must not move the button).
   await page.getByRole("button", { name: "Send notice" }).click();
   const confirm = page.getByRole("alertdialog", {
-    name: /^Send to the role Manager \(\d+ (person|people)\)\?$/,
+    name: /^Send to the role Manager \(\d+ (of \d+ )?(person|people)\)\?$/,
   });
   await expect(confirm).toBeVisible();
   await confirm.getByRole("button", { name: "Send notice" }).click();
@@ -126,10 +140,7 @@ test("keyboard only: compose, Send asks naming the audience and its size, the co
   const send = page.getByRole("button", { name: "Send notice" });
   await send.focus();
   await page.keyboard.press("Enter");
-  const total = await reachableUsers();
-  const dialog = page.getByRole("alertdialog", {
-    name: `Send to everyone (${total.toLocaleString("en-US")} ${total === 1 ? "person" : "people"})?`,
-  });
+  const dialog = page.getByRole("alertdialog", { name: `Send to everyone (${await everyone()})?` });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
   // Escape sends nothing and returns to the button.
@@ -187,18 +198,35 @@ for (const viewport of ["desktop", "phone"] as const) {
   });
 }
 
-test("the teams to send to are fetched once Teams is picked, and a team's name is in the confirmation", async ({
+test("the teams to send to are fetched once Teams is picked; the confirmation says of how many and why the others are left out, in English and German", async ({
   login,
   page,
 }) => {
-  const db = createDb(`file:${E2E_DB}`);
   const name = `Broadcast crew ${Date.now()}`;
+  const reached = await createUser(["user"], `Crew Verified ${Date.now()}`);
+  const pending = await createUser(["user"], `Crew Pending ${Date.now()}`);
+  const german = await createUser(["admin"], `Crew Admin ${Date.now()}`);
+  const db = createDb(`file:${E2E_DB}`);
   try {
     const ts = new Date().toISOString();
+    const team = crypto.randomUUID();
     await db
       .insertInto("team")
-      .values({ id: crypto.randomUUID(), name, description: "", created_at: ts, updated_at: ts })
+      .values({ id: team, name, description: "", created_at: ts, updated_at: ts })
       .execute();
+    await db
+      .insertInto("team_member")
+      .values(
+        [reached, pending].map((u) => ({
+          team_id: team,
+          user_id: u.id,
+          team_role: "member",
+          created_at: ts,
+        })),
+      )
+      .execute();
+    await db.updateTable("user").set({ email_verified: 0 }).where("id", "=", pending.id).execute();
+    await db.updateTable("user").set({ locale: "de" }).where("id", "=", german.id).execute();
   } finally {
     await db.destroy();
   }
@@ -209,9 +237,19 @@ test("the teams to send to are fetched once Teams is picked, and a team's name i
   await page.getByRole("radio", { name: "Teams" }).check();
   await page.getByRole("checkbox", { name }).check();
   await page.getByRole("button", { name: "Send notice" }).click();
-  const confirm = page.getByRole("alertdialog", {
-    name: new RegExp(`^Send to the team ${name} \\(0 people\\)\\?$`),
-  });
+  const confirm = page.getByRole("alertdialog", { name: `Send to the team ${name} (1 of 2 people)?` });
   await expect(confirm).toBeVisible();
+  await expect(confirm).toContainText("Left out: 1 has not confirmed their email address.");
+  await page.keyboard.press("Escape");
+
+  await page.context().clearCookies();
+  await login(german, page, "/dashboard/broadcast");
+  await page.getByLabel("Titel").fill("Crew");
+  await page.getByLabel("Nachricht", { exact: true }).fill("Hallo");
+  await page.getByRole("radio", { name: "Teams" }).check();
+  await page.getByRole("checkbox", { name }).check();
+  await page.getByRole("button", { name: "Mitteilung senden" }).click();
+  const deutsch = page.getByRole("alertdialog", { name: `An das Team ${name} (1 von 2 Personen) senden?` });
+  await expect(deutsch).toContainText("Nicht erreicht: 1 hat die E-Mail-Adresse nicht bestätigt.");
   await page.keyboard.press("Escape");
 });

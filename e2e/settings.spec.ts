@@ -469,3 +469,57 @@ test("System: close public registration and choose the new accounts' role by key
     await reset();
   }
 });
+
+test("a super admin's own protected change raises no alarm in their own app (the other super admins are told)", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const owner = await createUser(["super_admin"], `Retention Owner ${Date.now()}`);
+  const witness = await createUser(["super_admin"], `Retention Witness ${Date.now()}`);
+  // Only a shorter retention is the super admins' to make (and told to them).
+  const now = await (async () => {
+    const db = createDb(`file:${E2E_DB}`);
+    try {
+      const row = await db
+        .selectFrom("system_setting")
+        .select("value")
+        .where("key", "=", "AUDIT_RETENTION_DAYS")
+        .executeTakeFirst();
+      return Number(row?.value ?? 365);
+    } finally {
+      await db.destroy();
+    }
+  })();
+  await login(owner, page, "/dashboard/settings/system");
+  await page.getByLabel("Audit log retention (days)").fill(String(Math.max(30, now - 1)));
+  await page.getByLabel("Your current password").fill(E2E_PASSWORD);
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(
+    page
+      .getByRole("status")
+      .filter({ hasText: /^Saved/ })
+      .first(),
+  ).toBeVisible();
+  // The notice would arrive over the event stream within moments; none comes, and none waits in the bell.
+  await page.waitForTimeout(1500);
+  const updates = page.getByRole("region", { name: "Updates" });
+  await expect(
+    updates.getByRole("status").filter({ hasText: "A protected setting was changed" }),
+  ).toHaveCount(0);
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    const mine = await db.selectFrom("notification").select("id").where("user_id", "=", owner.id).execute();
+    const told = await db
+      .selectFrom("notification")
+      .select("id")
+      .where("user_id", "=", witness.id)
+      .where("message", "like", `%${owner.email}%`)
+      .execute();
+    expect(mine).toEqual([]);
+    expect(told).toHaveLength(1);
+  } finally {
+    await db.destroy();
+  }
+  expect(problems).toEqual([]);
+});

@@ -9,7 +9,12 @@ import type { Audience } from "./broadcast-schema";
  * account has left; neither gets notices, live events or email (docs/rules.md, Broadcast).
  */
 function audienceQuery(audience: Audience) {
-  let q = db().selectFrom("user").where(reachable);
+  return membersQuery(audience).where(reachable);
+}
+
+/** Everyone the audience names, reachable or not. */
+function membersQuery(audience: Audience) {
+  let q = db().selectFrom("user");
   if (audience.kind === "roles") {
     q = q.where((eb) =>
       eb.exists(
@@ -45,12 +50,33 @@ export async function resolveAudience(audience: Audience) {
   return audienceQuery(audience).select(["user.id", "user.name", "user.email"]).orderBy("user.id").execute();
 }
 
-/** How many people a broadcast to this audience would reach now (what the composer asks before sending). */
-export async function countAudience(audience: Audience): Promise<number> {
-  const row = await audienceQuery(audience)
-    .select((eb) => eb.fn.countAll<number>().as("n"))
+export type AudienceCount = { reached: number; members: number; unverified: number; disabled: number };
+
+/**
+ * How many people a broadcast to this audience would reach now, of how many it names and why the
+ * others are left out (what the composer asks before sending: "494 of 693 (199 unverified)").
+ */
+export async function countAudience(audience: Audience): Promise<AudienceCount> {
+  const row = await membersQuery(audience)
+    .select((eb) => [
+      eb.fn.countAll<number>().as("members"),
+      eb.fn.sum<number>(eb.case().when(reachable(eb)).then(1).else(0).end()).as("reached"),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb("user.status", "=", "active"), eb("user.email_verified", "!=", 1)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as("unverified"),
+    ])
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const members = Number(row.members);
+  const reached = Number(row.reached ?? 0);
+  const unverified = Number(row.unverified ?? 0);
+  return { reached, members, unverified, disabled: members - reached - unverified };
 }
 
 export async function describeAudience(audience: Audience): Promise<string> {

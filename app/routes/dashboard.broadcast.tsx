@@ -231,10 +231,30 @@ function Composer({ roles }: { roles: Choice[] }) {
   }
 
   const count = asked && size.state === "idle" ? size.data?.audienceSize : undefined;
-  const people =
-    typeof count === "number"
-      ? t("broadcast:confirm.people", { count, formatted: count.toLocaleString(intlLocale(i18n.language)) })
-      : t("broadcast:confirm.counting");
+  const format = (n: number) => n.toLocaleString(intlLocale(i18n.language));
+  const people = !count
+    ? t("broadcast:confirm.counting")
+    : count.reached === count.members
+      ? t("broadcast:confirm.people", { count: count.reached, formatted: format(count.reached) })
+      : t("broadcast:confirm.peopleOf", {
+          count: count.members,
+          reached: format(count.reached),
+          formatted: format(count.members),
+        });
+  // Why the others get nothing: said, not left to guess (issue 36).
+  const leftOut = count
+    ? [
+        count.unverified
+          ? t("broadcast:confirm.unverified", {
+              count: count.unverified,
+              formatted: format(count.unverified),
+            })
+          : null,
+        count.disabled
+          ? t("broadcast:confirm.disabled", { count: count.disabled, formatted: format(count.disabled) })
+          : null,
+      ].filter((x) => x !== null)
+    : [];
   const title = asked
     ? t(asked.email ? "broadcast:confirm.titleEmail" : "broadcast:confirm.title", {
         name: asked.name,
@@ -353,9 +373,12 @@ function Composer({ roles }: { roles: Choice[] }) {
               </Button>
             }
             title={title}
-            description={
-              asked?.email ? t("broadcast:confirm.descriptionEmail") : t("broadcast:confirm.description")
-            }
+            description={[
+              leftOut.length ? t("broadcast:confirm.leftOut", { reasons: leftOut.join(", ") }) : null,
+              asked?.email ? t("broadcast:confirm.descriptionEmail") : t("broadcast:confirm.description"),
+            ]
+              .filter(Boolean)
+              .join(" ")}
             actionLabel={t("broadcast:compose.send")}
             variant="default"
             formId={form.id}

@@ -62,7 +62,9 @@ async function currentMailRouting(): Promise<MailRouting> {
 
 /**
  * Stored inside the change's transaction so no change lands without its notice, and mailed via the
- * routing from before the change, so a hostile new key cannot swallow it.
+ * routing from before the change, so a hostile new key cannot swallow it. The in-app notice (and its
+ * live toast) goes to the other super admins only: the one who made the change needs no alarm about
+ * it (issue 36). The email still goes to them too, in case it was not them but their session.
  */
 export async function superAdminSettingsNotice(actor: SessionUser, changes: SuperAdminChange[]) {
   const [via, recipients] = await Promise.all([currentMailRouting(), activeSuperAdmins()]);
@@ -106,7 +108,7 @@ export async function superAdminSettingsNotice(actor: SessionUser, changes: Supe
       } satisfies NoticeRow,
     };
   });
-  const rows = notices.map((n) => n.row);
+  const rows = notices.filter((n) => n.recipient.id !== actor.id).map((n) => n.row);
   return {
     async store(executor: Executor) {
       await storeNotices(executor, rows);
