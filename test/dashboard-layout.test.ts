@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../app/db.server";
-import { clearSystemConfigCache, setSystemConfig } from "../app/system-settings/system-config.server";
 import { loader } from "../app/routes/dashboard";
+import { clearSystemConfigCache, setSystemConfig } from "../app/system-settings/system-config.server";
 import { args, request, run, setupDatabase, signedIn } from "./helpers";
 
 beforeAll(setupDatabase);

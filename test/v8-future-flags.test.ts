@@ -54,12 +54,22 @@ describe("React Router 8's future flags", () => {
       .select("id")
       .where("name", "=", "user")
       .executeTakeFirstOrThrow();
-    const res = await app.fetch("/dashboard/users.data?status=active", {
-      method: "POST",
-      cookie: admin.cookie,
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent: "invite", email: "v8-invitee@example.test", roles: role.id }),
-    });
+    const post = (body: Record<string, string>) =>
+      app.fetch("/dashboard/users.data?status=active", {
+        method: "POST",
+        cookie: admin.cookie,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(body).toString(),
+      });
+    // Not emailed here (no provider): answered in place; cancelling it then redirects back.
+    await post({ intent: "invite", email: "v8-invitee@example.test", roles: role.id });
+    const invitation = await db()
+      .selectFrom("user_token")
+      .select("id")
+      .where("kind", "=", "invite")
+      .where("data", "like", "%v8-invitee@example.test%")
+      .executeTakeFirstOrThrow();
+    const res = await post({ intent: "cancel-invite", invitationId: invitation.id });
     expect(await target(res)).toBe("/dashboard/users?status=active");
   });
 

@@ -41,6 +41,9 @@ const bulkScope = either(fc.constantFrom("selected", "matching"));
 const reauthCodes = either(fc.constantFrom("000000", "123456", "abcde-fghij", "1".repeat(21)));
 
 export const DASHBOARD: FuzzTarget[] = [
+  formIntent("routes/dashboard-home", "/dashboard?index", "setup-done", () => ({
+    step: either(fc.constantFrom("sso", "backups", "mail", "twoFactor")),
+  })),
   formIntent(USERS, "/dashboard/users", "create", (p) => ({
     name: names,
     email: emails,

@@ -12,6 +12,7 @@ import { pageTitle } from "../../components/page-title";
 import { TaskActions } from "../../components/tasks/task-actions";
 import { Badge } from "../../components/ui/badge";
 import { Card } from "../../components/ui/card";
+import { passRetryAfter } from "../../http/responses";
 import { useTranslation } from "../../i18n/use-translation";
 import { overviewFor } from "../../overview/overview.server";
 import { MARKABLE, markSetupStep, setupChecklist } from "../../overview/setup-checklist.server";
@@ -27,6 +28,9 @@ export async function loader(args: Route.LoaderArgs) {
   const [overview, setup] = await Promise.all([overviewFor(user), setupChecklist(user)]);
   return { ...overview, setup };
 }
+
+// A 429's Retry-After reaches the browser only through this export.
+export const headers = passRetryAfter;
 
 export const action = (args: Route.ActionArgs) =>
   handleIntents(args, {
