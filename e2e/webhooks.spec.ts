@@ -54,9 +54,13 @@ test("add an endpoint by keyboard, see a test delivery fail then succeed, send i
   await page.keyboard.type("E2E receiver");
   await tabTo(page, page.getByRole("button", { name: "Add endpoint" }));
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("status").filter({ hasText: "Copy its signing secret now." })).toBeFocused();
-  const secret = (await page.getByTestId("webhook-secret").textContent())!.trim();
+  const reveal = page.getByRole("dialog", { name: "The endpoint's signing secret" });
+  const secret = await reveal.getByTestId("webhook-secret").inputValue();
   expect(secret).toMatch(/^whsec_/);
+  await tabTo(page, reveal.getByRole("button", { name: "I have saved it" }));
+  await page.keyboard.press("Enter");
+  await expect(reveal).toBeHidden();
+  await expect(page.getByRole("status").filter({ hasText: "Copy its signing secret now." })).toBeVisible();
 
   const endpoint = page.getByTestId("webhook-endpoint").filter({ hasText: url });
   await expect(endpoint).toContainText("Active");

@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { Trans } from "react-i18next";
 import { useFetcher } from "react-router";
 import { anyPermissionLabel } from "../../access/permission-labels";
@@ -8,11 +7,10 @@ import {
   createApiTokenSchema,
 } from "../../auth/api-token-schemas";
 import { CheckboxGroupField, SelectField, TextField } from "../../components/forms/fields";
+import { SecretReveal } from "../../components/secret-reveal";
 import { type ApiTokenItem, ApiTokenRow } from "../../components/settings/api-token-row";
-import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card, EmptyState } from "../../components/ui/card";
-import { Input } from "../../components/ui/field";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { say } from "../../i18n/message";
 import { useTranslation } from "../../i18n/use-translation";
@@ -80,7 +78,12 @@ export function ApiTokensSection({
               <Button pending={s.pending}>{t("settings:apiTokens.create")}</Button>
             </div>
           </s.fetcher.Form>
-          {secret ? <NewToken secret={secret} /> : null}
+          <SecretReveal
+            secret={secret}
+            title={t("settings:apiTokens.revealTitle")}
+            note={t("settings:apiTokens.newToken")}
+            testId="new-api-token"
+          />
         </ViewingAsLock>
       </Card>
       <Card title={t("settings:apiTokens.listTitle")}>
@@ -115,41 +118,5 @@ export function ApiTokensSection({
         </ViewingAsLock>
       </Card>
     </>
-  );
-}
-
-/** The secret, this once, with a copy button. */
-function NewToken({ secret }: { secret: string }) {
-  const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
-  return (
-    <Alert variant="warning" framed className="mt-4">
-      <label htmlFor="new-api-token" className="block text-sm font-medium">
-        {t("settings:apiTokens.newToken")}
-      </label>
-      <div className="mt-2 flex flex-wrap gap-2">
-        <Input
-          id="new-api-token"
-          readOnly
-          value={secret}
-          data-testid="new-api-token"
-          onFocus={(e) => e.currentTarget.select()}
-          className="mt-0 w-auto min-w-0 flex-1 font-mono"
-        />
-        <Button
-          type="button"
-          variant="secondary"
-          onClick={async () => {
-            await navigator.clipboard.writeText(secret);
-            setCopied(true);
-          }}
-        >
-          {t("settings:apiTokens.copy")}
-        </Button>
-      </div>
-      <p role="status" className="mt-1 text-sm">
-        {copied ? t("settings:apiTokens.copied") : ""}
-      </p>
-    </Alert>
   );
 }

@@ -2,6 +2,7 @@ import { useFetcher } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { useFormat } from "../../components/format";
 import { SelectField, TextField } from "../../components/forms/fields";
+import { SecretReveal } from "../../components/secret-reveal";
 import { ConfirmDialog } from "../../components/ui/alert-dialog";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
@@ -9,7 +10,6 @@ import { Card, EmptyState } from "../../components/ui/card";
 import { controlVariants, labelClass } from "../../components/ui/field";
 import { directorySchema, updateDirectorySchema } from "../../directory/directory-schemas";
 import { useTranslation } from "../../i18n/use-translation";
-import { ShownOnce } from "../dashboard.settings/shown-once";
 import { RowRefusal, SectionStatus, useSettingsForm } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
@@ -32,7 +32,14 @@ type Role = { id: string; name: string; label: string };
 
 function TokenOnce({ token }: { token: string | undefined }) {
   const { t } = useTranslation();
-  return <ShownOnce value={token} note={t("settings:directory.tokenOnce")} testId="directory-token" />;
+  return (
+    <SecretReveal
+      secret={token}
+      title={t("settings:directory.revealTitle")}
+      note={t("settings:directory.tokenOnce")}
+      testId="directory-token"
+    />
+  );
 }
 
 export function DirectorySection({

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import { useFormat } from "../../components/format";
 import { CheckboxGroupField, TextField } from "../../components/forms/fields";
+import { SecretReveal } from "../../components/secret-reveal";
 import { ConfirmDialog } from "../../components/ui/alert-dialog";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
@@ -10,7 +11,6 @@ import { Select } from "../../components/ui/select";
 import { useTranslation } from "../../i18n/use-translation";
 import { REPLAY_HOURS, webhookCreateSchema } from "../../webhooks/endpoint-form";
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from "../../webhooks/event-types";
-import { ShownOnce } from "../dashboard.settings/shown-once";
 import { RowRefusal, SectionStatus, useSettingsForm } from "../dashboard.settings/use-settings-form";
 import type { action } from "./route";
 
@@ -31,7 +31,14 @@ export type WebhookEndpointItem = {
 
 function SecretOnce({ secret }: { secret: string | undefined }) {
   const { t } = useTranslation();
-  return <ShownOnce value={secret} note={t("settings:webhooks.secretOnce")} testId="webhook-secret" />;
+  return (
+    <SecretReveal
+      secret={secret}
+      title={t("settings:webhooks.revealTitle")}
+      note={t("settings:webhooks.secretOnce")}
+      testId="webhook-secret"
+    />
+  );
 }
 
 /** `events`: what this person may have sent out (the server refuses the rest). */
