@@ -35,12 +35,17 @@ function useFocusKeptAcrossRemount(formId: string) {
       const index = Array.prototype.indexOf.call(element.elements, e.target);
       if (index !== -1) focusIn.set(formId, index);
     };
-    // Leaving for another control: nothing to bring back. (A control removed with its form fires no focusout.)
+    // Leaving for another control, or a click elsewhere: nothing to bring back (the same form met
+    // again on another person's page takes no focus). A control removed with its form fires no focusout.
     const outside = (e: FocusEvent) => {
       if (e.relatedTarget instanceof Node && !element.contains(e.relatedTarget)) focusIn.delete(formId);
     };
+    const pressed = (e: PointerEvent) => {
+      if (!(e.target instanceof Node && element.contains(e.target))) focusIn.delete(formId);
+    };
     element.addEventListener("focusin", inside);
     element.addEventListener("focusout", outside);
+    document.addEventListener("pointerdown", pressed);
     const at = focusIn.get(formId);
     focusIn.delete(formId);
     const active = document.activeElement;
@@ -51,6 +56,7 @@ function useFocusKeptAcrossRemount(formId: string) {
     return () => {
       element.removeEventListener("focusin", inside);
       element.removeEventListener("focusout", outside);
+      document.removeEventListener("pointerdown", pressed);
     };
   }, [formId]);
 }
