@@ -70,7 +70,8 @@ describe.skipIf(!onPostgres)("events across instances survive a reconnect", () =
   it("replays on B what A published while B's client was away, in order, each once", async () => {
     const first = client("away");
     await a.publish(CH, done("away", "seen"));
-    await vi.waitFor(() => expect(first.got.map(([, t]) => t)).toEqual(["seen"]));
+    // Across instances an event travels by NOTIFY; on a loaded machine that takes more than waitFor's 1 s.
+    await vi.waitFor(() => expect(first.got.map(([, t]) => t)).toEqual(["seen"]), { timeout: 10_000 });
     const lastSeen = first.got[0]![0];
     first.close();
 
@@ -79,7 +80,9 @@ describe.skipIf(!onPostgres)("events across instances survive a reconnect", () =
     const again = client("away", lastSeen);
     // Published on A while B reads the log: it comes once, after the replay.
     await a.publish(CH, done("away", "m4"));
-    await vi.waitFor(() => expect(again.got.map(([, t]) => t)).toEqual(["m1", "m2", "m3", "m4"]));
+    await vi.waitFor(() => expect(again.got.map(([, t]) => t)).toEqual(["m1", "m2", "m3", "m4"]), {
+      timeout: 10_000,
+    });
     const ids = again.got.map(([id]) => id);
     expect(ids).toEqual([...ids].sort((x, y) => x - y));
     expect(ids[0]).toBeGreaterThan(lastSeen);
