@@ -226,3 +226,65 @@ test("phone: the log is a list of cards, a chip removes its filter, nothing scro
   await expect(cards).toHaveCount(5);
   expect(problems).toEqual([]);
 });
+
+test.describe("in German", () => {
+  test.use({ locale: "de-DE" });
+
+  test("one person's trail by keyboard: from their page, last 7 days, exported with names", async ({
+    login,
+    page,
+  }) => {
+    const problems = watchConsole(page);
+    const token = `Pt${Date.now().toString(36)}`;
+    const admin = await createUser(["admin"], `Prüferin ${token}`);
+    const person = await createUser(["user"], `Person ${token}`);
+    // A namesake: a text filter on the name mixed both trails.
+    const namesake = await createUser(["user"], `Person ${token}`);
+    await seedRows(person, admin.id);
+    await seedRows(namesake, admin.id);
+    await seedRows(admin, person.id);
+    await login(admin, page, `/dashboard/users/${person.id}`);
+
+    const all = page.getByRole("link", { name: "Alle Aktivitäten ansehen" });
+    await all.focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`person=${person.id}`));
+    await expect(
+      page.getByRole("link", { name: `Filter Person: Person ${token} (${person.email}) entfernen` }),
+    ).toBeVisible();
+    // Five rows they did and three done to them; none of the namesake's.
+    const rows = page.getByTestId("audit-row");
+    await expect(rows).toHaveCount(8);
+    await expect(rows.filter({ hasText: namesake.email })).toHaveCount(0);
+
+    const period = page.getByLabel("Zeitraum", { exact: true });
+    await period.focus();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    await expect(page).toHaveURL(/within=7d/);
+    await expect(page.getByRole("link", { name: "Filter Zeitraum: Letzte 7 Tage entfernen" })).toBeVisible();
+    await expect(rows).toHaveCount(8);
+
+    await tabUntil(page, "CSV exportieren");
+    await page.keyboard.press("Enter");
+    const tasks = page.getByRole("button", { name: /^Aufgaben/ });
+    await tasks.focus();
+    await page.keyboard.press("Enter");
+    const item = page.getByRole("dialog").getByTestId("task-item").first();
+    await expect(item).toContainText("eine Person · letzte 7 Tage");
+    const download = item.getByRole("link", { name: "CSV herunterladen" });
+    await expect(download).toBeVisible({ timeout: 20_000 });
+    const csv = await (await page.request.get((await download.getAttribute("href"))!)).text();
+    const [header, ...lines] = csv.trim().split(/\r?\n/);
+    const columns = csvCells(header!);
+    const cell = (line: string, name: string) => csvCells(line)[columns.indexOf(name)];
+    expect(lines).toHaveLength(8);
+    expect(lines.filter((l) => cell(l, "actor") === person.email).map((l) => cell(l, "actor_name"))).toEqual(
+      Array(5).fill(`Person ${token}`),
+    );
+    expect(
+      lines.filter((l) => cell(l, "target_id") === person.id).map((l) => cell(l, "target_name")),
+    ).toEqual(Array(3).fill(`Person ${token}`));
+    expect(problems).toEqual([]);
+  });
+});

@@ -107,7 +107,7 @@ describe("audit export", () => {
     expect(file.status).toBe(200);
     const lines = String(file.body).trim().split(/\r?\n/);
     expect(lines[0]).toBe(
-      '"time","action","actor","target_type","target_id","ip","user_agent","details","impersonator","request_id","seq","prev_hash","hash"',
+      '"time","action","actor","actor_name","target_type","target_id","target_name","ip","user_agent","details","impersonator","request_id","seq","prev_hash","hash"',
     );
     expect(lines).toHaveLength(4_501);
     // The request that wrote each row, so a row leads to its log lines (decision 026).
@@ -225,12 +225,15 @@ it("writes a hostile user agent quoted, every formula after a separator neutrali
   const line = String(file.body).split("\r\n")[1]!;
   // Every cell quoted; the details' JSON is compared parsed (PostgreSQL's jsonb writes it with spaces).
   const cells = csvCells(line);
-  expect(cells.toSpliced(7, 1)).toEqual([
+  expect(cells.toSpliced(9, 1)).toEqual([
     hostile.created_at,
     "auth.login.failed",
     "mallory@example.test",
+    // No such user: no name, and never the id in its place.
+    "",
     "user",
     "u",
+    "",
     "203.0.113.9",
     "Mozilla;'=1+1;'=HYPERLINK(A1);x",
     "",
@@ -240,7 +243,7 @@ it("writes a hostile user agent quoted, every formula after a separator neutrali
     "",
     "",
   ]);
-  expect(JSON.parse(cells[7]!)).toEqual({ email: "@SUM(1,2);'-3" });
+  expect(JSON.parse(cells[9]!)).toEqual({ email: "@SUM(1,2);'-3" });
   expect(line).toContain(`"Mozilla;'=1+1;'=HYPERLINK(A1);x"`);
 });
 

@@ -148,6 +148,35 @@ function describeTarget(row: AuditRow, names: Names): AuditTarget | null {
   return { type: targetTypeLabel(row.target_type), typeKey: row.target_type, id, name, href };
 }
 
+/** The actor's and the user target's current names, for an export's name columns: one query a batch. */
+export async function auditRowNames(rows: AuditRow[]) {
+  const users = new Set<string>();
+  const teams = new Set<string>();
+  const roles = new Set<string>();
+  for (const r of rows) {
+    if (r.actor_id) users.add(r.actor_id);
+    if (r.target_id && r.target_type === "user") users.add(r.target_id);
+    if (r.target_id && r.target_type === "team") teams.add(r.target_id);
+    if (r.target_id && r.target_type === "role") roles.add(r.target_id);
+  }
+  const names = await loadNames({ users, teams, roles });
+  return {
+    actor: (r: AuditRow) => (r.actor_id ? (names.user.get(r.actor_id) ?? null) : null),
+    target: (r: AuditRow) => describeTarget(r, names)?.name ?? null,
+  };
+}
+
+/** The person a `person` filter names, as the chip shows them; null once they are deleted. */
+export async function auditPerson(id: string) {
+  if (!id) return null;
+  const row = await db()
+    .selectFrom("user")
+    .select(["user.id", "user.name", "user.email"])
+    .where("user.id", "=", id)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
 /** The caller passes the rows as the viewer may read them (access/audit-token-names.server.ts). */
 export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> {
   const parsed = rows.map((r) => parseDetails(r.details));

@@ -19,6 +19,7 @@ function textIn(payload: Record<string, unknown>, key: string): string {
 
 function auditExportSummary(t: TFunction, language: string, payload: Record<string, unknown>): string {
   const parts = [payload.format === "jsonl" ? t("tasks:input.jsonl") : t("tasks:input.csv")];
+  if (textIn(payload, "person")) parts.push(t("tasks:input.person"));
   const action = textIn(payload, "action");
   if (action) parts.push(auditActionText(t, action));
   const actor = textIn(payload, "actor");
@@ -33,6 +34,8 @@ function auditExportSummary(t: TFunction, language: string, payload: Record<stri
     );
   else if (from) parts.push(t("tasks:input.from", { from: formatDateIn(language, from) }));
   else if (to) parts.push(t("tasks:input.until", { to: formatDateIn(language, to) }));
+  const within = textIn(payload, "within");
+  if (within === "24h" || within === "7d" || within === "30d") parts.push(t(`tasks:input.period.${within}`));
   if (parts.length === 1) parts.push(t("tasks:input.allEntries"));
   return parts.join(" · ");
 }

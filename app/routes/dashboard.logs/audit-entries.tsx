@@ -41,9 +41,21 @@ function useEntryText() {
 function ActorLines({ entry }: { entry: AuditView }) {
   const { t } = useTranslation();
   const text = useEntryText();
+  // The name opens that person's whole trail, as actor, target or while viewing as someone else.
+  const person = entry.impersonator?.id ?? entry.actor.id;
   return (
     <>
-      {text.actor(entry)}
+      {person ? (
+        <Link
+          to={`/dashboard/logs?person=${person}`}
+          className={linkVariants({ variant: "quiet" })}
+          title={t("audit:table.activityOf", { name: text.actor(entry) })}
+        >
+          {text.actor(entry)}
+        </Link>
+      ) : (
+        text.actor(entry)
+      )}
       {entry.impersonator?.email ? (
         <span className="block text-xs text-muted-foreground">
           {t("audit:table.viewingAs", { email: entry.impersonator.email })}

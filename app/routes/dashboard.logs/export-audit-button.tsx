@@ -6,7 +6,7 @@ import { Button } from "../../components/ui/button";
 import { useTranslation } from "../../i18n/use-translation";
 
 /** The filter fields the export takes from the form it sits in. */
-const FILTERS = ["actor", "action", "target", "from", "to"] as const;
+const FILTERS = ["person", "actor", "action", "target", "from", "to", "within"] as const;
 
 /**
  * Starts an audit.export task for the filters as they stand in its form, typed-but-unapplied

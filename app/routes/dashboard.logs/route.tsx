@@ -1,8 +1,9 @@
 import { auditRowsFor } from "../../access/audit-token-names.server";
 import { auditActionText } from "../../audit/action-text";
 import { AUDIT_ACTIONS } from "../../audit/actions";
+import { PERIOD_NAMES } from "../../audit/periods";
 import { listAudit, parseAuditQuery } from "../../audit/query.server";
-import { describeAuditRows } from "../../audit/view.server";
+import { auditPerson, describeAuditRows } from "../../audit/view.server";
 import { requirePermission } from "../../auth/guard.server";
 import { pageTitle } from "../../components/page-title";
 import { Field } from "../../components/ui/field";
@@ -27,12 +28,14 @@ export async function loader(args: Route.LoaderArgs) {
     const values = { field: parsed.field, problem: sayIssue(t, parsed.issue) };
     throw pageRefusal(t, { key: "audit.badFilter", values }, 400);
   }
-  const [{ rows, start, prev, next }, savedViews] = await Promise.all([
+  const [{ rows, start, prev, next }, savedViews, person] = await Promise.all([
     listAudit(parsed.value),
     viewsForList(viewer, "audit", args.url),
+    auditPerson(parsed.value.person),
   ]);
   return {
     query: parsed.value,
+    person,
     savedViews,
     start,
     prev,
@@ -43,12 +46,23 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { rows, start, prev, next, query, savedViews } = loaderData;
+  const { rows, start, prev, next, query, savedViews, person } = loaderData;
   const chip = (name: "actor" | "target", value: string) =>
     value ? { name, label: t(`audit:filter.${name}Chip`), value } : null;
   const day = (name: "from" | "to", value: string) =>
     value ? { name, label: t(`audit:filter.${name}`), value } : null;
   const chips: FilterChip[] = [
+    query.person
+      ? {
+          name: "person",
+          label: t("audit:filter.personChip"),
+          // A deleted person keeps their id in the rows, so the chip names what it filters by.
+          value: person ? `${person.name} (${person.email})` : query.person,
+        }
+      : null,
+    query.within
+      ? { name: "within", label: t("audit:filter.within"), value: t(`audit:filter.period.${query.within}`) }
+      : null,
     chip("actor", query.actor),
     query.action
       ? { name: "action", label: t("audit:filter.action"), value: auditActionText(t, query.action) }
@@ -67,6 +81,8 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           label={t("audit:filter.label")}
           applyLabel={t("audit:filter.submit")}
           applied={{
+            person: query.person,
+            within: query.within,
             actor: query.actor,
             action: query.action,
             target: query.target,
@@ -96,8 +112,17 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             defaultValue={query.target}
             className="w-full sm:w-56"
           />
+          <Select label={t("audit:filter.within")} name="within" defaultValue={query.within}>
+            <option value="">{t("audit:filter.period.any")}</option>
+            {PERIOD_NAMES.map((p) => (
+              <option key={p} value={p}>
+                {t(`audit:filter.period.${p}`)}
+              </option>
+            ))}
+          </Select>
           <Field label={t("audit:filter.from")} name="from" type="date" defaultValue={query.from} />
           <Field label={t("audit:filter.to")} name="to" type="date" defaultValue={query.to} />
+          <input type="hidden" name="person" defaultValue={query.person} />
           <input type="hidden" name="size" value={query.size} />
           <ExportAuditButton />
           <ExportAuditButton format="jsonl" />

@@ -407,6 +407,12 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
 
       {audit ? (
         <Card title={t("users:page.activity")}>
+          <Link
+            to={`/dashboard/logs?person=${user.id}`}
+            className={cn(linkVariants(), "mb-2 inline-block text-sm")}
+          >
+            {t("users:page.allActivity")}
+          </Link>
           {audit.length === 0 ? (
             <EmptyState>{t("users:page.noActivity")}</EmptyState>
           ) : (

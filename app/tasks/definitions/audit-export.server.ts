@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Position } from "../../../db/keyset";
 import { auditRowsFor, auditViewerOf } from "../../access/audit-token-names.server";
 import { auditFilters, auditRowsAfter, filteredAudit } from "../../audit/query.server";
+import { auditRowNames } from "../../audit/view.server";
 import { toCsv } from "../csv";
 import { defineTask } from "../definition.server";
 import { saveArtifact } from "../repository.server";
@@ -17,8 +18,10 @@ const CSV_HEADER = [
   "time",
   "action",
   "actor",
+  "actor_name",
   "target_type",
   "target_id",
+  "target_name",
   "ip",
   "user_agent",
   "details",
@@ -29,13 +32,17 @@ const CSV_HEADER = [
   "hash",
 ];
 
-function csvLine(r: Row): string[] {
+type Names = Awaited<ReturnType<typeof auditRowNames>>;
+
+function csvLine(r: Row, names: Names): string[] {
   return [
     r.created_at,
     r.action,
     r.actor_email ?? "",
+    names.actor(r) ?? "",
     r.target_type ?? "",
     r.target_id ?? "",
+    names.target(r) ?? "",
     r.ip ?? "",
     r.user_agent ?? "",
     r.details ?? "",
@@ -48,7 +55,7 @@ function csvLine(r: Row): string[] {
 }
 
 /** So a SIEM can index it and recompute `hash` from `prev_hash` (app/audit/chain.ts). */
-function jsonLine(r: Row): string {
+function jsonLine(r: Row, names: Names): string {
   let details: unknown = r.details;
   try {
     details = r.details === null ? null : JSON.parse(r.details);
@@ -60,8 +67,10 @@ function jsonLine(r: Row): string {
     action: r.action,
     actor_id: r.actor_id,
     actor_email: r.actor_email,
+    actor_name: names.actor(r),
     target_type: r.target_type,
     target_id: r.target_id,
+    target_name: names.target(r),
     details,
     ip: r.ip,
     user_agent: r.user_agent,
@@ -97,9 +106,12 @@ export const auditExport = defineTask({
     for (;;) {
       signal.throwIfAborted();
       const rows = await auditRowsAfter(filters, after, BATCH);
-      for (const r of await auditRowsFor(viewer, rows)) {
-        if (format === "jsonl") json.push(jsonLine(r));
-        else csv.push(csvLine(r));
+      const readable = await auditRowsFor(viewer, rows);
+      // Names as they are now, beside the ids the row keeps: a reader of the file knows who.
+      const names = await auditRowNames(readable);
+      for (const r of readable) {
+        if (format === "jsonl") json.push(jsonLine(r, names));
+        else csv.push(csvLine(r, names));
       }
       written += rows.length;
       if (rows.length < BATCH) break;
