@@ -596,3 +596,72 @@ for (const viewport of ["desktop", "phone"] as const) {
     expect(problems).toEqual([]);
   });
 }
+
+test.describe("in German", () => {
+  test.use({ locale: "de-DE" });
+
+  test("the user page's acts from its header by keyboard; leaving someone without a role asks first; the toast says what changed", async ({
+    login,
+    page,
+  }) => {
+    const problems = watchConsole(page);
+    const person = await createUser(["user", "manager"], `Kopfzeile ${tag()}`);
+    await login(E2E_ADMIN, page, `/dashboard/users/${person.id}`);
+    const rolesOf = () =>
+      inDb((db) => db.selectFrom("user_role").select("role_id").where("user_id", "=", person.id).execute());
+
+    // Disable from the header: the menu's button, arrows to the act, its confirmation.
+    const actions = page.getByRole("button", { name: `Aktionen für ${person.name}` });
+    // One Tab past the way back to the list.
+    await page.getByRole("main").getByRole("link").first().focus();
+    await page.keyboard.press("Tab");
+    await expect(actions).toBeFocused();
+    await page.keyboard.press("Enter");
+    const menu = page.getByRole("menu");
+    await expect(menu.getByRole("menuitem")).toContainText([
+      "Link zum Zurücksetzen des Passworts senden",
+      "Alle Aktivitäten ansehen",
+      "Konto deaktivieren",
+      "Konto löschen",
+    ]);
+    const disable = menu.getByRole("menuitem", { name: "Konto deaktivieren" });
+    for (let i = 0; i < 8 && !(await disable.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    const confirm = page.getByRole("alertdialog", { name: `Konto von ${person.name} deaktivieren?` });
+    await expect(confirm.getByRole("button", { name: "Abbrechen" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("user-status")).toHaveText("Deaktiviert");
+    await expect(actions).toBeFocused();
+
+    // Every role unticked: asked first; Escape saves nothing and gives Save its focus back.
+    const roles = page.getByRole("group", { name: "Rollen" }).getByRole("checkbox", { checked: true });
+    await expect(roles).toHaveCount(2);
+    const group = page.getByRole("group", { name: "Rollen" });
+    for (const name of await roles.evaluateAll((boxes) =>
+      boxes.map((b) => b.closest("label")?.textContent),
+    )) {
+      await tabTo(page, group.getByRole("checkbox", { name: name!.trim(), exact: true }));
+      await page.keyboard.press("Space");
+    }
+    const save = page.getByRole("button", { name: "Änderungen speichern" });
+    await tabTo(page, save);
+    await page.keyboard.press("Enter");
+    const ask = page.getByRole("alertdialog", { name: `${person.name} ohne jede Rolle lassen?` });
+    await expect(ask).toContainText(`Ohne Rolle kann ${person.name} das Dashboard nicht mehr öffnen`);
+    await page.keyboard.press("Escape");
+    await expect(ask).toBeHidden();
+    await expect(save).toBeFocused();
+    expect(await rolesOf()).toHaveLength(2);
+
+    await page.keyboard.press("Enter");
+    await tabTo(page, ask.getByRole("button", { name: "Ohne Rollen speichern" }));
+    await page.keyboard.press("Enter");
+    await expect(
+      page.getByRole("status").filter({ hasText: /^Gespeichert\. Entzogene Rollen: .+, .+\./ }),
+    ).toBeVisible();
+    expect(await rolesOf()).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});

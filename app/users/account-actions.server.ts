@@ -12,23 +12,34 @@ import { setUserStatus, type UpdateUserInput, updateUser } from "./users.server"
 
 // Here rather than in users.server.ts, which undo.server.ts calls to undo (decision 038).
 
-/** Taking a role away is the part of an edit worth an Undo, and the toast says which. */
+/** Taking a role away is the part of an edit worth an Undo; the toast says what changed. */
 export async function editAccount(
   actor: SessionUser,
   input: UpdateUserInput,
   origin: AuditOrigin,
   t: TFunction,
-): Promise<{ removedRoles: string[]; undo?: string }> {
-  const { removedRoles } = await updateUser(actor, input, origin);
-  if (!removedRoles.length) return { removedRoles };
+): Promise<{ message: string; changed: boolean; undo?: string }> {
+  const change = await updateUser(actor, input, origin);
   const grants = await roleGrants();
-  const names = removedRoles.map((r) => (grants.get(r) ? roleLabel(t, grants.get(r)!) : r));
+  const names = (ids: string[]) =>
+    ids.map((r) => (grants.get(r) ? roleLabel(t, grants.get(r)!) : r)).join(", ");
+  const parts = [
+    change.name ? t("users:toast.change.name", { name: input.name }) : null,
+    change.email ? t("users:toast.change.email", { email: input.email }) : null,
+    change.addedRoles.length ? t("users:toast.change.rolesAdded", { roles: names(change.addedRoles) }) : null,
+    change.removedRoles.length
+      ? t("users:toast.change.rolesRemoved", { roles: names(change.removedRoles) })
+      : null,
+  ].filter((p) => p !== null);
+  if (!parts.length) return { message: t("users:toast.unchanged"), changed: false };
+  const message = [t("users:toast.saved"), ...parts].join(" ");
+  if (!change.removedRoles.length) return { message, changed: true };
   const undo = await offerUndo(actor, {
     kind: "user.role_removal",
     userIds: [input.id],
-    roleIds: removedRoles,
+    roleIds: change.removedRoles,
   });
-  return { removedRoles: names, undo };
+  return { message, changed: true, undo };
 }
 
 export async function disableAccount(

@@ -243,7 +243,35 @@ describe("undo a role removal", () => {
       email: person.email,
       roles: [await roleId("user")],
     });
-    expect(await toastOf(out)).toEqual({ kind: "success", message: "Saved." });
+    expect(await toastOf(out)).toEqual({ kind: "success", message: "Saved. Name: Renamed." });
+  });
+
+  it("the toast says what changed: roles added and removed by name, an email to verify again", async () => {
+    const admin = await signedIn(["admin"]);
+    const person = await createUser({ roles: ["user"] });
+    const out = await onUser(person.id, admin.cookie, {
+      intent: "update",
+      name: person.name,
+      email: `again-${person.email}`,
+      roles: [await roleId("manager")],
+    });
+    expect((await toastOf(out))?.message).toBe(
+      `Saved. Email: again-${person.email}, to be verified again. Roles added: Manager. Roles removed: User.`,
+    );
+  });
+
+  it("a save that changes nothing writes nothing and says so", async () => {
+    const admin = await signedIn(["admin"]);
+    const person = await createUser({ roles: ["user"] });
+    const unchanged = {
+      intent: "update",
+      name: person.name,
+      email: person.email,
+      roles: [await roleId("user")],
+    };
+    const out = await onUser(person.id, admin.cookie, unchanged);
+    expect(await toastOf(out)).toEqual({ kind: "info", message: "Nothing to save: nothing was changed." });
+    expect(await auditRows("user.update", person.id)).toEqual([]);
   });
 
   it("a bulk role removal is undone for those it changed", async () => {

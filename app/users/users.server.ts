@@ -128,7 +128,7 @@ export async function updateUser(
   actor: SessionUser,
   input: UpdateUserInput,
   origin: AuditOrigin,
-): Promise<{ removedRoles: string[] }> {
+): Promise<AccountChange> {
   const { id } = input;
   const before = await existingUser(id);
   await assertCanManageUser(actor, id);
@@ -136,6 +136,15 @@ export async function updateUser(
   if (await emailTaken(input.email, id)) throw new InvalidInput("users.emailTaken", "email");
   await assertRoleChangeAllowed(actor, id, before.roleIds, input.roles);
   const emailChanged = input.email !== before.email;
+  const change: AccountChange = {
+    name: input.name !== before.name,
+    email: emailChanged,
+    addedRoles: [...new Set(input.roles)].filter((r) => !before.roleIds.includes(r)),
+    removedRoles: before.roleIds.filter((r) => !input.roles.includes(r)),
+  };
+  // A save that changes nothing writes nothing: no audit row, no sessions rechecked.
+  if (!change.name && !change.email && !change.addedRoles.length && !change.removedRoles.length)
+    return change;
   await db()
     .transaction()
     .execute(async (trx) => {
@@ -168,8 +177,11 @@ export async function updateUser(
     });
   await invalidateSessions();
   await recheckViews(id);
-  return { removedRoles: before.roleIds.filter((r) => !input.roles.includes(r)) };
+  return change;
 }
+
+/** What an account edit changed, so its toast can say so. */
+export type AccountChange = { name: boolean; email: boolean; addedRoles: string[]; removedRoles: string[] };
 
 /** False when nothing changed, so nothing is written or audited. */
 export async function changeUserRole(

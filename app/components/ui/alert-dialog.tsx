@@ -14,7 +14,9 @@ type ConfirmAction =
 
 export type ConfirmDialogProps = ConfirmAction & {
   /** It gets focus back when the dialog closes. */
-  trigger: React.ReactNode;
+  trigger?: React.ReactNode;
+  /** Opened from elsewhere (a menu), without a trigger: what gets the focus back when it closes. */
+  returnFocusTo?: React.RefObject<HTMLElement | null>;
   /** A question: "Disable Ada Lovelace's account?" */
   title: React.ReactNode;
   description: React.ReactNode;
@@ -43,6 +45,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     open,
     onOpenChange,
     children,
+    returnFocusTo,
   } = props;
   const { t } = useTranslation();
   const inputId = useId();
@@ -76,10 +79,19 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
 
   return (
     <AlertDialogPrimitive.Root open={open ?? ownOpen} onOpenChange={setOpen}>
-      <AlertDialogPrimitive.Trigger asChild>{trigger}</AlertDialogPrimitive.Trigger>
+      {trigger ? <AlertDialogPrimitive.Trigger asChild>{trigger}</AlertDialogPrimitive.Trigger> : null}
       <AlertDialogPrimitive.Portal>
         <AlertDialogPrimitive.Overlay className={overlayClass} />
-        <AlertDialogPrimitive.Content ref={panel} className={panelClass}>
+        <AlertDialogPrimitive.Content
+          ref={panel}
+          className={panelClass}
+          onCloseAutoFocus={(event) => {
+            const back = returnFocusTo?.current;
+            if (!back?.isConnected) return;
+            event.preventDefault();
+            back.focus();
+          }}
+        >
           <AlertDialogPrimitive.Title className={titleClass}>{title}</AlertDialogPrimitive.Title>
           <AlertDialogPrimitive.Description className={descriptionClass}>
             {description}

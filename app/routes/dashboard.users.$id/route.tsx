@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../../access/check";
@@ -18,7 +18,6 @@ import { useIsPending } from "../../components/forms/use-is-pending";
 import { pageTitle } from "../../components/page-title";
 import { taskLabel } from "../../components/tasks/task-text";
 import { teamRoleText } from "../../components/teams/team-role";
-import { ConfirmDialog } from "../../components/ui/alert-dialog";
 import { Button } from "../../components/ui/button";
 import { Card, EmptyState, FormError } from "../../components/ui/card";
 import { cn } from "../../components/ui/cn";
@@ -38,7 +37,9 @@ import { updateUserSchema } from "../../users/user-schemas";
 import { deleteUser, getUser, revokeSession, sendAccountLink, setUserStatus } from "../../users/users.server";
 import type { Route } from "./+types/route";
 import { AccountForm } from "./account-form";
+import { ActionsMenu } from "./actions-menu";
 import { ApiTokensCard } from "./api-tokens-card";
+import { type Danger, DangerDialogs } from "./danger-dialogs";
 
 const idSchema = z.string().uuid();
 
@@ -119,9 +120,9 @@ export async function action(args: Route.ActionArgs) {
       permission: "user.update",
       schema: updateUserSchema,
       run: async ({ actor, input }) => {
-        const { removedRoles, undo } = await editAccount(actor, { id: id.data, ...input }, args, t);
-        if (!removedRoles.length) return done(t("users:toast.saved"));
-        return done(t("users:toast.savedRolesRemoved", { roles: removedRoles.join(", ") }), self, undo);
+        const { message, changed, undo } = await editAccount(actor, { id: id.data, ...input }, args, t);
+        if (!changed) return redirectWithToast(self, { kind: "info", message });
+        return done(message, self, undo);
       },
     },
     disable: {
@@ -218,8 +219,22 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
   const sendingReset = useIsPending({ intent: "send-reset" });
   const resendingVerification = useIsPending({ intent: "resend-verification" });
   const viewingAs = useIsPending({ intent: "view-as" });
+  // A refusal shows beside what was used: the header's menu, or the section's own button.
+  const [actedFrom, setActedFrom] = useState<"menu" | "page">("page");
+  const [danger, setDanger] = useState<Danger | null>(null);
+  const dangerReturn = useRef<HTMLElement | null>(null);
+  const menuTrigger = useRef<HTMLButtonElement>(null);
+  const openDanger = (kind: Danger, from: HTMLElement | null, where: "menu" | "page") => {
+    dangerReturn.current = from;
+    setActedFrom(where);
+    setDanger(kind);
+  };
+  const menuError =
+    actedFrom === "menu" && actionData?.intent !== "update" ? (actionData?.formError ?? null) : null;
   const buttonError =
-    actionData?.intent !== "update" && actionData?.intent !== "view-as" ? actionData?.formError : null;
+    actedFrom === "page" && actionData?.intent !== "update" && actionData?.intent !== "view-as"
+      ? actionData?.formError
+      : null;
   const dangerError = buttonError && DANGEROUS.has(String(actionData?.intent)) ? buttonError : null;
   const actionsError = buttonError && !dangerError ? buttonError : null;
   const signedOut =
@@ -229,18 +244,35 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
   const mayDisable = may.update && !isSelf && user.status === "active";
   const mayDelete = may.delete && !isSelf;
   const dangerous = (may.update || may.delete) && (isSelf || mayDisable || may.resetTwoFactor || mayDelete);
-  const everydayActions = [
-    may.update && !isSelf && user.status === "disabled" && !user.managedBy,
-    may.update && user.status === "active",
-    may.update && !user.email_verified,
-  ].some(Boolean);
+  const offered = {
+    enable: may.update && !isSelf && user.status === "disabled" && !user.managedBy,
+    sendReset: may.update && user.status === "active",
+    resendVerification: may.update && !user.email_verified,
+    viewAs: may.viewAs,
+    activity: audit !== null,
+    disable: mayDisable,
+    resetTwoFactor: may.resetTwoFactor,
+    delete: mayDelete,
+  };
+  const everydayActions = offered.enable || offered.sendReset || offered.resendVerification;
+  const dangerButton = (kind: Danger) => (event: React.MouseEvent<HTMLButtonElement>) =>
+    openDanger(kind, event.currentTarget, "page");
   return (
     <ViewingAsLock lock={{ ownRecord: isSelf }} className="flex max-w-4xl flex-col gap-6">
       <div>
         <Link to="/dashboard/users" className={cn(linkVariants({ variant: "quiet" }), "text-sm")}>
           ← {t("users:list.title")}
         </Link>
-        <h1 className="mt-1 text-2xl font-semibold">{user.name}</h1>
+        <div className="mt-1 flex flex-wrap items-start justify-between gap-3">
+          <h1 className="min-w-0 break-words text-2xl font-semibold">{user.name}</h1>
+          <ActionsMenu
+            user={user}
+            offered={offered}
+            triggerRef={menuTrigger}
+            onDanger={(kind) => openDanger(kind, menuTrigger.current, "menu")}
+            onAct={() => setActedFrom("menu")}
+          />
+        </div>
         <div className="mt-1 flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
           <span className="break-all">{user.email}</span>
           <span data-testid="user-status">
@@ -253,260 +285,259 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
               : t("users:page.neverSignedIn")}
           </span>
         </div>
+        {menuError ? (
+          <div className="mt-3">
+            <FormError message={menuError} />
+          </div>
+        ) : null}
       </div>
 
-      <Card title={t("users:page.account")}>
-        {user.managedBy ? (
-          <p className="mb-3 text-sm text-muted-foreground" data-testid="managed-by">
-            {t("messages:directory.managed", { directory: user.managedBy })}
-            {user.department ? ` ${t("users:page.department", { department: user.department })}` : null}
-          </p>
-        ) : null}
-        <AccountForm
-          key={user.updated_at}
-          user={user}
-          roles={roles}
-          mayUpdate={may.update && !user.managedBy}
-        />
-      </Card>
-
-      {may.viewAs ? (
-        <Card title={t("users:viewAs.title")}>
-          {actionData?.intent === "view-as" && actionData.formError ? (
-            <FormError message={actionData.formError} />
-          ) : null}
-          <Form method="post" className="flex flex-wrap items-center gap-3">
-            <p className="text-sm text-muted-foreground">
-              {t("users:viewAs.description", { name: user.name })}
+      {/* Only notes where a refusal should show; every control inside is its own button. */}
+      <div className="contents" onClickCapture={() => setActedFrom("page")}>
+        <Card title={t("users:page.account")}>
+          {user.managedBy ? (
+            <p className="mb-3 text-sm text-muted-foreground" data-testid="managed-by">
+              {t("messages:directory.managed", { directory: user.managedBy })}
+              {user.department ? ` ${t("users:page.department", { department: user.department })}` : null}
             </p>
-            <Button variant="secondary" name="intent" value="view-as" pending={viewingAs}>
-              {t("users:viewAs.button", { name: user.name })}
-            </Button>
-          </Form>
+          ) : null}
+          <AccountForm
+            key={user.updated_at}
+            user={user}
+            roles={roles}
+            mayUpdate={may.update && !user.managedBy}
+          />
         </Card>
-      ) : null}
 
-      {everydayActions ? (
-        <Card title={t("users:page.signInHelp")}>
-          {actionsError ? <FormError message={actionsError} /> : null}
-          <Form method="post" id={actionsFormId} />
-          <div className="flex flex-wrap gap-3">
-            {may.update && !isSelf && user.status === "disabled" && !user.managedBy ? (
-              <Button
-                ref={enable}
-                variant="secondary"
-                form={actionsFormId}
-                name="intent"
-                value="enable"
-                pending={enabling}
-              >
-                {t("users:page.enable")}
-              </Button>
+        {may.viewAs ? (
+          <Card title={t("users:viewAs.title")}>
+            {actedFrom === "page" && actionData?.intent === "view-as" && actionData.formError ? (
+              <FormError message={actionData.formError} />
             ) : null}
-            {may.update && user.status === "active" ? (
-              <Button
-                variant="secondary"
-                form={actionsFormId}
-                name="intent"
-                value="send-reset"
-                pending={sendingReset}
-              >
-                {t("users:page.sendReset")}
+            <Form method="post" className="flex flex-wrap items-center gap-3">
+              <p className="text-sm text-muted-foreground">
+                {t("users:viewAs.description", { name: user.name })}
+              </p>
+              <Button variant="secondary" name="intent" value="view-as" pending={viewingAs}>
+                {t("users:viewAs.button", { name: user.name })}
               </Button>
-            ) : null}
-            {may.update && !user.email_verified ? (
-              <Button
-                variant="secondary"
-                form={actionsFormId}
-                name="intent"
-                value="resend-verification"
-                pending={resendingVerification}
-              >
-                {t("users:page.resendVerification")}
-              </Button>
-            ) : null}
-          </div>
-        </Card>
-      ) : null}
+            </Form>
+          </Card>
+        ) : null}
 
-      <Card title={t("users:page.teams")}>
-        {teams.length === 0 ? (
-          <EmptyState>{t("users:page.noTeams")}</EmptyState>
-        ) : (
-          <ul className="flex flex-col gap-1 text-sm">
-            {teams.map((team) => (
-              <li key={team.id}>
-                <Link to={`/dashboard/teams/${team.id}`} className={linkVariants({ variant: "quiet" })}>
-                  {team.name}
-                </Link>{" "}
-                ({teamRoleText(t, team.team_role)})
-              </li>
-            ))}
-          </ul>
-        )}
-      </Card>
+        {everydayActions ? (
+          <Card title={t("users:page.signInHelp")}>
+            {actionsError ? <FormError message={actionsError} /> : null}
+            <Form method="post" id={actionsFormId} />
+            <div className="flex flex-wrap gap-3">
+              {may.update && !isSelf && user.status === "disabled" && !user.managedBy ? (
+                <Button
+                  ref={enable}
+                  variant="secondary"
+                  form={actionsFormId}
+                  name="intent"
+                  value="enable"
+                  pending={enabling}
+                >
+                  {t("users:page.enable")}
+                </Button>
+              ) : null}
+              {may.update && user.status === "active" ? (
+                <Button
+                  variant="secondary"
+                  form={actionsFormId}
+                  name="intent"
+                  value="send-reset"
+                  pending={sendingReset}
+                >
+                  {t("users:page.sendReset")}
+                </Button>
+              ) : null}
+              {may.update && !user.email_verified ? (
+                <Button
+                  variant="secondary"
+                  form={actionsFormId}
+                  name="intent"
+                  value="resend-verification"
+                  pending={resendingVerification}
+                >
+                  {t("users:page.resendVerification")}
+                </Button>
+              ) : null}
+            </div>
+          </Card>
+        ) : null}
 
-      {sessions ? (
-        <Card title={t("users:page.sessions")}>
-          {sessions.length === 0 ? (
-            <EmptyState>{t("users:page.noSessions")}</EmptyState>
+        <Card title={t("users:page.teams")}>
+          {teams.length === 0 ? (
+            <EmptyState>{t("users:page.noTeams")}</EmptyState>
           ) : (
-            <ul className="flex flex-col gap-2 text-sm" data-testid="user-sessions">
-              {sessions.map((s) => {
-                const lastSeen = formatDateTime(s.last_seen_at);
-                return (
-                  <li key={s.handle} className="flex flex-wrap items-center justify-between gap-2">
-                    <span className="min-w-0 break-words">
-                      {t("users:page.session", {
-                        device: s.device,
-                        ip: s.ip ?? t("users:page.unknownIp"),
-                        lastSeen,
-                      })}
-                    </span>
-                    {may.update ? (
-                      <Form method="post">
-                        <input type="hidden" name="session" value={s.handle} />
-                        <Button
-                          variant="secondary"
-                          name="intent"
-                          value="revoke-session"
-                          aria-label={t("users:page.revokeSessionLabel", { device: s.device, lastSeen })}
-                        >
-                          {t("users:page.revokeSession")}
-                        </Button>
-                      </Form>
-                    ) : null}
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-        </Card>
-      ) : null}
-
-      {apiTokens ? <ApiTokensCard tokens={apiTokens} pendingId={revokingToken} /> : null}
-
-      <Card title={t("users:page.tasks")}>
-        {tasks.length === 0 ? (
-          <EmptyState>{t("users:page.noTasks")}</EmptyState>
-        ) : (
-          <ul className="flex flex-col gap-1 text-sm" data-testid="user-tasks">
-            {tasks.map((task) => (
-              <li key={task.id} className="flex flex-wrap items-center gap-2">
-                <span className="font-medium">{taskLabel(t, task.type)}</span>{" "}
-                <TaskStatusBadge status={task.status} />{" "}
-                {t("users:page.taskStarted", { when: formatDateTime(task.created_at) })}
-                {task.completed_at
-                  ? ` · ${t("users:page.taskFinished", { when: formatDateTime(task.completed_at) })}`
-                  : ""}
-              </li>
-            ))}
-          </ul>
-        )}
-      </Card>
-
-      {audit ? (
-        <Card title={t("users:page.activity")}>
-          <Link
-            to={`/dashboard/logs?person=${user.id}`}
-            className={cn(linkVariants(), "mb-2 inline-block text-sm")}
-          >
-            {t("users:page.allActivity")}
-          </Link>
-          {audit.length === 0 ? (
-            <EmptyState>{t("users:page.noActivity")}</EmptyState>
-          ) : (
-            <ul className="flex flex-col gap-1 text-sm" data-testid="user-activity">
-              {audit.map((a) => (
-                <li key={a.id}>
-                  {auditActionText(t, a.action)}{" "}
-                  {t("users:page.activityBy", {
-                    who: a.impersonator_email
-                      ? t("users:page.activityAs", { by: a.impersonator_email, as: a.actor_email })
-                      : (a.actor_email ?? t("users:page.system")),
-                  })}{" "}
-                  · {formatDateTime(a.created_at)}
+            <ul className="flex flex-col gap-1 text-sm">
+              {teams.map((team) => (
+                <li key={team.id}>
+                  <Link to={`/dashboard/teams/${team.id}`} className={linkVariants({ variant: "quiet" })}>
+                    {team.name}
+                  </Link>{" "}
+                  ({teamRoleText(t, team.team_role)})
                 </li>
               ))}
             </ul>
           )}
         </Card>
-      ) : null}
 
-      {dangerous ? (
-        <DangerZone title={t("users:page.dangerZone")}>
-          {dangerError ? <FormError message={dangerError} /> : null}
-          <Form method="post" id={dangerFormId} />
-          {isSelf ? (
-            <p className="py-3 text-sm text-muted-foreground last:pb-0">{t("users:page.notSelf")}</p>
-          ) : null}
-          {mayDisable ? (
-            <DangerRow
-              title={t("users:page.disable")}
-              description={t("users:page.disableSummary")}
-              action={
-                <ConfirmDialog
-                  trigger={
-                    <Button type="button" variant="secondary" pending={disabling}>
-                      {t("users:page.disable")}
-                    </Button>
-                  }
-                  title={t("users:page.disableTitle", { name: user.name })}
-                  description={signedOut}
-                  actionLabel={t("users:page.disable")}
-                  cancelLabel={t("users:cancel")}
-                  formId={dangerFormId}
-                  value="disable"
-                />
-              }
-            />
-          ) : null}
-          {may.resetTwoFactor ? (
-            <DangerRow
-              title={t("users:page.resetTwoFactor")}
-              description={t("users:page.resetTwoFactorSummary")}
-              action={
-                <ConfirmDialog
-                  trigger={
-                    <Button type="button" variant="secondary" pending={resettingTwoFactor}>
-                      {t("users:page.resetTwoFactor")}
-                    </Button>
-                  }
-                  title={t("users:page.resetTwoFactorTitle", { name: user.name })}
-                  description={t("users:page.resetTwoFactorDescription", { name: user.name })}
-                  actionLabel={t("users:page.resetTwoFactorAction")}
-                  cancelLabel={t("users:cancel")}
-                  formId={dangerFormId}
-                  value="reset-two-factor"
-                />
-              }
-            />
-          ) : null}
-          {mayDelete ? (
-            <DangerRow
-              title={t("users:page.deleteAction")}
-              description={t("users:page.deleteSummary")}
-              action={
-                <ConfirmDialog
-                  trigger={
-                    <Button type="button" variant="destructive" pending={deleting}>
-                      {t("users:page.deleteButton", { name: user.name })}
-                    </Button>
-                  }
-                  title={t("users:page.deleteTitle", { name: user.name })}
-                  description={t("users:page.deleteDescription", { name: user.name })}
-                  actionLabel={t("users:page.deleteAction")}
-                  confirmLabel={t("users:page.deleteConfirm")}
-                  cancelLabel={t("users:cancel")}
-                  confirmText={user.email}
-                  formId={dangerFormId}
-                  value="delete"
-                />
-              }
-            />
-          ) : null}
-        </DangerZone>
-      ) : null}
+        {sessions ? (
+          <Card title={t("users:page.sessions")}>
+            {sessions.length === 0 ? (
+              <EmptyState>{t("users:page.noSessions")}</EmptyState>
+            ) : (
+              <ul className="flex flex-col gap-2 text-sm" data-testid="user-sessions">
+                {sessions.map((s) => {
+                  const lastSeen = formatDateTime(s.last_seen_at);
+                  return (
+                    <li key={s.handle} className="flex flex-wrap items-center justify-between gap-2">
+                      <span className="min-w-0 break-words">
+                        {t("users:page.session", {
+                          device: s.device,
+                          ip: s.ip ?? t("users:page.unknownIp"),
+                          lastSeen,
+                        })}
+                      </span>
+                      {may.update ? (
+                        <Form method="post">
+                          <input type="hidden" name="session" value={s.handle} />
+                          <Button
+                            variant="secondary"
+                            name="intent"
+                            value="revoke-session"
+                            aria-label={t("users:page.revokeSessionLabel", { device: s.device, lastSeen })}
+                          >
+                            {t("users:page.revokeSession")}
+                          </Button>
+                        </Form>
+                      ) : null}
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </Card>
+        ) : null}
+
+        {apiTokens ? <ApiTokensCard tokens={apiTokens} pendingId={revokingToken} /> : null}
+
+        <Card title={t("users:page.tasks")}>
+          {tasks.length === 0 ? (
+            <EmptyState>{t("users:page.noTasks")}</EmptyState>
+          ) : (
+            <ul className="flex flex-col gap-1 text-sm" data-testid="user-tasks">
+              {tasks.map((task) => (
+                <li key={task.id} className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium">{taskLabel(t, task.type)}</span>{" "}
+                  <TaskStatusBadge status={task.status} />{" "}
+                  {t("users:page.taskStarted", { when: formatDateTime(task.created_at) })}
+                  {task.completed_at
+                    ? ` · ${t("users:page.taskFinished", { when: formatDateTime(task.completed_at) })}`
+                    : ""}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+
+        {audit ? (
+          <Card title={t("users:page.activity")}>
+            <Link
+              to={`/dashboard/logs?person=${user.id}`}
+              className={cn(linkVariants(), "mb-2 inline-block text-sm")}
+            >
+              {t("users:page.allActivity")}
+            </Link>
+            {audit.length === 0 ? (
+              <EmptyState>{t("users:page.noActivity")}</EmptyState>
+            ) : (
+              <ul className="flex flex-col gap-1 text-sm" data-testid="user-activity">
+                {audit.map((a) => (
+                  <li key={a.id}>
+                    {auditActionText(t, a.action)}{" "}
+                    {t("users:page.activityBy", {
+                      who: a.impersonator_email
+                        ? t("users:page.activityAs", { by: a.impersonator_email, as: a.actor_email })
+                        : (a.actor_email ?? t("users:page.system")),
+                    })}{" "}
+                    · {formatDateTime(a.created_at)}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        ) : null}
+
+        {dangerous ? (
+          <DangerZone title={t("users:page.dangerZone")}>
+            {dangerError ? <FormError message={dangerError} /> : null}
+            {isSelf ? (
+              <p className="py-3 text-sm text-muted-foreground last:pb-0">{t("users:page.notSelf")}</p>
+            ) : null}
+            {mayDisable ? (
+              <DangerRow
+                title={t("users:page.disable")}
+                description={t("users:page.disableSummary")}
+                action={
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    pending={disabling}
+                    onClick={dangerButton("disable")}
+                  >
+                    {t("users:page.disable")}
+                  </Button>
+                }
+              />
+            ) : null}
+            {may.resetTwoFactor ? (
+              <DangerRow
+                title={t("users:page.resetTwoFactor")}
+                description={t("users:page.resetTwoFactorSummary")}
+                action={
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    pending={resettingTwoFactor}
+                    onClick={dangerButton("reset-two-factor")}
+                  >
+                    {t("users:page.resetTwoFactor")}
+                  </Button>
+                }
+              />
+            ) : null}
+            {mayDelete ? (
+              <DangerRow
+                title={t("users:page.deleteAction")}
+                description={t("users:page.deleteSummary")}
+                action={
+                  <Button
+                    type="button"
+                    variant="destructive"
+                    pending={deleting}
+                    onClick={dangerButton("delete")}
+                  >
+                    {t("users:page.deleteButton", { name: user.name })}
+                  </Button>
+                }
+              />
+            ) : null}
+          </DangerZone>
+        ) : null}
+      </div>
+      <Form method="post" id={dangerFormId} />
+      <DangerDialogs
+        open={danger}
+        onClose={() => setDanger(null)}
+        returnFocusTo={dangerReturn}
+        formId={dangerFormId}
+        user={user}
+        signedOut={signedOut}
+      />
     </ViewingAsLock>
   );
 }
