@@ -43,8 +43,11 @@ test("Ctrl+K finds a person by part of their email and opens their page; / reope
   await axe(page, "palette open");
   await page.keyboard.type(`${tag}.per`);
   const people = dialog.getByRole("group", { name: "People" });
-  await expect(people.getByRole("option")).toHaveText([`Palette ${tag} Person${tag}.person@e2e.test`]);
-  await page.keyboard.press("ArrowDown");
+  await expect(people.getByRole("option")).toHaveText([
+    `Palette ${tag} Person${tag}.person@e2e.test`,
+    `Search all users for “${tag}.per”`,
+  ]);
+  // The person is highlighted first, before the search of all users.
   await expect(people.getByRole("option").first()).toHaveAttribute("aria-selected", "true");
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(`/dashboard/users/${person.id}`);
@@ -110,6 +113,61 @@ test("a plain user's palette offers only what they may open: no people, no admin
   expect(problems).toEqual([]);
 });
 
+test("everyday words find what they mean; a person's page offers its acts; past the few people shown, a search of all", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const tag = `words${randomUUID().slice(0, 6)}`;
+  const person = await createUser(["user"], `Words ${tag} Person`);
+  await login(E2E_ADMIN, page, `/dashboard/users/${person.id}`);
+  const dialog = palette(page);
+  const input = dialog.getByRole("combobox");
+  const ask = async (words: string) => {
+    if (!(await dialog.isVisible())) await page.keyboard.press("Control+k");
+    await input.fill(words);
+  };
+
+  // The acts of the page on screen, as its header menu offers them.
+  await page.keyboard.press("Control+k");
+  await page.keyboard.type("disable");
+  const here = dialog.getByRole("group", { name: "On this page" });
+  await expect(here.getByRole("option").first()).toHaveText(`Disable account · ${person.name}`);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alertdialog", { name: `Disable ${person.name}'s account?` })).toBeVisible();
+  await page.keyboard.press("Escape");
+
+  const expected: [string, string, string][] = [
+    ["role", "Pages", "Access Control"],
+    ["report", "Actions", "Generate a report"],
+    ["webhook", "Settings", "Webhooks"],
+    ["scim", "Settings", "Directory provisioning"],
+    ["token", "Settings", "API tokens"],
+    ["task", "Pages", "Your tasks"],
+    ["language", "Settings", "Profile"],
+    ["sign out", "Actions", "Sign out"],
+    ["view", "Pages", "Users"],
+    ["import", "Pages", "Import users"],
+    ["dark", "Actions", "Switch to the dark theme"],
+  ];
+  for (const [words, group, first] of expected) {
+    await ask(words);
+    await expect(dialog.getByRole("group", { name: group }).getByRole("option").first(), words).toHaveText(
+      first,
+    );
+  }
+  await page.keyboard.press("Enter");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+
+  await ask(tag);
+  const everyone = dialog.getByRole("option", { name: `Search all users for “${tag}”` });
+  await expect(everyone).toBeVisible();
+  await everyone.click();
+  await expect(page).toHaveURL(`/dashboard/users?q=${tag}`);
+  await expect(page.getByRole("link", { name: person.name }).first()).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
 test.describe("in German", () => {
   test.use({ locale: "de-DE" });
   test("the palette speaks German: headings, actions, the empty result", async ({ login, page }) => {
@@ -124,7 +182,15 @@ test.describe("in German", () => {
     await expect(dialog.getByRole("group", { name: "Aktionen" }).getByRole("option").first()).toHaveText(
       "Benutzer einladen",
     );
-    await page.keyboard.type("zzzz-nichts");
+    await page.keyboard.type("rolle");
+    await expect(dialog.getByRole("group", { name: "Seiten" }).getByRole("option").first()).toHaveText(
+      "Zugriffskontrolle",
+    );
+    await dialog.getByRole("combobox").fill("dunkel");
+    await expect(dialog.getByRole("group", { name: "Aktionen" }).getByRole("option").first()).toHaveText(
+      "Zum dunklen Design wechseln",
+    );
+    await dialog.getByRole("combobox").fill("zzzz-nichts");
     await expect(dialog.getByText("Keine Treffer.")).toBeVisible();
     await axe(page, "palette in German");
     await page.keyboard.press("Escape");

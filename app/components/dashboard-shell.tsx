@@ -1,6 +1,7 @@
 import { Menu } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
+import { settingsMenu } from "../access/settings-pages";
 import { useTranslation } from "../i18n/use-translation";
 import { CommandPalette } from "./command-palette/command-palette";
 import { type Impersonation, ImpersonationBanner } from "./impersonation-banner";
@@ -55,6 +56,8 @@ export function DashboardShell({
   useEffect(() => setDrawer(false), [pathname]);
   // The drawer's machinery once scripts run (use-hydrated.ts); the same button before.
   const hydrated = useHydrated();
+  const menu = settingsMenu(user);
+  const settingsSections = [...menu.account, ...menu.workspace];
   const menuButton = cn(buttonVariants({ variant: "ghost", size: "icon" }), "shrink-0 md:hidden");
 
   return (
@@ -107,6 +110,7 @@ export function DashboardShell({
                 <CommandPalette
                   userId={user.id}
                   pages={sidebar}
+                  sections={settingsSections}
                   may={(permission) => user.isSuperAdmin || user.permissions.includes(permission)}
                 />
                 <TaskCentre />

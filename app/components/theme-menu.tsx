@@ -30,7 +30,8 @@ const label = (t: TFunction, theme: Theme) =>
  */
 export function ThemeMenu({ theme }: { theme: Theme }) {
   const { t } = useTranslation();
-  const fetcher = useFetcher();
+  // Shared with the palette's theme commands, so a choice made there shows here as it is saved.
+  const fetcher = useFetcher({ key: "theme" });
   const pending = fetcher.formData?.get("theme");
   const current: Theme = pending === "light" || pending === "dark" || pending === "system" ? pending : theme;
   useEffect(() => {

@@ -18,5 +18,5 @@ export async function loader(args: Route.LoaderArgs) {
     can(user, "user.read") ? findUsers(q) : [],
     can(user, "team.read") ? findTeams(q) : [],
   ]);
-  return Response.json({ users, teams }, { headers: { "Cache-Control": "private, no-store" } });
+  return Response.json({ q, users, teams }, { headers: { "Cache-Control": "private, no-store" } });
 }

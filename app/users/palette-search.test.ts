@@ -40,14 +40,14 @@ describe("the command palette's search", () => {
     const plain = await signedIn(["user"]);
     const out = await find(tag, plain.cookie);
     expect(out.status).toBe(200);
-    expect(out.body).toEqual({ users: [], teams: [] });
+    expect(out.body).toEqual({ q: tag, users: [], teams: [] });
     expect((await find(tag)).status).toBe(401);
   });
 
   it("answers an empty, long or NUL-bearing query with nothing found", async () => {
     const admin = await signedIn(["admin"]);
     for (const q of ["", "   ", "a\u0000b"])
-      expect((await find(q, admin.cookie)).body).toEqual({ users: [], teams: [] });
-    expect((await find("x".repeat(500), admin.cookie)).body).toEqual({ users: [], teams: [] });
+      expect((await find(q, admin.cookie)).body).toMatchObject({ users: [], teams: [] });
+    expect((await find("x".repeat(500), admin.cookie)).body).toEqual({ q: "", users: [], teams: [] });
   });
 });

@@ -1,8 +1,26 @@
 import { Command, useCommandState } from "cmdk";
-import { Bookmark, Clock, FileDown, Keyboard, Mail, Search, UserPlus, Users, UsersRound } from "lucide-react";
+import {
+  BarChart3,
+  Bookmark,
+  Clock,
+  FileDown,
+  Keyboard,
+  LogOut,
+  Mail,
+  Moon,
+  Search,
+  Settings2,
+  Sun,
+  SunMoon,
+  UserPlus,
+  Users,
+  UsersRound,
+  Zap,
+} from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useFetcher, useNavigate } from "react-router";
+import { useFetcher, useNavigate, useSubmit } from "react-router";
 import type { LabelTranslations } from "../../access/label-translations";
+import type { SettingsSection } from "../../access/settings-pages";
 import { useTranslation } from "../../i18n/use-translation";
 import type { SavedViewItem } from "../../views/view-schemas";
 import { menuIcon } from "../icons";
@@ -13,6 +31,9 @@ import { showToast } from "../toaster";
 import { buttonVariants } from "../ui/button";
 import { cn } from "../ui/cn";
 import { Dialog, DialogContent } from "../ui/dialog";
+import { useOfferedPageActions } from "./page-actions";
+import { morePages, pageKeywords, settingsEntries } from "./palette-entries";
+import { fold, keywordList, rank } from "./palette-match";
 import { type RecentItem, readRecent, rememberRecent } from "./recent";
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { useShortcuts } from "./use-shortcuts";
@@ -22,10 +43,12 @@ import { useShortcuts } from "./use-shortcuts";
 
 type Page = { id: string; title: string; url: string; icon: string; translations?: LabelTranslations };
 type Found = {
+  /** The text these answer: a slower earlier answer is not shown for the text typed since. */
+  q: string;
   users: { id: string; name: string; email: string; status: string }[];
   teams: { id: string; name: string }[];
 };
-type Action = { id: string; label: string; icon: typeof Mail; run: () => void };
+type Action = { id: string; label: string; icon: typeof Mail; keywords?: string[]; run: () => void };
 
 const SEARCH_DELAY_MS = 200;
 const itemClass =
@@ -33,20 +56,16 @@ const itemClass =
 const groupClass =
   "[&_[cmdk-group-heading]]:px-2 [&_[cmdk-group-heading]]:pt-3 [&_[cmdk-group-heading]]:pb-1 [&_[cmdk-group-heading]]:text-xs [&_[cmdk-group-heading]]:font-medium [&_[cmdk-group-heading]]:text-muted-foreground";
 
-/** Lower case without accents, so "rene" finds "René". */
-const fold = (text: string) =>
-  text
-    .normalize("NFD")
-    .replace(/\p{Diacritic}/gu, "")
-    .toLowerCase();
-
 export function CommandPalette({
   userId,
   pages,
+  sections,
   may,
 }: {
   userId: string;
   pages: Page[];
+  /** Settings' pages the person may open. */
+  sections: SettingsSection[];
   /** Whether the person holds a permission (a super admin holds them all). */
   may: (permission: string) => boolean;
 }) {
@@ -72,6 +91,7 @@ export function CommandPalette({
             <PaletteBody
               userId={userId}
               pages={pages}
+              sections={sections}
               may={may}
               close={() => setOpen(false)}
               showHelp={() => {
@@ -90,18 +110,22 @@ export function CommandPalette({
 function PaletteBody({
   userId,
   pages,
+  sections,
   may,
   close,
   showHelp,
 }: {
   userId: string;
   pages: Page[];
+  sections: SettingsSection[];
   may: (permission: string) => boolean;
   close: () => void;
   showHelp: () => void;
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const submit = useSubmit();
+  const pageActions = useOfferedPageActions();
   const { start } = useTaskNotifications();
   const search = useFetcher<Found>();
   // Saved views of the lists the person may read (GET /api/views), once per opening; filtered here.
@@ -144,6 +168,54 @@ function PaletteBody({
     );
   };
 
+  const kw = (key: string) => keywordList(t(`shell:palette.keywords.${key}`));
+  const theme = (value: "light" | "dark" | "system") => () => {
+    close();
+    document.documentElement.dataset.theme = value;
+    submit({ theme: value }, { method: "post", action: "/theme", navigate: false, fetcherKey: "theme" });
+  };
+  // Offered once something is typed: the palette opens on the everyday ones.
+  const searchedActions: Action[] = [
+    {
+      id: "report",
+      label: t("shell:palette.action.report"),
+      icon: BarChart3,
+      keywords: kw("report"),
+      run: () => startTask("report.generate", {}, t("tasks:actions.started")),
+    },
+    {
+      id: "dark",
+      label: t("shell:palette.action.dark"),
+      icon: Moon,
+      keywords: kw("dark"),
+      run: theme("dark"),
+    },
+    {
+      id: "light",
+      label: t("shell:palette.action.light"),
+      icon: Sun,
+      keywords: kw("light"),
+      run: theme("light"),
+    },
+    {
+      id: "system-theme",
+      label: t("shell:palette.action.systemTheme"),
+      icon: SunMoon,
+      keywords: kw("systemTheme"),
+      run: theme("system"),
+    },
+    {
+      id: "sign-out",
+      label: t("shell:signOut"),
+      icon: LogOut,
+      keywords: kw("signOut"),
+      run: () => {
+        close();
+        submit(null, { method: "post", action: "/logout" });
+      },
+    },
+  ];
+
   const actions: Action[] = [
     may("user.write") && {
       id: "invite",
@@ -176,31 +248,47 @@ function PaletteBody({
       run: () => startTask("users.export", undefined, t("users:bulk.exportStarted")),
     },
     { id: "shortcuts", label: t("shell:palette.action.shortcuts"), icon: Keyboard, run: showHelp },
+    ...(q ? searchedActions : []),
   ].filter((a): a is Action => Boolean(a));
 
-  const shownPages = pages
-    .map((p) => ({ ...p, label: menuLabel(t, p) }))
-    .filter((p) => !q || fold(p.label).includes(q));
-  const shownActions = actions.filter((a) => !q || fold(a.label).includes(q));
+  const allPages = [
+    ...pages.map((p) => ({ ...p, label: menuLabel(t, p), keywords: pageKeywords(t, p.url) })),
+    ...(q ? morePages(t, may).map((p) => ({ ...p, icon: p.id === "tasks" ? "Activity" : "FileText" })) : []),
+  ];
+  const shownPages = rank(allPages, query, (p) => p);
+  const shownSections = q ? rank(settingsEntries(t, sections), query, (s) => s) : [];
+  const shownHere = rank(pageActions, query, (a) => a);
+  const shownActions = rank(actions, query, (a) => a);
   const listName = (view: SavedViewItem) => t(`views:lists.${view.list}`);
-  const shownViews = (saved.data?.views ?? []).filter(
-    (v) => !q || fold(v.name).includes(q) || fold(listName(v)).includes(q),
-  );
-  const found = q && search.data ? search.data : { users: [], teams: [] };
+  const shownViews = rank(saved.data?.views ?? [], query, (v) => ({
+    label: v.name,
+    keywords: [listName(v), ...kw("views")],
+  }));
+  const found = q && search.data?.q === query.trim() ? search.data : { q: "", users: [], teams: [] };
+  // The list page's own search goes past the few people shown here.
+  const searchAll = q && may("user.read") && found.users.length ? query.trim() : null;
   const nothing =
     !(!q && recent.length) &&
     !shownPages.length &&
+    !shownSections.length &&
+    !shownHere.length &&
     !found.users.length &&
     !found.teams.length &&
     !shownActions.length &&
     !shownViews.length &&
+    !searchAll &&
+    // Not "nothing" before the people and teams for this text have answered.
+    !(q && search.data?.q !== query.trim()) &&
     search.state !== "loading";
 
   const shown = [
     ...(!q ? recent.map((r) => `recent:${r.kind}:${r.id}`) : []),
+    ...shownHere.map((a) => `here:${a.id}`),
     ...shownPages.map((p) => `page:${p.id}`),
+    ...shownSections.map((s) => `page:${s.id}`),
     ...shownViews.map((v) => `view:${v.id}`),
     ...found.users.map((u) => `user:${u.id}`),
+    ...(searchAll ? ["search-users"] : []),
     ...found.teams.map((team) => `team:${team.id}`),
     ...shownActions.map((a) => `action:${a.id}`),
   ];
@@ -243,6 +331,24 @@ function PaletteBody({
             ))}
           </Command.Group>
         ) : null}
+        {shownHere.length ? (
+          <Command.Group heading={t("shell:palette.here")} className={groupClass}>
+            {shownHere.map((a) => (
+              <Command.Item
+                key={`here:${a.id}`}
+                value={`here:${a.id}`}
+                onSelect={() => {
+                  close();
+                  a.run();
+                }}
+                className={itemClass}
+              >
+                <Zap aria-hidden className="size-4 text-muted-foreground" />
+                {a.label}
+              </Command.Item>
+            ))}
+          </Command.Group>
+        ) : null}
         {shownPages.length ? (
           <Command.Group heading={t("shell:palette.pages")} className={groupClass}>
             {shownPages.map((p) => {
@@ -259,6 +365,21 @@ function PaletteBody({
                 </Command.Item>
               );
             })}
+          </Command.Group>
+        ) : null}
+        {shownSections.length ? (
+          <Command.Group heading={t("shell:palette.settings")} className={groupClass}>
+            {shownSections.map((s) => (
+              <Command.Item
+                key={`page:${s.id}`}
+                value={`page:${s.id}`}
+                onSelect={() => go({ kind: "page", id: s.id, label: s.label, url: s.url })}
+                className={itemClass}
+              >
+                <Settings2 aria-hidden className="size-4 text-muted-foreground" />
+                {s.label}
+              </Command.Item>
+            ))}
           </Command.Group>
         ) : null}
         {shownViews.length ? (
@@ -279,7 +400,7 @@ function PaletteBody({
             ))}
           </Command.Group>
         ) : null}
-        {found.users.length ? (
+        {found.users.length || searchAll ? (
           <Command.Group heading={t("shell:palette.people")} className={groupClass}>
             {found.users.map((u) => (
               <Command.Item
@@ -304,6 +425,16 @@ function PaletteBody({
                 ) : null}
               </Command.Item>
             ))}
+            {searchAll ? (
+              <Command.Item
+                value="search-users"
+                onSelect={() => goTo(`/dashboard/users?q=${encodeURIComponent(searchAll)}`)}
+                className={itemClass}
+              >
+                <Search aria-hidden className="size-4 text-muted-foreground" />
+                {t("shell:palette.searchAllUsers", { query: searchAll })}
+              </Command.Item>
+            ) : null}
           </Command.Group>
         ) : null}
         {found.teams.length ? (

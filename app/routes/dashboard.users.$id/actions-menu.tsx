@@ -1,5 +1,7 @@
 import { ChevronDown } from "lucide-react";
+import { Fragment, useMemo } from "react";
 import { useNavigate, useSubmit } from "react-router";
+import { type PageAction, usePageActions } from "../../components/command-palette/page-actions";
 import { Button } from "../../components/ui/button";
 import {
   DropdownMenu,
@@ -23,6 +25,12 @@ export type AccountActions = {
   delete: boolean;
 };
 
+type Act = PageAction & { danger: boolean };
+
+/**
+ * The header's menu of acts on the account; the command palette offers the same acts ("On this
+ * page"), run by the same handlers: an everyday one is posted, one that hurts opens its confirmation.
+ */
 export function ActionsMenu({
   user,
   offered,
@@ -40,13 +48,66 @@ export function ActionsMenu({
   const { t } = useTranslation();
   const submit = useSubmit();
   const navigate = useNavigate();
-  const post = (intent: string) => () => {
-    onAct();
-    submit({ intent }, { method: "post" });
-  };
-  const everyday = offered.enable || offered.sendReset || offered.resendVerification || offered.viewAs;
-  const dangerous = offered.disable || offered.resetTwoFactor || offered.delete;
-  if (!everyday && !dangerous && !offered.activity) return null;
+  const key = JSON.stringify(offered);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for `offered`; the handlers only set state
+  const acts = useMemo(() => {
+    const post = (intent: string) => () => {
+      onAct();
+      submit({ intent }, { method: "post" });
+    };
+    const all: (Act | false)[] = [
+      offered.enable && { id: "enable", label: t("users:page.enable"), run: post("enable"), danger: false },
+      offered.sendReset && {
+        id: "send-reset",
+        label: t("users:page.sendReset"),
+        run: post("send-reset"),
+        danger: false,
+      },
+      offered.resendVerification && {
+        id: "resend-verification",
+        label: t("users:page.resendVerification"),
+        run: post("resend-verification"),
+        danger: false,
+      },
+      offered.viewAs && {
+        id: "view-as",
+        label: t("users:viewAs.button", { name: user.name }),
+        run: post("view-as"),
+        danger: false,
+      },
+      offered.activity && {
+        id: "activity",
+        label: t("users:page.allActivity"),
+        run: () => navigate(`/dashboard/logs?person=${user.id}`),
+        danger: false,
+      },
+      offered.disable && {
+        id: "disable",
+        label: t("users:page.disable"),
+        run: () => onDanger("disable"),
+        danger: true,
+      },
+      offered.resetTwoFactor && {
+        id: "reset-two-factor",
+        label: t("users:page.resetTwoFactor"),
+        run: () => onDanger("reset-two-factor"),
+        danger: true,
+      },
+      offered.delete && {
+        id: "delete",
+        label: t("users:page.deleteAction"),
+        run: () => onDanger("delete"),
+        danger: true,
+      },
+    ];
+    return all.filter((a): a is Act => Boolean(a));
+  }, [key, user.id, user.name, t]);
+  const forPalette = useMemo(
+    () => acts.map((a) => ({ ...a, label: `${a.label} · ${user.name}` })),
+    [acts, user.name],
+  );
+  usePageActions(forPalette);
+  if (!acts.length) return null;
   return (
     <DropdownMenu>
       <DropdownMenuTrigger ref={triggerRef}>
@@ -56,41 +117,14 @@ export function ActionsMenu({
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent label={t("users:actions.label", { name: user.name })}>
-        {offered.enable ? (
-          <DropdownMenuItem onSelect={post("enable")}>{t("users:page.enable")}</DropdownMenuItem>
-        ) : null}
-        {offered.sendReset ? (
-          <DropdownMenuItem onSelect={post("send-reset")}>{t("users:page.sendReset")}</DropdownMenuItem>
-        ) : null}
-        {offered.resendVerification ? (
-          <DropdownMenuItem onSelect={post("resend-verification")}>
-            {t("users:page.resendVerification")}
-          </DropdownMenuItem>
-        ) : null}
-        {offered.viewAs ? (
-          <DropdownMenuItem onSelect={post("view-as")}>
-            {t("users:viewAs.button", { name: user.name })}
-          </DropdownMenuItem>
-        ) : null}
-        {offered.activity ? (
-          <DropdownMenuItem onSelect={() => navigate(`/dashboard/logs?person=${user.id}`)}>
-            {t("users:page.allActivity")}
-          </DropdownMenuItem>
-        ) : null}
-        {dangerous && (everyday || offered.activity) ? <DropdownMenuSeparator /> : null}
-        {offered.disable ? (
-          <DropdownMenuItem onSelect={() => onDanger("disable")}>{t("users:page.disable")}</DropdownMenuItem>
-        ) : null}
-        {offered.resetTwoFactor ? (
-          <DropdownMenuItem onSelect={() => onDanger("reset-two-factor")}>
-            {t("users:page.resetTwoFactor")}
-          </DropdownMenuItem>
-        ) : null}
-        {offered.delete ? (
-          <DropdownMenuItem onSelect={() => onDanger("delete")} className="text-destructive">
-            {t("users:page.deleteAction")}
-          </DropdownMenuItem>
-        ) : null}
+        {acts.map((a, i) => (
+          <Fragment key={a.id}>
+            {a.danger && i > 0 && !acts[i - 1]!.danger ? <DropdownMenuSeparator /> : null}
+            <DropdownMenuItem onSelect={a.run} className={a.id === "delete" ? "text-destructive" : undefined}>
+              {a.label}
+            </DropdownMenuItem>
+          </Fragment>
+        ))}
       </DropdownMenuContent>
     </DropdownMenu>
   );
