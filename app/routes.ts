@@ -45,7 +45,7 @@ export default [
     ]),
     route("logs", ...folder("dashboard.logs")),
     route("teams", "routes/dashboard.teams.tsx"),
-    route("teams/:id", "routes/dashboard.teams.$id.tsx"),
+    route("teams/:id", ...folder("dashboard.teams.$id")),
     route("broadcast", "routes/dashboard.broadcast.tsx"),
     route("tasks", ...folder("dashboard.tasks")),
   ]),

@@ -214,8 +214,9 @@ test("remove from a team, then Undo: the member is back with their team role", a
       .execute();
   });
   await login(E2E_ADMIN, page, `/dashboard/teams/${teamId}`);
-  await tabTo(page, page.getByRole("button", { name: `Remove ${person.name}` }));
+  await tabTo(page, page.getByRole("button", { name: `Actions for ${person.name}` }));
   await page.keyboard.press("Enter");
+  await page.getByRole("menuitem", { name: "Remove from team" }).press("Enter");
   const dialog = page.getByRole("alertdialog", { name: `Remove ${person.name} from ${teamName}?` });
   await tabTo(page, dialog.getByRole("button", { name: "Remove from team" }));
   await page.keyboard.press("Enter");
@@ -226,7 +227,7 @@ test("remove from a team, then Undo: the member is back with their team role", a
   await expect(
     updates(page).getByRole("status").filter({ hasText: "Undone: the member is back in the team." }),
   ).toBeVisible();
-  await expect(page.getByRole("button", { name: `Remove ${person.name}` })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Actions for ${person.name}` })).toBeVisible();
   const members = await inDb((db) =>
     db.selectFrom("team_member").select(["user_id", "team_role"]).where("team_id", "=", teamId).execute(),
   );

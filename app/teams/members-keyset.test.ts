@@ -4,7 +4,7 @@ import { args, request, run, setupDatabase, signedIn } from "../../test/helpers"
 import { badPlans, plansOf } from "../../test/support/plans";
 import { db, now } from "../db.server";
 import { loader as listLoader } from "../routes/dashboard.teams";
-import { loader } from "../routes/dashboard.teams.$id";
+import { loader } from "../routes/dashboard.teams.$id/route";
 import { getTeam, listTeams } from "./teams.server";
 
 // A team may hold everyone: its members come a page at a time by name (ties by id), walked both

@@ -13,6 +13,17 @@ export const memberSchema = z.object({
   teamRole: z.enum(TEAM_ROLES),
 });
 
+/** At most this many people in one "Add members". */
+export const MAX_ADDED_AT_ONCE = 50;
+
+export const addMembersSchema = z.object({
+  userIds: z
+    .array(z.string().uuid("teams.chooseUser"))
+    .min(1, "teams.chooseUser")
+    .max(MAX_ADDED_AT_ONCE, "teams.tooManyAtOnce"),
+  teamRole: z.enum(TEAM_ROLES),
+});
+
 export type TeamInput = z.infer<typeof teamSchema>;
 
 /** What the member search answers with (the combobox's options). */

@@ -13,7 +13,13 @@ import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
 import type { TeamRole } from "./team-roles";
-import { MEMBER_SEARCH_LIMIT, type MemberCandidate, type memberSchema, type TeamInput } from "./team-schemas";
+import {
+  type addMembersSchema,
+  MEMBER_SEARCH_LIMIT,
+  type MemberCandidate,
+  type memberSchema,
+  type TeamInput,
+} from "./team-schemas";
 
 const TEAM_PAGE = 50;
 const TEAMS_BY_NAME: Order = {
@@ -93,8 +99,8 @@ const BY_NAME: Order = {
   nullable: false,
 };
 
-/** Keyset-paged: a team may hold everyone. */
-export async function getTeam(id: string, request: PageRequest = {}) {
+/** Keyset-paged: a team may hold everyone. `find` keeps the members whose name or email holds it. */
+export async function getTeam(id: string, request: PageRequest & { find?: string } = {}) {
   const team = await db()
     .selectFrom("team")
     .selectAll("team")
@@ -103,10 +109,12 @@ export async function getTeam(id: string, request: PageRequest = {}) {
     .executeTakeFirst();
   if (!team) return null;
   const { members: count, ...fields } = team;
-  const inTeam = db()
+  let inTeam = db()
     .selectFrom("team_member")
     .innerJoin("user", "user.id", "team_member.user_id")
     .where("team_member.team_id", "=", id);
+  const find = request.find?.trim();
+  if (find && hasNoNul(find)) inTeam = inTeam.where(searchText(db(), "user", ["name", "email"], find));
   const page = await keysetPage<TeamMember>(request, {
     key: "name.asc",
     size: MEMBER_PAGE,
@@ -256,6 +264,52 @@ export async function setMember(
         },
         trx,
       );
+    });
+}
+
+/**
+ * Several people at once, in one transaction, one audit row each. Members already in the team keep
+ * their role (it is changed on their row); an id that names no one refuses the whole request.
+ */
+export async function addMembers(
+  actor: SessionUser,
+  input: { teamId: string } & z.infer<typeof addMembersSchema>,
+  origin: AuditOrigin,
+): Promise<{ added: string[]; already: string[] }> {
+  const { teamId, teamRole } = input;
+  const ids = [...new Set(input.userIds)];
+  await existingTeam(teamId);
+  const people = await db().selectFrom("user").select(["id", "name"]).where("id", "in", ids).execute();
+  if (people.length !== ids.length) throw new RuleViolation("teams.userNotFound");
+  const nameOf = new Map(people.map((p) => [p.id, p.name]));
+  return db()
+    .transaction()
+    .execute(async (trx) => {
+      const added: string[] = [];
+      const already: string[] = [];
+      for (const userId of ids) {
+        const inserted = await trx
+          .insertInto("team_member")
+          .values({ team_id: teamId, user_id: userId, team_role: teamRole, created_at: now() })
+          .onConflict((oc) => oc.columns(["team_id", "user_id"]).doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+          already.push(nameOf.get(userId)!);
+          continue;
+        }
+        added.push(nameOf.get(userId)!);
+        await audit(
+          origin,
+          {
+            action: "team.member.add",
+            actor,
+            target: { type: "team", id: teamId },
+            details: { user: userId, after: { team_role: teamRole } },
+          },
+          trx,
+        );
+      }
+      return { added, already };
     });
 }
 

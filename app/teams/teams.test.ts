@@ -5,7 +5,7 @@ import { formRequest } from "../../test/support/forms";
 import { invalidateRoles } from "../access/role-cache.server";
 import { db, now } from "../db.server";
 import { action as listAction, loader as listLoader } from "../routes/dashboard.teams";
-import { action as teamAction, loader as teamLoader } from "../routes/dashboard.teams.$id";
+import { action as teamAction, loader as teamLoader } from "../routes/dashboard.teams.$id/route";
 
 beforeAll(setupDatabase);
 

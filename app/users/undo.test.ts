@@ -6,7 +6,7 @@ import { invalidateSessions } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { readToast } from "../http/toast.server";
 import { action as undoAction } from "../routes/api.undo";
-import { action as teamAction } from "../routes/dashboard.teams.$id";
+import { action as teamAction } from "../routes/dashboard.teams.$id/route";
 import { action as listAction } from "../routes/dashboard.users/route";
 import { action as userAction } from "../routes/dashboard.users.$id/route";
 

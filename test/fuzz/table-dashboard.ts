@@ -152,6 +152,11 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(TEAM, teamPath, "delete"),
   formIntent(TEAM, teamPath, "set-member", (p) => ({ userId: ids(p.users), teamRole: oneOf(TEAM_ROLES) })),
   formIntent(TEAM, teamPath, "remove-member", (p) => ({ userId: ids(p.users) })),
+  formIntent(TEAM, teamPath, "add-members", (p) => ({
+    userIds: ids(p.users),
+    "userIds[]": ids(p.users),
+    teamRole: oneOf(TEAM_ROLES),
+  })),
   formIntent(TEAM, teamPath, ANY_INTENT, (p) => ({ userId: ids(p.users) })),
 
   // An audience of roles or teams nobody is in is refused with 400 after the notice is recorded

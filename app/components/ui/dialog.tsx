@@ -24,12 +24,36 @@ type DialogContentProps = Omit<React.ComponentProps<typeof DialogPrimitive.Conte
   description?: React.ReactNode;
 };
 
-export function DialogContent({ title, description, children, className, ...rest }: DialogContentProps) {
+/**
+ * Escape in a search combobox with text or a list open is the combobox's (it closes the list or
+ * clears the text, search-combobox.tsx); Radix hears it first, on the document, and would close.
+ */
+function escapeBelongsToField(event: KeyboardEvent) {
+  const field = event.target;
+  return (
+    field instanceof HTMLInputElement &&
+    field.dataset.escapeClears !== undefined &&
+    (field.value !== "" || field.getAttribute("aria-expanded") === "true")
+  );
+}
+
+export function DialogContent({
+  title,
+  description,
+  children,
+  className,
+  onEscapeKeyDown,
+  ...rest
+}: DialogContentProps) {
   const { t } = useTranslation();
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClass} />
       <DialogPrimitive.Content
+        onEscapeKeyDown={(event) => {
+          if (escapeBelongsToField(event)) event.preventDefault();
+          onEscapeKeyDown?.(event);
+        }}
         className={cn(panelClass, className)}
         {...(description ? {} : { "aria-describedby": undefined })}
         {...rest}

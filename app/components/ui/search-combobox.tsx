@@ -90,6 +90,8 @@ export function SearchCombobox({
         aria-describedby={`${id}-status`}
         autoComplete="off"
         spellCheck={false}
+        // A dialog around it leaves Escape to it while it has something to close or clear.
+        data-escape-clears=""
         value={query}
         placeholder={placeholder}
         disabled={disabled}

@@ -18,6 +18,7 @@ import {
   resendInvitation,
 } from "../../auth/invitations.server";
 import { useFormat } from "../../components/format";
+import { FormDialog } from "../../components/forms/form-dialog";
 import { pageTitle } from "../../components/page-title";
 import { Button, buttonVariants } from "../../components/ui/button";
 import { EmptyState, FormError } from "../../components/ui/card";
@@ -43,7 +44,6 @@ import { viewsForList } from "../../views/saved-views.server";
 import type { Route } from "./+types/route";
 import { BulkActions } from "./bulk-actions";
 import { CreateUserForm } from "./create-user-form";
-import { FormDialog } from "./form-dialog";
 import { InvitationsPanel } from "./invitations-panel";
 import { InviteForm } from "./invite-form";
 import { UsersList } from "./users-list";

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { Dialog, DialogContent, DialogTrigger } from "../../components/ui/dialog";
-import { useSubmissionDone } from "../../components/users/use-submission-done";
+import { Dialog, DialogContent, DialogTrigger } from "../ui/dialog";
+import { useSubmissionDone } from "../users/use-submission-done";
 
 /**
  * A dialog holding one form of the page. It closes once a submission of `intent` succeeded with a
