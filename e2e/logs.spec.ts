@@ -243,6 +243,34 @@ test.describe("in German", () => {
     await seedRows(person, admin.id);
     await seedRows(namesake, admin.id);
     await seedRows(admin, person.id);
+    // One change in detail, said in German: labels, role names, yes and none.
+    const db = createDb(`file:${E2E_DB}`);
+    try {
+      const role = await db
+        .selectFrom("role")
+        .select("id")
+        .where("name", "=", "manager")
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto("audit_log")
+        .values({
+          id: randomUUID(),
+          actor_id: admin.id,
+          actor_email: admin.email,
+          action: "user.update",
+          target_type: "user",
+          target_id: person.id,
+          details: JSON.stringify({
+            before: { roles: [role.id] },
+            after: { roles: [] },
+            reauthenticated: true,
+          }),
+          created_at: new Date(Date.now() - 30_000).toISOString(),
+        })
+        .execute();
+    } finally {
+      await db.destroy();
+    }
     await login(admin, page, `/dashboard/users/${person.id}`);
 
     const all = page.getByRole("link", { name: "Alle Aktivitäten ansehen" });
@@ -252,9 +280,15 @@ test.describe("in German", () => {
     await expect(
       page.getByRole("link", { name: `Filter Person: Person ${token} (${person.email}) entfernen` }),
     ).toBeVisible();
-    // Five rows they did and three done to them; none of the namesake's.
+    // Five rows they did and four done to them; none of the namesake's.
     const rows = page.getByTestId("audit-row");
-    await expect(rows).toHaveCount(8);
+    await expect(rows).toHaveCount(9);
+    const detailed = rows.first();
+    await expect(detailed).toContainText("Rollen geändert");
+    await detailed.locator("summary").click();
+    await expect(detailed.getByRole("row", { name: "Rollen Manager keine" })).toBeVisible();
+    await expect(detailed).toContainText("Zuvor erneut angemeldet");
+    await expect(detailed.locator("dd")).toHaveText(["ja"]);
     await expect(rows.filter({ hasText: namesake.email })).toHaveCount(0);
 
     const period = page.getByLabel("Zeitraum", { exact: true });
@@ -263,7 +297,7 @@ test.describe("in German", () => {
     await page.keyboard.press("ArrowDown");
     await expect(page).toHaveURL(/within=7d/);
     await expect(page.getByRole("link", { name: "Filter Zeitraum: Letzte 7 Tage entfernen" })).toBeVisible();
-    await expect(rows).toHaveCount(8);
+    await expect(rows).toHaveCount(9);
 
     await tabUntil(page, "CSV exportieren");
     await page.keyboard.press("Enter");
@@ -278,13 +312,13 @@ test.describe("in German", () => {
     const [header, ...lines] = csv.trim().split(/\r?\n/);
     const columns = csvCells(header!);
     const cell = (line: string, name: string) => csvCells(line)[columns.indexOf(name)];
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(9);
     expect(lines.filter((l) => cell(l, "actor") === person.email).map((l) => cell(l, "actor_name"))).toEqual(
       Array(5).fill(`Person ${token}`),
     );
     expect(
       lines.filter((l) => cell(l, "target_id") === person.id).map((l) => cell(l, "target_name")),
-    ).toEqual(Array(3).fill(`Person ${token}`));
+    ).toEqual(Array(4).fill(`Person ${token}`));
     expect(problems).toEqual([]);
   });
 });

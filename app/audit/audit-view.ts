@@ -11,7 +11,7 @@ export type AuditTarget = {
 };
 
 /** One line of a change: before and after as words (role labels, people's names), not ids. */
-type AuditChange = { field: string; before: string; after: string; changed: boolean };
+type AuditChange = { key: string; field: string; before: string; after: string; changed: boolean };
 
 export type AuditDetails =
   | { kind: "diff"; changes: AuditChange[]; facts: AuditFact[] }

@@ -3,11 +3,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { csvCells } from "../../test/support/csv";
 import { db } from "../db.server";
+import { i18nFor } from "../i18n/i18n.server";
 import { loader as downloadLoader } from "../routes/api.tasks.$id.download";
 import { loader } from "../routes/dashboard.logs/route";
 import { auditExport } from "../tasks/definitions/audit-export.server";
 import type { AuditView } from "./audit-view";
 import { auditQuery } from "./query.server";
+import { describeAuditRows } from "./view.server";
 
 let admin: Awaited<ReturnType<typeof signedIn>>;
 let alice: { id: string; email: string };
@@ -133,8 +135,8 @@ describe("audit log in words", () => {
     expect(update.details).toMatchObject({
       kind: "diff",
       changes: expect.arrayContaining([
-        { field: "Roles", before: "User", after: "Manager, User", changed: true },
-        { field: "Name", before: "x", after: "x", changed: false },
+        { key: "roles", field: "Roles", before: "User", after: "Manager, User", changed: true },
+        { key: "name", field: "Name", before: "x", after: "x", changed: false },
       ]),
     });
     const invite = rows.find((r) => r.action === "user.invite")!;
@@ -144,6 +146,52 @@ describe("audit log in words", () => {
       facts: expect.arrayContaining([{ field: "Roles", value: "Super Admin" }]),
     });
     expect(JSON.stringify(rows)).not.toContain(roles.manager!);
+  });
+
+  it("says details in the reader's language: labels, yes and no, settings by their label, roles by name", async () => {
+    const settings = row({
+      action: "settings.update",
+      target_type: "system_setting",
+      target_id: "APP_NAME",
+      details: JSON.stringify({
+        changedKeys: ["APP_NAME"],
+        changes: { APP_NAME: { before: "Old", after: "New", source: "database" } },
+        reauthenticated: true,
+      }),
+    });
+    const directory = row({
+      action: "directory.update",
+      target_type: "directory",
+      target_id: "d1",
+      details: JSON.stringify({
+        before: { defaultRoleId: roles.user, sendPasswordLink: false },
+        after: { defaultRoleId: roles.manager, sendPasswordLink: true },
+      }),
+    });
+    const [de, dir] = await describeAuditRows([settings, directory] as never, i18nFor("de"));
+    expect(de!.details).toEqual({
+      kind: "diff",
+      changes: [{ key: "APP_NAME", field: "Name der Anwendung", before: "Old", after: "New", changed: true }],
+      facts: [
+        { field: "Geänderte Einstellungen", value: "Name der Anwendung" },
+        { field: "Zuvor erneut angemeldet", value: "ja" },
+      ],
+    });
+    expect(dir!.details).toMatchObject({
+      changes: [
+        { field: "Standardrolle", before: "Benutzer", after: "Manager", changed: true },
+        { field: "Passwort-Link senden", before: "nein", after: "ja", changed: true },
+      ],
+    });
+    const shown = [de, dir].flatMap((v) =>
+      v!.details && v!.details.kind === "diff"
+        ? [
+            ...v!.details.changes.flatMap((c) => [c.field, c.before, c.after]),
+            ...v!.details.facts.flatMap((f) => [f.field, f.value]),
+          ]
+        : [],
+    );
+    expect(shown.filter((w) => /ChangedKeys|DefaultRoleId|[{}]/.test(w))).toEqual([]);
   });
 
   it("matches part of the actor's name or email, case-insensitively", async () => {

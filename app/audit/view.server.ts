@@ -1,7 +1,11 @@
+import type { i18n as I18n } from "i18next";
 import type { Selectable } from "kysely";
 import type { AuditLogTable } from "../../db/schema";
+import { roleGrants } from "../access/role-cache.server";
+import { roleLabel } from "../access/role-labels";
 import { db } from "../db.server";
 import { userAgentParts } from "../http/user-agent";
+import { i18nFor } from "../i18n/i18n.server";
 import { actionLabel } from "./actions";
 import type { AuditDetails, AuditTarget, AuditView } from "./audit-view";
 
@@ -26,19 +30,32 @@ export const targetTypeLabel = (type: string) => TARGET_TYPE_LABEL[type] ?? type
 /** Each has audit:targetType.<type> in every language. */
 export const TARGET_TYPES = Object.keys(TARGET_TYPE_LABEL);
 
-const FIELD_LABEL: Record<string, string> = {
-  team_role: "Team role",
-  invitedBy: "Invited by",
-  user: "User",
-  roles: "Roles",
-  permissions: "Permissions",
-};
-
-function fieldLabel(key: string) {
-  return FIELD_LABEL[key] ?? key.charAt(0).toUpperCase() + key.slice(1).replace(/[_-]/g, " ");
+/** "defaultRoleId" → "Default role id": a key from an older release that has no words yet. */
+function humanised(key: string) {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .toLowerCase()
+    .trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** A field in the reader's language (audit:field.<key>); a setting by its label on the System page. */
+function fieldLabel(lang: I18n, key: string) {
+  const own = `audit:field.${key}`;
+  if (lang.exists(own)) return lang.t(own);
+  const setting = `settings:system.config.${key}.label`;
+  if (/^[A-Z][A-Z0-9_]+$/.test(key) && lang.exists(setting)) return lang.t(setting);
+  return humanised(key);
+}
+
+/** Keys whose value is a role's id or name, a person's id, or a team's id. */
+const ROLE_KEYS = new Set(["roles", "roleId", "defaultRoleId", "role"]);
+const USER_KEYS = new Set(["user", "invitedBy", "by", "owner"]);
+const TEAM_KEYS = new Set(["team", "teamId", "teams"]);
+
 type Names = { user: Map<string, string>; team: Map<string, string>; role: Map<string, string> };
+type Ids = { roles: Set<string>; users: Set<string>; teams: Set<string> };
 
 function parseDetails(details: string | null): unknown {
   if (!details) return null;
@@ -52,26 +69,34 @@ function parseDetails(details: string | null): unknown {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === "object" && !Array.isArray(v);
 
-function collectIds(value: unknown, out: { roles: Set<string>; users: Set<string> }) {
+function collectIds(value: unknown, out: Ids) {
+  if (Array.isArray(value)) {
+    for (const item of value) collectIds(item, out);
+    return;
+  }
   if (!isRecord(value)) return;
   for (const [key, v] of Object.entries(value)) {
-    if (key === "roles" && Array.isArray(v)) for (const r of v) if (typeof r === "string") out.roles.add(r);
-    if ((key === "user" || key === "invitedBy") && typeof v === "string") out.users.add(v);
-    if (isRecord(v)) collectIds(v, out);
+    const strings = (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === "string");
+    if (ROLE_KEYS.has(key)) for (const r of strings) out.roles.add(r);
+    if (USER_KEYS.has(key)) for (const u of strings) out.users.add(u);
+    if (TEAM_KEYS.has(key)) for (const team of strings) out.teams.add(team);
+    if (isRecord(v) || Array.isArray(v)) collectIds(v, out);
   }
 }
 
-/** One query whatever the page size. */
-async function loadNames(ids: {
-  users: Set<string>;
-  teams: Set<string>;
-  roles: Set<string>;
-}): Promise<Names> {
+/** One query whatever the page size; roles from the role cache, in the reader's language. */
+async function loadNames(ids: Ids, lang: I18n): Promise<Names> {
   const names: Names = { user: new Map(), team: new Map(), role: new Map() };
+  if (ids.roles.size) {
+    for (const role of (await roleGrants()).values()) {
+      const label = roleLabel(lang.t, role);
+      if (ids.roles.has(role.id)) names.role.set(role.id, label);
+      if (ids.roles.has(role.name)) names.role.set(role.name, label);
+    }
+  }
   const users = [...ids.users];
   const teams = [...ids.teams];
-  const roles = [...ids.roles];
-  if (!users.length && !teams.length && !roles.length) return names;
+  if (!users.length && !teams.length) return names;
   // An empty IN list is a syntax error on both engines: a never-matching id stands in.
   const list = (values: string[]) => (values.length ? values : [""]);
   const rows = await db()
@@ -84,51 +109,68 @@ async function loadNames(ids: {
         .select((t) => [t.val("team").as("kind"), "team.id as key", "team.name as name"])
         .where("team.id", "in", list(teams)),
     )
-    .unionAll((eb) =>
-      eb
-        .selectFrom("role")
-        .select((r) => [r.val("role").as("kind"), "role.id as key", "role.label as name"])
-        .where("role.id", "in", list(roles)),
-    )
-    .unionAll((eb) =>
-      eb
-        .selectFrom("role")
-        .select((r) => [r.val("role").as("kind"), "role.name as key", "role.label as name"])
-        .where("role.name", "in", list(roles)),
-    )
     .execute();
-  for (const row of rows) names[row.kind as keyof Names].set(String(row.key), String(row.name));
+  for (const row of rows) names[row.kind as "user" | "team"].set(String(row.key), String(row.name));
   return names;
 }
 
-function words(key: string, value: unknown, names: Names): string {
+/** A value in words: names for ids, yes and no, a list joined, an object as "field: value" pairs. */
+function words(lang: I18n, key: string, value: unknown, names: Names): string {
   if (value === null || value === undefined || value === "") return "—";
-  if (key === "roles" && Array.isArray(value))
-    return value.length ? value.map((r) => names.role.get(String(r)) ?? String(r)).join(", ") : "none";
-  if ((key === "user" || key === "invitedBy") && typeof value === "string")
-    return names.user.get(value) ?? value;
-  if (Array.isArray(value)) return value.length ? value.map((v) => words("", v, names)).join(", ") : "none";
-  if (typeof value === "object") return JSON.stringify(value);
-  if (typeof value === "boolean") return value ? "yes" : "no";
+  const named = (map: Map<string, string>) => (v: unknown) => map.get(String(v)) ?? String(v);
+  const one = ROLE_KEYS.has(key)
+    ? named(names.role)
+    : USER_KEYS.has(key)
+      ? named(names.user)
+      : TEAM_KEYS.has(key)
+        ? named(names.team)
+        : key === "changedKeys"
+          ? (v: unknown) => fieldLabel(lang, String(v))
+          : null;
+  if (Array.isArray(value)) {
+    if (!value.length) return lang.t("audit:value.none");
+    return value.map((v) => (one && typeof v === "string" ? one(v) : words(lang, "", v, names))).join(", ");
+  }
+  if (one && typeof value === "string") return one(value);
+  if (typeof value === "boolean") return value ? lang.t("audit:value.yes") : lang.t("audit:value.no");
+  if (isRecord(value))
+    return Object.entries(value)
+      .map(([k, v]) => `${fieldLabel(lang, k)}: ${words(lang, k, v, names)}`)
+      .join("; ");
   return String(value);
 }
 
-function describeDetails(raw: unknown, names: Names): AuditDetails {
+type Change = { key: string; field: string; before: string; after: string; changed: boolean };
+
+function change(lang: I18n, key: string, before: unknown, after: unknown, names: Names): Change {
+  const was = words(lang, key, before, names);
+  const now = words(lang, key, after, names);
+  return { key, field: fieldLabel(lang, key), before: was, after: now, changed: was !== now };
+}
+
+/** Settings record each changed setting as { before, after, source }: rows of the diff, by label. */
+function settingChanges(lang: I18n, value: unknown, names: Names): Change[] | null {
+  if (!isRecord(value)) return null;
+  const entries = Object.entries(value);
+  if (!entries.every(([, v]) => isRecord(v) && "before" in v && "after" in v)) return null;
+  return entries.map(([key, v]) =>
+    change(lang, key, (v as Record<string, unknown>).before, (v as Record<string, unknown>).after, names),
+  );
+}
+
+function describeDetails(lang: I18n, raw: unknown, names: Names): AuditDetails {
   if (raw === null) return null;
   if (!isRecord(raw)) return { kind: "text", text: String(raw) };
-  const { before, after, ...rest } = raw;
-  const facts = Object.entries(rest)
+  const { before, after, changes: recorded, ...rest } = raw;
+  const settings = settingChanges(lang, recorded, names);
+  const facts = Object.entries(settings ? rest : { ...rest, changes: recorded })
     .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => ({ field: fieldLabel(k), value: words(k, v, names) }));
-  if (!isRecord(before) && !isRecord(after)) return { kind: "facts", facts };
+    .map(([k, v]) => ({ field: fieldLabel(lang, k), value: words(lang, k, v, names) }));
+  if (!isRecord(before) && !isRecord(after) && !settings) return { kind: "facts", facts };
   const b = isRecord(before) ? before : {};
   const a = isRecord(after) ? after : {};
   const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
-  const changes = keys.map((k) => {
-    const was = words(k, b[k], names);
-    const now = words(k, a[k], names);
-    return { field: fieldLabel(k), before: was, after: now, changed: was !== now };
-  });
+  const changes = [...keys.map((k) => change(lang, k, b[k], a[k], names)), ...(settings ?? [])];
   return { kind: "diff", changes, facts };
 }
 
@@ -159,7 +201,7 @@ export async function auditRowNames(rows: AuditRow[]) {
     if (r.target_id && r.target_type === "team") teams.add(r.target_id);
     if (r.target_id && r.target_type === "role") roles.add(r.target_id);
   }
-  const names = await loadNames({ users, teams, roles });
+  const names = await loadNames({ users, teams, roles }, i18nFor("en"));
   return {
     actor: (r: AuditRow) => (r.actor_id ? (names.user.get(r.actor_id) ?? null) : null),
     target: (r: AuditRow) => describeTarget(r, names)?.name ?? null,
@@ -177,10 +219,13 @@ export async function auditPerson(id: string) {
   return row ?? null;
 }
 
-/** The caller passes the rows as the viewer may read them (access/audit-token-names.server.ts). */
-export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> {
+/**
+ * The caller passes the rows as the viewer may read them (access/audit-token-names.server.ts), and
+ * the reader's `t`: details are words in their language, names in place of ids.
+ */
+export async function describeAuditRows(rows: AuditRow[], lang: I18n = i18nFor("en")): Promise<AuditView[]> {
   const parsed = rows.map((r) => parseDetails(r.details));
-  const ids = { users: new Set<string>(), teams: new Set<string>(), roles: new Set<string>() };
+  const ids: Ids = { users: new Set<string>(), teams: new Set<string>(), roles: new Set<string>() };
   rows.forEach((r, i) => {
     if (r.actor_id) ids.users.add(r.actor_id);
     if (r.impersonator_id) ids.users.add(r.impersonator_id);
@@ -189,13 +234,13 @@ export async function describeAuditRows(rows: AuditRow[]): Promise<AuditView[]> 
     if (r.target_id && r.target_type === "role") ids.roles.add(r.target_id);
     collectIds(parsed[i], ids);
   });
-  const names = await loadNames(ids);
+  const names = await loadNames(ids, lang);
   return rows.map((r, i) => {
-    const details = describeDetails(parsed[i], names);
+    const details = describeDetails(lang, parsed[i], names);
     const onlyRoles =
       r.action === "user.update" &&
       details?.kind === "diff" &&
-      details.changes.filter((c) => c.changed).every((c) => c.field === "Roles") &&
+      details.changes.filter((c) => c.changed).every((c) => c.key === "roles") &&
       details.changes.some((c) => c.changed);
     return {
       id: r.id,

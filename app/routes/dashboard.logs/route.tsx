@@ -12,7 +12,7 @@ import { Pagination } from "../../components/ui/pagination";
 import { Select } from "../../components/ui/select";
 import { SavedViewsControl } from "../../components/views/saved-views-control";
 import { pageRefusal } from "../../http/form.server";
-import { getT } from "../../i18n/i18n.server";
+import { getI18n, getT } from "../../i18n/i18n.server";
 import { sayIssue } from "../../i18n/message";
 import { useTranslation } from "../../i18n/use-translation";
 import { viewsForList } from "../../views/saved-views.server";
@@ -40,7 +40,7 @@ export async function loader(args: Route.LoaderArgs) {
     start,
     prev,
     next,
-    rows: await describeAuditRows(await auditRowsFor(viewer, rows)),
+    rows: await describeAuditRows(await auditRowsFor(viewer, rows), getI18n(args.context)),
   };
 }
 
