@@ -347,7 +347,7 @@ test("bulk by keyboard: select all, disable behind a confirmation naming them, s
   expect(problems).toEqual([]);
 });
 
-test("bulk across pages by keyboard: select all 30 matching, add a role to all of them, export the selection", async ({
+test("bulk across pages by keyboard: select all 30 matching, change their roles in one dialog, export the selection", async ({
   login,
   page,
 }) => {
@@ -380,23 +380,24 @@ test("bulk across pages by keyboard: select all 30 matching, add a role to all o
   await page.keyboard.press("Enter");
   await expect(bar.getByText("30 selected")).toBeVisible();
 
-  await tabTo(page, bar.getByRole("button", { name: "Add role…" }));
+  await tabTo(page, bar.getByRole("button", { name: "Change roles" }));
   await page.keyboard.press("Enter");
-  const dialog = page.getByRole("alertdialog", { name: "Add a role to 30 users?" });
+  const dialog = page.getByRole("alertdialog", { name: "Change the roles of 30 users?" });
   await expect(dialog).toContainText(
-    "All 30 users matching the list's filters will get the role chosen below",
+    "All 30 users matching the list's filters: choose how, and which roles.",
   );
+  await expect(dialog.getByRole("radio", { name: "Add these roles" })).toBeChecked();
   // Confirming with no role chosen keeps the dialog open on the choice.
-  await tabTo(page, dialog.getByRole("button", { name: "Add role" }));
+  await tabTo(page, dialog.getByRole("button", { name: "Change roles of 30 users" }));
   await page.keyboard.press("Enter");
   await expect(dialog).toBeVisible();
-  const role = dialog.getByLabel("Role");
-  await expect(role).toBeFocused();
-  await axe(page, "bulk add-role dialog");
-  await role.selectOption({ label: "Manager" });
-  await tabTo(page, dialog.getByRole("button", { name: "Add role" }));
+  await expect(dialog.getByRole("group", { name: "Roles" }).getByRole("checkbox").first()).toBeFocused();
+  await axe(page, "bulk change-roles dialog");
+  await tabTo(page, dialog.getByRole("checkbox", { name: "Manager" }));
+  await page.keyboard.press("Space");
+  await tabTo(page, dialog.getByRole("button", { name: "Change roles of 30 users" }));
   await page.keyboard.press("Enter");
-  await expect(updates(page)).toContainText("Gave Manager to 30 users.");
+  await expect(updates(page)).toContainText("Changed the roles of 30 users.");
   const managers = await inDb((db) =>
     db
       .selectFrom("user_role")
@@ -662,6 +663,35 @@ test.describe("in German", () => {
       page.getByRole("status").filter({ hasText: /^Gespeichert\. Entzogene Rollen: .+, .+\./ }),
     ).toBeVisible();
     expect(await rolesOf()).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  test("bulk on a phone: the bar stays at the foot of the screen; Change roles warns who is left without access; delete names who is skipped", async ({
+    login,
+    page,
+  }) => {
+    const problems = watchConsole(page);
+    await page.setViewportSize(PHONE);
+    const token = `Lx${tag()}`;
+    await createUser(["user"], `${token} Eins`);
+    await createUser(["user"], `${token} Zwei`);
+    await login(E2E_ADMIN, page, `/dashboard/users?q=${token}`);
+    await page.getByRole("checkbox", { name: "Alle Benutzer dieser Seite auswählen" }).check();
+    const bar = page.getByTestId("bulk-bar");
+    await expect(bar).toHaveCSS("position", "sticky");
+    await bar.getByRole("button", { name: "Rollen ändern" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Rollen von 2 Benutzer ändern?" });
+    await dialog.getByRole("radio", { name: "Diese Rollen entziehen" }).check();
+    await dialog.getByRole("checkbox", { name: "Benutzer" }).check();
+    await expect(dialog.getByRole("status")).toHaveText(
+      "2 davon bleiben ohne jede Rolle und damit ohne Zugang zum Dashboard.",
+    );
+    await dialog.getByRole("radio", { name: "Diese Rollen hinzufügen" }).check();
+    await expect(dialog.getByRole("status")).toHaveText("");
+    await page.keyboard.press("Escape");
+    await bar.getByRole("button", { name: "Auswahl löschen" }).click();
+    await expect(page.getByRole("alertdialog")).toContainText("Ihr eigenes Konto bleibt unverändert");
+    await page.keyboard.press("Escape");
     expect(problems).toEqual([]);
   });
 });

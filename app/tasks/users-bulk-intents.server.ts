@@ -19,10 +19,12 @@ import {
   checkBulk,
   filterOf,
   matchingUserIds,
+  withoutRoles,
 } from "../users/bulk.server";
 import { parseUserListQuery } from "../users/list.server";
+import type { RoleChangeMode } from "../users/role-change";
 import { offerUndo } from "../users/undo.server";
-import { bulkRoleSchema, bulkSchema, bulkTeamSchema } from "../users/user-schemas";
+import { bulkRoleSchema, bulkRolesSchema, bulkSchema, bulkTeamSchema } from "../users/user-schemas";
 import { createTask } from "./create-task.server";
 
 // The users page's bulk intents (here, above users, because past BULK_INLINE_MAX they start a task), one per act (each with its own permission): the people ticked
@@ -30,7 +32,14 @@ import { createTask } from "./create-task.server";
 // address and, past BULK_INLINE_MAX people, becomes a users.bulk task with progress.
 
 type Args = ActionArgs & { url: URL };
-type Chosen = { scope: "selected" | "matching"; ids: string[]; roleId?: string; teamId?: string };
+type Chosen = {
+  scope: "selected" | "matching";
+  ids: string[];
+  roleId?: string;
+  teamId?: string;
+  mode?: RoleChangeMode;
+  roleIds?: string[];
+};
 
 function back(args: Args, kind: "success" | "error" | "info", message: string, undo?: string) {
   return redirectWithToast(args.url.pathname + args.url.search, { kind, message, undo });
@@ -53,10 +62,15 @@ async function doneText(t: TFunction, action: BulkAction, input: Chosen, result:
     delete: () => t("users:bulk.deleted", { count }),
     "add-role": async () => t("users:bulk.roleAdded", { count, role: await roleName(t, input.roleId) }),
     "remove-role": async () => t("users:bulk.roleRemoved", { count, role: await roleName(t, input.roleId) }),
+    "change-roles": () => t("users:bulk.rolesChanged", { count }),
     "add-to-team": async () => t("users:bulk.teamAdded", { count, team: await teamName(input.teamId) }),
   }[action];
   // "Gave Admin to 0 users." says nothing when the reason is what follows.
   const parts = count > 0 || (!result.unchanged && !result.refused.length) ? [await what()] : [];
+  if (action === "change-roles") {
+    const left = await withoutRoles(result.changed);
+    if (left) parts.push(t("users:bulk.leftWithoutRoles", { count: left }));
+  }
   if (result.unchanged) parts.push(t("users:bulk.unchanged", { count: result.unchanged }));
   if (result.refused.length)
     parts.push(
@@ -81,7 +95,13 @@ async function teamName(id: string | undefined) {
 
 async function run(args: Args, actor: SessionUser, action: BulkAction, input: Chosen) {
   const t = getT(args.context);
-  const act = { action, roleId: input.roleId, teamId: input.teamId };
+  const act = {
+    action,
+    roleId: input.roleId,
+    teamId: input.teamId,
+    mode: input.mode,
+    roleIds: input.roleIds,
+  };
   await checkBulk(actor, act);
   const filter = filterOf(parseUserListQuery(args.url));
   const ids = input.scope === "matching" ? await matchingUserIds(filter) : input.ids;
@@ -136,6 +156,12 @@ export function bulkIntents(args: Args) {
       schema: bulkRoleSchema,
       run: ({ actor, input }: { actor: SessionUser; input: Chosen }) =>
         run(args, actor, "remove-role", input),
+    },
+    "bulk-change-roles": {
+      permission: BULK_PERMISSION["change-roles"],
+      schema: bulkRolesSchema,
+      run: ({ actor, input }: { actor: SessionUser; input: Chosen }) =>
+        run(args, actor, "change-roles", input),
     },
     "bulk-add-to-team": {
       permission: BULK_PERMISSION["add-to-team"],

@@ -8,7 +8,8 @@ import { NotFound, RuleViolation } from "../domain-errors";
 import type { Message } from "../i18n/message";
 import { joinTeam } from "../teams/teams.server";
 import { listUsers, type UserListQuery } from "./list.server";
-import { changeUserRole, deleteUser, setUserStatus } from "./users.server";
+import type { RoleChangeMode } from "./role-change";
+import { changeUserRole, changeUserRoles, deleteUser, setUserStatus } from "./users.server";
 
 // For "all matching" the server finds the people from the page's own address: the browser never sends that list of ids.
 
@@ -18,6 +19,7 @@ export const BULK_ACTIONS = [
   "delete",
   "add-role",
   "remove-role",
+  "change-roles",
   "add-to-team",
 ] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
@@ -28,10 +30,18 @@ export const BULK_PERMISSION: Record<BulkAction, PermissionKey> = {
   delete: "user.delete",
   "add-role": "user.update",
   "remove-role": "user.update",
+  "change-roles": "user.update",
   "add-to-team": "team.write",
 };
 
-export type BulkInput = { action: BulkAction; roleId?: string; teamId?: string };
+export type BulkInput = {
+  action: BulkAction;
+  roleId?: string;
+  teamId?: string;
+  /** "change-roles": how, and which. */
+  mode?: RoleChangeMode;
+  roleIds?: string[];
+};
 export type BulkResult = { done: number; unchanged: number; refused: Message[]; changed: string[] };
 
 /** More become a users.bulk task with progress. */
@@ -73,6 +83,17 @@ export async function checkBulk(actor: AuditedActor, input: BulkInput): Promise<
   if (input.action === "add-role" || input.action === "remove-role") {
     if (!input.roleId || !(await roleGrants()).has(input.roleId)) throw new NotFound("users.bulk.noRole");
   }
+  if (input.action === "change-roles") {
+    const grants = await roleGrants();
+    const roleIds = input.roleIds ?? [];
+    // Replacing with none is a choice (the dialog warns); adding or removing none is not.
+    if (
+      !input.mode ||
+      (input.mode !== "replace" && roleIds.length === 0) ||
+      !roleIds.every((r) => grants.has(r))
+    )
+      throw new NotFound("users.bulk.noRole");
+  }
   if (input.action === "add-to-team") {
     const team = input.teamId
       ? await db().selectFrom("team").select("id").where("id", "=", input.teamId).executeTakeFirst()
@@ -107,12 +128,26 @@ async function actOn(
         { id, roleId: input.roleId!, change: input.action === "add-role" ? "add" : "remove" },
         origin,
       );
+    case "change-roles":
+      return changeUserRoles(actor, { id, mode: input.mode!, roleIds: input.roleIds ?? [] }, origin);
     case "add-to-team": {
       const exists = await db().selectFrom("user").select("id").where("id", "=", id).executeTakeFirst();
       if (!exists) throw new NotFound("users.notFound");
       return joinTeam(actor, { teamId: input.teamId!, userId: id }, origin);
     }
   }
+}
+
+/** Of `ids`, those who hold no role now: a bulk change of roles says how many it left without access. */
+export async function withoutRoles(ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const held = await db()
+    .selectFrom("user_role")
+    .select("user_id")
+    .distinct()
+    .where("user_id", "in", ids)
+    .execute();
+  return ids.length - held.length;
 }
 
 /** A rule that refuses one person does not stop the others; each change commits with its own audit row. */

@@ -250,3 +250,78 @@ describe("bulk acts on all matching", () => {
     expect(new Set(Object.values(await statusOf(ids)))).toEqual(new Set(["active"]));
   });
 });
+
+describe("change roles (add, remove or replace, in one act)", () => {
+  it("replaces the roles of everyone ticked, and says how many it left without any", async () => {
+    const admin = await signedIn(["admin"]);
+    const tag = `swap${randomUUID().slice(0, 6)}`;
+    const ids = await people(tag, 3);
+    for (const id of ids)
+      await db()
+        .insertInto("user_role")
+        .values({ user_id: id, role_id: await roleId("user") })
+        .execute();
+    const replaced = await onList(admin.cookie, {
+      intent: "bulk-change-roles",
+      ids,
+      mode: "replace",
+      roleIds: [await roleId("manager"), await roleId("guest")],
+    });
+    expect(replaced.status).toBe(302);
+    expect(await toastOf(replaced)).toBe("Changed the roles of 3 users.");
+    for (const id of ids) expect(await rolesOf(id)).toEqual(["guest", "manager"]);
+    const rows = await db()
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "user.update")
+      .where("target_id", "in", ids)
+      .execute();
+    expect(rows).toHaveLength(3);
+
+    const removed = await onList(admin.cookie, {
+      intent: "bulk-change-roles",
+      ids,
+      mode: "remove",
+      roleIds: [await roleId("manager"), await roleId("guest")],
+    });
+    expect(await toastOf(removed)).toBe(
+      "Changed the roles of 3 users. 3 are now without any role, and so without access.",
+    );
+    for (const id of ids) expect(await rolesOf(id)).toEqual([]);
+  });
+
+  it("refuses no way or no role to add, a role that does not exist, and grants nothing beyond the actor's", async () => {
+    const admin = await signedIn(["admin"]);
+    const [id] = await people(`norole${randomUUID().slice(0, 6)}`, 1);
+    for (const values of [
+      { mode: "add", roleIds: [] },
+      { mode: "keep", roleIds: [await roleId("user")] },
+    ]) {
+      const out = await onList(admin.cookie, { intent: "bulk-change-roles", ids: [id!], ...values });
+      expect(out.status, JSON.stringify(values)).toBe(400);
+    }
+    const ghost = await onList(admin.cookie, {
+      intent: "bulk-change-roles",
+      ids: [id!],
+      mode: "add",
+      roleIds: [randomUUID()],
+    });
+    expect(ghost.status).toBe(404);
+    const beyond = await onList(admin.cookie, {
+      intent: "bulk-change-roles",
+      ids: [id!],
+      mode: "add",
+      roleIds: [await roleId("super_admin")],
+    });
+    expect(await toastOf(beyond)).toMatch(/^Refused 1: You cannot grant/);
+    expect(await rolesOf(id!)).toEqual([]);
+    const plain = await signedIn(["user"]);
+    const refused = await onList(plain.cookie, {
+      intent: "bulk-change-roles",
+      ids: [id!],
+      mode: "add",
+      roleIds: [await roleId("user")],
+    });
+    expect(refused.status).toBe(403);
+  });
+});

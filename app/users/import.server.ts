@@ -20,11 +20,19 @@ import type { ImportRow } from "./import-csv";
 
 type Outcome = "create" | "update" | "skip" | "error";
 
+/** What an update changes, for the preview to say as before → after. */
+export type ImportChange =
+  | { field: "name"; before: string; after: string }
+  | { field: "roles"; before: string[]; after: string[] }
+  | { field: "teams"; added: string[] }
+  | { field: "verified" };
+
 export type RowPlan = {
   line: number;
   email: string;
   outcome: Outcome;
   message: Message;
+  changes?: ImportChange[];
   apply?: {
     userId: string | null;
     name: string;
@@ -155,10 +163,12 @@ function planRow(row: ImportRow, ctx: Context, seen: Map<string, number>): RowPl
     roleIds.push(role.id);
   }
   const teamIds: string[] = [];
+  const teamNames = new Map<string, string>();
   for (const name of row.teams) {
     const id = ctx.teamsByName.get(name.toLowerCase());
     if (!id) return refuse(row, email, { key: "users.import.unknownTeam", values: { team: name } });
     teamIds.push(id);
+    teamNames.set(id, name);
   }
   if (teamIds.length && !can(ctx.actor, "team.write"))
     return refuse(row, email, { key: "users.import.teamsNotAllowed" });
@@ -185,8 +195,12 @@ function planRow(row: ImportRow, ctx: Context, seen: Map<string, number>): RowPl
   if (!ctx.manageable.has(user.id) || user.id === ctx.actor.id)
     return refuse(row, email, { key: "users.import.notManageable" });
   const changes: string[] = [];
+  const said: ImportChange[] = [];
   const name = row.name || user.name;
-  if (name !== user.name) changes.push("name");
+  if (name !== user.name) {
+    changes.push("name");
+    said.push({ field: "name", before: user.name, after: name });
+  }
   const sameRoles =
     roleIds.length === 0 ||
     (roleIds.length === user.roleIds.length && roleIds.every((r) => user.roleIds.includes(r)));
@@ -195,11 +209,18 @@ function planRow(row: ImportRow, ctx: Context, seen: Map<string, number>): RowPl
     const removed = user.roleIds.find((r) => !roleIds.includes(r) && !ctx.grantable.has(r));
     if (removed) return refuse(row, email, { key: "users.import.notManageable" });
     changes.push("roles");
+    said.push({ field: "roles", before: user.roleIds, after: roleIds });
   }
   const addTeamIds = teamIds.filter((t) => !user.teamIds.includes(t));
-  if (addTeamIds.length) changes.push("teams");
+  if (addTeamIds.length) {
+    changes.push("teams");
+    said.push({ field: "teams", added: addTeamIds.map((id) => teamNames.get(id) ?? id) });
+  }
   // The file vouches for the address: whoever registered it first and never proved it loses what they set.
-  if (user.unproven) changes.push("verified");
+  if (user.unproven) {
+    changes.push("verified");
+    said.push({ field: "verified" });
+  }
   if (changes.length === 0)
     return { line: row.line, email, outcome: "skip", message: { key: "users.import.unchanged" } };
   return {
@@ -207,6 +228,7 @@ function planRow(row: ImportRow, ctx: Context, seen: Map<string, number>): RowPl
     email,
     outcome: "update",
     message: { key: "users.import.updated", values: { changes: changes.join(", ") } },
+    changes: said,
     apply: {
       userId: user.id,
       name,

@@ -400,6 +400,20 @@ describe("the page", () => {
     expect((await upload(manager.cookie, "preview", "email\na@example.com\n")).status).toBe(403);
   });
 
+  it("says an update as before → after: the name, and the roles by their names", async () => {
+    const admin = await signedIn(["admin"]);
+    const person = await createUser({ name: "Before Name", roles: ["user"] });
+    const preview = await upload(
+      admin.cookie,
+      "preview",
+      `name,email,roles\nAfter Name,${person.email},manager\n`,
+    );
+    expect(preview.body).toMatchObject({
+      summary: { update: 1 },
+      rows: [{ outcome: "update", message: "Name: Before Name → After Name. Roles: User → Manager." }],
+    });
+  });
+
   it("previews with counts and each row's reason in words, refuses a bad file, and starts the task", async () => {
     const admin = await signedIn(["admin"]);
     const preview = await upload(admin.cookie, "preview", "name,email\nPage One,page1@example.com\nX,nope\n");

@@ -109,7 +109,7 @@ type UserRow = {
   status: "active" | "disabled";
   last_login_at: string | null;
   created_at: string;
-  roles: { name: string; label: string; translations: LabelTranslations }[];
+  roles: { id: string; name: string; label: string; translations: LabelTranslations }[];
 };
 
 export type UserPage = {
@@ -229,7 +229,7 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
     ? await db()
         .selectFrom("user_role")
         .innerJoin("role", "role.id", "user_role.role_id")
-        .select(["user_role.user_id", "role.name", "role.label", "role.label_translations"])
+        .select(["user_role.user_id", "role.id", "role.name", "role.label", "role.label_translations"])
         .where("user_role.user_id", "in", ids)
         .execute()
     : [];
@@ -243,7 +243,8 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
       ...r,
       roles: links
         .filter((l) => l.user_id === r.id)
-        .map(({ name, label, label_translations }) => ({
+        .map(({ id, name, label, label_translations }) => ({
+          id,
           name,
           label,
           translations: readLabelTranslations(label_translations),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { newPasswordField, roleIdsField } from "../auth/account-schemas";
 import { emailField } from "../email-address";
+import { ROLE_CHANGE_MODES } from "./role-change";
 
 // The users pages' forms, one schema each, checked in the browser (conform) and by the actions.
 // The account rules are the ones of the public forms (app/auth/account-schemas.ts).
@@ -31,6 +32,16 @@ export const bulkSchema = bulkBase.refine(someChosen, { message: "users.selectSo
 export const bulkRoleSchema = bulkBase
   .extend({ roleId: chosen("users.bulk.chooseRole") })
   .refine(someChosen, { message: "users.selectSome", path: ["ids"] });
+export const bulkRolesSchema = bulkBase
+  .extend({
+    mode: z.enum(ROLE_CHANGE_MODES, "users.bulk.chooseMode"),
+    roleIds: z.array(z.string().uuid("users.bulk.chooseRole")).max(50).default([]),
+  })
+  .refine(someChosen, { message: "users.selectSome", path: ["ids"] })
+  .refine((v) => v.mode === "replace" || v.roleIds.length > 0, {
+    message: "users.bulk.chooseRole",
+    path: ["roleIds"],
+  });
 export const bulkTeamSchema = bulkBase
   .extend({ teamId: chosen("users.bulk.chooseTeam") })
   .refine(someChosen, { message: "users.selectSome", path: ["ids"] });

@@ -20,6 +20,7 @@ import { db, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { closeStreamsOf } from "../events/stream.server";
 import type { MailOutcome } from "../mail/try-send.server";
+import { type RoleChange, rolesAfter, sameRoles } from "./role-change";
 import type { createUserSchema, updateUserSchema } from "./user-schemas";
 
 async function writeRoles(
@@ -184,25 +185,31 @@ export async function updateUser(
 export type AccountChange = { name: boolean; email: boolean; addedRoles: string[]; removedRoles: string[] };
 
 /** False when nothing changed, so nothing is written or audited. */
-export async function changeUserRole(
+export function changeUserRole(
   actor: AuditedActor,
   input: { id: string; roleId: string; change: "add" | "remove" },
   origin: AuditOrigin,
 ): Promise<boolean> {
-  const { id, roleId, change } = input;
+  return changeUserRoles(actor, { id: input.id, mode: input.change, roleIds: [input.roleId] }, origin);
+}
+
+/** Add, remove or replace roles under the same rules as an edit; false when nothing changed. */
+export async function changeUserRoles(
+  actor: AuditedActor,
+  input: { id: string } & RoleChange,
+  origin: AuditOrigin,
+): Promise<boolean> {
+  const { id } = input;
   const before = await existingUser(id);
   await assertCanManageUser(actor, id);
   assertNotManaged(before);
-  const had = before.roleIds.includes(roleId);
-  if (had === (change === "add")) return false;
-  const after = change === "add" ? [...before.roleIds, roleId] : before.roleIds.filter((r) => r !== roleId);
+  const after = rolesAfter(before.roleIds, input);
+  if (sameRoles(before.roleIds, after)) return false;
   await assertRoleChangeAllowed(actor, id, before.roleIds, after);
   await db()
     .transaction()
     .execute(async (trx) => {
-      if (change === "add") await writeRoles(trx, id, [roleId], { replace: false });
-      else
-        await trx.deleteFrom("user_role").where("user_id", "=", id).where("role_id", "=", roleId).execute();
+      await writeRoles(trx, id, after, { replace: true });
       await trx.updateTable("user").set({ updated_at: now() }).where("id", "=", id).execute();
       await audit(
         origin,

@@ -61,6 +61,11 @@ export const DASHBOARD: FuzzTarget[] = [
     "ids[]": ids(p.users),
     roleId: ids(p.roles),
   })),
+  formIntent(USERS, "/dashboard/users", "bulk-change-roles", (p) => ({
+    "ids[]": ids(p.users),
+    mode: either(fc.constantFrom("add", "remove", "replace", "keep")),
+    "roleIds[]": ids(p.roles),
+  })),
   formIntent(USERS, "/dashboard/users", "bulk-remove-role", (p) => ({
     "ids[]": ids(p.users),
     roleId: ids(p.roles),

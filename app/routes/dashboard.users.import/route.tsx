@@ -7,6 +7,7 @@ import { getT } from "../../i18n/i18n.server";
 import { say } from "../../i18n/message";
 import { createTask } from "../../tasks/create-task.server";
 import { planImport, summarise } from "../../users/import.server";
+import { importChangesText } from "../../users/import-changes.server";
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, parseImportFile } from "../../users/import-csv";
 import type { Route } from "./+types/route";
 import { ImportUsers } from "./import-users";
@@ -48,12 +49,14 @@ export async function action(args: Route.ActionArgs) {
           formError: null,
           summary: summarise(plans),
           total: plans.length,
-          rows: plans.slice(0, PREVIEW_ROWS).map((p) => ({
-            line: p.line,
-            email: p.email,
-            outcome: p.outcome,
-            message: say(t, p.message),
-          })),
+          rows: await Promise.all(
+            plans.slice(0, PREVIEW_ROWS).map(async (p) => ({
+              line: p.line,
+              email: p.email,
+              outcome: p.outcome,
+              message: p.changes?.length ? await importChangesText(t, p.changes) : say(t, p.message),
+            })),
+          ),
         });
       },
     },

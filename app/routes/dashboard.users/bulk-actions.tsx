@@ -11,6 +11,7 @@ import { Select } from "../../components/ui/select";
 import type { RowSelection } from "../../components/ui/table";
 import { useSubmissionDone } from "../../components/users/use-submission-done";
 import { useTranslation } from "../../i18n/use-translation";
+import { ChangeRolesFields } from "./change-roles-fields";
 import { nameList } from "./name-list";
 
 const FORM_ID = "bulk-users";
@@ -20,6 +21,7 @@ const INTENTS = [
   "bulk-delete",
   "bulk-add-role",
   "bulk-remove-role",
+  "bulk-change-roles",
   "bulk-add-to-team",
 ] as const;
 
@@ -42,7 +44,7 @@ export function BulkActions({
   filter,
 }: {
   selection: RowSelection;
-  rows: { id: string; name: string; email: string }[];
+  rows: { id: string; name: string; email: string; roles: { id: string }[] }[];
   may: { update: boolean; delete: boolean; teams: boolean };
   roles: Option[];
   teams: Option[];
@@ -131,7 +133,8 @@ export function BulkActions({
           id={FORM_ID}
           aria-label={t("users:bulk.label")}
           aria-busy={pending}
-          className="flex flex-wrap items-center gap-2 rounded-lg border bg-muted/40 p-2"
+          // On a phone the bar stays in reach at the foot of the screen while the list scrolls.
+          className="sticky bottom-2 z-20 flex flex-wrap items-center gap-2 rounded-lg border bg-card p-2 shadow-md md:static md:bg-muted/40 md:shadow-none"
           data-testid="bulk-bar"
         >
           {matching ? (
@@ -166,32 +169,29 @@ export function BulkActions({
           {may.update
             ? confirm("bulk-disable", t("users:bulk.disableSelected"), {
                 title: t("users:bulk.disableTitle", { users }),
-                description: t("users:bulk.disableDescription", { who }),
+                description: `${t("users:bulk.disableDescription", { who })} ${t("users:bulk.skipsNote")}`,
                 action: t("users:bulk.disableAction", { users }),
               })
             : null}
           {may.update && roles.length
             ? confirm(
-                "bulk-add-role",
-                t("users:bulk.addRole"),
+                "bulk-change-roles",
+                t("users:bulk.changeRoles.button"),
                 {
-                  title: t("users:bulk.addRoleTitle", { users }),
-                  description: t("users:bulk.addRoleDescription", { who }),
-                  action: t("users:bulk.addRoleAction", { users }),
+                  title: t("users:bulk.changeRoles.title", { users }),
+                  description: t("users:bulk.changeRoles.description", { who }),
+                  action: t("users:bulk.changeRoles.action", { users }),
                 },
-                { variant: "default", children: picker("roleId", t("users:bulk.role"), roles) },
-              )
-            : null}
-          {may.update && roles.length
-            ? confirm(
-                "bulk-remove-role",
-                t("users:bulk.removeRole"),
                 {
-                  title: t("users:bulk.removeRoleTitle", { users }),
-                  description: t("users:bulk.removeRoleDescription", { who }),
-                  action: t("users:bulk.removeRoleAction", { users }),
+                  variant: "default",
+                  children: (
+                    <ChangeRolesFields
+                      form={FORM_ID}
+                      roles={roles}
+                      chosen={matching ? null : chosen.map((r) => ({ roleIds: r.roles.map((x) => x.id) }))}
+                    />
+                  ),
                 },
-                { children: picker("roleId", t("users:bulk.role"), roles) },
               )
             : null}
           {may.teams && teams.length
@@ -215,7 +215,7 @@ export function BulkActions({
                 t("users:bulk.deleteSelected"),
                 {
                   title: t("users:bulk.deleteTitle", { users }),
-                  description: t("users:bulk.deleteDescription", { who }),
+                  description: `${t("users:bulk.deleteDescription", { who })} ${t("users:bulk.skipsNote")}`,
                   action: t("users:bulk.deleteAction", { users }),
                 },
                 { confirmText: t("users:bulk.deleteConfirm", { users }) },

@@ -11,6 +11,7 @@ import {
   checkBulk,
   matchingUserIds,
 } from "../../users/bulk.server";
+import { ROLE_CHANGE_MODES } from "../../users/role-change";
 import { defineTask, TaskError } from "../definition.server";
 
 // The users list's "all matching" act when it is more than a request should do
@@ -32,6 +33,8 @@ export const usersBulk = defineTask({
       action: z.enum(BULK_ACTIONS),
       roleId: z.string().uuid().optional(),
       teamId: z.string().uuid().optional(),
+      mode: z.enum(ROLE_CHANGE_MODES).optional(),
+      roleIds: z.array(z.string().uuid()).max(50).optional(),
       filter: z.object({
         q: text.default(""),
         role: text.default(""),
