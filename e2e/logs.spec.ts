@@ -222,8 +222,17 @@ test("phone: the log is a list of cards, a chip removes its filter, nothing scro
   await page.keyboard.press("Enter");
   await expect(page).not.toHaveURL(/action=/);
   await expect(page).toHaveURL(new RegExp(`actor=${token}`));
-  await expect(page.getByLabel("Action", { exact: true })).toHaveValue("");
   await expect(cards).toHaveCount(5);
+  // The filters wait behind one button, so the entries start on the first screen.
+  const filters = page.getByRole("button", { name: "Filters (1)" });
+  expect((await filters.boundingBox())!.height).toBeLessThan(60);
+  expect((await cards.first().boundingBox())!.y).toBeLessThan(PHONE.height);
+  await filters.click();
+  const sheet = page.getByRole("dialog", { name: "Filters" });
+  await expect(sheet.getByLabel("Action", { exact: true })).toHaveValue("");
+  await expect(sheet.getByLabel("Actor (name or email contains)")).toHaveValue(token);
+  await page.keyboard.press("Escape");
+  await expect(filters).toBeFocused();
   expect(problems).toEqual([]);
 });
 

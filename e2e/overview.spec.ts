@@ -184,3 +184,32 @@ test("a super admin's setup checklist: what is left, a step marked done by keybo
   await expect(german.getByRole("link", { name: "Zwei-Faktor einschalten" })).toBeVisible();
   expect(problems).toEqual([]);
 });
+
+test("width: the chart's labels read at 11 px or more on a phone, and the overview uses a wide screen", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const admin = await createUser(["admin"], "Width Checker");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await login(admin, page, "/dashboard");
+  const chart = page.getByTestId("activity-chart");
+  await expect(chart).toBeVisible();
+  // Rendered size, not the font-size in the svg's own units, which scale with its width.
+  await expect
+    .poll(() =>
+      chart
+        .locator("text")
+        .first()
+        .evaluate((el) => el.getBoundingClientRect().height),
+    )
+    .toBeGreaterThanOrEqual(11);
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const main = page.getByRole("main");
+  const content = main.locator(":scope > *").first();
+  const [mainBox, contentBox] = [await main.boundingBox(), await content.boundingBox()];
+  // The content fills the main region but for its padding (64 px at this width).
+  expect(contentBox!.width).toBeGreaterThan(mainBox!.width - 80);
+  expect(problems).toEqual([]);
+});

@@ -70,7 +70,7 @@ export default function Teams({ loaderData }: Route.ComponentProps) {
   const { formatNumber } = useFormat();
   const { teams, page, total, mayWrite } = loaderData;
   return (
-    <div className="flex max-w-4xl flex-col gap-6">
+    <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">{t("teams:list.title")}</h1>
       <Table caption={t("teams:list.title")}>
         <TableHead>

@@ -1,9 +1,29 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { formatDateIn, formatDayMonthIn, formatNumberIn } from "../../components/format";
 import { emptyStateClass } from "../../components/ui/card";
 import { useTranslation } from "../../i18n/use-translation";
 
 type Series = { label: string; values: number[]; className: string };
+
+/** Labels read at 12 px however narrow the chart: the svg scales its user units with its width. */
+const LABEL_PX = 12;
+
+function useLabelSize() {
+  const [svg, ref] = useState<SVGSVGElement | null>(null);
+  const [size, setSize] = useState(LABEL_PX);
+  useEffect(() => {
+    if (!svg) return;
+    const fit = () => {
+      const width = svg.getBoundingClientRect().width;
+      if (width > 0) setSize(Math.max(LABEL_PX, (LABEL_PX * WIDTH) / width));
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(svg);
+    return () => observer.disconnect();
+  }, [svg]);
+  return { ref, size };
+}
 
 const WIDTH = 600;
 const HEIGHT = 190;
@@ -40,6 +60,7 @@ export function ActivityChart({
   const [current, setCurrent] = useState(days.length - 1);
   const [shown, setShown] = useState<number | null>(null);
   const [focused, setFocused] = useState(false);
+  const labelSize = useLabelSize();
   if (series.every((s) => s.values.every((v) => v === 0)))
     return (
       <p className={emptyStateClass} data-testid="chart-empty">
@@ -100,6 +121,7 @@ export function ActivityChart({
       {/* The tooltip is placed in the svg's own box: both share this wrapper's width. */}
       <div className="relative w-full max-w-2xl">
         <svg
+          ref={labelSize.ref}
           viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
           role="group"
           aria-label={summary}
@@ -123,7 +145,8 @@ export function ActivityChart({
                   y={y(tick)}
                   dy="0.35em"
                   textAnchor="end"
-                  className="fill-current text-[11px]"
+                  className="fill-current"
+                  fontSize={labelSize.size}
                   data-testid="y-tick"
                 >
                   {formatNumberIn(language, tick)}
@@ -137,7 +160,8 @@ export function ActivityChart({
                   x={PLOT.left + i * groupWidth + groupWidth / 2}
                   y={HEIGHT - 6}
                   textAnchor="middle"
-                  className="fill-current text-[11px]"
+                  className="fill-current"
+                  fontSize={labelSize.size}
                 >
                   {dayLabel(i)}
                 </text>

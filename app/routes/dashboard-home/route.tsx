@@ -52,7 +52,7 @@ export default function DashboardHome({ loaderData }: Route.ComponentProps) {
   const { users, teams, tasks, mail, chart, recent, roles, setup } = loaderData;
   const held = user.isSuperAdmin ? PERMISSIONS : PERMISSIONS.filter((p) => user.permissions.includes(p.key));
   return (
-    <div className="flex max-w-5xl flex-col gap-6">
+    <div className="flex flex-col gap-6">
       <div>
         <h1 className="text-2xl font-semibold">{t("overview:welcome", { name: user.name })}</h1>
         <p className="mt-1 text-muted-foreground">{t("overview:signedInAs", { email: user.email })}</p>

@@ -9,6 +9,7 @@ import { pageTitle } from "../../components/page-title";
 import { Field } from "../../components/ui/field";
 import { type FilterChip, FilterChips, FilterForm } from "../../components/ui/list-filters";
 import { Pagination } from "../../components/ui/pagination";
+import { PhoneFilters } from "../../components/ui/phone-filters";
 import { Select } from "../../components/ui/select";
 import { SavedViewsControl } from "../../components/views/saved-views-control";
 import { pageRefusal } from "../../http/form.server";
@@ -77,56 +78,58 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       <h1 className="text-2xl font-semibold">{t("audit:title")}</h1>
       <SavedViewsControl saved={savedViews} />
       <div className="flex flex-col gap-3">
-        <FilterForm
-          label={t("audit:filter.label")}
-          applyLabel={t("audit:filter.submit")}
-          applied={{
-            person: query.person,
-            within: query.within,
-            actor: query.actor,
-            action: query.action,
-            target: query.target,
-            from: query.from,
-            to: query.to,
-          }}
-        >
-          <Field
-            label={t("audit:filter.actor")}
-            name="actor"
-            type="text"
-            defaultValue={query.actor}
-            className="w-full sm:w-56"
-          />
-          <Select label={t("audit:filter.action")} name="action" defaultValue={query.action}>
-            <option value="">{t("audit:filter.anyAction")}</option>
-            {AUDIT_ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {auditActionText(t, a)}
-              </option>
-            ))}
-          </Select>
-          <Field
-            label={t("audit:filter.target")}
-            name="target"
-            type="text"
-            defaultValue={query.target}
-            className="w-full sm:w-56"
-          />
-          <Select label={t("audit:filter.within")} name="within" defaultValue={query.within}>
-            <option value="">{t("audit:filter.period.any")}</option>
-            {PERIOD_NAMES.map((p) => (
-              <option key={p} value={p}>
-                {t(`audit:filter.period.${p}`)}
-              </option>
-            ))}
-          </Select>
-          <Field label={t("audit:filter.from")} name="from" type="date" defaultValue={query.from} />
-          <Field label={t("audit:filter.to")} name="to" type="date" defaultValue={query.to} />
-          <input type="hidden" name="person" defaultValue={query.person} />
-          <input type="hidden" name="size" value={query.size} />
-          <ExportAuditButton />
-          <ExportAuditButton format="jsonl" />
-        </FilterForm>
+        <PhoneFilters applied={chips.length}>
+          <FilterForm
+            label={t("audit:filter.label")}
+            applyLabel={t("audit:filter.submit")}
+            applied={{
+              person: query.person,
+              within: query.within,
+              actor: query.actor,
+              action: query.action,
+              target: query.target,
+              from: query.from,
+              to: query.to,
+            }}
+          >
+            <Field
+              label={t("audit:filter.actor")}
+              name="actor"
+              type="text"
+              defaultValue={query.actor}
+              className="w-full sm:w-56"
+            />
+            <Select label={t("audit:filter.action")} name="action" defaultValue={query.action}>
+              <option value="">{t("audit:filter.anyAction")}</option>
+              {AUDIT_ACTIONS.map((a) => (
+                <option key={a} value={a}>
+                  {auditActionText(t, a)}
+                </option>
+              ))}
+            </Select>
+            <Field
+              label={t("audit:filter.target")}
+              name="target"
+              type="text"
+              defaultValue={query.target}
+              className="w-full sm:w-56"
+            />
+            <Select label={t("audit:filter.within")} name="within" defaultValue={query.within}>
+              <option value="">{t("audit:filter.period.any")}</option>
+              {PERIOD_NAMES.map((p) => (
+                <option key={p} value={p}>
+                  {t(`audit:filter.period.${p}`)}
+                </option>
+              ))}
+            </Select>
+            <Field label={t("audit:filter.from")} name="from" type="date" defaultValue={query.from} />
+            <Field label={t("audit:filter.to")} name="to" type="date" defaultValue={query.to} />
+            <input type="hidden" name="person" defaultValue={query.person} />
+            <input type="hidden" name="size" value={query.size} />
+            <ExportAuditButton />
+            <ExportAuditButton format="jsonl" />
+          </FilterForm>
+        </PhoneFilters>
         <FilterChips chips={chips} />
       </div>
 

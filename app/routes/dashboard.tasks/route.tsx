@@ -72,7 +72,7 @@ export default function TaskHistoryPage({ loaderData }: Route.ComponentProps) {
   useRevalidateOnTaskChange();
   const filtered = Boolean(query.type || query.status);
   return (
-    <div className="flex max-w-4xl flex-col gap-6">
+    <div className="flex flex-col gap-6">
       <div>
         <h1 className="text-2xl font-semibold">{t("tasks:history.title")}</h1>
         <p className="mt-1 text-sm text-muted-foreground">{t("tasks:history.intro")}</p>

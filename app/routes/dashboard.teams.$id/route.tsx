@@ -143,7 +143,7 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { team, member, mayWrite, maySearch } = loaderData;
   return (
-    <div className="flex max-w-4xl flex-col gap-6">
+    <div className="flex flex-col gap-6">
       <div>
         <Link to="/dashboard/teams" className={cn(linkVariants({ variant: "quiet" }), "text-sm")}>
           ← {t("teams:list.title")}
