@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { csvCells } from "../../test/support/csv";
 import { RecordingRunner } from "../../test/tasks";
+import { invalidateRoles } from "../access/role-cache.server";
 import { db } from "../db.server";
 import { loader as downloadLoader } from "../routes/api.tasks.$id.download";
 import { loader } from "../routes/dashboard.logs/route";
@@ -72,6 +73,10 @@ beforeAll(async () => {
   await db().insertInto("audit_log").values(rows).execute();
 });
 
+async function roleIdOf(name: string) {
+  return (await db().selectFrom("role").select("id").where("name", "=", name).executeTakeFirstOrThrow()).id;
+}
+
 type Listed = {
   rows: { id: string; createdAt: string; actor: { id: string | null } }[];
   next: string | null;
@@ -122,6 +127,30 @@ describe("the audit log's person filter", () => {
     const gone = (await list(admin.cookie, `person=${randomUUID()}`)).body as Listed;
     expect(gone.rows).toEqual([]);
     expect(gone.person).toBeNull();
+  });
+
+  it("names the person by their current email only to someone who may read users", async () => {
+    const auditor = await signedIn(["admin"]);
+    const withRead = (await list(auditor.cookie, `person=${alex.id}`)).body as Listed;
+    expect(withRead.person).toMatchObject({ email: alex.email });
+    await db()
+      .deleteFrom("role_permission")
+      .where("role_id", "=", await roleIdOf("admin"))
+      .where(
+        "permission_id",
+        "=",
+        (
+          await db()
+            .selectFrom("permission")
+            .select("id")
+            .where("key", "=", "user.read")
+            .executeTakeFirstOrThrow()
+        ).id,
+      )
+      .execute();
+    invalidateRoles();
+    const without = (await list(auditor.cookie, `person=${alex.id}`)).body as Listed;
+    expect(without.person).toEqual({ id: alex.id, name: "Alex Doe", email: null });
   });
 
   it("needs log.read", async () => {

@@ -1,6 +1,7 @@
 import type { i18n as I18n } from "i18next";
 import type { Selectable } from "kysely";
 import type { AuditLogTable } from "../../db/schema";
+import { type AccessSubject, can } from "../access/check";
 import { roleGrants } from "../access/role-cache.server";
 import { roleLabel } from "../access/role-labels";
 import { db } from "../db.server";
@@ -208,15 +209,19 @@ export async function auditRowNames(rows: AuditRow[]) {
   };
 }
 
-/** The person a `person` filter names, as the chip shows them; null once they are deleted. */
-export async function auditPerson(id: string) {
+/**
+ * The person a `person` filter names, as the chip shows them; null once they are deleted. The
+ * current email is user.read material: without it the chip says the name the log already shows.
+ */
+export async function auditPerson(id: string, viewer: AccessSubject) {
   if (!id) return null;
   const row = await db()
     .selectFrom("user")
     .select(["user.id", "user.name", "user.email"])
     .where("user.id", "=", id)
     .executeTakeFirst();
-  return row ?? null;
+  if (!row) return null;
+  return can(viewer, "user.read") ? row : { ...row, email: null };
 }
 
 /**

@@ -51,6 +51,9 @@ function undoOf(actor: SessionUser, action: BulkAction, input: Chosen, changed: 
   if (action === "disable") return offerUndo(actor, { kind: "user.disable", userIds: changed });
   if (action === "remove-role" && input.roleId)
     return offerUndo(actor, { kind: "user.role_removal", userIds: changed, roleIds: [input.roleId] });
+  // One role taken from each: giving it back is exact (with several, some held only one of them).
+  if (action === "change-roles" && input.mode === "remove" && input.roleIds?.length === 1)
+    return offerUndo(actor, { kind: "user.role_removal", userIds: changed, roleIds: input.roleIds });
   return undefined;
 }
 

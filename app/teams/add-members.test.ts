@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { type FormFields, formRequest } from "../../test/support/forms";
+import { invalidateRoles } from "../access/role-cache.server";
 import { db, now } from "../db.server";
 import { readToast } from "../http/toast.server";
 import { action, loader } from "../routes/dashboard.teams.$id/route";
@@ -89,6 +90,43 @@ describe("add members", () => {
       teamRole: "member",
     });
     expect(ghost.status).toBe(403);
+    expect(await members(team)).toEqual([]);
+  });
+
+  it("needs user.read as well as team.write (the toast names people), and adds only active accounts", async () => {
+    const ts = now();
+    const roleId = randomUUID();
+    await db()
+      .insertInto("role")
+      .values({ id: roleId, name: "teams_only", label: "Teams only", created_at: ts, updated_at: ts })
+      .execute();
+    const perms = await db()
+      .selectFrom("permission")
+      .select("id")
+      .where("key", "in", ["dashboard.access", "team.read", "team.write"])
+      .execute();
+    await db()
+      .insertInto("role_permission")
+      .values(perms.map((p) => ({ role_id: roleId, permission_id: p.id })))
+      .execute();
+    invalidateRoles();
+    const teamsOnly = await signedIn(["teams_only"]);
+    const team = await newTeam(`Names ${randomUUID().slice(0, 6)}`);
+    const person = await createUser({ roles: ["user"] });
+    const blind = await onTeam(team, teamsOnly.cookie, {
+      intent: "add-members",
+      userIds: [person.id],
+      teamRole: "member",
+    });
+    expect(blind.status).toBe(403);
+    const manager = await signedIn(["manager"]);
+    const disabled = await createUser({ roles: ["user"], status: "disabled" });
+    const out = await onTeam(team, manager.cookie, {
+      intent: "add-members",
+      userIds: [disabled.id],
+      teamRole: "member",
+    });
+    expect(out.status).toBe(403);
     expect(await members(team)).toEqual([]);
   });
 

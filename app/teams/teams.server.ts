@@ -278,8 +278,15 @@ export async function addMembers(
 ): Promise<{ added: string[]; already: string[] }> {
   const { teamId, teamRole } = input;
   const ids = [...new Set(input.userIds)];
+  // Names come back in the toast: the same user.read the picker's search needs.
+  if (!mayFindMembers(actor)) throw new RuleViolation("teams.userNotFound");
   await existingTeam(teamId);
-  const people = await db().selectFrom("user").select(["id", "name"]).where("id", "in", ids).execute();
+  const people = await db()
+    .selectFrom("user")
+    .select(["id", "name"])
+    .where("id", "in", ids)
+    .where("status", "=", "active")
+    .execute();
   if (people.length !== ids.length) throw new RuleViolation("teams.userNotFound");
   const nameOf = new Map(people.map((p) => [p.id, p.name]));
   return db()

@@ -412,6 +412,22 @@ describe("the page", () => {
       summary: { update: 1 },
       rows: [{ outcome: "update", message: "Name: Before Name → After Name. Roles: User → Manager." }],
     });
+
+    // Without user.read the account's current name and roles are not shown: only what changes.
+    await createRole(
+      await actorOf(["super_admin"]),
+      {
+        name: "blind_importer",
+        label: "Blind importer",
+        permissions: ["dashboard.access", "user.write", "user.update"],
+      },
+      origin(),
+    );
+    const blind = await signedIn(["blind_importer"]);
+    const other = await createUser({ name: "Hidden Name", roles: ["user"] });
+    const unseen = await upload(blind.cookie, "preview", `name,email\nNew Name,${other.email}\n`);
+    expect(JSON.stringify(unseen.body)).not.toContain("Hidden Name");
+    expect(unseen.body).toMatchObject({ rows: [{ outcome: "update", message: "Updated: name." }] });
   });
 
   it("previews with counts and each row's reason in words, refuses a bad file, and starts the task", async () => {

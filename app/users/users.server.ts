@@ -206,10 +206,21 @@ export async function changeUserRoles(
   const after = rolesAfter(before.roleIds, input);
   if (sameRoles(before.roleIds, after)) return false;
   await assertRoleChangeAllowed(actor, id, before.roleIds, after);
+  // Only the difference is written: a change of other roles made meanwhile (another admin's bulk
+  // act, a grant a replace was not allowed to see) stays as it is.
+  const added = after.filter((r) => !before.roleIds.includes(r));
+  const removed = before.roleIds.filter((r) => !after.includes(r));
   await db()
     .transaction()
     .execute(async (trx) => {
-      await writeRoles(trx, id, after, { replace: true });
+      if (added.length)
+        await trx
+          .insertInto("user_role")
+          .values(added.map((role_id) => ({ user_id: id, role_id })))
+          .onConflict((oc) => oc.columns(["user_id", "role_id"]).doNothing())
+          .execute();
+      if (removed.length)
+        await trx.deleteFrom("user_role").where("user_id", "=", id).where("role_id", "in", removed).execute();
       await trx.updateTable("user").set({ updated_at: now() }).where("id", "=", id).execute();
       await audit(
         origin,

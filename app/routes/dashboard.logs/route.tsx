@@ -32,7 +32,7 @@ export async function loader(args: Route.LoaderArgs) {
   const [{ rows, start, prev, next }, savedViews, person] = await Promise.all([
     listAudit(parsed.value),
     viewsForList(viewer, "audit", args.url),
-    auditPerson(parsed.value.person),
+    auditPerson(parsed.value.person, viewer),
   ]);
   return {
     query: parsed.value,
@@ -58,7 +58,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           name: "person",
           label: t("audit:filter.personChip"),
           // A deleted person keeps their id in the rows, so the chip names what it filters by.
-          value: person ? `${person.name} (${person.email})` : query.person,
+          value: person ? (person.email ? `${person.name} (${person.email})` : person.name) : query.person,
         }
       : null,
     query.within

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { can } from "../../access/check";
 import { refuseWhileImpersonating, requirePermission } from "../../auth/guard.server";
 import { handleIntents } from "../../auth/intents.server";
 import { pageTitle } from "../../components/page-title";
@@ -54,7 +55,11 @@ export async function action(args: Route.ActionArgs) {
               line: p.line,
               email: p.email,
               outcome: p.outcome,
-              message: p.changes?.length ? await importChangesText(t, p.changes) : say(t, p.message),
+              // An account's current name and roles are user.read material.
+              message:
+                p.changes?.length && can(actor, "user.read")
+                  ? await importChangesText(t, p.changes)
+                  : say(t, p.message),
             })),
           ),
         });
