@@ -29,3 +29,17 @@ export function roleLabel(
   const say = SEEDED[role.name];
   return say && seededLabel.get(role.name) === role.label ? say(t) : role.label;
 }
+
+/** Every role by id and by name, as `t`'s language says it: for texts that name roles by either. */
+export function roleNamesIn(
+  t: TFunction,
+  roles: Iterable<{ id: string; name: string; label: string; translations?: LabelTranslations }>,
+): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const role of roles) {
+    const label = roleLabel(t, role);
+    names.set(role.id, label);
+    names.set(role.name, label);
+  }
+  return names;
+}

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { csvCells } from "../../test/support/csv";
+import { roleGrants } from "../access/role-cache.server";
+import { roleNamesIn } from "../access/role-labels";
 import { db } from "../db.server";
 import { i18nFor } from "../i18n/i18n.server";
 import { loader as downloadLoader } from "../routes/api.tasks.$id.download";
@@ -168,7 +170,9 @@ describe("audit log in words", () => {
         after: { defaultRoleId: roles.manager, sendPasswordLink: true },
       }),
     });
-    const [de, dir] = await describeAuditRows([settings, directory] as never, i18nFor("de"));
+    const german = i18nFor("de");
+    const roleNames = roleNamesIn(german.t, (await roleGrants()).values());
+    const [de, dir] = await describeAuditRows([settings, directory] as never, german, roleNames);
     expect(de!.details).toEqual({
       kind: "diff",
       changes: [{ key: "APP_NAME", field: "Name der Anwendung", before: "Old", after: "New", changed: true }],

@@ -1,9 +1,6 @@
 import type { i18n as I18n } from "i18next";
 import type { Selectable } from "kysely";
 import type { AuditLogTable } from "../../db/schema";
-import { type AccessSubject, can } from "../access/check";
-import { roleGrants } from "../access/role-cache.server";
-import { roleLabel } from "../access/role-labels";
 import { db } from "../db.server";
 import { userAgentParts } from "../http/user-agent";
 import { i18nFor } from "../i18n/i18n.server";
@@ -85,14 +82,25 @@ function collectIds(value: unknown, out: Ids) {
   }
 }
 
-/** One query whatever the page size; roles from the role cache, in the reader's language. */
-async function loadNames(ids: Ids, lang: I18n): Promise<Names> {
+/**
+ * Roles by id and by name, as the reader says them: the caller passes them (the access domain sits
+ * above this module and translates seeded roles); without them, the labels as stored.
+ */
+export type RoleNames = ReadonlyMap<string, string>;
+
+async function storedRoleNames(): Promise<RoleNames> {
+  const rows = await db().selectFrom("role").select(["id", "name", "label"]).execute();
+  return new Map(rows.flatMap((r) => [[r.id, r.label] as const, [r.name, r.label] as const]));
+}
+
+/** One query for people and teams whatever the page size; roles from `roles`. */
+async function loadNames(ids: Ids, roles: RoleNames | undefined): Promise<Names> {
   const names: Names = { user: new Map(), team: new Map(), role: new Map() };
   if (ids.roles.size) {
-    for (const role of (await roleGrants()).values()) {
-      const label = roleLabel(lang.t, role);
-      if (ids.roles.has(role.id)) names.role.set(role.id, label);
-      if (ids.roles.has(role.name)) names.role.set(role.name, label);
+    const known = roles ?? (await storedRoleNames());
+    for (const id of ids.roles) {
+      const label = known.get(id);
+      if (label !== undefined) names.role.set(id, label);
     }
   }
   const users = [...ids.users];
@@ -192,7 +200,7 @@ function describeTarget(row: AuditRow, names: Names): AuditTarget | null {
 }
 
 /** The actor's and the user target's current names, for an export's name columns: one query a batch. */
-export async function auditRowNames(rows: AuditRow[]) {
+export async function auditRowNames(rows: AuditRow[], roleNames?: RoleNames) {
   const users = new Set<string>();
   const teams = new Set<string>();
   const roles = new Set<string>();
@@ -202,33 +210,33 @@ export async function auditRowNames(rows: AuditRow[]) {
     if (r.target_id && r.target_type === "team") teams.add(r.target_id);
     if (r.target_id && r.target_type === "role") roles.add(r.target_id);
   }
-  const names = await loadNames({ users, teams, roles }, i18nFor("en"));
+  const names = await loadNames({ users, teams, roles }, roleNames);
   return {
     actor: (r: AuditRow) => (r.actor_id ? (names.user.get(r.actor_id) ?? null) : null),
     target: (r: AuditRow) => describeTarget(r, names)?.name ?? null,
   };
 }
 
-/**
- * The person a `person` filter names, as the chip shows them; null once they are deleted. The
- * current email is user.read material: without it the chip says the name the log already shows.
- */
-export async function auditPerson(id: string, viewer: AccessSubject) {
+/** The person a `person` filter names, as the chip shows them; null once they are deleted. */
+export async function auditPerson(id: string) {
   if (!id) return null;
   const row = await db()
     .selectFrom("user")
     .select(["user.id", "user.name", "user.email"])
     .where("user.id", "=", id)
     .executeTakeFirst();
-  if (!row) return null;
-  return can(viewer, "user.read") ? row : { ...row, email: null };
+  return row ?? null;
 }
 
 /**
  * The caller passes the rows as the viewer may read them (access/audit-token-names.server.ts), and
  * the reader's `t`: details are words in their language, names in place of ids.
  */
-export async function describeAuditRows(rows: AuditRow[], lang: I18n = i18nFor("en")): Promise<AuditView[]> {
+export async function describeAuditRows(
+  rows: AuditRow[],
+  lang: I18n = i18nFor("en"),
+  roleNames?: RoleNames,
+): Promise<AuditView[]> {
   const parsed = rows.map((r) => parseDetails(r.details));
   const ids: Ids = { users: new Set<string>(), teams: new Set<string>(), roles: new Set<string>() };
   rows.forEach((r, i) => {
@@ -239,7 +247,7 @@ export async function describeAuditRows(rows: AuditRow[], lang: I18n = i18nFor("
     if (r.target_id && r.target_type === "role") ids.roles.add(r.target_id);
     collectIds(parsed[i], ids);
   });
-  const names = await loadNames(ids, lang);
+  const names = await loadNames(ids, roleNames);
   return rows.map((r, i) => {
     const details = describeDetails(lang, parsed[i], names);
     const onlyRoles =

@@ -13,12 +13,12 @@ function useLabelSize() {
   const [size, setSize] = useState(LABEL_PX);
   useEffect(() => {
     if (!svg) return;
-    const fit = () => {
+    const measure = () => {
       const width = svg.getBoundingClientRect().width;
       if (width > 0) setSize(Math.max(LABEL_PX, (LABEL_PX * WIDTH) / width));
     };
-    fit();
-    const observer = new ResizeObserver(fit);
+    measure();
+    const observer = new ResizeObserver(measure);
     observer.observe(svg);
     return () => observer.disconnect();
   }, [svg]);

@@ -1,4 +1,7 @@
 import { auditRowsFor } from "../../access/audit-token-names.server";
+import { can } from "../../access/check";
+import { roleGrants } from "../../access/role-cache.server";
+import { roleNamesIn } from "../../access/role-labels";
 import { auditActionText } from "../../audit/action-text";
 import { AUDIT_ACTIONS } from "../../audit/actions";
 import { PERIOD_NAMES } from "../../audit/periods";
@@ -29,11 +32,15 @@ export async function loader(args: Route.LoaderArgs) {
     const values = { field: parsed.field, problem: sayIssue(t, parsed.issue) };
     throw pageRefusal(t, { key: "audit.badFilter", values }, 400);
   }
-  const [{ rows, start, prev, next }, savedViews, person] = await Promise.all([
+  const [{ rows, start, prev, next }, savedViews, found, grants] = await Promise.all([
     listAudit(parsed.value),
     viewsForList(viewer, "audit", args.url),
-    auditPerson(parsed.value.person, viewer),
+    auditPerson(parsed.value.person),
+    roleGrants(),
   ]);
+  // Their current email is user.read material: without it the chip says the name the log shows.
+  const person = found && !can(viewer, "user.read") ? { ...found, email: null } : found;
+  const i18n = getI18n(args.context);
   return {
     query: parsed.value,
     person,
@@ -41,7 +48,11 @@ export async function loader(args: Route.LoaderArgs) {
     start,
     prev,
     next,
-    rows: await describeAuditRows(await auditRowsFor(viewer, rows), getI18n(args.context)),
+    rows: await describeAuditRows(
+      await auditRowsFor(viewer, rows),
+      i18n,
+      roleNamesIn(i18n.t, grants.values()),
+    ),
   };
 }
 

@@ -108,6 +108,7 @@ export const auditExport = defineTask({
       const rows = await auditRowsAfter(filters, after, BATCH);
       const readable = await auditRowsFor(viewer, rows);
       // Names as they are now, beside the ids the row keeps: a reader of the file knows who.
+      // A file for any reader: roles by their labels as stored.
       const names = await auditRowNames(readable);
       for (const r of readable) {
         if (format === "jsonl") json.push(jsonLine(r, names));
