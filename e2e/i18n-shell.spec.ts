@@ -88,7 +88,7 @@ test("the dashboard, users and teams in German, walked by keyboard", async ({ pa
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Mitglieder (0)" })).toBeVisible();
   await expect(page.getByText("Noch keine Mitglieder.")).toBeVisible();
-  await expect(page.getByRole("heading", { name: "Mitglied hinzufügen" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Mitglieder hinzufügen" })).toBeVisible();
   await expect(page.getByRole("button", { name: `Team ${name} löschen` })).toBeVisible();
   await axe(page, "team page");
   expect(problems).toEqual([]);

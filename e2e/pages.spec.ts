@@ -35,8 +35,10 @@ test("an admin creates a team and adds a member", async ({ login, page }) => {
   await page.getByRole("button", { name: "Create team" }).click();
   await expect(page.getByRole("heading", { name: "Release Crew" })).toBeVisible();
   // The server-side search combobox (keyboard use is in teams.spec.ts): a click picks the person.
+  await page.getByRole("button", { name: "Add members" }).click();
   await page.getByRole("combobox", { name: "Find a user by name or email" }).fill("Teammate Zed");
   await page.getByRole("option", { name: /Teammate Zed/ }).click();
+  await page.getByRole("button", { name: "Add 1 member" }).click();
   const members = page.getByRole("table", { name: "Members of Release Crew" });
   await expect(members).toContainText("Teammate Zed");
   await members.getByRole("link", { name: "Teammate Zed" }).click();

@@ -10,7 +10,7 @@ import { useTranslation } from "../../i18n/use-translation";
 
 // A field left empty shows the label as written (decision 040).
 
-const TRANSLATED_LANGUAGES = availableLanguages.filter((l) => l !== FALLBACK_LANGUAGE);
+export const TRANSLATED_LANGUAGES = availableLanguages.filter((l) => l !== FALLBACK_LANGUAGE);
 
 function languageName(t: TFunction, language: string): string {
   const page = languageOf(t);
@@ -18,7 +18,7 @@ function languageName(t: TFunction, language: string): string {
   return name.charAt(0).toLocaleUpperCase(page) + name.slice(1);
 }
 
-function translatedLabelName(t: TFunction, language: string): string {
+export function translatedLabelName(t: TFunction, language: string): string {
   return t("access:labels.inLanguage", { language: languageName(t, language) });
 }
 

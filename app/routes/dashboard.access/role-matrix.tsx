@@ -12,9 +12,11 @@ import { Button } from "../../components/ui/button";
 import { cn } from "../../components/ui/cn";
 import { controlVariants } from "../../components/ui/field";
 import { tableStyles } from "../../components/ui/table";
+import { useMedia } from "../../components/use-media";
 import { useTranslation } from "../../i18n/use-translation";
 import { DeleteRole } from "./delete-role";
 import { LocalizedLabelRows } from "./localized-label-fields";
+import { RoleCards } from "./role-cards";
 import type { RoleRow } from "./types";
 
 const INTENT = "save-matrix";
@@ -47,6 +49,8 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
   const regionRef = useRef<HTMLDivElement>(null);
   const editable = roles.filter((r) => r.editable);
   const rows = fields.roles.getFieldList();
+  // A phone shows a column and a half of the table: one card per role there instead.
+  const phone = useMedia("(max-width: 767.98px)");
 
   const recount = useCallback(() => {
     if (!formRef.current) return;
@@ -55,8 +59,8 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
     onChanges(n);
   }, [onChanges]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: roles is the trigger, not an input
-  useEffect(() => recount(), [roles, recount]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: roles and the layout are the trigger, not inputs
+  useEffect(() => recount(), [roles, recount, phone]);
 
   function onReset() {
     // Saved or discarded, the bar goes with its buttons: the keyboard goes back to the matrix,
@@ -77,126 +81,150 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
       className="flex flex-col gap-3"
     >
       <FormErrors form={form} />
-      {/* Scrolls on its own, both ways, never the page; focusable so the keyboard can scroll it too. */}
-      <div
-        ref={regionRef}
-        role="region"
-        aria-label={t("access:matrix.region")}
-        // Focusable for axe's scrollable-region-focusable; containment keeps the table from widening the page.
-        tabIndex={0}
-        data-testid="matrix-region"
-        className="relative max-h-[calc(100dvh-12rem)] min-h-64 max-w-full overflow-auto rounded-md [contain:inline-size] border bg-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-      >
-        <table className="w-full text-sm">
-          <caption className="sr-only">{t("access:matrix.caption")}</caption>
-          <thead className={tableStyles.head}>
-            <tr>
-              <th
-                scope="col"
-                className="sticky top-0 left-0 z-30 bg-muted px-3 py-2 text-left shadow-[inset_-1px_-1px_0_var(--color-border)]"
-              >
-                {t("access:matrix.permission")}
-              </th>
-              {roles.map((r) => (
+      {phone ? (
+        <div
+          ref={regionRef}
+          role="region"
+          aria-label={t("access:matrix.region")}
+          // Takes the keyboard back after a save, as the table's region does.
+          tabIndex={-1}
+          data-testid="matrix-region"
+          className="rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        >
+          <RoleCards
+            roles={roles}
+            editable={editable}
+            formId={FORM_ID}
+            labelErrors={(index) => rows[index]?.getFieldset().label}
+            translationErrors={(index, language) =>
+              rows[index]?.getFieldset().translations.getFieldset()[language]
+            }
+          />
+        </div>
+      ) : (
+        // Scrolls on its own, both ways, never the page; focusable so the keyboard can scroll it too.
+        <div
+          ref={regionRef}
+          role="region"
+          aria-label={t("access:matrix.region")}
+          // Focusable for axe's scrollable-region-focusable; containment keeps the table from widening the page.
+          tabIndex={0}
+          data-testid="matrix-region"
+          className="relative max-h-[calc(100dvh-12rem)] min-h-64 max-w-full overflow-auto rounded-md [contain:inline-size] border bg-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        >
+          <table className="w-full text-sm">
+            <caption className="sr-only">{t("access:matrix.caption")}</caption>
+            <thead className={tableStyles.head}>
+              <tr>
                 <th
-                  key={r.id}
                   scope="col"
-                  className={cn(stickyHead, "px-3 py-2 text-center align-top font-medium")}
+                  className="sticky top-0 left-0 z-30 bg-muted px-3 py-2 text-left shadow-[inset_-1px_-1px_0_var(--color-border)]"
                 >
-                  {roleLabel(t, r)}
-                  <span className="block text-xs font-normal text-muted-foreground">
-                    {t("access:matrix.users", { count: r.users })}
-                  </span>
-                  {!r.system && r.editable ? <DeleteRole role={r} tab="permissions" /> : null}
+                  {t("access:matrix.permission")}
                 </th>
+                {roles.map((r) => (
+                  <th
+                    key={r.id}
+                    scope="col"
+                    className={cn(stickyHead, "px-3 py-2 text-center align-top font-medium")}
+                  >
+                    {roleLabel(t, r)}
+                    <span className="block text-xs font-normal text-muted-foreground">
+                      {t("access:matrix.users", { count: r.users })}
+                    </span>
+                    {!r.system && r.editable ? <DeleteRole role={r} tab="permissions" /> : null}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {PERMISSIONS.map((p) => (
+                <tr key={p.key} className="border-b">
+                  <th scope="row" className={`${stickyCell} px-3 py-1 text-left font-normal`}>
+                    {permissionLabel(t, p.key)}
+                    <code className="block text-xs text-muted-foreground">{p.key}</code>
+                  </th>
+                  {roles.map((r) => {
+                    const index = editable.indexOf(r);
+                    return (
+                      <td key={r.id} className="px-3 py-1 text-center">
+                        {r.all ? (
+                          <span title={t("access:matrix.allPermissions")}>
+                            <Lock
+                              aria-label={t("access:matrix.holdsAll", { role: roleLabel(t, r) })}
+                              className="inline size-4 text-muted-foreground"
+                            />
+                          </span>
+                        ) : (
+                          <input
+                            key={`${r.id}:${r.permissions.includes(p.key)}`}
+                            type="checkbox"
+                            name={index >= 0 ? `roles[${index}].permissions` : undefined}
+                            value={p.key}
+                            defaultChecked={r.permissions.includes(p.key)}
+                            disabled={index < 0}
+                            aria-label={`${roleLabel(t, r)}: ${permissionLabel(t, p.key)}`}
+                            className="size-4 accent-primary"
+                          />
+                        )}
+                      </td>
+                    );
+                  })}
+                </tr>
               ))}
-            </tr>
-          </thead>
-          <tbody>
-            {PERMISSIONS.map((p) => (
-              <tr key={p.key} className="border-b">
-                <th scope="row" className={`${stickyCell} px-3 py-1 text-left font-normal`}>
-                  {permissionLabel(t, p.key)}
-                  <code className="block text-xs text-muted-foreground">{p.key}</code>
+              <tr>
+                <th scope="row" className={`${stickyCell} px-3 py-2 text-left font-normal`}>
+                  {t("access:matrix.label")}
                 </th>
                 {roles.map((r) => {
                   const index = editable.indexOf(r);
+                  const label = index >= 0 ? rows[index]?.getFieldset().label : undefined;
                   return (
-                    <td key={r.id} className="px-3 py-1 text-center">
-                      {r.all ? (
-                        <span title={t("access:matrix.allPermissions")}>
-                          <Lock
-                            aria-label={t("access:matrix.holdsAll", { role: roleLabel(t, r) })}
-                            className="inline size-4 text-muted-foreground"
-                          />
-                        </span>
+                    <td key={r.id} className="px-3 py-2 align-top">
+                      {index < 0 ? (
+                        <p className="text-center text-xs text-muted-foreground">
+                          {r.all ? t("access:matrix.locked") : t("access:matrix.notYours")}
+                        </p>
                       ) : (
-                        <input
-                          key={`${r.id}:${r.permissions.includes(p.key)}`}
-                          type="checkbox"
-                          name={index >= 0 ? `roles[${index}].permissions` : undefined}
-                          value={p.key}
-                          defaultChecked={r.permissions.includes(p.key)}
-                          disabled={index < 0}
-                          aria-label={`${roleLabel(t, r)}: ${permissionLabel(t, p.key)}`}
-                          className="size-4 accent-primary"
-                        />
+                        <>
+                          <input type="hidden" name={`roles[${index}].roleId`} value={r.id} />
+                          <label className="sr-only" htmlFor={`${FORM_ID}-label-${r.id}`}>
+                            {t("access:matrix.labelOf", { name: r.name })}
+                          </label>
+                          <input
+                            key={`${r.id}:${r.label}`}
+                            id={`${FORM_ID}-label-${r.id}`}
+                            name={`roles[${index}].label`}
+                            defaultValue={r.label}
+                            maxLength={80}
+                            aria-invalid={label?.errors ? true : undefined}
+                            aria-describedby={label?.errors ? label.errorId : undefined}
+                            className={cn(controlVariants({ size: "sm" }), "w-32")}
+                          />
+                          {label?.errors ? (
+                            <p id={label.errorId} className="mt-1 text-xs text-destructive">
+                              {label.errors[0]}
+                            </p>
+                          ) : null}
+                        </>
                       )}
                     </td>
                   );
                 })}
               </tr>
-            ))}
-            <tr>
-              <th scope="row" className={`${stickyCell} px-3 py-2 text-left font-normal`}>
-                {t("access:matrix.label")}
-              </th>
-              {roles.map((r) => {
-                const index = editable.indexOf(r);
-                const label = index >= 0 ? rows[index]?.getFieldset().label : undefined;
-                return (
-                  <td key={r.id} className="px-3 py-2 align-top">
-                    {index < 0 ? (
-                      <p className="text-center text-xs text-muted-foreground">
-                        {r.all ? t("access:matrix.locked") : t("access:matrix.notYours")}
-                      </p>
-                    ) : (
-                      <>
-                        <input type="hidden" name={`roles[${index}].roleId`} value={r.id} />
-                        <label className="sr-only" htmlFor={`${FORM_ID}-label-${r.id}`}>
-                          {t("access:matrix.labelOf", { name: r.name })}
-                        </label>
-                        <input
-                          key={`${r.id}:${r.label}`}
-                          id={`${FORM_ID}-label-${r.id}`}
-                          name={`roles[${index}].label`}
-                          defaultValue={r.label}
-                          maxLength={80}
-                          aria-invalid={label?.errors ? true : undefined}
-                          aria-describedby={label?.errors ? label.errorId : undefined}
-                          className={cn(controlVariants({ size: "sm" }), "w-32")}
-                        />
-                        {label?.errors ? (
-                          <p id={label.errorId} className="mt-1 text-xs text-destructive">
-                            {label.errors[0]}
-                          </p>
-                        ) : null}
-                      </>
-                    )}
-                  </td>
-                );
-              })}
-            </tr>
-            <LocalizedLabelRows
-              roles={roles}
-              editable={editable}
-              formId={FORM_ID}
-              errorsOf={(index, language) => rows[index]?.getFieldset().translations.getFieldset()[language]}
-              cellClass={`${stickyCell} px-3 py-2 text-left font-normal`}
-            />
-          </tbody>
-        </table>
-      </div>
+              <LocalizedLabelRows
+                roles={roles}
+                editable={editable}
+                formId={FORM_ID}
+                errorsOf={(index, language) =>
+                  rows[index]?.getFieldset().translations.getFieldset()[language]
+                }
+                cellClass={`${stickyCell} px-3 py-2 text-left font-normal`}
+              />
+            </tbody>
+          </table>
+        </div>
+      )}
       <div
         ref={barRef}
         className={
