@@ -66,6 +66,8 @@ export class QueueTaskRunner implements TaskRunner {
   /** Until every live instance has beaten after an outage, a sweep would take up tasks still running. */
   private reachedBeats = 0;
   private fetchingStopped: Promise<void> | undefined;
+  /** graphile-worker's stop resolves after a fetch already under way: its job must not run here. */
+  private draining = false;
   private migrated: Promise<void> | undefined;
   private knownRevision = Number.POSITIVE_INFINITY;
 
@@ -102,6 +104,7 @@ export class QueueTaskRunner implements TaskRunner {
   }
 
   async start() {
+    this.draining = false;
     await this.ensureQueue();
     if (!this.beat) {
       this.beat = setInterval(() => this.heartbeat(), this.options.heartbeatMs);
@@ -112,6 +115,7 @@ export class QueueTaskRunner implements TaskRunner {
 
   /** The instance began to drain: another instance takes new jobs, running tasks go on. */
   stopTaking() {
+    this.draining = true;
     const runner = this.watchdog.release();
     this.fetchingStopped ??= runner?.stop();
   }
@@ -156,8 +160,8 @@ export class QueueTaskRunner implements TaskRunner {
   }
 
   async runJob(taskId: string) {
-    // Fetched just as this instance began to stop: the task gets a new job another instance fetches.
-    if ((await this.executor.runNow(taskId)) === "stopping") {
+    // Fetched just as this instance began to drain or stop: the task gets a new job another instance fetches.
+    if (this.draining || (await this.executor.runNow(taskId)) === "stopping") {
       await db()
         .transaction()
         .execute((trx) => addJob(trx, this.options.schema, taskId));

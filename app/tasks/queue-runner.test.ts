@@ -453,6 +453,22 @@ describe.skipIf(!onPostgres)("graphile-worker queue: stopping (PostgreSQL)", () 
     expect((await row(later)).status).toBe("pending");
   });
 
+  it("hands back a job fetched while the instance began to drain (graphile-worker's stop does not cancel a fetch under way)", async () => {
+    const g = gates();
+    const owner = await createUser({ roles: ["user"] });
+    const executor = new InProcessTaskRunner({ deliver: deliverThroughRoute, definitions: g.definitions });
+    const runner = createQueueRunner(executor);
+    await runner.start();
+    runner.stopTaking();
+    const later = await enqueued("test.once", owner.id, runner);
+    // What the worker does with a job its in-flight fetch returned after stopTaking.
+    await runner.runJob(later);
+    expect(g.started).toEqual([]);
+    expect((await row(later)).status).toBe("pending");
+    expect((await jobsOf(later)).length).toBeGreaterThan(0);
+    await runner.stop();
+  });
+
   it("runs every step of stop even when the runner's own stop fails", async () => {
     const { connectionString, options } = postgresConfig(process.env.DATABASE_URL!);
     const pool = new pg.Pool({ connectionString, options, max: 4 });
