@@ -150,6 +150,20 @@ describe("a stream opened without Last-Event-ID", () => {
     expect(frames(second.writes)).toEqual(["4:missed"]);
   });
 
+  it("sends an older event heard after a newer one (another instance's, on its way), once and without an id", async () => {
+    const local = createInProcessBus();
+    const { writes, sink: s } = sink();
+    await local.publish(CH, done("n3", "before"));
+    openUserStream("n3", s, { bus: local });
+    await settle();
+    local.deliver(CH, done("n3", "newer"), 3);
+    // Id 2 committed first on another instance; its NOTIFY reached this one after id 3.
+    local.deliver(CH, done("n3", "older"), 2);
+    local.deliver(CH, done("n3", "older"), 2);
+    local.deliver(CH, done("n3", "newer"), 3);
+    expect(frames(writes)).toEqual(["3:newer", "undefined:older"]);
+  });
+
   it("sends an older event that arrives after the start without an id, and a newer one with it", async () => {
     const local = createInProcessBus();
     const { writes, sink: s } = sink();

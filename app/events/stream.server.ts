@@ -93,18 +93,21 @@ const slots: Set<OpenStream>[] = Array.from({ length: SLOTS }, () => new Set());
 let tick = 0;
 let ticker: ReturnType<typeof setInterval> | undefined;
 
+const SENT_IDS_KEPT = 256;
 const open = new Set<OpenStream>();
 const openByUser = new Map<string, Set<OpenStream>>();
 const openBySession = new Map<string, Set<OpenStream>>();
 class OpenStream {
   closed = false;
-  /** Ids on a stream only grow, so a replayed event is never sent twice. */
+  /** The newest id sent: Last-Event-ID only grows, so an older event goes out without an id. */
   lastId = 0;
+  /** Ids at or below it were sent by the connection this one resumes (its Last-Event-ID, or a reconcile). */
+  floor = 0;
   /**
-   * The id a stream opened without Last-Event-ID starts at. An older event arriving later (another
-   * instance's NOTIFY) goes out without an id, which would otherwise move Last-Event-ID back.
+   * Ids sent on this stream, so one that arrives twice (replayed and live) goes once, while an older
+   * one never sent (another instance's, heard after a newer one) still goes, without an id.
    */
-  startId = 0;
+  private readonly sent = new Set<number>();
   unsubscribe: () => void = () => {};
   readonly slot = tick;
 
@@ -126,7 +129,10 @@ class OpenStream {
 
   frame(event: SystemEvent, id?: number): string {
     if (id !== undefined) {
-      if (id <= this.lastId && id > this.startId) return "";
+      if (id <= this.floor || this.sent.has(id)) return "";
+      this.sent.add(id);
+      // Insertion order is roughly id order: the oldest goes first, and a duplicate comes soon.
+      if (this.sent.size > SENT_IDS_KEPT) this.sent.delete(this.sent.values().next().value!);
       if (id <= this.lastId) id = undefined;
       else this.lastId = id;
     }
@@ -227,7 +233,7 @@ async function startAtNewest(
   if (newest && newest > stream.lastId) {
     // A ping carrying the id, so app/events/event-source.ts sees it too, not only the browser.
     text += sseFrame("ping", new Date().toISOString(), newest);
-    stream.lastId = stream.startId = newest;
+    stream.lastId = newest;
   }
   if (text) stream.send(text);
 }
@@ -243,9 +249,9 @@ async function replay(
     const missed = await bus.replay(stream.userId, afterId);
     if (missed.kind === "reconcile") {
       text += sseFrame(RECONCILE_EVENT, "missed events are no longer kept", missed.newest ?? undefined);
-      stream.lastId = missed.newest ?? 0;
+      stream.lastId = stream.floor = missed.newest ?? 0;
     } else {
-      stream.lastId = afterId;
+      stream.lastId = stream.floor = afterId;
       for (const { event, id } of missed.events) text += stream.frame(event, id);
     }
   } catch (error) {
