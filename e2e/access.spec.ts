@@ -443,6 +443,8 @@ async function openTabDe(page: Page) {
 
 for (const viewport of ["desktop", "phone"] as const) {
   test(`axe: the access page, ${viewport}, light and dark`, async ({ login, page }) => {
+    // Six scans of the largest page, each in both themes: past the minute on a loaded machine.
+    test.setTimeout(120_000);
     const problems = watchConsole(page);
     await page.setViewportSize(viewport === "phone" ? PHONE : { width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: "light" });
@@ -451,7 +453,7 @@ for (const viewport of ["desktop", "phone"] as const) {
     await chooseTheme(page, "light");
     await openAccess(page);
     await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
-    expect(await axeBothThemes(page, "page")).toEqual([]);
+    // The page as it opens is scanned by e2e/a11y.spec.ts's super admin sweep, in both viewports.
     if (viewport === "phone") {
       // One card per role, each permission on its own line: nothing scrolls sideways.
       const cards = page.getByTestId("role-cards").getByRole("group");

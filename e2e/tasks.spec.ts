@@ -2,16 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import {
-  axeBothThemes,
-  axeBuilder,
-  chooseTheme,
-  createUser,
-  expect,
-  tabTo,
-  test,
-  watchConsole,
-} from "./fixtures";
+import { axeBuilder, createUser, expect, tabTo, test, watchConsole } from "./fixtures";
 
 /**
  * The demo controls (duration, simulated failure) exist for super admins only, on the task history
@@ -200,31 +191,19 @@ test("a plain user with nothing yet sees that said, not an empty chart", async (
   await expect(page.getByTestId("chart-empty")).toHaveText("You have started no tasks in the last 14 days.");
 });
 
-for (const viewport of ["desktop", "phone"] as const) {
-  test(`axe: the dashboard home as a plain user and as super admin, ${viewport}, light and dark`, async ({
-    login,
-    page,
-  }) => {
-    const problems = watchConsole(page);
-    if (viewport === "phone") await page.setViewportSize({ width: 390, height: 844 });
-    await page.emulateMedia({ colorScheme: "light" });
-    for (const who of [await createUser(["user"], `Axe Home ${viewport} light`), E2E_ADMIN]) {
-      await chooseTheme(page, "light");
-      await login(who, page, "/dashboard");
-      await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
-      expect(await axeBothThemes(page, who.email)).toEqual([]);
-      if (viewport === "phone") {
-        // Stat cards two per row on a phone.
-        const boxes = await page
-          .getByTestId("overview-cards")
-          .locator(":scope > section")
-          .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
-        if (boxes.length >= 2) expect(boxes[0]).toBe(boxes[1]);
-      }
-    }
-    expect(problems).toEqual([]);
-  });
-}
+// Axe scans the home of every role in e2e/a11y.spec.ts's sweep; what only a phone shows is here.
+test("phone: the home's stat cards sit two to a row", async ({ login, page }) => {
+  const problems = watchConsole(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await login(E2E_ADMIN, page, "/dashboard");
+  const tops = await page
+    .getByTestId("overview-cards")
+    .locator(":scope > section")
+    .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
+  expect(tops.length).toBeGreaterThanOrEqual(2);
+  expect(tops[0]).toBe(tops[1]);
+  expect(problems).toEqual([]);
+});
 
 type Seeded = { type: string; status: string; payload?: unknown; file?: string };
 
