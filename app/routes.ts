@@ -64,6 +64,7 @@ export default [
   route("api/events", "routes/api.events.ts"),
   route("api/notifications", "routes/api.notifications.ts"),
   route("api/search", "routes/api.search.ts"),
+  route("api/teams/:id/candidates", "routes/api.teams.$id.candidates.ts"),
   route("api/undo", "routes/api.undo.ts"),
   route("api/views", "routes/api.views.ts"),
   route("scim/v2/*", "routes/scim.v2.$.ts"),

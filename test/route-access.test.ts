@@ -11,8 +11,9 @@ import { createUser, PASSWORD, sessionCookieFor, setupDatabase, signedIn } from 
 // dashboard layout's loader), as every kind of caller, through the real request pipeline.
 // A route missing from NEEDS fails the test: a new route must say what it needs.
 type Need = "public" | "super_admin" | "dashboard.access" | "user.read" | "roles.manage" | "log.read";
-// "directory": settings.manage, user.write and user.update; "directory token": no session opens it.
-type Other = "team.read" | "settings.manage" | "user.write" | "directory" | "directory token";
+// "directory": settings.manage, user.write and user.update; "directory token": no session opens it;
+// "team picker": team.write and user.read (people's names are user.read material).
+type Other = "team.read" | "settings.manage" | "user.write" | "directory" | "directory token" | "team picker";
 const NEEDS: Record<string, Need | Other> = {
   root: "public",
   "routes/home": "public",
@@ -51,6 +52,7 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/api.webhook-deliveries.$id.retry": "settings.manage",
   "routes/api.notifications": "dashboard.access",
   "routes/api.search": "dashboard.access",
+  "routes/api.teams.$id.candidates": "team picker",
   "routes/api.views": "dashboard.access",
   "routes/dashboard": "dashboard.access",
   "routes/dashboard-home": "dashboard.access",
@@ -213,6 +215,8 @@ async function holds(caller: Caller, need: string) {
   };
   if (need === "super_admin") return subject.isSuperAdmin;
   if (need === "directory token") return false;
+  if (need === "team picker")
+    return can(subject, "dashboard.access") && can(subject, "team.write") && can(subject, "user.read");
   if (need === "directory")
     return (
       can(subject, "dashboard.access") &&

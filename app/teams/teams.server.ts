@@ -99,6 +99,10 @@ const BY_NAME: Order = {
   nullable: false,
 };
 
+export async function teamExists(id: string): Promise<boolean> {
+  return Boolean(await db().selectFrom("team").select("id").where("id", "=", id).executeTakeFirst());
+}
+
 /** Keyset-paged: a team may hold everyone. `find` keeps the members whose name or email holds it. */
 export async function getTeam(id: string, request: PageRequest & { find?: string } = {}) {
   const team = await db()

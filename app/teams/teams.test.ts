@@ -4,6 +4,7 @@ import { args, createUser, request, run, setupDatabase, signedIn } from "../../t
 import { formRequest } from "../../test/support/forms";
 import { invalidateRoles } from "../access/role-cache.server";
 import { db, now } from "../db.server";
+import { loader as candidatesLoader } from "../routes/api.teams.$id.candidates";
 import { action as listAction, loader as listLoader } from "../routes/dashboard.teams";
 import { action as teamAction, loader as teamLoader } from "../routes/dashboard.teams.$id/route";
 
@@ -14,6 +15,10 @@ function post(path: string, cookie: string | undefined, values: Record<string, s
 }
 const create = (cookie: string | undefined, values: Record<string, string>) =>
   run(() => listAction(args(post("/dashboard/teams", cookie, values))));
+const candidates = (teamId: string, q: string, cookie: string) =>
+  run(() =>
+    candidatesLoader(args(request(`/api/teams/${teamId}/candidates?q=${q}`, { cookie }), { id: teamId })),
+  );
 const onTeam = (id: string, cookie: string | undefined, values: Record<string, string>) =>
   run(() => teamAction(args(post(`/dashboard/teams/${id}`, cookie, values), { id })));
 
@@ -120,13 +125,7 @@ describe("teams", () => {
       ).status,
     ).toBe(403);
 
-    const page = await run(() =>
-      teamLoader(
-        args(request(`/dashboard/teams/${alpha.id}?find=findable`, { cookie: manager.cookie }), {
-          id: alpha.id,
-        }),
-      ),
-    );
+    const page = await candidates(alpha.id, "findable", manager.cookie);
     // Already in Alpha: the picker (which adds) does not offer them again.
     expect((page.body as { candidates: { id: string }[] }).candidates).toEqual([]);
 
@@ -182,19 +181,24 @@ describe("teams", () => {
     const teamId = created.headers.get("Location")!.split("/").pop()!;
     const before = await db().selectFrom("team_member").selectAll().execute();
 
-    const search = (cookie: string) =>
-      run(() =>
-        teamLoader(args(request(`/dashboard/teams/${teamId}?find=searchable`, { cookie }), { id: teamId })),
-      );
-    const refused = await search(teamOnly.cookie);
-    expect(refused.status).toBe(200);
-    expect(refused.body).toMatchObject({ candidates: [], maySearch: false });
-    expect(JSON.stringify(refused.body)).not.toContain("sam-searchable@example.test");
-    const allowed = await search(manager.cookie);
-    expect(allowed.body).toMatchObject({
+    const refused = await candidates(teamId, "searchable", teamOnly.cookie);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: "forbidden", permission: "user.read" });
+    // The team page hides the picker from them.
+    const page = await run(() =>
+      teamLoader(args(request(`/dashboard/teams/${teamId}`, { cookie: teamOnly.cookie }), { id: teamId })),
+    );
+    expect(page.body).toMatchObject({ maySearch: false });
+    const allowed = await candidates(teamId, "searchable", manager.cookie);
+    expect(allowed.body).toEqual({
+      q: "searchable",
       candidates: [expect.objectContaining({ email: "sam-searchable@example.test" })],
-      maySearch: true,
     });
+    // Without team.write, no picker at all; an unknown or malformed team is 404, not everyone.
+    const reader = await signedIn(["user"]);
+    expect((await candidates(teamId, "searchable", reader.cookie)).status).toBe(403);
+    expect((await candidates(randomUUID(), "searchable", manager.cookie)).status).toBe(404);
+    expect((await candidates("x", "searchable", manager.cookie)).status).toBe(404);
     expect(await db().selectFrom("team_member").selectAll().execute()).toEqual(before);
   });
 
@@ -216,11 +220,7 @@ describe("teams", () => {
     ).toBe(302);
 
     const found = async (q: string) => {
-      const out = await run(() =>
-        teamLoader(
-          args(request(`/dashboard/teams/${teamId}?find=${q}`, { cookie: manager.cookie }), { id: teamId }),
-        ),
-      );
+      const out = await candidates(teamId, q, manager.cookie);
       return (out.body as { candidates: { id: string; name: string }[] }).candidates;
     };
     const all = await found("quokka");
@@ -238,11 +238,7 @@ describe("teams", () => {
     const manager = await signedIn(["manager"]);
     const created = await create(manager.cookie, { intent: "create", name: "Nul team" });
     const teamId = created.headers.get("Location")!.split("/").pop()!;
-    const out = await run(() =>
-      teamLoader(
-        args(request(`/dashboard/teams/${teamId}?find=a%00`, { cookie: manager.cookie }), { id: teamId }),
-      ),
-    );
+    const out = await candidates(teamId, "a%00", manager.cookie);
     expect(out.status).toBe(200);
     expect(out.body).toMatchObject({ candidates: [] });
   });

@@ -125,8 +125,13 @@ export const LOADERS: FuzzTarget[] = [
     "routes/dashboard.teams.$id",
     (p) => segment(p.teams).map((id) => `/dashboard/teams/${id}`),
     () => ({
-      find: either(names),
+      member: either(names),
     }),
+  ),
+  query(
+    "routes/api.teams.$id.candidates",
+    (p) => segment(p.teams).map((id) => `/api/teams/${id}/candidates`),
+    () => ({ q: either(names) }),
   ),
   query("routes/dashboard.broadcast", "/dashboard/broadcast", () => ({ x: text })),
 ];

@@ -16,8 +16,8 @@ type Found = { q: string; candidates: MemberCandidate[] };
 
 /**
  * Several people at once: each one picked from the search joins the list above it (the search keeps
- * the focus for the next), then one Add, two Tabs away. The loader checks the permission and caps
- * each answer.
+ * the focus for the next), then one Add, two Tabs away. The search's own route
+ * (api.teams.$id.candidates.ts) checks the permission and caps each answer.
  */
 export function AddMembersDialog({ teamId, teamName }: { teamId: string; teamName: string }) {
   const { t } = useTranslation();
@@ -56,7 +56,7 @@ function AddMembersForm({ teamId }: { teamId: string }) {
     if (!text) return;
     const timer = setTimeout(() => {
       setAsked(text);
-      load(`/dashboard/teams/${teamId}?find=${encodeURIComponent(text)}`);
+      load(`/api/teams/${teamId}/candidates?q=${encodeURIComponent(text)}`);
     }, 200);
     return () => clearTimeout(timer);
   }, [query, teamId, load]);

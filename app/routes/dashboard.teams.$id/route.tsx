@@ -26,7 +26,6 @@ import {
   getTeam,
   mayFindMembers,
   removeMember,
-  searchUsers,
   setMember,
   updateTeam,
 } from "../../teams/teams.server";
@@ -56,15 +55,11 @@ export async function loader(args: Route.LoaderArgs) {
   const member = text("member");
   const team = id.success ? await getTeam(id.data, { ...page, find: member }) : null;
   if (!team) throw missing(getT(args.context));
-  const q = text("find");
-  const maySearch = mayFindMembers(user);
   return {
     team,
     member,
-    q: maySearch ? q : "",
-    candidates: await searchUsers(user, q, { excludeTeam: team.id }),
     mayWrite: can(user, "team.write"),
-    maySearch,
+    maySearch: mayFindMembers(user),
   };
 }
 
