@@ -45,6 +45,8 @@ export function endpoints(
       "/dashboard/logs?action=auth.login.failed&actor=person42",
       c,
     ),
+    get("GET /dashboard/logs?person=:id", `/dashboard/logs?person=${fx.userId}`, c),
+    get("GET /api/teams/:id/candidates?q=person12", `/api/teams/${fx.teamId}/candidates?q=person12`, c),
     get("GET /dashboard/settings/security", "/dashboard/settings/security", c),
     get("GET /dashboard/settings/system", "/dashboard/settings/system", c),
     get("GET /dashboard/broadcast", "/dashboard/broadcast", c),
