@@ -20,6 +20,7 @@ import { db } from "../app/db.server";
 import { setupDatabase } from "../test/helpers";
 import { onPostgres } from "../test/postgres-schema";
 import { BackupError, backupSqlite, defaultBackupPath, restoreSqlite, verifySqliteBackup } from "./backup";
+import { backupCommand, restoreCommand } from "./backup-cli";
 import { createDb, sqlitePath } from "./connection";
 import { knownMigrationNames, migrateToLatest } from "./migrate";
 
@@ -31,8 +32,17 @@ const TSX = resolve("node_modules/.bin/tsx");
 const dir = mkdtempSync(join(tmpdir(), "backup-test-"));
 const live = () => sqlitePath(process.env.DATABASE_URL!);
 
-/** Runs one of the two commands as an operator would, against DATABASE_URL=file:`database`. */
-async function command(script: "db-backup" | "db-restore", args: string[], database = live()) {
+type Script = "db-backup" | "db-restore";
+
+/** One of the two commands, in this process: what it prints and its exit code (db/backup-cli.ts). */
+async function command(script: Script, args: string[], database = live()) {
+  const run = script === "db-backup" ? backupCommand : restoreCommand;
+  const { code, out, err } = run(args, `file:${database}`);
+  return { code, output: [...out, ...err].join("\n") };
+}
+
+/** The command as an operator runs it, in a process of its own (the script's wiring, or a second process). */
+async function spawned(script: Script, args: string[], database = live()) {
   try {
     const { stdout, stderr } = await run(TSX, [`scripts/${script}.ts`, ...args], {
       env: { ...process.env, DATABASE_URL: `file:${database}` },
@@ -118,7 +128,7 @@ describe.skipIf(onPostgres)("backing up and restoring a SQLite database", () => 
     } finally {
       writer.kill("SIGKILL");
     }
-    const verified = await command("db-backup", ["--verify", backup]);
+    const verified = await spawned("db-backup", ["--verify", backup]);
     expect(verified.code).toBe(0);
     expect(verified.output).toContain(`(${knownMigrationNames.length} migrations)`);
   }, 60_000);
@@ -187,7 +197,7 @@ describe.skipIf(onPostgres)("backing up and restoring a SQLite database", () => 
         );
         expect((await fetch(`http://127.0.0.1:${port}/login`)).status).toBe(200);
         // While it runs, a restore over its database is refused.
-        const refused = await command("db-restore", [backup], target);
+        const refused = await spawned("db-restore", [backup], target);
         expect(refused.code).toBe(1);
         expect(refused.output).toContain("is in use");
       } finally {
@@ -201,7 +211,7 @@ describe.skipIf(onPostgres)("backing up and restoring a SQLite database", () => 
     // This test process has the live database open through the app's db(), as a running server would.
     const rowsBefore = count(live(), "backup.bulk");
     await sql`delete from audit_log where action = 'backup.bulk'`.execute(db());
-    const result = await command("db-restore", [backup]);
+    const result = await spawned("db-restore", [backup]);
     expect(result.code).toBe(1);
     expect(result.output).toContain("is in use");
     expect(result.output).toContain("stop it before restoring");
