@@ -92,7 +92,9 @@ test("filter the log by part of an actor's name, export exactly what is filtered
   await tabUntil(page, "Export CSV");
   await page.keyboard.press("Enter");
   // A fast export's "finished" replaces its "started" toast (a stale toast is replaced): either is right.
-  await expect(page.getByRole("status").filter({ hasText: /Export started|export.* finished/ })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: /Export started|export.* finished/ }),
+  ).toBeVisible();
 
   await expect(rows).toHaveCount(3);
   const listed = await rows
