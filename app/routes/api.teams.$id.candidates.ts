@@ -21,7 +21,3 @@ export async function loader(args: Route.LoaderArgs) {
   const candidates = await searchUsers(user, q, { excludeTeam: id.data });
   return Response.json({ q, candidates }, { headers: { "Cache-Control": "private, no-store" } });
 }
-
-export function action() {
-  return apiError(405, "method_not_allowed", {}, { headers: { Allow: "GET" } });
-}
