@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from "kysely";
+import type { ColumnType, Generated, Selectable } from "kysely";
 
 // Timestamps are ISO-8601 strings and booleans 0/1, which read the same on SQLite and PostgreSQL.
 
@@ -122,8 +122,16 @@ interface DirectoryGroupMemberTable {
 }
 
 interface UserRoleTable {
+  /** Defaults in the database, so the many writers of a global grant need not name one. */
+  id: Generated<string>;
   user_id: string;
   role_id: string;
+  /** Null: over everyone; else only over this team and its members (app/access/decide.ts). */
+  team_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** From this instant the grant gives nothing, whether or not a cleanup has removed it. */
+  expires_at: ColumnType<string | null, string | null | undefined, string | null>;
+  granted_by: ColumnType<string | null, string | null | undefined, string | null>;
+  granted_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 interface SessionTable {

@@ -1,4 +1,5 @@
 import { db } from "../db.server";
+import { liveGlobal } from "./grant-rows.server";
 import { roleGrants } from "./role-cache.server";
 import { manageableUsers } from "./rules.server";
 
@@ -56,6 +57,7 @@ export async function auditViewerOf(userId: string): Promise<AuditViewer> {
       .innerJoin("user", "user.id", "user_role.user_id")
       .select("user_role.role_id")
       .where("user_role.user_id", "=", userId)
+      .where(liveGlobal)
       .where("user.status", "=", "active")
       .execute(),
   ]);

@@ -1,6 +1,7 @@
 import type { Actor } from "../audit/actor";
 import { db } from "../db.server";
 import { InvalidInput, RuleViolation } from "../domain-errors";
+import { live, liveGlobal } from "./grant-rows.server";
 import { type RoleGrant, roleGrants } from "./role-cache.server";
 
 type Subject = Pick<Actor, "id" | "isSuperAdmin" | "permissions">;
@@ -60,6 +61,7 @@ export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | 
     .select("user.id")
     .distinct()
     .where("user_role.role_id", "in", ids)
+    .where(liveGlobal)
     .where("user.status", "=", "active")
     .execute();
   if (holders.length === 1 && holders[0]!.id === userId) {
@@ -79,6 +81,8 @@ export async function manageableUsers(actor: Subject, userIds: string[]): Promis
     .selectFrom("user_role")
     .select(["user_id", "role_id"])
     .where("user_id", "in", [...ids])
+    // Within a team too: someone who is an admin anywhere is managed only by one who holds as much.
+    .where(live)
     .execute();
   for (const { user_id, role_id } of rows) {
     const role = grants.get(role_id);

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { can } from "../access/check";
+import type { Grant } from "../access/decide";
+import { liveGlobal } from "../access/grant-rows.server";
 import { PERMISSION_KEYS, PERMISSIONS } from "../access/permissions";
 import { roleGrants } from "../access/role-cache.server";
 import { assertCanManageUser, mayManageUser } from "../access/rules.server";
@@ -205,6 +207,7 @@ type TokenCaller = {
   roles: string[];
   permissions: Set<string>;
   isSuperAdmin: false;
+  grants: Grant[];
   mustChangePassword: boolean;
   twoFactorEnrolmentDue: boolean;
   sessionId: string;
@@ -228,7 +231,8 @@ export async function authenticateBearer(request: Request): Promise<BearerOutcom
   const rows = await db()
     .selectFrom("api_token")
     .innerJoin("user", "user.id", "api_token.user_id")
-    .leftJoin("user_role", "user_role.user_id", "user.id")
+    // A token carries global authority only: grants within a team stay with the session (decision 044).
+    .leftJoin("user_role", (join) => join.onRef("user_role.user_id", "=", "user.id").on(liveGlobal))
     .select([
       "api_token.id as token_id",
       "api_token.permissions",
@@ -271,6 +275,14 @@ export async function authenticateBearer(request: Request): Promise<BearerOutcom
       roles: [],
       permissions,
       isSuperAdmin: false,
+      // What decide() reads: the token's own keys, held over everyone, ending with the token.
+      grants: [
+        {
+          role: { id: "api-token", name: "api-token", label: "API token", all: false, permissions },
+          team: null,
+          expiresAt: first.expires_at,
+        },
+      ],
       mustChangePassword: first.must_change_password === 1,
       twoFactorEnrolmentDue: Boolean(first.two_factor_due),
       sessionId: `api-token:${first.token_id}`,

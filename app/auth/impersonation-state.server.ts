@@ -1,3 +1,4 @@
+import { grantRowsOf, liveGlobalRoleIds } from "../access/grant-rows.server";
 import { roleGrants } from "../access/role-cache.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
@@ -31,7 +32,14 @@ export async function loadActiveUser(userId: string) {
   const rows = await db()
     .selectFrom("user")
     .leftJoin("user_role", "user_role.user_id", "user.id")
-    .select(["user.id", "user.name", "user.email", "user_role.role_id"])
+    .select([
+      "user.id",
+      "user.name",
+      "user.email",
+      "user_role.role_id",
+      "user_role.team_id",
+      "user_role.expires_at as grant_expires_at",
+    ])
     .where("user.id", "=", userId)
     .where("user.status", "=", "active")
     .execute();
@@ -41,7 +49,9 @@ export async function loadActiveUser(userId: string) {
     id: first.id,
     name: first.name,
     email: first.email,
-    roleIds: rows.flatMap((r) => (r.role_id ? [r.role_id] : [])),
+    grants: grantRowsOf(rows),
+    /** Live global ones: what viewing as them may show. */
+    roleIds: liveGlobalRoleIds(grantRowsOf(rows)),
   };
 }
 
@@ -71,7 +81,7 @@ export async function resolveImpersonation(
     await endImpersonation(sessionId, real, targetId, "expired", origin);
     return real;
   }
-  if (!holdsAll(real.roleIds, grants)) {
+  if (!holdsAll(liveGlobalRoleIds(real.grants), grants)) {
     await endImpersonation(sessionId, real, targetId, "no longer a super admin", origin);
     return real;
   }
@@ -88,7 +98,7 @@ export async function resolveImpersonation(
     mustChangePassword: false,
     twoFactorEnrolmentDue: false,
     locale: real.locale,
-    roleIds: target.roleIds,
+    grants: target.grants,
     expiresAt: real.expiresAt,
     impersonator: { id: real.userId, email: real.email, until },
   };

@@ -1,3 +1,4 @@
+import type { GrantRow } from "../access/grant-rows.server";
 import { invalidateEverywhere, registerCache } from "../events/cluster.server";
 
 // Sessions, users and roles are read once per session and kept until invalidateSessions() clears
@@ -11,7 +12,8 @@ export type CachedSession = {
   /** The super admin's own while viewing as someone. */
   locale?: string | null;
   twoFactorEnrolmentDue?: boolean;
-  roleIds: string[];
+  /** Every grant with its expiry: which are live is judged per request, so one expires on time. */
+  grants: GrantRow[];
   /** Mutated in place when this instance renews the session. */
   expiresAt: string;
   impersonator?: { id: string; email: string; until: string } | null;

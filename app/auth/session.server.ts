@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createContext, createCookie, createSessionStorage, type RouterContextProvider } from "react-router";
-import { roleGrants } from "../access/role-cache.server";
+import type { Grant } from "../access/decide";
+import { grantRowsOf, grantsOf, isLiveRow } from "../access/grant-rows.server";
 import { type AuditOrigin, auditImpersonatorContext } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { env, secureCookies, sessionSecrets } from "../env.server";
@@ -24,8 +25,11 @@ export type SessionUser = {
   name: string;
   email: string;
   roles: string[];
+  /** Held over everyone (from global grants). */
   permissions: Set<string>;
   isSuperAdmin: boolean;
+  /** The live grants, global and within teams: what decide() reads (app/access/decide.ts). */
+  grants: Grant[];
   mustChangePassword: boolean;
   /** Null or absent follows the browser. */
   locale?: string | null;
@@ -151,6 +155,8 @@ async function loadSession(id: string, origin: AuditOrigin | null): Promise<Cach
       "user.must_change_password",
       "user.locale",
       "user_role.role_id",
+      "user_role.team_id",
+      "user_role.expires_at as grant_expires_at",
       "session.impersonated_user_id",
       "session.impersonation_expires_at",
       twoFactorEnrolmentDue,
@@ -168,7 +174,7 @@ async function loadSession(id: string, origin: AuditOrigin | null): Promise<Cach
     mustChangePassword: first.must_change_password === 1,
     locale: first.locale,
     twoFactorEnrolmentDue: Boolean(first.two_factor_due),
-    roleIds: rows.flatMap((r) => (r.role_id ? [r.role_id] : [])),
+    grants: grantRowsOf(rows),
     expiresAt: first.expires_at,
   };
   return resolveImpersonation(id, real, first, origin);
@@ -183,16 +189,16 @@ async function resolve({ request, context }: Args): Promise<AuthState> {
   const session = await cachedSession(id, (id) => loadSession(id, context ? { request, context } : null));
   if (!session) return { user: null, renewCookie: null };
 
-  const grants = await roleGrants();
+  const grants = await grantsOf(session.grants.filter((g) => isLiveRow(g)));
   const roles: string[] = [];
   const permissions = new Set<string>();
   let isSuperAdmin = false;
-  for (const roleId of session.roleIds) {
-    const grant = grants.get(roleId);
-    if (!grant) continue;
-    roles.push(grant.name);
-    if (grant.all) isSuperAdmin = true;
-    for (const p of grant.permissions) permissions.add(p);
+  // Global authority comes from global grants only; the ones within a team stay in `grants`, for decide().
+  for (const { role, team } of grants) {
+    if (team) continue;
+    roles.push(role.name);
+    if (role.all) isSuperAdmin = true;
+    for (const p of role.permissions) permissions.add(p);
   }
 
   let renewCookie: string | null = null;
@@ -216,6 +222,7 @@ async function resolve({ request, context }: Args): Promise<AuthState> {
       roles,
       permissions,
       isSuperAdmin,
+      grants,
       mustChangePassword: session.mustChangePassword,
       locale: session.locale ?? null,
       twoFactorEnrolmentDue: session.twoFactorEnrolmentDue ?? false,

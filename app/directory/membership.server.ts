@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { liveGlobal } from "../access/grant-rows.server";
 import { roleGrants } from "../access/role-cache.server";
 import { audit } from "../audit/audit.server";
 import { type Executor, now } from "../db.server";
@@ -51,7 +52,12 @@ export async function syncRoles(trx: Executor, ctx: ScimContext, userIds: string
         .where("g.directory_id", "=", directory.id)
         .where("m.user_id", "in", part)
         .execute(),
-      trx.selectFrom("user_role").select(["user_id", "role_id"]).where("user_id", "in", part).execute(),
+      trx
+        .selectFrom("user_role")
+        .select(["user_id", "role_id"])
+        .where("user_id", "in", part)
+        .where(liveGlobal)
+        .execute(),
     ]);
     for (const userId of part) {
       const want = new Set<string>(directory.defaultRoleId ? [directory.defaultRoleId] : []);
@@ -61,7 +67,8 @@ export async function syncRoles(trx: Executor, ctx: ScimContext, userIds: string
       for (const id of want) if (!grants.get(id) || grants.get(id)!.all) want.delete(id);
       const have = current.filter((r) => r.user_id === userId).map((r) => r.role_id);
       if (have.length === want.size && have.every((r) => want.has(r))) continue;
-      await trx.deleteFrom("user_role").where("user_id", "=", userId).execute();
+      // The directory owns global roles; grants within a team are given by hand on the team page.
+      await trx.deleteFrom("user_role").where("user_id", "=", userId).where("team_id", "is", null).execute();
       if (want.size)
         await trx
           .insertInto("user_role")

@@ -1,5 +1,6 @@
 import type { ExpressionBuilder } from "kysely";
 import type { Database } from "../../db/schema";
+import { liveGlobal } from "../access/grant-rows.server";
 import { db } from "../db.server";
 import type { Audience } from "./broadcast-schema";
 
@@ -22,7 +23,8 @@ function membersQuery(audience: Audience) {
           .selectFrom("user_role")
           .select("user_id")
           .whereRef("user_role.user_id", "=", "user.id")
-          .where("role_id", "in", audience.ids),
+          .where("role_id", "in", audience.ids)
+          .where(liveGlobal),
       ),
     );
   }

@@ -438,6 +438,7 @@ describe("maintained counters", () => {
       roles: ["super_admin"],
       permissions: new Set(),
       isSuperAdmin: true,
+      grants: [],
       mustChangePassword: false,
       sessionId: "test",
       sessionExpiresAt: ago(-1),

@@ -1,3 +1,4 @@
+import { liveGlobal } from "../access/grant-rows.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
@@ -34,6 +35,7 @@ async function anotherAdmin(user: SessionUser): Promise<boolean> {
     .innerJoin("user", "user.id", "user_role.user_id")
     .select("user.id")
     .where("role.name", "in", ["super_admin", "admin"])
+    .where(liveGlobal)
     .where("user.id", "!=", user.id)
     .where("user.status", "=", "active")
     .limit(1)

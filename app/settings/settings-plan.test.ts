@@ -23,6 +23,7 @@ beforeAll(async () => {
     roles: ["super_admin"],
     permissions: new Set(),
     isSuperAdmin: true,
+    grants: [],
     mustChangePassword: false,
     sessionId: "none",
     sessionExpiresAt: new Date(Date.now() + 60_000).toISOString(),

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { liveGlobal } from "../access/grant-rows.server";
 import { superAdminRoleIds } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { assertReauthenticated, type ReauthProof } from "../auth/account.server";
@@ -146,7 +147,8 @@ async function activeSuperAdmins() {
           .selectFrom("user_role")
           .select("user_role.user_id")
           .whereRef("user_role.user_id", "=", "user.id")
-          .where("user_role.role_id", "in", roleIds),
+          .where("user_role.role_id", "in", roleIds)
+          .where(liveGlobal),
       ),
     )
     .orderBy("user.id")

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { liveGlobal } from "../access/grant-rows.server";
 import { roleGrants } from "../access/role-cache.server";
 import { audit } from "../audit/audit.server";
 import { settingsUrl } from "../auth/links.server";
@@ -30,7 +31,8 @@ async function settingsManagers() {
           .selectFrom("user_role")
           .select("user_role.user_id")
           .whereRef("user_role.user_id", "=", "user.id")
-          .where("user_role.role_id", "in", roleIds),
+          .where("user_role.role_id", "in", roleIds)
+          .where(liveGlobal),
       ),
     )
     .execute();

@@ -1,4 +1,5 @@
 import { can } from "../access/check";
+import { liveGlobal } from "../access/grant-rows.server";
 import type { PermissionKey } from "../access/permissions";
 import { roleGrants } from "../access/role-cache.server";
 import type { AuditedActor } from "../audit/actor";
@@ -146,6 +147,7 @@ export async function withoutRoles(ids: string[]): Promise<number> {
     .select("user_id")
     .distinct()
     .where("user_id", "in", ids)
+    .where(liveGlobal)
     .execute();
   return ids.length - held.length;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { can } from "../access/check";
+import { liveGlobal } from "../access/grant-rows.server";
 import { roleGrants } from "../access/role-cache.server";
 import { DEFAULT_ROLE_FOR_NEW_USERS } from "../access/roles";
 import { assignableRoles, manageableUsers } from "../access/rules.server";
@@ -102,7 +103,12 @@ async function contextFor(
   const ids = users.map((u) => u.id);
   const [roleLinks, teamLinks, manageable] = await Promise.all([
     inChunks(ids, (part) =>
-      executor.selectFrom("user_role").select(["user_id", "role_id"]).where("user_id", "in", part).execute(),
+      executor
+        .selectFrom("user_role")
+        .select(["user_id", "role_id"])
+        .where("user_id", "in", part)
+        .where(liveGlobal)
+        .execute(),
     ),
     inChunks(ids, (part) =>
       executor
@@ -297,12 +303,18 @@ async function applyRow(
   } else {
     const before = await trx.selectFrom("user").select("name").where("id", "=", id).executeTakeFirstOrThrow();
     const beforeRoles = (
-      await trx.selectFrom("user_role").select("role_id").where("user_id", "=", id).execute()
+      await trx
+        .selectFrom("user_role")
+        .select("role_id")
+        .where("user_id", "=", id)
+        .where(liveGlobal)
+        .execute()
     ).map((r) => r.role_id);
     await trx.updateTable("user").set({ name: apply.name, updated_at: ts }).where("id", "=", id).execute();
     if (apply.takeOver) ended = await takeOverUnproven(trx, origin, id, { kind: "import", actor });
     if (apply.roleIds) {
-      await trx.deleteFrom("user_role").where("user_id", "=", id).execute();
+      // A file sets global roles; grants within a team are the team page's.
+      await trx.deleteFrom("user_role").where("user_id", "=", id).where("team_id", "is", null).execute();
       if (apply.roleIds.length)
         await trx
           .insertInto("user_role")

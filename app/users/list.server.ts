@@ -15,6 +15,7 @@ import {
 } from "../../db/keyset";
 import { searchText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
+import { liveGlobal, liveGlobalSql } from "../access/grant-rows.server";
 import { type LabelTranslations, readLabelTranslations } from "../access/label-translations";
 import { compareRoles } from "../access/role-order";
 import { db } from "../db.server";
@@ -95,6 +96,7 @@ async function roleMembers(name: string) {
     .selectFrom("user_role")
     .select("user_id")
     .where("role_id", "=", role.id)
+    .where(liveGlobal)
     .limit(SMALL_ROLE + 1)
     .execute();
   if (links.length === 0) return "none" as const;
@@ -172,7 +174,8 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
                 .selectFrom("user_role")
                 .select("user_role.user_id")
                 .where("user_role.user_id", "=", sql.ref<string>("user.id"))
-                .where("user_role.role_id", "=", role.id),
+                .where("user_role.role_id", "=", role.id)
+                .where(liveGlobal),
             ),
           )
         : pairs;
@@ -181,7 +184,10 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
   } else {
     const joined = role
       ? base.innerJoin("user_role as filter_role", (join) =>
-          join.onRef("filter_role.user_id", "=", "user.id").on("filter_role.role_id", "=", role.id),
+          join
+            .onRef("filter_role.user_id", "=", "user.id")
+            .on("filter_role.role_id", "=", role.id)
+            .on(liveGlobalSql("filter_role")),
         )
       : base;
     fetch = walk(
@@ -204,6 +210,7 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
             .selectFrom("user_role")
             .select("user_role.user_id")
             .where("user_role.role_id", "=", role.id)
+            .where(liveGlobal)
             .where(({ exists }) =>
               exists(pairs.select("user.id").where("user.id", "=", sql.ref<string>("user_role.user_id"))),
             ),
@@ -231,6 +238,7 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
         .innerJoin("role", "role.id", "user_role.role_id")
         .select(["user_role.user_id", "role.id", "role.name", "role.label", "role.label_translations"])
         .where("user_role.user_id", "in", ids)
+        .where(liveGlobal)
         .execute()
     : [];
   return {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { z } from "zod";
 import type { Database } from "../../db/schema";
+import { liveGlobal } from "../access/grant-rows.server";
 import {
   assertCanManageUser,
   assertNotLastSuperAdmin,
@@ -29,7 +30,8 @@ async function writeRoles(
   roleIds: string[],
   opts: { replace: boolean },
 ) {
-  if (opts.replace) await trx.deleteFrom("user_role").where("user_id", "=", userId).execute();
+  if (opts.replace)
+    await trx.deleteFrom("user_role").where("user_id", "=", userId).where("team_id", "is", null).execute();
   if (roleIds.length) {
     await trx
       .insertInto("user_role")
@@ -39,7 +41,12 @@ async function writeRoles(
 }
 
 async function roleIdsOf(userId: string): Promise<string[]> {
-  const rows = await db().selectFrom("user_role").select("role_id").where("user_id", "=", userId).execute();
+  const rows = await db()
+    .selectFrom("user_role")
+    .select("role_id")
+    .where("user_id", "=", userId)
+    .where(liveGlobal)
+    .execute();
   return rows.map((r) => r.role_id);
 }
 
@@ -217,10 +224,18 @@ export async function changeUserRoles(
         await trx
           .insertInto("user_role")
           .values(added.map((role_id) => ({ user_id: id, role_id })))
-          .onConflict((oc) => oc.columns(["user_id", "role_id"]).doNothing())
+          // Only an expired global grant can be there still: adding the role renews it.
+          .onConflict((oc) =>
+            oc.columns(["user_id", "role_id"]).where("team_id", "is", null).doUpdateSet({ expires_at: null }),
+          )
           .execute();
       if (removed.length)
-        await trx.deleteFrom("user_role").where("user_id", "=", id).where("role_id", "in", removed).execute();
+        await trx
+          .deleteFrom("user_role")
+          .where("user_id", "=", id)
+          .where("role_id", "in", removed)
+          .where("team_id", "is", null)
+          .execute();
       await trx.updateTable("user").set({ updated_at: now() }).where("id", "=", id).execute();
       await audit(
         origin,

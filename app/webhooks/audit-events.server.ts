@@ -1,3 +1,4 @@
+import { liveGlobal } from "../access/grant-rows.server";
 import type { ChainedFields } from "../audit/chain";
 import type { Executor } from "../db.server";
 import { enabledEndpoints, enqueueEvents, type WebhookEvent } from "./enqueue.server";
@@ -56,6 +57,7 @@ async function userData(trx: Executor, id: string | null) {
     .innerJoin("role", "role.id", "user_role.role_id")
     .select("role.name")
     .where("user_role.user_id", "=", id)
+    .where(liveGlobal)
     .orderBy("role.name")
     .execute();
   return {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { hasNoNul } from "../../../db/nul";
+import { liveGlobal } from "../../access/grant-rows.server";
 import { db } from "../../db.server";
 import { english } from "../../i18n/english.server";
 import { matchingUserIds } from "../../users/bulk.server";
@@ -68,6 +69,7 @@ export const usersExport = defineTask({
       .selectFrom("user_role")
       .innerJoin("role", "role.id", "user_role.role_id")
       .select(["user_role.user_id", "role.name"])
+      .where(liveGlobal)
       .orderBy("role.name")
       .execute();
     signal.throwIfAborted();
