@@ -31,6 +31,9 @@ export class InvalidInput extends DomainError {
 /** The message is safe to show. */
 export class NotFound extends DomainError {}
 
+/** The change is already there, or another got there first (409). */
+export class Conflict extends DomainError {}
+
 export class MailSendError extends DomainError {
   constructor(
     key: Extract<MessageKey, `mail.sendFailed.${string}`>,

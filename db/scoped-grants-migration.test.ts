@@ -64,7 +64,10 @@ describe("migration 036: grants get an id, a team and an expiry", () => {
         .values({ id, name, description: "", created_at: ts(), updated_at: ts() })
         .execute();
     await db().insertInto("user_role").values({ user_id: u.id, role_id: admin, team_id: sales }).execute();
-    await db().insertInto("user_role").values({ user_id: u.id, role_id: admin, team_id: marketing }).execute();
+    await db()
+      .insertInto("user_role")
+      .values({ user_id: u.id, role_id: admin, team_id: marketing })
+      .execute();
     await db().insertInto("user_role").values({ user_id: u.id, role_id: admin }).execute();
     await expect(
       db().insertInto("user_role").values({ user_id: u.id, role_id: admin, team_id: sales }).execute(),

@@ -12,8 +12,16 @@ import { createUser, PASSWORD, sessionCookieFor, setupDatabase, signedIn } from 
 // A route missing from NEEDS fails the test: a new route must say what it needs.
 type Need = "public" | "super_admin" | "dashboard.access" | "user.read" | "roles.manage" | "log.read";
 // "directory": settings.manage, user.write and user.update; "directory token": no session opens it;
-// "team picker": team.write and user.read (people's names are user.read material).
-type Other = "team.read" | "settings.manage" | "user.write" | "directory" | "directory token" | "team picker";
+// "team picker": team.write and user.read (people's names are user.read material);
+// "roles list": roles.manage or user.update (who may grant needs the roles' names).
+type Other =
+  | "team.read"
+  | "settings.manage"
+  | "user.write"
+  | "directory"
+  | "directory token"
+  | "team picker"
+  | "roles list";
 const NEEDS: Record<string, Need | Other> = {
   root: "public",
   "routes/home": "public",
@@ -40,6 +48,13 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/not-found": "public",
   "routes/api.mail": "settings.manage",
   "routes/api.access.sync": "super_admin",
+  // Anyone explains their own access; without a permission the answer is a 400, not a refusal.
+  "routes/api.access.explain": "dashboard.access",
+  "routes/api.access.who": "roles.manage",
+  "routes/api.roles": "roles list",
+  "routes/api.users.$id.roles": "user.read",
+  // DELETE only: a GET is 405 for anyone who gets past the gate.
+  "routes/api.users.$id.roles.$grantId": "dashboard.access",
   "routes/api.tasks": "dashboard.access",
   "routes/api.tasks.$id": "dashboard.access",
   "routes/api.tasks.$id.download": "dashboard.access",
@@ -217,6 +232,8 @@ async function holds(caller: Caller, need: string) {
   if (need === "directory token") return false;
   if (need === "team picker")
     return can(subject, "dashboard.access") && can(subject, "team.write") && can(subject, "user.read");
+  if (need === "roles list")
+    return can(subject, "dashboard.access") && (can(subject, "roles.manage") || can(subject, "user.update"));
   if (need === "directory")
     return (
       can(subject, "dashboard.access") &&

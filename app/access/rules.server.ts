@@ -1,15 +1,37 @@
 import type { Actor } from "../audit/actor";
 import { db } from "../db.server";
 import { InvalidInput, RuleViolation } from "../domain-errors";
+import { type DecisionTarget, decide, type Grant, SCOPABLE } from "./decide";
 import { live, liveGlobal } from "./grant-rows.server";
+import { reachOf, subjectOf, teamIdsOf, userTarget } from "./reach.server";
 import { type RoleGrant, roleGrants } from "./role-cache.server";
 
-type Subject = Pick<Actor, "id" | "isSuperAdmin" | "permissions">;
+type Subject = Pick<Actor, "id" | "isSuperAdmin" | "permissions"> & { grants?: readonly Grant[] };
 
+/** Every permission of the role, over everyone: what giving it globally asks (escalation rule). */
 function holdsAll(actor: Subject, role: RoleGrant): boolean {
   if (actor.isSuperAdmin) return true;
   if (role.all) return false;
-  for (const p of role.permissions) if (!actor.permissions.has(p)) return false;
+  for (const p of role.permissions) if (reachOf(actor, p) !== null) return false;
+  return true;
+}
+
+/** Every permission of the role over this target, in the scope the actor holds them (decide()). */
+function holdsAllOver(actor: Subject, role: RoleGrant, target: DecisionTarget): boolean {
+  if (actor.isSuperAdmin) return true;
+  if (role.all) return false;
+  const subject = subjectOf(actor);
+  for (const p of role.permissions) if (!decide(subject, p, target).allowed) return false;
+  return true;
+}
+
+/** Giving a role within a team gives its scopable part there: the actor must hold that part there. */
+export function holdsAllInTeam(actor: Subject, role: RoleGrant, teamId: string): boolean {
+  if (role.all) return false;
+  if (actor.isSuperAdmin) return true;
+  const subject = subjectOf(actor);
+  for (const p of role.permissions)
+    if (SCOPABLE.has(p) && !decide(subject, p, { kind: "team", id: teamId }).allowed) return false;
   return true;
 }
 
@@ -76,17 +98,21 @@ export async function mayManageUser(actor: Subject, targetUserId: string): Promi
 export async function manageableUsers(actor: Subject, userIds: string[]): Promise<Set<string>> {
   const ids = new Set(userIds);
   if (actor.isSuperAdmin || ids.size === 0) return ids;
-  const grants = await roleGrants();
-  const rows = await db()
-    .selectFrom("user_role")
-    .select(["user_id", "role_id"])
-    .where("user_id", "in", [...ids])
-    // Within a team too: someone who is an admin anywhere is managed only by one who holds as much.
-    .where(live)
-    .execute();
+  const [grants, rows, teams] = await Promise.all([
+    roleGrants(),
+    db()
+      .selectFrom("user_role")
+      .select(["user_id", "role_id"])
+      .where("user_id", "in", [...ids])
+      // Within a team too: someone who is an admin anywhere is managed only by one who holds as much.
+      .where(live)
+      .execute(),
+    teamIdsOf([...ids]),
+  ]);
   for (const { user_id, role_id } of rows) {
     const role = grants.get(role_id);
-    if (user_id !== actor.id && role && !holdsAll(actor, role)) ids.delete(user_id);
+    const target = userTarget(user_id, teams.get(user_id) ?? []);
+    if (user_id !== actor.id && role && !holdsAllOver(actor, role, target)) ids.delete(user_id);
   }
   return ids;
 }

@@ -60,6 +60,8 @@ export const ACTION_LABELS = {
   // Undo from a toast: the inverse, audited as an undo
   "user.disable.undone": "Undid disabling an account (enabled again)",
   "user.role_removal.undone": "Undid removing roles (granted again)",
+  "user.role.grant": "Granted a role",
+  "user.role.revoke": "Revoked a role",
   "team.member.remove.undone": "Undid removing a team member (added again)",
   "user.password_reset": "Sent a password reset",
   "session.revoke": "Signed out a user's sessions",

@@ -2,6 +2,7 @@ import { type MiddlewareFunction, type RouterContextProvider, redirect } from "r
 import { can } from "../access/check";
 import { missingPermission } from "../access/missing-permission";
 import type { PermissionKey } from "../access/permissions";
+import { mayAnywhere } from "../access/reach.server";
 import { readForm } from "../http/read-form.server";
 import { isApiRequest } from "../http/request-info.server";
 import { apiError, refusal, safeRedirectPath } from "../http/responses";
@@ -63,6 +64,13 @@ export async function requireUser(args: Args): Promise<SessionUser> {
 export async function requirePermission(args: Args, permission: PermissionKey): Promise<SessionUser> {
   const user = await requireUser(args);
   if (!can(user, permission)) forbidden(args, permission);
+  return user;
+}
+
+/** Held over everyone or within some team (decide()); the caller then keeps to what is in reach. */
+export async function requireSomewhere(args: Args, permission: PermissionKey): Promise<SessionUser> {
+  const user = await requireUser(args);
+  if (!mayAnywhere(user, permission)) forbidden(args, permission);
   return user;
 }
 

@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import { redirect } from "react-router";
 import { z } from "zod";
-import { InvalidInput, MailSendError, NotFound, RuleViolation } from "../domain-errors";
+import { Conflict, InvalidInput, MailSendError, NotFound, RuleViolation } from "../domain-errors";
 import { type Message, type MessageKey, say, sayIssue } from "../i18n/message";
 import { RateLimitedError } from "../security/rate-limit.server";
 import { refusal, tooManyRequestsForm } from "./responses";
@@ -65,6 +65,7 @@ export async function redirectWithToast(to: string, toast: Toast): Promise<never
 export function actionError(error: unknown, t: TFunction, intent?: string) {
   if (error instanceof RuleViolation) return refused(t, error.said, 403, intent);
   if (error instanceof NotFound) return refused(t, error.said, 404, intent);
+  if (error instanceof Conflict) return refused(t, error.said, 409, intent);
   if (error instanceof InvalidInput) return invalid({ [error.field]: say(t, error.said) }, intent);
   if (error instanceof z.ZodError) {
     const errors: FieldErrors = {};

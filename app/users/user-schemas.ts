@@ -45,3 +45,12 @@ export const bulkRolesSchema = bulkBase
 export const bulkTeamSchema = bulkBase
   .extend({ teamId: chosen("users.bulk.chooseTeam") })
   .refine(someChosen, { message: "users.selectSome", path: ["ids"] });
+
+/** POST /api/users/:id/roles (and the team page's "grant in this team"). */
+export const grantInput = z
+  .object({
+    role: z.string().trim().min(1).max(64),
+    team: z.string().uuid().optional(),
+    expiresAt: z.string().datetime({ offset: true }).optional(),
+  })
+  .strict();

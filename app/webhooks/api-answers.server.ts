@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
+import { Conflict, InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { apiError, payloadTooLarge } from "../http/responses";
 import { CLIENT_JSON_REFUSAL, parseClientJson } from "../security/client-keys";
@@ -42,6 +42,7 @@ export async function jsonBody<S extends z.ZodType>(
 export function domainAnswer(error: unknown): Response {
   if (error instanceof NotFound) return apiError(404, "not_found", { message: error.message });
   if (error instanceof RuleViolation) return apiError(403, "forbidden", { message: error.message });
+  if (error instanceof Conflict) return apiError(409, "conflict", { message: error.message });
   if (error instanceof InvalidInput)
     return apiError(400, "invalid_request", { field: error.field, message: error.message });
   throw error;

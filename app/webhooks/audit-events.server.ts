@@ -18,6 +18,8 @@ const BY_ACTION: Record<string, WebhookEventType> = {
   "user.enable": "user.enabled",
   "user.disable.undone": "user.enabled",
   "user.role_removal.undone": "user.updated",
+  "user.role.grant": "user.role_granted",
+  "user.role.revoke": "user.role_revoked",
   "user.delete": "user.deleted",
   "role.create": "role.created",
   "role.update": "role.updated",

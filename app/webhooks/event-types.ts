@@ -6,6 +6,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "user.enabled",
   "user.deleted",
   "user.roles_changed",
+  "user.role_granted",
+  "user.role_revoked",
   "role.created",
   "role.updated",
   "role.deleted",

@@ -37,6 +37,23 @@ export const LOADERS: FuzzTarget[] = [
   query("routes/api.auth.verify-email", "/api/auth/verify-email", () => ({ token }), anon),
   query("routes/api.mail", "/api/mail", () => ({ to: emails })),
   query("routes/api.access.sync", "/api/access/sync"),
+  query("routes/api.access.explain", "/api/access/explain", (p) => ({
+    user: ids(p.users),
+    permission: oneOf(["user.read", "settings.manage", "nope", "__proto__"]),
+    target: ids(p.users),
+  })),
+  query("routes/api.access.who", "/api/access/who", (p) => ({
+    permission: oneOf(["user.read", "settings.manage", "nope"]),
+    team: ids(p.teams),
+    limit: numbers,
+    offset: numbers,
+    format: oneOf(["json", "csv", "xml"]),
+  })),
+  query("routes/api.roles", "/api/roles", () => ({ x: text })),
+  query("routes/api.users.$id.roles", (p) => segment(p.users).map((id) => `/api/users/${id}/roles`)),
+  query("routes/api.users.$id.roles.$grantId", (p) =>
+    fc.tuple(segment(p.users), segment(p.tasks)).map(([u, g]) => `/api/users/${u}/roles/${g}`),
+  ),
   query("routes/api.ping", "/api/ping", () => ({ x: text })),
   query("routes/api.webhooks.tasks", "/api/webhooks/tasks"),
   query("routes/api.tasks", "/api/tasks", () => ({

@@ -148,6 +148,18 @@ export const API: FuzzTarget[] = [
   apiCall("routes/api.mail", "/api/mail", () => ({ to: member(emails) })),
   apiCall("routes/api.access.sync", "/api/access/sync", () => ({ anything: json })),
   apiCall(
+    "routes/api.users.$id.roles",
+    (p) => segment(p.users).map((id) => `/api/users/${id}/roles`),
+    (p) => ({
+      role: member(fc.constantFrom("user", "admin", "super_admin", "nope", "__proto__")),
+      team: member(ids(p.teams)),
+      expiresAt: member(fc.oneof(dates, text)),
+    }),
+  ),
+  apiCall("routes/api.users.$id.roles.$grantId", (p) =>
+    fc.tuple(segment(p.users), segment(p.tasks)).map(([u, g]) => `/api/users/${u}/roles/${g}`),
+  ),
+  apiCall(
     "routes/api.webhooks.tasks",
     "/api/webhooks/tasks",
     (p) => ({
