@@ -15,6 +15,8 @@ import type { Route } from "./+types/root";
 import { useTranslation } from "./i18n/use-translation";
 import "./app.css";
 import { sidebarFor } from "./access/menu.server";
+import { PERMISSION_KEYS } from "./access/permissions";
+import { mayAnywhere } from "./access/reach.server";
 import type { ForbiddenData } from "./auth/guard.server";
 import { getSessionUser } from "./auth/session.server";
 import { NoAccess } from "./components/no-access";
@@ -52,6 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         roles: user.roles,
         isSuperAdmin: user.isSuperAdmin,
         permissions: [...user.permissions].sort(),
+        anywhere: PERMISSION_KEYS.filter((key) => mayAnywhere(user, key)),
         impersonation: user.impersonator
           ? { by: user.impersonator.email, until: user.impersonator.until ?? null }
           : null,

@@ -51,7 +51,7 @@ export type Decision = {
   blockers: Blocker[];
 };
 
-export function isLive(grant: Grant, at: number): boolean {
+function isLive(grant: Grant, at: number): boolean {
   return grant.expiresAt === null || Date.parse(grant.expiresAt) > at;
 }
 

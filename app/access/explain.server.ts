@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { db, now } from "../db.server";
 import { type Blocker, type DecisionTarget, decide, type Grant, SCOPABLE } from "./decide";
+import { teamIdsOf, userTarget } from "./reach.server";
 import { roleGrants } from "./role-cache.server";
 
 // "Why" and "who can" (GET /api/access/explain, /api/access/who): the grants come from the
@@ -29,7 +30,7 @@ function out(g: Grant): GrantOut {
 }
 
 /** Every grant of each person, expired ones too (an expired grant is a reason), with team names. */
-export async function grantsOfUsers(userIds: readonly string[]): Promise<Map<string, Grant[]>> {
+async function grantsOfUsers(userIds: readonly string[]): Promise<Map<string, Grant[]>> {
   const out = new Map<string, Grant[]>(userIds.map((id) => [id, []]));
   if (userIds.length === 0) return out;
   const [roles, rows] = await Promise.all([
@@ -56,11 +57,6 @@ export async function grantsOfUsers(userIds: readonly string[]): Promise<Map<str
   return out;
 }
 
-export async function userTeamIds(userId: string): Promise<string[]> {
-  const rows = await db().selectFrom("team_member").select("team_id").where("user_id", "=", userId).execute();
-  return rows.map((r) => r.team_id);
-}
-
 /** Null when the person does not exist. */
 export async function explain(
   userId: string,
@@ -75,7 +71,7 @@ export async function explain(
   if (!user) return null;
   const grants = (await grantsOfUsers([userId])).get(userId) ?? [];
   const target: DecisionTarget = targetId
-    ? { kind: "user", id: targetId, teamIds: await userTeamIds(targetId) }
+    ? userTarget(targetId, (await teamIdsOf([targetId])).get(targetId) ?? [])
     : undefined;
   const decision = decide({ active: user.status === "active", grants }, permission, target);
   return { ...decision, grants: decision.grants.map(out) };

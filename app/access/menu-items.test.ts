@@ -191,7 +191,7 @@ describe("hiding and showing a menu item", () => {
   });
 
   it("sidebarFor leaves hidden rows out whatever the subject holds", async () => {
-    const all: AccessSubject = { isSuperAdmin: true, permissions: new Set<string>() };
+    const all = { isSuperAdmin: true, permissions: new Set<string>() };
     const settings = await byUrl("/dashboard/settings");
     await db().updateTable("menu_item").set({ hidden: 1 }).where("id", "=", settings.id).execute();
     await invalidateMenu();

@@ -1,10 +1,9 @@
 import type { MenuItem } from "../../db/schema";
 import { db } from "../db.server";
 import { invalidateEverywhere, registerCache } from "../events/cluster.server";
-import type { AccessSubject } from "./check";
-import { can } from "./check";
 import { type LabelTranslations, readLabelTranslations } from "./label-translations";
 import { MENU_VERSION_KEY } from "./menu";
+import { mayAnywhere, type Subject } from "./reach.server";
 
 export type MenuEntry = Omit<MenuItem, "label_translations"> & { translations: LabelTranslations };
 
@@ -66,10 +65,11 @@ export function invalidateMenu(): Promise<void> {
 
 export type SidebarItem = Pick<MenuEntry, "id" | "title" | "url" | "icon" | "translations">;
 
-export async function sidebarFor(subject: AccessSubject | null): Promise<SidebarItem[]> {
+/** An item shows when its permission is held in any scope (its page then shows what is in reach). */
+export async function sidebarFor(subject: Subject | null): Promise<SidebarItem[]> {
   if (!subject) return [];
   const all = await menuItems();
   return all
-    .filter((item) => !item.hidden && can(subject, item.required_permission))
+    .filter((item) => !item.hidden && mayAnywhere(subject, item.required_permission))
     .map(({ id, title, url, icon, translations }) => ({ id, title, url, icon, translations }));
 }

@@ -6,7 +6,7 @@ import { type DecisionSubject, type DecisionTarget, decide, type Grant, scopeOf 
 // out of reach answers 404 (never 403, which would say the person exists).
 
 export type Subject = {
-  id: string;
+  id?: string;
   isSuperAdmin: boolean;
   permissions: ReadonlySet<string>;
   /** A session's or a token's; absent for a script's actor, whose permissions are global. */

@@ -78,10 +78,10 @@ export function filteredAudit(q: AuditFilters) {
  * A person's rows as three disjoint index ranges (actor, target, impersonator), merged newest first:
  * one OR over three columns would walk the whole log by time on both engines.
  */
-function auditSegments(q: AuditFilters) {
+function auditSegments(q: AuditFilters, teams: string[] | null) {
   const person = q.person;
-  if (!person) return [filteredAudit(q)];
-  const base = unpersonal(q);
+  if (!person) return [withinTeams(filteredAudit(q), teams)];
+  const base = withinTeams(unpersonal(q), teams);
   const notActor = (eb: ExpressionBuilder<Database, "audit_log">) =>
     eb.or([eb("audit_log.actor_id", "is", null), eb("audit_log.actor_id", "<>", person)]);
   const notTarget = (eb: ExpressionBuilder<Database, "audit_log">) =>
@@ -97,6 +97,26 @@ function auditSegments(q: AuditFilters) {
       .where(notActor),
     base.where("audit_log.impersonator_id", "=", person).where(notActor).where(notTarget),
   ];
+}
+
+/**
+ * A reader whose log.read is held within teams reads the rows about those teams and their members,
+ * and what those members did (decision 044); null reads every row.
+ */
+function withinTeams(query: ReturnType<typeof unpersonal>, teams: string[] | null) {
+  if (!teams) return query;
+  if (teams.length === 0) return query.where(sql<boolean>`1 = 0`);
+  const members = db()
+    .selectFrom("team_member")
+    .select("team_member.user_id")
+    .where("team_member.team_id", "in", teams);
+  return query.where((eb) =>
+    eb.or([
+      eb.and([eb("audit_log.target_type", "=", "team"), eb("audit_log.target_id", "in", teams)]),
+      eb.and([eb("audit_log.target_type", "=", "user"), eb("audit_log.target_id", "in", members)]),
+      eb("audit_log.actor_id", "in", members),
+    ]),
+  );
 }
 
 function periodStart(within: AuditFilters["within"]): string | null {
@@ -171,11 +191,17 @@ const NEWEST_FIRST: Order = {
 };
 
 /** One index range whatever the depth. */
-export function auditRowsAfter(q: AuditFilters, after: Position | null, limit: number, reverse = false) {
+export function auditRowsAfter(
+  q: AuditFilters,
+  after: Position | null,
+  limit: number,
+  reverse = false,
+  teams: string[] | null = null,
+) {
   const order = reverse ? { ...NEWEST_FIRST, dir: flip(NEWEST_FIRST.dir) } : NEWEST_FIRST;
   return rowsAfter(
     db(),
-    auditSegments(q).map((query) => ({ query: query.selectAll() })),
+    auditSegments(q, teams).map((query) => ({ query: query.selectAll() })),
     order,
     after,
     limit,
@@ -184,13 +210,14 @@ export function auditRowsAfter(q: AuditFilters, after: Position | null, limit: n
 
 export type AuditRow = Awaited<ReturnType<typeof auditRowsAfter>>[number];
 
-export async function listAudit(q: AuditQuery) {
+/** `teams`: the reader's reach, null for the whole log. */
+export async function listAudit(q: AuditQuery, teams: string[] | null = null) {
   return keysetPage<AuditRow>(q, {
     key: "created_at.desc",
     size: q.size,
     value: cursorValue.timestamp,
     nullable: false,
     positionOf: (r) => ({ value: r.created_at, id: r.id }),
-    fetch: (after, reverse, limit) => auditRowsAfter(q, after, limit, reverse),
+    fetch: (after, reverse, limit) => auditRowsAfter(q, after, limit, reverse, teams),
   });
 }

@@ -2,7 +2,7 @@ import { type MiddlewareFunction, type RouterContextProvider, redirect } from "r
 import { can } from "../access/check";
 import { missingPermission } from "../access/missing-permission";
 import type { PermissionKey } from "../access/permissions";
-import { mayAnywhere } from "../access/reach.server";
+import { mayAnywhere, mayOnUser } from "../access/reach.server";
 import { readForm } from "../http/read-form.server";
 import { isApiRequest } from "../http/request-info.server";
 import { apiError, refusal, safeRedirectPath } from "../http/responses";
@@ -71,6 +71,20 @@ export async function requirePermission(args: Args, permission: PermissionKey): 
 export async function requireSomewhere(args: Args, permission: PermissionKey): Promise<SessionUser> {
   const user = await requireUser(args);
   if (!mayAnywhere(user, permission)) forbidden(args, permission);
+  return user;
+}
+
+/** On one person: held over them, else 404 where it is held elsewhere (no oracle), 403 where nowhere. */
+export async function requireOnUser(
+  args: Args,
+  permission: PermissionKey,
+  userId: string,
+): Promise<SessionUser> {
+  const user = await requireSomewhere(args, permission);
+  if (!(await mayOnUser(user, permission, userId))) {
+    if (isApiRequest(args.request)) throw apiError(404, "not_found");
+    throw refusal(404, "not_found", { message: say(tOf(args), "users.notFound") });
+  }
   return user;
 }
 

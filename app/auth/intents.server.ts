@@ -4,7 +4,7 @@ import type { PermissionKey } from "../access/permissions";
 import { actionError, type invalid, invalidSubmission, parseSubmission, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { getT } from "../i18n/i18n.server";
-import { requirePermission, requireUser } from "./guard.server";
+import { requireOnUser, requirePermission, requireUser } from "./guard.server";
 import type { SessionUser } from "./session.server";
 
 // The one way a page action runs, so no action grows its own if-chain, try/catch or status codes.
@@ -36,6 +36,8 @@ export type IntentHandler<A, S, R = unknown> = {
 type Options = {
   /** Checked before the body is read, as loaders check it. */
   permission?: PermissionKey;
+  /** The person the page is about: each permission is then checked over them (in scope, else 404). */
+  onUser?: string;
 };
 
 type Answer<T> = {
@@ -56,12 +58,12 @@ export async function handleIntents<A extends ActionArgs, S, T>(
   table: { [K in keyof S]: IntentHandler<A, S[K]> } & T,
   options: Options = {},
 ): Promise<Answer<T> | Failure> {
-  const routeActor = await guard(args, options.permission);
+  const routeActor = await guard(args, options);
   const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
   const handler = handlerFor<A>(table, intent);
   if (!handler) return refused(getT(args.context), "form.unknownAction", 400);
-  return (await runHandler(args, form, intent, handler, routeActor)) as Answer<T> | Failure;
+  return (await runHandler(args, form, intent, handler, routeActor, options)) as Answer<T> | Failure;
 }
 
 /** Never an inherited entry (`constructor`, `__proto__`). */
@@ -75,15 +77,18 @@ export async function handleAction<A extends ActionArgs, S, R>(
   handler: IntentHandler<A, S, R>,
   options: Options = {},
 ): Promise<Awaited<R> | Failure> {
-  const routeActor = await guard(args, options.permission);
+  const routeActor = await guard(args, options);
   const form = await readForm(args.request);
-  return (await runHandler(args, form, intent, handler as IntentHandler<A, Schema>, routeActor)) as
+  return (await runHandler(args, form, intent, handler as IntentHandler<A, Schema>, routeActor, options)) as
     | Awaited<R>
     | Failure;
 }
 
-async function guard(args: ActionArgs, permission: PermissionKey | undefined) {
-  return permission ? requirePermission(args, permission) : undefined;
+async function guard(args: ActionArgs, options: Options, permission = options.permission) {
+  if (!permission) return undefined;
+  return options.onUser
+    ? requireOnUser(args, permission, options.onUser)
+    : requirePermission(args, permission);
 }
 
 async function runHandler<A extends ActionArgs>(
@@ -92,11 +97,12 @@ async function runHandler<A extends ActionArgs>(
   intent: string,
   handler: IntentHandler<A, Schema>,
   routeActor: SessionUser | undefined,
+  options: Options,
 ) {
   const answerAs = handler.answerAs?.(form) ?? intent;
   const t = getT(args.context);
   const actor = handler.permission
-    ? await requirePermission(args, handler.permission)
+    ? (await guard(args, options, handler.permission))!
     : (routeActor ?? (await requireUser(args)));
   let input: unknown = formObject(form);
   if (handler.schema) {

@@ -23,6 +23,8 @@ export type ShellProps = {
     name: string;
     email: string;
     permissions: string[];
+    /** Held within some team at least (decision 044). */
+    anywhere: string[];
     isSuperAdmin: boolean;
     impersonation?: Impersonation | null;
   };
@@ -112,6 +114,7 @@ export function DashboardShell({
                   pages={sidebar}
                   sections={settingsSections}
                   may={(permission) => user.isSuperAdmin || user.permissions.includes(permission)}
+                  mayAnywhere={(permission) => user.isSuperAdmin || user.anywhere.includes(permission)}
                 />
                 <TaskCentre />
                 <NotificationBell initialUnread={unread} />

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { can } from "../access/check";
+import { mayAnywhere, reachOf } from "../access/reach.server";
 import { requireUser } from "../auth/guard.server";
 import { findTeams } from "../teams/teams.server";
 import { findUsers } from "../users/list.server";
@@ -14,9 +14,10 @@ const query = z.string().trim().max(100).catch("");
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
   const q = query.parse(new URL(args.request.url).searchParams.get("q") ?? "");
+  // Held within a team, only that team and its people (decision 044).
   const [users, teams] = await Promise.all([
-    can(user, "user.read") ? findUsers(q) : [],
-    can(user, "team.read") ? findTeams(q) : [],
+    mayAnywhere(user, "user.read") ? findUsers(q, reachOf(user, "user.read")) : [],
+    mayAnywhere(user, "team.read") ? findTeams(q, reachOf(user, "team.read")) : [],
   ]);
   return Response.json({ q, users, teams }, { headers: { "Cache-Control": "private, no-store" } });
 }

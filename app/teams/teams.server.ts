@@ -472,14 +472,13 @@ export function mayFindMembers(actor: AccessSubject): boolean {
   return can(actor, "team.write") && can(actor, "user.read");
 }
 
-export async function findTeams(text: string) {
-  if (!text.trim() || !hasNoNul(text)) return [];
-  return db()
+/** `teams`: the reader's reach, null for every team. */
+export async function findTeams(text: string, teams: string[] | null = null) {
+  if (!text.trim() || !hasNoNul(text) || teams?.length === 0) return [];
+  let query = db()
     .selectFrom("team")
     .select(["team.id", "team.name"])
-    .where(searchText(db(), "team", ["name"], text.trim()))
-    .orderBy("team.name")
-    .orderBy("team.id")
-    .limit(6)
-    .execute();
+    .where(searchText(db(), "team", ["name"], text.trim()));
+  if (teams) query = query.where("team.id", "in", teams);
+  return query.orderBy("team.name").orderBy("team.id").limit(6).execute();
 }

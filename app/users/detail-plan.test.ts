@@ -39,7 +39,7 @@ beforeAll(async () => {
   await db().insertInto("audit_log").values(rows).execute();
 });
 
-const viewer = { id: "viewer", isSuperAdmin: true, permissions: [] };
+const viewer = { id: "viewer", isSuperAdmin: true, permissions: new Set<string>() };
 
 describe("user page activity", () => {
   it("the newest 20 entries by or about the person, each once", async () => {

@@ -1,17 +1,14 @@
 import type { TFunction } from "i18next";
-import { type AccessSubject, can } from "../access/check";
+import { mayOnUser, type Subject } from "../access/reach.server";
 import { sessionHandle } from "../auth/session.server";
 import { db } from "../db.server";
 import { english } from "../http/device-words";
 import { describeUserAgent } from "../http/user-agent";
 
 /** Sessions and the audit trail are `log.read` material (an account sees its own sessions): null otherwise, so user.read alone reveals no IPs. */
-export async function userActivity(
-  viewer: AccessSubject & { id: string },
-  userId: string,
-  t: TFunction = english,
-) {
-  const readsLogs = can(viewer, "log.read");
+export async function userActivity(viewer: Subject & { id: string }, userId: string, t: TFunction = english) {
+  // A team's log reader reads its members' trails (decision 044).
+  const readsLogs = await mayOnUser(viewer, "log.read", userId);
   const showSessions = readsLogs || viewer.id === userId;
   const [teams, sessions, audit, tasks] = await Promise.all([
     db()

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type ExpressionBuilder, sql } from "kysely";
 import { z } from "zod";
 import { counterTotals } from "../../db/counted";
 import {
@@ -15,6 +15,7 @@ import {
 } from "../../db/keyset";
 import { searchText } from "../../db/like";
 import { hasNoNul } from "../../db/nul";
+import type { Database } from "../../db/schema";
 import { liveGlobal, liveGlobalSql } from "../access/grant-rows.server";
 import { type LabelTranslations, readLabelTranslations } from "../access/label-translations";
 import { compareRoles } from "../access/role-order";
@@ -139,8 +140,25 @@ function countedTotal(q: UserListQuery): Promise<{ count: number; capped: boolea
   });
 }
 
-export async function listUsers(q: UserListQuery): Promise<UserPage> {
+/** The members of these teams when few (listed first, then sorted), else null (filtered while walking). */
+async function scopeMembers(teams: string[]): Promise<string[] | null> {
+  const rows = await db()
+    .selectFrom("team_member")
+    .select("user_id")
+    .distinct()
+    .where("team_id", "in", teams)
+    .limit(SMALL_ROLE + 1)
+    .execute();
+  return rows.length <= SMALL_ROLE ? rows.map((r) => r.user_id) : null;
+}
+
+const EMPTY: UserPage = { rows: [], total: 0, totalCapped: false, start: 1, prev: null, next: null };
+
+/** `teams`: the reader's reach (app/access/reach.server.ts): null for everyone, else only those teams' members. */
+export async function listUsers(q: UserListQuery, teams: string[] | null = null): Promise<UserPage> {
+  if (teams?.length === 0) return EMPTY;
   let base = db().selectFrom("user");
+  if (teams) base = base.where((eb) => inTeams(eb, teams));
   if (q.q) {
     const text = q.q;
     base = base.where(searchText(db(), "user", ["name", "email"], text));
@@ -149,7 +167,9 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
   if (q.verified) base = base.where("user.email_verified", "=", q.verified === "yes" ? 1 : 0);
   if (q.created) base = base.where("user.created_at", ">=", createdSince(q.created));
   const role = q.role ? await roleMembers(q.role) : null;
-  if (role === "none") return { rows: [], total: 0, totalCapped: false, start: 1, prev: null, next: null };
+  if (role === "none") return EMPTY;
+  const scoped = teams ? await scopeMembers(teams) : null;
+  if (scoped?.length === 0) return EMPTY;
 
   // Every (status, verified) pair is one index range; a page merges the pairs the filters leave (decision 012).
   const statuses = q.status ? [q.status] : USER_STATUSES;
@@ -163,10 +183,11 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
       rowsAfter(db(), segments, reverse ? { ...order, dir: flip(order.dir) } : order, after, limit);
   let fetch: ReturnType<typeof walk>;
   let counting: Promise<{ count: number; capped: boolean }>;
-  if (q.q || role?.members) {
+  if (q.q || role?.members || scoped) {
     // Few rows, found first, then sorted.
+    const few = scoped ? pairs.where("user.id", "in", scoped) : pairs;
     const found = role?.members
-      ? pairs.where("user.id", "in", role.members)
+      ? few.where("user.id", "in", role.members)
       : role
         ? pairs.where(({ exists }) =>
             exists(
@@ -216,7 +237,7 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
             ),
           TOTAL_CAP,
         )
-      : (countedTotal(q) ?? cappedCount(db(), pairs.select("user.id"), TOTAL_CAP));
+      : ((teams ? null : countedTotal(q)) ?? cappedCount(db(), pairs.select("user.id"), TOTAL_CAP));
   }
   const [total, page] = await Promise.all([
     counting,
@@ -262,16 +283,25 @@ export async function listUsers(q: UserListQuery): Promise<UserPage> {
   };
 }
 
+function inTeams(eb: ExpressionBuilder<Database, "user">, teams: string[]) {
+  return eb.exists(
+    eb
+      .selectFrom("team_member")
+      .select("team_member.user_id")
+      .whereRef("team_member.user_id", "=", "user.id")
+      .where("team_member.team_id", "in", teams),
+  );
+}
+
 const FIND_LIMIT = 6;
 
-export async function findUsers(text: string) {
-  if (!text.trim() || !hasNoNul(text)) return [];
-  return db()
+/** `teams` as for listUsers. */
+export async function findUsers(text: string, teams: string[] | null = null) {
+  if (!text.trim() || !hasNoNul(text) || teams?.length === 0) return [];
+  let query = db()
     .selectFrom("user")
     .select(["user.id", "user.name", "user.email", "user.status"])
-    .where(searchText(db(), "user", ["name", "email"], text.trim()))
-    .orderBy("user.name")
-    .orderBy("user.id")
-    .limit(FIND_LIMIT)
-    .execute();
+    .where(searchText(db(), "user", ["name", "email"], text.trim()));
+  if (teams) query = query.where((eb) => inTeams(eb, teams));
+  return query.orderBy("user.name").orderBy("user.id").limit(FIND_LIMIT).execute();
 }

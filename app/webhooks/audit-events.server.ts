@@ -1,4 +1,3 @@
-import { liveGlobal } from "../access/grant-rows.server";
 import type { ChainedFields } from "../audit/chain";
 import type { Executor } from "../db.server";
 import { enabledEndpoints, enqueueEvents, type WebhookEvent } from "./enqueue.server";
@@ -59,7 +58,9 @@ async function userData(trx: Executor, id: string | null) {
     .innerJoin("role", "role.id", "user_role.role_id")
     .select("role.name")
     .where("user_role.user_id", "=", id)
-    .where(liveGlobal)
+    // Global and live, as access's liveGlobal (infrastructure imports no domain): the roles over everyone.
+    .where("user_role.team_id", "is", null)
+    .where((eb) => eb.or([eb("user_role.expires_at", "is", null), eb("user_role.expires_at", ">", now())]))
     .orderBy("role.name")
     .execute();
   return {

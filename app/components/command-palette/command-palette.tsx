@@ -61,13 +61,16 @@ export function CommandPalette({
   pages,
   sections,
   may,
+  mayAnywhere,
 }: {
   userId: string;
   pages: Page[];
   /** Settings' pages the person may open. */
   sections: SettingsSection[];
-  /** Whether the person holds a permission (a super admin holds them all). */
+  /** Whether the person holds a permission over everyone (a super admin holds them all). */
   may: (permission: string) => boolean;
+  /** Held within some team at least: the lists open, showing what is in reach. */
+  mayAnywhere: (permission: string) => boolean;
 }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
@@ -93,6 +96,7 @@ export function CommandPalette({
               pages={pages}
               sections={sections}
               may={may}
+              mayAnywhere={mayAnywhere}
               close={() => setOpen(false)}
               showHelp={() => {
                 setOpen(false);
@@ -112,6 +116,7 @@ function PaletteBody({
   pages,
   sections,
   may,
+  mayAnywhere,
   close,
   showHelp,
 }: {
@@ -119,6 +124,7 @@ function PaletteBody({
   pages: Page[];
   sections: SettingsSection[];
   may: (permission: string) => boolean;
+  mayAnywhere: (permission: string) => boolean;
   close: () => void;
   showHelp: () => void;
 }) {
@@ -130,7 +136,7 @@ function PaletteBody({
   const search = useFetcher<Found>();
   // Saved views of the lists the person may read (GET /api/views), once per opening; filtered here.
   const saved = useFetcher<{ views: SavedViewItem[] }>();
-  const readsALists = may("user.read") || may("log.read");
+  const readsALists = mayAnywhere("user.read") || mayAnywhere("log.read");
   const [query, setQuery] = useState("");
   const input = useRef<HTMLInputElement>(null);
   const [recent] = useState(() => readRecent(userId));
@@ -266,7 +272,7 @@ function PaletteBody({
   }));
   const found = q && search.data?.q === query.trim() ? search.data : { q: "", users: [], teams: [] };
   // The list page's own search goes past the few people shown here.
-  const searchAll = q && may("user.read") && found.users.length ? query.trim() : null;
+  const searchAll = q && mayAnywhere("user.read") && found.users.length ? query.trim() : null;
   const nothing =
     !(!q && recent.length) &&
     !shownPages.length &&

@@ -1,5 +1,5 @@
 import { auditRowsFor } from "../../access/audit-token-names.server";
-import { can } from "../../access/check";
+import { mayOnUser, reachOf } from "../../access/reach.server";
 import { roleGrants } from "../../access/role-cache.server";
 import { roleNamesIn } from "../../access/role-labels";
 import { auditActionText } from "../../audit/action-text";
@@ -7,7 +7,7 @@ import { AUDIT_ACTIONS } from "../../audit/actions";
 import { PERIOD_NAMES } from "../../audit/periods";
 import { listAudit, parseAuditQuery } from "../../audit/query.server";
 import { auditPerson, describeAuditRows } from "../../audit/view.server";
-import { requirePermission } from "../../auth/guard.server";
+import { requireSomewhere } from "../../auth/guard.server";
 import { pageTitle } from "../../components/page-title";
 import { Field } from "../../components/ui/field";
 import { type FilterChip, FilterChips, FilterForm } from "../../components/ui/list-filters";
@@ -25,7 +25,8 @@ import { AuditEntries } from "./audit-entries";
 import { ExportAuditButton } from "./export-audit-button";
 
 export async function loader(args: Route.LoaderArgs) {
-  const viewer = await requirePermission(args, "log.read");
+  // Held within teams, the log shows the rows about them and their people (decision 044).
+  const viewer = await requireSomewhere(args, "log.read");
   const parsed = parseAuditQuery(new URL(args.request.url).searchParams);
   if (!parsed.ok) {
     const t = getT(args.context);
@@ -33,13 +34,14 @@ export async function loader(args: Route.LoaderArgs) {
     throw pageRefusal(t, { key: "audit.badFilter", values }, 400);
   }
   const [{ rows, start, prev, next }, savedViews, found, grants] = await Promise.all([
-    listAudit(parsed.value),
+    listAudit(parsed.value, reachOf(viewer, "log.read")),
     viewsForList(viewer, "audit", args.url),
     auditPerson(parsed.value.person),
     roleGrants(),
   ]);
   // Their current email is user.read material: without it the chip says the name the log shows.
-  const person = found && !can(viewer, "user.read") ? { ...found, email: null } : found;
+  const person =
+    found && !(await mayOnUser(viewer, "user.read", found.id)) ? { ...found, email: null } : found;
   const i18n = getI18n(args.context);
   return {
     query: parsed.value,

@@ -2,13 +2,13 @@ import type { TFunction } from "i18next";
 import { useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
-import { can } from "../../access/check";
+import { mayOnUser } from "../../access/reach.server";
 import { roleGrants } from "../../access/role-cache.server";
 import { assignableRoles } from "../../access/rules.server";
 import { auditActionText } from "../../audit/action-text";
 import { revokeApiTokenSchema } from "../../auth/api-token-schemas";
 import { apiTokensShownTo, revokeUserApiToken } from "../../auth/api-tokens.server";
-import { refuseWhileImpersonating, requirePermission } from "../../auth/guard.server";
+import { refuseWhileImpersonating, requireSomewhere } from "../../auth/guard.server";
 import { mayViewAs, startImpersonation } from "../../auth/impersonation.server";
 import { handleIntents } from "../../auth/intents.server";
 import { getSessionUser, type SessionUser } from "../../auth/session.server";
@@ -48,11 +48,15 @@ function missing(t: TFunction) {
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const actor = await requirePermission(args, "user.read");
+  // Out of the reader's reach is the same 404 as nobody (decision 044).
+  const actor = await requireSomewhere(args, "user.read");
   const id = idSchema.safeParse(args.params.id);
-  const user = id.success ? await getUser(id.data) : null;
+  const user = id.success && (await mayOnUser(actor, "user.read", id.data)) ? await getUser(id.data) : null;
   if (!user) throw missing(getT(args.context));
-  const mayUpdate = can(actor, "user.update");
+  const [mayUpdate, mayDelete] = await Promise.all([
+    mayOnUser(actor, "user.update", user.id),
+    mayOnUser(actor, "user.delete", user.id),
+  ]);
   const t = getT(args.context);
   const [activity, grants, assignable, viewAs, twoFactor, apiTokens] = await Promise.all([
     userActivity(actor, user.id, t),
@@ -76,7 +80,7 @@ export async function loader(args: Route.LoaderArgs) {
     apiTokens,
     may: {
       update: mayUpdate,
-      delete: can(actor, "user.delete"),
+      delete: mayDelete,
       viewAs,
       // One's own goes through Settings.
       resetTwoFactor: actor.isSuperAdmin && twoFactor && actor.id !== user.id,
@@ -115,79 +119,88 @@ export async function action(args: Route.ActionArgs) {
   // While viewing as someone, their own record is theirs alone.
   const viewer = await getSessionUser(args);
   if (viewer?.id === id.data) refuseWhileImpersonating(args, viewer);
-  return handleIntents(args, {
-    update: {
-      permission: "user.update",
-      schema: updateUserSchema,
-      run: async ({ actor, input }) => {
-        const { message, changed, undo } = await editAccount(actor, { id: id.data, ...input }, args, t);
-        if (!changed) return redirectWithToast(self, { kind: "info", message });
-        return done(message, self, undo);
+  return handleIntents(
+    args,
+    {
+      update: {
+        permission: "user.update",
+        schema: updateUserSchema,
+        run: async ({ actor, input }) => {
+          const { message, changed, undo } = await editAccount(actor, { id: id.data, ...input }, args, t);
+          if (!changed) return redirectWithToast(self, { kind: "info", message });
+          return done(message, self, undo);
+        },
+      },
+      disable: {
+        permission: "user.update",
+        run: async ({ actor }) => {
+          const { undo } = await disableAccount(actor, { id: id.data }, args);
+          return done(t("users:toast.disabled"), self, undo);
+        },
+      },
+      enable: {
+        permission: "user.update",
+        run: async ({ actor }) => {
+          await setUserStatus(actor, { id: id.data, status: "active" }, args);
+          return done(t("users:toast.enabled"));
+        },
+      },
+      "revoke-session": {
+        permission: "user.update",
+        run: async ({ actor, form }) => {
+          await revokeSession(actor, { userId: id.data, handle: sessionHandleIn(form) }, args);
+          return done(t("users:toast.sessionRevoked"));
+        },
+      },
+      "revoke-api-token": {
+        permission: "user.update",
+        schema: revokeApiTokenSchema,
+        run: async ({ actor, input }) => {
+          if (actor.id === id.data) refuseWhileImpersonating(args, actor);
+          await revokeUserApiToken(actor, { userId: id.data, id: input.apiToken }, args);
+          return done(t("users:toast.apiTokenRevoked"));
+        },
+      },
+      "send-reset": {
+        permission: "user.update",
+        run: ({ actor, intent }) => sendLink(actor, "reset", intent),
+      },
+      "resend-verification": {
+        permission: "user.update",
+        run: ({ actor, intent }) => sendLink(actor, "verification", intent),
+      },
+      "view-as": {
+        run: async ({ actor }) => {
+          refuseWhileImpersonating(args, actor);
+          const { name } = await startImpersonation(actor, { userId: id.data }, args);
+          return redirectWithToast("/dashboard", {
+            kind: "success",
+            message: t("users:toast.viewingAs", { name }),
+          });
+        },
+      },
+      "reset-two-factor": {
+        permission: "user.update",
+        run: async ({ actor }) => {
+          refuseWhileImpersonating(args, actor);
+          const { email, mail } = await resetAccountTwoFactor(actor, { id: id.data }, args);
+          return done(
+            mail.sent
+              ? t("users:toast.twoFactorReset", { email })
+              : t("users:toast.twoFactorResetMailFailed"),
+          );
+        },
+      },
+      delete: {
+        permission: "user.delete",
+        run: async ({ actor }) => {
+          await deleteUser(actor, { id: id.data }, args);
+          return done(t("users:toast.deleted"), "/dashboard/users");
+        },
       },
     },
-    disable: {
-      permission: "user.update",
-      run: async ({ actor }) => {
-        const { undo } = await disableAccount(actor, { id: id.data }, args);
-        return done(t("users:toast.disabled"), self, undo);
-      },
-    },
-    enable: {
-      permission: "user.update",
-      run: async ({ actor }) => {
-        await setUserStatus(actor, { id: id.data, status: "active" }, args);
-        return done(t("users:toast.enabled"));
-      },
-    },
-    "revoke-session": {
-      permission: "user.update",
-      run: async ({ actor, form }) => {
-        await revokeSession(actor, { userId: id.data, handle: sessionHandleIn(form) }, args);
-        return done(t("users:toast.sessionRevoked"));
-      },
-    },
-    "revoke-api-token": {
-      permission: "user.update",
-      schema: revokeApiTokenSchema,
-      run: async ({ actor, input }) => {
-        if (actor.id === id.data) refuseWhileImpersonating(args, actor);
-        await revokeUserApiToken(actor, { userId: id.data, id: input.apiToken }, args);
-        return done(t("users:toast.apiTokenRevoked"));
-      },
-    },
-    "send-reset": { permission: "user.update", run: ({ actor, intent }) => sendLink(actor, "reset", intent) },
-    "resend-verification": {
-      permission: "user.update",
-      run: ({ actor, intent }) => sendLink(actor, "verification", intent),
-    },
-    "view-as": {
-      run: async ({ actor }) => {
-        refuseWhileImpersonating(args, actor);
-        const { name } = await startImpersonation(actor, { userId: id.data }, args);
-        return redirectWithToast("/dashboard", {
-          kind: "success",
-          message: t("users:toast.viewingAs", { name }),
-        });
-      },
-    },
-    "reset-two-factor": {
-      permission: "user.update",
-      run: async ({ actor }) => {
-        refuseWhileImpersonating(args, actor);
-        const { email, mail } = await resetAccountTwoFactor(actor, { id: id.data }, args);
-        return done(
-          mail.sent ? t("users:toast.twoFactorReset", { email }) : t("users:toast.twoFactorResetMailFailed"),
-        );
-      },
-    },
-    delete: {
-      permission: "user.delete",
-      run: async ({ actor }) => {
-        await deleteUser(actor, { id: id.data }, args);
-        return done(t("users:toast.deleted"), "/dashboard/users");
-      },
-    },
-  });
+    { onUser: id.data },
+  );
 }
 
 /** The same 404 as one that ended meanwhile. */

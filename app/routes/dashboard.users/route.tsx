@@ -2,12 +2,13 @@ import { FileUp, Mail, UserPlus } from "lucide-react";
 import { data, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { can } from "../../access/check";
+import { reachOf } from "../../access/reach.server";
 import { roleGrants } from "../../access/role-cache.server";
 import { roleLabel } from "../../access/role-labels";
 import { DEFAULT_ROLE_FOR_NEW_USERS } from "../../access/roles";
 import { assignableRoles } from "../../access/rules.server";
 import { inviteSchema } from "../../auth/account-schemas";
-import { requirePermission } from "../../auth/guard.server";
+import { requireSomewhere } from "../../auth/guard.server";
 import { handleIntents } from "../../auth/intents.server";
 import { revealInvitationLink } from "../../auth/invitation-links.server";
 import { invitationOutcomeText } from "../../auth/invitation-text";
@@ -50,12 +51,13 @@ import { UsersList } from "./users-list";
 import { UsersTabs } from "./users-tabs";
 
 export async function loader(args: Route.LoaderArgs) {
-  const user = await requirePermission(args, "user.read");
+  // Held within a team, it lists that team's people only (decision 044).
+  const user = await requireSomewhere(args, "user.read");
   const query = parseUserListQuery(new URL(args.request.url));
   const mayWrite = can(user, "user.write");
   const mayTeams = can(user, "team.write");
   const [list, grants, assignable, invitations, teams, savedViews] = await Promise.all([
-    listUsers(query),
+    listUsers(query, reachOf(user, "user.read")),
     roleGrants(),
     assignableRoles(user),
     mayWrite ? pendingInvitations(user) : Promise.resolve([]),

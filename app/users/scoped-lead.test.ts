@@ -1,0 +1,127 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { args, createUser, request, run, sessionCookieFor, setupDatabase } from "../../test/helpers";
+import { formRequest } from "../../test/support/forms";
+import { createTeam, grant } from "../../test/support/teams";
+import { db } from "../db.server";
+import { loader as rootLoader } from "../root";
+import { loader as searchLoader } from "../routes/api.search";
+import { loader as logsLoader } from "../routes/dashboard.logs/route";
+import { loader as listLoader } from "../routes/dashboard.users/route";
+import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id/route";
+
+// The issue's "done when": someone granted `admin` within Sales, a day on the pages and the
+// search, against Marketing (SECURITY-PLAYBOOK §4-5): out of reach is 404, never 403.
+
+let lead: { id: string; cookie: string };
+let sam: string;
+let mia: string;
+
+beforeAll(async () => {
+  await setupDatabase();
+  const l = await createUser({ roles: ["user"], name: "Lead of Sales" });
+  sam = (await createUser({ roles: ["user"], name: "Sam Scoped", email: "sam@sales.test" })).id;
+  mia = (await createUser({ roles: ["user"], name: "Mia Scoped", email: "mia@marketing.test" })).id;
+  await createUser({ roles: ["user"], name: "Nobody Scoped" });
+  const sales = await createTeam(db(), "Sales", [l.id, sam]);
+  const marketing = await createTeam(db(), "Marketing", [mia]);
+  // Rows the lead must not read: about Mia, by Mia, about Marketing.
+  const row = (action: string, actor: string | null, type: string, target: string) => ({
+    id: crypto.randomUUID(),
+    action,
+    actor_id: actor,
+    actor_email: null,
+    target_type: type,
+    target_id: target,
+    details: null,
+    ip: null,
+    user_agent: null,
+    created_at: new Date().toISOString(),
+  });
+  await db()
+    .insertInto("audit_log")
+    .values([
+      row("user.update", null, "user", mia),
+      row("team.update", mia, "team", marketing),
+      row("team.update", null, "team", marketing),
+    ])
+    .execute();
+  await grant(db(), l.id, "admin", sales);
+  lead = { id: l.id, cookie: await sessionCookieFor(l.id) };
+});
+
+const page = (path: string, params: Record<string, string> = {}) =>
+  args(request(path, { cookie: lead.cookie }), params);
+
+describe("a lead granted admin within Sales", () => {
+  it("lists Sales' people only, and finds only them", async () => {
+    const list = await run(() => listLoader(page("/dashboard/users?q=Scoped")));
+    expect(list.status).toBe(200);
+    const names = (list.body as { rows: { name: string }[]; total: number }).rows.map((r) => r.name);
+    expect(names).toEqual(["Sam Scoped"]);
+    const all = await run(() => listLoader(page("/dashboard/users")));
+    const everyone = all.body as { rows: { id: string }[]; total: number };
+    expect(everyone.rows.map((r) => r.id).sort()).toEqual([lead.id, sam].sort());
+    expect(everyone.total).toBe(2);
+    const found = await run(() => searchLoader(page("/api/search?q=Scoped")));
+    expect((found.body as { users: { name: string }[] }).users.map((u) => u.name)).toEqual(["Sam Scoped"]);
+    const teams = await run(() => searchLoader(page("/api/search?q=a")));
+    expect((teams.body as { teams: { name: string }[] }).teams.map((t) => t.name)).toEqual(["Sales"]);
+  });
+
+  it("opens a Sales member's page with edits offered; a Marketing member's page is 404, as are its actions", async () => {
+    const own = await run(() => userLoader(page(`/dashboard/users/${sam}`, { id: sam })));
+    expect(own.status).toBe(200);
+    expect((own.body as { may: { update: boolean; delete: boolean } }).may).toMatchObject({
+      update: true,
+      delete: true,
+    });
+    const other = await run(() => userLoader(page(`/dashboard/users/${mia}`, { id: mia })));
+    expect(other.status).toBe(404);
+    const disable = (id: string) =>
+      run(() =>
+        userAction(
+          args(formRequest(`/dashboard/users/${id}`, { intent: "disable" }, { cookie: lead.cookie }), { id }),
+        ),
+      );
+    expect((await disable(mia)).status).toBe(404);
+    const mias = await db()
+      .selectFrom("user")
+      .select("status")
+      .where("id", "=", mia)
+      .executeTakeFirstOrThrow();
+    expect(mias.status).toBe("active");
+    const done = await disable(sam);
+    expect(done.status).toBe(302);
+    const sams = await db()
+      .selectFrom("user")
+      .select("status")
+      .where("id", "=", sam)
+      .executeTakeFirstOrThrow();
+    expect(sams.status).toBe("disabled");
+  });
+
+  it("reads the audit rows about Sales and its people, none about Marketing's", async () => {
+    const log = await run(() => logsLoader(page("/dashboard/logs")));
+    expect(log.status).toBe(200);
+    const rows = (log.body as { rows: { target: { id: string } | null; actor: { id: string | null } }[] })
+      .rows;
+    // The disabling above is about Sam; nothing names Mia.
+    expect(rows.some((r) => r.target?.id === sam)).toBe(true);
+    expect(rows.some((r) => r.target?.id === mia || r.actor.id === mia)).toBe(false);
+    const hers = await run(() => logsLoader(page(`/dashboard/logs?person=${mia}`)));
+    expect((hers.body as { rows: unknown[] }).rows).toEqual([]);
+  });
+
+  it("sees Users and Audit Logs in the sidebar but not Access control or Settings' admin pages", async () => {
+    const root = await run(() => rootLoader(page("/dashboard")));
+    const urls = (root.body as { sidebar: { url: string }[] }).sidebar.map((s) => s.url);
+    expect(urls).toContain("/dashboard/users");
+    expect(urls).toContain("/dashboard/logs");
+    expect(urls).not.toContain("/dashboard/access");
+    expect(urls).not.toContain("/dashboard/broadcast");
+    const user = (root.body as { user: { permissions: string[]; anywhere: string[] } }).user;
+    expect(user.permissions).toEqual(["dashboard.access"]);
+    expect(user.anywhere).toContain("user.delete");
+    expect(user.anywhere).not.toContain("settings.manage");
+  });
+});
