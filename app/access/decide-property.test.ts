@@ -28,7 +28,13 @@ beforeAll(async () => {
   // Target i is in the teams whose bit is set in i: none, one, two.
   teams = [];
   for (let t = 0; t < TEAMS; t++)
-    teams.push(await createTeam(db(), `Prop ${t}`, targets.filter((_, i) => ((i + 1) >> t) & 1)));
+    teams.push(
+      await createTeam(
+        db(),
+        `Prop ${t}`,
+        targets.filter((_, i) => ((i + 1) >> t) & 1),
+      ),
+    );
   for (let r = 0; r < 3; r++) {
     const id = randomUUID();
     await db()
@@ -37,7 +43,11 @@ beforeAll(async () => {
       .execute();
     roleIds.push(id);
   }
-  const seeded = await db().selectFrom("role").select("id").where("name", "in", ["admin", "super_admin"]).execute();
+  const seeded = await db()
+    .selectFrom("role")
+    .select("id")
+    .where("name", "in", ["admin", "super_admin"])
+    .execute();
   roleIds.push(...seeded.map((r) => r.id));
 });
 

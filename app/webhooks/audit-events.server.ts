@@ -1,5 +1,5 @@
 import type { ChainedFields } from "../audit/chain";
-import type { Executor } from "../db.server";
+import { type Executor, now } from "../db.server";
 import { enabledEndpoints, enqueueEvents, type WebhookEvent } from "./enqueue.server";
 import type { WebhookEventType } from "./event-types";
 
