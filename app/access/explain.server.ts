@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { db, now } from "../db.server";
 import { type Blocker, type DecisionTarget, decide, type Grant, SCOPABLE } from "./decide";
+import { PERMISSION_KEYS } from "./permissions";
 import { teamIdsOf, userTarget } from "./reach.server";
 import { roleGrants } from "./role-cache.server";
 
@@ -134,4 +135,21 @@ export async function whoCan(
     });
   }
   return { users, total: Number(count.n) };
+}
+
+export type PermissionAccess = Explanation & { scope: "everyone" | "teams" | "none" };
+
+/** The user page's Access card: every permission, held or not, and why (one query for the grants). */
+export async function accessOf(userId: string, active: boolean): Promise<PermissionAccess[]> {
+  const grants = (await grantsOfUsers([userId])).get(userId) ?? [];
+  const subject = { active, grants };
+  return PERMISSION_KEYS.map((permission) => {
+    const decision = decide(subject, permission);
+    const global = decision.grants.some((g) => g.team === null);
+    return {
+      ...decision,
+      grants: decision.grants.map(out),
+      scope: !decision.allowed ? "none" : global ? "everyone" : "teams",
+    };
+  });
 }

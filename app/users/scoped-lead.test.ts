@@ -112,6 +112,44 @@ describe("a lead granted admin within Sales", () => {
     expect((hers.body as { rows: unknown[] }).rows).toEqual([]);
   });
 
+  it("the Access card says why, and the lead grants and revokes a role within Sales from the page", async () => {
+    const own = await run(() => userLoader(page(`/dashboard/users/${lead.id}`, { id: lead.id })));
+    const access = (
+      own.body as { access: { permission: string; scope: string; grants: { team: { name: string } }[] }[] }
+    ).access;
+    const del = access.find((a) => a.permission === "user.delete")!;
+    expect(del).toMatchObject({ scope: "teams", grants: [{ team: { name: "Sales" } }] });
+    expect(access.find((a) => a.permission === "settings.manage")).toMatchObject({
+      scope: "none",
+      blockers: ["global_only"],
+    });
+    const act = (fields: Record<string, string>) =>
+      run(() =>
+        userAction(
+          args(formRequest(`/dashboard/users/${sam}`, fields, { cookie: lead.cookie }), { id: sam }),
+        ),
+      );
+    const sales = (
+      await db().selectFrom("team").select("id").where("name", "=", "Sales").executeTakeFirstOrThrow()
+    ).id;
+    const marketing = (
+      await db().selectFrom("team").select("id").where("name", "=", "Marketing").executeTakeFirstOrThrow()
+    ).id;
+    const refused = await act({ intent: "grant-role", role: "manager", team: marketing });
+    expect(refused.status).toBe(403);
+    const granted = await act({ intent: "grant-role", role: "manager", team: sales, until: "2099-12-31" });
+    expect(granted.status).toBe(302);
+    const row = await db()
+      .selectFrom("user_role")
+      .select(["id", "expires_at", "granted_by"])
+      .where("user_id", "=", sam)
+      .where("team_id", "=", sales)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ expires_at: "2099-12-31T23:59:59.999Z", granted_by: lead.id });
+    expect((await act({ intent: "revoke-grant", grant: row.id })).status).toBe(302);
+    expect((await act({ intent: "revoke-grant", grant: row.id })).status).toBe(404);
+  });
+
   it("sees Users and Audit Logs in the sidebar but not Access control or Settings' admin pages", async () => {
     const root = await run(() => rootLoader(page("/dashboard")));
     const urls = (root.body as { sidebar: { url: string }[] }).sidebar.map((s) => s.url);

@@ -54,3 +54,13 @@ export const grantInput = z
     expiresAt: z.string().datetime({ offset: true }).optional(),
   })
   .strict();
+
+/** The user page's "grant a role within a team": the grant ends at the end of `until` (UTC). */
+export const grantInTeamSchema = z.object({
+  role: z.string().trim().min(1, "access.grant.roleUnknown").max(64),
+  team: z.string({ message: "access.grant.teamUnknown" }).uuid("access.grant.teamUnknown"),
+  until: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "access.grant.expiresPast")
+    .optional(),
+});

@@ -2,7 +2,8 @@ import type { TFunction } from "i18next";
 import { useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
-import { mayOnUser } from "../../access/reach.server";
+import { accessOf } from "../../access/explain.server";
+import { mayOnTeam, mayOnUser } from "../../access/reach.server";
 import { roleGrants } from "../../access/role-cache.server";
 import { assignableRoles } from "../../access/rules.server";
 import { auditActionText } from "../../audit/action-text";
@@ -31,17 +32,21 @@ import { pageRefusal, redirectWithToast, refused } from "../../http/form.server"
 import { passRetryAfter } from "../../http/responses";
 import { getT } from "../../i18n/i18n.server";
 import { useTranslation } from "../../i18n/use-translation";
+import { teamChoices } from "../../teams/teams.server";
 import { disableAccount, editAccount, resetAccountTwoFactor } from "../../users/account-actions.server";
 import { userActivity } from "../../users/detail.server";
-import { updateUserSchema } from "../../users/user-schemas";
+import { grantRole, listGrants, revokeGrant } from "../../users/grants.server";
+import { grantInTeamSchema, updateUserSchema } from "../../users/user-schemas";
 import { deleteUser, getUser, revokeSession, sendAccountLink, setUserStatus } from "../../users/users.server";
 import type { Route } from "./+types/route";
+import { AccessCard } from "./access-card";
 import { AccountForm } from "./account-form";
 import { ActionsMenu } from "./actions-menu";
 import { ApiTokensCard } from "./api-tokens-card";
 import { type Danger, DangerDialogs } from "./danger-dialogs";
 
 const idSchema = z.string().uuid();
+const isSelfOf = (actor: { id: string }, id: string) => actor.id === id;
 
 function missing(t: TFunction) {
   return pageRefusal(t, "users.notFound", 404);
@@ -58,14 +63,18 @@ export async function loader(args: Route.LoaderArgs) {
     mayOnUser(actor, "user.delete", user.id),
   ]);
   const t = getT(args.context);
-  const [activity, grants, assignable, viewAs, twoFactor, apiTokens] = await Promise.all([
-    userActivity(actor, user.id, t),
-    roleGrants(),
-    assignableRoles(actor),
-    mayViewAs(actor, user.id),
-    actor.isSuperAdmin ? hasTwoFactor(user.id) : false,
-    apiTokensShownTo(actor, user.id),
-  ]);
+  const [activity, grants, assignable, viewAs, twoFactor, apiTokens, access, personGrants, teamOptions] =
+    await Promise.all([
+      userActivity(actor, user.id, t),
+      roleGrants(),
+      assignableRoles(actor),
+      mayViewAs(actor, user.id),
+      actor.isSuperAdmin ? hasTwoFactor(user.id) : false,
+      apiTokensShownTo(actor, user.id),
+      accessOf(user.id, user.status === "active"),
+      listGrants(actor, user.id),
+      mayUpdate ? teamChoices() : [],
+    ]);
   const assignableIds = new Set(assignable.map((r) => r.id));
   return {
     user,
@@ -78,6 +87,16 @@ export async function loader(args: Route.LoaderArgs) {
       assignable: assignableIds.has(r.id),
     })),
     apiTokens,
+    access,
+    teamGrants: personGrants.filter((g) => g.team !== null),
+    // Within a team the viewer reaches; the server checks the role against what they hold there.
+    grantForm:
+      mayUpdate && !isSelfOf(actor, user.id)
+        ? {
+            roles: [...grants.values()].filter((r) => !r.all).map((r) => ({ name: r.name, label: r.label })),
+            teams: teamOptions.filter((team) => mayOnTeam(actor, "user.update", team.id)),
+          }
+        : null,
     may: {
       update: mayUpdate,
       delete: mayDelete,
@@ -191,6 +210,31 @@ export async function action(args: Route.ActionArgs) {
           );
         },
       },
+      "grant-role": {
+        permission: "user.update",
+        schema: grantInTeamSchema,
+        run: async ({ actor, input }) => {
+          const expiresAt = input.until ? `${input.until}T23:59:59.999Z` : undefined;
+          const grant = await grantRole(
+            actor,
+            id.data,
+            { role: input.role, team: input.team, expiresAt },
+            args,
+          );
+          return done(
+            t("users:access.toast.granted", { role: grant.role.label, team: grant.team?.name ?? "" }),
+          );
+        },
+      },
+      "revoke-grant": {
+        permission: "user.update",
+        run: async ({ actor, form }) => {
+          const grant = idSchema.safeParse(form.get("grant"));
+          if (!grant.success) throw new NotFound("access.grant.gone");
+          await revokeGrant(actor, id.data, grant.data, args);
+          return done(t("users:access.toast.revoked"));
+        },
+      },
       delete: {
         permission: "user.delete",
         run: async ({ actor }) => {
@@ -217,8 +261,25 @@ const DANGEROUS = new Set(["disable", "delete", "reset-two-factor"]);
 export default function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
-  const { user, teams, sessions, audit, tasks, roles, may, isSelf, apiTokens } = loaderData;
+  const {
+    user,
+    teams,
+    sessions,
+    audit,
+    tasks,
+    roles,
+    may,
+    isSelf,
+    apiTokens,
+    access,
+    teamGrants,
+    grantForm,
+  } = loaderData;
   const navigation = useNavigation();
+  const grantPending = navigation.formData?.get("intent") === "grant-role" ? "grant" : null;
+  const revokePending =
+    navigation.formData?.get("intent") === "revoke-grant" ? String(navigation.formData.get("grant")) : null;
+  const accessIntent = actionData?.intent === "grant-role" || actionData?.intent === "revoke-grant";
   const revokingToken =
     navigation.formData?.get("intent") === "revoke-api-token"
       ? String(navigation.formData.get("apiToken"))
@@ -380,6 +441,15 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
             </div>
           </Card>
         ) : null}
+
+        <AccessCard
+          name={user.name}
+          access={access}
+          teamGrants={teamGrants}
+          grantForm={grantForm}
+          error={accessIntent ? (actionData?.formError ?? null) : null}
+          pending={grantPending ?? revokePending}
+        />
 
         <Card title={t("users:page.teams")}>
           {teams.length === 0 ? (
