@@ -25,7 +25,7 @@ export type AccessRow = {
   blockers: string[];
 };
 
-export type TeamGrant = GrantOut & { id: string };
+type TeamGrant = GrantOut & { id: string };
 
 type Props = {
   name: string;
