@@ -148,6 +148,15 @@ describe("a lead granted admin within Sales", () => {
     expect(row).toMatchObject({ expires_at: "2099-12-31T23:59:59.999Z", granted_by: lead.id });
     expect((await act({ intent: "revoke-grant", grant: row.id })).status).toBe(302);
     expect((await act({ intent: "revoke-grant", grant: row.id })).status).toBe(404);
+    // The browser sends an empty date box: a grant without an end.
+    expect((await act({ intent: "grant-role", role: "manager", team: sales, until: "" })).status).toBe(302);
+    const open = await db()
+      .selectFrom("user_role")
+      .select("expires_at")
+      .where("user_id", "=", sam)
+      .where("team_id", "=", sales)
+      .executeTakeFirstOrThrow();
+    expect(open.expires_at).toBeNull();
   });
 
   it("sees Users and Audit Logs in the sidebar but not Access control or Settings' admin pages", async () => {

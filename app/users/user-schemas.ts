@@ -59,8 +59,12 @@ export const grantInput = z
 export const grantInTeamSchema = z.object({
   role: z.string().trim().min(1, "access.grant.roleUnknown").max(64),
   team: z.string({ message: "access.grant.teamUnknown" }).uuid("access.grant.teamUnknown"),
-  until: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "access.grant.expiresPast")
-    .optional(),
+  // An empty date box is no end.
+  until: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "access.grant.expiresPast")
+      .optional(),
+  ),
 });

@@ -47,6 +47,11 @@ import { type Danger, DangerDialogs } from "./danger-dialogs";
 
 const idSchema = z.string().uuid();
 const isSelfOf = (actor: { id: string }, id: string) => actor.id === id;
+/** The grant form is short: a field's refusal shows at the top of the card. */
+const firstError = (errors?: Record<string, string[] | string | undefined>) => {
+  const first = Object.values(errors ?? {})[0];
+  return (Array.isArray(first) ? first[0] : first) ?? null;
+};
 
 function missing(t: TFunction) {
   return pageRefusal(t, "users.notFound", 404);
@@ -447,7 +452,7 @@ export default function UserPage({ loaderData, actionData }: Route.ComponentProp
           access={access}
           teamGrants={teamGrants}
           grantForm={grantForm}
-          error={accessIntent ? (actionData?.formError ?? null) : null}
+          error={accessIntent ? (actionData?.formError ?? firstError(actionData?.errors)) : null}
           pending={grantPending ?? revokePending}
         />
 

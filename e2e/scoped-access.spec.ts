@@ -1,0 +1,85 @@
+import { createDb } from "../db/connection";
+import { createTeam, grant } from "../test/support/teams";
+import { E2E_DB } from "./env";
+import { axeBothThemes, createUser, expect, test, watchConsole } from "./fixtures";
+
+// A team lead's day with a role granted within Sales (decision 044): the list shows Sales' people,
+// a Marketing member's page is "not found", the Access card says why and grants within Sales; the
+// same card in German; axe with the "why" open.
+
+async function salesAndMarketing(stamp: string) {
+  const lead = await createUser(["user"], `Lead ${stamp}`);
+  const sam = await createUser(["user"], `Sam ${stamp}`);
+  const mia = await createUser(["user"], `Mia ${stamp}`);
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    const sales = await createTeam(db, `Sales ${stamp}`, [lead.id, sam.id]);
+    await createTeam(db, `Marketing ${stamp}`, [mia.id]);
+    await grant(db, lead.id, "admin", sales);
+  } finally {
+    await db.destroy();
+  }
+  return { lead, sam, mia };
+}
+
+test("a lead with admin within Sales: Sales' people only, a Marketing member is not found, grants within Sales", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page, { allowStatus: [404] });
+  const stamp = `${Date.now()}`;
+  const { lead, sam, mia } = await salesAndMarketing(stamp);
+  await login(lead, page, `/dashboard/users?q=${stamp}`);
+
+  const nav = page.getByRole("navigation").first();
+  await expect(nav.getByRole("link", { name: "Users" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Audit Logs" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Access Control" })).toHaveCount(0);
+  const table = page.getByRole("table");
+  await expect(table.getByRole("link", { name: `Sam ${stamp}` })).toBeVisible();
+  await expect(table.getByRole("link", { name: `Lead ${stamp}` })).toBeVisible();
+  await expect(table.getByText(`Mia ${stamp}`)).toHaveCount(0);
+
+  await page.goto(`/dashboard/users/${mia.id}`);
+  await expect(page.getByText("This user does not exist.")).toBeVisible();
+
+  await page.goto(`/dashboard/users/${sam.id}`);
+  const card = page
+    .locator("section")
+    .filter({ has: page.getByRole("heading", { name: "Access", exact: true }) });
+  await expect(card.getByText("No role is granted within a team.")).toBeVisible();
+  await card.getByLabel("Role", { exact: true }).selectOption({ label: "Manager" });
+  await card.getByLabel("Team", { exact: true }).selectOption({ label: `Sales ${stamp}` });
+  await card.getByRole("button", { name: "Grant", exact: true }).click();
+  await expect(
+    page.getByRole("status").filter({ hasText: `Granted Manager in Sales ${stamp}.` }),
+  ).toBeVisible();
+  await expect(card.getByTestId("team-grants")).toContainText(`Manager in Sales ${stamp}`);
+
+  // Why Sam may now manage teams: through the grant within Sales.
+  const why = card.getByTestId("access-permissions").locator("details", { hasText: "Manage Teams" });
+  await why.locator("summary").focus();
+  await page.keyboard.press("Enter");
+  await expect(why).toContainText(`Manager in Sales ${stamp}`);
+  expect(await axeBothThemes(page, "access card")).toEqual([]);
+  expect(problems).toEqual([]);
+});
+
+test.describe("in German", () => {
+  test.use({ locale: "de-DE" });
+
+  test("the Access card and its reasons", async ({ login, page }) => {
+    const stamp = `${Date.now()}`;
+    const { lead } = await salesAndMarketing(stamp);
+    await login(lead, page, `/dashboard/users/${lead.id}`);
+    await expect(page.getByRole("heading", { name: "Zugriff" })).toBeVisible();
+    const settings = page
+      .getByTestId("access-permissions")
+      .locator("details")
+      .filter({ hasText: "nicht vorhanden" })
+      .first();
+    await settings.locator("summary").click();
+    await expect(settings).toContainText("Warum");
+    await expect(page.getByText("Rollen innerhalb von Teams")).toBeVisible();
+  });
+});
