@@ -113,6 +113,7 @@ export function ErrorBoundary() {
           permission={error.data.permission}
           message={error.data.message}
           grantedBy={error.data.grantedBy}
+          roles={error.data.roles}
           signOut
         />
       </main>

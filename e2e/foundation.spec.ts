@@ -45,6 +45,9 @@ test("sidebar follows the role: user, manager and guest", async ({ login, page }
   await login(guest);
   await expect(page.getByTestId("no-access")).toBeVisible();
   await expect(page.getByRole("heading", { name: "No access" })).toBeVisible();
+  await expect(page.getByTestId("roles-giving")).toHaveText(
+    "Roles that give it: Super Admin, Administrator, Manager, User.",
+  );
   await expect(page.getByTestId("sidebar")).toHaveCount(0);
 });
 

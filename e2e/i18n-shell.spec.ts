@@ -103,5 +103,6 @@ test("a refusal is said in German", async ({ page, login }) => {
   await expect(refusal.getByRole("heading", { name: "Kein Zugriff" })).toBeVisible();
   await expect(refusal).toContainText("Ihrem Konto fehlt die Berechtigung");
   await expect(refusal).toContainText("(log.read)");
+  await expect(refusal.getByTestId("roles-giving")).toContainText("Rollen, die sie geben:");
   await axe(page, "no access");
 });

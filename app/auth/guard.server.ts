@@ -3,6 +3,8 @@ import { can } from "../access/check";
 import { missingPermission } from "../access/missing-permission";
 import type { PermissionKey } from "../access/permissions";
 import { mayAnywhere, mayOnUser } from "../access/reach.server";
+import { roleGrants } from "../access/role-cache.server";
+import { roleLabel } from "../access/role-labels";
 import { readForm } from "../http/read-form.server";
 import { isApiRequest } from "../http/request-info.server";
 import { apiError, refusal, safeRedirectPath } from "../http/responses";
@@ -23,6 +25,8 @@ export type ForbiddenData = {
   permission: string | null;
   message: string;
   grantedBy?: string;
+  /** The roles that give the permission, for the person to ask for by name. */
+  roles?: string[];
   /** Set by the access gate, which refuses before the root loader reads the theme and the nonce. */
   shell?: GateShell;
 };
@@ -44,11 +48,21 @@ function tOf(args: { context?: Readonly<RouterContextProvider> }) {
   return args.context ? getT(args.context) : englishTranslator();
 }
 
-function forbidden(args: Args, permission: string | null): never {
+/** The roles that give `permission` over everyone, as the reader's language says them, in the role order. */
+async function rolesGiving(args: Args, permission: string | null): Promise<string[]> {
+  if (!permission) return [];
+  const t = tOf(args);
+  return [...(await roleGrants()).values()]
+    .filter((r) => r.all || r.permissions.has(permission))
+    .map((r) => roleLabel(t, r));
+}
+
+async function forbidden(args: Args, permission: string | null): Promise<never> {
   if (isApiRequest(args.request)) {
     throw apiError(403, "forbidden", permission ? { permission } : { role: "super_admin" });
   }
-  throw refused({ error: "forbidden", ...missingPermission(permission, tOf(args)) });
+  const roles = await rolesGiving(args, permission);
+  throw refused({ error: "forbidden", ...missingPermission(permission, tOf(args)), roles });
 }
 
 function refusedFor(args: Args, error: ForbiddenData["error"], reason: MessageKey, shell?: GateShell) {
@@ -63,14 +77,14 @@ export async function requireUser(args: Args): Promise<SessionUser> {
 
 export async function requirePermission(args: Args, permission: PermissionKey): Promise<SessionUser> {
   const user = await requireUser(args);
-  if (!can(user, permission)) forbidden(args, permission);
+  if (!can(user, permission)) await forbidden(args, permission);
   return user;
 }
 
 /** Held over everyone or within some team (decide()); the caller then keeps to what is in reach. */
 export async function requireSomewhere(args: Args, permission: PermissionKey): Promise<SessionUser> {
   const user = await requireUser(args);
-  if (!mayAnywhere(user, permission)) forbidden(args, permission);
+  if (!mayAnywhere(user, permission)) await forbidden(args, permission);
   return user;
 }
 
@@ -90,7 +104,7 @@ export async function requireOnUser(
 
 export async function requireSuperAdmin(args: Args): Promise<SessionUser> {
   const user = await requireUser(args);
-  if (!user.isSuperAdmin) forbidden(args, null);
+  if (!user.isSuperAdmin) await forbidden(args, null);
   return user;
 }
 
@@ -186,10 +200,11 @@ export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, n
   if (!isGated(pattern)) return next();
   const user = await requireUser(args);
   if (!can(user, "dashboard.access")) {
-    if (isApiRequest(args.request)) forbidden(args, "dashboard.access");
+    if (isApiRequest(args.request)) await forbidden(args, "dashboard.access");
     throw refused({
       error: "forbidden",
       ...missingPermission("dashboard.access", tOf(args)),
+      roles: await rolesGiving(args, "dashboard.access"),
       shell: await gateShell(args),
     });
   }

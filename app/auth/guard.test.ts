@@ -29,6 +29,18 @@ describe("requirePermission on /api routes", () => {
     if (status === 403) expect(out.body).toEqual({ error: "forbidden", permission: "user.read" });
   });
 
+  it("a page's refusal names the roles that give the permission, in the role order", async () => {
+    const { cookie } = await signedIn(["user"]);
+    const out = await run(() =>
+      requirePermission(args(request("/dashboard/users", { cookie })), "user.read"),
+    );
+    expect(out.status).toBe(403);
+    expect(out.body).toMatchObject({
+      permission: "user.read",
+      roles: ["Super Admin", "Administrator", "Manager"],
+    });
+  });
+
   it.each([
     ["admin", 200],
     ["manager", 403],

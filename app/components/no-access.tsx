@@ -12,11 +12,14 @@ export function NoAccess({
   permission,
   message,
   grantedBy,
+  roles,
   signOut = false,
 }: {
   permission?: string | null;
   message?: string;
   grantedBy?: string;
+  /** The roles that give it, said by the server in the reader's language. */
+  roles?: string[];
   signOut?: boolean;
 }) {
   const { t } = useTranslation();
@@ -31,6 +34,11 @@ export function NoAccess({
       <ShieldAlert aria-hidden className="size-10 text-warning" />
       <h1 className="mt-2 text-2xl font-semibold">{t("shell:noAccess.title")}</h1>
       <p className="mt-2 text-muted-foreground">{what}</p>
+      {permission && roles?.length ? (
+        <p className="mt-2 text-muted-foreground" data-testid="roles-giving">
+          {t("shell:noAccess.roles", { roles: roles.join(", "), count: roles.length })}
+        </p>
+      ) : null}
       <p className="mt-2 text-muted-foreground">{who}</p>
       {signOut ? (
         <Form method="post" action="/logout" className="mt-4">

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { accessOf } from "../../access/explain.server";
 import { mayOnTeam, mayOnUser } from "../../access/reach.server";
 import { roleGrants } from "../../access/role-cache.server";
+import { roleLabel, roleNamesIn } from "../../access/role-labels";
 import { assignableRoles } from "../../access/rules.server";
 import { auditActionText } from "../../audit/action-text";
 import { revokeApiTokenSchema } from "../../auth/api-token-schemas";
@@ -47,6 +48,13 @@ import { type Danger, DangerDialogs } from "./danger-dialogs";
 
 const idSchema = z.string().uuid();
 const isSelfOf = (actor: { id: string }, id: string) => actor.id === id;
+const inWords = <G extends { role: { id: string; label: string } }>(
+  g: G,
+  labels: Map<string, string>,
+): G => ({
+  ...g,
+  role: { ...g.role, label: labels.get(g.role.id) ?? g.role.label },
+});
 /** The grant form is short: a field's refusal shows at the top of the card. */
 const firstError = (errors?: Record<string, string[] | string | undefined>) => {
   const first = Object.values(errors ?? {})[0];
@@ -81,6 +89,7 @@ export async function loader(args: Route.LoaderArgs) {
       mayUpdate ? teamChoices() : [],
     ]);
   const assignableIds = new Set(assignable.map((r) => r.id));
+  const labels = roleNamesIn(t, grants.values());
   return {
     user,
     ...activity,
@@ -92,13 +101,16 @@ export async function loader(args: Route.LoaderArgs) {
       assignable: assignableIds.has(r.id),
     })),
     apiTokens,
-    access,
-    teamGrants: personGrants.filter((g) => g.team !== null),
+    // Roles as the reader's language says them.
+    access: access.map((a) => ({ ...a, grants: a.grants.map((g) => inWords(g, labels)) })),
+    teamGrants: personGrants.filter((g) => g.team !== null).map((g) => inWords(g, labels)),
     // Within a team the viewer reaches; the server checks the role against what they hold there.
     grantForm:
       mayUpdate && !isSelfOf(actor, user.id)
         ? {
-            roles: [...grants.values()].filter((r) => !r.all).map((r) => ({ name: r.name, label: r.label })),
+            roles: [...grants.values()]
+              .filter((r) => !r.all)
+              .map((r) => ({ name: r.name, label: labels.get(r.id) ?? r.label })),
             teams: teamOptions.filter((team) => mayOnTeam(actor, "user.update", team.id)),
           }
         : null,
@@ -227,7 +239,10 @@ export async function action(args: Route.ActionArgs) {
             args,
           );
           return done(
-            t("users:access.toast.granted", { role: grant.role.label, team: grant.team?.name ?? "" }),
+            t("users:access.toast.granted", {
+              role: roleLabel(t, { name: grant.role.name, label: grant.role.label }),
+              team: grant.team?.name ?? "",
+            }),
           );
         },
       },
