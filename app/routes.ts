@@ -52,6 +52,7 @@ export default [
   route("api/access/sync", "routes/api.access.sync.ts"),
   route("api/access/explain", "routes/api.access.explain.ts"),
   route("api/access/who", "routes/api.access.who.ts"),
+  route("api/access/simulate", "routes/api.access.simulate.ts"),
   route("api/roles", "routes/api.roles.ts"),
   route("api/users/:id/roles", "routes/api.users.$id.roles.ts"),
   route("api/users/:id/roles/:grantId", "routes/api.users.$id.roles.$grantId.ts"),

@@ -51,6 +51,8 @@ const NEEDS: Record<string, Need | Other> = {
   // Anyone explains their own access; without a permission the answer is a 400, not a refusal.
   "routes/api.access.explain": "dashboard.access",
   "routes/api.access.who": "roles.manage",
+  // POST only: a GET is 405 for anyone who gets past the gate.
+  "routes/api.access.simulate": "dashboard.access",
   "routes/api.roles": "roles list",
   "routes/api.users.$id.roles": "user.read",
   // DELETE only: a GET is 405 for anyone who gets past the gate.

@@ -82,6 +82,12 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(USER, userPath, "enable"),
   formIntent(USER, userPath, "revoke-session", (p) => ({ session: ids(p.sessions) })),
   formIntent(USER, userPath, "revoke-api-token", (p) => ({ apiToken: ids(p.apiTokens) })),
+  formIntent(USER, userPath, "grant-role", (p) => ({
+    role: oneOf(["admin", "user", "super_admin", "nope"]),
+    team: ids(p.teams),
+    until: either(fc.constantFrom("2099-01-01", "2001-01-01", "", "tomorrow")),
+  })),
+  formIntent(USER, userPath, "revoke-grant", (p) => ({ grant: ids(p.tasks) })),
   formIntent(USER, userPath, "send-reset"),
   formIntent(USER, userPath, "resend-verification"),
   formIntent(USER, userPath, "delete"),

@@ -156,6 +156,22 @@ export const API: FuzzTarget[] = [
       expiresAt: member(fc.oneof(dates, text)),
     }),
   ),
+  apiCall("routes/api.access.simulate", "/api/access/simulate", (p) => ({
+    changes: member(
+      fc.oneof(
+        json,
+        fc.array(
+          fc.record({
+            op: fc.constantFrom("grant", "revoke", "permissions", "__proto__"),
+            user: fc.constantFrom(...p.users, "nope"),
+            role: fc.constantFrom("admin", "user", "nope"),
+            add: fc.array(fc.constantFrom("user.read", "nope"), { maxLength: 2 }),
+          }),
+          { maxLength: 3 },
+        ),
+      ),
+    ),
+  })),
   apiCall("routes/api.users.$id.roles.$grantId", (p) =>
     fc.tuple(segment(p.users), segment(p.tasks)).map(([u, g]) => `/api/users/${u}/roles/${g}`),
   ),
