@@ -83,3 +83,19 @@ test.describe("in German", () => {
     await expect(page.getByText("Rollen innerhalb von Teams")).toBeVisible();
   });
 });
+
+test("the role matrix previews who gains a permission before the save", async ({ login, page }) => {
+  const problems = watchConsole(page);
+  const stamp = `${Date.now()}`;
+  const guest = await createUser(["guest"], `Gus ${stamp}`);
+  const admin = await createUser(["admin"], `Ada ${stamp}`);
+  await login(admin, page, "/dashboard/access");
+  await page.getByRole("checkbox", { name: "Guest: Manage Teams" }).check();
+  const preview = page.getByTestId("matrix-preview");
+  await expect(preview).toContainText(/gains? “Manage Teams”:/);
+  await expect(preview).toContainText(guest.name);
+  expect(await axeBothThemes(page, "matrix preview")).toEqual([]);
+  await page.getByRole("button", { name: "Discard" }).click();
+  await expect(page.getByRole("checkbox", { name: "Guest: Manage Teams" })).not.toBeChecked();
+  expect(problems).toEqual([]);
+});

@@ -318,6 +318,28 @@ async function rolesNow(names: string[]) {
 }
 
 describe("saving the whole role matrix", () => {
+  it("previews who gains and loses before a save, writing nothing", async () => {
+    const admin = await signedIn(["admin"]);
+    const holder = await signedIn(["guest"]);
+    const [guest] = await rolesNow(["guest"]);
+    const form = {
+      ...matrix([{ ...guest!, permissions: [...guest!.permissions, "team.read"] }]),
+      intent: "preview-matrix",
+    };
+    const out = await post(admin.cookie, form);
+    expect(out.status).toBe(200);
+    const preview = (
+      out.body as { preview: { gains: { user: { id: string }; permission: string }[]; losses: [] } }
+    ).preview;
+    expect(preview.gains).toContainEqual(
+      expect.objectContaining({ user: expect.objectContaining({ id: holder.id }), permission: "team.read" }),
+    );
+    expect(preview.losses).toEqual([]);
+    expect(await keysOf(guest!.roleId)).toEqual(guest!.permissions);
+    // roles.manage, as the save.
+    expect((await post(holder.cookie, form)).status).toBe(403);
+  });
+
   it("applies every changed role in one save, one audit row per changed role, none for unchanged ones", async () => {
     const admin = await signedIn(["admin"]);
     const [guest, user, manager] = await rolesNow(["guest", "user", "manager"]);

@@ -118,6 +118,11 @@ export const DASHBOARD: FuzzTarget[] = [
     "roles[1].roleId": ids(p.roles),
     "roles[1].permissions": oneOf(p.permissions),
   })),
+  formIntent(ACCESS, "/dashboard/access", "preview-matrix", (p) => ({
+    "roles[0].roleId": ids(p.roles),
+    "roles[0].label": names,
+    "roles[0].permissions": oneOf(p.permissions),
+  })),
   formIntent(ACCESS, "/dashboard/access", "save-menu", (p) => ({
     "items[0].id": ids(p.menu),
     "items[0].title": names,

@@ -16,6 +16,7 @@ import { useMedia } from "../../components/use-media";
 import { useTranslation } from "../../i18n/use-translation";
 import { DeleteRole } from "./delete-role";
 import { LocalizedLabelRows } from "./localized-label-fields";
+import { MatrixPreview } from "./matrix-preview";
 import { RoleCards } from "./role-cards";
 import type { RoleRow } from "./types";
 
@@ -44,6 +45,8 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
   const [form, fields] = useAppForm({ schema: saveMatrixSchema, id: FORM_ID, intent: INTENT });
   const saving = useIsPending({ intent: INTENT });
   const [changes, setChanges] = useState(0);
+  // Moves with every edit: the preview asks again a moment after the last one.
+  const [version, setVersion] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   const barRef = useRef<HTMLDivElement>(null);
   const regionRef = useRef<HTMLDivElement>(null);
@@ -58,6 +61,10 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
     setChanges(n);
     onChanges(n);
   }, [onChanges]);
+  const edited = useCallback(() => {
+    recount();
+    setVersion((v) => v + 1);
+  }, [recount]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: roles and the layout are the trigger, not inputs
   useEffect(() => recount(), [roles, recount, phone]);
@@ -75,7 +82,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
       method="post"
       {...getFormProps(form)}
       ref={formRef}
-      onChange={recount}
+      onChange={edited}
       onInput={recount}
       onReset={onReset}
       className="flex flex-col gap-3"
@@ -244,6 +251,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
             <Button type="button" variant="secondary" onClick={() => formRef.current?.reset()}>
               {t("access:matrix.discard")}
             </Button>
+            <MatrixPreview form={formRef} version={version} />
           </>
         ) : null}
       </div>

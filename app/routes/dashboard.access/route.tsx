@@ -18,6 +18,7 @@ import {
   saveRoleMatrix,
   updateRole,
 } from "../../access/roles-admin.server";
+import { matrixChanges, simulate } from "../../access/simulate.server";
 import { stalePermissions } from "../../access/sync.server";
 import { requirePermission } from "../../auth/guard.server";
 import { handleIntents } from "../../auth/intents.server";
@@ -35,6 +36,7 @@ import { type AccessTab, AccessTabs, accessTabOf } from "./access-tabs";
 import { AddMenuItem } from "./add-menu-item";
 import { CreateRole } from "./create-role";
 import { LeaveGuard } from "./leave-guard";
+import { PREVIEW_INTENT } from "./matrix-preview";
 import { MenuEditor } from "./menu-editor";
 import { RoleList } from "./role-list";
 import { RoleMatrix } from "./role-matrix";
@@ -60,8 +62,11 @@ export function shouldRevalidate({
   currentUrl,
   nextUrl,
   formMethod,
+  formData,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
+  // A preview writes nothing.
+  if (formData?.get("intent") === PREVIEW_INTENT) return false;
   if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
   const rest = (url: URL) => {
     const params = new URLSearchParams(url.search);
@@ -104,6 +109,14 @@ export const action = (args: Route.ActionArgs) => {
             changed ? t("access:toast.matrixSaved", { count: changed }) : t("access:toast.nothingToSave"),
           );
         },
+      },
+      // The unsaved matrix's effect on people, for the bar beside Save (matrix-preview.tsx).
+      [PREVIEW_INTENT]: {
+        schema: saveMatrixSchema,
+        run: async ({ input }) => ({
+          intent: PREVIEW_INTENT as typeof PREVIEW_INTENT,
+          preview: await simulate({ changes: await matrixChanges(input.roles) }),
+        }),
       },
       "update-role": {
         schema: updateRoleSchema,
@@ -205,7 +218,9 @@ export default function AccessControl({ loaderData, actionData }: Route.Componen
   const [menuDirty, setMenuDirty] = useState(false);
   // Answers no form of its own shows (a refused delete, hide or show).
   const pageError =
-    actionData && ["delete-role", "hide-menu-item", "show-menu-item"].includes(String(actionData.intent))
+    actionData &&
+    "formError" in actionData &&
+    ["delete-role", "hide-menu-item", "show-menu-item"].includes(String(actionData.intent))
       ? actionData.formError
       : null;
   const unsaved =
