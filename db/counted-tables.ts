@@ -24,12 +24,21 @@ const LOGIN = "auth.login.succeeded";
 export const TEAM_MEMBERS = "team.members";
 export const BROADCAST_READS = "broadcast.reads";
 
-/** The counter goes with the role's last link, so a deleted role leaves none behind. */
-export const ROLE_MEMBERS: CountedTable = {
+/** The counter goes with the role's last link, so a deleted role leaves none behind. As migration 018 installed it. */
+export const ROLE_MEMBERS_018: CountedTable = {
   table: "user_role",
   prefix: "roles.",
   columns: ["role_id"],
   keys: [{ scope: (r) => `${r}.role_id`, name: () => "'roles.members'" }],
+};
+
+/** Since migration 036: the people holding the role over everyone (what the users list's role filter shows). */
+export const ROLE_MEMBERS: CountedTable = {
+  ...ROLE_MEMBERS_018,
+  columns: ["role_id", "team_id"],
+  keys: [
+    { scope: (r) => `${r}.role_id`, name: () => "'roles.members'", when: (r) => `${r}.team_id is null` },
+  ],
 };
 
 /** Migration 012 installs exactly these (decision 016); "team." is not a prefix of "teams.total". */

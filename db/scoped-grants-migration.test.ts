@@ -38,7 +38,7 @@ describe("migration 036: grants get an id, a team and an expiry", () => {
     expect(new Set(rows.map((r) => r.id)).size).toBe(3);
     expect(await keptCounts(db())).toEqual(await oldCounts(db()));
 
-    // The counter triggers came back with the table: a grant within a team counts as a member too.
+    // The counter triggers came back with the table; a grant within a team is no member of the role.
     const team = randomUUID();
     await db()
       .insertInto("team")

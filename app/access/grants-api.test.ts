@@ -7,6 +7,7 @@ import * as whoRoute from "../routes/api.access.who";
 import * as rolesRoute from "../routes/api.roles";
 import * as grantsRoute from "../routes/api.users.$id.roles";
 import * as grantRoute from "../routes/api.users.$id.roles.$grantId";
+import * as accessPage from "../routes/dashboard.access/route";
 
 // The contract's "Role grants", "Scope" and "Explain, who" (docs/http-contract.md), played as the
 // team lead of Sales against Marketing and against a global admin (SECURITY-PLAYBOOK §4-5).
@@ -288,5 +289,25 @@ describe("GET /api/access/who", () => {
     expect(
       (await as(admin, whoRoute, `/api/access/who?permission=user.read&team=${crypto.randomUUID()}`)).status,
     ).toBe(404);
+  });
+});
+
+describe("the Who can tab", () => {
+  it("lists the holders of a permission over Sales, through which grants; a bad team is no filter", async () => {
+    const page = await as(
+      admin,
+      accessPage,
+      `/dashboard/access?tab=who&permission=user.delete&team=${sales}`,
+    );
+    const who = (
+      page.body as { who: { team: string; result: { users: { id: string; grants: { team: unknown }[] }[] } } }
+    ).who;
+    expect(who.team).toBe(sales);
+    const lead = who.result.users.find((u) => u.id === salesLead.id);
+    expect(lead?.grants).toEqual([expect.objectContaining({ team: { id: sales, name: "Sales" } })]);
+    const none = await as(admin, accessPage, "/dashboard/access?tab=who");
+    expect((none.body as { who: { result: unknown } }).who.result).toBeNull();
+    const odd = await as(admin, accessPage, "/dashboard/access?tab=who&permission=user.read&team=nope");
+    expect((odd.body as { who: { team: string } }).who.team).toBe("");
   });
 });

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { dialectOf } from "../connection";
 import { dropCountTriggers, installCountTriggers, recount } from "../counted";
-import { ROLE_MEMBERS } from "../counted-tables";
+import { ROLE_MEMBERS_018 as ROLE_MEMBERS } from "../counted-tables";
 
 // Lists and pages whose cost grew with the data (decision 023): role member counters, and the log's
 // action index carrying the actor so an actor filter is tested on index entries.

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { dialectOf } from "../connection";
 import { dropCountTriggers, installCountTriggers, recount } from "../counted";
-import { ROLE_MEMBERS } from "../counted-tables";
+import { ROLE_MEMBERS, ROLE_MEMBERS_018 } from "../counted-tables";
 
 // A grant is global (team_id null) or within one team, may expire, and says who gave it and when
 // (decision 044). The old key (user_id, role_id) would forbid `admin` in Sales and in Marketing, so
@@ -13,7 +13,6 @@ const SQLITE_UUID = `(lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2
   substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))`;
 
 async function sqliteUp(db: Kysely<unknown>) {
-  await dropCountTriggers(db, [ROLE_MEMBERS]);
   await sql
     .raw(`create table user_role_new (
       id text primary key not null default ${SQLITE_UUID},
@@ -44,6 +43,7 @@ async function postgresUp(db: Kysely<unknown>) {
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const body = async (trx: Kysely<unknown>) => {
+    await dropCountTriggers(trx, [ROLE_MEMBERS_018]);
     if (dialectOf(trx) === "postgres") await postgresUp(trx);
     else await sqliteUp(trx);
     await sql`create index if not exists user_role_role_idx on user_role (role_id)`.execute(trx);
@@ -55,10 +55,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`create unique index user_role_team_uq on user_role (user_id, role_id, team_id) where team_id is not null`.execute(
       trx,
     );
-    if (dialectOf(trx) !== "postgres") {
-      await installCountTriggers(trx, [ROLE_MEMBERS]);
-      await recount(trx, [ROLE_MEMBERS]);
-    }
+    // A role's member count is of those holding it over everyone.
+    await installCountTriggers(trx, [ROLE_MEMBERS]);
+    await recount(trx, [ROLE_MEMBERS]);
   };
   if (dialectOf(db) === "postgres") await body(db);
   else await db.transaction().execute(body);
@@ -68,14 +67,16 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`delete from user_role where team_id is not null`.execute(db);
   for (const name of ["user_role_user_idx", "user_role_team_idx", "user_role_global_uq", "user_role_team_uq"])
     await sql.raw(`drop index if exists ${name}`).execute(db);
+  await dropCountTriggers(db, [ROLE_MEMBERS]);
   if (dialectOf(db) === "postgres") {
     await sql`alter table user_role drop constraint user_role_pkey`.execute(db);
     for (const column of ["id", "team_id", "expires_at", "granted_by", "granted_at"])
       await sql.raw(`alter table user_role drop column ${column}`).execute(db);
     await sql`alter table user_role add constraint user_role_pk primary key (user_id, role_id)`.execute(db);
+    await installCountTriggers(db, [ROLE_MEMBERS_018]);
+    await recount(db, [ROLE_MEMBERS_018]);
     return;
   }
-  await dropCountTriggers(db, [ROLE_MEMBERS]);
   await sql`create table user_role_old (user_id text not null references "user"(id) on delete cascade,
     role_id text not null references role(id) on delete cascade, constraint user_role_pk primary key (user_id, role_id))`.execute(
     db,
@@ -84,6 +85,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop table user_role`.execute(db);
   await sql`alter table user_role_old rename to user_role`.execute(db);
   await sql`create index user_role_role_idx on user_role (role_id)`.execute(db);
-  await installCountTriggers(db, [ROLE_MEMBERS]);
-  await recount(db, [ROLE_MEMBERS]);
+  await installCountTriggers(db, [ROLE_MEMBERS_018]);
+  await recount(db, [ROLE_MEMBERS_018]);
 }

@@ -73,10 +73,11 @@ export async function oldCounts(db: Kysely<Database>): Promise<Record<string, nu
     .execute();
   for (const r of signIns) put("", r.day, "signins.day", r.n);
 
-  // The access page's members per role (018_list_paths), scoped by the role's id.
+  // The access page's members per role (018_list_paths), scoped by the role's id: global grants (036).
   const roleMembers = await db
     .selectFrom("user_role")
     .select(["role_id", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("team_id", "is", null)
     .groupBy("role_id")
     .execute();
   for (const r of roleMembers) put(r.role_id, "", "roles.members", r.n);

@@ -3,7 +3,7 @@ import { useLocation, useNavigate, useNavigation, useSearchParams } from "react-
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { useTranslation } from "../../i18n/use-translation";
 
-const ACCESS_TABS = ["permissions", "roles", "menu"] as const;
+const ACCESS_TABS = ["permissions", "roles", "menu", "who"] as const;
 export type AccessTab = (typeof ACCESS_TABS)[number];
 
 export function accessTabOf(value: unknown): AccessTab | undefined {

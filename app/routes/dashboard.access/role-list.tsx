@@ -1,5 +1,7 @@
+import { Link } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { Badge } from "../../components/ui/badge";
+import { linkVariants } from "../../components/ui/link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
 import { useTranslation } from "../../i18n/use-translation";
 import { DeleteRole } from "./delete-role";
@@ -37,7 +39,15 @@ export function RoleList({ roles }: { roles: RoleRow[] }) {
                   {r.system ? t("access:roles.builtIn") : t("access:roles.custom")}
                 </Badge>
               </TableCell>
-              <TableCell align="right">{r.users}</TableCell>
+              <TableCell align="right">
+                <Link
+                  to={`/dashboard/users?role=${encodeURIComponent(r.name)}`}
+                  className={linkVariants({ variant: "quiet" })}
+                >
+                  {r.users}
+                  <span className="sr-only"> {t("access:roles.membersOf", { role: roleLabel(t, r) })}</span>
+                </Link>
+              </TableCell>
               <TableCell align="right">{r.all ? t("access:roles.all") : r.permissions.length}</TableCell>
               <TableCell align="right">
                 {!r.system && r.editable ? <DeleteRole role={r} tab="roles" /> : null}

@@ -1,6 +1,6 @@
 import { Lock } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { permissionLabel } from "../../access/permission-labels";
 import { PERMISSIONS } from "../../access/permissions";
 import { roleLabel } from "../../access/role-labels";
@@ -11,6 +11,7 @@ import { useIsPending } from "../../components/forms/use-is-pending";
 import { Button } from "../../components/ui/button";
 import { cn } from "../../components/ui/cn";
 import { controlVariants } from "../../components/ui/field";
+import { linkVariants } from "../../components/ui/link";
 import { tableStyles } from "../../components/ui/table";
 import { useMedia } from "../../components/use-media";
 import { useTranslation } from "../../i18n/use-translation";
@@ -136,9 +137,13 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                     className={cn(stickyHead, "px-3 py-2 text-center align-top font-medium")}
                   >
                     {roleLabel(t, r)}
-                    <span className="block text-xs font-normal text-muted-foreground">
+                    {/* The count opens the people who hold it. */}
+                    <Link
+                      to={`/dashboard/users?role=${encodeURIComponent(r.name)}`}
+                      className={cn(linkVariants({ variant: "quiet" }), "block text-xs font-normal")}
+                    >
                       {t("access:matrix.users", { count: r.users })}
-                    </span>
+                    </Link>
                     {!r.system && r.editable ? <DeleteRole role={r} tab="permissions" /> : null}
                   </th>
                 ))}

@@ -1,6 +1,8 @@
+import type { TFunction } from "i18next";
 import { useState } from "react";
 import { type ShouldRevalidateFunctionArgs, useFetcher } from "react-router";
 import { z } from "zod";
+import { whoCan } from "../../access/explain.server";
 import { menuItems } from "../../access/menu.server";
 import {
   addMenuItem,
@@ -10,6 +12,9 @@ import {
   updateMenuItem,
 } from "../../access/menu-admin.server";
 import { addMenuItemSchema, menuItemSchema, saveMenuSchema } from "../../access/menu-schemas";
+import { PERMISSION_KEYS } from "../../access/permissions";
+import { roleGrants } from "../../access/role-cache.server";
+import { roleNamesIn } from "../../access/role-labels";
 import { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "../../access/role-schemas";
 import {
   createRole,
@@ -31,6 +36,7 @@ import { redirectWithToast } from "../../http/form.server";
 import { passRetryAfter } from "../../http/responses";
 import { getT } from "../../i18n/i18n.server";
 import { useTranslation } from "../../i18n/use-translation";
+import { teamChoices } from "../../teams/teams.server";
 import type { Route } from "./+types/route";
 import { type AccessTab, AccessTabs, accessTabOf } from "./access-tabs";
 import { AddMenuItem } from "./add-menu-item";
@@ -40,11 +46,53 @@ import { PREVIEW_INTENT } from "./matrix-preview";
 import { MenuEditor } from "./menu-editor";
 import { RoleList } from "./role-list";
 import { RoleMatrix } from "./role-matrix";
+import { WhoCan, type WhoCanData } from "./who-can";
+
+const WHO_PAGE = 50;
+const whoQuery = z.object({
+  permission: z.enum(PERMISSION_KEYS as [string, ...string[]]).catch(""),
+  team: z.string().uuid().catch(""),
+  after: z.coerce.number().int().min(0).max(1_000_000).catch(0),
+});
+
+/** The "Who can" tab's answer: null until a permission is chosen; an unknown team is no filter. */
+async function whoCanFor(url: URL, t: TFunction): Promise<WhoCanData> {
+  const q = whoQuery.parse({
+    permission: url.searchParams.get("permission") ?? "",
+    team: url.searchParams.get("team") ?? "",
+    after: url.searchParams.get("after") ?? 0,
+  });
+  const [teams, labels] = await Promise.all([
+    teamChoices(),
+    roleGrants().then((g) => roleNamesIn(t, g.values())),
+  ]);
+  const team = teams.some((x) => x.id === q.team) ? q.team : "";
+  if (!q.permission) return { permission: "", team, teams, result: null };
+  const found = await whoCan(q.permission, { teamId: team || undefined, limit: WHO_PAGE, offset: q.after });
+  const users = found.users.map((u) => ({
+    ...u,
+    grants: u.grants.map((g) => ({
+      ...g,
+      role: { ...g.role, label: labels.get(g.role.id) ?? g.role.label },
+    })),
+  }));
+  return {
+    permission: q.permission,
+    team,
+    teams,
+    result: { users, total: found.total, offset: q.after, size: WHO_PAGE },
+  };
+}
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "roles.manage");
-  const [roles, menu, stale] = await Promise.all([listRoles(user), menuItems(), stalePermissions()]);
-  return { roles, menu, stale, isSuperAdmin: user.isSuperAdmin };
+  const [roles, menu, stale, who] = await Promise.all([
+    listRoles(user),
+    menuItems(),
+    stalePermissions(),
+    whoCanFor(new URL(args.request.url), getT(args.context)),
+  ]);
+  return { roles, menu, stale, who, isSuperAdmin: user.isSuperAdmin };
 }
 
 // A 429's Retry-After reaches the browser only through this export.
@@ -213,7 +261,7 @@ function SyncPermissions({ stale }: { stale: string[] }) {
 
 export default function AccessControl({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { roles, menu, stale, isSuperAdmin } = loaderData;
+  const { roles, menu, stale, who, isSuperAdmin } = loaderData;
   const [matrixChanges, setMatrixChanges] = useState(0);
   const [menuDirty, setMenuDirty] = useState(false);
   // Answers no form of its own shows (a refused delete, hide or show).
@@ -256,6 +304,11 @@ export default function AccessControl({ loaderData, actionData }: Route.Componen
                 <CreateRole />
               </Card>
             </>
+          ),
+          who: (
+            <Card title={t("access:who.title")}>
+              <WhoCan data={who} />
+            </Card>
           ),
           menu: (
             <>
