@@ -1,9 +1,9 @@
 import type { Actor } from "../audit/actor";
 import { db } from "../db.server";
 import { InvalidInput, RuleViolation } from "../domain-errors";
-import { type DecisionTarget, decide, type Grant, SCOPABLE } from "./decide";
+import { decide, type Grant, SCOPABLE } from "./decide";
 import { live, liveGlobal } from "./grant-rows.server";
-import { reachOf, subjectOf, teamIdsOf, userTarget } from "./reach.server";
+import { reachOf, subjectOf } from "./reach.server";
 import { type RoleGrant, roleGrants } from "./role-cache.server";
 
 type Subject = Pick<Actor, "id" | "isSuperAdmin" | "permissions"> & { grants?: readonly Grant[] };
@@ -16,23 +16,23 @@ function holdsAll(actor: Subject, role: RoleGrant): boolean {
   return true;
 }
 
-/** Every permission of the role over this target, in the scope the actor holds them (decide()). */
-function holdsAllOver(actor: Subject, role: RoleGrant, target: DecisionTarget): boolean {
-  if (actor.isSuperAdmin) return true;
-  if (role.all) return false;
-  const subject = subjectOf(actor);
-  for (const p of role.permissions) if (!decide(subject, p, target).allowed) return false;
-  return true;
-}
-
-/** Giving a role within a team gives its scopable part there: the actor must hold that part there. */
+/**
+ * Giving (or taking) a role within a team gives its scopable part there: the actor must reach the
+ * team's people and hold that part there.
+ */
 export function holdsAllInTeam(actor: Subject, role: RoleGrant, teamId: string): boolean {
   if (role.all) return false;
   if (actor.isSuperAdmin) return true;
   const subject = subjectOf(actor);
-  for (const p of role.permissions)
-    if (SCOPABLE.has(p) && !decide(subject, p, { kind: "team", id: teamId }).allowed) return false;
+  const team = { kind: "team" as const, id: teamId };
+  if (!decide(subject, "user.update", team).allowed) return false;
+  for (const p of role.permissions) if (SCOPABLE.has(p) && !decide(subject, p, team).allowed) return false;
   return true;
+}
+
+/** A grant the target holds, judged where it gives: over everyone, or within its team. */
+function dominates(actor: Subject, role: RoleGrant, teamId: string | null): boolean {
+  return teamId === null ? holdsAll(actor, role) : holdsAllInTeam(actor, role, teamId);
 }
 
 export async function assertRoleChangeAllowed(
@@ -49,7 +49,8 @@ export async function assertRoleChangeAllowed(
     if (!role) throw new InvalidInput("validation.rolesFromList", "roles");
     if (role.all && !actor.isSuperAdmin) throw new RuleViolation("access.superAdminGrant");
   }
-  for (const id of added) {
+  // Taking a role away is as much a change of it as giving it: only by one who holds it all.
+  for (const id of [...added, ...removed]) {
     const role = grants.get(id)!;
     if (!holdsAll(actor, role)) {
       throw new RuleViolation("access.grantRole", { role: role.label });
@@ -98,21 +99,19 @@ export async function mayManageUser(actor: Subject, targetUserId: string): Promi
 export async function manageableUsers(actor: Subject, userIds: string[]): Promise<Set<string>> {
   const ids = new Set(userIds);
   if (actor.isSuperAdmin || ids.size === 0) return ids;
-  const [grants, rows, teams] = await Promise.all([
+  const [grants, rows] = await Promise.all([
     roleGrants(),
     db()
       .selectFrom("user_role")
-      .select(["user_id", "role_id"])
+      .select(["user_id", "role_id", "team_id"])
       .where("user_id", "in", [...ids])
-      // Within a team too: someone who is an admin anywhere is managed only by one who holds as much.
+      // Within a team too: someone who is an admin anywhere is managed only by one who holds as much there.
       .where(live)
       .execute(),
-    teamIdsOf([...ids]),
   ]);
-  for (const { user_id, role_id } of rows) {
+  for (const { user_id, role_id, team_id } of rows) {
     const role = grants.get(role_id);
-    const target = userTarget(user_id, teams.get(user_id) ?? []);
-    if (user_id !== actor.id && role && !holdsAllOver(actor, role, target)) ids.delete(user_id);
+    if (user_id !== actor.id && role && !dominates(actor, role, team_id)) ids.delete(user_id);
   }
   return ids;
 }

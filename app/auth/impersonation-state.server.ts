@@ -1,4 +1,4 @@
-import { grantRowsOf, liveGlobalRoleIds } from "../access/grant-rows.server";
+import { grantRowsOf, isLiveRow, liveGlobalRoleIds } from "../access/grant-rows.server";
 import { roleGrants } from "../access/role-cache.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
@@ -67,6 +67,20 @@ export async function whyNotViewable(
   return null;
 }
 
+/** When the real person stops being a super admin by their grants' ends; null while one has none. */
+function superAdminUntil(real: CachedSession, grants: Grants): string | null {
+  const ends = real.grants
+    .filter((g) => g.teamId === null && isLiveRow(g) && grants.get(g.roleId)?.all)
+    .map((g) => g.expiresAt);
+  if (ends.length === 0 || ends.includes(null)) return null;
+  return (ends as string[]).sort().at(-1)!;
+}
+
+/** The view ends with the impersonation or with the super admin grant, whichever first: the cached session is read again then. */
+function endsBy(until: string, cap: string | null): string {
+  return cap && Date.parse(cap) < Date.parse(until) ? cap : until;
+}
+
 export async function resolveImpersonation(
   sessionId: string,
   real: CachedSession,
@@ -100,7 +114,7 @@ export async function resolveImpersonation(
     locale: real.locale,
     grants: target.grants,
     expiresAt: real.expiresAt,
-    impersonator: { id: real.userId, email: real.email, until },
+    impersonator: { id: real.userId, email: real.email, until: endsBy(until, superAdminUntil(real, grants)) },
   };
 }
 

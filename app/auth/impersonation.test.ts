@@ -415,6 +415,32 @@ describe("View as: ending", () => {
     expect(await auditOf("impersonation.end", target.id)).toHaveLength(1);
   });
 
+  it("ends when the super admin grant behind it ends, also for a session the cache already holds", async () => {
+    const user = await createUser({ roles: ["user"] });
+    const superRole = await db()
+      .selectFrom("role")
+      .select("id")
+      .where("name", "=", "super_admin")
+      .executeTakeFirstOrThrow();
+    const ends = Date.now() + 60_000;
+    await db()
+      .insertInto("user_role")
+      .values({ user_id: user.id, role_id: superRole.id, expires_at: new Date(ends).toISOString() })
+      .execute();
+    const admin = { id: user.id, email: user.email, cookie: await sessionCookieFor(user.id) };
+    const target = await person(["user"]);
+    await viewAs(admin, target.id);
+    expect((await whoIs(admin.cookie))?.id).toBe(target.id); // now cached
+    vi.useFakeTimers({ toFake: ["Date"], now: ends + 1000 });
+    expect(await whoIs(admin.cookie)).toMatchObject({
+      id: admin.id,
+      impersonator: null,
+      isSuperAdmin: false,
+    });
+    const [row] = await auditOf("impersonation.end", target.id);
+    expect(JSON.parse(row!.details!)).toEqual({ reason: "no longer a super admin" });
+  });
+
   it("ends when the expiry column is in the past", async () => {
     const admin = await person(["super_admin"]);
     const target = await person(["user"]);

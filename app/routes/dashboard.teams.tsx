@@ -2,7 +2,8 @@ import { useEffect } from "react";
 import { Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { can } from "../access/check";
-import { requirePermission } from "../auth/guard.server";
+import { reachOf } from "../access/reach.server";
+import { requireSomewhere } from "../auth/guard.server";
 import { handleIntents } from "../auth/intents.server";
 import { useFormat } from "../components/format";
 import { FormErrors, TextField } from "../components/forms/fields";
@@ -37,9 +38,10 @@ const pageRequest = z.object({
 });
 
 export async function loader(args: Route.LoaderArgs) {
-  const user = await requirePermission(args, "team.read");
+  // Held within teams, the list is those teams (decision 044); creating a team stays global.
+  const user = await requireSomewhere(args, "team.read");
   const page = pageRequest.parse(Object.fromEntries(new URL(args.request.url).searchParams));
-  return { ...(await listTeams(page)), mayWrite: can(user, "team.write") };
+  return { ...(await listTeams(page, reachOf(user, "team.read"))), mayWrite: can(user, "team.write") };
 }
 
 // A 429's Retry-After reaches the browser only through this export.

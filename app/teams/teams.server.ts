@@ -49,7 +49,10 @@ function membersOf(eb: ExpressionBuilder<Database, "team">) {
 type TeamRow = { id: string; name: string; description: string; members: number };
 
 /** A page reads its 50 teams and 50 counters, whatever the number of teams or people (decision 012). */
-export async function listTeams(request: PageRequest = {}) {
+/** `teams`: the reader's reach (a grant within teams), null for every team. */
+export async function listTeams(request: PageRequest = {}, teams: string[] | null = null) {
+  const all = db().selectFrom("team");
+  const shown = teams ? all.where("team.id", "in", teams.length ? teams : [""]) : all;
   const [page, total] = await Promise.all([
     keysetPage<TeamRow>(request, {
       key: "name.asc",
@@ -62,7 +65,7 @@ export async function listTeams(request: PageRequest = {}) {
           db(),
           [
             {
-              query: db().selectFrom("team").select(["team.id", "team.name", "team.description", membersOf]),
+              query: shown.select(["team.id", "team.name", "team.description", membersOf]),
             },
           ],
           reverse ? { ...TEAMS_BY_NAME, dir: flip(TEAMS_BY_NAME.dir) } : TEAMS_BY_NAME,
@@ -70,7 +73,7 @@ export async function listTeams(request: PageRequest = {}) {
           limit,
         ),
     }),
-    systemTotal("teams.total"),
+    teams ? Promise.resolve(teams.length) : systemTotal("teams.total"),
   ]);
   const { rows, ...links } = page;
   return { teams: rows.map((t) => ({ ...t, members: Number(t.members) })), page: links, total };

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { SCOPABLE } from "../access/decide";
 import { mayOnUser, type Subject } from "../access/reach.server";
 import { roleGrants } from "../access/role-cache.server";
 import { assertRoleChangeAllowed, holdsAllInTeam, mayManageUser } from "../access/rules.server";
@@ -88,11 +89,15 @@ export async function grantRole(
   if (input.team && !team) throw new InvalidInput("access.grant.teamUnknown", "team");
   if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now())
     throw new InvalidInput("access.grant.expiresPast", "expiresAt");
+  // One's own access is someone else's to change (and would outlive a grant that ends).
+  if (actor.id === userId) throw new RuleViolation("access.grant.self");
   if (!(await mayManageUser(actor, userId))) throw new RuleViolation("access.manageUser");
   if (team) {
     if (role.all) throw new InvalidInput("access.grant.superAdminInTeam", "role");
     if (!holdsAllInTeam(actor, role, team.id))
       throw new RuleViolation("access.grantRole", { role: role.label });
+    if (![...role.permissions].some((p) => SCOPABLE.has(p)))
+      throw new InvalidInput("access.grant.nothingInTeam", "role", { role: role.label });
   } else {
     if (user.directory_id && !user.directory_deleted_at)
       throw new RuleViolation("access.grant.directoryOwned");
@@ -191,4 +196,52 @@ export async function revokeGrant(actor: Actor, userId: string, grantId: string,
     });
   await invalidateSessions();
   await recheckViews(userId);
+}
+
+export type TeamGrantView = {
+  id: string;
+  user: { id: string; name: string };
+  role: { id: string; name: string; label: string };
+  expiresAt: string | null;
+};
+
+/** The grants within one team, by person (the team page's "Roles in this team"). */
+export async function grantsInTeam(teamId: string): Promise<TeamGrantView[]> {
+  const rows = await db()
+    .selectFrom("user_role")
+    .innerJoin("user", "user.id", "user_role.user_id")
+    .innerJoin("role", "role.id", "user_role.role_id")
+    .select([
+      "user_role.id",
+      "user.id as user_id",
+      "user.name as user_name",
+      "role.id as role_id",
+      "role.name as role_name",
+      "role.label as role_label",
+      "user_role.expires_at",
+    ])
+    .where("user_role.team_id", "=", teamId)
+    .orderBy("user.name")
+    .orderBy("role.name")
+    .limit(500)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    user: { id: r.user_id, name: r.user_name },
+    role: { id: r.role_id, name: r.role_name, label: r.role_label },
+    expiresAt: r.expires_at,
+  }));
+}
+
+/** Who may be chosen in the team page's grant form: its members, by name (the first 200). */
+export async function grantCandidates(teamId: string) {
+  return db()
+    .selectFrom("team_member")
+    .innerJoin("user", "user.id", "team_member.user_id")
+    .select(["user.id", "user.name"])
+    .where("team_member.team_id", "=", teamId)
+    .where("user.status", "=", "active")
+    .orderBy("user.name")
+    .limit(200)
+    .execute();
 }

@@ -6,6 +6,8 @@ import { db } from "../db.server";
 import { loader as rootLoader } from "../root";
 import { loader as searchLoader } from "../routes/api.search";
 import { loader as logsLoader } from "../routes/dashboard.logs/route";
+import { loader as teamsLoader } from "../routes/dashboard.teams";
+import { action as teamAction, loader as teamLoader } from "../routes/dashboard.teams.$id/route";
 import { loader as listLoader } from "../routes/dashboard.users/route";
 import { action as userAction, loader as userLoader } from "../routes/dashboard.users.$id/route";
 
@@ -157,6 +159,50 @@ describe("a lead granted admin within Sales", () => {
       .where("team_id", "=", sales)
       .executeTakeFirstOrThrow();
     expect(open.expires_at).toBeNull();
+  });
+
+  it("reads Sales' team page and grants a role in it there; Marketing's team page is 404; the teams list is Sales", async () => {
+    const ids = async (name: string) =>
+      (await db().selectFrom("team").select("id").where("name", "=", name).executeTakeFirstOrThrow()).id;
+    const [sales, marketing] = [await ids("Sales"), await ids("Marketing")];
+    const list = await run(() => teamsLoader(page("/dashboard/teams")));
+    expect((list.body as { teams: { name: string }[]; total: number }).teams.map((t) => t.name)).toEqual([
+      "Sales",
+    ]);
+    expect(
+      (await run(() => teamLoader(page(`/dashboard/teams/${marketing}`, { id: marketing })))).status,
+    ).toBe(404);
+    const own = await run(() => teamLoader(page(`/dashboard/teams/${sales}`, { id: sales })));
+    const body = own.body as {
+      mayWrite: boolean;
+      grants: { user: { id: string }; role: { name: string } }[];
+      grantForm: { people: { id: string }[]; roles: { name: string }[] };
+    };
+    expect(body.mayWrite).toBe(false);
+    expect(body.grants).toContainEqual(
+      expect.objectContaining({ user: expect.objectContaining({ id: lead.id }) }),
+    );
+    expect(body.grantForm.people.map((p) => p.id)).not.toContain(lead.id);
+    expect(body.grantForm.roles.map((r) => r.name)).not.toContain("user");
+    const act = (teamId: string, fields: Record<string, string>) =>
+      run(() =>
+        teamAction(
+          args(formRequest(`/dashboard/teams/${teamId}`, fields, { cookie: lead.cookie }), { id: teamId }),
+        ),
+      );
+    expect((await act(marketing, { intent: "grant-role", userId: mia, role: "manager" })).status).toBe(404);
+    expect((await act(sales, { intent: "grant-role", userId: sam, role: "admin", until: "" })).status).toBe(
+      302,
+    );
+    const made = await db()
+      .selectFrom("user_role")
+      .select("id")
+      .where("user_id", "=", sam)
+      .where("team_id", "=", sales)
+      .execute();
+    expect(made.length).toBeGreaterThan(0);
+    // Team changes themselves stay with team.write over everyone.
+    expect((await act(sales, { intent: "rename", name: "Mine now", description: "" })).status).toBe(403);
   });
 
   it("sees Users and Audit Logs in the sidebar but not Access control or Settings' admin pages", async () => {

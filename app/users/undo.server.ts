@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { can } from "../access/check";
 import type { PermissionKey } from "../access/permissions";
+import { inReach, type Subject } from "../access/reach.server";
 import { roleGrants } from "../access/role-cache.server";
 import type { AuditedActor } from "../audit/actor";
 import type { AuditOrigin } from "../audit/audit.server";
@@ -45,19 +46,31 @@ export type UndoOutcome =
   | { ok: false; reason: UndoRefusal };
 
 /** A rule the act itself obeys refuses by throwing, as on the page. */
-export async function undoAct(actor: AuditedActor, raw: unknown, origin: AuditOrigin): Promise<UndoOutcome> {
+export async function undoAct(
+  actor: AuditedActor & Subject,
+  raw: unknown,
+  origin: AuditOrigin,
+): Promise<UndoOutcome> {
   const found = await inspectToken(["undo"], raw);
   if (!found.ok) return { ok: false, reason: found.reason };
   // Someone else's token is refused before it is spent, so its owner can still use it.
   if (found.token.userId !== actor.id) return { ok: false, reason: "not_yours" };
   const act = actSchema.safeParse(found.token.data);
   if (!act.success) return { ok: false, reason: "invalid" };
-  if (!can(actor, NEEDS[act.data.kind])) return { ok: false, reason: "not_allowed" };
+  if (!(await mayUndo(actor, act.data))) return { ok: false, reason: "not_allowed" };
   const spent = await consumeToken(["undo"], raw);
   if (!spent.ok) return { ok: false, reason: spent.reason };
   const { restored, skipped } = await apply(actor, act.data, origin);
   if (restored === 0) return { ok: false, reason: "changed" };
   return { ok: true, kind: act.data.kind, restored, skipped };
+}
+
+/** As the act itself: over every person it touched, within a team where that is where it is held. */
+async function mayUndo(actor: AuditedActor & Subject, act: UndoableAct): Promise<boolean> {
+  const need = NEEDS[act.kind];
+  if (act.kind === "team.member.remove") return can(actor, need);
+  const reached = await inReach(actor, need, act.userIds);
+  return act.userIds.every((id) => reached.has(id));
 }
 
 async function apply(actor: AuditedActor, act: UndoableAct, origin: AuditOrigin) {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, run, setupDatabase, signedIn } from "../../test/helpers";
 import { formRequest } from "../../test/support/forms";
+import { createTeam, grant } from "../../test/support/teams";
 import { invalidateSessions } from "../auth/session.server";
 import { db, now } from "../db.server";
 import { readToast } from "../http/toast.server";
@@ -101,6 +102,17 @@ describe("undo a disabling", () => {
       expect((await undo(admin.cookie, forged)).status).toBe(400);
     }
     expect(await statusOf(person.id)).toBe("disabled");
+  });
+
+  it("a lead within a team undoes their own disabling of a member there", async () => {
+    const lead = await signedIn(["user"]);
+    const member = await createUser({ roles: ["user"] });
+    const team = await createTeam(db(), `Undo ${randomUUID()}`, [lead.id, member.id]);
+    await grant(db(), lead.id, "admin", team);
+    const token = await tokenOf(await onUser(member.id, lead.cookie, { intent: "disable" }));
+    const out = await undo(lead.cookie, token);
+    expect(out.status).toBe(200);
+    expect(await statusOf(member.id)).toBe("active");
   });
 
   it("refuses someone else's token with 403, without spending it", async () => {

@@ -68,3 +68,8 @@ export const grantInTeamSchema = z.object({
       .optional(),
   ),
 });
+
+/** The team page's "grant a role in this team": a member, a role, an optional last day. */
+export const teamGrantSchema = grantInTeamSchema.omit({ team: true }).extend({
+  userId: z.string({ message: "users.notFound" }).uuid("users.notFound"),
+});

@@ -168,6 +168,12 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(TEAM, teamPath, "delete"),
   formIntent(TEAM, teamPath, "set-member", (p) => ({ userId: ids(p.users), teamRole: oneOf(TEAM_ROLES) })),
   formIntent(TEAM, teamPath, "remove-member", (p) => ({ userId: ids(p.users) })),
+  formIntent(TEAM, teamPath, "grant-role", (p) => ({
+    userId: ids(p.users),
+    role: oneOf(["admin", "manager", "super_admin", "nope"]),
+    until: either(fc.constantFrom("2099-01-01", "", "x")),
+  })),
+  formIntent(TEAM, teamPath, "revoke-grant", (p) => ({ userId: ids(p.users), grant: ids(p.tasks) })),
   formIntent(TEAM, teamPath, "add-members", (p) => ({
     userIds: ids(p.users),
     "userIds[]": ids(p.users),

@@ -40,8 +40,10 @@ export async function loader(args: Route.LoaderArgs) {
     roleGrants(),
   ]);
   // Their current email is user.read material: without it the chip says the name the log shows.
+  // Someone out of a team reader's reach is not named at all (as an unknown id).
+  const known = found && (await mayOnUser(viewer, "log.read", found.id)) ? found : null;
   const person =
-    found && !(await mayOnUser(viewer, "user.read", found.id)) ? { ...found, email: null } : found;
+    known && !(await mayOnUser(viewer, "user.read", known.id)) ? { ...known, email: null } : known;
   const i18n = getI18n(args.context);
   return {
     query: parsed.value,

@@ -1,8 +1,12 @@
 import type { TFunction } from "i18next";
-import { Form, Link } from "react-router";
+import { Form, Link, useActionData, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../../access/check";
-import { requirePermission } from "../../auth/guard.server";
+import { SCOPABLE } from "../../access/decide";
+import { mayOnTeam } from "../../access/reach.server";
+import { roleGrants } from "../../access/role-cache.server";
+import { roleLabel, roleNamesIn } from "../../access/role-labels";
+import { requireSomewhere } from "../../auth/guard.server";
 import { handleIntents } from "../../auth/intents.server";
 import { useFormat } from "../../components/format";
 import { FormErrors, TextField } from "../../components/forms/fields";
@@ -29,9 +33,12 @@ import {
   setMember,
   updateTeam,
 } from "../../teams/teams.server";
+import { grantCandidates, grantRole, grantsInTeam, revokeGrant } from "../../users/grants.server";
 import { offerUndo } from "../../users/undo.server";
+import { teamGrantSchema } from "../../users/user-schemas";
 import type { Route } from "./+types/route";
 import { MembersCard } from "./members-card";
+import { TeamGrantsCard } from "./team-grants-card";
 
 const idSchema = z.string().uuid();
 // A bad cursor opens the first page.
@@ -42,7 +49,8 @@ const pageRequest = z.object({
 const missing = (t: TFunction) => pageRefusal(t, "teams.notFound", 404);
 
 export async function loader(args: Route.LoaderArgs) {
-  const user = await requirePermission(args, "team.read");
+  // Out of the reader's reach is the same 404 as no team (decision 044); changes stay global for now.
+  const user = await requireSomewhere(args, "team.read");
   const id = idSchema.safeParse(args.params.id);
   const params = new URL(args.request.url).searchParams;
   const page = pageRequest.parse(Object.fromEntries(params));
@@ -53,13 +61,34 @@ export async function loader(args: Route.LoaderArgs) {
       .catch("")
       .parse(params.get(name) ?? "");
   const member = text("member");
-  const team = id.success ? await getTeam(id.data, { ...page, find: member }) : null;
+  const team =
+    id.success && mayOnTeam(user, "team.read", id.data)
+      ? await getTeam(id.data, { ...page, find: member })
+      : null;
   if (!team) throw missing(getT(args.context));
+  const mayGrant = mayOnTeam(user, "user.update", team.id);
+  const [grants, people, roles] = await Promise.all([
+    mayOnTeam(user, "user.read", team.id) ? grantsInTeam(team.id) : [],
+    mayGrant ? grantCandidates(team.id) : [],
+    roleGrants(),
+  ]);
+  const t = getT(args.context);
+  const labels = roleNamesIn(t, roles.values());
   return {
     team,
     member,
     mayWrite: can(user, "team.write"),
     maySearch: mayFindMembers(user),
+    grants: grants.map((g) => ({ ...g, role: { ...g.role, label: labels.get(g.role.id) ?? g.role.label } })),
+    grantForm: mayGrant
+      ? {
+          // Oneself is granted by someone else.
+          people: people.filter((p) => p.id !== user.id),
+          roles: [...roles.values()]
+            .filter((r) => !r.all && [...r.permissions].some((p) => SCOPABLE.has(p)))
+            .map((r) => ({ name: r.name, label: labels.get(r.id) ?? r.label })),
+        }
+      : null,
   };
 }
 
@@ -75,68 +104,111 @@ export function action(args: Route.ActionArgs) {
   const t = getT(args.context);
   const ok = (message: string, to = `/dashboard/teams/${teamId()}`, undo?: string) =>
     redirectWithToast(to, { kind: "success", message, undo });
-  return handleIntents(
-    args,
-    {
-      rename: {
-        schema: teamSchema,
-        run: async ({ actor, input }) => {
-          await updateTeam(actor, { id: teamId(), ...input }, args);
-          return ok(t("teams:toast.saved"));
-        },
-      },
-      delete: {
-        run: async ({ actor }) => {
-          await deleteTeam(actor, { id: teamId() }, args);
-          return ok(t("teams:toast.deleted"), "/dashboard/teams");
-        },
-      },
-      "set-member": {
-        schema: memberSchema,
-        run: async ({ actor, input }) => {
-          await setMember(actor, { teamId: teamId(), ...input }, args);
-          return ok(t("teams:toast.memberSaved"));
-        },
-      },
-      "add-members": {
-        schema: addMembersSchema,
-        run: async ({ actor, input }) => {
-          const { added, already } = await addMembers(actor, { teamId: teamId(), ...input }, args);
-          const parts = [
-            added.length
-              ? t("teams:toast.membersAdded", { count: added.length, names: added.join(", ") })
-              : null,
-            already.length
-              ? t("teams:toast.alreadyMembers", { count: already.length, names: already.join(", ") })
-              : null,
-          ].filter((p) => p !== null);
-          return ok(parts.join(" "));
-        },
-      },
-      "remove-member": {
-        run: async ({ actor, form }) => {
-          const userId = idSchema.safeParse(form.get("userId"));
-          if (!userId.success) throw new NotFound("teams.notMember");
-          const teamRole = await removeMember(actor, { teamId: teamId(), userId: userId.data }, args);
-          const undo = await offerUndo(actor, {
-            kind: "team.member.remove",
-            teamId: teamId(),
-            userId: userId.data,
-            teamRole,
-          });
-          return ok(t("teams:toast.memberRemoved"), undefined, undo);
-        },
+  return handleIntents(args, {
+    rename: {
+      permission: "team.write",
+      schema: teamSchema,
+      run: async ({ actor, input }) => {
+        await updateTeam(actor, { id: teamId(), ...input }, args);
+        return ok(t("teams:toast.saved"));
       },
     },
-    { permission: "team.write" },
-  );
+    delete: {
+      permission: "team.write",
+      run: async ({ actor }) => {
+        await deleteTeam(actor, { id: teamId() }, args);
+        return ok(t("teams:toast.deleted"), "/dashboard/teams");
+      },
+    },
+    "set-member": {
+      permission: "team.write",
+      schema: memberSchema,
+      run: async ({ actor, input }) => {
+        await setMember(actor, { teamId: teamId(), ...input }, args);
+        return ok(t("teams:toast.memberSaved"));
+      },
+    },
+    "add-members": {
+      permission: "team.write",
+      schema: addMembersSchema,
+      run: async ({ actor, input }) => {
+        const { added, already } = await addMembers(actor, { teamId: teamId(), ...input }, args);
+        const parts = [
+          added.length
+            ? t("teams:toast.membersAdded", { count: added.length, names: added.join(", ") })
+            : null,
+          already.length
+            ? t("teams:toast.alreadyMembers", { count: already.length, names: already.join(", ") })
+            : null,
+        ].filter((p) => p !== null);
+        return ok(parts.join(" "));
+      },
+    },
+    "remove-member": {
+      permission: "team.write",
+      run: async ({ actor, form }) => {
+        const userId = idSchema.safeParse(form.get("userId"));
+        if (!userId.success) throw new NotFound("teams.notMember");
+        const teamRole = await removeMember(actor, { teamId: teamId(), userId: userId.data }, args);
+        const undo = await offerUndo(actor, {
+          kind: "team.member.remove",
+          teamId: teamId(),
+          userId: userId.data,
+          teamRole,
+        });
+        return ok(t("teams:toast.memberRemoved"), undefined, undo);
+      },
+    },
+    // Roles within this team: for whoever reaches its people with user.update (decision 044).
+    "grant-role": {
+      schema: teamGrantSchema,
+      run: async ({ actor, input }) => {
+        if (!mayOnTeam(actor, "user.update", teamId())) throw new NotFound("teams.notFound");
+        const expiresAt = input.until ? `${input.until}T23:59:59.999Z` : undefined;
+        const grant = await grantRole(
+          actor,
+          input.userId,
+          { role: input.role, team: teamId(), expiresAt },
+          args,
+        );
+        return ok(
+          t("users:access.toast.granted", { role: roleLabel(t, grant.role), team: grant.team?.name ?? "" }),
+        );
+      },
+    },
+    "revoke-grant": {
+      run: async ({ actor, form }) => {
+        if (!mayOnTeam(actor, "user.update", teamId())) throw new NotFound("teams.notFound");
+        const grant = idSchema.safeParse(form.get("grant"));
+        const userId = idSchema.safeParse(form.get("userId"));
+        if (!grant.success || !userId.success) throw new NotFound("access.grant.gone");
+        await revokeGrant(actor, userId.data, grant.data, args);
+        return ok(t("users:access.toast.revoked"));
+      },
+    },
+  });
 }
 
 type Team = Route.ComponentProps["loaderData"]["team"];
 
 export default function TeamPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { team, member, mayWrite, maySearch } = loaderData;
+  const { team, member, mayWrite, maySearch, grants, grantForm } = loaderData;
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const intent = navigation.formData?.get("intent");
+  const grantPending =
+    intent === "grant-role"
+      ? "grant"
+      : intent === "revoke-grant"
+        ? String(navigation.formData?.get("grant"))
+        : null;
+  const grantError =
+    actionData &&
+    "formError" in actionData &&
+    ["grant-role", "revoke-grant"].includes(String(actionData.intent))
+      ? actionData.formError
+      : null;
   return (
     <div className="flex flex-col gap-6">
       <div>
@@ -147,6 +219,15 @@ export default function TeamPage({ loaderData }: Route.ComponentProps) {
         {team.description ? <p className="text-muted-foreground">{team.description}</p> : null}
       </div>
       <MembersCard team={team} member={member} mayWrite={mayWrite} mayAdd={mayWrite && maySearch} />
+      {grants.length || grantForm ? (
+        <TeamGrantsCard
+          teamName={team.name}
+          grants={grants}
+          form={grantForm}
+          error={grantError ?? null}
+          pending={grantPending}
+        />
+      ) : null}
       {mayWrite ? (
         <>
           <TeamDetails key={`${team.name}\u0000${team.description}`} team={team} />
