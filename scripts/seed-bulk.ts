@@ -56,6 +56,7 @@ export async function seedBulk(
     people.userRoles,
     people.teams,
     people.teamMembers,
+    people.scopedGrants,
     people.sessions,
     activity.auditRows,
     activity.tasks,

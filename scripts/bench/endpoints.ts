@@ -47,6 +47,25 @@ export function endpoints(
     ),
     get("GET /dashboard/logs?person=:id", `/dashboard/logs?person=${fx.userId}`, c),
     get("GET /api/teams/:id/candidates?q=person12", `/api/teams/${fx.teamId}/candidates?q=person12`, c),
+    // A lead holding admin within one team (decision 044): the same lists, kept to that team.
+    get("GET /dashboard/users (lead within a team)", "/dashboard/users", fx.lead.cookie),
+    get(
+      "GET /dashboard/users?q=person1&status=active (lead within a team)",
+      "/dashboard/users?q=person1&status=active",
+      fx.lead.cookie,
+    ),
+    get(
+      "GET /dashboard/users/:id (lead within a team)",
+      `/dashboard/users/${fx.lead.memberId}`,
+      fx.lead.cookie,
+    ),
+    get("GET /dashboard/logs (lead within a team)", "/dashboard/logs", fx.lead.cookie),
+    get(
+      "GET /api/access/explain?…&target=:id",
+      `/api/access/explain?user=${fx.lead.id}&permission=user.update&target=${fx.lead.memberId}`,
+      c,
+    ),
+    get("GET /api/access/who?permission=settings.manage", "/api/access/who?permission=settings.manage", c),
     get("GET /dashboard/settings/security", "/dashboard/settings/security", c),
     get("GET /dashboard/settings/system", "/dashboard/settings/system", c),
     get("GET /dashboard/broadcast", "/dashboard/broadcast", c),

@@ -12,6 +12,8 @@ export type Fixtures = {
   userId: string;
   teamId: string;
   taskId: string;
+  /** Holds `admin` within one team only (decision 044), and someone in that team. */
+  lead: { id: string; cookie: string; teamId: string; memberId: string };
 };
 
 const sessionCookie = (secret: string) => createCookie("__session", { secrets: [secret], path: "/" });
@@ -74,7 +76,57 @@ export async function benchFixtures(db: Kysely<Database>, secret: string): Promi
       })
       .execute();
   }
-  return { owner, userId, teamId, taskId };
+  const lead = await scopedLead(db, secret, ts);
+  return { owner, userId, teamId, taskId, lead };
+}
+
+/** The bulk data's person5 (admin within their team), or one made here on an empty database. */
+async function scopedLead(db: Kysely<Database>, secret: string, ts: string): Promise<Fixtures["lead"]> {
+  const found = await db
+    .selectFrom("user")
+    .innerJoin("user_role", "user_role.user_id", "user.id")
+    .select(["user.id", "user_role.team_id"])
+    .where("user.email", "=", "person5@bulk.test")
+    .where("user_role.team_id", "is not", null)
+    .executeTakeFirst();
+  let id = found?.id;
+  let teamId = found?.team_id ?? null;
+  if (!id || !teamId) {
+    id = await plainUser(db, "Bench Lead", ts);
+    teamId = randomUUID();
+    await db
+      .insertInto("team")
+      .values({ id: teamId, name: "Bench lead's team", description: "", created_at: ts, updated_at: ts })
+      .execute();
+    const member = await plainUser(db, "Bench Member", ts);
+    await db
+      .insertInto("team_member")
+      .values(
+        [id, member].map((user_id) => ({
+          team_id: teamId!,
+          user_id,
+          team_role: "member" as const,
+          created_at: ts,
+        })),
+      )
+      .execute();
+    const admin = await db
+      .selectFrom("role")
+      .select("id")
+      .where("name", "=", "admin")
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto("user_role")
+      .values({ user_id: id, role_id: admin.id, team_id: teamId, granted_at: ts })
+      .execute();
+  }
+  const other = await db
+    .selectFrom("team_member")
+    .select("user_id")
+    .where("team_id", "=", teamId)
+    .where("user_id", "!=", id)
+    .executeTakeFirstOrThrow();
+  return { id, teamId, memberId: other.user_id, cookie: await sessionFor(db, id, sessionCookie(secret)) };
 }
 
 async function plainUser(db: Kysely<Database>, name: string, ts: string): Promise<string> {

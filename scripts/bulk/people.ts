@@ -113,6 +113,25 @@ export function teams(ctx: BulkContext): TableLoad {
   };
 }
 
+/**
+ * One person in ten holds `admin` within their own team (decision 044): 10k grants within teams at
+ * 100k people, whose lists and pages the bench reads as a scoped lead does.
+ */
+export function scopedGrants(ctx: BulkContext): TableLoad {
+  return {
+    table: "user_role",
+    columns: [["id"], ["user_id"], ["role_id"], ["team_id"], ["granted_at", "timestamptz"]],
+    *rows() {
+      const teamCount = ctx.teamIds.length;
+      const ts = iso(ctx.now);
+      for (const [n, userId] of ctx.userIds.entries()) {
+        if (n % 10 !== 5) continue;
+        yield [randomUUID(), userId, ctx.roles.admin, ctx.teamIds[n % teamCount]!, ts];
+      }
+    },
+  };
+}
+
 /** Everyone is in one team (the first member of each leads it); every tenth person is also in "All hands". */
 export function teamMembers(ctx: BulkContext): TableLoad {
   return {

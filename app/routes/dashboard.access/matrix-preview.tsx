@@ -18,6 +18,11 @@ export type MatrixPreviewData = {
 };
 
 export const PREVIEW_INTENT = "preview-matrix";
+
+/** A preview writes nothing: the page need not load again after one. */
+export function isPreview(form: FormData | undefined): boolean {
+  return form?.get("intent") === PREVIEW_INTENT;
+}
 const NAMES = 20;
 const WAIT_MS = 400;
 

@@ -42,7 +42,7 @@ import { type AccessTab, AccessTabs, accessTabOf } from "./access-tabs";
 import { AddMenuItem } from "./add-menu-item";
 import { CreateRole } from "./create-role";
 import { LeaveGuard } from "./leave-guard";
-import { PREVIEW_INTENT } from "./matrix-preview";
+import { isPreview, PREVIEW_INTENT } from "./matrix-preview";
 import { MenuEditor } from "./menu-editor";
 import { RoleList } from "./role-list";
 import { RoleMatrix } from "./role-matrix";
@@ -113,8 +113,7 @@ export function shouldRevalidate({
   formData,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
-  // A preview writes nothing.
-  if (formData?.get("intent") === PREVIEW_INTENT) return false;
+  if (isPreview(formData)) return false;
   if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
   const rest = (url: URL) => {
     const params = new URLSearchParams(url.search);
