@@ -44,6 +44,10 @@ test("a lead with admin within Sales: Sales' people only, a Marketing member is 
   await expect(page.getByText("This user does not exist.")).toBeVisible();
 
   await page.goto(`/dashboard/users/${sam.id}`);
+  // Each role says what it gives where it is chosen.
+  await expect(page.getByRole("checkbox", { name: "Manager", exact: true })).toHaveAccessibleDescription(
+    "Can: Access Dashboard, View Users, View Teams, Manage Teams.",
+  );
   const card = page
     .locator("section")
     .filter({ has: page.getByRole("heading", { name: "Access", exact: true }) });

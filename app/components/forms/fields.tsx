@@ -131,10 +131,12 @@ export function CheckboxGroupField({
 }: {
   meta: AnyField;
   legend: string;
-  options: { value: string; label: React.ReactNode }[];
+  /** `hint`: a line under the box's label, read out with it (what a role gives, say). */
+  options: { value: string; label: React.ReactNode; hint?: string }[];
   description?: React.ReactNode;
   className?: string;
 }) {
+  const hinted = options.some((o) => o.hint);
   const errors = Object.values(meta.allErrors).flat();
   const describedBy = [errors.length ? meta.errorId : null, description ? meta.descriptionId : null]
     .filter(Boolean)
@@ -147,17 +149,29 @@ export function CheckboxGroupField({
   return (
     <fieldset className={className} aria-describedby={describedBy || undefined}>
       <legend className={labelClass}>{legend}</legend>
-      <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
-        {boxes.map(({ key, ...box }, index) => (
-          <label key={key ?? box.value} className="inline-flex items-center gap-2 text-sm">
-            <input
-              {...box}
-              aria-invalid={errors.length ? true : undefined}
-              className="size-4 accent-primary"
-            />
-            {options[index]!.label}
-          </label>
-        ))}
+      <div className={hinted ? "mt-1 flex flex-col gap-2" : "mt-1 flex flex-wrap gap-x-4 gap-y-1"}>
+        {boxes.map(({ key, ...box }, index) => {
+          const hint = options[index]!.hint;
+          const hintId = hint ? `${meta.id}-hint-${index}` : undefined;
+          return (
+            <div key={key ?? box.value}>
+              <label className="inline-flex items-center gap-2 text-sm">
+                <input
+                  {...box}
+                  aria-invalid={errors.length ? true : undefined}
+                  aria-describedby={hintId}
+                  className="size-4 accent-primary"
+                />
+                {options[index]!.label}
+              </label>
+              {hint ? (
+                <p id={hintId} className="ml-6 text-xs text-muted-foreground">
+                  {hint}
+                </p>
+              ) : null}
+            </div>
+          );
+        })}
       </div>
       <FieldHint id={meta.descriptionId}>{description}</FieldHint>
       <FieldError id={meta.errorId} errors={errors} />

@@ -1,5 +1,6 @@
 import { useRef, useState } from "react";
 import { Form } from "react-router";
+import { roleCan } from "../../access/role-can";
 import { roleLabel } from "../../access/role-labels";
 import { CheckboxGroupField, FormErrors, TextField } from "../../components/forms/fields";
 import { getFormProps, useAppForm } from "../../components/forms/use-app-form";
@@ -11,7 +12,13 @@ import { updateUserSchema } from "../../users/user-schemas";
 
 const CONFORM_INTENT = "__intent__";
 
-type Role = { id: string; name: string; label: string; assignable: boolean };
+type Role = {
+  id: string;
+  name: string;
+  label: string;
+  assignable: boolean;
+  permissions: readonly string[] | "all";
+};
 
 /** Name, email and roles of one account; read-only without user.update. */
 export function AccountForm({
@@ -61,6 +68,7 @@ export function AccountForm({
           className="sm:col-span-2"
           options={roles.map((r) => ({
             value: r.id,
+            hint: roleCan(t, r),
             label: (
               <>
                 {roleLabel(t, r)}{" "}

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { accessOf } from "../../access/explain.server";
 import { mayOnTeam, mayOnUser } from "../../access/reach.server";
 import { roleGrants } from "../../access/role-cache.server";
+import { permissionsOf } from "../../access/role-can";
 import { roleLabel, roleNamesIn } from "../../access/role-labels";
 import { assignableRoles } from "../../access/rules.server";
 import { auditActionText } from "../../audit/action-text";
@@ -99,6 +100,7 @@ export async function loader(args: Route.LoaderArgs) {
       name: r.name,
       label: r.label,
       assignable: assignableIds.has(r.id),
+      permissions: permissionsOf(r),
     })),
     apiTokens,
     // Roles as the reader's language says them.

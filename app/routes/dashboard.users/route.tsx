@@ -4,6 +4,7 @@ import { z } from "zod";
 import { can } from "../../access/check";
 import { reachOf } from "../../access/reach.server";
 import { roleGrants } from "../../access/role-cache.server";
+import { permissionsOf } from "../../access/role-can";
 import { roleLabel } from "../../access/role-labels";
 import { DEFAULT_ROLE_FOR_NEW_USERS } from "../../access/roles";
 import { assignableRoles } from "../../access/rules.server";
@@ -69,6 +70,7 @@ export async function loader(args: Route.LoaderArgs) {
     name: r.name,
     label: r.label,
     translations: r.translations,
+    permissions: permissionsOf(r),
   }));
   const offered = mayWrite ? grantable : [];
   return {
