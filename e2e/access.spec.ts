@@ -413,7 +413,7 @@ test.describe("in German", () => {
     await page.goto("/dashboard/access?tab=roles");
     await expect(page.getByRole("heading", { level: 1, name: "Zugriffskontrolle" })).toBeVisible();
     const tabs = page.getByRole("tablist", { name: "Bereiche der Zugriffskontrolle" });
-    await expect(tabs.getByRole("tab")).toHaveText(["Berechtigungen", "Rollen", "Menü"]);
+    await expect(tabs.getByRole("tab")).toHaveText(["Berechtigungen", "Rollen", "Menü", "Wer darf"]);
     await expect(tabs.getByRole("tab", { name: "Rollen" })).toHaveAttribute("aria-selected", "true");
     const roles = page.getByRole("region", { name: "Alle Rollen" });
     await expect(roles.getByRole("columnheader", { name: "Mitglieder" })).toBeVisible();

@@ -33,7 +33,7 @@ test("an admin creates a team and adds a member", async ({ login, page }) => {
   await page.getByLabel("Team name").fill("Release Crew");
   await page.getByLabel("Description").fill("Ships things");
   await page.getByRole("button", { name: "Create team" }).click();
-  await expect(page.getByRole("heading", { name: "Release Crew" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Release Crew" })).toBeVisible();
   // The server-side search combobox (keyboard use is in teams.spec.ts): a click picks the person.
   await page.getByRole("button", { name: "Add members" }).click();
   await page.getByRole("combobox", { name: "Find a user by name or email" }).fill("Teammate Zed");
