@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { db, now } from "../db.server";
 import { type Blocker, type DecisionTarget, decide, type Grant, SCOPABLE } from "./decide";
+import { grantsOfUsers } from "./grant-rows.server";
 import { PERMISSION_KEYS } from "./permissions";
 import { teamIdsOf, userTarget } from "./reach.server";
 import { roleGrants } from "./role-cache.server";
@@ -28,34 +29,6 @@ function out(g: Grant): GrantOut {
     team: g.team ? { id: g.team.id, name: g.team.name ?? "" } : null,
     expiresAt: g.expiresAt,
   };
-}
-
-/** Every grant of each person, expired ones too (an expired grant is a reason), with team names. */
-async function grantsOfUsers(userIds: readonly string[]): Promise<Map<string, Grant[]>> {
-  const out = new Map<string, Grant[]>(userIds.map((id) => [id, []]));
-  if (userIds.length === 0) return out;
-  const [roles, rows] = await Promise.all([
-    roleGrants(),
-    db()
-      .selectFrom("user_role")
-      .leftJoin("team", "team.id", "user_role.team_id")
-      .select([
-        "user_role.user_id",
-        "user_role.role_id",
-        "user_role.team_id",
-        "team.name as team_name",
-        "user_role.expires_at",
-      ])
-      .where("user_role.user_id", "in", [...userIds])
-      .execute(),
-  ]);
-  for (const r of rows) {
-    const role = roles.get(r.role_id);
-    if (!role) continue;
-    const team = r.team_id ? { id: r.team_id, name: r.team_name ?? "" } : null;
-    out.get(r.user_id)?.push({ role, team, expiresAt: r.expires_at });
-  }
-  return out;
 }
 
 /** Null when the person does not exist. */

@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, sql } from "kysely";
 import type { Database } from "../../db/schema";
-import { now } from "../db.server";
+import { db, now } from "../db.server";
 import type { Grant } from "./decide";
 import { roleGrants } from "./role-cache.server";
 
@@ -54,4 +54,32 @@ export function grantRowsOf(
 /** The live global roles among the rows: what "holds role X" meant before grants had a scope. */
 export function liveGlobalRoleIds(rows: readonly GrantRow[], at = Date.now()): string[] {
   return rows.filter((r) => r.teamId === null && isLiveRow(r, at)).map((r) => r.roleId);
+}
+
+/** Every grant of each person, expired ones too (an expired grant is a reason), with team names. */
+export async function grantsOfUsers(userIds: readonly string[]): Promise<Map<string, Grant[]>> {
+  const out = new Map<string, Grant[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return out;
+  const [roles, rows] = await Promise.all([
+    roleGrants(),
+    db()
+      .selectFrom("user_role")
+      .leftJoin("team", "team.id", "user_role.team_id")
+      .select([
+        "user_role.user_id",
+        "user_role.role_id",
+        "user_role.team_id",
+        "team.name as team_name",
+        "user_role.expires_at",
+      ])
+      .where("user_role.user_id", "in", [...userIds])
+      .execute(),
+  ]);
+  for (const r of rows) {
+    const role = roles.get(r.role_id);
+    if (!role) continue;
+    const team = r.team_id ? { id: r.team_id, name: r.team_name ?? "" } : null;
+    out.get(r.user_id)?.push({ role, team, expiresAt: r.expires_at });
+  }
+  return out;
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { db, now } from "../db.server";
+import { db } from "../db.server";
 import { InvalidInput } from "../domain-errors";
 import { type DecisionSubject, type Grant, type GrantRole, scopeOf } from "./decide";
+import { grantsOfUsers } from "./grant-rows.server";
 import { PERMISSION_KEYS } from "./permissions";
 import { type RoleGrant, roleGrants } from "./role-cache.server";
 
@@ -148,34 +149,14 @@ export async function simulate(input: SimulateInput): Promise<Impact> {
   const impact: Impact = { gains: [], losses: [], gainsTotal: 0, lossesTotal: 0 };
   for (let i = 0; i < users.length; i += BATCH) {
     const part = users.slice(i, i + BATCH);
-    const [people, rows] = await Promise.all([
+    const [people, held] = await Promise.all([
       db().selectFrom("user").select(["id", "name", "status"]).where("id", "in", part).execute(),
-      db()
-        .selectFrom("user_role")
-        .leftJoin("team", "team.id", "user_role.team_id")
-        .select([
-          "user_role.user_id",
-          "user_role.role_id",
-          "user_role.team_id",
-          "team.name as team_name",
-          "user_role.expires_at",
-        ])
-        .where("user_role.user_id", "in", part)
-        .where((eb) =>
-          eb.or([eb("user_role.expires_at", "is", null), eb("user_role.expires_at", ">", now())]),
-        )
-        .execute(),
+      grantsOfUsers(part),
     ]);
-    for (const r of rows) if (r.team_id) teamNames.set(r.team_id, r.team_name ?? "");
     for (const person of people) {
-      const mine = rows.filter((r) => r.user_id === person.id);
-      const build = (roleOf: (id: string) => GrantRole | undefined): Grant[] =>
-        mine.flatMap((r) => {
-          const role = roleOf(r.role_id);
-          return role ? [{ role, team: r.team_id ? { id: r.team_id } : null, expiresAt: r.expires_at }] : [];
-        });
-      const before = build((id) => roles.get(id));
-      let after = build((id) => changed.get(id));
+      const before = held.get(person.id) ?? [];
+      for (const g of before) if (g.team) teamNames.set(g.team.id, g.team.name ?? "");
+      let after: Grant[] = before.map((g) => ({ ...g, role: changed.get(g.role.id) ?? g.role }));
       for (const c of input.changes) {
         if (c.op === "permissions" || c.user !== person.id) continue;
         const role = [...changed.values()].find((r) => r.name === c.role);

@@ -2,8 +2,8 @@ import { Form } from "react-router";
 import { useFormat } from "../../components/format";
 import { Button } from "../../components/ui/button";
 import { Card, EmptyState, FormError } from "../../components/ui/card";
-import { Field, hintClass } from "../../components/ui/field";
 import { Select } from "../../components/ui/select";
+import { GrantRoleForm } from "../../components/users/grant-role-form";
 import { useTranslation } from "../../i18n/use-translation";
 
 // Roles granted within this team (decision 044): who holds what here, and, for someone who may,
@@ -63,32 +63,20 @@ export function TeamGrantsCard({ teamName, grants, form, error, pending }: Props
         </ul>
       )}
       {form && form.people.length ? (
-        <Form method="post" className="mt-4 grid gap-3 sm:grid-cols-3" aria-labelledby="team-grant-title">
-          <h3 id="team-grant-title" className="text-sm font-semibold sm:col-span-3">
-            {t("teams:grants.grantTitle", { team: teamName })}
-          </h3>
-          <Select name="userId" label={t("teams:grants.person")} required>
-            {form.people.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </Select>
-          <Select name="role" label={t("users:access.role")} required>
-            {form.roles.map((r) => (
-              <option key={r.name} value={r.name}>
-                {r.label}
-              </option>
-            ))}
-          </Select>
-          <Field name="until" type="date" label={t("users:access.expires")} />
-          <p className={`${hintClass} sm:col-span-3`}>{t("users:access.grantHint")}</p>
-          <div className="sm:col-span-3">
-            <Button name="intent" value="grant-role" pending={pending === "grant"}>
-              {t("users:access.grant")}
-            </Button>
-          </div>
-        </Form>
+        <GrantRoleForm
+          title={t("teams:grants.grantTitle", { team: teamName })}
+          roles={form.roles}
+          pending={pending === "grant"}
+          choose={
+            <Select name="userId" label={t("teams:grants.person")} required>
+              {form.people.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </Select>
+          }
+        />
       ) : null}
     </Card>
   );

@@ -4,8 +4,8 @@ import type { PermissionKey } from "../../access/permissions";
 import { useFormat } from "../../components/format";
 import { Button } from "../../components/ui/button";
 import { Card, EmptyState, FormError } from "../../components/ui/card";
-import { Field, hintClass } from "../../components/ui/field";
 import { Select } from "../../components/ui/select";
+import { GrantRoleForm } from "../../components/users/grant-role-form";
 import { useTranslation } from "../../i18n/use-translation";
 
 // What the person may do and why (decision 044): every permission with the grants that give it or
@@ -117,32 +117,20 @@ export function AccessCard({ name, access, teamGrants, grantForm, error, pending
       )}
 
       {grantForm && grantForm.teams.length > 0 ? (
-        <Form method="post" className="mt-4 grid gap-3 sm:grid-cols-3" aria-labelledby="grant-in-team">
-          <h3 id="grant-in-team" className="text-sm font-semibold sm:col-span-3">
-            {t("users:access.grantTitle")}
-          </h3>
-          <Select name="role" label={t("users:access.role")} required>
-            {grantForm.roles.map((r) => (
-              <option key={r.name} value={r.name}>
-                {r.label}
-              </option>
-            ))}
-          </Select>
-          <Select name="team" label={t("users:access.team")} required>
-            {grantForm.teams.map((team) => (
-              <option key={team.id} value={team.id}>
-                {team.label}
-              </option>
-            ))}
-          </Select>
-          <Field name="until" type="date" label={t("users:access.expires")} />
-          <p className={`${hintClass} sm:col-span-3`}>{t("users:access.grantHint")}</p>
-          <div className="sm:col-span-3">
-            <Button name="intent" value="grant-role" pending={pending === "grant"}>
-              {t("users:access.grant")}
-            </Button>
-          </div>
-        </Form>
+        <GrantRoleForm
+          title={t("users:access.grantTitle")}
+          roles={grantForm.roles}
+          pending={pending === "grant"}
+          choose={
+            <Select name="team" label={t("users:access.team")} required>
+              {grantForm.teams.map((team) => (
+                <option key={team.id} value={team.id}>
+                  {team.label}
+                </option>
+              ))}
+            </Select>
+          }
+        />
       ) : null}
     </Card>
   );
