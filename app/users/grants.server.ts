@@ -235,13 +235,17 @@ export async function grantsInTeam(teamId: string): Promise<TeamGrantView[]> {
 
 /** Who may be chosen in the team page's grant form: its members, by name (the first 200). */
 export async function grantCandidates(teamId: string) {
-  return db()
-    .selectFrom("team_member")
-    .innerJoin("user", "user.id", "team_member.user_id")
-    .select(["user.id", "user.name"])
-    .where("team_member.team_id", "=", teamId)
-    .where("user.status", "=", "active")
-    .orderBy("user.name")
-    .limit(200)
-    .execute();
+  return (
+    db()
+      .selectFrom("team_member")
+      .innerJoin("user", "user.id", "team_member.user_id")
+      .select(["user.id", "user.name"])
+      .where("team_member.team_id", "=", teamId)
+      .where("user.status", "=", "active")
+      // The team's members-by-name index: sorting every member of a large team was the bench's 36 ms.
+      .orderBy("team_member.member_name")
+      .orderBy("team_member.user_id")
+      .limit(200)
+      .execute()
+  );
 }

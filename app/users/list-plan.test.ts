@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../db/keyset";
 import { createUser, setupDatabase } from "../../test/helpers";
 import { badPlans, plansOf } from "../../test/support/plans";
+import { createTeam } from "../../test/support/teams";
 import { db } from "../db.server";
 import { listUsers, userListQuery } from "./list.server";
 import { USER_SORTS } from "./list-options";
@@ -24,6 +25,9 @@ const FILTERS = [
   { role: "user" },
   { role: "user", status: "disabled", verified: "yes" },
 ];
+
+let small: string;
+let large: string;
 
 beforeAll(async () => {
   await setupDatabase();
@@ -48,6 +52,17 @@ beforeAll(async () => {
       .values(batch.map((u) => ({ user_id: u.id, role_id: userRole })))
       .execute();
   }
+  // A small team (its ids are read and sorted, as a small role's) and one too large for that.
+  small = await createTeam(
+    db(),
+    "Plan small",
+    many.slice(0, 40).map((u) => u.id),
+  );
+  large = await createTeam(
+    db(),
+    "Plan large",
+    many.slice(0, 1500).map((u) => u.id),
+  );
   for (let i = 0; i < 30; i++)
     await createUser({
       roles: i % 2 ? ["manager"] : ["user"],
@@ -75,4 +90,20 @@ describe("users list query plans", () => {
           }
         }
       });
+
+  it("a lead within teams: the team's ids found first and sorted, or a large team walked in index order", async () => {
+    for (const filters of [{}, { status: "active" }, { role: "user" }, { q: "many1" }]) {
+      const q = userListQuery.parse({ sort: "name", dir: "asc", size: 25, ...filters });
+      const few = await plansOf(db(), () => listUsers(q, [small]), { sortsAllowed: ["user"] });
+      expect(badPlans(few.plans), JSON.stringify(filters)).toEqual([]);
+      expect(few.result.rows.length).toBeGreaterThan(0);
+      // The page's rows are looked up by the team's ids: walking every person for 40 was the bench's 50 ms.
+      const pages = few.plans.filter((p) => p.sql.includes('order by "user"'));
+      expect(pages.length).toBeGreaterThan(0);
+      for (const p of pages) expect(p.sql, JSON.stringify(filters)).toMatch(/"user"\."id" in \(/);
+      if (filters.q) continue;
+      const walked = await plansOf(db(), () => listUsers(q, [large]), { sortsAllowed: [] });
+      expect(badPlans(walked.plans), `large ${JSON.stringify(filters)}`).toEqual([]);
+    }
+  });
 });

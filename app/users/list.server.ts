@@ -140,16 +140,28 @@ function countedTotal(q: UserListQuery): Promise<{ count: number; capped: boolea
   });
 }
 
+/** Of these few people, those holding the role over everyone. */
+async function holdingRole(userIds: string[], roleId: string): Promise<string[]> {
+  const rows = await db()
+    .selectFrom("user_role")
+    .select("user_id")
+    .where("user_id", "in", userIds)
+    .where("role_id", "=", roleId)
+    .where(liveGlobal)
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
 /** The members of these teams when few (listed first, then sorted), else null (filtered while walking). */
 async function scopeMembers(teams: string[]): Promise<string[] | null> {
+  // An index range with a limit; one person in two of the teams is counted twice, which only errs towards walking.
   const rows = await db()
     .selectFrom("team_member")
     .select("user_id")
-    .distinct()
     .where("team_id", "in", teams)
     .limit(SMALL_ROLE + 1)
     .execute();
-  return rows.length <= SMALL_ROLE ? rows.map((r) => r.user_id) : null;
+  return rows.length <= SMALL_ROLE ? [...new Set(rows.map((r) => r.user_id))] : null;
 }
 
 const EMPTY: UserPage = { rows: [], total: 0, totalCapped: false, start: 1, prev: null, next: null };
@@ -158,7 +170,6 @@ const EMPTY: UserPage = { rows: [], total: 0, totalCapped: false, start: 1, prev
 export async function listUsers(q: UserListQuery, teams: string[] | null = null): Promise<UserPage> {
   if (teams?.length === 0) return EMPTY;
   let base = db().selectFrom("user");
-  if (teams) base = base.where((eb) => inTeams(eb, teams));
   if (q.q) {
     const text = q.q;
     base = base.where(searchText(db(), "user", ["name", "email"], text));
@@ -170,6 +181,8 @@ export async function listUsers(q: UserListQuery, teams: string[] | null = null)
   if (role === "none") return EMPTY;
   const scoped = teams ? await scopeMembers(teams) : null;
   if (scoped?.length === 0) return EMPTY;
+  // A few people are the teams' ids below; many are filtered while walking.
+  if (teams && !scoped) base = base.where((eb) => inTeams(eb, teams));
 
   // Every (status, verified) pair is one index range; a page merges the pairs the filters leave (decision 012).
   const statuses = q.status ? [q.status] : USER_STATUSES;
@@ -184,12 +197,14 @@ export async function listUsers(q: UserListQuery, teams: string[] | null = null)
   let fetch: ReturnType<typeof walk>;
   let counting: Promise<{ count: number; capped: boolean }>;
   if (q.q || role?.members || scoped) {
-    // Few rows, found first, then sorted.
-    const few = scoped ? pairs.where("user.id", "in", scoped) : pairs;
+    // Few rows, found first, then sorted. A team's few people and a large role: which of them hold it, by key.
+    const inScope = scoped && role && !role.members ? await holdingRole(scoped, role.id) : scoped;
+    if (inScope?.length === 0) return EMPTY;
+    const few = inScope ? pairs.where("user.id", "in", inScope) : pairs;
     const found = role?.members
       ? few.where("user.id", "in", role.members)
-      : role
-        ? pairs.where(({ exists }) =>
+      : role && !inScope
+        ? few.where(({ exists }) =>
             exists(
               db()
                 .selectFrom("user_role")
@@ -199,7 +214,7 @@ export async function listUsers(q: UserListQuery, teams: string[] | null = null)
                 .where(liveGlobal),
             ),
           )
-        : pairs;
+        : few;
     fetch = walk([{ query: found.select(LIST_COLUMNS) }]);
     counting = cappedCount(db(), found.select("user.id"), TOTAL_CAP);
   } else {
