@@ -78,14 +78,22 @@ export async function superAdminRoleIds(): Promise<string[]> {
 export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | "disabled" | "demoted") {
   const ids = await superAdminRoleIds();
   if (ids.length === 0) return;
+  // Driven from the super admins' grants (few), never from every active person.
   const holders = await db()
     .selectFrom("user_role")
-    .innerJoin("user", "user.id", "user_role.user_id")
-    .select("user.id")
+    .select("user_role.user_id as id")
     .distinct()
     .where("user_role.role_id", "in", ids)
     .where(liveGlobal)
-    .where("user.status", "=", "active")
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("user")
+          .select("user.id")
+          .whereRef("user.id", "=", "user_role.user_id")
+          .where("user.status", "=", "active"),
+      ),
+    )
     .execute();
   if (holders.length === 1 && holders[0]!.id === userId) {
     throw new RuleViolation(`access.lastSuperAdmin.${verb}`);
