@@ -30,6 +30,32 @@ export function holdsAllInTeam(actor: Subject, role: RoleGrant, teamId: string):
   return true;
 }
 
+/**
+ * When the actor's authority to give this role there ends: the latest end among the grants that
+ * give each needed permission, the earliest of those; null while none of it ends. A grant given on
+ * an authority that ends must end by then, or a lead could hand on what they are about to lose.
+ */
+export function authorityEnds(actor: Subject, role: RoleGrant, teamId: string | null): string | null {
+  const subject = subjectOf(actor);
+  const where = teamId ? { kind: "team" as const, id: teamId } : undefined;
+  const needed = role.all
+    ? ["user.update"]
+    : teamId
+      ? ["user.update", ...[...role.permissions].filter((p) => SCOPABLE.has(p))]
+      : ["user.update", ...role.permissions];
+  let ends: string | null = null;
+  for (const p of needed) {
+    const giving = decide(subject, p, where).grants.filter((g) => teamId !== null || g.team === null);
+    if (giving.length === 0 || giving.some((g) => g.expiresAt === null)) continue;
+    const latest = giving
+      .map((g) => g.expiresAt!)
+      .sort()
+      .at(-1)!;
+    if (ends === null || Date.parse(latest) < Date.parse(ends)) ends = latest;
+  }
+  return ends;
+}
+
 /** A grant the target holds, judged where it gives: over everyone, or within its team. */
 function dominates(actor: Subject, role: RoleGrant, teamId: string | null): boolean {
   return teamId === null ? holdsAll(actor, role) : holdsAllInTeam(actor, role, teamId);

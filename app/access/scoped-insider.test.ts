@@ -131,4 +131,35 @@ describe("a lead within Sales cannot reach past Sales through a member who holds
     );
     expect((out.body as { person: unknown }).person).toBeNull();
   });
+
+  it("a lead whose grant ends gives nothing that outlives it", async () => {
+    const temp = await createUser({ roles: ["user"], name: "Temp Lead" });
+    const member = (await createUser({ roles: ["user"], name: "Temp Member" })).id;
+    const team = await createTeam(db(), "Temp team", [temp.id, member]);
+    const ends = new Date(Date.now() + 86_400_000);
+    await grant(db(), temp.id, "admin", team, ends.toISOString());
+    const cookie = await sessionCookieFor(temp.id);
+    const post = (body: unknown) =>
+      run(() =>
+        grantsRoute.action(
+          args(
+            request(`/api/users/${member}/roles`, {
+              cookie,
+              method: "POST",
+              body: JSON.stringify(body),
+              headers: { "Content-Type": "application/json" },
+            }),
+            { id: member },
+          ) as never,
+        ),
+      );
+    expect(await post({ role: "manager", team })).toMatchObject({
+      status: 400,
+      body: { field: "expiresAt" },
+    });
+    const later = new Date(ends.getTime() + 3_600_000).toISOString();
+    expect((await post({ role: "manager", team, expiresAt: later })).status).toBe(400);
+    const sooner = new Date(ends.getTime() - 3_600_000).toISOString();
+    expect((await post({ role: "manager", team, expiresAt: sooner })).status).toBe(201);
+  });
 });

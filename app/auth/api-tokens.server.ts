@@ -280,7 +280,8 @@ export async function authenticateBearer(request: Request): Promise<BearerOutcom
         {
           role: { id: "api-token", name: "api-token", label: "API token", all: false, permissions },
           team: null,
-          expiresAt: first.expires_at,
+          // The token's end is checked when it is presented; its keys are no grant that ends.
+          expiresAt: null,
         },
       ],
       mustChangePassword: first.must_change_password === 1,

@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { SCOPABLE } from "../access/decide";
 import { mayOnUser, type Subject } from "../access/reach.server";
 import { roleGrants } from "../access/role-cache.server";
-import { assertRoleChangeAllowed, holdsAllInTeam, mayManageUser } from "../access/rules.server";
+import {
+  assertRoleChangeAllowed,
+  authorityEnds,
+  holdsAllInTeam,
+  mayManageUser,
+} from "../access/rules.server";
 import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { invalidateSessions } from "../auth/session.server";
@@ -103,6 +108,9 @@ export async function grantRole(
       throw new RuleViolation("access.grant.directoryOwned");
     await assertRoleChangeAllowed(actor, userId, [], [role.id]);
   }
+  const ends = authorityEnds(actor, role, team?.id ?? null);
+  if (ends && (!input.expiresAt || Date.parse(input.expiresAt) > Date.parse(ends)))
+    throw new InvalidInput("access.grant.outlives", "expiresAt", { date: ends.slice(0, 10) });
   const grant = {
     id: randomUUID(),
     user_id: userId,
