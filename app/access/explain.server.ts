@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { db, now } from "../db.server";
+import { db } from "../db.server";
 import { type Blocker, type DecisionTarget, decide, type Grant, SCOPABLE } from "./decide";
-import { grantsOfUsers } from "./grant-rows.server";
+import { grantsOfUsers, live } from "./grant-rows.server";
 import { PERMISSION_KEYS } from "./permissions";
 import { teamIdsOf, userTarget } from "./reach.server";
 import { roleGrants } from "./role-cache.server";
@@ -71,7 +71,7 @@ export async function whoCan(
     .selectFrom("user_role")
     .select("user_role.user_id")
     .where("user_role.role_id", "in", giving)
-    .where((eb) => eb.or([eb("user_role.expires_at", "is", null), eb("user_role.expires_at", ">", now())]))
+    .where(live)
     .where((eb) => {
       // A grant within a team gives only a scopable permission, and never through an all-permissions role.
       const global = eb("user_role.team_id", "is", null);

@@ -147,6 +147,11 @@ export async function simulate(input: SimulateInput): Promise<Impact> {
   const changed = rolesAfter(roles, input.changes);
   const users = await affectedUsers(input.changes, roles);
   const impact: Impact = { gains: [], losses: [], gainsTotal: 0, lossesTotal: 0 };
+  // Looked up per person, not searched: a role's change can touch every person.
+  const byName = new Map([...changed.values()].map((r) => [r.name, r]));
+  const personal = new Map<string, Extract<Change, { user: string }>[]>();
+  for (const c of input.changes)
+    if (c.op !== "permissions") personal.set(c.user, [...(personal.get(c.user) ?? []), c]);
   for (let i = 0; i < users.length; i += BATCH) {
     const part = users.slice(i, i + BATCH);
     const [people, held] = await Promise.all([
@@ -157,9 +162,8 @@ export async function simulate(input: SimulateInput): Promise<Impact> {
       const before = held.get(person.id) ?? [];
       for (const g of before) if (g.team) teamNames.set(g.team.id, g.team.name ?? "");
       let after: Grant[] = before.map((g) => ({ ...g, role: changed.get(g.role.id) ?? g.role }));
-      for (const c of input.changes) {
-        if (c.op === "permissions" || c.user !== person.id) continue;
-        const role = [...changed.values()].find((r) => r.name === c.role);
+      for (const c of personal.get(person.id) ?? []) {
+        const role = byName.get(c.role);
         if (!role) continue;
         const team = c.team ?? null;
         after = after.filter((g) => !(g.role.id === role.id && (g.team?.id ?? null) === team));
