@@ -54,6 +54,7 @@ export default [
   route("api/access/who", "routes/api.access.who.ts"),
   route("api/access/simulate", "routes/api.access.simulate.ts"),
   route("api/roles", "routes/api.roles.ts"),
+  route("api/roles/:name", "routes/api.roles.$name.ts"),
   route("api/users/:id/roles", "routes/api.users.$id.roles.ts"),
   route("api/users/:id/roles/:grantId", "routes/api.users.$id.roles.$grantId.ts"),
   route("api/ping", "routes/api.ping.ts"),

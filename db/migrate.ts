@@ -36,6 +36,7 @@ import * as m033 from "./migrations/033_audit_hash_version";
 import * as m034 from "./migrations/034_cache_generation";
 import * as m035 from "./migrations/035_audit_impersonator_index";
 import * as m036 from "./migrations/036_scoped_grants";
+import * as m037 from "./migrations/037_role_description";
 
 // A static list, not a folder scan, so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   "034_cache_generation": m034,
   "035_audit_impersonator_index": m035,
   "036_scoped_grants": m036,
+  "037_role_description": m037,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -18,6 +18,8 @@ interface RoleTable {
   is_system: Generated<number>;
   /** JSON `{"de": "…"}` (app/access/label-translations.ts). */
   label_translations: Generated<string>;
+  /** Free text: what the role is for (migration 037). */
+  description: Generated<string>;
   created_at: string;
   updated_at: string;
 }

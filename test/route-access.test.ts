@@ -57,6 +57,7 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/api.users.$id.roles": "user.read",
   // DELETE only: a GET is 405 for anyone who gets past the gate.
   "routes/api.users.$id.roles.$grantId": "dashboard.access",
+  "routes/api.roles.$name": "dashboard.access",
   "routes/api.tasks": "dashboard.access",
   "routes/api.tasks.$id": "dashboard.access",
   "routes/api.tasks.$id.download": "dashboard.access",

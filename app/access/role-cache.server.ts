@@ -9,6 +9,8 @@ export type RoleGrant = {
   label: string;
   /** The label per language an admin wrote (roleLabel says which one a page shows). */
   translations: LabelTranslations;
+  /** What the role is for, as an admin wrote it; "" when nobody did. */
+  description: string;
   all: boolean;
   permissions: Set<string>;
 };
@@ -19,7 +21,7 @@ async function loadRoles(): Promise<Map<string, RoleGrant>> {
   const [roleRows, links] = await Promise.all([
     db()
       .selectFrom("role")
-      .select(["id", "name", "label", "label_translations", "all_permissions"])
+      .select(["id", "name", "label", "label_translations", "description", "all_permissions"])
       .execute(),
     db()
       .selectFrom("role_permission")
@@ -35,6 +37,7 @@ async function loadRoles(): Promise<Map<string, RoleGrant>> {
       name: r.name,
       label: r.label,
       translations: readLabelTranslations(r.label_translations),
+      description: r.description,
       all: r.all_permissions === 1,
       permissions: new Set(),
     });

@@ -16,6 +16,12 @@ export function roleCan(t: TFunction, role: RolePermissions): string {
   });
 }
 
+/** What an admin wrote the role is for, then what it gives: the hint under a role's checkbox. */
+export function roleHint(t: TFunction, role: RolePermissions & { description?: string }): string {
+  const can = roleCan(t, role);
+  return role.description ? `${role.description} ${can}` : can;
+}
+
 /** The role's permissions as roleCan reads them. */
 export function permissionsOf(role: {
   all: boolean;

@@ -13,8 +13,9 @@ import {
   writeLabelTranslations,
 } from "./label-translations";
 import { assertKnownLanguages } from "./label-translations.server";
+import { PERMISSION_KEYS } from "./permissions";
 import { invalidateRoles, type RoleGrant, roleGrants, rolesChanged } from "./role-cache.server";
-import type { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "./role-schemas";
+import type { createRoleSchema, patchRoleSchema, saveMatrixSchema, updateRoleSchema } from "./role-schemas";
 import { assertMayEditRole } from "./rules.server";
 
 /** `editable`: the role holds nothing the actor lacks, and is not Super Admin. */
@@ -30,12 +31,53 @@ export async function listRoles(actor?: AuditedActor) {
     name: r.name,
     label: r.label,
     translations: r.translations,
+    description: r.description,
     all: r.all,
     system: system.has(r.id),
     permissions: [...r.permissions].sort(),
     users: counts.get(r.id) ?? 0,
     editable: !r.all && (!actor || mayEdit(actor, r)),
   }));
+}
+
+/** A role as the roles API answers it (docs/http-contract.md, "Roles API"). */
+export function roleForApi(r: RoleGrant) {
+  return {
+    name: r.name,
+    label: r.label,
+    description: r.description,
+    permissions: r.all ? [...PERMISSION_KEYS] : [...r.permissions].sort(),
+    superAdmin: r.all,
+    // Access requests and network rules come with their own issues; until then, none.
+    requestable: false,
+    maxRequestHours: null,
+    allowedNetworks: [] as string[],
+  };
+}
+
+/** `PATCH /api/roles/:name`: the fields left out keep their values; the matrix's rules apply. */
+export async function patchRole(
+  actor: AuditedActor,
+  name: string,
+  input: z.infer<typeof patchRoleSchema>,
+  origin: AuditOrigin,
+) {
+  const role = [...(await roleGrants()).values()].find((r) => r.name === name);
+  if (!role) throw new NotFound("access.roleGone");
+  await updateRole(
+    actor,
+    {
+      roleId: role.id,
+      label: input.label ?? role.label,
+      translations: input.translations ?? role.translations,
+      description: input.description ?? role.description,
+      permissions: input.permissions ?? [...role.permissions],
+    },
+    origin,
+  );
+  const after = (await roleGrants()).get(role.id);
+  if (!after) throw new NotFound("access.roleGone");
+  return roleForApi(after);
 }
 
 /** From the maintained counters: one primary-key read per role, not every link (decision 023). */
@@ -79,7 +121,7 @@ async function setLinks(roleId: string, keys: string[], trx: Kysely<Database>) {
 
 export async function createRole(
   actor: AuditedActor,
-  input: MaybeTranslated<z.infer<typeof createRoleSchema>>,
+  input: Described<MaybeTranslated<z.infer<typeof createRoleSchema>>>,
   origin: AuditOrigin,
 ) {
   assertHolds(actor, input.permissions);
@@ -99,6 +141,7 @@ export async function createRole(
           name: input.name,
           label: input.label,
           label_translations: writeLabelTranslations(translations),
+          description: input.description ?? "",
           created_at: ts,
           updated_at: ts,
         })
@@ -119,11 +162,14 @@ export async function createRole(
   return id;
 }
 
-type RoleEdit = MaybeTranslated<z.infer<typeof updateRoleSchema>>;
+/** The description may be left out (code and tests that predate it): it stays as it is. */
+type Described<T extends { description: string }> = Omit<T, "description"> & { description?: string };
+type RoleEdit = Described<MaybeTranslated<z.infer<typeof updateRoleSchema>>>;
 type RoleChange = {
   role: RoleGrant;
   label: string;
   translations: LabelTranslations;
+  description: string;
   before: string[];
   after: string[];
 };
@@ -145,7 +191,14 @@ function checkedChange(
     ...after.filter((p) => !before.includes(p)),
     ...before.filter((p) => !after.includes(p)),
   ]);
-  return { role, label: input.label, translations, before, after };
+  return {
+    role,
+    label: input.label,
+    translations,
+    description: input.description ?? role.description,
+    before,
+    after,
+  };
 }
 
 async function applyChange(
@@ -154,10 +207,10 @@ async function applyChange(
   origin: AuditOrigin,
   trx: Kysely<Database>,
 ) {
-  const { role, label, translations, before, after } = change;
+  const { role, label, translations, description, before, after } = change;
   await trx
     .updateTable("role")
-    .set({ label, label_translations: writeLabelTranslations(translations), updated_at: now() })
+    .set({ label, label_translations: writeLabelTranslations(translations), description, updated_at: now() })
     .where("id", "=", role.id)
     .execute();
   await setLinks(role.id, after, trx);
@@ -168,8 +221,13 @@ async function applyChange(
       actor,
       target: { type: "role", id: role.id },
       details: {
-        before: { label: role.label, translations: role.translations, permissions: before },
-        after: { label, translations, permissions: after },
+        before: {
+          label: role.label,
+          translations: role.translations,
+          description: role.description,
+          permissions: before,
+        },
+        after: { label, translations, description, permissions: after },
       },
     },
     trx,
@@ -213,6 +271,7 @@ function unchanged(role: RoleGrant, edit: RoleEdit) {
   const after = new Set(edit.permissions);
   return (
     role.label === edit.label &&
+    role.description === (edit.description ?? role.description) &&
     sameTranslations(role.translations, edit.translations) &&
     after.size === role.permissions.size &&
     [...after].every((p) => role.permissions.has(p))

@@ -116,6 +116,7 @@ describe("POST /api/access/simulate", () => {
       roleId: manager.id,
       label: "Manager",
       translations: {},
+      description: "",
       permissions: ["dashboard.access", "user.read", "log.read"],
     };
     const changes = await matrixChanges([edit]);

@@ -1,7 +1,7 @@
 import { can } from "../access/check";
-import { PERMISSION_KEYS } from "../access/permissions";
 import { mayAnywhere } from "../access/reach.server";
 import { roleGrants } from "../access/role-cache.server";
+import { roleForApi } from "../access/roles-admin.server";
 import { requireUser } from "../auth/guard.server";
 import { apiError } from "../http/responses";
 import type { Route } from "./+types/api.roles";
@@ -13,14 +13,6 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
   if (!can(user, "roles.manage") && !mayAnywhere(user, "user.update"))
     return apiError(403, "forbidden", { permission: "roles.manage" });
-  const roles = [...(await roleGrants()).values()].map((r) => ({
-    name: r.name,
-    label: r.label,
-    permissions: r.all ? [...PERMISSION_KEYS] : [...r.permissions],
-    superAdmin: r.all,
-    requestable: false,
-    maxRequestHours: null,
-    allowedNetworks: [],
-  }));
+  const roles = [...(await roleGrants()).values()].map(roleForApi);
   return Response.json({ roles }, { headers: { "Cache-Control": "private, no-store" } });
 }

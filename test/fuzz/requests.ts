@@ -21,7 +21,7 @@ export type Encoding =
 export type Signature = "valid" | "forged" | "garbage" | "missing" | "stale" | "other-id";
 
 export type Sent = {
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   encoding?: Encoding;
   fields?: [string, unknown][];

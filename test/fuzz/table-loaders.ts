@@ -50,6 +50,7 @@ export const LOADERS: FuzzTarget[] = [
     format: oneOf(["json", "csv", "xml"]),
   })),
   query("routes/api.roles", "/api/roles", () => ({ x: text })),
+  query("routes/api.roles.$name", "/api/roles/user"),
   query("routes/api.access.simulate", "/api/access/simulate", () => ({ x: text })),
   query("routes/api.users.$id.roles", (p) => segment(p.users).map((id) => `/api/users/${id}/roles`)),
   query("routes/api.users.$id.roles.$grantId", (p) =>

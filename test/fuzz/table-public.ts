@@ -172,6 +172,16 @@ export const API: FuzzTarget[] = [
       ),
     ),
   })),
+  apiCall(
+    "routes/api.roles.$name",
+    () => fc.constantFrom("/api/roles/user", "/api/roles/super_admin", "/api/roles/nope", "/api/roles/%00"),
+    () => ({
+      label: text,
+      description: text,
+      permissions: member(fc.array(fc.constantFrom("user.read", "nope", "__proto__"), { maxLength: 3 })),
+    }),
+    { verb: "PATCH" },
+  ),
   apiCall("routes/api.users.$id.roles.$grantId", (p) =>
     fc.tuple(segment(p.users), segment(p.tasks)).map(([u, g]) => `/api/users/${u}/roles/${g}`),
   ),

@@ -62,18 +62,21 @@ export function apiCall(
   route: string,
   path: string | ((p: Pools) => fc.Arbitrary<string>),
   spec: (p: Pools) => FieldSpec = () => ({}),
-  extra: Partial<FuzzTarget> & { signed?: boolean } = {},
+  extra: Partial<FuzzTarget> & { signed?: boolean; verb?: "POST" | "PATCH" } = {},
 ): FuzzTarget {
   const pathOf = staticPath(path);
-  const { signed, ...rest } = extra;
+  const { signed, verb = "POST", ...rest } = extra;
   return {
     route,
     method: "POST",
     request: (p) =>
       fc.record({
         method: fc.oneof(
-          { weight: 8, arbitrary: fc.constant("POST" as const) },
-          { weight: 1, arbitrary: fc.constantFrom("PUT" as const, "DELETE" as const) },
+          { weight: 8, arbitrary: fc.constant(verb) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom("POST" as const, "PUT" as const, "PATCH" as const, "DELETE" as const),
+          },
         ),
         path: pathOf(p),
         encoding: JSON_ENCODINGS,

@@ -33,6 +33,13 @@ export function CreateRole() {
           autoComplete="off"
         />
         <LocalizedLabelFields meta={fields.translations} max={80} className="sm:col-start-2" />
+        <TextField
+          meta={fields.description}
+          label={t("access:create.description")}
+          placeholder={t("access:matrix.descriptionPlaceholder")}
+          autoComplete="off"
+          className="sm:col-span-2"
+        />
       </div>
       <CheckboxGroupField
         meta={fields.permissions}

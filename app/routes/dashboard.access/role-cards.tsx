@@ -2,6 +2,7 @@ import { Lock } from "lucide-react";
 import { permissionLabel } from "../../access/permission-labels";
 import { PERMISSIONS } from "../../access/permissions";
 import { roleLabel } from "../../access/role-labels";
+import { ROLE_DESCRIPTION_MAX } from "../../access/role-schemas";
 import { cardClass } from "../../components/ui/card";
 import { cn } from "../../components/ui/cn";
 import { controlVariants, labelClass } from "../../components/ui/field";
@@ -22,12 +23,14 @@ export function RoleCards({
   editable,
   formId,
   labelErrors,
+  descriptionErrors,
   translationErrors,
 }: {
   roles: RoleRow[];
   editable: RoleRow[];
   formId: string;
   labelErrors: (index: number) => Errors;
+  descriptionErrors: (index: number) => Errors;
   translationErrors: (index: number, language: string) => Errors;
 }) {
   const { t } = useTranslation();
@@ -87,6 +90,14 @@ export function RoleCards({
                     value={r.label}
                     errors={label}
                   />
+                  <TextInput
+                    id={`${formId}-description-${r.id}`}
+                    label={t("access:matrix.descriptionOf", { name: r.name })}
+                    name={`roles[${index}].description`}
+                    value={r.description}
+                    errors={descriptionErrors(index)}
+                    max={ROLE_DESCRIPTION_MAX}
+                  />
                   {TRANSLATED_LANGUAGES.map((language) => (
                     <TextInput
                       key={language}
@@ -116,12 +127,14 @@ function TextInput({
   name,
   value,
   errors,
+  max = 80,
 }: {
   id: string;
   label: string;
   name: string;
   value: string;
   errors: Errors;
+  max?: number;
 }) {
   return (
     <div>
@@ -133,7 +146,7 @@ function TextInput({
         id={id}
         name={name}
         defaultValue={value}
-        maxLength={80}
+        maxLength={max}
         autoComplete="off"
         aria-invalid={errors?.errors ? true : undefined}
         aria-describedby={errors?.errors ? errors.id : undefined}

@@ -4,7 +4,7 @@ import { Form, Link } from "react-router";
 import { permissionLabel } from "../../access/permission-labels";
 import { PERMISSIONS } from "../../access/permissions";
 import { roleLabel } from "../../access/role-labels";
-import { saveMatrixSchema } from "../../access/role-schemas";
+import { ROLE_DESCRIPTION_MAX, saveMatrixSchema } from "../../access/role-schemas";
 import { FormErrors } from "../../components/forms/fields";
 import { getFormProps, useAppForm } from "../../components/forms/use-app-form";
 import { useIsPending } from "../../components/forms/use-is-pending";
@@ -104,6 +104,7 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
             editable={editable}
             formId={FORM_ID}
             labelErrors={(index) => rows[index]?.getFieldset().label}
+            descriptionErrors={(index) => rows[index]?.getFieldset().description}
             translationErrors={(index, language) =>
               rows[index]?.getFieldset().translations.getFieldset()[language]
             }
@@ -224,6 +225,11 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
                   );
                 })}
               </tr>
+              <DescriptionRow
+                roles={roles}
+                editable={editable}
+                errorsOf={(index) => rows[index]?.getFieldset().description}
+              />
               <LocalizedLabelRows
                 roles={roles}
                 editable={editable}
@@ -261,5 +267,60 @@ export function RoleMatrix({ roles, onChanges }: { roles: RoleRow[]; onChanges: 
         ) : null}
       </div>
     </Form>
+  );
+}
+
+type FieldErrors = { errors?: string[]; errorId: string } | undefined;
+
+/** What each role is for, in the admin's words: shown beside the role wherever one is chosen. */
+function DescriptionRow({
+  roles,
+  editable,
+  errorsOf,
+}: {
+  roles: RoleRow[];
+  editable: RoleRow[];
+  errorsOf: (index: number) => FieldErrors;
+}) {
+  const { t } = useTranslation();
+  return (
+    <tr>
+      <th scope="row" className={`${stickyCell} px-3 py-2 text-left font-normal`}>
+        {t("access:matrix.description")}
+      </th>
+      {roles.map((r) => {
+        const index = editable.indexOf(r);
+        const errors = index >= 0 ? errorsOf(index) : undefined;
+        return (
+          <td key={r.id} className="px-3 py-2 align-top">
+            {index < 0 ? (
+              <p className="w-32 text-xs text-muted-foreground">{r.description}</p>
+            ) : (
+              <>
+                <label className="sr-only" htmlFor={`${FORM_ID}-description-${r.id}`}>
+                  {t("access:matrix.descriptionOf", { name: r.name })}
+                </label>
+                <input
+                  key={`${r.id}:${r.description}`}
+                  id={`${FORM_ID}-description-${r.id}`}
+                  name={`roles[${index}].description`}
+                  defaultValue={r.description}
+                  maxLength={ROLE_DESCRIPTION_MAX}
+                  placeholder={t("access:matrix.descriptionPlaceholder")}
+                  aria-invalid={errors?.errors ? true : undefined}
+                  aria-describedby={errors?.errors ? errors.errorId : undefined}
+                  className={cn(controlVariants({ size: "sm" }), "w-32")}
+                />
+                {errors?.errors ? (
+                  <p id={errors.errorId} className="mt-1 text-xs text-destructive">
+                    {errors.errors[0]}
+                  </p>
+                ) : null}
+              </>
+            )}
+          </td>
+        );
+      })}
+    </tr>
   );
 }

@@ -7,6 +7,8 @@ export type RoleRow = {
   label: string;
   /** The label per language an admin wrote. */
   translations: LabelTranslations;
+  /** What it is for, as an admin wrote it. */
+  description: string;
   all: boolean;
   system: boolean;
   permissions: string[];

@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import { Form } from "react-router";
-import { roleCan } from "../../access/role-can";
+import { roleHint } from "../../access/role-can";
 import { roleLabel } from "../../access/role-labels";
 import { CheckboxGroupField, FormErrors, TextField } from "../../components/forms/fields";
 import { getFormProps, useAppForm } from "../../components/forms/use-app-form";
@@ -17,6 +17,7 @@ type Role = {
   name: string;
   label: string;
   assignable: boolean;
+  description: string;
   permissions: readonly string[] | "all";
 };
 
@@ -68,7 +69,7 @@ export function AccountForm({
           className="sm:col-span-2"
           options={roles.map((r) => ({
             value: r.id,
-            hint: roleCan(t, r),
+            hint: roleHint(t, r),
             label: (
               <>
                 {roleLabel(t, r)}{" "}

@@ -100,6 +100,7 @@ export async function loader(args: Route.LoaderArgs) {
       name: r.name,
       label: r.label,
       assignable: assignableIds.has(r.id),
+      description: r.description,
       permissions: permissionsOf(r),
     })),
     apiTokens,

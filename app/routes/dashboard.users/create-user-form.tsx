@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { roleCan } from "../../access/role-can";
+import { roleHint } from "../../access/role-can";
 import { roleLabel } from "../../access/role-labels";
 import { CheckboxGroupField, FormErrors, PasswordField, TextField } from "../../components/forms/fields";
 import { getFormProps, useAppForm } from "../../components/forms/use-app-form";
@@ -34,7 +34,7 @@ export function CreateUserForm({ roles, defaultRoles }: { roles: RoleOption[]; d
       <CheckboxGroupField
         meta={fields.roles}
         legend={t("users:field.roles")}
-        options={roles.map((r) => ({ value: r.id, label: roleLabel(t, r), hint: roleCan(t, r) }))}
+        options={roles.map((r) => ({ value: r.id, label: roleLabel(t, r), hint: roleHint(t, r) }))}
       />
       <FormErrors form={form} />
       <DialogFooter>

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, useActionData } from "react-router";
-import { roleCan } from "../../access/role-can";
+import { roleHint } from "../../access/role-can";
 import { roleLabel } from "../../access/role-labels";
 import { inviteSchema } from "../../auth/account-schemas";
 import { CheckboxGroupField, FormErrors, TextField } from "../../components/forms/fields";
@@ -12,7 +12,13 @@ import { UnsentInvitation } from "../../components/users/invite-link";
 import { useTranslation } from "../../i18n/use-translation";
 import type { action } from "./route";
 
-export type RoleOption = { id: string; name: string; label: string; permissions: readonly string[] | "all" };
+export type RoleOption = {
+  id: string;
+  name: string;
+  label: string;
+  description: string;
+  permissions: readonly string[] | "all";
+};
 
 /**
  * Invite by email. The schema refuses an invitation with no role, so unticking every role is
@@ -45,7 +51,7 @@ export function InviteForm({ roles, defaultRoles }: { roles: RoleOption[]; defau
         <CheckboxGroupField
           meta={fields.roles}
           legend={t("users:invite.roles")}
-          options={roles.map((r) => ({ value: r.id, label: roleLabel(t, r), hint: roleCan(t, r) }))}
+          options={roles.map((r) => ({ value: r.id, label: roleLabel(t, r), hint: roleHint(t, r) }))}
         />
         <FormErrors form={form} />
         <DialogFooter>

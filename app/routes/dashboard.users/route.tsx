@@ -70,6 +70,7 @@ export async function loader(args: Route.LoaderArgs) {
     name: r.name,
     label: r.label,
     translations: r.translations,
+    description: r.description,
     permissions: permissionsOf(r),
   }));
   const offered = mayWrite ? grantable : [];

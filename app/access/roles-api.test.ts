@@ -1,0 +1,122 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { args, createUser, request, run, sessionCookieFor, setupDatabase } from "../../test/helpers";
+import { db } from "../db.server";
+import * as rolesRoute from "../routes/api.roles";
+import * as roleRoute from "../routes/api.roles.$name";
+import * as usersPage from "../routes/dashboard.users/route";
+import { roleGrants } from "./role-cache.server";
+import { createRole } from "./roles-admin.server";
+
+// `PATCH /api/roles/:name` and the role's description (docs/http-contract.md, "Roles API"): the
+// matrix's escalation rules, bad input, and the description reaching the forms that choose roles.
+
+let admin: string;
+let superAdmin: string;
+let manager: string;
+
+const patch = (cookie: string, name: string, body: unknown, raw?: string) =>
+  run(() =>
+    roleRoute.action(
+      args(
+        request(`/api/roles/${name}`, {
+          cookie,
+          method: "PATCH",
+          body: raw ?? JSON.stringify(body),
+          headers: { "Content-Type": "application/json" },
+        }),
+        { name },
+      ),
+    ),
+  );
+
+const stored = (name: string) =>
+  db().selectFrom("role").select(["label", "description"]).where("name", "=", name).executeTakeFirstOrThrow();
+
+beforeAll(async () => {
+  await setupDatabase();
+  admin = await sessionCookieFor((await createUser({ roles: ["admin"] })).id);
+  superAdmin = await sessionCookieFor((await createUser({ roles: ["super_admin"] })).id);
+  manager = await sessionCookieFor((await createUser({ roles: ["manager"] })).id);
+});
+
+describe("PATCH /api/roles/:name", () => {
+  it("sets the description and label, keeps what was left out, audits before and after", async () => {
+    const before = [...(await roleGrants()).values()].find((r) => r.name === "manager")!;
+    const res = await patch(admin, "manager", { description: "Runs the teams of a region", label: "Lead" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      name: "manager",
+      label: "Lead",
+      description: "Runs the teams of a region",
+      permissions: [...before.permissions].sort(),
+    });
+    expect(await stored("manager")).toEqual({ label: "Lead", description: "Runs the teams of a region" });
+    const row = await db()
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "role.permissions.update")
+      .orderBy("created_at", "desc")
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.details as string)).toMatchObject({
+      before: { description: "" },
+      after: { description: "Runs the teams of a region" },
+    });
+    const listed = await run(() => rolesRoute.loader(args(request("/api/roles", { cookie: admin }))));
+    expect((listed.body as { roles: { name: string; description: string }[] }).roles).toContainEqual(
+      expect.objectContaining({ name: "manager", description: "Runs the teams of a region" }),
+    );
+  });
+
+  it("shows the description where roles are chosen (the invite and create forms)", async () => {
+    const page = await run(() => usersPage.loader(args(request("/dashboard/users", { cookie: admin }))));
+    const offered = (page.body as { assignable: { name: string; description: string }[] }).assignable;
+    expect(offered.find((r) => r.name === "manager")?.description).toBe("Runs the teams of a region");
+  });
+
+  it("refuses bad input on its field and writes nothing", async () => {
+    for (const [body, field] of [
+      [{ description: "two\nlines" }, "description"],
+      [{ description: "x".repeat(201) }, "description"],
+      [{ description: "evil \u202e override" }, "description"],
+      [{ label: "" }, "label"],
+      [{ permissions: ["no.such"] }, "permissions.0"],
+      [{ requestable: true }, undefined],
+    ] as const) {
+      const res = await patch(admin, "manager", body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      if (field) expect(res.body).toMatchObject({ error: "invalid_request", field });
+    }
+    expect((await patch(admin, "manager", null, "{not json")).status).toBe(400);
+    expect(await stored("manager")).toEqual({ label: "Lead", description: "Runs the teams of a region" });
+  });
+
+  it("holds the matrix's rules: roles.manage, nothing one lacks, never Super Admin, an unknown role is 404", async () => {
+    expect((await patch(manager, "user", { description: "x" })).status).toBe(403);
+    // Someone who manages roles but cannot delete users cannot hand user.delete to a role.
+    const keeper = await createRole(
+      {
+        id: "00000000-0000-4000-8000-000000000001",
+        email: "s@x",
+        isSuperAdmin: true,
+        permissions: new Set(),
+      },
+      { name: "keeper", label: "Keeper", permissions: ["dashboard.access", "roles.manage"] },
+      { request: new Request("http://localhost/") },
+    );
+    expect(keeper).toBeTruthy();
+    const lead = await sessionCookieFor((await createUser({ roles: ["keeper"] })).id);
+    const lacking = await patch(lead, "user", { permissions: ["dashboard.access", "user.delete"] });
+    expect(lacking.status).toBe(403);
+    expect((await patch(lead, "user", { description: "Everyone signed in" })).status).toBe(200);
+    await patch(lead, "user", { description: "" });
+    expect((await patch(superAdmin, "super_admin", { description: "everything" })).status).toBe(403);
+    expect((await patch(admin, "no_such_role", { description: "x" })).status).toBe(404);
+    expect(await stored("user")).toEqual({ label: "User", description: "" });
+    const get = await run(() =>
+      roleRoute.action(
+        args(request("/api/roles/user", { cookie: admin, method: "DELETE" }), { name: "user" }),
+      ),
+    );
+    expect(get.status).toBe(405);
+  });
+});
