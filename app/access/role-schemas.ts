@@ -11,7 +11,7 @@ const roleLabelSchema = z.string().trim().min(1, "validation.label").max(ROLE_LA
 const roleTranslationsSchema = labelTranslationsSchema(ROLE_LABEL_MAX);
 export const ROLE_DESCRIPTION_MAX = 200;
 /** Plain text on one line: it is shown inside option hints and table cells. */
-export const roleDescriptionSchema = z
+const roleDescriptionSchema = z
   .string()
   .trim()
   .max(ROLE_DESCRIPTION_MAX)
