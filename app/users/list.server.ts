@@ -22,10 +22,25 @@ import { compareRoles } from "../access/role-order";
 import { db } from "../db.server";
 import { PAGE_SIZES, USER_CREATED_WINDOWS, USER_SORTS } from "./list-options";
 
+/** Roles one list filters by at once. */
+export const ROLE_FILTER_MAX = 10;
+
 // The list state lives in the URL, falling back to defaults on anything odd.
 export const userListQuery = z.object({
   q: z.string().trim().max(200).refine(hasNoNul).catch(""),
-  role: z.string().max(100).refine(hasNoNul).catch(""),
+  // Several roles (`?role=admin&role=manager`, kept as "admin,manager"): people holding any of them.
+  role: z
+    .string()
+    .max(ROLE_FILTER_MAX * 41)
+    .refine(hasNoNul)
+    .transform((v) =>
+      [...new Set(v.split(",").map((name) => name.trim()))]
+        .filter(Boolean)
+        .sort()
+        .slice(0, ROLE_FILTER_MAX)
+        .join(","),
+    )
+    .catch(""),
   status: z.enum(["", "active", "disabled"]).catch(""),
   verified: z.enum(["", "yes", "no"]).catch(""),
   created: z.enum(["", ...USER_CREATED_WINDOWS]).catch(""),
@@ -43,7 +58,12 @@ export const userListQuery = z.object({
 export type UserListQuery = z.infer<typeof userListQuery>;
 
 export function parseUserListQuery(url: URL): UserListQuery {
-  return userListQuery.parse(Object.fromEntries(url.searchParams));
+  return userListQuery.parse(listParams(url.searchParams));
+}
+
+/** A key given more than once (a group of checkboxes) is one value, its parts joined by commas. */
+export function listParams(params: URLSearchParams): Record<string, string> {
+  return Object.fromEntries([...new Set(params.keys())].map((k) => [k, params.getAll(k).join(",")]));
 }
 
 /** 00:00 UTC six days before today's date. */
@@ -89,19 +109,35 @@ type ListedUser = Omit<UserRow, "roles">;
 
 const SMALL_ROLE = 1000;
 
-/** "none" for an unknown role; members only for a small role. */
-async function roleMembers(name: string) {
-  const role = await db().selectFrom("role").select("id").where("name", "=", name).executeTakeFirst();
-  if (!role) return "none" as const;
+/**
+ * "none" when no known role has a holder; the holders only when few. Someone holding two of the
+ * roles is read twice, which only errs towards "many".
+ */
+async function roleMembers(names: string[]) {
+  const roles = await db().selectFrom("role").select("id").where("name", "in", names).execute();
+  if (roles.length === 0) return "none" as const;
+  const ids = roles.map((r) => r.id);
   const links = await db()
     .selectFrom("user_role")
     .select("user_id")
-    .where("role_id", "=", role.id)
+    .where("role_id", "in", ids)
     .where(liveGlobal)
     .limit(SMALL_ROLE + 1)
     .execute();
   if (links.length === 0) return "none" as const;
-  return { id: role.id, members: links.length <= SMALL_ROLE ? links.map((l) => l.user_id) : null };
+  return { ids, members: links.length <= SMALL_ROLE ? [...new Set(links.map((l) => l.user_id))] : null };
+}
+
+/** Holds any of the roles over everyone. */
+function holdsAny(eb: ExpressionBuilder<Database, "user">, roleIds: string[]) {
+  return eb.exists(
+    db()
+      .selectFrom("user_role")
+      .select("user_role.user_id")
+      .where("user_role.user_id", "=", sql.ref<string>("user.id"))
+      .where("user_role.role_id", "in", roleIds)
+      .where(liveGlobal),
+  );
 }
 
 type UserRow = {
@@ -140,16 +176,16 @@ function countedTotal(q: UserListQuery): Promise<{ count: number; capped: boolea
   });
 }
 
-/** Of these few people, those holding the role over everyone. */
-async function holdingRole(userIds: string[], roleId: string): Promise<string[]> {
+/** Of these few people, those holding any of the roles over everyone. */
+async function holdingRole(userIds: string[], roleIds: string[]): Promise<string[]> {
   const rows = await db()
     .selectFrom("user_role")
     .select("user_id")
     .where("user_id", "in", userIds)
-    .where("role_id", "=", roleId)
+    .where("role_id", "in", roleIds)
     .where(liveGlobal)
     .execute();
-  return rows.map((r) => r.user_id);
+  return [...new Set(rows.map((r) => r.user_id))];
 }
 
 /** The members of these teams when few (listed first, then sorted), else null (filtered while walking). */
@@ -177,7 +213,7 @@ export async function listUsers(q: UserListQuery, teams: string[] | null = null)
   if (q.status) base = base.where("user.status", "=", q.status);
   if (q.verified) base = base.where("user.email_verified", "=", q.verified === "yes" ? 1 : 0);
   if (q.created) base = base.where("user.created_at", ">=", createdSince(q.created));
-  const role = q.role ? await roleMembers(q.role) : null;
+  const role = q.role ? await roleMembers(q.role.split(",")) : null;
   if (role === "none") return EMPTY;
   const scoped = teams ? await scopeMembers(teams) : null;
   if (scoped?.length === 0) return EMPTY;
@@ -198,34 +234,29 @@ export async function listUsers(q: UserListQuery, teams: string[] | null = null)
   let counting: Promise<{ count: number; capped: boolean }>;
   if (q.q || role?.members || scoped) {
     // Few rows, found first, then sorted. A team's few people and a large role: which of them hold it, by key.
-    const inScope = scoped && role && !role.members ? await holdingRole(scoped, role.id) : scoped;
+    const inScope = scoped && role && !role.members ? await holdingRole(scoped, role.ids) : scoped;
     if (inScope?.length === 0) return EMPTY;
     const few = inScope ? pairs.where("user.id", "in", inScope) : pairs;
     const found = role?.members
       ? few.where("user.id", "in", role.members)
       : role && !inScope
-        ? few.where(({ exists }) =>
-            exists(
-              db()
-                .selectFrom("user_role")
-                .select("user_role.user_id")
-                .where("user_role.user_id", "=", sql.ref<string>("user.id"))
-                .where("user_role.role_id", "=", role.id)
-                .where(liveGlobal),
-            ),
-          )
+        ? few.where((eb) => holdsAny(eb, role.ids))
         : few;
     fetch = walk([{ query: found.select(LIST_COLUMNS) }]);
     counting = cappedCount(db(), found.select("user.id"), TOTAL_CAP);
   } else {
-    const joined = role
+    // One large role is walked through its links; several would list a person once per role held.
+    const single = role?.ids.length === 1 ? role.ids[0]! : null;
+    const joined = single
       ? base.innerJoin("user_role as filter_role", (join) =>
           join
             .onRef("filter_role.user_id", "=", "user.id")
-            .on("filter_role.role_id", "=", role.id)
+            .on("filter_role.role_id", "=", single)
             .on(liveGlobalSql("filter_role")),
         )
-      : base;
+      : role
+        ? base.where((eb) => holdsAny(eb, role.ids))
+        : base;
     fetch = walk(
       statuses.flatMap((status) =>
         verified.map((ev) => ({
@@ -239,20 +270,22 @@ export async function listUsers(q: UserListQuery, teams: string[] | null = null)
       ),
     );
     // A large role is counted from its own links: walking people in order would read most of them.
-    counting = role
+    counting = single
       ? cappedCount(
           db(),
           db()
             .selectFrom("user_role")
             .select("user_role.user_id")
-            .where("user_role.role_id", "=", role.id)
+            .where("user_role.role_id", "=", single)
             .where(liveGlobal)
             .where(({ exists }) =>
               exists(pairs.select("user.id").where("user.id", "=", sql.ref<string>("user_role.user_id"))),
             ),
           TOTAL_CAP,
         )
-      : ((teams ? null : countedTotal(q)) ?? cappedCount(db(), pairs.select("user.id"), TOTAL_CAP));
+      : role
+        ? cappedCount(db(), joined.where("user.status", "in", statuses).select("user.id"), TOTAL_CAP)
+        : ((teams ? null : countedTotal(q)) ?? cappedCount(db(), pairs.select("user.id"), TOTAL_CAP));
   }
   const [total, page] = await Promise.all([
     counting,

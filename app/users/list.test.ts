@@ -10,6 +10,18 @@ describe("parseUserListQuery", () => {
     expect(query.role).toBe("");
   });
 
+  it("reads several roles, given apart or joined, as one sorted list without repeats", () => {
+    const apart = parseUserListQuery(
+      new URL("http://localhost/dashboard/users?role=manager&role=admin&role=manager"),
+    );
+    expect(apart.role).toBe("admin,manager");
+    expect(parseUserListQuery(new URL("http://localhost/dashboard/users?role=manager,,admin")).role).toBe(
+      "admin,manager",
+    );
+    const many = Array.from({ length: 15 }, (_, i) => `role=r${String(i).padStart(2, "0")}`).join("&");
+    expect(parseUserListQuery(new URL(`http://localhost/dashboard/users?${many}`)).role.split(",")).toHaveLength(10);
+  });
+
   it("keeps ordinary filters", () => {
     const query = parseUserListQuery(new URL("http://localhost/dashboard/users?q=%25+a_&role=manager"));
     expect(query).toMatchObject({ q: "% a_", role: "manager" });

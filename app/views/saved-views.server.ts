@@ -11,7 +11,7 @@ import { auditQuery } from "../audit/query.server";
 import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import { isHostileKey } from "../security/client-keys";
-import { userListQuery } from "../users/list.server";
+import { listParams, userListQuery } from "../users/list.server";
 import {
   type createViewSchema,
   MAX_VIEWS_PER_PERSON,
@@ -43,7 +43,7 @@ export function normaliseQuery(list: ViewList, raw: string): string {
   const params = new URLSearchParams(raw.startsWith("?") ? raw.slice(1) : raw);
   // Refused rather than stripped, like any key a client chose.
   if ([...params.keys()].some(isHostileKey)) throw new InvalidInput("views.badQuery", "query");
-  const parsed = schema.safeParse(Object.fromEntries(params));
+  const parsed = schema.safeParse(listParams(params));
   if (!parsed.success) throw new InvalidInput("views.badQuery", "query");
   const defaults = schema.parse({}) as Record<string, unknown>;
   const value = parsed.data as Record<string, unknown>;

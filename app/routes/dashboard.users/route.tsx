@@ -48,6 +48,7 @@ import { BulkActions } from "./bulk-actions";
 import { CreateUserForm } from "./create-user-form";
 import { InvitationsPanel } from "./invitations-panel";
 import { InviteForm } from "./invite-form";
+import { RoleFilter, type RoleFilterProps } from "./role-filter";
 import { UsersList } from "./users-list";
 import { UsersTabs } from "./users-tabs";
 
@@ -314,7 +315,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
   );
 }
 
-function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: string; label: string }[] }) {
+function UserFilters({ query, roles }: { query: UserListQuery; roles: RoleFilterProps["roles"] }) {
   const { t } = useTranslation();
   const roleText = (name: string) => {
     const role = roles.find((r) => r.name === name);
@@ -322,7 +323,13 @@ function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: st
   };
   const chips: FilterChip[] = [
     query.q ? { name: "q", label: t("users:filters.search"), value: query.q } : null,
-    query.role ? { name: "role", label: t("users:filters.role"), value: roleText(query.role) } : null,
+    query.role
+      ? {
+          name: "role",
+          label: t("users:filters.role"),
+          value: query.role.split(",").map(roleText).join(", "),
+        }
+      : null,
     query.status
       ? { name: "status", label: t("users:filters.status"), value: t(`users:status.${query.status}`) }
       : null,
@@ -338,7 +345,8 @@ function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: st
       <FilterForm
         label={t("users:filters.label")}
         applyLabel={t("users:filters.apply")}
-        applied={{ q: query.q, role: query.role, status: query.status, verified: query.verified }}
+        // The role boxes follow the address themselves (role-filter.tsx).
+        applied={{ q: query.q, status: query.status, verified: query.verified }}
       >
         <Field
           label={t("users:filters.search")}
@@ -348,14 +356,7 @@ function UserFilters({ query, roles }: { query: UserListQuery; roles: { name: st
           placeholder={t("users:filters.searchPlaceholder")}
           className="w-full sm:w-64"
         />
-        <Select label={t("users:filters.role")} name="role" defaultValue={query.role}>
-          <option value="">{t("users:filters.anyRole")}</option>
-          {roles.map((r) => (
-            <option key={r.name} value={r.name}>
-              {roleLabel(t, r)}
-            </option>
-          ))}
-        </Select>
+        <RoleFilter roles={roles} chosen={query.role} />
         <Select label={t("users:filters.status")} name="status" defaultValue={query.status}>
           <option value="">{t("users:filters.anyStatus")}</option>
           <option value="active">{t("users:status.active")}</option>

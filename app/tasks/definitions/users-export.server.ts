@@ -19,7 +19,8 @@ const payload = z
     filter: z
       .object({
         q: text.default(""),
-        role: text.default(""),
+        // Several roles, joined by commas (app/users/list.server.ts).
+        role: z.string().trim().max(500).refine(hasNoNul).default(""),
         status: z.enum(["", "active", "disabled"]).default(""),
         verified: z.enum(["", "yes", "no"]).default(""),
         created: z.enum(["", "7d"]).default(""),
