@@ -56,7 +56,11 @@ async function fullOrder(f: Filters, sort: UserListQuery["sort"], dir: "asc" | "
   if (f.verified) q = q.where("user.email_verified", "=", f.verified === "yes" ? 1 : 0);
   if (f.role) {
     const roles = await Promise.all(f.role.split(",").map(roleId));
-    q = q.where("user.id", "in", db().selectFrom("user_role").select("user_id").where("role_id", "in", roles));
+    q = q.where(
+      "user.id",
+      "in",
+      db().selectFrom("user_role").select("user_id").where("role_id", "in", roles),
+    );
   }
   const column = sql.ref(`user.${sort}`);
   const rows = await q

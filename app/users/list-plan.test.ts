@@ -79,7 +79,9 @@ describe("users list query plans", () => {
       it(`${sort} ${dir}: index ranges only, for every filter and both cursor directions`, async () => {
         for (const filters of FILTERS) {
           const base = userListQuery.parse({ sort, dir, size: 25, ...filters });
-          const allowed = { sortsAllowed: filters.role === "manager" || filters.role === "admin,manager" ? ["user"] : [] };
+          const allowed = {
+            sortsAllowed: filters.role === "manager" || filters.role === "admin,manager" ? ["user"] : [],
+          };
           const first = await plansOf(db(), () => listUsers(base), allowed);
           expect(badPlans(first.plans), JSON.stringify(filters)).toEqual([]);
           const row = first.result.rows[0];

@@ -19,7 +19,9 @@ describe("parseUserListQuery", () => {
       "admin,manager",
     );
     const many = Array.from({ length: 15 }, (_, i) => `role=r${String(i).padStart(2, "0")}`).join("&");
-    expect(parseUserListQuery(new URL(`http://localhost/dashboard/users?${many}`)).role.split(",")).toHaveLength(10);
+    expect(
+      parseUserListQuery(new URL(`http://localhost/dashboard/users?${many}`)).role.split(","),
+    ).toHaveLength(10);
   });
 
   it("keeps ordinary filters", () => {
