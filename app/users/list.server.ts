@@ -23,7 +23,7 @@ import { db } from "../db.server";
 import { PAGE_SIZES, USER_CREATED_WINDOWS, USER_SORTS } from "./list-options";
 
 /** Roles one list filters by at once. */
-export const ROLE_FILTER_MAX = 10;
+const ROLE_FILTER_MAX = 10;
 
 // The list state lives in the URL, falling back to defaults on anything odd.
 export const userListQuery = z.object({
