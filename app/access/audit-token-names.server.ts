@@ -1,5 +1,6 @@
 import { db } from "../db.server";
-import { liveGlobal } from "./grant-rows.server";
+import type { Grant } from "./decide";
+import { grantsOf, liveGlobalRoleIds } from "./grant-rows.server";
 import { roleGrants } from "./role-cache.server";
 import { manageableUsers } from "./rules.server";
 
@@ -48,26 +49,28 @@ export async function auditRowsFor<R extends Row>(viewer: AuditViewer, rows: R[]
   });
 }
 
-/** A background task reads the log as its owner, with their roles as they are now. */
-export async function auditViewerOf(userId: string): Promise<AuditViewer> {
-  const [grants, rows] = await Promise.all([
-    roleGrants(),
-    db()
-      .selectFrom("user_role")
-      .innerJoin("user", "user.id", "user_role.user_id")
-      .select("user_role.role_id")
-      .where("user_role.user_id", "=", userId)
-      .where(liveGlobal)
-      .where("user.status", "=", "active")
-      .execute(),
-  ]);
+/**
+ * A background task acts as its owner, with their grants as they are now: `permissions` from the
+ * live global ones (what `can()` reads), `grants` every one, so a task that follows scope (the
+ * users list's bulk acts and export) reaches what the owner's pages reach, and no further.
+ */
+export async function auditViewerOf(userId: string): Promise<AuditViewer & { grants: Grant[] }> {
+  const rows = await db()
+    .selectFrom("user_role")
+    .innerJoin("user", "user.id", "user_role.user_id")
+    .select(["user_role.role_id", "user_role.team_id", "user_role.expires_at"])
+    .where("user_role.user_id", "=", userId)
+    .where("user.status", "=", "active")
+    .execute();
+  const grantRows = rows.map((r) => ({ roleId: r.role_id, teamId: r.team_id, expiresAt: r.expires_at }));
+  const [grants, roles] = await Promise.all([grantsOf(grantRows), roleGrants()]);
   const permissions = new Set<string>();
   let isSuperAdmin = false;
-  for (const { role_id } of rows) {
-    const grant = grants.get(role_id);
-    if (!grant) continue;
-    if (grant.all) isSuperAdmin = true;
-    for (const p of grant.permissions) permissions.add(p);
+  for (const roleId of liveGlobalRoleIds(grantRows)) {
+    const role = roles.get(roleId);
+    if (!role) continue;
+    if (role.all) isSuperAdmin = true;
+    for (const p of role.permissions) permissions.add(p);
   }
-  return { id: userId, isSuperAdmin, permissions };
+  return { id: userId, isSuperAdmin, permissions, grants };
 }

@@ -4,7 +4,7 @@ import type { PermissionKey } from "../access/permissions";
 import { actionError, type invalid, invalidSubmission, parseSubmission, refused } from "../http/form.server";
 import { readForm } from "../http/read-form.server";
 import { getT } from "../i18n/i18n.server";
-import { requireOnUser, requirePermission, requireUser } from "./guard.server";
+import { requireOnUser, requirePermission, requireSomewhere, requireUser } from "./guard.server";
 import type { SessionUser } from "./session.server";
 
 // The one way a page action runs, so no action grows its own if-chain, try/catch or status codes.
@@ -27,6 +27,8 @@ type IntentContext<A, I> = {
 
 export type IntentHandler<A, S, R = unknown> = {
   permission?: PermissionKey;
+  /** `permission` held within some team is enough: the handler keeps to the actor's reach itself. */
+  somewhere?: boolean;
   schema?: S;
   /** The `intent` failure answers carry, when the page shows them elsewhere. */
   answerAs?: (form: FormData) => string;
@@ -38,6 +40,8 @@ type Options = {
   permission?: PermissionKey;
   /** The person the page is about: each permission is then checked over them (in scope, else 404). */
   onUser?: string;
+  /** `permission` held within some team is enough (a list that shows only what is in reach). */
+  somewhere?: boolean;
 };
 
 type Answer<T> = {
@@ -84,11 +88,15 @@ export async function handleAction<A extends ActionArgs, S, R>(
     | Failure;
 }
 
-async function guard(args: ActionArgs, options: Options, permission = options.permission) {
+async function guard(
+  args: ActionArgs,
+  options: Options,
+  permission = options.permission,
+  somewhere = options.somewhere,
+) {
   if (!permission) return undefined;
-  return options.onUser
-    ? requireOnUser(args, permission, options.onUser)
-    : requirePermission(args, permission);
+  if (options.onUser) return requireOnUser(args, permission, options.onUser);
+  return somewhere ? requireSomewhere(args, permission) : requirePermission(args, permission);
 }
 
 async function runHandler<A extends ActionArgs>(
@@ -102,7 +110,8 @@ async function runHandler<A extends ActionArgs>(
   const answerAs = handler.answerAs?.(form) ?? intent;
   const t = getT(args.context);
   const actor = handler.permission
-    ? (await guard(args, options, handler.permission))!
+    ? // A handler's own permission is over everyone unless the handler says otherwise.
+      (await guard(args, options, handler.permission, handler.somewhere ?? false))!
     : (routeActor ?? (await requireUser(args)));
   let input: unknown = formObject(form);
   if (handler.schema) {

@@ -1,4 +1,5 @@
 import { can } from "../access/check";
+import { mayAnywhere } from "../access/reach.server";
 import { audit } from "../audit/audit.server";
 import { requirePermission } from "../auth/guard.server";
 import { apiError } from "../http/responses";
@@ -13,8 +14,11 @@ export async function loader(args: Route.LoaderArgs) {
   if (!task || (task.user_id !== user.id && !user.isSuperAdmin)) return apiError(404, "not_found");
   // The file holds what the task's permission guards (users, audit rows): checked again, since
   // it may have been revoked after the task ran.
-  const needed = taskDefinition(task.type)?.permission;
-  if (needed && !can(user, needed)) return apiError(403, "forbidden", { permission: needed });
+  const definition = taskDefinition(task.type);
+  const needed = definition?.permission;
+  // A scoped task's file holds only what its owner reached when it ran.
+  const held = definition?.scoped ? mayAnywhere : can;
+  if (needed && !held(user, needed)) return apiError(403, "forbidden", { permission: needed });
   const file = await findArtifact(task.id);
   if (!file) return apiError(404, "not_found");
   await audit(args, {

@@ -4,6 +4,7 @@ import { postgresPoolOf } from "../../db/connection";
 import { counterTotals } from "../../db/counted";
 import type { Database } from "../../db/schema";
 import { can } from "../access/check";
+import { mayAnywhere } from "../access/reach.server";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
 import { env } from "../env.server";
@@ -53,7 +54,8 @@ export async function createTask(
       status: 400,
       issues: [{ path: "type", message: english("tasks.unknownType", { type }) }],
     };
-  if (definition.permission && !can(user, definition.permission))
+  const held = definition.scoped ? mayAnywhere : can;
+  if (definition.permission && !held(user, definition.permission))
     return { ok: false, status: 403, permission: definition.permission };
   if (definition.pageOnly && user.via === "token")
     return { ok: false, status: 403, permission: definition.permission ?? "dashboard.access" };

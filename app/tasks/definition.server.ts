@@ -13,6 +13,11 @@ type TaskContext = {
 export type TaskDefinition<Schema extends z.ZodType = z.ZodType> = {
   type: string;
   permission?: PermissionKey;
+  /**
+   * `permission` held within a team is enough to start it: the run then reaches only the people
+   * the owner reaches (decision 044). Absent: held over everyone.
+   */
+  scoped?: boolean;
   /** `undefined` when the client sent none. */
   payload: Schema;
   /** Absent means false: a task that is not (it sends mail) is failed instead of run twice. */

@@ -15,6 +15,7 @@ import {
   BULK_PERMISSION,
   type BulkAction,
   type BulkResult,
+  bulkReach,
   bulkUsers,
   checkBulk,
   filterOf,
@@ -107,7 +108,10 @@ async function run(args: Args, actor: SessionUser, action: BulkAction, input: Ch
   };
   await checkBulk(actor, act);
   const filter = filterOf(parseUserListQuery(args.url));
-  const ids = input.scope === "matching" ? await matchingUserIds(filter) : input.ids;
+  const ids =
+    input.scope === "matching"
+      ? await matchingUserIds(filter, BULK_MATCHING_MAX, bulkReach(actor, action))
+      : input.ids;
   if (!ids) throw new RuleViolation("users.bulk.tooMany", { max: BULK_MATCHING_MAX });
   if (ids.length > BULK_INLINE_MAX) {
     // The task acts as the person: the audit rows would lose the super admin viewing as them.
@@ -140,8 +144,10 @@ async function run(args: Args, actor: SessionUser, action: BulkAction, input: Ch
 
 /** The bulk bar's intents, to spread into the users page's handleIntents table. */
 export function bulkIntents(args: Args) {
+  // Held within a team is enough: the act then touches that team's people only (bulk.server.ts).
   const plain = (action: BulkAction) => ({
     permission: BULK_PERMISSION[action],
+    somewhere: true,
     schema: bulkSchema,
     run: ({ actor, input }: { actor: SessionUser; input: Chosen }) => run(args, actor, action, input),
   });

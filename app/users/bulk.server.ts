@@ -1,6 +1,7 @@
 import { can } from "../access/check";
 import { liveGlobal } from "../access/grant-rows.server";
 import type { PermissionKey } from "../access/permissions";
+import { inReach, mayAnywhere, reachOf } from "../access/reach.server";
 import { roleGrants } from "../access/role-cache.server";
 import type { AuditedActor } from "../audit/actor";
 import type { AuditOrigin } from "../audit/audit.server";
@@ -57,19 +58,29 @@ export function filterOf(q: UserListQuery): UserFilter {
   return { q: q.q, role: q.role, status: q.status, verified: q.verified, created: q.created };
 }
 
-/** With the list's own query, so "matching" means exactly what the list shows; null past `max`. */
-export async function matchingUserIds(filter: UserFilter, max = BULK_MATCHING_MAX): Promise<string[] | null> {
+/**
+ * With the list's own query, so "matching" means exactly what the list shows; null past `max`.
+ * `teams`: the actor's reach (null: everyone).
+ */
+export async function matchingUserIds(
+  filter: UserFilter,
+  max = BULK_MATCHING_MAX,
+  teams: string[] | null = null,
+): Promise<string[] | null> {
   const ids: string[] = [];
   let after: string | undefined;
   for (;;) {
-    const page = await listUsers({
-      ...filter,
-      sort: "created_at",
-      dir: "desc",
-      size: WALK_PAGE as UserListQuery["size"],
-      after,
-      before: undefined,
-    });
+    const page = await listUsers(
+      {
+        ...filter,
+        sort: "created_at",
+        dir: "desc",
+        size: WALK_PAGE as UserListQuery["size"],
+        after,
+        before: undefined,
+      },
+      teams,
+    );
     ids.push(...page.rows.map((r) => r.id));
     if (ids.length > max) return null;
     if (!page.next) return ids;
@@ -77,9 +88,22 @@ export async function matchingUserIds(filter: UserFilter, max = BULK_MATCHING_MA
   }
 }
 
+/**
+ * Held within a team, enabling, disabling and deleting act on that team's people (decision 044);
+ * role acts give and take grants over everyone, and adding to a team widens a lead's reach, so
+ * both need the permission over everyone.
+ */
+const SCOPED_ACTS = new Set<BulkAction>(["enable", "disable", "delete"]);
+
+/** Null: everyone; else the teams whose people the act may touch. */
+export function bulkReach(actor: AuditedActor, action: BulkAction): string[] | null {
+  return SCOPED_ACTS.has(action) ? reachOf(actor, BULK_PERMISSION[action]) : null;
+}
+
 export async function checkBulk(actor: AuditedActor, input: BulkInput): Promise<void> {
+  const held = SCOPED_ACTS.has(input.action) ? mayAnywhere : can;
   // user.read too: the task path has no page loader in front of it.
-  if (!can(actor, "user.read") || !can(actor, BULK_PERMISSION[input.action]))
+  if (!mayAnywhere(actor, "user.read") || !held(actor, BULK_PERMISSION[input.action]))
     throw new RuleViolation("users.bulk.notAllowed");
   if (input.action === "add-role" || input.action === "remove-role") {
     if (!input.roleId || !(await roleGrants()).has(input.roleId)) throw new NotFound("users.bulk.noRole");
@@ -161,10 +185,15 @@ export async function bulkUsers(
 ): Promise<BulkResult> {
   await checkBulk(actor, input);
   const result: BulkResult = { done: 0, unchanged: 0, refused: [], changed: [] };
+  // Out of reach is as good as gone: skipped as a missing person is, never named as refused.
+  const reached = SCOPED_ACTS.has(input.action)
+    ? await inReach(actor, BULK_PERMISSION[input.action], input.ids)
+    : new Set(input.ids);
   // Viewing as someone, their own record is theirs alone (decision 021).
   const viewedAs = (actor as { impersonator?: unknown }).impersonator ? actor.id : null;
   for (const [i, id] of input.ids.entries()) {
     try {
+      if (!reached.has(id)) continue;
       if (id === viewedAs) throw new RuleViolation("auth.impersonating");
       if (await actOn(actor, id, input, origin)) {
         result.done++;

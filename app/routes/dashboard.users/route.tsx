@@ -2,7 +2,7 @@ import { FileUp, Mail, UserPlus } from "lucide-react";
 import { data, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { can } from "../../access/check";
-import { reachOf } from "../../access/reach.server";
+import { mayAnywhere, reachOf } from "../../access/reach.server";
 import { roleGrants } from "../../access/role-cache.server";
 import { permissionsOf } from "../../access/role-can";
 import { roleLabel } from "../../access/role-labels";
@@ -93,8 +93,9 @@ export async function loader(args: Route.LoaderArgs) {
     savedViews,
     may: {
       write: mayWrite,
-      update: can(user, "user.update"),
-      delete: can(user, "user.delete"),
+      // Held within a team, the bulk bar enables, disables and deletes that team's people.
+      update: mayAnywhere(user, "user.update"),
+      delete: mayAnywhere(user, "user.delete"),
       teams: mayTeams,
     },
   };
@@ -180,8 +181,8 @@ export const action = (args: Route.ActionArgs) => {
       },
       ...bulkIntents(args),
     },
-    // "All matching" must never act on a list the person cannot see.
-    { permission: "user.read" },
+    // "All matching" must never act on a list the person cannot see; held within a team, the list is that team's.
+    { permission: "user.read", somewhere: true },
   );
 };
 

@@ -7,6 +7,7 @@ import { english } from "../../i18n/english.server";
 import {
   BULK_ACTIONS,
   BULK_MATCHING_MAX,
+  bulkReach,
   bulkUsers,
   checkBulk,
   matchingUserIds,
@@ -23,6 +24,8 @@ const text = z.string().trim().max(200).refine(hasNoNul);
 export const usersBulk = defineTask({
   type: "users.bulk",
   permission: "user.read",
+  // Held within a team, it acts on that team's people only (checkBulk says which acts may).
+  scoped: true,
   // Deletes, disables and grants: never run twice.
   rerunnable: false,
   // Acts with its owner's roles, which a narrower API token must not widen.
@@ -58,7 +61,7 @@ export const usersBulk = defineTask({
       if (error instanceof RuleViolation || error instanceof NotFound) throw new TaskError(error.message);
       throw error;
     }
-    const ids = await matchingUserIds(filter);
+    const ids = await matchingUserIds(filter, BULK_MATCHING_MAX, bulkReach(actor, input.action));
     if (!ids) throw new TaskError(english("users.bulk.tooMany", { max: BULK_MATCHING_MAX }));
     const origin = {
       request: new Request("http://internal/users-bulk", { headers: { "User-Agent": "users.bulk" } }),

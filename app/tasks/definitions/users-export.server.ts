@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { hasNoNul } from "../../../db/nul";
+import { auditViewerOf } from "../../access/audit-token-names.server";
 import { liveGlobal } from "../../access/grant-rows.server";
+import { inReach, mayAnywhere, reachOf, type Subject } from "../../access/reach.server";
 import { db } from "../../db.server";
 import { english } from "../../i18n/english.server";
 import { matchingUserIds } from "../../users/bulk.server";
@@ -34,10 +36,20 @@ const payload = z
 /** An export of "everyone matching" stops here, as the bulk bar's acts do, with a clear failure. */
 const FILTERED_EXPORT_MAX = 100_000;
 
-async function chosenIds(p: z.output<typeof payload>): Promise<string[] | null> {
-  if (p.ids) return p.ids;
-  if (!p.filter) return null;
-  const ids = await matchingUserIds(p.filter, FILTERED_EXPORT_MAX);
+/** Null: everyone. `teams`: the owner's reach with user.read (null: everyone). */
+async function chosenIds(
+  p: z.output<typeof payload>,
+  owner: Subject,
+  teams: string[] | null,
+): Promise<string[] | null> {
+  // Ticked on a page, yet out of reach now (or never): left out, as the list would leave them out.
+  if (p.ids) return [...(await inReach(owner, "user.read", p.ids))];
+  if (!p.filter && teams === null) return null;
+  const ids = await matchingUserIds(
+    p.filter ?? { q: "", role: "", status: "", verified: "", created: "" },
+    FILTERED_EXPORT_MAX,
+    teams,
+  );
   if (!ids) throw new TaskError(english("users.bulk.tooMany", { max: FILTERED_EXPORT_MAX }));
   return ids;
 }
@@ -45,11 +57,15 @@ async function chosenIds(p: z.output<typeof payload>): Promise<string[] | null> 
 export const usersExport = defineTask({
   type: "users.export",
   permission: "user.read",
+  // A team lead exports their teams' people (decision 044).
+  scoped: true,
   // Reads users and stores its own file: running it again only writes that file again.
   rerunnable: true,
   payload,
-  async run(input, { taskId, signal, progress }) {
-    const ids = await chosenIds(input);
+  async run(input, { taskId, userId, signal, progress }) {
+    const owner = await auditViewerOf(userId);
+    if (!mayAnywhere(owner, "user.read")) throw new TaskError(english("users.bulk.notAllowed"));
+    const ids = await chosenIds(input, owner, reachOf(owner, "user.read"));
     const query = db()
       .selectFrom("user")
       .select(["id", "name", "email", "email_verified", "created_at"])
