@@ -104,7 +104,19 @@ describe("GET/POST/DELETE /api/users/:id/roles", () => {
       json({ role: "manager", team: marketing }),
       { id: salesMember },
     );
-    expect(elsewhere.status).toBe(403);
+    // A team out of reach answers exactly as one that does not exist: no oracle for its id.
+    const nowhere = await as(
+      salesLead,
+      grantsRoute,
+      rolesOf(salesMember),
+      json({ role: "manager", team: crypto.randomUUID() }),
+      { id: salesMember },
+    );
+    expect(nowhere).toMatchObject({ status: 400, body: { field: "team" } });
+    expect({ status: elsewhere.status, body: elsewhere.body }).toEqual({
+      status: nowhere.status,
+      body: nowhere.body,
+    });
     const again = await as(
       salesLead,
       grantsRoute,

@@ -102,7 +102,8 @@ describe("a lead within Sales cannot reach past Sales through a member who holds
       { method: "POST", body: { role: "guest", team: marketing } },
       { id: sam },
     );
-    expect(elsewhere.status).toBe(403);
+    // A team out of reach is refused as an unknown one is.
+    expect(elsewhere).toMatchObject({ status: 400, body: { field: "team" } });
     const nothing = await api(
       `/api/users/${sam}/roles`,
       { method: "POST", body: { role: "user", team: sales } },

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { SCOPABLE } from "../access/decide";
-import { mayOnUser, type Subject } from "../access/reach.server";
+import { mayOnTeam, mayOnUser, type Subject } from "../access/reach.server";
 import { roleGrants } from "../access/role-cache.server";
 import {
   assertRoleChangeAllowed,
@@ -91,7 +91,9 @@ export async function grantRole(
   const team = input.team
     ? await db().selectFrom("team").select(["id", "name"]).where("id", "=", input.team).executeTakeFirst()
     : null;
-  if (input.team && !team) throw new InvalidInput("access.grant.teamUnknown", "team");
+  // A team the actor cannot see answers as one that does not exist (no oracle).
+  const seen = (id: string) => mayOnTeam(actor, "team.read", id) || mayOnTeam(actor, "user.update", id);
+  if (input.team && (!team || !seen(team.id))) throw new InvalidInput("access.grant.teamUnknown", "team");
   if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now())
     throw new InvalidInput("access.grant.expiresPast", "expiresAt");
   // One's own access is someone else's to change (and would outlive a grant that ends).
