@@ -20,6 +20,8 @@ import {
   checkBulk,
   filterOf,
   matchingUserIds,
+  previewRoleChange,
+  ROLE_PREVIEW_MAX,
   withoutRoles,
 } from "../users/bulk.server";
 import { parseUserListQuery } from "../users/list.server";
@@ -171,6 +173,26 @@ export function bulkIntents(args: Args) {
       schema: bulkRolesSchema,
       run: ({ actor, input }: { actor: SessionUser; input: Chosen }) =>
         run(args, actor, "change-roles", input),
+    },
+    // What "Change roles" would give and take, before it is confirmed (change-roles-fields.tsx).
+    "preview-bulk-roles": {
+      permission: BULK_PERMISSION["change-roles"],
+      schema: bulkRolesSchema,
+      run: async ({ actor, input }: { actor: SessionUser; input: Chosen }) => {
+        await checkBulk(actor, { action: "change-roles", mode: input.mode, roleIds: input.roleIds });
+        const filter = filterOf(parseUserListQuery(args.url));
+        const ids = input.scope === "matching" ? await matchingUserIds(filter, ROLE_PREVIEW_MAX) : input.ids;
+        return {
+          ok: true as const,
+          intent: "preview-bulk-roles" as const,
+          errors: {} as Record<string, string>,
+          formError: null,
+          preview: ids
+            ? await previewRoleChange(ids, { mode: input.mode!, roleIds: input.roleIds ?? [] })
+            : null,
+          tooMany: ids ? undefined : ROLE_PREVIEW_MAX,
+        };
+      },
     },
     "bulk-add-to-team": {
       permission: BULK_PERMISSION["add-to-team"],

@@ -3,6 +3,7 @@ import { liveGlobal } from "../access/grant-rows.server";
 import type { PermissionKey } from "../access/permissions";
 import { inReach, mayAnywhere, reachOf } from "../access/reach.server";
 import { roleGrants } from "../access/role-cache.server";
+import { type Impact, simulate } from "../access/simulate.server";
 import type { AuditedActor } from "../audit/actor";
 import type { AuditOrigin } from "../audit/audit.server";
 import { db } from "../db.server";
@@ -10,7 +11,7 @@ import { NotFound, RuleViolation } from "../domain-errors";
 import type { Message } from "../i18n/message";
 import { joinTeam } from "../teams/teams.server";
 import { listUsers, type UserListQuery } from "./list.server";
-import type { RoleChangeMode } from "./role-change";
+import { type RoleChangeMode, rolesAfter } from "./role-change";
 import { changeUserRole, changeUserRoles, deleteUser, setUserStatus } from "./users.server";
 
 // For "all matching" the server finds the people from the page's own address: the browser never sends that list of ids.
@@ -208,4 +209,41 @@ export async function bulkUsers(
     }
   }
   return result;
+}
+
+/** "Change roles" previews at most this many people (the simulate API's own limit of changes is 200 too). */
+export const ROLE_PREVIEW_MAX = 200;
+
+/**
+ * What "Change roles" would do to these people's access, from the same rolesAfter() the save
+ * applies and the same simulate() as the matrix's preview (decision 044). Writes nothing.
+ */
+export async function previewRoleChange(
+  ids: string[],
+  change: { mode: RoleChangeMode; roleIds: string[] },
+): Promise<Impact> {
+  const roles = await roleGrants();
+  const rows = ids.length
+    ? await db()
+        .selectFrom("user_role")
+        .select(["user_id", "role_id"])
+        .where("user_id", "in", ids)
+        .where(liveGlobal)
+        .execute()
+    : [];
+  const held = new Map<string, string[]>(ids.map((id) => [id, []]));
+  for (const r of rows) held.get(r.user_id)?.push(r.role_id);
+  const changes: Parameters<typeof simulate>[0]["changes"] = [];
+  for (const [user, before] of held) {
+    const after = rolesAfter(before, change);
+    for (const id of after.filter((r) => !before.includes(r))) {
+      const role = roles.get(id);
+      if (role) changes.push({ op: "grant", user, role: role.name });
+    }
+    for (const id of before.filter((r) => !after.includes(r))) {
+      const role = roles.get(id);
+      if (role) changes.push({ op: "revoke", user, role: role.name });
+    }
+  }
+  return changes.length ? simulate({ changes }) : { gains: [], losses: [], gainsTotal: 0, lossesTotal: 0 };
 }

@@ -325,3 +325,70 @@ describe("change roles (add, remove or replace, in one act)", () => {
     expect(refused.status).toBe(403);
   });
 });
+
+describe("Change roles' preview", () => {
+  it("says who gains and loses what, from the same change the save applies, and writes nothing", async () => {
+    const admin = await signedIn(["admin"]);
+    const tag = `pv${Date.now().toString(36)}`;
+    const a = await createUser({ roles: ["user"], name: `${tag} Ann` });
+    const b = await createUser({ roles: ["manager"], name: `${tag} Ben` });
+    const manager = (
+      await db().selectFrom("role").select("id").where("name", "=", "manager").executeTakeFirstOrThrow()
+    ).id;
+    const before = await db()
+      .selectFrom("user_role")
+      .select(["user_id", "role_id"])
+      .orderBy("user_id")
+      .orderBy("role_id")
+      .execute();
+    type Shift = { user: { id: string }; permission: string };
+    const said = (res: { body: unknown }) => {
+      const { preview } = res.body as { preview: { gains: Shift[]; losses: Shift[] } };
+      const name = (s: Shift) => (s.user.id === a.id ? "ann" : s.user.id === b.id ? "ben" : "?");
+      return {
+        gains: preview.gains.map((s) => `${name(s)}:${s.permission}`).sort(),
+        losses: preview.losses.map((s) => `${name(s)}:${s.permission}`).sort(),
+      };
+    };
+    // Replacing both people's roles with manager: Ann gains manager's, Ben keeps his.
+    const replaced = await onList(admin.cookie, {
+      intent: "preview-bulk-roles",
+      scope: "selected",
+      ids: [a.id, b.id],
+      mode: "replace",
+      roleIds: [manager],
+    });
+    expect(replaced.status).toBe(200);
+    expect(said(replaced)).toEqual({
+      gains: ["ann:team.read", "ann:team.write", "ann:user.read"],
+      losses: [],
+    });
+    // Removing manager from all matching the filter: Ben loses what only manager gave him.
+    const removed = await onList(
+      admin.cookie,
+      { intent: "preview-bulk-roles", scope: "matching", mode: "remove", roleIds: [manager] },
+      `?q=${tag}`,
+    );
+    expect(said(removed)).toEqual({
+      gains: [],
+      losses: ["ben:dashboard.access", "ben:team.read", "ben:team.write", "ben:user.read"],
+    });
+    const after = await db()
+      .selectFrom("user_role")
+      .select(["user_id", "role_id"])
+      .orderBy("user_id")
+      .orderBy("role_id")
+      .execute();
+    expect(after).toEqual(before);
+    // Only for those who may make the change.
+    const plain = await signedIn(["manager"]);
+    const refused = await onList(plain.cookie, {
+      intent: "preview-bulk-roles",
+      scope: "selected",
+      ids: [a.id],
+      mode: "add",
+      roleIds: [manager],
+    });
+    expect(refused.status).toBe(403);
+  });
+});

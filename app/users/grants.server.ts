@@ -8,6 +8,7 @@ import {
   holdsAllInTeam,
   mayManageUser,
 } from "../access/rules.server";
+import { type Impact, simulate } from "../access/simulate.server";
 import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { invalidateSessions } from "../auth/session.server";
@@ -39,6 +40,27 @@ async function reachableUser(actor: Actor, userId: string, permission: "user.rea
     .executeTakeFirst();
   if (!user || !(await mayOnUser(actor, permission, userId))) throw new NotFound("users.notFound");
   return user;
+}
+
+/** A team the actor cannot see is answered as one that does not exist (no oracle for its id). */
+function teamSeen(actor: Actor, teamId: string) {
+  return mayOnTeam(actor, "team.read", teamId) || mayOnTeam(actor, "user.update", teamId);
+}
+
+/**
+ * What a grant would give the person before it is made, from the same simulate() as the matrix's
+ * preview: only what they do not hold already. The save still applies every rule; a preview writes nothing.
+ */
+export async function previewGrant(
+  actor: Actor,
+  userId: string,
+  input: { role: string; team?: string },
+): Promise<Impact> {
+  await reachableUser(actor, userId, "user.update");
+  const role = [...(await roleGrants()).values()].find((r) => r.name === input.role);
+  if (!role || (role.all && input.team)) throw new InvalidInput("access.grant.roleUnknown", "role");
+  if (input.team && !teamSeen(actor, input.team)) throw new InvalidInput("access.grant.teamUnknown", "team");
+  return simulate({ changes: [{ op: "grant", user: userId, role: role.name, team: input.team }] });
 }
 
 export async function listGrants(actor: Actor, userId: string): Promise<GrantView[]> {
@@ -92,8 +114,8 @@ export async function grantRole(
     ? await db().selectFrom("team").select(["id", "name"]).where("id", "=", input.team).executeTakeFirst()
     : null;
   // A team the actor cannot see answers as one that does not exist (no oracle).
-  const seen = (id: string) => mayOnTeam(actor, "team.read", id) || mayOnTeam(actor, "user.update", id);
-  if (input.team && (!team || !seen(team.id))) throw new InvalidInput("access.grant.teamUnknown", "team");
+  if (input.team && (!team || !teamSeen(actor, team.id)))
+    throw new InvalidInput("access.grant.teamUnknown", "team");
   if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now())
     throw new InvalidInput("access.grant.expiresPast", "expiresAt");
   // One's own access is someone else's to change (and would outlive a grant that ends).

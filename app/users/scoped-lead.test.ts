@@ -162,6 +162,58 @@ describe("a lead granted admin within Sales", () => {
     expect(open.expires_at).toBeNull();
   });
 
+  it("previews what a grant in Sales would give, writing nothing; out of reach is 404 on both pages", async () => {
+    const ids = async (name: string) =>
+      (await db().selectFrom("team").select("id").where("name", "=", name).executeTakeFirstOrThrow()).id;
+    const [sales, marketing] = [await ids("Sales"), await ids("Marketing")];
+    const onUser = (who: string, fields: Record<string, string>) =>
+      run(() =>
+        userAction(
+          args(formRequest(`/dashboard/users/${who}`, fields, { cookie: lead.cookie }), { id: who }),
+        ),
+      );
+    // Sam was disabled above (a disabled person gains nothing): a new Sales member, holding manager there.
+    const kim = (await createUser({ roles: ["user"], name: "Kim Scoped" })).id;
+    await db()
+      .insertInto("team_member")
+      .values({ team_id: sales, user_id: kim, team_role: "member", created_at: new Date().toISOString() })
+      .execute();
+    await grant(db(), kim, "manager", sales);
+    const before = await db().selectFrom("user_role").select("id").orderBy("id").execute();
+    // Admin in Sales adds only what manager there lacks.
+    const preview = await onUser(kim, { intent: "preview-grant", role: "admin", team: sales });
+    expect(preview.status).toBe(200);
+    const gains = (
+      preview.body as {
+        preview: { gains: { user: { id: string }; permission: string; team: { name: string } }[] };
+      }
+    ).preview.gains;
+    expect(gains.map((g) => `${g.user.id === kim}:${g.permission}:${g.team.name}`).sort()).toEqual([
+      "true:log.read:Sales",
+      "true:user.delete:Sales",
+      "true:user.update:Sales",
+      "true:user.write:Sales",
+    ]);
+    expect((await onUser(mia, { intent: "preview-grant", role: "manager", team: marketing })).status).toBe(
+      404,
+    );
+    expect((await onUser(sam, { intent: "preview-grant", role: "manager", team: marketing })).status).toBe(
+      400,
+    );
+    const onTeam = (team: string, fields: Record<string, string>) =>
+      run(() =>
+        teamAction(
+          args(formRequest(`/dashboard/teams/${team}`, fields, { cookie: lead.cookie }), { id: team }),
+        ),
+      );
+    const fromTeam = await onTeam(sales, { intent: "preview-grant", role: "admin", userId: kim });
+    expect(fromTeam.status).toBe(200);
+    expect((await onTeam(marketing, { intent: "preview-grant", role: "manager", userId: mia })).status).toBe(
+      404,
+    );
+    expect(await db().selectFrom("user_role").select("id").orderBy("id").execute()).toEqual(before);
+  });
+
   it("reads Sales' team page and grants a role in it there; Marketing's team page is 404; the teams list is Sales", async () => {
     const ids = async (name: string) =>
       (await db().selectFrom("team").select("id").where("name", "=", name).executeTakeFirstOrThrow()).id;

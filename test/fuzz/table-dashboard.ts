@@ -66,6 +66,12 @@ export const DASHBOARD: FuzzTarget[] = [
     mode: either(fc.constantFrom("add", "remove", "replace", "keep")),
     "roleIds[]": ids(p.roles),
   })),
+  formIntent(USERS, "/dashboard/users", "preview-bulk-roles", (p) => ({
+    "ids[]": ids(p.users),
+    mode: either(fc.constantFrom("add", "remove", "replace", "keep")),
+    "roleIds[]": ids(p.roles),
+    scope: bulkScope,
+  })),
   formIntent(USERS, "/dashboard/users", "bulk-remove-role", (p) => ({
     "ids[]": ids(p.users),
     roleId: ids(p.roles),
@@ -86,6 +92,10 @@ export const DASHBOARD: FuzzTarget[] = [
     role: oneOf(["admin", "user", "super_admin", "nope"]),
     team: ids(p.teams),
     until: either(fc.constantFrom("2099-01-01", "2001-01-01", "", "tomorrow")),
+  })),
+  formIntent(USER, userPath, "preview-grant", (p) => ({
+    role: oneOf(["admin", "user", "super_admin", "nope"]),
+    team: ids(p.teams),
   })),
   formIntent(USER, userPath, "revoke-grant", (p) => ({ grant: ids(p.tasks) })),
   formIntent(USER, userPath, "send-reset"),
@@ -172,6 +182,10 @@ export const DASHBOARD: FuzzTarget[] = [
     userId: ids(p.users),
     role: oneOf(["admin", "manager", "super_admin", "nope"]),
     until: either(fc.constantFrom("2099-01-01", "", "x")),
+  })),
+  formIntent(TEAM, teamPath, "preview-grant", (p) => ({
+    userId: ids(p.users),
+    role: oneOf(["admin", "manager", "super_admin", "nope"]),
   })),
   formIntent(TEAM, teamPath, "revoke-grant", (p) => ({ userId: ids(p.users), grant: ids(p.tasks) })),
   formIntent(TEAM, teamPath, "add-members", (p) => ({

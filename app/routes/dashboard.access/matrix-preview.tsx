@@ -1,43 +1,9 @@
-import { useEffect, useRef } from "react";
-import { useFetcher } from "react-router";
-import { permissionLabel } from "../../access/permission-labels";
-import type { PermissionKey } from "../../access/permissions";
-import { useTranslation } from "../../i18n/use-translation";
+import { ChangePreview } from "../../components/access/change-preview";
 
-// Before a save, who would gain and lose what (decision 044): the unsaved matrix is sent as
-// "preview-matrix", answered by the same simulate() as POST /api/access/simulate, nothing written.
-
-type Shift = {
-  user: { id: string; name: string };
-  permission: string;
-  team: { id: string; name: string } | null;
-};
-export type MatrixPreviewData = {
-  intent: "preview-matrix";
-  preview: { gains: Shift[]; losses: Shift[]; gainsTotal: number; lossesTotal: number };
-};
+// The unsaved matrix's effect on people, beside Save (decision 044).
 
 export const PREVIEW_INTENT = "preview-matrix";
 
-/** A preview writes nothing: the page need not load again after one. */
-export function isPreview(form: FormData | undefined): boolean {
-  return form?.get("intent") === PREVIEW_INTENT;
-}
-const NAMES = 20;
-const WAIT_MS = 400;
-
-type Line = { direction: "gain" | "lose"; permission: string; people: string[] };
-
-function lines(shifts: Shift[], direction: Line["direction"]): Line[] {
-  const byPermission = new Map<string, Set<string>>();
-  for (const s of shifts) {
-    const who = s.team ? `${s.user.name} (${s.team.name})` : s.user.name;
-    byPermission.set(s.permission, (byPermission.get(s.permission) ?? new Set()).add(who));
-  }
-  return [...byPermission].map(([permission, people]) => ({ direction, permission, people: [...people] }));
-}
-
-/** Asks again `WAIT_MS` after the last change; `version` moves with every change to the form. */
 export function MatrixPreview({
   form,
   version,
@@ -45,49 +11,13 @@ export function MatrixPreview({
   form: React.RefObject<HTMLFormElement | null>;
   version: number;
 }) {
-  const { t } = useTranslation();
-  const fetcher = useFetcher<MatrixPreviewData>();
-  const submit = useRef(fetcher.submit);
-  submit.current = fetcher.submit;
-  useEffect(() => {
-    if (version === 0 || !form.current) return;
-    const timer = setTimeout(() => {
-      if (!form.current) return;
-      const data = new FormData(form.current);
-      data.set("intent", PREVIEW_INTENT);
-      submit.current(data, { method: "post", action: "/dashboard/access" });
-    }, WAIT_MS);
-    return () => clearTimeout(timer);
-  }, [version, form]);
-  const preview = fetcher.data?.intent === PREVIEW_INTENT ? fetcher.data.preview : null;
-  const busy = fetcher.state !== "idle";
-  const all = preview ? [...lines(preview.gains, "gain"), ...lines(preview.losses, "lose")] : [];
   return (
-    <div className="basis-full text-sm" data-testid="matrix-preview" aria-busy={busy}>
-      {busy && !preview ? (
-        <p className="text-muted-foreground">{t("access:matrix.preview.checking")}</p>
-      ) : null}
-      {preview && all.length === 0 ? <p>{t("access:matrix.preview.none")}</p> : null}
-      {all.length ? (
-        <ul className="flex flex-col gap-1">
-          {all.map((line) => {
-            const shown = line.people.slice(0, NAMES).join(", ");
-            const more = line.people.length - NAMES;
-            return (
-              <li key={`${line.direction}:${line.permission}`}>
-                <span className={line.direction === "gain" ? "font-medium" : "font-medium text-destructive"}>
-                  {t(`access:matrix.preview.${line.direction}`, {
-                    count: line.people.length,
-                    permission: permissionLabel(t, line.permission as PermissionKey),
-                  })}
-                </span>{" "}
-                {shown}
-                {more > 0 ? ` ${t("access:matrix.preview.more", { count: more })}` : null}
-              </li>
-            );
-          })}
-        </ul>
-      ) : null}
-    </div>
+    <ChangePreview
+      form={form}
+      version={version}
+      intent={PREVIEW_INTENT}
+      action="/dashboard/access"
+      testId="matrix-preview"
+    />
   );
 }

@@ -1,4 +1,5 @@
 import type { TFunction } from "i18next";
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { Form, Link, useActionData, useNavigation } from "react-router";
 import { z } from "zod";
 import { can } from "../../access/check";
@@ -8,6 +9,7 @@ import { roleGrants } from "../../access/role-cache.server";
 import { roleLabel, roleNamesIn } from "../../access/role-labels";
 import { requireSomewhere } from "../../auth/guard.server";
 import { handleIntents } from "../../auth/intents.server";
+import { isPreview } from "../../components/access/change-preview";
 import { useFormat } from "../../components/format";
 import { FormErrors, TextField } from "../../components/forms/fields";
 import { getFormProps, useAppForm } from "../../components/forms/use-app-form";
@@ -18,6 +20,7 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { cn } from "../../components/ui/cn";
 import { linkVariants } from "../../components/ui/link";
+import { PREVIEW_GRANT } from "../../components/users/grant-role-form";
 import { NotFound } from "../../domain-errors";
 import { pageRefusal, redirectWithToast } from "../../http/form.server";
 import { passRetryAfter } from "../../http/responses";
@@ -33,7 +36,13 @@ import {
   setMember,
   updateTeam,
 } from "../../teams/teams.server";
-import { grantCandidates, grantRole, grantsInTeam, revokeGrant } from "../../users/grants.server";
+import {
+  grantCandidates,
+  grantRole,
+  grantsInTeam,
+  previewGrant,
+  revokeGrant,
+} from "../../users/grants.server";
 import { offerUndo } from "../../users/undo.server";
 import { teamGrantSchema } from "../../users/user-schemas";
 import type { Route } from "./+types/route";
@@ -47,6 +56,11 @@ const pageRequest = z.object({
   before: z.string().max(2000).optional().catch(undefined),
 });
 const missing = (t: TFunction) => pageRefusal(t, "teams.notFound", 404);
+
+/** A grant's preview writes nothing: the page need not load again after one. */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return isPreview(formData) ? false : defaultShouldRevalidate;
+}
 
 export async function loader(args: Route.LoaderArgs) {
   // Out of the reader's reach is the same 404 as no team (decision 044); changes stay global for now.
@@ -174,6 +188,21 @@ export function action(args: Route.ActionArgs) {
         return ok(
           t("users:access.toast.granted", { role: roleLabel(t, grant.role), team: grant.team?.name ?? "" }),
         );
+      },
+    },
+    // What the grant form's choice would give, before it is sent (grant-role-form.tsx).
+    [PREVIEW_GRANT]: {
+      schema: teamGrantSchema,
+      run: async ({ actor, input }) => {
+        if (!mayOnTeam(actor, "user.update", teamId())) throw new NotFound("teams.notFound");
+        return {
+          // The shape of every answer here, so the page's own reading of actionData holds.
+          ok: true as const,
+          intent: PREVIEW_GRANT,
+          errors: {} as Record<string, string>,
+          formError: null,
+          preview: await previewGrant(actor, input.userId, { role: input.role, team: teamId() }),
+        };
       },
     },
     "revoke-grant": {

@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
 import { useRef, useState } from "react";
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { accessOf } from "../../access/explain.server";
@@ -16,6 +17,7 @@ import { mayViewAs, startImpersonation } from "../../auth/impersonation.server";
 import { handleIntents } from "../../auth/intents.server";
 import { getSessionUser, type SessionUser } from "../../auth/session.server";
 import { hasTwoFactor } from "../../auth/two-factor.server";
+import { isPreview } from "../../components/access/change-preview";
 import { useFormat } from "../../components/format";
 import { useIsPending } from "../../components/forms/use-is-pending";
 import { pageTitle } from "../../components/page-title";
@@ -27,6 +29,7 @@ import { cn } from "../../components/ui/cn";
 import { DangerRow, DangerZone } from "../../components/ui/danger-zone";
 import { linkVariants } from "../../components/ui/link";
 import { useFocusIfLost } from "../../components/use-focus-if-lost";
+import { PREVIEW_GRANT } from "../../components/users/grant-role-form";
 import { StatusBadge, TaskStatusBadge, VerifiedBadge } from "../../components/users/user-badges";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { NotFound } from "../../domain-errors";
@@ -37,7 +40,7 @@ import { useTranslation } from "../../i18n/use-translation";
 import { teamChoices } from "../../teams/teams.server";
 import { disableAccount, editAccount, resetAccountTwoFactor } from "../../users/account-actions.server";
 import { userActivity } from "../../users/detail.server";
-import { grantRole, listGrants, revokeGrant } from "../../users/grants.server";
+import { grantRole, listGrants, previewGrant, revokeGrant } from "../../users/grants.server";
 import { grantInTeamSchema, updateUserSchema } from "../../users/user-schemas";
 import { deleteUser, getUser, revokeSession, sendAccountLink, setUserStatus } from "../../users/users.server";
 import type { Route } from "./+types/route";
@@ -64,6 +67,11 @@ const firstError = (errors?: Record<string, string[] | string | undefined>) => {
 
 function missing(t: TFunction) {
   return pageRefusal(t, "users.notFound", 404);
+}
+
+/** A grant's preview writes nothing: the page need not load again after one. */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return isPreview(formData) ? false : defaultShouldRevalidate;
 }
 
 export async function loader(args: Route.LoaderArgs) {
@@ -248,6 +256,19 @@ export async function action(args: Route.ActionArgs) {
             }),
           );
         },
+      },
+      // What the grant form's choice would give, before it is sent (grant-role-form.tsx).
+      [PREVIEW_GRANT]: {
+        permission: "user.update",
+        schema: grantInTeamSchema,
+        run: async ({ actor, input }) => ({
+          // The shape of every answer here, so the page's own reading of actionData holds.
+          ok: true as const,
+          intent: PREVIEW_GRANT,
+          errors: {} as Record<string, string>,
+          formError: null,
+          preview: await previewGrant(actor, id.data, { role: input.role, team: input.team }),
+        }),
       },
       "revoke-grant": {
         permission: "user.update",

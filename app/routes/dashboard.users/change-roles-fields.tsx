@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
+import { ChangePreview } from "../../components/access/change-preview";
 import { useTranslation } from "../../i18n/use-translation";
 import { ROLE_CHANGE_MODES, type RoleChangeMode, rolesAfter } from "../../users/role-change";
 
@@ -32,6 +33,14 @@ export function ChangeRolesFields({
   const missingText = t("messages:users.bulk.chooseRole");
   useEffect(() => first.current?.setCustomValidity(missing ? missingText : ""), [missing, missingText]);
   const warn = mode !== "add" && (left === null ? mode === "replace" && picked.length === 0 : left > 0);
+  // The bulk bar's form, which the dialog's fields belong to (`form=`): the preview reads it whole.
+  const formRef = useRef<HTMLFormElement | null>(null);
+  const [version, setVersion] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each choice asks again
+  useEffect(() => {
+    formRef.current = document.getElementById(form) as HTMLFormElement | null;
+    if (mode === "replace" || picked.length) setVersion((v) => v + 1);
+  }, [form, mode, picked]);
   return (
     <div className="mt-4 flex flex-col gap-4">
       <fieldset>
@@ -86,6 +95,12 @@ export function ChangeRolesFields({
             : t("users:bulk.changeRoles.leftWithout", { count: left })
           : ""}
       </p>
+      <ChangePreview
+        form={formRef}
+        version={version}
+        intent="preview-bulk-roles"
+        testId="bulk-roles-preview"
+      />
     </div>
   );
 }

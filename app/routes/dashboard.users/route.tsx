@@ -1,4 +1,5 @@
 import { FileUp, Mail, UserPlus } from "lucide-react";
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { data, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { can } from "../../access/check";
@@ -19,6 +20,7 @@ import {
   pendingInvitations,
   resendInvitation,
 } from "../../auth/invitations.server";
+import { isPreview } from "../../components/access/change-preview";
 import { useFormat } from "../../components/format";
 import { FormDialog } from "../../components/forms/form-dialog";
 import { pageTitle } from "../../components/page-title";
@@ -51,6 +53,11 @@ import { InviteForm } from "./invite-form";
 import { RoleFilter, type RoleFilterProps } from "./role-filter";
 import { UsersList } from "./users-list";
 import { UsersTabs } from "./users-tabs";
+
+/** A preview writes nothing: the page need not load again after one. */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return isPreview(formData) ? false : defaultShouldRevalidate;
+}
 
 export async function loader(args: Route.LoaderArgs) {
   // Held within a team, it lists that team's people only (decision 044).
