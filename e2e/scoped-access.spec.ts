@@ -54,6 +54,10 @@ test("a lead with admin within Sales: Sales' people only, a Marketing member is 
   await expect(card.getByText("No role is granted within a team.")).toBeVisible();
   await card.getByLabel("Role", { exact: true }).selectOption({ label: "Manager" });
   await card.getByLabel("Team", { exact: true }).selectOption({ label: `Sales ${stamp}` });
+  // Before it is sent, what it would give, and where.
+  await expect(card.getByTestId("grant-preview")).toContainText(
+    `1 person gains “Manage Teams”: Sam ${stamp} (Sales ${stamp})`,
+  );
   await card.getByRole("button", { name: "Grant", exact: true }).click();
   await expect(
     page.getByRole("status").filter({ hasText: `Granted Manager in Sales ${stamp}.` }),
@@ -101,5 +105,41 @@ test("the role matrix previews who gains a permission before the save", async ({
   expect(await axeBothThemes(page, "matrix preview")).toEqual([]);
   await page.getByRole("button", { name: "Discard" }).click();
   await expect(page.getByRole("checkbox", { name: "Guest: Manage Teams" })).not.toBeChecked();
+  expect(problems).toEqual([]);
+});
+
+test("a role's description shows where roles are chosen, and the list filters by several roles", async ({
+  login,
+  page,
+}) => {
+  const problems = watchConsole(page);
+  const stamp = `${Date.now()}`;
+  await createUser(["guest"], `Gia ${stamp}`);
+  await createUser(["manager"], `Max ${stamp}`);
+  await createUser(["user"], `Uma ${stamp}`);
+  const admin = await createUser(["admin"], `Ada ${stamp}`);
+  await login(admin, page, "/dashboard/access");
+  await page.getByLabel("Description of guest").fill(`Visitors ${stamp}`);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Permissions saved for 1 role." })).toBeVisible();
+
+  await page.goto(`/dashboard/users?q=${stamp}`);
+  const names = page.getByRole("table", { name: "Users" }).getByRole("link", { name: new RegExp(stamp) });
+  await expect(names).toHaveCount(4);
+  await page.getByTestId("role-filter").locator("summary").click();
+  await page.getByRole("checkbox", { name: "Guest", exact: true }).check();
+  await expect(names).toHaveCount(1);
+  await page.getByRole("checkbox", { name: "Manager", exact: true }).check();
+  await expect(names).toHaveCount(2);
+  await expect(page).toHaveURL(/role=guest&role=manager|role=manager&role=guest/);
+  await expect(page.getByTestId("filter-chips")).toContainText("Role: Guest, Manager");
+
+  await page
+    .getByRole("button", { name: /^Invite/ })
+    .first()
+    .click();
+  await expect(page.getByRole("checkbox", { name: /^Guest/ })).toHaveAccessibleDescription(
+    `Visitors ${stamp} Can: nothing yet.`,
+  );
   expect(problems).toEqual([]);
 });
