@@ -213,8 +213,8 @@ describe("users list keyset pages", () => {
           { role: "user" },
           { role: "user", status: "active", verified: "no" },
           // Several roles, one of them large: walked with the roles checked, never a join per role.
-          { role: "manager,user" },
-          { role: "manager,user", status: "disabled" },
+          // One sort with NULLs and one without suffice (each walk is 22 pages on PostgreSQL).
+          ...(sort === "last_login_at" || sort === "name" ? [{ role: "manager,user" }] : []),
         ] as Filters[]) {
           const query = userListQuery.parse({ sort, dir, size: 100, ...filters });
           const expected = await fullOrder(filters, sort, dir);
