@@ -133,6 +133,10 @@ test("a role's description shows where roles are chosen, and the list filters by
   await expect(names).toHaveCount(2);
   await expect(page).toHaveURL(/role=guest&role=manager|role=manager&role=guest/);
   await expect(page.getByTestId("filter-chips")).toContainText("Role: Guest, Manager");
+  // Escape closes the choices onto their button, as a menu would.
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("checkbox", { name: "Guest", exact: true })).toBeHidden();
+  await expect(page.getByTestId("role-filter").locator("summary")).toBeFocused();
 
   await page
     .getByRole("button", { name: /^Invite/ })

@@ -36,7 +36,6 @@ export function ChangeRolesFields({
   // The bulk bar's form, which the dialog's fields belong to (`form=`): the preview reads it whole.
   const formRef = useRef<HTMLFormElement | null>(null);
   const [version, setVersion] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each choice asks again
   useEffect(() => {
     formRef.current = document.getElementById(form) as HTMLFormElement | null;
     if (mode === "replace" || picked.length) setVersion((v) => v + 1);

@@ -18,6 +18,7 @@ export function RoleFilter({ roles, chosen }: RoleFilterProps) {
   const { t } = useTranslation();
   const id = useId();
   const group = useRef<HTMLFieldSetElement>(null);
+  const disclosure = useRef<HTMLDetailsElement>(null);
   const picked = chosen ? chosen.split(",") : [];
   const said = picked.length
     ? picked.map((name) => {
@@ -33,12 +34,32 @@ export function RoleFilter({ roles, chosen }: RoleFilterProps) {
       box.checked = names.has(box.value);
   }, [chosen]);
 
+  // As a menu would: Escape closes it onto its button, a click or focus elsewhere closes it.
+  useEffect(() => {
+    const away = (event: Event) => {
+      const details = disclosure.current;
+      if (details?.open && !details.contains(event.target as Node)) details.open = false;
+    };
+    document.addEventListener("pointerdown", away);
+    document.addEventListener("focusin", away);
+    return () => {
+      document.removeEventListener("pointerdown", away);
+      document.removeEventListener("focusin", away);
+    };
+  }, []);
+  const onKeyDown = (event: React.KeyboardEvent<HTMLDetailsElement>) => {
+    if (event.key !== "Escape" || !event.currentTarget.open) return;
+    event.preventDefault();
+    event.currentTarget.open = false;
+    event.currentTarget.querySelector("summary")?.focus();
+  };
+
   return (
     <div>
       <span id={`${id}-label`} className={labelClass}>
         {t("users:filters.role")}
       </span>
-      <details className="relative" data-testid="role-filter">
+      <details ref={disclosure} className="relative" data-testid="role-filter" onKeyDown={onKeyDown}>
         <summary
           aria-labelledby={`${id}-label ${id}-value`}
           className={cn(
