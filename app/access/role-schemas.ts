@@ -10,13 +10,18 @@ const roleLabelSchema = z.string().trim().min(1, "validation.label").max(ROLE_LA
 /** The label in other languages, e.g. { de: "Prüfer" }; empty ones fall back to the label. */
 const roleTranslationsSchema = labelTranslationsSchema(ROLE_LABEL_MAX);
 export const ROLE_DESCRIPTION_MAX = 200;
+/** Control characters (C0, C1), separators, zero-width and direction marks, as escapes. */
+const HIDDEN_OR_CONTROL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  /^[^\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$/;
 /** Plain text on one line: it is shown inside option hints and table cells. */
 const roleDescriptionSchema = z
   .string()
   .trim()
   .max(ROLE_DESCRIPTION_MAX)
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  .regex(/^[^\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]*$/, "validation.oneLine")
+  // Control characters (C0, C1), line and paragraph separators, zero-width and direction marks:
+  // none belongs in one visible line, and each can hide or reorder what a reader sees.
+  .regex(HIDDEN_OR_CONTROL, "validation.oneLine")
   .default("");
 
 const roleNameSchema = z
@@ -73,3 +78,12 @@ export const patchRoleSchema = z
     permissions: permissionList.optional(),
   })
   .strict();
+
+/** `GET /api/access/who`: everyone holding a permission (in a team), paged, or as CSV. */
+export const whoQuery = z.object({
+  permission: z.string(),
+  team: z.string().uuid().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  format: z.enum(["json", "csv"]).default("json"),
+});

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, sessionCookieFor, setupDatabase } from "../../test/helpers";
+import { answerProblem } from "../api-docs/check-answer";
 import { db } from "../db.server";
 import * as rolesRoute from "../routes/api.roles";
 import * as roleRoute from "../routes/api.roles.$name";
@@ -14,8 +15,8 @@ let admin: string;
 let superAdmin: string;
 let manager: string;
 
-const patch = (cookie: string, name: string, body: unknown, raw?: string) =>
-  run(() =>
+const patch = async (cookie: string, name: string, body: unknown, raw?: string) => {
+  const res = await run(() =>
     roleRoute.action(
       args(
         request(`/api/roles/${name}`, {
@@ -28,6 +29,10 @@ const patch = (cookie: string, name: string, body: unknown, raw?: string) =>
       ),
     ),
   );
+  // Every answer is one the API description allows (app/api-docs).
+  expect(answerProblem("PATCH", `/api/roles/${name}`, res.status, res.body)).toBeNull();
+  return res;
+};
 
 const stored = (name: string) =>
   db().selectFrom("role").select(["label", "description"]).where("name", "=", name).executeTakeFirstOrThrow();
@@ -78,6 +83,10 @@ describe("PATCH /api/roles/:name", () => {
       [{ description: "two\nlines" }, "description"],
       [{ description: "x".repeat(201) }, "description"],
       [{ description: "evil \u202e override" }, "description"],
+      // Marks and separators that hide, reorder or break what a reader sees.
+      ...["\u200f", "\u061c", "\u2028", "\u2029", "\u0085", "\u009b", "\u200b", "\ufeff"].map(
+        (c) => [{ description: `a${c}b` }, "description"] as const,
+      ),
       [{ label: "" }, "label"],
       [{ permissions: ["no.such"] }, "permissions.0"],
       [{ requestable: true }, undefined],

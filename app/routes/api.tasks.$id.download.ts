@@ -1,5 +1,5 @@
 import { can } from "../access/check";
-import { mayAnywhere } from "../access/reach.server";
+import { reachOf } from "../access/reach.server";
 import { audit } from "../audit/audit.server";
 import { requirePermission } from "../auth/guard.server";
 import { apiError } from "../http/responses";
@@ -16,9 +16,8 @@ export async function loader(args: Route.LoaderArgs) {
   // it may have been revoked after the task ran.
   const definition = taskDefinition(task.type);
   const needed = definition?.permission;
-  // A scoped task's file holds only what its owner reached when it ran.
-  const held = definition?.scoped ? mayAnywhere : can;
-  if (needed && !held(user, needed)) return apiError(403, "forbidden", { permission: needed });
+  if (needed && !(definition?.scoped ? stillReaches(user, needed, task.result) : can(user, needed)))
+    return apiError(403, "forbidden", { permission: needed });
   const file = await findArtifact(task.id);
   if (!file) return apiError(404, "not_found");
   await audit(args, {
@@ -34,4 +33,19 @@ export async function loader(args: Route.LoaderArgs) {
       "Cache-Control": "private, no-store",
     },
   });
+}
+
+/**
+ * A scoped task's file holds the people its owner reached when it ran (`result.reach`: null for
+ * everyone, else teams): it is theirs to download while they still reach all of them. A file
+ * without `reach` was made before it was recorded, by someone holding the permission over everyone.
+ */
+function stillReaches(user: Parameters<typeof reachOf>[0], permission: string, result: string | null) {
+  const now = reachOf(user, permission);
+  if (now === null) return true;
+  let made: unknown = null;
+  try {
+    made = (JSON.parse(result ?? "null") as { reach?: unknown } | null)?.reach ?? null;
+  } catch {}
+  return Array.isArray(made) && made.every((team) => now.includes(team as string));
 }

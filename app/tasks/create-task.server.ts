@@ -7,6 +7,7 @@ import { can } from "../access/check";
 import { mayAnywhere } from "../access/reach.server";
 import type { SessionUser } from "../auth/session.server";
 import { db } from "../db.server";
+import { NotFound, RuleViolation } from "../domain-errors";
 import { env } from "../env.server";
 import { bodyLimitFor } from "../http/body-limits";
 import { currentRequestId } from "../http/request-id.server";
@@ -18,7 +19,10 @@ import { taskRunner } from "./runner.server";
 
 export const MAX_TASK_BODY_BYTES = bodyLimitFor("/api/tasks");
 
-const requestSchema = z.object({ type: z.string().min(1).max(100), payload: taskPayloadSchema.optional() });
+export const requestSchema = z.object({
+  type: z.string().min(1).max(100),
+  payload: taskPayloadSchema.optional(),
+});
 
 export type CreateOutcome =
   | { ok: true; taskId: string }
@@ -61,6 +65,16 @@ export async function createTask(
     return { ok: false, status: 403, permission: definition.permission ?? "dashboard.access" };
   const checked = definition.payload.safeParse(payload);
   if (!checked.success) return { ok: false, status: 400, issues: issuesOf(checked.error, "payload") };
+  if (definition.authorize)
+    try {
+      await definition.authorize(checked.data, user.id);
+    } catch (error) {
+      if (error instanceof RuleViolation)
+        return { ok: false, status: 403, permission: definition.permission ?? "dashboard.access" };
+      if (error instanceof NotFound)
+        return { ok: false, status: 400, issues: [{ path: "payload", message: error.message }] };
+      throw error;
+    }
 
   const runner = taskRunner();
   const limit = env().TASK_MAX_OPEN_PER_USER;

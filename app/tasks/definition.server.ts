@@ -25,6 +25,8 @@ export type TaskDefinition<Schema extends z.ZodType = z.ZodType> = {
   /** The run acts with its owner's roles, which a token limited to fewer permissions would widen. */
   pageOnly?: boolean;
   timeoutMs?: number;
+  /** Beyond `permission`: throws a RuleViolation (403) or NotFound (400) when its owner may not start it. */
+  authorize?(payload: z.output<Schema>, userId: string): Promise<void>;
   /** The returned JSON value becomes `result`; a throw fails the task. */
   run(payload: z.output<Schema>, context: TaskContext): Promise<unknown>;
 };

@@ -181,14 +181,17 @@ export function bulkIntents(args: Args) {
       run: async ({ actor, input }: { actor: SessionUser; input: Chosen }) => {
         await checkBulk(actor, { action: "change-roles", mode: input.mode, roleIds: input.roleIds });
         const filter = filterOf(parseUserListQuery(args.url));
-        const ids = input.scope === "matching" ? await matchingUserIds(filter, ROLE_PREVIEW_MAX) : input.ids;
+        const ids =
+          input.scope === "matching"
+            ? await matchingUserIds(filter, ROLE_PREVIEW_MAX, bulkReach(actor, "change-roles"))
+            : input.ids;
         return {
           ok: true as const,
           intent: "preview-bulk-roles" as const,
           errors: {} as Record<string, string>,
           formError: null,
           preview: ids
-            ? await previewRoleChange(ids, { mode: input.mode!, roleIds: input.roleIds ?? [] })
+            ? await previewRoleChange(actor, ids, { mode: input.mode!, roleIds: input.roleIds ?? [] })
             : null,
           tooMany: ids ? undefined : ROLE_PREVIEW_MAX,
         };

@@ -96,9 +96,24 @@ export async function matchingUserIds(
  */
 const SCOPED_ACTS = new Set<BulkAction>(["enable", "disable", "delete"]);
 
-/** Null: everyone; else the teams whose people the act may touch. */
+/**
+ * Null: everyone; else the teams whose people the act may touch: those the list shows the actor
+ * (user.read) and, for an act that follows scope, those its own permission reaches.
+ */
 export function bulkReach(actor: AuditedActor, action: BulkAction): string[] | null {
-  return SCOPED_ACTS.has(action) ? reachOf(actor, BULK_PERMISSION[action]) : null;
+  const read = reachOf(actor, "user.read");
+  const act = SCOPED_ACTS.has(action) ? reachOf(actor, BULK_PERMISSION[action]) : null;
+  if (read === null) return act;
+  if (act === null) return read;
+  return read.filter((team) => act.includes(team));
+}
+
+/** Of `ids`, those the act may touch (bulkReach's people). */
+async function reachedBy(actor: AuditedActor, action: BulkAction, ids: string[]): Promise<Set<string>> {
+  const read = await inReach(actor, "user.read", ids);
+  if (!SCOPED_ACTS.has(action)) return read;
+  const act = await inReach(actor, BULK_PERMISSION[action], [...read]);
+  return act;
 }
 
 export async function checkBulk(actor: AuditedActor, input: BulkInput): Promise<void> {
@@ -187,9 +202,7 @@ export async function bulkUsers(
   await checkBulk(actor, input);
   const result: BulkResult = { done: 0, unchanged: 0, refused: [], changed: [] };
   // Out of reach is as good as gone: skipped as a missing person is, never named as refused.
-  const reached = SCOPED_ACTS.has(input.action)
-    ? await inReach(actor, BULK_PERMISSION[input.action], input.ids)
-    : new Set(input.ids);
+  const reached = await reachedBy(actor, input.action, input.ids);
   // Viewing as someone, their own record is theirs alone (decision 021).
   const viewedAs = (actor as { impersonator?: unknown }).impersonator ? actor.id : null;
   for (const [i, id] of input.ids.entries()) {
@@ -219,10 +232,21 @@ export const ROLE_PREVIEW_MAX = 200;
  * applies and the same simulate() as the matrix's preview (decision 044). Writes nothing.
  */
 export async function previewRoleChange(
-  ids: string[],
+  actor: AuditedActor,
+  chosen: string[],
   change: { mode: RoleChangeMode; roleIds: string[] },
 ): Promise<Impact> {
   const roles = await roleGrants();
+  // Out of sight or no such person: left out unnamed, as the act would skip them.
+  const reached = await reachedBy(actor, "change-roles", chosen);
+  const existing = reached.size
+    ? await db()
+        .selectFrom("user")
+        .select("id")
+        .where("id", "in", [...reached])
+        .execute()
+    : [];
+  const ids = existing.map((u) => u.id);
   const rows = ids.length
     ? await db()
         .selectFrom("user_role")

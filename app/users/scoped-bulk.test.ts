@@ -3,6 +3,7 @@ import { args, createUser, request, run, sessionCookieFor, setupDatabase } from 
 import { formRequest } from "../../test/support/forms";
 import { createTeam, grant } from "../../test/support/teams";
 import { deliverThroughRoute, RecordingRunner } from "../../test/tasks";
+import { invalidateRoles } from "../access/role-cache.server";
 import { db } from "../db.server";
 import { action as tasksAction } from "../routes/api.tasks";
 import { loader as download } from "../routes/api.tasks.$id.download";
@@ -108,5 +109,123 @@ describe("a Sales lead's export", () => {
       expect(csv, JSON.stringify(payload)).toContain("sam@bulk.test");
       expect(csv, JSON.stringify(payload)).not.toContain("mia@bulk.test");
     }
+  });
+});
+
+describe("the insider review's findings", () => {
+  it("a file made with a wider reach is not downloaded once the reach is narrower", async () => {
+    const l = await createUser({ roles: ["user"], name: "Lead Moves" });
+    const sales = (
+      await db().selectFrom("team").select("id").where("name", "=", "Sales").executeTakeFirstOrThrow()
+    ).id;
+    const marketing = (
+      await db().selectFrom("team").select("id").where("name", "=", "Marketing").executeTakeFirstOrThrow()
+    ).id;
+    await db()
+      .insertInto("team_member")
+      .values(
+        [sales, marketing].map((team_id) => ({
+          team_id,
+          user_id: l.id,
+          team_role: "member" as const,
+          created_at: new Date().toISOString(),
+        })),
+      )
+      .execute();
+    await grant(db(), l.id, "admin", sales);
+    const cookie = await sessionCookieFor(l.id);
+    const id = await insertTask({ type: "users.export", userId: l.id, payload: undefined });
+    const runner = new InProcessTaskRunner({ deliver: deliverThroughRoute, log: () => {} });
+    runner.dispatch(id);
+    await runner.idle();
+    const get = () => run(() => download(args(request(`/api/tasks/${id}/download`, { cookie }), { id })));
+    expect((await get()).status).toBe(200);
+    // Moved from Sales to Marketing: the Sales file is no longer theirs to read.
+    await db().deleteFrom("user_role").where("user_id", "=", l.id).where("team_id", "=", sales).execute();
+    await grant(db(), l.id, "admin", marketing);
+    const moved = await sessionCookieFor(l.id);
+    const again = await run(() =>
+      download(args(request(`/api/tasks/${id}/download`, { cookie: moved }), { id })),
+    );
+    expect(again).toMatchObject({ status: 403, body: { permission: "user.read" } });
+  });
+
+  it("role acts on 'all matching' and their preview keep to the people the list shows", async () => {
+    // user.update over everyone, but user.read only within Sales (admin there).
+    const ts = new Date().toISOString();
+    const roleId = crypto.randomUUID();
+    await db()
+      .insertInto("role")
+      .values({ id: roleId, name: "updater", label: "Updater", created_at: ts, updated_at: ts })
+      .execute();
+    const perms = await db()
+      .selectFrom("permission")
+      .select("id")
+      .where("key", "in", ["dashboard.access", "user.update"])
+      .execute();
+    await db()
+      .insertInto("role_permission")
+      .values(perms.map((p) => ({ role_id: roleId, permission_id: p.id })))
+      .execute();
+    await invalidateRoles();
+    const u = await createUser({ roles: ["updater"], name: "Half Sighted" });
+    const sales = (
+      await db().selectFrom("team").select("id").where("name", "=", "Sales").executeTakeFirstOrThrow()
+    ).id;
+    await db()
+      .insertInto("team_member")
+      .values({ team_id: sales, user_id: u.id, team_role: "member", created_at: ts })
+      .execute();
+    await grant(db(), u.id, "admin", sales);
+    const cookie = await sessionCookieFor(u.id);
+    const manager = (
+      await db().selectFrom("role").select("id").where("name", "=", "manager").executeTakeFirstOrThrow()
+    ).id;
+    const post = (values: Record<string, string | string[]>, search: string) =>
+      run(() => listAction(args(formRequest(`/dashboard/users${search}`, values, { cookie }))));
+    const preview = await post(
+      { intent: "preview-bulk-roles", scope: "matching", mode: "add", roleIds: [manager] },
+      "?q=mia%40bulk",
+    );
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(JSON.stringify(preview.body)).not.toContain(mia);
+    const unknown = await post(
+      {
+        intent: "preview-bulk-roles",
+        scope: "selected",
+        ids: [crypto.randomUUID(), mia],
+        mode: "add",
+        roleIds: [manager],
+      },
+      "",
+    );
+    expect(unknown.status).toBe(200);
+    expect(JSON.stringify(unknown.body)).not.toContain(mia);
+    await post({ intent: "bulk-add-role", scope: "matching", roleId: manager }, "?q=mia%40bulk");
+    await post({ intent: "bulk-add-role", scope: "selected", ids: [mia], roleId: manager }, "");
+    const held = await db().selectFrom("user_role").select("role_id").where("user_id", "=", mia).execute();
+    expect(held.map((h) => h.role_id)).not.toContain(manager);
+  });
+
+  it("a lead cannot queue a role act as a task through the API", async () => {
+    const manager = (
+      await db().selectFrom("role").select("id").where("name", "=", "manager").executeTakeFirstOrThrow()
+    ).id;
+    const res = await run(() =>
+      tasksAction(
+        args(
+          request("/api/tasks", {
+            cookie: lead.cookie,
+            method: "POST",
+            body: JSON.stringify({
+              type: "users.bulk",
+              payload: { action: "add-role", roleId: manager, filter: {} },
+            }),
+            headers: { "Content-Type": "application/json" },
+          }),
+        ),
+      ),
+    );
+    expect(res.status).toBe(403);
   });
 });

@@ -73,3 +73,6 @@ export const grantInTeamSchema = z.object({
 export const teamGrantSchema = grantInTeamSchema.omit({ team: true }).extend({
   userId: z.string({ message: "users.notFound" }).uuid("users.notFound"),
 });
+
+/** `POST /api/undo` (a form): the token a toast's Undo carries (app/users/undo.server.ts). */
+export const undoRequest = z.object({ token: z.string().min(1).max(200) });

@@ -40,13 +40,19 @@ export const usersBulk = defineTask({
       roleIds: z.array(z.string().uuid()).max(50).optional(),
       filter: z.object({
         q: text.default(""),
-        role: text.default(""),
+        // Several roles, joined by commas (app/users/list.server.ts).
+        role: z.string().trim().max(500).refine(hasNoNul).default(""),
         status: z.enum(["", "active", "disabled"]).default(""),
         verified: z.enum(["", "yes", "no"]).default(""),
         created: z.enum(["", "7d"]).default(""),
       }),
     })
     .strict(),
+  // Refused when asked, not only when run: a lead cannot queue acts their grants never allow.
+  async authorize({ filter: _, ...input }, userId) {
+    // The checks read grants and permissions only; an email is for the audit rows of a run.
+    await checkBulk({ ...(await auditViewerOf(userId)), email: "" }, input);
+  },
   async run({ filter, ...input }, { userId, signal, progress }) {
     const [viewer, owner] = await Promise.all([
       auditViewerOf(userId),

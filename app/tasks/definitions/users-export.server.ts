@@ -65,7 +65,8 @@ export const usersExport = defineTask({
   async run(input, { taskId, userId, signal, progress }) {
     const owner = await auditViewerOf(userId);
     if (!mayAnywhere(owner, "user.read")) throw new TaskError(english("users.bulk.notAllowed"));
-    const ids = await chosenIds(input, owner, reachOf(owner, "user.read"));
+    const reach = reachOf(owner, "user.read");
+    const ids = await chosenIds(input, owner, reach);
     const query = db()
       .selectFrom("user")
       .select(["id", "name", "email", "email_verified", "created_at"])
@@ -105,6 +106,7 @@ export const usersExport = defineTask({
     ]);
     const filename = `users-${new Date().toISOString().slice(0, 10)}.csv`;
     await saveArtifact(taskId, { filename, contentType: "text/csv; charset=utf-8", content });
-    return { rows: users.length, filename, downloadUrl: `/api/tasks/${taskId}/download` };
+    // `reach`: whom the file could hold (null: everyone), checked again at each download.
+    return { rows: users.length, filename, downloadUrl: `/api/tasks/${taskId}/download`, reach };
   },
 });
