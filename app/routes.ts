@@ -58,6 +58,7 @@ export default [
   route("api/users/:id/roles", "routes/api.users.$id.roles.ts"),
   route("api/users/:id/roles/:grantId", "routes/api.users.$id.roles.$grantId.ts"),
   route("api/ping", "routes/api.ping.ts"),
+  route("api/openapi.json", "routes/api.openapi.ts"),
   route("api/tasks", "routes/api.tasks.ts"),
   route("api/tasks/:id", "routes/api.tasks.$id.ts"),
   route("api/tasks/:id/download", "routes/api.tasks.$id.download.ts"),

@@ -36,6 +36,8 @@ const DOMAIN_ORDER = [
   "directory",
   "tasks",
   "settings",
+  // The API's description: it reads the request schemas of every domain above.
+  "api-docs",
 ] as const;
 
 const INFRASTRUCTURE = [

@@ -43,6 +43,7 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/auth.oidc.$provider": "public",
   "routes/auth.oidc.$provider.callback": "public",
   "routes/api.ping": "public",
+  "routes/api.openapi": "public",
   "routes/api.webhooks.tasks": "public",
   "routes/api.not-found": "public",
   "routes/not-found": "public",

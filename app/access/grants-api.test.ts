@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { args, createUser, request, run, sessionCookieFor, setupDatabase } from "../../test/helpers";
 import { createTeam, grant } from "../../test/support/teams";
+import { answerProblem } from "../api-docs/check-answer";
 import { db } from "../db.server";
 import * as explainRoute from "../routes/api.access.explain";
 import * as whoRoute from "../routes/api.access.who";
@@ -35,7 +36,10 @@ async function as(
 ) {
   const req = request(path, { cookie: who.cookie, ...init });
   const fn = (req.method === "GET" ? route.loader : route.action) as (a: never) => unknown;
-  return run(() => fn(args(req, params)));
+  const res = await run(() => fn(args(req, params)));
+  // Every answer here is one the API description allows (app/api-docs).
+  if (path.startsWith("/api/")) expect(answerProblem(req.method, path, res.status, res.body)).toBeNull();
+  return res;
 }
 
 beforeAll(async () => {

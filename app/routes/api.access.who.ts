@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { whoCan } from "../access/explain.server";
 import { isPermissionKey } from "../access/permissions";
+import { whoQuery as query } from "../access/role-schemas";
 import { requirePermission } from "../auth/guard.server";
 import { apiError } from "../http/responses";
 import { toCsv } from "../tasks/csv";
@@ -9,14 +9,6 @@ import type { Route } from "./+types/api.access.who";
 
 // Everyone who holds a permission and through what (docs/http-contract.md, "Who"), paged by name;
 // `format=csv` is every holder as a file.
-
-const query = z.object({
-  permission: z.string(),
-  team: z.string().uuid().optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  format: z.enum(["json", "csv"]).default("json"),
-});
 
 const CSV_PAGE = 500;
 

@@ -1,19 +1,16 @@
-import { z } from "zod";
 import { audit } from "../audit/audit.server";
 import { requirePermission } from "../auth/guard.server";
 import { MailSendError } from "../domain-errors";
-import { emailField } from "../email-address";
 import { baseUrl } from "../env.server";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
 import { bodyLimitFor } from "../http/body-limits";
 import { apiError, payloadTooLarge, tooManyRequests } from "../http/responses";
 import { sendNotificationEmail } from "../mail/senders.server";
+import { testMailBody as bodySchema } from "../mail/test-mail";
 import { parseClientJson } from "../security/client-keys";
 import { hit } from "../security/rate-limit.server";
 import { getSystemConfig } from "../system-settings/system-config.server";
 import type { Route } from "./+types/api.mail";
-
-const bodySchema = z.object({ to: emailField });
 
 // Sends one test email of type notification with the current settings (spec 4.4).
 export async function action(args: Route.ActionArgs) {

@@ -1,13 +1,8 @@
-import { z } from "zod";
 import { requireUser } from "../auth/guard.server";
 import { apiError } from "../http/responses";
 import { markAllRead, markRead, recentNotifications, unreadCount } from "../notifications/inbox.server";
+import { notificationsBody as bodySchema } from "../notifications/inbox-request";
 import type { Route } from "./+types/api.notifications";
-
-const bodySchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("read"), id: z.string().uuid() }),
-  z.object({ intent: z.literal("read-all") }),
-]);
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);

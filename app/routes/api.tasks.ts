@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { audit } from "../audit/audit.server";
 import { refuseWhileImpersonating, requirePermission, requireUser } from "../auth/guard.server";
 import { BodyTooLarge, readBodyText } from "../http/body.server";
@@ -7,21 +6,8 @@ import { CLIENT_JSON_REFUSAL, parseClientJson } from "../security/client-keys";
 import { createTask, MAX_TASK_BODY_BYTES } from "../tasks/create-task.server";
 import { taskDefinition } from "../tasks/registry.server";
 import { listTasks } from "../tasks/repository.server";
+import { taskListQuery as listQuery } from "../tasks/task-list-query";
 import type { Route } from "./+types/api.tasks";
-
-const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(100).refine(isCursor).optional(),
-});
-
-const CURSOR =
-  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** On PostgreSQL text that is no time compared with a timestamptz column is a 500, so it is refused first. */
-function isCursor(cursor: string): boolean {
-  const time = CURSOR.exec(cursor)?.[1];
-  return time !== undefined && !Number.isNaN(Date.parse(time)) && new Date(time).toISOString() === time;
-}
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);

@@ -1,16 +1,14 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { handleAction } from "../auth/intents.server";
 import { refused } from "../http/form.server";
 import { passRetryAfter } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
 import { type UndoOutcome, type UndoRefusal, undoAct } from "../users/undo.server";
+import { undoRequest as schema } from "../users/user-schemas";
 import type { Route } from "./+types/api.undo";
 
 // A toast's Undo (app/components/toaster.tsx): the form carries only the token the act's answer
 // issued (app/users/undo.server.ts); the server knows what it undoes. Answers the toaster's fetcher.
-
-const schema = z.object({ token: z.string().min(1).max(200) });
 
 /** A forged token is bad input, someone else's is forbidden, a spent or expired one is gone. */
 const STATUS: Record<UndoRefusal, number> = {

@@ -1,8 +1,7 @@
-import { z } from "zod";
 import { requirePermission } from "../auth/guard.server";
 import { domainAnswer, jsonBody, methodNotAllowed } from "../webhooks/api-answers.server";
 import { deliveryQuery, listDeliveries, replaySince } from "../webhooks/deliveries.server";
-import { getEndpoint } from "../webhooks/endpoints.server";
+import { getEndpoint, replay } from "../webhooks/endpoints.server";
 import type { Route } from "./+types/api.webhook-endpoints.$id.deliveries";
 
 /** GET ?status=&type=&limit=: the endpoint's messages, newest first, each with its attempts. */
@@ -16,13 +15,6 @@ export async function loader(args: Route.LoaderArgs) {
   const q = deliveryQuery.parse(Object.fromEntries(new URL(args.request.url).searchParams));
   return Response.json({ deliveries: await listDeliveries(args.params.id, q) });
 }
-
-const replay = z.object({
-  since: z
-    .string()
-    .datetime({ offset: true })
-    .transform((s) => new Date(s).toISOString()),
-});
 
 /** POST {since}: "Replay since …": every message of the endpoint since then, sent again. */
 export async function action(args: Route.ActionArgs) {

@@ -36,6 +36,14 @@ export const endpointInput = z.object({
   enabled: z.boolean().default(true),
 });
 
+/** POST …/deliveries {since}: "Replay since …". */
+export const replay = z.object({
+  since: z
+    .string()
+    .datetime({ offset: true })
+    .transform((s) => new Date(s).toISOString()),
+});
+
 // Built without defaults: a PATCH that leaves a field out leaves it as it is.
 export const endpointPatch = z
   .object({

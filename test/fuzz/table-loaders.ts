@@ -57,6 +57,7 @@ export const LOADERS: FuzzTarget[] = [
     fc.tuple(segment(p.users), segment(p.tasks)).map(([u, g]) => `/api/users/${u}/roles/${g}`),
   ),
   query("routes/api.ping", "/api/ping", () => ({ x: text })),
+  query("routes/api.openapi", "/api/openapi.json", () => ({ x: text })),
   query("routes/api.webhooks.tasks", "/api/webhooks/tasks"),
   query("routes/api.tasks", "/api/tasks", () => ({
     limit: numbers,

@@ -1,0 +1,97 @@
+import { z } from "zod";
+
+// The bodies the API answers with, as zod schemas: the description shows them, and the API tests
+// check the answers they receive against them (app/api-docs/check-answer.ts), so neither can
+// drift from the code. Fields a client needs are named; the rest of an answer may carry more.
+
+/** The one refusal body of every `/api/*` endpoint (docs/http-contract.md). */
+export const refusalBody = z.object({
+  error: z
+    .string()
+    .meta({ description: "A stable code: unauthorized, forbidden, not_found, invalid_request, …" }),
+  message: z.string().optional(),
+  field: z.string().optional().meta({ description: "The input at fault, on a 400" }),
+  permission: z.string().optional().meta({ description: "The permission missing, on a 403" }),
+});
+
+const isoTime = z.string().meta({ format: "date-time" });
+
+export const taskView = z.object({
+  id: z.string(),
+  type: z.string(),
+  status: z.enum(["pending", "processing", "completed", "failed"]),
+  payload: z.unknown(),
+  result: z.unknown(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+  completedAt: isoTime.nullable(),
+});
+
+export const taskAccepted = z.object({ taskId: z.string() });
+
+export const taskList = z.object({ tasks: z.array(taskView), nextCursor: z.string().nullable() }).loose();
+
+const teamRef = z.object({ id: z.string(), name: z.string() }).nullable();
+
+export const grantView = z.object({
+  id: z.string(),
+  role: z.object({ id: z.string(), name: z.string(), label: z.string() }),
+  team: teamRef,
+  expiresAt: isoTime.nullable(),
+  grantedBy: z.unknown(),
+  grantedAt: isoTime.nullable(),
+});
+
+export const roleView = z.object({
+  name: z.string(),
+  label: z.string(),
+  description: z.string(),
+  permissions: z.array(z.string()),
+  superAdmin: z.boolean(),
+  requestable: z.boolean(),
+  maxRequestHours: z.number().nullable(),
+  allowedNetworks: z.array(z.string()),
+});
+
+const shift = z.object({
+  user: z.object({ id: z.string(), name: z.string() }),
+  permission: z.string(),
+  team: teamRef,
+});
+
+export const explanation = z
+  .object({
+    allowed: z.boolean(),
+    permission: z.string(),
+    superAdmin: z.boolean(),
+    grants: z.array(
+      z.object({ role: z.unknown(), team: z.unknown(), expiresAt: isoTime.nullable() }).loose(),
+    ),
+    blockers: z.array(z.string()),
+  })
+  .loose();
+
+export const whoAnswer = z
+  .object({
+    users: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() }).loose()),
+    total: z.number(),
+  })
+  .loose();
+
+export const impact = z
+  .object({ gains: z.array(shift), losses: z.array(shift), gainsTotal: z.number(), lossesTotal: z.number() })
+  .loose();
+
+export const webhookEndpoint = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    description: z.string(),
+    events: z.array(z.string()),
+    enabled: z.boolean(),
+  })
+  .loose();
+
+export const ok = z.object({ ok: z.literal(true) }).loose();
+/** An answer whose fields are the page's own business (search, notifications, saved views). */
+export const anyObject = z.object({}).loose();
