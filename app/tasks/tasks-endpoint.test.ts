@@ -1,6 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { RecordingRunner } from "../../test/tasks";
+import { answerProblem } from "../api-docs/check-answer";
 import { db } from "../db.server";
 import { action, loader as list } from "../routes/api.tasks";
 import { loader as getOne } from "../routes/api.tasks.$id";
@@ -16,9 +17,9 @@ beforeEach(() => {
   runner.dispatched = [];
 });
 
-function post(cookie: string | undefined, body: unknown, headers: Record<string, string> = {}) {
+async function post(cookie: string | undefined, body: unknown, headers: Record<string, string> = {}) {
   const raw = typeof body === "string" ? body : JSON.stringify(body);
-  return run(() =>
+  const res = await run(() =>
     action(
       args(
         request("/api/tasks", {
@@ -30,6 +31,9 @@ function post(cookie: string | undefined, body: unknown, headers: Record<string,
       ),
     ),
   );
+  // Every answer is one the API description allows (app/api-docs).
+  expect(answerProblem("POST", "/api/tasks", res.status, res.body)).toBeNull();
+  return res;
 }
 const taskCount = async () =>
   Number(
