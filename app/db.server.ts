@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { createDb } from "../db/connection";
 import type { Database } from "../db/schema";
 import { env } from "./env.server";
+import { traceQuery } from "./http/tracing.server";
 import { observeQuery } from "./metrics/metrics.server";
 
 let instance: Kysely<Database> | undefined;
@@ -10,7 +11,13 @@ let instance: Kysely<Database> | undefined;
 export function db(): Kysely<Database> {
   if (!instance) {
     const e = env();
-    instance = createDb(e.DATABASE_URL, { poolSize: e.DATABASE_POOL_SIZE, log: observeQuery });
+    instance = createDb(e.DATABASE_URL, {
+      poolSize: e.DATABASE_POOL_SIZE,
+      log: (event) => {
+        observeQuery(event);
+        traceQuery(event);
+      },
+    });
   }
   return instance;
 }

@@ -37,6 +37,7 @@ import * as m034 from "./migrations/034_cache_generation";
 import * as m035 from "./migrations/035_audit_impersonator_index";
 import * as m036 from "./migrations/036_scoped_grants";
 import * as m037 from "./migrations/037_role_description";
+import * as m038 from "./migrations/038_task_trace_parent";
 
 // A static list, not a folder scan, so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   "035_audit_impersonator_index": m035,
   "036_scoped_grants": m036,
   "037_role_description": m037,
+  "038_task_trace_parent": m038,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -316,6 +316,8 @@ export interface TaskTable {
   updated_at: string;
   completed_at: string | null;
   request_id: string | null;
+  /** The starting request's W3C traceparent, when tracing is on (migration 038). */
+  trace_parent: Generated<string | null>;
   /** A completion applies only to the run that holds it. */
   attempt: Generated<number>;
 }

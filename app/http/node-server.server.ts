@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Span } from "@opentelemetry/api";
 import { createRequest, sendResponse } from "@remix-run/node-fetch-server";
 import compression from "compression";
 import { isDatabaseUnavailable } from "../../db/unavailable";
@@ -16,11 +17,23 @@ import {
 import { REQUEST_ID_HEADER, resolveRequestId, runWithRequestId } from "./request-id.server";
 import type { RequestInfo } from "./request-info.server";
 import type { StaticFiles } from "./static-files.server";
+import { incomingContext, startRequestSpan, tracing } from "./tracing.server";
 import { unavailableHeaders } from "./unavailable.server";
 
 // The request path on node:http: a thin wrapper of guards around libraries (decision 041).
 
-export type RequestLog = { method: string; url: string; status: number; ms: number; requestId: string };
+export type RequestLog = {
+  method: string;
+  url: string;
+  status: number;
+  ms: number;
+  requestId: string;
+  /** With tracing on: the request's trace, beside its request id. */
+  traceId?: string;
+};
+
+/** Each traced request's span, ended when its answer is sent. */
+const spans = new WeakMap<IncomingMessage, Span>();
 
 type Next = () => void;
 
@@ -114,13 +127,22 @@ export function createPipeline(options: PipelineOptions) {
       // Nothing catches a throw in this listener: it would end the process for everyone.
       try {
         const ms = performance.now() - start;
+        const span = spans.get(req);
         options.log({
           method: req.method ?? "GET",
           url: redactUrl(req.url ?? "/"),
           status: res.statusCode,
           ms: Math.round(ms * 10) / 10,
           requestId: info.requestId,
+          ...(span ? { traceId: span.spanContext().traceId } : {}),
         });
+        if (span) {
+          // Named by the route's pattern, never the URL with its ids and tokens.
+          span.updateName(`${req.method ?? "GET"} ${info.route}`);
+          span.setAttribute("http.route", info.route ?? ROUTE.unmatched);
+          span.setAttribute("http.response.status_code", res.statusCode);
+          span.end();
+        }
         options.metrics?.observe(info.route!, res.statusCode, ms);
       } catch (error) {
         try {
@@ -230,6 +252,12 @@ export function createPipeline(options: PipelineOptions) {
     const requestId = resolveRequestId(req.headers["x-request-id"], options.trustProxy);
     // Set before anything answers, so every answer carries it.
     res.setHeader(REQUEST_ID_HEADER, requestId);
-    runWithRequestId(requestId, () => listener(req, res, requestId));
+    if (!tracing()) return runWithRequestId(requestId, () => listener(req, res, requestId));
+    // A traceparent is believed only from a proxy that is trusted to send one.
+    const parent = incomingContext(req.headers, options.trustProxy > 0);
+    startRequestSpan(req.method ?? "GET", parent, (span) => {
+      spans.set(req, span);
+      runWithRequestId(requestId, () => listener(req, res, requestId));
+    });
   };
 }

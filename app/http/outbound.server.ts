@@ -4,6 +4,7 @@ import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import { env } from "../env.server";
 import { type Cidr, parseCidrList } from "./cidr";
 import { bareHost, isIpLiteral } from "./host-name";
+import { inSpan, tracing } from "./tracing.server";
 
 // Every request to an address an admin typed goes through `outboundFetch`: public addresses only,
 // checked when connecting, after DNS, so DNS rebinding cannot pass (decision 028).
@@ -94,12 +95,21 @@ function dispatcher(): Agent {
 
 /** No redirects; the global fetch's signature, so libraries take it as a custom fetch. */
 export function outboundFetch(url: string | URL, init: OutboundInit = {}): Promise<Response> {
-  return undiciFetch(url, {
-    ...(init as Parameters<typeof undiciFetch>[1]),
-    redirect: "manual",
-    dispatcher: dispatcher(),
-    // undici's Response differs from the global one only in its body's chunk type.
-  }) as Promise<Response>;
+  const send = () =>
+    undiciFetch(url, {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      redirect: "manual",
+      dispatcher: dispatcher(),
+      // undici's Response differs from the global one only in its body's chunk type.
+    }) as Promise<Response>;
+  if (!tracing()) return send();
+  // The host only: a path or query may carry a token.
+  const host = new URL(url).host;
+  return inSpan(
+    `HTTP ${init.method ?? "GET"} ${host}`,
+    { kind: "client", attributes: { "server.address": host } },
+    send,
+  );
 }
 
 export type OutboundInit = Omit<RequestInit, "body" | "redirect"> & {

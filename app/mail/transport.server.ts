@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import pino from "pino";
 import { ServerClient } from "postmark";
 import { env } from "../env.server";
+import { inSpan } from "../http/tracing.server";
 import { getSystemConfig } from "../system-settings/system-config.server";
 
 export type OutgoingMail = {
@@ -49,7 +50,11 @@ export async function mailHasProvider(): Promise<boolean> {
 }
 
 /** Read per send, so a key saved in Settings is used by the very next email. */
-export async function deliver(mail: OutgoingMail, routing?: MailRouting): Promise<Delivery> {
+export function deliver(mail: OutgoingMail, routing?: MailRouting): Promise<Delivery> {
+  return inSpan("mail.send", { kind: "client" }, () => deliverNow(mail, routing));
+}
+
+async function deliverNow(mail: OutgoingMail, routing?: MailRouting): Promise<Delivery> {
   const apiKey = routing ? routing.apiKey : await getSystemConfig("MAIL_API_KEY");
   if (!apiKey) {
     const messageId = `outbox-${randomUUID()}`;

@@ -14,6 +14,7 @@ import { onBusResync, startSystemBus, stopSystemBus } from "../events/bus.server
 import { closeAllStreams } from "../events/stream.server";
 import { currentRequestId } from "../http/request-id.server";
 import { type RequestInfo, requestInfoContext } from "../http/request-info.server";
+import { startTracing, stopTracing, tracing } from "../http/tracing.server";
 import { settleDeliveries } from "../mail/deliveries.server";
 import { alertEndpointDisabled } from "../settings/webhook-alerts.server";
 import { taskRunner } from "../tasks/runner.server";
@@ -88,6 +89,8 @@ function stopSteps(options: StopOptions): StopStep[] {
   add("metrics listener", options.closeMetricsListener);
   add("event bus", stopSystemBus);
   add("database", closeDb);
+  // Last: what every step above did is sent before the process ends.
+  add("traces", tracing() ? stopTracing : undefined);
   running.background = false;
   running.retentionSchedule = false;
   running.webhooks = false;
@@ -102,7 +105,10 @@ export const lifecycle = {
     assertProductionSecrets();
     if (!started) {
       composeServices();
-      started = migrateToLatest(db()).then(startBackgroundTasks);
+      // Tracing first, so the migration's and the background work's spans are sent too.
+      started = startTracing()
+        .then(() => migrateToLatest(db()))
+        .then(startBackgroundTasks);
     }
     return started;
   },

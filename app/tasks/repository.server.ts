@@ -4,6 +4,7 @@ import { type Order, rowsAfter } from "../../db/keyset";
 import { hasNoNul } from "../../db/nul";
 import type { Database, TaskTable } from "../../db/schema";
 import { db, now } from "../db.server";
+import { currentTraceParent } from "../http/tracing.server";
 import { enqueueEvents } from "../webhooks/enqueue.server";
 import type { FinalStatus, TaskView } from "./task-types";
 
@@ -50,6 +51,8 @@ export async function insertTask(
       updated_at: ts,
       completed_at: null,
       request_id: input.requestId ?? null,
+      // The trace it joins: the active span of the request creating it (null without tracing).
+      trace_parent: currentTraceParent(),
     })
     .execute();
   return id;

@@ -6,6 +6,7 @@ import { env } from "../env.server";
 import { type EventBus, systemBus } from "../events/bus.server";
 import { SYSTEM_EVENT_CHANNEL } from "../events/event-types";
 import { runWithRequestId } from "../http/request-id.server";
+import { inSpan } from "../http/tracing.server";
 import { english } from "../i18n/english.server";
 import type { Message } from "../i18n/message";
 import { taskFinished, webhookDelivered, webhookRetried } from "../metrics/metrics.server";
@@ -184,22 +185,28 @@ export class InProcessTaskRunner implements TaskRunner {
     if (attempt === null) return;
     const row = await findTask(id);
     if (!row) return;
-    // Under the id of the request that started it, so its logs and webhook name that request.
-    await runWithRequestId(row.request_id, async () => {
-      this.progress(row.user_id, id, 0);
-      const started = performance.now();
-      const outcome = await this.work(row.type, row.payload, { id, userId: row.user_id }, controller);
-      // A row's type is data, and a label set must stay bounded.
-      const known = (this.options.definitions ?? taskDefinition)(row.type) ? row.type : "unknown";
-      if (outcome.status === "handed_back") {
-        // A later answer from this run cannot finish the task: it names an attempt no longer current.
-        if (!(await releaseTask(id, attempt, this.requeue)))
-          this.log(`task ${id}: not handed back, it is no longer this run's`);
-        return;
-      }
-      taskFinished(known, outcome.status, performance.now() - started);
-      await this.finish({ taskId: id, attempt, ...outcome });
-    });
+    // Under the id of the request that started it, so its logs and webhook name that request; in
+    // its trace too, when tracing is on.
+    const traced = { parent: row.trace_parent, attributes: { "task.id": id, "task.type": row.type } };
+    await runWithRequestId(row.request_id, () =>
+      inSpan(`task.run ${row.type}`, traced, async () => {
+        this.progress(row.user_id, id, 0);
+        const started = performance.now();
+        const outcome = await this.work(row.type, row.payload, { id, userId: row.user_id }, controller);
+        // A row's type is data, and a label set must stay bounded.
+        const known = (this.options.definitions ?? taskDefinition)(row.type) ? row.type : "unknown";
+        if (outcome.status === "handed_back") {
+          // A later answer from this run cannot finish the task: it names an attempt no longer current.
+          if (!(await releaseTask(id, attempt, this.requeue)))
+            this.log(`task ${id}: not handed back, it is no longer this run's`);
+          return;
+        }
+        taskFinished(known, outcome.status, performance.now() - started);
+        await inSpan("task.webhook", { kind: "client" }, () =>
+          this.finish({ taskId: id, attempt, ...outcome }),
+        );
+      }),
+    );
   }
 
   private async work(
