@@ -54,9 +54,13 @@ import { RoleFilter, type RoleFilterProps } from "./role-filter";
 import { UsersList } from "./users-list";
 import { UsersTabs } from "./users-tabs";
 
-/** A preview writes nothing: the page need not load again after one. */
+/**
+ * A preview writes nothing, and revealing an invitation's link changes nothing the page shows:
+ * the page need not load again after either. (Loading it again re-rendered the invitation's copy
+ * button while its clipboard answer was on its way, and the "copied" status was sometimes lost.)
+ */
 export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return isPreview(formData) ? false : defaultShouldRevalidate;
+  return isPreview(formData) || formData?.get("intent") === "invite-link" ? false : defaultShouldRevalidate;
 }
 
 export async function loader(args: Route.LoaderArgs) {
