@@ -48,6 +48,7 @@ export default [
     route("teams/:id", ...folder("dashboard.teams.$id")),
     route("broadcast", "routes/dashboard.broadcast.tsx"),
     route("tasks", ...folder("dashboard.tasks")),
+    route("api-reference", ...folder("dashboard.api-reference")),
   ]),
   route("api/access/sync", "routes/api.access.sync.ts"),
   route("api/access/explain", "routes/api.access.explain.ts"),

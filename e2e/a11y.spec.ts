@@ -133,6 +133,8 @@ async function pagesOf(page: Page, teamId: string, userId: string) {
   }
   // One's own task history (the user menu and the task centre link it; a guest is refused).
   pages.add("/dashboard/tasks");
+  // The API's reference (linked from Settings → API tokens).
+  pages.add("/dashboard/api-reference");
   // A refusal inside the shell, and a missing page.
   if (!pages.has("/dashboard/logs")) pages.add("/dashboard/logs");
   pages.add("/dashboard/no-such-page");

@@ -92,6 +92,7 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/dashboard.teams.$id": "team.read",
   "routes/dashboard.broadcast": "settings.manage",
   "routes/dashboard.tasks": "dashboard.access",
+  "routes/dashboard.api-reference": "dashboard.access",
   "routes/api.undo": "dashboard.access",
   "routes/dashboard.settings.sso": "super_admin",
   "routes/dashboard.settings.directory": "directory",

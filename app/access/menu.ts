@@ -42,6 +42,7 @@ export const MENU_PATHS = [
   "/dashboard/settings/directory",
   "/dashboard/broadcast",
   "/dashboard/tasks",
+  "/dashboard/api-reference",
 ] as const;
 
 export type SeedMenuItem = {

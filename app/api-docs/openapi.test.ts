@@ -9,6 +9,7 @@ import * as rolesRoute from "../routes/api.roles";
 import * as tasksRoute from "../routes/api.tasks";
 import * as taskRoute from "../routes/api.tasks.$id";
 import * as endpointsRoute from "../routes/api.webhook-endpoints";
+import { loader as referencePage } from "../routes/dashboard.api-reference/route";
 import { setTaskRunner } from "../tasks/runner.server";
 import { answerProblem } from "./check-answer";
 import { OPERATIONS, UNDESCRIBED } from "./operations.server";
@@ -96,5 +97,22 @@ describe("the API description", () => {
     expect(answerProblem("GET", "/api/tasks", 418, {})).toMatch(/418 is not a documented answer/);
     expect(answerProblem("GET", "/api/roles", 200, { roles: [{ name: 1 }] })).toMatch(/does not match/);
     expect(answerProblem("GET", "/api/nowhere", 200, {})).toMatch(/not in the description/);
+  });
+});
+
+describe("the API reference page", () => {
+  it("shows every described operation to anyone signed in, by tag; nobody else", async () => {
+    const user = await signedIn(["user"]);
+    const page = await run(() =>
+      referencePage(args(request("/dashboard/api-reference", { cookie: user.cookie }))),
+    );
+    expect(page.status).toBe(200);
+    const tags = (page.body as { tags: { tag: string; operations: { method: string; path: string }[] }[] })
+      .tags;
+    const listed = tags.flatMap((t) => t.operations.map((o) => `${o.method} ${o.path}`));
+    expect(listed).toHaveLength(OPERATIONS.length);
+    expect(listed).toContain("POST /api/tasks");
+    const anonymous = await run(() => referencePage(args(request("/dashboard/api-reference"))));
+    expect(anonymous.status).toBe(302);
   });
 });

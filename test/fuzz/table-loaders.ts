@@ -85,6 +85,7 @@ export const LOADERS: FuzzTarget[] = [
   query("routes/not-found", (p) => segment(p.tasks).map((s) => `/${s}/deeper`)),
   query("routes/dashboard", "/dashboard", () => ({ x: text })),
   query("routes/dashboard-home", "/dashboard", () => ({ x: text })),
+  query("routes/dashboard.api-reference", "/dashboard/api-reference", () => ({ x: text })),
   query("routes/dashboard.tasks", "/dashboard/tasks", () => ({
     type: either(fc.constantFrom("report.generate", "users.export", "audit.export", "no.such")),
     status: oneOf(["", "pending", "processing", "completed", "failed", "finished"]),

@@ -1,5 +1,5 @@
 import { Trans } from "react-i18next";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { anyPermissionLabel } from "../../access/permission-labels";
 import {
   API_TOKEN_DEFAULT_DAYS,
@@ -11,6 +11,7 @@ import { SecretReveal } from "../../components/secret-reveal";
 import { type ApiTokenItem, ApiTokenRow } from "../../components/settings/api-token-row";
 import { Button } from "../../components/ui/button";
 import { Card, EmptyState } from "../../components/ui/card";
+import { linkVariants } from "../../components/ui/link";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
 import { say } from "../../i18n/message";
 import { useTranslation } from "../../i18n/use-translation";
@@ -52,6 +53,11 @@ export function ApiTokensSection({
               i18nKey="settings:apiTokens.intro"
               components={{ api: <code />, header: <code>Authorization: Bearer &lt;token&gt;</code> }}
             />
+          </p>
+          <p className="mb-3 text-sm">
+            <Link to="/dashboard/api-reference" className={linkVariants()}>
+              {t("settings:apiReference.link")}
+            </Link>
           </p>
           <s.fetcher.Form method="post" className="flex flex-col gap-3" {...s.formProps}>
             <input type="hidden" name="intent" value="create-api-token" />
