@@ -6,7 +6,6 @@ import { db } from "../db.server";
 import { loader as rootLoader } from "../root";
 import { action, loader } from "../routes/dashboard.access/route";
 import { seed } from "../server/seed.server";
-import type { AccessSubject } from "./check";
 import { invalidateMenu, sidebarFor } from "./menu.server";
 
 // Menu items added (a page the app has, chosen from a list) and hidden or shown again: a hidden

@@ -103,8 +103,8 @@ export function outboundFetch(url: string | URL, init: OutboundInit = {}): Promi
       // undici's Response differs from the global one only in its body's chunk type.
     }) as Promise<Response>;
   if (!tracing()) return send();
-  // The host only: a path or query may carry a token.
-  const host = new URL(url).host;
+  // The host only: a path or query may carry a token. A URL that does not parse fails in undici, as before.
+  const host = URL.canParse(url) ? new URL(url).host : "invalid";
   return inSpan(
     `HTTP ${init.method ?? "GET"} ${host}`,
     { kind: "client", attributes: { "server.address": host } },

@@ -121,6 +121,13 @@ export async function inSpan<T>(
 /** A finished query as a client span of the active one (Kysely's log event, after the fact). */
 export function traceQuery(event: { level: string; queryDurationMillis: number; query: { sql: string } }) {
   if (!active) return;
+  // Observability never throws into the query it observes (SECURITY-PLAYBOOK §3).
+  try {
+    spanOfQuery(event);
+  } catch {}
+}
+
+function spanOfQuery(event: { level: string; queryDurationMillis: number; query: { sql: string } }) {
   const end = Date.now();
   const sqlText = event.query.sql;
   const span = tracer().startSpan(`db ${sqlText.trimStart().split(/\s/, 1)[0]!.toLowerCase()}`, {

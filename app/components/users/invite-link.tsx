@@ -42,6 +42,11 @@ export function PendingInvitationStatus({
   );
 }
 
+/** Revealing a link writes only its audit row: the page need not load again after one. */
+export function isLinkReveal(form: FormData | undefined): boolean {
+  return form?.get("intent") === "invite-link";
+}
+
 /** Asked for each time, as every reveal is audited; the link lives in this component only, never in a toast, data or the address bar. */
 function CopyInviteLink({ invitationId, email }: { invitationId: string; email: string }) {
   const { t } = useTranslation();

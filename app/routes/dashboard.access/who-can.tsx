@@ -104,7 +104,7 @@ export function WhoCan({ data }: { data: WhoCanData }) {
           />
         </>
       )}
-      {result && result.users.length ? (
+      {result?.users.length ? (
         <a href={`/api/access/who?${csv}`} download className={linkVariants()}>
           {t("access:who.csv")}
         </a>

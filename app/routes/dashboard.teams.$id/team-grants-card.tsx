@@ -62,7 +62,7 @@ export function TeamGrantsCard({ teamName, grants, form, error, pending }: Props
           ))}
         </ul>
       )}
-      {form && form.people.length ? (
+      {form?.people.length ? (
         <GrantRoleForm
           title={t("teams:grants.grantTitle", { team: teamName })}
           roles={form.roles}

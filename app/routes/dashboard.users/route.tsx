@@ -31,6 +31,7 @@ import { type FilterChip, FilterChips, FilterForm } from "../../components/ui/li
 import { Pagination } from "../../components/ui/pagination";
 import { Select } from "../../components/ui/select";
 import { useRowSelection } from "../../components/ui/table";
+import { isLinkReveal } from "../../components/users/invite-link";
 import { SavedViewsControl } from "../../components/views/saved-views-control";
 import { NotFound } from "../../domain-errors";
 import { redirectWithToast } from "../../http/form.server";
@@ -60,7 +61,7 @@ import { UsersTabs } from "./users-tabs";
  * button while its clipboard answer was on its way, and the "copied" status was sometimes lost.)
  */
 export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return isPreview(formData) || formData?.get("intent") === "invite-link" ? false : defaultShouldRevalidate;
+  return isPreview(formData) || isLinkReveal(formData) ? false : defaultShouldRevalidate;
 }
 
 export async function loader(args: Route.LoaderArgs) {
