@@ -1,5 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, describe, expect, it } from "vitest";
+import { startApp } from "../../test/app-server";
 import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { ROUTE_FILES } from "../../test/route-files";
 import { RecordingRunner } from "../../test/tasks";
@@ -35,6 +36,13 @@ describe("the API description", () => {
     expect(result.errors ?? [], JSON.stringify(result.errors, null, 1)?.slice(0, 2000)).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
+  });
+
+  it("is served to anyone, through the whole request pipeline (no sign-in: integrators fetch it first)", async () => {
+    const app = await startApp();
+    const res = await app.fetch("/api/openapi.json");
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Doc).openapi).toBe("3.1.0");
   });
 
   it("names the endpoints integrators use, and no internal one", () => {

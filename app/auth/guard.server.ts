@@ -115,8 +115,15 @@ export function refuseWhileImpersonating(args: Args, user: SessionUser): void {
   throw refusedFor(args, "impersonating", "auth.impersonating");
 }
 
-// Resource routes any visitor may call: signed links, signed webhooks, the bench baseline, 404s.
-const OPEN_API = new Set(["/api/auth/verify-email", "/api/webhooks/tasks", "/api/ping", "/api/*"]);
+// Resource routes any visitor may call: signed links, signed webhooks, the bench baseline, the
+// API's description (what integrators generate clients from; it holds no one's data), 404s.
+const OPEN_API = new Set([
+  "/api/auth/verify-email",
+  "/api/webhooks/tasks",
+  "/api/ping",
+  "/api/openapi.json",
+  "/api/*",
+]);
 const PASSWORD_PAGE = "/dashboard/settings/security";
 
 function isGated(pattern: string): boolean {
