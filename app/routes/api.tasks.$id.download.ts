@@ -1,9 +1,7 @@
-import { can } from "../access/check";
-import { reachOf } from "../access/reach.server";
 import { audit } from "../audit/audit.server";
 import { requirePermission } from "../auth/guard.server";
 import { apiError } from "../http/responses";
-import { taskDefinition } from "../tasks/registry.server";
+import { missingForTaskFile } from "../tasks/file-access.server";
 import { findArtifact, findTask } from "../tasks/repository.server";
 import type { Route } from "./+types/api.tasks.$id.download";
 
@@ -12,12 +10,8 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "dashboard.access");
   const task = await findTask(args.params.id);
   if (!task || (task.user_id !== user.id && !user.isSuperAdmin)) return apiError(404, "not_found");
-  // The file holds what the task's permission guards (users, audit rows): checked again, since
-  // it may have been revoked after the task ran.
-  const definition = taskDefinition(task.type);
-  const needed = definition?.permission;
-  if (needed && !(definition?.scoped ? stillReaches(user, needed, task.result) : can(user, needed)))
-    return apiError(403, "forbidden", { permission: needed });
+  const missing = missingForTaskFile(user, task);
+  if (missing) return apiError(403, "forbidden", { permission: missing });
   const file = await findArtifact(task.id);
   if (!file) return apiError(404, "not_found");
   await audit(args, {
@@ -33,19 +27,4 @@ export async function loader(args: Route.LoaderArgs) {
       "Cache-Control": "private, no-store",
     },
   });
-}
-
-/**
- * A scoped task's file holds the people its owner reached when it ran (`result.reach`: null for
- * everyone, else teams): it is theirs to download while they still reach all of them. A file
- * without `reach` was made before it was recorded, by someone holding the permission over everyone.
- */
-function stillReaches(user: Parameters<typeof reachOf>[0], permission: string, result: string | null) {
-  const now = reachOf(user, permission);
-  if (now === null) return true;
-  let made: unknown = null;
-  try {
-    made = (JSON.parse(result ?? "null") as { reach?: unknown } | null)?.reach ?? null;
-  } catch {}
-  return Array.isArray(made) && made.every((team) => now.includes(team as string));
 }
