@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { drainMs, env, resetEnvCache, shutdownGraceMs } from "./env.server";
+import { webhookUrl } from "./tasks/delivery.server";
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -32,6 +33,18 @@ describe("env", () => {
     expect(e.TASK_WORKER).toBe("in-app");
     expect(e.BASE_URL).toBeUndefined();
     expect(e.APP_NAME).toBeUndefined();
+  });
+
+  it("posts task completions to BASE_URL's webhook, or to TASK_WEBHOOK_URL when set (a container network)", () => {
+    process.env.BASE_URL = "https://admin.example.com";
+    resetEnvCache();
+    expect(webhookUrl()).toBe("https://admin.example.com/api/webhooks/tasks");
+    process.env.TASK_WEBHOOK_URL = "http://haproxy:8080/api/webhooks/tasks";
+    resetEnvCache();
+    expect(webhookUrl()).toBe("http://haproxy:8080/api/webhooks/tasks");
+    process.env.TASK_WEBHOOK_URL = "haproxy:8080";
+    resetEnvCache();
+    expect(() => env()).toThrow(/TASK_WEBHOOK_URL/);
   });
 
   it("still refuses a value that is set but wrong", () => {

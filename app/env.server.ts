@@ -48,6 +48,8 @@ const schema = z.object({
   // Past it the process exits 1.
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().optional(),
   TASK_WORKER: z.enum(["in-app", "separate"]).default("in-app"),
+  // Where runners post completions when BASE_URL is not reachable from them (a container network).
+  TASK_WEBHOOK_URL: z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/ }).optional()),
   TASK_HEARTBEAT_MS: z.coerce.number().int().min(100).default(2_000),
   // Fallbacks only: a value saved in Settings wins.
   MAIL_API_KEY: optionalText(),

@@ -1,5 +1,6 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chromiumPath } from "./chromium";
+import { containerInputsChanged } from "./container/inputs";
 
 // `npm test`: typecheck, lint, the production build, unit/integration, then end to end against the build.
 type Step = { name: string; command: string[]; env?: Record<string, string> };
@@ -35,18 +36,31 @@ function vitestOn(engine: "sqlite" | "postgres", workers?: number): Step {
   };
 }
 const e2e: Step = { name: "end to end", command: ["npx", "playwright", "test"] };
+/** Minutes of image building: only when the image's inputs changed since it last passed (scripts/container/inputs.ts). */
+const container: Step = { name: "container", command: ["npm", "run", "-s", "test:container"] };
 
 /** tsc is one thread for most of its 35 s, so the lint and the build fit beside it on a second core. */
 const vitest: Step[][] = postgres
   ? [[vitestOn("sqlite", SQLITE_WORKERS)], [vitestOn("postgres", POSTGRES_WORKERS)]]
   : [[vitestOn("sqlite")]];
 const stages: Step[][][] = [[[typegen]], [[typecheck], [lint, build]], vitest, [[e2e]]];
+if (containerInputsChanged()) {
+  if (process.env.CI || hasCommand("podman")) stages.push([[container]]);
+  else
+    console.log(
+      "!!! The container's inputs changed since `npm run test:container` last passed, and podman is not installed here: run it where it is (docs/testing.md#container).",
+    );
+}
 
 try {
   chromiumPath();
 } catch (error) {
   console.error((error as Error).message);
   process.exit(1);
+}
+
+function hasCommand(name: string): boolean {
+  return spawnSync("sh", ["-c", `command -v ${name}`]).status === 0;
 }
 
 const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);

@@ -1,20 +1,22 @@
 import type { z } from "zod";
-import { OPERATIONS, type Operation } from "./operations.server";
+import type { Operation } from "./operation";
+import { OPERATIONS } from "./operations.server";
 
 // For the API tests: an answer the description does not allow is a failure, so the description
 // cannot drift from the code. Returns why it is not allowed, or null.
 
-function operationOf(method: string, url: string): Operation | undefined {
+function operationsAt(url: string): Operation[] {
   const path = new URL(url, "http://localhost").pathname;
-  return OPERATIONS.find((op) => {
-    if (op.method !== method.toLowerCase()) return false;
-    const pattern = new RegExp(`^${op.path.replace(/\{\w+\}/g, "[^/]+")}$`);
-    return pattern.test(path);
-  });
+  return OPERATIONS.filter((op) => new RegExp(`^${op.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(path));
 }
 
 export function answerProblem(method: string, url: string, status: number, body: unknown): string | null {
-  const op = operationOf(method, url);
+  const described = operationsAt(url);
+  const op = described.find((o) => o.method === method.toLowerCase());
+  // A method a described path does not take: 405 is HTTP's own answer, not an operation.
+  if (!op && status === 405 && described.length > 0) return null;
+  // A path nothing is described at: 404 is the only answer it may have.
+  if (described.length === 0 && status === 404) return null;
   if (!op) return `${method} ${url}: not in the description`;
   const answer = op.answers[status];
   if (!answer)

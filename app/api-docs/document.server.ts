@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { APP_NAME } from "../config";
 import { refusalBody } from "./answers";
-import { OPERATIONS, type Operation } from "./operations.server";
+import type { Operation } from "./operation";
+import { OPERATIONS } from "./operations.server";
 
 // `GET /api/openapi.json`: OpenAPI 3.1, generated from the operations table and the zod schemas the
 // routes validate with (zod's own JSON Schema output, draft 2020-12, which OpenAPI 3.1 speaks).

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { PERMISSION_KEYS } from "../access/permissions";
 import { patchRoleSchema, whoQuery } from "../access/role-schemas";
 import { simulateInput } from "../access/simulate.server";
-import { scimGroupInput, scimPatchInput, scimUserInput } from "../directory/scim-schema";
 import { testMailBody as mailBody } from "../mail/test-mail";
 import { notificationsBody as notificationBody } from "../notifications/inbox-request";
 import { requestSchema as taskRequest } from "../tasks/create-task.server";
@@ -10,28 +9,13 @@ import { taskListQuery as tasksQuery } from "../tasks/task-list-query";
 import { grantInput, undoRequest as undoBody } from "../users/user-schemas";
 import { endpointInput, endpointPatch, replay } from "../webhooks/endpoints.server";
 import * as answers from "./answers";
+import type { Operation } from "./operation";
+import { SCIM_OPERATIONS } from "./scim-operations";
 
 // Every `/api/*` endpoint and the SCIM service, each with the schemas its route validates with
 // (imported, never copied) and the statuses it answers (docs/http-contract.md). The description
 // (document.server.ts) is generated from this; app/api-docs/openapi.test.ts fails when a route is
 // missing here. Internal endpoints (the signed task webhook) are left out on purpose.
-
-type Auth = "session" | "public" | "scim";
-type Body = { schema: z.ZodType; form?: boolean };
-export type Operation = {
-  /** The route id in app/routes.ts, so the coverage test knows which routes are described. */
-  route: string;
-  method: "get" | "post" | "patch" | "put" | "delete";
-  /** OpenAPI style: `/api/tasks/{id}`. */
-  path: string;
-  summary: string;
-  tag: string;
-  auth: Auth;
-  query?: z.ZodObject;
-  body?: Body;
-  /** Status → the body schema (undefined: no body, or one that is not JSON). */
-  answers: Record<number, z.ZodType | "none" | "csv" | "stream" | "html">;
-};
 
 const uuid = z.string().uuid();
 const searchQuery = z.object({ q: z.string().max(100).optional() });
@@ -382,116 +366,7 @@ export const OPERATIONS: Operation[] = [
     query: z.object({ token: z.string() }),
     answers: { 302: "none", 200: "html", 400: "html" },
   },
-  {
-    route: "routes/scim.v2.$",
-    method: "get",
-    path: "/scim/v2/Users",
-    summary: "SCIM: list or filter users",
-    tag: "SCIM",
-    auth: "scim",
-    query: z.object({
-      filter: z.string().optional(),
-      startIndex: z.coerce.number().optional(),
-      count: z.coerce.number().optional(),
-    }),
-    answers: { 200: answers.anyObject, 400: answers.anyObject, 401: answers.anyObject },
-  },
-  {
-    route: "routes/scim.v2.$",
-    method: "post",
-    path: "/scim/v2/Users",
-    summary: "SCIM: provision a user",
-    tag: "SCIM",
-    auth: "scim",
-    body: { schema: scimUserInput },
-    answers: {
-      201: answers.anyObject,
-      400: answers.anyObject,
-      401: answers.anyObject,
-      409: answers.anyObject,
-    },
-  },
-  {
-    route: "routes/scim.v2.$",
-    method: "get",
-    path: "/scim/v2/Users/{id}",
-    summary: "SCIM: one user",
-    tag: "SCIM",
-    auth: "scim",
-    answers: { 200: answers.anyObject, 401: answers.anyObject, 404: answers.anyObject },
-  },
-  {
-    route: "routes/scim.v2.$",
-    method: "put",
-    path: "/scim/v2/Users/{id}",
-    summary: "SCIM: replace a user",
-    tag: "SCIM",
-    auth: "scim",
-    body: { schema: scimUserInput },
-    answers: {
-      200: answers.anyObject,
-      400: answers.anyObject,
-      401: answers.anyObject,
-      404: answers.anyObject,
-    },
-  },
-  {
-    route: "routes/scim.v2.$",
-    method: "patch",
-    path: "/scim/v2/Users/{id}",
-    summary: "SCIM: change a user",
-    tag: "SCIM",
-    auth: "scim",
-    body: { schema: scimPatchInput },
-    answers: {
-      200: answers.anyObject,
-      400: answers.anyObject,
-      401: answers.anyObject,
-      404: answers.anyObject,
-    },
-  },
-  {
-    route: "routes/scim.v2.$",
-    method: "delete",
-    path: "/scim/v2/Users/{id}",
-    summary: "SCIM: deprovision a user",
-    tag: "SCIM",
-    auth: "scim",
-    answers: { 204: "none", 401: answers.anyObject, 404: answers.anyObject },
-  },
-  {
-    route: "routes/scim.v2.$",
-    method: "get",
-    path: "/scim/v2/Groups",
-    summary: "SCIM: list groups (teams)",
-    tag: "SCIM",
-    auth: "scim",
-    answers: { 200: answers.anyObject, 401: answers.anyObject },
-  },
-  {
-    route: "routes/scim.v2.$",
-    method: "post",
-    path: "/scim/v2/Groups",
-    summary: "SCIM: create a group",
-    tag: "SCIM",
-    auth: "scim",
-    body: { schema: scimGroupInput },
-    answers: {
-      201: answers.anyObject,
-      400: answers.anyObject,
-      401: answers.anyObject,
-      409: answers.anyObject,
-    },
-  },
-  {
-    route: "routes/scim.v2.$",
-    method: "get",
-    path: "/scim/v2/ServiceProviderConfig",
-    summary: "SCIM: what this service supports",
-    tag: "SCIM",
-    auth: "scim",
-    answers: { 200: answers.anyObject, 401: answers.anyObject },
-  },
+  ...SCIM_OPERATIONS,
 ];
 
 /** Routes under /api that are not part of the description, and why. */

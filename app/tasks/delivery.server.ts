@@ -1,4 +1,4 @@
-import { baseUrl } from "../env.server";
+import { baseUrl, env } from "../env.server";
 import { currentRequestId, REQUEST_ID_HEADER } from "../http/request-id.server";
 import type { Completion } from "./repository.server";
 import { signWebhook, WEBHOOK_PATH } from "./webhook-signature.server";
@@ -16,8 +16,13 @@ export class DeliveryError extends Error {
   }
 }
 
-/** POSTs the signed completion to this service's own webhook at BASE_URL. */
-export function httpDeliver(url = `${baseUrl()}${WEBHOOK_PATH}`, timeoutMs = 10_000): Deliver {
+/** This service's own webhook: at BASE_URL, or TASK_WEBHOOK_URL where the public name is not reachable from inside. */
+export function webhookUrl(): string {
+  return env().TASK_WEBHOOK_URL ?? `${baseUrl()}${WEBHOOK_PATH}`;
+}
+
+/** POSTs the signed completion to the webhook. */
+export function httpDeliver(url = webhookUrl(), timeoutMs = 10_000): Deliver {
   return async (completion) => {
     const body = JSON.stringify(completion);
     // The runner runs a task under the id of the request that started it; the webhook takes it

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { args, request, run, setupDatabase, signedIn } from "../../test/helpers";
+import { args, type Outcome, request, run, setupDatabase, signedIn } from "../../test/helpers";
 import { expectPrototypesClean, hostileBodies } from "../../test/support/hostile-keys";
 import { invalidateRoles } from "../access/role-cache.server";
+import { answerProblem } from "../api-docs/check-answer";
 import { db } from "../db.server";
 import { resetEnvCache } from "../env.server";
 import { action as retryAction } from "../routes/api.webhook-deliveries.$id.retry";
@@ -35,6 +36,11 @@ const json = (cookie: string, method: string, body?: unknown, path = "/api/webho
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
+/** The answer is one the API description allows (app/api-docs). */
+function described(method: string, path: string, outcome: Outcome) {
+  expect(answerProblem(method, path, outcome.status, outcome.body), `${method} ${path}`).toBeNull();
+}
+
 describe("/api/webhook-endpoints", () => {
   it("refuses anyone without settings.manage, on every endpoint", async () => {
     const manager = await signedIn(["manager"]);
@@ -67,7 +73,9 @@ describe("/api/webhook-endpoints", () => {
       ),
     );
     expect(created.status).toBe(201);
+    described("POST", "/api/webhook-endpoints", created);
     const body = created.body as { id: string; secret: string; events: string[]; enabled: boolean };
+    const at = `/api/webhook-endpoints/${body.id}`;
     expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
     expect(body).toMatchObject({ events: ["user.created", "user.deleted"], enabled: true });
     // Stored encrypted, never readable again.
@@ -80,6 +88,7 @@ describe("/api/webhook-endpoints", () => {
     const list = await run(() =>
       listLoader(args(request("/api/webhook-endpoints", { cookie: admin.cookie }))),
     );
+    described("GET", "/api/webhook-endpoints", list);
     expect(JSON.stringify(list.body)).not.toContain(body.secret);
     expect((list.body as { endpoints: unknown[] }).endpoints).toHaveLength(1);
 
@@ -89,6 +98,7 @@ describe("/api/webhook-endpoints", () => {
         endpointAction(args(json(admin.cookie, "PATCH", { events }), { id: body.id })),
       );
       expect(refused.status).toBe(403);
+      described("PATCH", at, refused);
     }
     const patched = await run(() =>
       endpointAction(
@@ -96,20 +106,24 @@ describe("/api/webhook-endpoints", () => {
       ),
     );
     expect(patched.status).toBe(200);
+    described("PATCH", at, patched);
     expect(patched.body).toMatchObject({ enabled: false, events: ["team.created"] });
 
     const rotated = await run(() => rotateAction(args(json(admin.cookie, "POST"), { id: body.id })));
     expect(rotated.status).toBe(200);
+    described("POST", `${at}/rotate-secret`, rotated);
     expect((rotated.body as { secret: string }).secret).not.toBe(body.secret);
     const one = await run(() =>
       endpointLoader(
         args(request(`/api/webhook-endpoints/${body.id}`, { cookie: admin.cookie }), { id: body.id }),
       ),
     );
+    described("GET", at, one);
     expect((one.body as { secretRotatedUntil: string | null }).secretRotatedUntil).not.toBeNull();
 
     const queued = await run(() => testAction(args(json(admin.cookie, "POST"), { id: body.id })));
     expect(queued.status).toBe(202);
+    described("POST", `${at}/send-test`, queued);
     const deliveries = await run(() =>
       deliveriesLoader(
         args(request(`/api/webhook-endpoints/${body.id}/deliveries`, { cookie: admin.cookie }), {
@@ -117,12 +131,14 @@ describe("/api/webhook-endpoints", () => {
         }),
       ),
     );
+    described("GET", `${at}/deliveries`, deliveries);
     expect((deliveries.body as { deliveries: { id: string; type: string }[] }).deliveries).toMatchObject([
       { id: (queued.body as { messageId: string }).messageId, type: "webhook.test", status: "pending" },
     ]);
 
     const deleted = await run(() => endpointAction(args(json(admin.cookie, "DELETE"), { id: body.id })));
     expect(deleted.status).toBe(204);
+    described("DELETE", at, deleted);
     expect(await db().selectFrom("webhook_message").selectAll().execute()).toEqual([]);
     const actions = await db()
       .selectFrom("audit_log")

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { answerProblem } from "../../app/api-docs/check-answer";
 import type { AppServer } from "../app-server";
 import { context, request } from "../helpers";
 
@@ -23,7 +24,18 @@ export function scimClient(app: AppServer, token: string) {
     );
     const text = await res.text();
     if (text) expect(res.headers.get("Content-Type")).toMatch(/^application\/scim\+json/);
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : {} } as ScimAnswer;
+    const answer = {
+      status: res.status,
+      headers: res.headers,
+      body: text ? JSON.parse(text) : {},
+    } as ScimAnswer;
+    // Every answer here is one the API description allows (app/api-docs).
+    const url = `/scim/v2${path}`;
+    expect(
+      answerProblem(method, url, res.status, text ? answer.body : undefined),
+      `${method} ${url}`,
+    ).toBeNull();
+    return answer;
   };
 }
 
