@@ -38,6 +38,7 @@ import * as m035 from "./migrations/035_audit_impersonator_index";
 import * as m036 from "./migrations/036_scoped_grants";
 import * as m037 from "./migrations/037_role_description";
 import * as m038 from "./migrations/038_task_trace_parent";
+import * as m039 from "./migrations/039_grant_expiry_notice";
 
 // A static list, not a folder scan, so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   "036_scoped_grants": m036,
   "037_role_description": m037,
   "038_task_trace_parent": m038,
+  "039_grant_expiry_notice": m039,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

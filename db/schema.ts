@@ -134,6 +134,8 @@ interface UserRoleTable {
   expires_at: ColumnType<string | null, string | null | undefined, string | null>;
   granted_by: ColumnType<string | null, string | null | undefined, string | null>;
   granted_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When its holder was told it ends within a day; null: not yet. */
+  expiry_noticed_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 interface SessionTable {

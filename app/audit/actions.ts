@@ -62,6 +62,7 @@ export const ACTION_LABELS = {
   "user.role_removal.undone": "Undid removing roles (granted again)",
   "user.role.grant": "Granted a role",
   "user.role.revoke": "Revoked a role",
+  "role.expired": "A time-bound role ended",
   "team.member.remove.undone": "Undid removing a team member (added again)",
   "user.password_reset": "Sent a password reset",
   "session.revoke": "Signed out a user's sessions",

@@ -5,6 +5,7 @@ import { pruneEventLog } from "../events/event-log.server";
 import { purgeExpiredRateLimits } from "../security/rate-limit.server";
 import { getSystemConfig } from "../system-settings/system-config.server";
 import { pruneDeliveries } from "../tasks/repository.server";
+import { expireGrants, noticeExpiringGrants } from "../users/grant-expiry.server";
 import { pruneWebhookLog } from "../webhooks/deliveries.server";
 
 const DAY_MS = 86_400_000;
@@ -23,8 +24,10 @@ export async function runDailyCleanup() {
   const rateLimits = await purgeExpiredRateLimits();
   const events = await pruneEventLog();
   const webhookMessages = await pruneWebhookLog();
+  const grants = await expireGrants();
   return {
     webhookMessages,
+    grants,
     audit,
     events,
     sessions: Number(sessions.numDeletedRows),
@@ -36,7 +39,7 @@ export async function runDailyCleanup() {
 const HOUR_MS = 3_600_000;
 
 export async function runHourly() {
-  return { checkpoint: await scheduledCheckpoint() };
+  return { checkpoint: await scheduledCheckpoint(), expiryNotices: await noticeExpiringGrants() };
 }
 
 let timer: ReturnType<typeof setInterval> | undefined;
@@ -48,6 +51,7 @@ export function startRetentionSchedule(onError: (e: unknown) => void = console.e
   const run = () => {
     void purgeAuditPastRetention().catch(onError);
     void pruneEventLog().catch(onError);
+    void expireGrants().catch(onError);
   };
   const first = setTimeout(run, 60_000);
   first.unref?.();

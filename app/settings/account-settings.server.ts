@@ -44,6 +44,7 @@ import {
   setSignInAlerts,
   signInAlertsOf,
 } from "../auth/sign-in-alerts.server";
+import { db } from "../db.server";
 import { redirectWithToast } from "../http/form.server";
 import { getT, i18nFor, resolveLanguage } from "../i18n/i18n.server";
 import { supportedLanguages } from "../i18n/resources.server";
@@ -52,11 +53,31 @@ import { describeSessions } from "./session-view";
 import { forgetDeviceSchema, revokeSessionSchema, signInAlertsSchema } from "./settings-form";
 import { twoFactorIntent, twoFactorSettingsData } from "./two-factor-settings.server";
 
-export function profileData(user: SessionUser) {
+export async function profileData(user: SessionUser) {
   return {
     profile: { name: user.name, email: user.email, locale: user.locale ?? null },
     languages: supportedLanguages(),
+    access: await ownAccess(user),
   };
+}
+
+/** The roles a person holds, with where and until when: what the ending notice links to. */
+async function ownAccess(user: SessionUser) {
+  const teamIds = [...new Set(user.grants.flatMap((g) => (g.team ? [g.team.id] : [])))];
+  const names = new Map(
+    teamIds.length
+      ? (await db().selectFrom("team").select(["id", "name"]).where("id", "in", teamIds).execute()).map(
+          (t) => [t.id, t.name] as const,
+        )
+      : [],
+  );
+  return user.grants
+    .map((g) => ({
+      role: g.role.label,
+      team: g.team ? (names.get(g.team.id) ?? g.team.name ?? null) : null,
+      expiresAt: g.expiresAt,
+    }))
+    .sort((a, b) => a.role.localeCompare(b.role) || (a.team ?? "").localeCompare(b.team ?? ""));
 }
 
 export async function securityData(

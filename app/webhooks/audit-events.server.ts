@@ -19,6 +19,8 @@ const BY_ACTION: Record<string, WebhookEventType> = {
   "user.role_removal.undone": "user.updated",
   "user.role.grant": "user.role_granted",
   "user.role.revoke": "user.role_revoked",
+  // Removed by the daily cleanup: the details say it ended (expiresAt) rather than who revoked it.
+  "role.expired": "user.role_revoked",
   "user.delete": "user.deleted",
   "role.create": "role.created",
   "role.update": "role.updated",
