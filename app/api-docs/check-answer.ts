@@ -15,8 +15,13 @@ export function answerProblem(method: string, url: string, status: number, body:
   const op = described.find((o) => o.method === method.toLowerCase());
   // A method a described path does not take: 405 is HTTP's own answer, not an operation.
   if (!op && status === 405 && described.length > 0) return null;
-  // A path nothing is described at: 404 is the only answer it may have.
-  if (described.length === 0 && status === 404) return null;
+  // SCIM answers 404 in its own shape under /scim/v2 for a resource type it lacks.
+  if (
+    described.length === 0 &&
+    status === 404 &&
+    new URL(url, "http://localhost").pathname.startsWith("/scim/v2/")
+  )
+    return null;
   if (!op) return `${method} ${url}: not in the description`;
   const answer = op.answers[status];
   if (!answer)

@@ -1,4 +1,5 @@
 import type { TFunction } from "i18next";
+import { roleGrants } from "../access/role-cache.server";
 import {
   assertReauthenticated,
   changePassword,
@@ -71,13 +72,15 @@ async function ownAccess(user: SessionUser) {
         )
       : [],
   );
-  return user.grants
-    .map((g) => ({
-      role: g.role.label,
+  const roles = await roleGrants();
+  return user.grants.map((g) => {
+    const role = roles.get(g.role.id);
+    return {
+      role: { name: g.role.name, label: g.role.label, translations: role?.translations ?? {} },
       team: g.team ? (names.get(g.team.id) ?? g.team.name ?? null) : null,
       expiresAt: g.expiresAt,
-    }))
-    .sort((a, b) => a.role.localeCompare(b.role) || (a.team ?? "").localeCompare(b.team ?? ""));
+    };
+  });
 }
 
 export async function securityData(

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { roleGrants } from "../access/role-cache.server";
+import { type RoleGrant, roleGrants } from "../access/role-cache.server";
+import { roleLabel } from "../access/role-labels";
 import { audit } from "../audit/audit.server";
 import { settingsUrl } from "../auth/links.server";
-import { db, now } from "../db.server";
+import { db, type Executor } from "../db.server";
 import { tFor } from "../i18n/i18n.server";
 import { intlLocale } from "../i18n/options";
 import { sendNotificationEmail } from "../mail/senders.server";
@@ -33,18 +34,22 @@ export async function expireGrants(at = new Date()): Promise<number> {
         .where("expires_at", "<=", at.toISOString())
         .returning(["id", "user_id", "role_id", "team_id", "expires_at", "granted_by"])
         .execute();
+      const teamIds = [...new Set(ended.flatMap((g) => (g.team_id ? [g.team_id] : [])))];
+      const teams = await teamNames(trx, teamIds);
       for (const grant of ended)
         await audit(
           origin,
           {
             action: "role.expired",
             target: { type: "user", id: grant.user_id },
+            // The shape of user.role.revoke's, as both are sent as user.role_revoked.
             details: {
               grant: grant.id,
               role: roles.get(grant.role_id)?.name ?? grant.role_id,
-              team: grant.team_id,
+              team: grant.team_id ? { id: grant.team_id, name: teams.get(grant.team_id) ?? "" } : null,
               expiresAt: grant.expires_at,
               grantedBy: grant.granted_by,
+              reason: "expired",
             },
           },
           trx,
@@ -59,73 +64,52 @@ export async function expireGrants(at = new Date()): Promise<number> {
  */
 export async function noticeExpiringGrants(at = new Date()): Promise<number> {
   const ts = at.toISOString();
-  const picked = await db()
-    .updateTable("user_role")
-    .set({ expiry_noticed_at: ts })
-    .where("expiry_noticed_at", "is", null)
-    .where("expires_at", ">", ts)
-    .where("expires_at", "<=", new Date(at.getTime() + DAY_MS).toISOString())
-    .returning(["id", "user_id", "role_id", "team_id", "expires_at"])
-    .execute();
-  if (picked.length === 0) return 0;
   const roles = await roleGrants();
-  const people = await db()
-    .selectFrom("user")
-    .select(["id", "name", "email", "locale"])
-    .where("status", "=", "active")
-    .where(
-      "id",
-      "in",
-      picked.map((g) => g.user_id),
-    )
-    .execute();
-  const teamIds = picked.flatMap((g) => (g.team_id ? [g.team_id] : []));
-  const teams = new Map(
-    teamIds.length
-      ? (await db().selectFrom("team").select(["id", "name"]).where("id", "in", teamIds).execute()).map(
-          (t) => [t.id, t.name] as const,
-        )
-      : [],
-  );
-  const byId = new Map(people.map((p) => [p.id, p]));
-  const notices: { row: NoticeRow; to: (typeof people)[number] }[] = [];
-  for (const grant of picked) {
-    const person = byId.get(grant.user_id);
-    const role = roles.get(grant.role_id);
-    if (!person || !role || !grant.expires_at) continue;
-    const t = tFor(person.locale);
-    const when = `${new Intl.DateTimeFormat(intlLocale(person.locale ?? "en"), {
-      dateStyle: "medium",
-      timeStyle: "short",
-      timeZone: "UTC",
-    }).format(new Date(grant.expires_at))} UTC`;
-    const team = grant.team_id ? teams.get(grant.team_id) : undefined;
-    notices.push({
-      to: person,
-      row: {
-        id: randomUUID(),
-        user_id: person.id,
-        broadcast_id: null,
-        kind: "security",
-        title: t("settings:access.endingNotice.title", { role: role.label }),
-        message: team
-          ? t("settings:access.endingNotice.inTeam", { role: role.label, team, when })
-          : t("settings:access.endingNotice.message", { role: role.label, when }),
-        level: "info",
-        link: "/dashboard/settings/profile#access",
-        read_at: null,
-        created_at: ts,
-      },
-    });
-  }
-  await db()
+  // Picked, marked and stored in one transaction: a crash between them tells the holder later
+  // rather than never. Only active accounts' grants are picked, so one enabled again is told.
+  const notices = await db()
     .transaction()
-    .execute((trx) =>
-      storeNotices(
+    .execute(async (trx) => {
+      const picked = await trx
+        .updateTable("user_role")
+        .set({ expiry_noticed_at: ts })
+        .where("expiry_noticed_at", "is", null)
+        .where("expires_at", ">", ts)
+        .where("expires_at", "<=", new Date(at.getTime() + DAY_MS).toISOString())
+        .where("user_id", "in", (eb) => eb.selectFrom("user").select("id").where("status", "=", "active"))
+        .returning(["id", "user_id", "role_id", "team_id", "expires_at"])
+        .execute();
+      if (picked.length === 0) return [];
+      const people = new Map(
+        (
+          await trx
+            .selectFrom("user")
+            .select(["id", "name", "email", "locale"])
+            .where(
+              "id",
+              "in",
+              picked.map((g) => g.user_id),
+            )
+            .execute()
+        ).map((p) => [p.id, p] as const),
+      );
+      const teams = await teamNames(
         trx,
-        notices.map((n) => n.row),
-      ),
-    );
+        picked.flatMap((g) => (g.team_id ? [g.team_id] : [])),
+      );
+      const out: { row: NoticeRow; to: Person }[] = [];
+      for (const grant of picked) {
+        const person = people.get(grant.user_id);
+        const role = roles.get(grant.role_id);
+        if (!person || !role || !grant.expires_at) continue;
+        out.push({ to: person, row: notice(person, role, grant, teams, ts) });
+      }
+      await storeNotices(
+        trx,
+        out.map((n) => n.row),
+      );
+      return out;
+    });
   await publishNotices(
     notices.map((n) => n.row),
     null,
@@ -145,4 +129,43 @@ export async function noticeExpiringGrants(at = new Date()): Promise<number> {
     ),
   );
   return notices.length;
+}
+
+type Person = { id: string; name: string; email: string; locale: string | null };
+
+function notice(
+  person: Person,
+  role: RoleGrant,
+  grant: { team_id: string | null; expires_at: string | Date | null },
+  teams: Map<string, string>,
+  ts: string,
+): NoticeRow {
+  const t = tFor(person.locale);
+  const label = roleLabel(t, role);
+  const when = `${new Intl.DateTimeFormat(intlLocale(person.locale ?? "en"), {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "UTC",
+  }).format(new Date(grant.expires_at!))} UTC`;
+  const team = grant.team_id ? teams.get(grant.team_id) : undefined;
+  return {
+    id: randomUUID(),
+    user_id: person.id,
+    broadcast_id: null,
+    kind: "security",
+    title: t("settings:access.endingNotice.title", { role: label }),
+    message: team
+      ? t("settings:access.endingNotice.inTeam", { role: label, team, when })
+      : t("settings:access.endingNotice.message", { role: label, when }),
+    level: "info",
+    link: "/dashboard/settings/profile#access",
+    read_at: null,
+    created_at: ts,
+  };
+}
+
+async function teamNames(executor: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.selectFrom("team").select(["id", "name"]).where("id", "in", ids).execute();
+  return new Map(rows.map((t) => [t.id, t.name] as const));
 }

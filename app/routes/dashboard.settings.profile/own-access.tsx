@@ -1,15 +1,21 @@
+import type { LabelTranslations } from "../../access/label-translations";
+import { roleLabel } from "../../access/role-labels";
 import { useFormat } from "../../components/format";
 import { Card } from "../../components/ui/card";
 import { useTranslation } from "../../i18n/use-translation";
 
-export type OwnGrant = { role: string; team: string | null; expiresAt: string | null };
+export type OwnGrant = {
+  role: { name: string; label: string; translations: LabelTranslations };
+  team: string | null;
+  expiresAt: string | null;
+};
 
 /** The holder's own roles with their end dates: where the "ends within a day" notice leads. */
 export function OwnAccess({ grants }: { grants: OwnGrant[] }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
   return (
-    <div id="access" className="mt-6 scroll-mt-20">
+    <div id="access" className="scroll-mt-20">
       <Card title={t("settings:access.title")}>
         <p className="text-sm text-muted-foreground">{t("settings:access.intro")}</p>
         {grants.length === 0 ? (
@@ -22,7 +28,7 @@ export function OwnAccess({ grants }: { grants: OwnGrant[] }) {
                 className="flex flex-wrap justify-between gap-x-4 gap-y-1 py-2"
               >
                 <span>
-                  <span className="font-medium">{g.role}</span>{" "}
+                  <span className="font-medium">{roleLabel(t, g.role)}</span>{" "}
                   <span className="text-muted-foreground">
                     {g.team ? t("settings:access.inTeam", { team: g.team }) : t("settings:access.everyone")}
                   </span>
