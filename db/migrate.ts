@@ -39,6 +39,7 @@ import * as m036 from "./migrations/036_scoped_grants";
 import * as m037 from "./migrations/037_role_description";
 import * as m038 from "./migrations/038_task_trace_parent";
 import * as m039 from "./migrations/039_grant_expiry_notice";
+import * as m040 from "./migrations/040_access_requests";
 
 // A static list, not a folder scan, so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   "037_role_description": m037,
   "038_task_trace_parent": m038,
   "039_grant_expiry_notice": m039,
+  "040_access_requests": m040,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

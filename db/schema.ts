@@ -20,6 +20,9 @@ interface RoleTable {
   label_translations: Generated<string>;
   /** Free text: what the role is for (migration 037). */
   description: Generated<string>;
+  /** 1: people may ask for it, for at most max_request_hours (app/access/access-requests.server.ts). */
+  requestable: Generated<number>;
+  max_request_hours: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: string;
   updated_at: string;
 }
@@ -121,6 +124,25 @@ interface DirectoryGroupTable {
 interface DirectoryGroupMemberTable {
   group_id: string;
   user_id: string;
+}
+
+export type AccessRequestStatus = "pending" | "approved" | "denied" | "expired";
+
+interface AccessRequestTable {
+  id: string;
+  user_id: string;
+  role_id: string;
+  /** Null: the role over everyone; else within this team. */
+  team_id: string | null;
+  hours: number;
+  reason: string;
+  status: AccessRequestStatus;
+  created_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  comment: string | null;
+  /** The grant an approval created. */
+  grant_id: string | null;
 }
 
 interface UserRoleTable {
@@ -499,6 +521,7 @@ export interface Database {
   menu_item: MenuItemTable;
   user: UserTable;
   user_role: UserRoleTable;
+  access_request: AccessRequestTable;
   directory: DirectoryTable;
   known_device: KnownDeviceTable;
   saved_view: SavedViewTable;

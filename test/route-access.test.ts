@@ -55,6 +55,10 @@ const NEEDS: Record<string, Need | Other> = {
   // POST only: a GET is 405 for anyone who gets past the gate.
   "routes/api.access.simulate": "dashboard.access",
   "routes/api.roles": "roles list",
+  // Anyone asks for a role and lists their own requests; deciding is POST only.
+  "routes/api.access-requests": "dashboard.access",
+  "routes/api.access-requests.$id.approve": "dashboard.access",
+  "routes/api.access-requests.$id.deny": "dashboard.access",
   "routes/api.users.$id.roles": "user.read",
   // DELETE only: a GET is 405 for anyone who gets past the gate.
   "routes/api.users.$id.roles.$grantId": "dashboard.access",

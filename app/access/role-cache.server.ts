@@ -13,6 +13,8 @@ export type RoleGrant = {
   description: string;
   all: boolean;
   permissions: Set<string>;
+  /** Null: nobody may ask for it; else for at most this many hours (app/access/access-requests.server.ts). */
+  maxRequestHours: number | null;
 };
 
 let roles: Promise<Map<string, RoleGrant>> | undefined;
@@ -21,7 +23,16 @@ async function loadRoles(): Promise<Map<string, RoleGrant>> {
   const [roleRows, links] = await Promise.all([
     db()
       .selectFrom("role")
-      .select(["id", "name", "label", "label_translations", "description", "all_permissions"])
+      .select([
+        "id",
+        "name",
+        "label",
+        "label_translations",
+        "description",
+        "all_permissions",
+        "requestable",
+        "max_request_hours",
+      ])
       .execute(),
     db()
       .selectFrom("role_permission")
@@ -40,6 +51,7 @@ async function loadRoles(): Promise<Map<string, RoleGrant>> {
       description: r.description,
       all: r.all_permissions === 1,
       permissions: new Set(),
+      maxRequestHours: r.requestable === 1 ? (r.max_request_hours ?? null) : null,
     });
   }
   for (const l of links) map.get(l.role_id)?.permissions.add(l.key);

@@ -70,14 +70,23 @@ export const saveMatrixSchema = z.object({
 });
 
 /** `PATCH /api/roles/:name`: any of the fields; an unknown one is refused rather than ignored. */
+/** A request may ask for a role for a month at most. */
+export const MAX_REQUEST_HOURS = 720;
+
 export const patchRoleSchema = z
   .object({
     label: roleLabelSchema.optional(),
     translations: roleTranslationsSchema.optional(),
     description: roleDescriptionSchema.optional(),
     permissions: permissionList.optional(),
+    requestable: z.boolean().optional(),
+    maxRequestHours: z.number().int().min(1).max(MAX_REQUEST_HOURS).nullable().optional(),
   })
-  .strict();
+  .strict()
+  .refine((v) => v.requestable !== true || v.maxRequestHours !== null, {
+    path: ["maxRequestHours"],
+    message: "access.request.hoursNeeded",
+  });
 
 /** `GET /api/access/who`: everyone holding a permission (in a team), paged, or as CSV. */
 export const whoQuery = z.object({

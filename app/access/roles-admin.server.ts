@@ -5,7 +5,7 @@ import type { Database } from "../../db/schema";
 import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
-import { NotFound, RuleViolation } from "../domain-errors";
+import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import {
   type LabelTranslations,
   type MaybeTranslated,
@@ -48,11 +48,26 @@ export function roleForApi(r: RoleGrant) {
     description: r.description,
     permissions: r.all ? [...PERMISSION_KEYS] : [...r.permissions].sort(),
     superAdmin: r.all,
-    // Access requests and network rules come with their own issues; until then, none.
-    requestable: false,
-    maxRequestHours: null,
+    requestable: r.maxRequestHours !== null,
+    maxRequestHours: r.maxRequestHours,
+    // Network rules come with their own issue (sign-in policy); until then, none.
     allowedNetworks: [] as string[],
   };
+}
+
+/**
+ * A role is requestable exactly when it has a most of hours. Undefined leaves it as it is;
+ * `requestable: true` keeps the hours the role has and needs some; hours alone change a
+ * requestable role's.
+ */
+function requestHours(role: RoleGrant, input: z.infer<typeof patchRoleSchema>): number | null | undefined {
+  if (input.requestable === false) return null;
+  if (input.requestable === undefined && input.maxRequestHours === undefined) return undefined;
+  if (input.requestable === undefined && input.maxRequestHours === null) return null;
+  const hours = input.maxRequestHours === undefined ? role.maxRequestHours : input.maxRequestHours;
+  if (hours === null || (input.requestable === undefined && role.maxRequestHours === null))
+    throw new InvalidInput("access.request.hoursNeeded", "maxRequestHours");
+  return hours;
 }
 
 /** `PATCH /api/roles/:name`: the fields left out keep their values; the matrix's rules apply. */
@@ -72,6 +87,7 @@ export async function patchRole(
       translations: input.translations ?? role.translations,
       description: input.description ?? role.description,
       permissions: input.permissions ?? [...role.permissions],
+      maxRequestHours: requestHours(role, input),
     },
     origin,
   );
@@ -164,12 +180,16 @@ export async function createRole(
 
 /** The description may be left out (code and tests that predate it): it stays as it is. */
 type Described<T extends { description: string }> = Omit<T, "description"> & { description?: string };
-type RoleEdit = Described<MaybeTranslated<z.infer<typeof updateRoleSchema>>>;
+type RoleEdit = Described<MaybeTranslated<z.infer<typeof updateRoleSchema>>> & {
+  /** Undefined: unchanged; null: nobody may ask for it. */
+  maxRequestHours?: number | null;
+};
 type RoleChange = {
   role: RoleGrant;
   label: string;
   translations: LabelTranslations;
   description: string;
+  maxRequestHours: number | null;
   before: string[];
   after: string[];
 };
@@ -196,6 +216,7 @@ function checkedChange(
     label: input.label,
     translations,
     description: input.description ?? role.description,
+    maxRequestHours: input.maxRequestHours === undefined ? role.maxRequestHours : input.maxRequestHours,
     before,
     after,
   };
@@ -207,10 +228,17 @@ async function applyChange(
   origin: AuditOrigin,
   trx: Kysely<Database>,
 ) {
-  const { role, label, translations, description, before, after } = change;
+  const { role, label, translations, description, maxRequestHours, before, after } = change;
   await trx
     .updateTable("role")
-    .set({ label, label_translations: writeLabelTranslations(translations), description, updated_at: now() })
+    .set({
+      label,
+      label_translations: writeLabelTranslations(translations),
+      description,
+      requestable: maxRequestHours === null ? 0 : 1,
+      max_request_hours: maxRequestHours,
+      updated_at: now(),
+    })
     .where("id", "=", role.id)
     .execute();
   await setLinks(role.id, after, trx);
@@ -225,9 +253,10 @@ async function applyChange(
           label: role.label,
           translations: role.translations,
           description: role.description,
+          maxRequestHours: role.maxRequestHours,
           permissions: before,
         },
-        after: { label, translations, description, permissions: after },
+        after: { label, translations, description, maxRequestHours, permissions: after },
       },
     },
     trx,

@@ -16,6 +16,11 @@ function holdsAll(actor: Subject, role: RoleGrant): boolean {
   return true;
 }
 
+/** What deciding an access request asks: every permission of the role in the scope it would be given. */
+export function holdsRoleThere(actor: Subject, role: RoleGrant, teamId: string | null): boolean {
+  return teamId ? holdsAllInTeam(actor, role, teamId) : holdsAll(actor, role);
+}
+
 /**
  * Giving (or taking) a role within a team gives its scopable part there: the actor must reach the
  * team's people and hold that part there.

@@ -42,6 +42,23 @@ export const grantView = z.object({
   grantedAt: isoTime.nullable(),
 });
 
+export const accessRequestView = z.object({
+  id: z.string(),
+  status: z.enum(["pending", "approved", "denied", "expired"]),
+  user: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+  role: z.object({ name: z.string(), label: z.string() }),
+  team: z.object({ id: z.string(), name: z.string() }).nullable(),
+  hours: z.number().int(),
+  reason: z.string(),
+  createdAt: isoTime,
+  expiresAt: isoTime.meta({ description: "A pending request ends unanswered then (72 h)" }),
+  decidedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
+  decidedAt: isoTime.nullable(),
+  comment: z.string().nullable(),
+  grantId: z.string().nullable(),
+  mayDecide: z.boolean(),
+});
+
 export const roleView = z.object({
   name: z.string(),
   label: z.string(),

@@ -1,4 +1,10 @@
 import { z } from "zod";
+import {
+  accessRequestInput,
+  accessRequestListQuery,
+  approveInput,
+  denyInput,
+} from "../access/access-request-schemas";
 import { PERMISSION_KEYS } from "../access/permissions";
 import { patchRoleSchema, whoQuery } from "../access/role-schemas";
 import { simulateInput } from "../access/simulate.server";
@@ -212,6 +218,65 @@ export const OPERATIONS: Operation[] = [
     tag: "Access",
     auth: "session",
     answers: { 204: "none", 403: refused, 404: refused, ...signedIn },
+  },
+  {
+    route: "routes/api.access-requests",
+    method: "get",
+    path: "/api/access-requests",
+    summary: "One's own access requests, and those one may decide",
+    tag: "Access",
+    auth: "session",
+    query: accessRequestListQuery,
+    answers: {
+      200: z.object({ requests: z.array(answers.accessRequestView) }),
+      400: refused,
+      403: refused,
+      ...signedIn,
+    },
+  },
+  {
+    route: "routes/api.access-requests",
+    method: "post",
+    path: "/api/access-requests",
+    summary: "Ask for a requestable role, for some hours, with a reason",
+    tag: "Access",
+    auth: "session",
+    body: { schema: accessRequestInput },
+    answers: { 201: answers.accessRequestView, 400: refused, 403: refused, 409: refused, ...signedIn },
+  },
+  {
+    route: "routes/api.access-requests.$id.approve",
+    method: "post",
+    path: "/api/access-requests/{id}/approve",
+    summary: "Approve a request: a grant that ends after the requested hours",
+    tag: "Access",
+    auth: "session",
+    body: { schema: approveInput },
+    answers: {
+      200: answers.accessRequestView,
+      400: refused,
+      403: refused,
+      404: refused,
+      409: refused,
+      ...signedIn,
+    },
+  },
+  {
+    route: "routes/api.access-requests.$id.deny",
+    method: "post",
+    path: "/api/access-requests/{id}/deny",
+    summary: "Deny a request, saying why",
+    tag: "Access",
+    auth: "session",
+    body: { schema: denyInput },
+    answers: {
+      200: answers.accessRequestView,
+      400: refused,
+      403: refused,
+      404: refused,
+      409: refused,
+      ...signedIn,
+    },
   },
   {
     route: "routes/api.access.explain",

@@ -5,6 +5,7 @@ import { pruneEventLog } from "../events/event-log.server";
 import { purgeExpiredRateLimits } from "../security/rate-limit.server";
 import { getSystemConfig } from "../system-settings/system-config.server";
 import { pruneDeliveries } from "../tasks/repository.server";
+import { expireAccessRequests } from "../users/access-requests.server";
 import { expireGrants, noticeExpiringGrants } from "../users/grant-expiry.server";
 import { pruneWebhookLog } from "../webhooks/deliveries.server";
 
@@ -39,7 +40,11 @@ export async function runDailyCleanup() {
 const HOUR_MS = 3_600_000;
 
 export async function runHourly() {
-  return { checkpoint: await scheduledCheckpoint(), expiryNotices: await noticeExpiringGrants() };
+  return {
+    checkpoint: await scheduledCheckpoint(),
+    expiryNotices: await noticeExpiringGrants(),
+    expiredRequests: await expireAccessRequests(),
+  };
 }
 
 let timer: ReturnType<typeof setInterval> | undefined;

@@ -11,6 +11,10 @@ export const WEBHOOK_EVENT_TYPES = [
   "role.created",
   "role.updated",
   "role.deleted",
+  "access_request.created",
+  "access_request.approved",
+  "access_request.denied",
+  "access_request.expired",
   "team.created",
   "team.updated",
   "team.deleted",
@@ -38,6 +42,7 @@ export const TEST_EVENT = "webhook.test";
 const EVENT_PERMISSION: Record<string, string> = {
   "user.": "user.read",
   "role.": "roles.manage",
+  "access_request.": "roles.manage",
   "team.": "team.read",
   "session.": "log.read",
   "task.": "log.read",

@@ -52,6 +52,15 @@ export const LOADERS: FuzzTarget[] = [
   query("routes/api.roles", "/api/roles", () => ({ x: text })),
   query("routes/api.roles.$name", "/api/roles/user"),
   query("routes/api.access.simulate", "/api/access/simulate", () => ({ x: text })),
+  query("routes/api.access-requests", "/api/access-requests", () => ({
+    status: oneOf(["pending", "approved", "nope", "__proto__"]),
+  })),
+  query("routes/api.access-requests.$id.approve", (p) =>
+    segment(p.tasks).map((id) => `/api/access-requests/${id}/approve`),
+  ),
+  query("routes/api.access-requests.$id.deny", (p) =>
+    segment(p.tasks).map((id) => `/api/access-requests/${id}/deny`),
+  ),
   query("routes/api.users.$id.roles", (p) => segment(p.users).map((id) => `/api/users/${id}/roles`)),
   query("routes/api.users.$id.roles.$grantId", (p) =>
     fc.tuple(segment(p.users), segment(p.tasks)).map(([u, g]) => `/api/users/${u}/roles/${g}`),

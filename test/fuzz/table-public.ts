@@ -182,6 +182,22 @@ export const API: FuzzTarget[] = [
     }),
     { verb: "PATCH" },
   ),
+  apiCall("routes/api.access-requests", "/api/access-requests", (p) => ({
+    role: member(oneOf(["admin", "user", "super_admin", "nope", "__proto__"])),
+    team: member(ids(p.teams)),
+    hours: member(either(fc.integer({ min: -5, max: 1000 }))),
+    reason: text,
+  })),
+  apiCall(
+    "routes/api.access-requests.$id.approve",
+    (p) => segment(p.tasks).map((id) => `/api/access-requests/${id}/approve`),
+    () => ({ comment: text }),
+  ),
+  apiCall(
+    "routes/api.access-requests.$id.deny",
+    (p) => segment(p.tasks).map((id) => `/api/access-requests/${id}/deny`),
+    () => ({ comment: text }),
+  ),
   apiCall("routes/api.users.$id.roles.$grantId", (p) =>
     fc.tuple(segment(p.users), segment(p.tasks)).map(([u, g]) => `/api/users/${u}/roles/${g}`),
   ),

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import type { AccessRequestStatus } from "../../db/schema";
+import { MAX_REQUEST_HOURS } from "./role-schemas";
+
+// Access requests (docs/http-contract.md, "Access requests"): what a person sends to ask for a
+// role for a while, and what a decider sends back.
+
+/** Line breaks are fine in a reason; other control characters and direction marks are not. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters refused
+const HIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
+
+const text = (min: number) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(500)
+    .refine((v) => !HIDDEN.test(v), "validation.plainText");
+
+export const accessRequestInput = z
+  .object({
+    role: z.string().min(1).max(100),
+    team: z.string().uuid().optional(),
+    hours: z.number().int().min(1).max(MAX_REQUEST_HOURS),
+    reason: text(1),
+  })
+  .strict();
+
+export const approveInput = z.object({ comment: text(0).optional() }).strict();
+export const denyInput = z.object({ comment: text(1) }).strict();
+
+const ACCESS_REQUEST_STATUSES = ["pending", "approved", "denied", "expired"] as const;
+export const accessRequestListQuery = z.object({ status: z.enum(ACCESS_REQUEST_STATUSES).optional() });
+
+export type AccessRequestView = {
+  id: string;
+  status: AccessRequestStatus;
+  user: { id: string; name: string; email: string };
+  role: { name: string; label: string };
+  team: { id: string; name: string } | null;
+  hours: number;
+  reason: string;
+  createdAt: string;
+  /** A pending request ends unanswered then. */
+  expiresAt: string;
+  decidedBy: { id: string; name: string } | null;
+  decidedAt: string | null;
+  comment: string | null;
+  grantId: string | null;
+  /** Whether the reader may approve or deny it now. */
+  mayDecide: boolean;
+};
