@@ -32,6 +32,7 @@ export default [
     route("users/import", ...folder("dashboard.users.import")),
     route("users/:id", ...folder("dashboard.users.$id")),
     route("access", ...folder("dashboard.access")),
+    route("access/requests", ...folder("dashboard.access.requests")),
     route("settings", ...folder("dashboard.settings"), [
       index(...folder("dashboard.settings._index")),
       route("profile", ...folder("dashboard.settings.profile")),

@@ -91,6 +91,7 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/dashboard.users.$id": "user.read",
   "routes/dashboard.users.import": "user.write",
   "routes/dashboard.access": "roles.manage",
+  "routes/dashboard.access.requests": "dashboard.access",
   "routes/dashboard.logs": "log.read",
   "routes/dashboard.teams": "team.read",
   "routes/dashboard.teams.$id": "team.read",

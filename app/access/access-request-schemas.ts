@@ -50,3 +50,18 @@ export type AccessRequestView = {
   /** Whether the reader may approve or deny it now. */
   mayDecide: boolean;
 };
+
+const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+/** The page's forms: the same fields as the API, as a form sends them. */
+export const requestForm = z.object({
+  role: z.string().min(1).max(100),
+  team: z.preprocess(blankToUndefined, z.string().uuid().optional()),
+  hours: z.coerce.number().int().min(1).max(MAX_REQUEST_HOURS),
+  reason: text(1),
+});
+export const approveForm = z.object({
+  request: z.string().uuid(),
+  comment: z.preprocess(blankToUndefined, text(1).optional()),
+});
+export const denyForm = z.object({ request: z.string().uuid(), comment: text(1) });

@@ -15,6 +15,7 @@ const routes = [...ROUTE_FILES.values()].filter((f) => f.startsWith("app/routes/
 const ACTION_MODULES = [
   "app/settings/account-settings.server.ts",
   "app/settings/workspace-settings.server.ts",
+  "app/users/access-request-page.server.ts",
 ];
 
 describe("actions are intent tables", () => {

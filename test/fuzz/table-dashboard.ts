@@ -40,7 +40,23 @@ const menuUrl = either(
 const bulkScope = either(fc.constantFrom("selected", "matching"));
 const reauthCodes = either(fc.constantFrom("000000", "123456", "abcde-fghij", "1".repeat(21)));
 
+const REQUESTS = "routes/dashboard.access.requests";
+
 export const DASHBOARD: FuzzTarget[] = [
+  formIntent(REQUESTS, "/dashboard/access/requests", "request", (p) => ({
+    role: either(fc.constantFrom("admin", "user", "super_admin", "nope")),
+    team: ids(p.teams),
+    hours: numbers,
+    reason: names,
+  })),
+  formIntent(REQUESTS, "/dashboard/access/requests", "approve", (p) => ({
+    request: ids(p.tasks),
+    comment: names,
+  })),
+  formIntent(REQUESTS, "/dashboard/access/requests", "deny", (p) => ({
+    request: ids(p.tasks),
+    comment: names,
+  })),
   formIntent("routes/dashboard-home", "/dashboard?index", "setup-done", () => ({
     step: either(fc.constantFrom("sso", "backups", "mail", "twoFactor")),
   })),

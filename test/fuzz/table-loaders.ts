@@ -121,6 +121,7 @@ export const LOADERS: FuzzTarget[] = [
   ),
   query("routes/dashboard.users.$id", (p) => segment(p.users).map((id) => `/dashboard/users/${id}`)),
   query("routes/dashboard.access", "/dashboard/access"),
+  query("routes/dashboard.access.requests", "/dashboard/access/requests"),
   // The layout's loader answers with each page's; the index redirects to a page (?section=).
   query("routes/dashboard.settings", "/dashboard/settings/profile"),
   query("routes/dashboard.settings._index", "/dashboard/settings", () => ({ section: text })),

@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
 import { useState } from "react";
-import { type ShouldRevalidateFunctionArgs, useFetcher } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs, useFetcher } from "react-router";
 import { z } from "zod";
 import { whoCan } from "../../access/explain.server";
 import { menuItems } from "../../access/menu.server";
@@ -32,6 +32,7 @@ import { useIsPending } from "../../components/forms/use-is-pending";
 import { pageTitle } from "../../components/page-title";
 import { Button } from "../../components/ui/button";
 import { Card, FormError } from "../../components/ui/card";
+import { linkVariants } from "../../components/ui/link";
 import { NotFound } from "../../domain-errors";
 import { redirectWithToast } from "../../http/form.server";
 import { passRetryAfter } from "../../http/responses";
@@ -282,7 +283,12 @@ export default function AccessControl({ loaderData, actionData }: Route.Componen
 
   return (
     <div className="flex min-w-0 flex-col gap-6">
-      <h1 className="text-2xl font-semibold">{t("access:title")}</h1>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h1 className="text-2xl font-semibold">{t("access:title")}</h1>
+        <Link to="/dashboard/access/requests" className={linkVariants()}>
+          {t("access:requests.link")}
+        </Link>
+      </div>
       <FormError message={pageError} />
       <AccessTabs
         unsaved={{ permissions: matrixChanges > 0, menu: menuDirty }}

@@ -1,7 +1,9 @@
+import { Link } from "react-router";
 import type { LabelTranslations } from "../../access/label-translations";
 import { roleLabel } from "../../access/role-labels";
 import { useFormat } from "../../components/format";
 import { Card } from "../../components/ui/card";
+import { linkVariants } from "../../components/ui/link";
 import { useTranslation } from "../../i18n/use-translation";
 
 export type OwnGrant = {
@@ -18,6 +20,11 @@ export function OwnAccess({ grants }: { grants: OwnGrant[] }) {
     <div id="access" className="scroll-mt-20">
       <Card title={t("settings:access.title")}>
         <p className="text-sm text-muted-foreground">{t("settings:access.intro")}</p>
+        <p className="mt-2 text-sm">
+          <Link to="/dashboard/access/requests" className={linkVariants()}>
+            {t("access:requests.askLink")}
+          </Link>
+        </p>
         {grants.length === 0 ? (
           <p className="mt-3 text-sm">{t("settings:access.none")}</p>
         ) : (

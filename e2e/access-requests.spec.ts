@@ -1,0 +1,81 @@
+import { randomUUID } from "node:crypto";
+import { createDb } from "../db/connection";
+import { E2E_DB } from "./env";
+import { axeBuilder, createUser, expect, test } from "./fixtures";
+
+// Access requests in the browser: someone asks for a requestable role from the page, an admin in
+// another browser approves it by keyboard, and the requester hears of it live (the bell).
+
+async function requestableRole(label: string) {
+  const db = createDb(`file:${E2E_DB}`);
+  try {
+    const id = randomUUID();
+    const ts = new Date().toISOString();
+    await db
+      .insertInto("role")
+      .values({
+        id,
+        name: `req_${id.slice(0, 8)}`,
+        label,
+        requestable: 1,
+        max_request_hours: 4,
+        created_at: ts,
+        updated_at: ts,
+      })
+      .execute();
+    const perms = await db
+      .selectFrom("permission")
+      .select("id")
+      .where("key", "in", ["dashboard.access", "log.read"])
+      .execute();
+    await db
+      .insertInto("role_permission")
+      .values(perms.map((p) => ({ role_id: id, permission_id: p.id })))
+      .execute();
+  } finally {
+    await db.destroy();
+  }
+}
+
+test("ask for a role, have it approved by keyboard elsewhere, hear of it live", async ({
+  login,
+  page,
+  browser,
+}) => {
+  const label = `Night watch ${randomUUID().slice(0, 4)}`;
+  await requestableRole(label);
+  const requester = await createUser(["user"], "Ria Requester");
+  const admin = await createUser(["admin"], "Ada Approver");
+
+  await login(requester, page, "/dashboard/access/requests");
+  await expect(page.getByRole("heading", { name: "Access requests", level: 1 })).toBeVisible();
+  await page.getByLabel("Role").selectOption({ label });
+  await page.getByLabel("For how many hours").fill("2");
+  await page.getByLabel("Why you need it").fill("Covering the release tonight");
+  await page.getByRole("button", { name: "Send the request" }).click();
+  await expect(
+    page.getByRole("status").filter({ hasText: `Your request for ${label} was sent` }),
+  ).toBeVisible();
+  await expect(page.getByText("Waiting", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: /Notifications, 0 unread/ })).toBeVisible();
+  expect((await axeBuilder(page).analyze()).violations).toEqual([]);
+
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  await login(admin, adminPage, "/dashboard/access/requests");
+  await expect(adminPage.getByRole("heading", { name: "Waiting for your decision" })).toBeVisible();
+  const approve = adminPage.getByRole("button", { name: "Approve the request of Ria Requester" });
+  await adminPage.getByLabel("Comment").first().focus();
+  await adminPage.keyboard.type("Enjoy the night");
+  await adminPage.keyboard.press("Tab");
+  await expect(approve).toBeFocused();
+  await adminPage.keyboard.press("Enter");
+  await expect(adminPage.getByRole("heading", { name: "Waiting for your decision" })).toHaveCount(0);
+  expect((await axeBuilder(adminPage).analyze()).violations).toEqual([]);
+  await adminContext.close();
+
+  // Live on the requester's page: the bell counts the answer without a reload.
+  await expect(page.getByRole("button", { name: /Notifications, 1 unread/ })).toBeVisible();
+  await page.reload();
+  await expect(page.getByText("Approved", { exact: true })).toBeVisible();
+});
