@@ -3,7 +3,7 @@ import { createDb } from "../db/connection";
 import { E2E_DB } from "./env";
 import { axeBuilder, createUser, expect, test } from "./fixtures";
 
-// Access requests in the browser: someone asks for a requestable role from the page, an admin in
+// Access requests in the browser: someone refused a page asks for the requestable role that gives it, an admin in
 // another browser approves it by keyboard, and the requester hears of it live (the bell).
 
 async function requestableRole(label: string) {
@@ -47,9 +47,12 @@ test("ask for a role, have it approved by keyboard elsewhere, hear of it live", 
   const requester = await createUser(["user"], "Ria Requester");
   const admin = await createUser(["admin"], "Ada Approver");
 
-  await login(requester, page, "/dashboard/access/requests");
+  // From the refusal: the audit log needs log.read, which the requestable role gives.
+  await login(requester, page, "/dashboard/logs");
+  await expect(page.getByTestId("no-access")).toBeVisible();
+  await page.getByRole("link", { name: `Ask for ${label}` }).click();
   await expect(page.getByRole("heading", { name: "Access requests", level: 1 })).toBeVisible();
-  await page.getByLabel("Role").selectOption({ label });
+  await expect(page.getByLabel("Role").locator("option:checked")).toHaveText(label);
   await page.getByLabel("For how many hours").fill("2");
   await page.getByLabel("Why you need it").fill("Covering the release tonight");
   await page.getByRole("button", { name: "Send the request" }).click();

@@ -27,6 +27,8 @@ export type ForbiddenData = {
   grantedBy?: string;
   /** The roles that give the permission, for the person to ask for by name. */
   roles?: string[];
+  /** Those of them anyone may request (for a while), with a link to ask. */
+  requestable?: { name: string; label: string }[];
   /** Set by the access gate, which refuses before the root loader reads the theme and the nonce. */
   shell?: GateShell;
 };
@@ -57,12 +59,24 @@ async function rolesGiving(args: Args, permission: string | null): Promise<strin
     .map((r) => roleLabel(t, r));
 }
 
+/** The requestable roles that give `permission`: a page needing dashboard.access has none to offer. */
+async function requestableGiving(args: Args, permission: string | null) {
+  if (!permission || permission === "dashboard.access") return [];
+  const t = tOf(args);
+  return [...(await roleGrants()).values()]
+    .filter((r) => !r.all && r.maxRequestHours !== null && r.permissions.has(permission))
+    .map((r) => ({ name: r.name, label: roleLabel(t, r) }));
+}
+
 async function forbidden(args: Args, permission: string | null): Promise<never> {
   if (isApiRequest(args.request)) {
     throw apiError(403, "forbidden", permission ? { permission } : { role: "super_admin" });
   }
-  const roles = await rolesGiving(args, permission);
-  throw refused({ error: "forbidden", ...missingPermission(permission, tOf(args)), roles });
+  const [roles, requestable] = await Promise.all([
+    rolesGiving(args, permission),
+    requestableGiving(args, permission),
+  ]);
+  throw refused({ error: "forbidden", ...missingPermission(permission, tOf(args)), roles, requestable });
 }
 
 function refusedFor(args: Args, error: ForbiddenData["error"], reason: MessageKey, shell?: GateShell) {

@@ -19,6 +19,8 @@ const EXEMPT: Record<string, string> = {
   "app/auth/registration.server.ts": "writes new or pending accounts, which can not sign in before verifying",
   "app/auth/invitations.server.ts": "creates the invited user",
   "app/auth/sign-in-alerts.server.ts": "sets sign_in_alerts, which no session carries",
+  "app/users/grant-expiry.server.ts":
+    "removes grants already past their end, which no session applies (decide() reads the time), and sets expiry_noticed_at, which no session carries",
   "app/directory/directories.server.ts":
     "releases a removed directory's accounts (directory_id), which no session carries",
   "app/directory/membership.server.ts":

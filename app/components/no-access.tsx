@@ -1,5 +1,5 @@
 import { ShieldAlert } from "lucide-react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { anyPermissionLabel } from "../access/permission-labels";
 import { useTranslation } from "../i18n/use-translation";
 import { buttonVariants } from "./ui/button";
@@ -13,6 +13,7 @@ export function NoAccess({
   message,
   grantedBy,
   roles,
+  requestable,
   signOut = false,
 }: {
   permission?: string | null;
@@ -20,6 +21,8 @@ export function NoAccess({
   grantedBy?: string;
   /** The roles that give it, said by the server in the reader's language. */
   roles?: string[];
+  /** Roles that give it and may be asked for: each a link to the request form. */
+  requestable?: { name: string; label: string }[];
   signOut?: boolean;
 }) {
   const { t } = useTranslation();
@@ -40,6 +43,20 @@ export function NoAccess({
         </p>
       ) : null}
       <p className="mt-2 text-muted-foreground">{who}</p>
+      {requestable?.length && !signOut ? (
+        <ul className="mt-4 flex flex-wrap gap-2">
+          {requestable.map((r) => (
+            <li key={r.name}>
+              <Link
+                to={`/dashboard/access/requests?role=${encodeURIComponent(r.name)}`}
+                className={buttonVariants({ variant: "secondary" })}
+              >
+                {t("shell:noAccess.ask", { role: r.label })}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {signOut ? (
         <Form method="post" action="/logout" className="mt-4">
           <button type="submit" className={buttonVariants({ variant: "secondary" })}>

@@ -79,6 +79,7 @@ export function ErrorBoundary() {
           message={error.data?.message}
           grantedBy={error.data?.grantedBy}
           roles={error.data?.roles}
+          requestable={error.data?.requestable}
         />
       </Shell>
     );

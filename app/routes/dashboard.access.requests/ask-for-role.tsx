@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useFetcher } from "react-router";
+import { useFetcher, useSearchParams } from "react-router";
 import type { LabelTranslations } from "../../access/label-translations";
 import { roleLabel } from "../../access/role-labels";
 import { Button } from "../../components/ui/button";
@@ -20,7 +20,10 @@ export function AskForRole({
 }) {
   const { t } = useTranslation();
   const fetcher = useFetcher<typeof action>();
-  const [role, setRole] = useState(roles[0]?.name ?? "");
+  // From the refusal page's "Ask for …": that role chosen already.
+  const [params] = useSearchParams();
+  const asked = params.get("role");
+  const [role, setRole] = useState(roles.some((r) => r.name === asked) ? asked! : (roles[0]?.name ?? ""));
   const max = roles.find((r) => r.name === role)?.maxHours ?? 1;
   const answer = fetcher.data && fetcher.data.intent === "request" ? fetcher.data : undefined;
   const errors = (answer && "errors" in answer ? answer.errors : {}) as Record<string, string>;
