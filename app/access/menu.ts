@@ -30,6 +30,7 @@ export const MENU_PATHS = [
   "/dashboard/users/import",
   "/dashboard/teams",
   "/dashboard/access",
+  "/dashboard/access/requests",
   "/dashboard/logs",
   "/dashboard/settings",
   "/dashboard/settings/profile",
