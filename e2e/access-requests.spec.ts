@@ -1,40 +1,34 @@
 import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
 import { createDb } from "../db/connection";
-import { E2E_DB } from "./env";
+import { E2E_BASE_URL, E2E_DB } from "./env";
 import { axeBuilder, createUser, expect, test } from "./fixtures";
 
 // Access requests in the browser: someone refused a page asks for the requestable role that gives it, an admin in
 // another browser approves it by keyboard, and the requester hears of it live (the bell).
 
-async function requestableRole(label: string) {
+/** A role giving only log.read, made requestable through the roles API by a super admin. */
+async function requestableRole(label: string, superAdmin: Page) {
   const db = createDb(`file:${E2E_DB}`);
+  const name = `req_${randomUUID().slice(0, 8)}`;
   try {
     const id = randomUUID();
     const ts = new Date().toISOString();
-    await db
-      .insertInto("role")
-      .values({
-        id,
-        name: `req_${id.slice(0, 8)}`,
-        label,
-        requestable: 1,
-        max_request_hours: 4,
-        created_at: ts,
-        updated_at: ts,
-      })
-      .execute();
-    const perms = await db
+    await db.insertInto("role").values({ id, name, label, created_at: ts, updated_at: ts }).execute();
+    const perm = await db
       .selectFrom("permission")
       .select("id")
-      .where("key", "in", ["dashboard.access", "log.read"])
-      .execute();
-    await db
-      .insertInto("role_permission")
-      .values(perms.map((p) => ({ role_id: id, permission_id: p.id })))
-      .execute();
+      .where("key", "=", "log.read")
+      .executeTakeFirstOrThrow();
+    await db.insertInto("role_permission").values({ role_id: id, permission_id: perm.id }).execute();
   } finally {
     await db.destroy();
   }
+  const patch = (role: string, data: unknown) =>
+    superAdmin.request.patch(`/api/roles/${role}`, { data, headers: { Origin: E2E_BASE_URL } });
+  // Any change to roles makes the server read them again, the one inserted above too.
+  expect((await patch("guest", {})).status()).toBe(200);
+  expect((await patch(name, { requestable: true, maxRequestHours: 4 })).status()).toBe(200);
 }
 
 test("ask for a role, have it approved by keyboard elsewhere, hear of it live", async ({
@@ -43,9 +37,14 @@ test("ask for a role, have it approved by keyboard elsewhere, hear of it live", 
   browser,
 }) => {
   const label = `Night watch ${randomUUID().slice(0, 4)}`;
-  await requestableRole(label);
   const requester = await createUser(["user"], "Ria Requester");
   const admin = await createUser(["admin"], "Ada Approver");
+  const owner = await createUser(["super_admin"], "Sam Super");
+  const ownerContext = await browser.newContext();
+  const ownerPage = await ownerContext.newPage();
+  await login(owner, ownerPage);
+  await requestableRole(label, ownerPage);
+  await ownerContext.close();
 
   // From the refusal: the audit log needs log.read, which the requestable role gives.
   await login(requester, page, "/dashboard/logs");

@@ -96,3 +96,12 @@ export const whoQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
   format: z.enum(["json", "csv"]).default("json"),
 });
+
+/** The roles tab's "can be asked for" form: blank hours, nobody may ask. */
+export const requestHoursSchema = z.object({
+  roleId: z.string().uuid(),
+  hours: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    z.coerce.number().int().min(1).max(MAX_REQUEST_HOURS).optional(),
+  ),
+});

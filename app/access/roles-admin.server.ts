@@ -37,6 +37,7 @@ export async function listRoles(actor?: AuditedActor) {
     permissions: [...r.permissions].sort(),
     users: counts.get(r.id) ?? 0,
     editable: !r.all && (!actor || mayEdit(actor, r)),
+    maxRequestHours: r.maxRequestHours,
   }));
 }
 
@@ -68,6 +69,29 @@ function requestHours(role: RoleGrant, input: z.infer<typeof patchRoleSchema>): 
   if (hours === null || (input.requestable === undefined && role.maxRequestHours === null))
     throw new InvalidInput("access.request.hoursNeeded", "maxRequestHours");
   return hours;
+}
+
+/** The roles tab's switch: who may ask for the role, for how long (null: nobody). */
+export async function setRequestHours(
+  actor: AuditedActor,
+  input: { roleId: string; hours?: number },
+  origin: AuditOrigin,
+): Promise<RoleGrant> {
+  const role = (await roleGrants()).get(input.roleId);
+  if (!role) throw new NotFound("access.roleGone");
+  await updateRole(
+    actor,
+    {
+      roleId: role.id,
+      label: role.label,
+      translations: role.translations,
+      description: role.description,
+      permissions: [...role.permissions],
+      maxRequestHours: input.hours ?? null,
+    },
+    origin,
+  );
+  return role;
 }
 
 /** `PATCH /api/roles/:name`: the fields left out keep their values; the matrix's rules apply. */

@@ -11,6 +11,7 @@ import * as requestsRoute from "../routes/api.access-requests";
 import * as approveRoute from "../routes/api.access-requests.$id.approve";
 import * as denyRoute from "../routes/api.access-requests.$id.deny";
 import * as roleRoute from "../routes/api.roles.$name";
+import * as accessPage from "../routes/dashboard.access/route";
 import { expireAccessRequests } from "./access-requests.server";
 
 // Access requests (docs/http-contract.md, "Access requests"; SECURITY-PLAYBOOK §5-6): a person
@@ -259,5 +260,43 @@ describe("refusals", () => {
     expect(await expireAccessRequests()).toBeGreaterThanOrEqual(1);
     expect(await actions(late)).toContain("access_request.expired");
     expect((await decide(admin, crypto.randomUUID(), "approve")).status).toBe(404);
+  });
+});
+
+describe("the roles tab's switch", () => {
+  const setHours = async (who: Person, roleId: string, hours: string) =>
+    run(() =>
+      accessPage.action(
+        args(
+          request("/dashboard/access", {
+            cookie: who.cookie,
+            method: "POST",
+            body: new URLSearchParams({ intent: "role-requestable", roleId, hours }),
+          }),
+        ),
+      ),
+    );
+  const stored = (id: string) =>
+    db()
+      .selectFrom("role")
+      .select(["requestable", "max_request_hours"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+
+  it("makes a role requestable for some hours, and blank turns it off; only for those who may edit the role", async () => {
+    const { id } = await db()
+      .selectFrom("role")
+      .select("id")
+      .where("name", "=", "manager")
+      .executeTakeFirstOrThrow();
+    expect((await setHours(superAdmin, id, "6")).status).toBe(302);
+    expect(await stored(id)).toEqual({ requestable: 1, max_request_hours: 6 });
+    expect((await call("GET", "/api/access-requests", requester)).status).toBe(200);
+    // roles.manage without the role's permissions: the matrix's rule, refused.
+    expect((await setHours(rolesOnly, id, "8")).status).toBe(403);
+    expect((await setHours(superAdmin, id, "721")).status).toBe(400);
+    expect(await stored(id)).toEqual({ requestable: 1, max_request_hours: 6 });
+    expect((await setHours(superAdmin, id, "")).status).toBe(302);
+    expect(await stored(id)).toEqual({ requestable: 0, max_request_hours: null });
   });
 });

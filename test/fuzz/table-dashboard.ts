@@ -41,6 +41,7 @@ const bulkScope = either(fc.constantFrom("selected", "matching"));
 const reauthCodes = either(fc.constantFrom("000000", "123456", "abcde-fghij", "1".repeat(21)));
 
 const REQUESTS = "routes/dashboard.access.requests";
+const requestHours = either(fc.constantFrom("", "1", "720", "721", "0", "-3"));
 
 export const DASHBOARD: FuzzTarget[] = [
   formIntent(REQUESTS, "/dashboard/access/requests", "request", (p) => ({
@@ -122,6 +123,10 @@ export const DASHBOARD: FuzzTarget[] = [
   formIntent(USER, userPath, "reset-two-factor"),
   formIntent(USER, userPath, ANY_INTENT, () => ({ name: names })),
 
+  formIntent(ACCESS, "/dashboard/access", "role-requestable", (p) => ({
+    roleId: ids(p.roles),
+    hours: requestHours,
+  })),
   formIntent(ACCESS, "/dashboard/access", "create-role", (p) => ({
     name: roleName,
     label: names,

@@ -1,6 +1,8 @@
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import { roleLabel } from "../../access/role-labels";
 import { Badge } from "../../components/ui/badge";
+import { Button } from "../../components/ui/button";
+import { controlVariants } from "../../components/ui/field";
 import { linkVariants } from "../../components/ui/link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
 import { useTranslation } from "../../i18n/use-translation";
@@ -23,6 +25,7 @@ export function RoleList({ roles }: { roles: RoleRow[] }) {
           <TableHeader>{t("access:roles.kind")}</TableHeader>
           <TableHeader align="right">{t("access:roles.members")}</TableHeader>
           <TableHeader align="right">{t("access:roles.permissions")}</TableHeader>
+          <TableHeader>{t("access:roles.requestable")}</TableHeader>
           <TableHeader>
             <span className="sr-only">{t("access:roles.actions")}</span>
           </TableHeader>
@@ -49,6 +52,15 @@ export function RoleList({ roles }: { roles: RoleRow[] }) {
                 </Link>
               </TableCell>
               <TableCell align="right">{r.all ? t("access:roles.all") : r.permissions.length}</TableCell>
+              <TableCell>
+                {r.editable ? (
+                  <RequestHours role={r} />
+                ) : r.maxRequestHours ? (
+                  t("access:roles.upTo", { hours: r.maxRequestHours })
+                ) : (
+                  t("access:roles.no")
+                )}
+              </TableCell>
               <TableCell align="right">
                 {!r.system && r.editable ? <DeleteRole role={r} tab="roles" /> : null}
               </TableCell>
@@ -58,5 +70,33 @@ export function RoleList({ roles }: { roles: RoleRow[] }) {
       </Table>
       <p className="text-sm text-muted-foreground">{t("access:roles.renameHint")}</p>
     </div>
+  );
+}
+
+/** Blank: nobody may ask for it; a number: anyone may, for up to that many hours, decided by those who hold it. */
+function RequestHours({ role }: { role: RoleRow }) {
+  const { t } = useTranslation();
+  const label = roleLabel(t, role);
+  const id = `request-hours-${role.id}`;
+  return (
+    <Form method="post" className="flex items-center gap-2">
+      <input type="hidden" name="intent" value="role-requestable" />
+      <input type="hidden" name="roleId" value={role.id} />
+      <label htmlFor={id} className="sr-only">
+        {t("access:roles.requestableHours", { role: label })}
+      </label>
+      <input
+        id={id}
+        name="hours"
+        type="number"
+        min={1}
+        max={720}
+        defaultValue={role.maxRequestHours ?? ""}
+        className={controlVariants({ size: "sm", className: "w-20" })}
+      />
+      <Button size="sm" variant="outline" aria-label={t("access:roles.saveRequestable", { role: label })}>
+        {t("access:roles.save")}
+      </Button>
+    </Form>
   );
 }

@@ -15,12 +15,18 @@ import { addMenuItemSchema, menuItemSchema, saveMenuSchema } from "../../access/
 import { PERMISSION_KEYS } from "../../access/permissions";
 import { roleGrants } from "../../access/role-cache.server";
 import { roleNamesIn } from "../../access/role-labels";
-import { createRoleSchema, saveMatrixSchema, updateRoleSchema } from "../../access/role-schemas";
+import {
+  createRoleSchema,
+  requestHoursSchema,
+  saveMatrixSchema,
+  updateRoleSchema,
+} from "../../access/role-schemas";
 import {
   createRole,
   deleteRole,
   listRoles,
   saveRoleMatrix,
+  setRequestHours,
   updateRole,
 } from "../../access/roles-admin.server";
 import { matrixChanges, simulate } from "../../access/simulate.server";
@@ -172,6 +178,19 @@ export const action = (args: Route.ActionArgs) => {
         run: async ({ actor, input }) => {
           await updateRole(actor, input, args);
           return done(t("access:toast.roleSaved"));
+        },
+      },
+      "role-requestable": {
+        schema: requestHoursSchema,
+        run: async ({ actor, input }) => {
+          const role = await setRequestHours(actor, input, args);
+          const label = roleNamesIn(t, [role]).get(role.id) ?? role.label;
+          return done(
+            input.hours
+              ? t("access:toast.requestableOn", { role: label, hours: input.hours })
+              : t("access:toast.requestableOff", { role: label }),
+            "roles",
+          );
         },
       },
       "delete-role": {

@@ -15,6 +15,8 @@ export type RoleRow = {
   users: number;
   /** The viewer may change it (it holds nothing they lack and is not Super Admin). */
   editable: boolean;
+  /** Null: nobody may ask for it; else for at most this many hours. */
+  maxRequestHours: number | null;
 };
 
 export type MenuRow = {
