@@ -40,6 +40,7 @@ import * as m037 from "./migrations/037_role_description";
 import * as m038 from "./migrations/038_task_trace_parent";
 import * as m039 from "./migrations/039_grant_expiry_notice";
 import * as m040 from "./migrations/040_access_requests";
+import * as m041 from "./migrations/041_access_reviews";
 
 // A static list, not a folder scan, so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -83,6 +84,7 @@ const migrations: Record<string, Migration> = {
   "038_task_trace_parent": m038,
   "039_grant_expiry_notice": m039,
   "040_access_requests": m040,
+  "041_access_reviews": m041,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -145,6 +145,56 @@ interface AccessRequestTable {
   grant_id: string | null;
 }
 
+interface PermissionUseTable {
+  user_id: string;
+  permission: string;
+  last_used_at: string;
+}
+
+export type AccessReviewStatus = "open" | "closing" | "closed";
+export type ReviewDecision = "keep" | "revoke";
+
+interface AccessReviewTable {
+  id: string;
+  name: string;
+  role_id: string | null;
+  team_id: string | null;
+  due_at: string;
+  on_overdue: ReviewDecision;
+  status: AccessReviewStatus;
+  created_by: string | null;
+  created_at: string;
+  closed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  closed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The close's background task, for its progress. */
+  task_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Every item, decision, decider and time, as handed to an auditor; its SHA-256 is in the audit chain. */
+  evidence_csv: ColumnType<string | null, string | null | undefined, string | null>;
+  evidence_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+interface AccessReviewItemTable {
+  id: string;
+  review_id: string;
+  /** The user_role row it reviews, as it was when the review opened. */
+  grant_id: string;
+  user_id: string;
+  user_email: string;
+  user_name: string;
+  role_id: string;
+  role_name: string;
+  team_id: string | null;
+  team_name: string | null;
+  granted_by: string | null;
+  granted_at: string | null;
+  expires_at: string | null;
+  decision: ColumnType<ReviewDecision | null, ReviewDecision | null | undefined, ReviewDecision | null>;
+  decided_by: ColumnType<string | null, string | null | undefined, string | null>;
+  decided_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What closing did: the grant revoked, kept, already gone, or the revocation refused. */
+  outcome: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 interface UserRoleTable {
   /** Defaults in the database, so the many writers of a global grant need not name one. */
   id: Generated<string>;
@@ -522,6 +572,9 @@ export interface Database {
   user: UserTable;
   user_role: UserRoleTable;
   access_request: AccessRequestTable;
+  access_review: AccessReviewTable;
+  access_review_item: AccessReviewItemTable;
+  permission_use: PermissionUseTable;
   directory: DirectoryTable;
   known_device: KnownDeviceTable;
   saved_view: SavedViewTable;

@@ -59,6 +59,12 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/api.access-requests": "dashboard.access",
   "routes/api.access-requests.$id.approve": "dashboard.access",
   "routes/api.access-requests.$id.deny": "dashboard.access",
+  "routes/api.access-reviews": "roles.manage",
+  "routes/api.access-reviews.$id": "roles.manage",
+  "routes/api.access-reviews.$id.evidence": "roles.manage",
+  // POST only: a GET is 405 for anyone who gets past the gate.
+  "routes/api.access-reviews.$id.items.$itemId": "dashboard.access",
+  "routes/api.access-reviews.$id.close": "dashboard.access",
   "routes/api.users.$id.roles": "user.read",
   // DELETE only: a GET is 405 for anyone who gets past the gate.
   "routes/api.users.$id.roles.$grantId": "dashboard.access",
@@ -92,6 +98,8 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/dashboard.users.import": "user.write",
   "routes/dashboard.access": "roles.manage",
   "routes/dashboard.access.requests": "dashboard.access",
+  "routes/dashboard.access.reviews": "roles.manage",
+  "routes/dashboard.access.reviews.$id": "roles.manage",
   "routes/dashboard.logs": "log.read",
   "routes/dashboard.teams": "team.read",
   "routes/dashboard.teams.$id": "team.read",

@@ -9,13 +9,15 @@ import { MAX_REQUEST_HOURS } from "./role-schemas";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters refused
 const HIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
 
-const text = (min: number) =>
+/** Text a person types for others to read: trimmed, no hidden characters. */
+export const plainText = (min: number, max = 500) =>
   z
     .string()
     .trim()
     .min(min)
-    .max(500)
+    .max(max)
     .refine((v) => !HIDDEN.test(v), "validation.plainText");
+const text = (min: number) => plainText(min);
 
 export const accessRequestInput = z
   .object({
@@ -51,7 +53,7 @@ export type AccessRequestView = {
   mayDecide: boolean;
 };
 
-const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+export const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
 /** The page's forms: the same fields as the API, as a form sends them. */
 export const requestForm = z.object({

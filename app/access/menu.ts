@@ -31,6 +31,7 @@ export const MENU_PATHS = [
   "/dashboard/teams",
   "/dashboard/access",
   "/dashboard/access/requests",
+  "/dashboard/access/reviews",
   "/dashboard/logs",
   "/dashboard/settings",
   "/dashboard/settings/profile",

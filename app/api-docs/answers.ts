@@ -59,6 +59,51 @@ export const accessRequestView = z.object({
   mayDecide: z.boolean(),
 });
 
+const ref = z.object({ id: z.string(), name: z.string() });
+
+const reviewSummaryFields = {
+  id: z.string(),
+  name: z.string(),
+  role: z.object({ name: z.string(), label: z.string() }).nullable(),
+  team: ref.nullable(),
+  dueAt: isoTime,
+  onOverdue: z.enum(["keep", "revoke"]),
+  status: z.enum(["open", "closing", "closed"]),
+  createdBy: ref.nullable(),
+  createdAt: isoTime,
+  closedAt: isoTime.nullable(),
+  evidenceSha256: z
+    .string()
+    .nullable()
+    .meta({ description: "The evidence CSV's SHA-256, also in the audit chain" }),
+  taskId: z.string().nullable(),
+  counts: z.object({
+    items: z.number().int(),
+    keep: z.number().int(),
+    revoke: z.number().int(),
+    undecided: z.number().int(),
+  }),
+};
+
+export const reviewItemView = z.object({
+  id: z.string(),
+  user: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+  role: z.object({ name: z.string(), label: z.string() }),
+  team: ref.nullable(),
+  grantedBy: ref.nullable(),
+  grantedAt: isoTime.nullable(),
+  expiresAt: isoTime.nullable(),
+  lastUsedAt: isoTime.nullable().meta({ description: "The latest use of any of the role's permissions" }),
+  decision: z.enum(["keep", "revoke"]).nullable(),
+  decidedBy: ref.nullable(),
+  decidedAt: isoTime.nullable(),
+  outcome: z.enum(["revoked", "kept", "gone", "refused"]).nullable(),
+  mayDecide: z.boolean(),
+});
+
+export const reviewSummary = z.object(reviewSummaryFields);
+export const reviewView = z.object({ ...reviewSummaryFields, items: z.array(reviewItemView) });
+
 export const roleView = z.object({
   name: z.string(),
   label: z.string(),

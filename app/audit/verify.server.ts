@@ -230,3 +230,26 @@ export async function verifyAuditChain(
   }
   return { ok: true, rows, upTo, ms: Math.round(performance.now() - started) };
 }
+
+/**
+ * The audit rows that sealed a file of evidence (an access review's CSV) by its SHA-256. With the
+ * chain intact, a match says the file is byte for byte the one recorded; no match, that it is not.
+ */
+export async function evidenceSeals(sha256: string) {
+  const rows = await db()
+    .selectFrom("audit_log")
+    .select(["seq", "created_at", "target_id", "details"])
+    .where("action", "=", "access_review.closed")
+    .orderBy("seq")
+    .execute();
+  // One row per closed review: few enough to read whole, on both databases' JSON columns alike.
+  return rows.filter((r) => {
+    const details: unknown = r.details;
+    try {
+      const parsed = (typeof details === "string" ? JSON.parse(details) : details) as { sha256?: unknown };
+      return parsed?.sha256 === sha256;
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,6 +1,7 @@
 import { type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import { can } from "../access/check";
 import { missingPermission } from "../access/missing-permission";
+import { notePermissionUse } from "../access/permission-use.server";
 import type { PermissionKey } from "../access/permissions";
 import { mayAnywhere, mayOnUser } from "../access/reach.server";
 import { roleGrants } from "../access/role-cache.server";
@@ -89,17 +90,23 @@ export async function requireUser(args: Args): Promise<SessionUser> {
   return user;
 }
 
+/** For access reviews' "last used": the person's own checks, not a super admin's viewing as them. */
+function used(user: SessionUser, permission: PermissionKey): SessionUser {
+  if (!user.isSuperAdmin && !user.impersonator) notePermissionUse(user.id, permission);
+  return user;
+}
+
 export async function requirePermission(args: Args, permission: PermissionKey): Promise<SessionUser> {
   const user = await requireUser(args);
   if (!can(user, permission)) await forbidden(args, permission);
-  return user;
+  return used(user, permission);
 }
 
 /** Held over everyone or within some team (decide()); the caller then keeps to what is in reach. */
 export async function requireSomewhere(args: Args, permission: PermissionKey): Promise<SessionUser> {
   const user = await requireUser(args);
   if (!mayAnywhere(user, permission)) await forbidden(args, permission);
-  return user;
+  return used(user, permission);
 }
 
 /** On one person: held over them, else 404 where it is held elsewhere (no oracle), 403 where nowhere. */

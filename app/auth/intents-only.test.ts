@@ -16,6 +16,7 @@ const ACTION_MODULES = [
   "app/settings/account-settings.server.ts",
   "app/settings/workspace-settings.server.ts",
   "app/users/access-request-page.server.ts",
+  "app/tasks/access-review-page.server.ts",
 ];
 
 describe("actions are intent tables", () => {

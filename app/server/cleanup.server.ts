@@ -4,6 +4,7 @@ import { db, now } from "../db.server";
 import { pruneEventLog } from "../events/event-log.server";
 import { purgeExpiredRateLimits } from "../security/rate-limit.server";
 import { getSystemConfig } from "../system-settings/system-config.server";
+import { closeOverdueReviews } from "../tasks/access-review-apply.server";
 import { pruneDeliveries } from "../tasks/repository.server";
 import { expireAccessRequests } from "../users/access-requests.server";
 import { expireGrants, noticeExpiringGrants } from "../users/grant-expiry.server";
@@ -26,7 +27,9 @@ export async function runDailyCleanup() {
   const events = await pruneEventLog();
   const webhookMessages = await pruneWebhookLog();
   const grants = await expireGrants();
+  const reviews = await closeOverdueReviews();
   return {
+    reviews,
     webhookMessages,
     grants,
     audit,
@@ -57,6 +60,7 @@ export function startRetentionSchedule(onError: (e: unknown) => void = console.e
     void purgeAuditPastRetention().catch(onError);
     void pruneEventLog().catch(onError);
     void expireGrants().catch(onError);
+    void closeOverdueReviews().catch(onError);
   };
   const first = setTimeout(run, 60_000);
   first.unref?.();

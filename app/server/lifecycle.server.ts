@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { RouterContextProvider } from "react-router";
 import { migrateToLatest } from "../../db/migrate";
+import { stopPermissionUse } from "../access/permission-use.server";
 import { closeDb, db } from "../db.server";
 import {
   DEV_SESSION_SECRET,
@@ -88,6 +89,7 @@ function stopSteps(options: StopOptions): StopStep[] {
   add("mail deliveries", running.background ? settleDeliveries : undefined);
   add("metrics listener", options.closeMetricsListener);
   add("event bus", stopSystemBus);
+  add("permission use", stopPermissionUse);
   add("database", closeDb);
   // Last: what every step above did is sent before the process ends.
   add("traces", tracing() ? stopTracing : undefined);

@@ -1,4 +1,5 @@
 import type { TaskDefinition } from "./definition.server";
+import { accessReviewClose } from "./definitions/access-review-close.server";
 import { auditExport } from "./definitions/audit-export.server";
 import { auditVerify } from "./definitions/audit-verify.server";
 import { broadcastEmail } from "./definitions/broadcast-email.server";
@@ -17,6 +18,7 @@ const definitions: TaskDefinition[] = [
   auditVerify,
   usersImport,
   usersBulk,
+  accessReviewClose,
 ] as TaskDefinition[];
 
 export const TASK_REGISTRY: ReadonlyMap<string, TaskDefinition> = new Map(

@@ -41,6 +41,7 @@ const bulkScope = either(fc.constantFrom("selected", "matching"));
 const reauthCodes = either(fc.constantFrom("000000", "123456", "abcde-fghij", "1".repeat(21)));
 
 const REQUESTS = "routes/dashboard.access.requests";
+const REVIEWS = "routes/dashboard.access.reviews";
 const requestHours = either(fc.constantFrom("", "1", "720", "721", "0", "-3"));
 
 export const DASHBOARD: FuzzTarget[] = [
@@ -58,6 +59,29 @@ export const DASHBOARD: FuzzTarget[] = [
     request: ids(p.tasks),
     comment: names,
   })),
+  formIntent(REVIEWS, "/dashboard/access/reviews", "open", (p) => ({
+    name: names,
+    role: either(fc.constantFrom("admin", "manager", "super_admin", "nope", "")),
+    team: ids(p.teams),
+    dueAt: either(fc.constantFrom("2099-01-01", "2020-01-01", "2099-02-30", "tomorrow", "")),
+    onOverdue: either(fc.constantFrom("keep", "revoke", "nope")),
+  })),
+  formIntent(REVIEWS, "/dashboard/access/reviews", "decide", (p) => ({
+    review: ids(p.tasks),
+    decision: either(fc.constantFrom("keep", "revoke", "nope")),
+    items: ids(p.users),
+  })),
+  formIntent(REVIEWS, "/dashboard/access/reviews", "close", (p) => ({ review: ids(p.tasks) })),
+  formIntent(
+    `${REVIEWS}.$id`,
+    (p) => segment(p.tasks).map((id) => `/dashboard/access/reviews/${id}`),
+    "decide",
+    (p) => ({
+      review: ids(p.tasks),
+      decision: either(fc.constantFrom("keep", "revoke")),
+      items: ids(p.users),
+    }),
+  ),
   formIntent("routes/dashboard-home", "/dashboard?index", "setup-done", () => ({
     step: either(fc.constantFrom("sso", "backups", "mail", "twoFactor")),
   })),

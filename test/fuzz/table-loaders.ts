@@ -61,6 +61,17 @@ export const LOADERS: FuzzTarget[] = [
   query("routes/api.access-requests.$id.deny", (p) =>
     segment(p.tasks).map((id) => `/api/access-requests/${id}/deny`),
   ),
+  query("routes/api.access-reviews", "/api/access-reviews", () => ({ x: text })),
+  query("routes/api.access-reviews.$id", (p) => segment(p.tasks).map((id) => `/api/access-reviews/${id}`)),
+  query("routes/api.access-reviews.$id.evidence", (p) =>
+    segment(p.tasks).map((id) => `/api/access-reviews/${id}/evidence`),
+  ),
+  query("routes/api.access-reviews.$id.items.$itemId", (p) =>
+    fc.tuple(segment(p.tasks), segment(p.users)).map(([r, i]) => `/api/access-reviews/${r}/items/${i}`),
+  ),
+  query("routes/api.access-reviews.$id.close", (p) =>
+    segment(p.tasks).map((id) => `/api/access-reviews/${id}/close`),
+  ),
   query("routes/api.users.$id.roles", (p) => segment(p.users).map((id) => `/api/users/${id}/roles`)),
   query("routes/api.users.$id.roles.$grantId", (p) =>
     fc.tuple(segment(p.users), segment(p.tasks)).map(([u, g]) => `/api/users/${u}/roles/${g}`),
@@ -122,6 +133,10 @@ export const LOADERS: FuzzTarget[] = [
   query("routes/dashboard.users.$id", (p) => segment(p.users).map((id) => `/dashboard/users/${id}`)),
   query("routes/dashboard.access", "/dashboard/access"),
   query("routes/dashboard.access.requests", "/dashboard/access/requests"),
+  query("routes/dashboard.access.reviews", "/dashboard/access/reviews"),
+  query("routes/dashboard.access.reviews.$id", (p) =>
+    segment(p.tasks).map((id) => `/dashboard/access/reviews/${id}`),
+  ),
   // The layout's loader answers with each page's; the index redirects to a page (?section=).
   query("routes/dashboard.settings", "/dashboard/settings/profile"),
   query("routes/dashboard.settings._index", "/dashboard/settings", () => ({ section: text })),

@@ -198,6 +198,24 @@ export const API: FuzzTarget[] = [
     (p) => segment(p.tasks).map((id) => `/api/access-requests/${id}/deny`),
     () => ({ comment: text }),
   ),
+  apiCall("routes/api.access-reviews", "/api/access-reviews", (p) => ({
+    name: text,
+    role: member(oneOf(["admin", "manager", "super_admin", "nope", "__proto__"])),
+    team: member(ids(p.teams)),
+    dueAt: member(
+      oneOf(["2099-01-01T00:00:00Z", "2020-01-01T00:00:00Z", "tomorrow", "2099-13-45T99:00:00Z"]),
+    ),
+    onOverdue: member(oneOf(["keep", "revoke", "nope"])),
+  })),
+  apiCall(
+    "routes/api.access-reviews.$id.items.$itemId",
+    (p) =>
+      fc.tuple(segment(p.tasks), segment(p.users)).map(([r, i]) => `/api/access-reviews/${r}/items/${i}`),
+    () => ({ decision: member(oneOf(["keep", "revoke", "nope", "__proto__"])) }),
+  ),
+  apiCall("routes/api.access-reviews.$id.close", (p) =>
+    segment(p.tasks).map((id) => `/api/access-reviews/${id}/close`),
+  ),
   apiCall("routes/api.users.$id.roles.$grantId", (p) =>
     fc.tuple(segment(p.users), segment(p.tasks)).map(([u, g]) => `/api/users/${u}/roles/${g}`),
   ),

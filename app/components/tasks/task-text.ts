@@ -13,6 +13,7 @@ const LABELS: Record<string, (t: TFunction) => string> = {
   "audit.export": (t) => t("tasks:type.auditExport"),
   "audit.verify": (t) => t("tasks:type.auditVerify"),
   "broadcast.email": (t) => t("tasks:type.broadcastEmail"),
+  "access_review.close": (t) => t("tasks:type.accessReviewClose"),
 };
 
 /** A test checks every registered type is among them. */
