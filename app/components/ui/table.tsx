@@ -11,7 +11,9 @@ const cellPad = "px-3 py-2";
 
 /** For a table the components below do not fit. */
 export const tableStyles = {
-  frame: "overflow-x-auto rounded-lg border bg-card text-card-foreground",
+  // relative: a visually hidden (absolute) label in a cell stays inside the scrolling frame instead
+  // of widening the page beyond it.
+  frame: "relative overflow-x-auto rounded-lg border bg-card text-card-foreground",
   head: "border-b bg-muted",
   row: "border-b last:border-0",
   selectedRow: "bg-primary/5",

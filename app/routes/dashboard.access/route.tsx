@@ -304,9 +304,14 @@ export default function AccessControl({ loaderData, actionData }: Route.Componen
     <div className="flex min-w-0 flex-col gap-6">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-2xl font-semibold">{t("access:title")}</h1>
-        <Link to="/dashboard/access/requests" className={linkVariants()}>
-          {t("access:requests.link")}
-        </Link>
+        <div className="flex flex-wrap gap-4">
+          <Link to="/dashboard/access/requests" className={linkVariants()}>
+            {t("access:requests.link")}
+          </Link>
+          <Link to="/dashboard/access/reviews" className={linkVariants()}>
+            {t("access:reviews.title")}
+          </Link>
+        </div>
       </div>
       <FormError message={pageError} />
       <AccessTabs
