@@ -22,7 +22,7 @@ export function notePermissionUse(userId: string, permission: string, at = Date.
 }
 
 function logFlushError(error: unknown) {
-  console.error(`[permission-use] flush failed: ${(error as Error).message}`);
+  console.error(`[permission-use] flush failed: ${String(error)}`);
 }
 
 /** Writes what was noted since the last flush, keeping the later time where a row exists. */
@@ -47,6 +47,7 @@ export async function flushPermissionUse(): Promise<number> {
     );
     const values = batch.filter((r) => alive.has(r.user_id));
     if (values.length === 0) continue;
+    // One batch refused (someone deleted in between) loses that batch's notes, not the rest.
     await db()
       .insertInto("permission_use")
       .values(values)
@@ -55,7 +56,8 @@ export async function flushPermissionUse(): Promise<number> {
           last_used_at: sql`case when excluded.last_used_at > permission_use.last_used_at then excluded.last_used_at else permission_use.last_used_at end`,
         }),
       )
-      .execute();
+      .execute()
+      .catch(logFlushError);
   }
   return rows.length;
 }

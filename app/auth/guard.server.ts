@@ -92,7 +92,7 @@ export async function requireUser(args: Args): Promise<SessionUser> {
 
 /** For access reviews' "last used": the person's own checks, not a super admin's viewing as them. */
 function used(user: SessionUser, permission: PermissionKey): SessionUser {
-  if (!user.isSuperAdmin && !user.impersonator) notePermissionUse(user.id, permission);
+  if (!user.impersonator) notePermissionUse(user.id, permission);
   return user;
 }
 

@@ -3,7 +3,7 @@ import { auditViewerOf } from "../access/audit-token-names.server";
 import { audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { Conflict, InvalidInput, NotFound, RuleViolation } from "../domain-errors";
-import { getAccessReview, overdueReviews } from "../users/access-reviews.server";
+import { claimReviewClose, getAccessReview, overdueReviews } from "../users/access-reviews.server";
 import { revokeGrant } from "../users/grants.server";
 import { toCsv } from "./csv";
 
@@ -37,9 +37,10 @@ const EVIDENCE_HEADER = [
 ];
 
 /**
- * Applies a review being closed: each item's decision (an undecided one follows the overdue rule),
- * revoking through the grants module as `closerId`, whose rules still hold (a grant the directory
- * owns, the last super admin). Then seals the evidence. Returns the evidence's hash.
+ * Applies a review being closed: each item's decision, revoking through the grants module as the
+ * person who decided it (their rules now: a grant the directory owns, the last super admin, whom
+ * they may manage); an undecided item follows the overdue rule, applied as `closerId` (who closed
+ * it, or who opened it for the daily cleanup). Then seals the evidence. Returns its hash.
  */
 export async function applyReview(
   reviewId: string,
@@ -53,11 +54,13 @@ export async function applyReview(
     .where("id", "=", reviewId)
     .executeTakeFirst();
   if (!row) throw new NotFound("access.review.gone");
-  const closer = closerId ? await auditViewerOf(closerId) : null;
-  const closerRow = closerId
-    ? await db().selectFrom("user").select(["email", "name"]).where("id", "=", closerId).executeTakeFirst()
-    : undefined;
-  const actor = closer && closerRow ? { ...closer, email: closerRow.email, name: closerRow.name } : null;
+  const actors = new Map<string, Promise<Actor | null>>();
+  const actorOf = (id: string | null) => {
+    if (!id) return Promise.resolve(null);
+    if (!actors.has(id)) actors.set(id, loadActor(id));
+    return actors.get(id)!;
+  };
+  const actor = await actorOf(closerId);
   const items = await db()
     .selectFrom("access_review_item")
     .selectAll()
@@ -73,7 +76,7 @@ export async function applyReview(
     let outcome: keyof typeof counts;
     if (item.outcome) outcome = item.outcome as keyof typeof counts;
     else if (decision === "keep") outcome = "kept";
-    else outcome = await revoke(actor, item);
+    else outcome = await revoke(await actorOf(item.decision ? item.decided_by : closerId), item);
     counts[outcome] += 1;
     await db()
       .updateTable("access_review_item")
@@ -87,7 +90,7 @@ export async function applyReview(
     if (done % 20 === 0 || done === items.length)
       progress(Math.min(0.95, done / Math.max(1, items.length)), `${done} of ${items.length}`);
   }
-  // The evidence as the reviewers saw it: last use, decider and outcome per item.
+  // The evidence: each item's last use, decision, decider and outcome.
   const view = await getAccessReview(
     actor ?? { id: "", isSuperAdmin: false, permissions: new Set<string>(), grants: [] },
     reviewId,
@@ -159,11 +162,19 @@ export function evidenceFilename(name: string) {
 }
 
 type Item = { grant_id: string; user_id: string; role_id: string; team_id: string | null };
+type Actor = Awaited<ReturnType<typeof auditViewerOf>> & { email: string; name: string };
 
-async function revoke(
-  actor: (Awaited<ReturnType<typeof auditViewerOf>> & { email: string; name: string }) | null,
-  item: Item,
-): Promise<"revoked" | "gone" | "refused"> {
+/** A person as they are now: their grants, and the name and email their audit rows carry. */
+async function loadActor(userId: string): Promise<Actor | null> {
+  const person = await db()
+    .selectFrom("user")
+    .select(["email", "name"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return person ? { ...(await auditViewerOf(userId)), email: person.email, name: person.name } : null;
+}
+
+async function revoke(actor: Actor | null, item: Item): Promise<"revoked" | "gone" | "refused"> {
   const live = await db()
     .selectFrom("user_role")
     .select("id")
@@ -177,26 +188,33 @@ async function revoke(
     await revokeGrant(actor, item.user_id, item.grant_id, origin);
     return "revoked";
   } catch (error) {
-    if (error instanceof NotFound) return "gone";
+    // The grant ended in between; any other "not found" is a person out of the actor's reach.
+    if (error instanceof NotFound) return error.said.key === "access.grant.gone" ? "gone" : "refused";
     if (error instanceof RuleViolation || error instanceof InvalidInput || error instanceof Conflict)
       return "refused";
     throw error;
   }
 }
 
-/** Daily: reviews past due are closed by their overdue rule, acting as whoever opened them. */
-export async function closeOverdueReviews(at = new Date()): Promise<number> {
+/**
+ * Daily: reviews past due are closed by their overdue rule, acting as whoever opened them; one
+ * stranded half way (a crash, a failed close task) is carried on. One review's failure is reported
+ * and the others still close.
+ */
+export async function closeOverdueReviews(
+  at = new Date(),
+  onError: (reviewId: string, error: unknown) => void = (id, error) =>
+    console.error(`[access-review] closing overdue review ${id} failed: ${String(error)}`),
+): Promise<number> {
   let closed = 0;
   for (const review of await overdueReviews(at)) {
-    const claimed = await db()
-      .updateTable("access_review")
-      .set({ status: "closing" })
-      .where("id", "=", review.id)
-      .where("status", "=", "open")
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) continue;
-    await applyReview(review.id, review.created_by);
-    closed += 1;
+    try {
+      await claimReviewClose(db(), review.id, null);
+      await applyReview(review.id, review.created_by);
+      closed += 1;
+    } catch (error) {
+      if (!(error instanceof Conflict)) onError(review.id, error);
+    }
   }
   return closed;
 }

@@ -1,7 +1,6 @@
 import type { SessionUser } from "../auth/session.server";
-import { db } from "../db.server";
-import { Conflict, NotFound } from "../domain-errors";
-import { claimReviewClose } from "../users/access-reviews.server";
+import { Conflict } from "../domain-errors";
+import { claimReviewClose, mayClose } from "../users/access-reviews.server";
 import { REVIEW_CLOSE_TASK } from "./access-review-apply.server";
 import { type CreateOutcome, createTask } from "./create-task.server";
 
@@ -10,13 +9,7 @@ import { type CreateOutcome, createTask } from "./create-task.server";
 
 /** The close endpoint's and the page's start: the task's transaction claims the review. */
 export async function startReviewClose(actor: SessionUser, reviewId: string): Promise<CreateOutcome> {
-  const review = await db()
-    .selectFrom("access_review")
-    .select("status")
-    .where("id", "=", reviewId)
-    .executeTakeFirst();
-  if (!review) throw new NotFound("access.review.gone");
-  if (review.status !== "open") throw new Conflict("access.review.notOpen");
+  if (!(await mayClose(reviewId))) throw new Conflict("access.review.notOpen");
   return createTask(actor, { type: REVIEW_CLOSE_TASK, payload: { review: reviewId } }, (taskId, trx) =>
     claimReviewClose(trx, reviewId, taskId),
   );

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Transaction } from "kysely";
+import type { ExpressionBuilder } from "kysely";
 import type { z } from "zod";
 import type { Database, ReviewDecision } from "../../db/schema";
 import type {
@@ -13,7 +13,7 @@ import { type RoleGrant, roleGrants } from "../access/role-cache.server";
 import { holdsRoleThere } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
-import { db, now } from "../db.server";
+import { db, type Executor, now } from "../db.server";
 import { Conflict, InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 
 // Access reviews (docs/decisions/048-access-reviews.md): someone with roles.manage opens a review
@@ -329,24 +329,61 @@ export async function decideReviewItems(
   return { decided: allowed.length, refused: items.length - allowed.length };
 }
 
-/** In the close task's own transaction: of two closes at once, one claims the review, the other hears 409. */
-export async function claimReviewClose(trx: Transaction<Database>, reviewId: string, taskId: string) {
-  const claimed = await trx
+/**
+ * Open, or stranded while closing: its close task failed (or the cleanup that closed it stopped
+ * half way). A close carries on from the outcomes already recorded.
+ */
+function closable(eb: ExpressionBuilder<Database, "access_review">) {
+  return eb.or([
+    eb("status", "=", "open"),
+    eb.and([
+      eb("status", "=", "closing"),
+      eb.or([
+        eb("task_id", "is", null),
+        eb("task_id", "in", eb.selectFrom("task").select("task.id").where("task.status", "=", "failed")),
+      ]),
+    ]),
+  ]);
+}
+
+export async function mayClose(reviewId: string): Promise<boolean> {
+  const review = await db()
+    .selectFrom("access_review")
+    .select("id")
+    .where("id", "=", reviewId)
+    .executeTakeFirst();
+  if (!review) throw new NotFound("access.review.gone");
+  return Boolean(
+    await db()
+      .selectFrom("access_review")
+      .select("id")
+      .where("id", "=", reviewId)
+      .where(closable)
+      .executeTakeFirst(),
+  );
+}
+
+/**
+ * Claims the review for a close: in the close task's own transaction (`taskId`), or for the daily
+ * cleanup (null). Of two closes at once one claims it, the other hears 409.
+ */
+export async function claimReviewClose(executor: Executor, reviewId: string, taskId: string | null) {
+  const claimed = await executor
     .updateTable("access_review")
     .set({ status: "closing", task_id: taskId })
     .where("id", "=", reviewId)
-    .where("status", "=", "open")
+    .where(closable)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) === 0) throw new Conflict("access.review.notOpen");
 }
 
-/** Open and past due: the daily cleanup closes these by their overdue rule. */
+/** Past due and still open, or stranded closing: the daily cleanup closes these by their overdue rule. */
 export async function overdueReviews(at = new Date()) {
   return db()
     .selectFrom("access_review")
     .select(["id", "created_by", "on_overdue"])
-    .where("status", "=", "open")
     .where("due_at", "<=", at.toISOString())
+    .where(closable)
     .execute();
 }
 

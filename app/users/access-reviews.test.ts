@@ -159,7 +159,8 @@ describe("a review of the manager role", () => {
       .where("action", "=", "user.role.revoke")
       .where("target_id", "=", managers[1]!.id)
       .executeTakeFirstOrThrow();
-    expect(revocation.actor_id).toBe(admin.id);
+    // Revoked as the person who decided it, under their rules as they are at the close.
+    expect(revocation.actor_id).toBe(otherAdmin.id);
     expect(JSON.parse(revocation.details!)).toMatchObject({ grant: revokedGrant, role: "manager" });
 
     const closed = await call("GET", `/api/access-reviews/${id}`, admin);
@@ -227,6 +228,31 @@ describe("the insider and bad input", () => {
     );
     expect((await call("GET", `/api/access-reviews/${id}`, admin)).body).toMatchObject({ status: "open" });
     expect(await grantsOf(managers[2]!)).toHaveLength(1);
+  });
+});
+
+describe("decisions that outlive their decider, and a close that failed", () => {
+  it("does not revoke for a decider who lost the role since, and a failed close can be closed again", async () => {
+    const decider = await person(["admin"]);
+    const holder = await person(["manager"]);
+    const review = await open(admin, { name: "Outlived", role: "manager", team: undefined });
+    const id = review.body.id as string;
+    expect((await decide(decider, id, itemOf(review.body, holder).id, "revoke")).status).toBe(200);
+    // The decider is no longer an admin when the review closes: the closer's authority does not stand in.
+    await db().deleteFrom("user_role").where("user_id", "=", decider.id).execute();
+    const closing = await call("POST", `/api/access-reviews/${id}/close`, admin);
+    const taskId = closing.body.taskId as string;
+    // The task fails before it runs (a timeout, a crash): the review is stranded "closing"…
+    await db().updateTable("task").set({ status: "failed" }).where("id", "=", taskId).execute();
+    expect((await call("GET", `/api/access-reviews/${id}`, admin)).body).toMatchObject({ status: "closing" });
+    // …and a new close claims it again and carries on.
+    const again = await call("POST", `/api/access-reviews/${id}/close`, admin);
+    expect(again.status).toBe(202);
+    await runClose(id, admin, again.body.taskId as string);
+    const closed = await call("GET", `/api/access-reviews/${id}`, admin);
+    expect(itemOf(closed.body, holder)).toMatchObject({ decision: "revoke", outcome: "refused" });
+    expect(await grantsOf(holder)).toHaveLength(1);
+    await db().deleteFrom("user_role").where("user_id", "=", holder.id).execute();
   });
 });
 

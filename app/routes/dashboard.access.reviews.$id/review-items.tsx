@@ -28,7 +28,9 @@ export function ReviewItems({ review }: { review: ReviewView }) {
   const fetcher = useFetcher<typeof action>();
   const answer = fetcher.data && fetcher.data.intent === "decide" ? fetcher.data : undefined;
   const busy = fetcher.state !== "idle";
+  // aria-disabled, not disabled: a button in use keeps the focus while the page answers.
   const decide = (decision: "keep" | "revoke", items: string[]) => {
+    if (busy || items.length === 0) return;
     const form = new FormData();
     form.set("intent", "decide");
     form.set("review", review.id);
@@ -53,7 +55,7 @@ export function ReviewItems({ review }: { review: ReviewView }) {
             <Button
               type="button"
               variant="outline"
-              disabled={selection.selected.length === 0 || busy}
+              aria-disabled={selection.selected.length === 0 || busy || undefined}
               onClick={() => decide("keep", selection.selected)}
             >
               {t("access:reviews.keepTicked")}
@@ -61,7 +63,7 @@ export function ReviewItems({ review }: { review: ReviewView }) {
             <Button
               type="button"
               variant="outline"
-              disabled={selection.selected.length === 0 || busy}
+              aria-disabled={selection.selected.length === 0 || busy || undefined}
               onClick={() => decide("revoke", selection.selected)}
             >
               {t("access:reviews.revokeTicked")}
@@ -161,11 +163,21 @@ function ItemRow({
         <TableCell>
           {item.mayDecide ? (
             <div className="flex flex-wrap gap-2">
-              <Button type="button" variant="outline" disabled={busy} onClick={() => onDecide("keep")}>
+              <Button
+                type="button"
+                variant="outline"
+                aria-disabled={busy || undefined}
+                onClick={() => onDecide("keep")}
+              >
                 {t("access:reviews.keep")}
                 <span className="sr-only"> {who}</span>
               </Button>
-              <Button type="button" variant="outline" disabled={busy} onClick={() => onDecide("revoke")}>
+              <Button
+                type="button"
+                variant="outline"
+                aria-disabled={busy || undefined}
+                onClick={() => onDecide("revoke")}
+              >
                 {t("access:reviews.revoke")}
                 <span className="sr-only"> {who}</span>
               </Button>

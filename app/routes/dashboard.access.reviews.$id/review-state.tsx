@@ -22,6 +22,12 @@ export function ReviewState({ review }: { review: ReviewView }) {
   const task = taskId ? tasks.find((x) => x.id === taskId) : undefined;
   const { revalidate } = useRevalidator();
   const seen = useRef<string | null>(null);
+  // Closed by someone else, or by the daily cleanup: no task of this reader's to follow.
+  useEffect(() => {
+    if (review.status !== "closing" || task) return;
+    const timer = setInterval(() => void revalidate(), 3000);
+    return () => clearInterval(timer);
+  }, [review.status, task, revalidate]);
   // The page reads the closed review (outcomes, evidence) once its task ends.
   useEffect(() => {
     if (task && (task.status === "completed" || task.status === "failed") && seen.current !== task.id) {
@@ -72,6 +78,12 @@ export function ReviewState({ review }: { review: ReviewView }) {
             </Alert>
           ) : null}
         </div>
+        {/* Outside the live region: its clock ticks every second. */}
+        {closing && task ? (
+          <ul>
+            <TaskItem task={task} />
+          </ul>
+        ) : null}
         {review.status === "open" && !closing ? (
           <fetcher.Form method="post" className="flex flex-col gap-2">
             <input type="hidden" name="intent" value="close" />

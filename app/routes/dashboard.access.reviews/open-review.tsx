@@ -73,7 +73,14 @@ export function OpenReview({ roles, teams }: { roles: Role[]; teams: { id: strin
           <label htmlFor="review-team" className={labelClass}>
             {t("access:reviews.team")}
           </label>
-          <select id="review-team" name="team" defaultValue="" className={controlVariants()}>
+          <select
+            id="review-team"
+            name="team"
+            defaultValue=""
+            className={controlVariants()}
+            aria-invalid={errors.team ? true : undefined}
+            aria-describedby={described("team")}
+          >
             <option value="">{t("access:reviews.anyTeam")}</option>
             {teams.map((team) => (
               <option key={team.id} value={team.id}>
@@ -110,6 +117,7 @@ export function OpenReview({ roles, teams }: { roles: Role[]; teams: { id: strin
               </label>
             ))}
           </div>
+          {error("onOverdue")}
         </fieldset>
         <div className="sm:col-span-2">
           <Button pending={fetcher.state !== "idle"}>{t("access:reviews.openButton")}</Button>

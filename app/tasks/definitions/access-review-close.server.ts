@@ -10,6 +10,8 @@ import { defineTask, TaskError } from "../definition.server";
 export const accessReviewClose = defineTask({
   type: REVIEW_CLOSE_TASK,
   permission: "roles.manage",
+  // Revokes with the closer's and the deciders' roles, which a narrower API token must not widen.
+  pageOnly: true,
   // Each item's outcome is kept as it is applied, so a second run carries on where one stopped.
   rerunnable: true,
   timeoutMs: 15 * 60_000,
