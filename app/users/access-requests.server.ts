@@ -127,7 +127,13 @@ export async function createAccessRequest(
   }
   const live = (g: { expiresAt: string | null }) =>
     g.expiresAt === null || Date.parse(g.expiresAt) > Date.now();
-  if (actor.grants.some((g) => g.role.id === role.id && (g.team?.id ?? null) === teamId && live(g)))
+  // Held: the role itself in that scope, or, over everyone, all it gives already (a super admin's
+  // request for admin, say, would only lead to a grant that changes nothing).
+  const givesNothingNew = teamId === null ? holdsRoleThere(actor, role, null) : actor.isSuperAdmin;
+  if (
+    givesNothingNew ||
+    actor.grants.some((g) => g.role.id === role.id && (g.team?.id ?? null) === teamId && live(g))
+  )
     throw new Conflict("access.request.held", { role: role.label });
   const id = randomUUID();
   await db()

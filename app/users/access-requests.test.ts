@@ -183,10 +183,23 @@ describe("asking for a role and having it approved", () => {
       { requestable: true, maxRequestHours: 4 },
       { name: "on_call" },
     );
-    const own = await ask(otherAdmin, { role: "on_call", hours: 2, reason: "Pager" });
+    // Asked while it gave something new: a person with roles.manage but not settings.manage…
+    const asker = await person(["roles_only"]);
+    const own = await ask(asker, { role: "on_call", hours: 2, reason: "Pager" });
     expect(own.status).toBe(201);
     const id = own.body.id as string;
-    expect((await decide(otherAdmin, id, "approve")).status).toBe(403);
+    // …who since gained every permission it needs (an admin now) still cannot decide it.
+    const adminRole = await db()
+      .selectFrom("role")
+      .select("id")
+      .where("name", "=", "admin")
+      .executeTakeFirstOrThrow();
+    await db().insertInto("user_role").values({ user_id: asker.id, role_id: adminRole.id }).execute();
+    await invalidateSessions();
+    expect(await permissionsOf(asker)).toContain("settings.manage");
+    expect((await decide(asker, id, "approve")).status).toBe(403);
+    // Asking now would change nothing: held.
+    expect((await ask(otherAdmin, { role: "on_call", hours: 2, reason: "Pager" })).status).toBe(409);
     expect(
       (
         await db()
@@ -227,8 +240,9 @@ describe("refusals", () => {
     });
     expect((await ask(someone, { role: "admin", hours: 2, reason: "first" })).status).toBe(201);
     expect((await ask(someone, { role: "admin", hours: 2, reason: "again" })).status).toBe(409);
-    // Held already (over everyone): 409 too.
+    // Held already (over everyone): 409 too; so for a super admin, who holds everything any role gives.
     expect((await ask(admin, { role: "admin", hours: 1, reason: "x" })).status).toBe(409);
+    expect((await ask(superAdmin, { role: "admin", hours: 1, reason: "x" })).status).toBe(409);
   });
 
   it("denies only with a comment, tells the requester, and ends unanswered requests after 72 h", async () => {
