@@ -57,6 +57,12 @@ const schema = z.object({
   EMAIL_FROM: optionalText(),
   APP_NAME: optionalText(),
   SIGN_IN_ALERTS: optionalText(),
+  PASSWORD_BREACH_CHECK: optionalText(),
+  // The range API of breached passwords: GET URL + the first 5 hex of a password's SHA-1.
+  PWNED_PASSWORDS_URL: z.preprocess(
+    blankToUndefined,
+    z.string().url().default("https://api.pwnedpasswords.com/range/"),
+  ),
   REGISTRATION: z.preprocess(blankToUndefined, z.enum(["open", "closed"]).optional()),
   REGISTRATION_ROLE: optionalText(),
   AUDIT_RETENTION_DAYS: optionalText(),

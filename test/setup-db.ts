@@ -12,6 +12,9 @@ process.env.NODE_ENV = "test";
 process.env.SESSION_SECRET = "test-session-secret";
 process.env.BASE_URL = "http://localhost:3000";
 process.env.LOG_LEVEL = "silent";
+// Nothing in tests reaches the internet: the breached-password check is off unless a test turns it
+// on against its own fake range service (app/auth/breached-passwords.test.ts).
+process.env.PASSWORD_BREACH_CHECK = "off";
 
 if (process.env.TEST_DATABASE === "postgres") {
   const schema = await createTestSchema();

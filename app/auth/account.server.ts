@@ -6,6 +6,7 @@ import { mailLanguage } from "../mail/mail-language.server";
 import { sendVerificationEmail } from "../mail/senders.server";
 import { reserveReauth } from "../security/login-limits.server";
 import { RateLimitedError } from "../security/rate-limit.server";
+import { checkNewPassword } from "./breached-passwords.server";
 import { verifyEmailUrl } from "./links.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { invalidateSessions, type SessionUser, sessionHandle } from "./session.server";
@@ -219,6 +220,7 @@ export async function changePassword(
   origin: AuditOrigin,
 ) {
   await assertCurrentPassword(origin, user, input.currentPassword, "password");
+  const { warn } = await checkNewPassword(input.newPassword, "newPassword");
   const passwordHash = await hashPassword(input.newPassword);
   await endSessions({ userId: user.id, except: user.sessionId }, async (trx) => {
     await trx
@@ -232,6 +234,7 @@ export async function changePassword(
       trx,
     );
   });
+  return { warn };
 }
 
 export type SessionView = {

@@ -9,6 +9,7 @@ import { type Message, message } from "../i18n/message";
 import { signIn } from "../metrics/metrics.server";
 import { reserveLoginAttempt } from "../security/login-limits.server";
 import { loginSchema } from "./account-schemas";
+import { breachedAtSignIn } from "./breached-passwords.server";
 import { dummyPasswordHash, verifyPassword } from "./password.server";
 import { singleSignOnRequiredMessage } from "./sso-messages";
 import { passwordBlockedBy } from "./sso-providers.server";
@@ -53,6 +54,9 @@ authenticator.use(
       throw new LoginError("invalid");
     if (user.status !== "active") throw new LoginError("disabled");
     if (user.email_verified !== 1) throw new LoginError("unverified");
+    // Right, but in a breach corpus: in only to a forced change (the password gate).
+    if (await breachedAtSignIn(password))
+      await db().updateTable("user").set({ must_change_password: 1 }).where("id", "=", user.id).execute();
     return { id: user.id, email: user.email };
   }),
   "password",

@@ -39,6 +39,23 @@ export function invalidSubmission(
   });
 }
 
+/** A field the schema passed but the server refuses (a breached password): said as a field error. */
+export function refuseField(
+  submission: ReturnType<typeof parseSubmission>,
+  field: string,
+  message: string,
+  intent?: string,
+) {
+  const hideFields = Object.keys(submission.payload).filter((name) => SECRET_FIELD.test(name));
+  return refusal(400, CODES[400]!, {
+    ok: false as const,
+    intent,
+    errors: { [field]: message } as FieldErrors,
+    formError: null as string | null,
+    submission: submission.reply({ fieldErrors: { [field]: [message] }, hideFields }),
+  });
+}
+
 export function invalid(errors: FieldErrors, intent?: string) {
   return refusal(400, CODES[400]!, { ok: false as const, intent, errors, formError: null as string | null });
 }

@@ -101,6 +101,12 @@ function createMetrics() {
       labelNames: ["method", "outcome"] as const,
       registers,
     }),
+    breachChecks: new Counter({
+      name: `${PREFIX}password_breach_checks_total`,
+      help: "Breached-password lookups, by outcome (clean, breached, unavailable: the check failed open).",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
     rateLimited: new Counter({
       name: `${PREFIX}rate_limit_refusals_total`,
       help: "Points a rate limiter refused, by limiter (app/security/rate-limit.server.ts).",
@@ -209,6 +215,10 @@ export type SignInMetricMethod = "password" | "oidc" | "passkey" | "invite" | "t
 
 export function signIn(method: SignInMetricMethod, ok: boolean) {
   safely(() => metrics().signIns.inc({ method, outcome: ok ? "succeeded" : "failed" }));
+}
+
+export function breachCheck(outcome: "clean" | "breached" | "unavailable") {
+  safely(() => metrics().breachChecks.inc({ outcome }));
 }
 
 export function auditIntegrityFailed() {

@@ -1,6 +1,7 @@
 import { Trans } from "react-i18next";
 import { Form } from "react-router";
 import { acceptInviteSchema } from "../auth/account-schemas";
+import { breachedField } from "../auth/breached-passwords.server";
 import { acceptInvitation, describeInvitation } from "../auth/invitations.server";
 import { completeSignIn } from "../auth/sign-in.server";
 import { AuthCard } from "../components/auth/auth-card";
@@ -16,6 +17,7 @@ import { readForm } from "../http/read-form.server";
 import { refusal } from "../http/responses";
 import { toastCookie } from "../http/toast.server";
 import { getT } from "../i18n/i18n.server";
+import { say } from "../i18n/message";
 import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/accept-invite";
 
@@ -35,6 +37,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const submission = parseSubmission(await readForm(args.request), acceptInviteSchema, getT(args.context));
   if (submission.status !== "success") return invalidSubmission(submission);
+  const breach = await breachedField(args, submission, submission.value.password);
+  if (breach.refusal) return breach.refusal;
   const outcome = await acceptInvitation(args, submission.value.token, submission.value);
   if (!outcome.ok)
     return refusal(400, "invalid_request", {
@@ -46,7 +50,15 @@ export async function action(args: Route.ActionArgs) {
   const response = await completeSignIn(args, outcome.userId, { method: "invite", factors: 1 });
   response.headers.append(
     "Set-Cookie",
-    await toastCookie({ kind: "success", message: getT(args.context)("auth:invite.welcome") }),
+    await toastCookie({
+      kind: breach.warn ? "info" : "success",
+      message: [
+        getT(args.context)("auth:invite.welcome"),
+        breach.warn ? say(getT(args.context), "auth.passwordBreachedWarning") : "",
+      ]
+        .filter(Boolean)
+        .join(" "),
+    }),
   );
   throw response;
 }

@@ -1,5 +1,6 @@
 import { Form, Link, redirect } from "react-router";
 import { registerSchema } from "../auth/account-schemas";
+import { breachedField } from "../auth/breached-passwords.server";
 import { limitPublicForm } from "../auth/public-form-limit.server";
 import { checkInboxUrl } from "../auth/public-mail.server";
 import { registerAccount, registrationOpen } from "../auth/registration.server";
@@ -41,6 +42,9 @@ export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request);
   const submission = parseSubmission(form, registerSchema, getT(args.context));
   if (submission.status !== "success") return invalidSubmission(submission);
+  // Before any account is looked at, so the answer says nothing about which addresses exist.
+  const breach = await breachedField(args, submission, submission.value.password);
+  if (breach.refusal) return breach.refusal;
   const binding = await registrationBinding(args.request);
   const deliveryId = await registerAccount(args, { ...submission.value, binding: binding.hash });
   // The same answer whether the address was new or not; the mail leaves after it.

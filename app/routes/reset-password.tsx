@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { resetPasswordSchema } from "../auth/account-schemas";
+import { breachedField } from "../auth/breached-passwords.server";
 import { resetPassword } from "../auth/password-reset.server";
 import { inspectToken } from "../auth/tokens.server";
 import { AuthCard } from "../components/auth/auth-card";
@@ -14,6 +15,7 @@ import { invalidSubmission, parseSubmission, redirectWithToast } from "../http/f
 import { readForm } from "../http/read-form.server";
 import { refusal } from "../http/responses";
 import { getT } from "../i18n/i18n.server";
+import { say } from "../i18n/message";
 import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/reset-password";
 
@@ -30,6 +32,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const submission = parseSubmission(await readForm(args.request), resetPasswordSchema, getT(args.context));
   if (submission.status !== "success") return invalidSubmission(submission);
+  const breach = await breachedField(args, submission, submission.value.password);
+  if (breach.refusal) return breach.refusal;
   const outcome = await resetPassword(args, submission.value.token, submission.value.password);
   if (!outcome.ok)
     return refusal(400, "invalid_request", {
@@ -38,9 +42,12 @@ export async function action(args: Route.ActionArgs) {
       errors: {},
       formError: null,
     });
+  const t = getT(args.context);
   return redirectWithToast("/login", {
-    kind: "success",
-    message: getT(args.context)("auth:reset.done"),
+    kind: breach.warn ? "info" : "success",
+    message: breach.warn
+      ? `${t("auth:reset.done")} ${say(t, "auth.passwordBreachedWarning")}`
+      : t("auth:reset.done"),
   });
 }
 

@@ -48,6 +48,7 @@ import {
 import { db } from "../db.server";
 import { redirectWithToast } from "../http/form.server";
 import { getT, i18nFor, resolveLanguage } from "../i18n/i18n.server";
+import { say } from "../i18n/message";
 import { supportedLanguages } from "../i18n/resources.server";
 import { done } from "./answers.server";
 import { describeSessions } from "./session-view";
@@ -157,14 +158,17 @@ export const runSecurityIntent = (args: ActionArgs) => {
         schema: changePasswordSchema,
         run: async ({ actor, input }) => {
           refuseWhileImpersonating(args, actor);
-          await changePassword(actor, input, args);
+          const { warn } = await changePassword(actor, input, args);
+          const said = warn
+            ? `${t("settings:password.changed")} ${say(t, "auth.passwordBreachedWarning")}`
+            : t("settings:password.changed");
           // A change the gate demanded ends where the person was headed, not on Settings.
           if (actor.mustChangePassword)
             await redirectWithToast(afterPasswordChange(input.redirectTo), {
-              kind: "success",
-              message: t("settings:password.changed"),
+              kind: warn ? "info" : "success",
+              message: said,
             });
-          return done("password", t("settings:password.changed"));
+          return done("password", said);
         },
       },
       "revoke-session": {

@@ -120,6 +120,7 @@ describe("mail routing settings: an admin", () => {
       REGISTRATION: false,
       REGISTRATION_ROLE: false,
       SIGN_IN_ALERTS: false,
+      PASSWORD_BREACH_CHECK: false,
     });
     const root = await signedIn(["super_admin"]);
     const rootPage = await run(() =>

@@ -108,6 +108,16 @@ export const SYSTEM_CONFIG = {
     superAdminOnly: false,
     choices: ["optional", "required"],
   },
+  PASSWORD_BREACH_CHECK: {
+    label: "Breached passwords",
+    help: "New passwords are checked against known breaches (only the first 5 characters of their SHA-1 leave the server): refused, accepted with a warning, or not checked.",
+    secret: false,
+    schema: z.enum(["block", "warn", "off"], "settings.choice"),
+    envVar: "PASSWORD_BREACH_CHECK",
+    fixedDefault: "block",
+    superAdminOnly: false,
+    choices: ["block", "warn", "off"],
+  },
 } as const satisfies Record<
   string,
   {
