@@ -61,7 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       },
       sidebar,
       theme,
-      toast: flash.toast,
+      toast: flash.toast ? { ...flash.toast, ...(flash.key ? { key: flash.key } : {}) } : null,
       appName,
       language: getLanguage(context),
       nonce: context.get(nonceContext),

@@ -5,6 +5,12 @@ import { join } from "node:path";
 import { afterAll } from "vitest";
 import { createTestSchema } from "./postgres-schema";
 
+/** As the server's stop does: the file's last notes written, its minute timer gone before its database. */
+async function stopPermissionUse() {
+  const { stopPermissionUse: stop } = await import("../app/access/permission-use.server");
+  await stop().catch(() => {});
+}
+
 // Every test file gets a database of its own, opened lazily by the app's db() from DATABASE_URL:
 // a fresh SQLite file, or a fresh schema in the postgres project (TEST_DATABASE=postgres, see
 // vitest.config.ts). setupDatabase() (test/helpers.ts) fills it from the run's template.
@@ -24,6 +30,7 @@ if (process.env.TEST_DATABASE === "postgres") {
   afterAll(async () => {
     const { stopSystemBus } = await import("../app/events/bus.server");
     const { closeDb } = await import("../app/db.server");
+    await stopPermissionUse();
     await stopSystemBus();
     await closeDb();
     await schema.drop();
@@ -33,6 +40,7 @@ if (process.env.TEST_DATABASE === "postgres") {
   process.env.DATABASE_URL = `file:${file}`;
   afterAll(async () => {
     const { closeDb } = await import("../app/db.server");
+    await stopPermissionUse();
     await closeDb();
     for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
   });

@@ -79,8 +79,15 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
     };
   }, []);
 
+  // A toast from the server comes once per key, however many page loads read its cookie.
+  const shown = useRef(new Set<string>());
   useEffect(() => {
-    if (toast) push?.(toast);
+    if (!toast) return;
+    if (toast.key) {
+      if (shown.current.has(toast.key)) return;
+      shown.current.add(toast.key);
+    }
+    push?.(toast);
   }, [toast]);
 
   useEffect(() => {
