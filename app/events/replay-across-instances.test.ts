@@ -68,7 +68,19 @@ describe.skipIf(!onPostgres)("events across instances survive a reconnect", () =
   }
 
   it("replays on B what A published while B's client was away, in order, each once", async () => {
-    const first = client("away");
+    // A fresh stream starts at the newest event it reads; an event committed before that read whose
+    // NOTIFY comes after it is one the stream counts as seen (2026-11-30, CI under load). So the
+    // client comes back from an event of its own, as a browser does, and the log decides.
+    await a.publish(CH, done("away", "warm-up"));
+    let from = 0;
+    await vi.waitFor(
+      async () => {
+        from = (await b.newestId("away")) ?? 0;
+        expect(from).toBeGreaterThan(0);
+      },
+      { timeout: 10_000 },
+    );
+    const first = client("away", from);
     await a.publish(CH, done("away", "seen"));
     // Across instances an event travels by NOTIFY; on a loaded machine that takes more than waitFor's 1 s.
     await vi.waitFor(() => expect(first.got.map(([, t]) => t)).toEqual(["seen"]), { timeout: 10_000 });
