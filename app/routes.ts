@@ -35,6 +35,7 @@ export default [
     route("access/requests", ...folder("dashboard.access.requests")),
     route("access/reviews", ...folder("dashboard.access.reviews")),
     route("access/reviews/:id", ...folder("dashboard.access.reviews.$id")),
+    route("access/roles/:name/networks", ...folder("dashboard.access.roles.$name.networks")),
     route("settings", ...folder("dashboard.settings"), [
       index(...folder("dashboard.settings._index")),
       route("profile", ...folder("dashboard.settings.profile")),

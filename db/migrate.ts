@@ -41,6 +41,7 @@ import * as m038 from "./migrations/038_task_trace_parent";
 import * as m039 from "./migrations/039_grant_expiry_notice";
 import * as m040 from "./migrations/040_access_requests";
 import * as m041 from "./migrations/041_access_reviews";
+import * as m042 from "./migrations/042_role_networks";
 
 // A static list, not a folder scan, so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   "039_grant_expiry_notice": m039,
   "040_access_requests": m040,
   "041_access_reviews": m041,
+  "042_role_networks": m042,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -23,6 +23,8 @@ interface RoleTable {
   /** 1: people may ask for it, for at most max_request_hours (app/access/access-requests.server.ts). */
   requestable: Generated<number>;
   max_request_hours: ColumnType<number | null, number | null | undefined, number | null>;
+  /** JSON array of CIDRs the role may be used from; "[]": anywhere (migration 042). */
+  allowed_networks: Generated<string>;
   created_at: string;
   updated_at: string;
 }

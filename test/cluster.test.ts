@@ -272,6 +272,33 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
         const reason = String(parsed?.error ?? JSON.stringify(parsed)).slice(0, 100);
         failureReasons.set(reason, (failureReasons.get(reason) ?? 0) + 1);
       }
+      // For each lost completion, what the log holds of it and what its owner's stream saw.
+      const lostDetails: string[] = [];
+      for (const t of tasks.created.filter((c) => tasks.delivered(c.taskId) === 0).slice(0, 3)) {
+        const task = (
+          await client.query<{ completed_at: string | null; attempt: number }>(
+            "select completed_at, attempt from task where id = $1",
+            [t.taskId],
+          )
+        ).rows[0];
+        const events = (
+          await client.query<{ id: string }>(
+            "select id from event_log where type = 'task-completed' and data like $1",
+            [`%${t.taskId}%`],
+          )
+        ).rows.map((r) => Number(r.id));
+        const stream = tasks.streams.find((s) => s.user.name === t.owner)!.client;
+        const id = events[0];
+        const near =
+          id === undefined
+            ? []
+            : stream.ids
+                .filter((x) => Math.abs(Number(x.id) - id) <= 40)
+                .map((x) => `${x.id}(${x.type} ${log.when(x.at)})`);
+        lostDetails.push(
+          `  lost ${t.taskId}: completed ${task?.completed_at ? log.when(Date.parse(task.completed_at)) : "-"} (attempt ${task?.attempt}), its event id ${events.join(",") || "none in the log"}; stream opens: ${stream.opens.map((o) => `${log.when(o.at)} from ${o.resumedFrom ?? "newest"}`).join(", ")}; ids received near it: ${near.join(" ") || "-"}`,
+        );
+      }
       await client.end();
 
       // The counts.
@@ -318,6 +345,7 @@ describe.skipIf(skipped)("a cluster of three instances behind haproxy and nginx"
             (t) =>
               `  missing: task ${t.taskId} of ${t.owner} (via ${taskPeople.find((p) => p.name === t.owner)?.via.name}), created in ${t.phase}, ${status.get(t.taskId) ?? "absent"}`,
           ),
+        ...lostDetails,
         `queue jobs still locked: ${lockedJobs ?? "n/a (no graphile_worker._private_jobs)"}`,
         `event streams:\n${streamLines.join("\n")}`,
         `instances that exited on their own: ${exits.length}${exits.map((e) => `\n  ${e.instance} exit ${e.code ?? e.signal} at +${((e.at - began) / 1000).toFixed(1)}s: ${e.tail.split("\n").filter(Boolean).slice(-3).join(" | ").slice(0, 400)}`).join("")}`,

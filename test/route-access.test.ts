@@ -100,6 +100,7 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/dashboard.access.requests": "dashboard.access",
   "routes/dashboard.access.reviews": "roles.manage",
   "routes/dashboard.access.reviews.$id": "roles.manage",
+  "routes/dashboard.access.roles.$name.networks": "roles.manage",
   "routes/dashboard.logs": "log.read",
   "routes/dashboard.teams": "team.read",
   "routes/dashboard.teams.$id": "team.read",

@@ -1,5 +1,6 @@
 import { db } from "../db.server";
 import { invalidateEverywhere, registerCache } from "../events/cluster.server";
+import { type Cidr, toCidrs } from "../http/cidr";
 import { type LabelTranslations, readLabelTranslations } from "./label-translations";
 import { sortRoles } from "./role-order";
 
@@ -15,7 +16,19 @@ export type RoleGrant = {
   permissions: Set<string>;
   /** Null: nobody may ask for it; else for at most this many hours (app/access/access-requests.server.ts). */
   maxRequestHours: number | null;
+  /** The networks it may be used from (normal CIDR form); empty: anywhere (app/access/networks.server.ts). */
+  allowedNetworks: string[];
+  cidrs: Cidr[];
 };
+
+function networksOf(json: string): string[] {
+  try {
+    const list = JSON.parse(json);
+    return Array.isArray(list) ? list.filter((n): n is string => typeof n === "string") : [];
+  } catch {
+    return [];
+  }
+}
 
 let roles: Promise<Map<string, RoleGrant>> | undefined;
 
@@ -32,6 +45,7 @@ async function loadRoles(): Promise<Map<string, RoleGrant>> {
         "all_permissions",
         "requestable",
         "max_request_hours",
+        "allowed_networks",
       ])
       .execute(),
     db()
@@ -52,6 +66,8 @@ async function loadRoles(): Promise<Map<string, RoleGrant>> {
       all: r.all_permissions === 1,
       permissions: new Set(),
       maxRequestHours: r.requestable === 1 ? (r.max_request_hours ?? null) : null,
+      allowedNetworks: networksOf(r.allowed_networks),
+      cidrs: toCidrs(networksOf(r.allowed_networks)),
     });
   }
   for (const l of links) map.get(l.role_id)?.permissions.add(l.key);

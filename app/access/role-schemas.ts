@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { networksSchema } from "../http/cidr";
 import { labelTranslationsSchema } from "./label-translations";
 import { PERMISSION_KEYS } from "./permissions";
 
@@ -15,14 +16,14 @@ const HIDDEN_OR_CONTROL =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
   /^[^\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$/;
 /** Plain text on one line: it is shown inside option hints and table cells. */
-const roleDescriptionSchema = z
+const roleDescriptionText = z
   .string()
   .trim()
   .max(ROLE_DESCRIPTION_MAX)
   // Control characters (C0, C1), line and paragraph separators, zero-width and direction marks:
   // none belongs in one visible line, and each can hide or reorder what a reader sees.
-  .regex(HIDDEN_OR_CONTROL, "validation.oneLine")
-  .default("");
+  .regex(HIDDEN_OR_CONTROL, "validation.oneLine");
+const roleDescriptionSchema = roleDescriptionText.default("");
 
 const roleNameSchema = z
   .string()
@@ -77,10 +78,12 @@ export const patchRoleSchema = z
   .object({
     label: roleLabelSchema.optional(),
     translations: roleTranslationsSchema.optional(),
-    description: roleDescriptionSchema.optional(),
+    // No default here: a PATCH that leaves the description out keeps it.
+    description: roleDescriptionText.optional(),
     permissions: permissionList.optional(),
     requestable: z.boolean().optional(),
     maxRequestHours: z.number().int().min(1).max(MAX_REQUEST_HOURS).nullable().optional(),
+    allowedNetworks: networksSchema.optional(),
   })
   .strict()
   .refine((v) => v.requestable !== true || v.maxRequestHours !== null, {
@@ -103,5 +106,23 @@ export const requestHoursSchema = z.object({
   hours: z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
     z.coerce.number().int().min(1).max(MAX_REQUEST_HOURS).optional(),
+  ),
+});
+
+/**
+ * The role page's network rule: one range per line (or separated by commas or spaces); blank, the
+ * role may be used from anywhere. `intent=preview` shows who it would have refused, `save` sets it.
+ */
+export const roleNetworksSchema = z.object({
+  roleId: z.string().uuid(),
+  networks: z.preprocess(
+    (v) =>
+      typeof v === "string"
+        ? v
+            .split(/[\s,]+/)
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : v,
+    networksSchema,
   ),
 });

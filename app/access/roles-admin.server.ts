@@ -13,6 +13,7 @@ import {
   writeLabelTranslations,
 } from "./label-translations";
 import { assertKnownLanguages } from "./label-translations.server";
+import { assertRoleNetworks, setRoleNetworks } from "./networks.server";
 import { PERMISSION_KEYS } from "./permissions";
 import { invalidateRoles, type RoleGrant, roleGrants, rolesChanged } from "./role-cache.server";
 import type { createRoleSchema, patchRoleSchema, saveMatrixSchema, updateRoleSchema } from "./role-schemas";
@@ -38,6 +39,7 @@ export async function listRoles(actor?: AuditedActor) {
     users: counts.get(r.id) ?? 0,
     editable: !r.all && (!actor || mayEdit(actor, r)),
     maxRequestHours: r.maxRequestHours,
+    allowedNetworks: r.allowedNetworks,
   }));
 }
 
@@ -51,8 +53,7 @@ export function roleForApi(r: RoleGrant) {
     superAdmin: r.all,
     requestable: r.maxRequestHours !== null,
     maxRequestHours: r.maxRequestHours,
-    // Network rules come with their own issue (sign-in policy); until then, none.
-    allowedNetworks: [] as string[],
+    allowedNetworks: r.allowedNetworks,
   };
 }
 
@@ -103,18 +104,25 @@ export async function patchRole(
 ) {
   const role = [...(await roleGrants()).values()].find((r) => r.name === name);
   if (!role) throw new NotFound("access.roleGone");
-  await updateRole(
-    actor,
-    {
-      roleId: role.id,
-      label: input.label ?? role.label,
-      translations: input.translations ?? role.translations,
-      description: input.description ?? role.description,
-      permissions: input.permissions ?? [...role.permissions],
-      maxRequestHours: requestHours(role, input),
-    },
-    origin,
-  );
+  const { allowedNetworks, ...rest } = input;
+  const networks = allowedNetworks && { roleId: role.id, networks: allowedNetworks };
+  // Checked before anything is written, so a refused rule leaves the rest of the change unmade too.
+  if (networks) await assertRoleNetworks(actor, networks, origin);
+  // Super Admin's permissions are fixed, its network rule is not: a PATCH of the rule alone skips the rest.
+  if (!networks || Object.keys(rest).length > 0)
+    await updateRole(
+      actor,
+      {
+        roleId: role.id,
+        label: input.label ?? role.label,
+        translations: input.translations ?? role.translations,
+        description: input.description ?? role.description,
+        permissions: input.permissions ?? [...role.permissions],
+        maxRequestHours: requestHours(role, input),
+      },
+      origin,
+    );
+  if (networks) await setRoleNetworks(actor, networks, origin);
   const after = (await roleGrants()).get(role.id);
   if (!after) throw new NotFound("access.roleGone");
   return roleForApi(after);

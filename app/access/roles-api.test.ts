@@ -72,6 +72,11 @@ describe("PATCH /api/roles/:name", () => {
     );
   });
 
+  it("keeps the description when a PATCH leaves it out", async () => {
+    expect((await patch(admin, "manager", { label: "Lead" })).status).toBe(200);
+    expect(await stored("manager")).toEqual({ label: "Lead", description: "Runs the teams of a region" });
+  });
+
   it("shows the description where roles are chosen (the invite and create forms)", async () => {
     const page = await run(() => usersPage.loader(args(request("/dashboard/users", { cookie: admin }))));
     const offered = (page.body as { assignable: { name: string; description: string }[] }).assignable;

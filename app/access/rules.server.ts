@@ -106,10 +106,10 @@ export async function superAdminRoleIds(): Promise<string[]> {
   return [...(await roleGrants()).values()].filter((r) => r.all).map((r) => r.id);
 }
 
-export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | "disabled" | "demoted") {
+/** Active people holding Super Admin over everyone now: driven from the super admins' grants (few), never from every active person. */
+export async function activeSuperAdminIds(): Promise<string[]> {
   const ids = await superAdminRoleIds();
-  if (ids.length === 0) return;
-  // Driven from the super admins' grants (few), never from every active person.
+  if (ids.length === 0) return [];
   const holders = await db()
     .selectFrom("user_role")
     .select("user_role.user_id as id")
@@ -126,7 +126,12 @@ export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | 
       ),
     )
     .execute();
-  if (holders.length === 1 && holders[0]!.id === userId) {
+  return holders.map((h) => h.id);
+}
+
+export async function assertNotLastSuperAdmin(userId: string, verb: "deleted" | "disabled" | "demoted") {
+  const holders = await activeSuperAdminIds();
+  if (holders.length === 1 && holders[0] === userId) {
     throw new RuleViolation(`access.lastSuperAdmin.${verb}`);
   }
 }

@@ -3,6 +3,7 @@ export const ACTION_LABELS = {
   "auth.login.succeeded": "Signed in",
   "auth.login.failed": "Failed sign-in",
   "auth.login.rate_limited": "Sign-in blocked (too many attempts)",
+  "auth.login.network_refused": "Sign-in refused (outside the role's networks)",
   "auth.logout": "Signed out",
   "access.sync": "Synced permissions",
   // accounts
@@ -70,6 +71,7 @@ export const ACTION_LABELS = {
   "access_review.created": "Opened an access review",
   "access_review.decided": "Decided items of an access review",
   "access_review.closed": "Closed an access review (evidence sealed)",
+  "role.networks.update": "Changed a role's allowed networks",
   "team.member.remove.undone": "Undid removing a team member (added again)",
   "user.password_reset": "Sent a password reset",
   "session.revoke": "Signed out a user's sessions",

@@ -208,6 +208,7 @@ type TokenCaller = {
   permissions: Set<string>;
   isSuperAdmin: false;
   grants: Grant[];
+  networkGrants: Grant[];
   mustChangePassword: boolean;
   twoFactorEnrolmentDue: boolean;
   sessionId: string;
@@ -266,6 +267,11 @@ export async function authenticateBearer(request: Request): Promise<BearerOutcom
     for (const key of grant.all ? PERMISSION_KEYS : grant.permissions) owner.add(key);
   }
   const permissions = new Set(parseKeys(first.permissions).filter((key) => owner.has(key)));
+  // The owner's network rules travel with their token: a token copied off the network is refused there too.
+  const ownerRoles = [...new Set(rows.flatMap((r) => (r.role_id ? [r.role_id] : [])))].flatMap((id) => {
+    const role = grants.get(id);
+    return role ? [{ role, team: null, expiresAt: null }] : [];
+  });
   return {
     refusal: null,
     user: {
@@ -284,6 +290,7 @@ export async function authenticateBearer(request: Request): Promise<BearerOutcom
           expiresAt: null,
         },
       ],
+      networkGrants: ownerRoles,
       mustChangePassword: first.must_change_password === 1,
       twoFactorEnrolmentDue: Boolean(first.two_factor_due),
       sessionId: `api-token:${first.token_id}`,

@@ -1,13 +1,14 @@
 import { type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import { can } from "../access/check";
 import { missingPermission } from "../access/missing-permission";
+import { rolesRefusing } from "../access/networks.server";
 import { notePermissionUse } from "../access/permission-use.server";
 import type { PermissionKey } from "../access/permissions";
 import { mayAnywhere, mayOnUser } from "../access/reach.server";
-import { roleGrants } from "../access/role-cache.server";
+import { type RoleGrant, roleGrants } from "../access/role-cache.server";
 import { roleLabel } from "../access/role-labels";
 import { readForm } from "../http/read-form.server";
-import { isApiRequest } from "../http/request-info.server";
+import { clientIp, isApiRequest } from "../http/request-info.server";
 import { apiError, refusal, safeRedirectPath } from "../http/responses";
 import { nonceContext } from "../http/security.server";
 import { readTheme, type Theme } from "../http/theme.server";
@@ -22,7 +23,12 @@ type Args = { request: Request; url?: URL; context?: Readonly<RouterContextProvi
 
 /** The one refusal body (app/http/responses.ts), said in the request's language. */
 export type ForbiddenData = {
-  error: "forbidden" | "impersonating" | "password_change_required" | "two_factor_enrolment_required";
+  error:
+    | "forbidden"
+    | "impersonating"
+    | "password_change_required"
+    | "two_factor_enrolment_required"
+    | "network_not_allowed";
   permission: string | null;
   message: string;
   grantedBy?: string;
@@ -220,6 +226,25 @@ async function gateShell(args: Parameters<MiddlewareFunction<Response>>[0]): Pro
 }
 
 /**
+ * A role held has network rules that leave this address out (app/access/networks.server.ts). The
+ * page says which roles and where the person is, never the allowed ranges (the network's layout).
+ */
+export function networkNotAllowed(args: Args, roles: readonly RoleGrant[], shell?: GateShell): never {
+  if (isApiRequest(args.request)) throw apiError(403, "network_not_allowed");
+  const t = tOf(args);
+  throw refused({
+    error: "network_not_allowed",
+    permission: null,
+    message: say(t, {
+      key: "auth.networkNotAllowed",
+      values: { roles: roles.map((r) => roleLabel(t, r)).join(", "), ip: clientIp(args.context) },
+    }),
+    grantedBy: say(t, "auth.networkAsk"),
+    shell,
+  });
+}
+
+/**
  * The one gate of the signed-in area, before every loader and action (also `.data?_routes=` and
  * /api/*); keyed by the matched route pattern, so URL variants meet the same rule (decision 009).
  */
@@ -227,6 +252,8 @@ export const accessGateMiddleware: MiddlewareFunction<Response> = async (args, n
   const pattern = `/${args.pattern.replace(/^\/+/, "")}`;
   if (!isGated(pattern)) return next();
   const user = await requireUser(args);
+  const outside = await rolesRefusing(user.networkGrants ?? user.grants, clientIp(args.context));
+  if (outside.length > 0) networkNotAllowed(args, outside, await gateShell(args));
   if (!can(user, "dashboard.access")) {
     if (isApiRequest(args.request)) await forbidden(args, "dashboard.access");
     throw refused({

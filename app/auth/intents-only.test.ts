@@ -17,6 +17,7 @@ const ACTION_MODULES = [
   "app/settings/workspace-settings.server.ts",
   "app/users/access-request-page.server.ts",
   "app/tasks/access-review-page.server.ts",
+  "app/users/network-rule-page.server.ts",
 ];
 
 describe("actions are intent tables", () => {

@@ -30,6 +30,8 @@ export type SessionUser = {
   isSuperAdmin: boolean;
   /** The live grants, global and within teams: what decide() reads (app/access/decide.ts). */
   grants: Grant[];
+  /** Whose network rules apply, when not `grants`' (a token's owner's roles: app/access/networks.server.ts). */
+  networkGrants?: Grant[];
   mustChangePassword: boolean;
   /** Null or absent follows the browser. */
   locale?: string | null;

@@ -1,11 +1,12 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import ipaddr from "ipaddr.js";
+import type ipaddr from "ipaddr.js";
 import { createCookie, type RouterContextProvider } from "react-router";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { NotFound, RuleViolation } from "../domain-errors";
 import { baseUrl, secureCookies } from "../env.server";
 import { closeStreamsOf } from "../events/stream.server";
+import { parseAddress } from "../http/cidr";
 import { clientIp, userAgent } from "../http/request-info.server";
 import { describeUserAgent, userAgentFamily } from "../http/user-agent";
 import { tFor } from "../i18n/i18n.server";
@@ -48,10 +49,8 @@ async function deviceHashOf(request: Request): Promise<string | null> {
 }
 
 export function networkOf(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip;
-  let address = ipaddr.parse(ip);
-  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress())
-    address = (address as ipaddr.IPv6).toIPv4Address();
+  const address = parseAddress(ip);
+  if (!address) return ip;
   if (address.kind() === "ipv4") {
     const [a, b, c] = (address as ipaddr.IPv4).octets;
     return `${a}.${b}.${c}.0/24`;

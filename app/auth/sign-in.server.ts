@@ -1,7 +1,11 @@
 import { type RouterContextProvider, redirect } from "react-router";
+import { rolesRefusingUser } from "../access/networks.server";
 import { audit } from "../audit/audit.server";
+import { db } from "../db.server";
+import { clientIp } from "../http/request-info.server";
 import { safeRedirectPath } from "../http/responses";
 import { signIn } from "../metrics/metrics.server";
+import { networkNotAllowed } from "./guard.server";
 import { startSession } from "./session.server";
 import { noteSignIn } from "./sign-in-alerts.server";
 import { secondFactorSatisfied } from "./two-factor.server";
@@ -20,6 +24,19 @@ export type SignInProof = {
 
 /** The one place every sign-in method ends, so no method can skip later factors or policies. */
 export async function completeSignIn(args: Args, userId: string, proof: SignInProof): Promise<Response> {
+  // After the proof (no oracle for who has a rule), before a second factor is asked for in vain.
+  const outside = await rolesRefusingUser(userId, clientIp(args.context));
+  if (outside.length > 0) {
+    const who = await db().selectFrom("user").select("email").where("id", "=", userId).executeTakeFirst();
+    await audit(args, {
+      action: "auth.login.network_refused",
+      actor: { id: userId, email: who?.email ?? "" },
+      target: { type: "user", id: userId },
+      details: { method: proof.method, roles: outside.map((r) => r.name) },
+    });
+    signIn(proof.method, false);
+    networkNotAllowed(args, outside);
+  }
   if (!(await secondFactorSatisfied(userId, proof.factors)))
     return askForSecondFactor(userId, proof.method, proof.redirectTo);
   const headers = new Headers();

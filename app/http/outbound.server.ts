@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "nod
 import ipaddr from "ipaddr.js";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import { env } from "../env.server";
-import { type Cidr, parseCidrList } from "./cidr";
+import { type Cidr, inCidrs, parseAddress, parseCidrList } from "./cidr";
 import { bareHost, isIpLiteral } from "./host-name";
 import { inSpan, tracing } from "./tracing.server";
 
@@ -34,20 +34,15 @@ function isGlobalUnicast(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
 }
 
 export function isAllowedAddress(ip: string): boolean {
-  if (!ipaddr.isValid(ip)) return false;
-  let address = ipaddr.parse(ip);
-  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress())
-    address = (address as ipaddr.IPv6).toIPv4Address();
+  const address = parseAddress(ip);
+  if (!address) return false;
   if (address.range() === "unicast" && isGlobalUnicast(address)) return true;
-  return allowList().some(([net, bits]) => net.kind() === address.kind() && address.match(net, bits));
+  return inCidrs(address, allowList());
 }
 
 export function isInOpenedRange(ip: string): boolean {
-  if (!ipaddr.isValid(ip)) return false;
-  let address = ipaddr.parse(ip);
-  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress())
-    address = (address as ipaddr.IPv6).toIPv4Address();
-  return allowList().some(([net, bits]) => net.kind() === address.kind() && address.match(net, bits));
+  const address = parseAddress(ip);
+  return address !== null && inCidrs(address, allowList());
 }
 
 type LookupCallback = (

@@ -18,6 +18,9 @@ export class EventStreamClient {
   readonly failedAttempts: string[] = [];
   /** Frames that carried an id, so a server that sends none shows in the report. */
   withId = 0;
+  /** Each stream opened (when, and the Last-Event-ID it resumed from) and each id received, for a report on a lost event. */
+  readonly opens: { at: number; resumedFrom: string | undefined }[] = [];
+  readonly ids: { at: number; id: string; type: string }[] = [];
   private running = true;
   private controller: AbortController | undefined;
   private done: Promise<void> | undefined;
@@ -65,6 +68,7 @@ export class EventStreamClient {
       return;
     }
     this.opened++;
+    this.opens.push({ at: Date.now(), resumedFrom: headers["Last-Event-ID"] });
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
@@ -82,7 +86,10 @@ export class EventStreamClient {
           const line = buffer.slice(0, newline);
           buffer = buffer.slice(newline + (buffer.startsWith("\r\n", newline) ? 2 : 1));
           if (line === "") {
-            if (frame.id !== undefined) this.lastEventId = frame.id;
+            if (frame.id !== undefined) {
+              this.lastEventId = frame.id;
+              this.ids.push({ at: Date.now(), id: frame.id, type: frame.type || "message" });
+            }
             if (frame.data.length > 0) {
               if (frame.id !== undefined) this.withId++;
               this.onEvent({ type: frame.type || "message", data: frame.data.join("\n"), id: frame.id });

@@ -29,6 +29,8 @@ const GIVE_UP_MS = 20_000;
 export class RequestLog {
   phase = "warm-up";
   readonly phases: string[] = ["warm-up"];
+  /** When each phase began, so a moment can be named by its phase. */
+  readonly phaseStarts: { phase: string; at: number }[] = [{ phase: "warm-up", at: Date.now() }];
   private readonly counts = new Map<string, Counts>();
   readonly failures: Failure[] = [];
   /** Requests in flight at a SIGKILL that ended in a network error or 502/504. */
@@ -39,6 +41,13 @@ export class RequestLog {
   enter(phase: string) {
     this.phase = phase;
     this.phases.push(phase);
+    this.phaseStarts.push({ phase, at: Date.now() });
+  }
+
+  /** "rolling restart +3.2s": the phase a moment fell in, and how far into it. */
+  when(at: number): string {
+    const start = this.phaseStarts.findLast((p) => p.at <= at) ?? this.phaseStarts[0]!;
+    return `${start.phase} +${((at - start.at) / 1000).toFixed(1)}s`;
   }
 
   private countsFor(phase: string, via: string): Counts {

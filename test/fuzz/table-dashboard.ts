@@ -42,6 +42,7 @@ const reauthCodes = either(fc.constantFrom("000000", "123456", "abcde-fghij", "1
 
 const REQUESTS = "routes/dashboard.access.requests";
 const REVIEWS = "routes/dashboard.access.reviews";
+const NETWORKS = "routes/dashboard.access.roles.$name.networks";
 const requestHours = either(fc.constantFrom("", "1", "720", "721", "0", "-3"));
 
 export const DASHBOARD: FuzzTarget[] = [
@@ -72,6 +73,20 @@ export const DASHBOARD: FuzzTarget[] = [
     items: ids(p.users),
   })),
   formIntent(REVIEWS, "/dashboard/access/reviews", "close", (p) => ({ review: ids(p.tasks) })),
+  ...(["preview", "save"] as const).map((intent) =>
+    formIntent(
+      NETWORKS,
+      () =>
+        fc.constantFrom("/dashboard/access/roles/admin/networks", "/dashboard/access/roles/nope/networks"),
+      intent,
+      (p) => ({
+        roleId: ids(p.roles),
+        networks: either(
+          fc.constantFrom("10.0.0.0/8", "127.0.0.1\n::1/128", "10.0.0.0/33", "nope", "", " , "),
+        ),
+      }),
+    ),
+  ),
   formIntent(
     `${REVIEWS}.$id`,
     (p) => segment(p.tasks).map((id) => `/dashboard/access/reviews/${id}`),

@@ -134,6 +134,13 @@ export const LOADERS: FuzzTarget[] = [
   query("routes/dashboard.access", "/dashboard/access"),
   query("routes/dashboard.access.requests", "/dashboard/access/requests"),
   query("routes/dashboard.access.reviews", "/dashboard/access/reviews"),
+  query("routes/dashboard.access.roles.$name.networks", () =>
+    fc.constantFrom(
+      "/dashboard/access/roles/admin/networks",
+      "/dashboard/access/roles/super_admin/networks",
+      "/dashboard/access/roles/nope/networks",
+    ),
+  ),
   query("routes/dashboard.access.reviews.$id", (p) =>
     segment(p.tasks).map((id) => `/dashboard/access/reviews/${id}`),
   ),

@@ -26,6 +26,7 @@ export function RoleList({ roles }: { roles: RoleRow[] }) {
           <TableHeader align="right">{t("access:roles.members")}</TableHeader>
           <TableHeader align="right">{t("access:roles.permissions")}</TableHeader>
           <TableHeader>{t("access:roles.requestable")}</TableHeader>
+          <TableHeader>{t("access:roles.networks")}</TableHeader>
           <TableHeader>
             <span className="sr-only">{t("access:roles.actions")}</span>
           </TableHeader>
@@ -60,6 +61,17 @@ export function RoleList({ roles }: { roles: RoleRow[] }) {
                 ) : (
                   t("access:roles.no")
                 )}
+              </TableCell>
+              <TableCell>
+                <Link
+                  to={`/dashboard/access/roles/${encodeURIComponent(r.name)}/networks`}
+                  className={linkVariants()}
+                  aria-label={t("access:roles.networksOf", { role: roleLabel(t, r) })}
+                >
+                  {r.allowedNetworks.length
+                    ? t("access:roles.networksCount", { count: r.allowedNetworks.length })
+                    : t("access:roles.networksAnywhere")}
+                </Link>
               </TableCell>
               <TableCell align="right">
                 {!r.system && r.editable ? <DeleteRole role={r} tab="roles" /> : null}

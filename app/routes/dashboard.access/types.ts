@@ -17,6 +17,8 @@ export type RoleRow = {
   editable: boolean;
   /** Null: nobody may ask for it; else for at most this many hours. */
   maxRequestHours: number | null;
+  /** Where it may be used from; empty: anywhere. */
+  allowedNetworks: string[];
 };
 
 export type MenuRow = {
