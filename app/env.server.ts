@@ -58,6 +58,7 @@ const schema = z.object({
   APP_NAME: optionalText(),
   SIGN_IN_ALERTS: optionalText(),
   PASSWORD_BREACH_CHECK: optionalText(),
+  SESSION_IDLE_MINUTES: optionalText(),
   // The range API of breached passwords: GET URL + the first 5 hex of a password's SHA-1.
   PWNED_PASSWORDS_URL: z.preprocess(
     blankToUndefined,

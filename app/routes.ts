@@ -35,7 +35,8 @@ export default [
     route("access/requests", ...folder("dashboard.access.requests")),
     route("access/reviews", ...folder("dashboard.access.reviews")),
     route("access/reviews/:id", ...folder("dashboard.access.reviews.$id")),
-    route("access/roles/:name/networks", ...folder("dashboard.access.roles.$name.networks")),
+    route("access/roles/:name/policy", ...folder("dashboard.access.roles.$name.policy")),
+    route("sessions", ...folder("dashboard.sessions")),
     route("settings", ...folder("dashboard.settings"), [
       index(...folder("dashboard.settings._index")),
       route("profile", ...folder("dashboard.settings.profile")),
@@ -63,6 +64,8 @@ export default [
   route("api/access-requests", "routes/api.access-requests.ts"),
   route("api/access-requests/:id/approve", "routes/api.access-requests.$id.approve.ts"),
   route("api/access-requests/:id/deny", "routes/api.access-requests.$id.deny.ts"),
+  route("api/sessions", "routes/api.sessions.ts"),
+  route("api/sessions/:id", "routes/api.sessions.$id.ts"),
   route("api/access-reviews", "routes/api.access-reviews.ts"),
   route("api/access-reviews/:id", "routes/api.access-reviews.$id.ts"),
   route("api/access-reviews/:id/items/:itemId", "routes/api.access-reviews.$id.items.$itemId.ts"),

@@ -42,6 +42,7 @@ import * as m039 from "./migrations/039_grant_expiry_notice";
 import * as m040 from "./migrations/040_access_requests";
 import * as m041 from "./migrations/041_access_reviews";
 import * as m042 from "./migrations/042_role_networks";
+import * as m043 from "./migrations/043_session_policy";
 
 // A static list, not a folder scan, so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   "040_access_requests": m040,
   "041_access_reviews": m041,
   "042_role_networks": m042,
+  "043_session_policy": m043,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -25,6 +25,9 @@ interface RoleTable {
   max_request_hours: ColumnType<number | null, number | null | undefined, number | null>;
   /** JSON array of CIDRs the role may be used from; "[]": anywhere (migration 042). */
   allowed_networks: Generated<string>;
+  /** Stricter than the global limits; null: the global ones (migration 043). */
+  session_idle_minutes: ColumnType<number | null, number | null | undefined, number | null>;
+  session_max_hours: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: string;
   updated_at: string;
 }
@@ -223,6 +226,8 @@ interface SessionTable {
   expires_at: string;
   impersonated_user_id: string | null;
   impersonation_expires_at: string | null;
+  /** sessionHandle(id): the public name of the session (migration 043). */
+  handle: string | null;
 }
 
 export interface AuditLogTable {

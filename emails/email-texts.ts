@@ -52,6 +52,12 @@ const TEXTS = {
     message: t("emails:signInAlert.message"),
     button: t("emails:signInAlert.button"),
   }),
+  "sessions-ended": (t: TFunction) => ({
+    subject: t("emails:sessionsEnded.subject"),
+    label: t("emails:sessionsEnded.label"),
+    message: t("emails:sessionsEnded.message"),
+    button: t("emails:sessionsEnded.button"),
+  }),
   notification: (t: TFunction) => ({
     subject: t("emails:notification.subject"),
     label: t("emails:notification.label"),

@@ -10,6 +10,7 @@ const SAMPLE_LINKS: Record<EmailType, string> = {
   "two-factor-reset": "http://localhost:3000/dashboard/settings/security#two-factor",
   "settings-changed": "http://localhost:3000/dashboard/settings/system",
   "sign-in-alert": "http://localhost:3000/account/not-me?token=sample",
+  "sessions-ended": "http://localhost:3000/login",
   notification: "http://localhost:3000/dashboard",
 };
 

@@ -79,6 +79,7 @@ describe("TransactionalEmail", () => {
       "two-factor-reset",
       "settings-changed",
       "sign-in-alert",
+      "sessions-ended",
       "notification",
     ]);
     for (const type of EMAIL_TYPES) {

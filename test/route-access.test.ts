@@ -21,7 +21,8 @@ type Other =
   | "directory"
   | "directory token"
   | "team picker"
-  | "roles list";
+  | "roles list"
+  | "user.update";
 const NEEDS: Record<string, Need | Other> = {
   root: "public",
   "routes/home": "public",
@@ -60,6 +61,8 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/api.access-requests.$id.approve": "dashboard.access",
   "routes/api.access-requests.$id.deny": "dashboard.access",
   "routes/api.access-reviews": "roles.manage",
+  "routes/api.sessions": "user.update",
+  "routes/api.sessions.$id": "user.update",
   "routes/api.access-reviews.$id": "roles.manage",
   "routes/api.access-reviews.$id.evidence": "roles.manage",
   // POST only: a GET is 405 for anyone who gets past the gate.
@@ -100,7 +103,8 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/dashboard.access.requests": "dashboard.access",
   "routes/dashboard.access.reviews": "roles.manage",
   "routes/dashboard.access.reviews.$id": "roles.manage",
-  "routes/dashboard.access.roles.$name.networks": "roles.manage",
+  "routes/dashboard.access.roles.$name.policy": "roles.manage",
+  "routes/dashboard.sessions": "user.update",
   "routes/dashboard.logs": "log.read",
   "routes/dashboard.teams": "team.read",
   "routes/dashboard.teams.$id": "team.read",

@@ -33,6 +33,7 @@ export const MENU_PATHS = [
   "/dashboard/access/requests",
   "/dashboard/access/reviews",
   "/dashboard/logs",
+  "/dashboard/sessions",
   "/dashboard/settings",
   "/dashboard/settings/profile",
   "/dashboard/settings/security",

@@ -19,7 +19,7 @@ import { db, now } from "../db.server";
 import { cidrSchema, networksSchema } from "../http/cidr";
 import * as rolesRoute from "../routes/api.roles";
 import * as roleRoute from "../routes/api.roles.$name";
-import * as networksPage from "../routes/dashboard.access.roles.$name.networks/route";
+import * as networksPage from "../routes/dashboard.access.roles.$name.policy/route";
 import { action as loginAction } from "../routes/login/route";
 import { resetRateLimits } from "../security/rate-limit.server";
 import { networkRulePreview } from "./networks.server";
@@ -337,7 +337,7 @@ describe("the preview and the page", () => {
       run(() =>
         networksPage.action(
           args(
-            formRequest("/dashboard/access/roles/lockable/networks", body, { cookie: root.cookie }),
+            formRequest("/dashboard/access/roles/lockable/policy", body, { cookie: root.cookie }),
             { name: "lockable" },
             context(OFFICE),
           ),
@@ -356,7 +356,7 @@ describe("the preview and the page", () => {
     const manager = await actorOf(["manager"]);
     const page = await run(() =>
       networksPage.loader(
-        args(request("/dashboard/access/roles/lockable/networks", { cookie: manager.cookie }), {
+        args(request("/dashboard/access/roles/lockable/policy", { cookie: manager.cookie }), {
           name: "lockable",
         }),
       ),
@@ -365,7 +365,7 @@ describe("the preview and the page", () => {
     const missing = await run(() =>
       networksPage.loader(
         args(
-          request("/dashboard/access/roles/nope/networks", { cookie: root.cookie }),
+          request("/dashboard/access/roles/nope/policy", { cookie: root.cookie }),
           { name: "nope" },
           context(OFFICE),
         ),

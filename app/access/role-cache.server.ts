@@ -19,6 +19,9 @@ export type RoleGrant = {
   /** The networks it may be used from (normal CIDR form); empty: anywhere (app/access/networks.server.ts). */
   allowedNetworks: string[];
   cidrs: Cidr[];
+  /** Stricter than the global session limits; null: the global ones (app/auth/session-policy.server.ts). */
+  sessionIdleMinutes: number | null;
+  sessionMaxHours: number | null;
 };
 
 function networksOf(json: string): string[] {
@@ -46,6 +49,8 @@ async function loadRoles(): Promise<Map<string, RoleGrant>> {
         "requestable",
         "max_request_hours",
         "allowed_networks",
+        "session_idle_minutes",
+        "session_max_hours",
       ])
       .execute(),
     db()
@@ -68,6 +73,8 @@ async function loadRoles(): Promise<Map<string, RoleGrant>> {
       maxRequestHours: r.requestable === 1 ? (r.max_request_hours ?? null) : null,
       allowedNetworks: networksOf(r.allowed_networks),
       cidrs: toCidrs(networksOf(r.allowed_networks)),
+      sessionIdleMinutes: r.session_idle_minutes ?? null,
+      sessionMaxHours: r.session_max_hours ?? null,
     });
   }
   for (const l of links) map.get(l.role_id)?.permissions.add(l.key);

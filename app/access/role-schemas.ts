@@ -126,3 +126,12 @@ export const roleNetworksSchema = z.object({
     networksSchema,
   ),
 });
+
+const blankToNothing = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+/** The role page's session limits: blank, the global ones apply. */
+export const roleSessionLimitsSchema = z.object({
+  roleId: z.string().uuid(),
+  idleMinutes: z.preprocess(blankToNothing, z.coerce.number().int().min(1).max(43_200).optional()),
+  maxHours: z.preprocess(blankToNothing, z.coerce.number().int().min(1).max(8_760).optional()),
+});

@@ -157,3 +157,13 @@ export const webhookEndpoint = z
 export const ok = z.object({ ok: z.literal(true) }).loose();
 /** An answer whose fields are the page's own business (search, notifications, saved views). */
 export const anyObject = z.object({}).loose();
+
+/** One session as GET /api/sessions lists it. */
+export const sessionView = z.object({
+  id: z.string(),
+  user: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+  ip: z.string().nullable(),
+  device: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+});

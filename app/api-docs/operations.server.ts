@@ -9,6 +9,7 @@ import { accessReviewInput, reviewDecisionInput } from "../access/access-review-
 import { PERMISSION_KEYS } from "../access/permissions";
 import { patchRoleSchema, whoQuery } from "../access/role-schemas";
 import { simulateInput } from "../access/simulate.server";
+import { sessionsQuery } from "../auth/sessions-admin.server";
 import { testMailBody as mailBody } from "../mail/test-mail";
 import { notificationsBody as notificationBody } from "../notifications/inbox-request";
 import { requestSchema as taskRequest } from "../tasks/create-task.server";
@@ -217,6 +218,30 @@ export const OPERATIONS: Operation[] = [
     path: "/api/users/{id}/roles/{grantId}",
     summary: "Revoke a grant",
     tag: "Access",
+    auth: "session",
+    answers: { 204: "none", 403: refused, 404: refused, ...signedIn },
+  },
+  {
+    route: "routes/api.sessions",
+    method: "get",
+    path: "/api/sessions",
+    summary: "Active sessions of the people in reach, newest use first (next: the following page's after)",
+    tag: "Users",
+    auth: "session",
+    query: sessionsQuery,
+    answers: {
+      200: z.object({ sessions: z.array(answers.sessionView), next: z.string().nullable() }),
+      403: refused,
+      ...signedIn,
+    },
+  },
+  {
+    route: "routes/api.sessions.$id",
+    method: "delete",
+    path: "/api/sessions/{id}",
+    summary:
+      "End a session by its id (a handle, never the cookie's): signed out, its event streams closed, the person told",
+    tag: "Users",
     auth: "session",
     answers: { 204: "none", 403: refused, 404: refused, ...signedIn },
   },

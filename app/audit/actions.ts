@@ -5,6 +5,8 @@ export const ACTION_LABELS = {
   "auth.login.rate_limited": "Sign-in blocked (too many attempts)",
   "auth.login.network_refused": "Sign-in refused (outside the role's networks)",
   "auth.logout": "Signed out",
+  "auth.session.expired": "Session ended (unused too long, or past its lifetime)",
+  "session.end": "Ended sessions",
   "access.sync": "Synced permissions",
   // accounts
   "auth.register": "Registered",
@@ -72,6 +74,7 @@ export const ACTION_LABELS = {
   "access_review.decided": "Decided items of an access review",
   "access_review.closed": "Closed an access review (evidence sealed)",
   "role.networks.update": "Changed a role's allowed networks",
+  "role.sessions.update": "Changed a role's session limits",
   "team.member.remove.undone": "Undid removing a team member (added again)",
   "user.password_reset": "Sent a password reset",
   "session.revoke": "Signed out a user's sessions",

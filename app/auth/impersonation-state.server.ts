@@ -114,6 +114,9 @@ export async function resolveImpersonation(
     locale: real.locale,
     grants: target.grants,
     expiresAt: real.expiresAt,
+    createdAt: real.createdAt,
+    lastSeenAt: real.lastSeenAt,
+    ownGrants: real.grants,
     impersonator: { id: real.userId, email: real.email, until: endsBy(until, superAdminUntil(real, grants)) },
   };
 }

@@ -17,7 +17,8 @@ const ACTION_MODULES = [
   "app/settings/workspace-settings.server.ts",
   "app/users/access-request-page.server.ts",
   "app/tasks/access-review-page.server.ts",
-  "app/users/network-rule-page.server.ts",
+  "app/users/role-policy-page.server.ts",
+  "app/users/sessions-page.server.ts",
 ];
 
 describe("actions are intent tables", () => {

@@ -27,6 +27,10 @@ const EXEMPT: Record<string, string> = {
     "writes roles inside its caller's transaction; the callers (scim-users, scim-groups) clear the cache once it commits",
   "app/auth/account-takeover.server.ts":
     "writes inside its caller's transaction; afterTakeOver (sessionsEnded) clears the cache once it commits",
+  "app/auth/session-policy.server.ts":
+    "sets last_seen_at, which this instance's cached session notes itself and another instance reads again before calling a session idle",
+  "app/auth/sessions-admin.server.ts":
+    "deletes sessions through endSessions and sessionsEnded, which clear the cache",
   "app/access/roles-admin.server.ts":
     "removes a deleted role's links; the role leaves the role cache (invalidateRoles), so it grants nothing",
 };

@@ -16,6 +16,11 @@ export type CachedSession = {
   grants: GrantRow[];
   /** Mutated in place when this instance renews the session. */
   expiresAt: string;
+  createdAt: string;
+  /** Mutated in place when this instance notes a use (app/auth/session-policy.server.ts). */
+  lastSeenAt: string;
+  /** While viewing as someone: the super admin's own grants, whose session limits and network rules still apply. */
+  ownGrants?: GrantRow[];
   impersonator?: { id: string; email: string; until: string } | null;
 };
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createContext, createCookie, createSessionStorage, type RouterContextProvider } from "react-router";
 import type { Grant } from "../access/decide";
 import { grantRowsOf, grantsOf, isLiveRow } from "../access/grant-rows.server";
-import { type AuditOrigin, auditImpersonatorContext } from "../audit/audit.server";
+import { type AuditOrigin, audit, auditImpersonatorContext } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { env, secureCookies, sessionSecrets } from "../env.server";
 import type { StreamOptions } from "../events/stream.server";
@@ -16,6 +16,7 @@ import {
   verifiedSessionId,
 } from "./session-cache.server";
 import { endSessions, sessionHandle } from "./session-end.server";
+import { endingOf, sessionLimits, touchDue, touchSession } from "./session-policy.server";
 import { twoFactorEnrolmentDue } from "./two-factor.server";
 
 export { invalidateSessions, sessionHandle };
@@ -84,6 +85,7 @@ function sessionStorage() {
           .insertInto("session")
           .values({
             id,
+            handle: sessionHandle(id),
             user_id: data.userId!,
             data: JSON.stringify({}),
             ip: data.ip ?? null,
@@ -151,6 +153,8 @@ async function loadSession(id: string, origin: AuditOrigin | null): Promise<Cach
     .leftJoin("user_role", "user_role.user_id", "user.id")
     .select([
       "session.expires_at",
+      "session.created_at as session_created_at",
+      "session.last_seen_at",
       "user.id",
       "user.name",
       "user.email",
@@ -178,6 +182,8 @@ async function loadSession(id: string, origin: AuditOrigin | null): Promise<Cach
     twoFactorEnrolmentDue: Boolean(first.two_factor_due),
     grants: grantRowsOf(rows),
     expiresAt: first.expires_at,
+    createdAt: first.session_created_at,
+    lastSeenAt: first.last_seen_at,
   };
   return resolveImpersonation(id, real, first, origin);
 }
@@ -192,6 +198,27 @@ async function resolve({ request, context }: Args): Promise<AuthState> {
   if (!session) return { user: null, renewCookie: null };
 
   const grants = await grantsOf(session.grants.filter((g) => isLiveRow(g)));
+  // Viewing as someone, the super admin's own limits and network rules still hold.
+  const own = session.ownGrants ? await grantsOf(session.ownGrants.filter((g) => isLiveRow(g))) : null;
+  const limits = await sessionLimits(own ? [...own, ...grants] : grants);
+  const ending = await endingOf(id, session, limits);
+  if (ending) {
+    await endSessions({ id });
+    const person = session.impersonator ?? { id: session.userId, email: session.email };
+    if (context)
+      await audit(
+        { request, context },
+        {
+          action: "auth.session.expired",
+          actor: person,
+          target: { type: "user", id: person.id },
+          details: { reason: ending },
+        },
+      );
+    return { user: null, renewCookie: null };
+  }
+  if (touchDue(session.lastSeenAt, limits)) await touchSession(id, session);
+
   const roles: string[] = [];
   const permissions = new Set<string>();
   let isSuperAdmin = false;
@@ -225,6 +252,7 @@ async function resolve({ request, context }: Args): Promise<AuthState> {
       permissions,
       isSuperAdmin,
       grants,
+      ...(own ? { networkGrants: [...own, ...grants] } : {}),
       mustChangePassword: session.mustChangePassword,
       locale: session.locale ?? null,
       twoFactorEnrolmentDue: session.twoFactorEnrolmentDue ?? false,

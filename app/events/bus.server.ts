@@ -1,4 +1,5 @@
 import { remember } from "@epic-web/remember";
+import type { Executor } from "../db.server";
 import { setClusterLink } from "./cluster.server";
 import { createDbEventLog, createMemoryEventLog, type EventLog, type Replay } from "./event-log.server";
 import type { Channel, SystemEvent } from "./event-types";
@@ -17,6 +18,16 @@ export interface EventBus {
   replay(userId: string, afterId: number): Promise<Replay>;
   newestId(userId: string): Promise<number | null>;
   subscriberCount(channel?: Channel): number;
+  /**
+   * Logs the events in the caller's transaction (EventLog.appendIn), so they exist exactly when the
+   * change they tell of does; `afterCommit` gives them to this instance's subscribers. Throws as
+   * the transaction's own statements do: the change rolls back with them.
+   */
+  stage(
+    trx: Executor,
+    channel: Channel,
+    events: readonly SystemEvent[],
+  ): Promise<{ afterCommit(): Promise<void> }>;
 }
 
 /** A cross-instance bus hands it what it receives, without logging it again. */
@@ -55,6 +66,14 @@ export function createInProcessBus(
 
   return {
     deliver,
+    async stage(trx, channel, events) {
+      const logged = await log.appendIn(trx, events);
+      return {
+        async afterCommit() {
+          for (const { id, event } of logged) deliver(channel, event, id);
+        },
+      };
+    },
     publish: (channel, event) => publishMany(channel, [event]),
     publishMany,
     replay: (userId, afterId) => log.replay(userId, afterId),

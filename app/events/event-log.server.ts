@@ -34,6 +34,16 @@ type Announce = (logged: readonly LoggedEvent[]) => { channel: string; payloads:
 
 export interface EventLog {
   append(events: readonly SystemEvent[], announce?: Announce): Promise<LoggedEvent[]>;
+  /**
+   * In the caller's transaction, so the events are logged (and announced) exactly when the change
+   * they tell of commits: nothing between the two can lose them (a stop cutting a request, a pool
+   * closing under it). Call it last in the transaction: on PostgreSQL it holds the order lock to commit.
+   */
+  appendIn(
+    trx: Kysely<Database>,
+    events: readonly SystemEvent[],
+    announce?: Announce,
+  ): Promise<LoggedEvent[]>;
   replay(userId: string, afterId: number): Promise<Replay>;
   newest(userId: string): Promise<number | null>;
 }
@@ -62,48 +72,51 @@ export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog 
   let writing = false;
 
   async function write(batch: Pending[]): Promise<LoggedEvent[][]> {
-    const database = handle();
-    const postgres = dialectOf(database as Kysely<unknown>) === "postgres";
+    return handle()
+      .transaction()
+      .execute((trx) => writeWithin(trx, batch));
+  }
+
+  async function writeWithin(trx: Kysely<Database>, batch: readonly Omit<Pending, "resolve" | "reject">[]) {
+    const postgres = dialectOf(trx as Kysely<unknown>) === "postgres";
     const created_at = now();
-    return database.transaction().execute(async (trx) => {
-      // Set in the subquery, evaluated first, so it applies before the wait begins.
-      if (postgres)
-        await sql`select pg_advisory_xact_lock(${EVENT_ORDER_LOCK}) from (select set_config('lock_timeout', ${String(EVENT_LOCK_WAIT_MS)}, true)) as bounded`.execute(
-          trx,
-        );
-      const all = batch.flatMap((p) => p.events);
-      const ids: number[] = [];
-      for (let i = 0; i < all.length; i += CHUNK) {
-        const rows = await trx
-          .insertInto("event_log")
-          .values(
-            all
-              .slice(i, i + CHUNK)
-              .map((e) => ({ user_id: e.userId, type: e.type, data: JSON.stringify(e), created_at })),
-          )
-          .returning("id")
-          .execute();
-        ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
-      }
-      let at = 0;
-      const out = batch.map((p) => p.events.map((event) => ({ id: ids[at++]!, event })));
-      const notices = new Map<string, string[]>();
-      batch.forEach((p, i) => {
-        const notice = p.announce?.(out[i]!);
-        if (notice) notices.set(notice.channel, [...(notices.get(notice.channel) ?? []), ...notice.payloads]);
-      });
-      if (postgres) {
-        for (const [channel, list] of notices) {
-          for (let i = 0; i < list.length; i += CHUNK) {
-            const payloads = list.slice(i, i + CHUNK);
-            await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as t(p, i) order by i`.execute(
-              trx,
-            );
-          }
+    // Set in the subquery, evaluated first, so it applies before the wait begins.
+    if (postgres)
+      await sql`select pg_advisory_xact_lock(${EVENT_ORDER_LOCK}) from (select set_config('lock_timeout', ${String(EVENT_LOCK_WAIT_MS)}, true)) as bounded`.execute(
+        trx,
+      );
+    const all = batch.flatMap((p) => p.events);
+    const ids: number[] = [];
+    for (let i = 0; i < all.length; i += CHUNK) {
+      const rows = await trx
+        .insertInto("event_log")
+        .values(
+          all
+            .slice(i, i + CHUNK)
+            .map((e) => ({ user_id: e.userId, type: e.type, data: JSON.stringify(e), created_at })),
+        )
+        .returning("id")
+        .execute();
+      ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
+    }
+    let at = 0;
+    const out = batch.map((p) => p.events.map((event) => ({ id: ids[at++]!, event })));
+    const notices = new Map<string, string[]>();
+    batch.forEach((p, i) => {
+      const notice = p.announce?.(out[i]!);
+      if (notice) notices.set(notice.channel, [...(notices.get(notice.channel) ?? []), ...notice.payloads]);
+    });
+    if (postgres) {
+      for (const [channel, list] of notices) {
+        for (let i = 0; i < list.length; i += CHUNK) {
+          const payloads = list.slice(i, i + CHUNK);
+          await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) with ordinality as t(p, i) order by i`.execute(
+            trx,
+          );
         }
       }
-      return out;
-    });
+    }
+    return out;
   }
 
   async function writeRetrying(batch: Pending[]): Promise<LoggedEvent[][]> {
@@ -144,6 +157,13 @@ export function createDbEventLog(handle: () => Kysely<Database> = db): EventLog 
         pending.push({ events, announce, resolve, reject });
         if (!writing) void drain();
       });
+    },
+
+    async appendIn(trx, events, announce) {
+      if (events.length === 0) return [];
+      const [logged] = await writeWithin(trx, [{ events, announce }]);
+      pruner.noteAppended(events);
+      return logged!;
     },
 
     newest: newestOf,
@@ -292,7 +312,8 @@ export function createMemoryEventLog(capacity = MAX_EVENTS_PER_USER): EventLog {
   let next = 0;
   let entries: LoggedEvent[] = [];
   let droppedUpTo = 0;
-  return {
+  const log: EventLog = {
+    appendIn: (_trx, events) => log.append(events),
     async append(events) {
       const logged = events.map((event) => ({ id: ++next, event }));
       entries.push(...logged);
@@ -314,4 +335,5 @@ export function createMemoryEventLog(capacity = MAX_EVENTS_PER_USER): EventLog {
       return { kind: "events", events: after };
     },
   };
+  return log;
 }

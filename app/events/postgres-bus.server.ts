@@ -265,6 +265,16 @@ export function createPostgresBus(options: PostgresBusOptions): PostgresBus {
 
   return {
     ready,
+    async stage(trx, ch, events) {
+      const logged = await options.log.appendIn(trx, events, (rows) => ({
+        channel,
+        payloads: payloadsOf(ch, rows),
+      }));
+      return {
+        afterCommit: async () =>
+          void (await committed(logged.map(({ id, event }) => ({ c: ch, e: event, i: id })))),
+      };
+    },
     publish: (ch, event) => publishMany(ch, [event]),
     publishMany,
     replay: (userId, afterId) => options.log.replay(userId, afterId),

@@ -39,6 +39,7 @@ function slowLog(): EventLog & { release(): void } {
   });
   return {
     append: (events, announce) => log.append(events, announce),
+    appendIn: (trx, events, announce) => log.appendIn(trx, events, announce),
     newest: (userId) => log.newest(userId),
     async replay(userId, afterId): Promise<Replay> {
       await gate;

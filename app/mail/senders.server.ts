@@ -90,6 +90,25 @@ export function sendSignInAlertEmail(input: {
   });
 }
 
+/** An administrator ended some of the person's sessions: they sign in again, or say it was not expected. */
+export function sendSessionsEndedEmail(input: {
+  to: string;
+  name: string;
+  signInUrl: string;
+  count: number;
+  language?: string;
+}) {
+  const t = tFor(input.language);
+  return send("mail.sendFailed.sessionsEnded", {
+    to: input.to,
+    type: "sessions-ended",
+    actionUrl: input.signInUrl,
+    userName: input.name,
+    message: `${t("emails:sessionsEnded.message")} ${t("emails:sessionsEnded.count", { count: input.count })}`,
+    language: input.language,
+  });
+}
+
 export function sendNotificationEmail(input: {
   to: string;
   name?: string;

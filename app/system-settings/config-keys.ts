@@ -118,6 +118,19 @@ export const SYSTEM_CONFIG = {
     superAdminOnly: false,
     choices: ["block", "warn", "off"],
   },
+  SESSION_IDLE_MINUTES: {
+    label: "Idle session timeout (minutes)",
+    help: "A session nobody has used for this long ends at its next request. Empty: sessions end only when their lifetime is over. A role may set a shorter one.",
+    secret: false,
+    schema: z
+      .string()
+      .trim()
+      .regex(/^(\d+)?$/, "settings.wholeMinutes")
+      .refine((v) => v === "" || (Number(v) >= 1 && Number(v) <= 43_200), "settings.minutesRange"),
+    envVar: "SESSION_IDLE_MINUTES",
+    fixedDefault: undefined,
+    superAdminOnly: false,
+  },
 } as const satisfies Record<
   string,
   {

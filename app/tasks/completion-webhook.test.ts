@@ -1,4 +1,6 @@
+import { type Kysely, sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
+import { dialectOf } from "../../db/connection";
 import { createUser, setupDatabase } from "../../test/helpers";
 import { jsonText } from "../../test/json-text";
 import { postWebhook } from "../../test/tasks";
@@ -28,6 +30,51 @@ describe("POST /api/webhooks/tasks", () => {
     expect(task).toMatchObject({ status: "completed", result: jsonText({ rows: 3 }) });
     expect(task.completed_at).toBeTruthy();
     expect(task.updated_at).toBe(task.completed_at);
+    expect(events).toEqual([{ type: "task-completed", userId: owner.id, taskId, status: "completed" }]);
+  });
+
+  it("logs the owner's event in the completion's own transaction: no completed task without it", async () => {
+    const { owner, taskId, events } = await pendingTask();
+    const logged = () =>
+      db()
+        .selectFrom("event_log")
+        .select("id")
+        .where("user_id", "=", owner.id)
+        .where("type", "=", "task-completed")
+        .execute();
+    // The log refuses the write (as a pool closed under a cut request did): the completion rolls
+    // back whole, its delivery id unspent, instead of leaving a completed task nobody hears of.
+    const postgres = dialectOf(db() as Kysely<unknown>) === "postgres";
+    if (postgres) {
+      await sql`create function no_events() returns trigger language plpgsql as $$ begin raise exception 'log down'; end $$`.execute(
+        db(),
+      );
+      await sql`create trigger no_events before insert on event_log for each row execute function no_events()`.execute(
+        db(),
+      );
+    } else
+      await sql`create trigger no_events before insert on event_log begin select raise(abort, 'log down'); end`.execute(
+        db(),
+      );
+    try {
+      const refused = await postWebhook({ taskId, status: "completed", result: { rows: 1 } }).catch(
+        (error: Error) => ({ status: 500, body: error.message }),
+      );
+      expect(refused.status).toBe(500);
+      expect(await row(taskId)).toMatchObject({ status: "pending", completed_at: null });
+      expect(await logged()).toEqual([]);
+      expect(events).toEqual([]);
+    } finally {
+      if (postgres) {
+        await sql`drop trigger no_events on event_log`.execute(db());
+        await sql`drop function no_events()`.execute(db());
+      } else await sql`drop trigger no_events`.execute(db());
+    }
+    // The runner delivers again: applied now, with its event logged and given out.
+    const again = await postWebhook({ taskId, status: "completed", result: { rows: 1 } });
+    expect(again.status).toBe(200);
+    expect(await row(taskId)).toMatchObject({ status: "completed" });
+    expect(await logged()).toHaveLength(1);
     expect(events).toEqual([{ type: "task-completed", userId: owner.id, taskId, status: "completed" }]);
   });
 

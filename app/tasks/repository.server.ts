@@ -3,7 +3,7 @@ import type { Kysely, Selectable, Transaction } from "kysely";
 import { type Order, rowsAfter } from "../../db/keyset";
 import { hasNoNul } from "../../db/nul";
 import type { Database, TaskTable } from "../../db/schema";
-import { db, now } from "../db.server";
+import { db, type Executor, now } from "../db.server";
 import { currentTraceParent } from "../http/tracing.server";
 import { enqueueEvents } from "../webhooks/enqueue.server";
 import type { FinalStatus, TaskView } from "./task-types";
@@ -164,7 +164,12 @@ class SupersededRun extends Error {}
  * Once per delivery id, in one transaction, so a replay changes nothing. Both statements write, so
  * another writer makes this wait instead of failing a read-then-write upgrade (SQLITE_BUSY_SNAPSHOT).
  */
-export async function applyCompletion(deliveryId: string, completion: Completion): Promise<ApplyOutcome> {
+export async function applyCompletion(
+  deliveryId: string,
+  completion: Completion,
+  /** Last in the transaction, for what must commit with the completion (the owner's event). */
+  alongside?: (trx: Executor, userId: string) => Promise<void>,
+): Promise<ApplyOutcome> {
   // PostgreSQL cannot compare NUL, and no task id holds it.
   if (!hasNoNul(completion.taskId)) return { kind: "not_found" };
   try {
@@ -218,6 +223,7 @@ export async function applyCompletion(deliveryId: string, completion: Completion
             },
           },
         ]);
+        await alongside?.(trx, updated.user_id);
         return { kind: "applied", userId: updated.user_id } as const;
       });
   } catch (error) {

@@ -42,7 +42,8 @@ const reauthCodes = either(fc.constantFrom("000000", "123456", "abcde-fghij", "1
 
 const REQUESTS = "routes/dashboard.access.requests";
 const REVIEWS = "routes/dashboard.access.reviews";
-const NETWORKS = "routes/dashboard.access.roles.$name.networks";
+const NETWORKS = "routes/dashboard.access.roles.$name.policy";
+const SESSIONS = "routes/dashboard.sessions";
 const requestHours = either(fc.constantFrom("", "1", "720", "721", "0", "-3"));
 
 export const DASHBOARD: FuzzTarget[] = [
@@ -73,11 +74,19 @@ export const DASHBOARD: FuzzTarget[] = [
     items: ids(p.users),
   })),
   formIntent(REVIEWS, "/dashboard/access/reviews", "close", (p) => ({ review: ids(p.tasks) })),
+  formIntent(
+    NETWORKS,
+    () => fc.constantFrom("/dashboard/access/roles/admin/policy", "/dashboard/access/roles/nope/policy"),
+    "sessions",
+    (p) => ({ roleId: ids(p.roles), idleMinutes: numbers, maxHours: numbers }),
+  ),
+  formIntent(SESSIONS, "/dashboard/sessions", "end", (p) => ({ session: ids(p.sessions) })),
+  formIntent(SESSIONS, "/dashboard/sessions", "end-selected", (p) => ({ sessions: ids(p.sessions) })),
+  formIntent(SESSIONS, "/dashboard/sessions", "end-everyone", () => ({})),
   ...(["preview", "save"] as const).map((intent) =>
     formIntent(
       NETWORKS,
-      () =>
-        fc.constantFrom("/dashboard/access/roles/admin/networks", "/dashboard/access/roles/nope/networks"),
+      () => fc.constantFrom("/dashboard/access/roles/admin/policy", "/dashboard/access/roles/nope/policy"),
       intent,
       (p) => ({
         roleId: ids(p.roles),

@@ -62,6 +62,14 @@ export const LOADERS: FuzzTarget[] = [
     segment(p.tasks).map((id) => `/api/access-requests/${id}/deny`),
   ),
   query("routes/api.access-reviews", "/api/access-reviews", () => ({ x: text })),
+  query("routes/api.sessions", "/api/sessions", (p) => ({
+    user: ids(p.users),
+    ip: text,
+    q: text,
+    idle: numbers,
+    after: text,
+  })),
+  query("routes/api.sessions.$id", (p) => segment(p.sessions).map((id) => `/api/sessions/${id}`)),
   query("routes/api.access-reviews.$id", (p) => segment(p.tasks).map((id) => `/api/access-reviews/${id}`)),
   query("routes/api.access-reviews.$id.evidence", (p) =>
     segment(p.tasks).map((id) => `/api/access-reviews/${id}/evidence`),
@@ -134,11 +142,19 @@ export const LOADERS: FuzzTarget[] = [
   query("routes/dashboard.access", "/dashboard/access"),
   query("routes/dashboard.access.requests", "/dashboard/access/requests"),
   query("routes/dashboard.access.reviews", "/dashboard/access/reviews"),
-  query("routes/dashboard.access.roles.$name.networks", () =>
+  query("routes/dashboard.sessions", "/dashboard/sessions", (p) => ({
+    user: ids(p.users),
+    ip: text,
+    q: text,
+    idle: numbers,
+    after: text,
+    limit: numbers,
+  })),
+  query("routes/dashboard.access.roles.$name.policy", () =>
     fc.constantFrom(
-      "/dashboard/access/roles/admin/networks",
-      "/dashboard/access/roles/super_admin/networks",
-      "/dashboard/access/roles/nope/networks",
+      "/dashboard/access/roles/admin/policy",
+      "/dashboard/access/roles/super_admin/policy",
+      "/dashboard/access/roles/nope/policy",
     ),
   ),
   query("routes/dashboard.access.reviews.$id", (p) =>

@@ -216,6 +216,8 @@ export const API: FuzzTarget[] = [
   apiCall("routes/api.access-reviews.$id.close", (p) =>
     segment(p.tasks).map((id) => `/api/access-reviews/${id}/close`),
   ),
+  apiCall("routes/api.sessions", "/api/sessions"),
+  apiCall("routes/api.sessions.$id", (p) => segment(p.sessions).map((id) => `/api/sessions/${id}`)),
   apiCall("routes/api.users.$id.roles.$grantId", (p) =>
     fc.tuple(segment(p.users), segment(p.tasks)).map(([u, g]) => `/api/users/${u}/roles/${g}`),
   ),

@@ -64,7 +64,7 @@ export function RoleList({ roles }: { roles: RoleRow[] }) {
               </TableCell>
               <TableCell>
                 <Link
-                  to={`/dashboard/access/roles/${encodeURIComponent(r.name)}/networks`}
+                  to={`/dashboard/access/roles/${encodeURIComponent(r.name)}/policy`}
                   className={linkVariants()}
                   aria-label={t("access:roles.networksOf", { role: roleLabel(t, r) })}
                 >

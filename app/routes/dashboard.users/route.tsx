@@ -27,6 +27,7 @@ import { pageTitle } from "../../components/page-title";
 import { Button, buttonVariants } from "../../components/ui/button";
 import { EmptyState, FormError } from "../../components/ui/card";
 import { Field } from "../../components/ui/field";
+import { linkVariants } from "../../components/ui/link";
 import { type FilterChip, FilterChips, FilterForm } from "../../components/ui/list-filters";
 import { Pagination } from "../../components/ui/pagination";
 import { Select } from "../../components/ui/select";
@@ -231,6 +232,11 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">{t("users:list.title")}</h1>
+        {may.update ? (
+          <Link to="/dashboard/sessions" className={linkVariants()}>
+            {t("users:sessions.link")}
+          </Link>
+        ) : null}
         {may.write ? (
           <div className="flex flex-wrap gap-2">
             <FormDialog

@@ -2,8 +2,9 @@ import { data } from "react-router";
 import { networkRulePreview, setRoleNetworks } from "../access/networks.server";
 import { roleGrants } from "../access/role-cache.server";
 import { roleLabel } from "../access/role-labels";
-import { roleNetworksSchema } from "../access/role-schemas";
+import { roleNetworksSchema, roleSessionLimitsSchema } from "../access/role-schemas";
 import { assertMayEditRole } from "../access/rules.server";
+import { setRoleSessionLimits } from "../access/session-limits.server";
 import type { AuditedActor } from "../audit/actor";
 import { type ActionArgs, handleIntents } from "../auth/intents.server";
 import { NotFound } from "../domain-errors";
@@ -11,8 +12,8 @@ import { redirectWithToast } from "../http/form.server";
 import { clientIp } from "../http/request-info.server";
 import { getT } from "../i18n/i18n.server";
 
-// /dashboard/access/roles/:name/networks: where a role may be used from, who a rule would have
-// refused in the last 30 days, and the rule saved.
+// /dashboard/access/roles/:name/policy: where a role may be used from (who a rule would have refused
+// in the last 30 days, then the rule saved) and how long its holders' sessions may last.
 
 export async function networkRulePageData(actor: AuditedActor, name: string, context: ActionArgs["context"]) {
   const role = [...(await roleGrants()).values()].find((r) => r.name === name);
@@ -31,6 +32,8 @@ export async function networkRulePageData(actor: AuditedActor, name: string, con
       translations: role.translations,
       all: role.all,
       allowedNetworks: role.allowedNetworks,
+      sessionIdleMinutes: role.sessionIdleMinutes,
+      sessionMaxHours: role.sessionMaxHours,
     },
     editable,
     /** Where the viewer is, as the rule would see them. */
@@ -62,11 +65,21 @@ export const runNetworkRuleIntent = (args: ActionArgs) => {
         run: async ({ actor, input }) => {
           const role = await setRoleNetworks(actor, input, args);
           const label = roleLabel(t, role);
-          return redirectWithToast(`/dashboard/access/roles/${encodeURIComponent(role.name)}/networks`, {
+          return redirectWithToast(`/dashboard/access/roles/${encodeURIComponent(role.name)}/policy`, {
             kind: "success",
             message: input.networks.length
               ? t("access:networks.saved", { role: label, count: input.networks.length })
               : t("access:networks.cleared", { role: label }),
+          });
+        },
+      },
+      sessions: {
+        schema: roleSessionLimitsSchema,
+        run: async ({ actor, input }) => {
+          const role = await setRoleSessionLimits(actor, input, args);
+          return redirectWithToast(`/dashboard/access/roles/${encodeURIComponent(role.name)}/policy`, {
+            kind: "success",
+            message: t("access:policy.sessionsSaved", { role: roleLabel(t, role) }),
           });
         },
       },

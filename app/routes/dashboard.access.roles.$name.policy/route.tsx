@@ -9,11 +9,13 @@ import { pageRefusal } from "../../http/form.server";
 import { passRetryAfter } from "../../http/responses";
 import { getT } from "../../i18n/i18n.server";
 import { useTranslation } from "../../i18n/use-translation";
-import { networkRulePageData, runNetworkRuleIntent } from "../../users/network-rule-page.server";
+import { networkRulePageData, runNetworkRuleIntent } from "../../users/role-policy-page.server";
 import type { Route } from "./+types/route";
 import { NetworkRuleForm } from "./network-rule-form";
+import { SessionLimitsForm } from "./session-limits-form";
 
-// Where a role may be used from (decision 050): the rule, who it would have refused lately, saving it.
+// A role's sign-in policy: where it may be used from (decision 050; who a rule would have refused
+// lately, then saving it) and how long its holders' sessions may last (decision 051).
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePermission(args, "roles.manage");
@@ -39,7 +41,7 @@ export default function RoleNetworks({ loaderData }: Route.ComponentProps) {
         <Link to="/dashboard/access?tab=roles" className={linkVariants({ variant: "quiet" })}>
           {t("access:networks.back")}
         </Link>
-        <h1 className="mt-2 text-2xl font-semibold">{t("access:networks.heading", { role: label })}</h1>
+        <h1 className="mt-2 text-2xl font-semibold">{t("access:policy.heading", { role: label })}</h1>
         <p className="mt-2 max-w-prose text-muted-foreground">
           {t("access:networks.intro", { role: label })}
         </p>
@@ -59,7 +61,10 @@ export default function RoleNetworks({ loaderData }: Route.ComponentProps) {
         <p className="mt-3 text-sm text-muted-foreground">{t("access:networks.youAreAt", { ip })}</p>
       </Card>
       {editable ? (
-        <NetworkRuleForm role={role} />
+        <>
+          <NetworkRuleForm role={role} />
+          <SessionLimitsForm role={role} />
+        </>
       ) : (
         <p className="text-muted-foreground">{t("access:networks.notEditable", { role: label })}</p>
       )}
@@ -67,4 +72,4 @@ export default function RoleNetworks({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "roleNetworks");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "rolePolicy");
