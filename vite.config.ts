@@ -33,6 +33,7 @@ export default defineConfig({
       "class-variance-authority",
       "clsx",
       "i18next",
+      "ipaddr.js",
       "lucide-react",
       "react-i18next",
       "tailwind-merge",

@@ -134,11 +134,20 @@ async function watchPublishing(userId: string, seen: (event: SystemEvent) => voi
     await app.module<typeof import("../app/events/bus.server")>("app/events/bus.server.ts");
   const bus = systemBus();
   const publish = bus.publish;
+  const stage = bus.stage;
   const spy = vi.spyOn(bus, "publish").mockImplementation((channel, event) => {
     if (channel === SYSTEM_EVENT_CHANNEL && event.userId === userId) seen(event);
     return publish.call(bus, channel, event);
   });
-  return () => spy.mockRestore();
+  // A completion's event is staged in its transaction (EventBus.stage), not published after it.
+  const staged = vi.spyOn(bus, "stage").mockImplementation((trx, channel, events) => {
+    for (const event of events) if (channel === SYSTEM_EVENT_CHANNEL && event.userId === userId) seen(event);
+    return stage.call(bus, trx, channel, events);
+  });
+  return () => {
+    spy.mockRestore();
+    staged.mockRestore();
+  };
 }
 
 describe("tasks", () => {

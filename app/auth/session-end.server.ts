@@ -1,16 +1,13 @@
-import { createHash } from "node:crypto";
 import { onRolesChanged } from "../access/role-cache.server";
 import { db, type Executor } from "../db.server";
 import { closeSessionStreams } from "../events/stream.server";
 import { invalidateSessions } from "./session-cache.server";
+import { sessionHandle } from "./session-handle";
 
 // Every path that deletes session rows goes through here, so the event streams each ended session
 // opened close with it on every instance, including a super admin's "View as" streams.
 
-/** A hash, never the id the cookie carries. */
-export function sessionHandle(id: string): string {
-  return createHash("sha256").update(id).digest("base64url").slice(0, 16);
-}
+export { sessionHandle };
 
 /** The account's other sessions keep theirs, and so does a person the session was viewing as. */
 export function closeStreamsOfSession(sessionId: string) {

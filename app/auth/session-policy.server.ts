@@ -16,7 +16,7 @@ const TOUCH_EVERY_MS = 60_000;
 const min = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 
 export async function sessionLimits(grants: readonly Grant[]): Promise<SessionLimits> {
-  const global = Number(await getSystemConfig("SESSION_IDLE_MINUTES", ""));
+  const global = Number((await getSystemConfig("SESSION_IDLE_MINUTES")) ?? "");
   let idleMs = global > 0 ? global * 60_000 : null;
   let maxMs: number | null = null;
   const roles = await roleGrants();

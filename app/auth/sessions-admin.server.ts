@@ -50,7 +50,7 @@ export type AdminSessionRow = {
 
 const like = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** O(page): the (last_seen_at, id) index, newest use first; scope and filters are conditions on it. */
+/** O(page): the (last_seen_at, handle) index, newest use first; scope and filters are conditions on it. */
 export async function listSessions(
   actor: AuditedActor & { sessionId?: string },
   query: SessionsQuery,

@@ -121,6 +121,7 @@ describe("mail routing settings: an admin", () => {
       REGISTRATION_ROLE: false,
       SIGN_IN_ALERTS: false,
       PASSWORD_BREACH_CHECK: false,
+      SESSION_IDLE_MINUTES: false,
     });
     const root = await signedIn(["super_admin"]);
     const rootPage = await run(() =>

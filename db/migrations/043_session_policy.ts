@@ -17,7 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex("session_last_seen_idx")
     .on("session")
-    .columns(["last_seen_at", "id"])
+    .columns(["last_seen_at", "handle"])
     .execute();
   await db.schema.alterTable("role").addColumn("session_idle_minutes", "integer").execute();
   await db.schema.alterTable("role").addColumn("session_max_hours", "integer").execute();

@@ -60,6 +60,9 @@ export function endpoints(
       fx.lead.cookie,
     ),
     get("GET /dashboard/logs (lead within a team)", "/dashboard/logs", fx.lead.cookie),
+    get("GET /dashboard/sessions", "/dashboard/sessions", c),
+    get("GET /api/sessions?idle=60", "/api/sessions?idle=60", c),
+    get("GET /dashboard/sessions (lead within a team)", "/dashboard/sessions", fx.lead.cookie),
     get(
       "GET /api/access/explain?…&target=:id",
       `/api/access/explain?user=${fx.lead.id}&permission=user.update&target=${fx.lead.memberId}`,

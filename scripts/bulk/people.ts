@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sessionHandle } from "../../app/auth/session-handle";
 import {
   AGENTS,
   type BulkContext,
@@ -161,13 +162,15 @@ export function sessions(ctx: BulkContext): TableLoad {
       ["created_at", "timestamptz"],
       ["last_seen_at", "timestamptz"],
       ["expires_at", "timestamptz"],
+      ["handle"],
     ],
     *rows() {
       for (let n = 0; n < ctx.spec.sessions; n++) {
         const seen = ctx.now - Math.floor(ctx.random() * 7 * DAY);
         const userId = ctx.userIds[(n * 10 + 2) % ctx.userIds.length]!;
+        const id = randomUUID();
         yield [
-          randomUUID(),
+          id,
           userId,
           "{}",
           ip(ctx),
@@ -175,6 +178,7 @@ export function sessions(ctx: BulkContext): TableLoad {
           iso(seen - DAY),
           iso(seen),
           iso(seen + 30 * DAY),
+          sessionHandle(id),
         ];
       }
     },
