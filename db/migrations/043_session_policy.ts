@@ -19,6 +19,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on("session")
     .columns(["last_seen_at", "handle"])
     .execute();
+  // A person's own sessions newest first (Settings, the person's page), so the list's index above
+  // is never the cheaper way to them.
+  await db.schema
+    .createIndex("session_user_seen_idx")
+    .on("session")
+    .columns(["user_id", "last_seen_at"])
+    .execute();
+  // Its first column does what the old one did.
+  await db.schema.dropIndex("session_user_idx").ifExists().execute();
   await db.schema.alterTable("role").addColumn("session_idle_minutes", "integer").execute();
   await db.schema.alterTable("role").addColumn("session_max_hours", "integer").execute();
 }
@@ -26,6 +35,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable("role").dropColumn("session_max_hours").execute();
   await db.schema.alterTable("role").dropColumn("session_idle_minutes").execute();
+  await db.schema.createIndex("session_user_idx").on("session").column("user_id").execute();
+  await db.schema.dropIndex("session_user_seen_idx").ifExists().execute();
   await db.schema.dropIndex("session_last_seen_idx").ifExists().execute();
   await db.schema.dropIndex("session_handle_idx").ifExists().execute();
   await db.schema.alterTable("session").dropColumn("handle").execute();
