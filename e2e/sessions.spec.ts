@@ -84,7 +84,11 @@ test("a role's sign-in policy: a rule locking out its author is refused, another
   await expect(page.getByText(`${role} may now be used from 2 networks only.`)).toBeVisible();
   await expect(page.getByTestId("current-networks")).toContainText("127.0.0.0/8");
   expect((await axeBuilder(page).analyze()).violations).toEqual([]);
+  // The session limits on a fresh load of the page, then read back after another.
+  await page.reload();
   await page.getByLabel("Idle timeout (minutes)").fill("30");
   await page.getByRole("button", { name: "Save session limits" }).click();
   await expect(page.getByText(`Session limits of ${role} saved.`)).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Idle timeout (minutes)")).toHaveValue("30");
 });

@@ -85,11 +85,15 @@ export async function listSessions(
       ),
     );
   if (query.user) q = q.where("session.user_id", "=", query.user);
-  if (query.ip) q = q.where("session.ip", "like", `${like(query.ip)}%`);
+  // `escape`: SQLite's LIKE has no escape character unless given one.
+  if (query.ip) q = q.where(sql<boolean>`${sql.ref("session.ip")} like ${`${like(query.ip)}%`} escape '\\'`);
   if (query.q) {
     const text = `%${like(query.q.toLowerCase())}%`;
     q = q.where((eb) =>
-      eb.or([eb(sql`lower(${sql.ref("user.name")})`, "like", text), eb("user.email", "like", text)]),
+      eb.or([
+        sql<boolean>`lower(${sql.ref("user.name")}) like ${text} escape '\\'`,
+        sql<boolean>`lower(${sql.ref("user.email")}) like ${text} escape '\\'`,
+      ]),
     );
   }
   if (query.idle)

@@ -166,6 +166,16 @@ describe("GET /api/sessions and DELETE /api/sessions/:id", () => {
     expect(byIp.sessions).toHaveLength(2);
     const byName = (await list(admin.cookie, "?q=second%20person")).body as { sessions: unknown[] };
     expect(byName.sessions).toHaveLength(2);
+    // A wildcard typed is a character looked for, not "anything".
+    const under = await createUser({ roles: ["user"], name: "Under_Score Person" });
+    await sessionCookieFor(under.id);
+    const found = async (query: string) =>
+      ((await list(admin.cookie, query)).body as { sessions: { user: { id: string } }[] }).sessions.map(
+        (x) => x.user.id,
+      );
+    expect(await found("?q=under_score")).toEqual([under.id]);
+    expect(await found("?q=under%25score")).toEqual([]);
+    expect(await found("?ip=%25")).toEqual([]);
   });
 
   it("ending one signs that browser out, closes its event stream and tells the person by email", async () => {
