@@ -1,6 +1,7 @@
 import { useFetcher } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Card, FormError } from "../../components/ui/card";
+import { cn } from "../../components/ui/cn";
 import { controlVariants, errorTextClass, hintClass, labelClass } from "../../components/ui/field";
 import { useTranslation } from "../../i18n/use-translation";
 import type { action } from "./route";
@@ -28,7 +29,7 @@ export function SessionLimitsForm({
         min={1}
         max={max}
         defaultValue={value ?? ""}
-        className={controlVariants({ className: "w-32" })}
+        className={cn(controlVariants(), "w-32")}
         aria-invalid={errors[name] ? true : undefined}
         aria-describedby={errors[name] ? `role-${name}-hint role-${name}-error` : `role-${name}-hint`}
       />

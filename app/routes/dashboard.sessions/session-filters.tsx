@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { Button } from "../../components/ui/button";
+import { cn } from "../../components/ui/cn";
 import { controlVariants, labelClass } from "../../components/ui/field";
 import { useTranslation } from "../../i18n/use-translation";
 
@@ -14,12 +15,7 @@ export function SessionFilters({ filters }: { filters: { q: string; ip: string; 
         <label htmlFor="sessions-q" className={labelClass}>
           {t("users:sessions.person")}
         </label>
-        <input
-          id="sessions-q"
-          name="q"
-          defaultValue={filters.q}
-          className={controlVariants({ className: "w-56" })}
-        />
+        <input id="sessions-q" name="q" defaultValue={filters.q} className={cn(controlVariants(), "w-56")} />
       </div>
       <div>
         <label htmlFor="sessions-ip" className={labelClass}>
@@ -30,7 +26,7 @@ export function SessionFilters({ filters }: { filters: { q: string; ip: string; 
           name="ip"
           defaultValue={filters.ip}
           placeholder="10.1."
-          className={controlVariants({ className: "w-40 font-mono" })}
+          className={cn(controlVariants(), "w-40 font-mono")}
         />
       </div>
       <div>
