@@ -50,7 +50,12 @@ export type AdminSessionRow = {
 
 const like = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** O(page): the (last_seen_at, handle) index, newest use first; scope and filters are conditions on it. */
+/**
+ * O(page): the sessions are walked newest use first on the (last_seen_at, handle) index, each tested
+ * for its person (active, in reach, matching) by a subquery, and stop at the page; the people are
+ * read after, for that page alone. A join let SQLite start from every active person instead
+ * (100k people: 3.5x the empty database's time, decision 051).
+ */
 export async function listSessions(
   actor: AuditedActor & { sessionId?: string },
   query: SessionsQuery,
@@ -60,20 +65,26 @@ export async function listSessions(
   if (reach !== null && reach.length === 0) return { sessions: [], next: null };
   let q = db()
     .selectFrom("session")
-    .innerJoin("user", "user.id", "session.user_id")
-    .select([
-      "session.handle",
-      "session.id",
-      "session.ip",
-      "session.user_agent",
-      "session.created_at",
-      "session.last_seen_at",
-      "user.id as user_id",
-      "user.name",
-      "user.email",
-    ])
+    .select(["handle", "id", "ip", "user_agent", "created_at", "last_seen_at", "user_id"])
     .where("session.expires_at", ">", now())
-    .where("user.status", "=", "active");
+    .where((eb) => {
+      let person = eb
+        .selectFrom("user")
+        .select("user.id")
+        .whereRef("user.id", "=", "session.user_id")
+        .where("user.status", "=", "active");
+      if (query.q) {
+        // `escape`: SQLite's LIKE has no escape character unless given one.
+        const text = `%${like(query.q.toLowerCase())}%`;
+        person = person.where((w) =>
+          w.or([
+            sql<boolean>`lower(${sql.ref("user.name")}) like ${text} escape '\\'`,
+            sql<boolean>`lower(${sql.ref("user.email")}) like ${text} escape '\\'`,
+          ]),
+        );
+      }
+      return eb.exists(person);
+    });
   if (reach !== null)
     q = q.where((eb) =>
       eb.exists(
@@ -85,17 +96,7 @@ export async function listSessions(
       ),
     );
   if (query.user) q = q.where("session.user_id", "=", query.user);
-  // `escape`: SQLite's LIKE has no escape character unless given one.
   if (query.ip) q = q.where(sql<boolean>`${sql.ref("session.ip")} like ${`${like(query.ip)}%`} escape '\\'`);
-  if (query.q) {
-    const text = `%${like(query.q.toLowerCase())}%`;
-    q = q.where((eb) =>
-      eb.or([
-        sql<boolean>`lower(${sql.ref("user.name")}) like ${text} escape '\\'`,
-        sql<boolean>`lower(${sql.ref("user.email")}) like ${text} escape '\\'`,
-      ]),
-    );
-  }
   if (query.idle)
     q = q.where("session.last_seen_at", "<=", new Date(Date.now() - query.idle * 60_000).toISOString());
   const cursor = query.after?.split("|");
@@ -112,12 +113,23 @@ export async function listSessions(
     .limit(query.limit + 1)
     .execute();
   const page = rows.slice(0, query.limit);
-  const manageable = await manageableUsers(actor as never, [...new Set(page.map((r) => r.user_id))]);
+  const ids = [...new Set(page.map((r) => r.user_id))];
+  const [people, manageable] = await Promise.all([
+    ids.length
+      ? db().selectFrom("user").select(["id", "name", "email"]).where("id", "in", ids).execute()
+      : Promise.resolve([]),
+    manageableUsers(actor as never, ids),
+  ]);
+  const person = new Map(people.map((p) => [p.id, p]));
   const last = page.at(-1);
   return {
     sessions: page.map((r) => ({
       id: r.handle ?? "",
-      user: { id: r.user_id, name: r.name, email: r.email },
+      user: {
+        id: r.user_id,
+        name: person.get(r.user_id)?.name ?? "",
+        email: person.get(r.user_id)?.email ?? "",
+      },
       ip: r.ip,
       device: describeUserAgent(r.user_agent, t).device,
       createdAt: r.created_at,
