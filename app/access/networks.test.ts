@@ -15,6 +15,7 @@ import { answerProblem } from "../api-docs/check-answer";
 import { createApiToken } from "../auth/api-tokens.server";
 import { accessGateMiddleware } from "../auth/guard.server";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
+import { invalidateSessions } from "../auth/session-cache.server";
 import { db, now } from "../db.server";
 import { cidrSchema, networksSchema } from "../http/cidr";
 import * as rolesRoute from "../routes/api.roles";
@@ -256,6 +257,22 @@ describe("using a session from outside", () => {
     expect((await gate("/dashboard", HOME, { cookie: holder.cookie })).status).toBe(403);
     await patch(root.cookie, "scoped_vpn", { allowedNetworks: [] });
     expect((await gate("/dashboard", HOME, { cookie: holder.cookie })).body).toBe("passed");
+  });
+
+  it("viewing as someone, the super admin's own rule still applies", async () => {
+    const viewer = await signedIn(["super_admin", "vpn_only"]);
+    const viewed = await createUser({ roles: ["user"] });
+    await db()
+      .updateTable("session")
+      .set({
+        impersonated_user_id: viewed.id,
+        impersonation_expires_at: new Date(Date.now() + 10 * 60_000).toISOString(),
+      })
+      .where("user_id", "=", viewer.id)
+      .execute();
+    await invalidateSessions();
+    expect((await gate("/dashboard/users", HOME, { cookie: viewer.cookie })).status).toBe(403);
+    expect((await gate("/dashboard/users", OFFICE, { cookie: viewer.cookie })).body).toBe("passed");
   });
 
   it("an API token carries its owner's rule", async () => {
