@@ -127,11 +127,12 @@ export const roleNetworksSchema = z.object({
   ),
 });
 
-const blankToNothing = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+// access-request-schemas has the twin, but imports this module: one more import would be a cycle.
+const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
 /** The role page's session limits: blank, the global ones apply. */
 export const roleSessionLimitsSchema = z.object({
   roleId: z.string().uuid(),
-  idleMinutes: z.preprocess(blankToNothing, z.coerce.number().int().min(1).max(43_200).optional()),
-  maxHours: z.preprocess(blankToNothing, z.coerce.number().int().min(1).max(8_760).optional()),
+  idleMinutes: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(43_200).optional()),
+  maxHours: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(8_760).optional()),
 });

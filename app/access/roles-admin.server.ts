@@ -17,7 +17,7 @@ import { assertRoleNetworks, setRoleNetworks } from "./networks.server";
 import { PERMISSION_KEYS } from "./permissions";
 import { invalidateRoles, type RoleGrant, roleGrants, rolesChanged } from "./role-cache.server";
 import type { createRoleSchema, patchRoleSchema, saveMatrixSchema, updateRoleSchema } from "./role-schemas";
-import { assertMayEditRole } from "./rules.server";
+import { assertMayEditRole, mayEditRole } from "./rules.server";
 
 /** `editable`: the role holds nothing the actor lacks, and is not Super Admin. */
 export async function listRoles(actor?: AuditedActor) {
@@ -37,7 +37,7 @@ export async function listRoles(actor?: AuditedActor) {
     system: system.has(r.id),
     permissions: [...r.permissions].sort(),
     users: counts.get(r.id) ?? 0,
-    editable: !r.all && (!actor || mayEdit(actor, r)),
+    editable: !r.all && (!actor || mayEditRole(actor, r)),
     maxRequestHours: r.maxRequestHours,
     allowedNetworks: r.allowedNetworks,
   }));
@@ -139,15 +139,6 @@ export async function roleMemberCounts(roleIds: string[]): Promise<Map<string, n
     .where("name", "=", "roles.members")
     .execute();
   return new Map(rows.map((r) => [r.scope, Number(r.n)]));
-}
-
-function mayEdit(actor: AuditedActor, role: RoleGrant) {
-  try {
-    assertMayEditRole(actor, role);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function assertHolds(actor: AuditedActor, permissions: string[]) {

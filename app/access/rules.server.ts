@@ -93,7 +93,12 @@ export async function assertRoleChangeAllowed(
 
 /** Not even its label: renaming `admin` to "Guest" would make others grant it unawares. */
 export function assertMayEditRole(actor: Subject, role: RoleGrant) {
-  if (!holdsAll(actor, role)) throw new RuleViolation("access.changeRole", { role: role.label });
+  if (!mayEditRole(actor, role)) throw new RuleViolation("access.changeRole", { role: role.label });
+}
+
+/** Holding everything the role grants (Super Admin's: a super admin). */
+export function mayEditRole(actor: Subject, role: RoleGrant): boolean {
+  return holdsAll(actor, role);
 }
 
 /** In the role order. */

@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import { sql } from "kysely";
 import { z } from "zod";
-import { reachOf } from "../access/reach.server";
+import { inReach, reachOf } from "../access/reach.server";
 import { manageableUsers } from "../access/rules.server";
 import type { AuditedActor } from "../audit/actor";
 import { type AuditOrigin, audit } from "../audit/audit.server";
@@ -202,28 +202,12 @@ export async function endSessionsByHandle(
     .where("session.handle", "in", valid)
     .where("session.expires_at", ">", now())
     .execute();
-  const reach = reachOf(actor as never, "user.update");
-  let inReach = rows;
-  if (reach !== null) {
-    const members = rows.length
-      ? await db()
-          .selectFrom("team_member")
-          .select("user_id")
-          .where(
-            "user_id",
-            "in",
-            rows.map((r) => r.user_id),
-          )
-          .where("team_id", "in", reach.length ? reach : [""])
-          .execute()
-      : [];
-    const ok = new Set(members.map((m) => m.user_id));
-    inReach = rows.filter((r) => ok.has(r.user_id));
-  }
-  if (inReach.length === 0) throw new NotFound("sessions.gone");
-  const manageable = await manageableUsers(actor as never, [...new Set(inReach.map((r) => r.user_id))]);
-  if (inReach.some((r) => !manageable.has(r.user_id))) throw new RuleViolation("sessions.cannotEnd");
-  const byUser = byPerson(inReach);
+  const reached = await inReach(actor as never, "user.update", [...new Set(rows.map((r) => r.user_id))]);
+  const inScope = rows.filter((r) => reached.has(r.user_id));
+  if (inScope.length === 0) throw new NotFound("sessions.gone");
+  const manageable = await manageableUsers(actor as never, [...reached]);
+  if (inScope.some((r) => !manageable.has(r.user_id))) throw new RuleViolation("sessions.cannotEnd");
+  const byUser = byPerson(inScope);
   let ended = 0;
   for (const [userId, ids] of byUser) ended += await endSessions({ userId, ids });
   await audited(actor, byUser, ended, "selected", origin);

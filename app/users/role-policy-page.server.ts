@@ -3,7 +3,7 @@ import { networkRulePreview, setRoleNetworks } from "../access/networks.server";
 import { roleGrants } from "../access/role-cache.server";
 import { roleLabel } from "../access/role-labels";
 import { roleNetworksSchema, roleSessionLimitsSchema } from "../access/role-schemas";
-import { assertMayEditRole } from "../access/rules.server";
+import { assertMayEditRole, mayEditRole } from "../access/rules.server";
 import { setRoleSessionLimits } from "../access/session-limits.server";
 import type { AuditedActor } from "../audit/actor";
 import { type ActionArgs, handleIntents } from "../auth/intents.server";
@@ -18,12 +18,7 @@ import { getT } from "../i18n/i18n.server";
 export async function networkRulePageData(actor: AuditedActor, name: string, context: ActionArgs["context"]) {
   const role = [...(await roleGrants()).values()].find((r) => r.name === name);
   if (!role) throw new NotFound("access.roleGone");
-  let editable = true;
-  try {
-    assertMayEditRole(actor, role);
-  } catch {
-    editable = false;
-  }
+  const editable = mayEditRole(actor, role);
   return {
     role: {
       id: role.id,
