@@ -43,6 +43,7 @@ import * as m040 from "./migrations/040_access_requests";
 import * as m041 from "./migrations/041_access_reviews";
 import * as m042 from "./migrations/042_role_networks";
 import * as m043 from "./migrations/043_session_policy";
+import * as m044 from "./migrations/044_email_templates";
 
 // A static list, not a folder scan, so the migrations bundle with the server build.
 const migrations: Record<string, Migration> = {
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   "041_access_reviews": m041,
   "042_role_networks": m042,
   "043_session_policy": m043,
+  "044_email_templates": m044,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

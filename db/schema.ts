@@ -352,6 +352,36 @@ export interface MailLogTable {
   /** Only for development-outbox mail, which nobody receives. */
   outbox_link: string | null;
   created_at: string;
+  /** The email_template version whose words the mail used; null: the defaults. */
+  template_version: number | null;
+}
+
+export interface EmailTemplateTable {
+  type: string;
+  language: string;
+  subject: string | null;
+  heading: string | null;
+  message: string | null;
+  button: string | null;
+  footer: string | null;
+  version: number;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+export interface EmailTemplateVersionTable {
+  id: string;
+  type: string;
+  language: string;
+  version: number;
+  change: "update" | "restore" | "reset";
+  subject: string | null;
+  heading: string | null;
+  message: string | null;
+  button: string | null;
+  footer: string | null;
+  created_at: string;
+  created_by_email: string | null;
 }
 
 /** Its id is the unguessable `d` of /check-inbox. */
@@ -600,6 +630,8 @@ export interface Database {
   system_setting: SystemSettingTable;
   cache_generation: CacheGenerationTable;
   mail_log: MailLogTable;
+  email_template: EmailTemplateTable;
+  email_template_version: EmailTemplateVersionTable;
   mail_delivery: MailDeliveryTable;
   user_token: UserTokenTable;
   team: TeamTable;

@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
 import { i18nFor, tFor } from "../app/i18n/i18n.server";
 import { FALLBACK_LANGUAGE } from "../app/i18n/options";
+import { defang, fillTemplate } from "./template-text";
 
 // The one table of email types; their texts live in app/locales/<language>/emails.json. Adding a
 // type: add it here (the enum derives from the keys) with its texts in every language, add a
@@ -84,10 +85,106 @@ export function emailFooter(language?: string | null): string {
   return tFor(language)("emails:footer");
 }
 
-export function emailGreeting(name: string, language?: string | null): string {
+function emailGreeting(name: string, language?: string | null): string {
   return tFor(language)("emails:greeting", { name });
 }
 
-export function emailHeading(appName: string, type: EmailType, language?: string | null): string {
-  return tFor(language)("emails:heading", { appName, label: emailTexts(type, language).label });
+/** What an organisation may word its own way, per type and language (docs/rules.md, "Email templates"). */
+export const TEMPLATE_FIELDS = ["subject", "heading", "message", "button", "footer"] as const;
+export type TemplateField = (typeof TEMPLATE_FIELDS)[number];
+export type TemplateTexts = Record<TemplateField, string>;
+
+export const TEMPLATE_LIMITS: Record<TemplateField, { maximum: number; multiline: boolean }> = {
+  subject: { maximum: 150, multiline: false },
+  heading: { maximum: 1000, multiline: false },
+  message: { maximum: 1000, multiline: true },
+  button: { maximum: 1000, multiline: false },
+  footer: { maximum: 1000, multiline: true },
+};
+
+/** Each type's placeholders: the values its sender has for every mail of the type. */
+export const PLACEHOLDERS: Record<EmailType, readonly string[]> = {
+  verification: ["appName", "userName", "expiresIn"],
+  "reset-password": ["appName", "userName", "expiresIn"],
+  "password-changed": ["appName", "userName"],
+  invite: ["appName", "inviterName", "expiresIn"],
+  "two-factor-reset": ["appName", "userName"],
+  "settings-changed": ["appName", "userName"],
+  "sign-in-alert": ["appName", "userName"],
+  "sessions-ended": ["appName", "userName"],
+  notification: ["appName", "userName"],
+};
+
+/**
+ * Sign-in, verification, reset, invitation and security notices: the mails whose button a
+ * person trusts with their account, so only a super admin words them (decision 052).
+ */
+const GUARDED: readonly EmailType[] = [
+  "verification",
+  "reset-password",
+  "password-changed",
+  "invite",
+  "two-factor-reset",
+  "settings-changed",
+  "sign-in-alert",
+  "sessions-ended",
+];
+
+export function templateNeedsSuperAdmin(type: EmailType): boolean {
+  return GUARDED.includes(type);
+}
+
+/** The product's own words for a type in a language, as a template (`{{appName}}: …`). */
+export function defaultTemplate(type: EmailType, language?: string | null): TemplateTexts {
+  const t = tFor(language);
+  const texts = emailTexts(type, language);
+  // A value is never read as a template (skipOnVariables), so "{{appName}}" stays as written.
+  return {
+    subject: texts.subject,
+    heading: t("emails:heading", { appName: "{{appName}}", label: texts.label }),
+    message:
+      type === "invite" ? t("emails:invite.fromInviter", { inviter: "{{inviterName}}" }) : texts.message,
+    button: texts.button,
+    footer: t("emails:footer"),
+  };
+}
+
+/** A customisation's fields over the defaults (an empty or absent field keeps the default's words). */
+export function templateTexts(
+  type: EmailType,
+  language: string | null | undefined,
+  custom: Partial<Record<TemplateField, string | null>> | null | undefined,
+): TemplateTexts {
+  const words = defaultTemplate(type, language);
+  for (const field of TEMPLATE_FIELDS) {
+    const own = custom?.[field];
+    if (own) words[field] = own;
+  }
+  return words;
+}
+
+/** The words of one mail: the template with its placeholders filled (values defanged). */
+export function composeTexts(
+  type: EmailType,
+  language: string | null | undefined,
+  custom: Partial<Record<TemplateField, string | null>> | null | undefined,
+  values: Readonly<Record<string, string | undefined>>,
+): TemplateTexts {
+  const words = templateTexts(type, language, custom);
+  return Object.fromEntries(TEMPLATE_FIELDS.map((f) => [f, fillTemplate(words[f], values)])) as TemplateTexts;
+}
+
+/** "Hello Ada," with the name defanged like any placeholder's value. */
+export function safeGreeting(name: string, language?: string | null): string {
+  return emailGreeting(defang(name), language);
+}
+
+/** "24 hours", "7 Tage": how long a link works, in the reader's language. */
+export function durationText(ms: number, language?: string | null): string {
+  const hours = ms / 3_600_000;
+  const [value, unit] =
+    hours >= 48 ? [hours / 24, "day"] : hours >= 1 ? [hours, "hour"] : [ms / 60_000, "minute"];
+  return new Intl.NumberFormat(emailLanguage(language), { style: "unit", unit, unitDisplay: "long" }).format(
+    Math.round(value),
+  );
 }

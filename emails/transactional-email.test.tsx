@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { EMAIL_TYPES, emailFooter, emailTexts } from "./email-texts";
+import { defaultTemplate, EMAIL_TYPES, type EmailType, emailFooter, emailTexts } from "./email-texts";
 import { renderEmail } from "./render-email";
+import { fillTemplate } from "./template-text";
 
 const URL_ = "https://app.example.test/act?token=abc123&x=1";
+
+const values = { inviterName: "Grace Hopper" };
+/** The default message as sent: the invitation's names its inviter. */
+const defaultMessage = (type: EmailType, language?: string) =>
+  fillTemplate(defaultTemplate(type, language).message, values);
 
 /** Finds each part after the previous one; -1 marks the first part missing or out of order. */
 function inOrder(haystack: string, parts: string[]): number {
@@ -21,10 +27,10 @@ describe("TransactionalEmail", () => {
     "%s: heading, message, button, footer in order; no greeting without a name",
     async (type) => {
       const texts = emailTexts(type);
-      const { html, text } = await renderEmail({ type, actionUrl: URL_, appName: "Acme Admin" });
+      const { html, text } = await renderEmail({ type, actionUrl: URL_, appName: "Acme Admin", values });
       const heading = `Acme Admin: ${texts.label}`;
       for (const part of [html, text]) {
-        expect(inOrder(part, [heading, texts.message, texts.button, emailFooter()])).toBe(-1);
+        expect(inOrder(part, [heading, defaultMessage(type), texts.button, emailFooter()])).toBe(-1);
         expect(part).not.toContain("Hello");
       }
       expect(html).toMatch(/<h1[^>]*>Acme Admin: /);
@@ -96,13 +102,14 @@ describe("TransactionalEmail", () => {
       userName: "Ada Lovelace",
       appName: "Acme Admin",
       language: "de",
+      values,
     });
     for (const part of [html, text])
       expect(
         inOrder(part, [
           `Acme Admin: ${texts.label}`,
           "Hallo Ada Lovelace,",
-          texts.message,
+          defaultMessage(type, "de"),
           texts.button,
           emailFooter("de"),
         ]),

@@ -10,14 +10,7 @@ import {
   Section,
   Text,
 } from "@react-email/components";
-import {
-  type EmailType,
-  emailFooter,
-  emailGreeting,
-  emailHeading,
-  emailLanguage,
-  emailTexts,
-} from "./email-texts";
+import { composeTexts, type EmailType, emailLanguage, safeGreeting, type TemplateField } from "./email-texts";
 
 export type TransactionalEmailProps = {
   type: EmailType;
@@ -30,6 +23,10 @@ export type TransactionalEmailProps = {
   appName?: string;
   /** The recipient's language ("de"); English when absent or not one of ours. */
   language?: string | null;
+  /** The organisation's own words for this type and language (null fields keep the defaults). */
+  template?: Partial<Record<TemplateField, string | null>> | null;
+  /** Placeholder values beyond appName and userName (inviterName, expiresIn). */
+  values?: Record<string, string>;
 };
 
 const styles = {
@@ -55,6 +52,11 @@ const styles = {
   footer: { fontSize: "13px", color: "#64748b" },
 } as const;
 
+/** A template's line breaks start paragraphs; HTML would fold them into spaces. */
+function paragraphs(text: string): string[] {
+  return text.split(/\n+/).filter((line) => line.trim() !== "");
+}
+
 /** One layout for every transactional email: heading, greeting, message, button, footer. */
 export function TransactionalEmail({
   type,
@@ -64,8 +66,11 @@ export function TransactionalEmail({
   list,
   appName = "Admin Dashboard",
   language,
+  template,
+  values,
 }: TransactionalEmailProps) {
-  const texts = emailTexts(type, language);
+  const texts = composeTexts(type, language, template, { ...values, appName, userName });
+  // A sender's own message is data (a notice's text), never a template.
   const body = message ?? texts.message;
   return (
     <Html lang={emailLanguage(language)}>
@@ -74,10 +79,15 @@ export function TransactionalEmail({
       <Body style={styles.body}>
         <Container style={styles.container}>
           <Heading as="h1" style={styles.heading}>
-            {emailHeading(appName, type, language)}
+            {texts.heading}
           </Heading>
-          {userName ? <Text style={styles.text}>{emailGreeting(userName, language)}</Text> : null}
-          <Text style={styles.text}>{body}</Text>
+          {userName ? <Text style={styles.text}>{safeGreeting(userName, language)}</Text> : null}
+          {paragraphs(body).map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs of one text, in order
+            <Text key={i} style={styles.text}>
+              {line}
+            </Text>
+          ))}
           {list ? (
             <>
               <Text style={styles.text}>{list.intro}</Text>
@@ -97,7 +107,12 @@ export function TransactionalEmail({
             </Button>
           </Section>
           <Hr />
-          <Text style={styles.footer}>{emailFooter(language)}</Text>
+          {paragraphs(texts.footer).map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs of one text, in order
+            <Text key={i} style={styles.footer}>
+              {line}
+            </Text>
+          ))}
         </Container>
       </Body>
     </Html>

@@ -63,6 +63,10 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/api.access-reviews": "roles.manage",
   "routes/api.sessions": "user.update",
   "routes/api.sessions.$id": "user.update",
+  "routes/api.email-templates": "settings.manage",
+  // PUT, DELETE and POST only: a GET is 405 for anyone who gets past the gate.
+  "routes/api.email-templates.$type.$language": "dashboard.access",
+  "routes/api.email-templates.$type.$language.preview": "dashboard.access",
   "routes/api.access-reviews.$id": "roles.manage",
   "routes/api.access-reviews.$id.evidence": "roles.manage",
   // POST only: a GET is 405 for anyone who gets past the gate.
@@ -96,6 +100,7 @@ const NEEDS: Record<string, Need | Other> = {
   "routes/dashboard.settings.invite": "user.write",
   "routes/dashboard.settings.system": "settings.manage",
   "routes/dashboard.settings.webhooks": "settings.manage",
+  "routes/dashboard.settings.email-templates": "settings.manage",
   "routes/dashboard.users": "user.read",
   "routes/dashboard.users.$id": "user.read",
   "routes/dashboard.users.import": "user.write",

@@ -1,13 +1,10 @@
 import { z } from "zod";
 import type { AccessRequestStatus } from "../../db/schema";
+import { HIDDEN_IN_TEXT } from "../http/hidden-characters";
 import { MAX_REQUEST_HOURS } from "./role-schemas";
 
 // Access requests (docs/http-contract.md, "Access requests"): what a person sends to ask for a
 // role for a while, and what a decider sends back.
-
-/** Line breaks are fine in a reason; other control characters and direction marks are not. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters refused
-const HIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
 
 /** Text a person types for others to read: trimmed, no hidden characters. */
 export const plainText = (min: number, max = 500) =>
@@ -16,7 +13,8 @@ export const plainText = (min: number, max = 500) =>
     .trim()
     .min(min)
     .max(max)
-    .refine((v) => !HIDDEN.test(v), "validation.plainText");
+    // Line breaks are fine in a reason; other hidden characters are not.
+    .refine((v) => !HIDDEN_IN_TEXT.test(v), "validation.plainText");
 const text = (min: number) => plainText(min);
 
 export const accessRequestInput = z

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { networksSchema } from "../http/cidr";
+import { HIDDEN_IN_LINE } from "../http/hidden-characters";
 import { labelTranslationsSchema } from "./label-translations";
 import { PERMISSION_KEYS } from "./permissions";
 
@@ -11,18 +12,13 @@ const roleLabelSchema = z.string().trim().min(1, "validation.label").max(ROLE_LA
 /** The label in other languages, e.g. { de: "Prüfer" }; empty ones fall back to the label. */
 const roleTranslationsSchema = labelTranslationsSchema(ROLE_LABEL_MAX);
 export const ROLE_DESCRIPTION_MAX = 200;
-/** Control characters (C0, C1), separators, zero-width and direction marks, as escapes. */
-const HIDDEN_OR_CONTROL =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
-  /^[^\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$/;
 /** Plain text on one line: it is shown inside option hints and table cells. */
 const roleDescriptionText = z
   .string()
   .trim()
   .max(ROLE_DESCRIPTION_MAX)
-  // Control characters (C0, C1), line and paragraph separators, zero-width and direction marks:
-  // none belongs in one visible line, and each can hide or reorder what a reader sees.
-  .regex(HIDDEN_OR_CONTROL, "validation.oneLine");
+  // None belongs in one visible line, and each can hide or reorder what a reader sees.
+  .refine((v) => !HIDDEN_IN_LINE.test(v), "validation.oneLine");
 const roleDescriptionSchema = roleDescriptionText.default("");
 
 const roleNameSchema = z

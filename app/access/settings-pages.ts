@@ -4,7 +4,7 @@ import type { PermissionKey } from "./permissions";
 // Settings' pages; the layout's menu, the index's redirect and the links in mail all read this list.
 
 const ACCOUNT_SECTIONS = ["profile", "security", "api-tokens"] as const;
-const WORKSPACE_SECTIONS = ["invite", "system", "webhooks", "sso", "directory"] as const;
+const WORKSPACE_SECTIONS = ["invite", "system", "email-templates", "webhooks", "sso", "directory"] as const;
 export type SettingsSection = (typeof ACCOUNT_SECTIONS)[number] | (typeof WORKSPACE_SECTIONS)[number];
 
 type Holder = AccessSubject;
@@ -14,6 +14,7 @@ const needs = (user: Holder, ...permissions: PermissionKey[]) => permissions.eve
 const WORKSPACE_RULE: Record<(typeof WORKSPACE_SECTIONS)[number], (user: Holder) => boolean> = {
   invite: (u) => needs(u, "user.write"),
   system: (u) => needs(u, "settings.manage"),
+  "email-templates": (u) => needs(u, "settings.manage"),
   webhooks: (u) => needs(u, "settings.manage"),
   sso: (u) => u.isSuperAdmin,
   // A directory creates and disables accounts.

@@ -167,3 +167,19 @@ export const sessionView = z.object({
   createdAt: z.string(),
   lastSeenAt: z.string(),
 });
+
+/** One email template as GET /api/email-templates lists it: the words in effect, defaults where not customised. */
+export const emailTemplateView = z.object({
+  type: z.string(),
+  language: z.string(),
+  subject: z.string(),
+  heading: z.string(),
+  message: z.string(),
+  button: z.string(),
+  footer: z.string(),
+  customized: z.boolean(),
+  updatedAt: isoTime.nullable(),
+});
+
+/** A template rendered as its mail would be. */
+export const emailPreview = z.object({ subject: z.string(), html: z.string(), text: z.string() });

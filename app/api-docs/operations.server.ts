@@ -10,6 +10,7 @@ import { PERMISSION_KEYS } from "../access/permissions";
 import { patchRoleSchema, whoQuery } from "../access/role-schemas";
 import { simulateInput } from "../access/simulate.server";
 import { sessionsQuery } from "../auth/sessions-admin.server";
+import { templateChangeSchema } from "../mail/template-schemas";
 import { testMailBody as mailBody } from "../mail/test-mail";
 import { notificationsBody as notificationBody } from "../notifications/inbox-request";
 import { requestSchema as taskRequest } from "../tasks/create-task.server";
@@ -244,6 +245,45 @@ export const OPERATIONS: Operation[] = [
     tag: "Users",
     auth: "session",
     answers: { 204: "none", 403: refused, 404: refused, ...signedIn },
+  },
+  {
+    route: "routes/api.email-templates",
+    method: "get",
+    path: "/api/email-templates",
+    summary: "Every email type in every language, with the words in effect",
+    tag: "Settings",
+    auth: "session",
+    answers: { 200: z.array(answers.emailTemplateView), 403: refused, ...signedIn },
+  },
+  {
+    route: "routes/api.email-templates.$type.$language",
+    method: "put",
+    path: "/api/email-templates/{type}/{language}",
+    summary:
+      "Change a template's words (null or empty: the default); plain text with the type's placeholders, no links (super admin for sign-in, verification, reset, invitation and security notices)",
+    tag: "Settings",
+    auth: "session",
+    body: { schema: templateChangeSchema },
+    answers: { 200: answers.emailTemplateView, 400: refused, 403: refused, 404: refused, ...signedIn },
+  },
+  {
+    route: "routes/api.email-templates.$type.$language",
+    method: "delete",
+    path: "/api/email-templates/{type}/{language}",
+    summary: "Restore the product's default words (kept in the history)",
+    tag: "Settings",
+    auth: "session",
+    answers: { 200: answers.emailTemplateView, 403: refused, 404: refused, ...signedIn },
+  },
+  {
+    route: "routes/api.email-templates.$type.$language.preview",
+    method: "post",
+    path: "/api/email-templates/{type}/{language}/preview",
+    summary: "Render the template (the body's unsaved fields over the saved ones) as its mail would be",
+    tag: "Settings",
+    auth: "session",
+    body: { schema: templateChangeSchema },
+    answers: { 200: answers.emailPreview, 400: refused, 403: refused, 404: refused, ...signedIn },
   },
   {
     route: "routes/api.access-requests",

@@ -51,6 +51,8 @@ export const ACTION_LABELS = {
   "settings.reset": "Reset settings",
   "settings.update.refused": "Settings change refused (mail routing is for super admins)",
   "mail.test": "Sent a test email",
+  "email_template.update": "Changed an email template",
+  "email_template.reset": "Reset an email template to the default words",
   "mail.failed": "Email failed",
   "task.create": "Started a task",
   "task.download": "Downloaded a task file",

@@ -80,4 +80,6 @@ export const roleIdsField = z
 export const inviteSchema = z.object({
   email: emailField,
   roles: roleIdsField.refine((ids) => ids.length > 0, "validation.atLeastOneRole"),
+  /** The invitee's language (their mail, then their account); empty: the inviting admin's. */
+  language: z.string().max(10).optional(),
 });

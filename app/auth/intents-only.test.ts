@@ -19,6 +19,7 @@ const ACTION_MODULES = [
   "app/tasks/access-review-page.server.ts",
   "app/users/role-policy-page.server.ts",
   "app/users/sessions-page.server.ts",
+  "app/settings/email-templates-page.server.ts",
 ];
 
 describe("actions are intent tables", () => {

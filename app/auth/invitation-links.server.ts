@@ -18,6 +18,8 @@ export type InviteData = {
   email: string;
   roleIds: string[];
   invitedBy: string;
+  /** The invitee's language, when the inviter chose one. */
+  language?: string;
   unsent?: { why: UnsentReason; sealed: string };
 };
 

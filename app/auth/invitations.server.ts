@@ -4,6 +4,7 @@ import { assertRoleChangeAllowed } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound } from "../domain-errors";
+import { supportedLanguages } from "../i18n/resources.server";
 import { mailLanguage } from "../mail/mail-language.server";
 import { sendInviteEmail } from "../mail/senders.server";
 import { type MailOutcome, sendReporting } from "../mail/try-send.server";
@@ -32,7 +33,7 @@ async function holderOf(email: string, executor: Executor) {
 /** The invitation stands even when its email did not go out; its link is kept for "Copy invite link". */
 export async function inviteUser(
   actor: SessionUser,
-  input: { email: string; roleIds: string[] },
+  input: { email: string; roleIds: string[]; language?: string },
   origin: AuditOrigin,
 ): Promise<InviteOutcome> {
   await assertRoleChangeAllowed(actor, "invitation", [], input.roleIds);
@@ -40,7 +41,14 @@ export async function inviteUser(
   const existing = await holderOf(input.email, db());
   if (existing && !existing.squatted) throw new InvalidInput("auth.inviteAddressTaken", "email");
 
-  const data: InviteData = { email: input.email, roleIds: input.roleIds, invitedBy: actor.id };
+  // Chosen by the inviter, else unknown: the inviting admin's language is then the best guess.
+  const chosen = input.language && supportedLanguages().includes(input.language) ? input.language : undefined;
+  const data: InviteData = {
+    email: input.email,
+    roleIds: input.roleIds,
+    invitedBy: actor.id,
+    language: chosen,
+  };
   const token = await db()
     .transaction()
     .execute(async (trx) => {
@@ -57,8 +65,7 @@ export async function inviteUser(
       );
       return token;
     });
-  // Nobody knows the invitee's language yet: the inviting admin's is the best guess.
-  const language = await mailLanguage(origin, actor.locale);
+  const language = chosen ?? (await mailLanguage(origin, actor.locale));
   const mail = await sendReporting(origin, { type: "invite", to: input.email }, () =>
     sendInviteEmail({
       to: input.email,
@@ -100,6 +107,8 @@ export async function acceptInvitation(
       const ts = now();
       const account = {
         name: input.name,
+        // The language they were invited in is theirs until they choose another.
+        ...(data.language ? { locale: data.language } : {}),
         email_verified: 1,
         password_hash: passwordHash,
         // Recorded here, as every sign-in records it where its proof is checked.
@@ -230,7 +239,11 @@ export async function resendInvitation(
   if (!row) throw new NotFound("auth.invitationGone");
   const data = JSON.parse(row.data ?? "{}") as InviteData;
   // The new invitation first: if the sender may not grant those roles, the old link keeps working.
-  const outcome = await inviteUser(actor, { email: data.email, roleIds: data.roleIds ?? [] }, origin);
+  const outcome = await inviteUser(
+    actor,
+    { email: data.email, roleIds: data.roleIds ?? [], language: data.language },
+    origin,
+  );
   await cancelInvitation(actor, input, origin).catch((error) => {
     if (!(error instanceof NotFound)) throw error;
   });

@@ -1,27 +1,13 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Database, UserTokenTable } from "../../db/schema";
+import { TOKEN_LIFETIME_MS } from "../config";
 import { db, now } from "../db.server";
 
 // Single-use link tokens: 32 random bytes in the link, only their SHA-256 in the database,
 // so a leaked table cannot be turned into working links.
 
 export type TokenKind = UserTokenTable["kind"];
-
-export const TOKEN_LIFETIME_MS: Record<TokenKind, number> = {
-  "verify-email": 24 * 60 * 60 * 1000,
-  "email-change": 24 * 60 * 60 * 1000,
-  "reset-password": 60 * 60 * 1000,
-  "set-password": 7 * 24 * 60 * 60 * 1000,
-  "not-me": 7 * 24 * 60 * 60 * 1000,
-  invite: 7 * 24 * 60 * 60 * 1000,
-  "two-factor-pending": 5 * 60 * 1000,
-  // Not a link: the session that started a TOTP enrolment (two-factor.server.ts), for as long as it waits.
-  "two-factor-enrol": 15 * 60 * 1000,
-  // Not a link: the Undo of a toast (app/users/undo.server.ts). The toast shows it for 10 s, longer
-  // while hovered or focused; two minutes leaves room for that, and no more.
-  undo: 2 * 60 * 1000,
-};
 
 type Executor = Kysely<Database> | Transaction<Database>;
 

@@ -1,5 +1,6 @@
 import { createCookie, type RouterContextProvider, redirect } from "react-router";
 import { audit } from "../audit/audit.server";
+import { TOKEN_LIFETIME_MS } from "../config";
 import { db } from "../db.server";
 import { secureCookies, sessionSecrets } from "../env.server";
 import { clientIp } from "../http/request-info.server";
@@ -9,7 +10,7 @@ import { signIn } from "../metrics/metrics.server";
 import { type LimitScope, reserveSecondFactorAttempt } from "../security/login-limits.server";
 import { startSession } from "./session.server";
 import { noteSignIn } from "./sign-in-alerts.server";
-import { consumeToken, inspectToken, issueToken, TOKEN_LIFETIME_MS } from "./tokens.server";
+import { consumeToken, inspectToken, issueToken } from "./tokens.server";
 import { spendSecondFactorCode } from "./two-factor.server";
 
 // Sign-in's second step: a signed cookie holds the pending sign-in with a single-use nonce, so a

@@ -4,13 +4,14 @@ import type { ExpressionBuilder } from "kysely";
 import QRCode from "qrcode";
 import type { Database } from "../../db/schema";
 import { type AuditOrigin, audit } from "../audit/audit.server";
+import { TOKEN_LIFETIME_MS } from "../config";
 import { db, type Executor, now } from "../db.server";
 import { InvalidInput, NotFound, RuleViolation } from "../domain-errors";
 import type { MessageKey } from "../i18n/message";
 import { decryptSecret, encryptSecret } from "../security/secret-box.server";
 import { getSystemConfig } from "../system-settings/system-config.server";
 import { invalidateSessions } from "./session-cache.server";
-import { hashToken, TOKEN_LIFETIME_MS } from "./tokens.server";
+import { hashToken } from "./tokens.server";
 
 // TOTP two-factor authentication (decision 018).
 

@@ -13,6 +13,8 @@ export type MailRecord = {
   providerMessageId?: string | null;
   error?: string | null;
   outboxLink?: string | null;
+  /** The email_template version whose words it used; null: the product's. */
+  templateVersion?: number | null;
 };
 
 /** One row per send attempt; never the body, so tokens in links stay out of it (outbox aside). */
@@ -28,6 +30,7 @@ export async function recordMail(record: MailRecord) {
       provider_message_id: record.providerMessageId ?? null,
       error: record.error?.slice(0, 1000) ?? null,
       outbox_link: record.status === "outbox" ? (record.outboxLink ?? null) : null,
+      template_version: record.templateVersion ?? null,
       created_at: now(),
     })
     .execute();

@@ -1,9 +1,10 @@
-import { type EmailType, emailTexts } from "../../emails/email-texts";
+import { composeTexts, type EmailType, emailLanguage } from "../../emails/email-texts";
 import { renderEmail } from "../../emails/render-email";
 import { db } from "../db.server";
 import { env } from "../env.server";
 import { mailSent } from "../metrics/metrics.server";
 import { getSystemConfig } from "../system-settings/system-config.server";
+import { savedTemplate } from "./email-templates.server";
 import { recordMail } from "./mail-log.server";
 import { type Delivery, deliver, MailProviderError, type MailRouting } from "./transport.server";
 
@@ -15,6 +16,8 @@ export type EmailRequest = {
   userName?: string;
   message?: string;
   list?: { intro: string; items: string[] };
+  /** Placeholder values beyond appName and userName (emails/email-texts.ts, PLACEHOLDERS). */
+  values?: Record<string, string>;
   /** Left out, the recipient's own setting is looked up by address; English when there is none. */
   language?: string;
   via?: MailRouting;
@@ -31,8 +34,11 @@ export async function sendEmail(request: EmailRequest): Promise<Delivery> {
     getSystemConfig("APP_NAME"),
     request.via ? request.via.from : getSystemConfig("EMAIL_FROM"),
   ]);
-  const language = request.language ?? (await languageOf(request.to));
-  const subject = request.subject ?? emailTexts(request.type, language).subject;
+  const language = emailLanguage(request.language ?? (await languageOf(request.to)));
+  // The organisation's words for this type in the recipient's language, else the product's.
+  const saved = await savedTemplate(request.type, language);
+  const values = { ...request.values, appName, userName: request.userName };
+  const subject = request.subject ?? composeTexts(request.type, language, saved?.custom, values).subject;
   const { html, text } = await renderEmail({
     language,
     type: request.type,
@@ -41,8 +47,10 @@ export async function sendEmail(request: EmailRequest): Promise<Delivery> {
     message: request.message,
     list: request.list,
     appName,
+    template: saved?.custom,
+    values: request.values,
   });
-  const base = { to: request.to, type: request.type, subject };
+  const base = { to: request.to, type: request.type, subject, templateVersion: saved?.version ?? null };
   try {
     const delivery = await deliver(
       {

@@ -1,4 +1,5 @@
-import { emailLanguage } from "../../emails/email-texts";
+import { durationText, emailLanguage } from "../../emails/email-texts";
+import { TOKEN_LIFETIME_MS } from "../config";
 import { MailSendError } from "../domain-errors";
 import { tFor } from "../i18n/i18n.server";
 import { type EmailRequest, sendEmail } from "./send-email.server";
@@ -27,6 +28,7 @@ export function sendVerificationEmail(input: {
     type: "verification",
     actionUrl: input.verificationUrl,
     userName: input.name,
+    values: { expiresIn: durationText(TOKEN_LIFETIME_MS["verify-email"], input.language) },
     language: input.language,
   });
 }
@@ -42,6 +44,7 @@ export function sendPasswordResetEmail(input: {
     type: "reset-password",
     actionUrl: input.resetUrl,
     userName: input.name,
+    values: { expiresIn: durationText(TOKEN_LIFETIME_MS["reset-password"], input.language) },
     language: input.language,
   });
 }
@@ -57,7 +60,10 @@ export function sendInviteEmail(input: {
     to: input.to,
     type: "invite",
     actionUrl: input.acceptUrl,
-    message: tFor(input.language)("emails:invite.fromInviter", { inviter: input.inviterName }),
+    values: {
+      inviterName: input.inviterName,
+      expiresIn: durationText(TOKEN_LIFETIME_MS.invite, input.language),
+    },
     language: input.language,
   });
 }
@@ -104,7 +110,8 @@ export function sendSessionsEndedEmail(input: {
     type: "sessions-ended",
     actionUrl: input.signInUrl,
     userName: input.name,
-    message: `${t("emails:sessionsEnded.message")} ${t("emails:sessionsEnded.count", { count: input.count })}`,
+    // The count is data under the template's message, which an organisation may word its own way.
+    list: { intro: t("emails:sessionsEnded.count", { count: input.count }), items: [] },
     language: input.language,
   });
 }
@@ -172,11 +179,11 @@ export function sendTwoFactorResetEmail(input: {
   });
 }
 
-/** Never the value; sent `via` the routing in effect before the change. */
+/** Never the value; sent `via` the routing in effect before the change. `detail` (who, when, what) follows the template's message. */
 export function sendSettingsChangedEmail(input: {
   to: string;
   name: string;
-  message: string;
+  detail: string;
   settingsUrl: string;
   language?: string;
   via: MailRouting;
@@ -186,7 +193,7 @@ export function sendSettingsChangedEmail(input: {
     type: "settings-changed",
     actionUrl: input.settingsUrl,
     userName: input.name,
-    message: input.message,
+    list: { intro: input.detail, items: [] },
     language: input.language,
     via: input.via,
   });

@@ -416,7 +416,17 @@ describe("personal settings", () => {
 });
 
 describe("the pages and their menu", () => {
-  const ALL = ["profile", "security", "api-tokens", "invite", "system", "webhooks", "sso", "directory"];
+  const ALL = [
+    "profile",
+    "security",
+    "api-tokens",
+    "invite",
+    "system",
+    "email-templates",
+    "webhooks",
+    "sso",
+    "directory",
+  ];
 
   /** The seeded super admin (test/database-template.ts), signed in afresh. */
   async function root() {
@@ -435,7 +445,7 @@ describe("the pages and their menu", () => {
     return [...nav.matchAll(/href="\/dashboard\/settings\/([^"#?]+)"/g)].map((m) => m[1]);
   }
 
-  it("every page answers 200 to the seeded super admin through the whole app, its menu listing all eight", async () => {
+  it("every page answers 200 to the seeded super admin through the whole app, its menu listing all nine", async () => {
     const { cookie } = await root();
     for (const page of ALL) {
       const res = await app.fetch(`/dashboard/settings/${page}`, { cookie });
@@ -465,7 +475,7 @@ describe("the pages and their menu", () => {
       );
   });
 
-  it("a person with the user role sees their account's pages only; a super admin all eight", async () => {
+  it("a person with the user role sees their account's pages only; a super admin all nine", async () => {
     const user = await signedIn(["user"]);
     expect((await menuOf(user.cookie)).body).toEqual({
       account: ["profile", "security", "api-tokens"],
@@ -482,7 +492,7 @@ describe("the pages and their menu", () => {
     const { cookie } = await root();
     expect((await menuOf(cookie)).body).toEqual({
       account: ["profile", "security", "api-tokens"],
-      workspace: ["invite", "system", "webhooks", "sso", "directory"],
+      workspace: ["invite", "system", "email-templates", "webhooks", "sso", "directory"],
     });
   });
 

@@ -122,7 +122,7 @@ export async function superAdminSettingsNotice(actor: SessionUser, changes: Supe
             sendSettingsChangedEmail({
               to: recipient.email,
               name: recipient.name,
-              message: row.message,
+              detail: row.message,
               settingsUrl: settingsUrl("system"),
               language: recipient.locale ?? undefined,
               via,

@@ -1,3 +1,4 @@
+import { linkIn } from "../../emails/template-text";
 import { can } from "../access/check";
 import { assertRoleChangeAllowed } from "../access/rules.server";
 import { selfRegistrationRole } from "../access/self-registration.server";
@@ -24,6 +25,18 @@ import {
 } from "./super-admin-settings.server";
 
 /**
+ * The name stands in every mail's heading ({{appName}}): a name a mail client would turn into a
+ * link would be a link nobody reviewed in every template (docs/rules.md, "Email templates").
+ */
+function assertPlainAppName(changes: SettingsChange[]) {
+  for (const change of changes) {
+    if (change.kind !== "set" || change.key !== "APP_NAME") continue;
+    const link = linkIn(change.value);
+    if (link) throw new InvalidInput("emailTemplates.appNameLink", "APP_NAME", { link });
+  }
+}
+
+/**
  * Secret values never reach the audit row, only their key names; a super admin's change is
  * re-authenticated before anything is written, so a refusal changes nothing.
  */
@@ -47,6 +60,7 @@ export async function applySettingsChanges(
       : stored.get(change.key) !== change.value,
   );
   if (applied.length === 0) return { changed: [] as ConfigKey[] };
+  assertPlainAppName(applied);
 
   const changedKeys = applied.map((c) => c.key);
   await assertRolesAllowed(actor, applied);

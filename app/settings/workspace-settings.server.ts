@@ -8,6 +8,7 @@ import { inviteUser } from "../auth/invitations.server";
 import type { SessionUser } from "../auth/session.server";
 import { env } from "../env.server";
 import { getT } from "../i18n/i18n.server";
+import { supportedLanguages } from "../i18n/resources.server";
 import { recentMail } from "../mail/mail-log.server";
 import { configLabel } from "../system-settings/config-labels";
 import { describeSystemConfig } from "../system-settings/system-config.server";
@@ -64,6 +65,7 @@ export async function inviteData(user: SessionUser) {
   const roles = await assignableRoles(user);
   return {
     roles: roles.map((r) => ({ id: r.id, name: r.name, label: r.label, translations: r.translations })),
+    languages: supportedLanguages(),
   };
 }
 
@@ -161,7 +163,11 @@ export const runInviteIntent = (args: ActionArgs) => {
       invite: {
         schema: inviteSchema,
         run: async ({ actor, input }) => {
-          const outcome = await inviteUser(actor, { email: input.email, roleIds: input.roles }, args);
+          const outcome = await inviteUser(
+            actor,
+            { email: input.email, roleIds: input.roles, language: input.language },
+            args,
+          );
           const message = invitationOutcomeText(
             t,
             outcome,

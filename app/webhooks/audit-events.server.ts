@@ -43,6 +43,8 @@ const BY_ACTION: Record<string, WebhookEventType> = {
   "auth.login.failed": "session.sign_in_failed",
   "settings.update": "settings.updated",
   "settings.reset": "settings.updated",
+  "email_template.update": "email_template.updated",
+  "email_template.reset": "email_template.updated",
 };
 
 function parse(details: string | null): Record<string, unknown> {

@@ -105,6 +105,7 @@ const SETTINGS_RUNNERS: Record<string, [file: string, runner: string]> = {
   "routes/dashboard.settings.system": ["workspace-settings", "runSystemIntent"],
   "routes/dashboard.settings.webhooks": ["workspace-settings", "runWebhooksIntent"],
   "routes/dashboard.settings.invite": ["workspace-settings", "runInviteIntent"],
+  "routes/dashboard.settings.email-templates": ["email-templates-page", "runEmailTemplatesIntent"],
 };
 
 /** The source of the function a route hands its form to (its intent table), or nothing. */

@@ -390,4 +390,13 @@ export const DASHBOARD: FuzzTarget[] = [
     message: either(uuids),
   })),
   formIntent(settingsRoute("profile"), "/dashboard/settings/profile", ANY_INTENT, () => ({ name: names })),
+  ...["save", "preview", "reset", "restore", "test"].map((intent) =>
+    formIntent(settingsRoute("email-templates"), "/dashboard/settings/email-templates", intent, () => ({
+      type: either(fc.constantFrom("invite", "notification", "reset-password", "__proto__")),
+      language: either(fc.constantFrom("en", "de", "fr")),
+      subject: either(fc.constantFrom("Hi {{appName}}", "{{nope}}", "evil.com")),
+      message: either(fc.constantFrom("Hello,\nthere", "{{", "\u0007")),
+      version: either(fc.constantFrom("1", "2", "0", "-1", "1e9")),
+    })),
+  ),
 ];

@@ -51,6 +51,9 @@ export const LOADERS: FuzzTarget[] = [
   })),
   query("routes/api.roles", "/api/roles", () => ({ x: text })),
   query("routes/api.roles.$name", "/api/roles/user"),
+  query("routes/api.email-templates", "/api/email-templates", () => ({ x: text })),
+  query("routes/api.email-templates.$type.$language", "/api/email-templates/invite/de"),
+  query("routes/api.email-templates.$type.$language.preview", "/api/email-templates/invite/de/preview"),
   query("routes/api.access.simulate", "/api/access/simulate", () => ({ x: text })),
   query("routes/api.access-requests", "/api/access-requests", () => ({
     status: oneOf(["pending", "approved", "nope", "__proto__"]),
@@ -173,6 +176,10 @@ export const LOADERS: FuzzTarget[] = [
   query("routes/dashboard.settings.invite", "/dashboard/settings/invite"),
   query("routes/dashboard.settings.system", "/dashboard/settings/system"),
   query("routes/dashboard.settings.webhooks", "/dashboard/settings/webhooks"),
+  query("routes/dashboard.settings.email-templates", "/dashboard/settings/email-templates", () => ({
+    type: oneOf(["invite", "notification", "nope", "__proto__"]),
+    language: oneOf(["en", "de", "fr", "constructor"]),
+  })),
   query(
     "routes/dashboard.logs",
     "/dashboard/logs",

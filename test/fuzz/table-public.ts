@@ -24,6 +24,20 @@ import {
 const token = either(fc.base64String({ minLength: 10, maxLength: 60 }));
 const anon = { caller: "anon" as const };
 
+/** Types and languages the product has, and some it has not. */
+const templatePath = () =>
+  fc
+    .tuple(
+      fc.constantFrom("invite", "notification", "reset-password", "nope", "__proto__", "%00"),
+      fc.constantFrom("en", "de", "fr", "constructor"),
+    )
+    .map(([type, language]) => `/api/email-templates/${type}/${language}`);
+const templateWords = () => ({
+  subject: either(fc.constantFrom("Welcome to {{appName}}", "{{unknown}}", "{{appName", "x".repeat(151))),
+  message: either(fc.constantFrom("Hello {{userName}},\nwelcome.", "see evil.com", "a@b.org", "\u202eabc")),
+  footer: member(fc.constantFrom(null, "", "Thanks")),
+});
+
 export const PUBLIC: FuzzTarget[] = [
   formIntent(
     "routes/login",
@@ -182,6 +196,12 @@ export const API: FuzzTarget[] = [
     }),
     { verb: "PATCH" },
   ),
+  apiCall("routes/api.email-templates.$type.$language", templatePath, templateWords, { verb: "PUT" }),
+  apiCall(
+    "routes/api.email-templates.$type.$language.preview",
+    () => templatePath().map((path) => `${path}/preview`),
+    templateWords,
+  ),
   apiCall("routes/api.access-requests", "/api/access-requests", (p) => ({
     role: member(oneOf(["admin", "user", "super_admin", "nope", "__proto__"])),
     team: member(ids(p.teams)),
@@ -217,6 +237,7 @@ export const API: FuzzTarget[] = [
     segment(p.tasks).map((id) => `/api/access-reviews/${id}/close`),
   ),
   apiCall("routes/api.sessions", "/api/sessions"),
+  apiCall("routes/api.email-templates", "/api/email-templates"),
   apiCall("routes/api.sessions.$id", (p) => segment(p.sessions).map((id) => `/api/sessions/${id}`)),
   apiCall("routes/api.users.$id.roles.$grantId", (p) =>
     fc.tuple(segment(p.users), segment(p.tasks)).map(([u, g]) => `/api/users/${u}/roles/${g}`),

@@ -62,7 +62,7 @@ export function apiCall(
   route: string,
   path: string | ((p: Pools) => fc.Arbitrary<string>),
   spec: (p: Pools) => FieldSpec = () => ({}),
-  extra: Partial<FuzzTarget> & { signed?: boolean; verb?: "POST" | "PATCH" } = {},
+  extra: Partial<FuzzTarget> & { signed?: boolean; verb?: "POST" | "PATCH" | "PUT" } = {},
 ): FuzzTarget {
   const pathOf = staticPath(path);
   const { signed, verb = "POST", ...rest } = extra;
@@ -72,7 +72,7 @@ export function apiCall(
     request: (p) =>
       fc.record({
         method: fc.oneof(
-          { weight: 8, arbitrary: fc.constant(verb) },
+          { weight: 8, arbitrary: fc.constant<"POST" | "PATCH" | "PUT">(verb) },
           {
             weight: 1,
             arbitrary: fc.constantFrom("POST" as const, "PUT" as const, "PATCH" as const, "DELETE" as const),

@@ -27,6 +27,7 @@ const SECTION_KEY = {
   "api-tokens": "apiTokens",
   invite: "invite",
   system: "system",
+  "email-templates": "emailTemplates",
   webhooks: "webhooks",
   sso: "sso",
   directory: "directory",

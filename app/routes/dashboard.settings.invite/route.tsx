@@ -15,7 +15,7 @@ export const headers = passRetryAfter;
 export const action = (args: Route.ActionArgs) => runInviteIntent(args);
 
 export default function InviteSettings({ loaderData }: Route.ComponentProps) {
-  return <InviteSection roles={loaderData.roles} />;
+  return <InviteSection roles={loaderData.roles} languages={loaderData.languages} />;
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "settingsInvite");

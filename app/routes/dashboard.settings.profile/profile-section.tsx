@@ -5,6 +5,7 @@ import { PasswordField, SelectField, TextField } from "../../components/forms/fi
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { ViewingAsLock } from "../../components/viewing-as-lock";
+import { languageName } from "../../i18n/language-name";
 import { useTranslation } from "../../i18n/use-translation";
 import {
   SectionStatus,
@@ -60,12 +61,6 @@ function NameForm({ name, fetcher }: { name: string; fetcher: SettingsFetcher<ty
   );
 }
 
-/** A language named in itself ("Deutsch", "English"), whatever the page's language. */
-function ownName(language: string): string {
-  const name = new Intl.DisplayNames([language], { type: "language" }).of(language) ?? language;
-  return name.charAt(0).toLocaleUpperCase(language) + name.slice(1);
-}
-
 /**
  * The person's language: automatic follows the browser (Accept-Language). Saving reloads the
  * root loader, whose `language` then switches the page (app/i18n/use-sync-language.ts).
@@ -92,7 +87,7 @@ function LanguageForm({
         <option value="">{t("settings:profile.language.automatic")}</option>
         {languages.map((language) => (
           <option key={language} value={language} lang={language}>
-            {ownName(language)}
+            {languageName(language)}
           </option>
         ))}
       </SelectField>

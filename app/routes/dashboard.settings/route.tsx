@@ -21,6 +21,7 @@ const LABEL_KEY = {
   "api-tokens": "settings:menu.apiTokens",
   invite: "settings:menu.invite",
   system: "settings:menu.system",
+  "email-templates": "settings:menu.emailTemplates",
   webhooks: "settings:menu.webhooks",
   sso: "settings:menu.sso",
   directory: "settings:menu.directory",

@@ -1,0 +1,86 @@
+import { useState } from "react";
+import type { FetcherWithComponents } from "react-router";
+import { Button } from "../../components/ui/button";
+import { FormError } from "../../components/ui/card";
+import { useTranslation } from "../../i18n/use-translation";
+
+type PreviewAnswer = {
+  ok: boolean;
+  intent?: string;
+  preview?: { subject: string; html: string; text: string };
+  errors?: Record<string, string>;
+  formError?: string | null;
+};
+
+/**
+ * The mail as the real renderer makes it, HTML and plain text. Dark shows what a mail client in
+ * dark mode does to it (most invert the light colours), so a custom text stays readable in both.
+ */
+export function TemplatePreview({ fetcher }: { fetcher: FetcherWithComponents<unknown> }) {
+  const { t } = useTranslation();
+  const [dark, setDark] = useState(false);
+  const [shown, setShown] = useState<PreviewAnswer["preview"]>();
+  const answer = fetcher.data as PreviewAnswer | undefined;
+  const preview = answer?.preview ?? shown;
+  if (answer?.preview && answer.preview !== shown) setShown(answer.preview);
+  const problems =
+    answer && !answer.ok ? Object.values(answer.errors ?? {}).concat(answer.formError ?? []) : [];
+  return (
+    <section aria-labelledby="email-preview-title" className="mt-6 flex flex-col gap-3 border-t pt-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id="email-preview-title" className="font-semibold">
+          {t("settings:emailTemplates.preview")}
+        </h3>
+        <div className="flex gap-1">
+          <Button
+            type="button"
+            size="sm"
+            variant={dark ? "outline" : "secondary"}
+            aria-pressed={!dark}
+            onClick={() => setDark(false)}
+          >
+            {t("settings:emailTemplates.light")}
+          </Button>
+          <Button
+            type="button"
+            size="sm"
+            variant={dark ? "secondary" : "outline"}
+            aria-pressed={dark}
+            onClick={() => setDark(true)}
+          >
+            {t("settings:emailTemplates.dark")}
+          </Button>
+        </div>
+      </div>
+      <p role="status" className="text-sm text-muted-foreground">
+        {fetcher.state !== "idle" ? t("settings:emailTemplates.previewUpdating") : null}
+      </p>
+      {problems.map((p) => (
+        <FormError key={p} message={p} />
+      ))}
+      {preview ? (
+        <>
+          <p className="text-sm font-medium" data-testid="preview-subject">
+            {t("settings:emailTemplates.previewSubject", { subject: preview.subject })}
+          </p>
+          <h4 className="text-sm font-medium">{t("settings:emailTemplates.previewHtml")}</h4>
+          {/* No scripts, no forms, no navigation: the preview is a picture of the mail. */}
+          <iframe
+            title={t("settings:emailTemplates.previewFrame")}
+            sandbox=""
+            srcDoc={preview.html}
+            className="h-96 w-full rounded-md border bg-white"
+            style={dark ? { filter: "invert(1) hue-rotate(180deg)" } : undefined}
+          />
+          <h4 className="text-sm font-medium">{t("settings:emailTemplates.previewText")}</h4>
+          <pre
+            data-testid="preview-text"
+            className="max-h-72 overflow-auto whitespace-pre-wrap rounded-md border bg-muted p-3 text-sm"
+          >
+            {preview.text}
+          </pre>
+        </>
+      ) : null}
+    </section>
+  );
+}
