@@ -15,6 +15,7 @@ const ALL_PAGES = [
   ["api-tokens", "API tokens"],
   ["invite", "Invitations"],
   ["system", "System"],
+  ["email-templates", "Email templates"],
   ["webhooks", "Webhooks"],
   ["sso", "Single sign-on"],
   ["directory", "Directory provisioning"],
@@ -165,6 +166,7 @@ for (const { locale, choose, open, groups, labels, last } of [
       "API-Tokens",
       "Einladungen",
       "System",
+      "E-Mail-Vorlagen",
       "Webhooks",
       "Single Sign-on",
       "Verzeichnis-Bereitstellung",
@@ -268,8 +270,9 @@ for (const viewport of ["desktop", "phone"] as const) {
     if (viewport === "desktop") {
       const links = settingsMenu(page).getByRole("link");
       const count = await links.count();
-      // profile, password and authentication, API tokens, invitations, system, webhooks, single sign-on, directories
-      expect(count).toBe(8);
+      // profile, password and authentication, API tokens, invitations, system, email templates,
+      // webhooks, single sign-on, directories
+      expect(count).toBe(9);
       await expect(links).toHaveText(ALL_PAGES.map(([, label]) => label));
       for (let i = 0; i < count; i++) {
         await links.nth(i).focus();
@@ -281,7 +284,7 @@ for (const viewport of ["desktop", "phone"] as const) {
       await expect(settingsMenu(page)).toBeHidden();
       const select = page.getByRole("combobox", { name: "Settings page", exact: true });
       const options = select.locator("option");
-      expect(await options.count()).toBe(8);
+      expect(await options.count()).toBe(9);
       await expect(options).toHaveText(ALL_PAGES.map(([, label]) => label));
       for (const [section] of ALL_PAGES) {
         await select.selectOption(section);

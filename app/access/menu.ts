@@ -40,6 +40,7 @@ export const MENU_PATHS = [
   "/dashboard/settings/api-tokens",
   "/dashboard/settings/invite",
   "/dashboard/settings/system",
+  "/dashboard/settings/email-templates",
   "/dashboard/settings/webhooks",
   "/dashboard/settings/sso",
   "/dashboard/settings/directory",

@@ -26,13 +26,14 @@ type Answer = {
 /** The five fields beside their defaults, the placeholders as buttons, save, test and reset. */
 export function TemplateEditor({ data }: { data: EmailTemplatesData }) {
   const { t } = useTranslation();
-  const save = useFetcher<typeof action>();
-  const test = useFetcher<typeof action>();
-  const reset = useFetcher<typeof action>();
+  // Keyed, so an answer outlives the remount that new words (a new version) cause.
+  const at = `${data.type}/${data.language}`;
+  const save = useFetcher<typeof action>({ key: `email-template-save:${at}` });
+  const test = useFetcher<typeof action>({ key: `email-template-test:${at}` });
+  const reset = useFetcher<typeof action>({ key: `email-template-reset:${at}` });
   const formId = useId();
   const resetId = useId();
   const form = useRef<HTMLFormElement>(null);
-  const lastField = useRef<HTMLInputElement | HTMLTextAreaElement | null>(null);
   const answer = save.data as Answer | undefined;
   const locked = !data.editable;
 
@@ -53,16 +54,6 @@ export function TemplateEditor({ data }: { data: EmailTemplatesData }) {
     refreshPreview();
     return () => clearTimeout(timer.current);
   }, []);
-
-  function insert(placeholder: string) {
-    const field =
-      lastField.current ?? form.current?.querySelector<HTMLInputElement>("[name=subject]") ?? null;
-    if (!field) return;
-    const at = field.selectionStart ?? field.value.length;
-    field.setRangeText(`{{${placeholder}}}`, at, field.selectionEnd ?? at, "end");
-    field.focus();
-    refreshPreview();
-  }
 
   return (
     <Card title={t(`settings:emailTemplates.types.${data.type}`)}>
@@ -91,33 +82,10 @@ export function TemplateEditor({ data }: { data: EmailTemplatesData }) {
             maximum={data.limits[field].maximum}
             error={answer?.intent === "save" ? answer.errors?.[field] : undefined}
             readOnly={locked}
-            onFocus={(el) => {
-              lastField.current = el;
-            }}
+            placeholders={locked ? [] : data.placeholders}
+            onInserted={refreshPreview}
           />
         ))}
-        {locked ? null : (
-          <fieldset>
-            <legend className={labelClass}>{t("settings:emailTemplates.placeholders")}</legend>
-            <div className="mt-1 flex flex-wrap gap-2">
-              {data.placeholders.map((p) => (
-                <Button
-                  key={p}
-                  type="button"
-                  variant="outline"
-                  size="sm"
-                  className="font-mono"
-                  aria-label={t("settings:emailTemplates.insert", { placeholder: `{{${p}}}` })}
-                  // Keeps the caret in the field the person was typing in.
-                  onMouseDown={(event) => event.preventDefault()}
-                  onClick={() => insert(p)}
-                >
-                  {`{{${p}}}`}
-                </Button>
-              ))}
-            </div>
-          </fieldset>
-        )}
         {answer?.intent === "save" ? <FormError message={answer.formError} /> : null}
         <SectionStatus answer={answer?.intent === "save" ? answer : undefined} />
         {locked ? null : (
@@ -159,6 +127,7 @@ export function TemplateEditor({ data }: { data: EmailTemplatesData }) {
               />
             </reset.Form>
           ) : null}
+          <SectionStatus answer={reset.data as Answer | undefined} />
         </div>
       )}
     </Card>
@@ -173,10 +142,21 @@ function TemplateField(props: {
   maximum: number;
   error: string | undefined;
   readOnly: boolean;
-  onFocus: (el: HTMLInputElement | HTMLTextAreaElement) => void;
+  placeholders: readonly string[];
+  onInserted: () => void;
 }) {
   const { t } = useTranslation();
   const id = useId();
+  const control = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
+  // Where the caret was when the field lost focus to a placeholder button.
+  function insert(placeholder: string) {
+    const field = control.current;
+    if (!field) return;
+    const at = field.selectionStart ?? field.value.length;
+    field.setRangeText(`{{${placeholder}}}`, at, field.selectionEnd ?? at, "end");
+    field.focus();
+    props.onInserted();
+  }
   const hintId = `${id}-default`;
   const errorId = `${id}-error`;
   const common = {
@@ -188,8 +168,7 @@ function TemplateField(props: {
     placeholder: props.defaultText,
     "aria-invalid": props.error ? true : undefined,
     "aria-describedby": props.error ? `${errorId} ${hintId}` : hintId,
-    onFocus: (event: React.FocusEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-      props.onFocus(event.currentTarget),
+    ref: control,
   };
   return (
     <div>
@@ -209,6 +188,28 @@ function TemplateField(props: {
       <p id={hintId} className={cn(hintClass, "whitespace-pre-line")}>
         {t("settings:emailTemplates.defaultIs", { text: props.defaultText })}
       </p>
+      {props.placeholders.length ? (
+        <div className="mt-1 flex flex-wrap gap-1">
+          {props.placeholders.map((p) => (
+            <Button
+              key={p}
+              type="button"
+              variant="outline"
+              size="sm"
+              className="font-mono"
+              aria-label={t("settings:emailTemplates.insert", {
+                placeholder: `{{${p}}}`,
+                field: props.label,
+              })}
+              // Keeps the caret where it was in the field.
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => insert(p)}
+            >
+              {`{{${p}}}`}
+            </Button>
+          ))}
+        </div>
+      ) : null}
     </div>
   );
 }

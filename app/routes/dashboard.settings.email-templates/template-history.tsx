@@ -13,7 +13,7 @@ type Answer = { ok: boolean; intent?: string; message?: string; formError?: stri
 export function TemplateHistory({ data }: { data: EmailTemplatesData }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
-  const restore = useFetcher<typeof action>();
+  const restore = useFetcher<typeof action>({ key: `email-template-restore:${data.type}/${data.language}` });
   const answer = restore.data as Answer | undefined;
   return (
     <Card title={t("settings:emailTemplates.history")}>

@@ -1,6 +1,6 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { FetcherWithComponents } from "react-router";
-import { Button } from "../../components/ui/button";
+import { Button, focusRing } from "../../components/ui/button";
 import { FormError } from "../../components/ui/card";
 import { useTranslation } from "../../i18n/use-translation";
 
@@ -63,24 +63,45 @@ export function TemplatePreview({ fetcher }: { fetcher: FetcherWithComponents<un
           <p className="text-sm font-medium" data-testid="preview-subject">
             {t("settings:emailTemplates.previewSubject", { subject: preview.subject })}
           </p>
-          <h4 className="text-sm font-medium">{t("settings:emailTemplates.previewHtml")}</h4>
-          {/* No scripts, no forms, no navigation: the preview is a picture of the mail. */}
-          <iframe
-            title={t("settings:emailTemplates.previewFrame")}
-            sandbox=""
-            srcDoc={preview.html}
-            className="h-96 w-full rounded-md border bg-white"
-            style={dark ? { filter: "invert(1) hue-rotate(180deg)" } : undefined}
-          />
-          <h4 className="text-sm font-medium">{t("settings:emailTemplates.previewText")}</h4>
+          <p className="text-sm font-medium">{t("settings:emailTemplates.previewHtml")}</p>
+          <MailHtml html={preview.html} dark={dark} label={t("settings:emailTemplates.previewFrame")} />
+          <p className="text-sm font-medium">{t("settings:emailTemplates.previewText")}</p>
           <pre
             data-testid="preview-text"
-            className="max-h-72 overflow-auto whitespace-pre-wrap rounded-md border bg-muted p-3 text-sm"
+            // Scrolls: reachable by keyboard.
+            tabIndex={0}
+            className={`max-h-72 overflow-auto whitespace-pre-wrap rounded-md border bg-muted p-3 text-sm ${focusRing}`}
           >
             {preview.text}
           </pre>
         </>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * The mail's HTML in a shadow root: its inline styles apply and the page's do not reach it. Not a
+ * srcdoc frame, which inherits the page's `frame-ancestors 'none'` and stays blank. The markup is
+ * the server's renderer's, every text in it escaped by React; the page's CSP runs no script in it.
+ */
+function MailHtml({ html, dark, label }: { html: string; dark: boolean; label: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    const root = element.shadowRoot ?? element.attachShadow({ mode: "open" });
+    root.innerHTML = html;
+  }, [html]);
+  return (
+    <div
+      ref={host}
+      role="region"
+      aria-label={label}
+      data-testid="preview-html"
+      tabIndex={0}
+      className={`max-h-[32rem] overflow-auto rounded-md border bg-white ${focusRing}`}
+      style={dark ? { filter: "invert(1) hue-rotate(180deg)" } : undefined}
+    />
   );
 }
