@@ -67,7 +67,9 @@ test("edit, preview, send a test, restore a version, in both languages, by keybo
   await page.getByRole("button", { name: "Save" }).press("Enter");
   await expect(page.getByText("Saved the words of Notification (EN).")).toBeVisible();
   await expect(page.getByTestId("preview-text")).toContainText("Something changed in ");
-  await expect(page.getByTestId("preview-html").locator("p", { hasText: "Something changed in " })).toBeVisible();
+  await expect(
+    page.getByTestId("preview-html").locator("p", { hasText: "Something changed in " }),
+  ).toBeVisible();
   await page.getByRole("button", { name: "Reset to default" }).press("Enter");
   await page.getByRole("alertdialog").getByRole("button", { name: "Reset to default" }).press("Enter");
   await expect(page.getByText("Notification (EN) uses the default words again.")).toBeVisible();
