@@ -82,10 +82,14 @@ test("an admin reads a guarded template but cannot change it; the page in German
   page,
 }) => {
   const admin = await createUser(["admin"], "Ada Admin Templates");
+  const problems = watchConsole(page);
   await login(admin, page, "/dashboard/settings/email-templates?type=reset-password&language=en");
   await expect(page.getByText("Only a super admin may change this email")).toBeVisible();
   await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
   await expect(page.getByLabel("Subject", { exact: true })).toHaveAttribute("readonly", "");
+  // The preview of a template one may only read.
+  await expect(page.getByTestId("preview-subject")).toHaveText("Subject: Reset your password");
+  expect(problems).toEqual([]);
   expect((await axeBuilder(page).analyze()).violations).toEqual([]);
   // The page speaks German to a German browser.
   await page.setExtraHTTPHeaders({ "Accept-Language": "de" });

@@ -54,10 +54,19 @@ function knownLanguage(language: string): string {
   return language;
 }
 
-/** The type and language of a path, or 404; then 403 when the editor may not word this type. */
-export function templateAddress(editor: TemplateEditor, type: string, language: string) {
+/**
+ * The type and language of a path, or 404; then, for a change, 403 when the editor may not word
+ * this type. Reading (the list, a preview) is everyone's with settings.manage.
+ */
+export function templateAddress(
+  editor: TemplateEditor,
+  type: string,
+  language: string,
+  purpose: "change" | "read" = "change",
+) {
   const address = { type: knownType(type), language: knownLanguage(language) };
-  if (!mayEdit(editor, address.type)) throw new RuleViolation("emailTemplates.superAdminOnly");
+  if (purpose === "change" && !mayEdit(editor, address.type))
+    throw new RuleViolation("emailTemplates.superAdminOnly");
   return address;
 }
 

@@ -139,6 +139,10 @@ describe("email templates", () => {
     expect(await call("DELETE", "/api/email-templates/reset-password/en", admin.cookie)).toMatchObject({
       status: 403,
     });
+    // Reading a guarded template is open: its preview answers.
+    expect(
+      (await call("POST", "/api/email-templates/reset-password/en/preview", admin.cookie, {})).status,
+    ).toBe(200);
     expect(await put("notification", "en", admin.cookie, { subject: "News from {{appName}}" })).toMatchObject(
       {
         status: 200,

@@ -43,7 +43,7 @@ export async function previewTemplate(
   language: string,
   change: TemplateChange = {},
 ): Promise<Preview> {
-  const address = templateAddress(editor, type, language);
+  const address = templateAddress(editor, type, language, "read");
   const saved = await savedTemplate(address.type, address.language);
   const custom = { ...saved?.custom, ...checkChange(address.type, change) };
   const appName = await getSystemConfig("APP_NAME");
