@@ -29,12 +29,12 @@ describe("Settings' pages", () => {
     const none = settingsMenu({ isSuperAdmin: false, permissions: ["dashboard.access"] });
     expect(none).toEqual({ account: ["profile", "security", "api-tokens"], workspace: [] });
     const manager = settingsMenu({ isSuperAdmin: false, permissions: ["settings.manage"] });
-    expect(manager.workspace).toEqual(["system", "webhooks"]);
+    expect(manager.workspace).toEqual(["system", "email-templates", "webhooks"]);
     const directory = settingsMenu({
       isSuperAdmin: false,
       permissions: ["settings.manage", "user.write", "user.update"],
     });
-    expect(directory.workspace).toEqual(["invite", "system", "webhooks", "directory"]);
+    expect(directory.workspace).toEqual(["invite", "system", "email-templates", "webhooks", "directory"]);
     expect(settingsMenu({ isSuperAdmin: true, permissions: [] }).workspace).toEqual([
       "invite",
       "system",
