@@ -38,6 +38,7 @@ describe("Settings' pages", () => {
     expect(settingsMenu({ isSuperAdmin: true, permissions: [] }).workspace).toEqual([
       "invite",
       "system",
+      "email-templates",
       "webhooks",
       "sso",
       "directory",
