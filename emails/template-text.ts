@@ -14,11 +14,27 @@ const links = linkifyit({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true }).tl
 
 /** Full stops other scripts write, which IDNA reads as ".". */
 const OTHER_DOTS = /[\u3002\uff0e\uff61]/g;
+/** Invisible characters a reader (and a mail client's link finder) skips: soft hyphen, joiners, variation selectors. */
+const INVISIBLE =
+  /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
+/** A scheme (`hxxp://` too: some clients link what follows) or `www.`, anywhere. */
+const SCHEME_OR_WWW = /\S*:\/\/\S*|\bwww\.\S*/i;
 
-/** The first URL, email address or host name in `text`, as written; null when there is none. */
+/**
+ * The first URL, email address or host name in `text`; null when there is none. Mail clients link
+ * more than linkify-it (`=https://…`, `evil.com|`), so the text is read again with everything but
+ * letters, digits, dots, hyphens and `@` as spaces, after folding lookalikes (NFKC) and dropping
+ * invisible characters.
+ */
 export function linkIn(text: string): string | null {
-  const matches = links.match(text.replace(OTHER_DOTS, "."));
-  return matches?.[0]?.raw ?? null;
+  const plain = text.normalize("NFKC").replace(INVISIBLE, "").replace(OTHER_DOTS, ".");
+  const scheme = SCHEME_OR_WWW.exec(plain);
+  if (scheme) return scheme[0];
+  for (const candidate of [plain, plain.replace(/[^\p{L}\p{N}.@-]/gu, " ")]) {
+    const match = links.match(candidate)?.[0];
+    if (match) return match.raw;
+  }
+  return null;
 }
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z][A-Za-z0-9]*)\s*\}\}/g;
@@ -46,32 +62,32 @@ export function textProblem(
   }
   const rest = text.replace(PLACEHOLDER, " ");
   if (rest.includes("{{") || rest.includes("}}")) return { problem: "braces" };
-  const link = linkIn(rest);
+  // Read with the placeholders as spaces, and as letters: a link may be assembled from both
+  // (`{{appName}}-login.com`, `support{{appName}}@gmail.com`).
+  const link = linkIn(rest) ?? linkIn(text.replace(PLACEHOLDER, "x"));
   return link ? { problem: "link", link } : null;
 }
 
-/** A value as it may stand in a mail: any link in it broken (`evil[.]com`, `a[at]b[.]org`). */
-export function defang(value: string): string {
-  const matches = links.match(value.replace(OTHER_DOTS, "."));
-  if (!matches) return value;
-  let out = "";
-  let from = 0;
-  for (const m of matches) {
-    out += value.slice(from, m.index);
-    out += value
-      .slice(m.index, m.lastIndex)
-      .replace(/[.\u3002\uff0e\uff61]/g, "[.]")
-      .replace(/@/g, "[at]")
-      .replace(/:\/\//g, "[:]//");
-    from = m.lastIndex;
-  }
-  return out + value.slice(from);
+/**
+ * Text as it may stand in a mail: when it holds a link, every dot, `@` and `://` in it broken
+ * (`evil[.]com`, `a[at]b[.]org`), which no client links; otherwise as it is.
+ */
+export function defang(text: string): string {
+  if (!linkIn(text)) return text;
+  return text
+    .replace(/[.\u3002\uff0e\uff61]/g, "[.]")
+    .replace(/@/g, "[at]")
+    .replace(/:\/\//g, "[:]//");
 }
 
-/** The text with each placeholder replaced by its value, defanged; an absent value is empty. */
+/**
+ * The text with each placeholder replaced by its value (an absent one is empty), defanged as a
+ * whole, so a link assembled from the words and a value (`{{appName}}-login.com`) breaks too.
+ */
 export function fillTemplate(text: string, values: Readonly<Record<string, string | undefined>>): string {
-  return text.replace(PLACEHOLDER, (_, name: string) => {
+  const filled = text.replace(PLACEHOLDER, (_, name: string) => {
     const value = Object.hasOwn(values, name) ? values[name] : undefined;
-    return value ? defang(value) : "";
+    return value ?? "";
   });
+  return filled === text ? text : defang(filled);
 }

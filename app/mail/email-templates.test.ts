@@ -8,6 +8,7 @@ import { loader as listLoader } from "../routes/api.email-templates";
 import { action as templateAction } from "../routes/api.email-templates.$type.$language";
 import { action as previewAction } from "../routes/api.email-templates.$type.$language.preview";
 import { applySettingsChanges } from "../settings/update-settings.server";
+import { resetSystemConfig, setSystemConfig } from "../system-settings/system-config.server";
 import { sendPasswordResetEmail, sendVerificationEmail } from "./senders.server";
 
 const postmark = withFakePostmark();
@@ -88,6 +89,16 @@ describe("email templates", () => {
     ["unbalanced braces", "Hello {{userName", "braces"],
     ["a right-to-left override", "Hello \u202egnp.exe", "plain text"],
     ["a control character", "Hello\u0007", "plain text"],
+    // What mail clients link but linkify-it alone does not (the outside review's bypasses).
+    ["a URL after a bar", "Help |https://evil.com today", "https://evil.com"],
+    ["a URL after an equals sign", "Help =https://evil.com", "https://evil.com"],
+    ["a host name before a bar", "Help: evil.com| today", "evil.com"],
+    ["a host name before a tilde", "Visit evil.com~ now", "evil.com"],
+    ["a defanged scheme", "Go to hxxp://evil.com", "hxxp://evil.com"],
+    ["a soft hyphen inside a host name", "go to evil.c\u00adom", "plain text"],
+    ["full-width letters", "go to evil.\uff23\uff2f\uff2d", "evil.COM"],
+    ["a host name joined to a placeholder", "sign in at {{appName}}-login.com", "login.com"],
+    ["an address joined to a placeholder", "Write to support{{appName}}@gmail.com", "@gmail.com"],
   ])("PUT with %s in the message: 400 on message, nothing saved or audited", async (_, message, said) => {
     await clean();
     const root = await signedIn(["super_admin"]);
@@ -232,6 +243,19 @@ describe("email templates", () => {
     });
   });
 
+  it("two saves at once both land, one version each, no field lost (PostgreSQL's unique index refused one before)", async () => {
+    await clean();
+    const root = await signedIn(["super_admin"]);
+    const fields = ["subject", "heading", "message", "button", "footer"] as const;
+    const outs = await Promise.all(
+      fields.map((field) => put("notification", "en", root.cookie, { [field]: `Words for ${field}` })),
+    );
+    expect(outs.map((o) => o.status)).toEqual([200, 200, 200, 200, 200]);
+    expect((await versions()).map((v) => v.version)).toEqual([1, 2, 3, 4, 5]);
+    const [row] = await stored();
+    for (const field of fields) expect(row![field]).toBe(`Words for ${field}`);
+  });
+
   it("a placeholder's value that reads as a link is defanged, and an application name that is a host name is refused", async () => {
     await clean();
     await sendPasswordResetEmail({
@@ -250,5 +274,46 @@ describe("email templates", () => {
         args(request("/dashboard/settings/system")),
       ),
     ).rejects.toMatchObject({ field: "APP_NAME" });
+    for (const value of ["=https://evil.com", "evil.com|", "Acme|evil-login.com|", "hxxp://evil.com"])
+      await expect(
+        applySettingsChanges(
+          actor(root, true),
+          { changes: [{ key: "APP_NAME", kind: "set", value }] },
+          args(request("/dashboard/settings/system")),
+        ),
+        value,
+      ).rejects.toMatchObject({ field: "APP_NAME" });
+    // A name assembled into a link by the words around it breaks too.
+    await db().deleteFrom("email_template").execute();
+    await db()
+      .insertInto("email_template")
+      .values({
+        type: "reset-password",
+        language: "en",
+        subject: null,
+        heading: null,
+        message: null,
+        button: null,
+        footer: "Help: password-help.{{appName}}",
+        version: 1,
+        updated_at: new Date().toISOString(),
+        updated_by: null,
+      })
+      .execute();
+    // Stored straight: Settings would refuse nothing here ("com" is no link alone).
+    await setSystemConfig("APP_NAME", "com", null);
+    try {
+      await sendPasswordResetEmail({
+        to: "y@example.test",
+        name: "Bob |https://evil.com",
+        resetUrl: "http://x.test/r?token=1",
+      });
+    } finally {
+      await resetSystemConfig("APP_NAME");
+    }
+    const second = postmark.fake.messages.at(-1)!;
+    expect(second.TextBody).not.toMatch(/https:\/\/evil|password-help\.com/);
+    expect(second.TextBody).toContain("Bob |https[:]//evil[.]com");
+    expect(second.TextBody).toContain("password-help[.]com");
   });
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DEFAULT_ROLE_FOR_NEW_USERS } from "../access/roles";
 import { APP_NAME } from "../config";
 import { emailField } from "../email-address";
+import { HIDDEN_IN_LINE } from "../http/hidden-characters";
 import type { MessageKey } from "../i18n/message";
 
 // Every setting an admin may store in the database, declared once; UI, validation and reads derive from this.
@@ -53,7 +54,13 @@ export const SYSTEM_CONFIG = {
     label: "Application name",
     help: "Shown in the sidebar, page titles and email headings.",
     secret: false,
-    schema: z.string().trim().min(1, "validation.name").max(60).refine(oneLine, ONE_LINE),
+    // In every mail's heading: nothing hidden or reordered (the link check is the server's, update-settings).
+    schema: z
+      .string()
+      .trim()
+      .min(1, "validation.name")
+      .max(60)
+      .refine((v) => !HIDDEN_IN_LINE.test(v), ONE_LINE),
     envVar: "APP_NAME",
     fixedDefault: APP_NAME,
     superAdminOnly: false,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { AccessRequestStatus } from "../../db/schema";
+import { isUniqueViolation } from "../../db/unique-violation";
 import type { AccessRequestView, accessRequestInput } from "../access/access-request-schemas";
 import { SCOPABLE } from "../access/decide";
 import { type RoleGrant, roleGrants } from "../access/role-cache.server";
@@ -186,8 +187,7 @@ export async function createAccessRequest(
     .catch((error: unknown) => {
       // Two requests at once: the pending index lets one in.
       if (error instanceof Conflict) throw error;
-      if (/unique|duplicate/i.test(String((error as Error).message)))
-        throw new Conflict("access.request.pending", { role: role.label });
+      if (isUniqueViolation(error)) throw new Conflict("access.request.pending", { role: role.label });
       throw error;
     });
   const created = await one(id, actor);

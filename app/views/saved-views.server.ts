@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Selectable } from "kysely";
 import type { z } from "zod";
 import type { Database } from "../../db/schema";
+import { isUniqueViolation } from "../../db/unique-violation";
 import { type AccessSubject, can } from "../access/check";
 import type { PermissionKey } from "../access/permissions";
 import { type RoleGrant, roleGrants } from "../access/role-cache.server";
@@ -130,8 +131,7 @@ async function nameTaken(trx: Executor, owner: string, list: ViewList, name: str
 
 /** A concurrent save of the same name loses to the unique index: said as the same field error. */
 function duplicateName(error: unknown, name: string): never {
-  if (error instanceof Error && /unique|duplicate/i.test(error.message))
-    throw new InvalidInput("views.nameTaken", "name", { name });
+  if (isUniqueViolation(error)) throw new InvalidInput("views.nameTaken", "name", { name });
   throw error;
 }
 
