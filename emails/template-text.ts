@@ -16,6 +16,7 @@ const links = linkifyit({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true }).tl
 const OTHER_DOTS = /[\u3002\uff0e\uff61]/g;
 /** Invisible characters a reader (and a mail client's link finder) skips: soft hyphen, joiners, variation selectors. */
 const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each is removed alone, the combining grapheme joiner too
   /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
 /** A scheme (`hxxp://` too: some clients link what follows) or `www.`, anywhere. */
 const SCHEME_OR_WWW = /\S*:\/\/\S*|\bwww\.\S*/i;
