@@ -35,6 +35,8 @@ const databases = (["sqlite", "postgres"] as const).filter((name) => wanted === 
 // Kept apart from vite.config.ts: the React Router plugin must not run under vitest.
 export default defineConfig({
   plugins: [clientModulesStubbed()],
+  // React's production JSX runtime: test/react-production.ts loads React's production build.
+  esbuild: { jsxDev: false },
   // One cache per database's run: npm test starts both at once, and each rewrote the other's
   // file timings (the slow-first order reads them) with what it had read at its start.
   cacheDir: `node_modules/.vite/vitest-${wanted}`,
@@ -46,7 +48,7 @@ export default defineConfig({
       "emails/**/*.test.ts*",
       "test/**/*.test.ts",
     ],
-    setupFiles: ["./test/fresh-process.ts", "./test/setup-db.ts"],
+    setupFiles: ["./test/fresh-process.ts", "./test/react-production.ts", "./test/setup-db.ts"],
     pool: "forks",
     // Workers are kept from file to file, so node_modules load once per worker rather than once
     // per file (seconds for the app's graph); test/fresh-process.ts gives each file fresh modules.

@@ -76,17 +76,23 @@ describe("a database that is not there yet", () => {
     60_000,
   );
 
-  it("an unreachable database: one line on stderr and exit code 1, from both scripts", () => {
-    for (const script of ["scripts/migrate.ts", "scripts/seed.ts"]) {
-      const out = cli(script, "postgres://postgres@127.0.0.1:1/nowhere");
-      expect(out.status, script).toBe(1);
-      expect(
-        out.stderr
-          .trim()
-          .split("\n")
-          .filter((l) => !l.startsWith("npm warn")),
-      ).toHaveLength(1);
-      expect(out.stderr).toMatch(/failed: .*127\.0\.0\.1:1|ECONNREFUSED/);
-    }
-  }, 60_000);
+  // Its database is the fixed unreachable address below, whatever the pass: PostgreSQL's would
+  // repeat SQLite's two tsx processes to the same answer.
+  it.skipIf(onPostgres)(
+    "an unreachable database: one line on stderr and exit code 1, from both scripts",
+    () => {
+      for (const script of ["scripts/migrate.ts", "scripts/seed.ts"]) {
+        const out = cli(script, "postgres://postgres@127.0.0.1:1/nowhere");
+        expect(out.status, script).toBe(1);
+        expect(
+          out.stderr
+            .trim()
+            .split("\n")
+            .filter((l) => !l.startsWith("npm warn")),
+        ).toHaveLength(1);
+        expect(out.stderr).toMatch(/failed: .*127\.0\.0\.1:1|ECONNREFUSED/);
+      }
+    },
+    60_000,
+  );
 });

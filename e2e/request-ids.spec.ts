@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { createDb } from "../db/connection";
 import { E2E_ADMIN, E2E_DB } from "./env";
-import { expect, signIn, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 
 // An error page shows "Reference: <id>", the X-Request-Id of the request that failed, so a user
 // can quote it and it leads to the server's log lines and audit rows (decision 026).
@@ -31,8 +31,8 @@ test("a 404 page shows the reference its response names", async ({ page }) => {
   await expect(page.getByText(`Reference: ${id}`)).toBeVisible();
 });
 
-test("a 500 shows the reference of the failed request, loaded or navigated to", async ({ page }) => {
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+test("a 500 shows the reference of the failed request, loaded or navigated to", async ({ login, page }) => {
+  await login(E2E_ADMIN);
   await without("team", async () => {
     // A document request: the server renders the dashboard's error page with its id.
     const response = await page.goto("/dashboard/teams");

@@ -6,7 +6,6 @@ import {
   chooseTheme,
   createUser,
   expect,
-  signIn,
   tabTo,
   test,
   watchConsole,
@@ -36,10 +35,11 @@ function focusInside(page: Page, selector: string) {
 }
 
 test("user menu: Enter opens it, Escape closes it with focus back on the trigger, Tab leaves and closes it", async ({
+  login,
   page,
 }) => {
   const problems = watchConsole(page);
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await login(E2E_ADMIN);
   const trigger = userMenu(page);
   // The accessible name contains the visible text (axe: label-content-name-mismatch).
   await expect(trigger).toHaveAccessibleName(/^Super Admin/);
@@ -74,11 +74,12 @@ test("user menu: Enter opens it, Escape closes it with focus back on the trigger
 });
 
 test("bell and task centre: Escape returns focus to the trigger, tabbing out closes them", async ({
+  login,
   page,
 }) => {
   const problems = watchConsole(page);
   const user = await createUser(["user"], "Shell Keyboard");
-  await signIn(page, user.email, user.password);
+  await login(user);
 
   for (const [trigger, name, after] of [
     [bell(page), "Notifications", themeButton(page)],
@@ -103,10 +104,10 @@ test("bell and task centre: Escape returns focus to the trigger, tabbing out clo
   expect(problems).toEqual([]);
 });
 
-test("theme menu: Dark then System, kept across a reload", async ({ page }) => {
+test("theme menu: Dark then System, kept across a reload", async ({ login, page }) => {
   const problems = watchConsole(page);
   const user = await createUser(["user"], "Theme Picker");
-  await signIn(page, user.email, user.password);
+  await login(user);
   const html = page.locator("html");
   await expect(html).toHaveAttribute("data-theme", "system");
 
@@ -145,11 +146,12 @@ test("theme menu: Dark then System, kept across a reload", async ({ page }) => {
 });
 
 test("phone drawer: closed links are out of the tab order, open it traps focus, Escape and navigation close it", async ({
+  login,
   page,
 }) => {
   const problems = watchConsole(page);
   await page.setViewportSize(PHONE);
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await login(E2E_ADMIN);
   const openMenu = page.getByRole("button", { name: "Open menu" });
 
   // Tab through the whole page: never into the sidebar's links.
@@ -187,11 +189,12 @@ test("phone drawer: closed links are out of the tab order, open it traps focus, 
 });
 
 test("no access keeps the shell, names the missing permission and who grants it, with status 403 and a title", async ({
+  login,
   page,
 }) => {
   const problems = watchConsole(page, { allowStatus: [403] });
   const user = await createUser(["user"], "Shell Refused");
-  await signIn(page, user.email, user.password);
+  await login(user);
   await expect(page).toHaveTitle(/^Dashboard · ./);
   const appName = (await page.title()).replace(/^Dashboard · /, "");
   expect(appName).not.toBe("");
@@ -212,9 +215,9 @@ test("no access keeps the shell, names the missing permission and who grants it,
   expect(problems).toEqual([]);
 });
 
-test("a missing page has a title and a way back; the user page names the user", async ({ page }) => {
+test("a missing page has a title and a way back; the user page names the user", async ({ login, page }) => {
   const problems = watchConsole(page, { allowStatus: [404] });
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await login(E2E_ADMIN);
   await expect(page).toHaveTitle(/^Dashboard · ./);
   const appName = (await page.title()).replace(/^Dashboard · /, "");
   const response = await page.goto("/dashboard/nope");
@@ -236,12 +239,12 @@ test("a missing page has a title and a way back; the user page names the user", 
 });
 
 test("toasts: the button keeps the focus, the task's outcome replaces its 'Started.', Escape dismisses back to where the keyboard was, at the top on a phone", async ({
+  login,
   page,
 }) => {
   const problems = watchConsole(page);
   await page.setViewportSize(PHONE);
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
-  await page.goto("/dashboard/tasks"); // the report's demonstration controls
+  await login(E2E_ADMIN, page, "/dashboard/tasks"); // the report's demonstration controls
   await page.getByLabel("Report duration (seconds)").fill("1");
   // Busy while the task starts, the button stays focusable and keeps the focus.
   const generate = page.getByRole("button", { name: "Generate report" });
@@ -282,14 +285,16 @@ test("the app icons and manifest are served", async ({ request }) => {
 });
 
 for (const viewport of ["desktop", "phone"] as const) {
-  test(`axe: the shell with each menu and popover open, ${viewport}, light and dark`, async ({ page }) => {
+  test(`axe: the shell with each menu and popover open, ${viewport}, light and dark`, async ({
+    login,
+    page,
+  }) => {
     // Two sign-ins and seven axe scans: near a minute on a loaded 2-core machine.
     test.slow();
     if (viewport === "phone") await page.setViewportSize(PHONE);
     await page.emulateMedia({ colorScheme: "light" });
-    await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
     await chooseTheme(page, "light");
-    await page.reload();
+    await login(E2E_ADMIN);
     await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
     expect(await axeBothThemes(page, "closed", ["wcag2a", "wcag2aa"])).toEqual([]);
 
@@ -314,9 +319,8 @@ for (const viewport of ["desktop", "phone"] as const) {
 
     const refused = await createUser(["user"], `Axe Refused ${viewport} light`);
     await page.context().clearCookies();
-    await signIn(page, refused.email, refused.password);
     await chooseTheme(page, "light");
-    await page.goto("/dashboard/users");
+    await login(refused, page, "/dashboard/users");
     await expect(page.getByTestId("no-access")).toBeVisible();
     expect(await axeBothThemes(page, "no access", ["wcag2a", "wcag2aa"])).toEqual([]);
     await page.goto("/dashboard/nope");

@@ -81,7 +81,9 @@ function run(step: Step, alone: boolean): Promise<{ ok: boolean; output: string 
     child.on("close", (code) => {
       const ok = code === 0;
       if (!alone) process.stdout.write(`\n▶ ${step.name}: ${step.command.join(" ")}\n${output}`);
-      console.log(ok ? `✔ ${step.name} (${seconds(t)} s)` : `\n✖ ${step.name} failed (exit ${code})`);
+      console.log(
+        ok ? `✔ ${step.name} (${seconds(t)} s)` : `\n✖ ${step.name} failed (exit ${code}, ${seconds(t)} s)`,
+      );
       resolve({ ok, output });
     });
   });
@@ -104,7 +106,10 @@ for (const stage of stages) {
         .map((s) => s.name)
         .join(" + ")} side by side (${seconds(t)} s)`,
     );
-  if (results.includes(false)) process.exit(1);
+  if (results.includes(false)) {
+    console.log(`\nnpm test failed after ${seconds(started)} s`);
+    process.exit(1);
+  }
 }
 const total = (Date.now() - started) / 1000;
 console.log(`\nall checks passed in ${total.toFixed(1)} s`);

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../db/connection";
 import { migrateToLatest } from "../../db/migrate";
+import { onPostgres } from "../../test/postgres-schema";
 import { SEED_MENU_ITEMS } from "../access/menu";
 import { PERMISSIONS } from "../access/permissions";
 import { db } from "../db.server";
@@ -227,36 +228,41 @@ describe("seed configuration", () => {
     }
   });
 
-  it("runs as `tsx scripts/seed.ts`, and fails with a clear message in production", () => {
-    const file = join(tmpdir(), `seed-cli-${randomUUID()}.db`);
-    const base = { ...process.env, DATABASE_URL: `file:${file}`, SUPER_ADMIN_EMAIL: "cli@example.test" };
-    try {
-      const out = execFileSync(TSX, ["scripts/seed.ts"], {
-        env: { ...base, NODE_ENV: "development", SUPER_ADMIN_PASSWORD: "cli-password-1" },
-        encoding: "utf8",
-      });
-      expect(out).toContain("permissions: inserted 10");
-      expect(out).toContain("super admin: created cli@example.test");
-      let failed: { status: number; stderr: string } | undefined;
+  // On SQLite files of its own, whatever the pass: PostgreSQL's would repeat SQLite's two tsx processes.
+  it.skipIf(onPostgres)(
+    "runs as `tsx scripts/seed.ts`, and fails with a clear message in production",
+    () => {
+      const file = join(tmpdir(), `seed-cli-${randomUUID()}.db`);
+      const base = { ...process.env, DATABASE_URL: `file:${file}`, SUPER_ADMIN_EMAIL: "cli@example.test" };
       try {
-        execFileSync(TSX, ["scripts/seed.ts"], {
-          env: {
-            ...base,
-            DATABASE_URL: `file:${file}-prod`,
-            NODE_ENV: "production",
-            SUPER_ADMIN_PASSWORD: "",
-          },
+        const out = execFileSync(TSX, ["scripts/seed.ts"], {
+          env: { ...base, NODE_ENV: "development", SUPER_ADMIN_PASSWORD: "cli-password-1" },
           encoding: "utf8",
-          stdio: "pipe",
         });
-      } catch (error) {
-        failed = error as { status: number; stderr: string };
+        expect(out).toContain("permissions: inserted 10");
+        expect(out).toContain("super admin: created cli@example.test");
+        let failed: { status: number; stderr: string } | undefined;
+        try {
+          execFileSync(TSX, ["scripts/seed.ts"], {
+            env: {
+              ...base,
+              DATABASE_URL: `file:${file}-prod`,
+              NODE_ENV: "production",
+              SUPER_ADMIN_PASSWORD: "",
+            },
+            encoding: "utf8",
+            stdio: "pipe",
+          });
+        } catch (error) {
+          failed = error as { status: number; stderr: string };
+        }
+        expect(failed?.status).toBe(1);
+        expect(failed?.stderr).toContain("SUPER_ADMIN_PASSWORD");
+      } finally {
+        for (const f of [file, `${file}-prod`])
+          for (const s of ["", "-wal", "-shm"]) rmSync(f + s, { force: true });
       }
-      expect(failed?.status).toBe(1);
-      expect(failed?.stderr).toContain("SUPER_ADMIN_PASSWORD");
-    } finally {
-      for (const f of [file, `${file}-prod`])
-        for (const s of ["", "-wal", "-shm"]) rmSync(f + s, { force: true });
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
