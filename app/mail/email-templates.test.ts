@@ -9,6 +9,7 @@ import { action as templateAction } from "../routes/api.email-templates.$type.$l
 import { action as previewAction } from "../routes/api.email-templates.$type.$language.preview";
 import { applySettingsChanges } from "../settings/update-settings.server";
 import { resetSystemConfig, setSystemConfig } from "../system-settings/system-config.server";
+import { recentMail } from "./mail-log.server";
 import { sendPasswordResetEmail, sendVerificationEmail } from "./senders.server";
 
 const postmark = withFakePostmark();
@@ -79,6 +80,9 @@ describe("email templates", () => {
     const log = await db().selectFrom("mail_log").select(["to_address", "template_version"]).execute();
     expect(log.find((r) => r.to_address === "neu@example.test")?.template_version).toBe(1);
     expect(log.find((r) => r.to_address === "new@example.test")?.template_version).toBeNull();
+    // Settings → System's mail log shows it.
+    const recent = await recentMail(10, { email: root.email, isSuperAdmin: true });
+    expect(recent.find((m) => m.to === "neu@example.test")?.templateVersion).toBe(1);
   });
 
   it.each([

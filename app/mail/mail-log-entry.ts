@@ -8,5 +8,7 @@ export type MailLogEntry = {
   providerMessageId: string | null;
   error: string | null;
   outboxLink: string | null;
+  /** The customised words' version the mail used; null: the product's. */
+  templateVersion: number | null;
   createdAt: string;
 };

@@ -62,6 +62,7 @@ export async function recentMail(
     providerMessageId: r.provider_message_id,
     error: r.error,
     outboxLink: viewer.isSuperAdmin || r.to_address === viewer.email ? r.outbox_link : null,
+    templateVersion: r.template_version,
     createdAt: r.created_at,
   }));
 }

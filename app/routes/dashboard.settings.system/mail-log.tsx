@@ -66,6 +66,11 @@ export function MailLog({
                   <TableCell className="align-top break-all">{e.to}</TableCell>
                   <TableCell className="align-top">
                     {e.subject}
+                    {e.templateVersion !== null ? (
+                      <span className="block text-xs text-muted-foreground">
+                        {t("settings:mailLog.templateVersion", { version: e.templateVersion })}
+                      </span>
+                    ) : null}
                     {e.outboxLink ? (
                       <a href={e.outboxLink} className={cn(linkVariants(), "mt-1 block break-all")}>
                         {t("settings:mailLog.openLink")}
