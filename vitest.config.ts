@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
-import { defineConfig, type Plugin } from "vitest/config";
+import { configDefaults, defineConfig, type Plugin } from "vitest/config";
+import { engineFreeTestFiles } from "./test/engine-free";
 import SlowFirst from "./test/slow-first";
 
 /**
@@ -67,7 +68,16 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: databases.map((name) => ({
       extends: true,
-      test: { name, env: { TEST_DATABASE: name }, globalSetup: ["./test/database-template.ts"] },
+      test: {
+        name,
+        env: { TEST_DATABASE: name },
+        globalSetup: ["./test/database-template.ts"],
+        // Files that never open a database run once, on SQLite (test/engine-free.ts).
+        exclude:
+          name === "postgres"
+            ? [...configDefaults.exclude, ...engineFreeTestFiles(import.meta.dirname)]
+            : configDefaults.exclude,
+      },
     })),
   },
 });

@@ -286,10 +286,13 @@ for (const viewport of ["desktop", "phone"] as const) {
       const options = select.locator("option");
       expect(await options.count()).toBe(9);
       await expect(options).toHaveText(ALL_PAGES.map(([, label]) => label));
-      for (const [section] of ALL_PAGES) {
+      for (const [section, label] of ALL_PAGES) {
         await select.selectOption(section);
         await page.getByRole("button", { name: "Open", exact: true }).click();
         await expect(page).toHaveURL(new RegExp(`/dashboard/settings/${section}$`));
+        // The address changes before the page renders, and the render remounts the select with
+        // the page's own value: choosing before then was undone (failed under CI's load).
+        await expect(page).toHaveTitle(new RegExp(`^${label} · `));
         await expect(select).toHaveValue(section);
       }
     }

@@ -234,10 +234,20 @@ async function composed() {
       // The instances restart until PostgreSQL accepts connections (restart: unless-stopped).
       await ready(url, 180_000);
     });
-    const cookie = await step("compose: signs in through haproxy", () => signIn(url));
+    // app2 serves as soon as it has migrated, while app1 may still be seeding the account: until
+    // then a sign-in meets no account (400), as an operator's first try may (docs/deploying.md).
+    const cookie = await step("compose: signs in through haproxy once app1 has seeded", () =>
+      waitFor("a sign-in through haproxy", 120_000, () => signIn(url)),
+    );
     await step("compose: a task run by the worker finishes over the event stream", () =>
       taskCompletesOverStream(url, cookie),
     );
+  } catch (error) {
+    const logs = await run("podman-compose", ["-p", project, "logs", "--tail", "40"], { cwd: dir, env })
+      .then(({ stdout, stderr }) => stdout + stderr)
+      .catch((e) => String(e));
+    console.error(`compose's logs, the last lines of each:\n${logs.slice(-12_000)}`);
+    throw error;
   } finally {
     await compose("down", "-v").catch((error) => console.error(String(error)));
     rmSync(dir, { recursive: true, force: true });
