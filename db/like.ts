@@ -4,9 +4,14 @@ import { dialectOf, sqliteHandleOf } from "./connection";
 
 // Substring search: docs/decisions/011-indexed-substring-search.md.
 
+/** `text` with % _ \ taken literally in a LIKE written with `escape '\'` (SQLite's has none unless told). */
+export function likeLiteral(text: string): string {
+  return text.replace(/[%_\\]/g, "\\$&");
+}
+
 /** Lower-cased, with % _ \ taken literally. */
 function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`;
+  return `%${likeLiteral(text.toLowerCase())}%`;
 }
 
 /** A scan, for small tables (roles); large ones use searchText, which answers exactly the same. */

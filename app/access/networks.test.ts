@@ -17,7 +17,10 @@ import { accessGateMiddleware } from "../auth/guard.server";
 import { getSessionUser, type SessionUser } from "../auth/session.server";
 import { invalidateSessions } from "../auth/session-cache.server";
 import { db, now } from "../db.server";
+import { clearLocal } from "../events/cluster.server";
+import { openStreamCount, recheckStreams } from "../events/stream.server";
 import { cidrSchema, networksSchema } from "../http/cidr";
+import * as eventsRoute from "../routes/api.events";
 import * as rolesRoute from "../routes/api.roles";
 import * as roleRoute from "../routes/api.roles.$name";
 import * as networksPage from "../routes/dashboard.access.roles.$name.policy/route";
@@ -389,5 +392,52 @@ describe("the preview and the page", () => {
       ),
     );
     expect(missing.status).toBe(404);
+  });
+});
+
+describe("open event streams", () => {
+  /** The stream's own request, with an abort of its own so a stream the rule missed is still ended. */
+  async function openStream(cookie: string, ip: string) {
+    const controller = new AbortController();
+    const req = new Request(request("/api/events", { cookie }), { signal: controller.signal });
+    const res = (await eventsRoute.loader(args(req, {}, context(ip)) as never)) as Response;
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await reader.read(); // the opening ping
+    return { reader, abort: () => controller.abort() };
+  }
+
+  async function endsWithin(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<boolean> {
+    const deadline = new Promise<"open">((resolve) => setTimeout(() => resolve("open"), ms));
+    for (;;) {
+      const next = await Promise.race([reader.read(), deadline]);
+      if (next === "open") return false;
+      if (next.done) return true;
+    }
+  }
+
+  it("end from an address a new rule leaves out, on any instance; one from inside goes on", async () => {
+    await createRole(
+      root,
+      { name: "streamed", label: "streamed", permissions: ["dashboard.access"] },
+      origin(),
+    );
+    const [away, inside] = [await signedIn(["streamed"]), await signedIn(["streamed"])];
+    const streams = [await openStream(away.cookie, HOME), await openStream(inside.cookie, OFFICE)];
+    try {
+      expect(openStreamCount()).toBe(2);
+      expect((await patch(root.cookie, "streamed", { allowedNetworks: ["10.0.0.0/8"] })).status).toBe(200);
+      // Ended by the recheck the cleared roles cache starts (the deadline is for a hang, not a speed check).
+      expect(await endsWithin(streams[0]!.reader, 10_000)).toBe(true);
+      expect(openStreamCount()).toBe(1);
+      // Its reconnect meets the gate.
+      expect((await gate("/api/events", HOME, { cookie: away.cookie })).status).toBe(403);
+      // As another instance does when it hears the roles changed: the same recheck, nothing more to end.
+      clearLocal("roles");
+      expect(await recheckStreams()).toBe(0);
+      expect(openStreamCount()).toBe(1);
+    } finally {
+      for (const stream of streams) stream.abort();
+    }
   });
 });

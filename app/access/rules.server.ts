@@ -22,6 +22,20 @@ export function holdsRoleThere(actor: Subject, role: RoleGrant, teamId: string |
 }
 
 /**
+ * Deciding on someone's grant of a role (an access request, a review's item): roles.manage over
+ * everyone and every permission of the role in the grant's scope; never on one's own.
+ */
+export function mayDecideGrant(
+  actor: Subject,
+  grant: { user_id: string; team_id: string | null },
+  role: RoleGrant | undefined,
+): boolean {
+  if (!role || actor.id === grant.user_id) return false;
+  if (!actor.isSuperAdmin && !actor.permissions.has("roles.manage")) return false;
+  return holdsRoleThere(actor, role, grant.team_id);
+}
+
+/**
  * Giving (or taking) a role within a team gives its scopable part there: the actor must reach the
  * team's people and hold that part there.
  */

@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import { createContext, createCookie, createSessionStorage, type RouterContextProvider } from "react-router";
 import type { Grant } from "../access/decide";
 import { grantRowsOf, grantsOf, isLiveRow } from "../access/grant-rows.server";
+import { rolesRefusing } from "../access/networks.server";
 import { type AuditOrigin, audit, auditImpersonatorContext } from "../audit/audit.server";
 import { db, now } from "../db.server";
 import { env, secureCookies, sessionSecrets } from "../env.server";
-import type { StreamOptions } from "../events/stream.server";
+import { registerCache } from "../events/cluster.server";
+import { recheckStreams, type StreamOptions } from "../events/stream.server";
 import { clientIp, isApiRequest, userAgent } from "../http/request-info.server";
 import { authenticateBearer, hasAuthorization } from "./api-tokens.server";
 import { resolveImpersonation } from "./impersonation-state.server";
@@ -303,9 +305,19 @@ export async function endSession(request: Request): Promise<string> {
   return sessionStorage().destroySession(session);
 }
 
-export function streamOptionsFor(user: SessionUser): StreamOptions {
-  return { until: user.sessionExpiresAt, session: sessionHandle(user.sessionId) };
+/** `ip`: the address the stream was opened from, which the roles' network rules keep judging. */
+export function streamOptionsFor(user: SessionUser, ip: string): StreamOptions {
+  const grants = user.networkGrants ?? user.grants;
+  return {
+    until: user.sessionExpiresAt,
+    session: sessionHandle(user.sessionId),
+    stillAllowed: async () => (await rolesRefusing(grants, ip)).length === 0,
+  };
 }
+
+// A role's network rule changed (on any instance: the roles cache is cleared everywhere): open
+// streams from an address it now leaves out end, and their reconnect gets the gate's 403.
+registerCache("roles", () => void recheckStreams());
 
 export async function endAllSessions(userId: string, exceptSessionId?: string) {
   await endSessions({ userId, except: exceptSessionId });

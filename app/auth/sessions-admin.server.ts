@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
 import { sql } from "kysely";
 import { z } from "zod";
+import { likeLiteral } from "../../db/like";
 import { inReach, reachOf } from "../access/reach.server";
 import { manageableUsers } from "../access/rules.server";
 import type { AuditedActor } from "../audit/actor";
@@ -48,8 +49,6 @@ export type AdminSessionRow = {
   mayEnd: boolean;
 };
 
-const like = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
  * O(page): the sessions are walked newest use first on the (last_seen_at, handle) index, each tested
  * for its person (active, in reach, matching) by a subquery, and stop at the page; the people are
@@ -75,7 +74,7 @@ export async function listSessions(
         .where("user.status", "=", "active");
       if (query.q) {
         // `escape`: SQLite's LIKE has no escape character unless given one.
-        const text = `%${like(query.q.toLowerCase())}%`;
+        const text = `%${likeLiteral(query.q.toLowerCase())}%`;
         person = person.where((w) =>
           w.or([
             sql<boolean>`lower(${sql.ref("user.name")}) like ${text} escape '\\'`,
@@ -96,7 +95,8 @@ export async function listSessions(
       ),
     );
   if (query.user) q = q.where("session.user_id", "=", query.user);
-  if (query.ip) q = q.where(sql<boolean>`${sql.ref("session.ip")} like ${`${like(query.ip)}%`} escape '\\'`);
+  if (query.ip)
+    q = q.where(sql<boolean>`${sql.ref("session.ip")} like ${`${likeLiteral(query.ip)}%`} escape '\\'`);
   if (query.idle)
     q = q.where("session.last_seen_at", "<=", new Date(Date.now() - query.idle * 60_000).toISOString());
   const cursor = query.after?.split("|");

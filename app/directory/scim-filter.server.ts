@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import { type Filter, parse } from "scim2-parse-filter";
+import { likeLiteral } from "../../db/like";
 import { ScimError } from "./scim-error";
 
 // SCIM filters (RFC 7644 §3.4.2.2) as SQL: the expression is parsed by scim2-parse-filter and each
@@ -25,7 +26,7 @@ function attributeOf(attributes: FilterAttributes, path: string): FilterAttribut
 }
 
 function likePattern(value: string, op: "co" | "sw" | "ew") {
-  const escaped = value.toLowerCase().replace(/[%_\\]/g, "\\$&");
+  const escaped = likeLiteral(value.toLowerCase());
   return op === "co" ? `%${escaped}%` : op === "sw" ? `${escaped}%` : `%${escaped}`;
 }
 

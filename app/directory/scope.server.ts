@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from "kysely";
+import { likeLiteral } from "../../db/like";
 import { superAdminRoleIds } from "../access/rules.server";
 import type { AuditedActor } from "../audit/actor";
 import type { AuditOrigin } from "../audit/audit.server";
@@ -17,7 +18,7 @@ export type ScimContext = {
 };
 
 function domainMatch(domain: string) {
-  const pattern = `%@${domain.replace(/[%_\\]/g, "\\$&")}`;
+  const pattern = `%@${likeLiteral(domain)}`;
   return sql<boolean>`lower(${sql.ref("user.email")}) like ${pattern} escape '\\'`;
 }
 

@@ -54,6 +54,11 @@ export type StreamOptions = {
   until?: string;
   session?: string;
   lastEventId?: number;
+  /**
+   * Asked again whenever what grants access may have changed (recheckStreams): false ends the
+   * stream, and the browser's reconnect meets the gate as any request does.
+   */
+  stillAllowed?: () => Promise<boolean>;
 };
 
 // Anything else is ignored: the stream starts from now and the client reconciles on open.
@@ -116,6 +121,7 @@ class OpenStream {
     readonly sink: StreamSink,
     readonly until: number,
     readonly session: string | undefined,
+    readonly stillAllowed: (() => Promise<boolean>) | undefined,
   ) {}
 
   send(text: string) {
@@ -180,7 +186,13 @@ function onTick() {
 
 export function openUserStream(userId: string, sink: StreamSink, options: StreamOptions = {}): () => void {
   const until = options.until ? Date.parse(options.until) : Number.POSITIVE_INFINITY;
-  const stream = new OpenStream(userId, sink, Number.isNaN(until) ? 0 : until, options.session);
+  const stream = new OpenStream(
+    userId,
+    sink,
+    Number.isNaN(until) ? 0 : until,
+    options.session,
+    options.stillAllowed,
+  );
   const mine = openByUser.get(userId) ?? new Set<OpenStream>();
   let excess = mine.size - (options.maxPerUser ?? MAX_STREAMS_PER_USER) + 1;
   for (const oldest of mine) {
@@ -317,6 +329,22 @@ function closeLocalSessionStreams(session: string) {
   for (const stream of [...(openBySession.get(session) ?? [])]) stream.close();
 }
 registerSessionStreamEnder(closeLocalSessionStreams);
+
+/**
+ * Ends the streams whose stillAllowed now says no (a role's network rule changed, say): otherwise
+ * an open stream would go on delivering from where its next request is refused. Returns how many.
+ */
+export async function recheckStreams(): Promise<number> {
+  const asked = [...open].filter((stream) => stream.stillAllowed);
+  const answers = await Promise.all(asked.map((stream) => stream.stillAllowed!().catch(() => true)));
+  let ended = 0;
+  asked.forEach((stream, i) => {
+    if (answers[i] || stream.closed) return;
+    stream.close();
+    ended++;
+  });
+  return ended;
+}
 
 /** `retryMs`: the reconnection delay asked of each browser first (a draining server). */
 export function closeAllStreams(retryMs?: number) {

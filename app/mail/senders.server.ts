@@ -7,7 +7,10 @@ import { MailProviderError, type MailRouting } from "./transport.server";
 
 // Each sender wraps provider errors as "Failed to send <what>: <provider message>".
 
-async function send(failure: ConstructorParameters<typeof MailSendError>[0], request: EmailRequest) {
+export async function sendOrFail(
+  failure: ConstructorParameters<typeof MailSendError>[0],
+  request: EmailRequest,
+) {
   try {
     return await sendEmail(request);
   } catch (error) {
@@ -23,7 +26,7 @@ export function sendVerificationEmail(input: {
   verificationUrl: string;
   language?: string;
 }) {
-  return send("mail.sendFailed.verification", {
+  return sendOrFail("mail.sendFailed.verification", {
     to: input.to,
     type: "verification",
     actionUrl: input.verificationUrl,
@@ -39,7 +42,7 @@ export function sendPasswordResetEmail(input: {
   resetUrl: string;
   language?: string;
 }) {
-  return send("mail.sendFailed.passwordReset", {
+  return sendOrFail("mail.sendFailed.passwordReset", {
     to: input.to,
     type: "reset-password",
     actionUrl: input.resetUrl,
@@ -56,7 +59,7 @@ export function sendInviteEmail(input: {
   appName?: string;
   language?: string;
 }) {
-  return send("mail.sendFailed.invitation", {
+  return sendOrFail("mail.sendFailed.invitation", {
     to: input.to,
     type: "invite",
     actionUrl: input.acceptUrl,
@@ -79,7 +82,7 @@ export function sendSignInAlertEmail(input: {
   language?: string;
 }) {
   const t = tFor(input.language);
-  return send("mail.sendFailed.signInAlert", {
+  return sendOrFail("mail.sendFailed.signInAlert", {
     to: input.to,
     type: "sign-in-alert",
     actionUrl: input.notMeUrl,
@@ -105,7 +108,7 @@ export function sendSessionsEndedEmail(input: {
   language?: string;
 }) {
   const t = tFor(input.language);
-  return send("mail.sendFailed.sessionsEnded", {
+  return sendOrFail("mail.sendFailed.sessionsEnded", {
     to: input.to,
     type: "sessions-ended",
     actionUrl: input.signInUrl,
@@ -124,7 +127,7 @@ export function sendNotificationEmail(input: {
   actionUrl: string;
   language?: string;
 }) {
-  return send("mail.sendFailed.notification", {
+  return sendOrFail("mail.sendFailed.notification", {
     to: input.to,
     type: "notification",
     subject: input.subject,
@@ -147,7 +150,7 @@ export function sendBroadcastEmail(input: {
 }) {
   const t = tFor(input.language);
   const sender = input.sender?.name ?? "?";
-  return send("mail.sendFailed.broadcast", {
+  return sendOrFail("mail.sendFailed.broadcast", {
     to: input.to,
     type: "notification",
     subject: t("emails:notification.broadcastSubject", { sender, title: input.title }),
@@ -170,7 +173,7 @@ export function sendTwoFactorResetEmail(input: {
   settingsUrl: string;
   language?: string;
 }) {
-  return send("mail.sendFailed.twoFactorReset", {
+  return sendOrFail("mail.sendFailed.twoFactorReset", {
     to: input.to,
     type: "two-factor-reset",
     actionUrl: input.settingsUrl,
@@ -188,7 +191,7 @@ export function sendSettingsChangedEmail(input: {
   language?: string;
   via: MailRouting;
 }) {
-  return send("mail.sendFailed.settingsChange", {
+  return sendOrFail("mail.sendFailed.settingsChange", {
     to: input.to,
     type: "settings-changed",
     actionUrl: input.settingsUrl,
@@ -212,7 +215,7 @@ export function sendPasswordChangedEmail(input: {
     dateStyle: "long",
     timeZone: "UTC",
   });
-  return send("mail.sendFailed.passwordChanged", {
+  return sendOrFail("mail.sendFailed.passwordChanged", {
     to: input.to,
     type: "password-changed",
     actionUrl: input.settingsUrl,

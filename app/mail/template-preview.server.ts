@@ -1,7 +1,6 @@
 import { composeTexts, durationText, type EmailType, PLACEHOLDERS } from "../../emails/email-texts";
 import { renderEmail } from "../../emails/render-email";
 import { TOKEN_LIFETIME_MS } from "../config";
-import { MailSendError } from "../domain-errors";
 import { baseUrl } from "../env.server";
 import { getSystemConfig } from "../system-settings/system-config.server";
 import {
@@ -11,8 +10,7 @@ import {
   type TemplateEditor,
   templateAddress,
 } from "./email-templates.server";
-import { sendEmail } from "./send-email.server";
-import { MailProviderError } from "./transport.server";
+import { sendOrFail } from "./senders.server";
 
 // What an editor sees before and after saving: the template rendered by the real renderer with
 // sample values, and "send a test to me", which sends the saved words as a real mail would.
@@ -69,18 +67,12 @@ export async function sendTemplateTest(
   language: string,
 ) {
   const address = templateAddress(editor, type, language);
-  try {
-    return await sendEmail({
-      to: editor.email,
-      type: address.type,
-      language: address.language,
-      actionUrl: sampleLink(),
-      userName: address.type === "invite" ? undefined : editor.name,
-      values: sampleValues(address.type, address.language, editor),
-    });
-  } catch (error) {
-    if (error instanceof MailProviderError)
-      throw new MailSendError("mail.sendFailed.templateTest", error.providerMessage);
-    throw error;
-  }
+  return sendOrFail("mail.sendFailed.templateTest", {
+    to: editor.email,
+    type: address.type,
+    language: address.language,
+    actionUrl: sampleLink(),
+    userName: address.type === "invite" ? undefined : editor.name,
+    values: sampleValues(address.type, address.language, editor),
+  });
 }

@@ -1,6 +1,7 @@
 import { requireUser } from "../auth/guard.server";
 import { streamOptionsFor } from "../auth/session.server";
 import { lastEventIdOf, userEventStream } from "../events/stream.server";
+import { clientIp } from "../http/request-info.server";
 import type { Route } from "./+types/api.events";
 
 /**
@@ -10,5 +11,8 @@ import type { Route } from "./+types/api.events";
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
   const lastEventId = lastEventIdOf(args.request);
-  return userEventStream(args.request.signal, user.id, { ...streamOptionsFor(user), lastEventId });
+  return userEventStream(args.request.signal, user.id, {
+    ...streamOptionsFor(user, clientIp(args.context)),
+    lastEventId,
+  });
 }

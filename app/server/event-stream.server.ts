@@ -96,7 +96,7 @@ export async function serveEventStream(
   const user = await getSessionUser({ request, context });
   if (!user) return send(res, apiError(401, "unauthorized"));
   writeUserEventStream(res, user.id, headerPairs(response.headers), {
-    ...streamOptionsFor(user),
+    ...streamOptionsFor(user, ip),
     lastEventId: lastEventIdOf(request),
   });
 }

@@ -5,7 +5,7 @@ import { isUniqueViolation } from "../../db/unique-violation";
 import type { AccessRequestView, accessRequestInput } from "../access/access-request-schemas";
 import { SCOPABLE } from "../access/decide";
 import { type RoleGrant, roleGrants } from "../access/role-cache.server";
-import { holdsRoleThere } from "../access/rules.server";
+import { holdsRoleThere, mayDecideGrant } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, now } from "../db.server";
@@ -23,13 +23,6 @@ const PENDING_MS = PENDING_HOURS * 3_600_000;
 const LIST_LIMIT = 200;
 
 type Decider = Pick<SessionUser, "id" | "email" | "isSuperAdmin" | "permissions" | "grants">;
-
-/** roles.manage over everyone and every permission of the role in the request's scope; never one's own. */
-function mayDecide(actor: Decider, request: { user_id: string; team_id: string | null }, role: RoleGrant) {
-  if (actor.id === request.user_id) return false;
-  if (!actor.isSuperAdmin && !actor.permissions.has("roles.manage")) return false;
-  return holdsRoleThere(actor, role, request.team_id);
-}
 
 const isoOf = (v: string | Date) => new Date(v).toISOString();
 const endsAt = (createdAt: string | Date) =>
@@ -88,7 +81,7 @@ function view(
     decidedAt: row.decided_at ? isoOf(row.decided_at) : null,
     comment: row.comment,
     grantId: row.grant_id,
-    mayDecide: status === "pending" && mayDecide(reader, row, role),
+    mayDecide: status === "pending" && mayDecideGrant(reader, row, role),
   };
 }
 
@@ -216,7 +209,7 @@ export async function listAccessRequests(
 /** A decider sees the requests they may decide, and keeps seeing them once decided. */
 function mayDecideAny(actor: Decider, v: AccessRequestView, roles: Map<string, RoleGrant>) {
   const role = [...roles.values()].find((r) => r.name === v.role.name);
-  return role ? mayDecide(actor, { user_id: v.user.id, team_id: v.team?.id ?? null }, role) : false;
+  return mayDecideGrant(actor, { user_id: v.user.id, team_id: v.team?.id ?? null }, role);
 }
 
 export type Decision = { approve: true; comment?: string } | { approve: false; comment: string };
@@ -231,7 +224,8 @@ export async function decideAccessRequest(
   const role = row && (await roleGrants()).get(row.role_id);
   if (!row || !role) throw new NotFound("access.request.gone");
   if (actor.id === row.user_id) throw new RuleViolation("access.request.own");
-  if (!mayDecide(actor, row, role)) throw new RuleViolation("access.request.decide", { role: role.label });
+  if (!mayDecideGrant(actor, row, role))
+    throw new RuleViolation("access.request.decide", { role: role.label });
   const ts = now();
   const status = decision.approve ? "approved" : "denied";
   // Claimed before the grant: of two deciders at once, one wins and the other hears 409.

@@ -10,7 +10,7 @@ import type {
 } from "../access/access-review-schemas";
 import { lastUses } from "../access/permission-use.server";
 import { type RoleGrant, roleGrants } from "../access/role-cache.server";
-import { holdsRoleThere } from "../access/rules.server";
+import { mayDecideGrant } from "../access/rules.server";
 import { type AuditOrigin, audit } from "../audit/audit.server";
 import type { SessionUser } from "../auth/session.server";
 import { db, type Executor, now } from "../db.server";
@@ -29,12 +29,6 @@ const LIST_LIMIT = 100;
 type Reviewer = Pick<SessionUser, "id" | "isSuperAdmin" | "grants"> & { permissions: ReadonlySet<string> };
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
-
-function mayDecideItem(actor: Reviewer, item: { user_id: string; team_id: string | null }, role?: RoleGrant) {
-  if (!role || actor.id === item.user_id) return false;
-  if (!actor.isSuperAdmin && !actor.permissions.has("roles.manage")) return false;
-  return holdsRoleThere(actor, role, item.team_id);
-}
 
 export async function createAccessReview(
   actor: SessionUser,
@@ -244,7 +238,7 @@ export async function getAccessReview(reader: Reviewer, id: string): Promise<Rev
         decidedBy: i.decided_by ? { id: i.decided_by, name: i.decider_name ?? "" } : null,
         decidedAt: iso(i.decided_at),
         outcome: i.outcome,
-        mayDecide: open && mayDecideItem(reader, i, role),
+        mayDecide: open && mayDecideGrant(reader, i, role),
       };
     }),
   };
@@ -286,7 +280,7 @@ export async function decideReviewItems(
     .execute();
   if (items.length === 0) throw new NotFound("access.review.itemGone");
   const roles = await roleGrants();
-  const allowed = items.filter((i) => mayDecideItem(actor, i, roles.get(i.role_id)));
+  const allowed = items.filter((i) => mayDecideGrant(actor, i, roles.get(i.role_id)));
   if (allowed.length === 0) {
     if (items.some((i) => i.user_id === actor.id)) throw new RuleViolation("access.review.own");
     throw new RuleViolation("access.review.decide", { role: roles.get(items[0]!.role_id)?.label ?? "" });

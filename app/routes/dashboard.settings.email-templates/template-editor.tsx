@@ -9,19 +9,11 @@ import { useTranslation } from "../../i18n/use-translation";
 import { SectionStatus } from "../../routes/dashboard.settings/use-settings-form";
 import type { action } from "./route";
 import { TemplatePreview } from "./template-preview";
-import type { EmailTemplatesData } from "./types";
+import type { EmailTemplatesData, TemplateAnswer } from "./types";
 
 const FIELDS = ["subject", "heading", "message", "button", "footer"] as const;
 type Field = (typeof FIELDS)[number];
 const MULTILINE: ReadonlySet<Field> = new Set(["message", "footer"]);
-
-type Answer = {
-  ok: boolean;
-  intent?: string;
-  message?: string;
-  errors?: Record<string, string>;
-  formError?: string | null;
-};
 
 /** The five fields beside their defaults, the placeholders as buttons, save, test and reset. */
 export function TemplateEditor({ data }: { data: EmailTemplatesData }) {
@@ -34,7 +26,7 @@ export function TemplateEditor({ data }: { data: EmailTemplatesData }) {
   const formId = useId();
   const resetId = useId();
   const form = useRef<HTMLFormElement>(null);
-  const answer = save.data as Answer | undefined;
+  const answer = save.data as TemplateAnswer | undefined;
   const locked = !data.editable;
 
   // The preview follows the fields as they are typed.
@@ -106,8 +98,8 @@ export function TemplateEditor({ data }: { data: EmailTemplatesData }) {
               {t("settings:emailTemplates.test")}
             </Button>
             <p className={hintClass}>{t("settings:emailTemplates.testNote")}</p>
-            <FormError message={(test.data as Answer | undefined)?.formError} />
-            <SectionStatus answer={test.data as Answer | undefined} />
+            <FormError message={(test.data as TemplateAnswer | undefined)?.formError} />
+            <SectionStatus answer={test.data as TemplateAnswer | undefined} />
           </test.Form>
           {data.saved ? (
             <reset.Form method="post" id={resetId}>
@@ -127,7 +119,7 @@ export function TemplateEditor({ data }: { data: EmailTemplatesData }) {
               />
             </reset.Form>
           ) : null}
-          <SectionStatus answer={reset.data as Answer | undefined} />
+          <SectionStatus answer={reset.data as TemplateAnswer | undefined} />
         </div>
       )}
     </Card>

@@ -5,16 +5,14 @@ import { Card, EmptyState, FormError } from "../../components/ui/card";
 import { useTranslation } from "../../i18n/use-translation";
 import { SectionStatus } from "../../routes/dashboard.settings/use-settings-form";
 import type { action } from "./route";
-import type { EmailTemplatesData } from "./types";
-
-type Answer = { ok: boolean; intent?: string; message?: string; formError?: string | null };
+import type { EmailTemplatesData, TemplateAnswer } from "./types";
 
 /** Every saved version, newest first; any but the one in use can be restored. */
 export function TemplateHistory({ data }: { data: EmailTemplatesData }) {
   const { t } = useTranslation();
   const { formatDateTime } = useFormat();
   const restore = useFetcher<typeof action>({ key: `email-template-restore:${data.type}/${data.language}` });
-  const answer = restore.data as Answer | undefined;
+  const answer = restore.data as TemplateAnswer | undefined;
   return (
     <Card title={t("settings:emailTemplates.history")}>
       {data.history.length === 0 ? (

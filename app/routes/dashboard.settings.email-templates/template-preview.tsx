@@ -3,14 +3,7 @@ import type { FetcherWithComponents } from "react-router";
 import { Button, focusRing } from "../../components/ui/button";
 import { FormError } from "../../components/ui/card";
 import { useTranslation } from "../../i18n/use-translation";
-
-type PreviewAnswer = {
-  ok: boolean;
-  intent?: string;
-  preview?: { subject: string; html: string; text: string };
-  errors?: Record<string, string>;
-  formError?: string | null;
-};
+import type { TemplateAnswer } from "./types";
 
 /**
  * The mail as the real renderer makes it, HTML and plain text. Dark shows what a mail client in
@@ -19,8 +12,8 @@ type PreviewAnswer = {
 export function TemplatePreview({ fetcher }: { fetcher: FetcherWithComponents<unknown> }) {
   const { t } = useTranslation();
   const [dark, setDark] = useState(false);
-  const [shown, setShown] = useState<PreviewAnswer["preview"]>();
-  const answer = fetcher.data as PreviewAnswer | undefined;
+  const [shown, setShown] = useState<TemplateAnswer["preview"]>();
+  const answer = fetcher.data as TemplateAnswer | undefined;
   const preview = answer?.preview ?? shown;
   if (answer?.preview && answer.preview !== shown) setShown(answer.preview);
   const problems =
