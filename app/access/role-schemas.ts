@@ -70,6 +70,10 @@ export const saveMatrixSchema = z.object({
 /** A request may ask for a role for a month at most. */
 export const MAX_REQUEST_HOURS = 720;
 
+/** A role's session limits (decision 051): idle minutes up to 30 days, a longest session up to a year. */
+const idleMinutes = z.number().int().min(1).max(43_200);
+const sessionHours = z.number().int().min(1).max(8_760);
+
 export const patchRoleSchema = z
   .object({
     label: roleLabelSchema.optional(),
@@ -80,6 +84,9 @@ export const patchRoleSchema = z
     requestable: z.boolean().optional(),
     maxRequestHours: z.number().int().min(1).max(MAX_REQUEST_HOURS).nullable().optional(),
     allowedNetworks: networksSchema.optional(),
+    // null: the global limits apply to the role's holders.
+    sessionIdleMinutes: idleMinutes.nullable().optional(),
+    sessionMaxHours: sessionHours.nullable().optional(),
   })
   .strict()
   .refine((v) => v.requestable !== true || v.maxRequestHours !== null, {
@@ -129,6 +136,6 @@ const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === 
 /** The role page's session limits: blank, the global ones apply. */
 export const roleSessionLimitsSchema = z.object({
   roleId: z.string().uuid(),
-  idleMinutes: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(43_200).optional()),
-  maxHours: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(8_760).optional()),
+  idleMinutes: z.preprocess(blankToUndefined, z.coerce.number().pipe(idleMinutes).optional()),
+  maxHours: z.preprocess(blankToUndefined, z.coerce.number().pipe(sessionHours).optional()),
 });

@@ -18,6 +18,7 @@ import { PERMISSION_KEYS } from "./permissions";
 import { invalidateRoles, type RoleGrant, roleGrants, rolesChanged } from "./role-cache.server";
 import type { createRoleSchema, patchRoleSchema, saveMatrixSchema, updateRoleSchema } from "./role-schemas";
 import { assertMayEditRole, mayEditRole } from "./rules.server";
+import { setRoleSessionLimits } from "./session-limits.server";
 
 /** `editable`: the role holds nothing the actor lacks, and is not Super Admin. */
 export async function listRoles(actor?: AuditedActor) {
@@ -54,6 +55,8 @@ export function roleForApi(r: RoleGrant) {
     requestable: r.maxRequestHours !== null,
     maxRequestHours: r.maxRequestHours,
     allowedNetworks: r.allowedNetworks,
+    sessionIdleMinutes: r.sessionIdleMinutes,
+    sessionMaxHours: r.sessionMaxHours,
   };
 }
 
@@ -104,12 +107,23 @@ export async function patchRole(
 ) {
   const role = [...(await roleGrants()).values()].find((r) => r.name === name);
   if (!role) throw new NotFound("access.roleGone");
-  const { allowedNetworks, ...rest } = input;
+  const { allowedNetworks, sessionIdleMinutes, sessionMaxHours, ...rest } = input;
   const networks = allowedNetworks && { roleId: role.id, networks: allowedNetworks };
+  const limits =
+    sessionIdleMinutes !== undefined || sessionMaxHours !== undefined
+      ? {
+          roleId: role.id,
+          idleMinutes:
+            (sessionIdleMinutes === undefined ? role.sessionIdleMinutes : sessionIdleMinutes) ?? undefined,
+          maxHours: (sessionMaxHours === undefined ? role.sessionMaxHours : sessionMaxHours) ?? undefined,
+        }
+      : undefined;
   // Checked before anything is written, so a refused rule leaves the rest of the change unmade too.
   if (networks) await assertRoleNetworks(actor, networks, origin);
-  // Super Admin's permissions are fixed, its network rule is not: a PATCH of the rule alone skips the rest.
-  if (!networks || Object.keys(rest).length > 0)
+  if (limits) assertMayEditRole(actor, role);
+  // Super Admin's permissions are fixed, its network rule and session limits are not: a PATCH of
+  // those alone skips the rest.
+  if ((!networks && !limits) || Object.keys(rest).length > 0)
     await updateRole(
       actor,
       {
@@ -123,6 +137,7 @@ export async function patchRole(
       origin,
     );
   if (networks) await setRoleNetworks(actor, networks, origin);
+  if (limits) await setRoleSessionLimits(actor, limits, origin);
   const after = (await roleGrants()).get(role.id);
   if (!after) throw new NotFound("access.roleGone");
   return roleForApi(after);

@@ -133,4 +133,55 @@ describe("PATCH /api/roles/:name", () => {
     );
     expect(get.status).toBe(405);
   });
+
+  it("sets a role's session limits, one at a time or both; null lifts one; bad values are refused on their field", async () => {
+    const limits = () =>
+      db()
+        .selectFrom("role")
+        .select(["session_idle_minutes", "session_max_hours"])
+        .where("name", "=", "user")
+        .executeTakeFirstOrThrow();
+    const both = await patch(admin, "user", { sessionIdleMinutes: 30, sessionMaxHours: 12 });
+    expect(both.status).toBe(200);
+    expect(both.body).toMatchObject({ name: "user", sessionIdleMinutes: 30, sessionMaxHours: 12 });
+    expect(await limits()).toEqual({ session_idle_minutes: 30, session_max_hours: 12 });
+    // One left out keeps its value; null lifts it.
+    expect((await patch(admin, "user", { sessionMaxHours: null })).body).toMatchObject({
+      sessionIdleMinutes: 30,
+      sessionMaxHours: null,
+    });
+    const audited = await db()
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "role.sessions.update")
+      .orderBy("created_at", "desc")
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(audited.details as string)).toMatchObject({
+      before: { idleMinutes: 30, maxHours: 12 },
+      after: { idleMinutes: 30, maxHours: null },
+    });
+    const listed = await run(() => rolesRoute.loader(args(request("/api/roles", { cookie: admin }))));
+    expect((listed.body as { roles: unknown[] }).roles).toContainEqual(
+      expect.objectContaining({ name: "user", sessionIdleMinutes: 30, sessionMaxHours: null }),
+    );
+    for (const [body, field] of [
+      [{ sessionIdleMinutes: 0 }, "sessionIdleMinutes"],
+      [{ sessionIdleMinutes: 43_201 }, "sessionIdleMinutes"],
+      [{ sessionIdleMinutes: 1.5 }, "sessionIdleMinutes"],
+      [{ sessionMaxHours: "12" }, "sessionMaxHours"],
+      [{ sessionMaxHours: 8_761 }, "sessionMaxHours"],
+    ] as const) {
+      const res = await patch(admin, "user", body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toMatchObject({ error: "invalid_request", field });
+    }
+    // Super Admin's limits are a super admin's; a manager manages no role; nothing was written.
+    expect((await patch(admin, "super_admin", { sessionIdleMinutes: 5 })).status).toBe(403);
+    expect((await patch(manager, "user", { sessionIdleMinutes: 5 })).status).toBe(403);
+    expect(await limits()).toEqual({ session_idle_minutes: 30, session_max_hours: null });
+    const own = await patch(superAdmin, "super_admin", { sessionMaxHours: 24 });
+    expect(own.body).toMatchObject({ superAdmin: true, sessionMaxHours: 24 });
+    expect((await patch(superAdmin, "super_admin", { sessionMaxHours: null })).status).toBe(200);
+    expect((await patch(admin, "user", { sessionIdleMinutes: null })).status).toBe(200);
+  });
 });

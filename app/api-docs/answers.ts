@@ -113,6 +113,8 @@ export const roleView = z.object({
   requestable: z.boolean(),
   maxRequestHours: z.number().nullable(),
   allowedNetworks: z.array(z.string()),
+  sessionIdleMinutes: z.number().nullable(),
+  sessionMaxHours: z.number().nullable(),
 });
 
 const shift = z.object({
