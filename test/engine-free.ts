@@ -9,7 +9,7 @@ import { join } from "node:path";
  * cannot fall out by accident: it has no tables until it calls setupDatabase.
  */
 const REACHES_A_DATABASE =
-  /setupDatabase|db\(|[dD]atabase|[pP]ostgres|migrat|seed|TEST_DATABASE|harness|[kK]ysely|sql`|Bus|composeServices|app-build|buildApp|loader|action\(/;
+  /setupDatabase|db\(|database|postgres|\bpg\b|sqlite|migrat|seed|harness|kysely|sql`|Bus|composeServices|app-build|buildApp|loader|action\(/i;
 
 const FOLDERS = ["app", "db", "scripts", "emails", "test"];
 

@@ -317,7 +317,8 @@ export function streamOptionsFor(user: SessionUser, ip: string): StreamOptions {
 
 // A role's network rule changed (on any instance: the roles cache is cleared everywhere): open
 // streams from an address it now leaves out end, and their reconnect gets the gate's 403.
-registerCache("roles", () => void recheckStreams());
+// After a microtask, so the roles cache itself has been cleared whatever order the clearers run in.
+registerCache("roles", () => queueMicrotask(() => void recheckStreams()));
 
 export async function endAllSessions(userId: string, exceptSessionId?: string) {
   await endSessions({ userId, except: exceptSessionId });

@@ -336,7 +336,15 @@ registerSessionStreamEnder(closeLocalSessionStreams);
  */
 export async function recheckStreams(): Promise<number> {
   const asked = [...open].filter((stream) => stream.stillAllowed);
-  const answers = await Promise.all(asked.map((stream) => stream.stillAllowed!().catch(() => true)));
+  // An answer that fails keeps its stream: the stream's next reconnect meets the gate anyway.
+  const answers = await Promise.all(
+    asked.map((stream) =>
+      stream.stillAllowed!().catch((error) => {
+        console.error(`[events] rechecking a stream failed: ${error}`);
+        return true;
+      }),
+    ),
+  );
   let ended = 0;
   asked.forEach((stream, i) => {
     if (answers[i] || stream.closed) return;

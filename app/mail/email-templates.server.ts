@@ -115,6 +115,12 @@ export async function listTemplates(): Promise<TemplateView[]> {
   );
 }
 
+/** "type/language" of every customised template: what the page's picker marks. */
+export async function customizedTemplates(): Promise<Set<string>> {
+  const rows = await db().selectFrom("email_template").select(["type", "language"]).execute();
+  return new Set(rows.map((r) => `${r.type}/${r.language}`));
+}
+
 /** Every field of a change checked (400 on the first wrong one) before anything is saved. */
 export function checkChange(type: EmailType, change: TemplateChange): Partial<CustomTexts> {
   const out: Partial<CustomTexts> = {};

@@ -7,6 +7,7 @@ import { db } from "../db.server";
 import { loader as listLoader } from "../routes/api.email-templates";
 import { action as templateAction } from "../routes/api.email-templates.$type.$language";
 import { action as previewAction } from "../routes/api.email-templates.$type.$language.preview";
+import { emailTemplatesData } from "../settings/email-templates-page.server";
 import { applySettingsChanges } from "../settings/update-settings.server";
 import { resetSystemConfig, setSystemConfig } from "../system-settings/system-config.server";
 import { recentMail } from "./mail-log.server";
@@ -83,6 +84,10 @@ describe("email templates", () => {
     // Settings → System's mail log shows it.
     const recent = await recentMail(10, { email: root.email, isSuperAdmin: true });
     expect(recent.find((m) => m.to === "neu@example.test")?.templateVersion).toBe(1);
+    // The page's picker marks the invitation customised in German only.
+    const page = await emailTemplatesData(inviter, new URL("http://localhost/?type=invite"), "en");
+    expect(page.types.find((t) => t.type === "invite")?.customized).toEqual(["de"]);
+    expect(page.types.filter((t) => t.customized.length > 0)).toHaveLength(1);
   });
 
   it.each([

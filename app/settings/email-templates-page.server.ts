@@ -12,7 +12,7 @@ import type { SessionUser } from "../auth/session.server";
 import { getT } from "../i18n/i18n.server";
 import { supportedLanguages } from "../i18n/resources.server";
 import {
-  listTemplates,
+  customizedTemplates,
   mayEdit,
   resetTemplate,
   restoreVersion,
@@ -37,8 +37,8 @@ export async function emailTemplatesData(user: SessionUser, url: URL, uiLanguage
   const languages = supportedLanguages();
   const language = languages.includes(asked.language) ? asked.language : uiLanguage;
   const type = asked.type;
-  const [all, saved, history] = await Promise.all([
-    listTemplates(),
+  const [customized, saved, history] = await Promise.all([
+    customizedTemplates(),
     savedTemplate(type, language),
     templateHistory(type, language),
   ]);
@@ -49,7 +49,7 @@ export async function emailTemplatesData(user: SessionUser, url: URL, uiLanguage
     types: EMAIL_TYPES.map((t) => ({
       type: t,
       editable: mayEdit(user, t),
-      customized: languages.filter((l) => all.some((v) => v.type === t && v.language === l && v.customized)),
+      customized: languages.filter((l) => customized.has(`${t}/${l}`)),
     })),
     editable: mayEdit(user, type),
     defaults: defaultTemplate(type, language),
