@@ -20,6 +20,7 @@ const IMAGE = "localhost/admin-dashboard:test";
 const COMPOSE_IMAGE = "localhost/admin-dashboard:latest";
 const SECRET = "container-test-secret-0123456789abcdef";
 const ADMIN = { email: "admin@container.test", password: "Container-Test-Pass-42" };
+const POSTGRES_PASSWORD = "container-test-postgres";
 /** podman stop's grace; the server's own stop (drain 4 s, then tasks and streams) must fit in it. */
 const STOP_GRACE_S = 20;
 const env = { ...process.env, CONTAINERS_CONF: join(root, "scripts/container/containers.conf") };
@@ -143,6 +144,16 @@ async function taskCompletesOverStream(url: string, cookie: string): Promise<str
   }
 }
 
+/** The seed gives the account its role in the transaction that creates it: the row means both. */
+async function superAdminSeeded(container: string): Promise<boolean> {
+  const query = `select count(*) from user_role r join "user" u on u.id = r.user_id where u.email = '${ADMIN.email}'`;
+  const out = await podman(
+    ...["exec", "-e", `PGPASSWORD=${POSTGRES_PASSWORD}`, container],
+    ...["psql", "-U", "dashboard", "-d", "dashboard", "-tAc", query],
+  );
+  return Number(out) > 0;
+}
+
 async function taskStatus(url: string, cookie: string, taskId: string): Promise<string> {
   const res = await fetch(`${url}/api/tasks/${taskId}`, { headers: { Cookie: cookie } });
   check(res.status === 200, `GET /api/tasks/${taskId} answered ${res.status}`);
@@ -217,7 +228,7 @@ async function composed() {
     join(dir, ".env"),
     [
       `SESSION_SECRET=${SECRET}`,
-      "POSTGRES_PASSWORD=container-test-postgres",
+      `POSTGRES_PASSWORD=${POSTGRES_PASSWORD}`,
       `SUPER_ADMIN_EMAIL=${ADMIN.email}`,
       `SUPER_ADMIN_PASSWORD=${ADMIN.password}`,
       `BASE_URL=${url}`,
@@ -234,19 +245,23 @@ async function composed() {
       // The instances restart until PostgreSQL accepts connections (restart: unless-stopped).
       await ready(url, 180_000);
     });
-    // app2 serves as soon as it has migrated, while app1 may still be seeding the account: until
-    // then a sign-in meets no account (400), as an operator's first try may (docs/deploying.md).
-    const cookie = await step("compose: signs in through haproxy once app1 has seeded", () =>
-      waitFor("a sign-in through haproxy", 120_000, () => signIn(url)),
+    // app2 serves as soon as it has migrated, while app1 may still be seeding the account: a
+    // sign-in before then meets no account (400, and counts against the sign-in rate limit), so
+    // the test waits for the seed's row in PostgreSQL and then signs in once.
+    await step("compose: app1 has seeded the super admin", () =>
+      waitFor("the super admin's role in PostgreSQL", 120_000, async () =>
+        (await superAdminSeeded(`${project}_postgres_1`)) ? true : undefined,
+      ),
     );
+    const cookie = await step("compose: signs in through haproxy", () => signIn(url));
     await step("compose: a task run by the worker finishes over the event stream", () =>
       taskCompletesOverStream(url, cookie),
     );
   } catch (error) {
-    const logs = await run("podman-compose", ["-p", project, "logs", "--tail", "40"], { cwd: dir, env })
+    const logs = await run("podman-compose", ["-p", project, "logs", "--tail", "25"], { cwd: dir, env })
       .then(({ stdout, stderr }) => stdout + stderr)
       .catch((e) => String(e));
-    console.error(`compose's logs, the last lines of each:\n${logs.slice(-12_000)}`);
+    console.error(`compose's logs, the last lines of each:\n${logs.slice(0, 20_000)}`);
     throw error;
   } finally {
     await compose("down", "-v").catch((error) => console.error(String(error)));
