@@ -15,14 +15,29 @@ const FIELDS = ["subject", "heading", "message", "button", "footer"] as const;
 type Field = (typeof FIELDS)[number];
 const MULTILINE: ReadonlySet<Field> = new Set(["message", "footer"]);
 
-/** The five fields beside their defaults, the placeholders as buttons, save, test and reset. */
-export function TemplateEditor({ data }: { data: EmailTemplatesData }) {
-  const { t } = useTranslation();
-  // Keyed, so an answer outlives the remount that new words (a new version) cause.
+/**
+ * The editor's answers (saved, sent, reset), held by the page: the editor remounts for each new
+ * version, and a fetcher whose only holder unmounted is dropped once idle, its answer with it
+ * (the status went blank under CI's load when the new version arrived after the answer).
+ */
+export function useTemplateFetchers(data: Pick<EmailTemplatesData, "type" | "language">) {
   const at = `${data.type}/${data.language}`;
-  const save = useFetcher<typeof action>({ key: `email-template-save:${at}` });
-  const test = useFetcher<typeof action>({ key: `email-template-test:${at}` });
-  const reset = useFetcher<typeof action>({ key: `email-template-reset:${at}` });
+  return {
+    save: useFetcher<typeof action>({ key: `email-template-save:${at}` }),
+    test: useFetcher<typeof action>({ key: `email-template-test:${at}` }),
+    reset: useFetcher<typeof action>({ key: `email-template-reset:${at}` }),
+  };
+}
+
+/** The five fields beside their defaults, the placeholders as buttons, save, test and reset. */
+export function TemplateEditor({
+  data,
+  fetchers: { save, test, reset },
+}: {
+  data: EmailTemplatesData;
+  fetchers: ReturnType<typeof useTemplateFetchers>;
+}) {
+  const { t } = useTranslation();
   const formId = useId();
   const resetId = useId();
   const form = useRef<HTMLFormElement>(null);
