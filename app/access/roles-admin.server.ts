@@ -109,13 +109,15 @@ export async function patchRole(
   if (!role) throw new NotFound("access.roleGone");
   const { allowedNetworks, sessionIdleMinutes, sessionMaxHours, ...rest } = input;
   const networks = allowedNetworks && { roleId: role.id, networks: allowedNetworks };
+  // A limit left out keeps the role's; null lifts it (undefined to setRoleSessionLimits).
+  const merged = (given: number | null | undefined, kept: number | null) =>
+    (given === undefined ? kept : given) ?? undefined;
   const limits =
     sessionIdleMinutes !== undefined || sessionMaxHours !== undefined
       ? {
           roleId: role.id,
-          idleMinutes:
-            (sessionIdleMinutes === undefined ? role.sessionIdleMinutes : sessionIdleMinutes) ?? undefined,
-          maxHours: (sessionMaxHours === undefined ? role.sessionMaxHours : sessionMaxHours) ?? undefined,
+          idleMinutes: merged(sessionIdleMinutes, role.sessionIdleMinutes),
+          maxHours: merged(sessionMaxHours, role.sessionMaxHours),
         }
       : undefined;
   // Checked before anything is written, so a refused rule leaves the rest of the change unmade too.

@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import { sql } from "kysely";
 import { z } from "zod";
-import { likeLiteral } from "../../db/like";
+import { containsText, likeLiteral } from "../../db/like";
 import { inReach, reachOf } from "../access/reach.server";
 import { manageableUsers } from "../access/rules.server";
 import type { AuditedActor } from "../audit/actor";
@@ -73,13 +73,9 @@ export async function listSessions(
         .whereRef("user.id", "=", "session.user_id")
         .where("user.status", "=", "active");
       if (query.q) {
-        // `escape`: SQLite's LIKE has no escape character unless given one.
-        const text = `%${likeLiteral(query.q.toLowerCase())}%`;
+        const text = query.q;
         person = person.where((w) =>
-          w.or([
-            sql<boolean>`lower(${sql.ref("user.name")}) like ${text} escape '\\'`,
-            sql<boolean>`lower(${sql.ref("user.email")}) like ${text} escape '\\'`,
-          ]),
+          w.or([containsText("user.name", text), containsText("user.email", text)]),
         );
       }
       return eb.exists(person);
